@@ -1,0 +1,56 @@
+"""Turn what a person types for ``--server`` into a WebSocket URL.
+
+Accepted forms: ``host``, ``host:port``, ``[v6addr]:port``, a bare IPv6
+address, or a full ``ws://`` / ``wss://`` URL (kept as given, with ``/`` added
+when the path is empty). The default port is the protocol's 8765.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+DEFAULT_HOST = "localhost"
+DEFAULT_PORT = 8765
+
+
+class AddressError(ValueError):
+    """The text cannot name a server; the message says what is wrong."""
+
+
+def _port(text: str, original: str) -> int:
+    if not text.isdigit() or not 0 < int(text) < 65536:
+        raise AddressError(f"{original!r}: the port must be a number from 1 to 65535")
+    return int(text)
+
+
+def server_url(text: str | None) -> str:
+    """The ``ws://`` URL for ``text`` (``None`` or blank means localhost:8765)."""
+    raw = (text or "").strip()
+    if not raw:
+        return f"ws://{DEFAULT_HOST}:{DEFAULT_PORT}/"
+    if "://" in raw:
+        parts = urlsplit(raw)
+        if parts.scheme not in ("ws", "wss"):
+            raise AddressError(f"{raw!r}: use ws:// or wss://, or just HOST[:PORT]")
+        if not parts.hostname:
+            raise AddressError(f"{raw!r}: the URL has no host")
+        try:
+            parts.port  # noqa: B018 - validates the port
+        except ValueError as exc:
+            raise AddressError(f"{raw!r}: {exc}") from None
+        return raw if parts.path else raw + "/"
+    if raw.startswith("["):
+        host, sep, rest = raw[1:].partition("]")
+        if not sep or not host:
+            raise AddressError(f"{raw!r}: an IPv6 address needs a closing ']'")
+        if rest and not rest.startswith(":"):
+            raise AddressError(f"{raw!r}: expected ':PORT' after ']'")
+        port = _port(rest[1:], raw) if rest else DEFAULT_PORT
+        return f"ws://[{host}]:{port}/"
+    if raw.count(":") > 1:  # a bare IPv6 address, no port
+        return f"ws://[{raw}]:{DEFAULT_PORT}/"
+    host, sep, port_text = raw.partition(":")
+    if not host or any(c in host for c in "/ ?#@"):
+        raise AddressError(f"{raw!r} is not a host name; try HOST, HOST:PORT or ws://HOST:PORT/")
+    port = _port(port_text, raw) if sep else DEFAULT_PORT
+    return f"ws://{host}:{port}/"

@@ -1,0 +1,1 @@
+"""The Textual terminal client (``gridhall``)."""

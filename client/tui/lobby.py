@@ -1,0 +1,122 @@
+"""The lobby: a table of public rooms, create, join by code, watch."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Button, DataTable, Footer, Header, Input, Label
+
+from client.tui.create import CreateRoomScreen
+from client.views.lobby import room_rows
+
+REFRESH_SECONDS = 5.0
+
+
+class LobbyScreen(Screen[None]):
+    """Lists rooms (auto-refreshing) and sends create/join requests."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("r", "refresh", "Refresh"),
+        Binding("n", "create", "New room"),
+        Binding("w", "watch", "Watch"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Vertical(id="lobby"):
+            yield Label("Rooms on this server", classes="title")
+            yield DataTable(id="rooms", cursor_type="row", zebra_stripes=True)
+            with Horizontal(id="join-bar"):
+                yield Input(placeholder="room code", id="code", max_length=16)
+                yield Input(placeholder="password (private rooms)", id="password", password=True)
+                yield Button("Join", id="join", variant="primary")
+                yield Button("Watch", id="watch")
+                yield Button("Create…", id="create", variant="success")
+                yield Button("Refresh", id="refresh")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        table = self.query_one("#rooms", DataTable)
+        for key, label in (
+            ("room", "Code"),
+            ("game", "Game"),
+            ("options", "Options"),
+            ("players", "Players"),
+            ("spectators", "Watching"),
+            ("status", "Status"),
+        ):
+            table.add_column(label, key=key)
+        self.set_interval(REFRESH_SECONDS, self.action_refresh)
+        self.action_refresh()
+
+    def on_screen_resume(self) -> None:
+        self.action_refresh()
+
+    def action_refresh(self) -> None:
+        session = self.app.session  # type: ignore[attr-defined]
+        if session.connected and self.app.screen is self:
+            session.submit("list-rooms")
+
+    def show_rooms(self, rooms: list[dict[str, Any]]) -> None:
+        """Replace the table's rows, keeping the cursor on the same room if possible."""
+        table = self.query_one("#rooms", DataTable)
+        keep = self._selected_code()
+        table.clear()
+        for row in room_rows(rooms):
+            table.add_row(
+                row.room, row.game, row.options, row.players, row.spectators, row.status,
+                key=row.room,
+            )  # fmt: skip
+        if keep is not None and keep in {r.get("room") for r in rooms}:
+            table.move_cursor(row=table.get_row_index(keep))
+
+    def _selected_code(self) -> str | None:
+        table = self.query_one("#rooms", DataTable)
+        if not table.row_count:
+            return None
+        return str(table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value)
+
+    @on(DataTable.RowHighlighted, "#rooms")
+    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+        if event.row_key.value is not None:
+            self.query_one("#code", Input).value = str(event.row_key.value)
+
+    @on(DataTable.RowSelected, "#rooms")
+    def _selected(self, event: DataTable.RowSelected) -> None:
+        self.join(str(event.row_key.value), "player")
+
+    @on(Button.Pressed, "#join")
+    @on(Input.Submitted, "#code,#password")
+    def _join(self) -> None:
+        self.join(self.query_one("#code", Input).value, "player")
+
+    @on(Button.Pressed, "#watch")
+    def action_watch(self) -> None:
+        self.join(self.query_one("#code", Input).value or (self._selected_code() or ""), "spectator")
+
+    @on(Button.Pressed, "#refresh")
+    def _refresh(self) -> None:
+        self.action_refresh()
+
+    @on(Button.Pressed, "#create")
+    def action_create(self) -> None:
+        self.app.push_screen(CreateRoomScreen(), self._created)
+
+    def _created(self, request: dict[str, Any] | None) -> None:
+        if request:
+            self.app.session.submit("create-room", **request)  # type: ignore[attr-defined]
+
+    def join(self, code: str, role: str) -> None:
+        code = code.strip()
+        if not code:
+            self.notify("Type a room code or pick a room first.", severity="warning")
+            return
+        fields: dict[str, Any] = {"room": code, "role": role}
+        if password := self.query_one("#password", Input).value:
+            fields["password"] = password
+        self.app.session.submit("join-room", **fields)  # type: ignore[attr-defined]

@@ -1,0 +1,82 @@
+"""The one encode/decode pair: messages <-> MessagePack frames.
+
+Decoding treats its input as hostile: sizes are bounded, map keys must be
+strings, ext types are refused, and any failure becomes ProtocolError — never
+another exception type.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgpack
+
+from . import schema
+from .errors import ErrorCode, ProtocolError
+from .messages import CLIENT_MESSAGES, MAX_ID, SERVER_MESSAGES, Sender
+
+MAX_FRAME = 64 * 1024
+"""The largest frame a server accepts (larger ones close the connection, 1009)."""
+
+_LIMITS = dict(max_str_len=MAX_FRAME, max_bin_len=MAX_FRAME,
+               max_array_len=MAX_FRAME, max_map_len=MAX_FRAME, max_ext_len=0)
+
+
+def _no_ext(code: int, data: bytes) -> Any:
+    raise ValueError("ext types are not part of the protocol")
+
+
+def encode(msg: Any) -> bytes:
+    """A message dataclass as one binary frame."""
+    return msgpack.packb(schema.to_map(msg), use_bin_type=True)
+
+
+def encode_map(data: dict[str, Any]) -> bytes:
+    """A raw map as a frame (tests and tools that need to send odd frames)."""
+    return msgpack.packb(data, use_bin_type=True)
+
+
+def decode_map(data: bytes | str) -> dict[str, Any]:
+    """Bytes -> a map with a string ``type``; ProtocolError(bad-message) otherwise."""
+    if isinstance(data, str):
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, "Text frames are not accepted; "
+                            "send MessagePack in binary frames.")
+    if len(data) > MAX_FRAME:
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, "The frame is larger than 64 KiB.")
+    try:
+        obj = msgpack.unpackb(data, raw=False, strict_map_key=True, ext_hook=_no_ext,
+                              timestamp=0, **_LIMITS)
+    except Exception as exc:  # msgpack raises many types; all mean "not our format"
+        raise ProtocolError(ErrorCode.BAD_MESSAGE,
+                            f"The frame is not valid MessagePack ({type(exc).__name__}).") from None
+    if not isinstance(obj, dict):
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, "A frame must be a MessagePack map.")
+    if not isinstance(obj.get("type"), str):
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, "The map needs a string 'type'.",
+                            _request_id(obj))
+    return obj
+
+
+def _request_id(obj: dict[str, Any]) -> int | None:
+    rid = obj.get("id")
+    if isinstance(rid, int) and not isinstance(rid, bool) and 0 <= rid <= MAX_ID:
+        return rid
+    return None
+
+
+def decode(data: bytes | str, sender: Sender = "client") -> Any:
+    """A frame as the typed message it holds, as sent by ``sender``.
+
+    Raises ProtocolError (``bad-message`` or ``unknown-type``) for anything else.
+    """
+    obj = decode_map(data)
+    registry = CLIENT_MESSAGES if sender == "client" else SERVER_MESSAGES
+    cls = registry.get(obj["type"])
+    if cls is None:
+        raise ProtocolError(ErrorCode.UNKNOWN_TYPE,
+                            f"Unknown message type {obj['type'][:40]!r}.", _request_id(obj))
+    try:
+        return schema.from_map(cls, obj)
+    except ProtocolError as exc:
+        exc.request_id = _request_id(obj)
+        raise

@@ -1,0 +1,44 @@
+"""Error codes of the wire contract and the one exception that carries them."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class ErrorCode(StrEnum):
+    """Every ``error.code`` the contract defines (PROTOCOL.md, "Errors")."""
+
+    BAD_MESSAGE = "bad-message"
+    UNKNOWN_TYPE = "unknown-type"
+    NOT_WELCOMED = "not-welcomed"
+    VERSION_MISMATCH = "version-mismatch"
+    NO_SUCH_ROOM = "no-such-room"
+    ROOM_FULL = "room-full"
+    WRONG_PASSWORD = "wrong-password"
+    NOT_IN_ROOM = "not-in-room"
+    ALREADY_IN_ROOM = "already-in-room"
+    NOT_A_PLAYER = "not-a-player"
+    NOT_YOUR_TURN = "not-your-turn"
+    ILLEGAL_MOVE = "illegal-move"
+    NOT_PLAYING = "not-playing"
+    NO_PENDING_REQUEST = "no-pending-request"
+    RATE_LIMITED = "rate-limited"
+    SERVER_BUSY = "server-busy"
+
+
+class ProtocolError(Exception):
+    """A request the server refuses: an error code plus a sentence a person can act on.
+
+    ``request_id`` is the offending request's ``id`` when it could be read, so
+    the reply can echo it as ``re``.
+    """
+
+    def __init__(self, code: ErrorCode | str, message: str,
+                 request_id: int | None = None) -> None:
+        super().__init__(message)
+        self.code = ErrorCode(code)
+        self.message = message
+        self.request_id = request_id
+
+    def __repr__(self) -> str:
+        return f"ProtocolError({self.code.value!r}, {self.message!r})"

@@ -1,0 +1,341 @@
+"""Every message of the wire contract as a frozen dataclass.
+
+Client requests and server events live in two registries, because several
+type names travel both ways with different fields (``chat`` from a client is
+``{text}``; from the server it is ``{room, seq, from, name, text, ts}``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, ClassVar, Literal, TypeVar
+
+PROTOCOL_VERSION = 1
+MAX_ID = 2**31 - 1
+
+GameName = Literal["gomoku", "minesweeper", "linkmatch"]
+Sender = Literal["client", "server"]
+
+CLIENT_MESSAGES: dict[str, type[Any]] = {}
+SERVER_MESSAGES: dict[str, type[Any]] = {}
+
+T = TypeVar("T")
+
+
+def message(type_name: str, sender: Sender) -> Callable[[type[T]], type[T]]:
+    """Register a dataclass as the message ``type_name`` sent by ``sender``."""
+
+    def wrap(cls: type[T]) -> type[T]:
+        cls.TYPE = type_name  # type: ignore[attr-defined]
+        registry = CLIENT_MESSAGES if sender == "client" else SERVER_MESSAGES
+        registry[type_name] = dataclass(frozen=True, kw_only=True)(cls)
+        return registry[type_name]
+
+    return wrap
+
+
+def _name(**extra: Any) -> Any:
+    return field(metadata={"min_len": 1, "max_len": 32, "clean": True}, **extra)
+
+
+def _req_id() -> Any:
+    return field(default=None, metadata={"min": 0, "max": MAX_ID})
+
+
+def _text(max_len: int, **extra: Any) -> Any:
+    return field(metadata={"min_len": 1, "max_len": max_len, **extra.pop("meta", {})}, **extra)
+
+
+# ---------------------------------------------------------------- client -> server
+
+@message("hello", "client")
+class Hello:
+    TYPE: ClassVar[str]
+    protocol: int
+    name: str = _name()
+    token: str | None = field(default=None, metadata={"min_len": 1, "max_len": 128})
+    id: int | None = _req_id()
+
+
+@message("list-rooms", "client")
+class ListRooms:
+    TYPE: ClassVar[str]
+    id: int | None = _req_id()
+
+
+@message("create-room", "client")
+class CreateRoom:
+    TYPE: ClassVar[str]
+    game: GameName
+    options: dict[str, Any] | None = None
+    private: bool = False
+    password: str | None = field(default=None, metadata={"min_len": 1, "max_len": 64})
+    id: int | None = _req_id()
+
+
+@message("join-room", "client")
+class JoinRoom:
+    TYPE: ClassVar[str]
+    room: str = _text(16)
+    role: Literal["player", "spectator"] = "player"
+    password: str | None = field(default=None, metadata={"min_len": 1, "max_len": 64})
+    id: int | None = _req_id()
+
+
+@message("leave-room", "client")
+class LeaveRoom:
+    TYPE: ClassVar[str]
+    id: int | None = _req_id()
+
+
+@message("sync", "client")
+class Sync:
+    TYPE: ClassVar[str]
+    id: int | None = _req_id()
+
+
+@message("player-info", "client")
+class PlayerInfo:
+    TYPE: ClassVar[str]
+    name: str | None = _name(default=None)
+    color: str | None = field(default=None, metadata={"min_len": 1, "max_len": 32, "clean": True})
+    id: int | None = _req_id()
+
+
+@message("move", "client")
+class Move:
+    TYPE: ClassVar[str]
+    move: dict[str, Any]
+    id: int | None = _req_id()
+
+
+@message("chat", "client")
+class Chat:
+    TYPE: ClassVar[str]
+    text: str = _text(500, meta={"clean": True})
+    id: int | None = _req_id()
+
+
+@message("resign", "client")
+class Resign:
+    TYPE: ClassVar[str]
+    id: int | None = _req_id()
+
+
+@message("play-again", "client")
+class PlayAgain:
+    TYPE: ClassVar[str]
+    id: int | None = _req_id()
+
+
+@message("agree-again", "client")
+class AgreeAgain:
+    TYPE: ClassVar[str]
+    id: int | None = _req_id()
+
+
+@message("decline-again", "client")
+class DeclineAgain:
+    TYPE: ClassVar[str]
+    id: int | None = _req_id()
+
+
+@message("offer", "client")
+class Offer:
+    """Ask the opponent's consent: a draw, or taking back one's last move."""
+
+    TYPE: ClassVar[str]
+    kind: Literal["draw", "takeback"]
+    id: int | None = _req_id()
+
+
+@message("answer", "client")
+class Answer:
+    """Accept or decline the opponent's pending offer of ``kind``."""
+
+    TYPE: ClassVar[str]
+    kind: Literal["draw", "takeback"]
+    accept: bool
+    id: int | None = _req_id()
+
+
+@message("start", "client")
+class Start:
+    """The room's creator starts a manually started game (Link-match race)."""
+
+    TYPE: ClassVar[str]
+    id: int | None = _req_id()
+
+
+# ---------------------------------------------------------------- server -> client
+
+@message("welcome", "server")
+class Welcome:
+    TYPE: ClassVar[str]
+    protocol: int
+    player: str
+    token: str
+    server: str
+    re: int | None = None
+
+
+@message("error", "server")
+class Error:
+    TYPE: ClassVar[str]
+    code: str
+    message: str
+    re: int | None = None
+
+
+@message("rooms", "server")
+class Rooms:
+    TYPE: ClassVar[str]
+    rooms: list[Any]
+    re: int | None = None
+
+
+@message("joined", "server")
+class Joined:
+    """To the joiner (``role``, ``seat``) and to the others (``player``, ``name``)."""
+
+    TYPE: ClassVar[str]
+    room: str
+    seq: int
+    role: Literal["player", "spectator"]
+    seat: int | None = None
+    player: str | None = None
+    name: str | None = None
+    re: int | None = None
+
+
+@message("left", "server")
+class Left:
+    TYPE: ClassVar[str]
+    room: str
+    seq: int
+    player: str | None = None
+    re: int | None = None
+
+
+@message("state", "server")
+class State:
+    TYPE: ClassVar[str]
+    room: str
+    seq: int
+    game: str
+    options: dict[str, Any]
+    status: Literal["waiting", "playing", "over"]
+    players: list[Any]
+    spectators: list[Any]
+    view: dict[str, Any]
+    chat: list[Any]
+    turn: str | None = None
+    result: dict[str, Any] | None = None
+    creator: str | None = None
+    round: int = 0
+    private: bool = False
+    pending_again: list[Any] | None = None
+    re: int | None = None
+
+
+@message("moved", "server")
+class Moved:
+    TYPE: ClassVar[str]
+    room: str
+    seq: int
+    by: str
+    move: dict[str, Any]
+    view: dict[str, Any]
+
+
+@message("game-over", "server")
+class GameOver:
+    TYPE: ClassVar[str]
+    room: str
+    seq: int
+    result: dict[str, Any]
+
+
+@message("player-info", "server")
+class PlayerInfoEvent:
+    TYPE: ClassVar[str]
+    room: str
+    seq: int
+    player: str
+    name: str
+    color: str | None = None
+    connected: bool = True
+
+
+@message("chat", "server")
+class ChatEvent:
+    TYPE: ClassVar[str]
+    room: str
+    seq: int
+    sender: str = field(metadata={"key": "from"})
+    name: str
+    text: str
+    ts: float
+
+
+@message("play-again", "server")
+class PlayAgainEvent:
+    TYPE: ClassVar[str]
+    room: str
+    seq: int
+    sender: str = field(metadata={"key": "from"})
+
+
+@message("agree-again", "server")
+class AgreeAgainEvent:
+    TYPE: ClassVar[str]
+    room: str
+    seq: int
+    sender: str = field(metadata={"key": "from"})
+
+
+@message("decline-again", "server")
+class DeclineAgainEvent:
+    TYPE: ClassVar[str]
+    room: str
+    seq: int
+    sender: str = field(metadata={"key": "from"})
+
+
+@message("resigned", "server")
+class Resigned:
+    TYPE: ClassVar[str]
+    room: str
+    seq: int
+    player: str
+
+
+@message("offer", "server")
+class OfferEvent:
+    TYPE: ClassVar[str]
+    room: str
+    seq: int
+    sender: str = field(metadata={"key": "from"})
+    kind: str
+
+
+@message("answer", "server")
+class AnswerEvent:
+    TYPE: ClassVar[str]
+    room: str
+    seq: int
+    sender: str = field(metadata={"key": "from"})
+    kind: str
+    accept: bool
+
+
+@message("notice", "server")
+class Notice:
+    """A game's own announcement (e.g. Link-match ``shuffled``): ``event`` names
+    it and ``data`` holds its public details."""
+
+    TYPE: ClassVar[str]
+    room: str
+    seq: int
+    event: str
+    data: dict[str, Any] = field(default_factory=dict)

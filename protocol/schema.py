@@ -1,0 +1,132 @@
+"""Field checking for message dataclasses, driven by their type hints.
+
+Messages are frozen dataclasses; this module turns a decoded map into one, or
+raises ProtocolError(bad-message) naming the field. Supported hints: str, int,
+float, bool, ``dict[str, Any]``, ``list[Any]``, ``Literal[...]`` and ``X | None``.
+Per-field limits live in ``field(metadata=...)``: ``min_len``/``max_len`` for
+strings and lists, ``min``/``max`` for numbers, ``key`` for a wire name that is a
+Python keyword (``from``), ``clean`` to trim and refuse control characters.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from functools import cache
+from typing import Any, Literal, Union
+
+from .errors import ErrorCode, ProtocolError
+
+_NONE = type(None)
+
+
+def wire_key(f: dataclasses.Field[Any]) -> str:
+    """The key a field has on the wire."""
+    return str(f.metadata.get("key", f.name))
+
+
+@cache
+def hints(cls: type) -> dict[str, Any]:
+    return typing.get_type_hints(cls)
+
+
+def _bad(name: str, why: str) -> ProtocolError:
+    return ProtocolError(ErrorCode.BAD_MESSAGE, f"Field '{name}' {why}.")
+
+
+def check_value(name: str, value: Any, hint: Any, meta: typing.Mapping[str, Any]) -> Any:
+    """Return ``value`` checked (and cleaned) against ``hint``; raise ProtocolError."""
+    origin = typing.get_origin(hint)
+    if origin in (Union, types.UnionType):
+        args = typing.get_args(hint)
+        if value is None and _NONE in args:
+            return None
+        inner = [a for a in args if a is not _NONE]
+        if len(inner) == 1:
+            return check_value(name, value, inner[0], meta)
+        raise TypeError(f"unsupported union {hint!r}")  # pragma: no cover - schema bug
+    if origin is Literal:
+        allowed = typing.get_args(hint)
+        if isinstance(value, bool) or value not in allowed:
+            raise _bad(name, "must be one of " + ", ".join(repr(a) for a in allowed))
+        return value
+    if hint is str:
+        if not isinstance(value, str):
+            raise _bad(name, "must be a string")
+        if meta.get("clean"):
+            value = value.strip()
+            if any(ord(c) < 32 or 127 <= ord(c) < 160 for c in value):
+                raise _bad(name, "must not contain control characters")
+        _check_len(name, value, meta)
+        return value
+    if hint is bool:
+        if not isinstance(value, bool):
+            raise _bad(name, "must be true or false")
+        return value
+    if hint is int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise _bad(name, "must be an integer")
+        _check_range(name, value, meta)
+        return value
+    if hint is float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise _bad(name, "must be a number")
+        _check_range(name, value, meta)
+        return float(value)
+    if origin is dict or hint is dict:
+        if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
+            raise _bad(name, "must be a map with string keys")
+        return value
+    if origin is list or hint is list:
+        if not isinstance(value, list):
+            raise _bad(name, "must be a list")
+        _check_len(name, value, meta)
+        return value
+    if hint is Any:
+        return value
+    raise TypeError(f"unsupported hint {hint!r}")  # pragma: no cover - schema bug
+
+
+def _check_len(name: str, value: str | list[Any], meta: typing.Mapping[str, Any]) -> None:
+    lo, hi = meta.get("min_len"), meta.get("max_len")
+    if lo is not None and len(value) < lo:
+        raise _bad(name, "is empty" if lo == 1 else f"must have at least {lo} characters")
+    if hi is not None and len(value) > hi:
+        raise _bad(name, f"must have at most {hi} characters" if isinstance(value, str)
+                   else f"must have at most {hi} items")
+
+
+def _check_range(name: str, value: float, meta: typing.Mapping[str, Any]) -> None:
+    lo, hi = meta.get("min"), meta.get("max")
+    if (lo is not None and value < lo) or (hi is not None and value > hi):
+        raise _bad(name, f"must be between {lo} and {hi}")
+
+
+def from_map(cls: type[Any], data: dict[str, Any]) -> Any:
+    """Build message ``cls`` from a decoded map, checking every field."""
+    kwargs: dict[str, Any] = {}
+    types_ = hints(cls)
+    for f in dataclasses.fields(cls):
+        if f.name == "type" or not f.init:
+            continue
+        key = wire_key(f)
+        if key not in data:
+            has_default = (f.default is not dataclasses.MISSING
+                           or f.default_factory is not dataclasses.MISSING)
+            if not has_default:
+                raise _bad(key, "is missing")
+            continue
+        kwargs[f.name] = check_value(key, data[key], types_[f.name], f.metadata)
+    return cls(**kwargs)
+
+
+def to_map(msg: Any) -> dict[str, Any]:
+    """The wire map of a message: ``type`` first, optional fields left out when None."""
+    out: dict[str, Any] = {"type": msg.TYPE}
+    for f in dataclasses.fields(msg):
+        value = getattr(msg, f.name)
+        if value is None and f.default is None:
+            continue
+        out[wire_key(f)] = value
+    return out

@@ -1,0 +1,5 @@
+"""``python -m server`` runs the game server."""
+
+from .cli import main
+
+main()

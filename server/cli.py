@@ -1,0 +1,95 @@
+"""``gridhall-server``: run the server, or print recent games from its database."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import datetime
+import logging
+import socket
+import sys
+
+from .app import GameServer
+from .config import ServerConfig
+from .store import Store
+
+
+def lan_addresses() -> list[str]:
+    """This machine's IPv4 addresses as its hostname resolves (no packets sent)."""
+    try:
+        infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
+    except OSError:
+        return []
+    return sorted({str(i[4][0]) for i in infos if not str(i[4][0]).startswith("127.")})
+
+
+def build_parser() -> argparse.ArgumentParser:
+    d = ServerConfig()
+    parser = argparse.ArgumentParser(prog="gridhall-server",
+                                     description="Host gridhall games on your network.")
+    parser.add_argument("--host", default=d.host, help="address to listen on (default all)")
+    parser.add_argument("--port", type=int, default=d.port, help="TCP port (default 8765)")
+    parser.add_argument("--name", default=d.name, help="server name shown to players")
+    parser.add_argument("--db", default=d.db, help="SQLite file for games and chat")
+    parser.add_argument("--log-level", default="INFO",
+                        choices=["DEBUG", "INFO", "WARNING", "ERROR"])
+    parser.add_argument("--grace", type=float, default=d.grace_seconds,
+                        help="seconds a dropped player's seat is kept (default 60)")
+    parser.add_argument("--max-rooms", type=int, default=d.max_rooms)
+    parser.add_argument("--max-connections", type=int, default=d.max_connections)
+    sub = parser.add_subparsers(dest="command")
+    hist = sub.add_parser("history", help="print recent finished games and exit")
+    hist.add_argument("--db", dest="history_db", default=None,
+                      help="SQLite file (default: the server's --db)")
+    hist.add_argument("--limit", type=int, default=20)
+    return parser
+
+
+def print_history(db: str, limit: int) -> None:
+    store = Store(db)
+    try:
+        games = store.recent_games(limit)
+    finally:
+        store.close()
+    if not games:
+        print("No finished games yet.")
+        return
+    for g in games:
+        when = datetime.datetime.fromtimestamp(g.ended_at).strftime("%Y-%m-%d %H:%M")
+        names = {pl["player"]: pl["name"] for pl in g.players}
+        winner = g.result.get("winner")
+        outcome = f"{names.get(winner, winner)} won" if winner else "no winner"
+        moves = len(g.record.get("moves", g.record.get("actions", [])))
+        print(f"{when}  room {g.room}  {g.game:<11} {' vs '.join(names.values()):<30} "
+              f"{outcome} ({g.result.get('reason')}), {moves} moves")
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = build_parser().parse_args(argv)
+    if args.command == "history":
+        print_history(args.history_db or args.db, args.limit)
+        return
+    logging.basicConfig(level=args.log_level, format="%(asctime)s %(levelname)s %(name)s: "
+                        "%(message)s")
+    config = ServerConfig(host=args.host, port=args.port, name=args.name, db=args.db,
+                          grace_seconds=args.grace, max_rooms=args.max_rooms,
+                          max_connections=args.max_connections)
+    server = GameServer(config)
+    addresses = lan_addresses()
+    print(f"gridhall server '{config.name}' on port {config.port}.", flush=True)
+    if addresses:
+        print("Players on other machines join with:  gridhall --server "
+              + "  or  ".join(f"{a}:{config.port}" for a in addresses), flush=True)
+    else:
+        print(f"Players on other machines join with:  gridhall --server <this machine's "
+              f"address>:{config.port}", flush=True)
+    try:
+        asyncio.run(server.run_until_signalled())
+    except OSError as exc:
+        print(f"gridhall-server: cannot listen on {config.host}:{config.port}: {exc}",
+              file=sys.stderr)
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,121 @@
+"""The contract between a room and a game's pure rules.
+
+A room (server/room.py) owns ordering, seats, connections and the wire; a game
+owns rules and hidden state. Games never import asyncio, websockets or msgpack:
+time comes in as a ``now`` argument (unix seconds, float) so tests, bots and
+benchmarks can drive a game without a clock.
+
+Every game module exports a ``SPEC`` object satisfying :class:`GameSpec`; the
+registry in ``server/games/__init__.py`` maps the protocol's game names to them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+JSON = dict[str, Any]
+
+StartPolicy = Literal["full", "immediate", "manual"]
+"""When a room starts a game: ``full`` once ``min_players`` are seated (Gomoku),
+``immediate`` as soon as the room exists (co-op Minesweeper), ``manual`` when the
+creator sends ``start`` (Link-match)."""
+
+
+class GameError(Exception):
+    """A refused action: carries a protocol error code and a sentence for a person.
+
+    Codes used by games: ``illegal-move`` (against the rules), ``not-your-turn``,
+    ``bad-message`` (a move map of the wrong shape), ``not-playing`` (game over
+    or not started), ``no-pending-request``. The message must never reveal
+    hidden state (e.g. a mine position).
+    """
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class OptionError(ValueError):
+    """Room options that cannot be used; the room answers ``bad-message``."""
+
+
+@dataclass
+class Played:
+    """What an accepted action did, for the room to broadcast.
+
+    ``move`` is the normalised move; the room echoes it to each recipient
+    through :meth:`Game.visible_move`. ``notices`` are extra room events to
+    broadcast after the ``moved`` event, as maps with a ``type`` (e.g. a
+    Link-match auto-shuffle notice); they must hold no hidden state.
+    """
+
+    move: JSON
+    notices: list[JSON] = field(default_factory=list)
+
+
+class Game(Protocol):
+    """One game in progress. Mutable, single-threaded, pure."""
+
+    players: list[str]
+    """Seated player ids in seat order (may grow for co-op games)."""
+
+    result: JSON | None
+    """``None`` while playing; the protocol's result map once over."""
+
+    def turn(self) -> str | None:
+        """The player to move, or ``None`` when anyone may act (or it's over)."""
+
+    def apply(self, player: str, move: JSON, now: float) -> Played:
+        """Validate and apply ``move`` by ``player``. Raise GameError to refuse
+        (and then change nothing)."""
+
+    def view(self, recipient: str | None) -> JSON:
+        """The protocol ``view`` for ``recipient`` (``None`` = spectator).
+
+        This is the one place hidden information is removed."""
+
+    def visible_move(self, by: str, move: JSON, recipient: str | None) -> JSON:
+        """The ``move`` field of a ``moved`` event as ``recipient`` may see it."""
+
+    def resign(self, player: str, now: float, reason: str = "resign") -> None:
+        """``player`` gives up (or is forfeited with ``reason``, e.g. disconnect)."""
+
+    def request(self, player: str, kind: str, now: float) -> JSON:
+        """A consent request (Gomoku: ``draw``, ``takeback``). Returns the event
+        to broadcast. Games without requests raise GameError(illegal-move)."""
+
+    def respond(self, player: str, kind: str, accept: bool, now: float) -> JSON:
+        """Answer a pending request; raise GameError(no-pending-request) if none."""
+
+    def add_player(self, player: str, now: float) -> bool:
+        """A late joiner asks for a seat in a game in progress; False = watch."""
+
+    def deadline(self) -> float | None:
+        """The next time :meth:`tick` must run (clock expiry, countdown end)."""
+
+    def tick(self, now: float) -> list[JSON]:
+        """Advance time-driven rules; returns events to broadcast (may set result)."""
+
+    def record(self) -> JSON:
+        """Everything the store keeps of this game: options, seed, move log."""
+
+
+class GameSpec(Protocol):
+    """How a room creates games of one kind."""
+
+    name: str
+    start: StartPolicy
+    min_players: int
+
+    def parse_options(self, raw: JSON) -> JSON:
+        """Validate and fill defaults; raise OptionError with a readable message."""
+
+    def max_players(self, options: JSON) -> int:
+        """Seats in a room with these options."""
+
+    def new_game(self, options: JSON, players: list[str], round_no: int, seed: int,
+                 now: float) -> Game:
+        """A fresh game. ``round_no`` counts games in the room from 0 (Gomoku swaps
+        colours on odd rounds); ``seed`` makes the game replayable."""

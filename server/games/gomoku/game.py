@@ -1,0 +1,206 @@
+"""A Gomoku game between two seated players: turns, fives, offers, clocks."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..base import JSON, GameError, Played
+from .rules import BLACK, Board, Rule
+
+COLOUR_NAMES = {BLACK: "black", 2: "white"}
+
+
+def _foul(board: Board, x: int, y: int) -> str | None:
+    """The renju foul black would commit at (x, y), if any."""
+    from .renju import foul  # imported late: only renju games need it
+
+    black = board.moves[0::2]
+    white = board.moves[1::2]
+    return foul(black, white, (x, y), board.size)
+
+
+class GomokuGame:
+    """Two players alternate stones; seat order and ``round_no`` fix the colours.
+
+    Colours swap every round (seat 0 is black in round 0). Optional clock:
+    ``clock`` = {"minutes", "increment"}; the side to move loses on time.
+    """
+
+    def __init__(self, options: JSON, players: list[str], round_no: int, now: float) -> None:
+        if len(players) != 2:
+            raise ValueError("Gomoku needs exactly two players")
+        self.options = options
+        self.rule: Rule = options["rule"]
+        self.board = Board(options["size"])
+        black, white = players if round_no % 2 == 0 else players[::-1]
+        self.players = list(players)
+        self.colors = {black: "black", white: "white"}
+        self.by_colour = {"black": black, "white": white}
+        self.result: JSON | None = None
+        self.pending: JSON | None = None
+        self.log: list[list[Any]] = []
+        self.started_at = now
+        self.turn_started = now
+        clock = options.get("clock")
+        self.increment = float(clock["increment"]) if clock else 0.0
+        self.remaining: dict[str, float] | None = (
+            {p: clock["minutes"] * 60.0 for p in players} if clock else None)
+
+    # -- queries --------------------------------------------------------------
+    def turn(self) -> str | None:
+        if self.result is not None:
+            return None
+        return self.by_colour[COLOUR_NAMES[self.board.to_move]]
+
+    def view(self, recipient: str | None) -> JSON:
+        """Everything in Gomoku is public, so every recipient gets the same view."""
+        view: JSON = {
+            "size": self.board.size,
+            "rule": self.rule,
+            "moves": [[x, y] for x, y in self.board.moves],
+            "next": COLOUR_NAMES[self.board.to_move],
+            "colors": dict(self.colors),
+        }
+        if self.board.moves:
+            view["last"] = list(self.board.moves[-1])
+        if self.pending is not None:
+            view["pending"] = dict(self.pending)
+        if self.remaining is not None:
+            view["clock"] = {"remaining": dict(self.remaining), "increment": self.increment,
+                             "running": self.turn(), "since": self.turn_started}
+        if self.result is not None and "line" in self.result:
+            view["line"] = self.result["line"]
+        return view
+
+    def visible_move(self, by: str, move: JSON, recipient: str | None) -> JSON:
+        return move
+
+    def record(self) -> JSON:
+        return {"options": self.options, "colors": self.colors, "log": self.log,
+                "moves": [[x, y] for x, y in self.board.moves]}
+
+    # -- actions --------------------------------------------------------------
+    def _require_playing(self, player: str) -> None:
+        if self.result is not None:
+            raise GameError("not-playing", "The game is over; ask for a new one with play-again.")
+        if player not in self.colors:
+            raise GameError("not-a-player", "Only the two seated players can do that.")
+
+    def apply(self, player: str, move: JSON, now: float) -> Played:
+        self._require_playing(player)
+        x, y = move.get("x"), move.get("y")
+        if not all(isinstance(v, int) and not isinstance(v, bool) for v in (x, y)):
+            raise GameError("bad-message", "A Gomoku move is {x: int, y: int}.")
+        assert isinstance(x, int) and isinstance(y, int)
+        if self.turn() != player:
+            raise GameError("not-your-turn", "Wait for your opponent's move.")
+        if not self.board.on_board(x, y):
+            raise GameError("illegal-move",
+                            f"({x}, {y}) is off the {self.board.size}x{self.board.size} board.")
+        if self.board.at(x, y):
+            raise GameError("illegal-move", f"({x}, {y}) already holds a stone.")
+        if self.rule == "renju" and self.board.to_move == BLACK:
+            foul = _foul(self.board, x, y)
+            if foul is not None:
+                raise GameError("illegal-move",
+                                f"({x}, {y}) is forbidden for black under renju: {foul}.")
+        self._charge_clock(player, now)
+        self.board.place(x, y)
+        self.log.append(["move", player, x, y, round(now - self.started_at, 3)])
+        self.pending = None
+        if self.board.wins_at(x, y, self.rule):
+            self._finish(winner=player, reason="five", line=self._line(x, y))
+        elif self.board.full() or self._move_limit_reached():
+            self._finish(winner=None, reason="draw")
+        return Played(move={"x": x, "y": y})
+
+    def _move_limit_reached(self) -> bool:
+        limit = self.options.get("move_limit")
+        return bool(limit) and len(self.board.moves) >= limit
+
+    def _line(self, x: int, y: int) -> list[list[int]]:
+        """The stones of the winning row through (x, y), for clients to highlight."""
+        from .rules import DIRECTIONS
+
+        colour = self.board.at(x, y)
+        for dx, dy in DIRECTIONS:
+            if self.board.run_length(x, y, dx, dy) >= 5:
+                cells = [[x, y]]
+                for sign in (1, -1):
+                    cx, cy = x + sign * dx, y + sign * dy
+                    while self.board.on_board(cx, cy) and self.board.at(cx, cy) == colour:
+                        cells.append([cx, cy])
+                        cx, cy = cx + sign * dx, cy + sign * dy
+                return sorted(cells)
+        return []
+
+    def _charge_clock(self, player: str, now: float) -> None:
+        if self.remaining is not None:
+            self.remaining[player] += self.increment - (now - self.turn_started)
+        self.turn_started = now
+
+    def _finish(self, winner: str | None, reason: str, **extra: Any) -> None:
+        self.result = {"winner": winner, "reason": reason, **extra}
+        self.pending = None
+
+    def _other(self, player: str) -> str:
+        return next(p for p in self.colors if p != player)
+
+    def resign(self, player: str, now: float, reason: str = "resign") -> None:
+        if self.result is None and player in self.colors:
+            self.log.append([reason, player, round(now - self.started_at, 3)])
+            self._finish(winner=self._other(player), reason=reason, loser=player)
+
+    def request(self, player: str, kind: str, now: float) -> JSON:
+        self._require_playing(player)
+        if self.pending is not None:
+            raise GameError("illegal-move", "An offer is already waiting for an answer.")
+        if kind == "takeback" and not self._own_moves(player):
+            raise GameError("illegal-move", "You have no move to take back.")
+        if kind not in ("draw", "takeback"):
+            raise GameError("bad-message", "Offers are 'draw' or 'takeback'.")
+        self.pending = {"kind": kind, "from": player}
+        return {"kind": kind}
+
+    def _own_moves(self, player: str) -> int:
+        first = 0 if self.colors[player] == "black" else 1
+        return len(self.board.moves[first::2])
+
+    def respond(self, player: str, kind: str, accept: bool, now: float) -> JSON:
+        self._require_playing(player)
+        pending = self.pending
+        if pending is None or pending["kind"] != kind or pending["from"] == player:
+            raise GameError("no-pending-request", f"There is no {kind} offer for you to answer.")
+        self.pending = None
+        if accept:
+            self.log.append([kind, pending["from"], round(now - self.started_at, 3)])
+            if kind == "draw":
+                self._finish(winner=None, reason="agreed-draw")
+            else:
+                self._take_back(pending["from"], now)
+        return {"kind": kind, "accept": accept}
+
+    def _take_back(self, requester: str, now: float) -> None:
+        """Undo the requester's last stone and the reply after it, if any."""
+        if self.turn() == requester:  # the opponent already replied
+            self.board.undo()
+        self.board.undo()
+        self.turn_started = now
+
+    def add_player(self, player: str, now: float) -> bool:
+        return False
+
+    def deadline(self) -> float | None:
+        turn = self.turn()
+        if self.remaining is None or turn is None:
+            return None
+        return self.turn_started + self.remaining[turn]
+
+    def tick(self, now: float) -> list[JSON]:
+        deadline = self.deadline()
+        turn = self.turn()
+        if deadline is not None and turn is not None and now >= deadline:
+            assert self.remaining is not None
+            self.remaining[turn] = 0.0
+            self.resign(turn, now, reason="timeout")
+        return []

@@ -1,0 +1,72 @@
+"""Gomoku room options and game creation."""
+
+from __future__ import annotations
+
+import re
+
+from ..base import JSON, OptionError
+from .game import GomokuGame
+
+RULES = ("freestyle", "standard", "renju")
+AI_LEVELS = ("easy", "hard")
+
+
+def _parse_clock(raw: object) -> JSON | None:
+    """``"10+5"`` or ``{"minutes": 10, "increment": 5}`` -> the canonical map."""
+    if raw is None:
+        return None
+    if isinstance(raw, str):
+        m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*\+\s*(\d+)\s*", raw)
+        if not m:
+            raise OptionError("clock must look like '10+5' (minutes + increment seconds).")
+        minutes, increment = float(m.group(1)), int(m.group(2))
+    elif isinstance(raw, dict):
+        minutes, increment = raw.get("minutes"), raw.get("increment", 0)
+    else:
+        raise OptionError("clock must be a string like '10+5' or a map.")
+    for v in (minutes, increment):
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            raise OptionError("clock minutes and increment must be numbers.")
+    assert isinstance(minutes, (int, float)) and isinstance(increment, (int, float))
+    if not (0 < minutes <= 180 and 0 <= increment <= 60):
+        raise OptionError("clock: minutes 0..180 (not 0) and increment 0..60 seconds.")
+    return {"minutes": minutes, "increment": increment}
+
+
+class GomokuSpec:
+    name = "gomoku"
+    start = "full"
+    min_players = 2
+
+    def parse_options(self, raw: JSON) -> JSON:
+        size = raw.get("size", 15)
+        if size not in (15, 19) or isinstance(size, bool):
+            raise OptionError("size must be 15 or 19.")
+        rule = raw.get("rule", "freestyle")
+        if rule not in RULES:
+            raise OptionError("rule must be one of: " + ", ".join(RULES) + ".")
+        if rule == "renju" and size != 15:
+            raise OptionError("The renju rule is played on the 15x15 board.")
+        ai = raw.get("ai")
+        if ai is not None and ai not in AI_LEVELS:
+            raise OptionError("ai must be 'easy' or 'hard'.")
+        move_limit = raw.get("move_limit")
+        if move_limit is not None and (isinstance(move_limit, bool) or not isinstance(
+                move_limit, int) or not 10 <= move_limit <= size * size):
+            raise OptionError(f"move_limit must be an integer from 10 to {size * size}.")
+        options: JSON = {"size": size, "rule": rule}
+        clock = _parse_clock(raw.get("clock"))
+        for key, value in (("clock", clock), ("ai", ai), ("move_limit", move_limit)):
+            if value is not None:
+                options[key] = value
+        return options
+
+    def max_players(self, options: JSON) -> int:
+        return 2
+
+    def new_game(self, options: JSON, players: list[str], round_no: int, seed: int,
+                 now: float) -> GomokuGame:
+        return GomokuGame(options, players, round_no, now)
+
+
+SPEC = GomokuSpec()

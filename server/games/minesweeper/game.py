@@ -1,0 +1,429 @@
+"""Co-op Minesweeper: every seated player acts on one shared board.
+
+Hidden state (the layout) never leaves this object except through
+:meth:`MinesweeperGame.view` once the game is over; while it is on, the view is
+built from ``_shown``, a per-cell buffer that only ever holds public symbols.
+Time comes in as ``now`` on every call; views report the elapsed time as of the
+latest call (clients run their own clock between events), plus hint penalties.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from typing import Any
+
+from ..base import JSON, GameError, Played
+from .board import Board, neighbour_table
+from .generate import GenerationFailed, no_guess_layout, random_layout
+from .options import parse_options
+from .solver import analyse_or_estimate, knowledge_from_rows
+
+ACTIONS = ("reveal", "chord", "mark", "flag-around", "hint")
+MARKS = ("flag", "question", "none")
+HIDDEN = ord("#")
+
+
+def _refuse(message: str) -> GameError:
+    return GameError("illegal-move", message)
+
+
+class MinesweeperGame:
+    """One co-op game; see the module docstring for what is public when."""
+
+    def __init__(self, options: JSON, players: list[str], seed: int, now: float,
+                 board: Board | None = None) -> None:
+        self.options = options
+        self.players: list[str] = list(players)
+        self.result: JSON | None = None
+        self.seed = seed
+        self.width: int = options["width"]
+        self.height: int = options["height"]
+        self.mines: int = options["mines"] if board is None else len(board.mines)
+        self.board = board
+        self.nb = neighbour_table(self.width, self.height)
+        n = self.width * self.height
+        self.revealed = bytearray(n)
+        self.flagged = bytearray(n)
+        self.questioned = bytearray(n)
+        self.flag_owner: dict[int, str] = {}
+        self.exploded: list[int] = []
+        self.safe_left = n - self.mines
+        self.lives_left: int = options["lives"]
+        self.left: list[str] = []
+        self.stats: dict[str, dict[str, int]] = {p: self._blank_stats() for p in players}
+        self.last: dict[str, JSON] = {}
+        self.hint: JSON | None = None
+        self.created = now
+        self.latest = now
+        self.started: float | None = None
+        self.ended: float | None = None
+        self.penalty = 0.0
+        self.first_click: list[int] | None = None
+        self.generation_note: str | None = None
+        self.actions: list[list[Any]] = []
+        self._shown = bytearray([HIDDEN]) * n
+        self._version = 0
+        self._cached: tuple[int, JSON] | None = None
+
+    @staticmethod
+    def _blank_stats() -> dict[str, int]:
+        return {"revealed": 0, "mines_hit": 0}
+
+    # -- the Game protocol ---------------------------------------------------
+    def turn(self) -> str | None:
+        return None
+
+    def apply(self, player: str, move: JSON, now: float) -> Played:
+        """Check everything first, then change state: a refusal changes nothing."""
+        if self.result is not None:
+            raise GameError("not-playing", "The game is over.")
+        if player not in self.players:
+            raise GameError("not-a-player", "Only seated players can act; you are watching.")
+        if player in self.left:
+            raise GameError("not-a-player", "You have left this game; you can only watch it.")
+        action, cell, mark = self._parse(move)
+        before = self.latest
+        self.latest = max(self.latest, now)
+        try:
+            self._dispatch(player, action, cell, mark, now)
+        except GameError:
+            self.latest = before
+            raise
+        x = None if cell is None else cell % self.width
+        y = None if cell is None else cell // self.width
+        normalised: JSON = {"action": action}
+        if cell is not None:
+            normalised.update(x=x, y=y)
+            self.last[player] = {"action": action, "x": x, "y": y}
+        if mark is not None:
+            normalised["mark"] = mark
+        self.actions.append([player, action, x, y, mark, round(now - self.created, 3)])
+        if self.result is None and self.safe_left == 0:
+            self._finish("cleared", None, now)
+        self._version += 1
+        return Played(move=normalised)
+
+    def _dispatch(self, player: str, action: str, cell: int | None, mark: str | None,
+                  now: float) -> None:
+        """Run one parsed action; sub-actions refuse before they change anything."""
+        if action == "hint":
+            self._hint()
+            return
+        assert cell is not None
+        if action == "reveal":
+            self._reveal_action(player, cell, now)
+        elif action == "chord":
+            self._chord(player, cell)
+        elif action == "flag-around":
+            self._flag_around(player, cell)
+        else:
+            assert mark is not None
+            self._mark(player, cell, mark)
+        self.hint = None
+
+    def view(self, recipient: str | None) -> JSON:
+        """The one view for everyone (co-op: all see the same board)."""
+        if self._cached is not None and self._cached[0] == self._version:
+            return dict(self._cached[1])
+        face = self._shown if self.result is None else self._final_face()
+        w = self.width
+        rows = [face[y * w:(y + 1) * w].decode("ascii") for y in range(self.height)]
+        owned: dict[str, int] = {}
+        for owner in self.flag_owner.values():
+            owned[owner] = owned.get(owner, 0) + 1
+        view: JSON = {
+            "width": self.width,
+            "height": self.height,
+            "mines": self.mines,
+            "rows": rows,
+            "flags": sum(self.flagged),
+            "revealed": self.width * self.height - self.mines - self.safe_left,
+            "elapsed": self.elapsed(),
+            "lives": self.options["lives"],
+            "lives_left": self.lives_left,
+            "exploded": [[c % w, c // w] for c in self.exploded],
+            "last": {p: dict(a) for p, a in self.last.items()},
+            "stats": {p: {"revealed": s["revealed"], "flagged": owned.get(p, 0),
+                          "mines_hit": s["mines_hit"]} for p, s in self.stats.items()},
+            "left": list(self.left),
+            "hint": None if self.hint is None else dict(self.hint),
+        }
+        self._cached = (self._version, view)
+        return dict(view)
+
+    def visible_move(self, by: str, move: JSON, recipient: str | None) -> JSON:
+        return move
+
+    def resign(self, player: str, now: float, reason: str = "resign") -> None:
+        """``player`` leaves the co-op game; the last one out ends it."""
+        if self.result is not None or player not in self.players or player in self.left:
+            return
+        self.latest = max(self.latest, now)
+        self.left.append(player)
+        if len(self.left) == len(self.players):
+            self._finish(reason, None, now)
+        self._version += 1
+
+    def request(self, player: str, kind: str, now: float) -> JSON:
+        raise _refuse("Minesweeper has no draw or take-back requests.")
+
+    def respond(self, player: str, kind: str, accept: bool, now: float) -> JSON:
+        raise _refuse("Minesweeper has no draw or take-back requests.")
+
+    def add_player(self, player: str, now: float) -> bool:
+        """Seat a late joiner (or take back one who left) while seats remain."""
+        if self.result is not None:
+            return False
+        if player in self.players:
+            if player in self.left:
+                self.left.remove(player)
+                self._version += 1
+            return True
+        if len(self.players) >= self.options["max_players"]:
+            return False
+        self.players.append(player)
+        self.stats[player] = self._blank_stats()
+        self.latest = max(self.latest, now)
+        self._version += 1
+        return True
+
+    def deadline(self) -> float | None:
+        return None
+
+    def tick(self, now: float) -> list[JSON]:
+        return []
+
+    def record(self) -> JSON:
+        return {
+            "options": dict(self.options),
+            "players": list(self.players),
+            "seed": self.seed,
+            "layout": self.board.layout() if self.board is not None else [],
+            "first_click": self.first_click,
+            "actions": [list(a) for a in self.actions],
+            "result": self.result,
+            "generation": self.generation_note,
+        }
+
+    # -- helpers -------------------------------------------------------------
+    def elapsed(self) -> float:
+        """Seconds since the first reveal (frozen at the end) plus hint penalties."""
+        base = 0.0
+        if self.started is not None:
+            end = self.ended if self.ended is not None else self.latest
+            base = max(0.0, end - self.started)
+        return round(base + self.penalty, 3)
+
+    def _parse(self, move: JSON) -> tuple[str, int | None, str | None]:
+        if not isinstance(move, dict):
+            raise GameError("bad-message", "A move must be a map.")
+        action = move.get("action")
+        if action not in ACTIONS:
+            raise GameError("bad-message", "A move's action must be one of "
+                            + ", ".join(ACTIONS) + ".")
+        if action == "hint":
+            return action, None, None
+        x, y = move.get("x"), move.get("y")
+        for v in (x, y):
+            if isinstance(v, bool) or not isinstance(v, int):
+                raise GameError("bad-message", "A move needs whole-number x and y.")
+        assert isinstance(x, int) and isinstance(y, int)
+        if not (0 <= x < self.width and 0 <= y < self.height):
+            raise _refuse(f"({x}, {y}) is off the {self.width}x{self.height} board.")
+        mark = None
+        if action == "mark":
+            mark = move.get("mark")
+            if mark not in MARKS:
+                raise GameError("bad-message", "A mark move needs mark: flag, question or none.")
+        return action, y * self.width + x, mark
+
+    def _reveal_action(self, player: str, cell: int, now: float) -> None:
+        if self.revealed[cell]:
+            return
+        if self.flagged[cell]:
+            raise _refuse("That cell is flagged; remove the flag before revealing it.")
+        if self.board is None:
+            self._place_mines(cell)
+        if self.started is None:
+            self.started = now
+        self._open(player, cell, now)
+
+    def _place_mines(self, first: int) -> None:
+        """Mines go down at the first reveal, from the recorded seed."""
+        rng = random.Random(self.seed)
+        o = self.options
+        args = (self.width, self.height, self.mines, first, o["first_click"], rng,
+                o["max_adjacent"])
+        try:
+            self.board = no_guess_layout(*args) if o["no_guess"] else random_layout(*args)
+        except GenerationFailed as exc:
+            self.generation_note = f"fell back to a plain random layout: {exc}"
+            self.board = random_layout(*args[:-1])
+        self.first_click = [first % self.width, first // self.width]
+
+    def _open(self, player: str, cell: int, now: float) -> None:
+        """Reveal one unflagged cell (flooding zeros) or set off its mine."""
+        board = self.board
+        assert board is not None
+        if self.revealed[cell] or self.result is not None:
+            return
+        if board.is_mine(cell):
+            self.revealed[cell] = 1
+            self.questioned[cell] = 0
+            self.exploded.append(cell)
+            self._shown[cell] = ord("X")
+            self.stats[player]["mines_hit"] += 1
+            self.lives_left -= 1
+            if self.lives_left == 0:
+                self._finish("mine", player, now)
+            return
+        opened = board.flood(cell, self.revealed, self.flagged)
+        shown, counts, questioned = self._shown, board.counts, self.questioned
+        for c in opened:
+            shown[c] = 48 + counts[c]
+            questioned[c] = 0
+        self.safe_left -= len(opened)
+        self.stats[player]["revealed"] += len(opened)
+
+    def _number_cell(self, cell: int, what: str) -> int:
+        if not self.revealed[cell] or self._shown[cell] == ord("X"):
+            raise _refuse(f"{what} works only on a revealed number.")
+        return int(self._shown[cell]) - 48
+
+    def _chord(self, player: str, cell: int) -> None:
+        number = self._number_cell(cell, "Chord")
+        around = self.nb[cell]
+        marked = sum(1 for n in around if self.flagged[n] or self._shown[n] == ord("X"))
+        if marked != number:
+            raise _refuse(f"Chord needs exactly {number} flags around that number; "
+                          f"it has {marked}.")
+        for n in around:
+            if not self.revealed[n] and not self.flagged[n]:
+                self._open(player, n, self.latest)
+
+    def _flag_around(self, player: str, cell: int) -> None:
+        number = self._number_cell(cell, "Quick flag")
+        around = self.nb[cell]
+        hidden = [n for n in around if not self.revealed[n]]
+        exploded = sum(1 for n in around if self._shown[n] == ord("X"))
+        if len(hidden) + exploded != number:
+            raise _refuse(f"Quick flag needs exactly {number} hidden cells around that "
+                          f"number; it has {len(hidden) + exploded}.")
+        for n in hidden:
+            if not self.flagged[n]:
+                self._set_mark(player, n, "flag")
+
+    def _mark(self, player: str, cell: int, mark: str) -> None:
+        if self.revealed[cell]:
+            raise _refuse("Only hidden cells can be marked.")
+        self._set_mark(player, cell, mark)
+
+    def _set_mark(self, player: str, cell: int, mark: str) -> None:
+        self.flagged[cell] = mark == "flag"
+        self.questioned[cell] = mark == "question"
+        self._shown[cell] = ord({"flag": "F", "question": "?", "none": "#"}[mark])
+        if mark == "flag":
+            self.flag_owner[cell] = player
+        else:
+            self.flag_owner.pop(cell, None)
+
+    def _hint(self) -> None:
+        """Advice from public information only: a proven-safe cell if any,
+        else the lowest-risk guess. Costs the team ``hint_penalty`` seconds."""
+        self.penalty += self.options["hint_penalty"]
+        w = self.width
+        if self.board is None:
+            cell = (self.height // 2) * w + w // 2 if self.options["first_click"] == \
+                "opening" else 0
+            self.hint = {"x": cell % w, "y": cell // w, "safe": True, "risk": 0.0}
+            return
+        rows = [self._shown[y * w:(y + 1) * w].decode("ascii") for y in range(self.height)]
+        knowledge = knowledge_from_rows(rows, self.mines)
+        safe, _ = knowledge.settle()
+        hidden_safe = sorted(c for c in safe if not self.flagged[c]) or sorted(safe)
+        if hidden_safe:
+            cell = hidden_safe[0]
+            self.hint = {"x": cell % w, "y": cell // w, "safe": True, "risk": 0.0}
+            return
+        analysis = analyse_or_estimate(knowledge)
+        unflagged = {c: p for c, p in analysis.prob.items() if not self.flagged[c]}
+        analysis.prob = unflagged or analysis.prob
+        cell, risk = knowledge.best_guess(analysis)
+        self.hint = {"x": cell % w, "y": cell // w, "safe": False, "risk": round(risk, 4)}
+
+    def _finish(self, reason: str, by: str | None, now: float) -> None:
+        self.ended = max(now, self.latest)
+        board = self.board
+        correct: dict[str, int] = {}
+        if board is not None:
+            for c, owner in self.flag_owner.items():
+                if board.is_mine(c):
+                    correct[owner] = correct.get(owner, 0) + 1
+        result: JSON = {
+            "winner": None,
+            "reason": reason,
+            "stats": {p: {"revealed": s["revealed"], "flags": correct.get(p, 0),
+                          "mines_hit": s["mines_hit"]} for p, s in self.stats.items()},
+        }
+        if by is not None:
+            result["by"] = by
+        self.result = result
+        self.hint = None
+
+    def _final_face(self) -> bytearray:
+        """The board once over: win shows every mine flagged; otherwise mines
+        ``*``, exploded ``X`` and wrong flags ``W``."""
+        face = bytearray(self._shown)
+        board = self.board
+        if board is None:
+            return face
+        won = self.result is not None and self.result["reason"] == "cleared"
+        for m in board.mines:
+            if won:
+                face[m] = ord("F")
+            elif face[m] != ord("X") and not self.flagged[m]:
+                face[m] = ord("*")
+        if not won:
+            for c in range(len(face)):
+                if self.flagged[c] and not board.is_mine(c):
+                    face[c] = ord("W")
+        return face
+
+
+def from_layout(layout: Iterable[tuple[int, int]], first_click: tuple[int, int] | None, *,
+                width: int, height: int, players: list[str], now: float = 0.0,
+                options: JSON | None = None, seed: int = 0) -> MinesweeperGame:
+    """A game on a given mine layout, for replays and tests; ``first_click``
+    (if given) is revealed at once by the first player."""
+    raw = {k: v for k, v in (options or {}).items()
+           if k not in ("preset", "width", "height", "mines")}
+    cells = [y * width + x for x, y in layout]
+    if len(set(cells)) != len(cells) or any(
+            not (0 <= x < width and 0 <= y < height) for x, y in layout):
+        raise ValueError("layout cells must be distinct and on the board")
+    parsed = parse_options(raw)
+    parsed.update(width=width, height=height, mines=len(cells))
+    game = MinesweeperGame(parsed, players, seed, now, Board(width, height, cells))
+    if first_click is not None:
+        fx, fy = first_click
+        game.first_click = [fx, fy]
+        game.apply(players[0], {"action": "reveal", "x": fx, "y": fy}, now)
+    return game
+
+
+def replay(record: JSON, until: int | None = None) -> MinesweeperGame:
+    """Rebuild a game from :meth:`MinesweeperGame.record` (first ``until`` actions)."""
+    opts = record["options"]
+    game = from_layout([(x, y) for x, y in record["layout"]], None, width=opts["width"],
+                       height=opts["height"], players=record["players"], options=opts,
+                       seed=record["seed"])
+    game.first_click = record["first_click"]
+    for player, action, x, y, mark, t in record["actions"][:until]:
+        move: JSON = {"action": action}
+        if x is not None:
+            move.update(x=x, y=y)
+        if mark is not None:
+            move["mark"] = mark
+        game.apply(player, move, t)
+    return game

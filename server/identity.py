@@ -1,0 +1,57 @@
+"""Player identities: public id, secret token, name, and where they are."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    from .connection import Connection
+    from .room import Room
+
+
+@dataclass(eq=False)
+class Identity:
+    """A player as the server knows them; survives reconnects through ``token``."""
+
+    id: str
+    token: str
+    name: str
+    color: str | None = None
+    conn: Connection | None = None
+    room: Room | None = None
+    role: Literal["player", "spectator"] | None = None
+    grace: asyncio.TimerHandle | None = field(default=None, repr=False)
+    bot: str | None = None
+    """For a computer player: its level ("easy", "hard") or engine name."""
+
+    @property
+    def online(self) -> bool:
+        return self.bot is not None or self.conn is not None
+
+
+class Identities:
+    """Every identity the server currently knows, by id and by token."""
+
+    def __init__(self) -> None:
+        self.by_id: dict[str, Identity] = {}
+        self.by_token: dict[str, Identity] = {}
+
+    def create(self, name: str, bot: str | None = None) -> Identity:
+        pid = "p" + secrets.token_hex(4)
+        while pid in self.by_id:
+            pid = "p" + secrets.token_hex(4)
+        ident = Identity(id=pid, token=secrets.token_urlsafe(24), name=name, bot=bot)
+        self.by_id[pid] = ident
+        self.by_token[ident.token] = ident
+        return ident
+
+    def resume(self, token: str) -> Identity | None:
+        return self.by_token.get(token)
+
+    def forget(self, ident: Identity) -> None:
+        """Drop an identity nobody can resume any more (offline and roomless)."""
+        self.by_id.pop(ident.id, None)
+        self.by_token.pop(ident.token, None)

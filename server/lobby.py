@@ -1,0 +1,60 @@
+"""The lobby: room codes, creation within the server's caps, the public list."""
+
+from __future__ import annotations
+
+import secrets
+
+from protocol import ErrorCode, ProtocolError
+
+from .games import registry
+from .games.base import JSON, GameSpec, OptionError
+from .identity import Identity
+from .room import Room, RoomHost
+
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+"""Letters and digits that cannot be misread aloud (no 0/O, 1/I/L)."""
+CODE_LENGTH = 6
+
+
+class Lobby:
+    def __init__(self, host: RoomHost) -> None:
+        self.host = host
+        self.rooms: dict[str, Room] = {}
+        self.games: dict[str, GameSpec] = registry()
+
+    def new_code(self) -> str:
+        while True:
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            if code not in self.rooms:
+                return code
+
+    def create(self, creator: Identity, game: str, options: JSON | None, private: bool,
+               password: str | None) -> Room:
+        """A new room with ``creator`` not yet seated; ProtocolError to refuse."""
+        if len(self.rooms) >= self.host.config.max_rooms:
+            raise ProtocolError(ErrorCode.SERVER_BUSY, "The server has as many rooms as it "
+                                "allows; join an existing room or try later.")
+        spec = self.games.get(game)
+        if spec is None:
+            raise ProtocolError(ErrorCode.BAD_MESSAGE, f"This server does not host {game!r}.")
+        try:
+            parsed = spec.parse_options(dict(options or {}))
+        except OptionError as exc:
+            raise ProtocolError(ErrorCode.BAD_MESSAGE, f"Bad {game} options: {exc}") from None
+        room = Room(self.host, self.new_code(), spec, parsed, creator,
+                    private or password is not None, password)
+        self.rooms[room.code] = room
+        return room
+
+    def find(self, code: str) -> Room:
+        room = self.rooms.get(code.strip().upper())
+        if room is None or room.closed:
+            raise ProtocolError(ErrorCode.NO_SUCH_ROOM, f"There is no room {code!r}; check "
+                                "the code or list the rooms.")
+        return room
+
+    def listing(self) -> list[JSON]:
+        return [r.summary() for r in self.rooms.values() if not r.private and not r.closed]
+
+    def remove(self, room: Room) -> None:
+        self.rooms.pop(room.code, None)

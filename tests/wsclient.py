@@ -1,0 +1,82 @@
+"""A real websocket test client speaking the protocol through the project's codec."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+
+import protocol
+
+TIMEOUT = 5.0
+
+
+class WsClient:
+    """Sends maps, receives decoded maps; remembers everything it received."""
+
+    def __init__(self, ws: ClientConnection) -> None:
+        self.ws = ws
+        self.player = ""
+        self.token = ""
+        self.received: list[dict[str, Any]] = []
+        self.frames: list[bytes] = []
+
+    @classmethod
+    @asynccontextmanager
+    async def connect(cls, url: str, name: str | None = None,
+                      token: str | None = None) -> AsyncIterator[WsClient]:
+        """Open a connection and, if ``name`` is given, say hello."""
+        async with connect(url, compression=None, max_size=None) as ws:
+            client = cls(ws)
+            if name is not None:
+                await client.hello(name, token)
+            yield client
+
+    async def hello(self, name: str, token: str | None = None) -> dict[str, Any]:
+        fields: dict[str, Any] = {"protocol": 1, "name": name}
+        if token:
+            fields["token"] = token
+        await self.send("hello", **fields)
+        welcome = await self.expect("welcome")
+        self.player, self.token = welcome["player"], welcome["token"]
+        return welcome
+
+    async def send(self, type_: str, **fields: Any) -> None:
+        await self.ws.send(protocol.encode_map({"type": type_, **fields}))
+
+    async def send_raw(self, data: bytes | str) -> None:
+        await self.ws.send(data)
+
+    async def recv(self, timeout: float = TIMEOUT) -> dict[str, Any]:
+        frame = await asyncio.wait_for(self.ws.recv(), timeout)
+        assert isinstance(frame, bytes), "the server sends binary frames only"
+        self.frames.append(frame)
+        msg = protocol.decode_map(frame)
+        protocol.decode(frame, "server")  # every frame must match the typed contract
+        self.received.append(msg)
+        return msg
+
+    async def expect(self, type_: str, timeout: float = TIMEOUT, **match: Any) -> dict[str, Any]:
+        """Skip messages until one of ``type_`` whose fields equal ``match``."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while True:
+            msg = await self.recv(max(0.01, end - loop.time()))
+            if msg["type"] == type_ and all(msg.get(k) == v for k, v in match.items()):
+                return msg
+
+    async def request(self, type_: str, reply: str, **fields: Any) -> dict[str, Any]:
+        await self.send(type_, **fields)
+        return await self.expect(reply)
+
+    async def quiet(self, seconds: float = 0.2) -> list[dict[str, Any]]:
+        """Everything that arrives within ``seconds`` (to assert nothing else came)."""
+        got: list[dict[str, Any]] = []
+        try:
+            while True:
+                got.append(await self.recv(seconds))
+        except asyncio.TimeoutError:
+            return got
