@@ -18,22 +18,37 @@ from .messages import CLIENT_MESSAGES, MAX_ID, SERVER_MESSAGES, Sender
 MAX_FRAME = 64 * 1024
 """The largest frame a server accepts (larger ones close the connection, 1009)."""
 
-_LIMITS = dict(max_str_len=MAX_FRAME, max_bin_len=MAX_FRAME,
-               max_array_len=MAX_FRAME, max_map_len=MAX_FRAME, max_ext_len=0)
+_LIMITS = {"max_str_len": MAX_FRAME, "max_bin_len": MAX_FRAME, "max_array_len": MAX_FRAME,
+           "max_map_len": MAX_FRAME, "max_ext_len": 0}
 
 
 def _no_ext(code: int, data: bytes) -> Any:
     raise ValueError("ext types are not part of the protocol")
 
 
+def _no_timestamp_in_map(obj: dict[str, Any]) -> dict[str, Any]:
+    # msgpack decodes the timestamp ext (-1) itself, past ext_hook: refuse it here.
+    if any(type(v) is msgpack.Timestamp for v in obj.values()):
+        raise ValueError("timestamps are not part of the protocol")
+    return obj
+
+
+def _no_timestamp_in_list(obj: list[Any]) -> list[Any]:
+    if any(type(v) is msgpack.Timestamp for v in obj):
+        raise ValueError("timestamps are not part of the protocol")
+    return obj
+
+
 def encode(msg: Any) -> bytes:
     """A message dataclass as one binary frame."""
-    return msgpack.packb(schema.to_map(msg), use_bin_type=True)
+    frame: bytes = msgpack.packb(schema.to_map(msg), use_bin_type=True)
+    return frame
 
 
 def encode_map(data: dict[str, Any]) -> bytes:
     """A raw map as a frame (tests and tools that need to send odd frames)."""
-    return msgpack.packb(data, use_bin_type=True)
+    frame: bytes = msgpack.packb(data, use_bin_type=True)
+    return frame
 
 
 def decode_map(data: bytes | str) -> dict[str, Any]:
@@ -45,7 +60,8 @@ def decode_map(data: bytes | str) -> dict[str, Any]:
         raise ProtocolError(ErrorCode.BAD_MESSAGE, "The frame is larger than 64 KiB.")
     try:
         obj = msgpack.unpackb(data, raw=False, strict_map_key=True, ext_hook=_no_ext,
-                              timestamp=0, **_LIMITS)
+                              object_hook=_no_timestamp_in_map, list_hook=_no_timestamp_in_list,
+                              **_LIMITS)
     except Exception as exc:  # msgpack raises many types; all mean "not our format"
         raise ProtocolError(ErrorCode.BAD_MESSAGE,
                             f"The frame is not valid MessagePack ({type(exc).__name__}).") from None

@@ -7,8 +7,9 @@ type names travel both ways with different fields (``chat`` from a client is
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, Literal, TypeVar
+from typing import Any, ClassVar, Literal, TypeVar, dataclass_transform
 
 PROTOCOL_VERSION = 1
 MAX_ID = 2**31 - 1
@@ -22,6 +23,7 @@ SERVER_MESSAGES: dict[str, type[Any]] = {}
 T = TypeVar("T")
 
 
+@dataclass_transform(frozen_default=True, kw_only_default=True, field_specifiers=(field,))
 def message(type_name: str, sender: Sender) -> Callable[[type[T]], type[T]]:
     """Register a dataclass as the message ``type_name`` sent by ``sender``."""
 

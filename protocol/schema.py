@@ -106,7 +106,7 @@ def _check_range(name: str, value: float, meta: typing.Mapping[str, Any]) -> Non
 def from_map(cls: type[Any], data: dict[str, Any]) -> Any:
     """Build message ``cls`` from a decoded map, checking every field."""
     kwargs: dict[str, Any] = {}
-    types_ = hints(cls)
+    types_ = hints(cls)  # type: ignore[arg-type]  # classes are hashable
     for f in dataclasses.fields(cls):
         if f.name == "type" or not f.init:
             continue

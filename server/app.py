@@ -11,6 +11,7 @@ import logging
 import signal
 import time
 from collections import Counter
+from collections.abc import Callable
 from http import HTTPStatus
 
 from websockets.asyncio.server import Server, ServerConnection, serve
@@ -74,9 +75,12 @@ class GameServer:
         self.store.close()
         log.info("server stopped")
 
-    async def run_until_signalled(self) -> None:
+    async def run_until_signalled(self, on_ready: Callable[[GameServer], None] | None = None
+                                  ) -> None:
         """Serve until SIGINT or SIGTERM, then shut down cleanly."""
         await self.start()
+        if on_ready is not None:
+            on_ready(self)
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):

@@ -75,21 +75,18 @@ def main(argv: list[str] | None = None) -> None:
                           grace_seconds=args.grace, max_rooms=args.max_rooms,
                           max_connections=args.max_connections)
     server = GameServer(config)
-    addresses = lan_addresses()
-    print(f"gridhall server '{config.name}' on port {config.port}.", flush=True)
-    if addresses:
-        print("Players on other machines join with:  gridhall --server "
-              + "  or  ".join(f"{a}:{config.port}" for a in addresses), flush=True)
-    else:
-        print(f"Players on other machines join with:  gridhall --server <this machine's "
-              f"address>:{config.port}", flush=True)
     try:
-        asyncio.run(server.run_until_signalled())
+        asyncio.run(server.run_until_signalled(announce))
     except OSError as exc:
         print(f"gridhall-server: cannot listen on {config.host}:{config.port}: {exc}",
               file=sys.stderr)
         sys.exit(1)
 
 
-if __name__ == "__main__":
-    main()
+def announce(server: GameServer) -> None:
+    """Tell the operator the port and how a player on another machine joins."""
+    port = server.port
+    print(f"gridhall server '{server.config.name}' listening on port {port}", flush=True)
+    addresses = lan_addresses()
+    where = "  or  ".join(f"{a}:{port}" for a in addresses) or f"<this machine's address>:{port}"
+    print(f"Players on other machines join with:  gridhall --server {where}", flush=True)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import protocol as p
@@ -28,7 +29,7 @@ class Session:
     def __init__(self, server: GameServer, conn: Connection) -> None:
         self.server = server
         self.conn = conn
-        self.handlers = {
+        self.handlers: dict[str, Callable[[Any], None]] = {
             "list-rooms": self.on_list_rooms, "create-room": self.on_create_room,
             "join-room": self.on_join_room, "leave-room": self.on_leave_room,
             "sync": self.on_sync, "player-info": self.on_player_info, "move": self.on_move,

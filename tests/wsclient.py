@@ -78,5 +78,18 @@ class WsClient:
         try:
             while True:
                 got.append(await self.recv(seconds))
-        except asyncio.TimeoutError:
+        except TimeoutError:
             return got
+
+
+@asynccontextmanager
+async def gomoku_pair(url: str, options: dict[str, Any] | None = None
+                      ) -> AsyncIterator[tuple[WsClient, WsClient, str]]:
+    """Two welcomed clients seated in a new Gomoku room, game started: (black, white, room)."""
+    async with WsClient.connect(url, "Ann") as a, WsClient.connect(url, "Bob") as b:
+        await a.send("create-room", game="gomoku", options=options or {})
+        room = (await a.expect("joined"))["room"]
+        await b.send("join-room", room=room)
+        await a.expect("state", status="playing")
+        await b.expect("state", status="playing")
+        yield a, b, room

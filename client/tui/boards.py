@@ -25,13 +25,13 @@ from client.views.linkmatch import LinkBoard
 from client.views.minesweeper import MinesBoard, next_mark
 
 LABEL = Style(color="#8a8f98")
+CHORD_GRACE = 0.25
+"""Seconds after a left+right chord during which the trailing clicks are ignored."""
 
 
 def styled(look: Look) -> Style:
     """A view-model look as a Rich style."""
-    return Style(
-        color=look.fg, bgcolor=look.bg, bold=look.bold, underline=look.underline or None
-    )
+    return Style(color=look.fg, bgcolor=look.bg, bold=look.bold, underline=look.underline or None)
 
 
 class Board(Widget, can_focus=True):
@@ -53,13 +53,14 @@ class Board(Widget, can_focus=True):
             self.type = type_
             self.fields = fields
 
-    def __init__(self, *, id: str | None = None) -> None:  # noqa: A002 - Textual's name
+    def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.copy: RoomCopy | None = None
         self.me: str | None = None
         self.cursor = (0, 0)
         self._pressed: set[int] = set()
         self._chorded = False
+        self._chord_released = 0.0
 
     # -- geometry, provided by each game ----------------------------------------------
     def grid_size(self) -> tuple[int, int]:
@@ -68,7 +69,7 @@ class Board(Widget, can_focus=True):
     def cell_at(self, col: int, row: int) -> tuple[int, int] | None:
         raise NotImplementedError
 
-    def content_size(self) -> tuple[int, int]:
+    def text_size(self) -> tuple[int, int]:
         raise NotImplementedError
 
     # -- state ------------------------------------------------------------------------
@@ -77,14 +78,19 @@ class Board(Widget, can_focus=True):
         self.copy, self.me = copy, me
         w, h = self.grid_size()
         self.cursor = (min(self.cursor[0], max(w - 1, 0)), min(self.cursor[1], max(h - 1, 0)))
-        cols, rows = self.content_size()
+        cols, rows = self.text_size()
         self.styles.width = cols
         self.styles.height = rows
         self.refresh(layout=True)
 
     @property
     def view(self) -> dict[str, Any]:
-        return (self.copy.state.get("view") if self.copy else None) or {}
+        """The game view; before a game exists (``waiting``) the room options stand in,
+        so the empty board already has its size."""
+        if self.copy is None:
+            return {}
+        options = self.copy.state.get("options") or {}
+        return {**options, **(self.copy.state.get("view") or {})}
 
     def act(self, type_: str, **fields: Any) -> None:
         self.post_message(self.Act(type_, **fields))
@@ -124,15 +130,19 @@ class Board(Widget, can_focus=True):
                 self.chord(*cell)
 
     def on_mouse_up(self, event: events.MouseUp) -> None:
-        self._pressed.discard(event.button)
+        if event.button:
+            self._pressed.discard(event.button)
+        else:  # some terminals report a release without saying which button
+            self._pressed.clear()
+        if self._chorded and not self._pressed:
+            self._chorded = False
+            self._chord_released = time.monotonic()
 
     def on_click(self, event: events.Click) -> None:
         self.focus()
         cell = self._cell(event)
-        if self._chorded:
-            if not self._pressed:
-                self._chorded = False
-            return
+        if self._chorded or time.monotonic() - self._chord_released < CHORD_GRACE:
+            return  # the clicks that end a two-button chord are part of it
         if cell is None:
             return
         self.cursor = cell
@@ -152,7 +162,7 @@ class GomokuWidget(Board):
         size = int(self.view.get("size") or 15)
         return size, size
 
-    def content_size(self) -> tuple[int, int]:
+    def text_size(self) -> tuple[int, int]:
         size = self.grid_size()[0]
         return 3 + 2 * size + 2, size + 2
 
@@ -199,7 +209,7 @@ class MinesWidget(Board):
     def grid_size(self) -> tuple[int, int]:
         return int(self.view.get("width") or 0), int(self.view.get("height") or 0)
 
-    def content_size(self) -> tuple[int, int]:
+    def text_size(self) -> tuple[int, int]:
         w, h = self.grid_size()
         return 2 * w, h
 
@@ -252,7 +262,7 @@ class LinkWidget(Board):
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "deselect", "Deselect")]
 
-    def __init__(self, *, id: str | None = None) -> None:  # noqa: A002
+    def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.selected: tuple[int, int] | None = None
         self._path_until = 0.0
@@ -266,7 +276,7 @@ class LinkWidget(Board):
     def grid_size(self) -> tuple[int, int]:
         return int(self.view.get("width") or 0), int(self.view.get("height") or 0)
 
-    def content_size(self) -> tuple[int, int]:
+    def text_size(self) -> tuple[int, int]:
         w, h = self.grid_size()
         return 3 * (w + 2), h + 2
 
@@ -291,9 +301,9 @@ class LinkWidget(Board):
         self.refresh()
 
     def show(self, copy: RoomCopy, me: str | None) -> None:
-        if self.selected and not LinkBoard.from_view(
-            (copy.state.get("view") or {})
-        ).kind(*self.selected):
+        if self.selected and not LinkBoard.from_view(copy.state.get("view") or {}).kind(
+            *self.selected
+        ):
             self.selected = None
         super().show(copy, me)
 
@@ -304,9 +314,7 @@ class LinkWidget(Board):
         text = Text(no_wrap=True)
         for y in range(-1, board.height + 1):
             for x in range(-1, board.width + 1):
-                look = board.look(
-                    x, y, selected=self.selected, cursor=cursor, show_path=show_path
-                )
+                look = board.look(x, y, selected=self.selected, cursor=cursor, show_path=show_path)
                 text.append(look.glyph, styled(look))
             if y < board.height:
                 text.append("\n")

@@ -97,7 +97,9 @@ class LobbyScreen(Screen[None]):
 
     @on(Button.Pressed, "#watch")
     def action_watch(self) -> None:
-        self.join(self.query_one("#code", Input).value or (self._selected_code() or ""), "spectator")
+        self.join(
+            self.query_one("#code", Input).value or (self._selected_code() or ""), "spectator"
+        )
 
     @on(Button.Pressed, "#refresh")
     def _refresh(self) -> None:

@@ -20,7 +20,7 @@ from client.views.common import GAME_TITLES, Message, names, player_lines, resul
 
 ACTIONS: dict[str, list[tuple[str, str]]] = {
     "gomoku": [("btn-draw", "Offer draw"), ("btn-takeback", "Take back")],
-    "minesweeper": [],
+    "minesweeper": [("btn-hint", "Hint")],
     "linkmatch": [("btn-start", "Start"), ("btn-hint", "Hint"), ("btn-shuffle", "Shuffle")],
 }
 COMMON_ACTIONS = [("btn-resign", "Resign"), ("btn-help", "Help"), ("btn-leave", "Leave room")]
@@ -110,9 +110,9 @@ class RoomScreen(Screen[None]):
             self._write_chat(msg)
             self._chat_count += 1
             return
-        if kind == "moved" and msg.get("by") == self.me and self.game == "linkmatch":
-            if (msg.get("move") or {}).get("action") == "link":
-                self.query_one(LinkWidget).flash_path()
+        own_link = kind == "moved" and msg.get("by") == self.me and self.game == "linkmatch"
+        if own_link and (msg.get("move") or {}).get("action") == "link":
+            self.query_one(LinkWidget).flash_path()
         if kind == "game-over":
             self.notify(result_text(state, self.me), title="Game over", timeout=6)
         elif kind == "play-again" and sender != self.me:
@@ -127,7 +127,12 @@ class RoomScreen(Screen[None]):
         elif kind == "resigned" and sender != self.me:
             self.notify(f"{sender_name} resigned.")
         elif kind == "notice":
-            self.notify(f"{msg.get('event')}: {msg.get('data') or ''}".strip(": "))
+            data = msg.get("data")
+            self.notify(
+                linkmatch.notice_text(
+                    str(msg.get("event")), data if isinstance(data, dict) else {}, who
+                )
+            )
         elif kind == "joined" and sender and sender != self.me:
             self.notify(f"{sender_name} joined as {msg.get('role', 'player')}.")
         self.redraw()
@@ -222,7 +227,7 @@ class RoomScreen(Screen[None]):
         bar.display = bool(text) and state.get("status") == "playing"
         if text:
             self.query_one("#offer-text", Label).update(text)
-            mine = bool(pending) and pending.get("from") == self.me
+            mine = isinstance(pending, dict) and pending.get("from") == self.me
             for button_id in ("#offer-accept", "#offer-decline"):
                 self.query_one(button_id).display = not mine and self.seated()
 
@@ -309,7 +314,7 @@ class RoomScreen(Screen[None]):
             self.session.submit("offer", kind=kind)
 
     def action_intent(self, action: str) -> None:
-        if self.game == "linkmatch":
+        if self.game == "linkmatch" or (self.game == "minesweeper" and action == "hint"):
             self.session.submit("move", move={"action": action})
 
     def action_start(self) -> None:

@@ -121,21 +121,45 @@ class LinkBoard:
 
 
 def status_text(state: Message, me: str | None) -> str:
-    """Tiles left, the clock, and every racer's progress."""
+    """Tiles left, the clock (with hint penalties), and every racer's progress."""
     view = state.get("view") or {}
     board = LinkBoard.from_view(view)
-    limit = (state.get("options") or {}).get("time_limit")
-    parts = [f"{board.remaining} tiles left"]
+    limit = view.get("time_limit") or (state.get("options") or {}).get("time_limit")
+    parts = [f"{board.remaining} tiles left"] if "remaining" in view else []
     if state.get("status") == "waiting":
         parts.insert(0, "Waiting for the creator to start")
     if board.starts_in:
         parts.insert(0, f"Starting in {int(board.starts_in + 0.99)}…")
+    timer = f"⏱ {clock(board.elapsed)}"
     if isinstance(limit, int | float) and limit:
-        parts.append(f"⏱ {clock(board.elapsed)} / {clock(limit)}")
-    else:
-        parts.append(f"⏱ {clock(board.elapsed)}")
+        timer += f" / {clock(limit)}"
+    if view.get("penalty"):
+        timer += f" (+{int(view['penalty'])}s hints)"
+    parts.append(timer)
     who = names(state)
-    others = [f"{who.get(p, '?')} {n}" for p, n in board.progress.items() if p != me]
+    standing = view.get("standing") or {}
+    others = []
+    for player, left in board.progress.items():
+        if player == me:
+            continue
+        how = standing.get(player)
+        others.append(
+            f"{who.get(player, '?')} {left}" + (f" ({how})" if how not in (None, "racing") else "")
+        )
     if others:
         parts.append("others: " + ", ".join(others))
     return " · ".join(parts)
+
+
+NOTICES = {
+    "race-start": "Go! The race is on.",
+    "time-up": "{name} ran out of time.",
+    "shuffled": "No moves were left: the board was shuffled.",
+}
+
+
+def notice_text(event: str, data: Message, who: dict[str, str]) -> str:
+    """A sentence for a game ``notice`` (``race-start``, ``time-up`` …)."""
+    name = who.get(str(data.get("player")), "Someone")
+    template = NOTICES.get(event)
+    return template.format(name=name) if template else event.replace("-", " ").capitalize()

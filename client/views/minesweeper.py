@@ -20,6 +20,8 @@ HIDDEN_BG = "#4c5a78"
 HIDDEN_FG = "#7e8cab"
 OPEN_BG = "#c9c9c9"
 CURSOR_BG = "#f2c94c"
+HINT_SAFE_BG = "#3fae5a"
+HINT_RISKY_BG = "#e08a2c"
 
 LOOKS = {
     "#": Look("·", HIDDEN_FG, HIDDEN_BG),
@@ -45,12 +47,18 @@ class MinesBoard:
     elapsed: float = 0.0
     marks: dict[tuple[int, int], str] = field(default_factory=dict)
     """Cells other players touched last: position -> their colour."""
+    hint: tuple[int, int, bool] | None = None
+    """A suggested cell (x, y, certainly safe?) from a ``hint`` request."""
+    lives: int = 1
+    lives_left: int = 1
+    last: dict[str, Message] = field(default_factory=dict)
 
     @classmethod
     def from_view(cls, view: Message) -> MinesBoard:
         width, height = int(view.get("width") or 0), int(view.get("height") or 0)
         rows = [str(r) for r in view.get("rows") or []]
         rows = [r.ljust(width, "#")[:width] for r in rows] + ["#" * width] * (height - len(rows))
+        hint = view.get("hint")
         return cls(
             width=width,
             height=height,
@@ -59,6 +67,12 @@ class MinesBoard:
             flags=int(view.get("flags") or 0),
             revealed=int(view.get("revealed") or 0),
             elapsed=float(view.get("elapsed") or 0.0),
+            hint=(int(hint["x"]), int(hint["y"]), bool(hint.get("safe")))
+            if isinstance(hint, dict) and "x" in hint and "y" in hint
+            else None,
+            lives=int(view.get("lives") or 1),
+            lives_left=int(view.get("lives_left") or view.get("lives") or 1),
+            last={str(k): v for k, v in (view.get("last") or {}).items() if isinstance(v, dict)},
         )
 
     def char(self, x: int, y: int) -> str:
@@ -69,6 +83,8 @@ class MinesBoard:
         ch = self.char(x, y)
         base = LOOKS.get(ch) or Look(ch, NUMBER_COLORS.get(ch, "#000000"), OPEN_BG, bold=True)
         bg = base.bg
+        if self.hint and self.hint[:2] == (x, y) and ch in "#?":
+            bg = HINT_SAFE_BG if self.hint[2] else HINT_RISKY_BG
         if (x, y) == cursor:
             bg = CURSOR_BG
         mark = self.marks.get((x, y))
@@ -83,7 +99,7 @@ class MinesBoard:
     def with_others(self, state: Message, last_actions: dict[str, Message], me: str | None) -> None:
         """Remember where other players acted last, in their colours."""
         colors = {str(p.get("player")): player_color(p) for p in state.get("players") or []}
-        for player, move in last_actions.items():
+        for player, move in (self.last or last_actions).items():
             if player == me:
                 continue
             x, y = move.get("x"), move.get("y")
@@ -104,8 +120,13 @@ def status_text(state: Message, me: str | None, last_actions: dict[str, Message]
         f"⏱ {clock(board.elapsed)}",
         f"{board.revealed}/{board.width * board.height - board.mines} open",
     ]
+    if board.lives > 1:
+        parts.append(f"♥ {board.lives_left}/{board.lives}")
+    if board.hint:
+        x, y, safe = board.hint
+        parts.append(f"hint: {x},{y} {'is safe' if safe else 'is the best guess'}")
     who = names(state)
-    for player, move in list(last_actions.items())[-3:]:
+    for player, move in list((board.last or last_actions).items())[-3:]:
         if player == me:
             continue
         verb = {"reveal": "opened", "chord": "chorded", "mark": "marked"}.get(

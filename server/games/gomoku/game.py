@@ -115,8 +115,8 @@ class GomokuGame:
         return Played(move={"x": x, "y": y})
 
     def _move_limit_reached(self) -> bool:
-        limit = self.options.get("move_limit")
-        return bool(limit) and len(self.board.moves) >= limit
+        limit: int | None = self.options.get("move_limit")
+        return limit is not None and len(self.board.moves) >= limit
 
     def _line(self, x: int, y: int) -> list[list[int]]:
         """The stones of the winning row through (x, y), for clients to highlight."""

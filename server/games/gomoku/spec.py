@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from ..base import JSON, OptionError
+from ..base import JSON, OptionError, StartPolicy
 from .game import GomokuGame
 
 RULES = ("freestyle", "standard", "renju")
@@ -15,6 +15,8 @@ def _parse_clock(raw: object) -> JSON | None:
     """``"10+5"`` or ``{"minutes": 10, "increment": 5}`` -> the canonical map."""
     if raw is None:
         return None
+    minutes: object
+    increment: object
     if isinstance(raw, str):
         m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*\+\s*(\d+)\s*", raw)
         if not m:
@@ -35,7 +37,7 @@ def _parse_clock(raw: object) -> JSON | None:
 
 class GomokuSpec:
     name = "gomoku"
-    start = "full"
+    start: StartPolicy = "full"
     min_players = 2
 
     def parse_options(self, raw: JSON) -> JSON:

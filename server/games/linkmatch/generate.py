@@ -1,19 +1,18 @@
 """Boards that are solvable by construction, and solvable shuffles.
 
-Both are built by playing the game backwards: start from the empty cells a
-layout must fill and repeatedly put down a pair of tiles that links on the
-board as it then stands. Taking the pairs away in the opposite order is a
-legal clearing order, so the result is solvable; that order is kept as a
-witness (tests replay it).
+Whether two tiles link depends only on which cells are occupied, not on
+kinds. So a layout is made by playing a random game on bare occupancy first:
+repeatedly remove any two tiles that link (applying gravity when it is on),
+preferring pairs that are not simply neighbours, until the board is empty.
+Each removed pair then gets one kind, written back at the cells the two tiles
+started on. That random game is a legal clearing order of the finished board
+(kept as a witness, tests replay it), so the board is solvable under the same
+gravity, and every kind appears an even number of times.
 
-* ``gravity="none"``: the pair goes on any two open cells that link (a random
-  cell, then a random partner reachable in three segments). A run can paint
-  itself into a corner; after a few tries it falls back to stacking.
-* Stacking (``gravity="down"``, and the fallback): each tile goes on top of a
-  column. The space above every column top is empty up to the outer ring, so
-  any two column tops link (up, along the ring, down) and stacking never fails.
-  Clearing in reverse removes column tops only, so nothing ever falls and the
-  witness holds under gravity too.
+Random play can strand tiles that no longer reach each other (rare; never seen
+on full boards). After a few tries the tiles are stacked instead: each pair goes
+on top of two columns, and any two column tops link (up, along the outer ring,
+down), so stacking never fails; clearing it top-down makes nothing fall.
 """
 
 from __future__ import annotations
@@ -21,10 +20,10 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from .board import EMPTY, Gravity, Pair, Point, Rows
+from .board import EMPTY, Gravity, Pair, Point, Rows, remove_pair
 from .paths import Grid, Runs
 
-FREE_ATTEMPTS = 20
+PLAY_ATTEMPTS = 8
 
 
 @dataclass(frozen=True)
@@ -49,9 +48,8 @@ def generate(width: int, height: int, kinds: int, gravity: Gravity,
 def shuffle_tiles(rows: Rows, gravity: Gravity, rng: random.Random) -> Layout:
     """The same tiles rearranged so the board is solvable again.
 
-    Tiles keep their cells when a solvable arrangement on them is found
-    (always under gravity, where columns keep their heights); otherwise they
-    are restacked at the bottom of the same columns.
+    Tiles keep their cells; only in the (rare) stacking fallback do they
+    settle at the bottom of the same columns.
     """
     height = len(rows)
     width = len(rows[0]) if height else 0
@@ -66,48 +64,63 @@ def shuffle_tiles(rows: Rows, gravity: Gravity, rng: random.Random) -> Layout:
 
 def _build(width: int, height: int, targets: list[Point], pair_kinds: list[int],
            gravity: Gravity, rng: random.Random) -> Layout:
-    placed: list[Pair] | None = None
-    if gravity == "none":
-        for _ in range(FREE_ATTEMPTS):
-            placed = _place_free(width, height, targets, rng)
-            if placed is not None:
-                break
-    if placed is None:
+    played: tuple[list[Pair], list[Pair]] | None = None
+    for _ in range(PLAY_ATTEMPTS):
+        played = _play_out(width, height, targets, gravity, rng)
+        if played is not None:
+            break
+    if played is None:
         heights = [0] * width
         for x, _y in targets:
             heights[x] += 1
-        placed = _place_stacked(height, heights, rng)
+        stacked = _place_stacked(height, heights, rng)
+        played = (stacked[::-1], stacked[::-1])
+    order, starts = played
     rows = [[EMPTY] * width for _ in range(height)]
-    for (a, b), kind in zip(placed, pair_kinds, strict=True):
+    for (a, b), kind in zip(starts, pair_kinds, strict=True):
         rows[a[1]][a[0]] = kind
         rows[b[1]][b[0]] = kind
-    return Layout(rows, placed[::-1])
+    return Layout(rows, order)
 
 
-def _place_free(width: int, height: int, targets: list[Point],
-                rng: random.Random) -> list[Pair] | None:
-    """Pairs covering ``targets``, each linking when put down; None if stuck."""
-    rows = [[EMPTY] * width for _ in range(height)]
-    open_cells = set(targets)
-    placed: list[Pair] = []
-    while open_cells:
-        order = sorted(open_cells)
-        rng.shuffle(order)
-        for p in order:
-            rows[p[1]][p[0]] = 1  # any kind: reachability ignores kinds
-            grid = Grid(rows)
-            _, empty = Runs(grid).reach(grid.index(p))
-            partners = sorted(q for q in map(grid.point, empty) if q in open_cells)
-            if partners:
-                q = rng.choice(partners)
-                rows[q[1]][q[0]] = 1
-                open_cells -= {p, q}
-                placed.append((p, q))
-                break
-            rows[p[1]][p[0]] = EMPTY
-        else:
+def _play_out(width: int, height: int, occupied: list[Point], gravity: Gravity,
+              rng: random.Random) -> tuple[list[Pair], list[Pair]] | None:
+    """Random play on bare occupancy: (the pairs as removed, the same pairs at the
+    cells they started on), or None when the tiles got stranded."""
+    ids = [[0] * width for _ in range(height)]
+    for n, (x, y) in enumerate(occupied, 1):
+        ids[y][x] = n
+    origin = dict(enumerate(occupied, 1))
+    order: list[Pair] = []
+    starts: list[Pair] = []
+    for _ in range(len(occupied) // 2):
+        grid = Grid(ids)
+        pick = _random_link(grid, Runs(grid), rng)
+        if pick is None:
             return None
-    return placed
+        a, b = grid.point(pick[0]), grid.point(pick[1])
+        order.append((a, b))
+        starts.append((origin[ids[a[1]][a[0]]], origin[ids[b[1]][b[0]]]))
+        remove_pair(ids, a, b, gravity)
+    return order, starts
+
+
+def _random_link(grid: Grid, runs: Runs, rng: random.Random) -> tuple[int, int] | None:
+    """Two occupied cells that link, preferring a pair that is not just neighbours."""
+    cells, stride = grid.cells, grid.stride
+    tiles = [i for i, c in enumerate(cells) if c > 0]
+    rng.shuffle(tiles)
+    fallback: tuple[int, int] | None = None
+    for i in tiles:
+        reach = sorted(runs.reach_tiles(i))
+        if not reach:
+            continue
+        far = [j for j in reach if abs(j - i) not in (1, stride)]
+        if far:
+            return i, rng.choice(far)
+        if fallback is None:
+            fallback = (i, rng.choice(reach))
+    return fallback
 
 
 def _place_stacked(height: int, heights: list[int], rng: random.Random) -> list[Pair]:

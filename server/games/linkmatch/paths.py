@@ -22,7 +22,7 @@ _PAD = 2
 class Grid:
     """A board padded with the empty ring and a wall, flattened row-major."""
 
-    __slots__ = ("width", "height", "stride", "cells")
+    __slots__ = ("cells", "height", "stride", "width")
 
     def __init__(self, rows: Rows) -> None:
         self.height = len(rows)
@@ -147,7 +147,7 @@ class Runs:
     past a run's two ends are the tiles (or wall) it can reach.
     """
 
-    __slots__ = ("grid", "h_of", "v_of", "h_cells", "v_cells", "h_ends", "v_ends")
+    __slots__ = ("grid", "h_cells", "h_ends", "h_of", "v_cells", "v_ends", "v_of")
 
     def __init__(self, grid: Grid) -> None:
         self.grid = grid
@@ -179,37 +179,41 @@ class Runs:
                 run_ends.append((current[0] - step, current[-1] + step))
                 current = []
 
-    def reach(self, start: int) -> tuple[set[int], set[int]]:
-        """(tiles, empty cells) reachable from ``start`` in at most three segments."""
-        cells = self.grid.cells
-        s = self.grid.stride
-        tiles: set[int] = set()
-        h_runs: set[int] = set()
-        v_runs: set[int] = set()
+    def _runs_from(self, start: int) -> tuple[set[int], set[int], set[int]]:
+        """(neighbouring tiles, horizontal runs, vertical runs) within three segments."""
+        cells, s = self.grid.cells, self.grid.stride
+        h_of, v_of = self.h_of, self.v_of
+        near: set[int] = set()
         h_level: set[int] = set()
         v_level: set[int] = set()
-        for step, horizontal in ((1, True), (-1, True), (s, False), (-s, False)):
-            n = start + step
+        for n, run_of, level in ((start + 1, h_of, h_level), (start - 1, h_of, h_level),
+                                 (start + s, v_of, v_level), (start - s, v_of, v_level)):
             if cells[n] > 0:
-                tiles.add(n)
+                near.add(n)
             elif cells[n] == 0:
-                (h_level if horizontal else v_level).add(
-                    self.h_of[n] if horizontal else self.v_of[n])
-        for _ in range(3):
+                level.add(run_of[n])
+        h_runs: set[int] = set()
+        v_runs: set[int] = set()
+        for depth in range(3):
             h_runs |= h_level
             v_runs |= v_level
-            next_v = {self.v_of[c] for r in h_level for c in self.h_cells[r]} - v_runs
-            next_h = {self.h_of[c] for r in v_level for c in self.v_cells[r]} - h_runs
-            h_level, v_level = next_h, next_v
-        empty: set[int] = set()
+            if depth == 2 or not (h_level or v_level):
+                break
+            next_v = {v_of[c] for r in h_level for c in self.h_cells[r]} - v_runs
+            h_level = {h_of[c] for r in v_level for c in self.v_cells[r]} - h_runs
+            v_level = next_v
+        return near, h_runs, v_runs
+
+    def reach_tiles(self, start: int) -> set[int]:
+        """Tiles that ``start`` links to by occupancy alone (kinds ignored)."""
+        near, h_runs, v_runs = self._runs_from(start)
+        cells = self.grid.cells
         for r in h_runs:
-            tiles.update(self.h_ends[r])
-            empty.update(self.h_cells[r])
+            near.update(self.h_ends[r])
         for r in v_runs:
-            tiles.update(self.v_ends[r])
-            empty.update(self.v_cells[r])
-        tiles = {t for t in tiles if cells[t] > 0 and t != start}
-        return tiles, empty
+            near.update(self.v_ends[r])
+        near.discard(start)
+        return {t for t in near if cells[t] > 0}
 
 
 def available_pairs(rows: Rows) -> list[Pair]:
@@ -217,12 +221,12 @@ def available_pairs(rows: Rows) -> list[Pair]:
     grid = Grid(rows)
     runs = Runs(grid)
     cells = grid.cells
+    last = {kind: i for i, kind in enumerate(cells) if kind > 0}
     pairs: list[Pair] = []
     for i, kind in enumerate(cells):
-        if kind <= 0:
+        if kind <= 0 or last[kind] == i:
             continue
-        tiles, _ = runs.reach(i)
-        for j in sorted(tiles):
+        for j in sorted(runs.reach_tiles(i)):
             if j > i and cells[j] == kind:
                 pairs.append((grid.point(i), grid.point(j)))
     return pairs
@@ -234,6 +238,6 @@ def has_pair(rows: Rows) -> bool:
     runs = Runs(grid)
     cells = grid.cells
     for i, kind in enumerate(cells):
-        if kind > 0 and any(cells[j] == kind for j in runs.reach(i)[0]):
+        if kind > 0 and any(cells[j] == kind for j in runs.reach_tiles(i)):
             return True
     return False

@@ -98,7 +98,7 @@ class MinesweeperGame:
             self.last[player] = {"action": action, "x": x, "y": y}
         if mark is not None:
             normalised["mark"] = mark
-        self.actions.append([player, action, x, y, mark, round(now - self.created, 3)])
+        self._log(player, action, x, y, mark, now)
         if self.result is None and self.safe_left == 0:
             self._finish("cleared", None, now)
         self._version += 1
@@ -161,6 +161,7 @@ class MinesweeperGame:
             return
         self.latest = max(self.latest, now)
         self.left.append(player)
+        self._log(player, reason, None, None, None, now)
         if len(self.left) == len(self.players):
             self._finish(reason, None, now)
         self._version += 1
@@ -178,11 +179,13 @@ class MinesweeperGame:
         if player in self.players:
             if player in self.left:
                 self.left.remove(player)
+                self._log(player, "rejoin", None, None, None, now)
                 self._version += 1
             return True
         if len(self.players) >= self.options["max_players"]:
             return False
         self.players.append(player)
+        self._log(player, "join", None, None, None, now)
         self.stats[player] = self._blank_stats()
         self.latest = max(self.latest, now)
         self._version += 1
@@ -207,6 +210,11 @@ class MinesweeperGame:
         }
 
     # -- helpers -------------------------------------------------------------
+    def _log(self, player: str, action: str, x: int | None, y: int | None,
+             mark: str | None, now: float) -> None:
+        """Append to the action log the store keeps (times relative to creation)."""
+        self.actions.append([player, action, x, y, mark, round(now - self.created, 3)])
+
     def elapsed(self) -> float:
         """Seconds since the first reveal (frozen at the end) plus hint penalties."""
         base = 0.0
@@ -380,8 +388,10 @@ class MinesweeperGame:
             return face
         won = self.result is not None and self.result["reason"] == "cleared"
         for m in board.mines:
-            if won:
+            if won and face[m] != ord("X"):
                 face[m] = ord("F")
+            elif won:
+                continue
             elif face[m] != ord("X") and not self.flagged[m]:
                 face[m] = ord("*")
         if not won:
@@ -415,11 +425,22 @@ def from_layout(layout: Iterable[tuple[int, int]], first_click: tuple[int, int] 
 def replay(record: JSON, until: int | None = None) -> MinesweeperGame:
     """Rebuild a game from :meth:`MinesweeperGame.record` (first ``until`` actions)."""
     opts = record["options"]
-    game = from_layout([(x, y) for x, y in record["layout"]], None, width=opts["width"],
-                       height=opts["height"], players=record["players"], options=opts,
-                       seed=record["seed"])
-    game.first_click = record["first_click"]
+    joined = {a[0] for a in record["actions"] if a[1] == "join"}
+    players = [p for p in record["players"] if p not in joined]
+    if record["layout"] or record["first_click"]:
+        game = from_layout([(x, y) for x, y in record["layout"]], None, width=opts["width"],
+                           height=opts["height"], options=opts, seed=record["seed"],
+                           players=players)
+        game.first_click = record["first_click"]
+    else:  # nothing was revealed: mines were never placed
+        game = MinesweeperGame(opts, players, record["seed"], 0.0)
     for player, action, x, y, mark, t in record["actions"][:until]:
+        if action in ("join", "rejoin"):
+            game.add_player(player, t)
+            continue
+        if action not in ACTIONS:
+            game.resign(player, t, action)
+            continue
         move: JSON = {"action": action}
         if x is not None:
             move.update(x=x, y=y)

@@ -23,6 +23,11 @@ DEFAULT_BUDGET = 200_000
 """Search nodes the exact enumeration may visit before giving up (keeps hints fast)."""
 
 
+TIE_MARGIN = 0.02
+LOOKAHEAD = 8
+PROGRESS_WEIGHT = 0.1
+
+
 class TooComplex(Exception):
     """The frontier is too large to enumerate within the budget."""
 
@@ -143,6 +148,8 @@ class Knowledge:
         dirty = self._dirty
         while dirty:
             unknown, need = self.constraint(dirty.pop())
+            if not 0 <= need <= len(unknown):
+                raise ValueError("the view contradicts itself")
             if not unknown:
                 continue
             if need == 0:
@@ -246,13 +253,50 @@ class Knowledge:
         results = [_enumerate(comp, cons_need, left, budget) for comp in comps]
         return _combine(comps, results, interior, left)
 
-    def best_guess(self, analysis: Analysis) -> tuple[int, float]:
-        """The lowest-risk unknown cell; ties prefer cells likely to open up
-        (fewest unknown neighbours, so corners and edges first)."""
+    def copy(self) -> Knowledge:
+        """An independent copy, for looking ahead."""
+        other = Knowledge.__new__(Knowledge)
+        other.__dict__.update(self.__dict__)
+        other.state = bytearray(self.state)
+        other.number = bytearray(self.number)
+        other.found_safe, other.found_mines = [], []
+        other._dirty, other._pair_dirty = set(self._dirty), set(self._pair_dirty)
+        return other
+
+    def _progress(self, cell: int) -> float:
+        """Share of the numbers ``cell`` could show that would let the rules
+        go on (a crude look-ahead, each possible number weighted alike)."""
+        state, nb = self.state, self.nb
+        known = sum(1 for n in nb[cell] if state[n] == MINE)
+        hidden = sum(1 for n in nb[cell] if state[n] == UNKNOWN)
+        possible = good = 0
+        for value in range(known, known + hidden + 1):
+            trial = self.copy()
+            try:
+                trial.reveal(cell, value)
+                safe, mines = trial.settle(exact=False)
+            except ValueError:
+                continue
+            possible += 1
+            good += bool(safe) or not hidden
+        return good / possible if possible else 0.0
+
+    def best_guess(self, analysis: Analysis, margin: float = TIE_MARGIN,
+                   lookahead: int = LOOKAHEAD) -> tuple[int, float]:
+        """The lowest-risk unknown cell. Among cells within ``margin`` of the
+        lowest risk, prefer the one most likely to let logic continue; then
+        fewer unknown neighbours (corners and edges open up more often)."""
         state, nb = self.state, self.nb
         best = min(analysis.prob.values())
-        ties = [c for c, p in analysis.prob.items() if p <= best + 1e-9]
-        cell = min(ties, key=lambda c: (sum(1 for n in nb[c] if state[n] == UNKNOWN), c))
+        near = [c for c, p in analysis.prob.items() if p <= best + margin]
+        near.sort(key=lambda c: (analysis.prob[c],
+                                 sum(1 for n in nb[c] if state[n] == UNKNOWN), c))
+        near = near[:lookahead] or near[:1]
+        if len(near) == 1:
+            return near[0], analysis.prob[near[0]]
+        weight = PROGRESS_WEIGHT
+        cell = max(near, key=lambda c: (1 - analysis.prob[c])
+                   * (1 - weight + weight * self._progress(c)))
         return cell, analysis.prob[cell]
 
 

@@ -1,0 +1,114 @@
+"""The Textual app: owns the :class:`Session`, routes its messages to screens."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import ClassVar
+
+from textual.app import App
+from textual.binding import Binding, BindingType
+
+from client.session import Backoff, Session
+from client.tui.events import ServerEvent
+from client.tui.help import HelpScreen
+from client.tui.lobby import LobbyScreen
+from client.tui.room import RoomScreen
+from client.views.common import error_text
+
+
+class GridhallApp(App[None]):
+    """Lobby first; a room screen is pushed while the session is in a room."""
+
+    CSS_PATH = "gridhall.tcss"
+    TITLE = "gridhall"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("f1,question_mark", "help", "Help"),
+        Binding("ctrl+q", "quit", "Quit", priority=True),
+    ]
+
+    def __init__(
+        self, url: str, name: str, *, token: str | None = None, backoff: Backoff | None = None
+    ) -> None:
+        super().__init__()
+        self.session = Session(url, name, token=token, backoff=backoff)
+        self.session.add_listener(self._from_session)
+        self.lobby = LobbyScreen()
+        self.room_screen: RoomScreen | None = None
+        self._runner: asyncio.Task[None] | None = None
+        self._failures = 0
+
+    def _from_session(self, msg: dict[str, object]) -> None:
+        self.post_message(ServerEvent(dict(msg)))
+
+    async def on_mount(self) -> None:
+        self.sub_title = f"{self.session.name} → {self.session.url}"
+        await self.push_screen(self.lobby)
+        self._runner = asyncio.create_task(self.session.run())
+
+    async def on_unmount(self) -> None:
+        await self.session.close()
+        if self._runner is not None:
+            self._runner.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._runner
+
+    def action_help(self) -> None:
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())
+
+    async def on_server_event(self, event: ServerEvent) -> None:
+        msg = event.msg
+        kind = msg.get("type")
+        if kind == "connection":
+            self._connection(msg)
+        elif kind == "error":
+            request = msg.get("request")
+            title = f"{request} refused" if request else "Server says"
+            self.notify(error_text(msg), title=title, severity="error", timeout=6)
+        elif kind == "rooms":
+            self.lobby.show_rooms(list(msg.get("rooms") or []))  # type: ignore[arg-type]
+        await self._follow_room()
+        if self.room_screen is not None and "room" in msg:
+            self.room_screen.handle(msg)
+
+    def _connection(self, msg: dict[str, object]) -> None:
+        status = msg.get("status")
+        who = f"{self.session.name} → {self.session.url}"
+        if status == "connected":
+            self._failures = 0
+            self.sub_title = f"{who} · {self.session.server_name or 'connected'}"
+            self.lobby.action_refresh()
+        elif status == "lost":
+            delay = float(msg.get("delay") or 0)  # type: ignore[arg-type]
+            self.sub_title = f"{who} · offline, retrying in {delay:.1f}s"
+        elif status == "failed":
+            self._failures += 1
+            if self._failures == 1:
+                self.notify(
+                    f"Cannot reach {self.session.url} ({msg.get('reason')}); "
+                    "retrying. Is the server running, and is the address right?",
+                    severity="warning",
+                    timeout=8,
+                )
+        if self.room_screen is not None:
+            self.room_screen.redraw()
+
+    async def _follow_room(self) -> None:
+        """Show the room screen exactly while the session is in a room."""
+        copy = self.session.room
+        if copy is not None and copy.state:
+            current = self.room_screen
+            if current is not None and current.game == copy.state.get("game"):
+                return
+            if current is not None:
+                await self._close_room()
+            self.room_screen = RoomScreen(str(copy.state.get("game")))
+            await self.push_screen(self.room_screen)
+        elif copy is None and self.room_screen is not None:
+            await self._close_room()
+
+    async def _close_room(self) -> None:
+        screen, self.room_screen = self.room_screen, None
+        while screen is not None and screen in self.screen_stack and self.screen is not self.lobby:
+            await self.pop_screen()

@@ -1,0 +1,321 @@
+"""The race: every racer clears a private copy of one board against the clock.
+
+Time only enters through ``now`` arguments. The race starts ``countdown``
+seconds after the game is created. A racer's clock is the time since the
+start plus their hint penalties; each racer's own time runs out when that
+clock reaches ``time_limit``. The lowest clock among racers who clear wins, so
+the race is over as soon as nobody still racing can beat the best finish (at
+once when the winner took no hints), or when nobody is racing any more.
+
+Hidden state (the tiles of a board) leaves only through :meth:`view`, to the
+board's owner; everyone else sees counts.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Literal
+
+from ..base import JSON, GameError, Played
+from .board import Gravity, Pair, Rows, copy_rows, count_tiles, remove_pair
+from .generate import generate, shuffle_tiles
+from .moves import Move, parse_move, why_no_link
+from .paths import available_pairs, find_path, has_pair
+
+Status = Literal["racing", "cleared", "time", "resigned"]
+
+
+@dataclass
+class Racer:
+    """One racer's private board, clock adjustments and stats."""
+
+    rows: Rows
+    remaining: int
+    status: Status = "racing"
+    penalty: float = 0.0
+    reached: float = 0.0
+    """Clock when ``remaining`` reached its current value (time tie-break)."""
+    final: float | None = None
+    """Clock when the racer left the race (cleared, out of time, resigned)."""
+    left_no: int = 0
+    wrong: int = 0
+    hints: int = 0
+    shuffles: int = 0
+    path: list[list[int]] | None = None
+    hint: list[list[int]] | None = None
+    shuffled: bool = False
+    log: list[JSON] = field(default_factory=list)
+
+
+def _pts(points: list[tuple[int, int]] | Pair) -> list[list[int]]:
+    return [[x, y] for x, y in points]
+
+
+class LinkMatchGame:
+    """One race. Mutable, single-threaded, pure (satisfies ``Game``)."""
+
+    def __init__(self, options: JSON, players: list[str], seed: int, now: float) -> None:
+        if not players:
+            raise GameError("not-playing", "A race needs at least one seated player.")
+        self.options = dict(options)
+        self.players = list(players)
+        self.result: JSON | None = None
+        self.seed = seed
+        self.gravity: Gravity = options["gravity"]
+        self.time_limit = float(options["time_limit"])
+        self.start_at = now + float(options["countdown"])
+        self._now = now
+        self._announced = self.start_at <= now
+        self._left = 0
+        layout = generate(options["width"], options["height"], options["kinds"], self.gravity,
+                          random.Random(seed))
+        self.board = layout.rows
+        tiles = count_tiles(self.board)
+        self.racers = {p: Racer(copy_rows(self.board), tiles) for p in self.players}
+
+    # -- clocks ---------------------------------------------------------------
+
+    def _clock(self, racer: Racer, now: float) -> float:
+        if racer.final is not None:
+            return racer.final
+        return max(0.0, now - self.start_at) + racer.penalty
+
+    def _best(self) -> float | None:
+        finishes = [r.final for r in self.racers.values()
+                    if r.status == "cleared" and r.final is not None]
+        return min(finishes) if finishes else None
+
+    def turn(self) -> str | None:
+        """Everyone races at once."""
+        return None
+
+    # -- moves ----------------------------------------------------------------
+
+    def apply(self, player: str, move: JSON, now: float) -> Played:
+        """Link, hint or shuffle on the player's own board."""
+        parsed = parse_move(move)
+        racer = self._racing(player, now)
+        self._now = max(self._now, now)
+        racer.shuffled = False
+        clock = self._clock(racer, now)
+        notices: list[JSON] = []
+        if parsed.action == "link":
+            notices += self._link(player, racer, parsed, clock)
+        elif parsed.action == "hint":
+            self._hint(racer, clock)
+        else:
+            self._shuffle(player, racer, clock, auto=False)
+        notices += self._settle(now)
+        return Played(parsed.wire(), notices)
+
+    def _racing(self, player: str, now: float) -> Racer:
+        """The racer who may move now; refuses (changing nothing) otherwise."""
+        if self.result is not None:
+            raise GameError("not-playing", "The race is over.")
+        racer = self.racers.get(player)
+        if racer is None:
+            raise GameError("not-a-player", "You are watching this race, not racing in it.")
+        if now < self.start_at:
+            raise GameError("not-playing",
+                            f"The race starts in {self.start_at - now:.1f} seconds.")
+        if racer.status != "racing":
+            raise GameError("not-playing", "You are no longer in this race.")
+        clock = self._clock(racer, now)
+        if clock >= self.time_limit:
+            raise GameError("not-playing", "Your time is up.")
+        best = self._best()
+        if best is not None and clock >= best:
+            raise GameError("not-playing", "The race is decided: someone cleared faster.")
+        return racer
+
+    def _link(self, player: str, racer: Racer, move: Move, clock: float) -> list[JSON]:
+        assert move.a is not None and move.b is not None
+        path = find_path(racer.rows, move.a, move.b)
+        entry: JSON = {"t": round(clock, 3), **move.wire()}
+        if path is None:
+            racer.wrong += 1
+            racer.log.append({**entry, "ok": False})
+            raise GameError("illegal-move", why_no_link(racer.rows, move.a, move.b))
+        racer.log.append({**entry, "ok": True})
+        remove_pair(racer.rows, move.a, move.b, self.gravity)
+        racer.remaining -= 2
+        racer.reached = clock
+        racer.path = _pts(path)
+        racer.hint = None
+        if racer.remaining == 0:
+            self._leave(racer, "cleared", clock)
+            return [{"type": "cleared", "player": player, "time": round(clock, 3)}]
+        if not has_pair(racer.rows):
+            self._shuffle(player, racer, clock, auto=True)
+            return [{"type": "shuffled", "player": player}]
+        return []
+
+    def _hint(self, racer: Racer, clock: float) -> None:
+        pairs = available_pairs(racer.rows)
+        racer.path = None
+        racer.hint = _pts(pairs[0]) if pairs else None
+        if pairs:
+            racer.hints += 1
+            racer.penalty += float(self.options["hint_penalty"])
+        racer.log.append({"t": round(clock, 3), "action": "hint", "pair": racer.hint})
+
+    def _shuffle(self, player: str, racer: Racer, clock: float, auto: bool) -> None:
+        rng = random.Random(f"{self.seed}/{player}/{racer.shuffles}")
+        racer.rows = shuffle_tiles(racer.rows, self.gravity, rng).rows
+        racer.shuffles += 1
+        racer.hint = None
+        racer.shuffled = auto
+        if not auto:
+            racer.path = None
+        racer.log.append({"t": round(clock, 3), "action": "shuffle", "auto": auto})
+
+    # -- leaving, time, the end -----------------------------------------------
+
+    def resign(self, player: str, now: float, reason: str = "resign") -> None:
+        """The player leaves the race (ranked below everyone still in it)."""
+        if self.result is not None:
+            raise GameError("not-playing", "The race is over.")
+        racer = self.racers.get(player)
+        if racer is None:
+            raise GameError("not-a-player", "You are watching this race, not racing in it.")
+        if racer.status != "racing":
+            raise GameError("not-playing", "You are no longer in this race.")
+        self._now = max(self._now, now)
+        self._leave(racer, "resigned", self._clock(racer, now))
+        racer.log.append({"t": racer.final, "action": "resign", "reason": reason})
+        self._settle(now)
+
+    def _leave(self, racer: Racer, status: Status, clock: float) -> None:
+        self._left += 1
+        racer.status, racer.final, racer.left_no = status, round(clock, 3), self._left
+
+    def deadline(self) -> float | None:
+        """The countdown end, then the next moment a racer's clock runs out."""
+        if self.result is not None:
+            return None
+        if not self._announced:
+            return self.start_at
+        best = self._best()
+        cap = self.time_limit if best is None else min(self.time_limit, best)
+        ends = [self.start_at + cap - r.penalty
+                for r in self.racers.values() if r.status == "racing"]
+        return min(ends) if ends else None
+
+    def tick(self, now: float) -> list[JSON]:
+        """Start the race after the countdown; stop clocks that ran out."""
+        if self.result is not None or now < self.start_at:
+            return []
+        self._now = max(self._now, now)
+        events: list[JSON] = []
+        if not self._announced:
+            self._announced = True
+            events.append({"type": "race-start"})
+        return events + self._settle(now)
+
+    def _settle(self, now: float) -> list[JSON]:
+        """Mark racers out of time; end the race when nobody can still win it."""
+        if now < self.start_at:
+            if not any(r.status == "racing" for r in self.racers.values()):
+                self._finish(now)
+            return []
+        notices: list[JSON] = []
+        for player, racer in self.racers.items():
+            if racer.status == "racing" and self._clock(racer, now) >= self.time_limit:
+                self._leave(racer, "time", self.time_limit)
+                notices.append({"type": "time-up", "player": player})
+        best = self._best()
+        if not any(r.status == "racing" and (best is None or self._clock(r, now) < best)
+                   for r in self.racers.values()):
+            self._finish(now)
+        return notices
+
+    def _finish(self, now: float) -> None:
+        racers = self.racers
+        seat = {p: i for i, p in enumerate(self.players)}
+        times = {p: round(self._clock(r, now), 3) for p, r in racers.items()}
+
+        def status_of(p: str) -> Status:
+            return racers[p].status
+
+        cleared = sorted((p for p in racers if status_of(p) == "cleared"),
+                         key=lambda p: (times[p], racers[p].left_no))
+        standing = sorted((p for p in racers if status_of(p) in ("racing", "time")),
+                          key=lambda p: (racers[p].remaining, racers[p].reached, seat[p]))
+        resigned = sorted((p for p in racers if status_of(p) == "resigned"),
+                          key=lambda p: -racers[p].left_no)
+        ranking = cleared + standing + resigned
+        reason = "cleared" if cleared else "time" if standing else "resign"
+        self.result = {
+            "winner": ranking[0] if reason != "resign" else None,
+            "reason": reason,
+            "ranking": ranking,
+            "times": times,
+            "remaining": {p: r.remaining for p, r in racers.items()},
+            "stats": {p: {"hints": r.hints, "wrong": r.wrong, "shuffles": r.shuffles,
+                          "penalty": r.penalty} for p, r in racers.items()},
+        }
+
+    # -- what others may see --------------------------------------------------
+
+    def view(self, recipient: str | None) -> JSON:
+        """The only place a board leaves the game: to its owner, nobody else."""
+        now = self._now
+        view: JSON = {
+            "width": self.options["width"],
+            "height": self.options["height"],
+            "kinds": self.options["kinds"],
+            "gravity": self.gravity,
+            "time_limit": self.options["time_limit"],
+            "progress": {p: r.remaining for p, r in self.racers.items()},
+            "finished": {p: r.final for p, r in self.racers.items() if r.status == "cleared"},
+            "standing": {p: r.status for p, r in self.racers.items()},
+        }
+        if now < self.start_at:
+            view["starts_in"] = round(self.start_at - now, 3)
+        racer = self.racers.get(recipient) if recipient is not None else None
+        if racer is None:
+            view["elapsed"] = round(max(0.0, now - self.start_at), 3)
+            return view
+        view.update(rows=copy_rows(racer.rows), remaining=racer.remaining,
+                    elapsed=round(self._clock(racer, now), 3), penalty=racer.penalty,
+                    wrong=racer.wrong, hints=racer.hints)
+        if racer.path is not None:
+            view["path"] = [list(p) for p in racer.path]
+        if racer.hint is not None:
+            view["hint"] = [list(p) for p in racer.hint]
+        if racer.shuffled:
+            view["shuffled"] = True
+        return view
+
+    def visible_move(self, by: str, move: JSON, recipient: str | None) -> JSON:
+        """Coordinates go to the mover only: on the shared layout they reveal pairs."""
+        if recipient == by:
+            return dict(move)
+        return {"action": move.get("action")}
+
+    # -- what Link-match does not have ----------------------------------------
+
+    def request(self, player: str, kind: str, now: float) -> JSON:
+        """No consent requests in a race."""
+        raise GameError("illegal-move", "Link-match has no draw or take-back requests.")
+
+    def respond(self, player: str, kind: str, accept: bool, now: float) -> JSON:
+        """No consent requests in a race."""
+        raise GameError("illegal-move", "Link-match has no draw or take-back requests.")
+
+    def add_player(self, player: str, now: float) -> bool:
+        """Late joiners watch: every racer must start from the same board together."""
+        return False
+
+    def record(self) -> JSON:
+        """Options, seed, the starting board, every racer's actions, the result."""
+        return {
+            "game": "linkmatch",
+            "options": dict(self.options),
+            "seed": self.seed,
+            "players": list(self.players),
+            "board": copy_rows(self.board),
+            "actions": {p: list(r.log) for p, r in self.racers.items()},
+            "result": self.result,
+        }

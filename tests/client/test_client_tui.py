@@ -1,0 +1,217 @@
+"""Two terminal clients (Textual Pilot, headless) against a real server: Gomoku,
+rematch, chat, reconnect."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import AsyncIterator, Callable
+from contextlib import AsyncExitStack, asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import DataTable, Input, RichLog, Select
+
+from client.session import Backoff
+from client.tui.app import GridhallApp
+from client.tui.help import HelpScreen
+
+SIZE = (120, 40)
+FAST = Backoff(first=0.05, cap=0.2)
+SNAPSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screens"
+
+
+@pytest.fixture(autouse=True)
+def _config_in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GRIDHALL_CONFIG_DIR", str(tmp_path / "config"))
+
+
+async def until(pilot: Pilot[Any], cond: Callable[[], object], timeout: float = 5.0) -> None:
+    """Let the apps run until ``cond()`` holds (server replies are asynchronous)."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not cond():
+        if asyncio.get_running_loop().time() > deadline:
+            raise AssertionError("condition not reached in time")
+        await pilot.pause(0.02)
+
+
+@asynccontextmanager
+async def apps(url: str, *names: str) -> AsyncIterator[list[tuple[GridhallApp, Pilot[Any]]]]:
+    """Several connected client apps, each with its pilot."""
+    async with AsyncExitStack() as stack:
+        pairs = []
+        for name in names:
+            app = GridhallApp(url, name, backoff=FAST)
+            pilot = await stack.enter_async_context(app.run_test(size=SIZE))
+            pairs.append((app, pilot))
+        for app, pilot in pairs:
+            await until(pilot, lambda app=app: app.session.connected)
+        yield pairs
+
+
+def snapshot(app: GridhallApp, name: str) -> None:
+    """Save an SVG of the screen to docs/screens when GRIDHALL_SNAPSHOTS=1 (to refresh
+    the committed pictures), and a text capture next to the test's tmp files never."""
+    if os.environ.get("GRIDHALL_SNAPSHOTS") == "1":
+        app.save_screenshot(str(SNAPSHOTS / f"{name}.svg"))
+        text = "\n".join(s.text.rstrip() for s in app.screen._compositor.render_strips())
+        (SNAPSHOTS / f"{name}.txt").write_text(text + "\n", "utf-8")
+
+
+def state(app: GridhallApp) -> dict[str, Any]:
+    return app.session.state or {}
+
+
+async def click_point(pilot: Pilot[Any], x: int, y: int) -> None:
+    """Click Gomoku point (x, y): border, row labels, two columns per point."""
+    assert await pilot.click("#board", offset=(1 + 3 + 2 * x, 1 + 1 + y))
+
+
+async def start_gomoku(
+    a: tuple[GridhallApp, Pilot[Any]], b: tuple[GridhallApp, Pilot[Any]]
+) -> None:
+    """A creates a room through the lobby dialog; B joins it by typing the code."""
+    (app_a, pa), (app_b, pb) = a, b
+    await pa.press("n")
+    await until(pa, lambda: app_a.screen.query("#create-dialog"))
+    await pa.click("#ok")
+    await until(pa, lambda: app_a.room_screen is not None and state(app_a))
+    code = app_a.session.room.room  # type: ignore[union-attr]
+    await pb.click("#code")
+    await pb.press(*code, "enter")
+    await until(pb, lambda: state(app_b).get("status") == "playing")
+    await until(pa, lambda: state(app_a).get("status") == "playing")
+
+
+async def play_to_five(
+    first: tuple[GridhallApp, Pilot[Any]], second: tuple[GridhallApp, Pilot[Any]]
+) -> None:
+    """``first`` (black) builds a row on y=0 while ``second`` plays y=2."""
+    for i in range(5):
+        for (app, pilot), y in ((first, 0), (second, 2)):
+            if i == 4 and y == 2:
+                break
+            await until(pilot, lambda app=app: state(app).get("turn") == app.session.player)
+            await click_point(pilot, i, y)
+            await until(pilot, lambda app=app, i=i, y=y: [i, y] in state(app)["view"]["moves"])
+
+
+async def test_two_clients_play_gomoku_to_five_and_rematch(server_url: str) -> None:
+    async with apps(server_url, "ann", "bob") as (a, b):
+        (app_a, pa), (app_b, pb) = a, b
+        await start_gomoku(a, b)
+        await play_to_five(a, b)
+        for app, pilot in (a, b):
+            await until(pilot, lambda app=app: state(app).get("status") == "over")
+            assert state(app)["result"]["winner"] == app_a.session.player
+            assert app.screen.query_one("#banner").display
+        snapshot(app_b, "gomoku")
+
+        first_round = state(app_a).get("round", 0)
+        await pa.click("#again")
+        await until(pb, lambda: app_b.screen.query_one("#agree").display)
+        await pb.click("#agree")
+        for app, pilot in (a, b):
+            await until(
+                pilot,
+                lambda app=app: (
+                    state(app).get("status") == "playing"
+                    and state(app).get("round", 0) > first_round
+                ),
+            )
+            assert not app.screen.query_one("#banner").display
+        colors = state(app_a)["view"]["colors"]
+        assert colors[app_b.session.player] == "black"  # colours swap on a new game
+        await play_to_five(b, a)
+        await until(pa, lambda: state(app_a)["result"].get("winner") == app_b.session.player)
+
+
+async def test_chat_typed_in_one_client_shows_in_the_other(server_url: str) -> None:
+    async with apps(server_url, "ann", "bob") as (a, b):
+        (app_a, pa), (app_b, pb) = a, b
+        await start_gomoku(a, b)
+        await pa.press("slash")
+        await pa.press(*"good luck", "enter")
+
+        def shown() -> bool:
+            log = app_b.screen.query_one("#chat", RichLog)
+            return any("ann: good luck" in line.text for line in log.lines)
+
+        await until(pb, shown)
+        assert state(app_b)["chat"][-1]["text"] == "good luck"
+        assert app_a.screen.query_one("#chat-input").value == ""  # type: ignore[attr-defined]
+
+
+async def test_client_reconnects_after_a_drop_and_keeps_its_seat(server_url: str) -> None:
+    async with apps(server_url, "ann", "bob") as (a, b):
+        (app_a, pa), (app_b, pb) = a, b
+        await start_gomoku(a, b)
+        me = app_a.session.player
+        app_a.session.drop_connection()
+        await until(pa, lambda: not app_a.session.connected)
+        await until(pa, lambda: app_a.session.connected, timeout=10)
+        await until(pa, lambda: not app_a.session.room.syncing)  # type: ignore[union-attr]
+        assert app_a.session.player == me and app_a.room_screen is not None
+        await click_point(pa, 7, 7)  # still black, still to move
+        await until(pb, lambda: [7, 7] in state(app_b)["view"]["moves"])
+        players = {p["player"]: p for p in state(app_b)["players"]}
+        assert players[me]["connected"] and players[me]["seat"] == 0
+
+
+async def test_lobby_lists_rooms_and_joins_as_spectator(server_url: str) -> None:
+    async with apps(server_url, "ann", "bob", "cy") as (a, b, c):
+        (app_a, pa), (app_c, pc) = a, c
+        await start_gomoku(a, b)
+        code = app_a.session.room.room  # type: ignore[union-attr]
+        table = app_c.lobby.query_one("#rooms", DataTable)
+        await pc.press("r")
+        await until(pc, lambda: table.row_count >= 1)
+        snapshot(app_c, "lobby")
+        assert code in str(table.get_row(code)[0])
+        assert "ann" in str(table.get_row(code)[3]) and "bob" in str(table.get_row(code)[3])
+        app_c.lobby.query_one("#code", Input).value = ""  # the highlighted row filled it
+        await pc.click("#code")
+        await pc.press(*code.lower())  # codes are read aloud; case must not matter
+        await pc.click("#watch")
+        await until(pc, lambda: app_c.room_screen is not None and state(app_c))
+        await until(pa, lambda: "cy" in state(app_a).get("spectators", []))
+        assert "Watching" in str(app_c.screen.query_one("#status").render())
+        await click_point(pc, 7, 7)  # a spectator's click is not sent as a move
+        await pc.pause(0.2)
+        assert state(app_a)["view"]["moves"] == []
+
+
+async def test_server_errors_are_shown_as_sentences(server_url: str) -> None:
+    async with apps(server_url, "ann") as [(app, pilot)]:
+        await pilot.click("#code")
+        await pilot.press(*"NOSUCH", "enter")
+
+        def shown() -> list[str]:
+            return [str(n.message) for n in app._notifications]
+
+        await until(pilot, shown)
+        assert any(len(m.split()) > 3 for m in shown())  # a sentence, not a bare code
+        assert app.room_screen is None
+
+
+async def test_create_dialog_and_help_screen(server_url: str) -> None:
+    async with apps(server_url, "ann") as [(app, pilot)]:
+        await pilot.press("n")
+        await until(pilot, lambda: app.screen.query("#create-dialog"))
+        snapshot(app, "create")
+        app.screen.query_one("#preset", Select).value = 3  # 19×19 freestyle
+        await pilot.pause()
+        await pilot.click("#private")
+        await pilot.click("#ok")
+        await until(pilot, lambda: state(app).get("game") == "gomoku")
+        assert state(app)["options"]["size"] == 19
+        assert state(app).get("private") is True
+        await pilot.press("f1")
+        await until(pilot, lambda: isinstance(app.screen, HelpScreen))
+        snapshot(app, "help")
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is app.room_screen)
+        await pilot.press("ctrl+l")
+        await until(pilot, lambda: app.room_screen is None and app.screen is app.lobby)
