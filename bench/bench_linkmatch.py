@@ -11,16 +11,24 @@ machine:
 
 from __future__ import annotations
 
+import functools
+import itertools
 import random
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from server.games.linkmatch import available_pairs, find_path  # noqa: E402
-from server.games.linkmatch.board import Point, Rows, copy_rows, remove_pair  # noqa: E402
+from server.games.linkmatch.board import (  # noqa: E402
+    Gravity,
+    Point,
+    Rows,
+    copy_rows,
+    remove_pair,
+)
 from server.games.linkmatch.generate import generate  # noqa: E402
 
 
@@ -99,19 +107,24 @@ def bench_pairs() -> None:
 
 
 def bench_generation() -> None:
-    for width, height, kinds, gravity in ((16, 9, 36, "none"), (16, 9, 36, "down"),
-                                          (30, 16, 36, "none"), (30, 16, 36, "down")):
-        seeds = iter(range(10**6))
-
-        def deal(w: int = width, h: int = height, k: int = kinds) -> Rows:
-            cells = [1 + i % k for i in range(w * h // 2)] * 2
-            random.Random(next(seeds)).shuffle(cells)
-            return [cells[y * w:(y + 1) * w] for y in range(h)]
-
-        gen = per_call(lambda w=width, h=height, k=kinds, g=gravity:
-                       generate(w, h, k, g, random.Random(next(seeds))), 1.0)  # type: ignore[misc]
+    configs: list[tuple[int, int, int, Gravity]] = [
+        (16, 9, 36, "none"), (16, 9, 36, "down"), (30, 16, 36, "none"), (30, 16, 36, "down")]
+    seeds = itertools.count()
+    for width, height, kinds, gravity in configs:
+        gen = per_call(functools.partial(_generate, width, height, kinds, gravity, seeds), 1.0)
+        deal = per_call(functools.partial(_deal, width, height, kinds, seeds))
         line(f"generate {width}x{height}/{kinds} gravity={gravity}", gen,
-             "random unsolvable deal", per_call(deal))
+             "random unsolvable deal", deal)
+
+
+def _generate(w: int, h: int, k: int, g: Gravity, seeds: Iterator[int]) -> Rows:
+    return generate(w, h, k, g, random.Random(next(seeds))).rows
+
+
+def _deal(w: int, h: int, k: int, seeds: Iterator[int]) -> Rows:
+    cells = [1 + i % k for i in range(w * h // 2)] * 2
+    random.Random(next(seeds)).shuffle(cells)
+    return [cells[y * w:(y + 1) * w] for y in range(h)]
 
 
 def main() -> None:

@@ -31,7 +31,14 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
-from protocol import CLIENT_MESSAGES, PROTOCOL_VERSION, ProtocolError, decode_map, encode
+from protocol import (
+    CLIENT_MESSAGES,
+    MAX_SERVER_FRAME,
+    PROTOCOL_VERSION,
+    ProtocolError,
+    decode_map,
+    encode,
+)
 from protocol.schema import from_map
 
 Message = dict[str, Any]
@@ -49,7 +56,7 @@ class Backoff:
     jitter: float = 0.5
 
     def delay(self, attempt: int) -> float:
-        base = min(self.cap, self.first * (2 ** min(attempt, 30)))
+        base = min(self.cap, self.first * 2.0 ** min(attempt, 30))
         return base * (1 - self.jitter * random.random())
 
 
@@ -97,6 +104,7 @@ class Session:
         self._ids = itertools.count(1)
         self._requests: dict[int, str] = {}
         self._stopped = asyncio.Event()
+        self._wake = asyncio.Event()
 
     # ---- what UIs read -------------------------------------------------------------
 
@@ -197,7 +205,9 @@ class Session:
                 self._emit(
                     {"type": "connection", "status": "lost", "delay": delay, "attempt": attempt}
                 )
-                await asyncio.sleep(delay)
+                self._wake.clear()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._wake.wait(), delay)
         finally:
             self._emit({"type": "connection", "status": "closed"})
             self._stopped.set()
@@ -205,12 +215,17 @@ class Session:
     async def close(self) -> None:
         """Stop for good: close the socket and end :meth:`run`."""
         self._closing = True
+        self._wake.set()  # cut short a backoff pause
         if self._ws is not None:
             await self._ws.close()
         if self._loop is not None and not self._stopped.is_set():
-            # run() may be sleeping between attempts; it checks _closing after.
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(self._stopped.wait(), timeout=0.1)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._stopped.wait(), timeout=2)
+
+    def reconnect_now(self) -> None:
+        """Skip the rest of the current backoff pause (a UI's "retry now")."""
+        if self._loop is not None:
+            self._loop.call_soon_threadsafe(self._wake.set)
 
     def drop_connection(self) -> None:
         """Abort the socket without a closing handshake, as a network failure would
@@ -225,7 +240,7 @@ class Session:
                 self.url,
                 compression=None,
                 open_timeout=self.open_timeout,
-                max_size=8 * 2**20,
+                max_size=MAX_SERVER_FRAME,
             )
         except (OSError, InvalidHandshake, InvalidURI, TimeoutError) as exc:
             self._emit({"type": "connection", "status": "failed", "reason": str(exc)})
@@ -242,7 +257,7 @@ class Session:
                 if isinstance(frame, str):
                     continue  # the contract is binary only
                 try:
-                    msg = decode_map(frame)
+                    msg = decode_map(frame, MAX_SERVER_FRAME)
                 except ProtocolError:
                     continue
                 if msg.get("type") == "welcome":

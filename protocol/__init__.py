@@ -1,6 +1,6 @@
 """The gridhall wire contract: typed messages, one codec, error codes. No I/O."""
 
-from .codec import MAX_FRAME, decode, decode_map, encode, encode_map
+from .codec import MAX_FRAME, MAX_SERVER_FRAME, decode, decode_map, encode, encode_map
 from .errors import ErrorCode, ProtocolError
 from .messages import *
 from .messages import CLIENT_MESSAGES, PROTOCOL_VERSION, SERVER_MESSAGES

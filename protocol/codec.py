@@ -18,8 +18,9 @@ from .messages import CLIENT_MESSAGES, MAX_ID, SERVER_MESSAGES, Sender
 MAX_FRAME = 64 * 1024
 """The largest frame a server accepts (larger ones close the connection, 1009)."""
 
-_LIMITS = {"max_str_len": MAX_FRAME, "max_bin_len": MAX_FRAME, "max_array_len": MAX_FRAME,
-           "max_map_len": MAX_FRAME, "max_ext_len": 0}
+MAX_SERVER_FRAME = 8 * 2**20
+"""The largest frame a client accepts: a 200x200 Minesweeper snapshot with a full chat
+history is larger than 64 KiB."""
 
 
 def _no_ext(code: int, data: bytes) -> Any:
@@ -51,17 +52,20 @@ def encode_map(data: dict[str, Any]) -> bytes:
     return frame
 
 
-def decode_map(data: bytes | str) -> dict[str, Any]:
-    """Bytes -> a map with a string ``type``; ProtocolError(bad-message) otherwise."""
+def decode_map(data: bytes | str, limit: int = MAX_FRAME) -> dict[str, Any]:
+    """Bytes -> a map with a string ``type``; ProtocolError(bad-message) otherwise.
+
+    ``limit`` bounds the frame and every string, array and map in it."""
     if isinstance(data, str):
         raise ProtocolError(ErrorCode.BAD_MESSAGE, "Text frames are not accepted; "
                             "send MessagePack in binary frames.")
-    if len(data) > MAX_FRAME:
-        raise ProtocolError(ErrorCode.BAD_MESSAGE, "The frame is larger than 64 KiB.")
+    if len(data) > limit:
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, f"The frame is larger than {limit} bytes.")
     try:
         obj = msgpack.unpackb(data, raw=False, strict_map_key=True, ext_hook=_no_ext,
                               object_hook=_no_timestamp_in_map, list_hook=_no_timestamp_in_list,
-                              **_LIMITS)
+                              max_str_len=limit, max_bin_len=limit, max_array_len=limit,
+                              max_map_len=limit, max_ext_len=0)
     except Exception as exc:  # msgpack raises many types; all mean "not our format"
         raise ProtocolError(ErrorCode.BAD_MESSAGE,
                             f"The frame is not valid MessagePack ({type(exc).__name__}).") from None
@@ -85,7 +89,7 @@ def decode(data: bytes | str, sender: Sender = "client") -> Any:
 
     Raises ProtocolError (``bad-message`` or ``unknown-type``) for anything else.
     """
-    obj = decode_map(data)
+    obj = decode_map(data, MAX_FRAME if sender == "client" else MAX_SERVER_FRAME)
     registry = CLIENT_MESSAGES if sender == "client" else SERVER_MESSAGES
     cls = registry.get(obj["type"])
     if cls is None:

@@ -54,7 +54,7 @@ class WsClient:
         frame = await asyncio.wait_for(self.ws.recv(), timeout)
         assert isinstance(frame, bytes), "the server sends binary frames only"
         self.frames.append(frame)
-        msg = protocol.decode_map(frame)
+        msg = protocol.decode_map(frame, protocol.MAX_SERVER_FRAME)
         protocol.decode(frame, "server")  # every frame must match the typed contract
         self.received.append(msg)
         return msg

@@ -67,7 +67,7 @@ class GridhallApp(App[None]):
             title = f"{request} refused" if request else "Server says"
             self.notify(error_text(msg), title=title, severity="error", timeout=6)
         elif kind == "rooms":
-            self.lobby.show_rooms(list(msg.get("rooms") or []))  # type: ignore[arg-type]
+            self.lobby.show_rooms(list(msg.get("rooms") or []))
         await self._follow_room()
         if self.room_screen is not None and "room" in msg:
             self.room_screen.handle(msg)

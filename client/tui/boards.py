@@ -198,6 +198,7 @@ class MinesWidget(Board):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f", "mark", "Flag/?"),
         Binding("c", "chord_key", "Chord"),
+        Binding("a", "flag_around", "Flag around", show=False),
     ]
 
     def board(self) -> MinesBoard:
@@ -219,9 +220,11 @@ class MinesWidget(Board):
         return (x, row) if 0 <= x < w and 0 <= row < h else None
 
     def primary(self, x: int, y: int) -> None:
-        ch = MinesBoard.from_view(self.view).char(x, y)
+        board = MinesBoard.from_view(self.view)
+        ch = board.char(x, y)
         if ch in "12345678":
-            self.move(action="chord", x=x, y=y)  # a click on a number chords, as is usual
+            if board.satisfied(x, y):  # a click on a satisfied number chords, as is usual
+                self.move(action="chord", x=x, y=y)
         elif ch in "#?":
             self.move(action="reveal", x=x, y=y)
 
@@ -229,6 +232,8 @@ class MinesWidget(Board):
         ch = MinesBoard.from_view(self.view).char(x, y)
         if ch in "#F?":
             self.move(action="mark", x=x, y=y, mark=next_mark(ch))
+        elif ch in "12345678":
+            self.move(action="flag-around", x=x, y=y)  # quick flag on a number
 
     def chord(self, x: int, y: int) -> None:
         self.move(action="chord", x=x, y=y)
@@ -238,6 +243,9 @@ class MinesWidget(Board):
 
     def action_chord_key(self) -> None:
         self.chord(*self.cursor)
+
+    def action_flag_around(self) -> None:
+        self.move(action="flag-around", x=self.cursor[0], y=self.cursor[1])
 
     def render(self) -> Text:
         board = self.board()

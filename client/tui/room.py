@@ -171,6 +171,8 @@ class RoomScreen(Screen[None]):
         roles = dict(view.get("colors") or {}) if self.game == "gomoku" else {}
         if self.game == "linkmatch":
             roles = {p: f"{n} left" for p, n in (view.get("progress") or {}).items()}
+        elif self.game == "minesweeper":
+            roles = minesweeper.roles(state)
         text = Text()
         text.append("Players\n", style="bold underline")
         for line in player_lines(state, self.me, roles):

@@ -130,6 +130,8 @@ def result_text(state: Message, me: str | None) -> str:
     if state.get("game") == "minesweeper":
         if reason == "cleared":
             return "Board cleared — everyone wins!"
+        if reason == "resign":
+            return "Everyone left the game."
         by = result.get("by")
         return f"Boom! {who.get(str(by), 'Someone')} hit a mine." if by else "Boom! A mine."
     if winner is None:

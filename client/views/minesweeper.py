@@ -93,6 +93,20 @@ class MinesBoard:
     def mark_color(self, x: int, y: int) -> str | None:
         return self.marks.get((x, y))
 
+    def satisfied(self, x: int, y: int) -> bool:
+        """A revealed number with exactly that many flags (or set-off mines) around:
+        chording it is what the player means by clicking it."""
+        ch = self.char(x, y)
+        if ch not in "12345678":
+            return False
+        around = [
+            self.char(nx, ny)
+            for ny in range(max(0, y - 1), min(self.height, y + 2))
+            for nx in range(max(0, x - 1), min(self.width, x + 2))
+            if (nx, ny) != (x, y)
+        ]
+        return sum(c in "FX" for c in around) == int(ch)
+
     def mines_left(self) -> int:
         return self.mines - self.flags
 
@@ -110,6 +124,20 @@ class MinesBoard:
 def next_mark(ch: str) -> str:
     """Right-click cycles hidden -> flag -> question -> hidden."""
     return {"#": "flag", "F": "question", "?": "none"}.get(ch, "flag")
+
+
+def roles(state: Message) -> dict[str, str]:
+    """The players pane's note per player: cells opened, or that they left."""
+    view = state.get("view") or {}
+    left = set(view.get("left") or [])
+    stats = view.get("stats") or {}
+    notes = {}
+    for player, s in stats.items():
+        hit = f", {s.get('mines_hit')} hit" if s.get("mines_hit") else ""
+        notes[str(player)] = f"{s.get('revealed', 0)} opened{hit}"
+    for player in left:
+        notes[str(player)] = "left the game"
+    return notes
 
 
 def status_text(state: Message, me: str | None, last_actions: dict[str, Message]) -> str:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from .base import GameSpec
 from .gomoku import SPEC as GOMOKU
+from .linkmatch import SPEC as LINKMATCH
+from .minesweeper import SPEC as MINESWEEPER
 
 
 def registry() -> dict[str, GameSpec]:
     """The games this server hosts, by protocol name."""
-    games: dict[str, GameSpec] = {"gomoku": GOMOKU}
-    return games
+    return {"gomoku": GOMOKU, "minesweeper": MINESWEEPER, "linkmatch": LINKMATCH}

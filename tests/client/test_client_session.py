@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
-from client.session import Backoff, Session
+from client.session import Backoff, Session, run_in_thread
 
 FAST = Backoff(first=0.05, cap=0.2)
 
@@ -112,3 +112,29 @@ async def test_intents_while_offline_are_reported_not_queued(make_server: Any) -
         await until(lambda: not a.connected)
         a.submit("list-rooms")
         await until(lambda: any(m.get("code") == "offline" for m in seen))
+
+
+def test_backoff_doubles_to_the_cap_with_jitter() -> None:
+    backoff = Backoff()  # the defaults the real client uses
+    for attempt in range(12):
+        delay = backoff.delay(attempt)
+        ceiling = min(10.0, 0.5 * 2**attempt)
+        assert ceiling / 2 <= delay <= ceiling
+    assert len({round(backoff.delay(3), 6) for _ in range(20)}) > 1  # jittered
+
+
+async def test_session_runs_in_a_background_thread_for_tk(server_url: str) -> None:
+    session = Session(server_url, "tk", backoff=FAST)
+    seen: list[dict[str, Any]] = []
+    session.add_listener(seen.append)
+    thread = run_in_thread(session)
+    try:
+        await until(lambda: session.connected)
+        session.submit("list-rooms")  # from this (another) thread's loop
+        await until(lambda: any(m["type"] == "rooms" for m in seen))
+    finally:
+        assert session.loop is not None
+        # the server shares this loop, so wait without blocking it
+        await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(session.close(), session.loop))
+        await asyncio.to_thread(thread.join, 5)
+    assert not thread.is_alive()

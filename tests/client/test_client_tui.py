@@ -107,6 +107,8 @@ async def test_two_clients_play_gomoku_to_five_and_rematch(server_url: str) -> N
             await until(pilot, lambda app=app: state(app).get("status") == "over")
             assert state(app)["result"]["winner"] == app_a.session.player
             assert app.screen.query_one("#banner").display
+        app_a.session.submit("chat", text="gg! rematch?")
+        await until(pb, lambda: state(app_b)["chat"] and state(app_b)["chat"][-1]["name"] == "ann")
         snapshot(app_b, "gomoku")
 
         first_round = state(app_a).get("round", 0)
@@ -215,3 +217,19 @@ async def test_create_dialog_and_help_screen(server_url: str) -> None:
         await until(pilot, lambda: app.screen is app.room_screen)
         await pilot.press("ctrl+l")
         await until(pilot, lambda: app.room_screen is None and app.screen is app.lobby)
+
+
+async def test_draw_offer_is_answered_from_the_offer_bar(server_url: str) -> None:
+    async with apps(server_url, "ann", "bob") as (a, b):
+        (_, pa), (app_b, pb) = a, b
+        await start_gomoku(a, b)
+        await click_point(pa, 7, 7)
+        await until(pb, lambda: state(app_b).get("turn") == app_b.session.player)
+        await pa.click("#btn-draw")
+        await until(pb, lambda: app_b.screen.query_one("#offer-accept").display)
+        assert app_b.screen.query_one("#offer").display
+        await pb.click("#offer-accept")
+        for app, pilot in (a, b):
+            await until(pilot, lambda app=app: state(app).get("status") == "over")
+            assert state(app)["result"]["reason"] == "agreed-draw"
+            assert state(app)["result"].get("winner") is None

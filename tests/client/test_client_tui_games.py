@@ -4,17 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
 from test_client_tui import GridhallApp, apps, snapshot, state, until  # shared helpers
 from textual.pilot import Pilot
 from textual.widgets import Select
-
-from server.games import registry
-
-
-def needs(game: str) -> None:
-    if game not in registry():
-        pytest.skip(f"the server does not host {game} yet")
 
 
 def url_of(server: Any) -> str:
@@ -40,7 +32,6 @@ def neighbours(x: int, y: int, w: int, h: int) -> list[tuple[int, int]]:
 
 
 async def test_minesweeper_reveal_flag_and_chord_by_mouse(server: Any) -> None:
-    needs("minesweeper")
     async with apps(url_of(server), "ann", "bob") as (a, b):
         (app_a, pa), (app_b, pb) = a, b
         await pa.press("n")
@@ -101,7 +92,6 @@ async def link_click(pilot: Pilot[Any], x: int, y: int) -> None:
 
 
 async def test_linkmatch_link_by_two_clicks_drops_the_tile_count(server_url: str) -> None:
-    needs("linkmatch")
     async with apps(server_url, "ann", "bob") as (a, b):
         (app_a, pa), (app_b, pb) = a, b
         app_a.session.submit(

@@ -98,3 +98,12 @@ def test_lobby_rows_and_presets() -> None:
 def test_errors_always_have_a_sentence() -> None:
     assert error_text({"code": "room-full", "message": ""}).startswith("That room is full")
     assert error_text({"code": "x", "message": "Server words."}) == "Server words."
+
+
+def test_minesweeper_click_on_a_number_chords_only_when_satisfied() -> None:
+    board = minesweeper.MinesBoard.from_view(
+        {"width": 3, "height": 2, "mines": 2, "rows": ["F2#", "#1#"]}
+    )
+    assert not board.satisfied(1, 0)  # one flag around a 2
+    assert board.satisfied(1, 1)  # one flag around a 1
+    assert not board.satisfied(0, 0)  # not a number

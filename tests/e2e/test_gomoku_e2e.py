@@ -155,3 +155,12 @@ async def test_a_finished_game_is_stored_and_survives_a_restart(make_server: Any
     assert games[0].result["winner"] == games[0].players[0]["player"]
     assert games[0].record["moves"][-1] == [4, 0] and len(games[0].record["moves"]) == 9
     assert restarted.store.chat_lines(room)[-1][2] == "well played"
+
+
+async def test_the_clock_runs_out_even_when_nobody_moves(server_url: str) -> None:
+    async with gomoku_pair(server_url, {"clock": {"minutes": 0.01, "increment": 0}}) as (a, b, _r):
+        await a.send("sync")
+        clock = (await a.expect("state"))["view"]["clock"]
+        assert clock["running"] == a.player and clock["remaining"][a.player] == 0.6
+        over = await b.expect("game-over", timeout=5)
+        assert over["result"]["reason"] == "timeout" and over["result"]["winner"] == b.player

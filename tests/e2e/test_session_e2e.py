@@ -294,3 +294,18 @@ async def test_sigterm_closes_clients_and_leaves_a_consistent_database(tmp_path:
                              capture_output=True, text=True, check=True)
     assert room in history.stdout and "resign" in history.stdout
 
+
+
+async def test_a_state_larger_than_64_kib_reaches_the_client(make_server: Any) -> None:
+    server = await make_server(chat_lines=100)
+    async with WsClient.connect(url(server), "Ann") as a:
+        await a.send("create-room", game="minesweeper",
+                     options={"width": 200, "height": 200, "mines": 10})
+        await a.expect("state")
+        for n in range(50):
+            await a.send("chat", text=f"{n:03d}" + "x" * 497)
+            await a.expect("chat")
+        await a.send("sync")
+        state = await a.expect("state")
+        assert len(a.frames[-1]) > 64 * 1024
+        assert len(state["view"]["rows"]) == 200 and len(state["chat"]) == 50

@@ -256,6 +256,8 @@ def test_penalised_finisher_can_be_overtaken() -> None:
     clear(game, "p1", T0 + 5)  # clock 15
     assert game.result is None and game.view("p2")["finished"] == {"p1": 15.0}
     assert game.deadline() == T0 + 15
+    game.resign("p1", T0 + 6)  # a finisher leaving the room keeps their finish
+    assert game.view(None)["standing"]["p1"] == "cleared"
     clear(game, "p2", T0 + 12)
     assert game.result is not None
     assert game.result["winner"] == "p2" and game.result["ranking"] == ["p2", "p1"]
@@ -303,7 +305,9 @@ def test_resigned_racer_leaves_and_the_race_goes_on() -> None:
     game.resign("p3", T0 + 2)
     assert game.result is None and game.view(None)["standing"]["p1"] == "resigned"
     refused("not-playing", game.apply, "p1", {"action": "hint"}, T0 + 3)
-    refused("not-playing", game.resign, "p1", T0 + 3)
+    game.resign("p1", T0 + 3)  # leaving twice (or after clearing) changes nothing
+    game.resign("watcher", T0 + 3)
+    assert game.view(None)["standing"] == {"p1": "resigned", "p2": "racing", "p3": "resigned"}
     clear(game, "p2", T0 + 9)
     assert game.result is not None
     assert game.result["winner"] == "p2" and game.result["ranking"] == ["p2", "p3", "p1"]

@@ -173,14 +173,14 @@ class LinkMatchGame:
     # -- leaving, time, the end -----------------------------------------------
 
     def resign(self, player: str, now: float, reason: str = "resign") -> None:
-        """The player leaves the race (ranked below everyone still in it)."""
-        if self.result is not None:
-            raise GameError("not-playing", "The race is over.")
+        """The player leaves the race (ranked below everyone still in it).
+
+        Changes nothing for someone not racing (already cleared, out of time,
+        resigned, or a watcher): the room calls this whenever a seated player
+        leaves, and leaving must always work."""
         racer = self.racers.get(player)
-        if racer is None:
-            raise GameError("not-a-player", "You are watching this race, not racing in it.")
-        if racer.status != "racing":
-            raise GameError("not-playing", "You are no longer in this race.")
+        if self.result is not None or racer is None or racer.status != "racing":
+            return
         self._now = max(self._now, now)
         self._leave(racer, "resigned", self._clock(racer, now))
         racer.log.append({"t": racer.final, "action": "resign", "reason": reason})

@@ -41,19 +41,10 @@ class Grid:
             cells[base:base + self.width] = row
         self.cells = cells
 
-    def index(self, p: Point) -> int:
-        """Flat index of board (or ring) point ``p``."""
-        return (p[1] + _PAD) * self.stride + p[0] + _PAD
-
     def point(self, i: int) -> Point:
         """Board coordinates of flat index ``i`` (ring cells are -1 or width/height)."""
         py, px = divmod(i, self.stride)
         return (px - _PAD, py - _PAD)
-
-    def on_board(self, i: int) -> bool:
-        """True for a playable cell, False for ring and wall."""
-        x, y = self.point(i)
-        return 0 <= x < self.width and 0 <= y < self.height
 
 
 def _inside(rows: Rows, p: Point) -> bool:

@@ -15,7 +15,7 @@ from .board import Board, neighbour_table
 from .solver import UNKNOWN, Knowledge, logic_solve
 
 MAX_RESTARTS = 400
-MOVES_WITHOUT_PROGRESS = 12
+MOVES_WITHOUT_PROGRESS = 4
 
 
 class GenerationFailed(Exception):

@@ -19,13 +19,13 @@ from .board import Board, neighbour_table
 
 UNKNOWN, SAFE, MINE = 0, 1, 2
 NO_NUMBER = 255
-DEFAULT_BUDGET = 200_000
+DEFAULT_BUDGET = 100_000
 """Search nodes the exact enumeration may visit before giving up (keeps hints fast)."""
 
 
-TIE_MARGIN = 0.02
+TIE_MARGIN = 0.05
 LOOKAHEAD = 8
-PROGRESS_WEIGHT = 0.1
+PROGRESS_WEIGHT = 0.25
 
 
 class TooComplex(Exception):
@@ -250,7 +250,11 @@ class Knowledge:
         interior = [c for c in range(len(state)) if state[c] == UNKNOWN and c not in touching]
         left = self.total - self.known_mines
         comps = _components(list(classes.items()), len(cons_cells))
-        results = [_enumerate(comp, cons_need, left, budget) for comp in comps]
+        results: list[Counts] = []
+        for comp in comps:  # the budget is shared by all components
+            counts, used = _enumerate(comp, cons_need, left, budget)
+            results.append(counts)
+            budget -= used
         return _combine(comps, results, interior, left)
 
     def copy(self) -> Knowledge:
@@ -274,7 +278,7 @@ class Knowledge:
             trial = self.copy()
             try:
                 trial.reveal(cell, value)
-                safe, mines = trial.settle(exact=False)
+                safe, _ = trial.settle(exact=False)
             except ValueError:
                 continue
             possible += 1
@@ -328,8 +332,9 @@ Counts = dict[int, tuple[int, list[int]]]
 
 
 def _enumerate(comp: list[tuple[tuple[int, ...], list[int]]], need: list[int],
-               left: int, budget: int) -> Counts:
-    """Every consistent assignment of mines to the component's classes."""
+               left: int, budget: int) -> tuple[Counts, int]:
+    """Every consistent assignment of mines to the component's classes, and the
+    search nodes it took."""
     # Order classes so each constraint closes soon after it opens.
     order: list[int] = []
     placed = [False] * len(comp)
@@ -406,7 +411,7 @@ def _enumerate(comp: list[tuple[tuple[int, ...], list[int]]], need: list[int],
         for pos, i in enumerate(order):
             back[i] = per[pos]
         out[k] = (w, back)
-    return out
+    return out, nodes
 
 
 def _convolve(a: dict[int, int], b: dict[int, int], limit: int) -> dict[int, int]:

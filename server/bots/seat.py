@@ -1,0 +1,152 @@
+"""``gridhall-bridge``: seat an external Gomocup (``pbrain-*``) engine in a gridhall room.
+
+The bridge is an ordinary protocol client: it says hello, creates or joins a
+Gomoku room, and whenever the room says it is its turn it asks the engine
+(through :class:`server.bots.pbrain_bridge.PbrainEngine`) for a move. So any
+engine that speaks the Piskvork protocol can play people, or our own computer
+(``--vs easy``), on any gridhall server.
+
+    gridhall-bridge --server 192.168.1.20:8765 --engine "./pbrain-rapfi" --vs hard
+    gridhall-bridge --room K7MQ2D --engine "python -m server.pbrain" --name Rapfi
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import shlex
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+
+import protocol as p
+
+from .pbrain_bridge import PbrainEngine
+
+log = logging.getLogger("gridhall.bridge")
+
+
+def server_url(address: str) -> str:
+    """``HOST[:PORT]`` or a ``ws://`` URL -> a ``ws://`` URL (default port 8765)."""
+    if address.startswith(("ws://", "wss://")):
+        return address
+    host, _, port = address.rpartition(":") if address.count(":") == 1 else (address, "", "")
+    return f"ws://{host or address}:{port or 8765}/"
+
+
+class EngineSeat:
+    """Plays one seat of one room with an engine, for ``games`` games."""
+
+    def __init__(self, ws: ClientConnection, engine_cmd: list[str], games: int,
+                 timeout_turn_ms: int) -> None:
+        self.ws = ws
+        self.engine_cmd = engine_cmd
+        self.games_left = games
+        self.timeout_turn_ms = timeout_turn_ms
+        self.player = ""
+        self.engine: PbrainEngine | None = None
+        self.results: list[dict[str, Any]] = []
+        self._thinking_on: int | None = None
+
+    async def send(self, type_: str, **fields: Any) -> None:
+        await self.ws.send(p.encode_map({"type": type_, **fields}))
+
+    async def run(self, name: str, room: str | None, options: dict[str, Any]) -> list[dict[str, Any]]:
+        """Play until ``games`` games have ended; returns their results."""
+        await self.send("hello", protocol=p.PROTOCOL_VERSION, name=name)
+        if room:
+            await self.send("join-room", room=room)
+        else:
+            await self.send("create-room", game="gomoku", options=options)
+        try:
+            async for frame in self.ws:
+                msg = p.decode_map(frame)
+                if await self.handle(msg):
+                    break
+        finally:
+            if self.engine is not None:
+                await self.engine.close()
+        return self.results
+
+    async def handle(self, msg: dict[str, Any]) -> bool:
+        """React to one server message; True when the bridge is done."""
+        kind = msg["type"]
+        if kind == "welcome":
+            self.player = msg["player"]
+        elif kind == "error":
+            log.warning("server refused: %s (%s)", msg["message"], msg["code"])
+            if msg["code"] in ("no-such-room", "room-full", "wrong-password", "server-busy"):
+                return True
+        elif kind == "joined" and msg.get("player") in (None, self.player):
+            log.info("seated in room %s", msg["room"])
+        elif kind in ("state", "moved"):
+            await self.maybe_move(msg)
+        elif kind == "game-over":
+            self.results.append(msg["result"])
+            self.games_left -= 1
+            log.info("game over: %s", msg["result"])
+            if self.games_left <= 0:
+                return True
+            await self.send("play-again")
+        elif kind == "play-again" and msg["from"] != self.player:
+            await self.send("agree-again")
+        elif kind == "offer" and msg["from"] != self.player:
+            await self.send("answer", kind=msg["kind"], accept=msg["kind"] == "takeback")
+        return False
+
+    async def maybe_move(self, msg: dict[str, Any]) -> None:
+        view = msg.get("view") or {}
+        turn = msg.get("turn") if msg["type"] == "state" else self._turn_from(view)
+        if turn != self.player or "moves" not in view:
+            return
+        moves = [(int(x), int(y)) for x, y in view["moves"]]
+        if self._thinking_on == len(moves):
+            return
+        self._thinking_on = len(moves)
+        if self.engine is None or self.engine.size != view["size"] or len(moves) <= 1:
+            if self.engine is not None:
+                await self.engine.close()
+            self.engine = await PbrainEngine.start(self.engine_cmd, view["size"], view["rule"],
+                                                   self.timeout_turn_ms)
+        x, y = await self.engine.move(moves)
+        await self.send("move", move={"x": x, "y": y})
+
+    def _turn_from(self, view: dict[str, Any]) -> str | None:
+        colors: dict[str, str] = view.get("colors", {})
+        return next((pl for pl, c in colors.items() if c == view.get("next")), None)
+
+
+async def run_bridge(url: str, engine_cmd: list[str], name: str, room: str | None,
+                     options: dict[str, Any], games: int, timeout_turn_ms: int
+                     ) -> list[dict[str, Any]]:
+    async with connect(url, compression=None) as ws:
+        seat = EngineSeat(ws, engine_cmd, games, timeout_turn_ms)
+        return await seat.run(name, room, options)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="gridhall-bridge", description=__doc__.splitlines()[0])
+    parser.add_argument("--server", default="localhost:8765", help="HOST[:PORT] or ws:// URL")
+    parser.add_argument("--engine", required=True, help="the engine's command line")
+    parser.add_argument("--name", default="Engine", help="the seat's name in the room")
+    parser.add_argument("--room", help="join this room code instead of creating a room")
+    parser.add_argument("--vs", choices=["easy", "hard"], help="create a room against our AI")
+    parser.add_argument("--rule", default="freestyle", choices=["freestyle", "standard", "renju"])
+    parser.add_argument("--size", type=int, default=15, choices=[15, 19])
+    parser.add_argument("--games", type=int, default=1, help="games to play, then leave")
+    parser.add_argument("--timeout-turn", type=int, default=2000, help="ms per move")
+    parser.add_argument("--log-level", default="INFO")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=args.log_level, format="%(asctime)s %(name)s: %(message)s")
+    options: dict[str, Any] = {"size": args.size, "rule": args.rule}
+    if args.vs:
+        options["ai"] = args.vs
+    results = asyncio.run(run_bridge(server_url(args.server), shlex.split(args.engine), args.name,
+                                     args.room, options, args.games, args.timeout_turn))
+    for result in results:
+        print(result)
+
+
+if __name__ == "__main__":
+    main()
