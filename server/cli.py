@@ -6,21 +6,12 @@ import argparse
 import asyncio
 import datetime
 import logging
-import socket
 import sys
 
 from .app import GameServer
 from .config import ServerConfig
+from .netinfo import lan_addresses
 from .store import Store
-
-
-def lan_addresses() -> list[str]:
-    """This machine's IPv4 addresses as its hostname resolves (no packets sent)."""
-    try:
-        infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
-    except OSError:
-        return []
-    return sorted({str(i[4][0]) for i in infos if not str(i[4][0]).startswith("127.")})
 
 
 def build_parser() -> argparse.ArgumentParser:

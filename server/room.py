@@ -162,6 +162,8 @@ class Room:
         return entry
 
     def send_state(self, ident: Identity, re: int | None = None) -> None:
+        """A snapshot for one member; time-driven rules run first so clocks are fresh."""
+        self._tick()
         if ident.conn is not None:
             ident.conn.send(self.snapshot(ident, re=re))
 
@@ -348,7 +350,7 @@ class Room:
 
     def resign(self, ident: Identity) -> None:
         game = self._player_game(ident)
-        game.resign(ident.id, time.time())
+        self._game_call(lambda: game.resign(ident.id, time.time()))
         self.broadcast(lambda s: p.Resigned(room=self.code, seq=s, player=ident.id))
         self._after_action()
 

@@ -58,6 +58,7 @@ class Board(Widget, can_focus=True):
         self.copy: RoomCopy | None = None
         self.me: str | None = None
         self.cursor = (0, 0)
+        self._cursor_placed = False
         self._pressed: set[int] = set()
         self._chorded = False
         self._chord_released = 0.0
@@ -77,6 +78,8 @@ class Board(Widget, can_focus=True):
         """Redraw from the session's copy of the room."""
         self.copy, self.me = copy, me
         w, h = self.grid_size()
+        if not self._cursor_placed and w and h:  # start in the middle, where play begins
+            self.cursor, self._cursor_placed = (w // 2, h // 2), True
         self.cursor = (min(self.cursor[0], max(w - 1, 0)), min(self.cursor[1], max(h - 1, 0)))
         cols, rows = self.text_size()
         self.styles.width = cols
