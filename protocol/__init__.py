@@ -2,18 +2,20 @@
 
 from .codec import MAX_FRAME, MAX_SERVER_FRAME, decode, decode_map, encode, encode_map
 from .errors import ErrorCode, ProtocolError
-from .messages import *
+from .messages import *  # every message class, e.g. protocol.Hello
 from .messages import CLIENT_MESSAGES, PROTOCOL_VERSION, SERVER_MESSAGES
 
 __all__ = [
-           "CLIENT_MESSAGES",
-           "MAX_FRAME",
-           "PROTOCOL_VERSION",
-           "SERVER_MESSAGES",
-           "ErrorCode",
-           "ProtocolError",
-           "decode",
-           "decode_map",
-           "encode",
-           "encode_map",
+    "CLIENT_MESSAGES",
+    "MAX_FRAME",
+    "MAX_SERVER_FRAME",
+    "PROTOCOL_VERSION",
+    "SERVER_MESSAGES",
+    "ErrorCode",
+    "ProtocolError",
+    "decode",
+    "decode_map",
+    "encode",
+    "encode_map",
+    *(cls.__name__ for cls in (*CLIENT_MESSAGES.values(), *SERVER_MESSAGES.values())),
 ]

@@ -39,7 +39,7 @@ class GameServer:
         self.store = Store(self.config.db)
         self.identities = Identities()
         self.lobby = Lobby(self)
-        self.computers = Computers(self.config.ai_workers)
+        self.computers = Computers(self.config.ai_workers, self.config.ai_budget)
         self.connections: set[Connection] = set()
         self.per_ip: Counter[str] = Counter()
         self._server: Server | None = None

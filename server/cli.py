@@ -28,6 +28,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="seconds a dropped player's seat is kept (default 60)")
     parser.add_argument("--max-rooms", type=int, default=d.max_rooms)
     parser.add_argument("--max-connections", type=int, default=d.max_connections)
+    parser.add_argument("--ai-budget", type=float, default=d.ai_budget,
+                        help="seconds the hard computer opponent thinks per move (default 2)")
     sub = parser.add_subparsers(dest="command")
     hist = sub.add_parser("history", help="print recent finished games and exit")
     hist.add_argument("--db", dest="history_db", default=None,
@@ -64,7 +66,7 @@ def main(argv: list[str] | None = None) -> None:
                         "%(message)s")
     config = ServerConfig(host=args.host, port=args.port, name=args.name, db=args.db,
                           grace_seconds=args.grace, max_rooms=args.max_rooms,
-                          max_connections=args.max_connections)
+                          max_connections=args.max_connections, ai_budget=args.ai_budget)
     server = GameServer(config)
     try:
         asyncio.run(server.run_until_signalled(announce))

@@ -31,3 +31,5 @@ class ServerConfig:
     send_queue: int = 512
     """Frames queued for one slow client before it is dropped (never stalls a room)."""
     ai_workers: int = 2
+    ai_budget: float = 2.0
+    """Seconds the hard computer opponent may think per move."""

@@ -38,8 +38,9 @@ def server_url(address: str) -> str:
 class EngineSeat:
     """Plays one seat of one room with an engine, for ``games`` games."""
 
-    def __init__(self, ws: ClientConnection, engine_cmd: list[str], games: int,
-                 timeout_turn_ms: int) -> None:
+    def __init__(
+        self, ws: ClientConnection, engine_cmd: list[str], games: int, timeout_turn_ms: int
+    ) -> None:
         self.ws = ws
         self.engine_cmd = engine_cmd
         self.games_left = games
@@ -52,7 +53,9 @@ class EngineSeat:
     async def send(self, type_: str, **fields: Any) -> None:
         await self.ws.send(p.encode_map({"type": type_, **fields}))
 
-    async def run(self, name: str, room: str | None, options: dict[str, Any]) -> list[dict[str, Any]]:
+    async def run(
+        self, name: str, room: str | None, options: dict[str, Any]
+    ) -> list[dict[str, Any]]:
         """Play until ``games`` games have ended; returns their results."""
         await self.send("hello", protocol=p.PROTOCOL_VERSION, name=name)
         if room:
@@ -107,8 +110,9 @@ class EngineSeat:
         if self.engine is None or self.engine.size != view["size"] or len(moves) <= 1:
             if self.engine is not None:
                 await self.engine.close()
-            self.engine = await PbrainEngine.start(self.engine_cmd, view["size"], view["rule"],
-                                                   self.timeout_turn_ms)
+            self.engine = await PbrainEngine.start(
+                self.engine_cmd, view["size"], view["rule"], self.timeout_turn_ms
+            )
         x, y = await self.engine.move(moves)
         await self.send("move", move={"x": x, "y": y})
 
@@ -117,9 +121,15 @@ class EngineSeat:
         return next((pl for pl, c in colors.items() if c == view.get("next")), None)
 
 
-async def run_bridge(url: str, engine_cmd: list[str], name: str, room: str | None,
-                     options: dict[str, Any], games: int, timeout_turn_ms: int
-                     ) -> list[dict[str, Any]]:
+async def run_bridge(
+    url: str,
+    engine_cmd: list[str],
+    name: str,
+    room: str | None,
+    options: dict[str, Any],
+    games: int,
+    timeout_turn_ms: int,
+) -> list[dict[str, Any]]:
     async with connect(url, compression=None) as ws:
         seat = EngineSeat(ws, engine_cmd, games, timeout_turn_ms)
         return await seat.run(name, room, options)
@@ -142,8 +152,17 @@ def main(argv: list[str] | None = None) -> None:
     options: dict[str, Any] = {"size": args.size, "rule": args.rule}
     if args.vs:
         options["ai"] = args.vs
-    results = asyncio.run(run_bridge(server_url(args.server), shlex.split(args.engine), args.name,
-                                     args.room, options, args.games, args.timeout_turn))
+    results = asyncio.run(
+        run_bridge(
+            server_url(args.server),
+            shlex.split(args.engine),
+            args.name,
+            args.room,
+            options,
+            args.games,
+            args.timeout_turn,
+        )
+    )
     for result in results:
         print(result)
 

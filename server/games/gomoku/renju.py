@@ -34,7 +34,7 @@ _POW3 = [3**k for k in range(2 * RADIUS + 1)]
 class Grid:
     """Index arithmetic of the padded flat board for one board size."""
 
-    __slots__ = ("size", "stride", "dirs", "length")
+    __slots__ = ("dirs", "length", "size", "stride")
 
     def __init__(self, size: int) -> None:
         self.size = size

@@ -1,0 +1,253 @@
+"""Bench the Gomoku computer opponents: hard vs easy, and a VCF puzzle set.
+
+    .venv/bin/python bench/bench_gomoku_ai.py --games 100 --budget 0.3 --jobs 2
+
+Plays hard against easy over N games, colours alternating, each game opened
+with two or three seeded random stones near the centre so games differ.
+Prints hard's win rate, average and worst time per move (worst as a ratio of
+the budget: the goal is <= 1.10), nodes per second, and easy's time per move
+as the baseline measured in the same run; then how many VCF positions hard's
+threat search solves within 5 s each.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from server.games.gomoku.ai import easy, hard  # noqa: E402
+from server.games.gomoku.ai.position import Position  # noqa: E402
+from server.games.gomoku.ai.threats import ThreatSearch, Timeout  # noqa: E402
+
+Point = tuple[int, int]
+
+# Side to move wins by continuous fours (found by self-play, standard rule).
+VCF_SET: list[list[Point]] = [
+    [
+        (7, 7),
+        (8, 6),
+        (8, 7),
+        (9, 7),
+        (7, 5),
+        (7, 8),
+        (7, 6),
+        (7, 4),
+        (6, 5),
+        (9, 8),
+        (5, 5),
+        (8, 5),
+        (6, 6),
+        (8, 8),
+    ],
+    [
+        (7, 7),
+        (7, 8),
+        (6, 7),
+        (8, 7),
+        (6, 9),
+        (6, 8),
+        (5, 8),
+        (4, 7),
+        (4, 9),
+        (7, 6),
+        (5, 9),
+        (7, 9),
+        (5, 10),
+        (5, 7),
+    ],
+    [
+        (7, 7),
+        (8, 7),
+        (6, 8),
+        (8, 6),
+        (8, 8),
+        (7, 8),
+        (6, 6),
+        (5, 5),
+        (5, 7),
+        (10, 10),
+        (6, 9),
+        (6, 7),
+        (7, 9),
+        (4, 6),
+        (5, 9),
+        (8, 9),
+        (5, 6),
+        (7, 5),
+    ],
+    [
+        (7, 7),
+        (5, 5),
+        (8, 9),
+        (7, 5),
+        (6, 5),
+        (6, 4),
+        (8, 6),
+        (7, 3),
+        (4, 6),
+        (7, 4),
+        (7, 2),
+        (8, 4),
+        (5, 4),
+        (9, 3),
+        (6, 6),
+    ],
+    [
+        (5, 8),
+        (4, 8),
+        (6, 8),
+        (0, 0),
+        (7, 8),
+        (8, 4),
+        (8, 5),
+        (14, 14),
+        (8, 6),
+        (14, 0),
+        (8, 7),
+        (0, 14),
+    ],
+]
+
+
+@dataclass
+class GameResult:
+    hard_won: bool
+    draw: bool
+    moves: int
+    hard_times: list[float] = field(default_factory=list)
+    easy_times: list[float] = field(default_factory=list)
+    nodes: int = 0
+
+
+def five_through(stones: set[Point], p: Point, exact: bool) -> bool:
+    x, y = p
+    for dx, dy in ((1, 0), (0, 1), (1, 1), (1, -1)):
+        n = 1
+        for s in (1, -1):
+            k = 1
+            while (x + s * k * dx, y + s * k * dy) in stones:
+                n += 1
+                k += 1
+        if n == 5 or (n > 5 and not exact):
+            return True
+    return False
+
+
+def play(game: int, rule: str, budget: float, size: int = 15) -> GameResult:
+    rng = random.Random(1000 + game)
+    hard_colour = game % 2  # 0: hard is black
+    moves: list[Point] = [(size // 2, size // 2)]
+    while len(moves) < rng.choice((2, 3)):
+        p = (rng.randint(size // 2 - 2, size // 2 + 2), rng.randint(size // 2 - 2, size // 2 + 2))
+        if p not in moves:
+            moves.append(p)
+    res = GameResult(hard_won=False, draw=False, moves=0)
+    stones: list[set[Point]] = [set(moves[0::2]), set(moves[1::2])]
+    exact = rule == "standard"
+    while len(moves) < size * size:
+        side = len(moves) % 2
+        start = time.perf_counter()
+        if side == hard_colour:
+            st = hard.Stats()
+            m = hard.choose(moves, size, rule, budget, st)
+            res.hard_times.append(time.perf_counter() - start)
+            res.nodes += st.nodes
+        else:
+            m = easy.choose(moves, size, rule)
+            res.easy_times.append(time.perf_counter() - start)
+        assert m not in moves, (game, m)
+        moves.append(m)
+        stones[side].add(m)
+        if five_through(stones[side], m, exact):
+            res.hard_won = side == hard_colour
+            break
+    else:
+        res.draw = True
+    res.moves = len(moves)
+    return res
+
+
+def solve_vcf_set(limit: float = 5.0) -> list[tuple[bool, float]]:
+    out = []
+    for moves in VCF_SET:
+        start = time.perf_counter()
+        pos = Position(15, "standard", moves)
+        try:
+            line = ThreatSearch(pos, start + limit).vcf()
+        except Timeout:
+            line = None
+        out.append((line is not None, time.perf_counter() - start))
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--games", type=int, default=100)
+    ap.add_argument("--budget", type=float, default=2.0, help="hard's seconds per move")
+    ap.add_argument("--rule", choices=("standard", "freestyle", "renju"), default="standard")
+    ap.add_argument("--jobs", type=int, default=1, help="games played in parallel processes")
+    args = ap.parse_args()
+
+    t0 = time.perf_counter()
+    if args.jobs > 1:
+        with ProcessPoolExecutor(args.jobs) as pool:
+            results = list(
+                pool.map(
+                    play, range(args.games), [args.rule] * args.games, [args.budget] * args.games
+                )
+            )
+    else:
+        results = []
+        for g in range(args.games):
+            results.append(play(g, args.rule, args.budget))
+            r = results[-1]
+            print(
+                f"game {g:3d}: hard {'black' if g % 2 == 0 else 'white'} "
+                f"{'won' if r.hard_won else 'draw' if r.draw else 'LOST'} in {r.moves} moves",
+                flush=True,
+            )
+    wall = time.perf_counter() - t0
+    wins = sum(r.hard_won for r in results)
+    draws = sum(r.draw for r in results)
+    hard_times = [t for r in results for t in r.hard_times]
+    easy_times = [t for r in results for t in r.easy_times]
+    nodes = sum(r.nodes for r in results)
+    print(
+        f"\nrule {args.rule}, budget {args.budget:.2f} s, {args.games} games, "
+        f"jobs {args.jobs}, wall {wall:.0f} s"
+    )
+    print(f"hard wins {wins}/{args.games} = {100 * wins / args.games:.1f}%  (draws {draws})")
+    print(
+        f"hard as black {sum(r.hard_won for r in results[0::2])}/{len(results[0::2])}, "
+        f"as white {sum(r.hard_won for r in results[1::2])}/{len(results[1::2])}"
+    )
+    print(f"avg game length {statistics.mean(r.moves for r in results):.1f} moves")
+    avg_hard = statistics.mean(hard_times)
+    avg_easy = statistics.mean(easy_times)
+    print(
+        f"hard time/move avg {avg_hard * 1000:.1f} ms, max {max(hard_times) * 1000:.1f} ms, "
+        f"max/budget {max(hard_times) / args.budget:.3f} (goal <= 1.10)"
+    )
+    print(f"hard nodes/s {nodes / sum(hard_times):.0f}")
+    print(
+        f"baseline easy time/move {avg_easy * 1000:.2f} ms; hard/easy ratio "
+        f"{avg_hard / avg_easy:.0f}x"
+    )
+    vcf = solve_vcf_set()
+    solved = sum(ok for ok, _ in vcf)
+    print(
+        f"VCF set solved within 5 s each: {solved}/{len(vcf)} "
+        f"(times {', '.join(f'{t * 1000:.0f}' for _, t in vcf)} ms)"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,159 @@
+"""The Tk application: one window, the lobby or the room we are in, and a status
+bar for the connection. All server traffic arrives through :class:`Bridge`."""
+
+from __future__ import annotations
+
+import contextlib
+import tkinter as tk
+from tkinter import ttk
+
+from client.session import Backoff, Session
+from client.tk import theme
+from client.tk.bridge import Bridge, Message, Snapshot
+from client.tk.lobby import LobbyFrame
+from client.tk.room import RoomFrame
+from client.views.common import error_text
+
+TICK_MS = 500
+LOBBY_REFRESH_MS = 5000
+NOTICE_MS = 8000
+
+
+class TkApp:
+    """Builds the window around a :class:`Session`; :meth:`run` blocks in Tk's
+    main loop, while tests call :meth:`start` and pump ``root.update()``."""
+
+    def __init__(
+        self,
+        url: str,
+        name: str,
+        *,
+        root: tk.Tk | None = None,
+        token: str | None = None,
+        backoff: Backoff | None = None,
+    ) -> None:
+        self.root = root or tk.Tk(className="gridhall")
+        self.root.title(f"gridhall · {name}")
+        theme.apply(self.root)
+        self.session = Session(url, name, token=token, backoff=backoff)
+        self.bridge = Bridge(self.session, self.root, self.on_message)
+        self.notices: list[str] = []
+        """Every notice shown, oldest first (what the player was told)."""
+
+        self.body = ttk.Frame(self.root)
+        self.body.pack(fill="both", expand=True)
+        bar = ttk.Frame(self.root, style="Bar.TFrame", padding=(8, 3))
+        bar.pack(fill="x", side="bottom")
+        self.connection = ttk.Label(bar, text="Connecting…", style="Bar.TLabel")
+        self.connection.pack(side="left")
+        self.reconnect = ttk.Button(bar, text="Reconnect now", command=self.bridge.reconnect_now)
+        self.notice = ttk.Label(bar, style="Bar.TLabel", foreground="#ffd866")
+        self.notice.pack(side="left", padx=16)
+
+        self.lobby = LobbyFrame(self.body, self.bridge.submit, self.notify)
+        self.lobby.pack(fill="both", expand=True)
+        self.room: RoomFrame | None = None
+        self._notice_job: str | None = None
+        self._since_refresh = 0
+        self._closed = False
+        self.root.protocol("WM_DELETE_WINDOW", self.close)
+
+    # ---- lifecycle ----------------------------------------------------------------------
+    def start(self) -> None:
+        """Connect in the background and start the UI timers (does not block)."""
+        self.bridge.start()
+        self.root.after(TICK_MS, self._tick)
+
+    def run(self) -> int:
+        """Show the window until it is closed; returns the exit status."""
+        self.start()
+        try:
+            self.root.mainloop()
+        finally:
+            self.close()
+        return 0
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        self.bridge.close()
+        with contextlib.suppress(tk.TclError):
+            self.root.destroy()
+
+    def _tick(self) -> None:
+        """Clocks between events, and the lobby's periodic refresh."""
+        if self._closed:
+            return
+        if self.room is not None:
+            self.room.tick()
+        else:
+            self._since_refresh += TICK_MS
+            if self._since_refresh >= LOBBY_REFRESH_MS and self.session.connected:
+                self._since_refresh = 0
+                self.lobby.refresh()
+        self.root.after(TICK_MS, self._tick)
+
+    # ---- from the server ----------------------------------------------------------------
+    def on_message(self, msg: Message, snap: Snapshot) -> None:
+        kind = msg.get("type")
+        if kind == "connection":
+            self._connection(msg, snap)
+        elif kind == "error":
+            request = msg.get("request")
+            self.notify((f"{request}: " if request else "") + error_text(msg))
+        elif kind == "rooms":
+            self.lobby.show_rooms(list(msg.get("rooms") or []))
+        self._follow_room(snap)
+        if self.room is not None and "room" in msg:
+            self.room.handle(msg, snap)
+
+    def _connection(self, msg: Message, snap: Snapshot) -> None:
+        status = msg.get("status")
+        url = self.session.url
+        if status == "connected":
+            self.connection.configure(text=f"● {snap.server_name or 'connected'} · {url}",
+                                      foreground="#7bd88f")  # fmt: skip
+            self.reconnect.pack_forget()
+            self.lobby.refresh()
+        elif status in ("lost", "failed", "connecting"):
+            if status == "lost":
+                delay = float(msg.get("delay") or 0)
+                text = f"○ offline · retrying in {delay:.1f}s · {url}"
+            elif status == "failed":
+                text = f"○ cannot reach {url}: {msg.get('reason')}"
+            else:
+                text = f"○ connecting to {url}…"
+            self.connection.configure(text=text, foreground="#ff8c69")
+            if not self.reconnect.winfo_manager():
+                self.reconnect.pack(side="right")
+        elif status == "closed":
+            self.connection.configure(text="○ disconnected", foreground="#ff8c69")
+        if self.room is not None:
+            self.room.set_connection(snap)
+
+    def _follow_room(self, snap: Snapshot) -> None:
+        """Show the room screen exactly while the session is in a room."""
+        copy = snap.room
+        if copy is not None and copy.state:
+            game = str(copy.state.get("game"))
+            if self.room is not None and self.room.game == game:
+                return
+            if self.room is not None:
+                self.room.destroy()
+            self.lobby.pack_forget()
+            self.room = RoomFrame(self.body, game, self.bridge.submit, self.notify)
+            self.room.pack(fill="both", expand=True)
+        elif copy is None and self.room is not None:
+            self.room.destroy()
+            self.room = None
+            self.lobby.pack(fill="both", expand=True)
+            self.lobby.refresh()
+
+    def notify(self, text: str) -> None:
+        """Tell the player something in the status bar for a few seconds."""
+        self.notices.append(text)
+        self.notice.configure(text=text)
+        if self._notice_job is not None:
+            self.root.after_cancel(self._notice_job)
+        self._notice_job = self.root.after(NOTICE_MS, lambda: self.notice.configure(text=""))

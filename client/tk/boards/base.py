@@ -1,0 +1,108 @@
+"""What every board canvas shares: scaling to the window, redraw on new state,
+mouse buttons turned into intents."""
+
+from __future__ import annotations
+
+import tkinter as tk
+from collections.abc import Callable
+from typing import Any
+
+from client.session import RoomCopy
+from client.tk.model import Geometry, Intent
+from client.views.common import Message
+
+FONT_FAMILY = "DejaVu Sans"
+"""Has the card suits, stars and arrows Link-match glyphs use; Tk falls back if missing."""
+
+IntentSink = Callable[[Intent], None]
+
+
+Font = tuple[str, int, str]
+
+
+def font(px: float, bold: bool = True) -> Font:
+    """A font sized in pixels (negative Tk size), so text scales with the cells."""
+    return (FONT_FAMILY, -max(6, int(px)), "bold" if bold else "normal")
+
+
+class BoardCanvas(tk.Canvas):
+    """A canvas that draws one game's view and reports clicks as intents.
+
+    Subclasses say how many cells there are (:meth:`cells`), how much frame to leave
+    around them (``MARGIN`` in cells) and how to draw (:meth:`draw`).
+    """
+
+    MARGIN = 0.5
+    RING = 0
+    BACKGROUND = "#2b2d31"
+
+    def __init__(self, master: tk.Misc, on_intent: IntentSink, **kw: Any) -> None:
+        super().__init__(
+            master, background=self.BACKGROUND, highlightthickness=0, borderwidth=0, **kw
+        )
+        self.on_intent = on_intent
+        self.copy: RoomCopy | None = None
+        self.me: str | None = None
+        self.geom = Geometry.fit(1, 1, 100, 100)
+        self.bind("<Configure>", lambda _e: self.redraw())
+        self.bind("<Button-1>", lambda e: self._click(e, "left"))
+        self.bind("<Button-2>", lambda e: self._click(e, "middle"))
+        self.bind("<Button-3>", lambda e: self._click(e, "right"))
+
+    # ---- what subclasses provide ------------------------------------------------------
+    def cells(self) -> tuple[int, int]:
+        raise NotImplementedError
+
+    def draw(self, g: Geometry) -> None:
+        raise NotImplementedError
+
+    def click(self, x: int, y: int, button: str) -> Intent | None:
+        raise NotImplementedError
+
+    # ---- shared -------------------------------------------------------------------------
+    @property
+    def room_state(self) -> Message:
+        return self.copy.state if self.copy else {}
+
+    @property
+    def view(self) -> Message:
+        """The game view; before a game exists the room options give the board size."""
+        options = self.room_state.get("options") or {}
+        return {**options, **(self.room_state.get("view") or {})}
+
+    def show(self, copy: RoomCopy, me: str | None) -> None:
+        """Take a new snapshot of the room and repaint."""
+        self.copy, self.me = copy, me
+        self.redraw()
+
+    def redraw(self) -> None:
+        cols, rows = self.cells()
+        width = max(self.winfo_width(), 1)
+        height = max(self.winfo_height(), 1)
+        self.geom = Geometry.fit(cols, rows, width, height, self.MARGIN)
+        self.delete("all")
+        if cols and rows:
+            self.draw(self.geom)
+
+    def pixel_of(self, x: int, y: int) -> tuple[int, int]:
+        """Canvas pixel at the centre of cell ``(x, y)`` (what a click there sends)."""
+        px, py = self.geom.center(x, y)
+        return int(px), int(py)
+
+    def _click(self, event: tk.Event, button: str) -> None:
+        cell = self.geom.cell_at(event.x, event.y, ring=self.RING)
+        if cell is None or self.copy is None:
+            return
+        intent = self.click(cell[0], cell[1], button)
+        if intent is not None:
+            self.on_intent(intent)
+        self.redraw()
+
+    def message(self, text: str, color: str = "#e8e8e8") -> None:
+        """A centred line over the board (waiting, countdown …)."""
+        w, h = self.winfo_width(), self.winfo_height()
+        size = max(12, min(w, h) // 18)
+        self.create_rectangle(0, h / 2 - size, w, h / 2 + size, fill="#000000", stipple="gray50",
+                              outline="", tags="message")  # fmt: skip
+        self.create_text(w / 2, h / 2, text=text, fill=color, font=font(size * 0.9),
+                         tags="message")  # fmt: skip

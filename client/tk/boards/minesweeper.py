@@ -1,0 +1,126 @@
+"""The Minesweeper field as in the classic game: raised hidden cells, sunken
+open ones, coloured numbers, drawn flags and question marks, and after the end
+the mines, the exploded one on red and wrong flags crossed out."""
+
+from __future__ import annotations
+
+from client.tk.boards.base import BoardCanvas, Font, font
+from client.tk.model import Geometry, Intent, mines_click
+from client.views.minesweeper import NUMBER_COLORS, MinesBoard
+
+FACE = "#c6c6c6"
+LIGHT = "#ffffff"
+DARK = "#808080"
+OPEN = "#bdbdbd"
+OPEN_LINE = "#8e8e8e"
+EXPLODED = "#ff1e1e"
+HINT_SAFE = "#1fae3c"
+HINT_RISKY = "#f08c00"
+
+
+class MinesCanvas(BoardCanvas):
+    """Left reveals (or chords a satisfied number), right marks, middle chords."""
+
+    MARGIN = 0.4
+    BACKGROUND = "#2b2d31"
+
+    def board(self) -> MinesBoard:
+        board = MinesBoard.from_view(self.view)
+        if self.copy is not None:
+            board.with_others(self.copy.state, self.copy.last_actions, self.me)
+        return board
+
+    def cells(self) -> tuple[int, int]:
+        return int(self.view.get("width") or 0), int(self.view.get("height") or 0)
+
+    def click(self, x: int, y: int, button: str) -> Intent | None:
+        if self.room_state.get("status") != "playing":
+            return None
+        return mines_click(self.view, x, y, button)
+
+    def draw(self, g: Geometry) -> None:
+        board = self.board()
+        c = g.cell
+        x0, y0, _, _ = g.box(0, 0)
+        _, _, x1, y1 = g.box(board.width - 1, board.height - 1)
+        b = max(3.0, c * 0.18)
+        self._bevel(x0 - b, y0 - b, x1 + b, y1 + b, b, raised=False, fill=OPEN)
+        number_font = font(c * 0.62)
+        for y in range(board.height):
+            for x in range(board.width):
+                self._cell(g, board, x, y, number_font)
+        if board.hint:
+            hx, hy, safe = board.hint
+            if board.char(hx, hy) in "#?":
+                bx0, by0, bx1, by1 = g.box(hx, hy)
+                w = max(2.0, c * 0.1)
+                self.create_rectangle(bx0 + w / 2, by0 + w / 2, bx1 - w / 2, by1 - w / 2,
+                                      outline=HINT_SAFE if safe else HINT_RISKY, width=w,
+                                      tags="hint")  # fmt: skip
+        for (mx, my), color in board.marks.items():
+            if 0 <= mx < board.width and 0 <= my < board.height:
+                bx0, by0, bx1, by1 = g.box(mx, my)
+                self.create_rectangle(bx0 + 1, by0 + 1, bx1 - 1, by1 - 1, outline=color,
+                                      width=max(2.0, c * 0.07), tags="others")  # fmt: skip
+
+    def _cell(self, g: Geometry, board: MinesBoard, x: int, y: int, number_font: Font) -> None:
+        ch = board.char(x, y)
+        x0, y0, x1, y1 = g.box(x, y)
+        c = g.cell
+        tag = f"cell-{x}-{y}"
+        if ch in "#F?":
+            self._bevel(x0, y0, x1, y1, max(2.0, c * 0.12), raised=True, fill=FACE, tag=tag)
+            if ch == "F":
+                self._flag(x0, y0, c, tag)
+            elif ch == "?":
+                self.create_text((x0 + x1) / 2, (y0 + y1) / 2, text="?", fill="#000000",
+                                 font=number_font, tags=tag)  # fmt: skip
+            return
+        fill = EXPLODED if ch == "X" else OPEN
+        self.create_rectangle(x0, y0, x1, y1, fill=fill, outline=OPEN_LINE, width=1, tags=tag)
+        if ch in NUMBER_COLORS:
+            self.create_text((x0 + x1) / 2, (y0 + y1) / 2 + 1, text=ch, fill=NUMBER_COLORS[ch],
+                             font=number_font, tags=tag)  # fmt: skip
+        elif ch in "*XW":
+            self._mine(x0, y0, c, tag)
+            if ch == "W":
+                m = c * 0.16
+                for ax, ay, bx, by in ((x0 + m, y0 + m, x1 - m, y1 - m),
+                                       (x1 - m, y0 + m, x0 + m, y1 - m)):  # fmt: skip
+                    self.create_line(ax, ay, bx, by, fill="#e00000", width=max(2.0, c * 0.1),
+                                     tags=tag)  # fmt: skip
+
+    def _bevel(self, x0: float, y0: float, x1: float, y1: float, b: float, *, raised: bool,
+               fill: str, tag: str = "") -> None:  # fmt: skip
+        """A Windows-3 style 3-D edge: light top-left and dark bottom-right (or swapped)."""
+        top, bottom = (LIGHT, DARK) if raised else (DARK, LIGHT)
+        self.create_rectangle(x0, y0, x1, y1, fill=fill, outline="", tags=tag)
+        self.create_polygon(x0, y0, x1, y0, x1 - b, y0 + b, x0 + b, y0 + b, x0 + b, y1 - b,
+                            x0, y1, fill=top, outline="", tags=tag)  # fmt: skip
+        self.create_polygon(x1, y1, x0, y1, x0 + b, y1 - b, x1 - b, y1 - b, x1 - b, y0 + b,
+                            x1, y0, fill=bottom, outline="", tags=tag)  # fmt: skip
+
+    def _flag(self, x0: float, y0: float, c: float, tag: str) -> None:
+        """Red pennant on a black pole and foot."""
+        px = x0 + c * 0.56
+        w = max(1.5, c * 0.07)
+        self.create_polygon(px, y0 + c * 0.2, px, y0 + c * 0.5, x0 + c * 0.24, y0 + c * 0.35,
+                            fill="#e00000", outline="", tags=tag)  # fmt: skip
+        self.create_line(px, y0 + c * 0.2, px, y0 + c * 0.72, fill="#000000", width=w, tags=tag)
+        self.create_rectangle(x0 + c * 0.3, y0 + c * 0.68, x0 + c * 0.74, y0 + c * 0.78,
+                              fill="#000000", outline="", tags=tag)  # fmt: skip
+
+    def _mine(self, x0: float, y0: float, c: float, tag: str) -> None:
+        """A black sea mine with spikes and a white glint."""
+        cx, cy = x0 + c / 2, y0 + c / 2
+        r, s = c * 0.24, c * 0.36
+        w = max(1.5, c * 0.08)
+        self.create_line(cx - s, cy, cx + s, cy, fill="#000000", width=w, tags=tag)
+        self.create_line(cx, cy - s, cx, cy + s, fill="#000000", width=w, tags=tag)
+        d = s * 0.72
+        self.create_line(cx - d, cy - d, cx + d, cy + d, fill="#000000", width=w, tags=tag)
+        self.create_line(cx - d, cy + d, cx + d, cy - d, fill="#000000", width=w, tags=tag)
+        self.create_oval(cx - r, cy - r, cx + r, cy + r, fill="#000000", outline="", tags=tag)
+        g = c * 0.07
+        self.create_rectangle(cx - r * 0.55, cy - r * 0.55, cx - r * 0.55 + 2 * g,
+                              cy - r * 0.55 + 2 * g, fill="#ffffff", outline="", tags=tag)  # fmt: skip

@@ -1,0 +1,122 @@
+"""Glue between the networking thread and the Tk thread.
+
+Tk may only be touched from the thread that created it, and a slow or vanished
+server must never freeze the window. So the shared :class:`client.session.Session`
+runs on its own asyncio loop in a daemon thread (:func:`client.session.run_in_thread`);
+its listener copies each message together with a private snapshot of the room
+onto a :class:`queue.Queue`, and the Tk side drains that queue from ``after()``.
+The UI therefore never reads the session's live (thread-owned) dictionaries.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import copy
+import queue
+import threading
+import tkinter as tk
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from client.session import RoomCopy, Session, run_in_thread
+
+Message = dict[str, Any]
+POLL_MS = 25
+MAX_PER_POLL = 200
+"""Messages handled per poll; the rest wait for the next tick so input stays responsive."""
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """What the UI may know after a message: taken on the session thread, then
+    owned by the Tk thread alone (a deep copy, so no locking is needed)."""
+
+    player: str | None
+    connected: bool
+    room: RoomCopy | None
+    server_name: str | None = None
+
+
+Handler = Callable[[Message, Snapshot], None]
+
+
+class Bridge:
+    """Runs a session in the background and hands its messages to ``handler`` on
+    the Tk thread; :meth:`submit` sends intents from the Tk thread without blocking."""
+
+    def __init__(self, session: Session, root: tk.Misc, handler: Handler) -> None:
+        self.session = session
+        self.root = root
+        self.handler = handler
+        self.latest = Snapshot(player=None, connected=False, room=None)
+        self._queue: queue.Queue[tuple[Message, Snapshot]] = queue.Queue()
+        self._thread: threading.Thread | None = None
+        self._after: str | None = None
+        self._closed = False
+        session.add_listener(self._listen)
+
+    def start(self) -> None:
+        """Start the network thread and the polling loop."""
+        self._thread = run_in_thread(self.session)
+        self._schedule()
+
+    def _listen(self, msg: Message) -> None:
+        """Runs on the session thread: copy everything the UI may look at."""
+        s = self.session
+        snap = Snapshot(
+            player=s.player,
+            connected=s.connected,
+            room=copy.deepcopy(s.room),
+            server_name=s.server_name,
+        )
+        self._queue.put((copy.deepcopy(msg), snap))
+
+    def _schedule(self) -> None:
+        if not self._closed:
+            with contextlib.suppress(tk.TclError):
+                self._after = self.root.after(POLL_MS, self.poll)
+
+    def poll(self) -> int:
+        """Hand queued messages to the handler (on the Tk thread); returns how many."""
+        handled = 0
+        try:
+            while handled < MAX_PER_POLL:
+                try:
+                    msg, snap = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                self.latest = snap
+                handled += 1
+                try:
+                    self.handler(msg, snap)
+                except tk.TclError:
+                    if self._closed:
+                        break
+                    raise
+        finally:
+            self._schedule()
+        return handled
+
+    def submit(self, type_: str, **fields: Any) -> None:
+        """Queue an intent for the server; never blocks the UI."""
+        if self.session.loop is not None:
+            self.session.submit(type_, **fields)
+
+    def reconnect_now(self) -> None:
+        self.session.reconnect_now()
+
+    def close(self, timeout: float = 3.0) -> None:
+        """Stop polling and close the connection (waits briefly for a clean close)."""
+        self._closed = True
+        if self._after is not None:
+            with contextlib.suppress(tk.TclError):
+                self.root.after_cancel(self._after)
+        loop = self.session.loop
+        if loop is not None and loop.is_running():
+            future = asyncio.run_coroutine_threadsafe(self.session.close(), loop)
+            with contextlib.suppress(Exception):
+                future.result(timeout)
+        if self._thread is not None:
+            self._thread.join(timeout)

@@ -1,0 +1,1 @@
+"""Players that are programs: bridges that seat external engines in a room."""

@@ -1,0 +1,176 @@
+"""Alpha-beta search: principal variation search, iterative deepening, a
+transposition table and threat-aware move ordering.
+
+Forced situations are resolved before the ordinary move list: a five wins, the
+opponent's five must be blocked (two of them lose), an open four wins, and
+against an open three only blocks and own fours are tried. Otherwise the best
+few points by shape score (attack + defence) are searched, the TT move first.
+"""
+
+from __future__ import annotations
+
+import time
+
+from server.games.gomoku.ai.patterns import C_FIVE, C_FOUR, C_THREE
+from server.games.gomoku.ai.position import WEIGHT, Position
+from server.games.gomoku.ai.threats import Timeout
+
+WIN = 1_000_000
+EXACT, LOWER, UPPER = 0, 1, 2
+DEFENCE = (0, 1, 6, 8, 30, 40, 250, 1500, 0)
+"""Value of occupying a point where the opponent would make each shape."""
+
+
+class Searcher:
+    """Iterative-deepening PVS over a Position for the side to move."""
+
+    def __init__(self, pos: Position, deadline: float, width: int = 10) -> None:
+        self.pos = pos
+        self.deadline = deadline
+        self.width = width
+        self.nodes = 0
+        self.tt: dict[int, tuple[int, int, int, int]] = {}
+
+    def _tick(self) -> None:
+        self.nodes += 1
+        if self.nodes & 127 == 0 and time.perf_counter() > self.deadline:
+            raise Timeout
+
+    def evaluate(self) -> int:
+        """Shape totals from the side to move's view, with a tempo bonus."""
+        pos = self.pos
+        me = pos.to_move
+        return pos.total[me] - pos.total[3 - me] + 20
+
+    def order(self, moves: list[int], me: int) -> list[int]:
+        pos = self.pos
+        op = 3 - me
+        shape = pos.shape
+
+        def score(p: int) -> int:
+            s = 0
+            for di in range(4):
+                s += WEIGHT[shape(me, p, di)] + DEFENCE[shape(op, p, di)]
+            return s
+
+        scored = sorted(((score(p), p) for p in moves), key=lambda t: (-t[0], t[1]))
+        return [p for _, p in scored]
+
+    def forced(self, me: int) -> tuple[int | None, list[int] | None]:
+        """(a result score, or None) and the restricted move list (None = all)."""
+        pos = self.pos
+        op = 3 - me
+        ply = len(pos.stack)
+        if pos.threats[me][C_FIVE]:
+            return WIN - ply, None
+        fives = pos.threats[op][C_FIVE]
+        if len(fives) > 1:
+            return -(WIN - ply - 1), None
+        if fives:
+            b = next(iter(fives))
+            if not pos.legal(me, b):
+                return -(WIN - ply - 1), None
+            return None, [b]
+        for p in pos.threats[me][C_FOUR]:
+            if pos.wins_next(me, p) and pos.legal(me, p):
+                return WIN - ply - 2, None
+        if pos.threats[op][C_THREE] and any(pos.wins_next(op, q) for q in pos.threats[op][C_FOUR]):
+            # op threatens an open four: block its four points or make our own fours
+            moves = set(pos.threats[op][C_FOUR]) | set(pos.threats[me][C_FOUR])
+            return None, [p for p in moves if pos.legal(me, p)]
+        return None, None
+
+    def moves_for(self, me: int, restricted: list[int] | None, width: int) -> list[int]:
+        pos = self.pos
+        if restricted is not None:
+            return self.order(restricted, me)[: max(width, 1) * 2]
+        ordered = self.order(pos.candidates(), me)
+        out = []
+        for p in ordered:
+            if pos.legal(me, p):
+                out.append(p)
+                if len(out) >= width:
+                    break
+        return out
+
+    def pvs(self, depth: int, alpha: int, beta: int) -> int:
+        self._tick()
+        pos = self.pos
+        me = pos.to_move
+        result, restricted = self.forced(me)
+        if result is not None:
+            return result
+        if restricted is not None and len(restricted) == 1 and len(pos.stack) < 60:
+            depth += 1  # a single forced reply costs no depth
+        if depth <= 0:
+            return self.evaluate()
+        entry = self.tt.get(pos.hash)
+        tt_move = -1
+        if entry is not None:
+            e_depth, flag, e_score, tt_move = entry
+            if e_depth >= depth:
+                if flag == EXACT:
+                    return e_score
+                if flag == LOWER and e_score >= beta:
+                    return e_score
+                if flag == UPPER and e_score <= alpha:
+                    return e_score
+        moves = self.moves_for(me, restricted, self.width)
+        if not moves:
+            return -(WIN - len(pos.stack) - 1) if restricted is not None else 0
+        if tt_move in moves:
+            moves.remove(tt_move)
+            moves.insert(0, tt_move)
+        best, best_move = -WIN * 2, moves[0]
+        a0 = alpha
+        for i, p in enumerate(moves):
+            pos.make(p)
+            try:
+                if i == 0:
+                    score = -self.pvs(depth - 1, -beta, -alpha)
+                else:
+                    score = -self.pvs(depth - 1, -alpha - 1, -alpha)
+                    if alpha < score < beta:
+                        score = -self.pvs(depth - 1, -beta, -score)
+            finally:
+                pos.unmake()
+            if score > best:
+                best, best_move = score, p
+            if score > alpha:
+                alpha = score
+            if alpha >= beta:
+                break
+        flag = EXACT if a0 < best < beta else (LOWER if best >= beta else UPPER)
+        self.tt[pos.hash] = (depth, flag, best, best_move)
+        return best
+
+    def root(self, moves: list[int], max_depth: int = 20) -> tuple[int, int, int]:
+        """Best move, its score and the depth completed (>= 1 unless out of time)."""
+        pos = self.pos
+        best_move, best_score, done = moves[0], 0, 0
+        for depth in range(1, max_depth + 1):
+            try:
+                alpha, beta = -WIN * 2, WIN * 2
+                it_best, it_score = moves[0], -WIN * 2
+                for i, p in enumerate(moves):
+                    pos.make(p)
+                    try:
+                        if i == 0:
+                            score = -self.pvs(depth - 1, -beta, -alpha)
+                        else:
+                            score = -self.pvs(depth - 1, -alpha - 1, -alpha)
+                            if score > alpha:
+                                score = -self.pvs(depth - 1, -beta, -score)
+                    finally:
+                        pos.unmake()
+                    if score > it_score:
+                        it_best, it_score = p, score
+                    alpha = max(alpha, score)
+            except Timeout:
+                break
+            best_move, best_score, done = it_best, it_score, depth
+            moves.remove(it_best)
+            moves.insert(0, it_best)
+            if abs(best_score) >= WIN - 100:
+                break
+        return best_move, best_score, done

@@ -1,0 +1,77 @@
+"""Lobby, chat and reconnect in the Tk window, next to other clients in one room."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from client.tk.app import TkApp
+from tests.tk.driver import Opponent, Pump, click, press, room_state, screenshot, snap
+
+
+def test_chat_goes_both_ways_and_a_second_window_watches_from_the_lobby(
+    make_app: Callable[[str], TkApp], make_opponent: Callable[[str], Opponent], pump: Pump
+) -> None:
+    ann = make_app("Ann")
+    opp = make_opponent("Bob")
+    ann.lobby.choose("gomoku", 0)
+    press(ann.lobby.create_button)
+    pump.until(lambda: ann.room is not None, "Ann's room screen")
+    code = snap(ann).room.room  # type: ignore[union-attr]
+    opp.send("join-room", room=code)
+    opp.expect("state", room=code)
+
+    # A second Tk window finds the room in its lobby and watches it.
+    cy = make_app("Cy")
+    pump.until(lambda: code in cy.lobby.rooms(), "the room in Cy's lobby")
+    bbox = cy.lobby.table.bbox(code)
+    assert bbox, "the room's row is on screen"
+    x, y, w, h = bbox  # type: ignore[misc]
+    screenshot(cy, "lobby")
+    click(cy.lobby.table, x + w // 2, y + h // 2)
+    pump.until(lambda: cy.lobby.code.get() == code, "the code picked from the table")
+    press(cy.lobby.watch_button)
+    pump.until(lambda: cy.room is not None, "Cy's room screen")
+    pump.until(lambda: "Cy" in (room_state(ann).get("spectators") or []), "Cy in Ann's roster")
+
+    ann_chat = ann.room.chat  # type: ignore[union-attr]
+    ann_chat.entry.focus_force()  # key events go to the focus widget
+    ann_chat.entry.insert(0, "good luck, have fun")
+    pump.until(lambda: ann.root.focus_get() is ann_chat.entry, "focus in the chat line")
+    ann_chat.entry.event_generate("<Return>")
+    got = opp.expect("chat", text="good luck, have fun")
+    assert got["from"] == snap(ann).player and got["name"] == "Ann"
+    assert ann_chat.entry.get() == ""
+
+    opp.send("chat", text="you too!")
+    pump.until(lambda: any("Bob: you too!" in ln for ln in ann_chat.lines()), "Bob's line")
+    assert cy.room is not None
+    pump.until(lambda: any("Bob: you too!" in ln for ln in cy.room.chat.lines()),  # type: ignore[union-attr]
+               "Bob's line for the spectator")  # fmt: skip
+    assert any("Ann: good luck, have fun" in ln for ln in cy.room.chat.lines())
+    assert "Watching" in cy.room.status.cget("text")
+
+
+def test_window_reconnects_and_keeps_its_seat(
+    make_app: Callable[[str], TkApp], make_opponent: Callable[[str], Opponent], pump: Pump
+) -> None:
+    ann = make_app("Ann")
+    opp = make_opponent("Bob")
+    ann.lobby.choose("gomoku", 0)
+    press(ann.lobby.create_button)
+    pump.until(lambda: ann.room is not None, "Ann's room screen")
+    code = snap(ann).room.room  # type: ignore[union-attr]
+    me = snap(ann).player
+    opp.send("join-room", room=code)
+    opp.expect("state", room=code, status="playing")
+
+    loop = ann.session.loop
+    assert loop is not None
+    loop.call_soon_threadsafe(ann.session.drop_connection)  # as a network failure would
+    opp.expect("player-info", player=me, connected=False)
+    opp.expect("player-info", player=me, connected=True)
+    pump.until(lambda: snap(ann).connected and snap(ann).player == me, "Ann back online")
+    pump.until(lambda: room_state(ann).get("status") == "playing", "Ann's seat restored")
+    assert ann.room is not None and ann.room.board.room_state.get("room") == code
+    assert "Reconnecting" not in ann.room.status.cget("text")
+    click(ann.room.board, *ann.room.board.pixel_of(7, 7))
+    assert opp.expect("moved", by=me)["move"] == {"x": 7, "y": 7}

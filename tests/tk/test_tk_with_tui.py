@@ -1,0 +1,86 @@
+"""Both clients side by side in one room: the Tk window and the terminal client
+(Textual, headless) play Gomoku moves and chat with each other.
+
+The server and the Textual app share the test's event loop on the main thread;
+Tk also lives on the main thread and is pumped between awaits.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import tkinter as tk
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+
+from client.tk.app import TkApp
+from client.tui.app import GridhallApp
+from tests.tk.driver import FAST, click, press, room_state, snap
+
+
+async def until(root: tk.Tk, pilot: Pilot[Any], cond: Callable[[], object], what: str) -> None:
+    """Run both UIs until ``cond()`` holds (a failure guard, not a timing check)."""
+    deadline = asyncio.get_running_loop().time() + 15
+    while not cond():
+        if asyncio.get_running_loop().time() > deadline:
+            raise AssertionError(f"timed out waiting for: {what}")
+        root.update()
+        await pilot.pause(0.02)
+
+
+async def test_tk_and_terminal_clients_play_and_chat_in_one_room(
+    xvfb: str,
+    make_server: Callable[..., Any],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("GRIDHALL_CONFIG_DIR", str(tmp_path / "config"))
+    server = await make_server()
+    url = f"ws://127.0.0.1:{server.port}/"
+    tk_app = TkApp(url, "Ann", root=tk.Tk(className="gridhall"), backoff=FAST)
+    tui = GridhallApp(url, "Tess", backoff=FAST)
+    tk_app.start()
+    try:
+        async with tui.run_test(size=(120, 40)) as pilot:
+            root = tk_app.root
+            await until(root, pilot, lambda: snap(tk_app).connected, "Tk connected")
+            await until(root, pilot, lambda: tui.session.connected, "TUI connected")
+            tk_app.lobby.choose("gomoku", 0)
+            press(tk_app.lobby.create_button)
+            await until(root, pilot, lambda: snap(tk_app).room is not None, "Tk's room")
+            code = snap(tk_app).room.room  # type: ignore[union-attr]
+
+            await pilot.click("#code")
+            await pilot.press(*code, "enter")  # the terminal client joins by typing the code
+            await until(root, pilot, lambda: room_state(tk_app).get("status") == "playing",
+                        "the game to start")  # fmt: skip
+            assert tk_app.room is not None
+            board = tk_app.room.board
+            click(board, *board.pixel_of(7, 7))  # Tk plays black
+            await until(root, pilot, lambda: (tui.session.state or {}).get("view", {}).get("moves")
+                        == [[7, 7]], "Tk's stone in the terminal")  # fmt: skip
+            # The terminal client answers with a click on its own board.
+            assert await pilot.click("#board", offset=(1 + 3 + 2 * 8, 1 + 1 + 8))
+            await until(root, pilot, lambda: room_state(tk_app)["view"]["moves"] == [[7, 7], [8, 8]],
+                        "the terminal's stone in Tk")  # fmt: skip
+
+            await pilot.click("#chat-input")
+            await pilot.press(*"hello tk", "enter")
+            await until(root, pilot, lambda: any("Tess: hello tk" in ln
+                                                 for ln in tk_app.room.chat.lines()),  # type: ignore[union-attr]
+                        "the terminal's chat in Tk")  # fmt: skip
+            tk_app.room.chat.entry.insert(0, "hi from Tk")
+            tk_app.room.chat.send_button.invoke()
+            await until(root, pilot, lambda: any(c.get("text") == "hi from Tk"
+                                                 for c in (tui.session.state or {}).get("chat", [])),
+                        "Tk's chat in the terminal")  # fmt: skip
+    finally:
+        loop = tk_app.session.loop
+        if loop is not None:  # close while this loop still serves the server's side
+            await asyncio.wrap_future(
+                asyncio.run_coroutine_threadsafe(tk_app.session.close(), loop)
+            )
+        tk_app.close()
