@@ -1,7 +1,7 @@
 # The gridhall server as a container: one process, the database on /data.
 FROM python:3.11-slim
 WORKDIR /app
-COPY pyproject.toml README.md ./
+COPY pyproject.toml setup.py README.md ./
 COPY protocol ./protocol
 COPY server ./server
 COPY client ./client

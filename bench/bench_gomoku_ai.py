@@ -23,9 +23,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from server.games.gomoku.ai import easy, hard  # noqa: E402
-from server.games.gomoku.ai.position import Position  # noqa: E402
-from server.games.gomoku.ai.threats import ThreatSearch, Timeout  # noqa: E402
+from gridhall.server.games.gomoku.ai import easy, hard  # noqa: E402
+from gridhall.server.games.gomoku.ai.position import Position  # noqa: E402
+from gridhall.server.games.gomoku.ai.threats import ThreatSearch, Timeout  # noqa: E402
 
 Point = tuple[int, int]
 

@@ -21,15 +21,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from server.games.linkmatch import available_pairs, find_path  # noqa: E402
-from server.games.linkmatch.board import (  # noqa: E402
+from gridhall.server.games.linkmatch import available_pairs, find_path  # noqa: E402
+from gridhall.server.games.linkmatch.board import (  # noqa: E402
     Gravity,
     Point,
     Rows,
     copy_rows,
     remove_pair,
 )
-from server.games.linkmatch.generate import generate  # noqa: E402
+from gridhall.server.games.linkmatch.generate import generate  # noqa: E402
 
 
 def per_call(fn: Callable[[], object], min_time: float = 0.3) -> float:

@@ -15,9 +15,9 @@ import time
 from collections.abc import Callable
 from multiprocessing import Pool
 
-from server.games.minesweeper.board import Board
-from server.games.minesweeper.generate import no_guess_layout, random_layout
-from server.games.minesweeper.solver import UNKNOWN, Knowledge, analyse_or_estimate
+from gridhall.server.games.minesweeper.board import Board
+from gridhall.server.games.minesweeper.generate import no_guess_layout, random_layout
+from gridhall.server.games.minesweeper.solver import UNKNOWN, Knowledge, analyse_or_estimate
 
 EXPERT = (30, 16, 99)
 

@@ -6,8 +6,8 @@ import argparse
 import importlib
 import sys
 
-from client import config
-from client.address import AddressError, server_url
+from gridhall.client import config
+from gridhall.client.address import AddressError, server_url
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -45,7 +45,7 @@ def main(argv: list[str] | None = None) -> int:
     config.save(config.Config(name=name, server=args.server))
     if args.tk:
         try:
-            tk_client = importlib.import_module("client.tk")
+            tk_client = importlib.import_module("gridhall.client.tk")
         except ModuleNotFoundError as exc:
             print(f"gridhall: the Tk client is not available ({exc.name} is missing).",
                   file=sys.stderr)  # fmt: skip
@@ -53,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
         result = tk_client.main(url=url, name=name)
         return int(result or 0)
     try:
-        from client.tui.app import GridhallApp
+        from gridhall.client.tui.app import GridhallApp
     except ModuleNotFoundError as exc:
         print(f"gridhall: the terminal client needs Textual ({exc.name} is missing); "
               "install it with: pip install 'gridhall[tui]'", file=sys.stderr)  # fmt: skip

@@ -14,7 +14,7 @@ import os
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from client.address import DEFAULT_HOST, DEFAULT_PORT
+from gridhall.client.address import DEFAULT_HOST, DEFAULT_PORT
 
 FILE_NAME = "config.json"
 

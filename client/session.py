@@ -31,7 +31,7 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
-from protocol import (
+from gridhall.protocol import (
     CLIENT_MESSAGES,
     MAX_SERVER_FRAME,
     PROTOCOL_VERSION,
@@ -39,7 +39,7 @@ from protocol import (
     decode_map,
     encode,
 )
-from protocol.schema import from_map
+from gridhall.protocol.schema import from_map
 
 Message = dict[str, Any]
 Listener = Callable[[Message], None]

@@ -1,4 +1,4 @@
-"""``python -m server`` runs the game server."""
+"""``python -m gridhall.server`` runs the game server."""
 
 from .cli import main
 

@@ -18,8 +18,8 @@ from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
-import protocol as p
-from protocol import ErrorCode
+from gridhall import protocol as p
+from gridhall.protocol import ErrorCode
 
 from .computer import Computers
 from .config import ServerConfig

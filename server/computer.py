@@ -7,7 +7,7 @@ import logging
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import TYPE_CHECKING
 
-from protocol import ProtocolError
+from gridhall.protocol import ProtocolError
 
 from .identity import Identity
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 
-import protocol
+from gridhall import protocol
 
 from .config import ServerConfig
 from .limits import SlidingWindow, TokenBucket

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import secrets
 
-from protocol import ErrorCode, ProtocolError
+from gridhall.protocol import ErrorCode, ProtocolError
 
 from .games import registry
 from .games.base import JSON, GameSpec, OptionError

@@ -13,9 +13,9 @@ import sys
 import time
 from typing import TextIO
 
-from server.games.gomoku.ai import hard
-from server.games.gomoku.ai.position import Position
-from server.games.gomoku.renju import BLACK, WHITE
+from gridhall.server.games.gomoku.ai import hard
+from gridhall.server.games.gomoku.ai.position import Position
+from gridhall.server.games.gomoku.renju import BLACK, WHITE
 
 ABOUT = 'name="gridhall", version="0.1.0", author="gridhall team", country="LAN"'
 MAX_SIZE = 20

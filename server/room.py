@@ -19,8 +19,8 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any, Literal, Protocol
 
-import protocol as p
-from protocol import ErrorCode, ProtocolError
+from gridhall import protocol as p
+from gridhall.protocol import ErrorCode, ProtocolError
 
 from .config import ServerConfig
 from .games.base import JSON, Game, GameError, GameSpec

@@ -12,8 +12,8 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-import protocol as p
-from protocol import ErrorCode, ProtocolError
+from gridhall import protocol as p
+from gridhall.protocol import ErrorCode, ProtocolError
 
 from .connection import Connection
 from .identity import Identity

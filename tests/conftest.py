@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from server.app import GameServer
-from server.config import ServerConfig
+from gridhall.server.app import GameServer
+from gridhall.server.config import ServerConfig
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 
-import protocol
+from gridhall import protocol
 
 TIMEOUT = 5.0
 

@@ -8,7 +8,7 @@ import tkinter  # noqa: F401 - missing Tk fails at import, which client.cli repo
 
 def main(url: str, name: str) -> int:
     """Open the window and run until it is closed; the exit status."""
-    from client.tk.app import TkApp
+    from gridhall.client.tk.app import TkApp
 
     return TkApp(url, name).run()
 

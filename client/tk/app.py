@@ -7,12 +7,12 @@ import contextlib
 import tkinter as tk
 from tkinter import ttk
 
-from client.session import Backoff, Session
-from client.tk import theme
-from client.tk.bridge import Bridge, Message, Snapshot
-from client.tk.lobby import LobbyFrame
-from client.tk.room import RoomFrame
-from client.views.common import error_text
+from gridhall.client.session import Backoff, Session
+from gridhall.client.tk import theme
+from gridhall.client.tk.bridge import Bridge, Message, Snapshot
+from gridhall.client.tk.lobby import LobbyFrame
+from gridhall.client.tk.room import RoomFrame
+from gridhall.client.views.common import error_text
 
 TICK_MS = 500
 LOBBY_REFRESH_MS = 5000

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from client.session import RoomCopy, Session, run_in_thread
+from gridhall.client.session import RoomCopy, Session, run_in_thread
 
 Message = dict[str, Any]
 POLL_MS = 25

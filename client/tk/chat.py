@@ -7,7 +7,7 @@ import tkinter as tk
 from collections.abc import Callable
 from tkinter import ttk
 
-from client.views.common import Message
+from gridhall.client.views.common import Message
 
 MAX_CHAT = 500
 

@@ -7,8 +7,8 @@ from collections.abc import Callable
 from tkinter import ttk
 from typing import Any
 
-from client.views.common import GAME_TITLES, Message
-from client.views.lobby import PRESETS, room_rows
+from gridhall.client.views.common import GAME_TITLES, Message
+from gridhall.client.views.lobby import PRESETS, room_rows
 
 Submit = Callable[..., None]
 Notify = Callable[[str], None]

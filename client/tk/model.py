@@ -11,11 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from client.session import RoomCopy
-from client.views import gomoku, linkmatch, minesweeper
-from client.views.common import Message, clock, names, result_text
-from client.views.linkmatch import LinkBoard
-from client.views.minesweeper import MinesBoard, next_mark
+from gridhall.client.session import RoomCopy
+from gridhall.client.views import gomoku, linkmatch, minesweeper
+from gridhall.client.views.common import Message, clock, names, result_text
+from gridhall.client.views.linkmatch import LinkBoard
+from gridhall.client.views.minesweeper import MinesBoard, next_mark
 
 Intent = tuple[str, dict[str, Any]]
 """A request for the server: message type and fields."""

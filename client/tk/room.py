@@ -8,13 +8,13 @@ from functools import partial
 import tkinter as tk
 from collections.abc import Callable
 from tkinter import ttk
-from client.session import RoomCopy
-from client.tk import model
-from client.tk.boards import BOARDS, BoardCanvas, LinkCanvas
-from client.tk.bridge import Snapshot
-from client.tk.chat import ChatPanel
-from client.views import gomoku, linkmatch
-from client.views.common import GAME_TITLES, Message, names, player_lines, result_text
+from gridhall.client.session import RoomCopy
+from gridhall.client.tk import model
+from gridhall.client.tk.boards import BOARDS, BoardCanvas, LinkCanvas
+from gridhall.client.tk.bridge import Snapshot
+from gridhall.client.tk.chat import ChatPanel
+from gridhall.client.views import gomoku, linkmatch
+from gridhall.client.views.common import GAME_TITLES, Message, names, player_lines, result_text
 
 Submit = Callable[..., None]
 Notify = Callable[[str], None]

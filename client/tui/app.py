@@ -9,12 +9,12 @@ from typing import ClassVar
 from textual.app import App
 from textual.binding import Binding, BindingType
 
-from client.session import Backoff, Session
-from client.tui.events import ServerEvent
-from client.tui.help import HelpScreen
-from client.tui.lobby import LobbyScreen
-from client.tui.room import RoomScreen
-from client.views.common import error_text
+from gridhall.client.session import Backoff, Session
+from gridhall.client.tui.events import ServerEvent
+from gridhall.client.tui.help import HelpScreen
+from gridhall.client.tui.lobby import LobbyScreen
+from gridhall.client.tui.room import RoomScreen
+from gridhall.client.views.common import error_text
 
 
 class GridhallApp(App[None]):

@@ -18,11 +18,11 @@ from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.widget import Widget
 
-from client.session import RoomCopy
-from client.views.common import Look
-from client.views.gomoku import GomokuBoard
-from client.views.linkmatch import LinkBoard
-from client.views.minesweeper import MinesBoard, next_mark
+from gridhall.client.session import RoomCopy
+from gridhall.client.views.common import Look
+from gridhall.client.views.gomoku import GomokuBoard
+from gridhall.client.views.linkmatch import LinkBoard
+from gridhall.client.views.minesweeper import MinesBoard, next_mark
 
 LABEL = Style(color="#8a8f98")
 CHORD_GRACE = 0.25

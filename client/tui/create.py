@@ -11,8 +11,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Label, Select
 
-from client.views.common import GAME_TITLES
-from client.views.lobby import PRESETS
+from gridhall.client.views.common import GAME_TITLES
+from gridhall.client.views.lobby import PRESETS
 
 
 class CreateRoomScreen(ModalScreen[dict[str, Any] | None]):

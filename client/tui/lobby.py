@@ -11,8 +11,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, DataTable, Footer, Header, Input, Label
 
-from client.tui.create import CreateRoomScreen
-from client.views.lobby import room_rows
+from gridhall.client.tui.create import CreateRoomScreen
+from gridhall.client.views.lobby import room_rows
 
 REFRESH_SECONDS = 5.0
 

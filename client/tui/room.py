@@ -13,10 +13,10 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Input, Label, RichLog, Static
 
-from client.session import RoomCopy
-from client.tui.boards import BOARDS, Board, LinkWidget
-from client.views import gomoku, linkmatch, minesweeper
-from client.views.common import GAME_TITLES, Message, names, player_lines, result_text
+from gridhall.client.session import RoomCopy
+from gridhall.client.tui.boards import BOARDS, Board, LinkWidget
+from gridhall.client.views import gomoku, linkmatch, minesweeper
+from gridhall.client.views.common import GAME_TITLES, Message, names, player_lines, result_text
 
 ACTIONS: dict[str, list[tuple[str, str]]] = {
     "gomoku": [("btn-draw", "Offer draw"), ("btn-takeback", "Take back")],

@@ -5,6 +5,6 @@ what to draw: a :class:`Look` (glyph + colours) per cell, status-line text,
 player lines. No toolkit imports here, and no game rules beyond reading views.
 """
 
-from client.views.common import Look
+from gridhall.client.views.common import Look
 
 __all__ = ["Look"]

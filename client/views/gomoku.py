@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from client.views.common import Look, Message, names
+from gridhall.client.views.common import Look, Message, names
 
 WOOD = "#c99a4b"
 LINE = "#6b4a1e"

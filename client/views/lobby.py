@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from client.views.common import GAME_TITLES, Message
+from gridhall.client.views.common import GAME_TITLES, Message
 
 
 @dataclass(frozen=True)

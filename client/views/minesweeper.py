@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from client.views.common import Look, Message, clock, names, player_color
+from gridhall.client.views.common import Look, Message, clock, names, player_color
 
 NUMBER_COLORS = {
     "1": "#1f4fff",

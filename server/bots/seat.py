@@ -7,7 +7,7 @@ engine that speaks the Piskvork protocol can play people, or our own computer
 (``--vs easy``), on any gridhall server.
 
     gridhall-bridge --server 192.168.1.20:8765 --engine "./pbrain-rapfi" --vs hard
-    gridhall-bridge --room K7MQ2D --engine "python -m server.pbrain" --name Rapfi
+    gridhall-bridge --room K7MQ2D --engine "python -m gridhall.server.pbrain" --name Rapfi
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 
-import protocol as p
+from gridhall import protocol as p
 
 from .pbrain_bridge import PbrainEngine
 

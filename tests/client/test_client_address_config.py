@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from client import config
-from client.address import AddressError, server_url
+from gridhall.client import config
+from gridhall.client.address import AddressError, server_url
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
-from client.session import Backoff, Session, run_in_thread
+from gridhall.client.session import Backoff, Session, run_in_thread
 
 FAST = Backoff(first=0.05, cap=0.2)
 

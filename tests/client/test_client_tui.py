@@ -14,9 +14,9 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, RichLog, Select
 
-from client.session import Backoff
-from client.tui.app import GridhallApp
-from client.tui.help import HelpScreen
+from gridhall.client.session import Backoff
+from gridhall.client.tui.app import GridhallApp
+from gridhall.client.tui.help import HelpScreen
 
 SIZE = (120, 40)
 FAST = Backoff(first=0.05, cap=0.2)

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from client.views import gomoku, linkmatch, minesweeper
-from client.views.common import error_text, player_lines, result_text
-from client.views.lobby import PRESETS, options_text, room_rows
+from gridhall.client.views import gomoku, linkmatch, minesweeper
+from gridhall.client.views.common import error_text, player_lines, result_text
+from gridhall.client.views.lobby import PRESETS, options_text, room_rows
 
 
 def gomoku_state(moves: list[list[int]]) -> dict[str, object]:

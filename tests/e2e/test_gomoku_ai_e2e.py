@@ -5,8 +5,8 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from server.app import GameServer
-from server.bots.seat import run_bridge
+from gridhall.server.app import GameServer
+from gridhall.server.bots.seat import run_bridge
 from tests.wsclient import WsClient, gomoku_pair
 
 
@@ -66,7 +66,7 @@ async def test_a_renju_foul_is_refused_with_its_name_and_the_game_goes_on(
 async def test_an_external_pbrain_engine_plays_a_whole_game_through_the_bridge(
         make_server: Any) -> None:
     server = await make_server()
-    engine = [sys.executable, "-m", "server.pbrain"]
+    engine = [sys.executable, "-m", "gridhall.server.pbrain"]
     results = await run_bridge(url(server), engine, "Engine", None,
                                {"size": 15, "rule": "standard", "ai": "easy"}, games=1,
                                timeout_turn_ms=200)

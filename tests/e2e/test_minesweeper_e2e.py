@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from server import lobby
-from server.games.minesweeper import deduce
+from gridhall.server import lobby
+from gridhall.server.games.minesweeper import deduce
 from tests.wsclient import WsClient
 
 pytestmark = pytest.mark.skipif("minesweeper" not in lobby.registry(),

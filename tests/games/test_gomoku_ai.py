@@ -8,11 +8,11 @@ import time
 
 import pytest
 
-from server.games.gomoku.ai import choose_move
-from server.games.gomoku.ai.patterns import C_FIVE
-from server.games.gomoku.ai.position import Position
-from server.games.gomoku.ai.threats import ThreatSearch
-from server.games.gomoku.renju import forbidden_points
+from gridhall.server.games.gomoku.ai import choose_move
+from gridhall.server.games.gomoku.ai.patterns import C_FIVE
+from gridhall.server.games.gomoku.ai.position import Position
+from gridhall.server.games.gomoku.ai.threats import ThreatSearch
+from gridhall.server.games.gomoku.renju import forbidden_points
 
 Point = tuple[int, int]
 BUDGET = 0.3

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from server.games.base import GameError, OptionError
-from server.games.gomoku import SPEC, Board, GomokuGame
+from gridhall.server.games.base import GameError, OptionError
+from gridhall.server.games.gomoku import SPEC, Board, GomokuGame
 
 A, B = "alice", "bob"
 

@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from server.games.base import GameError, OptionError
-from server.games.linkmatch import SPEC, available_pairs, find_path
-from server.games.linkmatch.game import LinkMatchGame
+from gridhall.server.games.base import GameError, OptionError
+from gridhall.server.games.linkmatch import SPEC, available_pairs, find_path
+from gridhall.server.games.linkmatch.game import LinkMatchGame
 
 T0 = 1000.0
 

@@ -12,8 +12,8 @@ from collections import Counter
 
 import pytest
 
-from server.games.linkmatch import find_path, generate
-from server.games.linkmatch.board import (
+from gridhall.server.games.linkmatch import find_path, generate
+from gridhall.server.games.linkmatch.board import (
     Gravity,
     Pair,
     Rows,
@@ -22,8 +22,8 @@ from server.games.linkmatch.board import (
     fall_down,
     remove_pair,
 )
-from server.games.linkmatch.generate import Layout, shuffle_tiles
-from server.games.linkmatch.solver import solve
+from gridhall.server.games.linkmatch.generate import Layout, shuffle_tiles
+from gridhall.server.games.linkmatch.solver import solve
 
 GRAVITIES: list[Gravity] = ["none", "down"]
 

@@ -12,8 +12,8 @@ import random
 
 import pytest
 
-from server.games.linkmatch import available_pairs, find_path
-from server.games.linkmatch.board import Point, Rows
+from gridhall.server.games.linkmatch import available_pairs, find_path
+from gridhall.server.games.linkmatch.board import Point, Rows
 
 X = 9  # a blocker kind in hand-made boards
 

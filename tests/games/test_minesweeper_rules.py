@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
-from server.games.base import GameError, OptionError
-from server.games.minesweeper import SPEC, MinesweeperGame, from_layout, replay
-from server.games.minesweeper.board import Board, neighbour_table
-from server.games.minesweeper.generate import no_guess_layout, random_layout
-from server.games.minesweeper.solver import logic_solve
+from gridhall.server.games.base import GameError, OptionError
+from gridhall.server.games.minesweeper import SPEC, MinesweeperGame, from_layout, replay
+from gridhall.server.games.minesweeper.board import Board, neighbour_table
+from gridhall.server.games.minesweeper.generate import no_guess_layout, random_layout
+from gridhall.server.games.minesweeper.solver import logic_solve
 
 
 def art_layout(art: list[str]) -> list[tuple[int, int]]:

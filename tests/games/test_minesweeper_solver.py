@@ -7,10 +7,10 @@ from itertools import combinations
 
 import pytest
 
-from server.games.minesweeper import deduce
-from server.games.minesweeper.board import Board
-from server.games.minesweeper.generate import random_layout
-from server.games.minesweeper.solver import UNKNOWN, Knowledge, knowledge_from_rows
+from gridhall.server.games.minesweeper import deduce
+from gridhall.server.games.minesweeper.board import Board
+from gridhall.server.games.minesweeper.generate import random_layout
+from gridhall.server.games.minesweeper.solver import UNKNOWN, Knowledge, knowledge_from_rows
 
 
 def test_one_two_one_against_a_wall() -> None:

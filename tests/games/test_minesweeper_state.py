@@ -9,9 +9,9 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from server.games.base import GameError
-from server.games.minesweeper import SPEC, MinesweeperGame, replay
-from server.games.minesweeper.game import ACTIONS, MARKS
+from gridhall.server.games.base import GameError
+from gridhall.server.games.minesweeper import SPEC, MinesweeperGame, replay
+from gridhall.server.games.minesweeper.game import ACTIONS, MARKS
 
 PLAYERS = ("a", "b", "c")
 SIZE = 7

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from server.games.gomoku.renju import forbidden_points, foul
+from gridhall.server.games.gomoku.renju import forbidden_points, foul
 
 Point = tuple[int, int]
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from client.tk.app import TkApp
+from gridhall.client.tk.app import TkApp
 from tests.tk.driver import FAST, Opponent, Pump, ServerThread
 
 SCREEN = "1280x900x24"

@@ -18,11 +18,11 @@ from concurrent.futures import Future
 from pathlib import Path
 from typing import Any, TypeVar
 
-from client.session import Backoff
-from client.tk.app import TkApp
-from client.tk.bridge import Snapshot
-from server.app import GameServer
-from server.config import ServerConfig
+from gridhall.client.session import Backoff
+from gridhall.client.tk.app import TkApp
+from gridhall.client.tk.bridge import Snapshot
+from gridhall.server.app import GameServer
+from gridhall.server.config import ServerConfig
 from tests.wsclient import WsClient
 
 T = TypeVar("T")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from client.tk.app import TkApp
-from client.tk.boards import GomokuCanvas
+from gridhall.client.tk.app import TkApp
+from gridhall.client.tk.boards import GomokuCanvas
 from tests.tk.driver import Opponent, Pump, click, press, room_state, screenshot, snap
 
 

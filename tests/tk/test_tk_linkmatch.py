@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from client.tk.app import TkApp
-from client.tk.boards import LinkCanvas
-from server.games.linkmatch import available_pairs
+from gridhall.client.tk.app import TkApp
+from gridhall.client.tk.boards import LinkCanvas
+from gridhall.server.games.linkmatch import available_pairs
 from tests.tk.driver import Opponent, Pump, click, press, room_state, screenshot, snap
 
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from client.session import RoomCopy
-from client.tk import model
-from client.tk.model import Geometry, LinkSelection
+from gridhall.client.session import RoomCopy
+from gridhall.client.tk import model
+from gridhall.client.tk.model import Geometry, LinkSelection
 
 
 def test_geometry_fits_and_maps_pixels_back_to_cells() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from client.tk.app import TkApp
+from gridhall.client.tk.app import TkApp
 from tests.tk.driver import Opponent, Pump, click, press, room_state, screenshot, snap
 
 

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 
-from client.tk.app import TkApp
-from client.tui.app import GridhallApp
+from gridhall.client.tk.app import TkApp
+from gridhall.client.tui.app import GridhallApp
 from tests.tk.driver import FAST, click, press, room_state, snap
 
 

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import protocol as p
-from protocol import ErrorCode, ProtocolError
+from gridhall import protocol as p
+from gridhall.protocol import ErrorCode, ProtocolError
 
 CLIENT_EXAMPLES: dict[str, dict[str, Any]] = {
     "hello": {"protocol": 1, "name": "Ann", "token": "t" * 32, "id": 1},

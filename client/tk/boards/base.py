@@ -7,9 +7,9 @@ import tkinter as tk
 from collections.abc import Callable
 from typing import Any
 
-from client.session import RoomCopy
-from client.tk.model import Geometry, Intent
-from client.views.common import Message
+from gridhall.client.session import RoomCopy
+from gridhall.client.tk.model import Geometry, Intent
+from gridhall.client.views.common import Message
 
 FONT_FAMILY = "DejaVu Sans"
 """Has the card suits, stars and arrows Link-match glyphs use; Tk falls back if missing."""

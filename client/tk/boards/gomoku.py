@@ -7,9 +7,9 @@ import math
 import tkinter as tk
 from typing import Any
 
-from client.tk.boards.base import BoardCanvas, IntentSink, font
-from client.tk.model import Geometry, Intent, gomoku_click
-from client.views.gomoku import GomokuBoard, star_points
+from gridhall.client.tk.boards.base import BoardCanvas, IntentSink, font
+from gridhall.client.tk.model import Geometry, Intent, gomoku_click
+from gridhall.client.views.gomoku import GomokuBoard, star_points
 
 WOOD = "#dcb35c"
 WOOD_EDGE = "#a87a32"

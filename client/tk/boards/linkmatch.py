@@ -7,10 +7,10 @@ from __future__ import annotations
 import tkinter as tk
 from typing import Any
 
-from client.tk.boards.base import BoardCanvas, Font, IntentSink, font
-from client.tk.model import Geometry, Intent, LinkSelection
-from client.views.common import Message
-from client.views.linkmatch import LinkBoard, kind_look
+from gridhall.client.tk.boards.base import BoardCanvas, Font, IntentSink, font
+from gridhall.client.tk.model import Geometry, Intent, LinkSelection
+from gridhall.client.views.common import Message
+from gridhall.client.views.linkmatch import LinkBoard, kind_look
 
 FELT = "#1f4a45"
 TILE = "#f7f0dc"

@@ -4,9 +4,9 @@ the mines, the exploded one on red and wrong flags crossed out."""
 
 from __future__ import annotations
 
-from client.tk.boards.base import BoardCanvas, Font, font
-from client.tk.model import Geometry, Intent, mines_click
-from client.views.minesweeper import NUMBER_COLORS, MinesBoard
+from gridhall.client.tk.boards.base import BoardCanvas, Font, font
+from gridhall.client.tk.model import Geometry, Intent, mines_click
+from gridhall.client.views.minesweeper import NUMBER_COLORS, MinesBoard
 
 FACE = "#c6c6c6"
 LIGHT = "#ffffff"

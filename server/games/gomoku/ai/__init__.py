@@ -6,7 +6,7 @@ the event loop never waits on it (it is a module-level function, so picklable).
 
 from __future__ import annotations
 
-from server.games.gomoku.ai import easy, hard
+from gridhall.server.games.gomoku.ai import easy, hard
 
 LEVELS = ("easy", "hard")
 RULES = ("freestyle", "standard", "renju")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 
-from server.games.gomoku.renju import BLACK, EMPTY, WHITE, Grid, foul_code
+from gridhall.server.games.gomoku.renju import BLACK, EMPTY, WHITE, Grid, foul_code
 
 ATTACK = (1, 20, 200, 2_000, 100_000)
 DEFEND = (1, 15, 150, 1_500, 50_000)

@@ -10,10 +10,10 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from server.games.gomoku.ai.patterns import C_FIVE, C_FOUR
-from server.games.gomoku.ai.position import Position
-from server.games.gomoku.ai.search import Searcher
-from server.games.gomoku.ai.threats import ThreatSearch, Timeout
+from gridhall.server.games.gomoku.ai.patterns import C_FIVE, C_FOUR
+from gridhall.server.games.gomoku.ai.position import Position
+from gridhall.server.games.gomoku.ai.search import Searcher
+from gridhall.server.games.gomoku.ai.threats import ThreatSearch, Timeout
 
 
 @dataclass

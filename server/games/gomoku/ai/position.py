@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 
-from server.games.gomoku.ai.patterns import (
+from gridhall.server.games.gomoku.ai.patterns import (
     CLASS_OF,
     EXACT,
     FIVE,
@@ -23,7 +23,7 @@ from server.games.gomoku.ai.patterns import (
     THREE,
     ShapeTable,
 )
-from server.games.gomoku.renju import BLACK, EMPTY, WALL, WHITE, Grid, foul_code
+from gridhall.server.games.gomoku.renju import BLACK, EMPTY, WALL, WHITE, Grid, foul_code
 
 WEIGHT = (0, 2, 8, 10, 40, 45, 300, 2000, 0)
 """Evaluation weight of each shape (index = shape)."""

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import time
 
-from server.games.gomoku.ai.patterns import C_FIVE, C_FOUR, C_THREE
-from server.games.gomoku.ai.position import WEIGHT, Position
-from server.games.gomoku.ai.threats import Timeout
+from gridhall.server.games.gomoku.ai.patterns import C_FIVE, C_FOUR, C_THREE
+from gridhall.server.games.gomoku.ai.position import WEIGHT, Position
+from gridhall.server.games.gomoku.ai.threats import Timeout
 
 WIN = 1_000_000
 EXACT, LOWER, UPPER = 0, 1, 2

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import time
 
-from server.games.gomoku.ai.patterns import C_FIVE, C_FOUR, C_THREE, OPEN4
-from server.games.gomoku.ai.position import Position
+from gridhall.server.games.gomoku.ai.patterns import C_FIVE, C_FOUR, C_THREE, OPEN4
+from gridhall.server.games.gomoku.ai.position import Position
 
 
 class Timeout(Exception):
