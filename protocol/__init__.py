@@ -4,6 +4,7 @@ from .codec import MAX_FRAME, MAX_SERVER_FRAME, decode, decode_map, encode, enco
 from .errors import ErrorCode, ProtocolError
 from .messages import *  # every message class, e.g. protocol.Hello
 from .messages import CLIENT_MESSAGES, PROTOCOL_VERSION, SERVER_MESSAGES
+from .outcome import Outcome, Termination
 
 __all__ = [
     "CLIENT_MESSAGES",
@@ -11,7 +12,9 @@ __all__ = [
     "MAX_SERVER_FRAME",
     "PROTOCOL_VERSION",
     "SERVER_MESSAGES",
+    "Termination",
     "ErrorCode",
+    "Outcome",
     "ProtocolError",
     "decode",
     "decode_map",

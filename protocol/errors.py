@@ -24,6 +24,8 @@ class ErrorCode(StrEnum):
     NO_PENDING_REQUEST = "no-pending-request"
     RATE_LIMITED = "rate-limited"
     SERVER_BUSY = "server-busy"
+    INTERNAL_ERROR = "internal-error"
+    """The server's own fault (a bug), never the client's: nothing changed."""
 
 
 class ProtocolError(Exception):

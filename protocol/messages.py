@@ -248,6 +248,8 @@ class Moved:
     by: str
     move: dict[str, Any]
     view: dict[str, Any]
+    turn: str | None = None
+    """Who moves next after this move (absent: nobody in particular, or the game is over)."""
 
 
 @message("game-over", "server")

@@ -331,7 +331,7 @@ class Room:
         self.broadcast_each(lambda seq, m: p.Moved(
             room=self.code, seq=seq, by=ident.id,
             move=game.visible_move(ident.id, played.move, self._viewer(m)),
-            view=game.view(self._viewer(m))))
+            view=game.view(self._viewer(m)), turn=game.turn()))
         for notice in played.notices:
             self._notice(notice)
         self._after_action()

@@ -57,6 +57,7 @@ class Session:
                 self.error(ProtocolError(ErrorCode.RATE_LIMITED, "You are sending messages "
                                          "too fast; slow down."))
             return
+        msg: Any = None
         try:
             msg = p.decode(frame, "client")
             self.dispatch(msg)
@@ -69,8 +70,10 @@ class Session:
             self.error(exc)
         except Exception:  # a server bug must not end the connection or the server
             log.exception("internal error handling a frame from %s", self.conn.peer)
-            self.conn.send(p.Error(code=ErrorCode.BAD_MESSAGE.value,
-                                   message="The server could not handle that message."))
+            self.conn.send(p.Error(code=ErrorCode.INTERNAL_ERROR.value,
+                                   message="The server failed on that request; this is "
+                                           "its own fault and has been logged.",
+                                   re=getattr(msg, "id", None)))
 
     def dispatch(self, msg: Any) -> None:
         rid = getattr(msg, "id", None)
