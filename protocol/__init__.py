@@ -3,11 +3,12 @@
 from .codec import MAX_FRAME, MAX_SERVER_FRAME, decode, decode_map, encode, encode_map
 from .errors import ErrorCode, ProtocolError
 from .messages import *  # every message class, e.g. protocol.Hello
-from .messages import CLIENT_MESSAGES, PROTOCOL_VERSION, SERVER_MESSAGES
+from .messages import CLIENT_MESSAGES, DEFAULT_PORT, PROTOCOL_VERSION, SERVER_MESSAGES
 from .outcome import Outcome, Termination
 
 __all__ = [
     "CLIENT_MESSAGES",
+    "DEFAULT_PORT",
     "MAX_FRAME",
     "MAX_SERVER_FRAME",
     "PROTOCOL_VERSION",

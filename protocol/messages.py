@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal, TypeVar, dataclass_transform
 
 PROTOCOL_VERSION = 1
+DEFAULT_PORT = 8765
+"""The TCP port a server listens on and clients try when none is given."""
 MAX_ID = 2**31 - 1
 
 GameName = Literal["gomoku", "minesweeper", "linkmatch"]

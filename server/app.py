@@ -1,7 +1,9 @@
-"""The game server: websockets front end, connection caps, shutdown.
+"""The game server's I/O layer: websockets, timers, SQLite, worker processes.
 
-``GameServer`` wires the pieces: a Lobby of Rooms, the Identities, the Store,
-computer players. Port 0 picks a free port (tests); ``port`` tells which.
+``GameServer`` owns everything that waits or touches the outside world and
+nothing else: the rules of who may do what live in the pure :class:`Hub` and
+its rooms, which return effects that :meth:`GameServer.execute` carries out.
+Port 0 picks a free port (tests); ``port`` tells which.
 """
 
 from __future__ import annotations
@@ -24,9 +26,10 @@ from gridhall.protocol import ErrorCode
 from .computer import Computers
 from .config import ServerConfig
 from .connection import Connection
-from .identity import Identities, Identity
-from .lobby import Lobby
-from .room import Room
+from .effects import Effect, SaveChat, SaveGame, Send, Think, Wake
+from .games.base import JSON
+from .hub import Hub
+from .identity import Identity
 from .session import Session
 from .store import Store
 
@@ -37,11 +40,13 @@ class GameServer:
     def __init__(self, config: ServerConfig | None = None) -> None:
         self.config = config or ServerConfig()
         self.store = Store(self.config.db)
-        self.identities = Identities()
-        self.lobby = Lobby(self)
+        self.hub = Hub(self.config)
         self.computers = Computers(self.config.ai_workers, self.config.ai_budget)
+        self.sessions: dict[str, Session] = {}
+        """The session speaking for each connected player id."""
         self.connections: set[Connection] = set()
         self.per_ip: Counter[str] = Counter()
+        self._timers: dict[str, asyncio.TimerHandle] = {}
         self._server: Server | None = None
         self._closed = False
 
@@ -62,15 +67,16 @@ class GameServer:
         return int(self._server.sockets[0].getsockname()[1])
 
     async def close(self) -> None:
-        """Close every connection with 1001, stop computers, checkpoint the store."""
+        """Close every connection with 1001, stop computers and timers, close the store."""
         if self._closed:
             return
         self._closed = True
         if self._server is not None:
             self._server.close(close_connections=True)
             await self._server.wait_closed()
-        for room in list(self.lobby.rooms.values()):
-            room.close()
+        for timer in self._timers.values():
+            timer.cancel()
+        self._timers.clear()
         self.computers.close()
         self.store.close()
         log.info("server stopped")
@@ -98,21 +104,21 @@ class GameServer:
 
     # -- connections ----------------------------------------------------------
     async def _handle(self, ws: ServerConnection) -> None:
-        conn = Connection(ws, self.config, time.monotonic())
+        conn = Connection(ws, self.config)
         if len(self.connections) >= self.config.max_connections or \
                 self.per_ip[conn.peer] >= self.config.max_connections_per_ip:
-            conn.send(p.Error(code=ErrorCode.SERVER_BUSY.value,
-                              message="The server has as many players as it allows; "
-                                      "try again later."))
+            conn.send_frame(p.encode(p.Error(
+                code=ErrorCode.SERVER_BUSY.value,
+                message="The server has as many players as it allows; try again later.")))
             conn.close(1013, "server busy")
             await conn.wait_closed()
             return
         self.connections.add(conn)
         self.per_ip[conn.peer] += 1
-        session = Session(self, conn)
+        session = Session(self, conn, time.time())
         try:
             async for frame in ws:
-                session.receive(frame)
+                session.receive(frame, time.time())
                 if conn.closed:
                     break
         except ConnectionClosed:
@@ -123,33 +129,68 @@ class GameServer:
             if self.per_ip[conn.peer] <= 0:
                 del self.per_ip[conn.peer]
             if not self._closed:
-                session.closed()
+                session.closed(time.time())
             if conn.closed:
                 await conn.wait_closed()
             else:
                 await conn.drain()
 
-    # -- what rooms ask of the server (RoomHost) --------------------------------
-    def room_emptied(self, room: Room) -> None:
-        self.lobby.remove(room)
-        log.info("room %s closed", room.code)
+    # -- what sessions ask of the server (SessionHost) ---------------------------
+    def bind(self, ident: Identity, session: Session) -> None:
+        older = self.sessions.get(ident.id)
+        if older is not None and older is not session:
+            older.identity = None  # its close must not count as this player dropping
+            older.link.close(4000, "replaced by a newer connection")
+        self.sessions[ident.id] = session
 
-    def identity_released(self, ident: Identity) -> None:
-        if ident.conn is None:
-            self.identities.forget(ident)
+    def unbind(self, ident: Identity, session: Session) -> bool:
+        if self.sessions.get(ident.id) is not session:
+            return False
+        del self.sessions[ident.id]
+        return True
 
-    def forget_later(self, ident: Identity) -> None:
-        """Keep a roomless, disconnected identity resumable for the grace period."""
+    def execute(self, effects: list[Effect]) -> None:
+        """Carry out the core's effects, in order."""
+        for effect in effects:
+            if isinstance(effect, Send):
+                frame = p.encode(effect.msg)
+                for pid in effect.to:
+                    session = self.sessions.get(pid)
+                    if session is not None:
+                        session.link.send_frame(frame)
+            elif isinstance(effect, Wake):
+                self._arm(effect)
+            elif isinstance(effect, Think):
+                self.computers.schedule(effect, self._computer_answered)
+            else:
+                self._save(effect)
 
-        def forget() -> None:
-            if ident.conn is None and ident.room is None:
-                self.identities.forget(ident)
+    def _save(self, effect: SaveChat | SaveGame) -> None:
+        try:
+            if isinstance(effect, SaveChat):
+                self.store.save_chat(effect.room, effect.player, effect.name, effect.text,
+                                     effect.ts)
+            else:
+                self.store.save_game(effect.room, effect.game, effect.options, effect.players,
+                                     effect.result, effect.record, effect.started_at,
+                                     effect.ended_at)
+        except Exception:  # the game goes on for the players even if the disk does not
+            log.exception("could not write to the store")
 
-        asyncio.get_running_loop().call_later(self.config.grace_seconds, forget)
+    def _arm(self, wake: Wake) -> None:
+        timer = self._timers.pop(wake.key, None)
+        if timer is not None:
+            timer.cancel()
+        if wake.at is not None and not self._closed:
+            delay = max(0.0, wake.at - time.time()) + 0.001  # never a hair early
+            self._timers[wake.key] = asyncio.get_running_loop().call_later(
+                delay, self._woken, wake.key)
 
-    def seat_computer(self, room: Room, level: str) -> None:
-        bot = self.identities.create(f"Computer ({level})", bot=level)
-        room.seat_computer(bot)
+    def _woken(self, key: str) -> None:
+        self._timers.pop(key, None)
+        if not self._closed:
+            self.execute(self.hub.wake(key, time.time()))
 
-    def schedule_computer(self, room: Room, ident: Identity) -> None:
-        self.computers.schedule(room, ident)
+    def _computer_answered(self, job: Think, move: JSON) -> None:
+        if not self._closed:
+            self.execute(self.hub.computer_move(job, move, time.time()))

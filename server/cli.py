@@ -19,7 +19,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="gridhall-server",
                                      description="Host gridhall games on your network.")
     parser.add_argument("--host", default=d.host, help="address to listen on (default all)")
-    parser.add_argument("--port", type=int, default=d.port, help="TCP port (default 8765)")
+    parser.add_argument("--port", type=int, default=d.port, help=f"TCP port (default {d.port})")
     parser.add_argument("--name", default=d.name, help="server name shown to players")
     parser.add_argument("--db", default=d.db, help="SQLite file for games and chat")
     parser.add_argument("--log-level", default="INFO",

@@ -1,34 +1,39 @@
-"""Computer players: search runs in worker processes, never on the event loop."""
+"""Computer players think in worker processes, never on the event loop.
+
+The room asks with a :class:`~gridhall.server.effects.Think` effect; this module
+runs the game's ``ComputerPlayer.think`` in a process pool (one job per computer
+seat at a time) and hands the answer back through a callback, with the request
+it answered, so the room can tell a stale answer from a fresh one.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
-from typing import TYPE_CHECKING
 
-from gridhall.protocol import ProtocolError
-
-from .identity import Identity
-
-if TYPE_CHECKING:
-    from .room import Room
+from .effects import Think
+from .games import registry
+from .games.base import JSON
 
 log = logging.getLogger("gridhall.computer")
 
 DEFAULT_BUDGET = 2.0
 
+Answer = Callable[[Think, JSON], None]
 
-def gomoku_move(moves: list[tuple[int, int]], size: int, rule: str, level: str,
-                budget: float) -> tuple[int, int]:
+
+def think(game: str, request: JSON, level: str, budget: float) -> JSON:
     """Worker-side entry point (module level, so a process pool can pickle it)."""
-    from .games.gomoku.ai import choose_move
-
-    return choose_move(moves, size, rule, level, budget)
+    computer = registry()[game].computer
+    if computer is None:
+        raise ValueError(f"{game} has no computer player")
+    return computer.think(request, level, budget)
 
 
 class Computers:
-    """Schedules one move at a time for each computer seat."""
+    """Runs computer players' thinking; at most one job per computer seat."""
 
     def __init__(self, workers: int, budget: float = DEFAULT_BUDGET) -> None:
         self.workers = workers
@@ -42,34 +47,28 @@ class Computers:
             self._pool = ProcessPoolExecutor(max_workers=self.workers)
         return self._pool
 
-    def schedule(self, room: Room, bot: Identity) -> None:
-        if bot.id in self._busy:
-            return
-        task = asyncio.get_running_loop().create_task(self._play(room, bot))
-        self._busy[bot.id] = task
-        task.add_done_callback(lambda _t: self._busy.pop(bot.id, None))
+    def schedule(self, job: Think, answer: Answer) -> None:
+        """Think about ``job`` and call ``answer(job, move)`` on the loop when done.
+        A newer job for the same seat replaces one still running."""
+        running = self._busy.pop(job.bot, None)
+        if running is not None:
+            running.cancel()
+        task = asyncio.get_running_loop().create_task(self._think(job, answer))
+        self._busy[job.bot] = task
+        task.add_done_callback(lambda t: self._busy.pop(job.bot, None)
+                               if self._busy.get(job.bot) is t else None)
 
-    async def _play(self, room: Room, bot: Identity) -> None:
-        """Think, then move if the position is still the one thought about."""
+    async def _think(self, job: Think, answer: Answer) -> None:
         loop = asyncio.get_running_loop()
-        while True:
-            game = room.game
-            if room.closed or game is None or game.result is not None or game.turn() != bot.id:
-                return
-            view = game.view(bot.id)
-            moves = [(int(x), int(y)) for x, y in view["moves"]]
-            try:
-                x, y = await loop.run_in_executor(self.pool, gomoku_move, moves, view["size"],
-                                                  view["rule"], bot.bot or "easy", self.budget)
-            except Exception:
-                log.exception("room %s: the computer failed to find a move", room.code)
-                return
-            if room.game is game and game.view(bot.id)["moves"] == view["moves"]:
-                break  # otherwise a take-back changed the board while it thought: think again
         try:
-            room.move(bot, {"x": x, "y": y}, None)
-        except ProtocolError as exc:
-            log.error("room %s: the computer's move was refused: %s", room.code, exc.message)
+            move = await loop.run_in_executor(self.pool, think, job.game, job.request,
+                                              job.level, self.budget)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("room %s: the computer failed to find a move", job.room)
+            return
+        answer(job, move)
 
     def close(self) -> None:
         for task in self._busy.values():

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from gridhall.protocol import DEFAULT_PORT
+
 
 @dataclass
 class ServerConfig:
     host: str = "0.0.0.0"
-    port: int = 8765
+    port: int = DEFAULT_PORT
     name: str = "gridhall"
     db: str = "gridhall.db"
     grace_seconds: float = 60.0

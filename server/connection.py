@@ -1,47 +1,34 @@
-"""One client connection: an outgoing queue so a slow reader never stalls a room."""
+"""One client connection: an outgoing queue so a slow reader never stalls a room.
+
+This is the session's :class:`~gridhall.server.session.Link` in production."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import logging
-from typing import TYPE_CHECKING, Any
 
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 
-from gridhall import protocol
-
 from .config import ServerConfig
-from .limits import SlidingWindow, TokenBucket
-
-if TYPE_CHECKING:
-    from .identity import Identity
 
 log = logging.getLogger("gridhall.connection")
 
 
 class Connection:
-    """Wraps a websocket: queued sends, per-connection limits and abuse counters."""
+    """Wraps a websocket: sends are queued and written by one task per connection."""
 
-    def __init__(self, ws: ServerConnection, config: ServerConfig, now: float) -> None:
+    def __init__(self, ws: ServerConnection, config: ServerConfig) -> None:
         self.ws = ws
         self.queue: asyncio.Queue[bytes | None] = asyncio.Queue(maxsize=config.send_queue)
-        self.bucket = TokenBucket(config.rate_per_second, config.rate_burst, now)
-        self.chat = SlidingWindow(config.chat_lines, config.chat_window)
-        self.bad_messages = 0
-        self.rate_strikes = 0
-        self.identity: Identity | None = None
         self.closed = False
         self._closer: asyncio.Task[None] | None = None
         self.peer = str(ws.remote_address[0]) if ws.remote_address else "?"
         self.writer = asyncio.create_task(self._write(), name=f"writer-{self.peer}")
 
-    def send(self, msg: Any) -> None:
-        """Queue a message dataclass for this client."""
-        self.send_bytes(protocol.encode(msg))
-
-    def send_bytes(self, frame: bytes) -> None:
+    def send_frame(self, frame: bytes) -> None:
+        """Queue an encoded frame for this client."""
         if self.closed:
             return
         try:

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import asyncio
 import secrets
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
-    from .connection import Connection
     from .room import Room
 
 
@@ -20,16 +18,17 @@ class Identity:
     token: str
     name: str
     color: str | None = None
-    conn: Connection | None = None
+    connected: bool = False
+    """A connection currently speaks for this identity (never for a computer)."""
     room: Room | None = None
     role: Literal["player", "spectator"] | None = None
-    grace: asyncio.TimerHandle | None = field(default=None, repr=False)
     bot: str | None = None
     """For a computer player: its level ("easy", "hard") or engine name."""
 
     @property
     def online(self) -> bool:
-        return self.bot is not None or self.conn is not None
+        """What the room shows as ``connected``: computers are always there."""
+        return self.bot is not None or self.connected
 
 
 class Identities:
@@ -55,3 +54,6 @@ class Identities:
         """Drop an identity nobody can resume any more (offline and roomless)."""
         self.by_id.pop(ident.id, None)
         self.by_token.pop(ident.token, None)
+
+    def __len__(self) -> int:
+        return len(self.by_id)

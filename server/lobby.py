@@ -9,7 +9,7 @@ from gridhall.protocol import ErrorCode, ProtocolError
 from .games import registry
 from .games.base import JSON, GameSpec, OptionError
 from .identity import Identity
-from .room import Room, RoomHost
+from .room import Room, RoomHost, hash_password
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 """Letters and digits that cannot be misread aloud (no 0/O, 1/I/L)."""
@@ -17,8 +17,12 @@ CODE_LENGTH = 6
 
 
 class Lobby:
-    def __init__(self, host: RoomHost) -> None:
+    """Every open room by code, and the rules for making one."""
+
+    def __init__(self, host: RoomHost, max_rooms: int, grace_seconds: float) -> None:
         self.host = host
+        self.max_rooms = max_rooms
+        self.grace_seconds = grace_seconds
         self.rooms: dict[str, Room] = {}
         self.games: dict[str, GameSpec] = registry()
 
@@ -31,18 +35,24 @@ class Lobby:
     def create(self, creator: Identity, game: str, options: JSON | None, private: bool,
                password: str | None) -> Room:
         """A new room with ``creator`` not yet seated; ProtocolError to refuse."""
-        if len(self.rooms) >= self.host.config.max_rooms:
+        if len(self.rooms) >= self.max_rooms:
             raise ProtocolError(ErrorCode.SERVER_BUSY, "The server has as many rooms as it "
                                 "allows; join an existing room or try later.")
         spec = self.games.get(game)
         if spec is None:
-            raise ProtocolError(ErrorCode.BAD_MESSAGE, f"This server does not host {game!r}.")
+            raise ProtocolError(ErrorCode.BAD_MESSAGE, f"This server does not host {game!r}; "
+                                "it hosts " + ", ".join(sorted(self.games)) + ".")
         try:
             parsed = spec.parse_options(dict(options or {}))
         except OptionError as exc:
             raise ProtocolError(ErrorCode.BAD_MESSAGE, f"Bad {game} options: {exc}") from None
+        if parsed.get("ai") and spec.computer is None:
+            raise ProtocolError(ErrorCode.BAD_MESSAGE, f"{game} has no computer opponent.")
+        salt = secrets.token_bytes(16)
         room = Room(self.host, self.new_code(), spec, parsed, creator,
-                    private or password is not None, password)
+                    private or password is not None,
+                    hash_password(password, salt) if password else None, salt,
+                    secrets.randbits(63), self.grace_seconds)
         self.rooms[room.code] = room
         return room
 

@@ -1,75 +1,92 @@
-"""A room: seats, spectators, chat, the game, and the order of everything.
+"""A room as a pure state machine: seats, spectators, chat, the game, and the order
+of everything.
 
-Every room action runs synchronously on the event loop, so one room processes
-one action at a time and a slow client never holds it (sends are queued per
-connection). Each event the room emits takes the next ``seq``; every recipient
-of that event gets the same number. Snapshots (``state`` to one client on join,
-sync or resume) carry the current ``seq`` without taking a new one.
+Every input is a method call carrying the time (``now``, unix seconds) and an
+:class:`~gridhall.server.effects.Outbox`; the room changes its state and appends
+what to send, what to store and what to think about. It never touches a socket,
+a clock, a timer or a database, so tests drive it directly and the same inputs
+always give the same outputs (durability can replay them). ``deadline()`` tells
+the layer around it when to call :meth:`Room.tick` next: a game clock, a
+countdown, or the end of a dropped player's reconnect grace.
+
+One room processes one input at a time. Each event the room emits takes the next
+``seq``; every recipient of that event gets the same number. Snapshots (``state``
+to one member on join, sync or resume) repeat the current ``seq``.
 """
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import hmac
 import logging
-import secrets
-import time
 from collections import deque
 from collections.abc import Callable
 from typing import Any, Literal, Protocol
 
 from gridhall import protocol as p
-from gridhall.protocol import ErrorCode, ProtocolError
+from gridhall.protocol import ErrorCode, ProtocolError, Termination
 
-from .config import ServerConfig
+from .bots.policy import ComputerPolicy
+from .effects import Outbox, SaveChat, SaveGame, Think
 from .games.base import JSON, Game, GameError, GameSpec
 from .identity import Identity
-from .store import Store
 
 log = logging.getLogger("gridhall.room")
 
 CHAT_HISTORY = 50
+Role = Literal["player", "spectator"]
 
 
 class RoomHost(Protocol):
-    """What a room needs from the server around it."""
-
-    config: ServerConfig
-    store: Store
+    """What a room tells the hub around it (synchronously, no I/O)."""
 
     def room_emptied(self, room: Room) -> None: ...
 
-    def identity_released(self, ident: Identity) -> None: ...
-
-    def schedule_computer(self, room: Room, ident: Identity) -> None: ...
+    def identity_released(self, ident: Identity, now: float) -> None: ...
 
 
-def _hash_password(password: str, salt: bytes) -> bytes:
+def hash_password(password: str, salt: bytes) -> bytes:
+    """The stored form of a room password (PBKDF2, so a leaked store is slow to crack)."""
     return hashlib.pbkdf2_hmac("sha256", password.encode(), salt, 20_000)
 
 
+def game_seed(room_seed: int, games_started: int) -> int:
+    """The seed of a room's n-th game: derived, so replaying a room's inputs
+    recreates the same boards."""
+    digest = hashlib.sha256(f"{room_seed}:{games_started}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
 class Room:
+    """One room; see the module docstring. ``seed`` is secret (boards derive from it)."""
+
     def __init__(self, host: RoomHost, code: str, spec: GameSpec, options: JSON,
-                 creator: Identity, private: bool, password: str | None) -> None:
+                 creator: Identity, private: bool, password: bytes | None, salt: bytes,
+                 seed: int, grace_seconds: float) -> None:
         self.host = host
         self.code = code
         self.spec = spec
         self.options = options
         self.private = private
-        self._salt = secrets.token_bytes(16)
-        self._password = _hash_password(password, self._salt) if password else None
+        self._password = password
+        self._salt = salt
+        self.seed = seed
+        self.grace_seconds = grace_seconds
         self.creator = creator.id
         self.seats: list[Identity | None] = [None] * spec.max_players(options)
         self.spectators: list[Identity] = []
         self.seq = 0
         self.chat: deque[JSON] = deque(maxlen=CHAT_HISTORY)
         self.game: Game | None = None
+        self.games_started = 0
         self.round_no = 0
         self.game_started_at = 0.0
         self._over_announced = False
         self.again: list[str] | None = None
-        self._timer: asyncio.TimerHandle | None = None
+        self.grace: dict[str, float] = {}
+        """Seated players whose connection dropped: player id -> end of their grace."""
+        self.thinking: dict[str, JSON] = {}
+        """Computer players asked for a move: bot id -> the position they think about."""
         self.closed = False
 
     # -- who is here ----------------------------------------------------------
@@ -80,6 +97,9 @@ class Room:
     @property
     def members(self) -> list[Identity]:
         return self.seated + self.spectators
+
+    def member_ids(self, exclude: Identity | None = None) -> list[str]:
+        return [m.id for m in self.members if m is not exclude]
 
     @property
     def status(self) -> Literal["waiting", "playing", "over"]:
@@ -103,49 +123,57 @@ class Room:
     def check_password(self, password: str | None) -> bool:
         if self._password is None:
             return True
-        given = _hash_password(password or "", self._salt)
+        given = hash_password(password or "", self._salt)
         return hmac.compare_digest(given, self._password)
+
+    def deadline(self) -> float | None:
+        """When :meth:`tick` must run next (None: nothing is timed)."""
+        times = list(self.grace.values())
+        game = self.game
+        if game is not None and game.result is None:
+            game_deadline = game.deadline()
+            if game_deadline is not None:
+                times.append(game_deadline)
+        return min(times) if times else None
 
     # -- sending --------------------------------------------------------------
     def _next_seq(self) -> int:
         self.seq += 1
         return self.seq
 
-    def broadcast(self, make: Callable[[int], Any], exclude: Identity | None = None) -> int:
+    def broadcast(self, out: Outbox, make: Callable[[int], Any],
+                  exclude: Identity | None = None) -> int:
         """Emit one event (same ``seq`` for all) identical for every recipient."""
         seq = self._next_seq()
-        frame = p.encode(make(seq))
-        for m in self.members:
-            if m is not exclude and m.conn is not None:
-                m.conn.send_bytes(frame)
+        out.send(self.member_ids(exclude), make(seq))
         return seq
 
-    def broadcast_each(self, make: Callable[[int, Identity], Any]) -> int:
-        """Emit one event whose body differs per recipient (views), one ``seq``."""
+    def broadcast_views(self, out: Outbox, make: Callable[[int, str | None], Any]) -> int:
+        """Emit one event whose body depends on what the recipient may see (one
+        ``seq``). ``make`` is called once per distinct viewer: every non-player
+        shares one body."""
         seq = self._next_seq()
+        by_viewer: dict[str | None, list[str]] = {}
         for m in self.members:
-            if m.conn is not None:
-                m.conn.send(make(seq, m))
+            by_viewer.setdefault(self._viewer(m), []).append(m.id)
+        for viewer, ids in by_viewer.items():
+            out.send(ids, make(seq, viewer))
         return seq
-
-    @staticmethod
-    def reply_error(ident: Identity, code: str, message: str, re: int | None) -> None:
-        if ident.conn is not None:
-            ident.conn.send(p.Error(code=code, message=message, re=re))
 
     def _viewer(self, ident: Identity) -> str | None:
         """The id a game builds a view for: only its own players see private state."""
         game = self.game
         return ident.id if game is not None and ident.id in game.players else None
 
-    def snapshot(self, ident: Identity, seq: int | None = None, re: int | None = None) -> p.State:
+    def snapshot(self, viewer: str | None, seq: int | None = None,
+                 re: int | None = None) -> p.State:
         game = self.game
         return p.State(
             room=self.code, seq=self.seq if seq is None else seq, game=self.spec.name,
             options=self.options, status=self.status,
             players=[self._player_entry(n, s) for n, s in enumerate(self.seats) if s is not None],
             spectators=[s.name for s in self.spectators],
-            view=game.view(self._viewer(ident)) if game is not None else {},
+            view=game.view(viewer) if game is not None else {},
             turn=game.turn() if game is not None else None,
             result=game.result if game is not None else None,
             chat=list(self.chat), creator=self.creator, round=self.round_no,
@@ -161,19 +189,18 @@ class Room:
             entry["bot"] = s.bot
         return entry
 
-    def send_state(self, ident: Identity, re: int | None = None) -> None:
+    def send_state(self, out: Outbox, ident: Identity, now: float, re: int | None = None) -> None:
         """A snapshot for one member; time-driven rules run first so clocks are fresh."""
-        self._tick()
-        if ident.conn is not None:
-            ident.conn.send(self.snapshot(ident, re=re))
+        self.tick(out, now)
+        out.send([ident.id], self.snapshot(self._viewer(ident), re=re))
 
-    def broadcast_state(self) -> None:
-        self.broadcast_each(lambda seq, m: self.snapshot(m, seq=seq))
+    def broadcast_state(self, out: Outbox) -> None:
+        self.broadcast_views(out, lambda seq, viewer: self.snapshot(viewer, seq=seq))
 
     # -- joining and leaving --------------------------------------------------
-    def join(self, ident: Identity, role: Literal["player", "spectator"],
-             password: str | None, re: int | None) -> None:
-        """Seat or admit ``ident``; raises ProtocolError to refuse."""
+    def join(self, out: Outbox, ident: Identity, role: Role, password: str | None,
+             now: float, re: int | None) -> None:
+        """Seat or admit ``ident``; raises ProtocolError to refuse (changing nothing)."""
         if not self.check_password(password):
             raise ProtocolError(ErrorCode.WRONG_PASSWORD,
                                 "That password is wrong for this private room.")
@@ -183,51 +210,50 @@ class Room:
             if seat is None:
                 raise ProtocolError(ErrorCode.ROOM_FULL, "Every seat is taken; join as a "
                                     "spectator to watch.")
-            if self.status == "playing" and self.game is not None:
-                if self.game.add_player(ident.id, time.time()):
+            game = self.game
+            if self.status == "playing" and game is not None:
+                if game.add_player(ident.id, now):
                     pass
                 elif self.spec.start == "full":
                     raise ProtocolError(ErrorCode.ROOM_FULL, "The game is under way; join as "
                                         "a spectator to watch.")
                 else:
                     seat, role = None, "spectator"  # a race in progress: watch this one
-        self._admit(ident, role, seat, re)
+        self._admit(out, ident, role, seat, now, re)
 
     def _free_seat(self) -> int | None:
         return next((n for n, s in enumerate(self.seats) if s is None), None)
 
-    def _admit(self, ident: Identity, role: Literal["player", "spectator"],
-               seat: int | None, re: int | None) -> None:
+    def _admit(self, out: Outbox, ident: Identity, role: Role, seat: int | None, now: float,
+               re: int | None) -> None:
         ident.room, ident.role = self, role
         if seat is not None:
             self.seats[seat] = ident
         else:
             self.spectators.append(ident)
-        seq = self.broadcast(lambda s: p.Joined(room=self.code, seq=s, role=role, seat=seat,
-                                                player=ident.id, name=ident.name),
+        seq = self.broadcast(out, lambda s: p.Joined(room=self.code, seq=s, role=role, seat=seat,
+                                                     player=ident.id, name=ident.name),
                              exclude=ident)
-        if ident.conn is not None:
-            ident.conn.send(p.Joined(room=self.code, seq=seq, role=role, seat=seat,
-                                     player=ident.id, name=ident.name, re=re))
-        if not self._maybe_start():
-            self.send_state(ident, re=re)
+        out.send([ident.id], p.Joined(room=self.code, seq=seq, role=role, seat=seat,
+                                      player=ident.id, name=ident.name, re=re))
+        if not self._maybe_start(out, now):
+            self.send_state(out, ident, now, re=re)
 
-    def seat_computer(self, bot: Identity) -> None:
-        """Put a computer player in the first free seat (it has no connection)."""
+    def seat_computer(self, out: Outbox, bot: Identity, now: float) -> None:
+        """Put a computer player in the first free seat."""
         seat = self._free_seat()
-        assert seat is not None
-        self._admit(bot, "player", seat, None)
+        assert seat is not None, "a computer is seated only in a room with a free seat"
+        self._admit(out, bot, "player", seat, now, None)
 
-    def leave(self, ident: Identity, re: int | None = None, reason: str = "resign") -> None:
+    def leave(self, out: Outbox, ident: Identity, now: float, re: int | None = None,
+              reason: Termination = Termination.RESIGN) -> None:
         """Remove ``ident``; a seated player in a game in progress forfeits."""
-        if ident.grace is not None:
-            ident.grace.cancel()
-            ident.grace = None
+        self.grace.pop(ident.id, None)
         game = self.game
         if game is not None and game.result is None and ident.id in game.players \
                 and self.seat_of(ident) is not None:
-            game.resign(ident.id, time.time(), reason=reason)
-            self._after_action()
+            game.resign(ident.id, now, reason=reason)
+            self._after_action(out, now)
         seat = self.seat_of(ident)
         if seat is not None:
             self.seats[seat] = None
@@ -235,88 +261,81 @@ class Room:
             self.spectators.remove(ident)
         if self.again is not None and ident.id in self.again:
             self.again = None
-        seq = self.broadcast(lambda s: p.Left(room=self.code, seq=s, player=ident.id),
+        seq = self.broadcast(out, lambda s: p.Left(room=self.code, seq=s, player=ident.id),
                              exclude=ident)
-        if ident.conn is not None:
-            ident.conn.send(p.Left(room=self.code, seq=seq, player=ident.id, re=re))
+        out.send([ident.id], p.Left(room=self.code, seq=seq, player=ident.id, re=re))
         ident.room, ident.role = None, None
         if not ident.online or ident.bot:
-            self.host.identity_released(ident)
-        self._drop_lonely_bots()
-        if not any(m.conn is not None or m.grace is not None for m in self.members):
-            self.close()
+            self.host.identity_released(ident, now)
+        self._drop_lonely_bots(now)
+        if not any(m.connected or m.id in self.grace for m in self.members):
+            self.close(now)
 
-    def _drop_lonely_bots(self) -> None:
+    def _drop_lonely_bots(self, now: float) -> None:
         if all(s.bot for s in self.seated) and not self.spectators:
             for bot in self.seated:
                 self.seats[self.seats.index(bot)] = None
-                self.host.identity_released(bot)
+                bot.room, bot.role = None, None
+                self.thinking.pop(bot.id, None)
+                self.host.identity_released(bot, now)
 
-    def close(self) -> None:
+    def close(self, now: float) -> None:
+        """The room ends: nobody is left who could come back."""
         self.closed = True
-        if self._timer is not None:
-            self._timer.cancel()
+        self.grace.clear()
+        self.thinking.clear()
         for m in self.members:
-            if m.grace is not None:
-                m.grace.cancel()
-            m.room = None
+            m.room, m.role = None, None
+            if not m.online or m.bot:
+                self.host.identity_released(m, now)
         self.host.room_emptied(self)
 
     # -- dropped connections --------------------------------------------------
-    def disconnected(self, ident: Identity) -> None:
+    def disconnected(self, out: Outbox, ident: Identity, now: float) -> None:
         """A member's connection dropped: spectators leave, players keep the seat a while."""
         if self.seat_of(ident) is None:
-            self.leave(ident)
+            self.leave(out, ident, now)
             return
-        self._announce_info(ident)
-        loop = asyncio.get_running_loop()
-        ident.grace = loop.call_later(self.host.config.grace_seconds, self._grace_over, ident)
+        self.grace[ident.id] = now + self.grace_seconds
+        self._announce_info(out, ident)
 
-    def _grace_over(self, ident: Identity) -> None:
-        ident.grace = None
-        if ident.conn is None and ident.room is self:
-            log.info("room %s: %s did not come back", self.code, ident.name)
-            self.leave(ident, reason="disconnect")
-
-    def resumed(self, ident: Identity, re: int | None) -> None:
+    def resumed(self, out: Outbox, ident: Identity, now: float, re: int | None) -> None:
         """``ident`` said hello again with its token: back in its seat."""
-        if ident.grace is not None:
-            ident.grace.cancel()
-            ident.grace = None
-        self._announce_info(ident)
-        self.send_state(ident, re=re)
+        self.grace.pop(ident.id, None)
+        self._announce_info(out, ident)
+        self.send_state(out, ident, now, re=re)
 
-    def _announce_info(self, ident: Identity) -> None:
-        self.broadcast(lambda s: p.PlayerInfoEvent(room=self.code, seq=s, player=ident.id,
-                                                   name=ident.name, color=ident.color,
-                                                   connected=ident.online))
+    def _announce_info(self, out: Outbox, ident: Identity) -> None:
+        self.broadcast(out, lambda s: p.PlayerInfoEvent(room=self.code, seq=s, player=ident.id,
+                                                        name=ident.name, color=ident.color,
+                                                        connected=ident.online))
 
     # -- talking --------------------------------------------------------------
-    def say(self, ident: Identity, text: str) -> None:
-        ts = time.time()
-        line = {"from": ident.id, "name": ident.name, "text": text, "ts": ts}
+    def say(self, out: Outbox, ident: Identity, text: str, now: float) -> None:
+        line = {"from": ident.id, "name": ident.name, "text": text, "ts": now}
         self.chat.append(line)
-        self.host.store.save_chat(self.code, ident.id, ident.name, text, ts)
-        self.broadcast(lambda s: p.ChatEvent(room=self.code, seq=s, sender=ident.id,
-                                             name=ident.name, text=text, ts=ts))
+        out.add(SaveChat(self.code, ident.id, ident.name, text, now))
+        self.broadcast(out, lambda s: p.ChatEvent(room=self.code, seq=s, sender=ident.id,
+                                                  name=ident.name, text=text, ts=now))
 
-    def update_info(self, ident: Identity, name: str | None, color: str | None) -> None:
+    def update_info(self, out: Outbox, ident: Identity, name: str | None,
+                    color: str | None) -> None:
         if name is not None:
             ident.name = name
         if color is not None:
             ident.color = color
-        self._announce_info(ident)
+        self._announce_info(out, ident)
 
     # -- playing --------------------------------------------------------------
     def _player_game(self, ident: Identity) -> Game:
-        """The running game, if ``ident`` may act in it; ProtocolError otherwise."""
+        """The running game, if ``ident`` may act in it; ProtocolError otherwise.
+        (The hub has let time-driven rules run just before.)"""
         if self.seat_of(ident) is None:
             raise ProtocolError(ErrorCode.NOT_A_PLAYER, "Spectators can watch and chat, "
                                 "but only seated players can play.")
         game = self.game
         if game is None:
             raise ProtocolError(ErrorCode.NOT_PLAYING, "The game has not started yet.")
-        self._tick()
         if game.result is not None:
             raise ProtocolError(ErrorCode.NOT_PLAYING, "The game is over; send play-again "
                                 "for a new one.")
@@ -325,16 +344,21 @@ class Room:
                                 "you can play the next one.")
         return game
 
-    def move(self, ident: Identity, move: JSON, re: int | None) -> None:
+    def move(self, out: Outbox, ident: Identity, move: JSON, now: float) -> None:
         game = self._player_game(ident)
-        played = self._game_call(lambda: game.apply(ident.id, move, time.time()))
-        self.broadcast_each(lambda seq, m: p.Moved(
+        try:
+            played = game.apply(ident.id, move, now)
+        except GameError as exc:
+            game.refused(ident.id, move, now)
+            raise ProtocolError(exc.code, exc.message) from None
+        turn = game.turn()
+        self.broadcast_views(out, lambda seq, viewer: p.Moved(
             room=self.code, seq=seq, by=ident.id,
-            move=game.visible_move(ident.id, played.move, self._viewer(m)),
-            view=game.view(self._viewer(m)), turn=game.turn()))
+            move=game.visible_move(ident.id, played.move, viewer),
+            view=game.view(viewer), turn=turn))
         for notice in played.notices:
-            self._notice(notice)
-        self._after_action()
+            self._notice(out, notice)
+        self._after_action(out, now)
 
     @staticmethod
     def _game_call(call: Callable[[], Any]) -> Any:
@@ -343,35 +367,36 @@ class Room:
         except GameError as exc:
             raise ProtocolError(exc.code, exc.message) from None
 
-    def _notice(self, notice: JSON) -> None:
+    def _notice(self, out: Outbox, notice: JSON) -> None:
         data = {k: v for k, v in notice.items() if k != "type"}
-        self.broadcast(lambda s: p.Notice(room=self.code, seq=s, event=str(notice["type"]),
-                                          data=data))
+        self.broadcast(out, lambda s: p.Notice(room=self.code, seq=s, event=str(notice["type"]),
+                                               data=data))
 
-    def resign(self, ident: Identity) -> None:
+    def resign(self, out: Outbox, ident: Identity, now: float) -> None:
         game = self._player_game(ident)
-        self._game_call(lambda: game.resign(ident.id, time.time()))
-        self.broadcast(lambda s: p.Resigned(room=self.code, seq=s, player=ident.id))
-        self._after_action()
+        self._game_call(lambda: game.resign(ident.id, now))
+        self.broadcast(out, lambda s: p.Resigned(room=self.code, seq=s, player=ident.id))
+        self._after_action(out, now)
 
-    def offer(self, ident: Identity, kind: str) -> None:
+    def offer(self, out: Outbox, ident: Identity, kind: str, now: float) -> None:
         game = self._player_game(ident)
-        self._game_call(lambda: game.request(ident.id, kind, time.time()))
-        self.broadcast(lambda s: p.OfferEvent(room=self.code, seq=s, sender=ident.id, kind=kind))
+        self._game_call(lambda: game.request(ident.id, kind, now))
+        self.broadcast(out, lambda s: p.OfferEvent(room=self.code, seq=s, sender=ident.id,
+                                                   kind=kind))
         for other in self.seated:
-            if other.bot and other is not ident:  # the computer takes back, never agrees a draw
-                self.answer(other, kind, kind == "takeback")
+            if other.bot and other is not ident:
+                self.answer(out, other, kind, ComputerPolicy.accepts(kind), now)
 
-    def answer(self, ident: Identity, kind: str, accept: bool) -> None:
+    def answer(self, out: Outbox, ident: Identity, kind: str, accept: bool, now: float) -> None:
         game = self._player_game(ident)
-        self._game_call(lambda: game.respond(ident.id, kind, accept, time.time()))
-        self.broadcast(lambda s: p.AnswerEvent(room=self.code, seq=s, sender=ident.id,
-                                               kind=kind, accept=accept))
+        self._game_call(lambda: game.respond(ident.id, kind, accept, now))
+        self.broadcast(out, lambda s: p.AnswerEvent(room=self.code, seq=s, sender=ident.id,
+                                                    kind=kind, accept=accept))
         if accept and game.result is None:
-            self.broadcast_state()  # a take-back rewrites the board: send fresh snapshots
-        self._after_action()
+            self.broadcast_state(out)  # a take-back rewrites the board: send fresh snapshots
+        self._after_action(out, now)
 
-    def start(self, ident: Identity) -> None:
+    def start(self, out: Outbox, ident: Identity, now: float) -> None:
         """The creator starts a manually started game (Link-match)."""
         if ident.id != self.creator:
             raise ProtocolError(ErrorCode.NOT_A_PLAYER, "Only the room's creator can start.")
@@ -384,10 +409,42 @@ class Room:
         if self.status == "over":
             self.round_no += 1
             self.again = None
-        self._new_game()
+        self._new_game(out, now)
+
+    # -- computer players -----------------------------------------------------
+    def computer_move(self, out: Outbox, bot: Identity, request: JSON, move: JSON,
+                      now: float) -> None:
+        """A computer player's answer to a :class:`Think`. Played only if the
+        position is still the one it thought about; otherwise it thinks again."""
+        if self.thinking.get(bot.id) != request:
+            return  # a stale answer (the game ended, restarted or the bot left)
+        del self.thinking[bot.id]
+        game = self.game
+        computer = self.spec.computer
+        if game is None or game.result is not None or computer is None \
+                or game.turn() != bot.id or self.seat_of(bot) is None:
+            return
+        if computer.request(game, bot.id) != request:
+            self._ask_computers(out, game)  # a take-back changed the board: think again
+            return
+        try:
+            self.move(out, bot, move, now)
+        except ProtocolError as exc:
+            log.error("room %s: the computer's move was refused: %s", self.code, exc.message)
+
+    def _ask_computers(self, out: Outbox, game: Game) -> None:
+        computer = self.spec.computer
+        if computer is None:
+            return
+        turn = game.turn()
+        for s in self.seated:
+            if s.bot and turn == s.id and s.id not in self.thinking:
+                request = computer.request(game, s.id)
+                self.thinking[s.id] = request
+                out.add(Think(self.code, s.id, self.spec.name, s.bot, request))
 
     # -- rounds ---------------------------------------------------------------
-    def _maybe_start(self) -> bool:
+    def _maybe_start(self, out: Outbox, now: float) -> bool:
         """Start a game if the start policy says so now; True if it started."""
         if self.game is not None or self.closed:
             return False
@@ -395,21 +452,22 @@ class Room:
         ready = (policy == "immediate" and self.seated) or (
             policy == "full" and len(self.seated) >= self.spec.min_players)
         if ready:
-            self._new_game()
+            self._new_game(out, now)
         return bool(ready)
 
-    def _new_game(self) -> None:
-        now = time.time()
+    def _new_game(self, out: Outbox, now: float) -> None:
         players = [s.id for s in self.seated]
-        self.game = self.spec.new_game(self.options, players, self.round_no,
-                                       secrets.randbits(63), now)
+        seed = game_seed(self.seed, self.games_started)
+        self.games_started += 1
+        self.game = self.spec.new_game(self.options, players, self.round_no, seed, now)
         self.game_started_at = now
         self._over_announced = False
+        self.thinking.clear()
         log.info("room %s: %s round %d starts", self.code, self.spec.name, self.round_no)
-        self.broadcast_state()
-        self._after_action(announce=False)
+        self.broadcast_state(out)
+        self._after_action(out, now, announce=False)
 
-    def play_again(self, ident: Identity) -> None:
+    def play_again(self, out: Outbox, ident: Identity, now: float) -> None:
         if self.seat_of(ident) is None:
             raise ProtocolError(ErrorCode.NOT_A_PLAYER, "Only seated players can ask for "
                                 "a new game.")
@@ -417,13 +475,14 @@ class Room:
             raise ProtocolError(ErrorCode.NOT_PLAYING, "You can ask for a new game once this "
                                 "one is over.")
         self.again = [ident.id]
-        self.broadcast(lambda s: p.PlayAgainEvent(room=self.code, seq=s, sender=ident.id))
-        for bot in self.seated:
-            if bot.bot:
-                self.agree_again(bot)
-        self._maybe_rematch()
+        self.broadcast(out, lambda s: p.PlayAgainEvent(room=self.code, seq=s, sender=ident.id))
+        if ComputerPolicy.agrees_again:
+            for bot in self.seated:
+                if bot.bot:
+                    self.agree_again(out, bot, now)
+        self._maybe_rematch(out, now)
 
-    def agree_again(self, ident: Identity) -> None:
+    def agree_again(self, out: Outbox, ident: Identity, now: float) -> None:
         if self.seat_of(ident) is None:
             raise ProtocolError(ErrorCode.NOT_A_PLAYER, "Only seated players can agree.")
         if self.again is None:
@@ -431,85 +490,70 @@ class Room:
                                 "game; send play-again to ask.")
         if ident.id not in self.again:
             self.again.append(ident.id)
-            self.broadcast(lambda s: p.AgreeAgainEvent(room=self.code, seq=s, sender=ident.id))
-        self._maybe_rematch()
+            self.broadcast(out, lambda s: p.AgreeAgainEvent(room=self.code, seq=s,
+                                                            sender=ident.id))
+        self._maybe_rematch(out, now)
 
-    def decline_again(self, ident: Identity) -> None:
+    def decline_again(self, out: Outbox, ident: Identity) -> None:
         if self.seat_of(ident) is None:
             raise ProtocolError(ErrorCode.NOT_A_PLAYER, "Only seated players can decline.")
         if self.again is None:
             raise ProtocolError(ErrorCode.NO_PENDING_REQUEST, "There is no new-game request "
                                 "to decline.")
         self.again = None
-        self.broadcast(lambda s: p.DeclineAgainEvent(room=self.code, seq=s, sender=ident.id))
+        self.broadcast(out, lambda s: p.DeclineAgainEvent(room=self.code, seq=s,
+                                                          sender=ident.id))
 
-    def _maybe_rematch(self) -> None:
+    def _maybe_rematch(self, out: Outbox, now: float) -> None:
         if self.again is None or not all(s.id in self.again for s in self.seated):
             return
         self.again = None
         self.round_no += 1
         self.game = None
-        if not self._maybe_start():
+        if not self._maybe_start(out, now):
             if self.spec.start == "manual":
-                self._new_game()  # everyone agreed: the next race starts now
+                self._new_game(out, now)  # everyone agreed: the next race starts now
             else:
-                self.broadcast_state()
+                self.broadcast_state(out)
 
     # -- after every change ---------------------------------------------------
-    def _after_action(self, announce: bool = True) -> None:
-        """Finish the game if it ended, re-arm the timer, and let a computer move."""
+    def _after_action(self, out: Outbox, now: float, announce: bool = True) -> None:
+        """Finish the game if it ended, or let a computer move."""
         game = self.game
         if game is None:
             return
         if game.result is not None:
-            if self._timer is not None:
-                self._timer.cancel()
-                self._timer = None
+            self.thinking.clear()
             if announce and not self._over_announced:
-                self._game_over(game)
+                self._game_over(out, game, now)
             return
-        self._arm_timer(game)
-        turn = game.turn()
-        for s in self.seated:
-            if s.bot and (turn == s.id or (turn is None and s.id in game.players)):
-                self.host.schedule_computer(self, s)
+        self._ask_computers(out, game)
 
-    def _game_over(self, game: Game) -> None:
+    def _game_over(self, out: Outbox, game: Game, now: float) -> None:
         assert game.result is not None
         self._over_announced = True
         result = game.result
-        self.broadcast(lambda s: p.GameOver(room=self.code, seq=s, result=result))
+        self.broadcast(out, lambda s: p.GameOver(room=self.code, seq=s, result=result))
         players = [{"player": s.id, "name": s.name, "seat": n, **({"bot": s.bot} if s.bot else {})}
                    for n, s in enumerate(self.seats) if s is not None]
-        try:
-            self.host.store.save_game(self.code, self.spec.name, self.options, players, result,
-                                      game.record(), self.game_started_at, time.time())
-        except Exception:  # the game is over for the players even if the disk is not
-            log.exception("room %s: could not store the finished game", self.code)
+        out.add(SaveGame(self.code, self.spec.name, self.options, players, result,
+                         game.record(), self.game_started_at, now))
 
-    def _arm_timer(self, game: Game) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
-        deadline = game.deadline()
-        if deadline is not None:
-            loop = asyncio.get_running_loop()
-            delay = max(0.0, deadline - time.time())
-            self._timer = loop.call_later(delay, self._on_timer)
-
-    def _on_timer(self) -> None:
-        self._timer = None
-        if not self.closed:
-            self._tick()
-
-    def _tick(self) -> None:
-        """Let time-driven rules run (clocks, countdowns, time limits)."""
+    def tick(self, out: Outbox, now: float) -> None:
+        """Let time-driven rules run: game clocks, countdowns, reconnect grace."""
+        for pid, until in list(self.grace.items()):
+            if now >= until and not self.closed:
+                ident = next((m for m in self.members if m.id == pid), None)
+                self.grace.pop(pid, None)
+                if ident is not None and not ident.connected:
+                    log.info("room %s: %s did not come back", self.code, ident.name)
+                    self.leave(out, ident, now, reason=Termination.DISCONNECT)
         game = self.game
-        if game is None or game.result is not None:
+        if self.closed or game is None or game.result is not None:
             return
-        events = game.tick(time.time())
+        events = game.tick(now)
         for event in events:
-            self._notice(event)
+            self._notice(out, event)
         if events:
-            self.broadcast_state()
-        self._after_action()
+            self.broadcast_state(out)
+        self._after_action(out, now)

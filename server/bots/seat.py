@@ -21,18 +21,12 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 
 from gridhall import protocol as p
+from gridhall.client.address import server_url
 
 from .pbrain_bridge import PbrainEngine
+from .policy import ComputerPolicy
 
 log = logging.getLogger("gridhall.bridge")
-
-
-def server_url(address: str) -> str:
-    """``HOST[:PORT]`` or a ``ws://`` URL -> a ``ws://`` URL (default port 8765)."""
-    if address.startswith(("ws://", "wss://")):
-        return address
-    host, _, port = address.rpartition(":") if address.count(":") == 1 else (address, "", "")
-    return f"ws://{host or address}:{port or 8765}/"
 
 
 class EngineSeat:
@@ -92,15 +86,15 @@ class EngineSeat:
             if self.games_left <= 0:
                 return True
             await self.send("play-again")
-        elif kind == "play-again" and msg["from"] != self.player:
+        elif kind == "play-again" and msg["from"] != self.player and ComputerPolicy.agrees_again:
             await self.send("agree-again")
         elif kind == "offer" and msg["from"] != self.player:
-            await self.send("answer", kind=msg["kind"], accept=msg["kind"] == "takeback")
+            await self.send("answer", kind=msg["kind"], accept=ComputerPolicy.accepts(msg["kind"]))
         return False
 
     async def maybe_move(self, msg: dict[str, Any]) -> None:
         view = msg.get("view") or {}
-        turn = msg.get("turn") if msg["type"] == "state" else self._turn_from(view)
+        turn = msg.get("turn")
         if turn != self.player or "moves" not in view:
             return
         moves = [(int(x), int(y)) for x, y in view["moves"]]
@@ -115,10 +109,6 @@ class EngineSeat:
             )
         x, y = await self.engine.move(moves)
         await self.send("move", move={"x": x, "y": y})
-
-    def _turn_from(self, view: dict[str, Any]) -> str | None:
-        colors: dict[str, str] = view.get("colors", {})
-        return next((pl for pl, c in colors.items() if c == view.get("next")), None)
 
 
 async def run_bridge(
@@ -137,7 +127,8 @@ async def run_bridge(
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="gridhall-bridge", description=__doc__.splitlines()[0])
-    parser.add_argument("--server", default="localhost:8765", help="HOST[:PORT] or ws:// URL")
+    parser.add_argument("--server", default=f"localhost:{p.DEFAULT_PORT}",
+                        help="HOST[:PORT] or ws:// URL")
     parser.add_argument("--engine", required=True, help="the engine's command line")
     parser.add_argument("--name", default="Engine", help="the seat's name in the room")
     parser.add_argument("--room", help="join this room code instead of creating a room")

@@ -5,14 +5,23 @@ owns rules and hidden state. Games never import asyncio, websockets or msgpack:
 time comes in as a ``now`` argument (unix seconds, float) so tests, bots and
 benchmarks can drive a game without a clock.
 
-Every game module exports a ``SPEC`` object satisfying :class:`GameSpec`; the
+Every game package exports a ``SPEC`` object satisfying :class:`GameSpec`; the
 registry in ``server/games/__init__.py`` maps the protocol's game names to them.
+A spec may bring a :class:`ComputerPlayer`, which the room seats when the options
+ask for one (``ai``) and which thinks in a worker process.
+
+The refused-move contract: a method that raises :class:`GameError` has changed
+nothing (``record()`` and every ``view()`` are as before). Rules that count
+refused moves (Link-match's wrong links) do it in :meth:`Game.refused`, which the
+room calls after a refusal as a separate, explicit step.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
+
+from gridhall.protocol import Termination
 
 JSON = dict[str, Any]
 
@@ -27,8 +36,9 @@ class GameError(Exception):
 
     Codes used by games: ``illegal-move`` (against the rules), ``not-your-turn``,
     ``bad-message`` (a move map of the wrong shape), ``not-playing`` (game over
-    or not started), ``no-pending-request``. The message must never reveal
-    hidden state (e.g. a mine position).
+    or not started), ``not-a-player``, ``no-pending-request``. The message must
+    never reveal hidden state (e.g. a mine position). Raising it means the game
+    changed nothing.
     """
 
     def __init__(self, code: str, message: str) -> None:
@@ -71,6 +81,10 @@ class Game(Protocol):
         """Validate and apply ``move`` by ``player``. Raise GameError to refuse
         (and then change nothing)."""
 
+    def refused(self, player: str, move: JSON, now: float) -> None:
+        """``apply`` refused ``move``: count it if the rules count misses (most
+        games do nothing here)."""
+
     def view(self, recipient: str | None) -> JSON:
         """The protocol ``view`` for ``recipient`` (``None`` = spectator).
 
@@ -79,7 +93,8 @@ class Game(Protocol):
     def visible_move(self, by: str, move: JSON, recipient: str | None) -> JSON:
         """The ``move`` field of a ``moved`` event as ``recipient`` may see it."""
 
-    def resign(self, player: str, now: float, reason: str = "resign") -> None:
+    def resign(self, player: str, now: float,
+               reason: Termination = Termination.RESIGN) -> None:
         """``player`` gives up (or is forfeited with ``reason``, e.g. disconnect)."""
 
     def request(self, player: str, kind: str, now: float) -> JSON:
@@ -102,12 +117,30 @@ class Game(Protocol):
         """Everything the store keeps of this game: options, seed, move log."""
 
 
+class ComputerPlayer(Protocol):
+    """A game's computer opponent. ``request`` runs in the room (cheap, on the event
+    loop); ``think`` runs in a worker process, so it must be a picklable function
+    of plain data."""
+
+    levels: tuple[str, ...]
+
+    def request(self, game: Game, player: str) -> JSON:
+        """The position ``player`` must move in, as plain data for :meth:`think`."""
+
+    def think(self, request: JSON, level: str, budget: float) -> JSON:
+        """The move to play (a ``move`` map), within about ``budget`` seconds."""
+
+
 class GameSpec(Protocol):
     """How a room creates games of one kind."""
 
     name: str
     start: StartPolicy
     min_players: int
+
+    @property
+    def computer(self) -> ComputerPlayer | None:
+        """The computer opponent the option ``ai`` seats, if this game has one."""
 
     def parse_options(self, raw: JSON) -> JSON:
         """Validate and fill defaults; raise OptionError with a readable message."""

@@ -56,7 +56,7 @@ async def test_minesweeper_reveal_flag_and_chord_by_mouse(server: Any) -> None:
             await until(pb, lambda e=expected: rows(app_b)[hy][hx] == e)
 
         # chord: flag every mine around a revealed number, then middle-click it
-        game = server.lobby.rooms[code].game
+        game = server.hub.lobby.rooms[code].game
         mine = {(c % w, c // w) for c in range(w * h) if game.board.is_mine(c)}
         current = rows(app_a)
         target = next(

@@ -160,7 +160,7 @@ def test_malformed_moves_are_bad_messages_and_not_counted(move: Any) -> None:
     assert game.view("p1")["wrong"] == 0
 
 
-def test_wrong_links_are_refused_counted_and_change_nothing() -> None:
+def test_wrong_links_are_refused_without_change_then_counted_by_refused() -> None:
     game = new_race(["p1"], width=6, height=4, kinds=12)
     rows = game.view("p1")["rows"]
     linkable = {frozenset(p) for p in available_pairs(rows)}
@@ -168,10 +168,24 @@ def test_wrong_links_are_refused_counted_and_change_nothing() -> None:
     wrong = [(a, b) for a in cells for b in cells if frozenset((a, b)) not in linkable][:5]
     wrong.append(((0, 0), (9, 9)))
     for n, (a, b) in enumerate(wrong, 1):
-        refused("illegal-move", game.apply, "p1",
-                {"action": "link", "a": list(a), "b": list(b)}, T0 + 1)
+        move = {"action": "link", "a": list(a), "b": list(b)}
+        before = game.view("p1")
+        refused("illegal-move", game.apply, "p1", move, T0 + 1)
+        assert game.view("p1") == before
+        game.refused("p1", move, T0 + 1)
         assert game.view("p1")["wrong"] == n
     assert game.view("p1")["rows"] == rows and game.view("p1")["remaining"] == 24
+    assert sum(1 for e in game.record()["actions"]["p1"] if e.get("ok") is False) == len(wrong)
+
+
+def test_refused_counts_only_wrong_links() -> None:
+    game = new_race(["p1"], width=6, height=4, kinds=12)
+    a, b = available_pairs(game.view("p1")["rows"])[0]
+    game.refused("p1", {"action": "link", "a": list(a), "b": list(b)}, T0 + 1)
+    game.refused("p1", {"action": "hint"}, T0 + 1)
+    game.refused("p1", {"action": "dance"}, T0 + 1)
+    game.refused("p2", {"action": "link", "a": [0, 0], "b": [9, 9]}, T0 + 1)
+    assert game.view("p1")["wrong"] == 0
 
 
 def test_hint_gives_a_linkable_pair_and_costs_time() -> None:
@@ -341,8 +355,9 @@ def test_no_requests_no_late_seats_no_turns() -> None:
 
 def test_record_has_seed_board_actions_with_times_and_result() -> None:
     game = new_race(["p1", "p2"])
-    refused("illegal-move", game.apply, "p1", {"action": "link", "a": [0, 0], "b": [0, 0]},
-            T0 + 1)
+    same_cell = {"action": "link", "a": [0, 0], "b": [0, 0]}
+    refused("illegal-move", game.apply, "p1", same_cell, T0 + 1)
+    game.refused("p1", same_cell, T0 + 1)  # as the room does after a refusal
     game.apply("p1", {"action": "hint"}, T0 + 2)
     clear(game, "p1", T0 + 3)  # clock 13 with the hint: p2 may still beat it
     assert game.result is None and game.deadline() == T0 + 13

@@ -40,7 +40,7 @@ def test_tk_client_reveals_and_flags_by_mouse(
     pump.until(lambda: rows(app)[4][4] != "#", "the opening on the Tk board")
 
     mines = server.inspect(
-        lambda: {tuple(m) for m in server.server.lobby.rooms[code].game.board.layout()}
+        lambda: {tuple(m) for m in server.server.hub.lobby.rooms[code].game.board.layout()}
     )
     hidden = [(x, y) for y, r in enumerate(rows(app)) for x, ch in enumerate(r) if ch == "#"]
     mine = next(c for c in hidden if c in mines)

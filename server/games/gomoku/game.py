@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from gridhall.protocol import Outcome, Termination
+
 from ..base import JSON, GameError, Played
 from .rules import BLACK, Board, Rule
 
@@ -109,9 +111,9 @@ class GomokuGame:
         self.log.append(["move", player, x, y, round(now - self.started_at, 3)])
         self.pending = None
         if self.board.wins_at(x, y, self.rule):
-            self._finish(winner=player, reason="five", line=self._line(x, y))
+            self._finish(player, Termination.FIVE, line=self._line(x, y))
         elif self.board.full() or self._move_limit_reached():
-            self._finish(winner=None, reason="draw")
+            self._finish(None, Termination.DRAW)
         return Played(move={"x": x, "y": y})
 
     def _move_limit_reached(self) -> bool:
@@ -139,17 +141,21 @@ class GomokuGame:
             self.remaining[player] += self.increment - (now - self.turn_started)
         self.turn_started = now
 
-    def _finish(self, winner: str | None, reason: str, **extra: Any) -> None:
-        self.result = {"winner": winner, "reason": reason, **extra}
+    def _finish(self, winner: str | None, reason: Termination, **extra: Any) -> None:
+        self.result = Outcome(reason, winner, extra).to_map()
         self.pending = None
 
     def _other(self, player: str) -> str:
         return next(p for p in self.colors if p != player)
 
-    def resign(self, player: str, now: float, reason: str = "resign") -> None:
+    def resign(self, player: str, now: float,
+               reason: Termination = Termination.RESIGN) -> None:
         if self.result is None and player in self.colors:
-            self.log.append([reason, player, round(now - self.started_at, 3)])
-            self._finish(winner=self._other(player), reason=reason, loser=player)
+            self.log.append([reason.value, player, round(now - self.started_at, 3)])
+            self._finish(self._other(player), reason, loser=player)
+
+    def refused(self, player: str, move: JSON, now: float) -> None:
+        """Refused Gomoku moves are not counted."""
 
     def request(self, player: str, kind: str, now: float) -> JSON:
         self._require_playing(player)
@@ -175,7 +181,7 @@ class GomokuGame:
         if accept:
             self.log.append([kind, pending["from"], round(now - self.started_at, 3)])
             if kind == "draw":
-                self._finish(winner=None, reason="agreed-draw")
+                self._finish(None, Termination.AGREED_DRAW)
             else:
                 self._take_back(pending["from"], now)
         return {"kind": kind, "accept": accept}
@@ -202,5 +208,5 @@ class GomokuGame:
         if deadline is not None and turn is not None and now >= deadline:
             assert self.remaining is not None
             self.remaining[turn] = 0.0
-            self.resign(turn, now, reason="timeout")
+            self.resign(turn, now, reason=Termination.TIMEOUT)
         return []

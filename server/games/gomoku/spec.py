@@ -5,10 +5,11 @@ from __future__ import annotations
 import re
 
 from ..base import JSON, OptionError, StartPolicy
+from .computer import COMPUTER
 from .game import GomokuGame
 
 RULES = ("freestyle", "standard", "renju")
-AI_LEVELS = ("easy", "hard")
+AI_LEVELS = COMPUTER.levels
 
 
 def _parse_clock(raw: object) -> JSON | None:
@@ -39,6 +40,7 @@ class GomokuSpec:
     name = "gomoku"
     start: StartPolicy = "full"
     min_players = 2
+    computer = COMPUTER
 
     def parse_options(self, raw: JSON) -> JSON:
         size = raw.get("size", 15)

@@ -17,6 +17,8 @@ import random
 from dataclasses import dataclass, field
 from typing import Literal
 
+from gridhall.protocol import Outcome, Termination
+
 from ..base import JSON, GameError, Played
 from .board import Gravity, Pair, Rows, copy_rows, count_tiles, remove_pair
 from .generate import generate, shuffle_tiles
@@ -96,12 +98,19 @@ class LinkMatchGame:
         """Link, hint or shuffle on the player's own board."""
         parsed = parse_move(move)
         racer = self._racing(player, now)
+        path = None
+        if parsed.action == "link":
+            assert parsed.a is not None and parsed.b is not None
+            path = find_path(racer.rows, parsed.a, parsed.b)
+            if path is None:
+                raise GameError("illegal-move", why_no_link(racer.rows, parsed.a, parsed.b))
+        # Accepted: only now does anything change.
         self._now = max(self._now, now)
         racer.shuffled = False
         clock = self._clock(racer, now)
         notices: list[JSON] = []
-        if parsed.action == "link":
-            notices += self._link(player, racer, parsed, clock)
+        if path is not None:
+            notices += self._link(player, racer, parsed, path, clock)
         elif parsed.action == "hint":
             self._hint(racer, clock)
         else:
@@ -129,15 +138,10 @@ class LinkMatchGame:
             raise GameError("not-playing", "The race is decided: someone cleared faster.")
         return racer
 
-    def _link(self, player: str, racer: Racer, move: Move, clock: float) -> list[JSON]:
+    def _link(self, player: str, racer: Racer, move: Move, path: list[tuple[int, int]],
+              clock: float) -> list[JSON]:
         assert move.a is not None and move.b is not None
-        path = find_path(racer.rows, move.a, move.b)
-        entry: JSON = {"t": round(clock, 3), **move.wire()}
-        if path is None:
-            racer.wrong += 1
-            racer.log.append({**entry, "ok": False})
-            raise GameError("illegal-move", why_no_link(racer.rows, move.a, move.b))
-        racer.log.append({**entry, "ok": True})
+        racer.log.append({"t": round(clock, 3), **move.wire(), "ok": True})
         remove_pair(racer.rows, move.a, move.b, self.gravity)
         racer.remaining -= 2
         racer.reached = clock
@@ -172,7 +176,24 @@ class LinkMatchGame:
 
     # -- leaving, time, the end -----------------------------------------------
 
-    def resign(self, player: str, now: float, reason: str = "resign") -> None:
+    def refused(self, player: str, move: JSON, now: float) -> None:
+        """A link the rules refused counts in the racer's ``wrong`` (a race stat);
+        refusals of any other kind (bad shape, not racing) count nothing."""
+        try:
+            parsed = parse_move(move)
+            racer = self._racing(player, now)
+        except GameError:
+            return
+        if parsed.action != "link":
+            return
+        assert parsed.a is not None and parsed.b is not None
+        if find_path(racer.rows, parsed.a, parsed.b) is not None:
+            return
+        racer.wrong += 1
+        racer.log.append({"t": round(self._clock(racer, now), 3), **parsed.wire(), "ok": False})
+
+    def resign(self, player: str, now: float,
+               reason: Termination = Termination.RESIGN) -> None:
         """The player leaves the race (ranked below everyone still in it).
 
         Changes nothing for someone not racing (already cleared, out of time,
@@ -183,7 +204,7 @@ class LinkMatchGame:
             return
         self._now = max(self._now, now)
         self._leave(racer, "resigned", self._clock(racer, now))
-        racer.log.append({"t": racer.final, "action": "resign", "reason": reason})
+        racer.log.append({"t": racer.final, "action": "resign", "reason": reason.value})
         self._settle(now)
 
     def _leave(self, racer: Racer, status: Status, clock: float) -> None:
@@ -245,16 +266,16 @@ class LinkMatchGame:
         resigned = sorted((p for p in racers if status_of(p) == "resigned"),
                           key=lambda p: -racers[p].left_no)
         ranking = cleared + standing + resigned
-        reason = "cleared" if cleared else "time" if standing else "resign"
-        self.result = {
-            "winner": ranking[0] if reason != "resign" else None,
-            "reason": reason,
+        reason = (Termination.CLEARED if cleared else Termination.TIME if standing
+                  else Termination.RESIGN)
+        winner = ranking[0] if reason != Termination.RESIGN else None
+        self.result = Outcome(reason, winner, {
             "ranking": ranking,
             "times": times,
             "remaining": {p: r.remaining for p, r in racers.items()},
             "stats": {p: {"hints": r.hints, "wrong": r.wrong, "shuffles": r.shuffles,
                           "penalty": r.penalty} for p, r in racers.items()},
-        }
+        }).to_map()
 
     # -- what others may see --------------------------------------------------
 

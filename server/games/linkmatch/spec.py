@@ -43,6 +43,7 @@ class LinkMatchSpec:
         self.name = "linkmatch"
         self.start: StartPolicy = "manual"
         self.min_players = 1
+        self.computer = None
 
     def parse_options(self, raw: JSON) -> JSON:
         """Validate and fill defaults; kinds default to 36 or what the board can hold."""

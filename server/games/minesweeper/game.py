@@ -13,6 +13,8 @@ import random
 from collections.abc import Iterable
 from typing import Any
 
+from gridhall.protocol import Outcome, Termination
+
 from ..base import JSON, GameError, Played
 from .board import Board, neighbour_table
 from .generate import GenerationFailed, no_guess_layout, random_layout
@@ -100,7 +102,7 @@ class MinesweeperGame:
             normalised["mark"] = mark
         self._log(player, action, x, y, mark, now)
         if self.result is None and self.safe_left == 0:
-            self._finish("cleared", None, now)
+            self._finish(Termination.CLEARED, None, now)
         self._version += 1
         return Played(move=normalised)
 
@@ -155,16 +157,20 @@ class MinesweeperGame:
     def visible_move(self, by: str, move: JSON, recipient: str | None) -> JSON:
         return move
 
-    def resign(self, player: str, now: float, reason: str = "resign") -> None:
+    def resign(self, player: str, now: float,
+               reason: Termination = Termination.RESIGN) -> None:
         """``player`` leaves the co-op game; the last one out ends it."""
         if self.result is not None or player not in self.players or player in self.left:
             return
         self.latest = max(self.latest, now)
         self.left.append(player)
-        self._log(player, reason, None, None, None, now)
+        self._log(player, reason.value, None, None, None, now)
         if len(self.left) == len(self.players):
             self._finish(reason, None, now)
         self._version += 1
+
+    def refused(self, player: str, move: JSON, now: float) -> None:
+        """Refused Minesweeper actions are not counted."""
 
     def request(self, player: str, kind: str, now: float) -> JSON:
         raise _refuse("Minesweeper has no draw or take-back requests.")
@@ -284,7 +290,7 @@ class MinesweeperGame:
             self.stats[player]["mines_hit"] += 1
             self.lives_left -= 1
             if self.lives_left == 0:
-                self._finish("mine", player, now)
+                self._finish(Termination.MINE, player, now)
             return
         opened = board.flood(cell, self.revealed, self.flagged)
         shown, counts, questioned = self._shown, board.counts, self.questioned
@@ -360,7 +366,7 @@ class MinesweeperGame:
         cell, risk = knowledge.best_guess(analysis)
         self.hint = {"x": cell % w, "y": cell // w, "safe": False, "risk": round(risk, 4)}
 
-    def _finish(self, reason: str, by: str | None, now: float) -> None:
+    def _finish(self, reason: Termination, by: str | None, now: float) -> None:
         self.ended = max(now, self.latest)
         board = self.board
         correct: dict[str, int] = {}
@@ -368,15 +374,13 @@ class MinesweeperGame:
             for c, owner in self.flag_owner.items():
                 if board.is_mine(c):
                     correct[owner] = correct.get(owner, 0) + 1
-        result: JSON = {
-            "winner": None,
-            "reason": reason,
+        details: JSON = {
             "stats": {p: {"revealed": s["revealed"], "flags": correct.get(p, 0),
                           "mines_hit": s["mines_hit"]} for p, s in self.stats.items()},
         }
         if by is not None:
-            result["by"] = by
-        self.result = result
+            details["by"] = by
+        self.result = Outcome(reason, None, details).to_map()
         self.hint = None
 
     def _final_face(self) -> bytearray:
@@ -439,7 +443,7 @@ def replay(record: JSON, until: int | None = None) -> MinesweeperGame:
             game.add_player(player, t)
             continue
         if action not in ACTIONS:
-            game.resign(player, t, action)
+            game.resign(player, t, Termination(action))
             continue
         move: JSON = {"action": action}
         if x is not None:

@@ -13,6 +13,7 @@ class MinesweeperSpec:
     name = "minesweeper"
     start: StartPolicy = "immediate"
     min_players = 1
+    computer = None
 
     def parse_options(self, raw: JSON) -> JSON:
         return parse_options(raw)

@@ -1,0 +1,26 @@
+"""The Gomoku computer opponent as a game plug-in: the position as plain data in
+the room, the search in a worker process."""
+
+from __future__ import annotations
+
+from ..base import JSON, Game
+from .ai import LEVELS, choose_move
+
+
+class GomokuComputer:
+    """``easy`` counts winning lines; ``hard`` searches threats and alpha-beta."""
+
+    levels: tuple[str, ...] = LEVELS
+
+    def request(self, game: Game, player: str) -> JSON:
+        view = game.view(player)
+        return {"moves": [list(m) for m in view["moves"]], "size": view["size"],
+                "rule": view["rule"]}
+
+    def think(self, request: JSON, level: str, budget: float) -> JSON:
+        moves = [(int(x), int(y)) for x, y in request["moves"]]
+        x, y = choose_move(moves, int(request["size"]), str(request["rule"]), level, budget)
+        return {"x": x, "y": y}
+
+
+COMPUTER = GomokuComputer()

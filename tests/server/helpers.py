@@ -1,0 +1,145 @@
+"""Driving the server's pure core without sockets: a hub, fake links, a clock."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from gridhall import protocol as p
+from gridhall.server.config import ServerConfig
+from gridhall.server.effects import Effect, Send, Think, Wake
+from gridhall.server.hub import Hub
+from gridhall.server.identity import Identity
+from gridhall.server.session import Session
+
+T0 = 1_800_000_000.0
+
+
+@dataclass
+class FakeLink:
+    """A connection that keeps what was sent to it, decoded as a client would."""
+
+    peer: str = "127.0.0.1"
+    frames: list[bytes] = field(default_factory=list)
+    close_code: int | None = None
+    close_reason: str = ""
+
+    @property
+    def closed(self) -> bool:
+        return self.close_code is not None
+
+    def send_frame(self, frame: bytes) -> None:
+        if not self.closed:
+            self.frames.append(frame)
+
+    def close(self, code: int, reason: str) -> None:
+        if not self.closed:
+            self.close_code, self.close_reason = code, reason
+
+    def received(self) -> list[Any]:
+        """Every frame as the typed server message a client decodes."""
+        return [p.decode(f, "server") for f in self.frames]
+
+    def last(self, cls: type[Any]) -> Any:
+        found = [m for m in self.received() if isinstance(m, cls)]
+        assert found, f"no {cls.__name__} among {[type(m).__name__ for m in self.received()]}"
+        return found[-1]
+
+
+class FakeServer:
+    """The SessionHost: routes the hub's sends to fake links and records the rest."""
+
+    def __init__(self, **config: Any) -> None:
+        config.setdefault("grace_seconds", 60.0)
+        self.config = ServerConfig(**config)
+        self.hub = Hub(self.config)
+        self.sessions: dict[str, Session] = {}
+        self.other: list[Effect] = []
+        self.wakes: dict[str, float] = {}
+
+    def bind(self, ident: Identity, session: Session) -> None:
+        older = self.sessions.get(ident.id)
+        if older is not None and older is not session:
+            older.identity = None
+            older.link.close(4000, "replaced by a newer connection")
+        self.sessions[ident.id] = session
+
+    def unbind(self, ident: Identity, session: Session) -> bool:
+        if self.sessions.get(ident.id) is not session:
+            return False
+        del self.sessions[ident.id]
+        return True
+
+    def execute(self, effects: list[Effect]) -> None:
+        for e in effects:
+            if isinstance(e, Send):
+                frame = p.encode(e.msg)
+                for pid in e.to:
+                    if pid in self.sessions:
+                        self.sessions[pid].link.send_frame(frame)
+            elif isinstance(e, Wake):
+                if e.at is None:
+                    self.wakes.pop(e.key, None)
+                else:
+                    self.wakes[e.key] = e.at
+            else:
+                self.other.append(e)
+
+    def thinks(self) -> list[Think]:
+        return [e for e in self.other if isinstance(e, Think)]
+
+    def advance(self, now: float) -> None:
+        """Fire every timer due by ``now``, in time order, as the I/O layer would."""
+        while True:
+            due = sorted((at, key) for key, at in self.wakes.items() if at <= now)
+            if not due:
+                return
+            at, key = due[0]
+            del self.wakes[key]
+            self.execute(self.hub.wake(key, at))
+
+
+class Client:
+    """One connected client: a session on a fake link."""
+
+    def __init__(self, server: FakeServer, now: float = T0) -> None:
+        self.server = server
+        self.link = FakeLink()
+        self.session = Session(server, self.link, now)
+        self.next_id = 1
+
+    def send(self, type_: str, now: float = T0, **fields: Any) -> int:
+        rid = self.next_id
+        self.next_id += 1
+        self.session.receive(p.encode_map({"type": type_, "id": rid, **fields}), now)
+        return rid
+
+    def hello(self, name: str, token: str | None = None, now: float = T0) -> p.Welcome:
+        fields: dict[str, Any] = {"protocol": 1, "name": name}
+        if token:
+            fields["token"] = token
+        self.send("hello", now, **fields)
+        welcome: p.Welcome = self.link.last(p.Welcome)
+        return welcome
+
+    def received(self) -> list[Any]:
+        return self.link.received()
+
+    def last(self, cls: type[Any]) -> Any:
+        return self.link.last(cls)
+
+    def errors(self) -> list[p.Error]:
+        return [m for m in self.received() if isinstance(m, p.Error)]
+
+    def clear(self) -> None:
+        self.link.frames.clear()
+
+    def drop(self, now: float = T0) -> None:
+        self.link.close(1006, "dropped")
+        self.session.closed(now)
+
+
+def connect(server: FakeServer, name: str, now: float = T0) -> Client:
+    client = Client(server, now)
+    client.hello(name, now=now)
+    return client

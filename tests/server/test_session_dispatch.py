@@ -1,0 +1,129 @@
+"""A connection's conversation, driven without sockets: hello, limits, refusals."""
+
+from __future__ import annotations
+
+import pytest
+
+from gridhall import protocol as p
+from gridhall.server.hub import Hub
+
+from .helpers import T0, Client, FakeServer, connect
+
+
+def test_anything_before_hello_is_not_welcomed() -> None:
+    client = Client(FakeServer())
+    rid = client.send("list-rooms")
+    [error] = client.errors()
+    assert error.code == "not-welcomed" and error.re == rid
+
+
+def test_hello_gives_a_stable_id_and_a_long_secret_token() -> None:
+    client = Client(FakeServer())
+    welcome = client.hello("Ann")
+    assert welcome.player.startswith("p") and len(welcome.token) >= 32
+    assert welcome.protocol == 1 and welcome.server == "gridhall"
+
+
+def test_another_protocol_version_is_refused_and_closed() -> None:
+    client = Client(FakeServer())
+    client.send("hello", protocol=2, name="Ann")
+    assert client.errors()[0].code == "version-mismatch"
+    assert client.link.close_code == 1002
+
+
+def test_a_second_hello_is_a_bad_message() -> None:
+    client = connect(FakeServer(), "Ann")
+    client.send("hello", protocol=1, name="Ann")
+    assert client.errors()[-1].code == "bad-message"
+
+
+def test_malformed_frames_get_errors_then_close_the_connection() -> None:
+    server = FakeServer(max_bad_messages=3)
+    client = connect(server, "Ann")
+    for frame in (b"\xc1", p.encode_map({"no": "type"}), p.encode_map({"type": "nope"})):
+        client.session.receive(frame, T0)
+    assert [e.code for e in client.errors()] == ["bad-message", "bad-message", "unknown-type"]
+    assert client.link.close_code is None
+    client.session.receive(b"\x00", T0)  # one more than tolerated
+    assert client.link.close_code == 1008
+
+
+def test_a_burst_past_the_rate_limit_is_refused_and_a_flood_closes() -> None:
+    server = FakeServer(rate_per_second=1.0, rate_burst=2, max_rate_strikes=5)
+    client = connect(server, "Ann")  # the hello took one token
+    client.clear()
+    for _ in range(3):
+        client.send("list-rooms")
+    kinds = [type(m).__name__ for m in client.received()]
+    assert kinds == ["Rooms", "Error"] and client.errors()[0].code == "rate-limited"
+    for _ in range(5):
+        client.send("list-rooms")
+    assert client.link.close_code == 1008
+
+
+def test_chat_flood_is_refused_with_the_wait() -> None:
+    server = FakeServer(chat_lines=2, chat_window=10.0)
+    client = connect(server, "Ann")
+    client.send("create-room", game="minesweeper")
+    client.clear()
+    for n in range(3):
+        client.send("chat", T0 + n, text=f"line {n}")
+    chats = [m for m in client.received() if isinstance(m, p.ChatEvent)]
+    assert [c.text for c in chats] == ["line 0", "line 1"]
+    [error] = client.errors()
+    assert error.code == "rate-limited" and "8 s" in error.message
+
+
+def test_a_server_fault_is_an_internal_error_echoing_the_request(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    client = connect(FakeServer(), "Ann")
+
+    def broken(*args: object) -> None:
+        raise RuntimeError("bug")
+
+    monkeypatch.setattr(Hub, "_list_rooms", broken)
+    client.session.host.hub._handlers[p.ListRooms] = broken  # type: ignore[attr-defined]
+    rid = client.send("list-rooms")
+    [error] = client.errors()
+    assert error.code == "internal-error" and error.re == rid
+    client.send("create-room", game="gomoku")  # the connection still works
+    assert client.last(p.Joined).role == "player"
+
+
+def test_resuming_a_token_replaces_the_older_connection() -> None:
+    server = FakeServer()
+    first = connect(server, "Ann")
+    token, player = first.last(p.Welcome).token, first.last(p.Welcome).player
+    second = Client(server)
+    welcome = second.hello("Ann", token)
+    assert welcome.player == player and welcome.token == token
+    assert first.link.close_code == 4000
+    first.session.closed(T0)  # the replaced connection's end changes nothing
+    assert server.hub.identities.by_id[player].connected
+
+
+def test_an_unknown_token_gives_a_new_identity() -> None:
+    server = FakeServer()
+    client = Client(server)
+    welcome = client.hello("Ann", "not-a-token-anyone-was-given")
+    assert welcome.token != "not-a-token-anyone-was-given"
+
+
+def test_room_messages_outside_a_room_are_not_in_room() -> None:
+    client = connect(FakeServer(), "Ann")
+    for type_, fields in (("move", {"move": {"x": 1, "y": 1}}), ("chat", {"text": "hi"}),
+                          ("sync", {}), ("leave-room", {}), ("resign", {})):
+        rid = client.send(type_, **fields)
+        assert client.errors()[-1].code == "not-in-room" and client.errors()[-1].re == rid
+
+
+def test_a_lobby_identity_is_forgotten_after_the_grace_period() -> None:
+    server = FakeServer(grace_seconds=30)
+    client = connect(server, "Ann")
+    player = client.last(p.Welcome).player
+    client.drop(T0 + 1)
+    assert server.wakes == {"@" + player: T0 + 31}
+    server.advance(T0 + 30)
+    assert player in server.hub.identities.by_id
+    server.advance(T0 + 31)
+    assert player not in server.hub.identities.by_id and not server.wakes
