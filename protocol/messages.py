@@ -58,6 +58,9 @@ class Hello:
     protocol: int
     name: str = _name()
     token: str | None = field(default=None, metadata={"min_len": 1, "max_len": 128})
+    since: int | None = field(default=None, metadata={"min": 0, "max": 2**53})
+    """With ``token``: the last room ``seq`` this client saw, so a resumed seat gets the
+    events it missed instead of a ``state`` (when the server still has them)."""
     id: int | None = _req_id()
 
 
@@ -94,7 +97,11 @@ class LeaveRoom:
 
 @message("sync", "client")
 class Sync:
+    """Ask for the room again: with ``since``, the events after that ``seq`` when the
+    server still has them (else a ``state``); without it, a ``state``."""
+
     TYPE: ClassVar[str]
+    since: int | None = field(default=None, metadata={"min": 0, "max": 2**53})
     id: int | None = _req_id()
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import multiprocessing
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 
@@ -44,7 +45,10 @@ class Computers:
     @property
     def pool(self) -> Executor:
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(max_workers=self.workers)
+            # Spawned, not forked: a forked worker would inherit the server's sockets
+            # and keep players' connections open after the server died.
+            self._pool = ProcessPoolExecutor(max_workers=self.workers,
+                                             mp_context=multiprocessing.get_context("spawn"))
         return self._pool
 
     def schedule(self, job: Think, answer: Answer) -> None:

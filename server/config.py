@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import platformdirs
 
 from gridhall.protocol import DEFAULT_PORT
+
+
+def default_db_path() -> Path:
+    """Where the server keeps its database unless told otherwise: the user's data
+    folder by the platform's convention (e.g. ~/.local/share/gridhall on Linux)."""
+    return platformdirs.user_data_path("gridhall", appauthor=False) / "gridhall.db"
 
 
 @dataclass
@@ -12,7 +21,7 @@ class ServerConfig:
     host: str = "0.0.0.0"
     port: int = DEFAULT_PORT
     name: str = "gridhall"
-    db: str = "gridhall.db"
+    db: str = field(default_factory=lambda: str(default_db_path()))
     grace_seconds: float = 60.0
     """How long a dropped player's seat is kept for a reconnect."""
     max_rooms: int = 200
@@ -32,6 +41,8 @@ class ServerConfig:
     """A dead peer is noticed within ping_interval + ping_timeout (about 20 s)."""
     send_queue: int = 512
     """Frames queued for one slow client before it is dropped (never stalls a room)."""
+    durable_commits: bool = False
+    """Sync the store on every commit (survives power loss; slower). See server/store.py."""
     ai_workers: int = 2
     ai_budget: float = 2.0
     """Seconds the hard computer opponent may think per move."""

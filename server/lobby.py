@@ -49,7 +49,7 @@ class Lobby:
         if parsed.get("ai") and spec.computer is None:
             raise ProtocolError(ErrorCode.BAD_MESSAGE, f"{game} has no computer opponent.")
         salt = secrets.token_bytes(16)
-        room = Room(self.host, self.new_code(), spec, parsed, creator,
+        room = Room(self.host, self.new_code(), spec, parsed, creator.id,
                     private or password is not None,
                     hash_password(password, salt) if password else None, salt,
                     secrets.randbits(63), self.grace_seconds)

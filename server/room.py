@@ -27,14 +27,20 @@ from gridhall import protocol as p
 from gridhall.protocol import ErrorCode, ProtocolError, Termination
 
 from .bots.policy import ComputerPolicy
-from .effects import Outbox, SaveChat, SaveGame, Think
+from .effects import Outbox, SaveChat, SaveGame, Send, Think
 from .games.base import JSON, Game, GameError, GameSpec
 from .identity import Identity
 
 log = logging.getLogger("gridhall.room")
 
 CHAT_HISTORY = 50
+RECENT_EVENTS = 256
+RECENT_BYTES = 1 << 20
+"""A room keeps its latest events (at most this many, and about this many encoded
+bytes) so a client that missed some gets them as events on ``sync`` with ``since``."""
 Role = Literal["player", "spectator"]
+EVERYONE = "*"
+"""The key, in the recent-events buffer, of an event every member got alike."""
 
 
 class RoomHost(Protocol):
@@ -61,7 +67,7 @@ class Room:
     """One room; see the module docstring. ``seed`` is secret (boards derive from it)."""
 
     def __init__(self, host: RoomHost, code: str, spec: GameSpec, options: JSON,
-                 creator: Identity, private: bool, password: bytes | None, salt: bytes,
+                 creator: str, private: bool, password: bytes | None, salt: bytes,
                  seed: int, grace_seconds: float) -> None:
         self.host = host
         self.code = code
@@ -72,7 +78,7 @@ class Room:
         self._salt = salt
         self.seed = seed
         self.grace_seconds = grace_seconds
-        self.creator = creator.id
+        self.creator = creator
         self.seats: list[Identity | None] = [None] * spec.max_players(options)
         self.spectators: list[Identity] = []
         self.seq = 0
@@ -81,12 +87,17 @@ class Room:
         self.games_started = 0
         self.round_no = 0
         self.game_started_at = 0.0
+        self._game_players: list[str] = []
         self._over_announced = False
         self.again: list[str] | None = None
         self.grace: dict[str, float] = {}
         """Seated players whose connection dropped: player id -> end of their grace."""
         self.thinking: dict[str, JSON] = {}
         """Computer players asked for a move: bot id -> the position they think about."""
+        self.recent: deque[tuple[int, dict[str, Send]]] = deque()
+        self._recent_bytes = 0
+        self.refusal_counted = False
+        """Set when a refused move still changed the game (its rules count misses)."""
         self.closed = False
 
     # -- who is here ----------------------------------------------------------
@@ -120,6 +131,14 @@ class Room:
                 "status": self.status, "private": self.private,
                 "seats": len(self.seats)}
 
+    @property
+    def password_hash(self) -> bytes | None:
+        return self._password
+
+    @property
+    def salt(self) -> bytes:
+        return self._salt
+
     def check_password(self, password: str | None) -> bool:
         if self._password is None:
             return True
@@ -145,7 +164,8 @@ class Room:
                   exclude: Identity | None = None) -> int:
         """Emit one event (same ``seq`` for all) identical for every recipient."""
         seq = self._next_seq()
-        out.send(self.member_ids(exclude), make(seq))
+        send = out.send(self.member_ids(exclude), make(seq))
+        self._remember(seq, {EVERYONE: send} if send is not None else {})
         return seq
 
     def broadcast_views(self, out: Outbox, make: Callable[[int, str | None], Any]) -> int:
@@ -156,9 +176,38 @@ class Room:
         by_viewer: dict[str | None, list[str]] = {}
         for m in self.members:
             by_viewer.setdefault(self._viewer(m), []).append(m.id)
+        sends: dict[str, Send] = {}
         for viewer, ids in by_viewer.items():
-            out.send(ids, make(seq, viewer))
+            send = out.send(ids, make(seq, viewer))
+            if send is not None:
+                sends[EVERYONE if viewer is None else viewer] = send
+        self._remember(seq, sends)
         return seq
+
+    def _remember(self, seq: int, sends: dict[str, Send]) -> None:
+        """Keep an event for members who miss it; oldest go first past the bounds."""
+        self.recent.append((seq, sends))
+        self._recent_bytes += sum(len(s.frame) for s in sends.values())
+        while self.recent and (len(self.recent) > RECENT_EVENTS
+                               or self._recent_bytes > RECENT_BYTES):
+            _, old = self.recent.popleft()
+            self._recent_bytes -= sum(len(s.frame) for s in old.values())
+
+    def missed(self, ident: Identity, since: int) -> list[Send] | None:
+        """The events after ``since`` as ``ident`` would have got them, or None when
+        some are no longer kept (the caller sends a ``state`` instead)."""
+        if since >= self.seq:
+            return []
+        if not self.recent or self.recent[0][0] > since + 1:
+            return None
+        key = self._viewer(ident) or EVERYONE
+        found = []
+        for seq, sends in self.recent:
+            if seq > since:
+                send = sends.get(key) or sends.get(EVERYONE)
+                if send is not None and ident.id in send.to:
+                    found.append(send)
+        return found
 
     def _viewer(self, ident: Identity) -> str | None:
         """The id a game builds a view for: only its own players see private state."""
@@ -194,14 +243,27 @@ class Room:
         self.tick(out, now)
         out.send([ident.id], self.snapshot(self._viewer(ident), re=re))
 
+    def sync(self, out: Outbox, ident: Identity, since: int | None, now: float,
+             re: int | None = None) -> None:
+        """Bring one member up to date: the events after ``since`` when they are still
+        kept, else (or without ``since``) a ``state``."""
+        self.tick(out, now)
+        events = self.missed(ident, since) if since is not None else None
+        if events is None:
+            out.send([ident.id], self.snapshot(self._viewer(ident), re=re))
+            return
+        for send in events:
+            out.add(send.to_one(ident.id))
+
     def broadcast_state(self, out: Outbox) -> None:
         self.broadcast_views(out, lambda seq, viewer: self.snapshot(viewer, seq=seq))
 
     # -- joining and leaving --------------------------------------------------
     def join(self, out: Outbox, ident: Identity, role: Role, password: str | None,
-             now: float, re: int | None) -> None:
-        """Seat or admit ``ident``; raises ProtocolError to refuse (changing nothing)."""
-        if not self.check_password(password):
+             now: float, re: int | None, verified: bool = False) -> None:
+        """Seat or admit ``ident``; raises ProtocolError to refuse (changing nothing).
+        ``verified``: the password was checked already (a journal replay)."""
+        if not verified and not self.check_password(password):
             raise ProtocolError(ErrorCode.WRONG_PASSWORD,
                                 "That password is wrong for this private room.")
         seat: int | None = None
@@ -299,11 +361,20 @@ class Room:
         self.grace[ident.id] = now + self.grace_seconds
         self._announce_info(out, ident)
 
-    def resumed(self, out: Outbox, ident: Identity, now: float, re: int | None) -> None:
-        """``ident`` said hello again with its token: back in its seat."""
+    def resumed(self, out: Outbox, ident: Identity, now: float, re: int | None,
+                since: int | None = None) -> None:
+        """``ident`` said hello again with its token: back in its seat, with what it
+        missed (as events after ``since`` when they are kept, else a ``state``)."""
         self.grace.pop(ident.id, None)
+        self.tick(out, now)
+        events = self.missed(ident, since) if since is not None else None
+        if events is not None:
+            for send in events:
+                out.add(send.to_one(ident.id))
+            self._announce_info(out, ident)
+            return
         self._announce_info(out, ident)
-        self.send_state(out, ident, now, re=re)
+        out.send([ident.id], self.snapshot(self._viewer(ident), re=re))
 
     def _announce_info(self, out: Outbox, ident: Identity) -> None:
         self.broadcast(out, lambda s: p.PlayerInfoEvent(room=self.code, seq=s, player=ident.id,
@@ -350,6 +421,7 @@ class Room:
             played = game.apply(ident.id, move, now)
         except GameError as exc:
             game.refused(ident.id, move, now)
+            self.refusal_counted = True
             raise ProtocolError(exc.code, exc.message) from None
         turn = game.turn()
         self.broadcast_views(out, lambda seq, viewer: p.Moved(
@@ -457,6 +529,7 @@ class Room:
 
     def _new_game(self, out: Outbox, now: float) -> None:
         players = [s.id for s in self.seated]
+        self._game_players = list(players)
         seed = game_seed(self.seed, self.games_started)
         self.games_started += 1
         self.game = self.spec.new_game(self.options, players, self.round_no, seed, now)
@@ -538,6 +611,61 @@ class Room:
                    for n, s in enumerate(self.seats) if s is not None]
         out.add(SaveGame(self.code, self.spec.name, self.options, players, result,
                          game.record(), self.game_started_at, now))
+
+    # -- durability -----------------------------------------------------------
+    def to_snapshot(self) -> JSON:
+        """The room's state right after a new game started, as plain data.
+
+        The game itself is not serialised: it is made again from its seed, as it
+        was (journal entries after the snapshot replay what happened since)."""
+        game = self.game
+        return {
+            "seq": self.seq, "chat": list(self.chat), "round": self.round_no,
+            "games_started": self.games_started, "again": self.again,
+            "seats": [s.id if s is not None else None for s in self.seats],
+            "spectators": [s.id for s in self.spectators], "grace": dict(self.grace),
+            "game": None if game is None else {"players": list(self._game_players),
+                                               "started_at": self.game_started_at},
+            "over_announced": self._over_announced,
+        }
+
+    def load_snapshot(self, snap: JSON, member: Callable[[str], Identity]) -> None:
+        """Become the room :meth:`to_snapshot` described; ``member`` finds identities."""
+        self.seq = int(snap["seq"])
+        self.chat.extend(snap["chat"])
+        self.round_no = int(snap["round"])
+        self.games_started = int(snap["games_started"])
+        self.again = snap["again"]
+        self.grace = {k: float(v) for k, v in snap["grace"].items()}
+        self._over_announced = bool(snap["over_announced"])
+        for n, pid in enumerate(snap["seats"]):
+            if pid is not None:
+                ident = member(pid)
+                self.seats[n], ident.room, ident.role = ident, self, "player"
+        for pid in snap["spectators"]:
+            ident = member(pid)
+            self.spectators.append(ident)
+            ident.room, ident.role = self, "spectator"
+        game = snap["game"]
+        if game is not None:
+            self._game_players = list(game["players"])
+            self.game_started_at = float(game["started_at"])
+            self.game = self.spec.new_game(self.options, self._game_players, self.round_no,
+                                           game_seed(self.seed, self.games_started - 1),
+                                           self.game_started_at)
+
+    def restored(self, out: Outbox, now: float, downtime: float) -> None:
+        """The server came back after ``downtime`` seconds: clocks resume where they
+        stopped, and every person has the grace period, from now, to come back."""
+        if self.game is not None and self.game.result is None:
+            self.game.shift(downtime)
+        for m in self.members:
+            if not m.bot:
+                m.connected = False
+                self.grace[m.id] = now + self.grace_seconds
+        self.thinking.clear()
+        if self.game is not None:
+            self._after_action(out, now)
 
     def tick(self, out: Outbox, now: float) -> None:
         """Let time-driven rules run: game clocks, countdowns, reconnect grace."""

@@ -7,10 +7,11 @@ from typing import Any
 
 from gridhall import protocol as p
 from gridhall.server.config import ServerConfig
-from gridhall.server.effects import Effect, Send, Think, Wake
+from gridhall.server.effects import STORED, Effect, Send, Think, Wake
 from gridhall.server.hub import Hub
 from gridhall.server.identity import Identity
 from gridhall.server.session import Session
+from gridhall.server.store import Store
 
 T0 = 1_800_000_000.0
 
@@ -49,13 +50,21 @@ class FakeLink:
 class FakeServer:
     """The SessionHost: routes the hub's sends to fake links and records the rest."""
 
-    def __init__(self, **config: Any) -> None:
+    def __init__(self, store: Store | None = None, **config: Any) -> None:
         config.setdefault("grace_seconds", 60.0)
+        config.setdefault("db", ":memory:")
         self.config = ServerConfig(**config)
         self.hub = Hub(self.config)
+        self.store = store
         self.sessions: dict[str, Session] = {}
         self.other: list[Effect] = []
         self.wakes: dict[str, float] = {}
+
+    def restore(self, now: float, down_since: float) -> None:
+        """Start again from the store, as a restarted server does."""
+        assert self.store is not None
+        identities, rooms = self.store.load_live()
+        self.execute(self.hub.restore(identities, rooms, now, down_since))
 
     def bind(self, ident: Identity, session: Session) -> None:
         older = self.sessions.get(ident.id)
@@ -69,6 +78,12 @@ class FakeServer:
             return False
         del self.sessions[ident.id]
         return True
+
+    def reply(self, link: Any, frame: bytes) -> None:
+        link.send_frame(frame)
+
+    def close_link(self, link: Any, code: int, reason: str) -> None:
+        link.close(code, reason)
 
     def execute(self, effects: list[Effect]) -> None:
         for e in effects:
@@ -84,6 +99,8 @@ class FakeServer:
                     self.wakes[e.key] = e.at
             else:
                 self.other.append(e)
+                if self.store is not None and isinstance(e, STORED):
+                    self.store.write([e])
 
     def thinks(self) -> list[Think]:
         return [e for e in self.other if isinstance(e, Think)]
