@@ -83,3 +83,5 @@ def announce(server: GameServer) -> None:
     addresses = lan_addresses()
     where = "  or  ".join(f"{a}:{port}" for a in addresses) or f"<this machine's address>:{port}"
     print(f"Players on other machines join with:  gridhall --server {where}", flush=True)
+    links = "  or  ".join(f"http://{a}:{port}/" for a in addresses) or f"http://localhost:{port}/"
+    print(f"Or in a browser, phones too (nothing to install):  {links}", flush=True)
