@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import email.utils
 import hashlib
+import re
 from dataclasses import dataclass
 from functools import cache
 from http import HTTPStatus
@@ -32,14 +33,26 @@ CONTENT_TYPES = {
 }
 """What is served, by file-name ending; other packaged files (scripts, notes) are not."""
 
-CSP = ("default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; "
+CSP = ("default-src 'self'; connect-src {connect}; img-src 'self' data:; "
        "style-src 'self'; script-src 'self'; object-src 'none'; base-uri 'none'; "
        "form-action 'self'; frame-ancestors 'none'")
-"""Only our own scripts and styles run; ``ws:``/``wss:`` because browsers before
-CSP level 3 (older WebKit) do not count a same-host WebSocket as ``'self'``."""
+"""Only our own files run and only our own server is reached. Chromium (and every
+CSP level 3 browser) counts the page's own ``ws://`` origin as ``'self'``; older
+WebKit does not, so the page's host is also named with both WebSocket schemes."""
+
+HOST = re.compile(r"(?:[A-Za-z0-9.-]{1,253}|\[[0-9A-Fa-f:.]{2,45}\])(?::[0-9]{1,5})?")
+"""A Host header that is a plain name, IPv4 or [IPv6] address, with an optional port."""
+
+
+def csp(host: str | None) -> str:
+    """The policy for a page requested with ``Host: host``."""
+    connect = "'self'"
+    if host and HOST.fullmatch(host):
+        connect += f" ws://{host} wss://{host}"
+    return CSP.format(connect=connect)
+
 
 SECURITY_HEADERS = (
-    ("Content-Security-Policy", CSP),
     ("X-Content-Type-Options", "nosniff"),
     ("Referrer-Policy", "no-referrer"),
     ("X-Frame-Options", "DENY"),
@@ -107,6 +120,7 @@ class StaticSite:
             ("Connection", "close"),
             ("Cache-Control", "no-cache"),  # revalidate by ETag: upgrades show at once
             ("ETag", asset.etag),
+            ("Content-Security-Policy", csp(request.headers.get("Host"))),
             *SECURITY_HEADERS,
         ])
         if asset.etag in _etags(request.headers.get("If-None-Match", "")):
@@ -129,6 +143,7 @@ def _plain(status: HTTPStatus, text: str) -> Response:
         ("Connection", "close"),
         ("Content-Type", "text/plain; charset=utf-8"),
         ("Content-Length", str(len(body))),
+        ("Content-Security-Policy", csp(None)),
         *SECURITY_HEADERS,
     ])
     return Response(status.value, status.phrase, headers, body)

@@ -158,6 +158,14 @@ class Browser:
     def cell(self, x: int, y: int) -> WebElement:
         return self.find(f"[data-board] [data-x='{x}'][data-y='{y}']")
 
+    def cells(self, attribute: str) -> dict[tuple[int, int], str | None]:
+        """Every board cell's ``data-<attribute>``, read in one round trip."""
+        rows = self.js(
+            "return [...document.querySelectorAll('[data-board] [data-x][data-y]')]"
+            ".map(c => [+c.dataset.x, +c.dataset.y, c.getAttribute(arguments[0])]);",
+            f"data-{attribute}")
+        return {(int(x), int(y)): value for x, y, value in rows}
+
     def status(self) -> str:
         return str(self.find("[data-status]").text)
 
@@ -173,3 +181,42 @@ class Browser:
             self.driver.quit()
         finally:
             shutil.rmtree(self.profile, ignore_errors=True)
+
+
+# ---- flows every browser test uses --------------------------------------------------------
+
+def open_lobby(browser: Browser, server: ServerThread, name: str) -> None:
+    """Open the server's page with ``?name=`` and wait until the lobby is connected."""
+    browser.driver.get(f"{server.url}?name={name}")
+    browser.wait(lambda: browser.find("#connection").get_attribute("data-connection")
+                 == "connected", f"{name}'s page to connect")
+    browser.wait_css("#lobby")
+
+
+def choose(browser: Browser, name: str, value: str) -> None:
+    """Pick ``value`` in the create form's <select name=...>, as a person would."""
+    from selenium.webdriver.support.select import Select
+
+    Select(browser.find(f"#create-form [name='{name}']")).select_by_value(value)
+
+
+def create_room(browser: Browser, game: str, **selects: str) -> str:
+    """Create a room from the lobby form; returns its code once the board shows."""
+    choose(browser, "game", game)
+    for name, value in selects.items():
+        choose(browser, name.replace("_", "-"), value)
+    browser.find("#create-form button[type=submit]").click()
+    browser.wait_css(f"[data-board='{game}']")
+    return str(browser.wait(lambda: browser.find("[data-room-code]").text, "the room code"))
+
+
+def invite_link(browser: Browser) -> str:
+    return str(browser.wait(lambda: browser.find("#invite-link").get_attribute("value"),
+                            "the invite link"))
+
+
+def join_by_link(browser: Browser, link: str, name: str, game: str) -> None:
+    """Open an invite link (with ``?name=`` put before the ``#``) and wait for the board."""
+    base, _, code = link.partition("#")
+    browser.driver.get(f"{base}?name={name}#{code}")
+    browser.wait_css(f"[data-board='{game}']")

@@ -295,6 +295,12 @@ export class Session {
       case "left":
         this.requestSync(copy); // someone else came or went: take a fresh roster
         break;
+      case "resigned":
+      case "notice":
+        // A racer resigned, cleared or ran out of time: standings in our view changed
+        // but the event carries no view, so take a fresh snapshot.
+        if (state.status === "playing") this.requestSync(copy);
+        break;
       case "play-again":
       case "agree-again":
         if (typeof msg.from === "string" && !copy.again.includes(msg.from)) copy.again.push(msg.from);

@@ -209,9 +209,12 @@ export function statusLine(copy, me, connected, seated) {
 export function offerText(state, me) {
   const pending = (state.view || {}).pending;
   if (!pending) return null;
-  const what = pending.kind === "draw" ? "a draw" : "to take back the last move";
-  if (pending.from === me) return `You asked for ${what}; waiting for an answer.`;
-  return `${names(state)[pending.from] || "Your opponent"} asks for ${what}.`;
+  const draw = pending.kind === "draw";
+  if (pending.from === me) {
+    return `You ${draw ? "offered a draw" : "asked to take back your last move"}; waiting for an answer.`;
+  }
+  const who = names(state)[pending.from] || "Your opponent";
+  return draw ? `${who} offers a draw.` : `${who} asks to take back the last move.`;
 }
 
 const NOTICES = {

@@ -1,0 +1,108 @@
+"""Room features in real browsers: chat, a reload that keeps the seat, private rooms,
+watching, and the lobby list."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from selenium.webdriver.common.keys import Keys
+
+from tests.web.harness import (
+    Browser,
+    ServerThread,
+    create_room,
+    invite_link,
+    join_by_link,
+    open_lobby,
+)
+
+
+def say(browser: Browser, text: str) -> None:
+    box = browser.find("#chat-form input[name=chat]")
+    box.send_keys(text)
+    box.send_keys(Keys.ENTER)
+
+
+def chat_lines(browser: Browser) -> list[str]:
+    return [li.text for li in browser.find_all("[data-chat-log] li")]
+
+
+def test_chat_goes_both_ways_and_names_are_text_not_markup(ann: Browser, bob: Browser,
+                                                           web_server: ServerThread,
+                                                           shots: Path | None) -> None:
+    open_lobby(ann, web_server, "Ann")
+    create_room(ann, "gomoku")
+    join_by_link(bob, invite_link(ann), "<b>Bob</b>", "gomoku")
+    say(ann, "hi Bob, gl hf")
+    bob.wait(lambda: any("hi Bob, gl hf" in t for t in chat_lines(bob)), "Ann's line at Bob's")
+    say(bob, "<img src=x onerror=alert(1)> thanks!")
+    ann.wait(lambda: any("thanks!" in t for t in chat_lines(ann)), "Bob's line at Ann's")
+    line = ann.find_all("[data-chat-log] li")[-1]
+    assert line.find_element("css selector", ".name").text == "<b>Bob</b>"
+    assert line.find_element("css selector", ".text").text == "<img src=x onerror=alert(1)> thanks!"
+    assert not ann.find_all("[data-chat-log] img, [data-chat-log] b, #players b")
+    assert ann.find_all("[data-chat-log] li")[0].find_element("css selector", ".name").text == "Ann"
+    if shots:
+        ann.js("document.getElementById('notice').hidden = true")
+        ann.screenshot(shots / "web-chat.png")
+
+
+def test_reload_keeps_the_seat(ann: Browser, bob: Browser, web_server: ServerThread) -> None:
+    open_lobby(ann, web_server, "Ann")
+    create_room(ann, "gomoku")
+    join_by_link(bob, invite_link(ann), "Bob", "gomoku")
+    ann.wait(lambda: ann.find("[data-status]").get_attribute("data-turn") == "me", "Ann's turn")
+    ann.cell(7, 7).click()
+    bob.wait(lambda: bob.cell(7, 7).get_attribute("data-stone") == "black", "Ann's stone")
+    token = bob.js("return localStorage.getItem('gridhall.token')")
+    assert token
+
+    bob.driver.refresh()
+    bob.wait_css("[data-board='gomoku']")
+    bob.wait(lambda: bob.cell(7, 7).get_attribute("data-stone") == "black", "the board back")
+    bob.wait(lambda: bob.find("[data-status]").get_attribute("data-turn") == "me", "Bob's turn")
+    assert bob.js("return localStorage.getItem('gridhall.token')") == token
+    players = web_server.sync(lambda: [
+        (p.name, p.conn is not None) for r in web_server.server.lobby.rooms.values()
+        for p in r.seated])
+    assert players == [("Ann", True), ("Bob", True)]
+    bob.cell(8, 8).click()
+    ann.wait(lambda: ann.cell(8, 8).get_attribute("data-stone") == "white", "Bob's stone")
+
+
+def test_private_room_asks_for_its_password_and_spectators_watch(
+        ann: Browser, bob: Browser, web_server: ServerThread) -> None:
+    open_lobby(ann, web_server, "Ann")
+    ann.find("#create-form [name=private]").click()
+    ann.find("#create-form [name=password]").send_keys("sesame")
+    code = create_room(ann, "minesweeper", m_preset="beginner")
+    open_lobby(bob, web_server, "Bob")
+    assert code not in bob.find("#room-list").text  # private rooms are not listed
+
+    bob.driver.get(f"{web_server.url}?name=Bob#{code}")
+    bob.wait(lambda: bob.find("#join-form [name=code]").get_attribute("value") == code,
+             "the join form to ask for the password")
+    bob.wait(lambda: "private" in bob.find("[data-notice]").text, "the password notice")
+    bob.find("#join-form [name=password]").send_keys("sesame")
+    bob.find("#join-form button[value=spectator]").click()
+    bob.wait_css("[data-board='minesweeper']")
+    assert "Watching" in bob.status()
+    ann.wait(lambda: "Watching: Bob" in ann.find("#spectators").text, "Bob among the watchers")
+    bob.cell(0, 0).click()
+    bob.wait(lambda: "spectators cannot play" in bob.find("[data-notice]").text,
+             "the spectator notice")
+
+
+def test_lobby_lists_public_rooms_and_joins_from_the_list(ann: Browser, bob: Browser,
+                                                          web_server: ServerThread,
+                                                          shots: Path | None) -> None:
+    open_lobby(ann, web_server, "Ann")
+    code = create_room(ann, "linkmatch", l_size="8x6x12")
+    open_lobby(bob, web_server, "Bob")
+    row = bob.wait(lambda: bob.find_all(f"#room-list tr[data-room='{code}']"), "the room row")[0]
+    assert "Link-match" in row.text and "Ann" in row.text
+    if shots:
+        bob.screenshot(shots / "web-lobby.png")
+    row.find_element("css selector", "button.primary").click()
+    bob.wait_css("[data-board='linkmatch']")
+    ann.wait(lambda: "Bob" in ann.find("#players").text, "Bob in Ann's player list")
