@@ -38,10 +38,14 @@ def bob() -> Iterator[Browser]:
 @pytest.fixture
 def web_server(tmp_path: Path, ann: Browser, bob: Browser) -> Iterator[ServerThread]:
     server = ServerThread(tmp_path / "gridhall.db")
+    for browser in (ann, bob):
+        browser.console()  # start with an empty log
     yield server
+    errors = [line for browser in (ann, bob) for line in browser.console(level="SEVERE")]
     for browser in (ann, bob):  # close the pages' sockets before the server goes
         browser.driver.get("about:blank")
     server.close()
+    assert not errors, f"the pages logged errors: {errors}"
 
 
 @pytest.fixture

@@ -148,11 +148,13 @@ class Browser:
     def js(self, script: str, *args: Any) -> Any:
         return self.driver.execute_script(script, *args)
 
-    def console(self) -> list[str]:
+    def console(self, level: str | None = None) -> list[str]:
+        """Console lines logged since the last call (of ``level`` only, if given)."""
         try:
-            return [entry["message"] for entry in self.driver.get_log("browser")]
+            entries = self.driver.get_log("browser")
         except WebDriverException:
             return []
+        return [e["message"] for e in entries if level is None or e["level"] == level]
 
     # ---- the client's hooks (docs/web-client.md) -------------------------------------
     def cell(self, x: int, y: int) -> WebElement:

@@ -99,3 +99,27 @@ def test_resigning_ends_the_game_for_both(ann: Browser, bob: Browser,
     bob.find("#actions [data-action=resign]").click()
     ann.wait(lambda: "You win by resignation!" in ann.wait_css("#banner").text, "Ann's win")
     bob.wait(lambda: "Ann wins by resignation." in bob.wait_css("#banner").text, "Bob's loss")
+
+
+def test_computer_opponent_with_a_clock(ann: Browser, web_server: ServerThread) -> None:
+    open_lobby(ann, web_server, "Ann")
+    create_room(ann, "gomoku", g_ai="easy", g_clock="3+2")
+    ann.wait(lambda: "Computer (easy)" in ann.find("#players").text, "the computer seated")
+    assert "computer easy" in ann.find("#players").text
+    ann.wait(lambda: ann.status_state() == "playing", "the game to start")
+    assert "Ann 3:00" in ann.status() or "Ann 2:5" in ann.status()
+    ann.wait(lambda: "Ann 2:5" in ann.status(), "Ann's clock to run down between events")
+    ann.cell(7, 7).click()
+    ann.wait(lambda: list(ann.cells("stone").values()).count("white") == 1,
+             "the computer's answer")
+    assert "Computer (easy)" in ann.status()  # its clock is shown too
+
+
+def test_leaving_returns_to_the_lobby_and_forgets_the_link(ann: Browser, bob: Browser,
+                                                           web_server: ServerThread) -> None:
+    start_pair(ann, bob, web_server)
+    bob.find("#leave").click()
+    bob.wait_css("#lobby")
+    assert bob.js("return location.hash") == ""
+    ann.wait(lambda: "You win by resignation!" in ann.wait_css("#banner").text,
+             "Ann's win: leaving forfeits")

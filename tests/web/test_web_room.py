@@ -106,3 +106,53 @@ def test_lobby_lists_public_rooms_and_joins_from_the_list(ann: Browser, bob: Bro
     row.find_element("css selector", "button.primary").click()
     bob.wait_css("[data-board='linkmatch']")
     ann.wait(lambda: "Bob" in ann.find("#players").text, "Bob in Ann's player list")
+
+
+WATCH_CONNECTION = """
+window.seenConnection = [];
+new MutationObserver(() => window.seenConnection.push(
+    document.getElementById('connection').dataset.connection))
+  .observe(document.getElementById('connection'), {attributes: true});
+"""
+
+
+def test_a_restart_close_says_so_and_the_page_reconnects_to_its_seat(
+        ann: Browser, bob: Browser, web_server: ServerThread) -> None:
+    open_lobby(ann, web_server, "Ann")
+    create_room(ann, "gomoku")
+    join_by_link(bob, invite_link(ann), "Bob", "gomoku")
+    ann.wait(lambda: ann.status_state() == "playing", "the game")
+    bob.js(WATCH_CONNECTION)
+
+    web_server.sync(lambda: [c.close(1012, "service restart")
+                             for c in list(web_server.server.connections)])
+    bob.wait(lambda: "restarting" in bob.js("return window.seenConnection"),
+             "the restart to show")
+    for browser in (ann, bob):
+        browser.wait(lambda b=browser: b.find("#connection").get_attribute("data-connection")
+                     == "connected", "the reconnect")
+    ann.wait(lambda: ann.find("[data-status]").get_attribute("data-turn") == "me", "Ann's turn")
+    ann.cell(7, 7).click()
+    bob.wait(lambda: bob.cell(7, 7).get_attribute("data-stone") == "black", "play going on")
+
+
+def test_a_second_tab_takes_over_and_the_first_one_says_so(ann: Browser,
+                                                           web_server: ServerThread) -> None:
+    open_lobby(ann, web_server, "Ann")
+    create_room(ann, "minesweeper", m_preset="beginner")
+    first = ann.driver.current_window_handle
+    ann.driver.switch_to.new_window("tab")
+    try:
+        ann.driver.get(web_server.url)  # the same profile: the same token
+        ann.wait_css("[data-board='minesweeper']")
+        ann.driver.switch_to.window(first)
+        ann.wait(lambda: ann.find("#connection").get_attribute("data-connection") == "replaced",
+                 "the first tab to step back")
+        assert "another tab" in ann.find("#connection").text
+        assert ann.find("#reconnect").text == "Play here"
+    finally:
+        for handle in ann.driver.window_handles:
+            if handle != first:
+                ann.driver.switch_to.window(handle)
+                ann.driver.close()
+        ann.driver.switch_to.window(first)

@@ -38,7 +38,7 @@ export function attachGestures(board, handlers) {
       const mine = press;
       mine.timer = setTimeout(() => {
         mine.fired = true;
-        navigator.vibrate?.(25);
+        if (navigator.userActivation?.hasBeenActive) navigator.vibrate?.(25); // a felt "click"
         handlers.secondary?.(mine.cell);
       }, LONG_PRESS_MS);
     }
