@@ -54,7 +54,12 @@ def test_invite_link_joins_and_five_in_a_row_wins(ann: Browser, bob: Browser,
         assert won == {(x, 7) for x in range(3, 8)}
     assert "You win by five in a row!" in ann.wait_css("#banner").text
     assert "Ann wins by five in a row." in bob.wait_css("#banner").text
+    box = bob.find("#chat-form input[name=chat]")
+    box.send_keys("gg, well played")
+    bob.find("#chat-form button[type=submit]").click()
+    ann.wait(lambda: "gg, well played" in ann.find("[data-chat-log]").text, "Bob's chat line")
     if shots:
+        ann.js("document.getElementById('notice').hidden = true")
         ann.screenshot(shots / "web-gomoku.png")
 
     # play again: Bob asks, Ann agrees, a new round starts with the colours swapped

@@ -28,8 +28,7 @@ def chat_lines(browser: Browser) -> list[str]:
 
 
 def test_chat_goes_both_ways_and_names_are_text_not_markup(ann: Browser, bob: Browser,
-                                                           web_server: ServerThread,
-                                                           shots: Path | None) -> None:
+                                                           web_server: ServerThread) -> None:
     open_lobby(ann, web_server, "Ann")
     create_room(ann, "gomoku")
     join_by_link(bob, invite_link(ann), "<b>Bob</b>", "gomoku")
@@ -42,9 +41,6 @@ def test_chat_goes_both_ways_and_names_are_text_not_markup(ann: Browser, bob: Br
     assert line.find_element("css selector", ".text").text == "<img src=x onerror=alert(1)> thanks!"
     assert not ann.find_all("[data-chat-log] img, [data-chat-log] b, #players b")
     assert ann.find_all("[data-chat-log] li")[0].find_element("css selector", ".name").text == "Ann"
-    if shots:
-        ann.js("document.getElementById('notice').hidden = true")
-        ann.screenshot(shots / "web-chat.png")
 
 
 def test_reload_keeps_the_seat(ann: Browser, bob: Browser, web_server: ServerThread) -> None:
@@ -102,6 +98,7 @@ def test_lobby_lists_public_rooms_and_joins_from_the_list(ann: Browser, bob: Bro
     row = bob.wait(lambda: bob.find_all(f"#room-list tr[data-room='{code}']"), "the room row")[0]
     assert "Link-match" in row.text and "Ann" in row.text
     if shots:
+        bob.js("document.getElementById('notice').hidden = true")
         bob.screenshot(shots / "web-lobby.png")
     row.find_element("css selector", "button.primary").click()
     bob.wait_css("[data-board='linkmatch']")
@@ -156,3 +153,17 @@ def test_a_second_tab_takes_over_and_the_first_one_says_so(ann: Browser,
                 ann.driver.switch_to.window(handle)
                 ann.driver.close()
         ann.driver.switch_to.window(first)
+
+
+def test_an_invite_link_without_a_name_asks_for_one_then_joins(
+        ann: Browser, bob: Browser, web_server: ServerThread) -> None:
+    open_lobby(ann, web_server, "Ann")
+    code = create_room(ann, "linkmatch", l_size="8x6x12")
+    bob.driver.get(invite_link(ann))  # a fresh origin: no saved name yet
+    form = bob.wait_css("#name-form")
+    assert f"invited to room {code}" in bob.find("#welcome-room").text
+    form.find_element("css selector", "[name=name]").send_keys("  Bob   the  Builder ")
+    form.find_element("css selector", "button[type=submit]").click()
+    bob.wait_css("[data-board='linkmatch']")
+    ann.wait(lambda: "Bob the Builder" in ann.find("#players").text, "Bob's tidied name")
+    assert bob.js("return localStorage.getItem('gridhall.name')") == "Bob the Builder"

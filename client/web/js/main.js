@@ -77,10 +77,10 @@ class App {
     form.addEventListener("submit", (event) => {
       event.preventDefault();
       const name = form.elements.name.value.trim().replace(/\s+/g, " ").slice(0, 32);
-      if (!name) return;
+      if (!name || this.session) return;
       saveName(name);
       this.connect(name);
-    }, { once: true });
+    });
   }
 
   connect(name) {
