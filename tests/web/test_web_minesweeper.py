@@ -23,7 +23,7 @@ def mines_of(server: ServerThread) -> set[Cell]:
     """Where the mines are, read from the server (the browsers never learn it)."""
 
     def read() -> set[Cell]:
-        (room,) = server.server.lobby.rooms.values()
+        (room,) = server.server.hub.lobby.rooms.values()
         board = room.game.board  # type: ignore[union-attr]
         return {(m % board.width, m // board.width) for m in board.mines}
 

@@ -58,10 +58,9 @@ def test_reload_keeps_the_seat(ann: Browser, bob: Browser, web_server: ServerThr
     bob.wait(lambda: bob.cell(7, 7).get_attribute("data-stone") == "black", "the board back")
     bob.wait(lambda: bob.find("[data-status]").get_attribute("data-turn") == "me", "Bob's turn")
     assert bob.js("return localStorage.getItem('gridhall.token')") == token
-    players = web_server.sync(lambda: [
-        (p.name, p.conn is not None) for r in web_server.server.lobby.rooms.values()
-        for p in r.seated])
-    assert players == [("Ann", True), ("Bob", True)]
+    ann.wait(lambda: "offline" not in ann.find("#players").text, "Bob back online at Ann's")
+    assert [li.get_attribute("data-player") for li in ann.find_all("#players li")] == \
+        [li.get_attribute("data-player") for li in bob.find_all("#players li")]
     bob.cell(8, 8).click()
     ann.wait(lambda: ann.cell(8, 8).get_attribute("data-stone") == "white", "Bob's stone")
 
