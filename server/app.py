@@ -30,6 +30,7 @@ from websockets.http11 import Request, Response
 from gridhall import protocol as p
 from gridhall.protocol import ErrorCode
 
+from . import web
 from .computer import Computers
 from .config import ServerConfig
 from .connection import Connection
@@ -146,10 +147,11 @@ class GameServer:
 
     @staticmethod
     def _http(connection: ServerConnection, request: Request) -> Response | None:
-        """``GET /healthz`` answers 200 for health checks; other paths upgrade."""
+        """``GET /healthz`` answers 200 for health checks; a plain GET gets the browser
+        client's files (:mod:`.web`); WebSocket upgrades go on to the game."""
         if request.path == "/healthz":
             return connection.respond(HTTPStatus.OK, "ok\n")
-        return None
+        return web.respond(request)
 
     # -- connections ----------------------------------------------------------
     async def _handle(self, ws: ServerConnection) -> None:

@@ -73,6 +73,9 @@ def main(argv: list[str] | None = None) -> None:
         return
     logging.basicConfig(level=args.log_level, format="%(asctime)s %(levelname)s %(name)s: "
                         "%(message)s")
+    # websockets logs every HTTP request at INFO; a page load is dozens of files.
+    logging.getLogger("websockets.server").setLevel(max(logging.WARNING,
+                                                        logging.getLevelName(args.log_level)))
     config = ServerConfig(host=args.host, port=args.port, name=args.name, db=args.db,
                           durable_commits=args.durable_commits,
                           grace_seconds=args.grace, max_rooms=args.max_rooms,
@@ -98,3 +101,5 @@ def announce(server: GameServer) -> None:
     addresses = lan_addresses()
     where = "  or  ".join(f"{a}:{port}" for a in addresses) or f"<this machine's address>:{port}"
     print(f"Players on other machines join with:  gridhall --server {where}", flush=True)
+    links = "  or  ".join(f"http://{a}:{port}/" for a in addresses) or f"http://localhost:{port}/"
+    print(f"Or in a browser, phones too (nothing to install):  {links}", flush=True)
