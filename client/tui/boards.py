@@ -1,9 +1,10 @@
-"""Board widgets: each renders its game's view model as Rich ``Text`` and turns
-mouse clicks and keys into intents (posted as :class:`Board.Act` messages).
+"""Board widgets, one per game: each renders its game's board model (from
+:mod:`client.views`) as Rich ``Text`` and posts the requests its view class
+makes of clicks and keys as :class:`Board.Act` messages.
 
 Mouse: left = place / reveal / select, right = cycle mark, middle or left+right
-together = chord. Keys: arrows move the cursor, enter/space act, ``f`` marks,
-``c`` chords.
+together = chord. Keys: arrows move the cursor, enter/space act, and each
+widget adds its own (listed in its ``KEYS_HELP``).
 """
 
 from __future__ import annotations
@@ -18,11 +19,14 @@ from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.widget import Widget
 
-from gridhall.client.session import RoomCopy
+from gridhall import protocol as p
+from gridhall.client.messages import Request, RoomEvent
+from gridhall.client.room import RoomCopy
 from gridhall.client.views.common import Look
-from gridhall.client.views.gomoku import GomokuBoard
-from gridhall.client.views.linkmatch import LinkBoard
-from gridhall.client.views.minesweeper import MinesBoard, next_mark
+from gridhall.client.views.gomoku import GomokuView
+from gridhall.client.views.linkmatch import LinkMatchView, LinkSelection
+from gridhall.client.views.base import Button
+from gridhall.client.views.minesweeper import MinesweeperView
 
 LABEL = Style(color="#8a8f98")
 CHORD_GRACE = 0.25
@@ -35,7 +39,7 @@ def styled(look: Look) -> Style:
 
 
 class Board(Widget, can_focus=True):
-    """Common cursor, mouse-button tracking and intent posting."""
+    """Common cursor, mouse-button tracking and request posting."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("up", "cursor(0,-1)", "Up", show=False),
@@ -44,18 +48,19 @@ class Board(Widget, can_focus=True):
         Binding("right", "cursor(1,0)", "Right", show=False),
         Binding("enter,space", "primary", "Play"),
     ]
+    KEYS_HELP: ClassVar[list[tuple[str, str]]] = []
+    """(keys / mouse, what it does) rows for the help screen."""
 
     class Act(Message):
-        """The player asks for ``type`` with ``fields`` (e.g. a ``move``)."""
+        """The player asks for ``request`` (e.g. a ``move``)."""
 
-        def __init__(self, type_: str, **fields: Any) -> None:
+        def __init__(self, request: Request) -> None:
             super().__init__()
-            self.type = type_
-            self.fields = fields
+            self.request = request
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.copy: RoomCopy | None = None
+        self.room: RoomCopy | None = None
         self.me: str | None = None
         self.cursor = (0, 0)
         self._cursor_placed = False
@@ -74,9 +79,9 @@ class Board(Widget, can_focus=True):
         raise NotImplementedError
 
     # -- state ------------------------------------------------------------------------
-    def show(self, copy: RoomCopy, me: str | None) -> None:
+    def show(self, room: RoomCopy, me: str | None) -> None:
         """Redraw from the session's copy of the room."""
-        self.copy, self.me = copy, me
+        self.room, self.me = room, me
         w, h = self.grid_size()
         if not self._cursor_placed and w and h:  # start in the middle, where play begins
             self.cursor, self._cursor_placed = (w // 2, h // 2), True
@@ -86,20 +91,19 @@ class Board(Widget, can_focus=True):
         self.styles.height = rows
         self.refresh(layout=True)
 
+    def room_event(self, msg: RoomEvent) -> None:
+        """A room event arrived (already in :attr:`room`); most boards just redraw."""
+
     @property
     def view(self) -> dict[str, Any]:
         """The game view; before a game exists (``waiting``) the room options stand in,
         so the empty board already has its size."""
-        if self.copy is None:
-            return {}
-        options = self.copy.state.get("options") or {}
-        return {**options, **(self.copy.state.get("view") or {})}
+        state = self.room.state if self.room else None
+        return {**state.options, **state.view} if state else {}
 
-    def act(self, type_: str, **fields: Any) -> None:
-        self.post_message(self.Act(type_, **fields))
-
-    def move(self, **move: Any) -> None:
-        self.act("move", move=move)
+    def act(self, request: Request | None) -> None:
+        if request is not None:
+            self.post_message(self.Act(request))
 
     # -- input ------------------------------------------------------------------------
     def action_cursor(self, dx: int, dy: int) -> None:
@@ -109,16 +113,10 @@ class Board(Widget, can_focus=True):
         self.refresh()
 
     def action_primary(self) -> None:
-        self.primary(*self.cursor)
+        self.click(*self.cursor, "primary")
 
-    def primary(self, x: int, y: int) -> None:
-        """Left click / enter on a cell."""
-
-    def secondary(self, x: int, y: int) -> None:
-        """Right click / ``f`` on a cell."""
-
-    def chord(self, x: int, y: int) -> None:
-        """Middle click, left+right, or ``c`` on a cell."""
+    def click(self, x: int, y: int, button: Button) -> None:
+        """A click (or its key) on a cell."""
 
     def _cell(self, event: events.MouseEvent) -> tuple[int, int] | None:
         offset = event.get_content_offset(self)
@@ -130,7 +128,7 @@ class Board(Widget, can_focus=True):
             cell = self._cell(event)
             if cell:
                 self._chorded = True
-                self.chord(*cell)
+                self.click(*cell, "chord")
 
     def on_mouse_up(self, event: events.MouseUp) -> None:
         if event.button:
@@ -149,17 +147,18 @@ class Board(Widget, can_focus=True):
         if cell is None:
             return
         self.cursor = cell
-        if event.button == 1:
-            self.primary(*cell)
-        elif event.button == 2:
-            self.chord(*cell)
-        elif event.button == 3:
-            self.secondary(*cell)
+        buttons: dict[int, Button] = {1: "primary", 2: "chord", 3: "secondary"}
+        button = buttons.get(event.button)
+        if button is not None:
+            self.click(*cell, button)
         self.refresh()
 
 
 class GomokuWidget(Board):
     """A wooden board with lettered columns, numbered rows and the last stone marked."""
+
+    KEYS_HELP: ClassVar[list[tuple[str, str]]] = [("enter  space  left click", "place a stone")]
+    game = GomokuView()
 
     def grid_size(self) -> tuple[int, int]:
         size = int(self.view.get("size") or 15)
@@ -176,18 +175,20 @@ class GomokuWidget(Board):
             return x, y
         return None
 
-    def primary(self, x: int, y: int) -> None:
-        self.move(x=x, y=y)
+    def click(self, x: int, y: int, button: Button) -> None:
+        if button == "primary" and self.room is not None:
+            self.act(self.game.click(self.room, self.me, x, y))
 
     def render(self) -> Text:
-        board = GomokuBoard.from_view(self.view)
+        board = self.game.board(self.room or RoomCopy("", 0))
         cursor = self.cursor if self.has_focus else None
         labels = "   " + " ".join(board.column_label(x) for x in range(board.size))
         text = Text(labels + "\n", style=LABEL, no_wrap=True)
         for y in range(board.size):
             text.append(f"{board.row_label(y):>2} ", LABEL)
             for x in range(board.size):
-                text.append(board.look(x, y, cursor).glyph, styled(board.look(x, y, cursor)))
+                look = board.look(x, y, cursor)
+                text.append(look.glyph, styled(look))
                 if x < board.size - 1:
                     text.append("─", styled(board.joint(x, y)))
             text.append(f" {board.row_label(y)}\n", LABEL)
@@ -203,12 +204,13 @@ class MinesWidget(Board):
         Binding("c", "chord_key", "Chord"),
         Binding("a", "flag_around", "Flag around", show=False),
     ]
-
-    def board(self) -> MinesBoard:
-        board = MinesBoard.from_view(self.view)
-        if self.copy is not None:
-            board.with_others(self.copy.state, self.copy.last_actions, self.me)
-        return board
+    KEYS_HELP: ClassVar[list[tuple[str, str]]] = [
+        ("enter  space  left click", "reveal (on a satisfied number: chord)"),
+        ("f  right click", "flag → question mark → clear"),
+        ("c  middle  left+right", "chord: open around a satisfied number"),
+        ("a  right click a number", "flag all hidden cells around it"),
+    ]
+    game = MinesweeperView()
 
     def grid_size(self) -> tuple[int, int]:
         return int(self.view.get("width") or 0), int(self.view.get("height") or 0)
@@ -222,36 +224,24 @@ class MinesWidget(Board):
         x = col // 2
         return (x, row) if 0 <= x < w and 0 <= row < h else None
 
-    def primary(self, x: int, y: int) -> None:
-        board = MinesBoard.from_view(self.view)
-        ch = board.char(x, y)
-        if ch in "12345678":
-            if board.satisfied(x, y):  # a click on a satisfied number chords, as is usual
-                self.move(action="chord", x=x, y=y)
-        elif ch in "#?":
-            self.move(action="reveal", x=x, y=y)
-
-    def secondary(self, x: int, y: int) -> None:
-        ch = MinesBoard.from_view(self.view).char(x, y)
-        if ch in "#F?":
-            self.move(action="mark", x=x, y=y, mark=next_mark(ch))
-        elif ch in "12345678":
-            self.move(action="flag-around", x=x, y=y)  # quick flag on a number
-
-    def chord(self, x: int, y: int) -> None:
-        self.move(action="chord", x=x, y=y)
+    def click(self, x: int, y: int, button: Button) -> None:
+        if self.room is not None:
+            self.act(self.game.click(self.room, self.me, x, y, button))
 
     def action_mark(self) -> None:
-        self.secondary(*self.cursor)
+        self.click(*self.cursor, "secondary")
 
     def action_chord_key(self) -> None:
-        self.chord(*self.cursor)
+        self.click(*self.cursor, "chord")
 
     def action_flag_around(self) -> None:
-        self.move(action="flag-around", x=self.cursor[0], y=self.cursor[1])
+        if self.room is not None:
+            self.act(self.game.flag_around(self.room, self.me, *self.cursor))
 
     def render(self) -> Text:
-        board = self.board()
+        if self.room is None:
+            return Text()
+        board = self.game.board(self.room, self.me)
         cursor = self.cursor if self.has_focus else None
         text = Text(no_wrap=True)
         for y in range(board.height):
@@ -259,8 +249,7 @@ class MinesWidget(Board):
                 look = board.look(x, y, cursor)
                 mark = board.mark_color(x, y)
                 text.append(look.glyph, styled(look))
-                pad = Style(bgcolor=mark or look.bg)
-                text.append(" ", pad)
+                text.append(" ", Style(bgcolor=mark or look.bg))
             if y < board.height - 1:
                 text.append("\n")
         return text
@@ -270,19 +259,23 @@ class LinkWidget(Board):
     """Tiles three columns wide on a ring of empty cells the link path may use."""
 
     PATH_SECONDS = 0.8
-
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "deselect", "Deselect")]
+    KEYS_HELP: ClassVar[list[tuple[str, str]]] = [
+        ("click two tiles  enter", "link them;  escape drops the selection"),
+    ]
+    game = LinkMatchView()
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.selected: tuple[int, int] | None = None
+        self.selection = LinkSelection()
         self._path_until = 0.0
 
-    def flash_path(self) -> None:
-        """Show the last link's path for a moment."""
-        self._path_until = time.monotonic() + self.PATH_SECONDS
-        self.set_timer(self.PATH_SECONDS + 0.05, self.refresh)
-        self.refresh()
+    def room_event(self, msg: RoomEvent) -> None:
+        """Our own link: show its path for a moment."""
+        if isinstance(msg, p.Moved) and msg.by == self.me and msg.move.get("action") == "link":
+            self._path_until = time.monotonic() + self.PATH_SECONDS
+            self.set_timer(self.PATH_SECONDS + 0.05, self.refresh)
+            self.refresh()
 
     def grid_size(self) -> tuple[int, int]:
         return int(self.view.get("width") or 0), int(self.view.get("height") or 0)
@@ -296,44 +289,60 @@ class LinkWidget(Board):
         x, y = col // 3 - 1, row - 1
         return (x, y) if 0 <= x < w and 0 <= y < h else None
 
-    def primary(self, x: int, y: int) -> None:
-        board = LinkBoard.from_view(self.view)
-        if not board.kind(x, y):
-            self.selected = None
-        elif self.selected is None or self.selected == (x, y):
-            self.selected = None if self.selected == (x, y) else (x, y)
-        else:
-            a, self.selected = self.selected, None
-            self.move(action="link", a=list(a), b=[x, y])
-        self.refresh()
+    def click(self, x: int, y: int, button: Button) -> None:
+        if button == "primary" and self.room is not None:
+            self.act(self.game.click(self.room, self.me, self.selection, x, y, time.time()))
+            self.refresh()
 
     def action_deselect(self) -> None:
-        self.selected = None
+        self.selection.selected = None
         self.refresh()
 
-    def show(self, copy: RoomCopy, me: str | None) -> None:
-        if self.selected and not LinkBoard.from_view(copy.state.get("view") or {}).kind(
-            *self.selected
-        ):
-            self.selected = None
-        super().show(copy, me)
+    def show(self, room: RoomCopy, me: str | None) -> None:
+        self.selection.forget_if_gone(self.game.board(room, me, time.time()))
+        super().show(room, me)
 
     def render(self) -> Text:
-        board = LinkBoard.from_view(self.view)
+        if self.room is None:
+            return Text()
+        board = self.game.board(self.room, self.me, time.time())
         cursor = self.cursor if self.has_focus else None
         show_path = time.monotonic() < self._path_until
         text = Text(no_wrap=True)
         for y in range(-1, board.height + 1):
             for x in range(-1, board.width + 1):
-                look = board.look(x, y, selected=self.selected, cursor=cursor, show_path=show_path)
+                look = board.look(x, y, selected=self.selection.selected, cursor=cursor,
+                                  show_path=show_path)  # fmt: skip
                 text.append(look.glyph, styled(look))
             if y < board.height:
                 text.append("\n")
         return text
 
 
+class UnknownBoard(Board):
+    """A game this client has no board for (from a newer server): say so."""
+
+    def grid_size(self) -> tuple[int, int]:
+        return 0, 0
+
+    def text_size(self) -> tuple[int, int]:
+        return 60, 3
+
+    def cell_at(self, col: int, row: int) -> tuple[int, int] | None:
+        return None
+
+    def render(self) -> Text:
+        game = self.room.state.game if self.room and self.room.state else "this game"
+        return Text(f"This client cannot show {game} yet.\nChat works; update gridhall to play.")
+
+
 BOARDS: dict[str, type[Board]] = {
-    "gomoku": GomokuWidget,
-    "minesweeper": MinesWidget,
-    "linkmatch": LinkWidget,
+    GomokuView.name: GomokuWidget,
+    MinesweeperView.name: MinesWidget,
+    LinkMatchView.name: LinkWidget,
 }
+"""Game name -> its board widget (the terminal UI's only per-game code)."""
+
+
+def board_for(game: str) -> type[Board]:
+    return BOARDS.get(game, UnknownBoard)

@@ -16,10 +16,15 @@ from textual.widgets import DataTable, Input, RichLog, Select
 
 from gridhall.client.session import Backoff
 from gridhall.client.tui.app import GridhallApp
+from gridhall.client.tui.boards import Board
 from gridhall.client.tui.help import HelpScreen
+from gridhall.protocol.schema import to_map
 
 SIZE = (120, 40)
 FAST = Backoff(first=0.05, cap=0.2)
+WAIT = 30.0
+"""A failure guard for conditions the apps bring about (it returns as soon as they
+hold); generous, since the machine running the tests may be busy."""
 SNAPSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screens"
 
 
@@ -28,7 +33,7 @@ def _config_in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("GRIDHALL_CONFIG_DIR", str(tmp_path / "config"))
 
 
-async def until(pilot: Pilot[Any], cond: Callable[[], object], timeout: float = 5.0) -> None:
+async def until(pilot: Pilot[Any], cond: Callable[[], object], timeout: float = WAIT) -> None:
     """Let the apps run until ``cond()`` holds (server replies are asynchronous)."""
     deadline = asyncio.get_running_loop().time() + timeout
     while not cond():
@@ -61,12 +66,41 @@ def snapshot(app: GridhallApp, name: str) -> None:
 
 
 def state(app: GridhallApp) -> dict[str, Any]:
-    return app.session.state or {}
+    """The client's copy of the room as the wire map (``{}`` in the lobby)."""
+    current = app.session.state
+    return to_map(current) if current is not None else {}
+
+
+def status_text(app: GridhallApp) -> str:
+    """The room screen's status line ("" until the screen is up)."""
+    return "".join(str(w.render()) for w in app.screen.query("#status"))
+
+
+async def shown(pilot: Pilot[Any]) -> None:
+    """Wait until the board shows the session's latest copy of the room, as a player
+    looks at the board before clicking (the copy changes before the screen redraws)."""
+    app = pilot.app
+    assert isinstance(app, GridhallApp)
+
+    def current() -> bool:
+        boards = app.screen.query(Board)
+        return bool(boards) and boards.first().room is app.session.room
+
+    await until(pilot, current)
 
 
 async def click_point(pilot: Pilot[Any], x: int, y: int) -> None:
     """Click Gomoku point (x, y): border, row labels, two columns per point."""
+    await shown(pilot)
     assert await pilot.click("#board", offset=(1 + 3 + 2 * x, 1 + 1 + y))
+
+
+async def type_code(pilot: Pilot[Any], app: GridhallApp, code: str) -> None:
+    """Type a room code into the lobby and press enter. The field is cleared first:
+    a row highlighted while the table had focus fills it in."""
+    await pilot.click("#code")
+    app.lobby.query_one("#code", Input).value = ""
+    await pilot.press(*code, "enter")
 
 
 async def start_gomoku(
@@ -79,8 +113,7 @@ async def start_gomoku(
     await pa.click("#ok")
     await until(pa, lambda: app_a.room_screen is not None and state(app_a))
     code = app_a.session.room.room  # type: ignore[union-attr]
-    await pb.click("#code")
-    await pb.press(*code, "enter")
+    await type_code(pb, app_b, code)
     await until(pb, lambda: state(app_b).get("status") == "playing")
     await until(pa, lambda: state(app_a).get("status") == "playing")
 
@@ -153,7 +186,7 @@ async def test_client_reconnects_after_a_drop_and_keeps_its_seat(server_url: str
         me = app_a.session.player
         app_a.session.drop_connection()
         await until(pa, lambda: not app_a.session.connected)
-        await until(pa, lambda: app_a.session.connected, timeout=10)
+        await until(pa, lambda: app_a.session.connected)
         await until(pa, lambda: not app_a.session.room.syncing)  # type: ignore[union-attr]
         assert app_a.session.player == me and app_a.room_screen is not None
         await click_point(pa, 7, 7)  # still black, still to move
@@ -173,13 +206,13 @@ async def test_lobby_lists_rooms_and_joins_as_spectator(server_url: str) -> None
         snapshot(app_c, "lobby")
         assert code in str(table.get_row(code)[0])
         assert "ann" in str(table.get_row(code)[3]) and "bob" in str(table.get_row(code)[3])
-        app_c.lobby.query_one("#code", Input).value = ""  # the highlighted row filled it
         await pc.click("#code")
+        app_c.lobby.query_one("#code", Input).value = ""  # the highlighted row filled it
         await pc.press(*code.lower())  # codes are read aloud; case must not matter
         await pc.click("#watch")
         await until(pc, lambda: app_c.room_screen is not None and state(app_c))
         await until(pa, lambda: "cy" in state(app_a).get("spectators", []))
-        assert "Watching" in str(app_c.screen.query_one("#status").render())
+        await until(pc, lambda: "Watching" in status_text(app_c))
         await click_point(pc, 7, 7)  # a spectator's click is not sent as a move
         await pc.pause(0.2)
         assert state(app_a)["view"]["moves"] == []
