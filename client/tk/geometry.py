@@ -12,7 +12,7 @@ MAX_CELL = 96
 @dataclass(frozen=True)
 class Geometry:
     """Square cells laid out in a canvas, centred, with ``margin`` cells of frame
-    around the grid (labels on Gomoku, the link ring on Link-match)."""
+    around the grid (for labels, or a ring of empty cells a board may use)."""
 
     cols: int
     rows: int

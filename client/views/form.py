@@ -3,7 +3,7 @@
 A form is a tuple of fields: a :class:`Choice` (a fixed list of values), a
 :class:`Number` (a whole number in a range) or a :class:`Toggle` (on/off). A
 field with ``when`` is only used while other fields hold the given values
-(Minesweeper's width/height/mines only for a custom board). A :class:`Preset`
+(say, a width only when the board is not a preset). A :class:`Preset`
 fills some fields at once. :func:`options` turns the values a player entered
 (numbers may still be the typed text) into the ``create-room`` options map, or
 raises :class:`FormError` with a sentence saying what to fix.

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 from collections.abc import AsyncIterator, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
@@ -266,3 +267,49 @@ async def test_draw_offer_is_answered_from_the_offer_bar(server_url: str) -> Non
             await until(pilot, lambda app=app: state(app).get("status") == "over")
             assert state(app)["result"]["reason"] == "agreed-draw"
             assert state(app)["result"].get("winner") is None
+
+
+async def test_create_dialog_renders_the_games_options_form(server_url: str) -> None:
+    async with apps(server_url, "ann") as [(app, pilot)]:
+        await pilot.press("n")
+        await until(pilot, lambda: app.screen.query("#create-dialog"))
+        dialog = app.screen
+        dialog.query_one("#game", Select).value = "minesweeper"
+        await until(pilot, lambda: dialog.query("#opt-preset"))
+        await pilot.pause()  # the new fields finish mounting
+        assert not dialog.query_one("#row-width").display  # only for a custom board
+        dialog.query_one("#opt-preset", Select).value = 3  # "custom size…"
+        await until(pilot, lambda: dialog.query_one("#row-width").display)
+        snapshot(app, "create-custom")
+        for key, text in (("width", "12"), ("height", "10"), ("mines", "0")):
+            dialog.query_one(f"#opt-{key}", Input).value = text
+        await pilot.click("#opt-no_guess")
+        await pilot.pause()
+        await pilot.click("#ok")  # 0 mines: the dialog says so and stays open
+        await until(pilot, lambda: any("Mines must be a whole number from 1" in str(n.message)
+                                       for n in app._notifications))  # fmt: skip
+        assert app.screen is dialog and app.session.room is None
+        dialog.query_one("#opt-mines", Input).value = "15"
+        await pilot.pause()
+        await pilot.click("#ok")
+        await until(pilot, lambda: state(app).get("game") == "minesweeper")
+        options = state(app)["options"]
+        assert (options["width"], options["height"], options["mines"]) == (12, 10, 15)
+        assert options["no_guess"] is True and options["preset"] is None
+
+
+async def test_gomoku_clocks_show_in_the_status_line(server_url: str) -> None:
+    async with apps(server_url, "ann", "bob") as (a, b):
+        (app_a, pa), (app_b, pb) = a, b
+        await pa.press("n")
+        await until(pa, lambda: app_a.screen.query("#opt-clock"))
+        app_a.screen.query_one("#opt-clock", Select).value = 2  # 10 min + 5 s a move
+        await pa.pause()
+        await pa.click("#ok")
+        await until(pa, lambda: state(app_a).get("game") == "gomoku")
+        assert state(app_a)["options"]["clock"] == {"minutes": 10, "increment": 5}
+        await type_code(pb, app_b, app_a.session.room.room)  # type: ignore[union-attr]
+        await until(pa, lambda: state(app_a).get("status") == "playing")
+        clocks = re.compile(r"ann \d+:\d\d, bob \d+:\d\d$")
+        await until(pa, lambda: clocks.search(status_text(app_a)))
+        await until(pb, lambda: clocks.search(status_text(app_b)))

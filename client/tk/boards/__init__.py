@@ -17,4 +17,4 @@ def board_for(game: str) -> type[BoardCanvas]:
     return BOARDS.get(game, UnknownCanvas)
 
 
-__all__ = ["BOARDS", "BoardCanvas", "GomokuCanvas", "LinkCanvas", "MinesCanvas", "board_for"]
+__all__ = ["BOARDS", "BoardCanvas", "board_for"]

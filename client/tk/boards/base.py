@@ -14,7 +14,7 @@ from gridhall.client.views.common import Message
 from gridhall.client.views.base import Button
 
 FONT_FAMILY = "DejaVu Sans"
-"""Has the card suits, stars and arrows Link-match glyphs use; Tk falls back if missing."""
+"""Has the card suits, stars and arrows the boards' glyphs use; Tk falls back if missing."""
 
 IntentSink = Callable[[Request], None]
 MOUSE: dict[str, Button] = {"left": "primary", "right": "secondary", "middle": "chord"}
