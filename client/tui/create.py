@@ -61,10 +61,9 @@ class CreateRoomScreen(ModalScreen[dict[str, Any] | None]):
                 yield Label("Game", classes="form-label")
                 yield Select([(title, key) for key, title in titles().items()],
                              value=self.game, allow_blank=False, compact=True, id="game")  # fmt: skip
-            with Horizontal(classes="form-row"):
+            with Horizontal(classes="form-row", id="preset-row"):
                 yield Label("Preset", classes="form-label")
-                yield Select(self._presets(), value=0, allow_blank=False, compact=True,
-                             id="preset")  # fmt: skip
+                yield self._preset_select()
             yield Vertical(*self._rows(), id="options")
             with Horizontal(classes="form-row"):
                 yield Label("", classes="form-label")
@@ -77,8 +76,9 @@ class CreateRoomScreen(ModalScreen[dict[str, Any] | None]):
                 yield Button("Create", id="ok", variant="success")
                 yield Button("Cancel", id="cancel")
 
-    def _presets(self) -> list[tuple[str, int]]:
-        return [(preset.label, i) for i, preset in enumerate(view_for(self.game).presets)]
+    def _preset_select(self) -> Select[int]:
+        presets = [(preset.label, i) for i, preset in enumerate(view_for(self.game).presets)]
+        return Select(presets, value=0, allow_blank=False, compact=True, id="preset")
 
     def _rows(self) -> list[Widget]:
         rows: list[Widget] = []
@@ -106,9 +106,10 @@ class CreateRoomScreen(ModalScreen[dict[str, Any] | None]):
         box = self.query_one("#options", Vertical)
         await box.remove_children()
         await box.mount_all(self._rows())
-        preset = self.query_one("#preset", Select)
-        preset.set_options(self._presets())
-        preset.value = 0
+        # A new list of presets in a new widget: Select keeps showing the old label when
+        # its options change but its value (the first, 0) does not.
+        await self.query_one("#preset", Select).remove()
+        await self.query_one("#preset-row", Horizontal).mount(self._preset_select())
 
     @on(Select.Changed, "#preset")
     def _preset_changed(self, event: Select.Changed) -> None:

@@ -143,8 +143,10 @@ class RoomScreen(Screen[None]):
             return
         state = room.state
         self.query_one(Board).show(room, self.me)
-        self.title = f"{self.view.heading} · room {room.room}"
-        self.sub_title = f"round {state.round + 1} · {state.status}"
+        title = f"{self.view.heading} · room {room.room}"
+        sub_title = f"round {state.round + 1} · {state.status}"
+        if (self.title, self.sub_title) != (title, sub_title):  # the header redraws on a change
+            self.title, self.sub_title = title, sub_title
         self.query_one("#players", Static).update(self._players_text(state))
         self._tick()
         self._reload_chat(state)

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass, field
 from typing import ClassVar
 
@@ -12,6 +13,7 @@ from gridhall.client.room import RoomCopy
 from gridhall.client.views.base import Action, GameView
 from gridhall.client.views.common import Look, Message, clock, names
 from gridhall.client.views.form import Choice, Form, Preset
+from gridhall.protocol import Outcome
 
 WOOD = "#c99a4b"
 LINE = "#6b4a1e"
@@ -145,6 +147,16 @@ class GomokuView(GameView):
     def click(self, room: RoomCopy, me: str | None, x: int, y: int) -> Request | None:
         """A click on point (x, y): a stone, if it is our turn and the point is free."""
         return self.board(room).click(room.state, me, x, y) if room.state else None
+
+    def winning_line(self, state: p.State) -> list[tuple[int, int]]:
+        """The stones of the winning five (the view's ``line``, else the result's)."""
+        line = state.view.get("line")
+        if not line and state.result:
+            with contextlib.suppress(ValueError):
+                line = Outcome.from_map(state.result).details.get("line")
+        if not isinstance(line, list):
+            return []
+        return [(int(pt[0]), int(pt[1])) for pt in line if isinstance(pt, list | tuple)]
 
     def options_text(self, options: Message) -> str:
         size = options.get("size", 15)

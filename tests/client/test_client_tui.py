@@ -72,6 +72,20 @@ def state(app: GridhallApp) -> dict[str, Any]:
     return to_map(current) if current is not None else {}
 
 
+async def press(pilot: Pilot[Any], selector: str) -> None:
+    """Click a button (or checkbox) once it is on screen and enabled, as a player would:
+    a widget just shown is laid out on the next refresh."""
+
+    def ready() -> bool:
+        found = pilot.app.screen.query(selector)
+        return bool(found) and all(w.display and not w.disabled and w.region.area
+                                   for w in found)  # fmt: skip
+
+    await until(pilot, ready)
+    await pilot.pause()
+    assert await pilot.click(selector), f"the click did not reach {selector}"
+
+
 def status_text(app: GridhallApp) -> str:
     """The room screen's status line ("" until the screen is up)."""
     return "".join(str(w.render()) for w in app.screen.query("#status"))
@@ -111,7 +125,7 @@ async def start_gomoku(
     (app_a, pa), (app_b, pb) = a, b
     await pa.press("n")
     await until(pa, lambda: app_a.screen.query("#create-dialog"))
-    await pa.click("#ok")
+    await press(pa, "#ok")
     await until(pa, lambda: app_a.room_screen is not None and state(app_a))
     code = app_a.session.room.room  # type: ignore[union-attr]
     await type_code(pb, app_b, code)
@@ -146,9 +160,9 @@ async def test_two_clients_play_gomoku_to_five_and_rematch(server_url: str) -> N
         snapshot(app_b, "gomoku")
 
         first_round = state(app_a).get("round", 0)
-        await pa.click("#again")
+        await press(pa, "#again")
         await until(pb, lambda: app_b.screen.query_one("#agree").display)
-        await pb.click("#agree")
+        await press(pb, "#agree")
         for app, pilot in (a, b):
             await until(
                 pilot,
@@ -210,7 +224,7 @@ async def test_lobby_lists_rooms_and_joins_as_spectator(server_url: str) -> None
         await pc.click("#code")
         app_c.lobby.query_one("#code", Input).value = ""  # the highlighted row filled it
         await pc.press(*code.lower())  # codes are read aloud; case must not matter
-        await pc.click("#watch")
+        await press(pc, "#watch")
         await until(pc, lambda: app_c.room_screen is not None and state(app_c))
         await until(pa, lambda: "cy" in state(app_a).get("spectators", []))
         await until(pc, lambda: "Watching" in status_text(app_c))
@@ -239,8 +253,8 @@ async def test_create_dialog_and_help_screen(server_url: str) -> None:
         snapshot(app, "create")
         app.screen.query_one("#preset", Select).value = 3  # 19×19 freestyle
         await pilot.pause()
-        await pilot.click("#private")
-        await pilot.click("#ok")
+        await press(pilot, "#private")
+        await press(pilot, "#ok")
         await until(pilot, lambda: state(app).get("game") == "gomoku")
         assert state(app)["options"]["size"] == 19
         assert state(app).get("private") is True
@@ -259,10 +273,10 @@ async def test_draw_offer_is_answered_from_the_offer_bar(server_url: str) -> Non
         await start_gomoku(a, b)
         await click_point(pa, 7, 7)
         await until(pb, lambda: state(app_b).get("turn") == app_b.session.player)
-        await pa.click("#btn-draw")
+        await press(pa, "#btn-draw")
         await until(pb, lambda: app_b.screen.query_one("#offer-accept").display)
         assert app_b.screen.query_one("#offer").display
-        await pb.click("#offer-accept")
+        await press(pb, "#offer-accept")
         for app, pilot in (a, b):
             await until(pilot, lambda app=app: state(app).get("status") == "over")
             assert state(app)["result"]["reason"] == "agreed-draw"
@@ -278,24 +292,27 @@ async def test_create_dialog_renders_the_games_options_form(server_url: str) -> 
         await until(pilot, lambda: dialog.query("#opt-preset"))
         await pilot.pause()  # the new fields finish mounting
         assert not dialog.query_one("#row-width").display  # only for a custom board
+        preset_label = dialog.query_one("#preset").query_one("SelectCurrent #label")
+        assert str(preset_label.render()).startswith("beginner")  # the new game's presets
         dialog.query_one("#opt-preset", Select).value = 3  # "custom size…"
         await until(pilot, lambda: dialog.query_one("#row-width").display)
         snapshot(app, "create-custom")
         for key, text in (("width", "12"), ("height", "10"), ("mines", "0")):
             dialog.query_one(f"#opt-{key}", Input).value = text
-        await pilot.click("#opt-no_guess")
+        await press(pilot, "#opt-no_guess")
         await pilot.pause()
-        await pilot.click("#ok")  # 0 mines: the dialog says so and stays open
+        await press(pilot, "#ok")  # 0 mines: the dialog says so and stays open
         await until(pilot, lambda: any("Mines must be a whole number from 1" in str(n.message)
                                        for n in app._notifications))  # fmt: skip
         assert app.screen is dialog and app.session.room is None
         dialog.query_one("#opt-mines", Input).value = "15"
         await pilot.pause()
-        await pilot.click("#ok")
+        await press(pilot, "#ok")
         await until(pilot, lambda: state(app).get("game") == "minesweeper")
         options = state(app)["options"]
         assert (options["width"], options["height"], options["mines"]) == (12, 10, 15)
         assert options["no_guess"] is True and options["preset"] is None
+        await until(pilot, lambda: "15 mines left" in status_text(app))  # the room is up
 
 
 async def test_gomoku_clocks_show_in_the_status_line(server_url: str) -> None:
@@ -305,7 +322,7 @@ async def test_gomoku_clocks_show_in_the_status_line(server_url: str) -> None:
         await until(pa, lambda: app_a.screen.query("#opt-clock"))
         app_a.screen.query_one("#opt-clock", Select).value = 2  # 10 min + 5 s a move
         await pa.pause()
-        await pa.click("#ok")
+        await press(pa, "#ok")
         await until(pa, lambda: state(app_a).get("game") == "gomoku")
         assert state(app_a)["options"]["clock"] == {"minutes": 10, "increment": 5}
         await type_code(pb, app_b, app_a.session.room.room)  # type: ignore[union-attr]

@@ -413,3 +413,13 @@ def test_lobby_rows_and_presets() -> None:
     assert all(cls.presets for cls in VIEWS.values())
     future = room_rows([{"room": "ZZ", "game": "go-fish", "options": {"decks": 2}}])[0]
     assert (future.game, future.options) == ("Go fish", "decks=2")  # unknown games still list
+
+
+def test_gomoku_winning_line_comes_from_the_view_or_the_result() -> None:
+    view = GomokuView()
+    five = [[0, 0], [1, 1], [2, 2], [3, 3], [4, 4]]
+    in_view = gomoku_state([[0, 0]], status="over")
+    assert view.winning_line(replace(in_view, view={**in_view.view, "line": five}))[-1] == (4, 4)
+    in_result = replace(in_view, result={"winner": "a", "reason": "five", "line": five})
+    assert view.winning_line(in_result) == [(i, i) for i in range(5)]
+    assert view.winning_line(replace(in_view, result={"winner": "a", "reason": "resign"})) == []

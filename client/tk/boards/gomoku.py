@@ -100,9 +100,9 @@ class GomokuCanvas(BoardCanvas):
             self.create_rectangle(px - m, py - m, px + m, py + m, fill=LAST_MARK, outline="",
                                   tags="last")  # fmt: skip
         state = self.room.state if self.room else None
-        line = (state.view.get("line") or (state.result or {}).get("line")) if state else None
-        if line and len(line) >= 2:
-            pts = sorted((int(p[0]), int(p[1])) for p in line)
+        line = self.game.winning_line(state) if state else []
+        if len(line) >= 2:
+            pts = sorted(line)
             (ax, ay), (bx, by) = g.center(*pts[0]), g.center(*pts[-1])
             self.create_line(ax, ay, bx, by, fill=WIN_LINE, width=max(3, c * 0.08),
                              capstyle=tk.ROUND, tags="win")  # fmt: skip
