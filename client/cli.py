@@ -8,13 +8,20 @@ import sys
 
 from gridhall.client import config
 from gridhall.client.address import AddressError, server_url
+from gridhall.client.views import titles
+
+
+def games() -> str:
+    """The games this client plays, in words: "A, B and C"."""
+    names = list(titles().values())
+    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     saved = config.load()
     parser = argparse.ArgumentParser(
         prog="gridhall",
-        description="Play Gomoku, co-op Minesweeper and Link-match on a gridhall LAN server.",
+        description=f"Play {games()} on a gridhall LAN server.",
         epilog="The name and server you use are remembered for next time.",
     )
     parser.add_argument(
