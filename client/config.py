@@ -14,7 +14,8 @@ import os
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from gridhall.client.address import DEFAULT_HOST, DEFAULT_PORT
+from gridhall.client.address import DEFAULT_HOST
+from gridhall.protocol import DEFAULT_PORT
 
 FILE_NAME = "config.json"
 

@@ -16,7 +16,9 @@ DEFAULT_PORT = 8765
 """The TCP port a server listens on and clients try when none is given."""
 MAX_ID = 2**31 - 1
 
-GameName = Literal["gomoku", "minesweeper", "linkmatch"]
+GameName = str
+"""A game's protocol name. The server's game registry (``gridhall.server.games``) says
+which names it hosts; ``create-room`` with any other gets ``bad-message`` naming them."""
 Sender = Literal["client", "server"]
 
 CLIENT_MESSAGES: dict[str, type[Any]] = {}
@@ -73,7 +75,7 @@ class ListRooms:
 @message("create-room", "client")
 class CreateRoom:
     TYPE: ClassVar[str]
-    game: GameName
+    game: GameName = field(metadata={"min_len": 1, "max_len": 32})
     options: dict[str, Any] | None = None
     private: bool = False
     password: str | None = field(default=None, metadata={"min_len": 1, "max_len": 64})
