@@ -49,7 +49,13 @@ def main(argv: list[str] | None = None) -> int:
     except AddressError as exc:
         print(f"gridhall: {exc}", file=sys.stderr)
         return 2
-    config.save(config.Config(name=name, server=args.server))
+    saved = config.load()
+    config.save(config.Config(name=name, server=args.server, tokens=saved.tokens))
+    token = config.saved_token(url)  # back to our seat if we had one there
+
+    def keep_token(new: str) -> None:
+        config.save_token(url, new)
+
     if args.tk:
         try:
             tk_client = importlib.import_module("gridhall.client.tk")
@@ -57,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"gridhall: the Tk client is not available ({exc.name} is missing).",
                   file=sys.stderr)  # fmt: skip
             return 1
-        result = tk_client.main(url=url, name=name)
+        result = tk_client.main(url=url, name=name, token=token, keep_token=keep_token)
         return int(result or 0)
     try:
         from gridhall.client.tui.app import GridhallApp
@@ -65,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"gridhall: the terminal client needs Textual ({exc.name} is missing); "
               "install it with: pip install 'gridhall[tui]'", file=sys.stderr)  # fmt: skip
         return 1
-    GridhallApp(url, name).run()
+    GridhallApp(url, name, token=token, keep_token=keep_token).run()
     return 0
 
 

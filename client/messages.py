@@ -18,15 +18,26 @@ from gridhall import protocol as p
 ConnectionStatus = Literal["connecting", "connected", "lost", "closed", "failed"]
 
 
+RESTARTING = 1012
+"""The close code of a server stopping to restart (it keeps the rooms)."""
+
+
 @dataclass(frozen=True)
 class Connection:
-    """The connection changed: ``lost`` comes with the ``delay`` before the next try,
-    ``failed`` with the ``reason`` the connect failed."""
+    """The connection changed: ``lost`` comes with the ``delay`` before the next try
+    and, when the server closed it, its close ``code`` and ``reason``; ``failed``
+    with the ``reason`` the connect failed."""
 
     status: ConnectionStatus
     attempt: int = 0
     delay: float = 0.0
     reason: str = ""
+    code: int | None = None
+
+    @property
+    def restarting(self) -> bool:
+        """The server said it is restarting: our seat waits for us."""
+        return self.code == RESTARTING
 
 
 OFFLINE = "offline"

@@ -27,7 +27,7 @@ import random
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
@@ -76,10 +76,13 @@ class Session:
         backoff: Backoff | None = None,
         open_timeout: float = 5.0,
         clock: Callable[[], float] = time.time,
+        keep_token: Callable[[str], None] | None = None,
     ) -> None:
         self.url = url
         self.name = name
         self.token = token
+        self.keep_token = keep_token
+        """Called with each token the server gives us (the CLI saves it on disk)."""
         self.player: str | None = None
         self.server_name: str | None = None
         self.backoff = backoff or Backoff()
@@ -97,6 +100,8 @@ class Session:
         self._requests: dict[int, str] = {}
         self._stopped = asyncio.Event()
         self._wake = asyncio.Event()
+        self._closed_by: tuple[int, str] | None = None
+        self._room_heard = False
 
     # ---- what UIs read -------------------------------------------------------------
 
@@ -182,7 +187,8 @@ class Session:
                     attempt = 0
                 delay = self.backoff.delay(attempt)
                 attempt += 1
-                self._status("lost", attempt=attempt, delay=delay)
+                code, why = self._closed_by or (None, "")
+                self._status("lost", attempt=attempt, delay=delay, code=code, reason=why)
                 self._wake.clear()
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._wake.wait(), delay)
@@ -225,7 +231,11 @@ class Session:
             return "fatal" if isinstance(exc, InvalidURI) else "failed"
         self._ws = ws
         self._welcomed = False
-        hello = p.Hello(protocol=PROTOCOL_VERSION, name=self.name, token=self.token or None)
+        self._closed_by = None
+        # Back in a room we were in: ask for what we missed, as events, from our seq on.
+        since = self.room.seq if self.room is not None and self.token else None
+        hello = p.Hello(protocol=PROTOCOL_VERSION, name=self.name, token=self.token or None,
+                        since=since)
         outcome = "failed"
         try:
             await ws.send(p.encode(hello))
@@ -241,8 +251,8 @@ class Session:
         finally:
             self._ws = None
             self._welcomed = False
-        if self.room is not None and outcome != "fatal":
-            self.room = replace(self.room, syncing=True)  # the state resent on resume replaces it
+        if ws.close_code is not None:
+            self._closed_by = (ws.close_code, ws.close_reason or "")
         return outcome
 
     # ---- applying server messages --------------------------------------------------
@@ -277,7 +287,10 @@ class Session:
             self.token = msg.token or self.token
             self.server_name = msg.server
             self._welcomed = True
+            if self.keep_token is not None and self.token:
+                self.keep_token(self.token)
             self._status("connected")
+            self._room_heard = False
             if self.room is not None and self._loop is not None:
                 self._loop.call_later(1.5, self._sync_if_stale, self.room.room)
         elif isinstance(msg, p.Error):
@@ -287,6 +300,7 @@ class Session:
             self._emit(Refused(msg.code, msg.message, request))
             return "fatal" if msg.code == p.ErrorCode.VERSION_MISMATCH else None
         elif is_room_event(msg):
+            self._room_heard = True
             applied = apply(self.room, msg, self.player, self.clock())
             self.room = applied.room
             if applied.sync:
@@ -295,14 +309,16 @@ class Session:
         return None
 
     def _sync_if_stale(self, code: str) -> None:
-        """After a resume the server resends our room's state; ask if it did not."""
+        """After a resume the server sends what we missed (events, or a state); if
+        nothing came, ask, so a room that is gone is noticed (``not-in-room``)."""
         room = self.room
-        if room is not None and room.room == code and room.syncing and self.connected:
-            self._send_sync()
+        if room is not None and room.room == code and self.connected and (
+                room.syncing or not self._room_heard):
+            self._send_sync(since=None if room.syncing else room.seq)
 
-    def _send_sync(self) -> None:
+    def _send_sync(self, since: int | None = None) -> None:
         if self._loop is not None:
-            self._loop.create_task(self.send(p.Sync()))
+            self._loop.create_task(self.send(p.Sync(since=since)))
 
 
 def _frame(msg: Request | dict[str, Any], req: int) -> bytes:

@@ -4,6 +4,7 @@ bar for the connection. All server traffic arrives through :class:`Bridge`."""
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 import tkinter as tk
 from tkinter import ttk
 
@@ -33,11 +34,12 @@ class TkApp:
         root: tk.Tk | None = None,
         token: str | None = None,
         backoff: Backoff | None = None,
+        keep_token: Callable[[str], None] | None = None,
     ) -> None:
         self.root = root or tk.Tk(className="gridhall")
         self.root.title(f"gridhall · {name}")
         theme.apply(self.root)
-        self.session = Session(url, name, token=token, backoff=backoff)
+        self.session = Session(url, name, token=token, backoff=backoff, keep_token=keep_token)
         self.bridge = Bridge(self.session, self.root, self.on_message)
         self.notices: list[str] = []
         """Every notice shown, oldest first (what the player was told)."""
@@ -117,7 +119,10 @@ class TkApp:
             self.reconnect.pack_forget()
             self.lobby.refresh()
         elif status in ("lost", "failed", "connecting"):
-            if status == "lost":
+            if status == "lost" and msg.restarting:
+                text = f"○ server restarting; your game is kept · reconnecting in " \
+                       f"{msg.delay:.1f}s · {url}"
+            elif status == "lost":
                 text = f"○ offline · retrying in {msg.delay:.1f}s · {url}"
             elif status == "failed":
                 text = f"○ cannot reach {url}: {msg.reason}"

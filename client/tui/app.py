@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Callable
 from typing import ClassVar
 
 from textual.app import App
@@ -30,10 +31,16 @@ class GridhallApp(App[None]):
     ]
 
     def __init__(
-        self, url: str, name: str, *, token: str | None = None, backoff: Backoff | None = None
+        self,
+        url: str,
+        name: str,
+        *,
+        token: str | None = None,
+        backoff: Backoff | None = None,
+        keep_token: Callable[[str], None] | None = None,
     ) -> None:
         super().__init__()
-        self.session = Session(url, name, token=token, backoff=backoff)
+        self.session = Session(url, name, token=token, backoff=backoff, keep_token=keep_token)
         self.session.add_listener(self._from_session)
         self.lobby = LobbyScreen()
         self.room_screen: RoomScreen | None = None
@@ -78,6 +85,11 @@ class GridhallApp(App[None]):
             self._failures = 0
             self.sub_title = f"{who} · {self.session.server_name or 'connected'}"
             self.lobby.action_refresh()
+        elif status == "lost" and msg.restarting:
+            self.sub_title = f"{who} · server restarting, reconnecting in {msg.delay:.1f}s"
+            if msg.attempt == 1:
+                self.notify("The server is restarting; your game is kept. Reconnecting…",
+                            severity="warning", timeout=8)
         elif status == "lost":
             self.sub_title = f"{who} · offline, retrying in {msg.delay:.1f}s"
         elif status == "failed":

@@ -11,7 +11,7 @@ from gridhall import protocol as p
 from gridhall.server.effects import Think
 from gridhall.server.store import Store
 
-from .helpers import T0, Client, FakeServer, connect
+from tests.server.helpers import T0, Client, FakeServer, connect
 
 
 def restart(old: FakeServer, path: Path, now: float, down_since: float) -> FakeServer:
