@@ -117,8 +117,15 @@ def no_guess_board(width: int, height: int, mines: int, first: int, first_click:
             play_out(k, layout.counts)
             if k.solved():
                 return Board(width, height, layout.cells())
-            if not _perturb(k, layout, rng, excluded, max_adjacent):
+            if _perturb(k, layout, rng, excluded, max_adjacent):
+                continue
+            # Stuck with no room to move mines among the hidden cells (a final
+            # 50/50, or a region walled off by known mines): move one mine into
+            # the revealed area and solve again from scratch.
+            if not _reshuffle(k, layout, rng, excluded, max_adjacent):
                 break
+            k = Knowledge(width, height, mines)
+            k.reveal(first, layout.counts[first])
     raise GenerationFailed("could not make a board that needs no guessing")
 
 
@@ -138,11 +145,18 @@ class _Layout:
     def cells(self) -> list[int]:
         return [c for c, m in enumerate(self.mine) if m]
 
-    def move(self, src: int, dst: int, k: Knowledge) -> None:
-        """Move a mine, telling ``k`` which revealed numbers changed."""
-        number, counts, nb = k.number, self.counts, self.nb
+    def move(self, src: int, dst: int, k: Knowledge | None) -> None:
+        """Move a mine, telling ``k`` (if given) which revealed numbers changed."""
+        counts, nb = self.counts, self.nb
         self.mine[src] = 0
         self.mine[dst] = 1
+        if k is None:
+            for c in nb[src]:
+                counts[c] -= 1
+            for c in nb[dst]:
+                counts[c] += 1
+            return
+        number = k.number
         for c in nb[src]:
             counts[c] -= 1
             if number[c] != NO_NUMBER:
@@ -189,6 +203,26 @@ def _perturb(k: Knowledge, layout: _Layout, rng: random.Random, excluded: set[in
         return False
     for dst, src in zip(empty, donors, strict=True):
         layout.move(src, dst, k)
+    return True
+
+
+def _reshuffle(k: Knowledge, layout: _Layout, rng: random.Random, excluded: set[int],
+               max_adjacent: int | None) -> bool:
+    """Move one mine from the stuck edge (a hidden mine next to a number, else a
+    known mine next to a hidden cell) to a random revealed cell. The caller
+    solves again from scratch, since this changes cells already deduced."""
+    state, number, nb, mine = k.state, k.number, k.nb, layout.mine
+    n = len(state)
+    sources = [c for c in range(n) if mine[c] and (
+        (state[c] == UNKNOWN and any(number[x] != NO_NUMBER for x in nb[c]))
+        or (state[c] != UNKNOWN and any(state[x] == UNKNOWN for x in nb[c])))]
+    if not sources:
+        sources = [c for c in range(n) if mine[c] and state[c] == UNKNOWN]
+    targets = [c for c in range(n) if number[c] != NO_NUMBER and c not in excluded
+               and _fits(layout, c, max_adjacent)]
+    if not sources or not targets:
+        return False
+    layout.move(rng.choice(sources), rng.choice(targets), None)
     return True
 
 
