@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from functools import lru_cache
+from functools import cache
 from itertools import combinations
 
 import pytest
@@ -13,7 +13,7 @@ from gridhall.server.games.minesweeper.board import Board, neighbour_table
 from gridhall.server.games.minesweeper.endgame import best_endgame_move
 from gridhall.server.games.minesweeper.play import play_game
 from gridhall.server.games.minesweeper.solver import knowledge_from_rows
-from gridhall.server.games.minesweeper.strategy import CUTOFF, first_cell
+from gridhall.server.games.minesweeper.strategy import CUTOFF, first_cell, forced_guess
 
 
 def test_first_move_on_an_untouched_expert_board_is_near_the_corner() -> None:
@@ -69,7 +69,7 @@ def _oracle(width: int, height: int, cells: list[int],
     (plain recursion over layout sets, no pruning)."""
     nb = neighbour_table(width, height)
 
-    @lru_cache(maxsize=None)
+    @cache
     def value(group: frozenset[frozenset[int]], opened: frozenset[int]) -> float:
         if len(group) == 1:
             return 1.0
@@ -132,3 +132,17 @@ def test_a_full_game_is_won_or_lost_by_revealing_a_mine_only() -> None:
             [c for c in range(81) if c not in {0, 1, 9, 10}], 10))
         wins += play_game(board, 0)
     assert wins >= 3  # beginner is won about nine times in ten
+
+
+def test_a_fifty_fifty_no_reveal_can_settle_is_guessed_at_once() -> None:
+    # (0, 0) and (1, 0) share one mine; both see the same two 1s and nothing
+    # else hidden, so no later number can tell them apart.
+    k = knowledge_from_rows(["##", "11", "00"], 1)
+    assert forced_guess(k, k.analyse().prob) in (0, 1)
+
+
+def test_a_pair_a_later_number_could_settle_is_not_forced() -> None:
+    # The 1 at (0, 1) puts one mine on (0, 0) or (1, 0), but (2, 0) is hidden
+    # next to (1, 0) and not to (0, 0): a number there can settle the pair.
+    k = knowledge_from_rows(["###", "11#", "00#"], 1)
+    assert forced_guess(k, k.analyse().prob) is None

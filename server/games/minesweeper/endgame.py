@@ -95,9 +95,21 @@ def best_endgame_move(k: Knowledge, limit: int, nodes: int) -> int | None:
     budget = [nodes]
 
     def split(group: list[int], masks: list[int]) -> list[list[int]]:
+        """Layouts grouped by the numbers the cells with these masks show."""
+        if len(masks) == 1:
+            m = masks[0]
+            one: dict[int, list[int]] = {}
+            for lay in group:
+                key = (lay & m).bit_count()
+                got = one.get(key)
+                if got is None:
+                    one[key] = [lay]
+                else:
+                    got.append(lay)
+            return list(one.values())
         parts: dict[tuple[int, ...], list[int]] = {}
         for lay in group:
-            parts.setdefault(tuple((lay & m).bit_count() for m in masks), []).append(lay)
+            parts.setdefault(tuple([(lay & m).bit_count() for m in masks]), []).append(lay)
         return list(parts.values())
 
     def search(layouts_: tuple[int, ...], top: bool) -> tuple[float, int]:
@@ -124,18 +136,21 @@ def best_endgame_move(k: Knowledge, limit: int, nodes: int) -> int | None:
                 value = sum(len(p) / size * search(tuple(p), False)[0] for p in parts)
                 memo[layouts_] = value
                 return value, informative[0]
-        options: list[tuple[int, int, list[int]]] = []
+        options: list[tuple[int, int]] = []
         for i in range(len(cells)):
             if varying >> i & 1:
-                safe = [lay for lay in layouts_ if not lay >> i & 1]
-                options.append((len(safe), i, safe))
+                bit = 1 << i
+                options.append((sum(1 for lay in layouts_ if not lay & bit), i))
         options.sort(key=lambda o: (-o[0], o[1]))
         best, move = 0.0, -1
-        for count, i, safe in options:
+        for count, i in options:
             if count / size <= best:
                 break
-            value = sum(len(p) / size * search(tuple(p), False)[0]
-                        for p in split(safe, [near[i]]))
+            bit = 1 << i
+            safe = [lay for lay in layouts_ if not lay & bit]
+            value = 0.0
+            for p in split(safe, [near[i]]):
+                value += len(p) / size * search(tuple(p), False)[0]
             if value > best + 1e-12:
                 best, move = value, i
         memo[layouts_] = best

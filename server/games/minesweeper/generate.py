@@ -27,7 +27,6 @@ check exactly that with ``deduce`` on many seeds.
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable
 
 from .board import Board, neighbour_table
 from .solver import NO_NUMBER, UNKNOWN, Knowledge, play_out
@@ -76,7 +75,7 @@ def random_layout(width: int, height: int, mines: int, first: int, first_click: 
 
 
 def generate_no_guess(width: int, height: int, mines: int, first: tuple[int, int],
-                      seed: Hashable, *, first_click: str = "opening",
+                      seed: int | str, *, first_click: str = "opening",
                       max_adjacent: int | None = None) -> list[tuple[int, int]]:
     """Mine cells (x, y), sorted, of a board that the rules clear from ``first``
     without a guess. ``first`` (and with ``first_click="opening"`` its

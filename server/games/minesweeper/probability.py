@@ -132,8 +132,8 @@ def enumerate_component(cons: list[tuple[tuple[int, ...], int]], cap: int,
     # Order classes breadth-first over shared constraints so each constraint
     # closes soon after it opens (prunes early).
     by_con: dict[int, list[int]] = {}
-    for i, (js, _) in enumerate(items):
-        for j in js:
+    for i, (sig, _) in enumerate(items):
+        for j in sig:
             by_con.setdefault(j, []).append(i)
     order: list[int] = []
     placed = [False] * len(items)
@@ -341,7 +341,7 @@ def _approximate(k: Knowledge, comps: list[list[tuple[tuple[int, ...], int]]],
         expected = 0.0
         odds = p / (1 - p) if 0 < p < 1 else (0.0 if p <= 0 else 1e9)
         shares: list[dict[int, float]] = []
-        for idx, (cons, res) in enumerate(zip(comps, results, strict=True)):
+        for idx, res in enumerate(results):
             if res is None:
                 lo, hi = ranges[idx]
                 expected += (lo + hi) / 2

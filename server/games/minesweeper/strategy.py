@@ -6,9 +6,11 @@ Order of play, after what the strongest published solvers do:
    always an opening, and there it opens more of the board per risk taken later
    than at the centre or in the corner itself.
 2. Any proven-safe cell (rules, then exact enumeration).
-3. When few layouts remain (at most ``ENDGAME_LAYOUTS``), an exhaustive search
+3. A 50/50 that no future reveal can settle is guessed at once: it must be
+   guessed sometime, and its number may help later decisions.
+4. When few layouts remain (at most ``ENDGAME_LAYOUTS``), an exhaustive search
    of the game tree: the move that wins most often with perfect play after it.
-4. Otherwise a guess. Candidates are the safest cells (within ``CUTOFF`` of the
+5. Otherwise a guess. Candidates are the safest cells (within ``CUTOFF`` of the
    safest), the representatives of the unconstrained interior with the fewest
    hidden neighbours, and each is scored by *two-step survival*: the chance it
    is safe times, over every number it can show (weighted exactly), the chance
@@ -27,8 +29,8 @@ CUTOFF = 0.9
 """Guess candidates are safe at least this fraction as often as the safest cell."""
 MAX_FRONTIER_CANDIDATES = 8
 MAX_INTERIOR_CANDIDATES = 4
-ENDGAME_LAYOUTS = 400
-ENDGAME_NODES = 40_000
+ENDGAME_LAYOUTS = 300
+ENDGAME_NODES = 30_000
 LOOKAHEAD_BUDGET = 20_000
 
 
@@ -81,6 +83,9 @@ def choose_guess(k: Knowledge, analysis: Analysis,
     prob = {c: p for c, p in analysis.prob.items() if c not in analysis.mines}
     if not prob:
         prob = dict(analysis.prob)
+    forced = forced_guess(k, prob)
+    if forced is not None:
+        return forced, prob[forced]
     if analysis.exact and analysis.weight <= ENDGAME_LAYOUTS:
         from .endgame import best_endgame_move
         found = best_endgame_move(k, ENDGAME_LAYOUTS, ENDGAME_NODES)
@@ -96,6 +101,35 @@ def choose_guess(k: Knowledge, analysis: Analysis,
         if score > best_score + 1e-12:
             best_cell, best_score = c, score
     return best_cell, prob[best_cell]
+
+
+def forced_guess(k: Knowledge, prob: dict[int, float]) -> int | None:
+    """A cell of a 50/50 that no future reveal can settle, if any.
+
+    Two hidden cells that are the only hidden neighbours of some number needing
+    exactly one mine, with the same numbers around them and the same other
+    hidden neighbours, always receive the same information: one of them must
+    be guessed sooner or later at 50%, so guessing now loses nothing and its
+    number may help every later decision (JSMinesweeper's 50/50 rule)."""
+    state, number, around, nb = k.state, k.number, k.mines_around, k.nb
+    best: tuple[float, int] | None = None
+    for c in k.active:
+        if k.hidden_around[c] != 2 or number[c] - around[c] != 1:
+            continue
+        a, b = (n for n in nb[c] if state[n] == UNKNOWN)
+        # Symmetric now (same numbers around both) and for ever (same hidden
+        # neighbours, so any later number sees both or neither).
+        if ({n for n in nb[a] if number[n] != NO_NUMBER}
+                != {n for n in nb[b] if number[n] != NO_NUMBER}):
+            continue
+        rest_a = {n for n in nb[a] if state[n] == UNKNOWN and n != b}
+        rest_b = {n for n in nb[b] if state[n] == UNKNOWN and n != a}
+        if rest_a != rest_b:
+            continue
+        for cell in (a, b):
+            if cell in prob and (best is None or (prob[cell], cell) < best):
+                best = (prob[cell], cell)
+    return None if best is None else best[1]
 
 
 def guess_candidates(k: Knowledge, prob: dict[int, float]) -> list[int]:
