@@ -200,19 +200,18 @@ def _rate(label: str, wins: int, games: int) -> str:
     return f"{label}: {wins}/{games} = {wins / games:.2%}  (95% Wilson interval {lo:.2%} - {hi:.2%})"
 
 
-def bench_win_rate(games: int, workers: int, baseline: bool) -> None:
+def bench_win_rate(games: int, workers: int, baseline_games: int) -> None:
     t = time.perf_counter()
     with Pool(workers) as pool:
         wins = sum(pool.imap_unordered(play_seed, range(games), chunksize=10))
         dt = time.perf_counter() - t
-        base = sum(pool.imap_unordered(old_play, range(games), chunksize=20)) \
-            if baseline else None
+        base = sum(pool.imap_unordered(old_play, range(baseline_games), chunksize=20))
     print(f"solver, expert 30x16/99 with the opening rule ({games} games, {workers} processes,"
           f" {dt:.0f} s)")
     print("  " + _rate("new (first click at (3, 3))", wins, games))
-    if base is not None:
-        print("  " + _rate("old (random first click)", base, games))
-        print(f"  difference new - old: {(wins - base) / games:+.2%}")
+    if baseline_games:
+        print("  " + _rate("old (random first click), same seeds", base, baseline_games))
+        print(f"  difference new - old: {wins / games - base / baseline_games:+.2%}")
     lo, _ = wilson(wins, games)
     print(f"  goal >= {GOAL_WIN_RATE:.1%}: point estimate {'meets' if wins / games >= GOAL_WIN_RATE else 'misses'}"
           f" it; lower 95% bound {lo:.2%}. Published: JSMinesweeper 54.3%, "
@@ -229,8 +228,8 @@ def main() -> None:
     parser.add_argument("--verify", type=int, default=150,
                         help="extra expert no-guess boards checked with deduce")
     parser.add_argument("--deduce-views", type=int, default=3)
-    parser.add_argument("--no-baseline-games", action="store_true",
-                        help="skip the old solver's games")
+    parser.add_argument("--baseline-games", type=int, default=None,
+                        help="games for the old solver (default: --games; 0 skips)")
     parser.add_argument("--only", choices=("solver", "generation", "deduce"), default=None)
     args = parser.parse_args()
     if args.only in (None, "generation"):
@@ -239,7 +238,8 @@ def main() -> None:
     if args.only in (None, "deduce"):
         bench_deduce(args.deduce_views)
     if args.only in (None, "solver"):
-        bench_win_rate(args.games, args.workers, not args.no_baseline_games)
+        base = args.games if args.baseline_games is None else args.baseline_games
+        bench_win_rate(args.games, args.workers, min(base, args.games))
 
 
 if __name__ == "__main__":
