@@ -21,6 +21,7 @@ Order of play, after what the strongest published solvers do:
 
 from __future__ import annotations
 
+from .endgame import best_endgame_move
 from .probability import Analysis, analyse
 from .solver import DEFAULT_BUDGET, MINE, NO_NUMBER, UNKNOWN, Knowledge, knowledge_from_rows
 
@@ -87,7 +88,6 @@ def choose_guess(k: Knowledge, analysis: Analysis,
     if forced is not None:
         return forced, prob[forced]
     if analysis.exact and analysis.weight <= ENDGAME_LAYOUTS:
-        from .endgame import best_endgame_move
         found = best_endgame_move(k, ENDGAME_LAYOUTS, ENDGAME_NODES)
         if found is not None:
             return found, prob.get(found, 0.0)
