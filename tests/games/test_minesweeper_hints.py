@@ -80,3 +80,7 @@ def test_the_pure_calls_run_in_a_process_pool() -> None:
         layout = pool.submit(generate_no_guess, 9, 9, 10, (4, 4), 3).result(timeout=120)
     assert got == hint(["1##", "###"], 2)
     assert layout == generate_no_guess(9, 9, 10, (4, 4), 3)
+
+
+def test_when_only_mines_are_hidden_there_is_no_hint() -> None:
+    assert hint(["1#", "11"], 1) is None

@@ -146,3 +146,8 @@ def test_a_pair_a_later_number_could_settle_is_not_forced() -> None:
     # next to (1, 0) and not to (0, 0): a number there can settle the pair.
     k = knowledge_from_rows(["###", "11#", "00#"], 1)
     assert forced_guess(k, k.analyse().prob) is None
+
+
+def test_best_move_refuses_a_view_where_only_mines_are_hidden() -> None:
+    with pytest.raises(ValueError):
+        best_move(["1#", "11"], 1)

@@ -9,9 +9,10 @@
   certain cell was found in what was, and this cell is the best estimate (its
   risk is an estimate too).
 
-``budget`` counts search nodes of the exact enumeration, so the same view
-and budget always give the same answer and the same amount of work; the cheap
-rules (linear in the frontier) always run in full.
+``budget`` counts search nodes of the exact enumeration (each trial reveal of
+the guess look-ahead gets ``budget // 50``), so the same view and budget always
+give the same answer and the same amount of work; the cheap rules (linear in
+the frontier) always run in full.
 """
 
 from __future__ import annotations
@@ -27,6 +28,9 @@ from .strategy import choose_guess
 HintKind = Literal["safe", "guess", "unsure"]
 LOOKAHEAD_CELLS = 2500
 """Boards up to this many cells get the strategy's look-ahead for guesses."""
+LOOKAHEAD_SHARE = 50
+"""Each trial reveal of the look-ahead may spend budget / this many nodes (a
+guess compares at most a dozen cells of at most nine numbers each)."""
 
 
 @dataclass(frozen=True)
@@ -45,8 +49,8 @@ class Hint:
 
 def hint(rows: list[str], mines: int, budget: int = DEFAULT_BUDGET,
          avoid: Iterable[tuple[int, int]] = ()) -> Hint | None:
-    """The hint for a view's ``rows`` and total ``mines`` (None when no hidden
-    cell is left). Cells in ``avoid`` (e.g. flagged ones) are suggested only
+    """The hint for a view's ``rows`` and total ``mines`` (None when every
+    hidden cell is a mine, so nothing is left to reveal). Cells in ``avoid`` (e.g. flagged ones) are suggested only
     when nothing else is safe or possible."""
     if isinstance(budget, bool) or not isinstance(budget, int) or budget < 0:
         raise ValueError("budget must be a whole number >= 0")
@@ -66,10 +70,12 @@ def hint(rows: list[str], mines: int, budget: int = DEFAULT_BUDGET,
         cell = min(safe, key=lambda c: (c in avoided, c))
         return Hint("safe", cell % w, cell // w, 0.0)
     assert analysis is not None
+    if not analysis.prob:  # every hidden cell is a known mine
+        return None
     prob = {c: p for c, p in analysis.prob.items() if c not in avoided} or analysis.prob
     if analysis.complete and len(k.state) <= LOOKAHEAD_CELLS:
         analysis.prob = prob
-        cell, risk = choose_guess(k, analysis, budget)
+        cell, risk = choose_guess(k, analysis, budget, lookahead=budget // LOOKAHEAD_SHARE)
     else:
         cell = min(prob, key=lambda c: (prob[c], c))
         risk = prob[cell]

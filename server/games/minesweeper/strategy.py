@@ -78,12 +78,15 @@ def proven_safe(k: Knowledge, budget: int = DEFAULT_BUDGET) -> list[int]:
             and state[c] != UNKNOWN]
 
 
-def choose_guess(k: Knowledge, analysis: Analysis,
-                 budget: int = DEFAULT_BUDGET) -> tuple[int, float]:
-    """The best guess when nothing is proven safe."""
+def choose_guess(k: Knowledge, analysis: Analysis, budget: int = DEFAULT_BUDGET,
+                 lookahead: int = LOOKAHEAD_BUDGET) -> tuple[int, float]:
+    """The best guess when nothing is proven safe; ``lookahead`` caps the
+    enumeration nodes of each trial reveal (0: no look-ahead)."""
     prob = {c: p for c, p in analysis.prob.items() if c not in analysis.mines}
     if not prob:
         prob = dict(analysis.prob)
+    if not prob:
+        raise ValueError("every hidden cell is a mine: nothing is left to reveal")
     forced = forced_guess(k, prob)
     if forced is not None:
         return forced, prob[forced]
@@ -92,12 +95,12 @@ def choose_guess(k: Knowledge, analysis: Analysis,
         if found is not None:
             return found, prob.get(found, 0.0)
     candidates = guess_candidates(k, prob)
-    if len(candidates) == 1 or not analysis.exact:
+    if len(candidates) == 1 or not analysis.exact or lookahead <= 0:
         cell = candidates[0]
         return cell, prob[cell]
     best_cell, best_score = candidates[0], -1.0
     for c in candidates:
-        score = two_step_survival(k, c, prob[c])
+        score = two_step_survival(k, c, prob[c], lookahead)
         if score > best_score + 1e-12:
             best_cell, best_score = c, score
     return best_cell, prob[best_cell]
@@ -158,7 +161,8 @@ def guess_candidates(k: Knowledge, prob: dict[int, float]) -> list[int]:
     return chosen or [min(prob, key=lambda c: (prob[c], c))]
 
 
-def two_step_survival(k: Knowledge, cell: int, risk: float) -> float:
+def two_step_survival(k: Knowledge, cell: int, risk: float,
+                      budget: int = LOOKAHEAD_BUDGET) -> float:
     """P(cell is safe) x P(the move after it is safe too), where every number
     ``cell`` can show is weighted by its exact share of the layouts and a number
     that leads to a proven-safe cell counts as a sure next move."""
@@ -172,7 +176,7 @@ def two_step_survival(k: Knowledge, cell: int, risk: float) -> float:
             trial.reveal(cell, value)
             trial.rules()
             progress = bool(trial.found_safe)
-            result = analyse(trial, LOOKAHEAD_BUDGET)
+            result = analyse(trial, budget)
         except ValueError:
             continue
         if not result.exact or result.weight == 0:
