@@ -17,9 +17,10 @@ from gridhall.protocol import Outcome, Termination
 
 from ..base import JSON, GameError, Played
 from .board import Board, neighbour_table
-from .generate import GenerationFailed, no_guess_layout, random_layout
+from .generate import GenerationFailed, random_layout
 from .options import parse_options
-from .solver import analyse_or_estimate, knowledge_from_rows
+from .generate import generate_no_guess
+from .hints import hint
 
 ACTIONS = ("reveal", "chord", "mark", "flag-around", "hint")
 MARKS = ("flag", "question", "none")
@@ -278,7 +279,15 @@ class MinesweeperGame:
         args = (self.width, self.height, self.mines, first, o["first_click"], rng,
                 o["max_adjacent"])
         try:
-            self.board = no_guess_layout(*args) if o["no_guess"] else random_layout(*args)
+            if o["no_guess"]:
+                layout = generate_no_guess(self.width, self.height, self.mines,
+                                           (first % self.width, first // self.width),
+                                           self.seed, first_click=o["first_click"],
+                                           max_adjacent=o["max_adjacent"])
+                self.board = Board(self.width, self.height,
+                                   [y * self.width + x for x, y in layout])
+            else:
+                self.board = random_layout(*args)
         except GenerationFailed as exc:
             self.generation_note = f"fell back to a plain random layout: {exc}"
             self.board = random_layout(*args[:-1])
@@ -361,18 +370,12 @@ class MinesweeperGame:
             self.hint = {"x": cell % w, "y": cell // w, "safe": True, "risk": 0.0}
             return
         rows = [self._shown[y * w:(y + 1) * w].decode("ascii") for y in range(self.height)]
-        knowledge = knowledge_from_rows(rows, self.mines)
-        safe, _ = knowledge.settle()
-        hidden_safe = sorted(c for c in safe if not self.flagged[c]) or sorted(safe)
-        if hidden_safe:
-            cell = hidden_safe[0]
-            self.hint = {"x": cell % w, "y": cell // w, "safe": True, "risk": 0.0}
+        flagged = [(c % w, c // w) for c in range(len(self.flagged)) if self.flagged[c]]
+        found = hint(rows, self.mines, avoid=flagged)
+        if found is None:
+            self.hint = None
             return
-        analysis = analyse_or_estimate(knowledge)
-        unflagged = {c: p for c, p in analysis.prob.items() if not self.flagged[c]}
-        analysis.prob = unflagged or analysis.prob
-        cell, risk = knowledge.best_guess(analysis)
-        self.hint = {"x": cell % w, "y": cell // w, "safe": False, "risk": round(risk, 4)}
+        self.hint = {"x": found.x, "y": found.y, "safe": found.safe, "risk": found.risk}
 
     def _finish(self, reason: Termination, by: str | None, now: float) -> None:
         self.ended = max(now, self.latest)
