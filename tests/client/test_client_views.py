@@ -17,6 +17,7 @@ from gridhall.client.views.base import (
     banner,
     offer_bar,
     status_line,
+    yes_no_request,
 )
 from gridhall.client.views.common import error_text, error_title, player_lines
 from gridhall.client.views.gomoku import CURSOR_BG, GomokuBoard, GomokuView
@@ -379,6 +380,24 @@ def test_offer_bar_lets_only_the_other_player_answer() -> None:
     assert answer_request(theirs, accept=True) is None
     assert offer_bar(view, replace(state, status="over"), "a") is None
     assert offer_bar(view, make_state("gomoku"), "a") is None
+
+
+def test_y_and_n_answer_the_pending_offer_before_the_question_of_another_game() -> None:
+    view = view_for("gomoku")
+    offered = make_state("gomoku", view={"pending": {"kind": "draw", "from": "b"}})
+    bar = offer_bar(view, offered, "a")
+    assert bar is not None and bar.text.endswith("Accept (y) or Decline (n).")
+    assert yes_no_request(view, room_of(offered), "a", True) == p.Answer(kind="draw", accept=True)
+    assert yes_no_request(view, room_of(offered), "a", False) == p.Answer(kind="draw",
+                                                                          accept=False)
+    assert yes_no_request(view, room_of(offered), "b", True) is None  # our own offer
+    over = make_state("gomoku", status="over", result={"winner": "a", "reason": "five"})
+    asked = replace(room_of(over), again=("b",))
+    assert yes_no_request(view, asked, "a", True) == p.AgreeAgain()
+    assert yes_no_request(view, asked, "a", False) == p.DeclineAgain()
+    # Nothing waits for an answer: nothing is sent (no "Nobody has asked" refusal).
+    assert yes_no_request(view, room_of(over), "a", True) is None
+    assert yes_no_request(view, room_of(make_state("gomoku")), "a", True) is None
 
 
 def test_status_line_says_watching_and_reconnecting() -> None:
