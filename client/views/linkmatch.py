@@ -150,6 +150,9 @@ class LinkSelection:
             self.selected = None
 
 
+STANDING = {"cleared": "cleared", "time": "out of time", "resigned": "left"}
+"""How a racer who is out went out (the view's ``standing``), in words."""
+
 NOTICES = {
     "race-start": "Go! The race is on.",
     "time-up": "{name} ran out of time.",
@@ -243,7 +246,8 @@ class LinkMatchView(GameView):
         roles = {}
         for player, left in (state.view.get("progress") or {}).items():
             how = standing.get(player)
-            roles[str(player)] = f"{left} left" + (f" ({how})" if how not in (None, "racing") else "")
+            out = f" ({STANDING.get(how, how)})" if how not in (None, "racing") else ""
+            roles[str(player)] = f"{left} left{out}"
         return roles
 
     def notice_text(self, event: str, data: Message, who: dict[str, str]) -> str:
@@ -264,8 +268,14 @@ class LinkMatchView(GameView):
         board = LinkBoard.from_view(view)
         limit = view.get("time_limit") or state.options.get("time_limit")
         parts = [f"{board.remaining} tiles left"] if "remaining" in view else []
+        who = names(state)
         if state.status == "waiting":
-            parts.insert(0, "Waiting for the creator to start")
+            if state.creator == me:
+                start = next(a for a in self.actions if a.key == "start")
+                parts.insert(0, f"Press {start.label} ({start.keys}) when everyone is in")
+            else:
+                creator = who.get(str(state.creator), "the room's creator")
+                parts.insert(0, f"Waiting for {creator} to start the race")
         if board.starts_in:
             parts.insert(0, f"Starting in {int(board.starts_in + 0.99)}…")
         timer = f"⏱ {clock(board.elapsed)}"
@@ -274,16 +284,14 @@ class LinkMatchView(GameView):
         if view.get("penalty"):
             timer += f" (+{int(view['penalty'])}s hints)"
         parts.append(timer)
-        who = names(state)
         standing = view.get("standing") or {}
         others = []
         for player, left in board.progress.items():
             if player == me:
                 continue
             how = standing.get(player)
-            others.append(
-                f"{who.get(player, '?')} {left}" + (f" ({how})" if how not in (None, "racing") else "")
-            )
+            out = f" ({STANDING.get(how, how)})" if how not in (None, "racing") else ""
+            others.append(f"{who.get(player, '?')} {left}{out}")
         if others:
             parts.append("others: " + ", ".join(others))
         return " · ".join(parts)

@@ -46,8 +46,12 @@ def gomoku_state(moves: list[list[int]], **fields: object) -> p.State:
 def test_gomoku_marks_stones_last_move_and_cursor() -> None:
     board = GomokuBoard.from_view(gomoku_state([[7, 7], [8, 8]]).view)
     black, white = board.look(7, 7), board.look(8, 8)
-    assert black.glyph == "●" and white.glyph == "◉"  # the last stone is marked
+    assert black.glyph == "●" and white.glyph == "◎"  # white is hollow; the last is ringed
     assert black.fg != white.fg
+    later = GomokuBoard.from_view(gomoku_state([[7, 7], [8, 8], [6, 6]]).view)
+    # Black and white differ in shape, not only in colour (monochrome terminals, colour
+    # blindness), and so do the last stones of each.
+    assert (later.look(8, 8).glyph, later.look(6, 6).glyph) == ("○", "◉")
     assert board.look(0, 0).glyph == "┌" and board.look(14, 14).glyph == "┘"
     assert board.look(3, 3, cursor=(3, 3)).bg == CURSOR_BG
     assert board.coord(7, 7) == "H8"  # no letter I
@@ -186,7 +190,7 @@ def test_minesweeper_status_roles_and_co_op_results() -> None:
     })  # fmt: skip
     line = view.status(room_of(state, view_at=NOW), "a", NOW)
     assert line.split(" · ") == ["⚑ 7 mines left", "⏱ 1:01", "27/71 open", "♥ 1/2",
-                                 "hint: 0,8 is safe", "bob opened 2,3"]  # fmt: skip
+                                 "hint: A9 is safe", "bob opened C4"]  # fmt: skip
     assert view.roles(state) == {"a": "23 opened, 1 hit", "b": "left the game"}
     won = replace(state, status="over", result={"winner": None, "reason": "cleared"})
     assert view.result_text(won, "a") == "Board cleared — everyone wins!"
@@ -400,10 +404,22 @@ def test_y_and_n_answer_the_pending_offer_before_the_question_of_another_game() 
     assert yes_no_request(view, room_of(make_state("gomoku")), "a", True) is None
 
 
+def test_the_races_creator_is_told_to_start_it_and_the_others_who_will() -> None:
+    view = view_for("linkmatch")
+    room = room_of(make_state("linkmatch", status="waiting", creator="a"), view_at=NOW)
+    assert view.status(room, "a", NOW).startswith("Press Start (g) when everyone is in")
+    assert view.status(room, "b", NOW).startswith("Waiting for ann to start the race")
+    assert "creator" not in view.status(room, "a", NOW)
+    racing = make_state("linkmatch", view={"progress": {"a": 10, "b": 30},
+                                            "standing": {"a": "racing", "b": "time"}})
+    assert view.roles(racing)["b"] == "30 left (out of time)"
+    assert "bob 30 (out of time)" in view.status(room_of(racing, view_at=NOW), "a", NOW)
+
+
 def test_status_line_says_watching_and_reconnecting() -> None:
     view = view_for("linkmatch")
-    room = room_of(make_state("linkmatch", status="waiting"), view_at=NOW)
-    assert status_line(view, room, "a", True, NOW).startswith("Waiting for the creator")
+    room = room_of(make_state("linkmatch", status="waiting", creator="a"), view_at=NOW)
+    assert status_line(view, room, "b", True, NOW).startswith("Waiting for ann to start")
     assert status_line(view, room, "c", True, NOW).startswith("Watching · ")
     assert status_line(view, room, "a", False, NOW).startswith("Reconnecting… · ")
 
@@ -413,8 +429,18 @@ def test_errors_always_have_a_sentence() -> None:
     assert error_text(Refused("x", "Server words.")) == "Server words."
     internal = Refused("internal-error", "KeyError: 'x'", "move")
     assert "not in what you did" in error_text(internal) and "KeyError" not in error_text(internal)
-    assert error_title(internal) == "move: server error"
-    assert error_title(Refused("illegal-move", "No.", "move")) == "move refused"
+    assert error_title(internal) == "Server error"
+    assert error_title(Refused("illegal-move", "No.", "move")) == "Move not made"
+
+
+def test_refusal_titles_are_words_never_protocol_names() -> None:
+    for request in p.CLIENT_MESSAGES:
+        title = error_title(Refused("illegal-move", "No.", request))
+        assert title != "Not done", f"{request} has no title of its own"
+        assert not any(name in title for name in p.CLIENT_MESSAGES if "-" in name), title
+        assert "refused" not in title
+    assert error_title(Refused("not-playing", "x", "agree-again")) == "No new game"
+    assert error_title(Refused("not-in-room", "x", "sync")) == "Could not catch up with the room"
 
 
 def test_lobby_rows_and_presets() -> None:
