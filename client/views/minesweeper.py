@@ -292,9 +292,9 @@ class MinesweeperView(GameView):
                 continue
             verb = {"reveal": "opened", "chord": "chorded", "mark": "marked",
                     "flag-around": "flagged around"}.get(str(move.get("action")), "played")
-            x, y = move.get("x"), move.get("y")
-            where = f" {board.coord(x, y)}" if isinstance(x, int) and isinstance(y, int) \
-                and x >= 0 and y >= 0 else ""  # fmt: skip
+            mx, my = move.get("x"), move.get("y")
+            where = f" {board.coord(mx, my)}" if isinstance(mx, int) and isinstance(my, int) \
+                and mx >= 0 and my >= 0 else ""  # fmt: skip
             parts.append(f"{who.get(player, '?')} {verb}{where}")
         return " · ".join(parts)
 
