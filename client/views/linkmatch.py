@@ -14,6 +14,7 @@ from gridhall.client.room import RoomCopy
 from gridhall.client.views.base import Action, GameView, always, when_playing
 from gridhall.client.views.common import Look, Message, clock, names
 from gridhall.client.views.form import Choice, Form, Number, Preset
+from gridhall.protocol import Outcome, Termination
 
 GLYPHS = "♠♣♥♦★●■▲◆♪☀☂☯⚑✿❄✚✦◐◑⊕⊗⊙⌘♞♜♛♚☘⬟⬢◈▼◇○□ABCDEFGHJKLMNPQRSTUVWXYZ23456789abdefghmnqrt"
 PALETTE = (
@@ -249,6 +250,36 @@ class LinkMatchView(GameView):
             out = f" ({STANDING.get(how, how)})" if how not in (None, "racing") else ""
             roles[str(player)] = f"{left} left{out}"
         return roles
+
+    def result_text(self, state: p.State, me: str | None) -> str:
+        """A race lost to the clock says what put the winner ahead (the result's
+        ``decided_by``): fewer tiles, the same count reached first, or the seat."""
+        try:
+            outcome = Outcome.from_map(state.result or {})
+        except ValueError:
+            return "Game over."
+        if outcome.termination != Termination.TIME or outcome.winner is None:
+            return super().result_text(state, me)
+        who = names(state)
+        winner = outcome.winner
+        ranking = [str(pl) for pl in outcome.details.get("ranking") or []]
+        runner = next((pl for pl in ranking if pl != winner), None)
+        left = outcome.details.get("remaining") or {}
+
+        def name(pl: str | None) -> str:
+            return "you" if pl == me else who.get(str(pl), "the opponent")
+
+        head = "Time is up: you win" if winner == me else f"Time is up: {name(winner)} wins"
+        decided = outcome.details.get("decided_by")
+        if decided == "tiles" and runner is not None:
+            return (f"{head} with the fewest tiles left ({left.get(winner, '?')}; "
+                    f"{name(runner)} {left.get(runner, '?')}).")  # fmt: skip
+        if decided == "first" and runner is not None:
+            return (f"{head}: both {name(winner)} and {name(runner)} had "
+                    f"{left.get(winner, '?')} tiles left, and {name(winner)} got there first.")
+        if decided == "seat":
+            return f"{head}: nobody linked a pair, so the first seat wins."
+        return f"{head} with {left.get(winner, '?')} tiles left."
 
     def notice_text(self, event: str, data: Message, who: dict[str, str]) -> str:
         name = who.get(str(data.get("player")), "Someone")

@@ -404,6 +404,22 @@ def test_y_and_n_answer_the_pending_offer_before_the_question_of_another_game() 
     assert yes_no_request(view, room_of(make_state("gomoku")), "a", True) is None
 
 
+def test_a_race_won_on_time_says_what_broke_the_tie() -> None:
+    view = view_for("linkmatch")
+
+    def said(decided: str, me: str = "a") -> str:
+        result = {"winner": "b", "reason": "time", "ranking": ["b", "a"],
+                  "remaining": {"a": 12, "b": 8 if decided == "tiles" else 12},
+                  "decided_by": decided}  # fmt: skip
+        return view.result_text(make_state("linkmatch", status="over", result=result), me)
+
+    assert said("tiles") == "Time is up: bob wins with the fewest tiles left (8; you 12)."
+    assert said("first") == ("Time is up: bob wins: both bob and you had 12 tiles left, "
+                             "and bob got there first.")  # fmt: skip
+    assert said("seat", me="b") == ("Time is up: you win: nobody linked a pair, so the first "
+                                    "seat wins.")  # fmt: skip
+
+
 def test_the_races_creator_is_told_to_start_it_and_the_others_who_will() -> None:
     view = view_for("linkmatch")
     room = room_of(make_state("linkmatch", status="waiting", creator="a"), view_at=NOW)

@@ -150,9 +150,13 @@ def test_texts_name_cells_and_requests_in_words(page: Browser) -> None:
         titles: ['agree-again', 'sync', 'move'].map((request) =>
           text.errorTitle({code: 'illegal-move', request})),
         creator: race('p1'), other: race('p2'),
+        onTime: text.resultText({game: 'linkmatch', players: [{player: 'p1', name: 'Ann'},
+          {player: 'p2', name: 'Bob'}], result: {winner: 'p2', reason: 'time',
+          ranking: ['p2', 'p1'], remaining: {p1: 12, p2: 8}, decided_by: 'tiles'}}, 'p1'),
       };
     """)
     assert got["cells"] == ["H8", "J", "AA"]  # as protocol/cells.py names them
     assert got["titles"] == ["No new game", "Could not catch up with the room", "Move not made"]
     assert got["creator"].startswith("Press Start when everyone is in")
     assert got["other"].startswith("Waiting for Ann to start the race")
+    assert got["onTime"] == "Time is up: Bob wins with the fewest tiles left (8; you 12)."

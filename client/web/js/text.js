@@ -113,9 +113,29 @@ export function resultText(state, me) {
     if (reason === "resign") return "Everyone left the game.";
     return result.by ? `Boom! ${who[result.by] || "Someone"} hit a mine.` : "Boom! A mine.";
   }
+  if (state.game === "linkmatch" && reason === "time" && winner) return raceOnTime(result, who, me);
   if (winner === null || winner === undefined) return `Draw by ${why}.`;
   if (winner === me) return `You win by ${why}!`;
   return `${who[winner] || "The opponent"} wins by ${why}.`;
+}
+
+/** A race lost to the clock: what put the winner ahead (the result's `decided_by`). */
+function raceOnTime(result, who, me) {
+  const winner = result.winner;
+  const runner = (result.ranking || []).find((p) => p !== winner);
+  const left = result.remaining || {};
+  const name = (p) => (p === me ? "you" : who[p] || "the opponent");
+  const head = winner === me ? "Time is up: you win" : `Time is up: ${name(winner)} wins`;
+  const decided = result.decided_by;
+  if (decided === "tiles" && runner) {
+    return `${head} with the fewest tiles left (${left[winner] ?? "?"}; ${name(runner)} ${left[runner] ?? "?"}).`;
+  }
+  if (decided === "first" && runner) {
+    return `${head}: both ${name(winner)} and ${name(runner)} had ${left[winner] ?? "?"} tiles left, `
+      + `and ${name(winner)} got there first.`;
+  }
+  if (decided === "seat") return `${head}: nobody linked a pair, so the first seat wins.`;
+  return `${head} with ${left[winner] ?? "?"} tiles left.`;
 }
 
 /** Link-match's ranking lines after a race: "Ann: cleared in 0:41". */
