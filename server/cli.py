@@ -79,7 +79,7 @@ def print_history(db: str, limit: int) -> None:
         outcome = f"{names.get(winner, winner)} won" if winner else "no winner"
         moves = len(g.record.get("moves", g.record.get("actions", [])))
         print(f"{when}  room {g.room}  {g.game:<11} {' vs '.join(names.values()):<30} "
-              f"{outcome} ({g.result.get('reason')}), {moves} moves")
+              f"{outcome} ({g.result.get('reason')}), {moves} move{'' if moves == 1 else 's'}")
 
 
 def main(argv: list[str] | None = None) -> None:
