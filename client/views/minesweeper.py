@@ -210,7 +210,7 @@ class MinesweeperView(GameView):
                                               ("safe", "is only safe")), "opening"),
     )
     actions: ClassVar[tuple[Action, ...]] = (
-        Action("hint", "Hint", "h", "hint: a safe cell (or the best guess)",
+        Action("hint", "Hint", "h", "hint: a safe cell, or the best guess (adds time)",
                lambda s: p.Move(move={"action": "hint"})),
     )
 
