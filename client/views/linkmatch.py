@@ -151,7 +151,7 @@ class LinkSelection:
             self.selected = None
 
 
-STANDING = {"cleared": "cleared", "time": "out of time", "resigned": "left"}
+STANDING = {"cleared": "cleared", "time": "out of time", "resigned": "resigned"}
 """How a racer who is out went out (the view's ``standing``), in words."""
 
 NOTICES = {

@@ -217,7 +217,7 @@ function minesStatus(state, me, lastActions) {
   return parts.join(" · ");
 }
 
-const STANDING = { cleared: "cleared", time: "out of time", resigned: "left" };
+const STANDING = { cleared: "cleared", time: "out of time", resigned: "resigned" };
 
 /** " (out of time)" for a racer who is out of the race, "" for one still racing. */
 function standingNote(how) {
