@@ -5,14 +5,25 @@ from __future__ import annotations
 import argparse
 import asyncio
 import datetime
+import ipaddress
 import logging
 import sys
 from pathlib import Path
 
 from .app import GameServer
 from .config import ServerConfig
+from .discovery import WILDCARD_HOSTS, Advertiser, default_addresses
 from .netinfo import lan_addresses
 from .store import Store
+
+
+def ipv4(text: str) -> str:
+    """An ``--advertise`` value: one IPv4 address of this machine."""
+    try:
+        return str(ipaddress.IPv4Address(text.strip()))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not an IPv4 address (e.g. 192.168.1.20)") from None
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -34,6 +45,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--max-connections", type=int, default=d.max_connections)
     parser.add_argument("--ai-budget", type=float, default=d.ai_budget,
                         help="seconds the hard computer opponent thinks per move (default 2)")
+    parser.add_argument("--no-discovery", action="store_true",
+                        help="do not advertise the server on the LAN (mDNS)")
+    parser.add_argument("--advertise", action="append", metavar="ADDR", default=None, type=ipv4,
+                        help="an IPv4 address to advertise the server on (repeatable; default: "
+                        "this machine's LAN addresses, or --host when it is one address)")
     sub = parser.add_subparsers(dest="command")
     hist = sub.add_parser("history", help="print recent finished games and exit")
     hist.add_argument("--db", dest="history_db", default=None,
@@ -63,7 +79,7 @@ def print_history(db: str, limit: int) -> None:
         outcome = f"{names.get(winner, winner)} won" if winner else "no winner"
         moves = len(g.record.get("moves", g.record.get("actions", [])))
         print(f"{when}  room {g.room}  {g.game:<11} {' vs '.join(names.values()):<30} "
-              f"{outcome} ({g.result.get('reason')}), {moves} moves")
+              f"{outcome} ({g.result.get('reason')}), {moves} move{'' if moves == 1 else 's'}")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -81,15 +97,40 @@ def main(argv: list[str] | None = None) -> None:
                           grace_seconds=args.grace, max_rooms=args.max_rooms,
                           max_connections=args.max_connections, ai_budget=args.ai_budget)
     server = GameServer(config)
+    addresses = None if args.no_discovery else (args.advertise or default_addresses(args.host))
     try:
-        asyncio.run(server.run_until_signalled(announce))
+        asyncio.run(serve(server, addresses))
     except OSError as exc:
         print(f"gridhall-server: cannot listen on {config.host}:{config.port}: {exc}",
               file=sys.stderr)
         sys.exit(1)
 
 
-def announce(server: GameServer) -> None:
+def public_rooms(server: GameServer) -> int:
+    """The rooms a player would see listed (what the LAN announcement counts)."""
+    return sum(1 for r in server.hub.lobby.rooms.values() if not r.private and not r.closed)
+
+
+async def serve(server: GameServer, advertise: list[str] | None) -> None:
+    """Run until signalled; while listening, advertise on ``advertise`` (None: not at all)."""
+    advertiser: Advertiser | None = None
+
+    def ready(srv: GameServer) -> None:
+        nonlocal advertiser
+        announce(srv, advertised=advertise)
+        if advertise is not None:
+            advertiser = Advertiser(srv.config.name, srv.port, advertise)
+            advertiser.start()
+            advertiser.watch(lambda: public_rooms(srv))
+
+    try:
+        await server.run_until_signalled(ready)
+    finally:
+        if advertiser is not None:
+            await advertiser.close()
+
+
+def announce(server: GameServer, advertised: list[str] | None = None) -> None:
     """Tell the operator the port and how a player on another machine joins."""
     port = server.port
     print(f"gridhall server '{server.config.name}' listening on port {port}", flush=True)
@@ -98,8 +139,12 @@ def announce(server: GameServer) -> None:
     if rooms:
         print(f"restored {rooms} live room{'s' if rooms != 1 else ''}; players rejoin by "
               "reconnecting", flush=True)
-    addresses = lan_addresses()
+    host = server.config.host
+    addresses = lan_addresses() if host in WILDCARD_HOSTS else [host]
     where = "  or  ".join(f"{a}:{port}" for a in addresses) or f"<this machine's address>:{port}"
     print(f"Players on other machines join with:  gridhall --server {where}", flush=True)
+    if advertised:
+        print(f"Advertised on the network ({', '.join(advertised)}): `gridhall` lists it on "
+              "its connect screen and `gridhall --find` prints it.", flush=True)
     links = "  or  ".join(f"http://{a}:{port}/" for a in addresses) or f"http://localhost:{port}/"
     print(f"Or in a browser, phones too (nothing to install):  {links}", flush=True)

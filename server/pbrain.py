@@ -202,7 +202,22 @@ def run(inp: TextIO, out: TextIO) -> None:
             break
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    """Speak the brain protocol on stdin/stdout; ``--help`` only prints usage (a person
+    trying the command should not be left at a silent prompt)."""
+    import argparse
+
+    parser = argparse.ArgumentParser(
+        prog="gridhall-pbrain",
+        description="gridhall's hard Gomoku engine as a Gomocup (Piskvork) brain: a "
+        "tournament manager, or gridhall-bridge, starts it and talks to it on stdin/stdout "
+        "(START 15, BEGIN, TURN x,y, BOARD ... DONE, INFO, END).",
+        epilog="To seat it in a gridhall room: gridhall-bridge --engine gridhall-pbrain "
+        "--server HOST:PORT.")
+    parser.parse_args(argv)
+    if sys.stdin.isatty():
+        print("gridhall-pbrain: waiting for a Gomocup manager's commands on stdin "
+              "(try START 15, then BEGIN; END quits; --help explains)", file=sys.stderr)
     run(sys.stdin, sys.stdout)
 
 

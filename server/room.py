@@ -536,7 +536,7 @@ class Room:
         self.game_started_at = now
         self._over_announced = False
         self.thinking.clear()
-        log.info("room %s: %s round %d starts", self.code, self.spec.name, self.round_no)
+        log.info("room %s: %s round %d starts", self.code, self.spec.name, self.round_no + 1)
         self.broadcast_state(out)
         self._after_action(out, now, announce=False)
 

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import select
+import socket
+import struct
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -10,6 +14,10 @@ import pytest
 
 from gridhall.server.app import GameServer
 from gridhall.server.config import ServerConfig
+
+os.environ["GRIDHALL_DISCOVERY_INTERFACES"] = "127.0.0.1"
+"""LAN discovery in every test (servers started as child processes too) announces and
+browses on the loopback interface only: no test sends a packet to another network."""
 
 
 @pytest.fixture
@@ -42,3 +50,47 @@ async def server(make_server: Callable[..., Any]) -> GameServer:
 @pytest.fixture
 async def server_url(server: GameServer) -> str:
     return url_of(server)
+
+
+# ---- LAN discovery: multicast on the loopback interface ------------------------------
+
+GROUP = "224.0.0.251"
+LOOPBACK = "127.0.0.1"
+
+
+def loopback_multicast_problem() -> str | None:
+    """None if a multicast datagram sent on 127.0.0.1 comes back to a member on
+    127.0.0.1 (what mDNS on loopback needs); else what went wrong. The datagram
+    leaves from 127.0.0.1 through the loopback interface, so it cannot leave the
+    machine."""
+    recv = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    send = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        recv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        recv.bind(("", 0))
+        port = recv.getsockname()[1]
+        recv.setsockopt(socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP,
+                        struct.pack("4s4s", socket.inet_aton(GROUP), socket.inet_aton(LOOPBACK)))
+        send.bind((LOOPBACK, 0))
+        send.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_IF, socket.inet_aton(LOOPBACK))
+        send.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_LOOP, 1)
+        send.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_TTL, 1)
+        send.sendto(b"gridhall-probe", (GROUP, port))
+        ready, _, _ = select.select([recv], [], [], 5.0)
+        if not ready:
+            return "a multicast datagram sent on 127.0.0.1 never arrived"
+        return None if recv.recv(64) == b"gridhall-probe" else "a stranger's datagram arrived"
+    except OSError as exc:
+        return f"multicast on 127.0.0.1 failed: {exc}"
+    finally:
+        recv.close()
+        send.close()
+
+
+@pytest.fixture(scope="session")
+def loopback_multicast() -> None:
+    """Skip (with the reason) where the host cannot deliver multicast on loopback;
+    a Linux host can (as root, ``ip link set lo multicast on`` helps one that cannot)."""
+    problem = loopback_multicast_problem()
+    if problem is not None:
+        pytest.skip(f"LAN discovery needs multicast on the loopback interface here: {problem}")

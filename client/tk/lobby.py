@@ -60,11 +60,13 @@ class LobbyFrame(ttk.Frame):
         self.code = tk.StringVar(self)
         self.password = tk.StringVar(self)
         ttk.Label(join, text="Room code").pack(side="left")
-        code_entry = ttk.Entry(join, textvariable=self.code, width=10)
-        code_entry.pack(side="left", padx=4)
-        code_entry.bind("<Return>", lambda _e: self.join("player"))
+        self.code_entry = ttk.Entry(join, textvariable=self.code, width=10)
+        self.code_entry.pack(side="left", padx=4)
+        self.code_entry.bind("<Return>", lambda _e: self.join("player"))
         ttk.Label(join, text="Password").pack(side="left", padx=(8, 0))
-        ttk.Entry(join, textvariable=self.password, show="•", width=14).pack(side="left", padx=4)
+        self.password_entry = ttk.Entry(join, textvariable=self.password, show="•", width=14)
+        self.password_entry.pack(side="left", padx=4)
+        self.password_entry.bind("<Return>", lambda _e: self.join("player"))
         self.join_button = ttk.Button(join, text="Join", command=lambda: self.join("player"))
         self.join_button.pack(side="left", padx=2)
         self.watch_button = ttk.Button(join, text="Watch", command=lambda: self.join("spectator"))
@@ -110,21 +112,27 @@ class LobbyFrame(ttk.Frame):
         self.submit(p.ListRooms())
 
     def show_rooms(self, rooms: list[Message]) -> None:
-        """Replace the rows, keeping the selected room selected."""
-        keep = self.table.selection()
-        self.table.delete(*self.table.get_children())
-        for row in room_rows(rooms):
+        """Update the rows in place: a kept room keeps its row and selection, so a
+        refresh never selects anything again (which would overwrite a typed code)."""
+        rows = room_rows(rooms)
+        wanted = [row.room for row in rows]
+        gone = [iid for iid in self.table.get_children() if iid not in set(wanted)]
+        if gone:
+            self.table.delete(*gone)
+        for index, row in enumerate(rows):
             values = (row.room, row.game, row.options, row.players, row.spectators, row.status)
-            self.table.insert("", "end", iid=row.room, values=values)
-        for iid in keep:
-            if self.table.exists(iid):
-                self.table.selection_set(iid)
+            if self.table.exists(row.room):
+                self.table.item(row.room, values=values)
+                self.table.move(row.room, "", index)
+            else:
+                self.table.insert("", index, iid=row.room, values=values)
 
     def rooms(self) -> list[str]:
         """Codes listed now, top to bottom."""
         return list(self.table.get_children())
 
     def _selected(self, _event: object = None) -> None:
+        """A row picked by the player fills in the code (refreshes never select)."""
         for iid in self.table.selection():
             self.code.set(iid)
 

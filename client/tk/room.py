@@ -22,6 +22,7 @@ from gridhall.client.tk.chat import ChatPanel
 from gridhall.client.views import view_for
 from gridhall.client.views.base import (
     AGAIN_KEYS,
+    ANSWER_KEYS,
     COMMON_ACTIONS,
     action_request,
     action_states,
@@ -30,6 +31,7 @@ from gridhall.client.views.base import (
     banner,
     offer_bar,
     status_line,
+    yes_no_request,
 )
 from gridhall.client.views.common import player_lines, seated
 
@@ -113,7 +115,8 @@ class RoomFrame(ttk.Frame):
         """The same keys as the terminal client, on the window while this room shows."""
         top = self.winfo_toplevel()
         keyed = [(a.keys, partial(self._action, a.key)) for a in (*self.view.actions, *COMMON_ACTIONS)]
-        keyed += [(key, partial(self._again, name)) for name, key in AGAIN_KEYS.items()]
+        keyed += [(AGAIN_KEYS["again"], partial(self._again, "again"))]
+        keyed += [(key, partial(self._yes_no, yes)) for yes, key in ANSWER_KEYS.items()]
         for keys, run in keyed:
             sequence = tk_sequence(keys)
             if sequence is not None:
@@ -237,6 +240,11 @@ class RoomFrame(ttk.Frame):
 
     def _again(self, key: str) -> None:
         self._send(again_request(key))
+
+    def _yes_no(self, yes: bool) -> None:
+        """``y`` / ``n``: answer the pending offer, else the question of another game."""
+        room = self.room
+        self._send(yes_no_request(self.view, room, self.me, yes) if room is not None else None)
 
     def _answer(self, accept: bool) -> None:
         state = self.room.state if self.room else None

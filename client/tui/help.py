@@ -13,7 +13,7 @@ from textual.widgets import Static
 
 from gridhall.client.tui.boards import board_for
 from gridhall.client.views import VIEWS
-from gridhall.client.views.base import AGAIN_KEYS, COMMON_ACTIONS
+from gridhall.client.views.base import AGAIN_KEYS, ANSWER_KEYS, COMMON_ACTIONS
 
 COMMON_KEYS: list[tuple[str, str, str]] = [
     ("anywhere", "F1  ?", "this help"),
@@ -24,7 +24,10 @@ COMMON_KEYS: list[tuple[str, str, str]] = [
     ("room", "arrows", "move the board cursor"),
 ]
 ROOM_KEYS: list[tuple[str, str, str]] = [
-    ("room", "  ".join(AGAIN_KEYS.values()), "after a game: play again · agree · decline"),
+    ("room", AGAIN_KEYS["again"], "after a game: ask for another"),
+    ("room", f"{ANSWER_KEYS[True]}  {ANSWER_KEYS[False]}",
+     "yes / no: accept or decline a draw or take-back offer; after a game, agree to or "
+     "decline another"),
     ("room", "/  then enter", "chat;  escape returns to the board"),
 ]
 

@@ -24,6 +24,7 @@ from gridhall.client.tui.boards import Board, board_for
 from gridhall.client.views import view_for
 from gridhall.client.views.base import (
     AGAIN_KEYS,
+    ANSWER_KEYS,
     COMMON_ACTIONS,
     action_request,
     action_states,
@@ -32,6 +33,7 @@ from gridhall.client.views.base import (
     banner,
     offer_bar,
     status_line,
+    yes_no_request,
 )
 from gridhall.client.views.common import Message, player_lines, seated
 
@@ -41,8 +43,8 @@ class RoomScreen(Screen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding(AGAIN_KEYS["again"], "again('again')", "Play again", show=False),
-        Binding(AGAIN_KEYS["agree"], "again('agree')", "Agree", show=False),
-        Binding(AGAIN_KEYS["decline"], "again('decline')", "Decline", show=False),
+        Binding(ANSWER_KEYS[True], "answer(True)", "Yes", show=False),
+        Binding(ANSWER_KEYS[False], "answer(False)", "No", show=False),
         Binding("slash", "chat", "Chat"),
         Binding("escape", "board", "Board", show=False),
     ]
@@ -264,6 +266,14 @@ class RoomScreen(Screen[None]):
 
     def action_again(self, key: str) -> None:
         self.submit(again_request(key))
+
+    def action_answer(self, yes: bool) -> None:
+        """``y`` / ``n``: answer the pending offer, else the question of another game."""
+        room = self.room
+        request = yes_no_request(self.view, room, self.me, yes) if room is not None else None
+        if request is None:
+            self.app.bell()
+        self.submit(request)
 
     def action_chat(self) -> None:
         self.query_one("#chat-input", Input).focus()

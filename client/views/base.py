@@ -68,7 +68,10 @@ COMMON_ACTIONS = (RESIGN, LEAVE)
 """Every game's room screen ends its action row with these."""
 
 AGAIN_KEYS = {"again": "p", "agree": "y", "decline": "n"}
-"""Keys for the game-over bar's buttons."""
+"""Keys for the game-over bar's buttons. ``y`` and ``n`` answer whatever waits for our
+answer (see :func:`yes_no_request`): an offer while a game runs, else another game."""
+ANSWER_KEYS = {True: AGAIN_KEYS["agree"], False: AGAIN_KEYS["decline"]}
+"""The yes / no keys."""
 
 REASONS: dict[Termination, str] = {
     Termination.FIVE: "five in a row",
@@ -289,8 +292,10 @@ def offer_bar(view: GameView, state: p.State, me: str | None) -> OfferBar | None
     pending = state.view.get("pending")
     if not text or not isinstance(pending, Mapping):
         return None
-    return OfferBar(text, can_answer=pending.get("from") != me and seated(state, me),
-                    kind=str(pending.get("kind")))  # fmt: skip
+    can_answer = pending.get("from") != me and seated(state, me)
+    if can_answer:
+        text += f"  Accept ({ANSWER_KEYS[True]}) or Decline ({ANSWER_KEYS[False]})."
+    return OfferBar(text, can_answer=can_answer, kind=str(pending.get("kind")))
 
 
 def answer_request(bar: OfferBar | None, accept: bool) -> Request | None:
@@ -299,3 +304,19 @@ def answer_request(bar: OfferBar | None, accept: bool) -> Request | None:
         return None
     kind: Any = bar.kind
     return p.Answer(kind=kind, accept=accept)
+
+
+def yes_no_request(view: GameView, room: RoomCopy, me: str | None, yes: bool) -> Request | None:
+    """What ``y`` (``yes``) or ``n`` sends: the answer to the opponent's pending offer
+    (a draw, a take-back) while a game runs, else the answer to another game after
+    one; None when nothing waits for our answer (so nothing is sent)."""
+    state = room.state
+    if state is None:
+        return None
+    bar = offer_bar(view, state, me)
+    if bar is not None and bar.can_answer:
+        return answer_request(bar, yes)
+    over = banner(view, room, me)
+    if over is not None and over.agree:
+        return p.AgreeAgain() if yes else p.DeclineAgain()
+    return None

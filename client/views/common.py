@@ -64,12 +64,34 @@ def error_text(refused: Refused) -> str:
     return text or ERROR_HINTS.get(refused.code, f"The server refused that ({refused.code}).")
 
 
+REQUEST_TITLES = {
+    "hello": "Could not connect",
+    "list-rooms": "Room list not loaded",
+    "create-room": "Room not created",
+    "join-room": "Could not join",
+    "leave-room": "Could not leave",
+    "sync": "Could not catch up with the room",
+    "player-info": "Name or colour not changed",
+    "move": "Move not made",
+    "chat": "Chat line not sent",
+    "resign": "Could not resign",
+    "play-again": "No new game",
+    "agree-again": "No new game",
+    "decline-again": "No new game",
+    "offer": "Offer not made",
+    "answer": "Not answered",
+    "start": "Race not started",
+}
+"""The heading of a refusal, in words, by the refused request's type (never the type)."""
+
+
 def error_title(refused: Refused) -> str:
-    """A short heading for a refusal: which request, and whose fault."""
-    what = refused.request or "request"
+    """A short heading for a refusal: what did not happen, or that the server failed."""
     if refused.code == p.ErrorCode.INTERNAL_ERROR:
-        return f"{what}: server error"
-    return f"{what} refused" if refused.request else "Server says"
+        return "Server error"
+    if refused.request is None:
+        return "Server says"
+    return REQUEST_TITLES.get(refused.request, "Not done")
 
 
 def player_color(player: Message) -> str:

@@ -14,6 +14,7 @@ from gridhall.client.views.base import Action, GameView
 from gridhall.client.views.common import Look, Message, clock, names
 from gridhall.client.views.form import Choice, Form, Preset
 from gridhall.protocol import Outcome
+from gridhall.protocol.cells import cell_name, column_name, row_name
 
 WOOD = "#c99a4b"
 LINE = "#6b4a1e"
@@ -21,8 +22,9 @@ BLACK_STONE = "#101010"
 WHITE_STONE = "#f4f4f4"
 LAST_BG = "#e3b866"
 CURSOR_BG = "#3d8bfd"
-COLUMNS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
-"""Column letters skip ``I`` (as on Go boards) so it is never read as ``1``."""
+STONE_GLYPHS = {("black", False): "●", ("white", False): "○",
+                ("black", True): "◉", ("white", True): "◎"}  # fmt: skip
+"""Black is filled, white hollow (told apart without colour); the last stone is ringed."""
 
 
 def star_points(size: int) -> set[tuple[int, int]]:
@@ -59,22 +61,23 @@ class GomokuBoard:
 
     @staticmethod
     def column_label(x: int) -> str:
-        return COLUMNS[x] if x < len(COLUMNS) else str(x)
+        """The letter over column ``x`` (``I`` skipped, as on Go boards)."""
+        return column_name(x)
 
     @staticmethod
     def row_label(y: int) -> str:
-        return str(y + 1)
+        return row_name(y)
 
     def coord(self, x: int, y: int) -> str:
-        """``H8``-style name of a point, as players say it aloud."""
-        return f"{self.column_label(x)}{self.row_label(y)}"
+        """``H8``-style name of a point, as players say it aloud (and the server writes)."""
+        return cell_name(x, y)
 
     def look(self, x: int, y: int, cursor: tuple[int, int] | None = None) -> Look:
         """A point: a stone, or the grid line crossing (edges and star points)."""
         bg = CURSOR_BG if (x, y) == cursor else (LAST_BG if (x, y) == self.last else WOOD)
         stone = self.stones.get((x, y))
         if stone:
-            glyph = "◉" if (x, y) == self.last else "●"
+            glyph = STONE_GLYPHS[stone, (x, y) == self.last]
             return Look(glyph, BLACK_STONE if stone == "black" else WHITE_STONE, bg, bold=True)
         n = self.size - 1
         if (x, y) in star_points(self.size):

@@ -14,6 +14,7 @@ from gridhall.client.room import RoomCopy
 from gridhall.client.views.base import Action, GameView, always, when_playing
 from gridhall.client.views.common import Look, Message, clock, names
 from gridhall.client.views.form import Choice, Form, Number, Preset
+from gridhall.protocol import Outcome, Termination
 
 GLYPHS = "♠♣♥♦★●■▲◆♪☀☂☯⚑✿❄✚✦◐◑⊕⊗⊙⌘♞♜♛♚☘⬟⬢◈▼◇○□ABCDEFGHJKLMNPQRSTUVWXYZ23456789abdefghmnqrt"
 PALETTE = (
@@ -150,6 +151,9 @@ class LinkSelection:
             self.selected = None
 
 
+STANDING = {"cleared": "cleared", "time": "out of time", "resigned": "resigned"}
+"""How a racer who is out went out (the view's ``standing``), in words."""
+
 NOTICES = {
     "race-start": "Go! The race is on.",
     "time-up": "{name} ran out of time.",
@@ -243,8 +247,39 @@ class LinkMatchView(GameView):
         roles = {}
         for player, left in (state.view.get("progress") or {}).items():
             how = standing.get(player)
-            roles[str(player)] = f"{left} left" + (f" ({how})" if how not in (None, "racing") else "")
+            out = f" ({STANDING.get(how, how)})" if how not in (None, "racing") else ""
+            roles[str(player)] = f"{left} left{out}"
         return roles
+
+    def result_text(self, state: p.State, me: str | None) -> str:
+        """A race lost to the clock says what put the winner ahead (the result's
+        ``decided_by``): fewer tiles, the same count reached first, or the seat."""
+        try:
+            outcome = Outcome.from_map(state.result or {})
+        except ValueError:
+            return "Game over."
+        if outcome.termination != Termination.TIME or outcome.winner is None:
+            return super().result_text(state, me)
+        who = names(state)
+        winner = outcome.winner
+        ranking = [str(pl) for pl in outcome.details.get("ranking") or []]
+        runner = next((pl for pl in ranking if pl != winner), None)
+        left = outcome.details.get("remaining") or {}
+
+        def name(pl: str | None) -> str:
+            return "you" if pl == me else who.get(str(pl), "the opponent")
+
+        head = "Time is up: you win" if winner == me else f"Time is up: {name(winner)} wins"
+        decided = outcome.details.get("decided_by")
+        if decided == "tiles" and runner is not None:
+            return (f"{head} with the fewest tiles left ({left.get(winner, '?')}; "
+                    f"{name(runner)} {left.get(runner, '?')}).")  # fmt: skip
+        if decided == "first" and runner is not None:
+            return (f"{head}: both {name(winner)} and {name(runner)} had "
+                    f"{left.get(winner, '?')} tiles left, and {name(winner)} got there first.")
+        if decided == "seat":
+            return f"{head}: nobody linked a pair, so the first seat wins."
+        return f"{head} with {left.get(winner, '?')} tiles left."
 
     def notice_text(self, event: str, data: Message, who: dict[str, str]) -> str:
         name = who.get(str(data.get("player")), "Someone")
@@ -264,8 +299,14 @@ class LinkMatchView(GameView):
         board = LinkBoard.from_view(view)
         limit = view.get("time_limit") or state.options.get("time_limit")
         parts = [f"{board.remaining} tiles left"] if "remaining" in view else []
+        who = names(state)
         if state.status == "waiting":
-            parts.insert(0, "Waiting for the creator to start")
+            if state.creator == me:
+                start = next(a for a in self.actions if a.key == "start")
+                parts.insert(0, f"Press {start.label} ({start.keys}) when everyone is in")
+            else:
+                creator = who.get(str(state.creator), "the room's creator")
+                parts.insert(0, f"Waiting for {creator} to start the race")
         if board.starts_in:
             parts.insert(0, f"Starting in {int(board.starts_in + 0.99)}…")
         timer = f"⏱ {clock(board.elapsed)}"
@@ -274,16 +315,14 @@ class LinkMatchView(GameView):
         if view.get("penalty"):
             timer += f" (+{int(view['penalty'])}s hints)"
         parts.append(timer)
-        who = names(state)
         standing = view.get("standing") or {}
         others = []
         for player, left in board.progress.items():
             if player == me:
                 continue
             how = standing.get(player)
-            others.append(
-                f"{who.get(player, '?')} {left}" + (f" ({how})" if how not in (None, "racing") else "")
-            )
+            out = f" ({STANDING.get(how, how)})" if how not in (None, "racing") else ""
+            others.append(f"{who.get(player, '?')} {left}{out}")
         if others:
             parts.append("others: " + ", ".join(others))
         return " · ".join(parts)

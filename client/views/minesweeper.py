@@ -14,6 +14,7 @@ from gridhall.client.views.base import Action, Button, GameView
 from gridhall.client.views.common import Look, Message, clock, names, player_color
 from gridhall.client.views.form import Choice, Form, Number, Preset, Toggle
 from gridhall.protocol import Outcome, Termination
+from gridhall.protocol.cells import cell_name, column_name, row_name
 
 NUMBER_COLORS = {
     "1": "#1f4fff",
@@ -86,6 +87,21 @@ class MinesBoard:
 
     def char(self, x: int, y: int) -> str:
         return self.rows[y][x]
+
+    @staticmethod
+    def column_label(x: int) -> str:
+        """The letters over column ``x``: A, B ... (no I) ... Z, AA ..."""
+        return column_name(x)
+
+    @staticmethod
+    def row_label(y: int) -> str:
+        """The number beside row ``y``: 1 at the top."""
+        return row_name(y)
+
+    @staticmethod
+    def coord(x: int, y: int) -> str:
+        """``C5``-style name of a cell, as on the board's labels."""
+        return cell_name(x, y)
 
     def look(self, x: int, y: int, cursor: tuple[int, int] | None = None) -> Look:
         """A cell: hidden, marked, a revealed count, or (after the end) a mine."""
@@ -194,7 +210,7 @@ class MinesweeperView(GameView):
                                               ("safe", "is only safe")), "opening"),
     )
     actions: ClassVar[tuple[Action, ...]] = (
-        Action("hint", "Hint", "h", "hint: a safe cell (or the best guess)",
+        Action("hint", "Hint", "h", "hint: a safe cell, or the best guess (adds time)",
                lambda s: p.Move(move={"action": "hint"})),
     )
 
@@ -268,15 +284,18 @@ class MinesweeperView(GameView):
             parts.append(f"♥ {board.lives_left}/{board.lives}")
         if board.hint:
             x, y, safe = board.hint
-            parts.append(f"hint: {x},{y} {'is safe' if safe else 'is the best guess'}")
+            parts.append(f"hint: {board.coord(x, y)} "
+                         f"{'is safe' if safe else 'is the best guess'}")  # fmt: skip
         who = names(state)
         for player, move in list((board.last or room.last_actions).items())[-3:]:
             if player == me:
                 continue
-            verb = {"reveal": "opened", "chord": "chorded", "mark": "marked"}.get(
-                str(move.get("action")), "played"
-            )
-            parts.append(f"{who.get(player, '?')} {verb} {move.get('x')},{move.get('y')}")
+            verb = {"reveal": "opened", "chord": "chorded", "mark": "marked",
+                    "flag-around": "flagged around"}.get(str(move.get("action")), "played")
+            mx, my = move.get("x"), move.get("y")
+            where = f" {board.coord(mx, my)}" if isinstance(mx, int) and isinstance(my, int) \
+                and mx >= 0 and my >= 0 else ""  # fmt: skip
+            parts.append(f"{who.get(player, '?')} {verb}{where}")
         return " · ".join(parts)
 
     def result_text(self, state: p.State, me: str | None) -> str:

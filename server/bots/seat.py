@@ -15,15 +15,20 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import shlex
-from typing import Any
+import shutil
+import sys
+from typing import Any, NoReturn
 
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import InvalidHandshake, InvalidURI
 
 from gridhall import protocol as p
-from gridhall.client.address import server_url
+from gridhall.client.address import AddressError, server_url
+from gridhall.client.views.base import REASONS
 
-from .pbrain_bridge import PbrainEngine
+from .pbrain_bridge import PbrainEngine, PbrainError
 from .policy import ComputerPolicy
 
 log = logging.getLogger("gridhall.bridge")
@@ -42,6 +47,9 @@ class EngineSeat:
         self.player = ""
         self.engine: PbrainEngine | None = None
         self.results: list[dict[str, Any]] = []
+        self.names: dict[str, str] = {}
+        """Player id -> name, from the room's states (to say who won)."""
+        self.colors: dict[str, str] = {}
         self._thinking_on: int | None = None
 
     async def send(self, type_: str, **fields: Any) -> None:
@@ -78,11 +86,16 @@ class EngineSeat:
         elif kind == "joined" and msg.get("player") in (None, self.player):
             log.info("seated in room %s", msg["room"])
         elif kind in ("state", "moved"):
+            for player in msg.get("players") or []:
+                self.names[str(player.get("player"))] = str(player.get("name"))
+            colors = (msg.get("view") or {}).get("colors")
+            if isinstance(colors, dict):
+                self.colors = {str(k): str(v) for k, v in colors.items()}
             await self.maybe_move(msg)
         elif kind == "game-over":
             self.results.append(msg["result"])
             self.games_left -= 1
-            log.info("game over: %s", msg["result"])
+            log.info("%s", self.describe(len(self.results), msg["result"]))
             if self.games_left <= 0:
                 return True
             await self.send("play-again")
@@ -91,6 +104,23 @@ class EngineSeat:
         elif kind == "offer" and msg["from"] != self.player:
             await self.send("answer", kind=msg["kind"], accept=ComputerPolicy.accepts(msg["kind"]))
         return False
+
+    def describe(self, number: int, result: dict[str, Any]) -> str:
+        """One finished game in words: ``Game 1: Rapfi (black, this engine) won by five
+        in a row.``"""
+        try:
+            outcome = p.Outcome.from_map(result)
+        except ValueError:
+            return f"Game {number}: over ({result.get('reason')})."
+        why = REASONS.get(outcome.termination, outcome.termination.value)
+        if outcome.winner is None:
+            return f"Game {number}: draw by {why}."
+        who = self.names.get(outcome.winner, "the opponent")
+        notes = [c for c in (self.colors.get(outcome.winner),) if c]
+        if outcome.winner == self.player:
+            notes.append("this engine")
+        note = f" ({', '.join(notes)})" if notes else ""
+        return f"Game {number}: {who}{note} won by {why}."
 
     async def maybe_move(self, msg: dict[str, Any]) -> None:
         view = msg.get("view") or {}
@@ -122,7 +152,33 @@ async def run_bridge(
 ) -> list[dict[str, Any]]:
     async with connect(url, compression=None) as ws:
         seat = EngineSeat(ws, engine_cmd, games, timeout_turn_ms)
-        return await seat.run(name, room, options)
+        results = await seat.run(name, room, options)
+        return [{**r, "text": seat.describe(i, r)} for i, r in enumerate(results, 1)]
+
+
+def engine_problem(cmd: list[str]) -> str | None:
+    """Why ``cmd`` cannot start, in words (None if its program is there)."""
+    if not cmd:
+        return "--engine is empty; give the engine's command line"
+    program = cmd[0]
+    if os.sep in program or (os.altsep and os.altsep in program):
+        if not os.path.isfile(program):
+            return f"there is no engine at {program!r}"
+        if not os.access(program, os.X_OK):
+            return f"{program!r} is not executable (chmod +x it)"
+        return None
+    if shutil.which(program) is None:
+        return (f"cannot find the engine {program!r} on PATH; give its full path (or ./"
+                f"{program} in this folder), or activate the virtual environment that "
+                "installed it (e.g. .venv/bin/gridhall-pbrain)")
+    return None
+
+
+async def check_engine(cmd: list[str], size: int, rule: str, timeout_turn_ms: int) -> None:
+    """Start the engine once and stop it: a broken engine is reported before any room
+    is made. Raises :class:`PbrainError`."""
+    engine = await PbrainEngine.start(cmd, size, rule, timeout_turn_ms)
+    await engine.close()
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -143,19 +199,33 @@ def main(argv: list[str] | None = None) -> None:
     options: dict[str, Any] = {"size": args.size, "rule": args.rule}
     if args.vs:
         options["ai"] = args.vs
-    results = asyncio.run(
-        run_bridge(
-            server_url(args.server),
-            shlex.split(args.engine),
-            args.name,
-            args.room,
-            options,
-            args.games,
-            args.timeout_turn,
-        )
-    )
+    try:
+        url = server_url(args.server)
+        cmd = shlex.split(args.engine)
+    except (AddressError, ValueError) as exc:
+        fail(str(exc), 2)
+    problem = engine_problem(cmd)
+    if problem is not None:
+        fail(problem, 2)
+    try:
+        asyncio.run(check_engine(cmd, args.size, args.rule, args.timeout_turn))
+    except PbrainError as exc:
+        fail(f"the engine did not start as a Gomocup brain: {exc}", 2)
+    try:
+        results = asyncio.run(run_bridge(url, cmd, args.name, args.room, options, args.games,
+                                         args.timeout_turn))  # fmt: skip
+    except PbrainError as exc:
+        fail(f"the engine failed during the game: {exc}", 1)
+    except (OSError, InvalidHandshake, InvalidURI) as exc:
+        fail(f"cannot reach the server at {url}: {exc}", 1)
     for result in results:
-        print(result)
+        print(result["text"])
+
+
+def fail(message: str, status: int) -> NoReturn:
+    """Say what went wrong in one line and exit (no traceback for a person to read)."""
+    print(f"gridhall-bridge: {message}", file=sys.stderr)
+    raise SystemExit(status)
 
 
 if __name__ == "__main__":

@@ -119,3 +119,26 @@ def test_tokens_are_kept_per_server_and_readable_by_the_owner_only() -> None:
     assert len(config.load().tokens) == config.MAX_TOKENS
     assert config.saved_token(f"ws://h{config.MAX_TOKENS + 4}:8765/") == \
         f"t{config.MAX_TOKENS + 4}"
+
+
+def test_the_cli_hands_the_saved_token_to_the_client_and_keeps_new_ones(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from gridhall.client import cli
+    from gridhall.client.tui import app as tui_app
+
+    url = "ws://192.0.2.5:8765/"
+    config.save_token(url, "kept-token")
+    made: dict[str, Any] = {}
+
+    class FakeApp:
+        def __init__(self, url: str, name: str, **kwargs: Any) -> None:
+            made.update(url=url, name=name, **kwargs)
+            self.session = Session(url, name)
+
+        def run(self) -> None:
+            made["keep_token"]("fresh-token")
+
+    monkeypatch.setattr(tui_app, "GridhallApp", FakeApp)
+    assert cli.main(["--server", "192.0.2.5", "--name", "Ann"]) == 0
+    assert made["url"] == url and made["token"] == "kept-token"
+    assert config.saved_token(url) == "fresh-token"

@@ -20,6 +20,7 @@ from gridhall.client.tui.app import GridhallApp
 from gridhall.client.tui.boards import Board
 from gridhall.client.tui.help import HelpScreen
 from gridhall.protocol.schema import to_map
+from tests.wsclient import WsClient
 
 SIZE = (120, 40)
 FAST = Backoff(first=0.05, cap=0.2)
@@ -233,6 +234,34 @@ async def test_lobby_lists_rooms_and_joins_as_spectator(server_url: str) -> None
         assert state(app_a)["view"]["moves"] == []
 
 
+async def test_a_typed_code_survives_refreshes_and_enter_in_password_joins_it(
+        server_url: str) -> None:  # fmt: skip
+    async with WsClient.connect(server_url, "Xia") as x, WsClient.connect(server_url, "Yan") as y:
+        for owner in (x, y):
+            await owner.send("create-room", game="gomoku", options={})
+            await owner.expect("state")
+        async with apps(server_url, "ann") as [(app, pilot)]:
+            table = app.lobby.query_one("#rooms", DataTable)
+            await until(pilot, lambda: table.row_count == 2)
+            codes = [str(table.get_row_at(i)[0]) for i in range(2)]
+            shown: list[int] = []
+            show_rooms = app.lobby.show_rooms
+            app.lobby.show_rooms = lambda rooms: (show_rooms(rooms), shown.append(1))  # type: ignore[method-assign]
+            await pilot.click("#code")
+            code = app.lobby.query_one("#code", Input)
+            code.value = ""
+            await pilot.press(*codes[1])  # the second room, not the highlighted first
+            await pilot.click("#password")
+            for refreshes in (1, 2):  # the list refreshes (every few seconds) while typing
+                app.lobby.action_refresh()
+                await until(pilot, lambda n=refreshes: len(shown) >= n)
+                await pilot.pause()  # the table's highlight messages are handled
+                assert code.value == codes[1]
+            await pilot.press("enter")
+            await until(pilot, lambda: app.session.room is not None)
+            assert app.session.room.room == codes[1]  # type: ignore[union-attr]
+
+
 async def test_server_errors_are_shown_as_sentences(server_url: str) -> None:
     async with apps(server_url, "ann") as [(app, pilot)]:
         await pilot.click("#code")
@@ -281,6 +310,28 @@ async def test_draw_offer_is_answered_from_the_offer_bar(server_url: str) -> Non
             await until(pilot, lambda app=app: state(app).get("status") == "over")
             assert state(app)["result"]["reason"] == "agreed-draw"
             assert state(app)["result"].get("winner") is None
+
+
+async def test_y_and_n_keys_answer_a_take_back_then_another_game(server_url: str) -> None:
+    async with apps(server_url, "ann", "bob") as (a, b):
+        (app_a, pa), (app_b, pb) = a, b
+        await start_gomoku(a, b)
+        await click_point(pa, 7, 7)
+        await until(pb, lambda: state(app_b).get("turn") == app_b.session.player)
+        await press(pa, "#btn-takeback")
+        await until(pb, lambda: app_b.screen.query_one("#offer-accept").display)
+        assert "Accept (y) or Decline (n)" in str(app_b.screen.query_one("#offer-text").render())
+        await pb.press("y")  # y answers the take-back, not the play-again question
+        await until(pa, lambda: state(app_a)["view"]["moves"] == [])
+        refusals = [str(n.message) for n in app_b._notifications if "again" in str(n.message)]
+        assert refusals == []
+        await press(pa, "#btn-resign")
+        await until(pb, lambda: state(app_b).get("status") == "over")
+        await press(pa, "#again")
+        await until(pb, lambda: app_b.screen.query_one("#agree").display)
+        await pb.press("y")  # now y agrees to another game
+        await until(pa, lambda: state(app_a).get("status") == "playing"
+                    and state(app_a).get("round") == 1)  # fmt: skip
 
 
 async def test_create_dialog_renders_the_games_options_form(server_url: str) -> None:

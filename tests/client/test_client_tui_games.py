@@ -8,15 +8,24 @@ from test_client_tui import GridhallApp, apps, press, shown, snapshot, state, un
 from textual.pilot import Pilot
 from textual.widgets import Select
 
+from gridhall.client.tui.boards.minesweeper import MinesWidget
+
 
 def url_of(server: Any) -> str:
     return f"ws://127.0.0.1:{server.port}/"
 
 
+def mines_offset(pilot: Pilot[Any], x: int, y: int) -> tuple[int, int]:
+    """Where cell (x, y) is in the board widget: border, row numbers, two columns a cell,
+    and the row of column letters above."""
+    board = pilot.app.screen.query_one("#board", MinesWidget)
+    return 1 + board.label_width() + 2 * x, 1 + 1 + y
+
+
 async def mines_click(pilot: Pilot[Any], x: int, y: int, button: int = 1) -> None:
     """Minesweeper cells are two columns wide inside a one-cell border."""
     await shown(pilot)
-    assert await pilot.click("#board", offset=(1 + 2 * x, 1 + y), button=button)
+    assert await pilot.click("#board", offset=mines_offset(pilot, x, y), button=button)
 
 
 def rows(app: GridhallApp) -> list[str]:
@@ -76,9 +85,9 @@ async def test_minesweeper_reveal_flag_and_chord_by_mouse(server: Any) -> None:
         # both buttons together (left held, right pressed) chord, as in the classic game
         tx, ty = target
         await shown(pa)
-        assert await pa.mouse_down("#board", offset=(1 + 2 * tx, 1 + ty), button=1)
-        assert await pa.mouse_down("#board", offset=(1 + 2 * tx, 1 + ty), button=3)
-        await pa.mouse_up("#board", offset=(1 + 2 * tx, 1 + ty))
+        assert await pa.mouse_down("#board", offset=mines_offset(pa, tx, ty), button=1)
+        assert await pa.mouse_down("#board", offset=mines_offset(pa, tx, ty), button=3)
+        await pa.mouse_up("#board", offset=mines_offset(pa, tx, ty))
         safe_hidden = [(nx, ny) for nx, ny in around if (nx, ny) not in mine]
         await until(pb, lambda: all(rows(app_b)[y][x] in "012345678" for x, y in safe_hidden))
         snapshot(app_b, "minesweeper")

@@ -17,6 +17,7 @@ from gridhall.client.views.base import (
     banner,
     offer_bar,
     status_line,
+    yes_no_request,
 )
 from gridhall.client.views.common import error_text, error_title, player_lines
 from gridhall.client.views.gomoku import CURSOR_BG, GomokuBoard, GomokuView
@@ -45,8 +46,12 @@ def gomoku_state(moves: list[list[int]], **fields: object) -> p.State:
 def test_gomoku_marks_stones_last_move_and_cursor() -> None:
     board = GomokuBoard.from_view(gomoku_state([[7, 7], [8, 8]]).view)
     black, white = board.look(7, 7), board.look(8, 8)
-    assert black.glyph == "●" and white.glyph == "◉"  # the last stone is marked
+    assert black.glyph == "●" and white.glyph == "◎"  # white is hollow; the last is ringed
     assert black.fg != white.fg
+    later = GomokuBoard.from_view(gomoku_state([[7, 7], [8, 8], [6, 6]]).view)
+    # Black and white differ in shape, not only in colour (monochrome terminals, colour
+    # blindness), and so do the last stones of each.
+    assert (later.look(8, 8).glyph, later.look(6, 6).glyph) == ("○", "◉")
     assert board.look(0, 0).glyph == "┌" and board.look(14, 14).glyph == "┘"
     assert board.look(3, 3, cursor=(3, 3)).bg == CURSOR_BG
     assert board.coord(7, 7) == "H8"  # no letter I
@@ -185,7 +190,7 @@ def test_minesweeper_status_roles_and_co_op_results() -> None:
     })  # fmt: skip
     line = view.status(room_of(state, view_at=NOW), "a", NOW)
     assert line.split(" · ") == ["⚑ 7 mines left", "⏱ 1:01", "27/71 open", "♥ 1/2",
-                                 "hint: 0,8 is safe", "bob opened 2,3"]  # fmt: skip
+                                 "hint: A9 is safe", "bob opened C4"]  # fmt: skip
     assert view.roles(state) == {"a": "23 opened, 1 hit", "b": "left the game"}
     won = replace(state, status="over", result={"winner": None, "reason": "cleared"})
     assert view.result_text(won, "a") == "Board cleared — everyone wins!"
@@ -381,10 +386,56 @@ def test_offer_bar_lets_only_the_other_player_answer() -> None:
     assert offer_bar(view, make_state("gomoku"), "a") is None
 
 
+def test_y_and_n_answer_the_pending_offer_before_the_question_of_another_game() -> None:
+    view = view_for("gomoku")
+    offered = make_state("gomoku", view={"pending": {"kind": "draw", "from": "b"}})
+    bar = offer_bar(view, offered, "a")
+    assert bar is not None and bar.text.endswith("Accept (y) or Decline (n).")
+    assert yes_no_request(view, room_of(offered), "a", True) == p.Answer(kind="draw", accept=True)
+    assert yes_no_request(view, room_of(offered), "a", False) == p.Answer(kind="draw",
+                                                                          accept=False)
+    assert yes_no_request(view, room_of(offered), "b", True) is None  # our own offer
+    over = make_state("gomoku", status="over", result={"winner": "a", "reason": "five"})
+    asked = replace(room_of(over), again=("b",))
+    assert yes_no_request(view, asked, "a", True) == p.AgreeAgain()
+    assert yes_no_request(view, asked, "a", False) == p.DeclineAgain()
+    # Nothing waits for an answer: nothing is sent (no "Nobody has asked" refusal).
+    assert yes_no_request(view, room_of(over), "a", True) is None
+    assert yes_no_request(view, room_of(make_state("gomoku")), "a", True) is None
+
+
+def test_a_race_won_on_time_says_what_broke_the_tie() -> None:
+    view = view_for("linkmatch")
+
+    def said(decided: str, me: str = "a") -> str:
+        result = {"winner": "b", "reason": "time", "ranking": ["b", "a"],
+                  "remaining": {"a": 12, "b": 8 if decided == "tiles" else 12},
+                  "decided_by": decided}  # fmt: skip
+        return view.result_text(make_state("linkmatch", status="over", result=result), me)
+
+    assert said("tiles") == "Time is up: bob wins with the fewest tiles left (8; you 12)."
+    assert said("first") == ("Time is up: bob wins: both bob and you had 12 tiles left, "
+                             "and bob got there first.")  # fmt: skip
+    assert said("seat", me="b") == ("Time is up: you win: nobody linked a pair, so the first "
+                                    "seat wins.")  # fmt: skip
+
+
+def test_the_races_creator_is_told_to_start_it_and_the_others_who_will() -> None:
+    view = view_for("linkmatch")
+    room = room_of(make_state("linkmatch", status="waiting", creator="a"), view_at=NOW)
+    assert view.status(room, "a", NOW).startswith("Press Start (g) when everyone is in")
+    assert view.status(room, "b", NOW).startswith("Waiting for ann to start the race")
+    assert "creator" not in view.status(room, "a", NOW)
+    racing = make_state("linkmatch", view={"progress": {"a": 10, "b": 30},
+                                            "standing": {"a": "racing", "b": "time"}})
+    assert view.roles(racing)["b"] == "30 left (out of time)"
+    assert "bob 30 (out of time)" in view.status(room_of(racing, view_at=NOW), "a", NOW)
+
+
 def test_status_line_says_watching_and_reconnecting() -> None:
     view = view_for("linkmatch")
-    room = room_of(make_state("linkmatch", status="waiting"), view_at=NOW)
-    assert status_line(view, room, "a", True, NOW).startswith("Waiting for the creator")
+    room = room_of(make_state("linkmatch", status="waiting", creator="a"), view_at=NOW)
+    assert status_line(view, room, "b", True, NOW).startswith("Waiting for ann to start")
     assert status_line(view, room, "c", True, NOW).startswith("Watching · ")
     assert status_line(view, room, "a", False, NOW).startswith("Reconnecting… · ")
 
@@ -394,8 +445,18 @@ def test_errors_always_have_a_sentence() -> None:
     assert error_text(Refused("x", "Server words.")) == "Server words."
     internal = Refused("internal-error", "KeyError: 'x'", "move")
     assert "not in what you did" in error_text(internal) and "KeyError" not in error_text(internal)
-    assert error_title(internal) == "move: server error"
-    assert error_title(Refused("illegal-move", "No.", "move")) == "move refused"
+    assert error_title(internal) == "Server error"
+    assert error_title(Refused("illegal-move", "No.", "move")) == "Move not made"
+
+
+def test_refusal_titles_are_words_never_protocol_names() -> None:
+    for request in p.CLIENT_MESSAGES:
+        title = error_title(Refused("illegal-move", "No.", request))
+        assert title != "Not done", f"{request} has no title of its own"
+        assert not any(name in title for name in p.CLIENT_MESSAGES if "-" in name), title
+        assert "refused" not in title
+    assert error_title(Refused("not-playing", "x", "agree-again")) == "No new game"
+    assert error_title(Refused("not-in-room", "x", "sync")) == "Could not catch up with the room"
 
 
 def test_lobby_rows_and_presets() -> None:

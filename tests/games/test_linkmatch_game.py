@@ -299,6 +299,22 @@ def test_time_limit_ranks_by_remaining_then_who_got_there_first() -> None:
     assert result is not None and result["reason"] == "time"
     assert result["winner"] == "p1" and result["ranking"] == ["p1", "p2", "p3"]
     assert result["times"] == {"p1": 60.0, "p2": 60.0, "p3": 60.0}
+    assert result["decided_by"] == "tiles"
+
+
+@pytest.mark.parametrize(("links", "decided_by", "winner"), [
+    ({"p2": [10], "p1": [20]}, "first", "p2"),  # same count: who got there first
+    ({}, "seat", "p1"),  # nobody linked a pair: the earlier seat
+])
+def test_a_time_out_win_says_what_broke_the_tie(links: dict[str, list[float]], decided_by: str,
+                                                winner: str) -> None:  # fmt: skip
+    game = new_race(["p1", "p2"], time_limit=60)
+    for player, times in links.items():
+        for t in times:
+            link_any(game, player, T0 + t)
+    game.tick(T0 + 60)
+    assert game.result is not None and game.result["reason"] == "time"
+    assert (game.result["winner"], game.result["decided_by"]) == (winner, decided_by)
 
 
 def test_hint_penalty_uses_up_the_players_own_time() -> None:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
+
+import pytest
 
 from gridhall import protocol as p
 from gridhall.server.effects import SaveChat, SaveGame, Think
@@ -143,6 +146,19 @@ def test_a_five_ends_the_game_stores_it_and_play_again_swaps_colours() -> None:
     state = ann.last(p.State)
     assert state.status == "playing" and state.round == 1
     assert state.view["colors"][me(bob)] == "black" and state.turn == me(bob)
+
+
+def test_the_log_counts_rounds_from_one_as_the_screens_do(
+        caplog: pytest.LogCaptureFixture) -> None:  # fmt: skip
+    server = FakeServer()
+    with caplog.at_level(logging.INFO, logger="gridhall.room"):
+        ann, bob, code = gomoku_pair(server)
+        play_five(ann, bob)
+        bob.send("play-again")
+        ann.send("agree-again")
+    starts = [r.getMessage() for r in caplog.records if "starts" in r.getMessage()]
+    assert starts == [f"room {code}: gomoku round 1 starts", f"room {code}: gomoku round 2 starts"]
+    assert ann.last(p.State).round == 1  # the wire keeps counting from 0
 
 
 def test_a_gomoku_clock_running_out_ends_the_game_on_time() -> None:

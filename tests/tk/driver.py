@@ -154,9 +154,13 @@ def press(button: tk.Misc) -> None:
 
 def screenshot(app: TkApp, name: str) -> Path:
     """Save the window as ``name``.png in $GRIDHALL_SCREENSHOTS (or a temp dir)."""
+    return screenshot_root(app.root, name)
+
+
+def screenshot_root(root: tk.Tk, name: str) -> Path:
+    """Save the window ``root`` as ``name``.png (see :func:`screenshot`)."""
     from PIL import ImageGrab
 
-    root = app.root
     root.lift()  # windows overlap on the bare Xvfb screen: bring this one to the top
     for _ in range(3):
         root.update()

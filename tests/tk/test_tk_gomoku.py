@@ -83,6 +83,16 @@ def test_tk_client_answers_take_back_and_resigns(
     assert opp.expect("answer")["accept"] is True
     pump.until(lambda: room_state(app)["view"]["moves"] == [[7, 7]], "the stone taken back")
 
+    opp.send("move", move={"x": 8, "y": 8})
+    opp.expect("moved", by=opp.player)
+    opp.send("offer", kind="draw")
+    pump.until(lambda: app.room is not None and app.room.offer.winfo_ismapped(), "the offer bar")
+    assert "Accept (y) or Decline (n)" in app.room.offer_text.cget("text")
+    app.room.board.focus_force()
+    pump.until(lambda: app.root.focus_get() is app.room.board, "focus on the board")  # type: ignore[union-attr]
+    app.room.board.event_generate("<KeyPress>", keysym="n")  # n declines the draw
+    assert opp.expect("answer", kind="draw")["accept"] is False
+
     press(app.room.actions["draw"])
     assert opp.expect("offer", **{"from": me})["kind"] == "draw"
     opp.send("answer", kind="draw", accept=False)

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from selenium.webdriver.common.action_chains import ActionChains
@@ -65,7 +66,9 @@ def test_reveal_and_flag_are_shared_and_a_mine_shows_the_loss(ann: Browser, bob:
     ann.find("#actions [data-action=hint]").click()
     bob.wait(lambda: bob.find_all("[data-board] .hint-safe, [data-board] .hint-risky"),
              "the hint cell at Bob's")
-    assert "hint:" in bob.status()
+    assert re.search(r"hint: [A-HJ-Z]+[1-9]\d* is (safe|the best guess)", bob.status())
+    labels = [t.text for t in bob.find_all("[data-board=minesweeper] svg text.label")]
+    assert {"A", "B", "1", "2"} <= set(labels)  # the frame names columns and rows
 
     ann.cell(*mine).click()
     for browser in (ann, bob):

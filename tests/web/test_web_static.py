@@ -158,7 +158,7 @@ def test_vendored_files_match_their_pins() -> None:
 def test_the_server_prints_the_browser_link(capsys: pytest.CaptureFixture[str],
                                             monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(cli, "lan_addresses", lambda: ["192.0.2.7"])
-    server = SimpleNamespace(port=8765, config=SimpleNamespace(name="hall", db="/tmp/g.db"),
+    server = SimpleNamespace(port=8765, config=SimpleNamespace(name="hall", db="/tmp/g.db", host="0.0.0.0"),
                              hub=SimpleNamespace(lobby=SimpleNamespace(rooms={})))
     cli.announce(server)  # type: ignore[arg-type]
     out = capsys.readouterr().out

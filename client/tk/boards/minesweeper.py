@@ -1,6 +1,7 @@
 """The Minesweeper field as in the classic game: raised hidden cells, sunken
 open ones, coloured numbers, drawn flags and question marks, and after the end
-the mines, the exploded one on red and wrong flags crossed out."""
+the mines, the exploded one on red and wrong flags crossed out. Columns are
+lettered and rows numbered, as hints and messages name cells."""
 
 from __future__ import annotations
 
@@ -19,12 +20,14 @@ OPEN_LINE = "#8e8e8e"
 EXPLODED = "#ff1e1e"
 HINT_SAFE = "#1fae3c"
 HINT_RISKY = "#f08c00"
+LABEL = "#9aa0a6"
 
 
 class MinesCanvas(BoardCanvas):
     """Left reveals (or chords a satisfied number), right marks, middle chords."""
 
-    MARGIN = 0.4
+    MARGIN = 1.0
+    """Room for the bevel and the column letters and row numbers."""
     BACKGROUND = "#2b2d31"
     game = MinesweeperView()
 
@@ -44,6 +47,15 @@ class MinesCanvas(BoardCanvas):
         _, _, x1, y1 = g.box(board.width - 1, board.height - 1)
         b = max(3.0, c * 0.18)
         self._bevel(x0 - b, y0 - b, x1 + b, y1 + b, b, raised=False, fill=OPEN)
+        label_font = font(c * 0.36, bold=False)
+        for x in range(board.width):
+            px, _ = g.center(x, 0)
+            self.create_text(px, y0 - b - c * 0.3, text=board.column_label(x), fill=LABEL,
+                             font=label_font, tags="label")  # fmt: skip
+        for y in range(board.height):
+            _, py = g.center(0, y)
+            self.create_text(x0 - b - c * 0.15, py, text=board.row_label(y), fill=LABEL,
+                             font=label_font, anchor="e", tags="label")  # fmt: skip
         number_font = font(c * 0.62)
         for y in range(board.height):
             for x in range(board.width):

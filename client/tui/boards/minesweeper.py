@@ -1,5 +1,6 @@
 """The Minesweeper field in the terminal: hidden cells shaded, numbers in the
-classic colours, the others' last clicks underlined in their colours."""
+classic colours, the others' last clicks underlined in their colours, and
+lettered columns and numbered rows (the names hints and messages use)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding, BindingType
 
-from gridhall.client.tui.boards.base import Board, styled
+from gridhall.client.tui.boards.base import LABEL, Board, styled
 from gridhall.client.views.base import Button
 from gridhall.client.views.minesweeper import MinesweeperView
 
@@ -32,14 +33,20 @@ class MinesWidget(Board):
     def grid_size(self) -> tuple[int, int]:
         return int(self.view.get("width") or 0), int(self.view.get("height") or 0)
 
+    def label_width(self) -> int:
+        """Columns left of the field: the row numbers and a space."""
+        return len(str(self.grid_size()[1])) + 1
+
     def text_size(self) -> tuple[int, int]:
         w, h = self.grid_size()
-        return 2 * w, h
+        return self.label_width() + 2 * w + 1, h + 1
 
     def cell_at(self, col: int, row: int) -> tuple[int, int] | None:
         w, h = self.grid_size()
-        x = col // 2
-        return (x, row) if 0 <= x < w and 0 <= row < h else None
+        x, y = (col - self.label_width()) // 2, row - 1
+        if col >= self.label_width() and 0 <= x < w and 0 <= y < h:
+            return x, y
+        return None
 
     def click(self, x: int, y: int, button: Button) -> None:
         if self.room is not None:
@@ -60,8 +67,13 @@ class MinesWidget(Board):
             return Text()
         board = self.game.board(self.room, self.me)
         cursor = self.cursor if self.has_focus else None
-        text = Text(no_wrap=True)
+        gutter = self.label_width()
+        text = Text(" " * gutter, style=LABEL, no_wrap=True)
+        for x in range(board.width):
+            text.append(f"{board.column_label(x):<2}", LABEL)
+        text.append("\n")
         for y in range(board.height):
+            text.append(f"{board.row_label(y):>{gutter - 1}} ", LABEL)
             for x in range(board.width):
                 look = board.look(x, y, cursor)
                 mark = board.mark_color(x, y)

@@ -8,7 +8,7 @@ import { $ } from "./dom.js";
 import { LobbyView } from "./lobby.js";
 import { RoomView } from "./room.js";
 import { Session, saveName, savedName } from "./session.js";
-import { errorText } from "./text.js";
+import { errorText, errorTitle } from "./text.js";
 
 const TICK_MS = 500;
 const LOBBY_REFRESH_MS = 5000;
@@ -171,8 +171,8 @@ class App {
       }
       if (msg.code === "no-such-room") this.clearHash();
     }
-    const request = msg.request ? `${msg.request}: ` : "";
-    this.notify(request + errorText(msg));
+    const title = errorTitle(msg);
+    this.notify(title ? `${title}: ${errorText(msg)}` : errorText(msg));
   }
 
   /** Show the room screen exactly while the session is in a room. */

@@ -8,7 +8,7 @@ import { GomokuBoard } from "./boards/gomoku.js";
 import { LinkBoard } from "./boards/linkmatch.js";
 import { MinesBoard } from "./boards/minesweeper.js";
 import {
-  GAME_TITLES, names, noticeText, offerText, optionsText, playerColor, playerRoles,
+  GAME_TITLES, OFFER_NAMES, names, noticeText, offerText, optionsText, playerColor, playerRoles,
   rankingLines, resultText, statusLine,
 } from "./text.js";
 
@@ -137,7 +137,7 @@ export class RoomView {
       case "decline-again": if (!mine) notify(`${senderName} declined another game.`); break;
       case "offer": if (!mine) notify(offerText(state, this.me) || "An offer arrived."); break;
       case "answer":
-        if (!mine) notify(`${senderName} ${msg.accept ? "accepted" : "declined"} the ${msg.kind} request.`);
+        if (!mine) notify(`${senderName} ${msg.accept ? "accepted" : "declined"} the ${OFFER_NAMES[msg.kind] || "offer"} request.`);
         break;
       case "resigned": if (!mine) notify(`${senderName} resigned.`); break;
       case "notice": notify(noticeText(msg.event, msg.data || {}, who)); break;

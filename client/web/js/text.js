@@ -23,6 +23,21 @@ const ERROR_HINTS = {
   offline: "Not connected; reconnecting.",
 };
 
+const REQUEST_TITLES = {
+  hello: "Could not connect", "list-rooms": "Room list not loaded", "create-room": "Room not created",
+  "join-room": "Could not join", "leave-room": "Could not leave", sync: "Could not catch up with the room",
+  "player-info": "Name or colour not changed", move: "Move not made", chat: "Chat line not sent",
+  resign: "Could not resign", "play-again": "No new game", "agree-again": "No new game",
+  "decline-again": "No new game", offer: "Offer not made", answer: "Not answered", start: "Race not started",
+};
+
+/** The heading of a refusal in words, by the refused request's type (never the type). */
+export function errorTitle(msg) {
+  if (msg.code === "internal-error") return "Server error";
+  if (!msg.request) return "";
+  return REQUEST_TITLES[msg.request] || "Not done";
+}
+
 /** The sentence for an `error`: the server's own, else a hint by code. */
 export function errorText(msg) {
   const text = String(msg.message || "").trim();
@@ -98,9 +113,29 @@ export function resultText(state, me) {
     if (reason === "resign") return "Everyone left the game.";
     return result.by ? `Boom! ${who[result.by] || "Someone"} hit a mine.` : "Boom! A mine.";
   }
+  if (state.game === "linkmatch" && reason === "time" && winner) return raceOnTime(result, who, me);
   if (winner === null || winner === undefined) return `Draw by ${why}.`;
   if (winner === me) return `You win by ${why}!`;
   return `${who[winner] || "The opponent"} wins by ${why}.`;
+}
+
+/** A race lost to the clock: what put the winner ahead (the result's `decided_by`). */
+function raceOnTime(result, who, me) {
+  const winner = result.winner;
+  const runner = (result.ranking || []).find((p) => p !== winner);
+  const left = result.remaining || {};
+  const name = (p) => (p === me ? "you" : who[p] || "the opponent");
+  const head = winner === me ? "Time is up: you win" : `Time is up: ${name(winner)} wins`;
+  const decided = result.decided_by;
+  if (decided === "tiles" && runner) {
+    return `${head} with the fewest tiles left (${left[winner] ?? "?"}; ${name(runner)} ${left[runner] ?? "?"}).`;
+  }
+  if (decided === "first" && runner) {
+    return `${head}: both ${name(winner)} and ${name(runner)} had ${left[winner] ?? "?"} tiles left, `
+      + `and ${name(winner)} got there first.`;
+  }
+  if (decided === "seat") return `${head}: nobody linked a pair, so the first seat wins.`;
+  return `${head} with ${left[winner] ?? "?"} tiles left.`;
 }
 
 /** Link-match's ranking lines after a race: "Ann: cleared in 0:41". */
@@ -118,10 +153,27 @@ export function rankingLines(state) {
 
 // ---- status lines -----------------------------------------------------------------------
 
-const COLUMNS = "ABCDEFGHJKLMNOPQRSTUVWXYZ";
-export function gomokuCoord(x, y) {
-  return `${COLUMNS[x] || x}${y + 1}`;
+// Cell names as the server's sentences and every client's labels write them
+// (protocol/cells.py): letters for columns, skipping I (A..H, J..Z, AA, AB ...), and
+// numbers for rows, 1 at the top. So x=7, y=7 is H8.
+const LETTERS = "ABCDEFGHJKLMNOPQRSTUVWXYZ";
+
+export function columnName(x) {
+  let n = x + 1;
+  let out = "";
+  while (n > 0) {
+    const digit = (n - 1) % LETTERS.length;
+    out = LETTERS[digit] + out;
+    n = Math.floor((n - 1) / LETTERS.length);
+  }
+  return out;
 }
+
+export function cellName(x, y) {
+  return `${columnName(x)}${y + 1}`;
+}
+
+export const gomokuCoord = cellName;
 
 function gomokuStatus(state, me) {
   const view = state.view || {};
@@ -153,35 +205,44 @@ function minesStatus(state, me, lastActions) {
   if ((view.lives || 1) > 1) parts.push(`lives ${view.lives_left ?? view.lives}/${view.lives}`);
   const hint = view.hint;
   if (hint && Number.isInteger(hint.x)) {
-    parts.push(`hint: ${hint.x},${hint.y} ${hint.safe ? "is safe" : "is the best guess"}`);
+    parts.push(`hint: ${cellName(hint.x, hint.y)} ${hint.safe ? "is safe" : "is the best guess"}`);
   }
   const who = names(state);
   const last = view.last && Object.keys(view.last).length ? view.last : lastActions;
   const verbs = { reveal: "opened", chord: "chorded", mark: "marked", "flag-around": "flagged around" };
   for (const [player, move] of Object.entries(last || {}).slice(-3)) {
     if (player === me || !Number.isInteger(move.x)) continue;
-    parts.push(`${who[player] || "?"} ${verbs[move.action] || "played"} ${move.x},${move.y}`);
+    parts.push(`${who[player] || "?"} ${verbs[move.action] || "played"} ${cellName(move.x, move.y)}`);
   }
   return parts.join(" · ");
+}
+
+const STANDING = { cleared: "cleared", time: "out of time", resigned: "resigned" };
+
+/** " (out of time)" for a racer who is out of the race, "" for one still racing. */
+function standingNote(how) {
+  return how && how !== "racing" ? ` (${STANDING[how] || how})` : "";
 }
 
 function linkStatus(state, me) {
   const view = state.view || {};
   const limit = view.time_limit || (state.options || {}).time_limit;
   const parts = "remaining" in view ? [`${view.remaining} tiles left`] : [];
-  if (state.status === "waiting") parts.unshift("Waiting for the creator to start");
+  const who = names(state);
+  if (state.status === "waiting") {
+    parts.unshift(state.creator === me ? "Press Start when everyone is in"
+      : `Waiting for ${who[state.creator] || "the room's creator"} to start the race`);
+  }
   if (view.starts_in > 0) parts.unshift(`Starting in ${Math.ceil(view.starts_in)}…`);
   let timer = `time ${clock(view.elapsed || 0)}`;
   if (limit) timer += ` / ${clock(limit)}`;
   if (view.penalty) timer += ` (+${Math.floor(view.penalty)}s hints)`;
   parts.push(timer);
-  const who = names(state);
   const standing = view.standing || {};
   const others = [];
   for (const [player, left] of Object.entries(view.progress || {})) {
     if (player === me) continue;
-    const how = standing[player];
-    others.push(`${who[player] || "?"} ${left}${how && how !== "racing" ? ` (${how})` : ""}`);
+    others.push(`${who[player] || "?"} ${left}${standingNote(standing[player])}`);
   }
   if (others.length) parts.push(`others: ${others.join(", ")}`);
   return parts.join(" · ");
@@ -224,6 +285,9 @@ const NOTICES = {
   cleared: "{name} cleared the board!",
 };
 
+/** What an answered offer was, in words: "draw", "take-back". */
+export const OFFER_NAMES = { draw: "draw", takeback: "take-back" };
+
 export function noticeText(event, data, who) {
   const name = who[String((data || {}).player)] || "Someone";
   const template = NOTICES[event];
@@ -240,10 +304,7 @@ export function playerRoles(state) {
     for (const [p, c] of Object.entries(view.colors || {})) roles[p] = String(c);
   } else if (state.game === "linkmatch") {
     const standing = view.standing || {};
-    for (const [p, n] of Object.entries(view.progress || {})) {
-      const how = standing[p];
-      roles[p] = `${n} left${how && how !== "racing" ? ` (${how})` : ""}`;
-    }
+    for (const [p, n] of Object.entries(view.progress || {})) roles[p] = `${n} left${standingNote(standing[p])}`;
   } else if (state.game === "minesweeper") {
     for (const [p, s] of Object.entries(view.stats || {})) {
       roles[p] = `${s.revealed || 0} opened${s.mines_hit ? `, ${s.mines_hit} hit` : ""}`;

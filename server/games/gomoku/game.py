@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from gridhall.protocol import Outcome, Termination
+from gridhall.protocol.cells import board_span, cell_name
 
 from ..base import JSON, GameError, Played
 from .rules import BLACK, Board, Rule
@@ -84,7 +85,7 @@ class GomokuGame:
     # -- actions --------------------------------------------------------------
     def _require_playing(self, player: str) -> None:
         if self.result is not None:
-            raise GameError("not-playing", "The game is over; ask for a new one with play-again.")
+            raise GameError("not-playing", "The game is over; ask for another with Play again.")
         if player not in self.colors:
             raise GameError("not-a-player", "Only the two seated players can do that.")
 
@@ -96,16 +97,17 @@ class GomokuGame:
         assert isinstance(x, int) and isinstance(y, int)
         if self.turn() != player:
             raise GameError("not-your-turn", "Wait for your opponent's move.")
+        size = self.board.size
         if not self.board.on_board(x, y):
-            raise GameError("illegal-move",
-                            f"({x}, {y}) is off the {self.board.size}x{self.board.size} board.")
+            raise GameError("illegal-move", f"That point is off the {size}×{size} board "
+                            f"({board_span(size, size)}).")
         if self.board.at(x, y):
-            raise GameError("illegal-move", f"({x}, {y}) already holds a stone.")
+            raise GameError("illegal-move", f"{cell_name(x, y)} already holds a stone.")
         if self.rule == "renju" and self.board.to_move == BLACK:
             foul = _foul(self.board, x, y)
             if foul is not None:
                 raise GameError("illegal-move",
-                                f"({x}, {y}) is forbidden for black under renju: {foul}.")
+                                f"{cell_name(x, y)} is forbidden for black under renju: {foul}.")
         self._charge_clock(player, now)
         self.board.place(x, y)
         self.log.append(["move", player, x, y, round(now - self.started_at, 3)])

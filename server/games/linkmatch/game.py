@@ -273,13 +273,19 @@ class LinkMatchGame:
         reason = (Termination.CLEARED if cleared else Termination.TIME if standing
                   else Termination.RESIGN)
         winner = ranking[0] if reason != Termination.RESIGN else None
-        self.result = Outcome(reason, winner, {
+        details: JSON = {
             "ranking": ranking,
             "times": times,
             "remaining": {p: r.remaining for p, r in racers.items()},
             "stats": {p: {"hints": r.hints, "wrong": r.wrong, "shuffles": r.shuffles,
                           "penalty": r.penalty} for p, r in racers.items()},
-        }).to_map()
+        }
+        if reason == Termination.TIME and len(standing) > 1:
+            first, second = racers[standing[0]], racers[standing[1]]
+            details["decided_by"] = ("tiles" if first.remaining != second.remaining
+                                     else "first" if first.reached != second.reached
+                                     else "seat")
+        self.result = Outcome(reason, winner, details).to_map()
 
     # -- what others may see --------------------------------------------------
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from gridhall.protocol.cells import board_span, cell_name
+
 from ..base import GameError
 from .board import Point, Rows
 
@@ -59,12 +61,12 @@ def why_no_link(rows: Rows, a: Point, b: Point) -> str:
     width = len(rows[0]) if height else 0
     for x, y in (a, b):
         if not (0 <= x < width and 0 <= y < height):
-            return f"({x}, {y}) is off the {width}x{height} board."
+            return f"That tile is off the {width}×{height} board ({board_span(width, height)})."
     if a == b:
         return "Pick two different tiles."
     for x, y in (a, b):
         if rows[y][x] == 0:
-            return f"There is no tile at ({x}, {y})."
+            return f"There is no tile at {cell_name(x, y)}."
     if rows[a[1]][a[0]] != rows[b[1]][b[0]]:
         return "Those two tiles are different kinds."
     return "No path of at most three straight lines through empty cells joins those tiles."

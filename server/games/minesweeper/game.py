@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from gridhall.protocol import Outcome, Termination
+from gridhall.protocol.cells import board_span
 
 from ..base import JSON, GameError, Played
 from .board import Board, neighbour_table
@@ -253,7 +254,8 @@ class MinesweeperGame:
                 raise GameError("bad-message", "A move needs whole-number x and y.")
         assert isinstance(x, int) and isinstance(y, int)
         if not (0 <= x < self.width and 0 <= y < self.height):
-            raise _refuse(f"({x}, {y}) is off the {self.width}x{self.height} board.")
+            raise _refuse(f"That cell is off the {self.width}×{self.height} board "
+                          f"({board_span(self.width, self.height)}).")
         mark = None
         if action == "mark":
             mark = move.get("mark")

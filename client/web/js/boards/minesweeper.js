@@ -1,13 +1,15 @@
 // Minesweeper as in the classic game: raised hidden cells, sunken open ones, coloured
 // numbers, flags and question marks; after a loss the mines, the exploded one on red
 // and wrong flags crossed out. The hint cell is ringed (green: safe, orange: a guess)
-// and the cells other players touched last are outlined in their colours.
+// and the cells other players touched last are outlined in their colours. Columns are
+// lettered and rows numbered on the frame, as hints and messages name cells.
 //
 // Cells carry `data-cell`: the view's row character ("#" hidden, "F" flag, "?" mark,
 // "0".."8" open, "*" mine, "X" exploded mine, "W" wrong flag).
 
-import { playerColor } from "../text.js";
-import { GridBoard } from "./grid.js";
+import { clear, svg } from "../dom.js";
+import { columnName, playerColor } from "../text.js";
+import { GridBoard, centre } from "./grid.js";
 
 const NEXT_MARK = { "#": "flag", F: "question", "?": "none" };
 
@@ -24,7 +26,7 @@ function classesOf(ch) {
 
 export class MinesBoard extends GridBoard {
   constructor(intent) {
-    super("minesweeper", 0.25, {
+    super("minesweeper", 0.8, {
       primary: (cell) => this.act(cell, "primary"),
       secondary: (cell) => this.act(cell, "secondary"),
       tertiary: (cell) => this.act(cell, "tertiary"),
@@ -40,7 +42,7 @@ export class MinesBoard extends GridBoard {
     const view = { ...(state.options || {}), ...(state.view || {}) };
     const w = Number(view.width || 0);
     const h = Number(view.height || 0);
-    this.resize(w, h);
+    if (this.resize(w, h)) this.drawLabels(w, h);
     const rows = (view.rows || []).map(String);
     this.rowsText = Array.from({ length: h }, (_, y) => (rows[y] || "").padEnd(w, "#").slice(0, w));
     const hint = view.hint && Number.isInteger(view.hint.x) ? view.hint : null;
@@ -73,6 +75,27 @@ export class MinesBoard extends GridBoard {
       }
     }
     this.el.classList.toggle("over", state.status === "over");
+  }
+
+  /** Column letters and row numbers on the frame: the names hints and messages use. */
+  drawLabels(w, h) {
+    clear(this.under);
+    const m = this.margin;
+    for (let x = 0; x < w; x += 1) {
+      const [cx] = centre(x, 0);
+      const name = columnName(x);
+      this.under.append(
+        svg("text", { class: "label", x: cx, y: -m / 2 + 0.12 }, name),
+        svg("text", { class: "label", x: cx, y: h + m / 2 + 0.12 }, name),
+      );
+    }
+    for (let y = 0; y < h; y += 1) {
+      const [, cy] = centre(0, y);
+      this.under.append(
+        svg("text", { class: "label", x: -m / 2, y: cy + 0.12 }, String(y + 1)),
+        svg("text", { class: "label", x: w + m / 2, y: cy + 0.12 }, String(y + 1)),
+      );
+    }
   }
 
   char(x, y) {

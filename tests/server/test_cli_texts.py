@@ -1,0 +1,45 @@
+"""What the server's and the engine's command lines print for a person."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from gridhall.server import cli
+
+
+def test_history_counts_one_move_in_the_singular(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    db = tmp_path / "g.db"
+    db.touch()
+    game = SimpleNamespace(ended_at=0, room="K7MQ2D", game="gomoku", result={
+        "winner": "a", "reason": "resign"}, record={"moves": [[7, 7]]},
+        players=[{"player": "a", "name": "Ann"}, {"player": "b", "name": "Bob"}])  # fmt: skip
+    games = [game, SimpleNamespace(**{**vars(game), "record": {"moves": [[7, 7], [8, 8]]}})]
+
+    class FakeStore:
+        def __init__(self, path: str) -> None:
+            pass
+
+        def recent_games(self, limit: int) -> list[SimpleNamespace]:
+            return games
+
+        def close(self) -> None:
+            pass
+
+    monkeypatch.setattr(cli, "Store", FakeStore)
+    cli.print_history(str(db), 20)
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1].endswith("Ann won (resign), 1 move") and lines[2].endswith(", 2 moves")
+
+
+def test_pbrain_help_prints_usage_instead_of_waiting_on_stdin() -> None:
+    done = subprocess.run([sys.executable, "-m", "gridhall.server.pbrain", "--help"],
+                          stdin=subprocess.PIPE, capture_output=True, text=True,
+                          timeout=30)  # fmt: skip
+    assert done.returncode == 0
+    assert done.stdout.startswith("usage: gridhall-pbrain") and "Gomocup" in done.stdout
