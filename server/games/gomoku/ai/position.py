@@ -159,15 +159,14 @@ class Position:
     def make(self, p: int, colour: int = 0) -> None:
         """Put the side to move's stone (or `colour`'s) on empty point p."""
         c = colour or self.to_move
-        for col in (BLACK, WHITE):
-            for di in range(4):
-                self._add(col, p, self.shape(col, p, di), -1)
+        self._point(p, -1)
         self.cells[p] = c
         self.hash ^= self.zob[c][p]
         self.stack.append(p)
         self._shift(p, c, 1)
+        near = self.near
         for q in self.ring[p]:
-            self.near[q] += 1
+            near[q] += 1
 
     def unmake(self) -> None:
         p = self.stack.pop()
@@ -175,35 +174,88 @@ class Position:
         self._shift(p, c, -1)
         self.cells[p] = EMPTY
         self.hash ^= self.zob[c][p]
-        for col in (BLACK, WHITE):
-            for di in range(4):
-                self._add(col, p, self.shape(col, p, di), 1)
+        self._point(p, 1)
+        near = self.near
         for q in self.ring[p]:
-            self.near[q] -= 1
+            near[q] -= 1
+
+    def _point(self, p: int, sign: int) -> None:
+        """Count (sign 1) or discount (-1) the shapes of empty point p, both colours."""
+        L = self.L
+        for col in (BLACK, WHITE):
+            keys = self.keys[col]
+            tab = self.tab[col]
+            st = self.shape_tables[col]
+            for di in range(4):
+                k = keys[di * L + p]
+                s = tab[k]
+                if s < 0:
+                    s = st.shape(k)
+                if s:
+                    self._add(col, p, s, sign)
 
     def _shift(self, p: int, c: int, sign: int) -> None:
+        """Stone c at p appears (sign 1) or goes (-1): update the keys of the points
+        on its four lines, and the shapes, totals and threat tables they imply.
+        Written flat because it is the engine's innermost loop."""
         cells = self.cells
         kb, kw = self.keys[BLACK], self.keys[WHITE]
-        tb, tw = self.shape_tables[BLACK], self.shape_tables[WHITE]
+        tabb, tabw = self.tab[BLACK], self.tab[WHITE]
+        stb, stw = self.shape_tables[BLACK], self.shape_tables[WHITE]
+        thb, thw = self.threats[BLACK], self.threats[WHITE]
+        total = self.total
+        weight, class_of = WEIGHT, CLASS_OF
         db = sign * (1 if c == BLACK else 2)
         dw = sign * (1 if c == WHITE else 2)
         for fi, q, pw in self.nbr[p]:
-            if cells[q] != EMPTY:
-                kb[fi] += db * pw
-                kw[fi] += dw * pw
+            ob = kb[fi]
+            nb = ob + db * pw
+            kb[fi] = nb
+            ow = kw[fi]
+            nw = ow + dw * pw
+            kw[fi] = nw
+            if cells[q]:
                 continue
-            old = tb.shape(kb[fi])
-            kb[fi] += db * pw
-            new = tb.shape(kb[fi])
-            if old != new:
-                self._add(BLACK, q, old, -1)
-                self._add(BLACK, q, new, 1)
-            old = tw.shape(kw[fi])
-            kw[fi] += dw * pw
-            new = tw.shape(kw[fi])
-            if old != new:
-                self._add(WHITE, q, old, -1)
-                self._add(WHITE, q, new, 1)
+            so = tabb[ob]
+            if so < 0:
+                so = stb.shape(ob)
+            sn = tabb[nb]
+            if sn < 0:
+                sn = stb.shape(nb)
+            if so != sn:
+                total[BLACK] += weight[sn] - weight[so]
+                k = class_of[so]
+                if k >= 0:
+                    t = thb[k]
+                    n = t[q] - 1
+                    if n:
+                        t[q] = n
+                    else:
+                        del t[q]
+                k = class_of[sn]
+                if k >= 0:
+                    t = thb[k]
+                    t[q] = t.get(q, 0) + 1
+            so = tabw[ow]
+            if so < 0:
+                so = stw.shape(ow)
+            sn = tabw[nw]
+            if sn < 0:
+                sn = stw.shape(nw)
+            if so != sn:
+                total[WHITE] += weight[sn] - weight[so]
+                k = class_of[so]
+                if k >= 0:
+                    t = thw[k]
+                    n = t[q] - 1
+                    if n:
+                        t[q] = n
+                    else:
+                        del t[q]
+                k = class_of[sn]
+                if k >= 0:
+                    t = thw[k]
+                    t[q] = t.get(q, 0) + 1
 
     # queries ---------------------------------------------------------------
     def legal(self, c: int, p: int) -> bool:

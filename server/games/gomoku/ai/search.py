@@ -33,7 +33,7 @@ class Searcher:
 
     def _tick(self) -> None:
         self.nodes += 1
-        if self.nodes & 127 == 0 and time.perf_counter() > self.deadline:
+        if self.nodes & 7 == 0 and time.perf_counter() > self.deadline:
             raise Timeout
 
     def evaluate(self) -> int:
@@ -43,17 +43,29 @@ class Searcher:
         return pos.total[me] - pos.total[3 - me] + 20
 
     def order(self, moves: list[int], me: int) -> list[int]:
+        """Moves by attack + defence shape value, best first (flat: a hot loop)."""
         pos = self.pos
         op = 3 - me
-        shape = pos.shape
-
-        def score(p: int) -> int:
+        L = pos.L
+        km, ko = pos.keys[me], pos.keys[op]
+        tm, to = pos.tab[me], pos.tab[op]
+        sm, so = pos.shape_tables[me], pos.shape_tables[op]
+        weight, defence = WEIGHT, DEFENCE
+        scored = []
+        for p in moves:
             s = 0
-            for di in range(4):
-                s += WEIGHT[shape(me, p, di)] + DEFENCE[shape(op, p, di)]
-            return s
-
-        scored = sorted(((score(p), p) for p in moves), key=lambda t: (-t[0], t[1]))
+            for fi in (p, p + L, p + 2 * L, p + 3 * L):
+                k = km[fi]
+                v = tm[k]
+                if v < 0:
+                    v = sm.shape(k)
+                k = ko[fi]
+                w = to[k]
+                if w < 0:
+                    w = so.shape(k)
+                s += weight[v] + defence[w]
+            scored.append((-s, p))
+        scored.sort()
         return [p for _, p in scored]
 
     def forced(self, me: int) -> tuple[int | None, list[int] | None]:
@@ -144,8 +156,13 @@ class Searcher:
         self.tt[pos.hash] = (depth, flag, best, best_move)
         return best
 
-    def root(self, moves: list[int], max_depth: int = 20) -> tuple[int, int, int]:
-        """Best move, its score and the depth completed (>= 1 unless out of time)."""
+    def root(
+        self, moves: list[int], max_depth: int = 20, soft: float | None = None
+    ) -> tuple[int, int, int]:
+        """Best move, its score and the depth completed (>= 1 unless out of time).
+
+        Deepens until the deadline; past `soft` it stops after any iteration
+        that kept the best move (a changed best move earns another iteration)."""
         pos = self.pos
         best_move, best_score, done = moves[0], 0, 0
         for depth in range(1, max_depth + 1):
@@ -168,9 +185,12 @@ class Searcher:
                     alpha = max(alpha, score)
             except Timeout:
                 break
+            changed = it_best != best_move
             best_move, best_score, done = it_best, it_score, depth
             moves.remove(it_best)
             moves.insert(0, it_best)
             if abs(best_score) >= WIN - 100:
+                break
+            if soft is not None and time.perf_counter() > soft and (not changed or depth <= 1):
                 break
         return best_move, best_score, done
