@@ -89,9 +89,8 @@ def choose_in(
         return min(cap, start + budget * frac)
 
     sharp = bool(pos.threats[op][C_THREE] or pos.threats[op][C_FOUR])
-    defences: set[int] | None = None
     hint: int | None = None
-    ours = ThreatSearch(pos, until(0.1))
+    ours = ThreatSearch(pos, until(0.08))
     try:
         line = ours.vcf()
         if line:
@@ -100,13 +99,13 @@ def choose_in(
     except Timeout:
         sharp = True
 
-    opp_line, opp_cost = _opponent_line(pos, "vcf", until(0.2), st)
-    if opp_line:
-        sharp = True
-        defences = _refuters(pos, opp_line, opp_cost, "vcf", until(0.5), st)
+    threats: dict[str, tuple[list[int], list[int]]] = {}
+    found = _opponent_line(pos, "vcf", until(0.14), st)
+    if found is not None:
+        threats["vcf"] = found
     else:
         try:
-            ours.deadline = until(0.32)
+            ours.deadline = until(0.28)
             line = ours.vct(depth=3)
             if line:
                 st.nodes += ours.nodes
@@ -114,19 +113,39 @@ def choose_in(
         except Timeout:
             sharp = True
         try:
-            ours.deadline = until(0.4)
+            ours.deadline = until(0.34)
             line = ours.threat_space()
-            if line and pos.legal(me, line[0]) and _safe(pos, line[0], until(0.45), st):
+            if line and pos.legal(me, line[0]) and _safe(pos, line[0], until(0.38), st):
                 st.nodes += ours.nodes
                 return done(line[0], "threat-space")
             hint = line[0] if line else None
         except Timeout:
             sharp = True
-        opp_line, opp_cost = _opponent_line(pos, "tss", until(0.5), st)
-        if opp_line:
-            sharp = True
-            defences = _refuters(pos, opp_line, opp_cost, "tss", until(0.7), st)
+    for kind, frac in (("vct", 0.46), ("tss", 0.52)):
+        found = _opponent_line(pos, kind, until(frac), st)
+        if found is not None:
+            threats[kind] = found
     st.nodes += ours.nodes
+    defences: set[int] | None = None
+    if threats:
+        sharp = True
+        cands = set(pos.threats[op][C_FOUR]) | set(pos.threats[op][C_THREE])
+        cands |= set(pos.threats[me][C_FOUR]) | set(pos.threats[me][C_THREE])
+        for line, cost in threats.values():
+            cands |= set(line) | set(cost)
+        # the strictest test first: a move must stop the fours, should stop a proven
+        # VCT, and preferably the threat-space estimate too; a level nobody passes
+        # is skipped (against it we are lost anyway, or it was a false alarm)
+        for kind, frac in (("vcf", 0.35), ("vct", 0.62), ("tss", 0.72)):
+            if kind == "vcf" and "vcf" not in threats:
+                continue
+            if kind == "vct" and not ({"vcf", "vct"} & threats.keys()):
+                continue
+            passed = _refuters(pos, kind, until(frac), st, defences or cands)
+            if passed:
+                defences = passed
+                if len(passed) == 1:
+                    break
 
     searcher = Searcher(pos, cap, width=10)
     root_moves = searcher.moves_for(me, searcher.forced(me)[1], 14)
@@ -150,24 +169,30 @@ def choose_in(
 
 def _opponent_line(
     pos: Position, kind: str, deadline: float, st: Stats
-) -> tuple[list[int] | None, list[int]]:
-    """The opponent's winning line if it could move now (VCF, or the threat-space
-    estimate), and the blocking points that line gave us; None when it has none
-    or there was no time to tell."""
+) -> tuple[list[int], list[int]] | None:
+    """The opponent's winning line if it could move now (VCF, VCT, or the
+    threat-space estimate) and the blocking points it gave us; None when it has
+    none or there was no time to tell."""
     pos.parity ^= 1
     search = ThreatSearch(pos, deadline)
     try:
-        line = search.vcf(depth=20) if kind == "vcf" else search.threat_space()
+        if kind == "vcf":
+            line = search.vcf(depth=20)
+        elif kind == "vct":
+            line = search.vct(depth=3)
+        else:
+            line = search.threat_space()
     except Timeout:
         line = None
     finally:
         pos.parity ^= 1
         st.nodes += search.nodes
-    return line, list(search.cost)
+    return (line, list(search.cost)) if line else None
 
 
 def _opponent_wins_after(pos: Position, p: int, kind: str, deadline: float, st: Stats) -> bool:
-    """Does the opponent still have a win (VCF; or VCF / threat space) after our p?
+    """Does the opponent still have a win after our p: a VCF, or (by `kind`) a
+    VCT of two threes, or a threat-space line?
 
     If p is a four, the opponent's forced block is played and the opponent is
     then asked as if it moved again: a four only counts as a defence if it also
@@ -192,6 +217,8 @@ def _opponent_wins_after(pos: Position, p: int, kind: str, deadline: float, st: 
         try:
             if check.vcf(depth=20):
                 return True
+            if kind == "vct":
+                return check.vct(depth=2) is not None
             return kind == "tss" and check.threat_space() is not None
         finally:
             st.nodes += check.nodes
@@ -202,15 +229,11 @@ def _opponent_wins_after(pos: Position, p: int, kind: str, deadline: float, st: 
 
 
 def _refuters(
-    pos: Position, line: list[int], cost: list[int], kind: str, deadline: float, st: Stats
+    pos: Position, kind: str, deadline: float, st: Stats, cands: set[int]
 ) -> set[int] | None:
-    """Our moves after which the opponent's line (and any other of that kind) is
-    gone. Candidates: the points of its line and their blocking points, its four
-    and three points, our fours. None if none works or there was no time."""
+    """Those of `cands` after which the opponent has no win of `kind`. None if
+    none works or there was no time to check any."""
     me = pos.to_move
-    op = 3 - me
-    cands = set(line) | set(cost) | set(pos.threats[op][C_FOUR]) | set(pos.threats[op][C_THREE])
-    cands |= set(pos.threats[me][C_FOUR])
     ordered = Searcher(pos, deadline).order(
         [p for p in cands if pos.cells[p] == 0 and pos.legal(me, p)], me
     )

@@ -12,7 +12,8 @@ from __future__ import annotations
 import time
 
 from gridhall.server.games.gomoku.ai.patterns import C_FIVE, C_FOUR, C_THREE
-from gridhall.server.games.gomoku.ai.position import WEIGHT, Position
+from gridhall.server.games.gomoku.ai.position import SB, SW, WEIGHT, Position
+from gridhall.server.games.gomoku.renju import BLACK
 from gridhall.server.games.gomoku.ai.threats import Timeout
 
 WIN = 1_000_000
@@ -45,25 +46,21 @@ class Searcher:
     def order(self, moves: list[int], me: int) -> list[int]:
         """Moves by attack + defence shape value, best first (flat: a hot loop)."""
         pos = self.pos
-        op = 3 - me
         L = pos.L
-        km, ko = pos.keys[me], pos.keys[op]
-        tm, to = pos.tab[me], pos.tab[op]
-        sm, so = pos.shape_tables[me], pos.shape_tables[op]
+        keys = pos.keys
+        tab = pos.pairs.table
+        fill = pos.pairs.fill
+        mine, theirs = (SB, SW) if me == BLACK else (SW, SB)
         weight, defence = WEIGHT, DEFENCE
         scored = []
         for p in moves:
             s = 0
             for fi in (p, p + L, p + 2 * L, p + 3 * L):
-                k = km[fi]
-                v = tm[k]
+                k = keys[fi]
+                v = tab[k]
                 if v < 0:
-                    v = sm.shape(k)
-                k = ko[fi]
-                w = to[k]
-                if w < 0:
-                    w = so.shape(k)
-                s += weight[v] + defence[w]
+                    v = fill(k)
+                s += weight[mine[v]] + defence[theirs[v]]
             scored.append((-s, p))
         scored.sort()
         return [p for _, p in scored]
