@@ -26,7 +26,7 @@ from gridhall.server.games.gomoku.ai.position import Position
 from gridhall.server.games.gomoku.ai.search import Searcher
 from gridhall.server.games.gomoku.ai.threats import ThreatSearch, Timeout
 
-CAP = 0.9
+CAP = 0.85
 """Fraction of the budget after which every search stops."""
 QUIET = 0.45
 """Fraction of the budget a quiet position may use."""
@@ -90,7 +90,7 @@ def choose_in(
 
     sharp = bool(pos.threats[op][C_THREE] or pos.threats[op][C_FOUR])
     hint: int | None = None
-    ours = ThreatSearch(pos, until(0.08))
+    ours = ThreatSearch(pos, until(0.06))
     try:
         line = ours.vcf()
         if line:
@@ -100,12 +100,12 @@ def choose_in(
         sharp = True
 
     threats: dict[str, tuple[list[int], list[int]]] = {}
-    found = _opponent_line(pos, "vcf", until(0.14), st)
+    found = _opponent_line(pos, "vcf", until(0.12), st)
     if found is not None:
         threats["vcf"] = found
     else:
         try:
-            ours.deadline = until(0.28)
+            ours.deadline = until(0.24)
             line = ours.vct(depth=3)
             if line:
                 st.nodes += ours.nodes
@@ -113,15 +113,15 @@ def choose_in(
         except Timeout:
             sharp = True
         try:
-            ours.deadline = until(0.34)
+            ours.deadline = until(0.3)
             line = ours.threat_space()
-            if line and pos.legal(me, line[0]) and _safe(pos, line[0], until(0.38), st):
+            if line and pos.legal(me, line[0]) and _safe(pos, line[0], until(0.34), st):
                 st.nodes += ours.nodes
                 return done(line[0], "threat-space")
             hint = line[0] if line else None
         except Timeout:
             sharp = True
-    for kind, frac in (("vct", 0.46), ("tss", 0.52)):
+    for kind, frac in (("vct", 0.42), ("tss", 0.46)):
         found = _opponent_line(pos, kind, until(frac), st)
         if found is not None:
             threats[kind] = found
@@ -136,10 +136,11 @@ def choose_in(
         # the strictest test first: a move must stop the fours, should stop a proven
         # VCT, and preferably the threat-space estimate too; a level nobody passes
         # is skipped (against it we are lost anyway, or it was a false alarm)
-        for kind, frac in (("vcf", 0.35), ("vct", 0.62), ("tss", 0.72)):
+        levels = (("vcf", 0.42), ("vct2", 0.52), ("vct3", 0.6), ("tss", 0.66))
+        for kind, frac in levels:
             if kind == "vcf" and "vcf" not in threats:
                 continue
-            if kind == "vct" and not ({"vcf", "vct"} & threats.keys()):
+            if kind.startswith("vct") and not ({"vcf", "vct"} & threats.keys()):
                 continue
             passed = _refuters(pos, kind, until(frac), st, defences or cands)
             if passed:
@@ -192,7 +193,7 @@ def _opponent_line(
 
 def _opponent_wins_after(pos: Position, p: int, kind: str, deadline: float, st: Stats) -> bool:
     """Does the opponent still have a win after our p: a VCF, or (by `kind`) a
-    VCT of two threes, or a threat-space line?
+    VCT of up to two or three threes ("vct2", "vct3"), or a threat-space line?
 
     If p is a four, the opponent's forced block is played and the opponent is
     then asked as if it moved again: a four only counts as a defence if it also
@@ -217,8 +218,8 @@ def _opponent_wins_after(pos: Position, p: int, kind: str, deadline: float, st: 
         try:
             if check.vcf(depth=20):
                 return True
-            if kind == "vct":
-                return check.vct(depth=2) is not None
+            if kind.startswith("vct"):
+                return check.vct(depth=int(kind[3:])) is not None
             return kind == "tss" and check.threat_space() is not None
         finally:
             st.nodes += check.nodes
