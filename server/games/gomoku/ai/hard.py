@@ -90,7 +90,7 @@ def choose_in(
 
     sharp = bool(pos.threats[op][C_THREE] or pos.threats[op][C_FOUR])
     hint: int | None = None
-    ours = ThreatSearch(pos, until(0.06))
+    ours = ThreatSearch(pos, until(0.15))
     try:
         line = ours.vcf()
         if line:
@@ -100,12 +100,12 @@ def choose_in(
         sharp = True
 
     threats: dict[str, tuple[list[int], list[int]]] = {}
-    found = _opponent_line(pos, "vcf", until(0.12), st)
+    found = _opponent_line(pos, "vcf", until(0.22), st)
     if found is not None:
         threats["vcf"] = found
     else:
         try:
-            ours.deadline = until(0.24)
+            ours.deadline = until(0.32)
             line = ours.vct(depth=3)
             if line:
                 st.nodes += ours.nodes
@@ -113,15 +113,15 @@ def choose_in(
         except Timeout:
             sharp = True
         try:
-            ours.deadline = until(0.3)
+            ours.deadline = until(0.37)
             line = ours.threat_space()
-            if line and pos.legal(me, line[0]) and _safe(pos, line[0], until(0.34), st):
+            if line and pos.legal(me, line[0]) and _safe(pos, line[0], until(0.4), st):
                 st.nodes += ours.nodes
                 return done(line[0], "threat-space")
             hint = line[0] if line else None
         except Timeout:
             sharp = True
-    for kind, frac in (("vct", 0.42), ("tss", 0.46)):
+    for kind, frac in (("vct", 0.47), ("tss", 0.5)):
         found = _opponent_line(pos, kind, until(frac), st)
         if found is not None:
             threats[kind] = found
@@ -136,7 +136,7 @@ def choose_in(
         # the strictest test first: a move must stop the fours, should stop a proven
         # VCT, and preferably the threat-space estimate too; a level nobody passes
         # is skipped (against it we are lost anyway, or it was a false alarm)
-        levels = (("vcf", 0.42), ("vct2", 0.52), ("vct3", 0.6), ("tss", 0.66))
+        levels = (("vcf", 0.55), ("vct2", 0.62), ("vct3", 0.68), ("tss", 0.72))
         for kind, frac in levels:
             if kind == "vcf" and "vcf" not in threats:
                 continue

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import time
 
-from gridhall.server.games.gomoku.ai.patterns import C_FIVE, C_FOUR, C_THREE, OPEN4
+from gridhall.server.games.gomoku.ai.patterns import C_FIVE, C_FOUR, C_THREE, OPEN4, THREE
 from gridhall.server.games.gomoku.ai.position import Position
 
 
@@ -257,6 +257,8 @@ class ThreatSearch:
         for a in attacks:
             if not pos.legal(me, a):
                 continue
+            if sum(1 for v in pos.shapes(me, a) if v == THREE) >= 2:
+                return [a]  # two open threes at once: one block cannot stop both
             before = set(pos.threats[me][C_FOUR])
             parity = pos.parity
             pos.make(a, me)
