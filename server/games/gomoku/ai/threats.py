@@ -37,6 +37,8 @@ class ThreatSearch:
         self.deadline = deadline
         self.nodes = 0
         self.failed: set[tuple[int, int, int]] = set()
+        self.won: dict[tuple[int, int], list[int]] = {}
+        """VCT wins already proven, by (hash, attacker): transpositions are common."""
         self.cost: list[int] = []
         """Blocking points the last successful threat-space line gave the defender."""
 
@@ -139,9 +141,20 @@ class ThreatSearch:
         key = (pos.hash, me, depth * 8 + fours)
         if key in self.failed:
             return None
+        known = self.won.get((pos.hash, me))
+        if known is not None:
+            return known
+        line = self._vct_search(me, depth, vcf_depth, fours)
+        if line is None:
+            self.failed.add(key)
+        else:
+            self.won[(pos.hash, me)] = line
+        return line
+
+    def _vct_search(self, me: int, depth: int, vcf_depth: int, fours: int) -> list[int] | None:
+        pos = self.pos
         op = 3 - me
         if pos.threats[op][C_FIVE] or self.threatens_open_four(op):
-            self.failed.add(key)
             return None  # the defender's own threat comes first: only fours (VCF) work here
         attacks = self._three_moves(me, 8)
         if fours > 0:
@@ -178,7 +191,6 @@ class ThreatSearch:
                 return [a]
             finally:
                 pos.unmake()
-        self.failed.add(key)
         return None
 
     def _refuted(self, me: int, defences: set[int], depth: int, vcf_depth: int) -> bool:
