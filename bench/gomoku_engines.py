@@ -29,6 +29,7 @@ import io
 import os
 import random
 import sys
+import time
 import types
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -36,6 +37,9 @@ from typing import Any
 
 Point = tuple[int, int]
 SIZE = 15
+CLOCK = "wall"
+"""Set by the match harness before an engine is built: "cpu" makes engines that
+keep their own time (pygomoku's MCTS) read this process's CPU time."""
 
 
 @dataclass(frozen=True)
@@ -174,6 +178,8 @@ class _Mcts(Engine):
         mcts = importlib.import_module("pygomoku.board.mcts")
         score = importlib.import_module("pygomoku.score")
         mcts._Node.TIME_LIMIT_SECONDS = max(0.05, budget * 0.85)
+        if CLOCK == "cpu":
+            mcts.time = types.SimpleNamespace(time=time.process_time)
         self._cls = board.MCTS
         self._player = score.Player
         random.seed(7)

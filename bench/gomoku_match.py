@@ -1,10 +1,17 @@
 """A referee for Gomoku engine matches: each side thinks in its own worker process.
 
-The harness, not the engines, keeps the clock: a side that has not answered
-within its budget plus `GRACE` seconds is killed, a fresh worker is started off
-the clock, and the engine's own quick fallback move is played for it (counted as
-an overrun). So no engine can win by thinking longer than the other, and our
-engine's worst move time is measured from outside, pipe and all.
+The harness, not the engines, keeps the clock: a side that has used its budget
+plus `GRACE` seconds is killed, a fresh worker is started off the clock, and
+the engine's own quick fallback move is played for it (counted as an overrun).
+So no engine can win by thinking longer than the other, and our engine's worst
+move time is measured from outside.
+
+Two clocks. "cpu" (the default) charges each move the CPU time the worker
+used, read from /proc while it thinks: on a shared machine a niced process may
+get a tenth of a core, and then a wall-clock second is a tenth of a second of
+thought that the scheduler hands out unevenly. Engines that keep time
+themselves are told to read CPU time too (ours through `clock.use("cpu")`,
+pygomoku's MCTS by its clock). "wall" charges wall time, pipe and all.
 
 Games are written as Gomocup-style .psq records (1-based x,y,milliseconds per
 move) so that losses can be replayed and studied.
@@ -13,6 +20,7 @@ move) so that losses can be replayed and studied.
 from __future__ import annotations
 
 import multiprocessing as mp
+import os
 import time
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
@@ -38,20 +46,25 @@ OPENINGS: tuple[tuple[Point, ...], ...] = (
 """Black at the centre, white near it: one per game pair, so the games of a match differ."""
 
 
-def _make_engine(kind: str, budget: float) -> Any:
+def _make_engine(kind: str, budget: float, clock_kind: str) -> Any:
     if kind.startswith("gridhall-"):
-        return _Ours(kind.removeprefix("gridhall-"), budget)
-    from gomoku_engines import ENGINES  # bench/ is on sys.path in the worker too
+        from gridhall.server.games.gomoku.ai import clock
 
-    return ENGINES[kind].factory(budget)
+        clock.use(clock_kind)
+        return _Ours(kind.removeprefix("gridhall-"), budget)
+    import gomoku_engines  # bench/ is on sys.path in the worker too
+
+    gomoku_engines.CLOCK = clock_kind
+    return gomoku_engines.ENGINES[kind].factory(budget)
 
 
 class _Ours:
     """Our engine through the same entry point the server's process pool uses."""
 
     def __init__(self, level: str, budget: float) -> None:
-        from gridhall.server.games.gomoku.ai import choose_move
+        from gridhall.server.games.gomoku.ai import choose_move, warm_up
 
+        warm_up(("freestyle",))  # like the others' imports and model loads: off the clock
         self.choose = choose_move
         self.level = level
         self.budget = budget
@@ -63,11 +76,11 @@ class _Ours:
         return self.choose(moves, SIZE, "freestyle", "easy", self.budget)
 
 
-def _worker(conn: Connection, kind: str, budget: float, path: list[str]) -> None:
+def _worker(conn: Connection, kind: str, budget: float, clock_kind: str, path: list[str]) -> None:
     import sys
 
     sys.path[:0] = path
-    engine = _make_engine(kind, budget)
+    engine = _make_engine(kind, budget, clock_kind)
     conn.send("ready")
     while True:
         msg = conn.recv()
@@ -81,14 +94,27 @@ def _worker(conn: Connection, kind: str, budget: float, path: list[str]) -> None
             conn.send(("error", f"{type(exc).__name__}: {exc}"))
 
 
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user + system) a process has used so far, from /proc."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / _TICKS
+
+
+_TICKS = os.sysconf("SC_CLK_TCK")
+
+
 class Side:
     """One engine in its worker process, with the harness's clock on every move."""
 
-    def __init__(self, kind: str, budget: float) -> None:
+    def __init__(self, kind: str, budget: float, clock: str = "cpu") -> None:
         self.kind = kind
         self.budget = budget
+        self.clock = clock
         self.proc: Any = None
         self.conn: Connection | None = None
+        self.walls: list[float] = []
+        """Wall seconds of every move asked, for the report."""
         self._start()
 
     def _start(self) -> None:
@@ -97,7 +123,9 @@ class Side:
         ctx = mp.get_context("spawn")
         parent, child = ctx.Pipe()
         self.proc = ctx.Process(
-            target=_worker, args=(child, self.kind, self.budget, list(sys.path)), daemon=True
+            target=_worker,
+            args=(child, self.kind, self.budget, self.clock, list(sys.path)),
+            daemon=True,
         )
         self.proc.start()
         self.conn = parent
@@ -105,23 +133,47 @@ class Side:
             raise RuntimeError(f"{self.kind}: worker did not start")
 
     def ask(self, moves: list[Point]) -> tuple[Point | None, float, str]:
-        """(move or None on an engine error, seconds, 'ok' | 'overrun' | error text)."""
-        assert self.conn is not None
+        """(move or None on an engine error, seconds charged, 'ok' | 'overrun' | error).
+
+        On the cpu clock the seconds charged are the worker's CPU time for the
+        move; a wall-clock limit far beyond the budget still stops a worker
+        that the machine starves completely."""
+        assert self.conn is not None and self.proc is not None
+        limit = self.budget + GRACE
         start = time.perf_counter()
+        cpu0 = cpu_seconds(self.proc.pid) if self.clock == "cpu" else 0.0
         self.conn.send(("move", list(moves)))
-        if self.conn.poll(self.budget + GRACE):
+        wall_limit = limit if self.clock == "wall" else 30 * limit + 30
+        used = 0.0
+        while not self.conn.poll(0.02):
+            wall = time.perf_counter() - start
+            used = cpu_seconds(self.proc.pid) - cpu0 if self.clock == "cpu" else wall
+            if used > limit or wall > wall_limit:
+                break
+        else:
             status, value = self.conn.recv()
-            took = time.perf_counter() - start
+            wall = time.perf_counter() - start
+            used = cpu_seconds(self.proc.pid) - cpu0 if self.clock == "cpu" else wall
+            self.walls.append(wall)
+            if used > limit:
+                self._restart()
+                return self._fallback(moves), used, "overrun"
             if status == "ok":
-                return value, took, "ok"
-            return None, took, value
-        took = time.perf_counter() - start
+                return value, used, "ok"
+            return None, used, value
+        self.walls.append(time.perf_counter() - start)
+        self._restart()
+        return self._fallback(moves), used, "overrun"
+
+    def _restart(self) -> None:
         self.close()
         self._start()
+
+    def _fallback(self, moves: list[Point]) -> Point | None:
         assert self.conn is not None
         self.conn.send(("fallback", list(moves)))
         status, value = self.conn.recv()
-        return (value if status == "ok" else None), took, "overrun"
+        return value if status == "ok" else None
 
     def close(self) -> None:
         if self.proc is not None and self.proc.is_alive():

@@ -18,9 +18,9 @@ move) stops searching at `QUIET` of the budget; a sharp one may use the cap.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 
+from gridhall.server.games.gomoku.ai import clock
 from gridhall.server.games.gomoku.ai.patterns import C_FIVE, C_FOUR, C_THREE
 from gridhall.server.games.gomoku.ai.position import Position
 from gridhall.server.games.gomoku.ai.search import Searcher
@@ -48,7 +48,7 @@ def choose(
     moves: list[tuple[int, int]], size: int, rule: str, budget: float, stats: Stats | None = None
 ) -> tuple[int, int]:
     """The hard engine's move after `moves` (black first), within `budget` seconds."""
-    start = time.perf_counter()
+    start = clock.now()
     return choose_in(Position(size, rule, moves), budget, start, stats)
 
 
@@ -63,7 +63,7 @@ def choose_in(
 
     def done(p: int, reason: str) -> tuple[int, int]:
         st.reason = reason
-        st.seconds = time.perf_counter() - start
+        st.seconds = clock.now() - start
         return pos.xy(p)
 
     if not pos.stack:

@@ -9,8 +9,8 @@ few points by shape score (attack + defence) are searched, the TT move first.
 
 from __future__ import annotations
 
-import time
 
+from gridhall.server.games.gomoku.ai import clock
 from gridhall.server.games.gomoku.ai.patterns import C_FIVE, C_FOUR, C_THREE
 from gridhall.server.games.gomoku.ai.position import SB, SW, WEIGHT, Position
 from gridhall.server.games.gomoku.renju import BLACK
@@ -34,7 +34,7 @@ class Searcher:
 
     def _tick(self) -> None:
         self.nodes += 1
-        if self.nodes & 7 == 0 and time.perf_counter() > self.deadline:
+        if self.nodes & 7 == 0 and clock.now() > self.deadline:
             raise Timeout
 
     def evaluate(self) -> int:
@@ -188,6 +188,6 @@ class Searcher:
             moves.insert(0, it_best)
             if abs(best_score) >= WIN - 100:
                 break
-            if soft is not None and time.perf_counter() > soft and (not changed or depth <= 1):
+            if soft is not None and clock.now() > soft and (not changed or depth <= 1):
                 break
         return best_move, best_score, done

@@ -19,8 +19,8 @@ Every search is bounded by a deadline (Timeout) and memoises refuted positions.
 
 from __future__ import annotations
 
-import time
 
+from gridhall.server.games.gomoku.ai import clock
 from gridhall.server.games.gomoku.ai.patterns import C_FIVE, C_FOUR, C_THREE, OPEN4, THREE
 from gridhall.server.games.gomoku.ai.position import Position
 
@@ -44,7 +44,7 @@ class ThreatSearch:
 
     def _tick(self) -> None:
         self.nodes += 1
-        if self.nodes & 15 == 0 and time.perf_counter() > self.deadline:
+        if self.nodes & 15 == 0 and clock.now() > self.deadline:
             raise Timeout
 
     # helpers -------------------------------------------------------------------
