@@ -20,6 +20,12 @@ WIN = 1_000_000
 EXACT, LOWER, UPPER = 0, 1, 2
 DEFENCE = (0, 1, 6, 8, 30, 40, 250, 1500, 0)
 """Value of occupying a point where the opponent would make each shape."""
+THREAT = (0, 0, 0, 0, 1, 1, 1, 0, 0)
+"""1 for the shapes that threaten a five soon (three, four, open four)."""
+DOUBLE_MINE = 1200
+"""Leaf bonus when the side to move has a double-threat point."""
+DOUBLE_THEIRS = 300
+"""Leaf penalty per double-threat point of the opponent (times four for two or more)."""
 
 
 class Searcher:
@@ -38,10 +44,40 @@ class Searcher:
             raise Timeout
 
     def evaluate(self) -> int:
-        """Shape totals from the side to move's view, with a tempo bonus."""
+        """Shape totals from the side to move's view, with a tempo bonus, plus the
+        double threats the sums miss: a point where one stone makes four-three,
+        four-four or three-three. The side to move can play one now (nearly a
+        win); the opponent's must be answered, and two of them rarely can be."""
         pos = self.pos
         me = pos.to_move
-        return pos.total[me] - pos.total[3 - me] + 20
+        op = 3 - me
+        score = pos.total[me] - pos.total[op] + 20
+        if self._doubles(me):
+            score += DOUBLE_MINE
+        theirs = self._doubles(op)
+        if theirs:
+            score -= DOUBLE_THEIRS if theirs == 1 else DOUBLE_THEIRS * 4
+        return score
+
+    def _doubles(self, c: int) -> int:
+        """How many points give c a double threat (0, 1 or 2 = two or more)."""
+        pos = self.pos
+        fours = pos.threats[c][C_FOUR]
+        threes = pos.threats[c][C_THREE]
+        foul_rule = pos.renju and c == BLACK  # three-three and four-four are fouls
+        n = 0
+        for p, k in fours.items():
+            if (k >= 2 and not foul_rule) or p in threes:
+                n += 1
+                if n >= 2:
+                    return 2
+        if not foul_rule:
+            for p, k in threes.items():
+                if k >= 2 and p not in fours:
+                    n += 1
+                    if n >= 2:
+                        return 2
+        return n
 
     def order(self, moves: list[int], me: int) -> list[int]:
         """Moves by attack + defence shape value, best first (flat: a hot loop)."""
@@ -52,15 +88,23 @@ class Searcher:
         fill = pos.pairs.fill
         mine, theirs = (SB, SW) if me == BLACK else (SW, SB)
         weight, defence = WEIGHT, DEFENCE
+        threat = THREAT
         scored = []
         for p in moves:
-            s = 0
+            s = a = d = 0
             for fi in (p, p + L, p + 2 * L, p + 3 * L):
                 k = keys[fi]
                 v = tab[k]
                 if v < 0:
                     v = fill(k)
-                s += weight[mine[v]] + defence[theirs[v]]
+                m, t = mine[v], theirs[v]
+                s += weight[m] + defence[t]
+                a += threat[m]
+                d += threat[t]
+            if a >= 2:
+                s += 600  # our double threat
+            if d >= 2:
+                s += 300  # theirs, to spoil
             scored.append((-s, p))
         scored.sort()
         return [p for _, p in scored]
