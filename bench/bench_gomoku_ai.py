@@ -133,6 +133,7 @@ class GameResult:
     moves: int
     hard_times: list[float] = field(default_factory=list)
     sharp_times: list[float] = field(default_factory=list)
+    quiet_times: list[float] = field(default_factory=list)
     easy_times: list[float] = field(default_factory=list)
     nodes: int = 0
 
@@ -169,8 +170,8 @@ def play(game: int, rule: str, budget: float, size: int = 15) -> GameResult:
             st = hard.Stats()
             m = hard.choose(moves, size, rule, budget, st)
             res.hard_times.append(time.perf_counter() - start)
-            if st.sharp:
-                res.sharp_times.append(res.hard_times[-1])
+            if st.reason in ("search", "defence"):  # moves that ran the full search
+                (res.sharp_times if st.sharp else res.quiet_times).append(res.hard_times[-1])
             res.nodes += st.nodes
         else:
             m = easy.choose(moves, size, rule)
@@ -323,13 +324,13 @@ def versus_easy(args: argparse.Namespace) -> None:
     )
     print(f"hard nodes/s {nodes / sum(hard_times):.0f}")
     sharp = [t for r in results for t in r.sharp_times]
-    if sharp and len(sharp) < len(hard_times):
-        quiet_total = sum(hard_times) - sum(sharp)
-        quiet_avg = quiet_total / (len(hard_times) - len(sharp))
+    quiet = [t for r in results for t in r.quiet_times]
+    if sharp and quiet:
         print(
-            f"time management: sharp moves ({len(sharp)}) avg {statistics.mean(sharp) * 1000:.0f} ms, "
-            f"other moves avg {quiet_avg * 1000:.0f} ms (ratio "
-            f"{statistics.mean(sharp) / quiet_avg:.2f})"
+            f"time management: searched moves judged sharp ({len(sharp)}) avg "
+            f"{statistics.mean(sharp) * 1000:.0f} ms, quiet ({len(quiet)}) avg "
+            f"{statistics.mean(quiet) * 1000:.0f} ms, ratio "
+            f"{statistics.mean(sharp) / statistics.mean(quiet):.2f}"
         )
     print(
         f"baseline easy time/move {avg_easy * 1000:.2f} ms; hard/easy ratio "
