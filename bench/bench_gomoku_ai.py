@@ -31,7 +31,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from gridhall.server.games.gomoku.ai import easy, hard  # noqa: E402
+from gridhall.server.games.gomoku.ai import clock, easy, hard  # noqa: E402
 from gridhall.server.games.gomoku.ai.position import Position  # noqa: E402
 from gridhall.server.games.gomoku.ai.threats import ThreatSearch, Timeout  # noqa: E402
 from gomoku_match import OPENINGS, Game, Side, play as play_match, write_psq  # noqa: E402
@@ -152,7 +152,11 @@ def five_through(stones: set[Point], p: Point, exact: bool) -> bool:
     return False
 
 
-def play(game: int, rule: str, budget: float, size: int = 15) -> GameResult:
+def play(
+    game: int, rule: str, budget: float, clock_kind: str = "wall", size: int = 15
+) -> GameResult:
+    clock.use(clock_kind)
+    now = clock.now
     rng = random.Random(1000 + game)
     hard_colour = game % 2  # 0: hard is black
     moves: list[Point] = [(size // 2, size // 2)]
@@ -165,17 +169,17 @@ def play(game: int, rule: str, budget: float, size: int = 15) -> GameResult:
     exact = rule == "standard"
     while len(moves) < size * size:
         side = len(moves) % 2
-        start = time.perf_counter()
+        start = now()
         if side == hard_colour:
             st = hard.Stats()
             m = hard.choose(moves, size, rule, budget, st)
-            res.hard_times.append(time.perf_counter() - start)
+            res.hard_times.append(now() - start)
             if st.reason in ("search", "defence"):  # moves that ran the full search
                 (res.sharp_times if st.sharp else res.quiet_times).append(res.hard_times[-1])
             res.nodes += st.nodes
         else:
             m = easy.choose(moves, size, rule)
-            res.easy_times.append(time.perf_counter() - start)
+            res.easy_times.append(now() - start)
         assert m not in moves, (game, m)
         moves.append(m)
         stones[side].add(m)
@@ -259,6 +263,13 @@ def main() -> None:
     ap.add_argument("--budget", type=float, default=2.0, help="hard's seconds per move")
     ap.add_argument("--rule", choices=("standard", "freestyle", "renju"), default="standard")
     ap.add_argument("--jobs", type=int, default=1, help="games played in parallel processes")
+    ap.add_argument(
+        "--clock",
+        choices=("wall", "cpu"),
+        default="wall",
+        help="hard vs easy: the engine's deadlines and the times reported, in wall or CPU "
+        "seconds (cpu on a loaded machine); self-play always charges CPU time",
+    )
     ap.add_argument("--selfplay", type=int, default=0, help="self-play games per colour")
     ap.add_argument("--fast", type=float, default=1.0, help="self-play: the faster hard")
     ap.add_argument("--slow", type=float, default=3.0, help="self-play: the slower hard")
@@ -287,13 +298,17 @@ def versus_easy(args: argparse.Namespace) -> None:
         with ProcessPoolExecutor(args.jobs) as pool:
             results = list(
                 pool.map(
-                    play, range(args.games), [args.rule] * args.games, [args.budget] * args.games
+                    play,
+                    range(args.games),
+                    [args.rule] * args.games,
+                    [args.budget] * args.games,
+                    [args.clock] * args.games,
                 )
             )
     else:
         results = []
         for g in range(args.games):
-            results.append(play(g, args.rule, args.budget))
+            results.append(play(g, args.rule, args.budget, args.clock))
             r = results[-1]
             print(
                 f"game {g:3d}: hard {'black' if g % 2 == 0 else 'white'} "
@@ -307,7 +322,7 @@ def versus_easy(args: argparse.Namespace) -> None:
     easy_times = [t for r in results for t in r.easy_times]
     nodes = sum(r.nodes for r in results)
     print(
-        f"\nrule {args.rule}, budget {args.budget:.2f} s, {args.games} games, "
+        f"\nrule {args.rule}, budget {args.budget:.2f} s ({args.clock} clock), {args.games} games, "
         f"jobs {args.jobs}, wall {wall:.0f} s"
     )
     print(f"hard wins {wins}/{args.games} = {100 * wins / args.games:.1f}%  (draws {draws})")

@@ -78,7 +78,10 @@ def main() -> None:
     results: dict[tuple[str, int, bool], Game] = {}
     ours_walls: list[float] = []
     with ThreadPoolExecutor(args.jobs) as pool:
-        futs = {pool.submit(run_pair, e, k, args.budget, theirs_budget, args.clock, c): (e, k, c) for e, k, c in jobs}
+        futs = {
+            pool.submit(run_pair, e, k, args.budget, theirs_budget, args.clock, c): (e, k, c)
+            for e, k, c in jobs
+        }
         for fut, key in futs.items():
             g, walls = fut.result()
             results[key] = g

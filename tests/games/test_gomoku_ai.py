@@ -358,3 +358,27 @@ def test_white_blocks_a_four_under_renju() -> None:
     # black four in column 10, rows 3..6, open at row 7 only; white must take (10, 7)
     moves = [(10, 3), (7, 7), (10, 4), (10, 2), (10, 5), (2, 2), (10, 6)]
     assert choose_move(moves, 15, "renju", "hard", BUDGET) == (10, 7)
+
+
+def test_engine_clock_switches_to_cpu_time_and_back() -> None:
+    from gridhall.server.games.gomoku.ai import clock
+
+    pos = Position(15, "standard", VCF_POSITIONS[0])
+    line = ThreatSearch(pos, time.perf_counter() + 5).vcf()
+    assert line is not None
+    try:
+        clock.use("cpu")
+        assert clock.now is time.process_time
+        # the engine still plays its win when deadlines are read in CPU seconds
+        assert choose_move(VCF_POSITIONS[0], 15, "standard", "hard", BUDGET) == pos.xy(line[0])
+    finally:
+        clock.use("wall")
+    assert clock.now is time.perf_counter
+
+
+def test_engine_clock_refuses_an_unknown_kind() -> None:
+    from gridhall.server.games.gomoku.ai import clock
+
+    with pytest.raises(ValueError):
+        clock.use("sundial")
+    assert clock.now is time.perf_counter

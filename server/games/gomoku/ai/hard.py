@@ -12,8 +12,9 @@ just ends, and the move is still chosen from what is known):
 6. PVS over the moves kept, deepening until the time is used.
 
 Time: the hard cap is `CAP` of the budget, checked every few nodes. A quiet
-position (no threat line either way, no threes on the board, a stable best
-move) stops searching at `QUIET` of the budget; a sharp one may use the cap.
+position (no threat line either way, no open three, no double-threat point,
+every threat search finished) stops deepening at `QUIET` of the budget unless
+the last iteration changed the best move; a sharp one may use the cap.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from gridhall.server.games.gomoku.ai.threats import ThreatSearch, Timeout
 
 CAP = 0.85
 """Fraction of the budget after which every search stops."""
-QUIET = 0.45
+QUIET = 0.35
 """Fraction of the budget a quiet position may use."""
 
 
@@ -88,7 +89,7 @@ def choose_in(
     def until(frac: float) -> float:
         return min(cap, start + budget * frac)
 
-    sharp = bool(pos.threats[op][C_THREE] or pos.threats[op][C_FOUR])
+    sharp = False
     hint: int | None = None
     ours = ThreatSearch(pos, until(0.15))
     try:
@@ -160,6 +161,13 @@ def choose_in(
         root_moves.insert(0, hint)
     if len(root_moves) == 1:
         return done(root_moves[0], "only-move")
+    # sharp: a threat line either way, a search that ran out of time, an open
+    # three on the board, or a double-threat point for either side
+    sharp = (
+        sharp
+        or bool(searcher.doubles(me) or searcher.doubles(op))
+        or ThreatSearch(pos, cap).threatens_open_four(op)
+    )
     st.sharp = sharp
     soft = cap if sharp else min(cap, start + budget * QUIET)
     best, score, depth = searcher.root(root_moves, soft=soft)

@@ -52,14 +52,14 @@ class Searcher:
         me = pos.to_move
         op = 3 - me
         score = pos.total[me] - pos.total[op] + 20
-        if self._doubles(me):
+        if self.doubles(me):
             score += DOUBLE_MINE
-        theirs = self._doubles(op)
+        theirs = self.doubles(op)
         if theirs:
             score -= DOUBLE_THEIRS if theirs == 1 else DOUBLE_THEIRS * 4
         return score
 
-    def _doubles(self, c: int) -> int:
+    def doubles(self, c: int) -> int:
         """How many points give c a double threat (0, 1 or 2 = two or more)."""
         pos = self.pos
         fours = pos.threats[c][C_FOUR]
@@ -202,14 +202,17 @@ class Searcher:
     ) -> tuple[int, int, int]:
         """Best move, its score and the depth completed (>= 1 unless out of time).
 
-        Deepens until the deadline; past `soft` it stops after any iteration
-        that kept the best move (a changed best move earns another iteration)."""
+        Deepens until the deadline. Past `soft` (or when the next iteration would
+        likely end past it) it stops after an iteration that kept the best move;
+        a changed best move earns another iteration. An iteration cut short still
+        counts if it already found a move better than the previous best."""
         pos = self.pos
         best_move, best_score, done = moves[0], 0, 0
         for depth in range(1, max_depth + 1):
+            began = clock.now()
+            it_best, it_score, searched = moves[0], -WIN * 2, 0
             try:
                 alpha, beta = -WIN * 2, WIN * 2
-                it_best, it_score = moves[0], -WIN * 2
                 for i, p in enumerate(moves):
                     pos.make(p)
                     try:
@@ -221,10 +224,13 @@ class Searcher:
                                 score = -self.pvs(depth - 1, -beta, -score)
                     finally:
                         pos.unmake()
+                    searched += 1
                     if score > it_score:
                         it_best, it_score = p, score
                     alpha = max(alpha, score)
             except Timeout:
+                if searched > 1 and it_best != moves[0]:
+                    best_move, best_score = it_best, it_score
                 break
             changed = it_best != best_move
             best_move, best_score, done = it_best, it_score, depth
@@ -232,6 +238,8 @@ class Searcher:
             moves.insert(0, it_best)
             if abs(best_score) >= WIN - 100:
                 break
-            if soft is not None and clock.now() > soft and (not changed or depth <= 1):
-                break
+            if soft is not None and (not changed or depth <= 1):
+                t = clock.now()
+                if t > soft or t + 2 * (t - began) > soft:
+                    break
         return best_move, best_score, done

@@ -71,9 +71,7 @@ class ThreatSearch:
     def threatens_open_four(self, c: int) -> bool:
         """Can c make an open four (or a double four) with its next stone?"""
         pos = self.pos
-        return any(
-            OPEN4 in pos.shapes(c, q) and pos.legal(c, q) for q in pos.threats[c][C_FOUR]
-        )
+        return any(OPEN4 in pos.shapes(c, q) and pos.legal(c, q) for q in pos.threats[c][C_FOUR])
 
     # VCF ---------------------------------------------------------------------------
     def vcf(self, depth: int = 30) -> list[int] | None:
