@@ -177,7 +177,8 @@ def test_vcf_positions_are_solved_and_lines_check_out(moves: list[Point]) -> Non
     line = ThreatSearch(pos, time.perf_counter() + 5).vcf()
     assert line is not None and len(line) >= 5
     _check_vcf_line(moves, [pos.xy(p) for p in line], exact=True)
-    assert choose_move(moves, 15, "standard", "hard", BUDGET) == pos.xy(line[0])
+    # a generous budget: the engine answers as soon as its VCF stage finds the line
+    assert choose_move(moves, 15, "standard", "hard", 3.0) == pos.xy(line[0])
 
 
 def test_vcf_finds_a_hand_made_double_four() -> None:
@@ -370,7 +371,7 @@ def test_engine_clock_switches_to_cpu_time_and_back() -> None:
         clock.use("cpu")
         assert clock.now is time.process_time
         # the engine still plays its win when deadlines are read in CPU seconds
-        assert choose_move(VCF_POSITIONS[0], 15, "standard", "hard", BUDGET) == pos.xy(line[0])
+        assert choose_move(VCF_POSITIONS[0], 15, "standard", "hard", 3.0) == pos.xy(line[0])
     finally:
         clock.use("wall")
     assert clock.now is time.perf_counter

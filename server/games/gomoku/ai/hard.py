@@ -91,7 +91,7 @@ def choose_in(
 
     sharp = False
     hint: int | None = None
-    ours = ThreatSearch(pos, until(0.15))
+    ours = ThreatSearch(pos, until(0.2))
     try:
         line = ours.vcf()
         if line:
@@ -101,12 +101,12 @@ def choose_in(
         sharp = True
 
     threats: dict[str, tuple[list[int], list[int]]] = {}
-    found = _opponent_line(pos, "vcf", until(0.22), st)
+    found = _opponent_line(pos, "vcf", until(0.26), st)
     if found is not None:
         threats["vcf"] = found
     else:
         try:
-            ours.deadline = until(0.32)
+            ours.deadline = until(0.34)
             line = ours.vct(depth=3)
             if line:
                 st.nodes += ours.nodes
