@@ -152,8 +152,11 @@ class ThreatSearch:
     def _vct_search(self, me: int, depth: int, vcf_depth: int, fours: int) -> list[int] | None:
         pos = self.pos
         op = 3 - me
-        if pos.threats[op][C_FIVE] or self.threatens_open_four(op):
-            return None  # the defender's own threat comes first: only fours (VCF) work here
+        if pos.threats[op][C_FIVE]:
+            return None
+        # a defender with an open three of its own leaves only fours, and threes
+        # that block it on the way
+        op_three = self.threatens_open_four(op)
         attacks = self._three_moves(me, 8)
         if fours > 0:
             attacks += [p for p in self._four_moves(me)[:6] if p not in attacks]
@@ -182,6 +185,8 @@ class ThreatSearch:
                         return [a, b, *rest]
                     continue
                 if fives or not self.threatens_open_four(me):
+                    continue
+                if op_three and self.threatens_open_four(op):
                     continue
                 defences = set(pos.threats[me][C_FOUR]) | set(pos.threats[op][C_FOUR])
                 if self._refuted(me, defences, depth, vcf_depth):
@@ -262,12 +267,13 @@ class ThreatSearch:
         if key in self.failed:
             return None
         attacks = self._four_moves(me)[:8] if fours > 0 else []
-        if depth > 0 and not self.threatens_open_four(op):
+        op_three = self.threatens_open_four(op)
+        if depth > 0:
             attacks += [p for p in self._three_moves(me, 8) if p not in attacks]
         for a in attacks:
             if not pos.legal(me, a):
                 continue
-            if sum(1 for v in pos.shapes(me, a) if v == THREE) >= 2:
+            if not op_three and sum(1 for v in pos.shapes(me, a) if v == THREE) >= 2:
                 return [a]  # two open threes at once: one block cannot stop both
             before = set(pos.threats[me][C_FOUR])
             parity = pos.parity
@@ -290,6 +296,8 @@ class ThreatSearch:
                     continue
                 if depth <= 0 or not self.threatens_open_four(me):
                     continue
+                if op_three and self.threatens_open_four(op):
+                    continue  # our three left the defender's open three standing
                 blocks = [q for q in pos.threats[me][C_FOUR] if q not in before]
                 for q in blocks:
                     pos.make(q, op)
