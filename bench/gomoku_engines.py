@@ -9,7 +9,16 @@ Each adapter turns our move list ((x, y) points, black first, freestyle 15x15)
 into the engine's own board, asks for a move and turns it back. An adapter is
 stateless between moves (the board is rebuilt from the list), so the harness may
 kill a worker that overruns its time and start a fresh one. `fallback` is the
-engine's own cheap static choice, played for it when it runs out of time.
+engine's own cheap choice, played for it when it runs out of time: for the
+gomoku package its forced moves, then its own threat-space line, then its shape
+score; for gomokubench its depth-1 ranking; otherwise the point nearest the
+last move. Only tss, mcts and policy usually answer within 1 s; negamax (about
+15 s a move here) and minimax3 (5-12 s) mostly play their fallback at 1 s, and
+the match table counts those overruns.
+
+Small shims, all in this file: gomoku.player imports a web-socket player that
+needs flask_socketio (stubbed, never used); gobang predates numpy 1.24 (the
+`np.int` alias is restored) and its weights load on the CPU.
 
 | name        | package         | method                                                       |
 | ----------- | --------------- | ------------------------------------------------------------ |

@@ -29,7 +29,7 @@ from gridhall.server.games.gomoku.ai.threats import ThreatSearch, Timeout
 
 CAP = 0.85
 """Fraction of the budget after which every search stops."""
-QUIET = 0.35
+QUIET = 0.6
 """Fraction of the budget a quiet position may use."""
 
 
