@@ -211,7 +211,7 @@ class Game:
 
 def play(black: Side, white: Side, opening: tuple[Point, ...]) -> Game:
     """One game from `opening`; ends on a five, a bad move (it loses) or a full board."""
-    g = Game(black.kind, white.kind, opening)
+    g = Game(f"{black.kind}@{black.budget:g}s", f"{white.kind}@{white.budget:g}s", opening)
     stones: dict[int, set[Point]] = {1: set(), 2: set()}
     for i, p in enumerate(opening):
         g.moves.append(p)
