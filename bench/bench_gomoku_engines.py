@@ -3,12 +3,18 @@
     nice -n 10 .venv/bin/python bench/bench_gomoku_engines.py --budget 1 --games 4 --jobs 2
 
 A match per engine: `--games` games with hard as black and as many as white,
-freestyle 15x15, `--budget` seconds per move for both sides, kept by the
-harness (gomoku_match.py: a side past budget + grace gets its engine's quick
-fallback move instead, counted as an overrun). Game k of each colour starts from
-OPENINGS[k], so the black and white games of a pair mirror each other. Engines
-that are not installed are skipped with the pip line that would add them.
-Records go to `--records` (default bench/results/engines/, git-ignored).
+freestyle 15x15, `--budget` seconds per move for both sides (`--their-budget`
+gives the others more, as a harder test), kept by the harness (gomoku_match.py:
+a side past budget + grace gets its engine's quick fallback move instead,
+counted as an overrun). By default a move is charged the CPU time its worker
+used (`--clock cpu`): on a shared machine a niced process may get a tenth of a
+core, and wall-clock seconds would then measure the scheduler, not the engines;
+`--clock wall` charges wall time. Game k of each colour starts from OPENINGS[k]
+(black at the centre, white's first stone next to it). Engines that are not
+installed are skipped with the pip line that would add them. Records go to
+`--records` (default bench/results/engines/, git-ignored); the table gives
+W-L-D per colour, the overruns of each side, and hard's time per move as
+charged (max/budget) and in wall seconds.
 """
 
 from __future__ import annotations
