@@ -14,7 +14,7 @@ just ends, and the move is still chosen from what is known):
 Time: the hard cap is `CAP` of the budget, checked every few nodes. A quiet
 position (no threat line either way, no open three, no double-threat point,
 every threat search finished) stops deepening at `QUIET` of the budget unless
-the last iteration changed the best move; a sharp one may use the cap.
+the last iteration's score fell (search.DROP); a sharp one may use the cap.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from gridhall.server.games.gomoku.ai.threats import ThreatSearch, Timeout
 
 CAP = 0.85
 """Fraction of the budget after which every search stops."""
-QUIET = 0.6
+QUIET = 0.5
 """Fraction of the budget a quiet position may use."""
 
 

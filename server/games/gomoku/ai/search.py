@@ -20,6 +20,8 @@ WIN = 1_000_000
 EXACT, LOWER, UPPER = 0, 1, 2
 DEFENCE = (0, 1, 6, 8, 30, 40, 250, 1500, 0)
 """Value of occupying a point where the opponent would make each shape."""
+DROP = 150
+"""A score fall between iterations that earns more time past the soft limit."""
 THREAT = (0, 0, 0, 0, 1, 1, 1, 0, 0)
 """1 for the shapes that threaten a five soon (three, four, open four)."""
 DOUBLE_MINE = 1200
@@ -203,9 +205,10 @@ class Searcher:
         """Best move, its score and the depth completed (>= 1 unless out of time).
 
         Deepens until the deadline. Past `soft` (or when the next iteration would
-        likely end past it) it stops after an iteration that kept the best move;
-        a changed best move earns another iteration. An iteration cut short still
-        counts if it already found a move better than the previous best."""
+        likely end past it) it stops, unless the last iteration's score fell by
+        more than DROP (trouble found: think on, up to the deadline). An
+        iteration cut short still counts if it already found a move better than
+        the previous best."""
         pos = self.pos
         best_move, best_score, done = moves[0], 0, 0
         for depth in range(1, max_depth + 1):
@@ -232,13 +235,13 @@ class Searcher:
                 if searched > 1 and it_best != moves[0]:
                     best_move, best_score = it_best, it_score
                 break
-            changed = it_best != best_move
+            dropped = depth > 1 and it_score < best_score - DROP
             best_move, best_score, done = it_best, it_score, depth
             moves.remove(it_best)
             moves.insert(0, it_best)
             if abs(best_score) >= WIN - 100:
                 break
-            if soft is not None and (not changed or depth <= 1):
+            if soft is not None and not dropped:
                 t = clock.now()
                 if t > soft or t + 2 * (t - began) > soft:
                     break
