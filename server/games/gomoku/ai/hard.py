@@ -169,7 +169,9 @@ def choose_in(
         or ThreatSearch(pos, cap).threatens_open_four(op)
     )
     st.sharp = sharp
-    soft = cap if sharp else min(cap, start + budget * QUIET)
+    # a quiet position stops at QUIET of the budget, but the search itself always
+    # gets a fair share, however long the threat stages took
+    soft = cap if sharp else min(cap, max(start + budget * QUIET, clock.now() + budget * 0.3))
     best, score, depth = searcher.root(root_moves, soft=soft)
     st.nodes += searcher.nodes
     st.depth, st.score = depth, score
