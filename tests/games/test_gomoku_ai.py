@@ -177,7 +177,8 @@ def test_vcf_positions_are_solved_and_lines_check_out(moves: list[Point]) -> Non
     line = ThreatSearch(pos, time.perf_counter() + 5).vcf()
     assert line is not None and len(line) >= 5
     _check_vcf_line(moves, [pos.xy(p) for p in line], exact=True)
-    assert choose_move(moves, 15, "standard", "hard", BUDGET) == pos.xy(line[0])
+    # a generous budget: the engine answers as soon as its VCF stage finds the line
+    assert choose_move(moves, 15, "standard", "hard", 3.0) == pos.xy(line[0])
 
 
 def test_vcf_finds_a_hand_made_double_four() -> None:
@@ -243,3 +244,142 @@ def test_bad_arguments_are_refused() -> None:
         choose_move([(7, 7), (7, 7)], 15, "standard", "easy")
     with pytest.raises(ValueError):
         choose_move([], 15, "standard", "impossible")
+
+
+# --- threat-space search: puzzles the hard engine must solve -------------------------------
+
+# Black to move wins by threes and fours, not by fours alone (from an engine match).
+VCT_PUZZLE: list[Point] = [
+    (7, 7), (8, 7), (8, 8), (7, 8), (7, 9), (6, 9), (9, 6),
+    (5, 10), (4, 11), (6, 10), (6, 8), (4, 10), (7, 10), (5, 7),
+]  # fmt: skip
+# White to move; black would win by a VCT of three threes if it moved (from a match loss).
+MUST_STOP_VCT: list[Point] = [
+    (7, 7), (8, 8), (6, 7), (5, 8), (6, 8), (8, 6), (8, 5), (9, 6), (4, 9), (3, 10), (5, 5),
+]  # fmt: skip
+
+
+def _open_four_points(moves: list[Point], side: int) -> set[Point]:
+    """Points where `side` (0 black, 1 white) would make two completions at once."""
+    own = {p for i, p in enumerate(moves) if i % 2 == side}
+    taken = set(moves)
+    return {
+        (x, y)
+        for x in range(15)
+        for y in range(15)
+        if (x, y) not in taken
+        and len(_completions(own | {(x, y)}, taken | {(x, y)}, exact=False)) >= 2
+    }
+
+
+def test_vct_puzzle_is_solved_with_a_three_when_no_vcf_exists() -> None:
+    pos = Position(15, "freestyle", VCT_PUZZLE)
+    assert ThreatSearch(pos, time.perf_counter() + 10).vcf() is None
+    line = ThreatSearch(pos, time.perf_counter() + 10).vct(depth=3)
+    assert line is not None
+    first = pos.xy(line[0])
+    after = [*VCT_PUZZLE, first]
+    # checked without the engine: the first move threatens an open four
+    assert _open_four_points(after, side=0)
+
+
+def test_double_three_is_found_by_vct_and_by_the_threat_space_estimate() -> None:
+    # black: (5,7),(6,7) on a row and (7,5),(7,6) on a column; (7,7) makes two open threes
+    moves = [(5, 7), (0, 0), (6, 7), (0, 14), (7, 5), (14, 0), (7, 6), (14, 14)]
+    pos = Position(15, "freestyle", moves)
+    assert ThreatSearch(pos, time.perf_counter() + 10).vcf() is None
+    vct = ThreatSearch(pos, time.perf_counter() + 10).vct(depth=2)
+    tss = ThreatSearch(pos, time.perf_counter() + 10).threat_space()
+    assert vct is not None and tss is not None
+    assert pos.xy(vct[0]) == (7, 7) and pos.xy(tss[0]) == (7, 7)
+
+
+def test_hard_stops_an_opponent_vct_of_three_threes() -> None:
+    move = choose_move(MUST_STOP_VCT, 15, "freestyle", "hard", 3.0)
+    pos = Position(15, "freestyle", [*MUST_STOP_VCT, move])
+    assert ThreatSearch(pos, time.perf_counter() + 30).vct(depth=3) is None
+
+
+def test_hard_stops_an_opponent_vcf() -> None:
+    # VCF_POSITIONS[2] with one more black stone in a corner: now white to move
+    # faces black's VCF and must break it
+    moves = [*VCF_POSITIONS[2], (0, 14)]
+    pos = Position(15, "standard", moves)
+    pos.parity ^= 1
+    assert ThreatSearch(pos, time.perf_counter() + 10).vcf() is not None
+    move = choose_move(moves, 15, "standard", "hard", 1.0)
+    after = Position(15, "standard", [*moves, move])
+    assert ThreatSearch(after, time.perf_counter() + 10).vcf() is None
+
+
+def test_hard_plays_the_vct_win_and_keeps_winning() -> None:
+    moves = list(VCT_PUZZLE)
+    me = len(moves) % 2
+    for _ in range(12):
+        x, y = choose_move(moves, 15, "freestyle", "hard", 1.0)
+        moves.append((x, y))
+        own = {p for i, p in enumerate(moves) if i % 2 == me}
+        if _has_five(own, (x, y), exact=False):
+            return
+        # the defender answers with the hard engine too
+        reply = choose_move(moves, 15, "freestyle", "hard", 0.3)
+        moves.append(reply)
+        theirs = {p for i, p in enumerate(moves) if i % 2 != me}
+        assert not _has_five(theirs, reply, exact=False)
+    pytest.fail("the VCT did not end in a five")
+
+
+@pytest.mark.parametrize("rule", ["freestyle", "standard"])
+def test_double_four_is_played_where_it_is_no_foul(rule: str) -> None:
+    moves = [
+        (5, 8), (4, 8), (6, 8), (0, 0), (7, 8), (8, 4),
+        (8, 5), (14, 14), (8, 6), (14, 0), (8, 7), (0, 14),
+    ]  # fmt: skip
+    assert choose_move(moves, 15, rule, "hard", BUDGET) == (8, 8)
+
+
+def test_renju_black_never_plays_the_double_four_foul() -> None:
+    moves = [
+        (5, 8), (4, 8), (6, 8), (0, 0), (7, 8), (8, 4),
+        (8, 5), (14, 14), (8, 6), (14, 0), (8, 7), (0, 14),
+    ]  # fmt: skip
+    move = choose_move(moves, 15, "renju", "hard", BUDGET)
+    assert (8, 8) in forbidden_points(moves[0::2], moves[1::2])
+    assert move not in forbidden_points(moves[0::2], moves[1::2])
+
+
+def test_renju_black_never_completes_an_overline() -> None:
+    # black XXXX_X on row 7 with white on (6, 7): (11, 7) would make six, a foul
+    moves = [(7, 7), (6, 7), (8, 7), (0, 2), (9, 7), (0, 4), (10, 7), (0, 6), (12, 7), (0, 9)]
+    assert choose_move(moves, 15, "renju", "hard", BUDGET) != (11, 7)
+    assert choose_move(moves, 15, "freestyle", "hard", BUDGET) == (11, 7)
+
+
+def test_white_blocks_a_four_under_renju() -> None:
+    # black four in column 10, rows 3..6, open at row 7 only; white must take (10, 7)
+    moves = [(10, 3), (7, 7), (10, 4), (10, 2), (10, 5), (2, 2), (10, 6)]
+    assert choose_move(moves, 15, "renju", "hard", BUDGET) == (10, 7)
+
+
+def test_engine_clock_switches_to_cpu_time_and_back() -> None:
+    from gridhall.server.games.gomoku.ai import clock
+
+    pos = Position(15, "standard", VCF_POSITIONS[0])
+    line = ThreatSearch(pos, time.perf_counter() + 5).vcf()
+    assert line is not None
+    try:
+        clock.use("cpu")
+        assert clock.now is time.process_time
+        # the engine still plays its win when deadlines are read in CPU seconds
+        assert choose_move(VCF_POSITIONS[0], 15, "standard", "hard", 3.0) == pos.xy(line[0])
+    finally:
+        clock.use("wall")
+    assert clock.now is time.perf_counter
+
+
+def test_engine_clock_refuses_an_unknown_kind() -> None:
+    from gridhall.server.games.gomoku.ai import clock
+
+    with pytest.raises(ValueError):
+        clock.use("sundial")
+    assert clock.now is time.perf_counter

@@ -37,4 +37,13 @@ def choose_move(
     return hard.choose(moves, size, rule, budget)
 
 
-__all__ = ["LEVELS", "RULES", "choose_move"]
+def warm_up(rules: tuple[str, ...] = RULES, seconds: float = 0.2) -> None:
+    """Fill the lazily built shape tables off the clock: a fresh process's first
+    moves otherwise spend part of their budget on it. Worth calling once in a
+    worker process before its first real move (a process pool initializer)."""
+    opening = [(7, 7), (8, 8), (8, 6), (6, 8), (9, 7), (7, 9), (6, 6), (9, 9), (10, 8)]
+    for rule in rules:
+        hard.choose(opening, 15, rule, seconds)
+
+
+__all__ = ["LEVELS", "RULES", "choose_move", "warm_up"]

@@ -1,10 +1,12 @@
 """A Gomoku position for search: flat padded board, incremental line shapes.
 
-Every playable point keeps, per direction and per colour, the base-3 code of
-the ten cells around it (see patterns.py). Placing or removing a stone touches
-only the points within five cells on its four lines, so shapes, the running
-evaluation and the threat tables (where each colour can make five, a four or
-an open three) stay current at a cost of a few dozen table look-ups per move.
+Every playable point keeps, per direction, one base-4 code of the ten cells
+around it (empty, black, white, off the board). A pair table maps that code to
+both colours' shapes at once (see patterns.py for the shapes), so placing or
+removing a stone touches only the points within five cells on its four lines,
+with one code update and two look-ups each; shapes, the running evaluation and
+the threat tables (where each colour can make five, a four or an open three)
+stay current that way.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from gridhall.server.games.gomoku.ai.patterns import (
     OPEN4,
     OVERLINE,
     POW3,
+    RADIUS,
     THREE,
     ShapeTable,
 )
@@ -29,6 +32,49 @@ WEIGHT = (0, 2, 8, 10, 40, 45, 300, 2000, 0)
 """Evaluation weight of each shape (index = shape)."""
 
 _ZOBRIST_SEED = 20240607
+POW4 = tuple(4 ** (k - (1 if k > RADIUS else 0)) if k != RADIUS else 0 for k in range(11))
+"""Weight of each line offset's base-4 digit (the centre is the point itself)."""
+N_KEYS4 = 4**10
+_TO_BLACK = (0, 1, 2, 2)
+_TO_WHITE = (0, 2, 1, 2)
+"""A base-4 digit (empty, black, white, wall) as a base-3 digit seen by each colour."""
+SB = tuple(v // 9 for v in range(81))
+SW = tuple(v % 9 for v in range(81))
+"""Black's and white's shape in a pair-table value."""
+
+
+class PairTable:
+    """Lazily filled: base-4 line code -> black shape * 9 + white shape, per rule."""
+
+    def __init__(self, black: ShapeTable, white: ShapeTable) -> None:
+        self.black = black
+        self.white = white
+        self.table = [-1] * N_KEYS4
+
+    def fill(self, key: int) -> int:
+        kb = kw = 0
+        k = key
+        for off in range(11):
+            if off == RADIUS:
+                continue
+            d = k & 3
+            k >>= 2
+            kb += _TO_BLACK[d] * POW3[off]
+            kw += _TO_WHITE[d] * POW3[off]
+        v = self.black.shape(kb) * 9 + self.white.shape(kw)
+        self.table[key] = v
+        return v
+
+
+_PAIRS: dict[str, PairTable] = {}
+
+
+def pair_table(rule: str) -> PairTable:
+    """The shared pair table of a rule set (one per process)."""
+    key = "exact-free" if rule == "renju" else rule
+    if key not in _PAIRS:
+        _PAIRS[key] = PairTable(*tables_for(rule))
+    return _PAIRS[key]
 
 
 def tables_for(rule: str) -> tuple[ShapeTable, ShapeTable]:
@@ -60,9 +106,8 @@ class Position:
         self.L = g.length
         self.cells = g.new_board()
         self.points = g.cells_of()
-        self.tab: list[list[int]] = [[], *(t.table for t in tables_for(rule))]
-        self.shape_tables: list[ShapeTable] = [EXACT, *tables_for(rule)]
-        self.keys: list[list[int]] = [[], [0] * (4 * self.L), [0] * (4 * self.L)]
+        self.pairs = pair_table(rule)
+        self.keys = [0] * (4 * self.L)
         self.total = [0, 0, 0]
         # threat tables: [colour][class] -> {point: number of directions}
         self.threats: list[list[dict[int, int]]] = [[], [{}, {}, {}], [{}, {}, {}]]
@@ -103,7 +148,7 @@ class Position:
                         if cells[q] == WALL:
                             break
                         # p sits at offset -sign*k in q's line
-                        self.nbr[p].append((di * L + q, q, POW3[5 - sign * k]))
+                        self.nbr[p].append((di * L + q, q, POW4[5 - sign * k]))
             x, y = self.grid.point(p)
             for dy in range(-2, 3):
                 for dx in range(-2, 3):
@@ -111,7 +156,7 @@ class Position:
                         self.ring[p].append(self.grid.index(x + dx, y + dy))
 
     def _init_keys(self) -> None:
-        """Walls count as blocked (digit 2), and so does everything past a wall."""
+        """Off-board cells are digit 3 (blocked for both colours)."""
         cells, L = self.cells, self.L
         for p in self.points:
             for di, d in enumerate(self.grid.dirs):
@@ -123,14 +168,10 @@ class Position:
                         q += sign * d
                         if walled or cells[q] == WALL:
                             walled = True
-                            key += 2 * POW3[5 + sign * k]
-                for c in (BLACK, WHITE):
-                    self.keys[c][di * L + p] = key
-        for c in (BLACK, WHITE):
-            tab = self.shape_tables[c]
-            for p in self.points:
-                for di in range(4):
-                    self._add(c, p, tab.shape(self.keys[c][di * L + p]), 1)
+                            key += 3 * POW4[5 + sign * k]
+                self.keys[di * L + p] = key
+        for p in self.points:
+            self._point(p, 1)
 
     # bookkeeping ---------------------------------------------------------
     def _add(self, c: int, p: int, shape: int, sign: int) -> None:
@@ -148,10 +189,15 @@ class Position:
     def to_move(self) -> int:
         return BLACK if (len(self.stack) + self.parity) % 2 == 0 else WHITE
 
+    def pair(self, p: int, di: int) -> int:
+        """Both colours' shapes at p on direction di, as black * 9 + white."""
+        key = self.keys[di * self.L + p]
+        v = self.pairs.table[key]
+        return v if v >= 0 else self.pairs.fill(key)
+
     def shape(self, c: int, p: int, di: int) -> int:
-        key = self.keys[c][di * self.L + p]
-        s = self.tab[c][key]
-        return s if s >= 0 else self.shape_tables[c].shape(key)
+        v = self.pair(p, di)
+        return v // 9 if c == BLACK else v % 9
 
     def shapes(self, c: int, p: int) -> list[int]:
         return [self.shape(c, p, di) for di in range(4)]
@@ -159,15 +205,14 @@ class Position:
     def make(self, p: int, colour: int = 0) -> None:
         """Put the side to move's stone (or `colour`'s) on empty point p."""
         c = colour or self.to_move
-        for col in (BLACK, WHITE):
-            for di in range(4):
-                self._add(col, p, self.shape(col, p, di), -1)
+        self._point(p, -1)
         self.cells[p] = c
         self.hash ^= self.zob[c][p]
         self.stack.append(p)
         self._shift(p, c, 1)
+        near = self.near
         for q in self.ring[p]:
-            self.near[q] += 1
+            near[q] += 1
 
     def unmake(self) -> None:
         p = self.stack.pop()
@@ -175,35 +220,81 @@ class Position:
         self._shift(p, c, -1)
         self.cells[p] = EMPTY
         self.hash ^= self.zob[c][p]
-        for col in (BLACK, WHITE):
-            for di in range(4):
-                self._add(col, p, self.shape(col, p, di), 1)
+        self._point(p, 1)
+        near = self.near
         for q in self.ring[p]:
-            self.near[q] -= 1
+            near[q] -= 1
+
+    def _point(self, p: int, sign: int) -> None:
+        """Count (sign 1) or discount (-1) the shapes of empty point p, both colours."""
+        for di in range(4):
+            v = self.pair(p, di)
+            if v:
+                if v >= 9:
+                    self._add(BLACK, p, v // 9, sign)
+                if v % 9:
+                    self._add(WHITE, p, v % 9, sign)
 
     def _shift(self, p: int, c: int, sign: int) -> None:
+        """Stone c at p appears (sign 1) or goes (-1): update the codes of the points
+        on its four lines, and the shapes, totals and threat tables they imply.
+        Written flat because it is the engine's innermost loop."""
         cells = self.cells
-        kb, kw = self.keys[BLACK], self.keys[WHITE]
-        tb, tw = self.shape_tables[BLACK], self.shape_tables[WHITE]
-        db = sign * (1 if c == BLACK else 2)
-        dw = sign * (1 if c == WHITE else 2)
+        keys = self.keys
+        pairs = self.pairs
+        tab = pairs.table
+        fill = pairs.fill
+        thb, thw = self.threats[BLACK], self.threats[WHITE]
+        total = self.total
+        weight, class_of = WEIGHT, CLASS_OF
+        sb, sw = SB, SW
+        d = sign * c
         for fi, q, pw in self.nbr[p]:
-            if cells[q] != EMPTY:
-                kb[fi] += db * pw
-                kw[fi] += dw * pw
+            ok = keys[fi]
+            nk = ok + d * pw
+            keys[fi] = nk
+            if cells[q]:
                 continue
-            old = tb.shape(kb[fi])
-            kb[fi] += db * pw
-            new = tb.shape(kb[fi])
-            if old != new:
-                self._add(BLACK, q, old, -1)
-                self._add(BLACK, q, new, 1)
-            old = tw.shape(kw[fi])
-            kw[fi] += dw * pw
-            new = tw.shape(kw[fi])
-            if old != new:
-                self._add(WHITE, q, old, -1)
-                self._add(WHITE, q, new, 1)
+            vo = tab[ok]
+            if vo < 0:
+                vo = fill(ok)
+            vn = tab[nk]
+            if vn < 0:
+                vn = fill(nk)
+            if vo == vn:
+                continue
+            so = sb[vo]
+            sn = sb[vn]
+            if so != sn:
+                total[BLACK] += weight[sn] - weight[so]
+                k = class_of[so]
+                if k >= 0:
+                    t = thb[k]
+                    n = t[q] - 1
+                    if n:
+                        t[q] = n
+                    else:
+                        del t[q]
+                k = class_of[sn]
+                if k >= 0:
+                    t = thb[k]
+                    t[q] = t.get(q, 0) + 1
+            so = sw[vo]
+            sn = sw[vn]
+            if so != sn:
+                total[WHITE] += weight[sn] - weight[so]
+                k = class_of[so]
+                if k >= 0:
+                    t = thw[k]
+                    n = t[q] - 1
+                    if n:
+                        t[q] = n
+                    else:
+                        del t[q]
+                k = class_of[sn]
+                if k >= 0:
+                    t = thw[k]
+                    t[q] = t.get(q, 0) + 1
 
     # queries ---------------------------------------------------------------
     def legal(self, c: int, p: int) -> bool:

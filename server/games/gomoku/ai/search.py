@@ -9,16 +9,25 @@ few points by shape score (attack + defence) are searched, the TT move first.
 
 from __future__ import annotations
 
-import time
 
+from gridhall.server.games.gomoku.ai import clock
 from gridhall.server.games.gomoku.ai.patterns import C_FIVE, C_FOUR, C_THREE
-from gridhall.server.games.gomoku.ai.position import WEIGHT, Position
+from gridhall.server.games.gomoku.ai.position import SB, SW, WEIGHT, Position
+from gridhall.server.games.gomoku.renju import BLACK
 from gridhall.server.games.gomoku.ai.threats import Timeout
 
 WIN = 1_000_000
 EXACT, LOWER, UPPER = 0, 1, 2
 DEFENCE = (0, 1, 6, 8, 30, 40, 250, 1500, 0)
 """Value of occupying a point where the opponent would make each shape."""
+DROP = 150
+"""A score fall between iterations that earns more time past the soft limit."""
+THREAT = (0, 0, 0, 0, 1, 1, 1, 0, 0)
+"""1 for the shapes that threaten a five soon (three, four, open four)."""
+DOUBLE_MINE = 1200
+"""Leaf bonus when the side to move has a double-threat point."""
+DOUBLE_THEIRS = 300
+"""Leaf penalty per double-threat point of the opponent (times four for two or more)."""
 
 
 class Searcher:
@@ -33,27 +42,73 @@ class Searcher:
 
     def _tick(self) -> None:
         self.nodes += 1
-        if self.nodes & 127 == 0 and time.perf_counter() > self.deadline:
+        if self.nodes & 7 == 0 and clock.now() > self.deadline:
             raise Timeout
 
     def evaluate(self) -> int:
-        """Shape totals from the side to move's view, with a tempo bonus."""
+        """Shape totals from the side to move's view, with a tempo bonus, plus the
+        double threats the sums miss: a point where one stone makes four-three,
+        four-four or three-three. The side to move can play one now (nearly a
+        win); the opponent's must be answered, and two of them rarely can be."""
         pos = self.pos
         me = pos.to_move
-        return pos.total[me] - pos.total[3 - me] + 20
+        op = 3 - me
+        score = pos.total[me] - pos.total[op] + 20
+        if self.doubles(me):
+            score += DOUBLE_MINE
+        theirs = self.doubles(op)
+        if theirs:
+            score -= DOUBLE_THEIRS if theirs == 1 else DOUBLE_THEIRS * 4
+        return score
+
+    def doubles(self, c: int) -> int:
+        """How many points give c a double threat (0, 1 or 2 = two or more)."""
+        pos = self.pos
+        fours = pos.threats[c][C_FOUR]
+        threes = pos.threats[c][C_THREE]
+        foul_rule = pos.renju and c == BLACK  # three-three and four-four are fouls
+        n = 0
+        for p, k in fours.items():
+            if (k >= 2 and not foul_rule) or p in threes:
+                n += 1
+                if n >= 2:
+                    return 2
+        if not foul_rule:
+            for p, k in threes.items():
+                if k >= 2 and p not in fours:
+                    n += 1
+                    if n >= 2:
+                        return 2
+        return n
 
     def order(self, moves: list[int], me: int) -> list[int]:
+        """Moves by attack + defence shape value, best first (flat: a hot loop)."""
         pos = self.pos
-        op = 3 - me
-        shape = pos.shape
-
-        def score(p: int) -> int:
-            s = 0
-            for di in range(4):
-                s += WEIGHT[shape(me, p, di)] + DEFENCE[shape(op, p, di)]
-            return s
-
-        scored = sorted(((score(p), p) for p in moves), key=lambda t: (-t[0], t[1]))
+        L = pos.L
+        keys = pos.keys
+        tab = pos.pairs.table
+        fill = pos.pairs.fill
+        mine, theirs = (SB, SW) if me == BLACK else (SW, SB)
+        weight, defence = WEIGHT, DEFENCE
+        threat = THREAT
+        scored = []
+        for p in moves:
+            s = a = d = 0
+            for fi in (p, p + L, p + 2 * L, p + 3 * L):
+                k = keys[fi]
+                v = tab[k]
+                if v < 0:
+                    v = fill(k)
+                m, t = mine[v], theirs[v]
+                s += weight[m] + defence[t]
+                a += threat[m]
+                d += threat[t]
+            if a >= 2:
+                s += 600  # our double threat
+            if d >= 2:
+                s += 300  # theirs, to spoil
+            scored.append((-s, p))
+        scored.sort()
         return [p for _, p in scored]
 
     def forced(self, me: int) -> tuple[int | None, list[int] | None]:
@@ -144,14 +199,23 @@ class Searcher:
         self.tt[pos.hash] = (depth, flag, best, best_move)
         return best
 
-    def root(self, moves: list[int], max_depth: int = 20) -> tuple[int, int, int]:
-        """Best move, its score and the depth completed (>= 1 unless out of time)."""
+    def root(
+        self, moves: list[int], max_depth: int = 20, soft: float | None = None
+    ) -> tuple[int, int, int]:
+        """Best move, its score and the depth completed (>= 1 unless out of time).
+
+        Deepens until the deadline. Past `soft` (or when the next iteration would
+        likely end past it) it stops, unless the last iteration's score fell by
+        more than DROP (trouble found: think on, up to the deadline). An
+        iteration cut short still counts if it already found a move better than
+        the previous best."""
         pos = self.pos
         best_move, best_score, done = moves[0], 0, 0
         for depth in range(1, max_depth + 1):
+            began = clock.now()
+            it_best, it_score, searched = moves[0], -WIN * 2, 0
             try:
                 alpha, beta = -WIN * 2, WIN * 2
-                it_best, it_score = moves[0], -WIN * 2
                 for i, p in enumerate(moves):
                     pos.make(p)
                     try:
@@ -163,14 +227,22 @@ class Searcher:
                                 score = -self.pvs(depth - 1, -beta, -score)
                     finally:
                         pos.unmake()
+                    searched += 1
                     if score > it_score:
                         it_best, it_score = p, score
                     alpha = max(alpha, score)
             except Timeout:
+                if searched > 1 and it_best != moves[0]:
+                    best_move, best_score = it_best, it_score
                 break
+            dropped = depth > 1 and it_score < best_score - DROP
             best_move, best_score, done = it_best, it_score, depth
             moves.remove(it_best)
             moves.insert(0, it_best)
             if abs(best_score) >= WIN - 100:
                 break
+            if soft is not None and not dropped:
+                t = clock.now()
+                if t > soft or t + 2 * (t - began) > soft:
+                    break
         return best_move, best_score, done

@@ -1,0 +1,143 @@
+"""Match the hard computer against Gomoku AIs from other projects (see gomoku_engines.py).
+
+    nice -n 10 .venv/bin/python bench/bench_gomoku_engines.py --budget 1 --games 4 --jobs 2
+
+A match per engine: `--games` games with hard as black and as many as white,
+freestyle 15x15, `--budget` seconds per move for both sides (`--their-budget`
+gives the others more, as a harder test), kept by the harness (gomoku_match.py:
+a side past budget + grace gets its engine's quick fallback move instead,
+counted as an overrun). By default a move is charged the CPU time its worker
+used (`--clock cpu`): on a shared machine a niced process may get a tenth of a
+core, and wall-clock seconds would then measure the scheduler, not the engines;
+`--clock wall` charges wall time. Game k of each colour starts from OPENINGS[k]
+(black at the centre, white's first stone next to it). Engines that are not
+installed are skipped with the pip line that would add them. Records go to
+`--records` (default bench/results/engines/, git-ignored); the table gives
+W-L-D per colour, the overruns of each side, and hard's time per move as
+charged (max/budget) and in wall seconds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent
+sys.path.insert(0, str(BENCH.parent))
+sys.path.insert(0, str(BENCH))
+
+from gomoku_engines import ENGINES  # noqa: E402
+from gomoku_match import OPENINGS, Game, Side, play, write_psq  # noqa: E402
+
+HARD = "gridhall-hard"
+
+
+def run_pair(
+    engine: str, k: int, budget: float, theirs_budget: float, clock: str, ours_black: bool
+) -> tuple[Game, list[float]]:
+    ours, theirs = Side(HARD, budget, clock), Side(engine, theirs_budget, clock)
+    try:
+        black, white = (ours, theirs) if ours_black else (theirs, ours)
+        return play(black, white, OPENINGS[k % len(OPENINGS)]), ours.walls
+    finally:
+        ours.close()
+        theirs.close()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--budget", type=float, default=1.0, help="seconds per move, both sides")
+    ap.add_argument(
+        "--their-budget",
+        type=float,
+        default=None,
+        help="seconds per move for the other engine (default: --budget); more = a harder test",
+    )
+    ap.add_argument("--games", type=int, default=4, help="games per colour per engine")
+    ap.add_argument(
+        "--clock",
+        choices=("cpu", "wall"),
+        default="cpu",
+        help="what a move is charged: the worker's CPU time (default), or wall time",
+    )
+    ap.add_argument("--jobs", type=int, default=2, help="games played at once")
+    ap.add_argument("--engines", default=",".join(ENGINES), help="comma-separated names")
+    ap.add_argument("--records", type=Path, default=BENCH / "results" / "engines")
+    args = ap.parse_args()
+    theirs_budget = args.budget if args.their_budget is None else args.their_budget
+
+    print(f"load before: {os.getloadavg()[0]:.2f} (1-min), {os.cpu_count()} cpus")
+    names = []
+    for name in args.engines.split(","):
+        spec = ENGINES[name]
+        why = spec.missing()
+        if why:
+            print(f"skip {name} ({spec.describe}): {why}")
+        else:
+            names.append(name)
+    jobs = [(e, k, colour) for e in names for k in range(args.games) for colour in (True, False)]
+    t0 = time.perf_counter()
+    results: dict[tuple[str, int, bool], Game] = {}
+    ours_walls: list[float] = []
+    with ThreadPoolExecutor(args.jobs) as pool:
+        futs = {
+            pool.submit(run_pair, e, k, args.budget, theirs_budget, args.clock, c): (e, k, c)
+            for e, k, c in jobs
+        }
+        for fut, key in futs.items():
+            g, walls = fut.result()
+            results[key] = g
+            ours_walls.extend(walls)
+            e, k, c = key
+            ours = 1 if c else 2
+            verdict = "won" if g.winner == ours else "draw" if g.winner == 0 else "LOST"
+            name = f"{e}-{k}-hard_{'black' if c else 'white'}.psq"
+            write_psq(g, args.records / name)
+            print(
+                f"{e:9s} game {k} hard {'black' if c else 'white'}: {verdict} in "
+                f"{len(g.moves)} moves ({g.reason}); overruns hard {g.overruns[ours]}, "
+                f"{e} {g.overruns[3 - ours]}  -> {args.records / name}",
+                flush=True,
+            )
+    wall = time.perf_counter() - t0
+    print(
+        f"\nfreestyle 15x15, hard {args.budget:g} s, others {theirs_budget:g} s per move "
+        f"({args.clock} clock, harness-enforced), "
+        f"{args.games}+{args.games} games per engine, jobs {args.jobs}, wall {wall:.0f} s, "
+        f"load after {os.getloadavg()[0]:.2f}"
+    )
+    print(f"{'engine':9s} {'hard black W-L-D':>17s} {'hard white W-L-D':>17s}  overruns hard/them")
+    ours_times: list[float] = []
+    for e in names:
+        row = []
+        over = [0, 0]
+        for c in (True, False):
+            ours = 1 if c else 2
+            gs = [results[(e, k, c)] for k in range(args.games)]
+            w = sum(g.winner == ours for g in gs)
+            d = sum(g.winner == 0 for g in gs)
+            row.append(f"{w}-{len(gs) - w - d}-{d}")
+            for g in gs:
+                over[0] += g.overruns[ours]
+                over[1] += g.overruns[3 - ours]
+                ours_times += [t for i, t in enumerate(g.times) if i >= 2 and 1 + i % 2 == ours]
+        print(f"{e:9s} {row[0]:>17s} {row[1]:>17s}  {over[0]}/{over[1]}")
+    if ours_times:
+        print(
+            f"hard time per move ({args.clock} clock, harness): avg "
+            f"{sum(ours_times) / len(ours_times):.3f} s, max {max(ours_times):.3f} s, "
+            f"max/budget {max(ours_times) / args.budget:.3f}"
+        )
+    if ours_walls:
+        print(
+            f"hard wall time per move incl. pipe: avg {sum(ours_walls) / len(ours_walls):.3f} s, "
+            f"max {max(ours_walls):.3f} s"
+        )
+
+
+if __name__ == "__main__":
+    main()

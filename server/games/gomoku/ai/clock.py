@@ -1,0 +1,23 @@
+"""The engine's clock: wall time in real games, CPU time in benchmark matches.
+
+Deadlines everywhere in the engine are read from `clock.now()`. A game against
+people is played on the wall clock (the default). A benchmark match on a
+shared, loaded machine switches a worker process to its own CPU time with
+`use("cpu")`, so that a "1 s move" means one second of thinking whatever else
+the machine is running, for every engine in the match alike.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+now: Callable[[], float] = time.perf_counter
+
+
+def use(kind: str) -> None:
+    """Read deadlines from the wall clock ("wall") or this process's CPU time ("cpu")."""
+    global now
+    if kind not in ("wall", "cpu"):
+        raise ValueError(f"unknown clock {kind!r}; use 'wall' or 'cpu'")
+    now = time.perf_counter if kind == "wall" else time.process_time
