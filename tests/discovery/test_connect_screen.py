@@ -93,7 +93,7 @@ def test_the_server_is_remembered_only_after_it_answered(
     assert config.load().server == "home:8765"
     listener(Connection("connected"))
     saved = json.loads((tmp_path / "config.json").read_text())
-    assert saved == {"name": "Ann", "server": "typo-host:8765"}
+    assert saved == {"name": "Ann", "server": "typo-host:8765", "tokens": {}}
 
 
 def test_find_says_what_to_do_when_nothing_answers(
