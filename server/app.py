@@ -26,12 +26,19 @@ from gridhall.protocol import ErrorCode
 from .computer import Computers
 from .config import ServerConfig
 from .connection import Connection
-from .effects import Effect, SaveChat, SaveGame, Send, Think, Wake
+from .effects import Effect, SaveChat, SaveGame, Send, Think, Wake, Work
 from .games.base import JSON
 from .hub import Hub
 from .identity import Identity
+from .jobs import BUSY, run_job
+from .memory import release_free_memory
 from .session import Session
 from .store import Store
+from .work import WorkPool
+
+TRIM_AFTER = 2**20
+"""Bytes a dropped connection must have held for the server to hand freed memory
+back to the OS (see ``server/memory.py``)."""
 
 log = logging.getLogger("gridhall.server")
 
@@ -41,7 +48,9 @@ class GameServer:
         self.config = config or ServerConfig()
         self.store = Store(self.config.db)
         self.hub = Hub(self.config)
-        self.computers = Computers(self.config.ai_workers, self.config.ai_budget)
+        self.work = WorkPool(self.config.ai_workers, self.config.max_jobs)
+        self.computers = Computers(self.work, self.config.ai_budget)
+        self._trim: asyncio.TimerHandle | None = None
         self.sessions: dict[str, Session] = {}
         """The session speaking for each connected player id."""
         self.connections: set[Connection] = set()
@@ -55,9 +64,10 @@ class GameServer:
         self._server = await serve(
             self._handle, self.config.host, self.config.port,
             compression=None,  # small frames; deflate costs latency and memory per socket
-            max_size=p.MAX_FRAME, max_queue=64,
+            max_size=p.MAX_FRAME, max_queue=16,
             ping_interval=self.config.ping_interval, ping_timeout=self.config.ping_timeout,
             close_timeout=5, process_request=self._http)
+        self.work.warm_up()
         log.info("gridhall server %r listening on %s:%d", self.config.name, self.config.host,
                  self.port)
 
@@ -77,7 +87,10 @@ class GameServer:
         for timer in self._timers.values():
             timer.cancel()
         self._timers.clear()
+        if self._trim is not None:
+            self._trim.cancel()
         self.computers.close()
+        self.work.close()
         self.store.close()
         log.info("server stopped")
 
@@ -134,6 +147,10 @@ class GameServer:
                 await conn.wait_closed()
             else:
                 await conn.drain()
+            if conn.dropped >= TRIM_AFTER:
+                self._trim_soon()
+            conn.detach()
+            session.link = _GONE
 
     # -- what sessions ask of the server (SessionHost) ---------------------------
     def bind(self, ident: Identity, session: Session) -> None:
@@ -162,6 +179,8 @@ class GameServer:
                 self._arm(effect)
             elif isinstance(effect, Think):
                 self.computers.schedule(effect, self._computer_answered)
+            elif isinstance(effect, Work):
+                self._run_work(effect)
             else:
                 self._save(effect)
 
@@ -194,3 +213,45 @@ class GameServer:
     def _computer_answered(self, job: Think, move: JSON) -> None:
         if not self._closed:
             self.execute(self.hub.computer_move(job, move, time.time()))
+
+    def _run_work(self, work: Work) -> None:
+        """Run a room's job in the pool; a full pool answers ``busy`` at once
+        (after the current effects, so the order of sends is kept)."""
+        def done(answer: JSON) -> None:
+            self._work_answered(work, answer)
+
+        def failed(exc: BaseException) -> None:
+            log.error("room %s: a %s job failed: %r", work.room, work.job.kind, exc)
+            self._work_answered(work, {"error": "failed"})
+
+        if self.work.submit(run_job, work.job, done=done, failed=failed) is None:
+            asyncio.get_running_loop().call_soon(self._work_answered, work, BUSY)
+
+    def _work_answered(self, work: Work, answer: JSON) -> None:
+        if not self._closed:
+            self.execute(self.hub.work_done(work.room, work.ticket, answer, time.time()))
+
+    def _trim_soon(self) -> None:
+        """Hand freed memory back to the OS shortly (once for a burst of drops)."""
+        if self._trim is None and not self._closed:
+            self._trim = asyncio.get_running_loop().call_later(0.5, self._trim_now)
+
+    def _trim_now(self) -> None:
+        self._trim = None
+        release_free_memory()
+
+
+class _Gone:
+    """The link of a session whose connection is over (nothing refers back to it)."""
+
+    peer = "?"
+    closed = True
+
+    def send_frame(self, frame: bytes) -> None:
+        pass
+
+    def close(self, code: int, reason: str) -> None:
+        pass
+
+
+_GONE = _Gone()

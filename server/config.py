@@ -16,6 +16,9 @@ class ServerConfig:
     grace_seconds: float = 60.0
     """How long a dropped player's seat is kept for a reconnect."""
     max_rooms: int = 200
+    max_rooms_per_address: int = 10
+    """Open rooms created from one address (a dropped creator's room counts until
+    its grace ends); past it ``create-room`` gets ``server-busy``."""
     max_connections: int = 500
     max_connections_per_ip: int = 50
     rate_per_second: float = 20.0
@@ -27,11 +30,18 @@ class ServerConfig:
     max_bad_messages: int = 50
     """Bad frames tolerated on one connection before it is closed with 1008."""
     max_rate_strikes: int = 100
+    """Frames over the rate limit within ``strike_window`` seconds before closing (1008)."""
+    strike_window: float = 10.0
     ping_interval: float = 10.0
     ping_timeout: float = 10.0
     """A dead peer is noticed within ping_interval + ping_timeout (about 20 s)."""
-    send_queue: int = 512
-    """Frames queued for one slow client before it is dropped (never stalls a room)."""
+    send_queue_bytes: int = 4 * 2**20
+    """Bytes queued for one slow client before it is dropped (1008): a slow reader
+    never stalls a room, and holds at most this much memory."""
     ai_workers: int = 2
+    """Worker processes for heavy work: computer players, hints, boards, passwords."""
+    max_jobs: int = 8
+    """Jobs queued or running at once over all rooms; past it a request that needs
+    one gets ``server-busy`` with ``retry_after`` (never a growing queue)."""
     ai_budget: float = 2.0
     """Seconds the hard computer opponent may think per move."""

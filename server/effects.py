@@ -2,7 +2,7 @@
 
 The core never sends, writes or sleeps: each input returns a list of these
 effects, in order, and ``server/app.py`` carries them out (sockets, SQLite,
-timers, the computer players' process pool). Tests read them directly.
+timers, the worker processes). Tests read them directly.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .games.base import JSON
+from .jobs import Job
 
 
 @dataclass(frozen=True)
@@ -62,6 +63,19 @@ class Think:
 
 
 @dataclass(frozen=True)
+class Work:
+    """Run a heavy :class:`~gridhall.server.jobs.Job` for room ``room`` in a worker.
+
+    The answer (``run_job``'s plain map) goes back through the hub's
+    ``work_done(room, ticket, answer, now)``; ``ticket`` tells the room which of
+    its requests it answers. A room has at most one job out at a time."""
+
+    room: str
+    ticket: int
+    job: Job
+
+
+@dataclass(frozen=True)
 class Wake:
     """Call the hub's ``wake(key, now)`` at ``at`` (unix time); None cancels.
 
@@ -72,7 +86,7 @@ class Wake:
     at: float | None
 
 
-Effect = Send | SaveChat | SaveGame | Think | Wake
+Effect = Send | SaveChat | SaveGame | Think | Work | Wake
 
 
 class Outbox:

@@ -18,9 +18,11 @@ from gridhall.protocol import ErrorCode, ProtocolError
 
 from .config import ServerConfig
 from .effects import Effect, Outbox, Think, Wake
+from .fairness import PasswordGuard
 from .games.base import JSON
 from .identity import Identities, Identity
 from .lobby import Lobby
+from .names import clean_color, clean_name, computer_name
 from .room import Room
 
 log = logging.getLogger("gridhall.hub")
@@ -34,7 +36,9 @@ class Hub:
     def __init__(self, config: ServerConfig) -> None:
         self.config = config
         self.identities = Identities()
-        self.lobby = Lobby(self, config.max_rooms, config.grace_seconds)
+        self.lobby = Lobby(self, config.max_rooms, config.grace_seconds,
+                           config.max_rooms_per_address)
+        self.passwords = PasswordGuard()
         self._armed: dict[str, float | None] = {}
         self._expiry: dict[str, float] = {}
         """Roomless, disconnected identities: player id -> when they are forgotten."""
@@ -48,17 +52,21 @@ class Hub:
         }
 
     # -- session inputs -------------------------------------------------------
-    def hello(self, msg: p.Hello, now: float) -> tuple[Identity, list[Effect]]:
-        """A connection says hello: resume the token's identity or make a new one.
+    def hello(self, msg: p.Hello, now: float, address: str = ""
+              ) -> tuple[Identity, list[Effect]]:
+        """A connection (from ``address``) says hello: resume the token's identity
+        or make a new one. A name that cannot be kept raises ProtocolError.
 
         The caller binds the connection to the identity (closing an older one
         that spoke for it) before carrying out the effects."""
+        name = clean_name(msg.name, msg.id)
         ident = self.identities.resume(msg.token) if msg.token else None
         if ident is None or ident.bot is not None:
-            ident = self.identities.create(msg.name)
+            ident = self.identities.create(name)
         elif ident.room is None:
-            ident.name = msg.name
+            ident.name = name
         ident.connected = True
+        ident.address = address
         out = Outbox()
         out.send([ident.id], p.Welcome(protocol=p.PROTOCOL_VERSION, player=ident.id,
                                        token=ident.token, server=self.config.name, re=msg.id))
@@ -116,6 +124,16 @@ class Hub:
             self._after_room(out, room)
         return out.effects
 
+    def work_done(self, room_code: str, ticket: int, answer: JSON, now: float) -> list[Effect]:
+        """A room's job (a :class:`~gridhall.server.effects.Work`) was answered."""
+        out = Outbox()
+        room = self.lobby.rooms.get(room_code)
+        if room is not None:
+            room.tick(out, now)
+            room.work_done(out, ticket, answer, now)
+            self._after_room(out, room)
+        return out.effects
+
     def wake(self, key: str, now: float) -> list[Effect]:
         """A timer asked for with :class:`Wake` fired."""
         out = Outbox()
@@ -142,6 +160,9 @@ class Hub:
         forgotten now; a connected one stays (in the lobby)."""
         if not ident.connected:
             self.identities.forget(ident)
+
+    def password_tried(self, room: Room, ident: Identity, ok: bool, now: float) -> None:
+        self.passwords.tried(room.code, ident.address, ok, now)
 
     # -- helpers --------------------------------------------------------------
     def _after_room(self, out: Outbox, room: Room) -> None:
@@ -181,17 +202,27 @@ class Hub:
 
     def _create_room(self, out: Outbox, ident: Identity, msg: p.CreateRoom, now: float) -> None:
         self._not_in_room(ident)
-        room = self.lobby.create(ident, msg.game, msg.options, msg.private, msg.password)
+        room = self.lobby.create(ident, msg.game, msg.options, msg.private, msg.password,
+                                 ident.address)
         log.info("%s created room %s (%s)", ident.name, room.code, room.spec.name)
-        room.join(out, ident, "player", msg.password, now, msg.id)
+        if msg.password is not None:
+            room.protect(out, msg.password)
+        room.enter(out, ident, "player", now, msg.id)
         level = room.options.get("ai")
         if level:
-            bot = self.identities.create(f"Computer ({level})", bot=str(level))
+            bot = self.identities.create(computer_name(str(level)), bot=str(level))
             room.seat_computer(out, bot, now)
 
     def _join_room(self, out: Outbox, ident: Identity, msg: p.JoinRoom, now: float) -> None:
         self._not_in_room(ident)
-        self.lobby.find(msg.room).join(out, ident, msg.role, msg.password, now, msg.id)
+        room = self.lobby.find(msg.room)
+        if room.protected and msg.password is not None:
+            wait = self.passwords.wait(room.code, ident.address, now)
+            if wait > 0:
+                raise ProtocolError(ErrorCode.RATE_LIMITED, "Too many wrong passwords; wait "
+                                    f"{wait:.1f} s before trying again.", msg.id,
+                                    retry_after=round(wait, 3))
+        room.join(out, ident, msg.role, msg.password, now, msg.id)
 
     def _leave_room(self, out: Outbox, ident: Identity, msg: p.LeaveRoom, now: float) -> None:
         self._room(ident).leave(out, ident, now, msg.id)
@@ -203,17 +234,21 @@ class Hub:
     def _player_info(self, out: Outbox, ident: Identity, msg: p.PlayerInfo, now: float) -> None:
         if msg.name is None and msg.color is None:
             raise ProtocolError(ErrorCode.BAD_MESSAGE, "Send a name, a color, or both.")
+        name = None if msg.name is None else clean_name(msg.name, msg.id)
+        color = None if msg.color is None else clean_color(msg.color, msg.id)
         room = ident.room
-        if room is None:  # outside a room there is nobody to tell
-            if msg.name is not None:
-                ident.name = msg.name
-            if msg.color is not None:
-                ident.color = msg.color
+        if room is None:  # nobody to tell: the sender gets its profile back
+            if name is not None:
+                ident.name = name
+            if color is not None:
+                ident.color = color
+            out.send([ident.id], p.Profile(player=ident.id, name=ident.name, color=ident.color,
+                                           re=msg.id))
             return
-        room.update_info(out, ident, msg.name, msg.color)
+        room.update_info(out, ident, name, color)
 
     def _move(self, out: Outbox, ident: Identity, msg: p.Move, now: float) -> None:
-        self._room(ident).move(out, ident, msg.move, now)
+        self._room(ident).move(out, ident, msg.move, now, re=msg.id)
 
     def _chat(self, out: Outbox, ident: Identity, msg: p.Chat, now: float) -> None:
         self._room(ident).say(out, ident, msg.text, now)

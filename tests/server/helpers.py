@@ -7,9 +7,10 @@ from typing import Any
 
 from gridhall import protocol as p
 from gridhall.server.config import ServerConfig
-from gridhall.server.effects import Effect, Send, Think, Wake
+from gridhall.server.effects import Effect, Send, Think, Wake, Work
 from gridhall.server.hub import Hub
 from gridhall.server.identity import Identity
+from gridhall.server.jobs import run_job
 from gridhall.server.session import Session
 
 T0 = 1_800_000_000.0
@@ -19,7 +20,7 @@ T0 = 1_800_000_000.0
 class FakeLink:
     """A connection that keeps what was sent to it, decoded as a client would."""
 
-    peer: str = "127.0.0.1"
+    peer: str = "10.0.0.1"
     frames: list[bytes] = field(default_factory=list)
     close_code: int | None = None
     close_reason: str = ""
@@ -47,15 +48,23 @@ class FakeLink:
 
 
 class FakeServer:
-    """The SessionHost: routes the hub's sends to fake links and records the rest."""
+    """The SessionHost: routes the hub's sends to fake links and records the rest.
 
-    def __init__(self, **config: Any) -> None:
+    Rooms' jobs (``Work``) run inline, in order, right after the effects that
+    asked for them, at the time of the last input; with ``hold_work=True`` they
+    wait in ``work`` until :meth:`finish_work` (to see a room busy)."""
+
+    def __init__(self, hold_work: bool = False, **config: Any) -> None:
         config.setdefault("grace_seconds", 60.0)
         self.config = ServerConfig(**config)
         self.hub = Hub(self.config)
         self.sessions: dict[str, Session] = {}
         self.other: list[Effect] = []
         self.wakes: dict[str, float] = {}
+        self.hold_work = hold_work
+        self.work: list[Work] = []
+        self.now = T0
+        self._running = False
 
     def bind(self, ident: Identity, session: Session) -> None:
         older = self.sessions.get(ident.id)
@@ -82,8 +91,25 @@ class FakeServer:
                     self.wakes.pop(e.key, None)
                 else:
                     self.wakes[e.key] = e.at
+            elif isinstance(e, Work):
+                self.work.append(e)
             else:
                 self.other.append(e)
+        if not self.hold_work and not self._running:
+            self._running = True
+            try:
+                self.finish_work()
+            finally:
+                self._running = False
+
+    def finish_work(self, now: float | None = None, answer: dict[str, Any] | None = None
+                    ) -> None:
+        """Answer every job waiting (by running it, or with ``answer``)."""
+        while self.work:
+            job = self.work.pop(0)
+            result = answer if answer is not None else run_job(job.job)
+            self.execute(self.hub.work_done(job.room, job.ticket, result,
+                                            self.now if now is None else now))
 
     def thinks(self) -> list[Think]:
         return [e for e in self.other if isinstance(e, Think)]
@@ -111,6 +137,7 @@ class Client:
     def send(self, type_: str, now: float = T0, **fields: Any) -> int:
         rid = self.next_id
         self.next_id += 1
+        self.server.now = now
         self.session.receive(p.encode_map({"type": type_, "id": rid, **fields}), now)
         return rid
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 
 from gridhall.protocol import ErrorCode, ProtocolError
+from gridhall.server.effects import Outbox, Work
 from gridhall.server.identity import Identities
+from gridhall.server.jobs import run_job
 from gridhall.server.lobby import CODE_ALPHABET, CODE_LENGTH, Lobby
 from gridhall.server.room import Room
 
@@ -18,6 +20,9 @@ class Host:
         self.emptied.append(room)
 
     def identity_released(self, ident: object, now: float) -> None:
+        pass
+
+    def password_tried(self, room: Room, ident: object, ok: bool, now: float) -> None:
         pass
 
 
@@ -69,8 +74,14 @@ def test_private_and_password_rooms_are_not_listed_and_check_the_password() -> N
     lobby, ids = make_lobby()
     public = lobby.create(ids.create("a"), "gomoku", None, False, None)
     hidden = lobby.create(ids.create("b"), "gomoku", None, False, "sesame")
-    assert hidden.private
+    assert hidden.private and hidden.protected
     assert [r["room"] for r in lobby.listing()] == [public.code]
+    assert not hidden.check_password("sesame")  # the digest is not there yet
+    out = Outbox()
+    hidden.protect(out, "sesame")
+    [work] = out.effects
+    assert isinstance(work, Work) and work.job.kind == "password"
+    hidden.work_done(Outbox(), work.ticket, run_job(work.job), 0.0)
     assert hidden.check_password("sesame")
     assert not hidden.check_password("Sesame") and not hidden.check_password(None)
     assert public.check_password(None)

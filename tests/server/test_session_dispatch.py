@@ -48,17 +48,39 @@ def test_malformed_frames_get_errors_then_close_the_connection() -> None:
     assert client.link.close_code == 1008
 
 
-def test_a_burst_past_the_rate_limit_is_refused_and_a_flood_closes() -> None:
-    server = FakeServer(rate_per_second=1.0, rate_burst=2, max_rate_strikes=5)
+def test_every_frame_past_the_rate_limit_is_refused_with_its_id_and_the_wait() -> None:
+    server = FakeServer(rate_per_second=1.0, rate_burst=2, max_rate_strikes=50)
     client = connect(server, "Ann")  # the hello took one token
     client.clear()
-    for _ in range(3):
-        client.send("list-rooms")
+    ids = [client.send("list-rooms") for _ in range(4)]
     kinds = [type(m).__name__ for m in client.received()]
-    assert kinds == ["Rooms", "Error"] and client.errors()[0].code == "rate-limited"
-    for _ in range(5):
+    assert kinds == ["Rooms", "Error", "Error", "Error"]
+    errors = client.errors()
+    assert [e.re for e in errors] == ids[1:]
+    assert all(e.code == "rate-limited" and e.retry_after is not None
+               and 0 < e.retry_after <= 1.0 for e in errors)
+    client.send("list-rooms", T0 + errors[-1].retry_after)  # waiting as told works
+    assert isinstance(client.received()[-1], p.Rooms)
+
+
+def test_a_flood_past_the_strikes_closes_with_1008() -> None:
+    server = FakeServer(rate_per_second=1.0, rate_burst=2, max_rate_strikes=5)
+    client = connect(server, "Ann")
+    client.clear()
+    for _ in range(7):  # one accepted, five refused, the sixth refusal closes
         client.send("list-rooms")
-    assert client.link.close_code == 1008
+    assert len(client.errors()) == 5
+    assert client.link.close_code == 1008 and client.link.close_reason == "message flood"
+
+
+def test_rate_strikes_are_forgotten_after_the_window() -> None:
+    server = FakeServer(rate_per_second=1.0, rate_burst=1, max_rate_strikes=3,
+                        strike_window=10.0)
+    client = connect(server, "Ann")
+    for second in (0, 20, 40):  # three strikes each time, far apart: never a flood
+        for _ in range(3):
+            client.send("list-rooms", T0 + second)
+    assert client.link.close_code is None
 
 
 def test_chat_flood_is_refused_with_the_wait() -> None:

@@ -1,0 +1,78 @@
+"""Minesweeper's heavy steps as picklable jobs: mine layouts and hints.
+
+Both are plain functions of plain data, so the room can run them in a worker
+process (``server/jobs.py``) and the game applies the answer later; the game
+also calls them inline when nobody prepared the answer (tests, replays, bots).
+Their answers are plain maps, kept in a room's log as they are.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ...jobs import Job, OutOfTime
+from ..base import JSON
+from .board import Board
+from .generate import GenerationFailed, no_guess_layout, random_layout
+from .solver import analyse_or_estimate, knowledge_from_rows
+
+LAYOUT_BUDGET = 5.0
+"""Seconds a no-guess layout may take before a plain random one is used instead."""
+HINT_BUDGET = 1.0
+"""Seconds a hint may think; past it the hint says it found nothing."""
+
+
+def layout_job(options: JSON, first: int, seed: int) -> Job:
+    """The job that places the mines for a first reveal at ``first``."""
+    return Job(make_layout, (options["width"], options["height"], options["mines"], first,
+                             options["first_click"], seed, bool(options["no_guess"]),
+                             options["max_adjacent"]), kind="layout", budget=LAYOUT_BUDGET)
+
+
+def make_layout(width: int, height: int, mines: int, first: int, first_click: str, seed: int,
+                no_guess: bool, max_adjacent: int | None) -> JSON:
+    """``{"mines": [cell, ...], "note": str | None}`` from the recorded seed."""
+    rng = random.Random(seed)
+    args = (width, height, mines, first, first_click, rng, max_adjacent)
+    note = None
+    try:
+        board = no_guess_layout(*args) if no_guess else random_layout(*args)
+    except GenerationFailed as exc:
+        note = f"fell back to a plain random layout: {exc}"
+        board = random_layout(*args[:-1])
+    except OutOfTime:
+        note = "fell back to a plain random layout: no-guess generation ran out of time"
+        board = random_layout(width, height, mines, first, first_click, random.Random(seed))
+    return {"mines": sorted(board.mines), "note": note}
+
+
+def board_of(width: int, height: int, layout: JSON) -> Board:
+    return Board(width, height, layout["mines"])
+
+
+def hint_job(rows: list[str], mines: int, flagged: list[int]) -> Job:
+    return Job(find_hint, (rows, mines, flagged), kind="hint", budget=HINT_BUDGET)
+
+
+def find_hint(rows: list[str], mines: int, flagged: list[int]) -> JSON:
+    """Advice from public information only: ``{"x", "y", "safe": True, "risk": 0.0}``
+    for a proven-safe cell, else the lowest-risk guess with ``safe: False``, or
+    ``{"none": reason}`` when nothing was found within the budget."""
+    w = len(rows[0])
+    avoid = set(flagged)
+    try:
+        knowledge = knowledge_from_rows(rows, mines)
+        safe, _ = knowledge.settle()
+        hidden_safe = sorted(c for c in safe if c not in avoid) or sorted(safe)
+        if hidden_safe:
+            cell = hidden_safe[0]
+            return {"x": cell % w, "y": cell // w, "safe": True, "risk": 0.0}
+        analysis = analyse_or_estimate(knowledge)
+        unflagged = {c: p for c, p in analysis.prob.items() if c not in avoid}
+        analysis.prob = unflagged or analysis.prob
+        if not analysis.prob:
+            return {"none": "no hidden cell is left to suggest"}
+        cell, risk = knowledge.best_guess(analysis)
+    except OutOfTime:
+        return {"none": "no certain cell was found within the hint's time budget"}
+    return {"x": cell % w, "y": cell // w, "safe": False, "risk": round(risk, 4)}
