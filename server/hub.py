@@ -205,12 +205,14 @@ class Hub:
         room = self.lobby.create(ident, msg.game, msg.options, msg.private, msg.password,
                                  ident.address)
         log.info("%s created room %s (%s)", ident.name, room.code, room.spec.name)
-        if msg.password is not None:
-            room.protect(out, msg.password)
-        room.enter(out, ident, "player", now, msg.id)
         level = room.options.get("ai")
-        if level:
-            bot = self.identities.create(computer_name(str(level)), bot=str(level))
+        bot = self.identities.create(computer_name(str(level)), bot=str(level)) if level \
+            else None
+        if msg.password is not None:  # the creator enters once the digest is known
+            room.protect(out, msg.password, ident, msg.id, bot)
+            return
+        room.enter(out, ident, "player", now, msg.id)
+        if bot is not None:
             room.seat_computer(out, bot, now)
 
     def _join_room(self, out: Outbox, ident: Identity, msg: p.JoinRoom, now: float) -> None:

@@ -34,6 +34,9 @@ class Job:
     args: tuple[Any, ...] = ()
     kind: str = "work"
     budget: float | None = None
+    exclusive: bool = False
+    """Nothing else may change the game until the answer is in (the job read
+    state a move could change); other moves meanwhile get ``server-busy``."""
 
 
 class OutOfTime(Exception):

@@ -73,7 +73,7 @@ class Pending:
     ``kind``: ``move`` (apply ``move`` by ``ident`` with the answer), ``new-game``
     (start a game on the prepared board, made from ``seed``), ``join`` (admit
     ``ident`` as ``role`` if the password digest matches), ``protect`` (the
-    room's own password digest)."""
+    room's own password digest; then its creator ``ident`` enters)."""
 
     kind: Literal["move", "new-game", "join", "protect"]
     what: str
@@ -82,8 +82,12 @@ class Pending:
     move: JSON | None = None
     role: Role = "player"
     seed: int = 0
+    exclusive: bool = False
+    """No other move may be applied until the answer is in (``Job.exclusive``)."""
     secret: str | None = None
     """For ``protect``: the password, kept only until its digest is known."""
+    bot: Identity | None = None
+    """For ``protect``: the computer player to seat after the creator."""
     ticket: int = 0
 
 
@@ -259,12 +263,28 @@ class Room:
             return
         self.enter(out, ident, role, now, re)
 
-    def protect(self, out: Outbox, password: str) -> None:
-        """Give a new room its password: the digest is worked out by a job, and
-        joins wait (``server-busy``) until it is there."""
+    def protect(self, out: Outbox, password: str, creator: Identity | None = None,
+                re: int | None = None, bot: Identity | None = None) -> None:
+        """Give a new room its password. The digest is worked out by a job; only
+        then does ``creator`` enter (and ``bot`` take a seat), so nobody can know
+        the room's code before it can check passwords."""
         self.protected = True
         self._launch(out, password_job(password, self._salt),
-                     Pending("protect", "a password", secret=password))
+                     Pending("protect", "a password", creator, re, secret=password, bot=bot))
+
+    def _open_protected(self, out: Outbox, pending: Pending, now: float) -> None:
+        """The password is set: the creator enters, or the room closes if they left."""
+        creator, bot = pending.ident, pending.bot
+        if creator is None:
+            return
+        if creator.connected and creator.room is None:
+            self.enter(out, creator, "player", now, pending.re)
+            if bot is not None:
+                self.seat_computer(out, bot, now)
+            return
+        if bot is not None:
+            self.host.identity_released(bot, now)
+        self.close(now)
 
     def enter(self, out: Outbox, ident: Identity, role: Role, now: float,
               re: int | None) -> None:
@@ -421,12 +441,14 @@ class Room:
         """Apply a move; one that needs heavy work first becomes the room's job
         and is applied with its answer (``prepared``) in :meth:`work_done`."""
         game = self._player_game(ident)
+        if prepared is None and self.pending is not None and self.pending.exclusive:
+            raise self.busy(re)
         if prepared is None:
             job = move_work(game, ident.id, move, now)
             if job is not None:
                 what = {"hint": "a hint", "layout": "the mines", "shuffle": "a shuffle"}
                 self._launch(out, job, Pending("move", what.get(job.kind, "a move"), ident, re,
-                                               move=move))
+                                               move=move, exclusive=job.exclusive))
                 return
         try:
             if prepared is None:
@@ -571,6 +593,7 @@ class Room:
         ident = pending.ident
         if pending.kind == "protect":
             self._password = bytes.fromhex(value)
+            self._open_protected(out, pending, now)
         elif pending.kind == "new-game":
             self._create_game(out, now, pending.seed, value)
         elif pending.kind == "join":
@@ -604,6 +627,7 @@ class Room:
         if pending.kind == "protect":  # cannot leave the room open: work it out here
             log.warning("room %s: hashing its password inline (%s)", self.code, error)
             self._password = hash_password(pending.secret or "", self._salt)
+            self._open_protected(out, pending, now)
             return
         if pending.kind == "new-game":
             self.games_started -= 1  # the same board is asked for again next time

@@ -16,7 +16,7 @@ from gridhall.protocol import Outcome, Termination
 
 from ...jobs import Job
 from ..base import JSON, GameError, Played
-from .board import Board, neighbour_table
+from .board import Board, Neighbourhood
 from .jobs import board_of, find_hint, hint_job, layout_job, make_layout
 from .options import parse_options
 
@@ -42,7 +42,7 @@ class MinesweeperGame:
         self.height: int = options["height"]
         self.mines: int = options["mines"] if board is None else len(board.mines)
         self.board = board
-        self.nb = neighbour_table(self.width, self.height)
+        self.nb = Neighbourhood(self.width, self.height)
         n = self.width * self.height
         self.revealed = bytearray(n)
         self.flagged = bytearray(n)
@@ -88,11 +88,10 @@ class MinesweeperGame:
         except GameError:
             return None
         if action == "hint" and self.board is not None:
-            return hint_job(self._rows(), self.mines,
-                            [c for c in range(len(self.flagged)) if self.flagged[c]])
+            return hint_job(self._rows(), self.mines, self._flagged())
         if action == "reveal" and self.board is None and cell is not None \
                 and not self.flagged[cell]:
-            return layout_job(self.options, cell, self.seed)
+            return layout_job(self.options, cell, self.seed, self._flagged())
         return None
 
     def apply(self, player: str, move: JSON, now: float, prepared: JSON | None = None
@@ -281,25 +280,31 @@ class MinesweeperGame:
             return
         if self.flagged[cell]:
             raise _refuse("That cell is flagged; remove the flag before revealing it.")
+        opened = None
         if self.board is None:
-            self._place_mines(cell, prepared)
+            opened = self._place_mines(cell, prepared)
         if self.started is None:
             self.started = now
-        self._open(player, cell, now)
+        self._open(player, cell, now, opened)
 
-    def _place_mines(self, first: int, prepared: JSON | None) -> None:
+    def _place_mines(self, first: int, prepared: JSON | None) -> list[int]:
         """Mines go down at the first reveal, from the recorded seed (``prepared``
-        is the same layout made in a worker, see :func:`.jobs.make_layout`)."""
+        is the same layout made in a worker, see :func:`.jobs.make_layout`).
+        Returns the cells the first reveal opens."""
         layout = prepared
         if layout is None:
-            job = layout_job(self.options, first, self.seed)
+            job = layout_job(self.options, first, self.seed, self._flagged())
             layout = make_layout(*job.args)
         self.board = board_of(self.width, self.height, layout)
         self.generation_note = layout.get("note")
         self.first_click = [first % self.width, first // self.width]
+        opened: list[int] = layout["opened"]
+        return opened
 
-    def _open(self, player: str, cell: int, now: float) -> None:
-        """Reveal one unflagged cell (flooding zeros) or set off its mine."""
+    def _open(self, player: str, cell: int, now: float, opened: list[int] | None = None
+              ) -> None:
+        """Reveal one unflagged cell (flooding zeros) or set off its mine.
+        ``opened``: the flood, already worked out (the first reveal's)."""
         board = self.board
         assert board is not None
         if self.revealed[cell] or self.result is not None:
@@ -314,7 +319,12 @@ class MinesweeperGame:
             if self.lives_left == 0:
                 self._finish(Termination.MINE, player, now)
             return
-        opened = board.flood(cell, self.revealed, self.flagged)
+        if opened is None:
+            opened = board.flood(cell, self.revealed, self.flagged)
+        else:
+            revealed = self.revealed
+            for c in opened:
+                revealed[c] = 1
         shown, counts, questioned = self._shown, board.counts, self.questioned
         for c in opened:
             shown[c] = 48 + counts[c]
@@ -364,6 +374,9 @@ class MinesweeperGame:
         else:
             self.flag_owner.pop(cell, None)
 
+    def _flagged(self) -> list[int]:
+        return [c for c, f in enumerate(self.flagged) if f]
+
     def _rows(self) -> list[str]:
         w = self.width
         return [self._shown[y * w:(y + 1) * w].decode("ascii") for y in range(self.height)]
@@ -381,8 +394,7 @@ class MinesweeperGame:
         elif prepared is not None:
             found = prepared
         else:
-            found = find_hint(self._rows(), self.mines,
-                              [c for c in range(len(self.flagged)) if self.flagged[c]])
+            found = find_hint(self._rows(), self.mines, self._flagged())
         if "none" not in found:
             cell = found["y"] * w + found["x"]
             if self.revealed[cell]:  # the board moved on while the hint was thought about

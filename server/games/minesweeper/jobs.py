@@ -12,7 +12,7 @@ import random
 
 from ...jobs import Job, OutOfTime
 from ..base import JSON
-from .board import Board
+from .board import Board, counts_text
 from .generate import GenerationFailed, no_guess_layout, random_layout
 from .solver import analyse_or_estimate, knowledge_from_rows
 
@@ -22,16 +22,33 @@ HINT_BUDGET = 1.0
 """Seconds a hint may think; past it the hint says it found nothing."""
 
 
-def layout_job(options: JSON, first: int, seed: int) -> Job:
-    """The job that places the mines for a first reveal at ``first``."""
+def layout_job(options: JSON, first: int, seed: int, flagged: list[int]) -> Job:
+    """The job that places the mines for a first reveal at ``first`` and opens
+    it. Exclusive: the board must not change (a flag) until its answer is in."""
     return Job(make_layout, (options["width"], options["height"], options["mines"], first,
                              options["first_click"], seed, bool(options["no_guess"]),
-                             options["max_adjacent"]), kind="layout", budget=LAYOUT_BUDGET)
+                             options["max_adjacent"], flagged), kind="layout",
+               budget=LAYOUT_BUDGET, exclusive=True)
 
 
 def make_layout(width: int, height: int, mines: int, first: int, first_click: str, seed: int,
-                no_guess: bool, max_adjacent: int | None) -> JSON:
-    """``{"mines": [cell, ...], "note": str | None}`` from the recorded seed."""
+                no_guess: bool, max_adjacent: int | None, flagged: list[int]) -> JSON:
+    """``{"mines": [cell, ...], "counts": str, "opened": [cell, ...], "note": str |
+    None}``: the layout from the recorded seed, every cell's count (see
+    :func:`.board.counts_text`) and the cells the first reveal opens (flagged
+    cells stay shut), so the event loop does none of that work."""
+    board, note = _layout(width, height, mines, first, first_click, seed, no_guess,
+                          max_adjacent)
+    blocked = bytearray(width * height)
+    for c in flagged:
+        blocked[c] = 1
+    opened = board.flood(first, bytearray(width * height), blocked)
+    return {"mines": sorted(board.mines), "counts": counts_text(board.counts),
+            "opened": opened, "note": note}
+
+
+def _layout(width: int, height: int, mines: int, first: int, first_click: str, seed: int,
+            no_guess: bool, max_adjacent: int | None) -> tuple[Board, str | None]:
     rng = random.Random(seed)
     args = (width, height, mines, first, first_click, rng, max_adjacent)
     note = None
@@ -43,11 +60,12 @@ def make_layout(width: int, height: int, mines: int, first: int, first_click: st
     except OutOfTime:
         note = "fell back to a plain random layout: no-guess generation ran out of time"
         board = random_layout(width, height, mines, first, first_click, random.Random(seed))
-    return {"mines": sorted(board.mines), "note": note}
+    return board, note
 
 
 def board_of(width: int, height: int, layout: JSON) -> Board:
-    return Board(width, height, layout["mines"])
+    """The board of a :func:`make_layout` answer (counts included: no work here)."""
+    return Board(width, height, layout["mines"], layout["counts"])
 
 
 def hint_job(rows: list[str], mines: int, flagged: list[int]) -> Job:
