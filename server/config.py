@@ -19,6 +19,10 @@ class ServerConfig:
     max_rooms_per_address: int = 10
     """Open rooms created from one address (a dropped creator's room counts until
     its grace ends); past it ``create-room`` gets ``server-busy``."""
+    room_creations_per_minute: float = 30.0
+    room_creation_burst: int = 10
+    """Rooms one address may create: a burst, then this many a minute
+    (``rate-limited`` with ``retry_after`` past it)."""
     max_connections: int = 500
     max_connections_per_ip: int = 50
     rate_per_second: float = 20.0

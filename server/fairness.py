@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .limits import TokenBucket
+
 PRUNE_AT = 4096
 """Entries kept before forgotten ones are swept out (bounds the memory)."""
 
@@ -86,3 +88,30 @@ class PasswordGuard:
             return  # the room's count stays: another address may still be guessing
         self.by_address.failed(address, now)
         self.by_room.failed(room, now)
+
+
+class PerAddress:
+    """A token bucket per address (e.g. rooms created): ``rate`` a second, up to
+    ``burst`` at once. Addresses whose bucket is full again are forgotten."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate = rate
+        self.burst = burst
+        self._buckets: dict[str, TokenBucket] = {}
+
+    def take(self, address: str, now: float) -> float:
+        """0.0 if ``address`` may act now (and it is counted), else the seconds to wait."""
+        bucket = self._buckets.get(address)
+        if bucket is None:
+            if len(self._buckets) >= PRUNE_AT:
+                self._prune(now)
+            bucket = self._buckets[address] = TokenBucket(self.rate, self.burst, now)
+        if bucket.take(now):
+            return 0.0
+        return bucket.retry_after()
+
+    def _prune(self, now: float) -> None:
+        full = [a for a, b in self._buckets.items()
+                if b.tokens + (now - b.stamp) * self.rate >= b.burst]
+        for address in full:
+            del self._buckets[address]

@@ -18,7 +18,7 @@ from gridhall.protocol import ErrorCode, ProtocolError
 
 from .config import ServerConfig
 from .effects import Effect, Outbox, Think, Wake
-from .fairness import PasswordGuard
+from .fairness import PasswordGuard, PerAddress
 from .games.base import JSON
 from .identity import Identities, Identity
 from .lobby import Lobby
@@ -39,6 +39,8 @@ class Hub:
         self.lobby = Lobby(self, config.max_rooms, config.grace_seconds,
                            config.max_rooms_per_address)
         self.passwords = PasswordGuard()
+        self.creations = PerAddress(config.room_creations_per_minute / 60.0,
+                                    config.room_creation_burst)
         self._armed: dict[str, float | None] = {}
         self._expiry: dict[str, float] = {}
         """Roomless, disconnected identities: player id -> when they are forgotten."""
@@ -202,6 +204,10 @@ class Hub:
 
     def _create_room(self, out: Outbox, ident: Identity, msg: p.CreateRoom, now: float) -> None:
         self._not_in_room(ident)
+        wait = self.creations.take(ident.address, now)
+        if wait > 0:
+            raise ProtocolError(ErrorCode.RATE_LIMITED, "Your address is creating rooms too "
+                                f"fast; wait {wait:.1f} s.", msg.id, retry_after=round(wait, 3))
         room = self.lobby.create(ident, msg.game, msg.options, msg.private, msg.password,
                                  ident.address)
         log.info("%s created room %s (%s)", ident.name, room.code, room.spec.name)

@@ -128,9 +128,9 @@ class FakeServer:
 class Client:
     """One connected client: a session on a fake link."""
 
-    def __init__(self, server: FakeServer, now: float = T0) -> None:
+    def __init__(self, server: FakeServer, now: float = T0, peer: str = "10.0.0.1") -> None:
         self.server = server
-        self.link = FakeLink()
+        self.link = FakeLink(peer)
         self.session = Session(server, self.link, now)
         self.next_id = 1
 
@@ -166,7 +166,7 @@ class Client:
         self.session.closed(now)
 
 
-def connect(server: FakeServer, name: str, now: float = T0) -> Client:
-    client = Client(server, now)
+def connect(server: FakeServer, name: str, now: float = T0, peer: str = "10.0.0.1") -> Client:
+    client = Client(server, now, peer)
     client.hello(name, now=now)
     return client
