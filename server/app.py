@@ -134,6 +134,7 @@ class GameServer:
                 session.receive(frame, time.time())
                 if conn.closed:
                     break
+                await asyncio.sleep(0)  # one frame at a time: other connections go next
         except ConnectionClosed:
             pass
         finally:
@@ -147,7 +148,7 @@ class GameServer:
                 await conn.wait_closed()
             else:
                 await conn.drain()
-            if conn.dropped >= TRIM_AFTER:
+            if conn.released >= TRIM_AFTER:
                 self._trim_soon()
             conn.detach()
             session.link = _GONE

@@ -28,6 +28,10 @@ class ServerConfig:
     rate_per_second: float = 20.0
     """Sustained messages per second per connection; normal play is far below."""
     rate_burst: int = 60
+    snapshots_per_second: float = 1.0
+    snapshot_burst: int = 5
+    """``sync``, ``join-room`` and ``create-room`` (each answered with a whole room)
+    per connection: a burst, then this many a second."""
     chat_lines: int = 8
     chat_window: float = 10.0
     """At most ``chat_lines`` chat messages per ``chat_window`` seconds."""

@@ -36,8 +36,8 @@ class Connection:
         """Bytes in ``frames``."""
         self.limit = config.send_queue_bytes
         self.closed = False
-        self.dropped = 0
-        """Bytes thrown away when the connection was dropped for reading too slowly."""
+        self.released = 0
+        """Bytes that were still queued when the connection ended (freed then)."""
         self._wakeup = asyncio.Event()
         self._closer: asyncio.Task[None] | None = None
         self.peer = str(ws.remote_address[0]) if ws.remote_address else "?"
@@ -50,7 +50,6 @@ class Connection:
             return
         if self.queued + len(frame) > self.limit:
             log.warning("dropping %s: %d bytes wait for it to read", self.peer, self.queued)
-            self.dropped = self.queued + len(frame)
             self.close(1008, "too slow reading messages", flush=False)
             return
         self.frames.append(frame)
@@ -87,6 +86,7 @@ class Connection:
 
     def _release(self) -> None:
         """Free the queue and stop the writer now."""
+        self.released = max(self.released, self.queued)
         self.frames.clear()
         self.queued = 0
         if self.writer is not None:
@@ -101,8 +101,7 @@ class Connection:
             with contextlib.suppress(TimeoutError, asyncio.CancelledError, ConnectionClosed):
                 await asyncio.wait_for(asyncio.shield(writer), CLOSE_WAIT)
             writer.cancel()
-        self.frames.clear()
-        self.queued = 0
+        self._release()
         try:
             await asyncio.wait_for(ws.close(code, reason), CLOSE_WAIT)
         except (TimeoutError, ConnectionClosed, OSError):

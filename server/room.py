@@ -203,13 +203,22 @@ class Room:
     def broadcast_views(self, out: Outbox, make: Callable[[int, str | None], Any]) -> int:
         """Emit one event whose body depends on what the recipient may see (one
         ``seq``). ``make`` is called once per distinct viewer: every non-player
-        shares one body."""
+        shares one body, and viewers whose bodies are equal (co-op players) share
+        one send, so a big view is encoded once."""
         seq = self._next_seq()
         by_viewer: dict[str | None, list[str]] = {}
         for m in self.members:
             by_viewer.setdefault(self._viewer(m), []).append(m.id)
+        bodies: list[tuple[Any, list[str]]] = []
         for viewer, ids in by_viewer.items():
-            out.send(ids, make(seq, viewer))
+            msg = make(seq, viewer)
+            same = next((targets for body, targets in bodies if body == msg), None)
+            if same is None:
+                bodies.append((msg, list(ids)))
+            else:
+                same.extend(ids)
+        for msg, ids in bodies:
+            out.send(ids, msg)
         return seq
 
     def _viewer(self, ident: Identity) -> str | None:

@@ -25,6 +25,10 @@ from .limits import SlidingWindow, TokenBucket
 
 log = logging.getLogger("gridhall.session")
 
+SNAPSHOTS = (p.Sync, p.JoinRoom, p.CreateRoom)
+"""Requests answered with a whole room (``state``): a 200x200 board is 40 KB, so
+they have their own, slower limit (``snapshots_per_second``)."""
+
 
 class Link(Protocol):
     """The connection as the session sees it."""
@@ -65,6 +69,7 @@ class Session:
         self.bucket = TokenBucket(config.rate_per_second, config.rate_burst, now)
         self.chat = SlidingWindow(config.chat_lines, config.chat_window)
         self.strikes = SlidingWindow(config.max_rate_strikes, config.strike_window)
+        self.snapshots = TokenBucket(config.snapshots_per_second, config.snapshot_burst, now)
         self.bad_messages = 0
         self.identity: Identity | None = None
 
@@ -129,6 +134,10 @@ class Session:
         ident = self.identity
         if ident is None:
             raise ProtocolError(ErrorCode.NOT_WELCOMED, "Say hello first.", rid)
+        if isinstance(msg, SNAPSHOTS) and not self.snapshots.take(now):
+            wait = round(self.snapshots.retry_after(), 3)
+            raise ProtocolError(ErrorCode.RATE_LIMITED, f"{msg.TYPE} sends a whole room; "
+                                f"wait {wait:.1f} s before asking again.", rid, retry_after=wait)
         if isinstance(msg, p.Chat) and ident.room is not None and not self.chat.allow(now):
             wait = round(self.chat.retry_after(now), 3)
             raise ProtocolError(ErrorCode.RATE_LIMITED, "You are chatting too fast; wait "

@@ -50,7 +50,8 @@ async def until(condition: Any, what: str) -> None:
 async def test_a_slow_reader_is_dropped_with_1008_and_freed_without_the_gc(
         make_server: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     server = await make_server(send_queue_bytes=256 * 1024, rate_per_second=500.0,
-                               rate_burst=500)
+                               rate_burst=500, snapshots_per_second=500.0,
+                               snapshot_burst=500)
     closes: list[tuple[int, str, int]] = []
     close = Connection.close
 

@@ -57,10 +57,10 @@ def test_a_second_guess_while_one_is_hashed_is_busy() -> None:
 def test_password_guesses_back_off_per_address_with_retry_after() -> None:
     server = FakeServer()
     code = private_room(server)
-    bob = connect(server, "Bob")
-    for n in range(5):  # five free tries
-        error = guess(bob, code, f"wrong{n}", T0 + n * 0.01)
+    for n in range(5):  # five free tries, from as many connections of one address
+        error = guess(connect(server, f"Bob{n}"), code, f"wrong{n}", T0 + n * 0.01)
         assert error is not None and error.code == "wrong-password"
+    bob = connect(server, "Bob")
     error = guess(bob, code, "wrong5", T0 + 0.1)
     assert error is not None and error.code == "rate-limited" and error.retry_after
     assert not server.work  # refused before any hashing

@@ -149,3 +149,19 @@ def test_a_lobby_identity_is_forgotten_after_the_grace_period() -> None:
     assert player in server.hub.identities.by_id
     server.advance(T0 + 31)
     assert player not in server.hub.identities.by_id and not server.wakes
+
+
+def test_whole_room_snapshots_have_their_own_slower_limit() -> None:
+    server = FakeServer(snapshots_per_second=1.0, snapshot_burst=2)
+    client = connect(server, "Ann")
+    client.send("create-room", game="minesweeper")  # one snapshot
+    client.send("sync")  # two
+    client.clear()
+    rid = client.send("sync")
+    [error] = client.errors()
+    assert error.code == "rate-limited" and error.re == rid
+    assert error.retry_after is not None and 0 < error.retry_after <= 1.0
+    client.send("move", move={"action": "mark", "x": 0, "y": 0, "mark": "flag"})
+    assert isinstance(client.received()[-1], p.Moved)  # other requests go on
+    client.send("sync", T0 + 1.0)
+    assert isinstance(client.received()[-1], p.State)

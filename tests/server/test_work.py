@@ -144,7 +144,7 @@ def test_run_job_stops_a_job_at_its_budget_and_reports_failures() -> None:
 
 def test_minesweeper_jobs_are_deterministic_and_match_the_inline_game() -> None:
     options = parse_options({"width": 30, "height": 16, "mines": 99, "no_guess": True})
-    job = ms_jobs.layout_job(options, 8 * 30 + 15, 77, [])
+    job = ms_jobs.layout_job(options, 8 * 30 + 15, 77, bytes(30 * 16))
     answer = run_job(job)["value"]
     assert answer == run_job(job)["value"]
     prepared = MinesweeperGame(options, ["a"], 77, 0.0)
@@ -194,7 +194,7 @@ def test_linkmatch_jobs_are_deterministic_from_their_seed() -> None:
 
 def test_a_stale_answer_for_a_room_is_ignored() -> None:
     server = FakeServer(hold_work=True)
-    ann, _, code = minesweeper_pair(server)
+    _, _, code = minesweeper_pair(server)
     room = server.hub.lobby.rooms[code]
     out = Outbox()
     room.work_done(out, 99, {"value": {}}, T0)

@@ -88,10 +88,10 @@ class MinesweeperGame:
         except GameError:
             return None
         if action == "hint" and self.board is not None:
-            return hint_job(self._rows(), self.mines, self._flagged())
+            return hint_job(bytes(self._shown), self.width, self.mines, bytes(self.flagged))
         if action == "reveal" and self.board is None and cell is not None \
                 and not self.flagged[cell]:
-            return layout_job(self.options, cell, self.seed, self._flagged())
+            return layout_job(self.options, cell, self.seed, bytes(self.flagged))
         return None
 
     def apply(self, player: str, move: JSON, now: float, prepared: JSON | None = None
@@ -293,7 +293,7 @@ class MinesweeperGame:
         Returns the cells the first reveal opens."""
         layout = prepared
         if layout is None:
-            job = layout_job(self.options, first, self.seed, self._flagged())
+            job = layout_job(self.options, first, self.seed, bytes(self.flagged))
             layout = make_layout(*job.args)
         self.board = board_of(self.width, self.height, layout)
         self.generation_note = layout.get("note")

@@ -22,9 +22,10 @@ HINT_BUDGET = 1.0
 """Seconds a hint may think; past it the hint says it found nothing."""
 
 
-def layout_job(options: JSON, first: int, seed: int, flagged: list[int]) -> Job:
+def layout_job(options: JSON, first: int, seed: int, flagged: bytes) -> Job:
     """The job that places the mines for a first reveal at ``first`` and opens
-    it. Exclusive: the board must not change (a flag) until its answer is in."""
+    it (``flagged``: one byte a cell, nonzero = flagged, which stays shut).
+    Exclusive: the board must not change (a flag) until its answer is in."""
     return Job(make_layout, (options["width"], options["height"], options["mines"], first,
                              options["first_click"], seed, bool(options["no_guess"]),
                              options["max_adjacent"], flagged), kind="layout",
@@ -32,17 +33,14 @@ def layout_job(options: JSON, first: int, seed: int, flagged: list[int]) -> Job:
 
 
 def make_layout(width: int, height: int, mines: int, first: int, first_click: str, seed: int,
-                no_guess: bool, max_adjacent: int | None, flagged: list[int]) -> JSON:
+                no_guess: bool, max_adjacent: int | None, flagged: bytes) -> JSON:
     """``{"mines": [cell, ...], "counts": str, "opened": [cell, ...], "note": str |
     None}``: the layout from the recorded seed, every cell's count (see
     :func:`.board.counts_text`) and the cells the first reveal opens (flagged
     cells stay shut), so the event loop does none of that work."""
     board, note = _layout(width, height, mines, first, first_click, seed, no_guess,
                           max_adjacent)
-    blocked = bytearray(width * height)
-    for c in flagged:
-        blocked[c] = 1
-    opened = board.flood(first, bytearray(width * height), blocked)
+    opened = board.flood(first, bytearray(width * height), bytearray(flagged))
     return {"mines": sorted(board.mines), "counts": counts_text(board.counts),
             "opened": opened, "note": note}
 
@@ -68,8 +66,17 @@ def board_of(width: int, height: int, layout: JSON) -> Board:
     return Board(width, height, layout["mines"], layout["counts"])
 
 
-def hint_job(rows: list[str], mines: int, flagged: list[int]) -> Job:
-    return Job(find_hint, (rows, mines, flagged), kind="hint", budget=HINT_BUDGET)
+def hint_job(shown: bytes, width: int, mines: int, flagged: bytes) -> Job:
+    """The job for a hint on the public board ``shown`` (one byte a cell, as in
+    the view's rows) with ``flagged`` cells (nonzero bytes). Taking bytes keeps
+    asking cheap on the event loop: the worker unpacks them."""
+    return Job(hint_from_bytes, (shown, width, mines, flagged), kind="hint",
+               budget=HINT_BUDGET)
+
+
+def hint_from_bytes(shown: bytes, width: int, mines: int, flagged: bytes) -> JSON:
+    rows = [shown[y:y + width].decode("ascii") for y in range(0, len(shown), width)]
+    return find_hint(rows, mines, [c for c, f in enumerate(flagged) if f])
 
 
 def find_hint(rows: list[str], mines: int, flagged: list[int]) -> JSON:
