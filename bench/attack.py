@@ -95,6 +95,23 @@ async def probe(url: str) -> None:
 
 # -- measuring -----------------------------------------------------------------------
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of one process (its main process; not its workers)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def workers_cpu_seconds(pid: int) -> float:
+    """CPU time of the server's worker processes (its children)."""
+    total = 0.0
+    with contextlib.suppress(OSError):
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+        for child in children:
+            with contextlib.suppress(OSError):
+                total += cpu_seconds(int(child))
+    return total
+
+
 def rss_mb(pid: int) -> float:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -129,6 +146,10 @@ class Row:
     peak: float
     after: float
     note: str
+    cpu: float = 0.0
+    """Share of one core the server's event loop process used during the attack."""
+    workers: float = 0.0
+    """The same for its worker processes together."""
 
     def cells(self) -> list[str]:
         if self.probes:
@@ -139,7 +160,7 @@ class Row:
         else:
             lat = ["0", "-", "-", "-"]
         return [self.name, *lat, f"{self.before:.0f}", f"{self.peak:.0f}",
-                f"{self.after:.0f}", self.note]
+                f"{self.after:.0f}", f"{self.cpu:.0%}", f"{self.workers:.0%}", self.note]
 
     def p99(self) -> float:
         ordered = sorted(self.probes) or [float("inf")]
@@ -295,8 +316,10 @@ async def attack_slow_readers(a: Attack) -> str:
         await owner.send(frame("move", move={"action": "reveal", "x": 100, "y": 100}))
         await expect(owner, "moved")
         drain = asyncio.create_task(a._drain(owner))
-
         a.begin()
+        marks = itertools.cycle(["flag", "none"])
+        mover = asyncio.create_task(a.paced(owner, lambda k: frame(  # each move: 40 KB out
+            "move", move={"action": "mark", "x": 0, "y": 0, "mark": next(marks)})))
 
         async def spectator(n: int) -> None:
             while a.running():
@@ -310,6 +333,7 @@ async def attack_slow_readers(a: Attack) -> str:
                     await asyncio.sleep(0.2)
 
         await asyncio.gather(*(spectator(n) for n in range(40)))
+        await mover
         drain.cancel()
     return f"{a.counts['connections']} connections, {a.counts['dropped']} dropped"
 
@@ -357,12 +381,16 @@ async def attack_flood(a: Attack) -> str:
                         a.counts[str(msg.get("code"))] += 1
 
         task = asyncio.create_task(reader())
-        await a.paced(ws, lambda n: frame("list-rooms", id=n), rate=40.0)
-        await asyncio.sleep(1.0)
+        closed = "not closed"
+        try:
+            await a.paced(ws, lambda n: frame("list-rooms", id=n), rate=40.0)
+            await asyncio.sleep(1.0)
+        except ConnectionClosed as exc:
+            closed = f"closed {exc.rcvd.code} {exc.rcvd.reason!r}" if exc.rcvd else "closed"
         task.cancel()
     sent = a.counts["sent"]
     return (f"{sent} frames, {sent - len(answered)} unanswered, "
-            f"{a.counts['rate-limited']} rate-limited answers")
+            f"{a.counts['rate-limited']} rate-limited answers, {closed}")
 
 
 async def attack_names(a: Attack) -> str:
@@ -464,18 +492,21 @@ async def run(args: argparse.Namespace) -> int:
         for name in args.only:
             before = rss_mb(server.pid)
             start = time.time()
+            cpu0, work0 = cpu_seconds(server.pid), workers_cpu_seconds(server.pid)
             attack = Attack(url, port, args.seconds)
             try:
                 note = await asyncio.wait_for(ATTACKS[name](attack), args.seconds + 60)
             except Exception as exc:  # report, and go on with the next attack
                 note = f"attack failed: {type(exc).__name__}: {exc}"[:120]
             end = time.time()
+            cpu = (cpu_seconds(server.pid) - cpu0) / (end - start)
+            workers = (workers_cpu_seconds(server.pid) - work0) / (end - start)
             start = attack.started or start
             await asyncio.sleep(5.0)
             after = rss_mb(server.pid)
             peak = max((r for t, r in watch.rss if start <= t), default=after)
             rows.append(Row(name, [r for t, r in watch.rtts if start <= t <= end], before,
-                            peak, after, note))
+                            peak, after, note, cpu, workers))
             print(f"  {name}: done ({note})", file=sys.stderr, flush=True)
     finally:
         for task in tasks:
@@ -500,7 +531,7 @@ def report(rows: list[Row], baseline: float, args: argparse.Namespace) -> None:
           f"{args.seconds:.0f} s per attack; load average {load[0]:.2f} {load[1]:.2f} "
           f"{load[2]:.2f} on {os.cpu_count()} cores")
     head = ["attack", "probes", "p50 ms", "p99 ms", "max ms", "RSS before", "peak",
-            "+5 s (MB)", "what happened"]
+            "+5 s (MB)", "loop CPU", "workers", "what happened"]
     table = [head, *[r.cells() for r in rows]]
     widths = [max(len(row[i]) for row in table) for i in range(len(head) - 1)]
     for row in table:

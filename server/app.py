@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import signal
 import time
 from collections import Counter
@@ -27,6 +28,7 @@ from .computer import Computers
 from .config import ServerConfig
 from .connection import Connection
 from .effects import Effect, SaveChat, SaveGame, Send, Think, Wake, Work
+from .fairness import PerAddress
 from .games.base import JSON
 from .hub import Hub
 from .identity import Identity
@@ -51,6 +53,7 @@ class GameServer:
         self.work = WorkPool(self.config.ai_workers, self.config.max_jobs)
         self.computers = Computers(self.work, self.config.ai_budget)
         self._trim: asyncio.TimerHandle | None = None
+        self.connects = PerAddress(self.config.connects_per_second, self.config.connect_burst)
         self.sessions: dict[str, Session] = {}
         """The session speaking for each connected player id."""
         self.connections: set[Connection] = set()
@@ -108,11 +111,19 @@ class GameServer:
         log.info("signal received: closing connections")
         await self.close()
 
-    @staticmethod
-    def _http(connection: ServerConnection, request: Request) -> Response | None:
-        """``GET /healthz`` answers 200 for health checks; other paths upgrade."""
+    def _http(self, connection: ServerConnection, request: Request) -> Response | None:
+        """``GET /healthz`` answers 200 for health checks; other paths upgrade,
+        unless the address opens connections too fast (429 with Retry-After)."""
         if request.path == "/healthz":
             return connection.respond(HTTPStatus.OK, "ok\n")
+        peer = str(connection.remote_address[0]) if connection.remote_address else "?"
+        wait = self.connects.take(peer, time.time())
+        if wait > 0:
+            response = connection.respond(HTTPStatus.TOO_MANY_REQUESTS,
+                                          "Too many connections from your address; "
+                                          f"retry after {wait:.1f} s.\n")
+            response.headers["Retry-After"] = str(math.ceil(wait))
+            return response
         return None
 
     # -- connections ----------------------------------------------------------

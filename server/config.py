@@ -25,6 +25,10 @@ class ServerConfig:
     (``rate-limited`` with ``retry_after`` past it)."""
     max_connections: int = 500
     max_connections_per_ip: int = 50
+    connects_per_second: float = 10.0
+    connect_burst: int = 30
+    """New connections one address may open: a burst, then this many a second
+    (past it the upgrade is refused with HTTP 429 and Retry-After)."""
     rate_per_second: float = 20.0
     """Sustained messages per second per connection; normal play is far below."""
     rate_burst: int = 60

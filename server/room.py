@@ -640,7 +640,8 @@ class Room:
             return
         if pending.kind == "new-game":
             self.games_started -= 1  # the same board is asked for again next time
-        log.warning("room %s: job for %s failed (%s)", self.code, pending.what, error)
+        log.log(logging.DEBUG if error == "busy" else logging.WARNING,
+                "room %s: job for %s failed (%s)", self.code, pending.what, error)
         if error == "busy":
             exc = ProtocolError(ErrorCode.SERVER_BUSY, "The server is busy working for other "
                                 "rooms; try again in a moment.", retry_after=1.0)

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import InvalidStatus
 
 from gridhall import protocol as p
 from gridhall.server.app import GameServer
@@ -132,3 +133,14 @@ async def test_a_private_room_answers_guesses_and_backs_off(make_server: Any) ->
             if err["code"] == "server-busy":
                 await asyncio.sleep(err["retry_after"])
         assert codes[-1] == "rate-limited" and codes.count("wrong-password") == 5
+
+
+async def test_an_address_opening_connections_too_fast_gets_429_with_retry_after(
+        make_server: Any) -> None:
+    server = await make_server(connect_burst=2, connects_per_second=0.01)
+    async with WsClient.connect(url(server), "Ann"), WsClient.connect(url(server), "Bob"):
+        with pytest.raises(InvalidStatus) as info:
+            async with WsClient.connect(url(server), "Cy"):
+                pass
+    response = info.value.response
+    assert response.status_code == 429 and int(response.headers["Retry-After"]) >= 1
