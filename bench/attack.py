@@ -70,7 +70,9 @@ def frame(type_: str, **fields: Any) -> bytes:
 # -- the probe (a separate process, so attackers never delay its clock) ------------
 
 async def probe(url: str) -> None:
-    """Play marks in a room of our own; print ``sent_unix_time rtt_ms`` per move."""
+    """Play marks in a room of our own; print ``sent_unix_time rtt_ms`` per move,
+    and ``W sent_unix_time waited_ms`` every 0.1 s while an answer is late (so a
+    server that stops answering shows up as a stall, not as missing samples)."""
     async with connect(url, compression=None, max_size=MAX_FRAME) as ws:
         await ws.send(frame("hello", protocol=1, name="Probe"))
         await ws.send(frame("create-room", game="minesweeper", options={"preset": "beginner"}))
@@ -85,7 +87,13 @@ async def probe(url: str) -> None:
             await ws.send(frame("move", move={"action": "mark", "x": 0, "y": 0,
                                               "mark": next(marks)}, id=n))
             while True:
-                msg = decode_map(await ws.recv(), MAX_FRAME)
+                try:
+                    data = await asyncio.wait_for(ws.recv(), 0.1)
+                except TimeoutError:
+                    waited = (time.perf_counter() - start) * 1000
+                    print(f"W {sent:.4f} {waited:.3f}", flush=True)
+                    continue
+                msg = decode_map(data, MAX_FRAME)
                 if msg["type"] == "moved" or msg.get("re") == n:
                     break
             rtt = (time.perf_counter() - start) * 1000
@@ -125,12 +133,21 @@ class Watch:
 
     pid: int
     rtts: list[tuple[float, float]] = field(default_factory=list)
+    waits: list[tuple[float, float]] = field(default_factory=list)
+    """(time seen, ms waited so far) for answers still outstanding."""
     rss: list[tuple[float, float]] = field(default_factory=list)
 
     async def read_probe(self, stream: asyncio.StreamReader) -> None:
         while line := await stream.readline():
-            sent, rtt = line.split()
-            self.rtts.append((float(sent), float(rtt)))
+            parts = line.split()
+            if parts[0] == b"W":
+                self.waits.append((time.time(), float(parts[2])))
+            else:
+                self.rtts.append((float(parts[0]), float(parts[1])))
+
+    def stalled(self, start: float, end: float) -> float:
+        """The longest wait for an answer seen during [start, end] (ms)."""
+        return max((w for t, w in self.waits if start <= t <= end), default=0.0)
 
     async def sample_rss(self) -> None:
         while True:
@@ -146,6 +163,8 @@ class Row:
     peak: float
     after: float
     note: str
+    stalled: float = 0.0
+    """The longest the probe waited for an answer during the attack (ms)."""
     cpu: float = 0.0
     """Share of one core the server's event loop process used during the attack."""
     workers: float = 0.0
@@ -156,9 +175,9 @@ class Row:
             ordered = sorted(self.probes)
             p50 = statistics.median(ordered)
             p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
-            lat = [f"{len(ordered)}", f"{p50:.1f}", f"{p99:.1f}", f"{ordered[-1]:.1f}"]
+            lat = [f"{len(ordered)}", f"{p50:.1f}", f"{p99:.1f}", f"{self.max():.1f}"]
         else:
-            lat = ["0", "-", "-", "-"]
+            lat = ["0", "-", "-", f">{self.stalled:.0f}"]
         return [self.name, *lat, f"{self.before:.0f}", f"{self.peak:.0f}",
                 f"{self.after:.0f}", f"{self.cpu:.0%}", f"{self.workers:.0%}", self.note]
 
@@ -167,7 +186,9 @@ class Row:
         return ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
 
     def max(self) -> float:
-        return max(self.probes, default=float("inf"))
+        if not self.probes:
+            return float("inf")
+        return max(max(self.probes), self.stalled)
 
 
 # -- attacker helpers ----------------------------------------------------------------
@@ -397,10 +418,14 @@ async def attack_names(a: Attack) -> str:
     checks: dict[str, bool] = {}
 
     async def first(ws: ClientConnection, *types: str) -> dict[str, Any]:
-        while True:
-            msg = decode_map(await asyncio.wait_for(ws.recv(), 5), MAX_FRAME)
-            if msg["type"] in types:
-                return msg
+        """The first message of one of ``types`` ({} if none comes within 5 s)."""
+        try:
+            while True:
+                msg = decode_map(await asyncio.wait_for(ws.recv(), 5), MAX_FRAME)
+                if msg["type"] in types:
+                    return msg
+        except TimeoutError:
+            return {"type": "nothing"}
 
     async with a.client("127.0.0.16", "Bob", read=False) as bob, \
             a.client("127.0.0.16", "b\u200bob\u202e", read=False) as twin, \
@@ -416,7 +441,7 @@ async def attack_names(a: Attack) -> str:
         room = (await first(bob, "joined"))["room"]
         await twin.send(frame("join-room", room=room))
         joined = await first(twin, "joined")
-        checks["no duplicate or invisible name"] = joined["name"] not in ("Bob", "bob",
+        checks["no duplicate or invisible name"] = joined.get("name") not in (None, "Bob", "bob",
                                                                           "b\u200bob\u202e")
         await bob.send(frame("player-info", color="<script>x</script>", id=2))
         checks["free-text colour refused"] = (await first(bob, "error", "player-info"))[
@@ -506,7 +531,7 @@ async def run(args: argparse.Namespace) -> int:
             after = rss_mb(server.pid)
             peak = max((r for t, r in watch.rss if start <= t), default=after)
             rows.append(Row(name, [r for t, r in watch.rtts if start <= t <= end], before,
-                            peak, after, note, cpu, workers))
+                            peak, after, note, watch.stalled(start, end), cpu, workers))
             print(f"  {name}: done ({note})", file=sys.stderr, flush=True)
     finally:
         for task in tasks:
