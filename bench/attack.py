@@ -120,6 +120,13 @@ def workers_cpu_seconds(pid: int) -> float:
     return total
 
 
+def cpu_wait_seconds(pid: int) -> float:
+    """Time the process spent runnable but waiting for a CPU (other processes ran)."""
+    with contextlib.suppress(OSError, IndexError, ValueError):
+        return int(Path(f"/proc/{pid}/schedstat").read_text().split()[1]) / 1e9
+    return 0.0
+
+
 def rss_mb(pid: int) -> float:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -167,6 +174,10 @@ class Row:
     """The longest the probe waited for an answer during the attack (ms)."""
     cpu: float = 0.0
     """Share of one core the server's event loop process used during the attack."""
+    starved: float = 0.0
+    """Share of the attack the server's process waited, runnable, for a CPU."""
+    attackers: float = 0.0
+    """Share of one core this (attacking) process used."""
     workers: float = 0.0
     """The same for its worker processes together."""
 
@@ -179,7 +190,8 @@ class Row:
         else:
             lat = ["0", "-", "-", f">{self.stalled:.0f}"]
         return [self.name, *lat, f"{self.before:.0f}", f"{self.peak:.0f}",
-                f"{self.after:.0f}", f"{self.cpu:.0%}", f"{self.workers:.0%}", self.note]
+                f"{self.after:.0f}", f"{self.cpu:.0%}", f"{self.starved:.0%}",
+                f"{self.workers:.0%}", f"{self.attackers:.0%}", self.note]
 
     def p99(self) -> float:
         ordered = sorted(self.probes) or [float("inf")]
@@ -518,6 +530,7 @@ async def run(args: argparse.Namespace) -> int:
             before = rss_mb(server.pid)
             start = time.time()
             cpu0, work0 = cpu_seconds(server.pid), workers_cpu_seconds(server.pid)
+            wait0, own0 = cpu_wait_seconds(server.pid), time.process_time()
             attack = Attack(url, port, args.seconds)
             try:
                 note = await asyncio.wait_for(ATTACKS[name](attack), args.seconds + 60)
@@ -526,12 +539,15 @@ async def run(args: argparse.Namespace) -> int:
             end = time.time()
             cpu = (cpu_seconds(server.pid) - cpu0) / (end - start)
             workers = (workers_cpu_seconds(server.pid) - work0) / (end - start)
+            starved = (cpu_wait_seconds(server.pid) - wait0) / (end - start)
+            attackers = (time.process_time() - own0) / (end - start)
             start = attack.started or start
             await asyncio.sleep(5.0)
             after = rss_mb(server.pid)
             peak = max((r for t, r in watch.rss if start <= t), default=after)
             rows.append(Row(name, [r for t, r in watch.rtts if start <= t <= end], before,
-                            peak, after, note, watch.stalled(start, end), cpu, workers))
+                            peak, after, note, stalled=watch.stalled(start, end), cpu=cpu,
+                            workers=workers, starved=starved, attackers=attackers))
             print(f"  {name}: done ({note})", file=sys.stderr, flush=True)
     finally:
         for task in tasks:
@@ -556,7 +572,7 @@ def report(rows: list[Row], baseline: float, args: argparse.Namespace) -> None:
           f"{args.seconds:.0f} s per attack; load average {load[0]:.2f} {load[1]:.2f} "
           f"{load[2]:.2f} on {os.cpu_count()} cores")
     head = ["attack", "probes", "p50 ms", "p99 ms", "max ms", "RSS before", "peak",
-            "+5 s (MB)", "loop CPU", "workers", "what happened"]
+            "+5 s (MB)", "loop CPU", "CPU wait", "workers", "attackers", "what happened"]
     table = [head, *[r.cells() for r in rows]]
     widths = [max(len(row[i]) for row in table) for i in range(len(head) - 1)]
     for row in table:
