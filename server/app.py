@@ -9,9 +9,11 @@ Port 0 picks a free port (tests); ``port`` tells which.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import math
 import signal
+import socket
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -129,6 +131,7 @@ class GameServer:
     # -- connections ----------------------------------------------------------
     async def _handle(self, ws: ServerConnection) -> None:
         conn = Connection(ws, self.config)
+        limit_kernel_buffer(ws, self.config.socket_send_buffer)
         if len(self.connections) >= self.config.max_connections or \
                 self.per_ip[conn.peer] >= self.config.max_connections_per_ip:
             conn.send_frame(p.encode(p.Error(
@@ -251,6 +254,16 @@ class GameServer:
     def _trim_now(self) -> None:
         self._trim = None
         release_free_memory()
+
+
+def limit_kernel_buffer(ws: ServerConnection, size: int) -> None:
+    """Cap the kernel's send buffer for this socket: without it, Linux grows it to
+    several MB for a peer that does not read, memory the send-queue limit does not
+    see and copying the loop pays for."""
+    sock = ws.transport.get_extra_info("socket") if ws.transport is not None else None
+    if sock is not None and size > 0:
+        with contextlib.suppress(OSError):
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, size)
 
 
 class _Gone:

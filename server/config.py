@@ -50,6 +50,9 @@ class ServerConfig:
     send_queue_bytes: int = 4 * 2**20
     """Bytes queued for one slow client before it is dropped (1008): a slow reader
     never stalls a room, and holds at most this much memory."""
+    socket_send_buffer: int = 256 * 2**10
+    """The kernel's send buffer per connection (0: the system's own, which grows to
+    several MB for a peer that does not read)."""
     ai_workers: int = 2
     """Worker processes for heavy work: computer players, hints, boards, passwords."""
     max_jobs: int = 8
