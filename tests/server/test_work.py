@@ -12,7 +12,7 @@ from gridhall.server.games.linkmatch.game import LinkMatchGame
 from gridhall.server.games.linkmatch.jobs import make_board, shuffle_rows
 from gridhall.server.games.linkmatch.spec import SPEC as LINKMATCH
 from gridhall.server.games.minesweeper import jobs as ms_jobs
-from gridhall.server.games.minesweeper.game import MinesweeperGame, from_layout
+from gridhall.server.games.minesweeper.game import MinesweeperGame, from_layout, replay
 from gridhall.server.games.minesweeper.options import parse_options
 from gridhall.server.jobs import BUSY, Job, OutOfTime, run_job
 from gridhall.server.room import BUSY_RETRY
@@ -107,6 +107,8 @@ def test_a_hint_that_found_nothing_says_so_and_costs_no_time() -> None:
     played = game.apply("a", {"action": "hint"}, 1.0, prepared={"none": "out of budget"})
     assert game.view(None)["hint"] is None and game.penalty == 0
     assert played.notices == [{"type": "hint", "found": False, "why": "out of budget"}]
+    assert game.record()["actions"][-1][1] == "hint-none"
+    assert replay(game.record()).penalty == 0  # a replay does not ask again
 
 
 def test_a_hint_for_a_cell_revealed_meanwhile_is_not_shown() -> None:
