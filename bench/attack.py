@@ -500,11 +500,19 @@ async def attack_only(args: argparse.Namespace) -> int:
     return 0
 
 
+def quiet_socket_errors(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+    """Attackers' sockets die in many ways (that is the point); only report the rest."""
+    if isinstance(context.get("exception"), OSError):
+        return
+    loop.default_exception_handler(context)
+
+
 async def run(args: argparse.Namespace) -> int:
     """Every attack on one server (the default: effects add up, as in real life), or
     each on a fresh server (``--fresh``: a before/after per attack without
     carry-over from the one before)."""
     rows: list[Row] = []
+    asyncio.get_running_loop().set_exception_handler(quiet_socket_errors)
     if args.fresh:
         for name in args.only:
             rows += await session(args, [name], idle=not rows)
