@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
+from gridhall.protocol import DEFAULT_PORT
+
 DEFAULT_HOST = "localhost"
-DEFAULT_PORT = 8765
 
 
 class AddressError(ValueError):

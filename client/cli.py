@@ -8,13 +8,20 @@ import sys
 
 from gridhall.client import config
 from gridhall.client.address import AddressError, server_url
+from gridhall.client.views import titles
+
+
+def games() -> str:
+    """The games this client plays, in words: "A, B and C"."""
+    names = list(titles().values())
+    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     saved = config.load()
     parser = argparse.ArgumentParser(
         prog="gridhall",
-        description="Play Gomoku, co-op Minesweeper and Link-match on a gridhall LAN server.",
+        description=f"Play {games()} on a gridhall LAN server.",
         epilog="The name and server you use are remembered for next time.",
     )
     parser.add_argument(
@@ -42,7 +49,13 @@ def main(argv: list[str] | None = None) -> int:
     except AddressError as exc:
         print(f"gridhall: {exc}", file=sys.stderr)
         return 2
-    config.save(config.Config(name=name, server=args.server))
+    saved = config.load()
+    config.save(config.Config(name=name, server=args.server, tokens=saved.tokens))
+    token = config.saved_token(url)  # back to our seat if we had one there
+
+    def keep_token(new: str) -> None:
+        config.save_token(url, new)
+
     if args.tk:
         try:
             tk_client = importlib.import_module("gridhall.client.tk")
@@ -50,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"gridhall: the Tk client is not available ({exc.name} is missing).",
                   file=sys.stderr)  # fmt: skip
             return 1
-        result = tk_client.main(url=url, name=name)
+        result = tk_client.main(url=url, name=name, token=token, keep_token=keep_token)
         return int(result or 0)
     try:
         from gridhall.client.tui.app import GridhallApp
@@ -58,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"gridhall: the terminal client needs Textual ({exc.name} is missing); "
               "install it with: pip install 'gridhall[tui]'", file=sys.stderr)  # fmt: skip
         return 1
-    GridhallApp(url, name).run()
+    GridhallApp(url, name, token=token, keep_token=keep_token).run()
     return 0
 
 

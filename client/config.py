@@ -1,9 +1,13 @@
-"""Remember the player's name and last server between runs.
+"""Remember the player's name, last server, and each server's token between runs.
 
 A tiny JSON file, ``config.json``, in ``$GRIDHALL_CONFIG_DIR`` (tests point
 this at a temp dir), else ``$XDG_CONFIG_HOME/gridhall``, else
 ``~/.config/gridhall``. A missing or unreadable file means defaults: a broken
 config must never stop someone from playing.
+
+``tokens`` maps a server's URL to the secret token it gave us, so a client
+started again (after a crash, a closed terminal, a reboot) says hello with it and
+goes straight back to its seat. The file is written readable by its owner only.
 """
 
 from __future__ import annotations
@@ -11,10 +15,11 @@ from __future__ import annotations
 import getpass
 import json
 import os
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from gridhall.client.address import DEFAULT_HOST, DEFAULT_PORT
+from gridhall.client.address import DEFAULT_HOST
+from gridhall.protocol import DEFAULT_PORT
 
 FILE_NAME = "config.json"
 
@@ -36,12 +41,18 @@ def default_name() -> str:
     return (name.strip() or "player")[:32]
 
 
+MAX_TOKENS = 32
+"""Servers whose tokens we keep (the most recently used)."""
+
+
 @dataclass
 class Config:
-    """What we remember: the display name and the last server typed."""
+    """What we remember: the display name, the last server typed, and tokens."""
 
     name: str
     server: str = f"{DEFAULT_HOST}:{DEFAULT_PORT}"
+    tokens: dict[str, str] = field(default_factory=dict)
+    """Server URL -> the token that server gave us (most recently used last)."""
 
 
 def load() -> Config:
@@ -56,6 +67,10 @@ def load() -> Config:
             cfg.name = data["name"].strip()[:32]
         if isinstance(data.get("server"), str) and data["server"].strip():
             cfg.server = data["server"].strip()
+        tokens = data.get("tokens")
+        if isinstance(tokens, dict):
+            cfg.tokens = {k: v for k, v in tokens.items()
+                          if isinstance(k, str) and isinstance(v, str) and 0 < len(v) <= 128}
     return cfg
 
 
@@ -65,7 +80,26 @@ def save(cfg: Config) -> None:
     try:
         directory.mkdir(parents=True, exist_ok=True)
         tmp = directory / (FILE_NAME + ".tmp")
+        tmp.touch(mode=0o600)
+        tmp.chmod(0o600)  # it holds tokens: the owner's eyes only
         tmp.write_text(json.dumps(asdict(cfg), indent=2) + "\n", "utf-8")
         tmp.replace(directory / FILE_NAME)
     except OSError:
         pass
+
+
+def saved_token(url: str) -> str | None:
+    """The token ``url``'s server gave us last time, if we kept one."""
+    return load().tokens.get(url)
+
+
+def save_token(url: str, token: str) -> None:
+    """Keep ``url``'s token for the next run (re-reads the file: another client
+    instance may have saved meanwhile)."""
+    cfg = load()
+    if cfg.tokens.get(url) == token and list(cfg.tokens)[-1:] == [url]:
+        return
+    tokens = {k: v for k, v in cfg.tokens.items() if k != url}
+    tokens[url] = token
+    cfg.tokens = dict(list(tokens.items())[-MAX_TOKENS:])
+    save(cfg)

@@ -1,20 +1,21 @@
 """The client side of one connection to a gridhall server, shared by every UI.
 
-A :class:`Session` owns the WebSocket: it says ``hello``, keeps the latest
-``state`` for the room we are in and folds room events (``moved``, ``chat``,
-``game-over`` ...) into it, asks for a ``sync`` when a room's ``seq`` skips,
-and reconnects with the saved token (exponential backoff with jitter) when
-the connection drops, so the server gives us our seat back.
+A :class:`Session` owns the WebSocket: it says ``hello``, decodes every frame
+into the typed messages of :mod:`gridhall.protocol`, keeps our copy of the room
+we are in (:mod:`client.room` folds each event into it), asks for a ``sync``
+when a room's ``seq`` skips, and reconnects with the saved token (exponential
+backoff with jitter) when the connection drops, so the server gives us our
+seat back. Message types a newer server may add are skipped, not fatal.
 
 It knows no game rules and no UI. A UI registers listeners (called on the
 session's event loop after each message has been applied) and sends intents
 with :meth:`Session.submit`, which is safe to call from any thread: the Tk
 client runs the session in a background thread (:func:`run_in_thread`).
 
-Besides server messages, listeners receive one local message type,
-``connection`` {``status``: ``connecting`` | ``connected`` | ``lost`` |
-``closed`` | ``failed``, ``attempt``?, ``delay``?, ``reason``?}, and local
-``error`` messages with code ``offline`` for intents sent while disconnected.
+Listeners receive the server's typed messages, plus the local types of
+:mod:`client.messages`: :class:`Connection` (connecting, connected, lost,
+closed, failed) and :class:`Refused` (the server's ``error`` with the refused
+request named, or a refusal made here, e.g. ``offline``).
 """
 
 from __future__ import annotations
@@ -24,26 +25,29 @@ import contextlib
 import itertools
 import random
 import threading
+import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
-from gridhall.protocol import (
-    CLIENT_MESSAGES,
-    MAX_SERVER_FRAME,
-    PROTOCOL_VERSION,
-    ProtocolError,
-    decode_map,
-    encode,
+from gridhall import protocol as p
+from gridhall.client.messages import (
+    OFFLINE,
+    Connection,
+    ConnectionStatus,
+    Event,
+    Refused,
+    Request,
+    is_room_event,
 )
-from gridhall.protocol.schema import from_map
+from gridhall.client.room import RoomCopy, apply
+from gridhall.protocol import CLIENT_MESSAGES, MAX_SERVER_FRAME, PROTOCOL_VERSION, ProtocolError
+from gridhall.protocol.schema import from_map, to_map
 
-Message = dict[str, Any]
-Listener = Callable[[Message], None]
-CHAT_KEEP = 200
+Listener = Callable[[Event], None]
 
 
 @dataclass
@@ -60,22 +64,6 @@ class Backoff:
         return base * (1 - self.jitter * random.random())
 
 
-@dataclass
-class RoomCopy:
-    """Our copy of a room: the last ``state`` with later events applied, plus the
-    transient facts a UI shows but a snapshot does not carry."""
-
-    room: str
-    seq: int
-    state: Message = field(default_factory=dict)
-    again: list[str] = field(default_factory=list)
-    """Players who asked for or agreed to another game since the last one ended."""
-    declined: list[str] = field(default_factory=list)
-    last_actions: dict[str, Message] = field(default_factory=dict)
-    """Each player's latest accepted move, e.g. to mark others' clicks."""
-    syncing: bool = False
-
-
 class Session:
     """One player's connection; see the module docstring."""
 
@@ -87,15 +75,22 @@ class Session:
         token: str | None = None,
         backoff: Backoff | None = None,
         open_timeout: float = 5.0,
+        clock: Callable[[], float] = time.time,
+        keep_token: Callable[[str], None] | None = None,
     ) -> None:
         self.url = url
         self.name = name
         self.token = token
+        self.keep_token = keep_token
+        """Called with each token the server gives us (the CLI saves it on disk)."""
         self.player: str | None = None
         self.server_name: str | None = None
         self.backoff = backoff or Backoff()
         self.open_timeout = open_timeout
+        self.clock = clock
+        """Wall-clock time for :attr:`RoomCopy.view_at` (tests may pass their own)."""
         self.room: RoomCopy | None = None
+        """Our copy of the room we are in; replaced (never changed) by each event."""
         self._listeners: list[Listener] = []
         self._ws: ClientConnection | None = None
         self._welcomed = False
@@ -105,6 +100,8 @@ class Session:
         self._requests: dict[int, str] = {}
         self._stopped = asyncio.Event()
         self._wake = asyncio.Event()
+        self._closed_by: tuple[int, str] | None = None
+        self._room_heard = False
 
     # ---- what UIs read -------------------------------------------------------------
 
@@ -114,7 +111,7 @@ class Session:
         return self._ws is not None and self._welcomed
 
     @property
-    def state(self) -> Message | None:
+    def state(self) -> p.State | None:
         """The current room's state (kept current by events), or None in the lobby."""
         return self.room.state if self.room else None
 
@@ -132,12 +129,13 @@ class Session:
 
     # ---- sending -------------------------------------------------------------------
 
-    def submit(self, type_: str, **fields: Any) -> None:
-        """Send an intent from any thread; errors come back through listeners."""
+    def submit(self, request: Request | str, **fields: Any) -> None:
+        """Send an intent from any thread: a typed request (``protocol.Move(...)``) or
+        a type name and its fields; refusals come back through listeners."""
         loop = self._loop
         if loop is None:
             raise RuntimeError("the session is not running")
-        msg = {"type": type_, **fields}
+        msg = request if not isinstance(request, str) else {"type": request, **fields}
         try:
             running = asyncio.get_running_loop()
         except RuntimeError:
@@ -147,35 +145,22 @@ class Session:
         else:
             loop.call_soon_threadsafe(lambda: loop.create_task(self.send(msg)))
 
-    async def send(self, msg: Message) -> int | None:
+    async def send(self, msg: Request | dict[str, Any]) -> int | None:
         """Send ``msg`` now (on the session's loop); returns its request id, or None
-        if we are offline (listeners then get an ``offline`` error)."""
+        if it was refused here (listeners then get a :class:`Refused`)."""
+        kind = msg.get("type") if isinstance(msg, dict) else msg.TYPE
         ws = self._ws
         if ws is None or not self._welcomed:
-            self._emit(
-                {
-                    "type": "error",
-                    "code": "offline",
-                    "message": "Not connected to the server right now; "
-                    "reconnecting, try again in a moment.",
-                    "request": msg.get("type"),
-                }
-            )
+            self._emit(Refused(OFFLINE, "Not connected to the server right now; "
+                               "reconnecting, try again in a moment.", str(kind)))  # fmt: skip
             return None
         req = next(self._ids) & 0x7FFFFFFF
         try:
-            frame = _frame({**msg, "id": req})
+            frame = _frame(msg, req)
         except ProtocolError as exc:  # caught here, before the server has to say it
-            self._emit(
-                {
-                    "type": "error",
-                    "code": str(exc.code),
-                    "message": exc.message,
-                    "request": msg.get("type"),
-                }
-            )
+            self._emit(Refused(str(exc.code), exc.message, str(kind)))
             return None
-        self._requests[req] = str(msg.get("type"))
+        self._requests[req] = str(kind)
         if len(self._requests) > 256:
             self._requests.pop(next(iter(self._requests)))
         try:
@@ -194,7 +179,7 @@ class Session:
         attempt = 0
         try:
             while not self._closing:
-                self._emit({"type": "connection", "status": "connecting", "attempt": attempt})
+                self._status("connecting", attempt=attempt)
                 reason = await self._one_connection()
                 if reason == "fatal" or self._closing:
                     break
@@ -202,14 +187,13 @@ class Session:
                     attempt = 0
                 delay = self.backoff.delay(attempt)
                 attempt += 1
-                self._emit(
-                    {"type": "connection", "status": "lost", "delay": delay, "attempt": attempt}
-                )
+                code, why = self._closed_by or (None, "")
+                self._status("lost", attempt=attempt, delay=delay, code=code, reason=why)
                 self._wake.clear()
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._wake.wait(), delay)
         finally:
-            self._emit({"type": "connection", "status": "closed"})
+            self._status("closed")
             self._stopped.set()
 
     async def close(self) -> None:
@@ -243,26 +227,23 @@ class Session:
                 max_size=MAX_SERVER_FRAME,
             )
         except (OSError, InvalidHandshake, InvalidURI, TimeoutError) as exc:
-            self._emit({"type": "connection", "status": "failed", "reason": str(exc)})
+            self._status("failed", reason=str(exc))
             return "fatal" if isinstance(exc, InvalidURI) else "failed"
         self._ws = ws
         self._welcomed = False
-        hello: Message = {"type": "hello", "protocol": PROTOCOL_VERSION, "name": self.name}
-        if self.token:
-            hello["token"] = self.token
+        self._closed_by = None
+        # Back in a room we were in: ask for what we missed, as events, from our seq on.
+        since = self.room.seq if self.room is not None and self.token else None
+        hello = p.Hello(protocol=PROTOCOL_VERSION, name=self.name, token=self.token or None,
+                        since=since)
         outcome = "failed"
         try:
-            await ws.send(_frame(hello))
+            await ws.send(p.encode(hello))
             async for frame in ws:
-                if isinstance(frame, str):
-                    continue  # the contract is binary only
-                try:
-                    msg = decode_map(frame, MAX_SERVER_FRAME)
-                except ProtocolError:
-                    continue
-                if msg.get("type") == "welcome":
+                result = self._on_frame(frame)
+                if result == "welcomed":
                     outcome = "welcomed"
-                if self._on_message(msg) == "fatal":
+                elif result == "fatal":
                     outcome = "fatal"
                     await ws.close()
         except ConnectionClosed:
@@ -270,13 +251,13 @@ class Session:
         finally:
             self._ws = None
             self._welcomed = False
-        if self.room is not None and outcome != "fatal":
-            self.room.syncing = True  # the resent state after resume replaces it
+        if ws.close_code is not None:
+            self._closed_by = (ws.close_code, ws.close_reason or "")
         return outcome
 
     # ---- applying server messages --------------------------------------------------
 
-    def _emit(self, msg: Message) -> None:
+    def _emit(self, msg: Event) -> None:
         for listener in list(self._listeners):
             try:
                 listener(msg)
@@ -285,155 +266,70 @@ class Session:
 
                 traceback.print_exc()
 
-    def _on_message(self, msg: Message) -> str | None:
-        kind = msg.get("type")
-        if kind == "welcome":
-            self.player = msg.get("player")
-            self.token = msg.get("token") or self.token
-            self.server_name = msg.get("server")
+    def _status(self, status: ConnectionStatus, **details: Any) -> None:
+        self._emit(Connection(status, **details))
+
+    def _on_frame(self, frame: bytes | str) -> str | None:
+        """Decode and apply one frame: ``welcomed``, ``fatal`` or None. Frames we cannot
+        read, and message types a newer server added, are skipped."""
+        if isinstance(frame, str):
+            return None  # the contract is binary only
+        try:
+            msg = p.decode(frame, "server")
+        except ProtocolError:
+            return None
+        result = self._on_message(msg)
+        return result or ("welcomed" if isinstance(msg, p.Welcome) else None)
+
+    def _on_message(self, msg: Any) -> str | None:
+        if isinstance(msg, p.Welcome):
+            self.player = msg.player
+            self.token = msg.token or self.token
+            self.server_name = msg.server
             self._welcomed = True
-            self._emit({"type": "connection", "status": "connected"})
+            if self.keep_token is not None and self.token:
+                self.keep_token(self.token)
+            self._status("connected")
+            self._room_heard = False
             if self.room is not None and self._loop is not None:
-                self._loop.call_later(1.5, self._sync_if_stale, self.room)
-        elif kind == "error":
-            if isinstance(msg.get("re"), int):
-                msg = {**msg, "request": self._requests.get(msg["re"])}
-            if msg.get("code") == "not-in-room" and self.room is not None:
+                self._loop.call_later(1.5, self._sync_if_stale, self.room.room)
+        elif isinstance(msg, p.Error):
+            request = self._requests.get(msg.re) if msg.re is not None else None
+            if msg.code == p.ErrorCode.NOT_IN_ROOM and self.room is not None:
                 self.room = None  # our room is gone (e.g. while we were away)
-            if msg.get("code") == "version-mismatch":
-                self._emit(msg)
-                return "fatal"
-        elif "room" in msg and isinstance(msg.get("seq"), int):
-            self._apply_room_event(msg)
+            self._emit(Refused(msg.code, msg.message, request))
+            return "fatal" if msg.code == p.ErrorCode.VERSION_MISMATCH else None
+        elif is_room_event(msg):
+            self._room_heard = True
+            applied = apply(self.room, msg, self.player, self.clock())
+            self.room = applied.room
+            if applied.sync:
+                self._send_sync()
         self._emit(msg)
         return None
 
-    def _is_me(self, msg: Message) -> bool:
-        who = msg.get("player")
-        return who is None or who == self.player
+    def _sync_if_stale(self, code: str) -> None:
+        """After a resume the server sends what we missed (events, or a state); if
+        nothing came, ask, so a room that is gone is noticed (``not-in-room``)."""
+        room = self.room
+        if room is not None and room.room == code and self.connected and (
+                room.syncing or not self._room_heard):
+            self._send_sync(since=None if room.syncing else room.seq)
 
-    def _apply_room_event(self, msg: Message) -> None:
-        kind, room_id, seq = msg["type"], msg["room"], msg["seq"]
-        if kind == "state":
-            self._apply_state(msg)
-            return
-        if kind == "joined" and self._is_me(msg):
-            if self.room is None or self.room.room != room_id:
-                self.room = RoomCopy(room=room_id, seq=seq, syncing=True)
-            return
-        if kind == "left" and self._is_me(msg):
-            if self.room is not None and self.room.room == room_id:
-                self.room = None
-            return
-        copy = self.room
-        if copy is None or copy.room != room_id:
-            return
-        if seq <= copy.seq and not copy.syncing:
-            return  # already covered by the snapshot we hold
-        gap = seq > copy.seq + 1
-        copy.seq = max(copy.seq, seq)
-        if gap and not copy.syncing:
-            self._request_sync(copy)
-            return
-        if not copy.state:
-            return  # nothing to fold into until the snapshot arrives
-        self._fold(copy, msg)
-
-    def _apply_state(self, msg: Message) -> None:
-        room_id = msg["room"]
-        copy = self.room
-        if copy is None or copy.room != room_id:
-            copy = self.room = RoomCopy(room=room_id, seq=msg["seq"])
-        fresh_game = copy.state.get("round") != msg.get("round") or (
-            msg.get("status") != "over" and copy.state.get("status") == "over"
-        )
-        if fresh_game:
-            copy.again.clear()
-            copy.declined.clear()
-            copy.last_actions.clear()
-        copy.state = dict(msg)
-        copy.state["chat"] = list(msg.get("chat") or [])
-        copy.seq = msg["seq"]
-        copy.syncing = False
-        if isinstance(msg.get("pending_again"), list):
-            copy.again = [str(p) for p in msg["pending_again"]]
-
-    def _sync_if_stale(self, copy: RoomCopy) -> None:
-        """After a resume the server resends our room's state; ask if it did not."""
-        if self.room is copy and copy.syncing and self.connected:
-            self._request_sync(copy)
-
-    def _request_sync(self, copy: RoomCopy) -> None:
-        copy.syncing = True
+    def _send_sync(self, since: int | None = None) -> None:
         if self._loop is not None:
-            self._loop.create_task(self.send({"type": "sync"}))
-
-    def _fold(self, copy: RoomCopy, msg: Message) -> None:
-        """Apply one room event to the copied state (no game rules: only fields the
-        event carries, plus whose turn it is from the view's own ``next``)."""
-        state, kind = copy.state, msg["type"]
-        if kind == "moved":
-            if isinstance(msg.get("view"), dict):
-                state["view"] = msg["view"]
-            if "turn" in msg:
-                state["turn"] = msg["turn"]
-            else:
-                state["turn"] = turn_from_view(state.get("view") or {})
-            if "status" in msg:
-                state["status"] = msg["status"]
-            if isinstance(msg.get("by"), str):
-                copy.last_actions[msg["by"]] = dict(msg.get("move") or {})
-        elif kind == "game-over":
-            state["status"] = "over"
-            state["result"] = msg.get("result") or {}
-            state.pop("turn", None)
-            copy.again.clear()
-            copy.declined.clear()
-        elif kind == "chat":
-            chat = state.setdefault("chat", [])
-            chat.append({k: msg.get(k) for k in ("from", "name", "text", "ts")})
-            del chat[:-CHAT_KEEP]
-        elif kind == "player-info":
-            for p in state.get("players") or []:
-                if p.get("player") == msg.get("player"):
-                    p.update({k: v for k, v in msg.items() if k in ("name", "color", "connected")})
-                    break
-            else:
-                self._request_sync(copy)
-        elif kind in ("joined", "left"):
-            self._request_sync(copy)  # someone else came or went: take a fresh roster
-        elif kind in ("play-again", "agree-again"):
-            who = msg.get("from") or msg.get("player")
-            if isinstance(who, str) and who not in copy.again:
-                copy.again.append(who)
-        elif kind == "decline-again":
-            who = msg.get("from") or msg.get("player")
-            if isinstance(who, str):
-                copy.declined.append(who)
-        elif kind == "offer":
-            view = state.setdefault("view", {})
-            view["pending"] = {"kind": msg.get("kind"), "from": msg.get("from")}
-        elif kind == "answer":
-            (state.get("view") or {}).pop("pending", None)
+            self._loop.create_task(self.send(p.Sync(since=since)))
 
 
-def _frame(msg: Message) -> bytes:
-    """Encode an outgoing intent through the typed message, so the contract's
-    limits (name length, chat length ...) are checked before it leaves."""
-    cls = CLIENT_MESSAGES.get(msg["type"])
+def _frame(msg: Request | dict[str, Any], req: int) -> bytes:
+    """Encode an outgoing intent with request id ``req``, checked against the typed
+    message first, so the contract's limits (name length, chat length ...) hold
+    before it leaves."""
+    raw = {**(msg if isinstance(msg, dict) else to_map(msg)), "id": req}
+    cls = CLIENT_MESSAGES.get(str(raw.get("type")))
     if cls is None:
-        raise ProtocolError("unknown-type", f"The client has no message {msg['type']!r}.")
-    return encode(from_map(cls, msg))
-
-
-def turn_from_view(view: Message) -> str | None:
-    """Whose turn a turn-based view implies (``next`` colour -> player), if any."""
-    nxt, colors = view.get("next"), view.get("colors")
-    if isinstance(nxt, str) and isinstance(colors, dict):
-        for player, color in colors.items():
-            if color == nxt:
-                return str(player)
-    return None
+        raise ProtocolError("unknown-type", f"The client has no message {raw.get('type')!r}.")
+    return p.encode(from_map(cls, raw))
 
 
 def run_in_thread(session: Session) -> threading.Thread:

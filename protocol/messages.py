@@ -16,7 +16,9 @@ DEFAULT_PORT = 8765
 """The TCP port a server listens on and clients try when none is given."""
 MAX_ID = 2**31 - 1
 
-GameName = Literal["gomoku", "minesweeper", "linkmatch"]
+GameName = str
+"""A game's protocol name. The server's game registry (``gridhall.server.games``) says
+which names it hosts; ``create-room`` with any other gets ``bad-message`` naming them."""
 Sender = Literal["client", "server"]
 
 CLIENT_MESSAGES: dict[str, type[Any]] = {}
@@ -58,6 +60,9 @@ class Hello:
     protocol: int
     name: str = _name()
     token: str | None = field(default=None, metadata={"min_len": 1, "max_len": 128})
+    since: int | None = field(default=None, metadata={"min": 0, "max": 2**53})
+    """With ``token``: the last room ``seq`` this client saw, so a resumed seat gets the
+    events it missed instead of a ``state`` (when the server still has them)."""
     id: int | None = _req_id()
 
 
@@ -70,7 +75,7 @@ class ListRooms:
 @message("create-room", "client")
 class CreateRoom:
     TYPE: ClassVar[str]
-    game: GameName
+    game: GameName = field(metadata={"min_len": 1, "max_len": 32})
     options: dict[str, Any] | None = None
     private: bool = False
     password: str | None = field(default=None, metadata={"min_len": 1, "max_len": 64})
@@ -94,7 +99,11 @@ class LeaveRoom:
 
 @message("sync", "client")
 class Sync:
+    """Ask for the room again: with ``since``, the events after that ``seq`` when the
+    server still has them (else a ``state``); without it, a ``state``."""
+
     TYPE: ClassVar[str]
+    since: int | None = field(default=None, metadata={"min": 0, "max": 2**53})
     id: int | None = _req_id()
 
 

@@ -4,6 +4,13 @@
 nothing else: the rules of who may do what live in the pure :class:`Hub` and
 its rooms, which return effects that :meth:`GameServer.execute` carries out.
 Port 0 picks a free port (tests); ``port`` tells which.
+
+Effects are carried out in two steps: store effects and outgoing frames of one
+event-loop turn are collected; at the end of the turn the store effects are
+committed in one transaction and only then are the frames delivered, in order
+(group commit: durable before it is broadcast, one commit however busy).
+On start the server restores the rooms its store holds; on SIGTERM/SIGINT it
+closes connections with 1012 (service restart) and keeps them.
 """
 
 from __future__ import annotations
@@ -26,17 +33,18 @@ from websockets.http11 import Request, Response
 from gridhall import protocol as p
 from gridhall.protocol import ErrorCode
 
+from . import web
 from .computer import Computers
 from .config import ServerConfig
 from .connection import Connection
-from .effects import Effect, SaveChat, SaveGame, Send, Think, Wake, Work
+from .effects import STORED, Effect, Send, Stored, Think, Wake, Work
 from .fairness import PerAddress
 from .games.base import JSON
 from .hub import Hub
 from .identity import Identity
 from .jobs import BUSY, run_job
 from .memory import release_free_memory
-from .session import Session
+from .session import Link, Session
 from .store import Store
 from .work import WorkPool
 
@@ -46,11 +54,16 @@ back to the OS (see ``server/memory.py``)."""
 
 log = logging.getLogger("gridhall.server")
 
+RESTART_CLOSE = 1012
+RESTART_REASON = "server restarting; your game is kept, reconnect in a moment"
+ALIVE_EVERY = 2.0
+"""Seconds between the store's "still running" marks (the downtime a restart skips)."""
+
 
 class GameServer:
     def __init__(self, config: ServerConfig | None = None) -> None:
         self.config = config or ServerConfig()
-        self.store = Store(self.config.db)
+        self.store = Store(self.config.db, durable_commits=self.config.durable_commits)
         self.hub = Hub(self.config)
         self.work = WorkPool(self.config.ai_workers, self.config.max_jobs)
         self.computers = Computers(self.work, self.config.ai_budget)
@@ -61,11 +74,17 @@ class GameServer:
         self.connections: set[Connection] = set()
         self.per_ip: Counter[str] = Counter()
         self._timers: dict[str, asyncio.TimerHandle] = {}
+        self._pending_store: list[Stored] = []
+        self._pending_frames: list[tuple[Link, bytes]] = []
+        self._flush_handle: asyncio.Handle | None = None
+        self._alive: asyncio.TimerHandle | None = None
         self._server: Server | None = None
         self._closed = False
 
     # -- lifecycle ------------------------------------------------------------
     async def start(self) -> None:
+        self._restore()
+        self._mark_alive()
         self._server = await serve(
             self._handle, self.config.host, self.config.port,
             compression=None,  # small frames; deflate costs latency and memory per socket
@@ -81,12 +100,42 @@ class GameServer:
         assert self._server is not None
         return int(self._server.sockets[0].getsockname()[1])
 
-    async def close(self) -> None:
-        """Close every connection with 1001, stop computers and timers, close the store."""
+    def _restore(self) -> None:
+        identities, rooms = self.store.load_live()
+        if not identities and not rooms:
+            return
+        now = time.time()
+        down_since = self.store.alive_at() or now
+        self.execute(self.hub.restore(identities, rooms, now, down_since))
+        self._flush()
+        log.info("restored %d rooms after %.0f s down", len(self.hub.lobby.rooms),
+                 now - down_since)
+
+    def _mark_alive(self) -> None:
+        self._alive = None
         if self._closed:
             return
+        try:
+            self.store.mark_alive(time.time())
+        except Exception:
+            log.exception("could not write to the store")
+        self._alive = asyncio.get_running_loop().call_later(ALIVE_EVERY, self._mark_alive)
+
+    async def close(self) -> None:
+        """Stop for a restart: close every connection with 1012 and a reason, stop
+        computers and timers, keep every room in the store, close it."""
+        if self._closed:
+            return
+        self._flush()
         self._closed = True
+        if self._alive is not None:
+            self._alive.cancel()
+        for conn in list(self.connections):
+            conn.close(RESTART_CLOSE, RESTART_REASON)
         if self._server is not None:
+            self._server.close(close_connections=False)
+            await asyncio.gather(*(c.wait_closed() for c in list(self.connections)),
+                                 return_exceptions=True)
             self._server.close(close_connections=True)
             await self._server.wait_closed()
         for timer in self._timers.values():
@@ -96,8 +145,9 @@ class GameServer:
             self._trim.cancel()
         self.computers.close()
         self.work.close()
+        self.store.mark_alive(time.time())
         self.store.close()
-        log.info("server stopped")
+        log.info("server stopped; rooms kept for the next start")
 
     async def run_until_signalled(self, on_ready: Callable[[GameServer], None] | None = None
                                   ) -> None:
@@ -114,10 +164,14 @@ class GameServer:
         await self.close()
 
     def _http(self, connection: ServerConnection, request: Request) -> Response | None:
-        """``GET /healthz`` answers 200 for health checks; other paths upgrade,
-        unless the address opens connections too fast (429 with Retry-After)."""
+        """``GET /healthz`` answers 200 for health checks; a plain GET gets the browser
+        client's files (:mod:`.web`); WebSocket upgrades go on to the game, unless
+        the address opens connections too fast (429 with Retry-After)."""
         if request.path == "/healthz":
             return connection.respond(HTTPStatus.OK, "ok\n")
+        page = web.respond(request)
+        if page is not None:
+            return page
         peer = str(connection.remote_address[0]) if connection.remote_address else "?"
         wait = self.connects.take(peer, time.time())
         if wait > 0:
@@ -182,34 +236,52 @@ class GameServer:
         return True
 
     def execute(self, effects: list[Effect]) -> None:
-        """Carry out the core's effects, in order."""
+        """Carry out the core's effects: timers and computers at once; store writes
+        and frames at the end of this event-loop turn, writes first."""
+        if self._closed:
+            return
         for effect in effects:
             if isinstance(effect, Send):
-                frame = p.encode(effect.msg)
+                frame = effect.frame
                 for pid in effect.to:
                     session = self.sessions.get(pid)
                     if session is not None:
-                        session.link.send_frame(frame)
+                        self._pending_frames.append((session.link, frame))
             elif isinstance(effect, Wake):
                 self._arm(effect)
             elif isinstance(effect, Think):
                 self.computers.schedule(effect, self._computer_answered)
             elif isinstance(effect, Work):
                 self._run_work(effect)
-            else:
-                self._save(effect)
+            elif isinstance(effect, STORED):
+                self._pending_store.append(effect)
+        self._schedule_flush()
 
-    def _save(self, effect: SaveChat | SaveGame) -> None:
-        try:
-            if isinstance(effect, SaveChat):
-                self.store.save_chat(effect.room, effect.player, effect.name, effect.text,
-                                     effect.ts)
-            else:
-                self.store.save_game(effect.room, effect.game, effect.options, effect.players,
-                                     effect.result, effect.record, effect.started_at,
-                                     effect.ended_at)
-        except Exception:  # the game goes on for the players even if the disk does not
-            log.exception("could not write to the store")
+    def reply(self, link: Link, frame: bytes) -> None:
+        """A frame for one connection (an error, a refusal), in order with the rest."""
+        self._pending_frames.append((link, frame))
+        self._schedule_flush()
+
+    def close_link(self, link: Link, code: int, reason: str) -> None:
+        self._flush()
+        link.close(code, reason)
+
+    def _schedule_flush(self) -> None:
+        if self._flush_handle is None and (self._pending_frames or self._pending_store):
+            self._flush_handle = asyncio.get_running_loop().call_soon(self._flush)
+
+    def _flush(self) -> None:
+        """Commit what this turn stored, then deliver what it sent."""
+        self._flush_handle = None
+        stored, self._pending_store = self._pending_store, []
+        frames, self._pending_frames = self._pending_frames, []
+        if stored:
+            try:
+                self.store.write(stored)
+            except Exception:  # the game goes on for the players even if the disk does not
+                log.exception("could not write %d changes to the store", len(stored))
+        for link, frame in frames:
+            link.send_frame(frame)
 
     def _arm(self, wake: Wake) -> None:
         timer = self._timers.pop(wake.key, None)

@@ -7,6 +7,7 @@ import asyncio
 import datetime
 import logging
 import sys
+from pathlib import Path
 
 from .app import GameServer
 from .config import ServerConfig
@@ -21,7 +22,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--host", default=d.host, help="address to listen on (default all)")
     parser.add_argument("--port", type=int, default=d.port, help=f"TCP port (default {d.port})")
     parser.add_argument("--name", default=d.name, help="server name shown to players")
-    parser.add_argument("--db", default=d.db, help="SQLite file for games and chat")
+    parser.add_argument("--db", default=d.db,
+                        help=f"SQLite file for live rooms, games and chat (default {d.db})")
+    parser.add_argument("--durable-commits", action="store_true",
+                        help="sync every commit to disk (survives power loss; slower)")
     parser.add_argument("--log-level", default="INFO",
                         choices=["DEBUG", "INFO", "WARNING", "ERROR"])
     parser.add_argument("--grace", type=float, default=d.grace_seconds,
@@ -39,6 +43,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def print_history(db: str, limit: int) -> None:
+    print(f"database: {db}")
+    if not Path(db).exists():
+        print("No games yet: there is no database there (the server creates it when it "
+              "first runs; --db chooses another file).")
+        return
     store = Store(db)
     try:
         games = store.recent_games(limit)
@@ -64,7 +73,11 @@ def main(argv: list[str] | None = None) -> None:
         return
     logging.basicConfig(level=args.log_level, format="%(asctime)s %(levelname)s %(name)s: "
                         "%(message)s")
+    # websockets logs every HTTP request at INFO; a page load is dozens of files.
+    logging.getLogger("websockets.server").setLevel(max(logging.WARNING,
+                                                        logging.getLevelName(args.log_level)))
     config = ServerConfig(host=args.host, port=args.port, name=args.name, db=args.db,
+                          durable_commits=args.durable_commits,
                           grace_seconds=args.grace, max_rooms=args.max_rooms,
                           max_connections=args.max_connections, ai_budget=args.ai_budget)
     server = GameServer(config)
@@ -80,6 +93,13 @@ def announce(server: GameServer) -> None:
     """Tell the operator the port and how a player on another machine joins."""
     port = server.port
     print(f"gridhall server '{server.config.name}' listening on port {port}", flush=True)
+    print(f"database: {server.config.db}", flush=True)
+    rooms = len(server.hub.lobby.rooms)
+    if rooms:
+        print(f"restored {rooms} live room{'s' if rooms != 1 else ''}; players rejoin by "
+              "reconnecting", flush=True)
     addresses = lan_addresses()
     where = "  or  ".join(f"{a}:{port}" for a in addresses) or f"<this machine's address>:{port}"
     print(f"Players on other machines join with:  gridhall --server {where}", flush=True)
+    links = "  or  ".join(f"http://{a}:{port}/" for a in addresses) or f"http://localhost:{port}/"
+    print(f"Or in a browser, phones too (nothing to install):  {links}", flush=True)

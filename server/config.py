@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import platformdirs
 
 from gridhall.protocol import DEFAULT_PORT
+
+
+def default_db_path() -> Path:
+    """Where the server keeps its database unless told otherwise: the user's data
+    folder by the platform's convention (e.g. ~/.local/share/gridhall on Linux)."""
+    return platformdirs.user_data_path("gridhall", appauthor=False) / "gridhall.db"
 
 
 @dataclass
@@ -12,7 +21,7 @@ class ServerConfig:
     host: str = "0.0.0.0"
     port: int = DEFAULT_PORT
     name: str = "gridhall"
-    db: str = "gridhall.db"
+    db: str = field(default_factory=lambda: str(default_db_path()))
     grace_seconds: float = 60.0
     """How long a dropped player's seat is kept for a reconnect."""
     max_rooms: int = 200
@@ -53,6 +62,8 @@ class ServerConfig:
     socket_send_buffer: int = 256 * 2**10
     """The kernel's send buffer per connection (0: the system's own, which grows to
     several MB for a peer that does not read)."""
+    durable_commits: bool = False
+    """Sync the store on every commit (survives power loss; slower). See server/store.py."""
     ai_workers: int = 2
     """Worker processes for heavy work: computer players, hints, boards, passwords."""
     max_jobs: int = 8

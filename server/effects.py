@@ -3,12 +3,20 @@
 The core never sends, writes or sleeps: each input returns a list of these
 effects, in order, and ``server/app.py`` carries them out (sockets, SQLite,
 timers, the worker processes). Tests read them directly.
+
+Durability rule: the I/O layer writes every store effect of an input (and of
+the inputs handled in the same event-loop turn) in one SQLite transaction
+before it delivers any of their sends, so nothing is broadcast that a crash
+could lose.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
+
+from gridhall import protocol as p
 
 from .games.base import JSON
 from .jobs import Job
@@ -20,6 +28,17 @@ class Send:
 
     to: tuple[str, ...]
     msg: Any
+
+    @cached_property
+    def frame(self) -> bytes:
+        """The message encoded once, however many recipients it has."""
+        return p.encode(self.msg)
+
+    def to_one(self, player: str) -> Send:
+        """The same message again, for one recipient (sharing the encoded frame)."""
+        again = Send((player,), self.msg)
+        again.__dict__["frame"] = self.frame
+        return again
 
 
 @dataclass(frozen=True)
@@ -45,6 +64,57 @@ class SaveGame:
     record: JSON
     started_at: float
     ended_at: float
+
+
+@dataclass(frozen=True)
+class SaveRoom:
+    """A new room: everything fixed at its creation (the secret seed included)."""
+
+    room: str
+    row: JSON
+
+
+@dataclass(frozen=True)
+class Log:
+    """An input a room accepted, appended to its journal (``n`` counts from 1)."""
+
+    room: str
+    n: int
+    entry: JSON
+
+
+@dataclass(frozen=True)
+class SaveSnapshot:
+    """The room's state after journal entry ``n``: older entries are no longer needed."""
+
+    room: str
+    n: int
+    snapshot: JSON
+
+
+@dataclass(frozen=True)
+class DropRoom:
+    """The room closed: its row, journal and snapshot go."""
+
+    room: str
+
+
+@dataclass(frozen=True)
+class SaveIdentity:
+    """An identity as it must survive a restart (``expires``: when it is forgotten
+    unless resumed, for roomless ones)."""
+
+    player: str
+    token_hash: str
+    name: str
+    color: str | None
+    bot: str | None
+    expires: float | None = None
+
+
+@dataclass(frozen=True)
+class ForgetIdentity:
+    player: str
 
 
 @dataclass(frozen=True)
@@ -86,7 +156,11 @@ class Wake:
     at: float | None
 
 
-Effect = Send | SaveChat | SaveGame | Think | Work | Wake
+Stored = SaveChat | SaveGame | SaveRoom | Log | SaveSnapshot | DropRoom | SaveIdentity | \
+    ForgetIdentity
+Effect = Send | Think | Work | Wake | Stored
+STORED = (SaveChat, SaveGame, SaveRoom, Log, SaveSnapshot, DropRoom, SaveIdentity,
+          ForgetIdentity)
 
 
 class Outbox:
@@ -95,9 +169,12 @@ class Outbox:
     def __init__(self) -> None:
         self.effects: list[Effect] = []
 
-    def send(self, to: list[str] | tuple[str, ...], msg: Any) -> None:
-        if to:
-            self.effects.append(Send(tuple(to), msg))
+    def send(self, to: list[str] | tuple[str, ...], msg: Any) -> Send | None:
+        if not to:
+            return None
+        send = Send(tuple(to), msg)
+        self.effects.append(send)
+        return send
 
     def add(self, effect: Effect) -> None:
         self.effects.append(effect)

@@ -5,19 +5,43 @@ session), the time, and the inputs the I/O layer produces (a dropped connection,
 a computer's answer, a timer that fired), and returns the effects to carry out
 (``server/effects.py``). It never awaits, sends or sleeps, so every rule about
 who may do what is unit-tested without a socket.
+
+Durability (see also ``server/store.py``): a room is a deterministic state
+machine, so the hub journals every input that changed a room (a ``Log`` effect:
+the input, who sent it and the time) and, when a room starts a new game, a
+snapshot of the room that makes the older entries unnecessary. Identities and
+each room's fixed facts (code, options, secret seed, password hash) are saved
+when they change. :meth:`Hub.restore` rebuilds every live room from its snapshot
+and journal through the same code paths, so the same board, seats and ``seq``
+come back.
 """
 
 from __future__ import annotations
 
+import base64
+import functools
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from typing import Any
 
 from gridhall import protocol as p
 from gridhall.protocol import ErrorCode, ProtocolError
+from gridhall.protocol.schema import from_map, to_map
 
 from .config import ServerConfig
-from .effects import Effect, Outbox, Think, Wake
+from .effects import (
+    DropRoom,
+    Effect,
+    ForgetIdentity,
+    Log,
+    Outbox,
+    SaveIdentity,
+    SaveRoom,
+    SaveSnapshot,
+    Think,
+    Wake,
+)
 from .fairness import PasswordGuard, PerAddress
 from .games.base import JSON
 from .identity import Identities, Identity
@@ -28,6 +52,16 @@ from .room import Room
 log = logging.getLogger("gridhall.hub")
 
 Handler = Callable[[Outbox, Identity, Any, float], None]
+
+
+@dataclass
+class SavedRoom:
+    """A live room as the store keeps it: fixed facts, snapshot, journal."""
+
+    row: JSON
+    snapshot: JSON | None = None
+    base: int = 0
+    entries: list[tuple[int, JSON]] = field(default_factory=list)
 
 
 class Hub:
@@ -44,6 +78,9 @@ class Hub:
         self._armed: dict[str, float | None] = {}
         self._expiry: dict[str, float] = {}
         """Roomless, disconnected identities: player id -> when they are forgotten."""
+        self._journal_n: dict[str, int] = {}
+        self._replaying = False
+        self._released: list[str] = []
         self._handlers: dict[type[Any], Handler] = {
             p.ListRooms: self._list_rooms, p.CreateRoom: self._create_room,
             p.JoinRoom: self._join_room, p.LeaveRoom: self._leave_room, p.Sync: self._sync,
@@ -63,21 +100,23 @@ class Hub:
         that spoke for it) before carrying out the effects."""
         name = clean_name(msg.name, msg.id)
         ident = self.identities.resume(msg.token) if msg.token else None
-        if ident is None or ident.bot is not None:
-            ident = self.identities.create(name)
+        token = msg.token
+        if ident is None or ident.bot is not None or token is None:
+            ident, token = self.identities.create(name)
         elif ident.room is None:
             ident.name = name
         ident.connected = True
         ident.address = address
         out = Outbox()
         out.send([ident.id], p.Welcome(protocol=p.PROTOCOL_VERSION, player=ident.id,
-                                       token=ident.token, server=self.config.name, re=msg.id))
+                                       token=token, server=self.config.name, re=msg.id))
+        out.add(self._saved(ident))
         if self._expiry.pop(ident.id, None) is not None:
             out.add(Wake("@" + ident.id, None))
         room = ident.room
         if room is not None:
-            room.resumed(out, ident, now, msg.id)
-            self._after_room(out, room)
+            self._input(out, room, {"k": "back", "p": ident.id, "since": msg.since}, now,
+                        lambda: room.resumed(out, ident, now, msg.id, msg.since))
         return ident, out.effects
 
     def handle(self, ident: Identity, msg: Any, now: float
@@ -88,20 +127,27 @@ class Hub:
         ends the game before a late move is judged); a refused message changes
         nothing beyond that."""
         out = Outbox()
-        room = ident.room
-        if room is not None:
-            room.tick(out, now)
-        error: ProtocolError | None = None
+        before = ident.room
+        if before is not None:
+            self._input(out, before, {"k": "tick"}, now, lambda: before.tick(out, now))
         handler = self._handlers.get(type(msg))
-        try:
-            if handler is None:
-                raise ProtocolError(ErrorCode.BAD_MESSAGE, f"{msg.TYPE!r} is not expected now.")
-            handler(out, ident, msg, now)
-        except ProtocolError as exc:
-            error = exc
-        for touched in {room, ident.room}:
-            if touched is not None:
-                self._after_room(out, touched)
+        error: ProtocolError | None = None
+        if handler is None:
+            error = ProtocolError(ErrorCode.BAD_MESSAGE, f"{msg.TYPE!r} is not expected now.")
+        elif isinstance(msg, (p.ListRooms, p.CreateRoom)):  # journalled inside, if at all
+            error = self._attempt(lambda: handler(out, ident, msg, now))
+        else:
+            room = before or (self._room_named(msg.room) if isinstance(msg, p.JoinRoom)
+                              else None)
+            entry = {"k": "msg", "p": ident.id, "m": _journal_map(msg)}
+            if room is None:
+                error = self._attempt(lambda: handler(out, ident, msg, now))
+            else:
+                error = self._attempt(lambda: self._input(
+                    out, room, entry, now, lambda: handler(out, ident, msg, now)))
+        if ident.room is None and before is None and isinstance(msg, p.PlayerInfo) \
+                and error is None:
+            out.add(self._saved(ident))
         return out.effects, error
 
     def disconnected(self, ident: Identity, now: float) -> list[Effect]:
@@ -110,8 +156,8 @@ class Hub:
         out = Outbox()
         room = ident.room
         if room is not None:
-            room.disconnected(out, ident, now)
-            self._after_room(out, room)
+            self._input(out, room, {"k": "gone", "p": ident.id}, now,
+                        lambda: room.disconnected(out, ident, now))
         else:
             self._expire_later(out, ident, now)
         return out.effects
@@ -122,8 +168,9 @@ class Hub:
         room = self.lobby.rooms.get(job.room)
         bot = self.identities.by_id.get(job.bot)
         if room is not None and bot is not None and bot.room is room:
-            room.computer_move(out, bot, job.request, move, now)
-            self._after_room(out, room)
+            entry = {"k": "computer", "p": bot.id, "request": job.request, "move": move}
+            self._input(out, room, entry, now,
+                        lambda: room.computer_move(out, bot, job.request, move, now))
         return out.effects
 
     def work_done(self, room_code: str, ticket: int, answer: JSON, now: float) -> list[Effect]:
@@ -131,9 +178,13 @@ class Hub:
         out = Outbox()
         room = self.lobby.rooms.get(room_code)
         if room is not None:
-            room.tick(out, now)
-            room.work_done(out, ticket, answer, now)
-            self._after_room(out, room)
+            self._input(out, room, {"k": "tick"}, now, lambda: room.tick(out, now))
+            asker = room.pending.ident if room.pending is not None else None
+            entry: JSON = {"k": "work", "ticket": ticket, "answer": answer}
+            if asker is not None:  # whether the asker was still there decides the outcome
+                entry.update(p=asker.id, c=asker.connected)
+            self._input(out, room, entry, now,
+                        lambda: room.work_done(out, ticket, answer, now))
         return out.effects
 
     def wake(self, key: str, now: float) -> list[Effect]:
@@ -143,13 +194,12 @@ class Hub:
             ident = self.identities.by_id.get(key[1:])
             if self._expiry.pop(key[1:], None) is not None and ident is not None \
                     and not ident.connected and ident.room is None:
-                self.identities.forget(ident)
+                self._forget(out, ident)
             return out.effects
         self._armed.pop(key, None)
         room = self.lobby.rooms.get(key)
         if room is not None:
-            room.tick(out, now)
-            self._after_room(out, room)
+            self._input(out, room, {"k": "tick"}, now, lambda: room.tick(out, now))
         return out.effects
 
     # -- what rooms tell the hub (RoomHost) -----------------------------------
@@ -160,8 +210,178 @@ class Hub:
     def identity_released(self, ident: Identity, now: float) -> None:
         """``ident`` left its room for good: a computer or an offline player is
         forgotten now; a connected one stays (in the lobby)."""
-        if not ident.connected:
+        if not ident.connected and not self._replaying:  # a restore sweeps at its end
             self.identities.forget(ident)
+            self._released.append(ident.id)
+
+    # -- the journal ----------------------------------------------------------
+    def _input(self, out: Outbox, room: Room, entry: JSON, now: float,
+               call: Callable[[], None]) -> None:
+        """Run one input of ``room``; journal it if it changed the room, keep the
+        room's timer in step, and snapshot the room when a new game began."""
+        seq, games, pending = room.seq, room.games_started, room.pending
+        room.refusal_counted = False
+        self._released = []
+        try:
+            call()
+        finally:
+            for pid in self._released:
+                out.add(ForgetIdentity(pid))
+            self._released = []
+            changed = room.seq != seq or room.refusal_counted or room.pending is not pending
+            if room.closed:
+                if not self._replaying:
+                    out.add(DropRoom(room.code))
+                self._journal_n.pop(room.code, None)
+            elif changed and not self._replaying:
+                n = self._journal_n.get(room.code, 0) + 1
+                self._journal_n[room.code] = n
+                out.add(Log(room.code, n, {**entry, "t": now}))
+                if room.games_started != games:
+                    out.add(SaveSnapshot(room.code, n, room.to_snapshot()))
+            self._after_room(out, room)
+
+    @staticmethod
+    def _attempt(call: Callable[[], None]) -> ProtocolError | None:
+        try:
+            call()
+        except ProtocolError as exc:
+            return exc
+        return None
+
+    def _room_named(self, code: str) -> Room | None:
+        try:
+            return self.lobby.find(code)
+        except ProtocolError:
+            return None
+
+    @staticmethod
+    def _saved(ident: Identity, expires: float | None = None) -> SaveIdentity:
+        return SaveIdentity(ident.id, ident.token_hash, ident.name, ident.color, ident.bot,
+                            expires)
+
+    def _forget(self, out: Outbox, ident: Identity) -> None:
+        self.identities.forget(ident)
+        out.add(ForgetIdentity(ident.id))
+
+    # -- restoring ------------------------------------------------------------
+    def restore(self, identities: list[JSON], rooms: Iterable[SavedRoom], now: float,
+                down_since: float) -> list[Effect]:
+        """Rebuild identities and every live room after a restart, then give each
+        person the grace period from ``now``. Clocks skip the downtime: the time
+        since the server was last known to run (``down_since``, its last "alive"
+        mark, or the room's last journalled input if later)."""
+        for row in identities:
+            self.identities.add(Identity(id=row["id"], token_hash=row["token_hash"],
+                                         name=row["name"], color=row["color"], bot=row["bot"]))
+        out = Outbox()
+        rooms = list(rooms)
+        last_seen = {saved.row["code"]: max([down_since, *(float(e["t"]) for _, e in
+                                                           saved.entries)])
+                     for saved in rooms}
+        restored = [room for room in map(self._replay_room, rooms) if room is not None]
+        for ident in self.identities.by_id.values():  # each room replayed on its own:
+            ident.room = ident.role = None             # its final members are the truth
+        for room in restored:
+            for m in room.seated:
+                m.room, m.role = room, "player"
+            for m in room.spectators:
+                m.room, m.role = room, "spectator"
+        for room in restored:
+            downtime = max(0.0, now - last_seen[room.code])
+            self._input(out, room, {"k": "restored", "down": downtime}, now,
+                        functools.partial(room.restored, out, now, downtime))
+        expiries = {row["id"]: row["expires"] for row in identities}
+        for ident in list(self.identities.by_id.values()):
+            if ident.room is None:
+                at = expiries.get(ident.id)
+                if ident.bot or at is None or at <= now:
+                    self._forget(out, ident)
+                else:
+                    self._expiry[ident.id] = at
+                    out.add(Wake("@" + ident.id, at))
+        log.info("restored %d rooms and %d identities", len(self.lobby.rooms),
+                 len(self.identities))
+        return out.effects
+
+    def _replay_room(self, saved: SavedRoom) -> Room | None:
+        row = saved.row
+        spec = self.lobby.games.get(row["game"])
+        if spec is None:
+            log.error("room %s: game %r is not hosted any more; dropped", row["code"],
+                      row["game"])
+            return None
+        room = Room(self, row["code"], spec, row["options"], row["creator"],
+                    bool(row["private"]), _unb64(row["password"]), _unb64(row["salt"]) or b"",
+                    int(row["seed"]), self.config.grace_seconds)
+        self.lobby.rooms[room.code] = room
+        self._journal_n[room.code] = saved.base
+        self._replaying = True
+        try:
+            if saved.snapshot is not None:
+                room.load_snapshot(saved.snapshot, self._member)
+            for n, entry in saved.entries:
+                self._replay(room, entry)
+                self._journal_n[room.code] = n
+        except Exception:
+            log.exception("room %s could not be restored; dropped", room.code)
+            self.lobby.rooms.pop(room.code, None)
+            for m in room.members:
+                m.room = m.role = None
+            return None
+        finally:
+            self._replaying = False
+        if room.closed:
+            return None
+        return room
+
+    def _member(self, pid: str) -> Identity:
+        ident = self.identities.by_id.get(pid)
+        if ident is None:
+            raise KeyError(f"identity {pid} is not in the store")
+        return ident
+
+    def _replay(self, room: Room, entry: JSON) -> None:
+        """Feed one journal entry through the code path that first handled it."""
+        out = Outbox()  # everything sent during a replay was sent before the restart
+        now = float(entry["t"])
+        kind = entry["k"]
+        ident = self.identities.by_id.get(entry["p"]) if "p" in entry else None
+        try:
+            if kind == "tick":
+                room.tick(out, now)
+            elif kind == "restored":
+                room.restored(out, now, float(entry["down"]))
+            elif kind == "work":  # a job's answer, as it came (never asked again)
+                if ident is not None:
+                    ident.connected = bool(entry["c"])
+                room.work_done(out, int(entry["ticket"]), entry["answer"], now)
+            elif ident is None:
+                raise KeyError(f"journal entry {kind} names an unknown player")
+            elif kind == "msg":
+                msg = from_map(p.CLIENT_MESSAGES[entry["m"]["type"]], entry["m"])
+                # The sender was connected and in this room (or joining it) back then.
+                ident.connected = True
+                ident.room = None if isinstance(msg, p.JoinRoom) else room
+                self._handlers[type(msg)](out, ident, msg, now)
+            elif kind == "join":
+                ident.connected = True
+                room.enter(out, ident, entry["role"], now, None)
+            elif kind == "computer-seat":
+                room.seat_computer(out, ident, now)
+            elif kind == "gone":
+                ident.connected = False
+                room.disconnected(out, ident, now)
+            elif kind == "back":
+                ident.connected = True
+                room.resumed(out, ident, now, None, entry.get("since"))
+            elif kind == "computer":
+                room.thinking[ident.id] = entry["request"]
+                room.computer_move(out, ident, entry["request"], entry["move"], now)
+            else:
+                raise KeyError(f"unknown journal entry {kind!r}")
+        except ProtocolError:
+            pass  # it was refused the first time too (and journalled for its side effect)
 
     def password_tried(self, room: Room, ident: Identity, ok: bool, now: float) -> None:
         self.passwords.tried(room.code, ident.address, ok, now)
@@ -183,6 +403,7 @@ class Hub:
         at = now + self.config.grace_seconds
         self._expiry[ident.id] = at
         out.add(Wake("@" + ident.id, at))
+        out.add(self._saved(ident, expires=at))
 
     @staticmethod
     def _room(ident: Identity) -> Room:
@@ -211,32 +432,38 @@ class Hub:
         room = self.lobby.create(ident, msg.game, msg.options, msg.private, msg.password,
                                  ident.address)
         log.info("%s created room %s (%s)", ident.name, room.code, room.spec.name)
+        out.add(SaveRoom(room.code, {
+            "code": room.code, "game": room.spec.name, "options": room.options,
+            "creator": room.creator, "private": room.private,
+            "password": _b64(room.password_hash), "salt": _b64(room.salt),
+            "seed": room.seed,
+            "created_at": now}))
+        self._input(out, room, {"k": "join", "p": ident.id, "role": "player"}, now,
+                    lambda: room.enter(out, ident, "player", now, msg.id))
         level = room.options.get("ai")
-        bot = self.identities.create(computer_name(str(level)), bot=str(level)) if level \
-            else None
-        if msg.password is not None:  # the creator enters once the digest is known
-            room.protect(out, msg.password, ident, msg.id, bot)
-            return
-        room.enter(out, ident, "player", now, msg.id)
-        if bot is not None:
-            room.seat_computer(out, bot, now)
+        if level:
+            bot, _ = self.identities.create(computer_name(str(level)), bot=str(level))
+            out.add(self._saved(bot))
+            self._input(out, room, {"k": "computer-seat", "p": bot.id}, now,
+                        lambda: room.seat_computer(out, bot, now))
 
     def _join_room(self, out: Outbox, ident: Identity, msg: p.JoinRoom, now: float) -> None:
-        self._not_in_room(ident)
         room = self.lobby.find(msg.room)
-        if room.protected and msg.password is not None:
-            wait = self.passwords.wait(room.code, ident.address, now)
-            if wait > 0:
-                raise ProtocolError(ErrorCode.RATE_LIMITED, "Too many wrong passwords; wait "
-                                    f"{wait:.1f} s before trying again.", msg.id,
-                                    retry_after=round(wait, 3))
-        room.join(out, ident, msg.role, msg.password, now, msg.id)
+        if not self._replaying:
+            self._not_in_room(ident)
+            if room.protected and msg.password is not None:
+                wait = self.passwords.wait(room.code, ident.address, now)
+                if wait > 0:
+                    raise ProtocolError(ErrorCode.RATE_LIMITED, "Too many wrong passwords; "
+                                        f"wait {wait:.1f} s before trying again.", msg.id,
+                                        retry_after=round(wait, 3))
+        room.join(out, ident, msg.role, msg.password, now, msg.id, verified=self._replaying)
 
     def _leave_room(self, out: Outbox, ident: Identity, msg: p.LeaveRoom, now: float) -> None:
         self._room(ident).leave(out, ident, now, msg.id)
 
     def _sync(self, out: Outbox, ident: Identity, msg: p.Sync, now: float) -> None:
-        self._room(ident).send_state(out, ident, now, re=msg.id)
+        self._room(ident).sync(out, ident, msg.since, now, re=msg.id)
 
     # -- room messages --------------------------------------------------------
     def _player_info(self, out: Outbox, ident: Identity, msg: p.PlayerInfo, now: float) -> None:
@@ -254,6 +481,8 @@ class Hub:
                                            re=msg.id))
             return
         room.update_info(out, ident, name, color)
+        if not self._replaying:
+            out.add(self._saved(ident))
 
     def _move(self, out: Outbox, ident: Identity, msg: p.Move, now: float) -> None:
         self._room(ident).move(out, ident, msg.move, now, re=msg.id)
@@ -282,3 +511,19 @@ class Hub:
 
     def _start(self, out: Outbox, ident: Identity, msg: p.Start, now: float) -> None:
         self._room(ident).start(out, ident, now)
+
+
+def _journal_map(msg: Any) -> JSON:
+    """A client message as the journal keeps it: no request id, never a password."""
+    data = to_map(msg)
+    data.pop("id", None)
+    data.pop("password", None)
+    return data
+
+
+def _b64(data: bytes | None) -> str | None:
+    return None if data is None else base64.b64encode(data).decode()
+
+
+def _unb64(text: str | None) -> bytes | None:
+    return None if text is None else base64.b64decode(text)

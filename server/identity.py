@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
@@ -15,7 +16,8 @@ class Identity:
     """A player as the server knows them; survives reconnects through ``token``."""
 
     id: str
-    token: str
+    token_hash: str
+    """sha256 of the secret token: the server (and its store) never keeps the token."""
     name: str
     color: str | None = None
     connected: bool = False
@@ -33,29 +35,39 @@ class Identity:
         return self.bot is not None or self.connected
 
 
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
 class Identities:
-    """Every identity the server currently knows, by id and by token."""
+    """Every identity the server currently knows, by id and by token hash."""
 
     def __init__(self) -> None:
         self.by_id: dict[str, Identity] = {}
         self.by_token: dict[str, Identity] = {}
 
-    def create(self, name: str, bot: str | None = None) -> Identity:
+    def create(self, name: str, bot: str | None = None) -> tuple[Identity, str]:
+        """A new identity and its secret token (192 random bits), which only the
+        client keeps."""
         pid = "p" + secrets.token_hex(4)
         while pid in self.by_id:
             pid = "p" + secrets.token_hex(4)
-        ident = Identity(id=pid, token=secrets.token_urlsafe(24), name=name, bot=bot)
-        self.by_id[pid] = ident
-        self.by_token[ident.token] = ident
-        return ident
+        token = secrets.token_urlsafe(24)
+        ident = Identity(id=pid, token_hash=token_hash(token), name=name, bot=bot)
+        self.add(ident)
+        return ident, token
+
+    def add(self, ident: Identity) -> None:
+        self.by_id[ident.id] = ident
+        self.by_token[ident.token_hash] = ident
 
     def resume(self, token: str) -> Identity | None:
-        return self.by_token.get(token)
+        return self.by_token.get(token_hash(token))
 
     def forget(self, ident: Identity) -> None:
         """Drop an identity nobody can resume any more (offline and roomless)."""
         self.by_id.pop(ident.id, None)
-        self.by_token.pop(ident.token, None)
+        self.by_token.pop(ident.token_hash, None)
 
     def __len__(self) -> int:
         return len(self.by_id)

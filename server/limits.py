@@ -15,8 +15,9 @@ class TokenBucket:
         self.stamp = now
 
     def take(self, now: float) -> bool:
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
+        elapsed = max(0.0, now - self.stamp)  # a wall clock stepping back refills nothing
+        self.tokens = min(self.burst, self.tokens + elapsed * self.rate)
+        self.stamp = max(self.stamp, now)
         if self.tokens >= 1.0:
             self.tokens -= 1.0
             return True

@@ -9,6 +9,7 @@ from gridhall.protocol import ErrorCode, ProtocolError
 from .games import registry
 from .games.base import JSON, GameSpec, OptionError
 from .identity import Identity
+from .passwords import hash_password
 from .room import Room, RoomHost
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -38,10 +39,11 @@ class Lobby:
                password: str | None, address: str = "") -> Room:
         """A new room with ``creator`` not yet seated; ProtocolError to refuse.
 
-        A room with a password is created without its digest: the caller gives
-        it with :meth:`Room.protect` (a job). Rooms count against the address
-        that created them until they close (a dropped creator's room closes only
-        when its reconnect grace ends)."""
+        The password's digest is worked out here, on the event loop: one PBKDF2
+        (about 20 ms) per room, and room creations per address are rate-limited
+        (``server/fairness.py``); guesses, which anyone can send, run as jobs.
+        Rooms count against the address that created them until they close (a
+        dropped creator's room closes only when its reconnect grace ends)."""
         if len(self.rooms) >= self.max_rooms:
             raise ProtocolError(ErrorCode.SERVER_BUSY, "The server has as many rooms as it "
                                 "allows; join an existing room or try later.")
@@ -60,10 +62,10 @@ class Lobby:
         if parsed.get("ai") and spec.computer is None:
             raise ProtocolError(ErrorCode.BAD_MESSAGE, f"{game} has no computer opponent.")
         salt = secrets.token_bytes(16)
-        room = Room(self.host, self.new_code(), spec, parsed, creator,
-                    private or password is not None, None, salt,
+        room = Room(self.host, self.new_code(), spec, parsed, creator.id,
+                    private or password is not None,
+                    hash_password(password, salt) if password else None, salt,
                     secrets.randbits(63), self.grace_seconds, address=address)
-        room.protected = password is not None
         self.rooms[room.code] = room
         return room
 

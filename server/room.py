@@ -28,7 +28,7 @@ from gridhall import protocol as p
 from gridhall.protocol import ErrorCode, ProtocolError, Termination
 
 from .bots.policy import ComputerPolicy
-from .effects import Outbox, SaveChat, SaveGame, Think, Work
+from .effects import Outbox, SaveChat, SaveGame, Send, Think, Work
 from .games.base import (
     JSON,
     Game,
@@ -47,7 +47,13 @@ from .passwords import hash_password, password_job, same_digest
 log = logging.getLogger("gridhall.room")
 
 CHAT_HISTORY = 50
+RECENT_EVENTS = 256
+RECENT_BYTES = 1 << 20
+"""A room keeps its latest events (at most this many, and about this many encoded
+bytes) so a client that missed some gets them as events on ``sync`` with ``since``."""
 Role = Literal["player", "spectator"]
+EVERYONE = "*"
+"""The key, in the recent-events buffer, of an event every member got alike."""
 
 
 class RoomHost(Protocol):
@@ -72,10 +78,9 @@ class Pending:
 
     ``kind``: ``move`` (apply ``move`` by ``ident`` with the answer), ``new-game``
     (start a game on the prepared board, made from ``seed``), ``join`` (admit
-    ``ident`` as ``role`` if the password digest matches), ``protect`` (the
-    room's own password digest; then its creator ``ident`` enters)."""
+    ``ident`` as ``role`` if the password digest matches)."""
 
-    kind: Literal["move", "new-game", "join", "protect"]
+    kind: Literal["move", "new-game", "join"]
     what: str
     ident: Identity | None = None
     re: int | None = None
@@ -84,10 +89,9 @@ class Pending:
     seed: int = 0
     exclusive: bool = False
     """No other move may be applied until the answer is in (``Job.exclusive``)."""
-    secret: str | None = None
-    """For ``protect``: the password, kept only until its digest is known."""
-    bot: Identity | None = None
-    """For ``protect``: the computer player to seat after the creator."""
+    job: Job | None = None
+    """The job itself, to ask again after a restart (None while replaying a journal:
+    the answer is in it)."""
     ticket: int = 0
 
 
@@ -102,7 +106,7 @@ class Room:
     """One room; see the module docstring. ``seed`` is secret (boards derive from it)."""
 
     def __init__(self, host: RoomHost, code: str, spec: GameSpec, options: JSON,
-                 creator: Identity, private: bool, password: bytes | None, salt: bytes,
+                 creator: str, private: bool, password: bytes | None, salt: bytes,
                  seed: int, grace_seconds: float, address: str = "") -> None:
         self.host = host
         self.code = code
@@ -117,7 +121,7 @@ class Room:
         self._salt = salt
         self.seed = seed
         self.grace_seconds = grace_seconds
-        self.creator = creator.id
+        self.creator = creator
         self.seats: list[Identity | None] = [None] * spec.max_players(options)
         self.spectators: list[Identity] = []
         self.seq = 0
@@ -126,12 +130,17 @@ class Room:
         self.games_started = 0
         self.round_no = 0
         self.game_started_at = 0.0
+        self._game_players: list[str] = []
         self._over_announced = False
         self.again: list[str] | None = None
         self.grace: dict[str, float] = {}
         """Seated players whose connection dropped: player id -> end of their grace."""
         self.thinking: dict[str, JSON] = {}
         """Computer players asked for a move: bot id -> the position they think about."""
+        self.recent: deque[tuple[int, dict[str, Send]]] = deque()
+        self._recent_bytes = 0
+        self.refusal_counted = False
+        """Set when a refused move still changed the game (its rules count misses)."""
         self.closed = False
         self.pending: Pending | None = None
         """The room's one heavy job in flight (see :meth:`work_done`)."""
@@ -169,6 +178,14 @@ class Room:
                 "status": self.status, "private": self.private,
                 "seats": len(self.seats)}
 
+    @property
+    def password_hash(self) -> bytes | None:
+        return self._password
+
+    @property
+    def salt(self) -> bytes:
+        return self._salt
+
     def check_password(self, password: str | None) -> bool:
         """The password check done inline (tests, tools); joins use a job."""
         if not self.protected:
@@ -197,7 +214,8 @@ class Room:
                   exclude: Identity | None = None) -> int:
         """Emit one event (same ``seq`` for all) identical for every recipient."""
         seq = self._next_seq()
-        out.send(self.member_ids(exclude), make(seq))
+        send = out.send(self.member_ids(exclude), make(seq))
+        self._remember(seq, {EVERYONE: send} if send is not None else {})
         return seq
 
     def broadcast_views(self, out: Outbox, make: Callable[[int, str | None], Any]) -> int:
@@ -209,17 +227,48 @@ class Room:
         by_viewer: dict[str | None, list[str]] = {}
         for m in self.members:
             by_viewer.setdefault(self._viewer(m), []).append(m.id)
-        bodies: list[tuple[Any, list[str]]] = []
+        groups: list[tuple[Any, list[str], list[str | None]]] = []
         for viewer, ids in by_viewer.items():
             msg = make(seq, viewer)
-            same = next((targets for body, targets in bodies if body == msg), None)
+            same = next((g for g in groups if g[0] == msg), None)
             if same is None:
-                bodies.append((msg, list(ids)))
+                groups.append((msg, list(ids), [viewer]))
             else:
-                same.extend(ids)
-        for msg, ids in bodies:
-            out.send(ids, msg)
+                same[1].extend(ids)
+                same[2].append(viewer)
+        sends: dict[str, Send] = {}
+        for msg, ids, viewers in groups:
+            send = out.send(ids, msg)
+            if send is not None:
+                for viewer in viewers:
+                    sends[EVERYONE if viewer is None else viewer] = send
+        self._remember(seq, sends)
         return seq
+
+    def _remember(self, seq: int, sends: dict[str, Send]) -> None:
+        """Keep an event for members who miss it; oldest go first past the bounds."""
+        self.recent.append((seq, sends))
+        self._recent_bytes += sum(len(s.frame) for s in sends.values())
+        while self.recent and (len(self.recent) > RECENT_EVENTS
+                               or self._recent_bytes > RECENT_BYTES):
+            _, old = self.recent.popleft()
+            self._recent_bytes -= sum(len(s.frame) for s in old.values())
+
+    def missed(self, ident: Identity, since: int) -> list[Send] | None:
+        """The events after ``since`` as ``ident`` would have got them, or None when
+        some are no longer kept (the caller sends a ``state`` instead)."""
+        if since >= self.seq:
+            return []
+        if not self.recent or self.recent[0][0] > since + 1:
+            return None
+        key = self._viewer(ident) or EVERYONE
+        found = []
+        for seq, sends in self.recent:
+            if seq > since:
+                send = sends.get(key) or sends.get(EVERYONE)
+                if send is not None and ident.id in send.to:
+                    found.append(send)
+        return found
 
     def _viewer(self, ident: Identity) -> str | None:
         """The id a game builds a view for: only its own players see private state."""
@@ -255,45 +304,35 @@ class Room:
         self.tick(out, now)
         out.send([ident.id], self.snapshot(self._viewer(ident), re=re))
 
+    def sync(self, out: Outbox, ident: Identity, since: int | None, now: float,
+             re: int | None = None) -> None:
+        """Bring one member up to date: the events after ``since`` when they are still
+        kept, else (or without ``since``) a ``state``."""
+        self.tick(out, now)
+        events = self.missed(ident, since) if since is not None else None
+        if events is None:
+            out.send([ident.id], self.snapshot(self._viewer(ident), re=re))
+            return
+        for send in events:
+            out.add(send.to_one(ident.id))
+
     def broadcast_state(self, out: Outbox) -> None:
         self.broadcast_views(out, lambda seq, viewer: self.snapshot(viewer, seq=seq))
 
     # -- joining and leaving --------------------------------------------------
     def join(self, out: Outbox, ident: Identity, role: Role, password: str | None,
-             now: float, re: int | None) -> None:
+             now: float, re: int | None, verified: bool = False) -> None:
         """Seat or admit ``ident``; raises ProtocolError to refuse (changing nothing).
-        A password is checked by a job: the answer comes later (:meth:`work_done`)."""
+        A password is checked by a job: the answer comes later (:meth:`work_done`).
+        ``verified``: a journal replay, whose answer comes from the journal too."""
         if self.protected:
-            if password is None:
+            if password is None and not verified:
                 raise ProtocolError(ErrorCode.WRONG_PASSWORD,
                                     "This room is private; send its password.", re)
-            self._launch(out, password_job(password, self._salt),
-                         Pending("join", "a password", ident, re, role=role))
+            job = None if password is None else password_job(password, self._salt)
+            self._launch(out, job, Pending("join", "a password", ident, re, role=role))
             return
         self.enter(out, ident, role, now, re)
-
-    def protect(self, out: Outbox, password: str, creator: Identity | None = None,
-                re: int | None = None, bot: Identity | None = None) -> None:
-        """Give a new room its password. The digest is worked out by a job; only
-        then does ``creator`` enter (and ``bot`` take a seat), so nobody can know
-        the room's code before it can check passwords."""
-        self.protected = True
-        self._launch(out, password_job(password, self._salt),
-                     Pending("protect", "a password", creator, re, secret=password, bot=bot))
-
-    def _open_protected(self, out: Outbox, pending: Pending, now: float) -> None:
-        """The password is set: the creator enters, or the room closes if they left."""
-        creator, bot = pending.ident, pending.bot
-        if creator is None:
-            return
-        if creator.connected and creator.room is None:
-            self.enter(out, creator, "player", now, pending.re)
-            if bot is not None:
-                self.seat_computer(out, bot, now)
-            return
-        if bot is not None:
-            self.host.identity_released(bot, now)
-        self.close(now)
 
     def enter(self, out: Outbox, ident: Identity, role: Role, now: float,
               re: int | None) -> None:
@@ -395,11 +434,20 @@ class Room:
         self.grace[ident.id] = now + self.grace_seconds
         self._announce_info(out, ident)
 
-    def resumed(self, out: Outbox, ident: Identity, now: float, re: int | None) -> None:
-        """``ident`` said hello again with its token: back in its seat."""
+    def resumed(self, out: Outbox, ident: Identity, now: float, re: int | None,
+                since: int | None = None) -> None:
+        """``ident`` said hello again with its token: back in its seat, with what it
+        missed (as events after ``since`` when they are kept, else a ``state``)."""
         self.grace.pop(ident.id, None)
+        self.tick(out, now)
+        events = self.missed(ident, since) if since is not None else None
+        if events is not None:
+            for send in events:
+                out.add(send.to_one(ident.id))
+            self._announce_info(out, ident)
+            return
         self._announce_info(out, ident)
-        self.send_state(out, ident, now, re=re)
+        out.send([ident.id], self.snapshot(self._viewer(ident), re=re))
 
     def _announce_info(self, out: Outbox, ident: Identity) -> None:
         self.broadcast(out, lambda s: p.PlayerInfoEvent(room=self.code, seq=s, player=ident.id,
@@ -466,6 +514,7 @@ class Room:
                 played = cast(PreparedMoves, game).apply(ident.id, move, now, prepared=prepared)
         except GameError as exc:
             game.refused(ident.id, move, now)
+            self.refusal_counted = True
             raise ProtocolError(exc.code, exc.message) from None
         turn = game.turn()
         self.broadcast_views(out, lambda seq, viewer: p.Moved(
@@ -568,14 +617,17 @@ class Room:
         return ProtocolError(ErrorCode.SERVER_BUSY, f"This room is still working out {what}; "
                              "try again in a moment.", re, retry_after=BUSY_RETRY)
 
-    def _launch(self, out: Outbox, job: Job, pending: Pending) -> None:
-        """Make ``job`` the room's one job in flight, or refuse with ``server-busy``."""
+    def _launch(self, out: Outbox, job: Job | None, pending: Pending) -> None:
+        """Make ``job`` the room's one job in flight, or refuse with ``server-busy``.
+        (No ``job`` while a journal is replayed: its answer is the next entry.)"""
         if self.pending is not None:
             raise self.busy(pending.re)
         self._tickets += 1
         pending.ticket = self._tickets
+        pending.job = job
         self.pending = pending
-        out.add(Work(self.code, pending.ticket, job))
+        if job is not None:
+            out.add(Work(self.code, pending.ticket, job))
 
     def _tell(self, out: Outbox, ident: Identity | None, exc: ProtocolError,
               re: int | None) -> None:
@@ -600,10 +652,7 @@ class Room:
 
     def _finish_work(self, out: Outbox, pending: Pending, value: Any, now: float) -> None:
         ident = pending.ident
-        if pending.kind == "protect":
-            self._password = bytes.fromhex(value)
-            self._open_protected(out, pending, now)
-        elif pending.kind == "new-game":
+        if pending.kind == "new-game":
             self._create_game(out, now, pending.seed, value)
         elif pending.kind == "join":
             assert ident is not None
@@ -633,13 +682,6 @@ class Room:
 
     def _work_failed(self, out: Outbox, pending: Pending, error: str, now: float) -> None:
         """The job had no answer: the server was too busy, or it ran out of time."""
-        if pending.kind == "protect":  # cannot leave the room open: work it out here
-            log.warning("room %s: hashing its password inline (%s)", self.code, error)
-            self._password = hash_password(pending.secret or "", self._salt)
-            self._open_protected(out, pending, now)
-            return
-        if pending.kind == "new-game":
-            self.games_started -= 1  # the same board is asked for again next time
         log.log(logging.DEBUG if error == "busy" else logging.WARNING,
                 "room %s: job for %s failed (%s)", self.code, pending.what, error)
         if error == "busy":
@@ -674,7 +716,6 @@ class Room:
                 self._start_queued = True
             return
         seed = game_seed(self.seed, self.games_started)
-        self.games_started += 1
         job = new_game_work(self.spec, self.options, seed)
         if job is not None:
             self._launch(out, job, Pending("new-game", "the board", seed=seed))
@@ -682,9 +723,13 @@ class Room:
         self._create_game(out, now, seed, None)
 
     def _create_game(self, out: Outbox, now: float, seed: int, prepared: Any) -> None:
+        """The new game begins (``games_started`` counts it only now, so a snapshot
+        never describes a game whose board is still being made)."""
         players = [s.id for s in self.seated]
         if not players:
             return
+        self._game_players = list(players)
+        self.games_started += 1
         if prepared is None:
             self.game = self.spec.new_game(self.options, players, self.round_no, seed, now)
         else:
@@ -768,6 +813,76 @@ class Room:
                    for n, s in enumerate(self.seats) if s is not None]
         out.add(SaveGame(self.code, self.spec.name, self.options, players, result,
                          game.record(), self.game_started_at, now))
+
+    # -- durability -----------------------------------------------------------
+    def to_snapshot(self) -> JSON:
+        """The room's state right after a new game started, as plain data.
+
+        The game itself is not serialised: it is made again from its seed, as it
+        was (journal entries after the snapshot replay what happened since)."""
+        game = self.game
+        return {
+            "seq": self.seq, "chat": list(self.chat), "round": self.round_no,
+            "games_started": self.games_started, "again": self.again,
+            "seats": [s.id if s is not None else None for s in self.seats],
+            "spectators": [s.id for s in self.spectators], "grace": dict(self.grace),
+            "game": None if game is None else {"players": list(self._game_players),
+                                               "started_at": self.game_started_at},
+            "over_announced": self._over_announced, "tickets": self._tickets,
+        }
+
+    def load_snapshot(self, snap: JSON, member: Callable[[str], Identity]) -> None:
+        """Become the room :meth:`to_snapshot` described; ``member`` finds identities."""
+        self.seq = int(snap["seq"])
+        self.chat.extend(snap["chat"])
+        self.round_no = int(snap["round"])
+        self.games_started = int(snap["games_started"])
+        self.again = snap["again"]
+        self.grace = {k: float(v) for k, v in snap["grace"].items()}
+        self._over_announced = bool(snap["over_announced"])
+        self._tickets = int(snap.get("tickets", 0))
+        for n, pid in enumerate(snap["seats"]):
+            if pid is not None:
+                ident = member(pid)
+                self.seats[n], ident.room, ident.role = ident, self, "player"
+        for pid in snap["spectators"]:
+            ident = member(pid)
+            self.spectators.append(ident)
+            ident.room, ident.role = self, "spectator"
+        game = snap["game"]
+        if game is not None:
+            self._game_players = list(game["players"])
+            self.game_started_at = float(game["started_at"])
+            self.game = self.spec.new_game(self.options, self._game_players, self.round_no,
+                                           game_seed(self.seed, self.games_started - 1),
+                                           self.game_started_at)
+
+    def restored(self, out: Outbox, now: float, downtime: float) -> None:
+        """The server came back after ``downtime`` seconds: clocks resume where they
+        stopped, and every person has the grace period, from now, to come back."""
+        if self.game is not None and self.game.result is None:
+            self.game.shift(downtime)
+        for m in self.members:
+            if not m.bot:
+                m.connected = False
+                self.grace[m.id] = now + self.grace_seconds
+        self.thinking.clear()
+        self._resume_work(out)
+        if self.game is not None:
+            self._after_action(out, now)
+
+    def _resume_work(self, out: Outbox) -> None:
+        """A job that was out when the server stopped is asked for again (its
+        answer is the same: jobs are deterministic); a password check is dropped
+        (the password is not kept), and the guesser simply is not in the room."""
+        pending = self.pending
+        if pending is None:
+            return
+        if pending.kind == "join" or pending.job is None:
+            self.pending = None
+            self._start_queued = False
+            return
+        out.add(Work(self.code, pending.ticket, pending.job))
 
     def tick(self, out: Outbox, now: float) -> None:
         """Let time-driven rules run: game clocks, countdowns, reconnect grace."""

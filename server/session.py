@@ -58,6 +58,12 @@ class SessionHost(Protocol):
     def execute(self, effects: list[Effect]) -> None:
         """Carry out the hub's effects."""
 
+    def reply(self, link: Link, frame: bytes) -> None:
+        """Send a frame to one connection, in order with the effects' frames."""
+
+    def close_link(self, link: Link, code: int, reason: str) -> None:
+        """Close a connection after what was sent to it so far."""
+
 
 class Session:
     """See the module docstring."""
@@ -74,7 +80,7 @@ class Session:
         self.identity: Identity | None = None
 
     def send(self, msg: Any) -> None:
-        self.link.send_frame(p.encode(msg))
+        self.host.reply(self.link, p.encode(msg))
 
     def error(self, exc: ProtocolError) -> None:
         self.send(p.Error(code=exc.code.value, message=exc.message, re=exc.request_id,
@@ -103,7 +109,7 @@ class Session:
         ``id`` if it has one), or, past ``max_rate_strikes`` such frames within
         ``strike_window`` seconds, the connection is closed with 1008."""
         if not self.strikes.allow(now):
-            self.link.close(1008, "message flood")
+            self.host.close_link(self.link, 1008, "message flood")
             return
         rid = None
         if isinstance(frame, bytes):
@@ -122,7 +128,7 @@ class Session:
         if exc.code in (ErrorCode.BAD_MESSAGE, ErrorCode.UNKNOWN_TYPE):
             self.bad_messages += 1
             if self.bad_messages > self.host.config.max_bad_messages:
-                self.link.close(1008, "too many bad messages")
+                self.host.close_link(self.link, 1008, "too many bad messages")
                 return
         self.error(exc)
 
@@ -153,7 +159,7 @@ class Session:
         if msg.protocol != p.PROTOCOL_VERSION:
             self.error(ProtocolError(ErrorCode.VERSION_MISMATCH, "This server speaks protocol "
                                      f"{p.PROTOCOL_VERSION}; update your client.", msg.id))
-            self.link.close(1002, "protocol version mismatch")
+            self.host.close_link(self.link, 1002, "protocol version mismatch")
             return
         if self.identity is not None:
             raise ProtocolError(ErrorCode.BAD_MESSAGE, "You already said hello.", msg.id)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import multiprocessing
 import os
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
@@ -47,7 +48,10 @@ class WorkPool:
     @property
     def pool(self) -> Executor:
         if self._pool is None:
+            # Spawned, not forked: a forked worker would inherit the server's sockets
+            # and keep players' connections open after the server died.
             self._pool = ProcessPoolExecutor(max_workers=self.workers,
+                                             mp_context=multiprocessing.get_context("spawn"),
                                              initializer=_lower_priority)
         return self._pool
 

@@ -4,15 +4,18 @@ bar for the connection. All server traffic arrives through :class:`Bridge`."""
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 import tkinter as tk
 from tkinter import ttk
 
+from gridhall import protocol as p
+from gridhall.client.messages import Connection, Event, Refused, is_room_event
 from gridhall.client.session import Backoff, Session
 from gridhall.client.tk import theme
-from gridhall.client.tk.bridge import Bridge, Message, Snapshot
+from gridhall.client.tk.bridge import Bridge, Snapshot
 from gridhall.client.tk.lobby import LobbyFrame
 from gridhall.client.tk.room import RoomFrame
-from gridhall.client.views.common import error_text
+from gridhall.client.views.common import error_text, error_title
 
 TICK_MS = 500
 LOBBY_REFRESH_MS = 5000
@@ -31,11 +34,12 @@ class TkApp:
         root: tk.Tk | None = None,
         token: str | None = None,
         backoff: Backoff | None = None,
+        keep_token: Callable[[str], None] | None = None,
     ) -> None:
         self.root = root or tk.Tk(className="gridhall")
         self.root.title(f"gridhall · {name}")
         theme.apply(self.root)
-        self.session = Session(url, name, token=token, backoff=backoff)
+        self.session = Session(url, name, token=token, backoff=backoff, keep_token=keep_token)
         self.bridge = Bridge(self.session, self.root, self.on_message)
         self.notices: list[str] = []
         """Every notice shown, oldest first (what the player was told)."""
@@ -95,21 +99,19 @@ class TkApp:
         self.root.after(TICK_MS, self._tick)
 
     # ---- from the server ----------------------------------------------------------------
-    def on_message(self, msg: Message, snap: Snapshot) -> None:
-        kind = msg.get("type")
-        if kind == "connection":
+    def on_message(self, msg: Event, snap: Snapshot) -> None:
+        if isinstance(msg, Connection):
             self._connection(msg, snap)
-        elif kind == "error":
-            request = msg.get("request")
-            self.notify((f"{request}: " if request else "") + error_text(msg))
-        elif kind == "rooms":
-            self.lobby.show_rooms(list(msg.get("rooms") or []))
+        elif isinstance(msg, Refused):
+            self.notify(f"{error_title(msg)}: {error_text(msg)}")
+        elif isinstance(msg, p.Rooms):
+            self.lobby.show_rooms(list(msg.rooms))
         self._follow_room(snap)
-        if self.room is not None and "room" in msg:
+        if self.room is not None and is_room_event(msg):
             self.room.handle(msg, snap)
 
-    def _connection(self, msg: Message, snap: Snapshot) -> None:
-        status = msg.get("status")
+    def _connection(self, msg: Connection, snap: Snapshot) -> None:
+        status = msg.status
         url = self.session.url
         if status == "connected":
             self.connection.configure(text=f"● {snap.server_name or 'connected'} · {url}",
@@ -117,11 +119,13 @@ class TkApp:
             self.reconnect.pack_forget()
             self.lobby.refresh()
         elif status in ("lost", "failed", "connecting"):
-            if status == "lost":
-                delay = float(msg.get("delay") or 0)
-                text = f"○ offline · retrying in {delay:.1f}s · {url}"
+            if status == "lost" and msg.restarting:
+                text = f"○ server restarting; your game is kept · reconnecting in " \
+                       f"{msg.delay:.1f}s · {url}"
+            elif status == "lost":
+                text = f"○ offline · retrying in {msg.delay:.1f}s · {url}"
             elif status == "failed":
-                text = f"○ cannot reach {url}: {msg.get('reason')}"
+                text = f"○ cannot reach {url}: {msg.reason}"
             else:
                 text = f"○ connecting to {url}…"
             self.connection.configure(text=text, foreground="#ff8c69")
@@ -135,8 +139,8 @@ class TkApp:
     def _follow_room(self, snap: Snapshot) -> None:
         """Show the room screen exactly while the session is in a room."""
         copy = snap.room
-        if copy is not None and copy.state:
-            game = str(copy.state.get("game"))
+        if copy is not None and copy.state is not None:
+            game = copy.state.game
             if self.room is not None and self.room.game == game:
                 return
             if self.room is not None:

@@ -3,16 +3,17 @@
 Tk may only be touched from the thread that created it, and a slow or vanished
 server must never freeze the window. So the shared :class:`client.session.Session`
 runs on its own asyncio loop in a daemon thread (:func:`client.session.run_in_thread`);
-its listener copies each message together with a private snapshot of the room
-onto a :class:`queue.Queue`, and the Tk side drains that queue from ``after()``.
-The UI therefore never reads the session's live (thread-owned) dictionaries.
+its listener puts each message, with a snapshot of what the UI may know, on a
+:class:`queue.Queue`, and the Tk side drains that queue from ``after()``.
+Messages and room copies are immutable (the session replaces its
+:class:`~client.room.RoomCopy` on every event, never edits it), so a snapshot
+is a few references: no locks, no deep copies.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import copy
 import queue
 import threading
 import tkinter as tk
@@ -20,9 +21,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from gridhall.client.session import RoomCopy, Session, run_in_thread
+from gridhall.client.messages import Event, Request
+from gridhall.client.room import RoomCopy
+from gridhall.client.session import Session, run_in_thread
 
-Message = dict[str, Any]
 POLL_MS = 25
 MAX_PER_POLL = 200
 """Messages handled per poll; the rest wait for the next tick so input stays responsive."""
@@ -30,8 +32,8 @@ MAX_PER_POLL = 200
 
 @dataclass(frozen=True)
 class Snapshot:
-    """What the UI may know after a message: taken on the session thread, then
-    owned by the Tk thread alone (a deep copy, so no locking is needed)."""
+    """What the UI may know after a message, taken on the session thread (the room
+    copy is immutable, so the Tk thread may read it freely)."""
 
     player: str | None
     connected: bool
@@ -39,7 +41,7 @@ class Snapshot:
     server_name: str | None = None
 
 
-Handler = Callable[[Message, Snapshot], None]
+Handler = Callable[[Event, Snapshot], None]
 
 
 class Bridge:
@@ -51,7 +53,7 @@ class Bridge:
         self.root = root
         self.handler = handler
         self.latest = Snapshot(player=None, connected=False, room=None)
-        self._queue: queue.Queue[tuple[Message, Snapshot]] = queue.Queue()
+        self._queue: queue.Queue[tuple[Event, Snapshot]] = queue.Queue()
         self._thread: threading.Thread | None = None
         self._after: str | None = None
         self._closed = False
@@ -62,16 +64,12 @@ class Bridge:
         self._thread = run_in_thread(self.session)
         self._schedule()
 
-    def _listen(self, msg: Message) -> None:
-        """Runs on the session thread: copy everything the UI may look at."""
+    def _listen(self, msg: Event) -> None:
+        """Runs on the session thread: note everything the UI may look at."""
         s = self.session
-        snap = Snapshot(
-            player=s.player,
-            connected=s.connected,
-            room=copy.deepcopy(s.room),
-            server_name=s.server_name,
-        )
-        self._queue.put((copy.deepcopy(msg), snap))
+        snap = Snapshot(player=s.player, connected=s.connected, room=s.room,
+                        server_name=s.server_name)  # fmt: skip
+        self._queue.put((msg, snap))
 
     def _schedule(self) -> None:
         if not self._closed:
@@ -99,10 +97,11 @@ class Bridge:
             self._schedule()
         return handled
 
-    def submit(self, type_: str, **fields: Any) -> None:
-        """Queue an intent for the server; never blocks the UI."""
+    def submit(self, request: Request | str, **fields: Any) -> None:
+        """Queue an intent for the server (a typed request, or a type and its fields);
+        never blocks the UI."""
         if self.session.loop is not None:
-            self.session.submit(type_, **fields)
+            self.session.submit(request, **fields)
 
     def reconnect_now(self) -> None:
         self.session.reconnect_now()

@@ -1,4 +1,5 @@
-"""The lobby: public rooms, join or watch by code, and a small create-room form."""
+"""The lobby: public rooms, join or watch by code, and the create-room form (a game,
+a preset to start from, and the game's own options, rendered from its view class)."""
 
 from __future__ import annotations
 
@@ -7,8 +8,20 @@ from collections.abc import Callable
 from tkinter import ttk
 from typing import Any
 
-from gridhall.client.views.common import GAME_TITLES, Message
-from gridhall.client.views.lobby import PRESETS, room_rows
+from gridhall import protocol as p
+from gridhall.client.views import titles, view_for
+from gridhall.client.views.common import Message
+from gridhall.client.views.form import (
+    Choice,
+    Field,
+    FormError,
+    Number,
+    Value,
+    is_active,
+    options,
+    with_preset,
+)
+from gridhall.client.views.lobby import room_rows
 
 Submit = Callable[..., None]
 Notify = Callable[[str], None]
@@ -20,6 +33,7 @@ COLUMNS = (
     ("spectators", "Watching", 80),
     ("status", "Status", 90),
 )
+FIELDS_PER_ROW = 4
 
 
 class LobbyFrame(ttk.Frame):
@@ -59,30 +73,41 @@ class LobbyFrame(ttk.Frame):
 
         create = ttk.LabelFrame(self, text="New room", padding=8)
         create.grid(row=3, column=0, sticky="ew", pady=(10, 0))
-        self.game = tk.StringVar(self, value=GAME_TITLES["gomoku"])
+        first = ttk.Frame(create)
+        first.pack(fill="x")
+        self.games = titles()
+        self.game = tk.StringVar(self, value=next(iter(self.games.values())))
         self.preset = tk.StringVar(self)
         self.private = tk.BooleanVar(self, value=False)
         self.new_password = tk.StringVar(self)
-        self.game_box = ttk.Combobox(create, textvariable=self.game, state="readonly", width=14,
-                                     values=[GAME_TITLES[g] for g in PRESETS])  # fmt: skip
-        self.game_box.pack(side="left")
+        ttk.Label(first, text="Game").pack(side="left")
+        self.game_box = ttk.Combobox(first, textvariable=self.game, state="readonly", width=14,
+                                     values=list(self.games.values()))  # fmt: skip
+        self.game_box.pack(side="left", padx=(4, 10))
         self.game_box.bind("<<ComboboxSelected>>", lambda _e: self._game_changed())
-        self.preset_box = ttk.Combobox(create, textvariable=self.preset, state="readonly",
-                                       width=30)  # fmt: skip
-        self.preset_box.pack(side="left", padx=6)
-        ttk.Checkbutton(create, text="Private", variable=self.private).pack(side="left")
-        ttk.Entry(create, textvariable=self.new_password, show="•", width=12).pack(
+        ttk.Label(first, text="Preset").pack(side="left")
+        self.preset_box = ttk.Combobox(first, textvariable=self.preset, state="readonly",
+                                       width=32)  # fmt: skip
+        self.preset_box.pack(side="left", padx=(4, 10))
+        self.preset_box.bind("<<ComboboxSelected>>", lambda _e: self._preset_changed())
+        ttk.Checkbutton(first, text="Private", variable=self.private).pack(side="left")
+        ttk.Label(first, text="Password").pack(side="left", padx=(10, 0))
+        ttk.Entry(first, textvariable=self.new_password, show="•", width=12).pack(
             side="left", padx=4
         )
-        self.create_button = ttk.Button(create, text="Create", command=self.create)
+        self.create_button = ttk.Button(first, text="Create", command=self.create)
         self.create_button.pack(side="left", padx=4)
+        self.fields_frame = ttk.Frame(create, padding=(0, 8, 0, 0))
+        self.fields_frame.pack(fill="x")
+        self.fields: dict[str, tuple[Field, tk.Variable, list[tk.Widget]]] = {}
+        """The options form: key -> (field, its variable, its label and widget)."""
         self._game_changed()
         self.rowconfigure(1, weight=1)
         self.columnconfigure(0, weight=1)
 
     # ---- rooms --------------------------------------------------------------------------
     def refresh(self) -> None:
-        self.submit("list-rooms")
+        self.submit(p.ListRooms())
 
     def show_rooms(self, rooms: list[Message]) -> None:
         """Replace the rows, keeping the selected room selected."""
@@ -115,28 +140,103 @@ class LobbyFrame(ttk.Frame):
 
     # ---- creating -----------------------------------------------------------------------
     def game_key(self) -> str:
-        by_title = {title: key for key, title in GAME_TITLES.items()}
-        return by_title.get(self.game.get(), "gomoku")
+        by_title = {title: key for key, title in self.games.items()}
+        return by_title.get(self.game.get(), next(iter(self.games)))
 
     def _game_changed(self) -> None:
-        labels = [p.label for p in PRESETS[self.game_key()]]
-        self.preset_box.configure(values=labels)
-        self.preset.set(labels[0])
+        """Another game: its presets, and its options form from the first preset."""
+        view = view_for(self.game_key())
+        self.preset_box.configure(values=[preset.label for preset in view.presets])
+        self.preset.set(view.presets[0].label)
+        for _, _, widgets in self.fields.values():
+            for widget in widgets:
+                widget.destroy()
+        self.fields = {}
+        for f in view.form:
+            self.fields[f.key] = self._field_widgets(f)
+        self._preset_changed()
+
+    def _field_widgets(self, f: Field) -> tuple[Field, tk.Variable, list[tk.Widget]]:
+        box = self.fields_frame
+        if isinstance(f, Choice):
+            var: tk.Variable = tk.StringVar(self, value=f.label_of(f.default))
+            widget: tk.Widget = ttk.Combobox(box, textvariable=var, state="readonly", width=22,
+                                             values=[text for _, text in f.choices])  # fmt: skip
+            var.trace_add("write", lambda *_: self._layout_fields())
+            return f, var, [ttk.Label(box, text=f.label), widget]
+        if isinstance(f, Number):
+            var = tk.StringVar(self, value=str(f.default))
+            widget = ttk.Spinbox(box, textvariable=var, from_=f.lo, to=f.hi, increment=1, width=7)
+            return f, var, [ttk.Label(box, text=f.label), widget]
+        var = tk.BooleanVar(self, value=f.default)
+        return f, var, [ttk.Checkbutton(box, text=f.label, variable=var)]
+
+    def _set(self, f: Field, var: tk.Variable, value: Value) -> None:
+        if isinstance(f, Choice):
+            var.set(f.label_of(value))
+        elif isinstance(f, Number):
+            var.set(str(value))
+        else:
+            var.set(bool(value))
+
+    def _preset_changed(self) -> None:
+        """Fill the form from the chosen preset."""
+        view = view_for(self.game_key())
+        chosen = next((pr for pr in view.presets if pr.label == self.preset.get()), view.presets[0])
+        values = with_preset(view.form, chosen)
+        for key, (f, var, _) in self.fields.items():
+            self._set(f, var, values.get(key))
+        self._layout_fields()
+
+    def values(self) -> dict[str, Any]:
+        """What the form holds (numbers as typed)."""
+        out: dict[str, Any] = {}
+        for key, (f, var, _) in self.fields.items():
+            raw: Any = var.get()  # type: ignore[no-untyped-call]
+            out[key] = f.value_of(str(raw)) if isinstance(f, Choice) else raw
+        return out
+
+    def _layout_fields(self) -> None:
+        """Grid the fields that apply (a custom size only for a custom board ...)."""
+        values = self.values()
+        slot = 0
+        for f, _, widgets in self.fields.values():
+            for widget in widgets:
+                widget.grid_forget()
+            if not is_active(f, values):
+                continue
+            row, col = divmod(slot, FIELDS_PER_ROW)
+            if len(widgets) == 2:
+                widgets[0].grid(row=row, column=2 * col, sticky="e", padx=(8, 4), pady=2)
+                widgets[1].grid(row=row, column=2 * col + 1, sticky="w", pady=2)
+            else:
+                widgets[0].grid(row=row, column=2 * col, columnspan=2, sticky="w", padx=(8, 0))
+            slot += 1
 
     def choose(self, game: str, preset: int = 0) -> None:
         """Pick a game and preset (what the combo boxes do)."""
-        self.game.set(GAME_TITLES[game])
+        self.game.set(self.games[game])
         self._game_changed()
-        self.preset.set(PRESETS[game][preset].label)
+        self.preset.set(view_for(game).presets[preset].label)
+        self._preset_changed()
+
+    def set_option(self, key: str, value: Value) -> None:
+        """Set one option as a player would in the form."""
+        f, var, _ = self.fields[key]
+        self._set(f, var, value)
 
     def create(self) -> None:
-        """Ask for a room with the chosen game and preset."""
+        """Ask for a room with the chosen game and options."""
         game = self.game_key()
-        options = next((dict(p.options) for p in PRESETS[game] if p.label == self.preset.get()), {})
-        fields: dict[str, Any] = {"game": game, "options": options}
+        try:
+            opts = options(view_for(game).form, self.values())
+        except FormError as exc:
+            self.notify(str(exc))
+            return
+        fields: dict[str, Any] = {"game": game, "options": opts}
         password = self.new_password.get()
         if self.private.get() or password:
             fields["private"] = True
         if password:
             fields["password"] = password
-        self.submit("create-room", **fields)
+        self.submit(p.CreateRoom(**fields))

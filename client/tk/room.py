@@ -1,23 +1,51 @@
 """The room screen: board, players, chat, status line, offer and game-over bars,
-and the game's action buttons. Redrawn from each snapshot the bridge hands over."""
+and the game's action buttons (with their keys). Redrawn from each snapshot the
+bridge hands over.
+
+Game-agnostic: what a game adds comes from its view class and its board canvas.
+"""
 
 from __future__ import annotations
 
 import time
-from functools import partial
 import tkinter as tk
 from collections.abc import Callable
+from functools import partial
 from tkinter import ttk
-from gridhall.client.session import RoomCopy
-from gridhall.client.tk import model
-from gridhall.client.tk.boards import BOARDS, BoardCanvas, LinkCanvas
+
+from gridhall import protocol as p
+from gridhall.client.messages import Request, RoomEvent
+from gridhall.client.room import RoomCopy
+from gridhall.client.tk.boards import BoardCanvas, board_for
 from gridhall.client.tk.bridge import Snapshot
 from gridhall.client.tk.chat import ChatPanel
-from gridhall.client.views import gomoku, linkmatch
-from gridhall.client.views.common import GAME_TITLES, Message, names, player_lines, result_text
+from gridhall.client.views import view_for
+from gridhall.client.views.base import (
+    AGAIN_KEYS,
+    COMMON_ACTIONS,
+    action_request,
+    action_states,
+    again_request,
+    answer_request,
+    banner,
+    offer_bar,
+    status_line,
+)
+from gridhall.client.views.common import player_lines, seated
 
 Submit = Callable[..., None]
 Notify = Callable[[str], None]
+TYPING = (tk.Entry, tk.Text, tk.Spinbox, ttk.Entry)
+"""Widgets whose keys are text, never shortcuts."""
+
+
+def tk_sequence(keys: str) -> str | None:
+    """A Textual key name (``d``, ``R``, ``ctrl+l``) as a Tk event sequence."""
+    if len(keys) == 1 and keys.isalpha():
+        return f"<KeyPress-{keys}>"
+    if keys.startswith("ctrl+") and len(keys) == 6 and keys[-1].isalpha():
+        return f"<Control-{keys[-1]}>"
+    return None
 
 
 class RoomFrame(ttk.Frame):
@@ -26,16 +54,16 @@ class RoomFrame(ttk.Frame):
     def __init__(self, master: tk.Misc, game: str, submit: Submit, notify: Notify) -> None:
         super().__init__(master, padding=6)
         self.game = game
+        self.view = view_for(game)
         self.submit = submit
         self.notify = notify
-        self.copy: RoomCopy | None = None
+        self.room: RoomCopy | None = None
         self.me: str | None = None
         self.connected = True
-        self._received = time.monotonic()
 
         self.title = ttk.Label(self, style="Title.TLabel")
         self.title.grid(row=0, column=0, columnspan=2, sticky="w", pady=(0, 4))
-        self.board: BoardCanvas = BOARDS[game](self, self._intent, width=640, height=560)
+        self.board: BoardCanvas = board_for(game)(self, self._intent, width=640, height=560)
         self.board.grid(row=1, column=0, sticky="nsew")
 
         side = ttk.Frame(self, padding=(8, 0, 0, 0))
@@ -46,7 +74,7 @@ class RoomFrame(ttk.Frame):
                                font=("DejaVu Sans", 10))  # fmt: skip
         self.players.pack(fill="x", pady=(2, 8))
         ttk.Label(side, text="Chat", style="Heading.TLabel").pack(anchor="w")
-        self.chat = ChatPanel(side, lambda text: self.submit("chat", text=text))
+        self.chat = ChatPanel(side, lambda text: self.submit(p.Chat(text=text)))
         self.chat.pack(fill="both", expand=True)
 
         self.status = ttk.Label(self, style="Status.TLabel", anchor="w")
@@ -56,14 +84,14 @@ class RoomFrame(ttk.Frame):
         self.offer_text = ttk.Label(self.offer, style="Bar.TLabel")
         self.offer_text.pack(side="left", padx=4)
         self.offer_buttons = {
-            key: ttk.Button(self.offer, text=label, command=partial(self._action, key))
+            key: ttk.Button(self.offer, text=label, command=partial(self._answer, key == "accept"))
             for key, label in (("accept", "Accept"), ("refuse", "Decline"))
         }
         self.banner = ttk.Frame(self, style="Bar.TFrame", padding=4)
         self.banner_text = ttk.Label(self.banner, style="Bar.TLabel")
         self.banner_text.pack(side="left", padx=4)
         self.banner_buttons = {
-            key: ttk.Button(self.banner, text=label, command=partial(self._action, key))
+            key: ttk.Button(self.banner, text=label, command=partial(self._again, key))
             for key, label in (("again", "Play again"), ("agree", "Agree"), ("decline", "Decline"))
         }
         self.offer.grid(row=3, column=0, columnspan=2, sticky="ew", pady=(4, 0))
@@ -71,89 +99,81 @@ class RoomFrame(ttk.Frame):
 
         bar = ttk.Frame(self)
         bar.grid(row=5, column=0, columnspan=2, sticky="ew", pady=(6, 0))
-        self.actions: dict[str, ttk.Button] = {}
-        for key, label in model.ACTIONS.get(game, []) + model.COMMON_ACTIONS:
-            self.actions[key] = ttk.Button(bar, text=label, command=partial(self._action, key))
+        self.actions: dict[str, ttk.Button] = {
+            a.key: ttk.Button(bar, text=a.label, command=partial(self._action, a.key))
+            for a in (*self.view.actions, *COMMON_ACTIONS)
+        }
         self.rowconfigure(1, weight=1)
         self.columnconfigure(0, weight=1)
+        self._keys: list[tuple[str, str]] = []
+        self._bind_keys()
+
+    # ---- keys ---------------------------------------------------------------------------
+    def _bind_keys(self) -> None:
+        """The same keys as the terminal client, on the window while this room shows."""
+        top = self.winfo_toplevel()
+        keyed = [(a.keys, partial(self._action, a.key)) for a in (*self.view.actions, *COMMON_ACTIONS)]
+        keyed += [(key, partial(self._again, name)) for name, key in AGAIN_KEYS.items()]
+        for keys, run in keyed:
+            sequence = tk_sequence(keys)
+            if sequence is not None:
+                funcid = top.bind(sequence, partial(self._key, run), add="+")
+                self._keys.append((sequence, funcid))
+
+    def _key(self, run: Callable[[], None], event: tk.Event) -> str | None:
+        if isinstance(self.focus_get(), TYPING):
+            return None  # typing a chat line or a code
+        run()
+        return "break"
+
+    def destroy(self) -> None:
+        top = self.winfo_toplevel()
+        for sequence, funcid in self._keys:
+            top.unbind(sequence, funcid)
+        self._keys = []
+        super().destroy()
 
     # ---- from the server ----------------------------------------------------------------
-    def handle(self, msg: Message, snap: Snapshot) -> None:
-        """React to one room message (already folded into ``snap``)."""
-        self.copy, self.me, self.connected = snap.room, snap.player, snap.connected
-        self._received = time.monotonic()
-        state = self.copy.state if self.copy else {}
-        kind = msg.get("type")
-        who = names(state)
-        sender = msg.get("from") or msg.get("player")
-        sender_name = msg.get("name") or who.get(str(sender), "Someone")
-        mine = sender == self.me
-        if kind == "moved" and isinstance(self.board, LinkCanvas) and msg.get("by") == self.me:
-            view = msg.get("view")
-            if isinstance(view, dict) and (msg.get("move") or {}).get("action") == "link":
-                self.board.flash_path(view)
-        elif kind == "game-over":
-            self.notify(result_text(state, self.me))
-        elif kind == "play-again" and not mine:
-            self.notify(f"{sender_name} wants another game.")
-        elif kind == "decline-again" and not mine:
-            self.notify(f"{sender_name} declined another game.")
-        elif kind == "offer" and not mine:
-            self.notify(gomoku.offer_text(state, self.me) or "An offer arrived.")
-        elif kind == "answer" and not mine:
-            verdict = "accepted" if msg.get("accept") else "declined"
-            self.notify(f"{sender_name} {verdict} the {msg.get('kind')} request.")
-        elif kind == "resigned" and not mine:
-            self.notify(f"{sender_name} resigned.")
-        elif kind == "notice":
-            data = msg.get("data")
-            event = str(msg.get("event"))
-            self.notify(linkmatch.notice_text(event, data if isinstance(data, dict) else {}, who))
-        elif kind == "joined" and sender and not mine:
-            self.notify(f"{sender_name} joined as {msg.get('role', 'player')}.")
+    def handle(self, msg: RoomEvent, snap: Snapshot) -> None:
+        """React to one room event (already folded into ``snap``)."""
+        self.room, self.me, self.connected = snap.room, snap.player, snap.connected
+        if self.room is not None:
+            text = self.view.event_text(msg, self.room, self.me)
+            if text:
+                self.notify(text)
+        self.board.room_event(msg)
         self.redraw()
 
     def set_connection(self, snap: Snapshot) -> None:
         self.connected = snap.connected
         if snap.room is not None:
-            self.copy = snap.room
+            self.room = snap.room
         self.tick()
 
     # ---- drawing ------------------------------------------------------------------------
     def redraw(self) -> None:
-        copy = self.copy
-        if copy is None or not copy.state:
+        room = self.room
+        if room is None or room.state is None:
             return
-        state = copy.state
-        title = GAME_TITLES.get(self.game, self.game)
-        self.title.configure(
-            text=f"{title} · room {copy.room} · round {int(state.get('round') or 0) + 1}"
-        )
-        self.board.show(copy, self.me)
+        state = room.state
+        self.title.configure(text=f"{self.view.heading} · room {room.room} · round {state.round + 1}")
+        self.board.show(room, self.me)
         self._players(state)
-        self.chat.show(list(state.get("chat") or []))
-        self._bars(copy)
+        self.chat.show(list(state.chat))
+        self._bars(room)
         self._buttons(state)
         self.tick()
 
     def tick(self) -> None:
-        """Refresh the status line with clocks run on since the last event."""
-        if self.copy is None or not self.copy.state:
+        """Refresh the status line (clocks run on between events) and moving boards."""
+        if self.room is None or self.room.state is None:
             return
-        live = RoomCopy(
-            room=self.copy.room,
-            seq=self.copy.seq,
-            state=model.live_state(self.copy.state, time.monotonic() - self._received),
-            last_actions=self.copy.last_actions,
-        )
-        self.status.configure(text=model.status_line(live, self.me, self.connected))
-        starts = ((live.state.get("view") or {}).get("starts_in")) or 0
-        if self.game == "linkmatch" and starts:
-            self.board.copy = live
-            self.board.redraw()
+        line = status_line(self.view, self.room, self.me, self.connected, time.time())
+        self.status.configure(text=line.replace("⏱", "◷"))  # common fonts lack the stopwatch
+        self.board.tick()
 
-    def _players(self, state: Message) -> None:
-        lines = player_lines(state, self.me, model.player_roles(state))
+    def _players(self, state: p.State) -> None:
+        lines = player_lines(state, self.me, self.view.roles(state))
         t = self.players
         t.configure(state="normal")
         t.delete("1.0", "end")
@@ -168,52 +188,59 @@ class RoomFrame(ttk.Frame):
             if line.to_move:
                 t.insert("end", "  ◀ to move", "turn")
             t.insert("end", "\n")
-        spectators = state.get("spectators") or []
-        if spectators:
-            t.insert("end", "Watching: " + ", ".join(str(s) for s in spectators), "dim")
+        if state.spectators:
+            t.insert("end", "Watching: " + ", ".join(str(s) for s in state.spectators), "dim")
         t.tag_configure("me", font=("DejaVu Sans", 10, "bold"))
         t.tag_configure("dim", foreground="#8b949e")
         t.tag_configure("off", foreground="#ff6b6b")
         t.tag_configure("turn", foreground="#ffd866")
         t.configure(state="disabled")
 
-    def _bars(self, copy: RoomCopy) -> None:
-        offer = model.offer_bar(copy.state, self.me)
+    def _bars(self, room: RoomCopy) -> None:
+        offer = offer_bar(self.view, room.state, self.me) if room.state else None
         if offer is None:
             self.offer.grid_remove()
         else:
             self.offer_text.configure(text=offer.text)
             _row(list(self.offer_buttons.values()), [offer.can_answer] * 2)
             self.offer.grid()
-        banner = model.banner(copy, self.me)
-        if banner is None:
+        over = banner(self.view, room, self.me)
+        if over is None:
             self.banner.grid_remove()
         else:
-            self.banner_text.configure(text=banner.text)
-            shown = [bool(getattr(banner, key)) for key in self.banner_buttons]
+            self.banner_text.configure(text=over.text)
+            shown = [bool(getattr(over, key)) for key in self.banner_buttons]
             _row(list(self.banner_buttons.values()), shown)
             self.banner.grid()
 
-    def _buttons(self, state: Message) -> None:
-        states = model.action_states(state, self.me)
-        buttons = [self.actions[key] for key in states]
-        _row(buttons, [visible for visible, _ in states.values()])
-        for key, (_, enabled) in states.items():
-            self.actions[key].state(["!disabled"] if enabled else ["disabled"])
+    def _buttons(self, state: p.State) -> None:
+        states = action_states(self.view, state, self.me)
+        _row([self.actions[a.action.key] for a in states], [a.shown for a in states])
+        for a in states:
+            self.actions[a.action.key].state(["!disabled"] if a.enabled else ["disabled"])
 
     # ---- to the server ------------------------------------------------------------------
-    def _intent(self, intent: model.Intent) -> None:
-        if self.copy is not None and not model.seated(self.copy.state, self.me):
+    def _intent(self, request: Request) -> None:
+        state = self.room.state if self.room else None
+        if state is not None and not seated(state, self.me):
             self.notify("You are watching; spectators cannot play.")
             return
-        type_, fields = intent
-        self.submit(type_, **fields)
+        self.submit(request)
+
+    def _send(self, request: Request | None) -> None:
+        if request is not None:
+            self.submit(request)
 
     def _action(self, key: str) -> None:
-        intent = model.action_intent(key, self.copy.state if self.copy else {})
-        if intent is not None:
-            type_, fields = intent
-            self.submit(type_, **fields)
+        state = self.room.state if self.room else None
+        self._send(action_request(self.view, key, state, self.me) if state else None)
+
+    def _again(self, key: str) -> None:
+        self._send(again_request(key))
+
+    def _answer(self, accept: bool) -> None:
+        state = self.room.state if self.room else None
+        self._send(answer_request(offer_bar(self.view, state, self.me) if state else None, accept))
 
 
 def _row(buttons: list[ttk.Button], visible: list[bool]) -> None:

@@ -4,17 +4,20 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Callable
 from typing import ClassVar
 
 from textual.app import App
 from textual.binding import Binding, BindingType
 
+from gridhall import protocol as p
+from gridhall.client.messages import Connection, Event, Refused, is_room_event
 from gridhall.client.session import Backoff, Session
 from gridhall.client.tui.events import ServerEvent
 from gridhall.client.tui.help import HelpScreen
 from gridhall.client.tui.lobby import LobbyScreen
 from gridhall.client.tui.room import RoomScreen
-from gridhall.client.views.common import error_text
+from gridhall.client.views.common import error_text, error_title
 
 
 class GridhallApp(App[None]):
@@ -28,18 +31,24 @@ class GridhallApp(App[None]):
     ]
 
     def __init__(
-        self, url: str, name: str, *, token: str | None = None, backoff: Backoff | None = None
+        self,
+        url: str,
+        name: str,
+        *,
+        token: str | None = None,
+        backoff: Backoff | None = None,
+        keep_token: Callable[[str], None] | None = None,
     ) -> None:
         super().__init__()
-        self.session = Session(url, name, token=token, backoff=backoff)
+        self.session = Session(url, name, token=token, backoff=backoff, keep_token=keep_token)
         self.session.add_listener(self._from_session)
         self.lobby = LobbyScreen()
         self.room_screen: RoomScreen | None = None
         self._runner: asyncio.Task[None] | None = None
         self._failures = 0
 
-    def _from_session(self, msg: dict[str, object]) -> None:
-        self.post_message(ServerEvent(dict(msg)))
+    def _from_session(self, msg: Event) -> None:
+        self.post_message(ServerEvent(msg))
 
     async def on_mount(self) -> None:
         self.sub_title = f"{self.session.name} → {self.session.url}"
@@ -59,34 +68,35 @@ class GridhallApp(App[None]):
 
     async def on_server_event(self, event: ServerEvent) -> None:
         msg = event.msg
-        kind = msg.get("type")
-        if kind == "connection":
+        if isinstance(msg, Connection):
             self._connection(msg)
-        elif kind == "error":
-            request = msg.get("request")
-            title = f"{request} refused" if request else "Server says"
-            self.notify(error_text(msg), title=title, severity="error", timeout=6)
-        elif kind == "rooms":
-            self.lobby.show_rooms(list(msg.get("rooms") or []))
+        elif isinstance(msg, Refused):
+            self.notify(error_text(msg), title=error_title(msg), severity="error", timeout=6)
+        elif isinstance(msg, p.Rooms):
+            self.lobby.show_rooms(list(msg.rooms))
         await self._follow_room()
-        if self.room_screen is not None and "room" in msg:
+        if self.room_screen is not None and is_room_event(msg):
             self.room_screen.handle(msg)
 
-    def _connection(self, msg: dict[str, object]) -> None:
-        status = msg.get("status")
+    def _connection(self, msg: Connection) -> None:
+        status = msg.status
         who = f"{self.session.name} → {self.session.url}"
         if status == "connected":
             self._failures = 0
             self.sub_title = f"{who} · {self.session.server_name or 'connected'}"
             self.lobby.action_refresh()
+        elif status == "lost" and msg.restarting:
+            self.sub_title = f"{who} · server restarting, reconnecting in {msg.delay:.1f}s"
+            if msg.attempt == 1:
+                self.notify("The server is restarting; your game is kept. Reconnecting…",
+                            severity="warning", timeout=8)
         elif status == "lost":
-            delay = float(msg.get("delay") or 0)  # type: ignore[arg-type]
-            self.sub_title = f"{who} · offline, retrying in {delay:.1f}s"
+            self.sub_title = f"{who} · offline, retrying in {msg.delay:.1f}s"
         elif status == "failed":
             self._failures += 1
             if self._failures == 1:
                 self.notify(
-                    f"Cannot reach {self.session.url} ({msg.get('reason')}); "
+                    f"Cannot reach {self.session.url} ({msg.reason}); "
                     "retrying. Is the server running, and is the address right?",
                     severity="warning",
                     timeout=8,
@@ -97,13 +107,13 @@ class GridhallApp(App[None]):
     async def _follow_room(self) -> None:
         """Show the room screen exactly while the session is in a room."""
         copy = self.session.room
-        if copy is not None and copy.state:
+        if copy is not None and copy.state is not None:
             current = self.room_screen
-            if current is not None and current.game == copy.state.get("game"):
+            if current is not None and current.game == copy.state.game:
                 return
             if current is not None:
                 await self._close_room()
-            self.room_screen = RoomScreen(str(copy.state.get("game")))
+            self.room_screen = RoomScreen(copy.state.game)
             await self.push_screen(self.room_screen)
         elif copy is None and self.room_screen is not None:
             await self._close_room()

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from textual.message import Message
+
+from gridhall.client.messages import Event
 
 
 class ServerEvent(Message):
-    """A message from the server (or a local ``connection``/``offline`` notice),
-    already folded into the session's room copy."""
+    """A typed message from the server (or a local :class:`Connection` /
+    :class:`Refused`), already folded into the session's room copy."""
 
-    def __init__(self, msg: dict[str, Any]) -> None:
+    def __init__(self, msg: Event) -> None:
         super().__init__()
         self.msg = msg

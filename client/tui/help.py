@@ -11,26 +11,34 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-KEYS: list[tuple[str, str, str]] = [
+from gridhall.client.tui.boards import board_for
+from gridhall.client.views import VIEWS
+from gridhall.client.views.base import AGAIN_KEYS, COMMON_ACTIONS
+
+COMMON_KEYS: list[tuple[str, str, str]] = [
     ("anywhere", "F1  ?", "this help"),
     ("anywhere", "ctrl+q", "quit"),
     ("lobby", "r", "refresh the room list (it also refreshes itself)"),
-    ("lobby", "n", "create a room: game, preset, private + password"),
+    ("lobby", "n", "create a room: game, preset and options, private + password"),
     ("lobby", "enter on a row", "join that room;  w watches it instead"),
     ("room", "arrows", "move the board cursor"),
-    ("room", "enter  space  left click", "place a stone · reveal · select a tile"),
-    ("minesweeper", "f  right click", "flag → question mark → clear"),
-    ("minesweeper", "c  middle  left+right", "chord: open around a satisfied number"),
-    ("minesweeper", "a  right click a number", "flag all hidden cells around it"),
-    ("minesweeper", "h", "hint: a safe cell (or the best guess)"),
-    ("link-match", "click two tiles", "link them;  escape drops the selection"),
-    ("link-match", "g  h  s", "start (creator) · hint · shuffle"),
-    ("gomoku", "d  t", "offer a draw · ask to take back your move"),
-    ("room", "R", "resign"),
-    ("room", "p  y  n", "after a game: play again · agree · decline"),
-    ("room", "/  then enter", "chat;  escape returns to the board"),
-    ("room", "ctrl+l", "leave the room"),
 ]
+ROOM_KEYS: list[tuple[str, str, str]] = [
+    ("room", "  ".join(AGAIN_KEYS.values()), "after a game: play again · agree · decline"),
+    ("room", "/  then enter", "chat;  escape returns to the board"),
+]
+
+
+def keys() -> list[tuple[str, str, str]]:
+    """Every key: the common ones, then each game's board and actions (from the
+    registries), then the room's own."""
+    rows = list(COMMON_KEYS)
+    for name, view in VIEWS.items():
+        where = view.title.lower()
+        rows += [(where, key, does) for key, does in board_for(name).KEYS_HELP]
+        rows += [(where, a.keys, a.help) for a in view.actions]
+    rows += [("room", a.keys, a.help) for a in COMMON_ACTIONS]
+    return rows + ROOM_KEYS
 
 
 def keys_table() -> Table:
@@ -38,7 +46,7 @@ def keys_table() -> Table:
     table.add_column("where", style="dim")
     table.add_column("key / mouse", style="bold cyan", no_wrap=True)
     table.add_column("does")
-    for row in KEYS:
+    for row in keys():
         table.add_row(*row)
     return table
 

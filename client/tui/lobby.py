@@ -11,6 +11,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, DataTable, Footer, Header, Input, Label
 
+from gridhall import protocol as p
 from gridhall.client.tui.create import CreateRoomScreen
 from gridhall.client.views.lobby import room_rows
 
@@ -60,7 +61,7 @@ class LobbyScreen(Screen[None]):
     def action_refresh(self) -> None:
         session = self.app.session  # type: ignore[attr-defined]
         if session.connected and self.app.screen is self:
-            session.submit("list-rooms")
+            session.submit(p.ListRooms())
 
     def show_rooms(self, rooms: list[dict[str, Any]]) -> None:
         """Replace the table's rows, keeping the cursor on the same room if possible."""
@@ -83,7 +84,9 @@ class LobbyScreen(Screen[None]):
 
     @on(DataTable.RowHighlighted, "#rooms")
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:
-        if event.row_key.value is not None:
+        """Moving through the table fills in the code; a refresh while the player is
+        typing a code elsewhere must not overwrite it."""
+        if event.row_key.value is not None and event.data_table.has_focus:
             self.query_one("#code", Input).value = str(event.row_key.value)
 
     @on(DataTable.RowSelected, "#rooms")

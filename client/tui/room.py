@@ -1,4 +1,8 @@
-"""The room screen: board, players, chat, status line, actions and banners."""
+"""The room screen: board, players, chat, status line, actions and banners.
+
+Game-agnostic: everything a game adds comes from its view class (title, status,
+roles, action buttons and keys, event texts) and its board widget.
+"""
 
 from __future__ import annotations
 
@@ -13,48 +17,52 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Input, Label, RichLog, Static
 
-from gridhall.client.session import RoomCopy
-from gridhall.client.tui.boards import BOARDS, Board, LinkWidget
-from gridhall.client.views import gomoku, linkmatch, minesweeper
-from gridhall.client.views.common import GAME_TITLES, Message, names, player_lines, result_text
-
-ACTIONS: dict[str, list[tuple[str, str]]] = {
-    "gomoku": [("btn-draw", "Offer draw"), ("btn-takeback", "Take back")],
-    "minesweeper": [("btn-hint", "Hint")],
-    "linkmatch": [("btn-start", "Start"), ("btn-hint", "Hint"), ("btn-shuffle", "Shuffle")],
-}
-COMMON_ACTIONS = [("btn-resign", "Resign"), ("btn-help", "Help"), ("btn-leave", "Leave room")]
+from gridhall import protocol as p
+from gridhall.client.messages import Request, RoomEvent
+from gridhall.client.room import RoomCopy
+from gridhall.client.tui.boards import Board, board_for
+from gridhall.client.views import view_for
+from gridhall.client.views.base import (
+    AGAIN_KEYS,
+    COMMON_ACTIONS,
+    action_request,
+    action_states,
+    again_request,
+    answer_request,
+    banner,
+    offer_bar,
+    status_line,
+)
+from gridhall.client.views.common import Message, player_lines, seated
 
 
 class RoomScreen(Screen[None]):
     """Everything about the room we are in; redrawn from the session's copy."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("d", "offer('draw')", "Draw?", show=False),
-        Binding("t", "offer('takeback')", "Take back", show=False),
-        Binding("R", "resign", "Resign"),
-        Binding("p", "again", "Play again", show=False),
-        Binding("y", "agree", "Agree", show=False),
-        Binding("n", "decline", "Decline", show=False),
-        Binding("h", "intent('hint')", "Hint", show=False),
-        Binding("s", "intent('shuffle')", "Shuffle", show=False),
-        Binding("g", "start", "Start", show=False),
+        Binding(AGAIN_KEYS["again"], "again('again')", "Play again", show=False),
+        Binding(AGAIN_KEYS["agree"], "again('agree')", "Agree", show=False),
+        Binding(AGAIN_KEYS["decline"], "again('decline')", "Decline", show=False),
         Binding("slash", "chat", "Chat"),
         Binding("escape", "board", "Board", show=False),
-        Binding("ctrl+l", "leave", "Leave"),
     ]
 
     def __init__(self, game: str) -> None:
         super().__init__()
         self.game = game
+        self.view = view_for(game)
         self._chat_count = -1
+        self._ready = False
+        for action in (*self.view.actions, *COMMON_ACTIONS):  # each game's keys
+            self._bindings.bind(action.keys, f"act('{action.key}')", action.label,
+                                show=action in COMMON_ACTIONS)  # fmt: skip
 
     # ---- layout ----------------------------------------------------------------------
     def compose(self) -> ComposeResult:
         yield Header()
         with Horizontal(id="room-main"):
             with VerticalScroll(id="board-pane"):
-                yield BOARDS[self.game](id="board")
+                yield board_for(self.game)(id="board")
             with Vertical(id="side"):
                 yield Static(id="players")
                 yield RichLog(id="chat", wrap=True, markup=False, auto_scroll=True)
@@ -70,8 +78,13 @@ class RoomScreen(Screen[None]):
             yield Button("Agree", id="agree", variant="success")
             yield Button("Decline", id="decline", variant="error")
         with Horizontal(id="actions"):
-            for button_id, label in ACTIONS[self.game] + COMMON_ACTIONS:
-                yield Button(label, id=button_id, classes="action")
+            for action in self.view.actions:
+                yield Button(action.label, id=f"btn-{action.key}", classes="action")
+            *last, leave = COMMON_ACTIONS
+            for action in last:
+                yield Button(action.label, id=f"btn-{action.key}", classes="action")
+            yield Button("Help", id="btn-help", classes="action")
+            yield Button(leave.label, id=f"btn-{leave.key}", classes="action")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -79,7 +92,14 @@ class RoomScreen(Screen[None]):
         self.query_one("#banner").display = False
         self.query_one(Board).focus()
         self.set_interval(1.0, self._tick)
+        self._ready = True
         self.redraw()
+
+    @property
+    def ready(self) -> bool:
+        """Composed and on screen: events before that (or after leaving) are covered
+        by the redraw on mount, or no longer matter."""
+        return self._ready and self.is_attached
 
     # ---- reading the session -----------------------------------------------------------
     @property
@@ -87,7 +107,7 @@ class RoomScreen(Screen[None]):
         return self.app.session  # type: ignore[attr-defined]
 
     @property
-    def copy(self) -> RoomCopy | None:
+    def room(self) -> RoomCopy | None:
         return self.session.room  # type: ignore[no-any-return]
 
     @property
@@ -95,87 +115,56 @@ class RoomScreen(Screen[None]):
         return self.session.player  # type: ignore[no-any-return]
 
     def seated(self) -> bool:
-        state = self.copy.state if self.copy else {}
-        return any(p.get("player") == self.me for p in state.get("players") or [])
+        room = self.room
+        return room is not None and room.state is not None and seated(room.state, self.me)
 
     # ---- server messages ---------------------------------------------------------------
-    def handle(self, msg: Message) -> None:
-        """React to one server message (already applied to the session's copy)."""
-        kind = msg.get("type")
-        state = self.copy.state if self.copy else {}
-        who = names(state)
-        sender = msg.get("from") or msg.get("player")
-        sender_name = msg.get("name") or who.get(str(sender), "Someone")
-        if kind == "chat":
-            self._write_chat(msg)
+    def handle(self, msg: RoomEvent) -> None:
+        """React to one room event (already folded into the session's copy)."""
+        if not self.ready:
+            return
+        room = self.room
+        if isinstance(msg, p.ChatEvent):
+            self._write_chat({"name": msg.name, "text": msg.text, "ts": msg.ts})
             self._chat_count += 1
             return
-        own_link = kind == "moved" and msg.get("by") == self.me and self.game == "linkmatch"
-        if own_link and (msg.get("move") or {}).get("action") == "link":
-            self.query_one(LinkWidget).flash_path()
-        if kind == "game-over":
-            self.notify(result_text(state, self.me), title="Game over", timeout=6)
-        elif kind == "play-again" and sender != self.me:
-            self.notify(f"{sender_name} wants another game: press Agree (y) or Decline (n).")
-        elif kind == "decline-again" and sender != self.me:
-            self.notify(f"{sender_name} declined another game.", severity="warning")
-        elif kind == "offer" and sender != self.me:
-            self.notify(gomoku.offer_text(state, self.me) or "An offer arrived.")
-        elif kind == "answer" and sender != self.me:
-            verdict = "accepted" if msg.get("accept") else "declined"
-            self.notify(f"{sender_name} {verdict} the {msg.get('kind')} request.")
-        elif kind == "resigned" and sender != self.me:
-            self.notify(f"{sender_name} resigned.")
-        elif kind == "notice":
-            data = msg.get("data")
-            self.notify(
-                linkmatch.notice_text(
-                    str(msg.get("event")), data if isinstance(data, dict) else {}, who
-                )
-            )
-        elif kind == "joined" and sender and sender != self.me:
-            self.notify(f"{sender_name} joined as {msg.get('role', 'player')}.")
+        if room is not None:
+            text = self.view.event_text(msg, room, self.me)
+            if text:
+                self.notify(text, title="Game over" if isinstance(msg, p.GameOver) else "",
+                            timeout=6)  # fmt: skip
+        self.query_one(Board).room_event(msg)
         self.redraw()
 
     def redraw(self) -> None:
         """Repaint everything from the session's copy of the room."""
-        copy = self.copy
-        if copy is None or not copy.state:
+        room = self.room
+        if room is None or room.state is None or not self.ready:
             return
-        state = copy.state
-        board = self.query_one(Board)
-        board.show(copy, self.me)
-        title = GAME_TITLES.get(self.game, self.game)
-        self.title = f"{title} · room {copy.room}"
-        self.sub_title = f"round {state.get('round', 0) + 1} · {state.get('status')}"
+        state = room.state
+        self.query_one(Board).show(room, self.me)
+        title = f"{self.view.heading} · room {room.room}"
+        sub_title = f"round {state.round + 1} · {state.status}"
+        if (self.title, self.sub_title) != (title, sub_title):  # the header redraws on a change
+            self.title, self.sub_title = title, sub_title
         self.query_one("#players", Static).update(self._players_text(state))
-        self.query_one("#status", Static).update(self._status_text(copy))
+        self._tick()
         self._reload_chat(state)
         self._update_offer(state)
-        self._update_banner(copy)
+        self._update_banner(room)
         self._update_actions(state)
 
     def _tick(self) -> None:
-        """Keep clocks moving between server events."""
-        copy = self.copy
-        if copy is not None and copy.state.get("status") == "playing":
-            view = copy.state.get("view") or {}
-            if "elapsed" in view:
-                view["elapsed"] = float(view["elapsed"]) + 1.0
-            if view.get("starts_in"):
-                view["starts_in"] = max(0.0, float(view["starts_in"]) - 1.0)
-            self.query_one("#status", Static).update(self._status_text(copy))
+        """The status line, with clocks run on to now (they move between events)."""
+        room = self.room
+        if room is not None and room.state is not None and self.ready:
+            line = status_line(self.view, room, self.me, self.session.connected, time.time())
+            self.query_one("#status", Static).update(line)
 
-    def _players_text(self, state: Message) -> Text:
-        view = state.get("view") or {}
-        roles = dict(view.get("colors") or {}) if self.game == "gomoku" else {}
-        if self.game == "linkmatch":
-            roles = {p: f"{n} left" for p, n in (view.get("progress") or {}).items()}
-        elif self.game == "minesweeper":
-            roles = minesweeper.roles(state)
+    def _players_text(self, state: p.State) -> Text:
         text = Text()
         text.append("Players\n", style="bold underline")
-        for line in player_lines(state, self.me, roles):
+        for line in player_lines(state, self.me, self.view.roles(state)):
             text.append("● ", style=line.color)
             text.append(line.name + (" (you)" if line.me else ""), style="bold" if line.me else "")
             text.append(f"  {line.role}", style="dim")
@@ -184,24 +173,9 @@ class RoomScreen(Screen[None]):
             if line.to_move:
                 text.append("  ◀ to move", style="bold yellow")
             text.append("\n")
-        spectators = state.get("spectators") or []
-        if spectators:
-            text.append(f"Watching: {', '.join(str(s) for s in spectators)}", style="dim")
+        if state.spectators:
+            text.append(f"Watching: {', '.join(str(s) for s in state.spectators)}", style="dim")
         return text
-
-    def _status_text(self, copy: RoomCopy) -> str:
-        state = copy.state
-        if self.game == "gomoku":
-            line = gomoku.status_text(state, self.me)
-        elif self.game == "minesweeper":
-            line = minesweeper.status_text(state, self.me, copy.last_actions)
-        else:
-            line = linkmatch.status_text(state, self.me)
-        if not self.seated():
-            line = "Watching · " + line
-        if not self.session.connected:
-            line = "⚠ reconnecting… · " + line
-        return line
 
     def _write_chat(self, entry: Message) -> None:
         ts = entry.get("ts")
@@ -212,131 +186,84 @@ class RoomScreen(Screen[None]):
         line.append(str(entry.get("text")))
         self.query_one("#chat", RichLog).write(line)
 
-    def _reload_chat(self, state: Message) -> None:
-        chat = state.get("chat") or []
-        if len(chat) == self._chat_count:
+    def _reload_chat(self, state: p.State) -> None:
+        if len(state.chat) == self._chat_count:
             return
         log = self.query_one("#chat", RichLog)
         log.clear()
-        for entry in chat:
+        for entry in state.chat:
             self._write_chat(entry)
-        self._chat_count = len(chat)
+        self._chat_count = len(state.chat)
 
-    def _update_offer(self, state: Message) -> None:
-        bar = self.query_one("#offer")
-        pending = (state.get("view") or {}).get("pending")
-        text = gomoku.offer_text(state, self.me) if self.game == "gomoku" else None
-        bar.display = bool(text) and state.get("status") == "playing"
-        if text:
-            self.query_one("#offer-text", Label).update(text)
-            mine = isinstance(pending, dict) and pending.get("from") == self.me
+    def _update_offer(self, state: p.State) -> None:
+        bar = offer_bar(self.view, state, self.me)
+        self.query_one("#offer").display = bar is not None
+        if bar is not None:
+            self.query_one("#offer-text", Label).update(bar.text)
             for button_id in ("#offer-accept", "#offer-decline"):
-                self.query_one(button_id).display = not mine and self.seated()
+                self.query_one(button_id).display = bar.can_answer
 
-    def _update_banner(self, copy: RoomCopy) -> None:
-        state = copy.state
-        banner = self.query_one("#banner")
-        over = state.get("status") == "over"
-        banner.display = over
-        if not over:
-            return
-        who = names(state)
-        headline = result_text(state, self.me)
-        asked = [who.get(p, "?") for p in copy.again if p != self.me]
-        if self.me in copy.again:
-            headline += "  Waiting for the others to agree…"
-        elif asked:
-            headline += f"  {', '.join(asked)} want{'s' if len(asked) == 1 else ''} another game."
-        if copy.declined:
-            headline += f"  {', '.join(who.get(p, '?') for p in copy.declined)} declined."
-        self.query_one("#banner-text", Label).update(headline)
-        seated = self.seated()
-        self.query_one("#again").display = seated and not asked and self.me not in copy.again
-        self.query_one("#agree").display = seated and bool(asked) and self.me not in copy.again
-        self.query_one("#decline").display = seated and bool(asked) and self.me not in copy.again
+    def _update_banner(self, room: RoomCopy) -> None:
+        bar = banner(self.view, room, self.me)
+        self.query_one("#banner").display = bar is not None
+        if bar is not None:
+            self.query_one("#banner-text", Label).update(bar.text)
+            for key in AGAIN_KEYS:
+                self.query_one(f"#{key}").display = bool(getattr(bar, key))
 
-    def _update_actions(self, state: Message) -> None:
-        playing = state.get("status") == "playing"
-        seated = self.seated()
-        for button in self.query("#actions Button"):
-            if button.id in ("btn-help", "btn-leave"):
-                continue
-            if button.id == "btn-start":
-                button.display = (
-                    state.get("status") == "waiting" and state.get("creator") == self.me
-                )
-            else:
-                button.display = seated
-                button.disabled = not playing
+    def _update_actions(self, state: p.State) -> None:
+        for a in action_states(self.view, state, self.me):
+            button = self.query_one(f"#btn-{a.action.key}", Button)
+            button.display = a.shown
+            button.disabled = not a.enabled
 
     # ---- intents -----------------------------------------------------------------------
+    def submit(self, request: Request | None) -> None:
+        if request is not None:
+            self.session.submit(request)
+
     @on(Board.Act)
     def _board_act(self, event: Board.Act) -> None:
         if not self.seated():
             self.notify("You are watching; spectators cannot play.", severity="warning")
             return
-        self.session.submit(event.type, **event.fields)
+        self.submit(event.request)
 
     @on(Input.Submitted, "#chat-input")
     def _send_chat(self, event: Input.Submitted) -> None:
         text = event.value.strip()
         if text:
-            self.session.submit("chat", text=text[:500])
+            self.submit(p.Chat(text=text[:500]))
         event.input.value = ""
 
     @on(Button.Pressed)
     def _button(self, event: Button.Pressed) -> None:
-        handlers = {
-            "btn-draw": lambda: self.action_offer("draw"),
-            "btn-takeback": lambda: self.action_offer("takeback"),
-            "btn-resign": self.action_resign,
-            "btn-help": self.app.action_help,  # type: ignore[attr-defined]
-            "btn-leave": self.action_leave,
-            "btn-start": self.action_start,
-            "btn-hint": lambda: self.action_intent("hint"),
-            "btn-shuffle": lambda: self.action_intent("shuffle"),
-            "again": self.action_again,
-            "agree": self.action_agree,
-            "decline": self.action_decline,
-            "offer-accept": lambda: self._answer(True),
-            "offer-decline": lambda: self._answer(False),
-        }
-        handler = handlers.get(event.button.id or "")
-        if handler:
+        button_id = event.button.id or ""
+        if button_id == "btn-help":
             event.stop()
-            handler()
+            self.app.action_help()  # type: ignore[attr-defined]
+        elif button_id.startswith("btn-"):
+            event.stop()
+            self.action_act(button_id.removeprefix("btn-"))
+        elif button_id in AGAIN_KEYS:
+            event.stop()
+            self.action_again(button_id)
+        elif button_id in ("offer-accept", "offer-decline"):
+            event.stop()
+            state = self.room.state if self.room else None
+            bar = offer_bar(self.view, state, self.me) if state else None
+            self.submit(answer_request(bar, accept=button_id == "offer-accept"))
 
-    def _answer(self, accept: bool) -> None:
-        pending = ((self.copy.state if self.copy else {}).get("view") or {}).get("pending")
-        if pending:
-            self.session.submit("answer", kind=pending.get("kind"), accept=accept)
+    def action_act(self, key: str) -> None:
+        """An action's button or key: send its request if it applies now."""
+        state = self.room.state if self.room else None
+        request = action_request(self.view, key, state, self.me) if state else None
+        if request is None:
+            self.app.bell()
+        self.submit(request)
 
-    def action_offer(self, kind: str) -> None:
-        if self.game == "gomoku":
-            self.session.submit("offer", kind=kind)
-
-    def action_intent(self, action: str) -> None:
-        if self.game == "linkmatch" or (self.game == "minesweeper" and action == "hint"):
-            self.session.submit("move", move={"action": action})
-
-    def action_start(self) -> None:
-        if self.game == "linkmatch":
-            self.session.submit("start")
-
-    def action_resign(self) -> None:
-        self.session.submit("resign")
-
-    def action_again(self) -> None:
-        self.session.submit("play-again")
-
-    def action_agree(self) -> None:
-        self.session.submit("agree-again")
-
-    def action_decline(self) -> None:
-        self.session.submit("decline-again")
-
-    def action_leave(self) -> None:
-        self.session.submit("leave-room")
+    def action_again(self, key: str) -> None:
+        self.submit(again_request(key))
 
     def action_chat(self) -> None:
         self.query_one("#chat-input", Input).focus()

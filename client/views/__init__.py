@@ -1,10 +1,33 @@
-"""Display-free view models shared by the terminal and Tk clients.
+"""Display-free view models shared by the terminal and Tk clients, one class per game.
 
-They turn a room ``state`` (as kept by :class:`client.session.Session`) into
-what to draw: a :class:`Look` (glyph + colours) per cell, status-line text,
-player lines. No toolkit imports here, and no game rules beyond reading views.
+:data:`VIEWS` is the registry: game name -> its :class:`GameView` subclass
+(``client/views/<game>.py``). Both UIs read everything game-specific from it
+(titles, create-room forms, status lines, actions, event texts) and keep only
+their own registry of board widgets. No toolkit imports here.
 """
 
+from gridhall.client.views.base import GameView
 from gridhall.client.views.common import Look
+from gridhall.client.views.gomoku import GomokuView
+from gridhall.client.views.linkmatch import LinkMatchView
+from gridhall.client.views.minesweeper import MinesweeperView
 
-__all__ = ["Look"]
+VIEWS: dict[str, type[GameView]] = {
+    GomokuView.name: GomokuView,
+    MinesweeperView.name: MinesweeperView,
+    LinkMatchView.name: LinkMatchView,
+}
+
+
+def view_for(game: str) -> GameView:
+    """The view of ``game``; a plain one for a game this client does not know."""
+    cls = VIEWS.get(game)
+    return cls() if cls is not None else GameView(game)
+
+
+def titles() -> dict[str, str]:
+    """Game name -> title, in registry order (the create dialogs' game list)."""
+    return {name: cls.title for name, cls in VIEWS.items()}
+
+
+__all__ = ["VIEWS", "GameView", "Look", "titles", "view_for"]

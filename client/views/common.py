@@ -5,7 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from gridhall import protocol as p
+from gridhall.client.messages import OFFLINE, Refused
+
 Message = dict[str, Any]
+"""A map from the wire (a view, a result, a player entry)."""
 
 PLAYER_COLORS = ("#4aa3ff", "#ff7a59", "#7bd88f", "#e5c07b", "#c678dd", "#56b6c2", "#f38ba8")
 """Fallback colours for players who did not pick one (by seat)."""
@@ -22,8 +26,6 @@ class Look:
     bold: bool = False
     underline: bool = False
 
-
-GAME_TITLES = {"gomoku": "Gomoku", "minesweeper": "Minesweeper", "linkmatch": "Link-match"}
 
 ERROR_HINTS = {
     "bad-message": "The server could not understand that request.",
@@ -43,15 +45,31 @@ ERROR_HINTS = {
     "no-pending-request": "There is nothing to answer.",
     "rate-limited": "Slow down a little; the server is limiting requests.",
     "server-busy": "The server is busy; try again shortly.",
-    "offline": "Not connected; reconnecting.",
+    OFFLINE: "Not connected; reconnecting.",
 }
 
+INTERNAL_ERROR_TEXT = (
+    "The server failed on that request. That is a fault in the server, not in what you "
+    "did; nothing changed, so try again, and tell whoever runs the server if it repeats."
+)
 
-def error_text(msg: Message) -> str:
-    """The sentence to show for an ``error``: the server's, else a hint by code."""
-    text = str(msg.get("message") or "").strip()
-    code = str(msg.get("code") or "error")
-    return text or ERROR_HINTS.get(code, f"The server refused that ({code}).")
+
+def error_text(refused: Refused) -> str:
+    """The sentence to show for a refusal: the server's, else a hint by code. A
+    server's own failure (``internal-error``) always gets our sentence, which
+    says it was not the player's fault."""
+    if refused.code == p.ErrorCode.INTERNAL_ERROR:
+        return INTERNAL_ERROR_TEXT
+    text = refused.message.strip()
+    return text or ERROR_HINTS.get(refused.code, f"The server refused that ({refused.code}).")
+
+
+def error_title(refused: Refused) -> str:
+    """A short heading for a refusal: which request, and whose fault."""
+    what = refused.request or "request"
+    if refused.code == p.ErrorCode.INTERNAL_ERROR:
+        return f"{what}: server error"
+    return f"{what} refused" if refused.request else "Server says"
 
 
 def player_color(player: Message) -> str:
@@ -63,9 +81,14 @@ def player_color(player: Message) -> str:
     return PLAYER_COLORS[(seat if isinstance(seat, int) else 0) % len(PLAYER_COLORS)]
 
 
-def names(state: Message) -> dict[str, str]:
+def names(state: p.State) -> dict[str, str]:
     """Player id -> display name for everyone seated."""
-    return {str(p.get("player")): str(p.get("name")) for p in state.get("players") or []}
+    return {str(pl.get("player")): str(pl.get("name")) for pl in state.players}
+
+
+def seated(state: p.State, me: str | None) -> bool:
+    """Whether we hold a seat (spectators do not)."""
+    return any(pl.get("player") == me for pl in state.players)
 
 
 def clock(seconds: float | None) -> str:
@@ -89,53 +112,20 @@ class PlayerLine:
     me: bool
 
 
-def player_lines(state: Message, me: str | None, roles: dict[str, str]) -> list[PlayerLine]:
+def player_lines(state: p.State, me: str | None, roles: dict[str, str]) -> list[PlayerLine]:
     """The players pane, in seat order, with whose turn it is."""
-    turn = state.get("turn") if state.get("status") == "playing" else None
+    turn = state.turn if state.status == "playing" else None
     lines = []
-    for p in sorted(state.get("players") or [], key=lambda p: p.get("seat") or 0):
-        pid = str(p.get("player"))
+    for pl in sorted(state.players, key=lambda pl: pl.get("seat") or 0):
+        pid = str(pl.get("player"))
         lines.append(
             PlayerLine(
-                name=str(p.get("name")),
-                color=player_color(p),
-                role=roles.get(pid, f"seat {p.get('seat', '?')}"),
-                connected=bool(p.get("connected", True)),
+                name=str(pl.get("name")),
+                color=player_color(pl),
+                role=roles.get(pid, f"seat {pl.get('seat', '?')}"),
+                connected=bool(pl.get("connected", True)),
                 to_move=pid == turn,
                 me=pid == me,
             )
         )
     return lines
-
-
-def result_text(state: Message, me: str | None) -> str:
-    """The game-over banner's headline."""
-    result = state.get("result") or {}
-    reason = str(result.get("reason") or "over")
-    who = names(state)
-    winner = result.get("winner")
-    reasons = {
-        "five": "five in a row",
-        "resign": "resignation",
-        "draw": "the board is full",
-        "agreed-draw": "agreement",
-        "timeout": "time",
-        "time": "time",
-        "forbidden": "a forbidden move",
-        "disconnect": "disconnection",
-        "cleared": "board cleared",
-        "mine": "a mine",
-    }
-    why = reasons.get(reason, reason)
-    if state.get("game") == "minesweeper":
-        if reason == "cleared":
-            return "Board cleared — everyone wins!"
-        if reason == "resign":
-            return "Everyone left the game."
-        by = result.get("by")
-        return f"Boom! {who.get(str(by), 'Someone')} hit a mine." if by else "Boom! A mine."
-    if winner is None:
-        return f"Draw by {why}."
-    if winner == me:
-        return f"You win by {why}!"
-    return f"{who.get(str(winner), 'The opponent')} wins by {why}."

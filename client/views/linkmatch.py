@@ -1,11 +1,19 @@
-"""Link-match tiles, selection, hint and link path as data."""
+"""Race-mode Link-match for the clients: board model (tiles, selection, hint, the
+link's path, two clicks -> a link), create-room form, status line with the racer's
+clock and the others' progress, notices, roles and actions."""
 
 from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
+from typing import ClassVar
 
+from gridhall import protocol as p
+from gridhall.client.messages import Request
+from gridhall.client.room import RoomCopy
+from gridhall.client.views.base import Action, GameView, always, when_playing
 from gridhall.client.views.common import Look, Message, clock, names
+from gridhall.client.views.form import Choice, Form, Number, Preset
 
 GLYPHS = "♠♣♥♦★●■▲◆♪☀☂☯⚑✿❄✚✦◐◑⊕⊗⊙⌘♞♜♛♚☘⬟⬢◈▼◇○□ABCDEFGHJKLMNPQRSTUVWXYZ23456789abdefghmnqrt"
 PALETTE = (
@@ -120,46 +128,162 @@ class LinkBoard:
         return Look(f" {tile.glyph} ", tile.fg, bg, bold=True)
 
 
-def status_text(state: Message, me: str | None) -> str:
-    """Tiles left, the clock (with hint penalties), and every racer's progress."""
-    view = state.get("view") or {}
-    board = LinkBoard.from_view(view)
-    limit = view.get("time_limit") or (state.get("options") or {}).get("time_limit")
-    parts = [f"{board.remaining} tiles left"] if "remaining" in view else []
-    if state.get("status") == "waiting":
-        parts.insert(0, "Waiting for the creator to start")
-    if board.starts_in:
-        parts.insert(0, f"Starting in {int(board.starts_in + 0.99)}…")
-    timer = f"⏱ {clock(board.elapsed)}"
-    if isinstance(limit, int | float) and limit:
-        timer += f" / {clock(limit)}"
-    if view.get("penalty"):
-        timer += f" (+{int(view['penalty'])}s hints)"
-    parts.append(timer)
-    who = names(state)
-    standing = view.get("standing") or {}
-    others = []
-    for player, left in board.progress.items():
-        if player == me:
-            continue
-        how = standing.get(player)
-        others.append(
-            f"{who.get(player, '?')} {left}" + (f" ({how})" if how not in (None, "racing") else "")
-        )
-    if others:
-        parts.append("others: " + ", ".join(others))
-    return " · ".join(parts)
+class LinkSelection:
+    """The first tile picked; a second click on another tile asks for the link."""
+
+    def __init__(self) -> None:
+        self.selected: tuple[int, int] | None = None
+
+    def click(self, board: LinkBoard, x: int, y: int) -> Request | None:
+        if not board.kind(x, y) or self.selected == (x, y):
+            self.selected = None
+            return None
+        if self.selected is None:
+            self.selected = (x, y)
+            return None
+        a, self.selected = self.selected, None
+        return p.Move(move={"action": "link", "a": list(a), "b": [x, y]})
+
+    def forget_if_gone(self, board: LinkBoard) -> None:
+        """Drop a selection whose tile vanished (linked, shuffled or a new game)."""
+        if self.selected and not board.kind(*self.selected):
+            self.selected = None
 
 
 NOTICES = {
     "race-start": "Go! The race is on.",
     "time-up": "{name} ran out of time.",
-    "shuffled": "No moves were left: the board was shuffled.",
+    "shuffled": "No moves were left for {name}: the board was shuffled.",
+    "cleared": "{name} cleared the board in {time}.",
 }
 
 
-def notice_text(event: str, data: Message, who: dict[str, str]) -> str:
-    """A sentence for a game ``notice`` (``race-start``, ``time-up`` …)."""
-    name = who.get(str(data.get("player")), "Someone")
-    template = NOTICES.get(event)
-    return template.format(name=name) if template else event.replace("-", " ").capitalize()
+def _start_shown(state: p.State, me: str | None) -> bool:
+    return state.status == "waiting" and state.creator == me
+
+
+def _racing(state: p.State, me: str | None) -> bool:
+    return when_playing(state, me) and not state.view.get("starts_in")
+
+
+class LinkMatchView(GameView):
+    """Everyone races on the same board; the creator starts the race."""
+
+    name = "linkmatch"
+    title = "Link-match"
+    presets: ClassVar[tuple[Preset, ...]] = (
+        Preset("16×9, 36 kinds, 10 min", {"width": 16, "height": 9, "kinds": 36}),
+        Preset("12×7 quick, 5 min", {"width": 12, "height": 7, "kinds": 21, "time_limit": 300}),
+        Preset("8×6 tiny, 3 min", {"width": 8, "height": 6, "kinds": 12, "time_limit": 180}),
+        Preset("16×9 with gravity", {"width": 16, "height": 9, "kinds": 36, "gravity": "down"}),
+    )
+    form: ClassVar[Form] = (
+        Number("width", "Width", 2, 30, 16),
+        Number("height", "Height", 2, 16, 9),
+        Number("kinds", "Tile kinds", 1, 240, 36),
+        Number("time_limit", "Time limit (s)", 10, 3600, 600),
+        Choice("gravity", "Gravity", (("none", "none: tiles stay"),
+                                      ("down", "down: tiles fall")), "none"),
+    )
+    actions: ClassVar[tuple[Action, ...]] = (
+        Action("start", "Start", "g", "start the race (the room's creator)",
+               lambda s: p.Start(), shown=_start_shown, enabled=always),
+        Action("hint", "Hint", "h", "hint: a pair that links (costs time)",
+               lambda s: p.Move(move={"action": "hint"}), enabled=_racing),
+        Action("shuffle", "Shuffle", "s", "shuffle your remaining tiles",
+               lambda s: p.Move(move={"action": "shuffle"}), enabled=_racing),
+    )
+
+    def board(self, room: RoomCopy, me: str | None, now: float) -> LinkBoard:
+        """Our board with the countdown and clock run on to ``now``."""
+        state = room.state
+        options = state.options if state is not None else {}
+        return LinkBoard.from_view({**options, **self.live_view(room, me, now)})
+
+    def click(self, room: RoomCopy, me: str | None, selection: LinkSelection, x: int, y: int,
+              now: float) -> Request | None:  # fmt: skip
+        """A click on tile (x, y): the first selects it, the second asks for the link.
+        Only racers have tiles, and only once the race runs."""
+        state = room.state
+        if state is None or state.status != "playing" or "rows" not in state.view:
+            return None
+        return selection.click(self.board(room, me, now), x, y)
+
+    def options_text(self, options: Message) -> str:
+        text = f"{options.get('width', 16)}×{options.get('height', 9)}, {options.get('kinds', 36)} kinds"
+        if options.get("gravity") == "down":
+            text += ", gravity"
+        return text
+
+    def live_view(self, room: RoomCopy, me: str | None, now: float) -> Message:
+        """The countdown runs down and then the racer's clock runs on from the latest
+        event, except for a racer who is out (cleared, out of time, resigned)."""
+        state = room.state
+        if state is None:
+            return {}
+        view = state.view
+        if state.status != "playing":
+            return view
+        since = max(0.0, now - room.view_at)
+        starts_in = view.get("starts_in")
+        elapsed = view.get("elapsed")
+        out = dict(view)
+        if isinstance(starts_in, int | float) and starts_in > 0:
+            out["starts_in"] = max(0.0, starts_in - since)
+            since = max(0.0, since - starts_in)
+        if (view.get("standing") or {}).get(me, "racing") == "racing" and isinstance(
+            elapsed, int | float
+        ):
+            out["elapsed"] = float(elapsed) + since
+        return out
+
+    def roles(self, state: p.State) -> dict[str, str]:
+        """Tiles each racer has left, and how a racer who is out went out."""
+        standing = state.view.get("standing") or {}
+        roles = {}
+        for player, left in (state.view.get("progress") or {}).items():
+            how = standing.get(player)
+            roles[str(player)] = f"{left} left" + (f" ({how})" if how not in (None, "racing") else "")
+        return roles
+
+    def notice_text(self, event: str, data: Message, who: dict[str, str]) -> str:
+        name = who.get(str(data.get("player")), "Someone")
+        template = NOTICES.get(event)
+        seconds = data.get("time")
+        time = clock(seconds) if isinstance(seconds, int | float) else "?"
+        return template.format(name=name, time=time) if template else super().notice_text(
+            event, data, who
+        )
+
+    def status(self, room: RoomCopy, me: str | None, now: float) -> str:
+        """Tiles left, the clock (with hint penalties), and every racer's progress."""
+        state = room.state
+        if state is None:
+            return ""
+        view = self.live_view(room, me, now)
+        board = LinkBoard.from_view(view)
+        limit = view.get("time_limit") or state.options.get("time_limit")
+        parts = [f"{board.remaining} tiles left"] if "remaining" in view else []
+        if state.status == "waiting":
+            parts.insert(0, "Waiting for the creator to start")
+        if board.starts_in:
+            parts.insert(0, f"Starting in {int(board.starts_in + 0.99)}…")
+        timer = f"⏱ {clock(board.elapsed)}"
+        if isinstance(limit, int | float) and limit:
+            timer += f" / {clock(limit)}"
+        if view.get("penalty"):
+            timer += f" (+{int(view['penalty'])}s hints)"
+        parts.append(timer)
+        who = names(state)
+        standing = view.get("standing") or {}
+        others = []
+        for player, left in board.progress.items():
+            if player == me:
+                continue
+            how = standing.get(player)
+            others.append(
+                f"{who.get(player, '?')} {left}" + (f" ({how})" if how not in (None, "racing") else "")
+            )
+        if others:
+            parts.append("others: " + ", ".join(others))
+        return " · ".join(parts)

@@ -1,10 +1,19 @@
-"""Minesweeper cells and status as data (classic number colours, marks, mines)."""
+"""Co-op Minesweeper for the clients: board model (classic number colours, marks,
+mines, others' last clicks, a click -> reveal / mark / chord), create-room form,
+status line with a running clock, roles and actions."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
+from gridhall import protocol as p
+from gridhall.client.messages import Request
+from gridhall.client.room import RoomCopy
+from gridhall.client.views.base import Action, Button, GameView
 from gridhall.client.views.common import Look, Message, clock, names, player_color
+from gridhall.client.views.form import Choice, Form, Number, Preset, Toggle
+from gridhall.protocol import Outcome, Termination
 
 NUMBER_COLORS = {
     "1": "#1f4fff",
@@ -110,9 +119,37 @@ class MinesBoard:
     def mines_left(self) -> int:
         return self.mines - self.flags
 
-    def with_others(self, state: Message, last_actions: dict[str, Message], me: str | None) -> None:
+    def click(self, x: int, y: int, button: Button) -> Request | None:
+        """``primary`` reveals (or chords a satisfied number), ``secondary`` cycles
+        flag -> ? -> none (or flags all around a number), ``chord`` opens around a
+        number; anything else would be refused, so it is not sent."""
+        if not (0 <= x < self.width and 0 <= y < self.height):
+            return None
+        ch = self.char(x, y)
+        move: dict[str, Any] | None = None
+        if button == "primary":
+            if ch in "#?":
+                move = {"action": "reveal", "x": x, "y": y}
+            elif self.satisfied(x, y):
+                move = {"action": "chord", "x": x, "y": y}
+        elif button == "secondary":
+            if ch in "#F?":
+                move = {"action": "mark", "x": x, "y": y, "mark": next_mark(ch)}
+            elif ch in "12345678":
+                move = {"action": "flag-around", "x": x, "y": y}
+        elif button == "chord" and ch in "12345678":
+            move = {"action": "chord", "x": x, "y": y}
+        return p.Move(move=move) if move else None
+
+    def flag_around(self, x: int, y: int) -> Request | None:
+        """Quick flag: every hidden cell around a revealed number."""
+        if 0 <= x < self.width and 0 <= y < self.height and self.char(x, y) in "12345678":
+            return p.Move(move={"action": "flag-around", "x": x, "y": y})
+        return None
+
+    def with_others(self, state: p.State, last_actions: dict[str, Message], me: str | None) -> None:
         """Remember where other players acted last, in their colours."""
-        colors = {str(p.get("player")): player_color(p) for p in state.get("players") or []}
+        colors = {str(pl.get("player")): player_color(pl) for pl in state.players}
         for player, move in (self.last or last_actions).items():
             if player == me:
                 continue
@@ -126,39 +163,134 @@ def next_mark(ch: str) -> str:
     return {"#": "flag", "F": "question", "?": "none"}.get(ch, "flag")
 
 
-def roles(state: Message) -> dict[str, str]:
-    """The players pane's note per player: cells opened, or that they left."""
-    view = state.get("view") or {}
-    left = set(view.get("left") or [])
-    stats = view.get("stats") or {}
-    notes = {}
-    for player, s in stats.items():
-        hit = f", {s.get('mines_hit')} hit" if s.get("mines_hit") else ""
-        notes[str(player)] = f"{s.get('revealed', 0)} opened{hit}"
-    for player in left:
-        notes[str(player)] = "left the game"
-    return notes
+CUSTOM = {"preset": None}
+"""Width, height and mines apply only to a custom board (no preset)."""
 
 
-def status_text(state: Message, me: str | None, last_actions: dict[str, Message]) -> str:
-    """Mines left, time, revealed cells, and who did what last."""
-    board = MinesBoard.from_view(state.get("view") or {})
-    parts = [
-        f"⚑ {board.mines_left()} mines left",
-        f"⏱ {clock(board.elapsed)}",
-        f"{board.revealed}/{board.width * board.height - board.mines} open",
-    ]
-    if board.lives > 1:
-        parts.append(f"♥ {board.lives_left}/{board.lives}")
-    if board.hint:
-        x, y, safe = board.hint
-        parts.append(f"hint: {x},{y} {'is safe' if safe else 'is the best guess'}")
-    who = names(state)
-    for player, move in list((board.last or last_actions).items())[-3:]:
-        if player == me:
-            continue
-        verb = {"reveal": "opened", "chord": "chorded", "mark": "marked"}.get(
-            str(move.get("action")), "played"
-        )
-        parts.append(f"{who.get(player, '?')} {verb} {move.get('x')},{move.get('y')}")
-    return " · ".join(parts)
+class MinesweeperView(GameView):
+    """Everybody clears one shared board; the clock runs from the first reveal."""
+
+    name = "minesweeper"
+    title = "Minesweeper"
+    presets: ClassVar[tuple[Preset, ...]] = (
+        Preset("beginner 9×9, 10 mines", {"preset": "beginner"}),
+        Preset("intermediate 16×16, 40 mines", {"preset": "intermediate"}),
+        Preset("expert 30×16, 99 mines", {"preset": "expert"}),
+        Preset("expert, no guessing", {"preset": "expert", "no_guess": True}),
+        Preset("custom 40×20, 120 mines, 3 lives",
+               {"preset": None, "width": 40, "height": 20, "mines": 120, "lives": 3}),
+    )
+    form: ClassVar[Form] = (
+        Choice("preset", "Board", (("beginner", "beginner 9×9, 10 mines"),
+                                   ("intermediate", "intermediate 16×16, 40 mines"),
+                                   ("expert", "expert 30×16, 99 mines"),
+                                   (None, "custom size…")), "intermediate"),
+        Number("width", "Width", 1, 200, 16, when=CUSTOM),
+        Number("height", "Height", 1, 200, 16, when=CUSTOM),
+        Number("mines", "Mines", 1, 200 * 200 - 9, 40, when=CUSTOM),
+        Toggle("no_guess", "No guessing needed", False),
+        Number("lives", "Lives", 1, 99, 1),
+        Choice("first_click", "First click", (("opening", "opens an area"),
+                                              ("safe", "is only safe")), "opening"),
+    )
+    actions: ClassVar[tuple[Action, ...]] = (
+        Action("hint", "Hint", "h", "hint: a safe cell (or the best guess)",
+               lambda s: p.Move(move={"action": "hint"})),
+    )
+
+    def board(self, room: RoomCopy, me: str | None) -> MinesBoard:
+        """The board with the other players' last clicks marked in their colours."""
+        state = room.state
+        if state is None:
+            return MinesBoard.from_view({})
+        board = MinesBoard.from_view({**state.options, **state.view})
+        board.with_others(state, room.last_actions, me)
+        return board
+
+    def click(self, room: RoomCopy, me: str | None, x: int, y: int,
+              button: Button) -> Request | None:  # fmt: skip
+        """A click on cell (x, y) while the game runs (see :meth:`MinesBoard.click`)."""
+        if room.state is None or room.state.status != "playing":
+            return None
+        return self.board(room, me).click(x, y, button)
+
+    def flag_around(self, room: RoomCopy, me: str | None, x: int, y: int) -> Request | None:
+        if room.state is None or room.state.status != "playing":
+            return None
+        return self.board(room, me).flag_around(x, y)
+
+    def options_text(self, options: Message) -> str:
+        if options.get("preset"):
+            text = str(options["preset"])
+        else:
+            text = (f"{options.get('width', 16)}×{options.get('height', 16)}, "
+                    f"{options.get('mines', 40)} mines")  # fmt: skip
+        if options.get("no_guess"):
+            text += ", no guessing"
+        if isinstance(options.get("lives"), int) and options["lives"] > 1:
+            text += f", {options['lives']} lives"
+        return text
+
+    def live_view(self, room: RoomCopy, me: str | None, now: float) -> Message:
+        """``elapsed`` runs on from the latest event while the game runs (from the
+        first reveal on)."""
+        state = room.state
+        if state is None:
+            return {}
+        view = state.view
+        elapsed = view.get("elapsed")
+        if state.status == "playing" and view.get("revealed") and isinstance(elapsed, int | float):
+            return {**view, "elapsed": float(elapsed) + max(0.0, now - room.view_at)}
+        return view
+
+    def roles(self, state: p.State) -> dict[str, str]:
+        """Cells each player opened (and mines hit), or that they left the game."""
+        notes = {}
+        for player, s in (state.view.get("stats") or {}).items():
+            hit = f", {s.get('mines_hit')} hit" if s.get("mines_hit") else ""
+            notes[str(player)] = f"{s.get('revealed', 0)} opened{hit}"
+        for player in state.view.get("left") or []:
+            notes[str(player)] = "left the game"
+        return notes
+
+    def status(self, room: RoomCopy, me: str | None, now: float) -> str:
+        """Mines left, time, revealed cells, and who did what last."""
+        state = room.state
+        if state is None:
+            return ""
+        board = MinesBoard.from_view(self.live_view(room, me, now))
+        parts = [
+            f"⚑ {board.mines_left()} mines left",
+            f"⏱ {clock(board.elapsed)}",
+            f"{board.revealed}/{board.width * board.height - board.mines} open",
+        ]
+        if board.lives > 1:
+            parts.append(f"♥ {board.lives_left}/{board.lives}")
+        if board.hint:
+            x, y, safe = board.hint
+            parts.append(f"hint: {x},{y} {'is safe' if safe else 'is the best guess'}")
+        who = names(state)
+        for player, move in list((board.last or room.last_actions).items())[-3:]:
+            if player == me:
+                continue
+            verb = {"reveal": "opened", "chord": "chorded", "mark": "marked"}.get(
+                str(move.get("action")), "played"
+            )
+            parts.append(f"{who.get(player, '?')} {verb} {move.get('x')},{move.get('y')}")
+        return " · ".join(parts)
+
+    def result_text(self, state: p.State, me: str | None) -> str:
+        """Co-op: everybody wins or loses together."""
+        try:
+            outcome = Outcome.from_map(state.result or {})
+        except ValueError:
+            return "Game over."
+        if outcome.termination == Termination.CLEARED:
+            return "Board cleared — everyone wins!"
+        if outcome.termination == Termination.RESIGN:
+            return "Everyone left the game."
+        if outcome.termination == Termination.DISCONNECT:
+            return "Everyone lost the connection; the game is over."
+        by = outcome.details.get("by")
+        who = names(state)
+        return f"Boom! {who.get(str(by), 'Someone')} hit a mine." if by else "Boom! A mine."

@@ -112,6 +112,10 @@ class Game(Protocol):
     def deadline(self) -> float | None:
         """The next time :meth:`tick` must run (clock expiry, countdown end)."""
 
+    def shift(self, seconds: float) -> None:
+        """Move every time anchor ``seconds`` later: the server was down that long and
+        clocks stand still while it is (a restored game goes on where it stopped)."""
+
     def tick(self, now: float) -> list[JSON]:
         """Advance time-driven rules; returns events to broadcast (may set result)."""
 

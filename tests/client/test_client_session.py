@@ -8,12 +8,16 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
+from gridhall import protocol as p
+from gridhall.client.messages import Connection, Event, Refused
 from gridhall.client.session import Backoff, Session, run_in_thread
 
 FAST = Backoff(first=0.05, cap=0.2)
+WAIT = 30.0
+"""A failure guard for conditions the server brings about; never a timing check."""
 
 
-async def until(cond: Callable[[], object], timeout: float = 5.0) -> None:
+async def until(cond: Callable[[], object], timeout: float = WAIT) -> None:
     """Wait until ``cond()`` is truthy (the server answers asynchronously)."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
@@ -24,10 +28,10 @@ async def until(cond: Callable[[], object], timeout: float = 5.0) -> None:
 
 
 @asynccontextmanager
-async def running(url: str, name: str) -> AsyncIterator[tuple[Session, list[dict[str, Any]]]]:
+async def running(url: str, name: str) -> AsyncIterator[tuple[Session, list[Event]]]:
     """A connected session plus the list of every message its listener saw."""
     session = Session(url, name, backoff=FAST)
-    seen: list[dict[str, Any]] = []
+    seen: list[Event] = []
     session.add_listener(seen.append)
     task = asyncio.create_task(session.run())
     try:
@@ -35,7 +39,7 @@ async def running(url: str, name: str) -> AsyncIterator[tuple[Session, list[dict
         yield session, seen
     finally:
         await session.close()
-        await asyncio.wait_for(task, 5)
+        await asyncio.wait_for(task, WAIT)
 
 
 async def gomoku_pair(a: Session, b: Session) -> None:
@@ -43,51 +47,54 @@ async def gomoku_pair(a: Session, b: Session) -> None:
     await until(lambda: a.state is not None)
     assert a.room is not None
     b.submit("join-room", room=a.room.room)
-    await until(lambda: b.state is not None and b.state.get("status") == "playing")
-    await until(lambda: a.state is not None and len(a.state["players"]) == 2)
+    await until(lambda: b.state is not None and b.state.status == "playing")
+    await until(lambda: a.state is not None and len(a.state.players) == 2)
 
 
 async def test_room_state_follows_joins_and_moves(server_url: str) -> None:
     async with running(server_url, "ann") as (a, _), running(server_url, "bob") as (b, seen_b):
         await gomoku_pair(a, b)
         assert a.state is not None and b.state is not None
-        assert a.state["turn"] == a.player  # seat 0 plays black first
-        a.submit("move", move={"x": 7, "y": 7})
-        await until(lambda: b.state is not None and b.state["view"]["moves"] == [[7, 7]])
-        assert b.state["turn"] == b.player
-        assert any(m["type"] == "moved" and m["by"] == a.player for m in seen_b)
+        assert a.state.turn == a.player  # seat 0 plays black first
+        a.submit(p.Move(move={"x": 7, "y": 7}))
+        await until(lambda: b.state is not None and b.state.view["moves"] == [[7, 7]])
+        assert b.state.turn == b.player  # the server's moved.turn, not worked out here
+        assert any(isinstance(m, p.Moved) and m.by == a.player and m.turn == b.player
+                   for m in seen_b)  # fmt: skip
 
 
 async def test_seq_gap_asks_for_a_fresh_state(server_url: str) -> None:
     async with running(server_url, "ann") as (a, seen), running(server_url, "bob") as (b, _):
         await gomoku_pair(a, b)
         assert a.room is not None
-        states_before = sum(1 for m in seen if m["type"] == "state")
+        states_before = sum(1 for m in seen if isinstance(m, p.State))
         # Pretend an event was lost: the next one skips a number.
-        a._on_message({"type": "chat", "room": a.room.room, "seq": a.room.seq + 2,
-                       "from": b.player, "name": "bob", "text": "x", "ts": 0.0})  # fmt: skip
-        await until(lambda: sum(1 for m in seen if m["type"] == "state") > states_before)
-        assert a.room is not None and not a.room.syncing
+        assert b.player is not None
+        a._on_message(p.ChatEvent(room=a.room.room, seq=a.room.seq + 2, sender=b.player,
+                                  name="bob", text="x", ts=0.0))  # fmt: skip
+        await until(lambda: sum(1 for m in seen if isinstance(m, p.State)) > states_before)
+        assert a.room is not None and not a.room.syncing and a.state is not None
         # The snapshot is the server's truth: our invented chat line is not in it.
-        assert all(c.get("text") != "x" for c in a.state["chat"])  # type: ignore[index]
+        assert all(c.get("text") != "x" for c in a.state.chat)
 
 
 async def test_submit_works_from_another_thread(server_url: str) -> None:
     async with running(server_url, "ann") as (a, seen):
-        thread = threading.Thread(target=lambda: a.submit("list-rooms"))
+        thread = threading.Thread(target=lambda: a.submit(p.ListRooms()))
         thread.start()
         thread.join()
-        await until(lambda: any(m["type"] == "rooms" for m in seen))
+        await until(lambda: any(isinstance(m, p.Rooms) for m in seen))
 
 
 async def test_bad_intents_are_refused_with_a_sentence(server_url: str) -> None:
     async with running(server_url, "ann") as (a, seen):
         a.submit("chat", text="")
         a.submit("join-room", room="NOPE42")
-        await until(lambda: len([m for m in seen if m["type"] == "error"]) >= 2)
-        errors = [m for m in seen if m["type"] == "error"]
-        assert {e["request"] for e in errors} == {"chat", "join-room"}
-        assert all(e["message"] for e in errors)
+        await until(lambda: len([m for m in seen if isinstance(m, Refused)]) >= 2)
+        errors = [m for m in seen if isinstance(m, Refused)]
+        assert {e.request for e in errors} == {"chat", "join-room"}
+        assert {e.code for e in errors} == {"bad-message", "no-such-room"}
+        assert all(e.message for e in errors)
 
 
 async def test_dropped_connection_resumes_the_same_seat(server_url: str) -> None:
@@ -95,13 +102,14 @@ async def test_dropped_connection_resumes_the_same_seat(server_url: str) -> None
         await gomoku_pair(a, b)
         me, room = a.player, a.room.room if a.room else None
         a.drop_connection()
-        await until(lambda: any(m.get("status") == "lost" for m in seen))
+        await until(lambda: any(isinstance(m, Connection) and m.status == "lost" for m in seen))
         await until(lambda: a.connected and a.room is not None and not a.room.syncing)
         assert a.player == me and a.room is not None and a.room.room == room
-        seats = {p["player"]: p for p in a.state["players"]}  # type: ignore[index]
+        assert a.state is not None
+        seats = {pl["player"]: pl for pl in a.state.players}
         assert seats[me]["seat"] == 0 and seats[me]["connected"]
         a.submit("move", move={"x": 3, "y": 3})  # still our turn, still our seat
-        await until(lambda: b.state is not None and [3, 3] in b.state["view"]["moves"])
+        await until(lambda: b.state is not None and [3, 3] in b.state.view["moves"])
 
 
 async def test_intents_while_offline_are_reported_not_queued(make_server: Any) -> None:
@@ -111,7 +119,9 @@ async def test_intents_while_offline_are_reported_not_queued(make_server: Any) -
         await server.close()
         await until(lambda: not a.connected)
         a.submit("list-rooms")
-        await until(lambda: any(m.get("code") == "offline" for m in seen))
+        await until(lambda: any(isinstance(m, Refused) and m.code == "offline" for m in seen))
+        refused = next(m for m in seen if isinstance(m, Refused))
+        assert refused.request == "list-rooms" and "reconnecting" in refused.message
 
 
 def test_backoff_doubles_to_the_cap_with_jitter() -> None:
@@ -125,16 +135,43 @@ def test_backoff_doubles_to_the_cap_with_jitter() -> None:
 
 async def test_session_runs_in_a_background_thread_for_tk(server_url: str) -> None:
     session = Session(server_url, "tk", backoff=FAST)
-    seen: list[dict[str, Any]] = []
+    seen: list[Event] = []
     session.add_listener(seen.append)
     thread = run_in_thread(session)
     try:
         await until(lambda: session.connected)
         session.submit("list-rooms")  # from this (another) thread's loop
-        await until(lambda: any(m["type"] == "rooms" for m in seen))
+        await until(lambda: any(isinstance(m, p.Rooms) for m in seen))
     finally:
         assert session.loop is not None
         # the server shares this loop, so wait without blocking it
         await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(session.close(), session.loop))
-        await asyncio.to_thread(thread.join, 5)
+        await asyncio.to_thread(thread.join, WAIT)
     assert not thread.is_alive()
+
+
+def test_unknown_message_types_from_a_newer_server_are_skipped() -> None:
+    session = Session("ws://127.0.0.1:1/", "ann")
+    seen: list[Event] = []
+    session.add_listener(seen.append)
+    future = p.encode_map({"type": "weather-report", "room": "AB12CD", "seq": 1, "sunny": True})
+    assert session._on_frame(future) is None
+    assert session._on_frame(b"\xc1 not msgpack") is None
+    assert session._on_frame("a text frame") is None
+    assert seen == [] and session.room is None
+    # A known type with an extra field a newer server added still arrives, typed.
+    rooms = p.encode_map({"type": "rooms", "rooms": [], "weather": "sunny"})
+    assert session._on_frame(rooms) is None
+    assert seen == [p.Rooms(rooms=[])]
+
+
+def test_server_errors_reach_listeners_as_refusals_naming_the_request() -> None:
+    session = Session("ws://127.0.0.1:1/", "ann")
+    seen: list[Event] = []
+    session.add_listener(seen.append)
+    session._requests[7] = "move"
+    frame = p.encode(p.Error(code="internal-error", message="boom", re=7))
+    assert session._on_frame(frame) is None
+    assert seen == [Refused("internal-error", "boom", "move")]
+    fatal = p.encode(p.Error(code="version-mismatch", message="Speak protocol 2."))
+    assert session._on_frame(fatal) == "fatal"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 from collections.abc import AsyncIterator, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
@@ -16,10 +17,15 @@ from textual.widgets import DataTable, Input, RichLog, Select
 
 from gridhall.client.session import Backoff
 from gridhall.client.tui.app import GridhallApp
+from gridhall.client.tui.boards import Board
 from gridhall.client.tui.help import HelpScreen
+from gridhall.protocol.schema import to_map
 
 SIZE = (120, 40)
 FAST = Backoff(first=0.05, cap=0.2)
+WAIT = 30.0
+"""A failure guard for conditions the apps bring about (it returns as soon as they
+hold); generous, since the machine running the tests may be busy."""
 SNAPSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screens"
 
 
@@ -28,7 +34,7 @@ def _config_in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("GRIDHALL_CONFIG_DIR", str(tmp_path / "config"))
 
 
-async def until(pilot: Pilot[Any], cond: Callable[[], object], timeout: float = 5.0) -> None:
+async def until(pilot: Pilot[Any], cond: Callable[[], object], timeout: float = WAIT) -> None:
     """Let the apps run until ``cond()`` holds (server replies are asynchronous)."""
     deadline = asyncio.get_running_loop().time() + timeout
     while not cond():
@@ -61,12 +67,55 @@ def snapshot(app: GridhallApp, name: str) -> None:
 
 
 def state(app: GridhallApp) -> dict[str, Any]:
-    return app.session.state or {}
+    """The client's copy of the room as the wire map (``{}`` in the lobby)."""
+    current = app.session.state
+    return to_map(current) if current is not None else {}
+
+
+async def press(pilot: Pilot[Any], selector: str) -> None:
+    """Click a button (or checkbox) once it is on screen and enabled, as a player would:
+    a widget just shown is laid out on the next refresh."""
+
+    def ready() -> bool:
+        found = pilot.app.screen.query(selector)
+        return bool(found) and all(w.display and not w.disabled and w.region.area
+                                   for w in found)  # fmt: skip
+
+    await until(pilot, ready)
+    await pilot.pause()
+    assert await pilot.click(selector), f"the click did not reach {selector}"
+
+
+def status_text(app: GridhallApp) -> str:
+    """The room screen's status line ("" until the screen is up)."""
+    return "".join(str(w.render()) for w in app.screen.query("#status"))
+
+
+async def shown(pilot: Pilot[Any]) -> None:
+    """Wait until the board shows the session's latest copy of the room, as a player
+    looks at the board before clicking (the copy changes before the screen redraws)."""
+    app = pilot.app
+    assert isinstance(app, GridhallApp)
+
+    def current() -> bool:
+        boards = app.screen.query(Board)
+        return bool(boards) and boards.first().room is app.session.room
+
+    await until(pilot, current)
 
 
 async def click_point(pilot: Pilot[Any], x: int, y: int) -> None:
     """Click Gomoku point (x, y): border, row labels, two columns per point."""
+    await shown(pilot)
     assert await pilot.click("#board", offset=(1 + 3 + 2 * x, 1 + 1 + y))
+
+
+async def type_code(pilot: Pilot[Any], app: GridhallApp, code: str) -> None:
+    """Type a room code into the lobby and press enter. The field is cleared first:
+    a row highlighted while the table had focus fills it in."""
+    await pilot.click("#code")
+    app.lobby.query_one("#code", Input).value = ""
+    await pilot.press(*code, "enter")
 
 
 async def start_gomoku(
@@ -76,11 +125,10 @@ async def start_gomoku(
     (app_a, pa), (app_b, pb) = a, b
     await pa.press("n")
     await until(pa, lambda: app_a.screen.query("#create-dialog"))
-    await pa.click("#ok")
+    await press(pa, "#ok")
     await until(pa, lambda: app_a.room_screen is not None and state(app_a))
     code = app_a.session.room.room  # type: ignore[union-attr]
-    await pb.click("#code")
-    await pb.press(*code, "enter")
+    await type_code(pb, app_b, code)
     await until(pb, lambda: state(app_b).get("status") == "playing")
     await until(pa, lambda: state(app_a).get("status") == "playing")
 
@@ -112,9 +160,9 @@ async def test_two_clients_play_gomoku_to_five_and_rematch(server_url: str) -> N
         snapshot(app_b, "gomoku")
 
         first_round = state(app_a).get("round", 0)
-        await pa.click("#again")
+        await press(pa, "#again")
         await until(pb, lambda: app_b.screen.query_one("#agree").display)
-        await pb.click("#agree")
+        await press(pb, "#agree")
         for app, pilot in (a, b):
             await until(
                 pilot,
@@ -153,7 +201,7 @@ async def test_client_reconnects_after_a_drop_and_keeps_its_seat(server_url: str
         me = app_a.session.player
         app_a.session.drop_connection()
         await until(pa, lambda: not app_a.session.connected)
-        await until(pa, lambda: app_a.session.connected, timeout=10)
+        await until(pa, lambda: app_a.session.connected)
         await until(pa, lambda: not app_a.session.room.syncing)  # type: ignore[union-attr]
         assert app_a.session.player == me and app_a.room_screen is not None
         await click_point(pa, 7, 7)  # still black, still to move
@@ -173,13 +221,13 @@ async def test_lobby_lists_rooms_and_joins_as_spectator(server_url: str) -> None
         snapshot(app_c, "lobby")
         assert code in str(table.get_row(code)[0])
         assert "ann" in str(table.get_row(code)[3]) and "bob" in str(table.get_row(code)[3])
-        app_c.lobby.query_one("#code", Input).value = ""  # the highlighted row filled it
         await pc.click("#code")
+        app_c.lobby.query_one("#code", Input).value = ""  # the highlighted row filled it
         await pc.press(*code.lower())  # codes are read aloud; case must not matter
-        await pc.click("#watch")
+        await press(pc, "#watch")
         await until(pc, lambda: app_c.room_screen is not None and state(app_c))
         await until(pa, lambda: "cy" in state(app_a).get("spectators", []))
-        assert "Watching" in str(app_c.screen.query_one("#status").render())
+        await until(pc, lambda: "Watching" in status_text(app_c))
         await click_point(pc, 7, 7)  # a spectator's click is not sent as a move
         await pc.pause(0.2)
         assert state(app_a)["view"]["moves"] == []
@@ -205,8 +253,8 @@ async def test_create_dialog_and_help_screen(server_url: str) -> None:
         snapshot(app, "create")
         app.screen.query_one("#preset", Select).value = 3  # 19×19 freestyle
         await pilot.pause()
-        await pilot.click("#private")
-        await pilot.click("#ok")
+        await press(pilot, "#private")
+        await press(pilot, "#ok")
         await until(pilot, lambda: state(app).get("game") == "gomoku")
         assert state(app)["options"]["size"] == 19
         assert state(app).get("private") is True
@@ -225,11 +273,60 @@ async def test_draw_offer_is_answered_from_the_offer_bar(server_url: str) -> Non
         await start_gomoku(a, b)
         await click_point(pa, 7, 7)
         await until(pb, lambda: state(app_b).get("turn") == app_b.session.player)
-        await pa.click("#btn-draw")
+        await press(pa, "#btn-draw")
         await until(pb, lambda: app_b.screen.query_one("#offer-accept").display)
         assert app_b.screen.query_one("#offer").display
-        await pb.click("#offer-accept")
+        await press(pb, "#offer-accept")
         for app, pilot in (a, b):
             await until(pilot, lambda app=app: state(app).get("status") == "over")
             assert state(app)["result"]["reason"] == "agreed-draw"
             assert state(app)["result"].get("winner") is None
+
+
+async def test_create_dialog_renders_the_games_options_form(server_url: str) -> None:
+    async with apps(server_url, "ann") as [(app, pilot)]:
+        await pilot.press("n")
+        await until(pilot, lambda: app.screen.query("#create-dialog"))
+        dialog = app.screen
+        dialog.query_one("#game", Select).value = "minesweeper"
+        await until(pilot, lambda: dialog.query("#opt-preset"))
+        await pilot.pause()  # the new fields finish mounting
+        assert not dialog.query_one("#row-width").display  # only for a custom board
+        preset_label = dialog.query_one("#preset").query_one("SelectCurrent #label")
+        assert str(preset_label.render()).startswith("beginner")  # the new game's presets
+        dialog.query_one("#opt-preset", Select).value = 3  # "custom size…"
+        await until(pilot, lambda: dialog.query_one("#row-width").display)
+        snapshot(app, "create-custom")
+        for key, text in (("width", "12"), ("height", "10"), ("mines", "0")):
+            dialog.query_one(f"#opt-{key}", Input).value = text
+        await press(pilot, "#opt-no_guess")
+        await pilot.pause()
+        await press(pilot, "#ok")  # 0 mines: the dialog says so and stays open
+        await until(pilot, lambda: any("Mines must be a whole number from 1" in str(n.message)
+                                       for n in app._notifications))  # fmt: skip
+        assert app.screen is dialog and app.session.room is None
+        dialog.query_one("#opt-mines", Input).value = "15"
+        await pilot.pause()
+        await press(pilot, "#ok")
+        await until(pilot, lambda: state(app).get("game") == "minesweeper")
+        options = state(app)["options"]
+        assert (options["width"], options["height"], options["mines"]) == (12, 10, 15)
+        assert options["no_guess"] is True and options["preset"] is None
+        await until(pilot, lambda: "15 mines left" in status_text(app))  # the room is up
+
+
+async def test_gomoku_clocks_show_in_the_status_line(server_url: str) -> None:
+    async with apps(server_url, "ann", "bob") as (a, b):
+        (app_a, pa), (app_b, pb) = a, b
+        await pa.press("n")
+        await until(pa, lambda: app_a.screen.query("#opt-clock"))
+        app_a.screen.query_one("#opt-clock", Select).value = 2  # 10 min + 5 s a move
+        await pa.pause()
+        await press(pa, "#ok")
+        await until(pa, lambda: state(app_a).get("game") == "gomoku")
+        assert state(app_a)["options"]["clock"] == {"minutes": 10, "increment": 5}
+        await type_code(pb, app_b, app_a.session.room.room)  # type: ignore[union-attr]
+        await until(pa, lambda: state(app_a).get("status") == "playing")
+        clocks = re.compile(r"ann \d+:\d\d, bob \d+:\d\d$")
+        await until(pa, lambda: clocks.search(status_text(app_a)))
+        await until(pb, lambda: clocks.search(status_text(app_b)))

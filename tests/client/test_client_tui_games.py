@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from test_client_tui import GridhallApp, apps, snapshot, state, until  # shared helpers
+from test_client_tui import GridhallApp, apps, press, shown, snapshot, state, until  # shared helpers
 from textual.pilot import Pilot
 from textual.widgets import Select
 
@@ -15,6 +15,7 @@ def url_of(server: Any) -> str:
 
 async def mines_click(pilot: Pilot[Any], x: int, y: int, button: int = 1) -> None:
     """Minesweeper cells are two columns wide inside a one-cell border."""
+    await shown(pilot)
     assert await pilot.click("#board", offset=(1 + 2 * x, 1 + y), button=button)
 
 
@@ -38,7 +39,7 @@ async def test_minesweeper_reveal_flag_and_chord_by_mouse(server: Any) -> None:
         await until(pa, lambda: app_a.screen.query("#create-dialog"))
         app_a.screen.query_one("#game", Select).value = "minesweeper"  # preset: beginner
         await pa.pause()
-        await pa.click("#ok")
+        await press(pa, "#ok")
         await until(pa, lambda: state(app_a).get("game") == "minesweeper")
         code = app_a.session.room.room  # type: ignore[union-attr]
         app_b.session.submit("join-room", room=code)
@@ -74,6 +75,7 @@ async def test_minesweeper_reveal_flag_and_chord_by_mouse(server: Any) -> None:
                 await until(pa, lambda nx=nx, ny=ny: rows(app_a)[ny][nx] == "F")
         # both buttons together (left held, right pressed) chord, as in the classic game
         tx, ty = target
+        await shown(pa)
         assert await pa.mouse_down("#board", offset=(1 + 2 * tx, 1 + ty), button=1)
         assert await pa.mouse_down("#board", offset=(1 + 2 * tx, 1 + ty), button=3)
         await pa.mouse_up("#board", offset=(1 + 2 * tx, 1 + ty))
@@ -88,6 +90,7 @@ async def tile(app: GridhallApp) -> list[list[int]]:
 
 async def link_click(pilot: Pilot[Any], x: int, y: int) -> None:
     """Link-match cells are three columns wide, after a one-cell ring and the border."""
+    await shown(pilot)
     assert await pilot.click("#board", offset=(1 + 3 * (x + 1) + 1, 1 + 1 + y))
 
 
@@ -102,14 +105,14 @@ async def test_linkmatch_link_by_two_clicks_drops_the_tile_count(server_url: str
         app_b.session.submit("join-room", room=app_a.session.room.room)  # type: ignore[union-attr]
         await until(pa, lambda: len(state(app_a).get("players", [])) == 2)
         await until(pa, lambda: app_a.screen.query_one("#btn-start").display)
-        await pa.click("#btn-start")
+        await press(pa, "#btn-start")
         await until(pa, lambda: state(app_a).get("status") == "playing")
         await until(pb, lambda: state(app_b).get("status") == "playing")
 
         before = state(app_a)["view"]["remaining"]
         await until(pa, lambda: not app_a.screen.query_one("#btn-hint").disabled)
-        await pa.click("#btn-hint")
-        await until(pa, lambda: state(app_a)["view"].get("hint"), timeout=5)
+        await press(pa, "#btn-hint")
+        await until(pa, lambda: state(app_a)["view"].get("hint"))
         (x1, y1), (x2, y2) = state(app_a)["view"]["hint"]
         await link_click(pa, x1, y1)
         await link_click(pa, x2, y2)

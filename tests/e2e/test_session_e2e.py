@@ -267,9 +267,9 @@ async def test_healthz_answers_for_container_health_checks(server: GameServer) -
     assert status.startswith(b"HTTP/1.1 200")
 
 
-async def test_sigterm_closes_clients_and_leaves_a_consistent_database(tmp_path: Path) -> None:
+async def test_sigterm_closes_clients_with_1012_and_leaves_a_consistent_database(tmp_path: Path) -> None:
     db = tmp_path / "g.db"
-    proc = subprocess.Popen([sys.executable, "-m", "server", "--host", "127.0.0.1", "--port",
+    proc = subprocess.Popen([sys.executable, "-m", "gridhall.server", "--host", "127.0.0.1", "--port",
                              "0", "--db", str(db), "--log-level", "WARNING"],
                             stdout=subprocess.PIPE, text=True)
     try:
@@ -283,14 +283,15 @@ async def test_sigterm_closes_clients_and_leaves_a_consistent_database(tmp_path:
             with pytest.raises(ConnectionClosed) as info:
                 while True:
                     await a.recv()
-            assert info.value.rcvd is not None and info.value.rcvd.code == 1001
+            assert info.value.rcvd is not None and info.value.rcvd.code == 1012
+            assert "restarting" in info.value.rcvd.reason
         assert await asyncio.to_thread(proc.wait, 10) == 0
     finally:
         proc.kill()
     with sqlite3.connect(db) as conn:
         assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
         assert conn.execute("SELECT room FROM games").fetchall() == [(room,)]
-    history = subprocess.run([sys.executable, "-m", "server", "history", "--db", str(db)],
+    history = subprocess.run([sys.executable, "-m", "gridhall.server", "history", "--db", str(db)],
                              capture_output=True, text=True, check=True)
     assert room in history.stdout and "resign" in history.stdout
 

@@ -11,6 +11,7 @@ from gridhall.server.games.minesweeper import deduce
 from gridhall.server.games.minesweeper.board import Board
 from gridhall.server.games.minesweeper.generate import random_layout
 from gridhall.server.games.minesweeper.solver import UNKNOWN, Knowledge, knowledge_from_rows
+from gridhall.server.games.minesweeper.strategy import choose_guess
 
 
 def test_one_two_one_against_a_wall() -> None:
@@ -135,8 +136,7 @@ def test_probabilities_sum_to_the_mines_left_on_expert_positions() -> None:
 
 def test_best_guess_takes_the_lowest_risk() -> None:
     k = knowledge_from_rows(["1##", "###"], 2)
-    analysis = k.analyse()
-    cell, risk = k.best_guess(analysis)
+    cell, risk = choose_guess(k, k.analyse())
     assert risk == pytest.approx(1 / 3) and cell in (1, 3, 4)
 
 
@@ -145,3 +145,44 @@ def test_inconsistent_rows_are_refused() -> None:
         deduce(["4#", "##"], 3)
     with pytest.raises(ValueError):
         deduce(["1#", "#"], 1)
+
+
+def _scattered_view(seed: int, width: int, height: int, mines: int,
+                    reveals: int) -> tuple[Board, list[str]]:
+    rng = random.Random(seed)
+    board = Board(width, height, rng.sample(range(width * height), mines))
+    revealed, flags = bytearray(width * height), bytearray(width * height)
+    safe = [c for c in range(width * height) if not board.is_mine(c)]
+    for c in rng.sample(safe, reveals):
+        board.flood(c, revealed, flags)
+    rows = ["".join(str(board.counts[y * width + x]) if revealed[y * width + x] else "#"
+                    for x in range(width)) for y in range(height)]
+    return board, rows
+
+
+def _rules_only(rows: list[str], mines: int) -> tuple[set[tuple[int, int]],
+                                                       set[tuple[int, int]]]:
+    k = knowledge_from_rows(rows, mines)
+    k.rules()
+    w = k.width
+    return ({(c % w, c // w) for c in k.found_safe},
+            {(c % w, c // w) for c in k.found_mines})
+
+
+def test_deduce_on_a_huge_board_is_true_and_at_least_the_rules() -> None:
+    for seed in (2, 3):
+        board, rows = _scattered_view(seed, 100, 100, 2000, 200)
+        safe, mines = deduce(rows, 2000)
+        assert all(not board.is_mine(y * 100 + x) for x, y in safe)
+        assert all(board.is_mine(y * 100 + x) for x, y in mines)
+        rule_safe, rule_mines = _rules_only(rows, 2000)
+        assert rule_safe <= safe and rule_mines <= mines
+
+
+def test_a_smaller_budget_proves_less_but_never_wrongly() -> None:
+    board, rows = _scattered_view(4, 40, 30, 260, 60)
+    full = deduce(rows, 260)
+    starved = deduce(rows, 260, budget=0)
+    rules = _rules_only(rows, 260)
+    assert rules[0] <= starved[0] <= full[0] and rules[1] <= starved[1] <= full[1]
+    assert all(not board.is_mine(y * 40 + x) for x, y in starved[0])

@@ -129,6 +129,7 @@ def _random_position(rng: random.Random, size: int) -> tuple[list[Point], list[P
     return stones[:nb], stones[nb:]
 
 
+@pytest.mark.timeout(600)  # 1,500 positions: slow on a loaded machine
 def test_matches_the_renju_package_on_random_positions() -> None:
     from renju.check_forbid import ForbidChecker
 

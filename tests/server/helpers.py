@@ -7,11 +7,12 @@ from typing import Any
 
 from gridhall import protocol as p
 from gridhall.server.config import ServerConfig
-from gridhall.server.effects import Effect, Send, Think, Wake, Work
+from gridhall.server.effects import STORED, Effect, Send, Think, Wake, Work
 from gridhall.server.hub import Hub
 from gridhall.server.identity import Identity
 from gridhall.server.jobs import run_job
 from gridhall.server.session import Session
+from gridhall.server.store import Store
 
 T0 = 1_800_000_000.0
 
@@ -54,10 +55,13 @@ class FakeServer:
     asked for them, at the time of the last input; with ``hold_work=True`` they
     wait in ``work`` until :meth:`finish_work` (to see a room busy)."""
 
-    def __init__(self, hold_work: bool = False, **config: Any) -> None:
+    def __init__(self, store: Store | None = None, hold_work: bool = False,
+                 **config: Any) -> None:
         config.setdefault("grace_seconds", 60.0)
+        config.setdefault("db", ":memory:")
         self.config = ServerConfig(**config)
         self.hub = Hub(self.config)
+        self.store = store
         self.sessions: dict[str, Session] = {}
         self.other: list[Effect] = []
         self.wakes: dict[str, float] = {}
@@ -65,6 +69,12 @@ class FakeServer:
         self.work: list[Work] = []
         self.now = T0
         self._running = False
+
+    def restore(self, now: float, down_since: float) -> None:
+        """Start again from the store, as a restarted server does."""
+        assert self.store is not None
+        identities, rooms = self.store.load_live()
+        self.execute(self.hub.restore(identities, rooms, now, down_since))
 
     def bind(self, ident: Identity, session: Session) -> None:
         older = self.sessions.get(ident.id)
@@ -78,6 +88,12 @@ class FakeServer:
             return False
         del self.sessions[ident.id]
         return True
+
+    def reply(self, link: Any, frame: bytes) -> None:
+        link.send_frame(frame)
+
+    def close_link(self, link: Any, code: int, reason: str) -> None:
+        link.close(code, reason)
 
     def execute(self, effects: list[Effect]) -> None:
         for e in effects:
@@ -95,6 +111,8 @@ class FakeServer:
                 self.work.append(e)
             else:
                 self.other.append(e)
+                if self.store is not None and isinstance(e, STORED):
+                    self.store.write([e])
         if not self.hold_work and not self._running:
             self._running = True
             try:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from gridhall import protocol as p
 from gridhall.server.fairness import Backoff
 
-from .helpers import T0, Client, FakeServer, connect
+from tests.server.helpers import T0, Client, FakeServer, connect
 
 
 def private_room(server: FakeServer, password: str = "sesame") -> str:
@@ -20,16 +20,6 @@ def guess(client: Client, code: str, password: str, now: float = T0) -> p.Error 
     client.send("join-room", now, room=code, password=password)
     errors = client.errors()
     return errors[-1] if errors else None
-
-
-def test_a_password_room_admits_its_creator_once_the_digest_is_worked_out() -> None:
-    server = FakeServer(hold_work=True)
-    ann = connect(server, "Ann")
-    ann.send("create-room", game="gomoku", password="sesame")
-    [work] = server.work
-    assert work.job.kind == "password" and not ann.received()[1:]
-    server.finish_work()
-    assert ann.last(p.Joined).seat == 0
 
 
 def test_a_join_password_is_checked_by_a_job() -> None:

@@ -8,7 +8,7 @@ from gridhall import protocol as p
 from gridhall.protocol import ProtocolError
 from gridhall.server.names import MAX_NAME, clean_color, clean_name, unique_name
 
-from .helpers import Client, FakeServer, connect
+from tests.server.helpers import Client, FakeServer, connect
 
 
 @pytest.mark.parametrize(("raw", "kept"), [

@@ -8,7 +8,7 @@ from gridhall import protocol as p
 from gridhall.server.effects import SaveChat, SaveGame, Think
 from gridhall.server.room import game_seed
 
-from .helpers import T0, Client, FakeServer, connect
+from tests.server.helpers import T0, Client, FakeServer, connect
 
 
 def gomoku_pair(server: FakeServer, **options: Any) -> tuple[Client, Client, str]:

@@ -7,7 +7,7 @@ import pytest
 from gridhall import protocol as p
 from gridhall.server.hub import Hub
 
-from .helpers import T0, Client, FakeServer, connect
+from tests.server.helpers import T0, Client, FakeServer, connect
 
 
 def test_anything_before_hello_is_not_welcomed() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,8 +17,9 @@ from gridhall.server.games.minesweeper.game import MinesweeperGame, from_layout,
 from gridhall.server.games.minesweeper.options import parse_options
 from gridhall.server.jobs import BUSY, Job, OutOfTime, run_job
 from gridhall.server.room import BUSY_RETRY
+from gridhall.server.store import Store
 
-from .helpers import T0, Client, FakeServer, connect
+from tests.server.helpers import T0, Client, FakeServer, connect
 
 BIG = {"width": 60, "height": 40, "mines": 400}
 WALLED = [(3, 0), (3, 1), (4, 1)]
@@ -121,10 +123,10 @@ def test_a_hint_for_a_cell_revealed_meanwhile_is_not_shown() -> None:
 
 def test_a_hint_out_of_time_answers_that_it_found_no_certain_cell(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    def slow(rows: list[str], mines: int) -> None:
+    def slow(rows: list[str], mines: int, avoid: object = ()) -> None:
         raise OutOfTime
 
-    monkeypatch.setattr(ms_jobs, "knowledge_from_rows", slow)
+    monkeypatch.setattr(ms_jobs, "hint", slow)
     found = ms_jobs.find_hint(["1#", "##"], 1, [])
     assert "none" in found and "budget" in found["none"]
 
@@ -201,3 +203,39 @@ def test_a_stale_answer_for_a_room_is_ignored() -> None:
     out = Outbox()
     room.work_done(out, 99, {"value": {}}, T0)
     assert out.effects == [] and room.pending is None
+
+
+def _restart(path: Path, now: float) -> FakeServer:
+    server = FakeServer(store=Store(path), hold_work=True)
+    server.restore(now, now - 1)
+    return server
+
+
+def test_answers_of_jobs_are_journalled_and_a_restart_replays_them(tmp_path: Path) -> None:
+    path = tmp_path / "g.db"
+    server = FakeServer(store=Store(path))
+    ann, _, code = minesweeper_pair(server)
+    ann.send("move", T0 + 1, move={"action": "reveal", "x": 30, "y": 20})
+    ann.send("move", T0 + 2, move={"action": "hint"})
+    rows, hint = ann.last(p.Moved).view["rows"], ann.last(p.Moved).view["hint"]
+    server2 = _restart(path, T0 + 50)
+    assert not server2.work  # nothing was out: the answers came from the journal
+    again = Client(server2, T0 + 51)
+    again.send("hello", T0 + 51, protocol=1, name="Ann", token=ann.last(p.Welcome).token)
+    view = again.last(p.State).view
+    assert again.last(p.State).room == code and view["rows"] == rows and view["hint"] == hint
+
+
+def test_a_job_out_when_the_server_stopped_is_asked_for_again(tmp_path: Path) -> None:
+    path = tmp_path / "g.db"
+    server = FakeServer(store=Store(path), hold_work=True)
+    ann, _, code = minesweeper_pair(server)
+    ann.send("move", T0 + 1, move={"action": "reveal", "x": 30, "y": 20})
+    [lost] = server.work  # the server stops before the answer comes
+    server2 = _restart(path, T0 + 50)
+    [again] = server2.work
+    assert (again.room, again.ticket, again.job.args) == (code, lost.ticket, lost.job.args)
+    server2.finish_work(T0 + 51)
+    back = Client(server2, T0 + 52)
+    back.send("hello", T0 + 52, protocol=1, name="Ann", token=ann.last(p.Welcome).token)
+    assert back.last(p.State).view["rows"][20][30] != "#"

@@ -40,7 +40,7 @@ def xvfb(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     number = b""
     try:
         while not number.endswith(b"\n"):
-            ready, _, _ = select.select([read_fd], [], [], 15)
+            ready, _, _ = select.select([read_fd], [], [], 30)
             chunk = os.read(read_fd, 16) if ready else b""
             if not chunk:
                 err = proc.stderr.read().decode(errors="replace") if proc.poll() is not None \

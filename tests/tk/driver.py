@@ -21,12 +21,13 @@ from typing import Any, TypeVar
 from gridhall.client.session import Backoff
 from gridhall.client.tk.app import TkApp
 from gridhall.client.tk.bridge import Snapshot
+from gridhall.protocol.schema import to_map
 from gridhall.server.app import GameServer
 from gridhall.server.config import ServerConfig
 from tests.wsclient import WsClient
 
 T = TypeVar("T")
-WAIT = 15.0
+WAIT = 30.0
 """Seconds before a wait gives up: a failure guard, never a timing assertion."""
 FAST = Backoff(first=0.05, cap=0.5)
 
@@ -131,8 +132,9 @@ def snap(app: TkApp) -> Snapshot:
 
 
 def room_state(app: TkApp) -> dict[str, Any]:
+    """What the window knows of the room, as the wire map (``{}`` in the lobby)."""
     room = snap(app).room
-    return room.state if room is not None else {}
+    return to_map(room.state) if room is not None and room.state is not None else {}
 
 
 def click(widget: tk.Misc, x: int, y: int, button: int = 1) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from gridhall.client.tk.app import TkApp
-from gridhall.client.tk.boards import GomokuCanvas
+from gridhall.client.tk.boards.gomoku import GomokuCanvas
 from tests.tk.driver import Opponent, Pump, click, press, room_state, screenshot, snap
 
 

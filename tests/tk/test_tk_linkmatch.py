@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from gridhall.client.tk.app import TkApp
-from gridhall.client.tk.boards import LinkCanvas
+from gridhall.client.tk.boards.linkmatch import LinkCanvas
 from gridhall.server.games.linkmatch import available_pairs
 from tests.tk.driver import Opponent, Pump, click, press, room_state, screenshot, snap
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from gridhall.client.tk.app import TkApp
-from gridhall.client.tk.boards import MinesCanvas
+from gridhall.client.tk.boards.minesweeper import MinesCanvas
 from tests.tk.driver import Opponent, Pump, ServerThread, click, press, room_state, screenshot, snap
 
 

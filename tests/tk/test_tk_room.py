@@ -71,7 +71,8 @@ def test_window_reconnects_and_keeps_its_seat(
     opp.expect("player-info", player=me, connected=True)
     pump.until(lambda: snap(ann).connected and snap(ann).player == me, "Ann back online")
     pump.until(lambda: room_state(ann).get("status") == "playing", "Ann's seat restored")
-    assert ann.room is not None and ann.room.board.room_state.get("room") == code
+    assert ann.room is not None and ann.room.board.room is not None
+    assert ann.room.board.room.room == code
     assert "Reconnecting" not in ann.room.status.cget("text")
     click(ann.room.board, *ann.room.board.pixel_of(7, 7))
     assert opp.expect("moved", by=me)["move"] == {"x": 7, "y": 7}

@@ -15,15 +15,24 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
+from textual.widgets import Input
 
 from gridhall.client.tk.app import TkApp
 from gridhall.client.tui.app import GridhallApp
-from tests.tk.driver import FAST, click, press, room_state, snap
+from gridhall.client.tui.boards import Board
+from gridhall.protocol.schema import to_map
+from tests.tk.driver import FAST, WAIT, click, press, room_state, snap
+
+
+def tui_state(app: GridhallApp) -> dict[str, Any]:
+    """The terminal client's copy of the room as the wire map (``{}`` in the lobby)."""
+    state = app.session.state
+    return to_map(state) if state is not None else {}
 
 
 async def until(root: tk.Tk, pilot: Pilot[Any], cond: Callable[[], object], what: str) -> None:
     """Run both UIs until ``cond()`` holds (a failure guard, not a timing check)."""
-    deadline = asyncio.get_running_loop().time() + 15
+    deadline = asyncio.get_running_loop().time() + WAIT
     while not cond():
         if asyncio.get_running_loop().time() > deadline:
             raise AssertionError(f"timed out waiting for: {what}")
@@ -54,15 +63,19 @@ async def test_tk_and_terminal_clients_play_and_chat_in_one_room(
             code = snap(tk_app).room.room  # type: ignore[union-attr]
 
             await pilot.click("#code")
+            tui.lobby.query_one("#code", Input).value = ""  # a highlighted row may have filled it
             await pilot.press(*code, "enter")  # the terminal client joins by typing the code
             await until(root, pilot, lambda: room_state(tk_app).get("status") == "playing",
                         "the game to start")  # fmt: skip
             assert tk_app.room is not None
             board = tk_app.room.board
             click(board, *board.pixel_of(7, 7))  # Tk plays black
-            await until(root, pilot, lambda: (tui.session.state or {}).get("view", {}).get("moves")
+            await until(root, pilot, lambda: tui_state(tui).get("view", {}).get("moves")
                         == [[7, 7]], "Tk's stone in the terminal")  # fmt: skip
-            # The terminal client answers with a click on its own board.
+            # The terminal client answers with a click on its own board, once it shows the stone.
+            await until(root, pilot, lambda: bool(tui.screen.query(Board))
+                        and tui.screen.query(Board).first().room is tui.session.room,
+                        "the terminal's board redrawn")  # fmt: skip
             assert await pilot.click("#board", offset=(1 + 3 + 2 * 8, 1 + 1 + 8))
             await until(root, pilot, lambda: room_state(tk_app)["view"]["moves"] == [[7, 7], [8, 8]],
                         "the terminal's stone in Tk")  # fmt: skip
@@ -75,7 +88,7 @@ async def test_tk_and_terminal_clients_play_and_chat_in_one_room(
             tk_app.room.chat.entry.insert(0, "hi from Tk")
             tk_app.room.chat.send_button.invoke()
             await until(root, pilot, lambda: any(c.get("text") == "hi from Tk"
-                                                 for c in (tui.session.state or {}).get("chat", [])),
+                                                 for c in tui_state(tui).get("chat", [])),
                         "Tk's chat in the terminal")  # fmt: skip
     finally:
         loop = tk_app.session.loop

@@ -1,5 +1,5 @@
 """What every board canvas shares: scaling to the window, redraw on new state,
-mouse buttons turned into intents."""
+mouse buttons turned into requests by the game's view class."""
 
 from __future__ import annotations
 
@@ -7,14 +7,17 @@ import tkinter as tk
 from collections.abc import Callable
 from typing import Any
 
-from gridhall.client.session import RoomCopy
-from gridhall.client.tk.model import Geometry, Intent
+from gridhall.client.messages import Request, RoomEvent
+from gridhall.client.room import RoomCopy
+from gridhall.client.tk.geometry import Geometry
 from gridhall.client.views.common import Message
+from gridhall.client.views.base import Button
 
 FONT_FAMILY = "DejaVu Sans"
-"""Has the card suits, stars and arrows Link-match glyphs use; Tk falls back if missing."""
+"""Has the card suits, stars and arrows the boards' glyphs use; Tk falls back if missing."""
 
-IntentSink = Callable[[Intent], None]
+IntentSink = Callable[[Request], None]
+MOUSE: dict[str, Button] = {"left": "primary", "right": "secondary", "middle": "chord"}
 
 
 Font = tuple[str, int, str]
@@ -26,10 +29,11 @@ def font(px: float, bold: bool = True) -> Font:
 
 
 class BoardCanvas(tk.Canvas):
-    """A canvas that draws one game's view and reports clicks as intents.
+    """A canvas that draws one game's view and reports clicks as requests.
 
     Subclasses say how many cells there are (:meth:`cells`), how much frame to leave
-    around them (``MARGIN`` in cells) and how to draw (:meth:`draw`).
+    around them (``MARGIN`` in cells), how to draw (:meth:`draw`) and what a click
+    asks for (:meth:`click`, usually the game view's own click mapping).
     """
 
     MARGIN = 0.5
@@ -41,7 +45,7 @@ class BoardCanvas(tk.Canvas):
             master, background=self.BACKGROUND, highlightthickness=0, borderwidth=0, **kw
         )
         self.on_intent = on_intent
-        self.copy: RoomCopy | None = None
+        self.room: RoomCopy | None = None
         self.me: str | None = None
         self.geom = Geometry.fit(1, 1, 100, 100)
         self.bind("<Configure>", lambda _e: self.redraw())
@@ -56,23 +60,25 @@ class BoardCanvas(tk.Canvas):
     def draw(self, g: Geometry) -> None:
         raise NotImplementedError
 
-    def click(self, x: int, y: int, button: str) -> Intent | None:
+    def click(self, x: int, y: int, button: Button) -> Request | None:
         raise NotImplementedError
+
+    def room_event(self, msg: RoomEvent) -> None:
+        """A room event arrived (already in :attr:`room`); most boards just redraw."""
+
+    def tick(self) -> None:
+        """Called twice a second: boards with something moving (a countdown) redraw."""
 
     # ---- shared -------------------------------------------------------------------------
     @property
-    def room_state(self) -> Message:
-        return self.copy.state if self.copy else {}
-
-    @property
     def view(self) -> Message:
         """The game view; before a game exists the room options give the board size."""
-        options = self.room_state.get("options") or {}
-        return {**options, **(self.room_state.get("view") or {})}
+        state = self.room.state if self.room else None
+        return {**state.options, **state.view} if state else {}
 
-    def show(self, copy: RoomCopy, me: str | None) -> None:
+    def show(self, room: RoomCopy, me: str | None) -> None:
         """Take a new snapshot of the room and repaint."""
-        self.copy, self.me = copy, me
+        self.room, self.me = room, me
         self.redraw()
 
     def redraw(self) -> None:
@@ -89,13 +95,13 @@ class BoardCanvas(tk.Canvas):
         px, py = self.geom.center(x, y)
         return int(px), int(py)
 
-    def _click(self, event: tk.Event, button: str) -> None:
+    def _click(self, event: tk.Event, mouse: str) -> None:
         cell = self.geom.cell_at(event.x, event.y, ring=self.RING)
-        if cell is None or self.copy is None:
+        if cell is None or self.room is None:
             return
-        intent = self.click(cell[0], cell[1], button)
-        if intent is not None:
-            self.on_intent(intent)
+        request = self.click(cell[0], cell[1], MOUSE[mouse])
+        if request is not None:
+            self.on_intent(request)
         self.redraw()
 
     def message(self, text: str, color: str = "#e8e8e8") -> None:
@@ -106,3 +112,17 @@ class BoardCanvas(tk.Canvas):
                               outline="", tags="message")  # fmt: skip
         self.create_text(w / 2, h / 2, text=text, fill=color, font=font(size * 0.9),
                          tags="message")  # fmt: skip
+
+
+class UnknownCanvas(BoardCanvas):
+    """A game this client has no board for (from a newer server): say so."""
+
+    def cells(self) -> tuple[int, int]:
+        return 1, 1
+
+    def draw(self, g: Geometry) -> None:
+        game = self.room.state.game if self.room and self.room.state else "this game"
+        self.message(f"This client cannot show {game} yet; chat works.")
+
+    def click(self, x: int, y: int, button: Button) -> Request | None:
+        return None

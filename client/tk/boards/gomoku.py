@@ -7,9 +7,12 @@ import math
 import tkinter as tk
 from typing import Any
 
+from gridhall.client.messages import Request
+from gridhall.client.room import RoomCopy
 from gridhall.client.tk.boards.base import BoardCanvas, IntentSink, font
-from gridhall.client.tk.model import Geometry, Intent, gomoku_click
-from gridhall.client.views.gomoku import GomokuBoard, star_points
+from gridhall.client.tk.geometry import Geometry
+from gridhall.client.views.gomoku import GomokuBoard, GomokuView, star_points
+from gridhall.client.views.base import Button
 
 WOOD = "#dcb35c"
 WOOD_EDGE = "#a87a32"
@@ -26,6 +29,7 @@ class GomokuCanvas(BoardCanvas):
 
     MARGIN = 1.0
     BACKGROUND = "#3a3026"
+    game = GomokuView()
 
     def __init__(self, master: tk.Misc, on_intent: IntentSink, **kw: Any) -> None:
         super().__init__(master, on_intent, **kw)
@@ -34,23 +38,22 @@ class GomokuCanvas(BoardCanvas):
         self.bind("<Leave>", lambda _e: self._set_hover(None))
 
     def board(self) -> GomokuBoard:
-        return GomokuBoard.from_view(self.view)
+        return self.game.board(self.room or RoomCopy("", 0))
 
     def cells(self) -> tuple[int, int]:
         size = int(self.view.get("size") or 15)
         return size, size
 
-    def click(self, x: int, y: int, button: str) -> Intent | None:
-        if button != "left":
+    def click(self, x: int, y: int, button: Button) -> Request | None:
+        if button != "primary" or self.room is None:
             return None
-        intent = gomoku_click(self.room_state, self.me, x, y)
-        if intent is not None:
+        request = self.game.click(self.room, self.me, x, y)
+        if request is not None:
             self.hover = None
-        return intent
+        return request
 
     def my_color(self) -> str | None:
-        colors = (self.room_state.get("view") or {}).get("colors") or {}
-        color = colors.get(self.me) if self.me else None
+        color = self.board().colors.get(self.me) if self.me else None
         return str(color) if color else None
 
     # ---- drawing ----------------------------------------------------------------------
@@ -96,11 +99,10 @@ class GomokuCanvas(BoardCanvas):
             m = c * 0.12
             self.create_rectangle(px - m, py - m, px + m, py + m, fill=LAST_MARK, outline="",
                                   tags="last")  # fmt: skip
-        line = (self.room_state.get("view") or {}).get("line") or (
-            (self.room_state.get("result") or {}).get("line")
-        )
-        if line and len(line) >= 2:
-            pts = sorted((int(p[0]), int(p[1])) for p in line)
+        state = self.room.state if self.room else None
+        line = self.game.winning_line(state) if state else []
+        if len(line) >= 2:
+            pts = sorted(line)
             (ax, ay), (bx, by) = g.center(*pts[0]), g.center(*pts[-1])
             self.create_line(ax, ay, bx, by, fill=WIN_LINE, width=max(3, c * 0.08),
                              capstyle=tk.ROUND, tags="win")  # fmt: skip
@@ -158,6 +160,6 @@ class GomokuCanvas(BoardCanvas):
         color = self.my_color()
         if self.hover is None or color is None:
             return
-        if gomoku_click(self.room_state, self.me, *self.hover) is None:
+        if self.room is None or self.game.click(self.room, self.me, *self.hover) is None:
             return
         self.stone(self.geom, *self.hover, color, preview=True)

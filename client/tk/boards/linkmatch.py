@@ -4,13 +4,17 @@ link drawn as a green line for a moment (as in the Lianliankan source)."""
 
 from __future__ import annotations
 
+import time
 import tkinter as tk
 from typing import Any
 
+from gridhall import protocol as p
+from gridhall.client.messages import Request, RoomEvent
+from gridhall.client.room import RoomCopy
 from gridhall.client.tk.boards.base import BoardCanvas, Font, IntentSink, font
-from gridhall.client.tk.model import Geometry, Intent, LinkSelection
-from gridhall.client.views.common import Message
-from gridhall.client.views.linkmatch import LinkBoard, kind_look
+from gridhall.client.tk.geometry import Geometry
+from gridhall.client.views.linkmatch import LinkBoard, LinkMatchView, LinkSelection, kind_look
+from gridhall.client.views.base import Button
 
 FELT = "#1f4a45"
 TILE = "#f7f0dc"
@@ -34,6 +38,7 @@ class LinkCanvas(BoardCanvas):
     MARGIN = 1.0
     RING = 1
     BACKGROUND = FELT
+    game = LinkMatchView()
 
     def __init__(self, master: tk.Misc, on_intent: IntentSink, **kw: Any) -> None:
         super().__init__(master, on_intent, **kw)
@@ -42,25 +47,38 @@ class LinkCanvas(BoardCanvas):
         self.flashes = 0
         """How many link paths were drawn (tests check this, not the fleeting line)."""
         self._path_job: str | None = None
+        self._counting = False
 
     def board(self) -> LinkBoard:
-        return LinkBoard.from_view(self.view)
+        """Our board, its countdown run on to now."""
+        return self.game.board(self.room or RoomCopy("", 0), self.me, time.time())
 
     def cells(self) -> tuple[int, int]:
         return int(self.view.get("width") or 0), int(self.view.get("height") or 0)
 
-    def click(self, x: int, y: int, button: str) -> Intent | None:
-        if button != "left" or "rows" not in (self.room_state.get("view") or {}):
+    def click(self, x: int, y: int, button: Button) -> Request | None:
+        if button != "primary" or self.room is None:
             return None
-        return self.selection.click(self.view, x, y)
+        return self.game.click(self.room, self.me, self.selection, x, y, time.time())
 
-    def show(self, copy: Any, me: str | None) -> None:
-        self.selection.forget_if_gone((copy.state.get("view") or {}) if copy else {})
-        super().show(copy, me)
+    def show(self, room: RoomCopy, me: str | None) -> None:
+        self.selection.forget_if_gone(self.game.board(room, me, time.time()))
+        super().show(room, me)
 
-    def flash_path(self, view: Message) -> None:
-        """Draw our last link's path (from the view's ``path``) for a moment."""
-        pts = LinkBoard.from_view(view).path
+    def tick(self) -> None:
+        """Redraw while the countdown runs, and once more when it ends."""
+        counting = bool(self.board().starts_in)
+        if counting or self._counting:
+            self.redraw()
+        self._counting = counting
+
+    def room_event(self, msg: RoomEvent) -> None:
+        """Our own link: draw its path for a moment."""
+        if isinstance(msg, p.Moved) and msg.by == self.me and msg.move.get("action") == "link":
+            self.flash_path(LinkBoard.from_view(msg.view).path)
+
+    def flash_path(self, pts: list[tuple[int, int]]) -> None:
+        """Draw a link's path (corner points, ends included) for a moment."""
         if len(pts) < 2:
             return
         self.path = pts
@@ -77,8 +95,9 @@ class LinkCanvas(BoardCanvas):
     # ---- drawing ----------------------------------------------------------------------
     def draw(self, g: Geometry) -> None:
         board = self.board()
-        state = self.room_state
-        view = state.get("view") or {}
+        state = self.room.state if self.room else None
+        if state is None:
+            return
         c = g.cell
         glyph_font = font(c * 0.58, bold=False)
         hint = set(board.hint)
@@ -96,9 +115,9 @@ class LinkCanvas(BoardCanvas):
             pts = [coord for p in self.path for coord in g.center(*p)]
             self.create_line(*pts, fill=PATH, width=max(3.0, c * 0.12), capstyle=tk.ROUND,
                              joinstyle=tk.ROUND, tags="path")  # fmt: skip
-        if state.get("status") == "waiting":
+        if state.status == "waiting":
             self.message("Waiting for the room's creator to press Start")
-        elif state.get("status") == "playing" and "rows" not in view:
+        elif state.status == "playing" and "rows" not in state.view:
             self.message("Watching the race: each racer's board is private")
         elif board.starts_in:
             self.message(f"Starting in {int(board.starts_in + 0.99)}…", color="#ffe066")

@@ -4,9 +4,12 @@ the mines, the exploded one on red and wrong flags crossed out."""
 
 from __future__ import annotations
 
+from gridhall.client.messages import Request
+from gridhall.client.room import RoomCopy
 from gridhall.client.tk.boards.base import BoardCanvas, Font, font
-from gridhall.client.tk.model import Geometry, Intent, mines_click
-from gridhall.client.views.minesweeper import NUMBER_COLORS, MinesBoard
+from gridhall.client.tk.geometry import Geometry
+from gridhall.client.views.base import Button
+from gridhall.client.views.minesweeper import NUMBER_COLORS, MinesBoard, MinesweeperView
 
 FACE = "#c6c6c6"
 LIGHT = "#ffffff"
@@ -23,20 +26,16 @@ class MinesCanvas(BoardCanvas):
 
     MARGIN = 0.4
     BACKGROUND = "#2b2d31"
+    game = MinesweeperView()
 
     def board(self) -> MinesBoard:
-        board = MinesBoard.from_view(self.view)
-        if self.copy is not None:
-            board.with_others(self.copy.state, self.copy.last_actions, self.me)
-        return board
+        return self.game.board(self.room or RoomCopy("", 0), self.me)
 
     def cells(self) -> tuple[int, int]:
         return int(self.view.get("width") or 0), int(self.view.get("height") or 0)
 
-    def click(self, x: int, y: int, button: str) -> Intent | None:
-        if self.room_state.get("status") != "playing":
-            return None
-        return mines_click(self.view, x, y, button)
+    def click(self, x: int, y: int, button: Button) -> Request | None:
+        return self.game.click(self.room, self.me, x, y, button) if self.room else None
 
     def draw(self, g: Geometry) -> None:
         board = self.board()

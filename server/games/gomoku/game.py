@@ -196,6 +196,10 @@ class GomokuGame:
     def add_player(self, player: str, now: float) -> bool:
         return False
 
+    def shift(self, seconds: float) -> None:
+        self.started_at += seconds
+        self.turn_started += seconds
+
     def deadline(self) -> float | None:
         turn = self.turn()
         if self.remaining is None or turn is None:

@@ -250,6 +250,10 @@ class LinkMatchGame:
         self._left += 1
         racer.status, racer.final, racer.left_no = status, round(clock, 3), self._left
 
+    def shift(self, seconds: float) -> None:
+        self.start_at += seconds
+        self._now += seconds
+
     def deadline(self) -> float | None:
         """The countdown end, then the next moment a racer's clock runs out."""
         if self.result is not None:

@@ -222,6 +222,14 @@ class MinesweeperGame:
     def deadline(self) -> float | None:
         return None
 
+    def shift(self, seconds: float) -> None:
+        self.created += seconds
+        self.latest += seconds
+        if self.started is not None:
+            self.started += seconds
+        if self.ended is not None:
+            self.ended += seconds
+
     def tick(self, now: float) -> list[JSON]:
         return []
 

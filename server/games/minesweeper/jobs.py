@@ -13,8 +13,8 @@ import random
 from ...jobs import Job, OutOfTime
 from ..base import JSON
 from .board import Board, counts_text
-from .generate import GenerationFailed, no_guess_layout, random_layout
-from .solver import analyse_or_estimate, knowledge_from_rows
+from .generate import GenerationFailed, generate_no_guess, random_layout
+from .hints import hint
 
 LAYOUT_BUDGET = 5.0
 """Seconds a no-guess layout may take before a plain random one is used instead."""
@@ -48,13 +48,17 @@ def make_layout(width: int, height: int, mines: int, first: int, first_click: st
 def _layout(width: int, height: int, mines: int, first: int, first_click: str, seed: int,
             no_guess: bool, max_adjacent: int | None) -> tuple[Board, str | None]:
     rng = random.Random(seed)
-    args = (width, height, mines, first, first_click, rng, max_adjacent)
     note = None
     try:
-        board = no_guess_layout(*args) if no_guess else random_layout(*args)
+        if no_guess:
+            cells = generate_no_guess(width, height, mines, (first % width, first // width),
+                                      seed, first_click=first_click, max_adjacent=max_adjacent)
+            board = Board(width, height, [y * width + x for x, y in cells])
+        else:
+            board = random_layout(width, height, mines, first, first_click, rng, max_adjacent)
     except GenerationFailed as exc:
         note = f"fell back to a plain random layout: {exc}"
-        board = random_layout(*args[:-1])
+        board = random_layout(width, height, mines, first, first_click, rng)
     except OutOfTime:
         note = "fell back to a plain random layout: no-guess generation ran out of time"
         board = random_layout(width, height, mines, first, first_click, random.Random(seed))
@@ -80,24 +84,15 @@ def hint_from_bytes(shown: bytes, width: int, mines: int, flagged: bytes) -> JSO
 
 
 def find_hint(rows: list[str], mines: int, flagged: list[int]) -> JSON:
-    """Advice from public information only: ``{"x", "y", "safe": True, "risk": 0.0}``
-    for a proven-safe cell, else the lowest-risk guess with ``safe: False``, or
-    ``{"none": reason}`` when nothing was found within the budget."""
+    """Advice from public information only (:func:`.hints.hint`, within its work
+    budget): ``{"x", "y", "safe": True, "risk": 0.0}`` for a proven-safe cell, else
+    the lowest-risk guess with ``safe: False``, or ``{"none": reason}`` when there
+    is nothing to suggest or the time budget ran out first."""
     w = len(rows[0])
-    avoid = set(flagged)
     try:
-        knowledge = knowledge_from_rows(rows, mines)
-        safe, _ = knowledge.settle()
-        hidden_safe = sorted(c for c in safe if c not in avoid) or sorted(safe)
-        if hidden_safe:
-            cell = hidden_safe[0]
-            return {"x": cell % w, "y": cell // w, "safe": True, "risk": 0.0}
-        analysis = analyse_or_estimate(knowledge)
-        unflagged = {c: p for c, p in analysis.prob.items() if c not in avoid}
-        analysis.prob = unflagged or analysis.prob
-        if not analysis.prob:
-            return {"none": "no hidden cell is left to suggest"}
-        cell, risk = knowledge.best_guess(analysis)
+        found = hint(rows, mines, avoid=[(c % w, c // w) for c in flagged])
     except OutOfTime:
         return {"none": "no certain cell was found within the hint's time budget"}
-    return {"x": cell % w, "y": cell // w, "safe": False, "risk": round(risk, 4)}
+    if found is None:
+        return {"none": "no hidden cell is left to suggest"}
+    return {"x": found.x, "y": found.y, "safe": found.safe, "risk": found.risk}

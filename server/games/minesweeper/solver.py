@@ -1,45 +1,41 @@
-"""What a player can prove about a board, and how risky each hidden cell is.
+"""What a player can prove about a board from public facts alone.
 
 :class:`Knowledge` holds only public facts (revealed numbers, known mines, the
-mine total), so anything it concludes is safe to show a player. Cheap rules run
-first (single-cell, pair overlap, global count); when they stall, :meth:`analyse`
-enumerates the frontier exactly: cells that share the same constraints are one
-variable (weighted by ``comb``), independent frontier components are enumerated
-apart and combined by convolution, weighted by the ways to place the remaining
-mines in the unconstrained interior. That gives exact probabilities and, from
-them, every certainty the position holds.
+mine total), so anything it concludes is safe to show a player. It keeps, per
+cell, how many neighbours are still unknown and how many are known mines, and
+the set of numbered cells that still touch unknown cells (the frontier), so
+every rule works on what changed instead of rescanning the board: that is what
+makes it fast enough for 100x100 boards and for the no-guess generator.
+
+Cheap rules run first (single cell, pair overlap, global count); when they
+stall, :func:`.probability.analyse` enumerates the frontier's independent
+components exactly (each within a work budget, results cached by component)
+and proves whatever the constraints and the mine total force.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from math import comb
+from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from .board import Board, neighbour_table
+
+if TYPE_CHECKING:
+    from .probability import Analysis
 
 UNKNOWN, SAFE, MINE = 0, 1, 2
 NO_NUMBER = 255
 DEFAULT_BUDGET = 100_000
-"""Search nodes the exact enumeration may visit before giving up (keeps hints fast)."""
+"""Search nodes the exact enumeration may spend per analysis (keeps hints fast)."""
+
+Cell = int
+ComponentCache = dict[object, object]
 
 
-TIE_MARGIN = 0.05
-LOOKAHEAD = 8
-PROGRESS_WEIGHT = 0.25
-
-
-class TooComplex(Exception):
-    """The frontier is too large to enumerate within the budget."""
-
-
-@dataclass
-class Analysis:
-    """Mine probability for every hidden cell, plus the exact certainties."""
-
-    prob: dict[int, float]
-    safe: set[int] = field(default_factory=set)
-    mines: set[int] = field(default_factory=set)
-    exact: bool = True
+@lru_cache(maxsize=32)
+def _degrees(width: int, height: int) -> bytes:
+    """How many neighbours each cell has (the starting hidden counts)."""
+    return bytes(len(ns) for ns in neighbour_table(width, height))
 
 
 class Knowledge:
@@ -53,138 +49,200 @@ class Knowledge:
         n = width * height
         self.state = bytearray(n)
         self.number = bytearray([NO_NUMBER]) * n
+        self.hidden_around = bytearray(_degrees(width, height))
+        self.mines_around = bytearray(n)
         self.known_mines = 0
         self.unknown = n
+        self.active: set[int] = set()
+        """Numbered cells that still touch an unknown cell."""
         self.found_safe: list[int] = []
         self.found_mines: list[int] = []
         self._dirty: set[int] = set()
         self._pair_dirty: set[int] = set()
+        self.cache: ComponentCache = {}
+        """Component enumerations by constraint signature, shared with copies."""
 
     # -- facts ---------------------------------------------------------------
     def reveal(self, cell: int, number: int) -> None:
         """A safe cell shows ``number``."""
         if self.state[cell] == MINE:
             raise ValueError("a known mine cannot show a number")
+        if not 0 <= number <= 8:
+            raise ValueError("a number must be 0..8")
         if self.state[cell] == UNKNOWN:
-            self.unknown -= 1
             self.state[cell] = SAFE
-            self._touch(cell)
+            self._known(cell, False)
         self.number[cell] = number
+        if self.hidden_around[cell]:
+            self.active.add(cell)
         self._dirty.add(cell)
         self._pair_dirty.add(cell)
 
     def add_safe(self, cell: int) -> None:
         """``cell`` is safe but shows no number (proven, or a wrong flag)."""
         if self.state[cell] == UNKNOWN:
-            self.unknown -= 1
             self.state[cell] = SAFE
             self.found_safe.append(cell)
-            self._touch(cell)
+            self._known(cell, False)
 
     def add_mine(self, cell: int) -> None:
         """``cell`` is a mine (proven, or exploded)."""
         if self.state[cell] == UNKNOWN:
-            self.unknown -= 1
-            self.known_mines += 1
             self.state[cell] = MINE
+            self.known_mines += 1
             self.found_mines.append(cell)
-            self._touch(cell)
+            self._known(cell, True)
 
-    def _touch(self, cell: int) -> None:
-        number = self.number
+    def _known(self, cell: int, mine: bool) -> None:
+        self.unknown -= 1
+        number, hidden, dirty, pair = (self.number, self.hidden_around, self._dirty,
+                                       self._pair_dirty)
+        around = self.mines_around
         for n in self.nb[cell]:
+            hidden[n] -= 1
+            if mine:
+                around[n] += 1
             if number[n] != NO_NUMBER:
-                self._dirty.add(n)
-                self._pair_dirty.add(n)
+                dirty.add(n)
+                pair.add(n)
+                if not hidden[n]:
+                    self.active.discard(n)
+
+    def change_number(self, cell: int, delta: int) -> None:
+        """A revealed number changed by ``delta`` (the generator moved a mine)."""
+        self.number[cell] += delta
+        self._dirty.add(cell)
+        self._pair_dirty.add(cell)
 
     def constraint(self, cell: int) -> tuple[list[int], int]:
         """The unknown neighbours of a numbered cell and how many are mines."""
         state = self.state
-        unknown: list[int] = []
-        need = self.number[cell]
-        for n in self.nb[cell]:
-            s = state[n]
-            if s == UNKNOWN:
-                unknown.append(n)
-            elif s == MINE:
-                need -= 1
-        return unknown, need
+        return ([n for n in self.nb[cell] if state[n] == UNKNOWN],
+                self.number[cell] - self.mines_around[cell])
 
     def solved(self) -> bool:
         """Every safe cell is known (the rest are then mines)."""
         return self.unknown == self.total - self.known_mines
 
+    def mines_left(self) -> int:
+        return self.total - self.known_mines
+
+    def copy(self) -> Knowledge:
+        """An independent copy (sharing the enumeration cache), for looking ahead."""
+        other = Knowledge.__new__(Knowledge)
+        other.__dict__.update(self.__dict__)
+        other.state = bytearray(self.state)
+        other.number = bytearray(self.number)
+        other.hidden_around = bytearray(self.hidden_around)
+        other.mines_around = bytearray(self.mines_around)
+        other.active = set(self.active)
+        other.found_safe, other.found_mines = [], []
+        other._dirty, other._pair_dirty = set(self._dirty), set(self._pair_dirty)
+        return other
+
     # -- rules ---------------------------------------------------------------
-    def settle(self, exact: bool = True, budget: int = DEFAULT_BUDGET) -> tuple[
-            list[int], list[int]]:
-        """Apply the rules until they stall, then (if ``exact``) enumerate once.
+    def settle(self, exact: bool = True, budget: int = DEFAULT_BUDGET,
+               pairs: bool = True) -> tuple[list[int], list[int]]:
+        """Apply the rules until they stall, then (if ``exact``) analyse once.
         Returns the cells newly proven safe and newly proven mines."""
-        self._rules()
+        self.rules(pairs)
         if exact and not self.found_safe and not self.found_mines and self.unknown:
-            try:
-                result = self.analyse(budget)
-            except TooComplex:
-                result = None
-            if result is not None:
-                for c in result.safe:
-                    self.add_safe(c)
-                for c in result.mines:
-                    self.add_mine(c)
-                self._rules()
+            from .probability import analyse
+            result = analyse(self, budget)
+            for c in result.safe:
+                self.add_safe(c)
+            for c in result.mines:
+                self.add_mine(c)
+            self.rules(pairs)
         found = self.found_safe, self.found_mines
         self.found_safe, self.found_mines = [], []
         return found
 
-    def _rules(self) -> None:
+    def rules(self, pairs: bool = True) -> None:
+        """Single-cell, pair-overlap and global-count rules to a fixed point."""
         while True:
             self._single()
-            if self._pairs():
+            if pairs and self._pairs():
                 continue
             if self._global():
                 continue
             return
 
     def _single(self) -> None:
-        dirty = self._dirty
-        while dirty:
-            unknown, need = self.constraint(dirty.pop())
-            if not 0 <= need <= len(unknown):
-                raise ValueError("the view contradicts itself")
-            if not unknown:
-                continue
-            if need == 0:
-                for u in unknown:
-                    self.add_safe(u)
-            elif need == len(unknown):
-                for u in unknown:
-                    self.add_mine(u)
+        """Numbers whose hidden neighbours are all safe or all mines. Inlined
+        bookkeeping (this loop is most of the generator's time)."""
+        dirty, number, state, nb = self._dirty, self.number, self.state, self.nb
+        hidden, around, active = self.hidden_around, self.mines_around, self.active
+        pair_add, dirty_add, pop = self._pair_dirty.add, dirty.add, dirty.pop
+        found_safe, found_mines = self.found_safe, self.found_mines
+        unknown, known_mines = self.unknown, self.known_mines
+        try:
+            while dirty:
+                c = pop()
+                value = number[c]
+                if value == NO_NUMBER:
+                    continue
+                pair_add(c)
+                h = hidden[c]
+                need = value - around[c]
+                if need < 0 or need > h:
+                    raise ValueError("the view contradicts itself")
+                if not h:
+                    continue
+                if need == 0:
+                    for u in nb[c]:
+                        if state[u] == UNKNOWN:
+                            state[u] = SAFE
+                            found_safe.append(u)
+                            unknown -= 1
+                            for v in nb[u]:
+                                hidden[v] -= 1
+                                if number[v] != NO_NUMBER:
+                                    dirty_add(v)
+                                    if not hidden[v]:
+                                        active.discard(v)
+                elif need == h:
+                    for u in nb[c]:
+                        if state[u] == UNKNOWN:
+                            state[u] = MINE
+                            found_mines.append(u)
+                            unknown -= 1
+                            known_mines += 1
+                            for v in nb[u]:
+                                hidden[v] -= 1
+                                around[v] += 1
+                                if number[v] != NO_NUMBER:
+                                    dirty_add(v)
+                                    if not hidden[v]:
+                                        active.discard(v)
+        finally:
+            self.unknown, self.known_mines = unknown, known_mines
 
     def _pairs(self) -> bool:
         """Overlap rule on pairs with at least one changed member; True on progress."""
-        number = self.number
-        nb = self.nb
+        number, nb, state, active = self.number, self.nb, self.state, self.active
+        around = self.mines_around
         cache: dict[int, tuple[frozenset[int], int]] = {}
 
         def con(cell: int) -> tuple[frozenset[int], int]:
             got = cache.get(cell)
             if got is None:
-                unknown, need = self.constraint(cell)
-                got = cache[cell] = (frozenset(unknown), need)
+                got = cache[cell] = (frozenset([n for n in nb[cell] if not state[n]]),
+                                     number[cell] - around[cell])
             return got
 
         pending = self._pair_dirty
         while pending:
             r = pending.pop()
-            a_cells, a = con(r)
-            if not a_cells:
+            if r not in active:
                 continue
-            partners = {s for u in a_cells for s in nb[u] if number[s] != NO_NUMBER}
+            a_cells, a = con(r)
+            partners = {s for u in a_cells for s in nb[u] if s in active}
             partners.discard(r)
+            partners -= pending  # those check the pair themselves when popped
             for s in partners:
                 b_cells, b = con(s)
                 inter = len(a_cells & b_cells)
-                if not inter:
-                    continue
                 only_a = a_cells - b_cells
                 only_b = b_cells - a_cells
                 hi = min(inter, a, b)
@@ -202,6 +260,7 @@ class Knowledge:
                             self.add_safe(c)
                         progress = True
                 if progress:
+                    pending.add(r)
                     return True
         return False
 
@@ -209,6 +268,8 @@ class Knowledge:
         left = self.total - self.known_mines
         if not self.unknown or (left and left != self.unknown):
             return False
+        if left > self.unknown or left < 0:
+            raise ValueError("the view contradicts itself")
         for c in range(len(self.state)):
             if self.state[c] == UNKNOWN:
                 if left:
@@ -217,324 +278,87 @@ class Knowledge:
                     self.add_safe(c)
         return True
 
-    # -- exact probabilities -------------------------------------------------
+    # -- compatibility helpers -----------------------------------------------
     def analyse(self, budget: int = DEFAULT_BUDGET) -> Analysis:
-        """Exact mine probabilities for every unknown cell (raises TooComplex)."""
-        state, number = self.state, self.number
-        # Distinct constraints on the frontier.
-        seen: dict[tuple[int, ...], int] = {}
-        cons_cells: list[tuple[int, ...]] = []
-        cons_need: list[int] = []
-        for c in range(len(state)):
-            if number[c] == NO_NUMBER:
-                continue
-            unknown, need = self.constraint(c)
-            if not unknown:
-                continue
-            key = tuple(unknown)
-            if key in seen:
-                if cons_need[seen[key]] != need:
-                    raise ValueError("the view contradicts itself")
-                continue
-            seen[key] = len(cons_cells)
-            cons_cells.append(key)
-            cons_need.append(need)
-        # Cells touching the same constraints form one variable (a class).
-        touching: dict[int, list[int]] = {}
-        for j, cells in enumerate(cons_cells):
-            for c in cells:
-                touching.setdefault(c, []).append(j)
-        classes: dict[tuple[int, ...], list[int]] = {}
-        for c, js in touching.items():
-            classes.setdefault(tuple(js), []).append(c)
-        interior = [c for c in range(len(state)) if state[c] == UNKNOWN and c not in touching]
-        left = self.total - self.known_mines
-        comps = _components(list(classes.items()), len(cons_cells))
-        results: list[Counts] = []
-        for comp in comps:  # the budget is shared by all components
-            counts, used = _enumerate(comp, cons_need, left, budget)
-            results.append(counts)
-            budget -= used
-        return _combine(comps, results, interior, left)
-
-    def copy(self) -> Knowledge:
-        """An independent copy, for looking ahead."""
-        other = Knowledge.__new__(Knowledge)
-        other.__dict__.update(self.__dict__)
-        other.state = bytearray(self.state)
-        other.number = bytearray(self.number)
-        other.found_safe, other.found_mines = [], []
-        other._dirty, other._pair_dirty = set(self._dirty), set(self._pair_dirty)
-        return other
-
-    def _progress(self, cell: int) -> float:
-        """Share of the numbers ``cell`` could show that would let the rules
-        go on (a crude look-ahead, each possible number weighted alike)."""
-        state, nb = self.state, self.nb
-        known = sum(1 for n in nb[cell] if state[n] == MINE)
-        hidden = sum(1 for n in nb[cell] if state[n] == UNKNOWN)
-        possible = good = 0
-        for value in range(known, known + hidden + 1):
-            trial = self.copy()
-            try:
-                trial.reveal(cell, value)
-                safe, _ = trial.settle(exact=False)
-            except ValueError:
-                continue
-            possible += 1
-            good += bool(safe) or not hidden
-        return good / possible if possible else 0.0
-
-    def best_guess(self, analysis: Analysis, margin: float = TIE_MARGIN,
-                   lookahead: int = LOOKAHEAD) -> tuple[int, float]:
-        """The lowest-risk unknown cell. Among cells within ``margin`` of the
-        lowest risk, prefer the one most likely to let logic continue; then
-        fewer unknown neighbours (corners and edges open up more often)."""
-        state, nb = self.state, self.nb
-        best = min(analysis.prob.values())
-        near = [c for c, p in analysis.prob.items() if p <= best + margin]
-        near.sort(key=lambda c: (analysis.prob[c],
-                                 sum(1 for n in nb[c] if state[n] == UNKNOWN), c))
-        near = near[:lookahead] or near[:1]
-        if len(near) == 1:
-            return near[0], analysis.prob[near[0]]
-        weight = PROGRESS_WEIGHT
-        cell = max(near, key=lambda c: (1 - analysis.prob[c])
-                   * (1 - weight + weight * self._progress(c)))
-        return cell, analysis.prob[cell]
-
-
-def _components(classes: list[tuple[tuple[int, ...], list[int]]],
-                n_cons: int) -> list[list[tuple[tuple[int, ...], list[int]]]]:
-    """Group classes into independent components (union-find over constraints)."""
-    parent = list(range(n_cons))
-
-    def find(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    for js, _ in classes:
-        root = find(js[0])
-        for j in js[1:]:
-            other = find(j)
-            if other != root:
-                parent[other] = root
-    groups: dict[int, list[tuple[tuple[int, ...], list[int]]]] = {}
-    for item in classes:
-        groups.setdefault(find(item[0][0]), []).append(item)
-    return list(groups.values())
-
-
-Counts = dict[int, tuple[int, list[int]]]
-"""Per total mines k in a component: (weight, weighted mines per class)."""
-
-
-def _enumerate(comp: list[tuple[tuple[int, ...], list[int]]], need: list[int],
-               left: int, budget: int) -> tuple[Counts, int]:
-    """Every consistent assignment of mines to the component's classes, and the
-    search nodes it took."""
-    # Order classes so each constraint closes soon after it opens.
-    order: list[int] = []
-    placed = [False] * len(comp)
-    by_con: dict[int, list[int]] = {}
-    for i, (js, _) in enumerate(comp):
-        for j in js:
-            by_con.setdefault(j, []).append(i)
-    for start in range(len(comp)):
-        if placed[start]:
-            continue
-        queue = [start]
-        placed[start] = True
-        while queue:
-            i = queue.pop(0)
-            order.append(i)
-            for j in comp[i][0]:
-                for k in by_con[j]:
-                    if not placed[k]:
-                        placed[k] = True
-                        queue.append(k)
-    sizes = [len(comp[i][1]) for i in order]
-    var_cons = [comp[i][0] for i in order]
-    total_cap = {j: sum(len(comp[i][1]) for i in members) for j, members in by_con.items()}
-    cap = dict(total_cap)
-    have = dict.fromkeys(by_con, 0)
-    assign = [0] * len(order)
-    counts: Counts = {}
-    nodes = 0
-    n = len(order)
-    if n > 500:
-        raise TooComplex
-
-    def dfs(i: int, k: int, weight: int) -> None:
-        nonlocal nodes
-        nodes += 1
-        if nodes > budget:
-            raise TooComplex
-        if i == n:
-            entry = counts.get(k)
-            if entry is None:
-                entry = counts[k] = (0, [0] * n)
-            per = entry[1]
-            for v in range(n):
-                if assign[v]:
-                    per[v] += weight * assign[v]
-            counts[k] = (entry[0] + weight, per)
-            return
-        size = sizes[i]
-        lo, hi = 0, min(size, left - k)
-        for j in var_cons[i]:
-            rest = need[j] - have[j]
-            hi = min(hi, rest)
-            lo = max(lo, rest - (cap[j] - size))
-        if lo > hi:
-            return
-        for j in var_cons[i]:
-            cap[j] -= size
-        for m in range(lo, hi + 1):
-            for j in var_cons[i]:
-                have[j] += m
-            assign[i] = m
-            dfs(i + 1, k + m, weight * comb(size, m))
-            for j in var_cons[i]:
-                have[j] -= m
-        assign[i] = 0
-        for j in var_cons[i]:
-            cap[j] += size
-
-    dfs(0, 0, 1)
-    # Map per-order sums back to the component's class order.
-    out: Counts = {}
-    for k, (w, per) in counts.items():
-        back = [0] * n
-        for pos, i in enumerate(order):
-            back[i] = per[pos]
-        out[k] = (w, back)
-    return out, nodes
-
-
-def _convolve(a: dict[int, int], b: dict[int, int], limit: int) -> dict[int, int]:
-    out: dict[int, int] = {}
-    for i, x in a.items():
-        for j, y in b.items():
-            if i + j <= limit:
-                out[i + j] = out.get(i + j, 0) + x * y
-    return out
-
-
-def _combine(comps: list[list[tuple[tuple[int, ...], list[int]]]], results: list[Counts],
-             interior: list[int], left: int) -> Analysis:
-    """Weight component assignments by the ways to fill the interior."""
-    o = len(interior)
-    dists = [{k: w for k, (w, _) in r.items()} for r in results]
-    prefix = [{0: 1}]
-    for d in dists:
-        prefix.append(_convolve(prefix[-1], d, left))
-    suffix = [{0: 1}]
-    for d in reversed(dists):
-        suffix.append(_convolve(suffix[-1], d, left))
-    suffix.reverse()
-    total = sum(w * comb(o, left - k) for k, w in prefix[-1].items() if left - k <= o)
-    if total == 0:
-        raise ValueError("the view contradicts itself")
-    analysis = Analysis(prob={})
-    for idx, (comp, res) in enumerate(zip(comps, results, strict=True)):
-        others = _convolve(prefix[idx], suffix[idx + 1], left)
-        nums = [0] * len(comp)
-        for k, (_, per) in res.items():
-            tail = sum(w * comb(o, left - k - kk) for kk, w in others.items()
-                       if 0 <= left - k - kk <= o)
-            if tail:
-                for i, x in enumerate(per):
-                    nums[i] += x * tail
-        for i, (_, cells) in enumerate(comp):
-            denom = total * len(cells)
-            p = nums[i] / denom
-            for c in cells:
-                analysis.prob[c] = p
-                if nums[i] == 0:
-                    analysis.safe.add(c)
-                elif nums[i] == denom:
-                    analysis.mines.add(c)
-    if o:
-        num = sum(w * comb(o, left - k) * (left - k)
-                  for k, w in prefix[-1].items() if 0 <= left - k <= o)
-        p = num / (total * o)
-        for c in interior:
-            analysis.prob[c] = p
-        if num == 0:
-            analysis.safe.update(interior)
-        elif num == total * o:
-            analysis.mines.update(interior)
-    return analysis
-
-
-def local_estimate(knowledge: Knowledge) -> Analysis:
-    """A rough fallback when enumeration is too large: worst local ratio per cell."""
-    prob: dict[int, float] = {}
-    expected = 0.0
-    for c in range(len(knowledge.state)):
-        if knowledge.number[c] == NO_NUMBER:
-            continue
-        unknown, need = knowledge.constraint(c)
-        for u in unknown:
-            prob[u] = max(prob.get(u, 0.0), need / len(unknown))
-    expected = sum(prob.values())
-    interior = [c for c in range(len(knowledge.state))
-                if knowledge.state[c] == UNKNOWN and c not in prob]
-    left = knowledge.total - knowledge.known_mines
-    if interior:
-        p = min(1.0, max(0.0, (left - expected) / len(interior)))
-        prob.update(dict.fromkeys(interior, p))
-    return Analysis(prob=prob, exact=False)
-
-
-def analyse_or_estimate(knowledge: Knowledge, budget: int = DEFAULT_BUDGET) -> Analysis:
-    try:
-        return knowledge.analyse(budget)
-    except TooComplex:
-        return local_estimate(knowledge)
+        """Exact mine probabilities for every unknown cell (see probability.py)."""
+        from .probability import analyse
+        return analyse(self, budget)
 
 
 def knowledge_from_rows(rows: list[str], mines: int) -> Knowledge:
     """Public knowledge from a protocol view's ``rows``."""
-    if not rows or any(len(r) != len(rows[0]) for r in rows):
+    if not rows or any(len(r) != len(rows[0]) for r in rows) or not rows[0]:
         raise ValueError("rows must be non-empty and of equal length")
+    if isinstance(mines, bool) or not isinstance(mines, int) or mines < 0:
+        raise ValueError("mines must be a whole number >= 0")
     k = Knowledge(len(rows[0]), len(rows), mines)
     width = k.width
+    numbers: list[tuple[int, int]] = []
     for y, row in enumerate(rows):
         for x, ch in enumerate(row):
             c = y * width + x
             if ch.isdigit():
-                k.reveal(c, int(ch))
+                numbers.append((c, int(ch)))
             elif ch in "X*":
                 k.add_mine(c)
             elif ch == "W":
                 k.add_safe(c)
             elif ch not in "#F?":
                 raise ValueError(f"unknown cell character {ch!r}")
+    for c, value in numbers:
+        k.reveal(c, value)
+    if k.known_mines > mines:
+        raise ValueError("more mines are shown than the board holds")
     k.found_safe, k.found_mines = [], []
     return k
 
 
-def deduce(rows: list[str], mines: int) -> tuple[set[tuple[int, int]], set[tuple[int, int]]]:
+def deduce(rows: list[str], mines: int, budget: int = DEFAULT_BUDGET) -> tuple[
+        set[tuple[int, int]], set[tuple[int, int]]]:
     """Hidden cells (x, y) proven safe and proven mines from a view's ``rows``.
 
     Flags are treated as unproven (a player may flag wrongly), so a flagged
-    cell appears among the mines only if the numbers prove it.
+    cell appears among the mines only if the numbers prove it. ``budget`` caps
+    the enumeration work per analysis; a frontier component too large for it
+    contributes only what the cheap rules prove.
     """
     k = knowledge_from_rows(rows, mines)
     safe: set[int] = set()
     found_mines: set[int] = set()
     while True:
-        s, m = k.settle()
+        s, m = k.settle(budget=budget)
         if not s and not m:
             break
         safe.update(s)
         found_mines.update(m)
     w = k.width
     return {(c % w, c // w) for c in safe}, {(c % w, c // w) for c in found_mines}
+
+
+def play_out(k: Knowledge, counts: bytes | bytearray, pairs: bool = True) -> None:
+    """Reveal (with ``counts``) every cell the rules prove safe, as soon as they
+    prove it, until they stall: the generator's inner loop."""
+    number, hidden, active = k.number, k.hidden_around, k.active
+    dirty_add, pair_add = k._dirty.add, k._pair_dirty.add
+    while True:
+        k._single()
+        if k.found_safe:
+            found = k.found_safe
+            k.found_safe = []
+            for c in found:
+                if number[c] == NO_NUMBER:
+                    number[c] = counts[c]
+                    if hidden[c]:
+                        active.add(c)
+                    dirty_add(c)
+                    pair_add(c)
+            continue
+        if pairs and k._pairs():
+            continue
+        if k._global():
+            continue
+        k.found_mines = []
+        return
 
 
 def logic_solve(board: Board, first: int, exact: bool = True,
@@ -545,7 +369,10 @@ def logic_solve(board: Board, first: int, exact: bool = True,
     counts = board.counts
     k.reveal(first, counts[first])
     while True:
-        safe, mines = k.settle(exact=exact, budget=budget)
+        play_out(k, counts)
+        if k.solved() or not exact:
+            return k
+        safe, mines = k.settle(exact=True, budget=budget)
         if not safe and not mines:
             return k
         for c in safe:

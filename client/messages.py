@@ -1,0 +1,84 @@
+"""What a client session hands its listeners, as types.
+
+Server frames arrive as the typed dataclasses of :mod:`gridhall.protocol`
+(``decode(frame, "server")``). Two things only the client knows are added as
+local types: :class:`Connection` (the link to the server came up, dropped ...)
+and :class:`Refused`, which replaces the server's ``error`` so that it can say
+which request was refused, and also covers refusals made on this side (sending
+while offline, a chat line over the limit).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal, TypeAlias, TypeGuard
+
+from gridhall import protocol as p
+
+ConnectionStatus = Literal["connecting", "connected", "lost", "closed", "failed"]
+
+
+RESTARTING = 1012
+"""The close code of a server stopping to restart (it keeps the rooms)."""
+
+
+@dataclass(frozen=True)
+class Connection:
+    """The connection changed: ``lost`` comes with the ``delay`` before the next try
+    and, when the server closed it, its close ``code`` and ``reason``; ``failed``
+    with the ``reason`` the connect failed."""
+
+    status: ConnectionStatus
+    attempt: int = 0
+    delay: float = 0.0
+    reason: str = ""
+    code: int | None = None
+
+    @property
+    def restarting(self) -> bool:
+        """The server said it is restarting: our seat waits for us."""
+        return self.code == RESTARTING
+
+
+OFFLINE = "offline"
+"""The code of a :class:`Refused` made locally: the request was not sent."""
+
+
+@dataclass(frozen=True)
+class Refused:
+    """A request refused, by the server (its ``error``) or by this client before
+    sending (``offline``, or a field the contract would refuse)."""
+
+    code: str
+    message: str
+    request: str | None = None
+    """The refused request's type (``move``, ``join-room`` ...), when known."""
+
+
+RoomEvent: TypeAlias = (
+    p.State | p.Joined | p.Left | p.Moved | p.GameOver | p.PlayerInfoEvent | p.ChatEvent
+    | p.PlayAgainEvent | p.AgreeAgainEvent | p.DeclineAgainEvent | p.Resigned | p.OfferEvent
+    | p.AnswerEvent | p.Notice
+)  # fmt: skip
+"""Every server message about a room (each carries ``room`` and ``seq``)."""
+
+ROOM_EVENTS = RoomEvent.__args__
+"""The same, for ``isinstance``."""
+
+ServerMessage: TypeAlias = p.Welcome | p.Rooms | RoomEvent
+"""What the server sends, less ``error`` (which listeners see as :class:`Refused`)."""
+
+Event: TypeAlias = ServerMessage | Connection | Refused
+"""Everything a session listener receives."""
+
+Request: TypeAlias = (
+    p.Hello | p.ListRooms | p.CreateRoom | p.JoinRoom | p.LeaveRoom | p.Sync | p.PlayerInfo
+    | p.Move | p.Chat | p.Resign | p.PlayAgain | p.AgreeAgain | p.DeclineAgain | p.Offer
+    | p.Answer | p.Start
+)  # fmt: skip
+"""Every message a client may send (an intent from a board, button or dialog)."""
+
+
+def is_room_event(msg: object) -> TypeGuard[RoomEvent]:
+    """True for a server message about a room (``state``, ``moved``, ``chat`` ...)."""
+    return isinstance(msg, ROOM_EVENTS)

@@ -1,0 +1,134 @@
+"""Our copy of the room we are in, and how room events fold into it. No I/O.
+
+The server sends a full ``state`` on join, resume and ``sync``, and between
+snapshots only events (``moved``, ``chat``, ``game-over`` ...). :func:`apply`
+folds one typed event into a :class:`RoomCopy` and says whether the copy can
+no longer be trusted (a ``seq`` skipped, someone joined) so the session should
+ask for a ``sync``.
+
+Nothing here is ever changed in place: every event makes a new
+:class:`RoomCopy` (and a new ``State`` through ``dataclasses.replace``), and
+maps inside a state are replaced, never edited. So a UI may keep a copy, or
+hand it to another thread, without locks or deep copies.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from gridhall import protocol as p
+from gridhall.client.messages import RoomEvent
+
+CHAT_KEEP = 200
+"""Chat lines kept in the copy (the server's snapshot holds the last 50)."""
+
+
+@dataclass(frozen=True)
+class RoomCopy:
+    """The last ``state`` with later events folded in, plus the transient facts a
+    UI shows but a snapshot does not carry."""
+
+    room: str
+    seq: int
+    state: p.State | None = None
+    """None until the first snapshot arrives (right after ``joined``)."""
+    again: tuple[str, ...] = ()
+    """Players who asked for or agreed to another game since the last one ended."""
+    declined: tuple[str, ...] = ()
+    last_actions: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Each player's latest accepted move, e.g. to mark others' clicks."""
+    syncing: bool = False
+    """A fresh snapshot was asked for (or is due); events meanwhile are provisional."""
+    view_at: float = 0.0
+    """Wall-clock time the view last changed: clocks the view gives "as of the
+    latest event" (``elapsed``, ``starts_in``) count on from here."""
+
+
+@dataclass(frozen=True)
+class Applied:
+    """The outcome of one event: the new copy (None: we are not in a room) and
+    whether a fresh snapshot must be asked for."""
+
+    room: RoomCopy | None
+    sync: bool = False
+
+
+def apply(copy: RoomCopy | None, msg: RoomEvent, me: str | None, now: float) -> Applied:
+    """Fold one room event into ``copy``; ``me`` is our player id, ``now`` the
+    wall-clock time the event arrived."""
+    if isinstance(msg, p.State):
+        return Applied(_snapshot(copy, msg, now))
+    if isinstance(msg, p.Joined) and msg.player in (None, me):
+        if copy is None or copy.room != msg.room:
+            return Applied(RoomCopy(room=msg.room, seq=msg.seq, syncing=True))
+        return Applied(copy)
+    if isinstance(msg, p.Left) and msg.player in (None, me):
+        return Applied(None if copy is not None and copy.room == msg.room else copy)
+    if copy is None or copy.room != msg.room:
+        return Applied(copy)
+    if msg.seq <= copy.seq and not copy.syncing:
+        return Applied(copy)  # already covered by the snapshot we hold
+    gap = msg.seq > copy.seq + 1
+    copy = replace(copy, seq=max(copy.seq, msg.seq))
+    if gap and not copy.syncing:
+        return Applied(replace(copy, syncing=True), sync=True)
+    if copy.state is None:
+        return Applied(copy)  # nothing to fold into until the snapshot arrives
+    return _fold(copy, copy.state, msg, now)
+
+
+def _snapshot(copy: RoomCopy | None, msg: p.State, now: float) -> RoomCopy:
+    old = copy.state if copy is not None and copy.room == msg.room else None
+    fresh_game = old is None or old.round != msg.round or (
+        msg.status != "over" and old.status == "over"
+    )
+    base = copy if copy is not None and copy.room == msg.room else RoomCopy(msg.room, msg.seq)
+    if fresh_game:
+        base = replace(base, again=(), declined=(), last_actions={})
+    again = tuple(str(x) for x in msg.pending_again) if msg.pending_again else base.again
+    return replace(base, seq=msg.seq, state=msg, again=again, syncing=False, view_at=now)
+
+
+def _fold(copy: RoomCopy, state: p.State, msg: RoomEvent, now: float) -> Applied:
+    """Apply one event to the state: only fields the event carries (no game rules)."""
+    if isinstance(msg, p.Moved):
+        actions = {**copy.last_actions, msg.by: dict(msg.move)}
+        return Applied(replace(copy, state=replace(state, view=msg.view, turn=msg.turn),
+                               last_actions=actions, view_at=now))  # fmt: skip
+    if isinstance(msg, p.GameOver):
+        state = replace(state, status="over", result=msg.result, turn=None)
+        return Applied(replace(copy, state=state, again=(), declined=()))
+    if isinstance(msg, p.ChatEvent):
+        line = {"from": msg.sender, "name": msg.name, "text": msg.text, "ts": msg.ts}
+        chat = [*state.chat, line][-CHAT_KEEP:]
+        return Applied(replace(copy, state=replace(state, chat=chat)))
+    if isinstance(msg, p.PlayerInfoEvent):
+        if not any(pl.get("player") == msg.player for pl in state.players):
+            return Applied(replace(copy, syncing=True), sync=True)
+        players = [_with_info(pl, msg) if pl.get("player") == msg.player else pl
+                   for pl in state.players]  # fmt: skip
+        return Applied(replace(copy, state=replace(state, players=players)))
+    if isinstance(msg, p.Joined | p.Left):  # someone else came or went: a fresh roster
+        return Applied(replace(copy, syncing=True), sync=True)
+    if isinstance(msg, p.PlayAgainEvent | p.AgreeAgainEvent):
+        again = copy.again if msg.sender in copy.again else (*copy.again, msg.sender)
+        return Applied(replace(copy, again=again))
+    if isinstance(msg, p.DeclineAgainEvent):
+        return Applied(replace(copy, declined=(*copy.declined, msg.sender)))
+    if isinstance(msg, p.OfferEvent):  # the view shows a pending offer as ``pending``
+        view = {**state.view, "pending": {"kind": msg.kind, "from": msg.sender}}
+        return Applied(replace(copy, state=replace(state, view=view)))
+    if isinstance(msg, p.AnswerEvent):
+        view = {k: v for k, v in state.view.items() if k != "pending"}
+        return Applied(replace(copy, state=replace(state, view=view)))
+    return Applied(copy)  # resigned, notice: the state they change comes as its own event
+
+
+def _with_info(player: dict[str, Any], msg: p.PlayerInfoEvent) -> dict[str, Any]:
+    entry = {**player, "name": msg.name, "connected": msg.connected}
+    if msg.color is None:
+        entry.pop("color", None)
+    else:
+        entry["color"] = msg.color
+    return entry

@@ -1,0 +1,72 @@
+"""The Minesweeper field in the terminal: hidden cells shaded, numbers in the
+classic colours, the others' last clicks underlined in their colours."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.style import Style
+from rich.text import Text
+from textual.binding import Binding, BindingType
+
+from gridhall.client.tui.boards.base import Board, styled
+from gridhall.client.views.base import Button
+from gridhall.client.views.minesweeper import MinesweeperView
+
+class MinesWidget(Board):
+    """Hidden cells shaded, numbers in classic colours, others' last clicks underlined."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("f", "mark", "Flag/?"),
+        Binding("c", "chord_key", "Chord"),
+        Binding("a", "flag_around", "Flag around", show=False),
+    ]
+    KEYS_HELP: ClassVar[list[tuple[str, str]]] = [
+        ("enter  space  left click", "reveal (on a satisfied number: chord)"),
+        ("f  right click", "flag → question mark → clear"),
+        ("c  middle  left+right", "chord: open around a satisfied number"),
+        ("a  right click a number", "flag all hidden cells around it"),
+    ]
+    game = MinesweeperView()
+
+    def grid_size(self) -> tuple[int, int]:
+        return int(self.view.get("width") or 0), int(self.view.get("height") or 0)
+
+    def text_size(self) -> tuple[int, int]:
+        w, h = self.grid_size()
+        return 2 * w, h
+
+    def cell_at(self, col: int, row: int) -> tuple[int, int] | None:
+        w, h = self.grid_size()
+        x = col // 2
+        return (x, row) if 0 <= x < w and 0 <= row < h else None
+
+    def click(self, x: int, y: int, button: Button) -> None:
+        if self.room is not None:
+            self.act(self.game.click(self.room, self.me, x, y, button))
+
+    def action_mark(self) -> None:
+        self.click(*self.cursor, "secondary")
+
+    def action_chord_key(self) -> None:
+        self.click(*self.cursor, "chord")
+
+    def action_flag_around(self) -> None:
+        if self.room is not None:
+            self.act(self.game.flag_around(self.room, self.me, *self.cursor))
+
+    def render(self) -> Text:
+        if self.room is None:
+            return Text()
+        board = self.game.board(self.room, self.me)
+        cursor = self.cursor if self.has_focus else None
+        text = Text(no_wrap=True)
+        for y in range(board.height):
+            for x in range(board.width):
+                look = board.look(x, y, cursor)
+                mark = board.mark_color(x, y)
+                text.append(look.glyph, styled(look))
+                text.append(" ", Style(bgcolor=mark or look.bg))
+            if y < board.height - 1:
+                text.append("\n")
+        return text

@@ -1,0 +1,102 @@
+// Link-match (Lianliankan) as in the source game: ivory tiles on felt, the picked
+// tile framed in red, the hint pair in gold, and our last link's path drawn as a green
+// line (through the ring of empty cells around the board) that then fades.
+//
+// Cells carry `data-kind` (0: empty); the path is an SVG polyline with `data-path`
+// whose `points` are cell centres; the picked tile has the class `selected`.
+
+import { clear, svg } from "../dom.js";
+import { GridBoard, centre } from "./grid.js";
+
+const GLYPHS = [..."♠♣♥♦★●■▲◆♪☀☂☯⚑✿❄✚✦◐◑⊕⊗⊙⌘♞♜♛♚☘⬟⬢◈▼◇○□ABCDEFGHJKLMNPQRSTUVWXYZ23456789abdefghmnqrt"];
+const TEXT_STYLE = "\uFE0E"; // ask for the text (not emoji) form of the symbols
+
+export function glyph(kind) {
+  return GLYPHS[(kind - 1) % GLYPHS.length] + TEXT_STYLE;
+}
+
+export class LinkBoard extends GridBoard {
+  constructor(intent) {
+    super("linkmatch", 1, { primary: (cell) => this.click(cell) });
+    this.intent = intent;
+    this.selected = null;
+    this.kinds = [];
+    this.ctx = null;
+  }
+
+  kind(x, y) {
+    return Number((this.kinds[y] || [])[x] || 0);
+  }
+
+  render(ctx) {
+    this.ctx = ctx;
+    const { state } = ctx;
+    const view = { ...(state.options || {}), ...(state.view || {}) };
+    const w = Number(view.width || 16);
+    const h = Number(view.height || 9);
+    this.resize(w, h);
+    const own = Array.isArray((state.view || {}).rows);
+    this.kinds = own ? state.view.rows : [];
+    if (this.selected && !this.kind(...this.selected)) this.selected = null; // linked or shuffled away
+    const hint = new Set((own && Array.isArray(view.hint) ? view.hint : []).map(([x, y]) => `${x},${y}`));
+    for (let y = 0; y < h; y += 1) {
+      for (let x = 0; x < w; x += 1) {
+        const kind = this.kind(x, y);
+        const picked = this.selected && this.selected[0] === x && this.selected[1] === y;
+        const hinted = hint.has(`${x},${y}`);
+        this.paint(x, y, `${kind}|${picked}|${hinted}`, (cell) => {
+          cell.className = "cell";
+          cell.dataset.kind = String(kind);
+          if (kind) {
+            cell.classList.add("tile", `ink${(kind - 1) % 12}`);
+            cell.textContent = glyph(kind);
+          } else {
+            cell.classList.add("empty");
+            cell.textContent = "";
+          }
+          if (picked) cell.classList.add("selected");
+          if (hinted) cell.classList.add("hint");
+        });
+      }
+    }
+    if (state.status === "waiting") this.say("Waiting for the room's creator to press Start");
+    else if (state.status === "playing" && !own) this.say("Watching the race: each racer's board is private");
+    else if (view.starts_in > 0) this.say(`Starting in ${Math.ceil(view.starts_in)}…`);
+    else this.say("");
+  }
+
+  /** Draw the path of our last link (corner points, ring cells included). */
+  showPath(points) {
+    clear(this.over);
+    if (!Array.isArray(points) || points.length < 2) return;
+    const pts = points.map(([x, y]) => centre(x, y).join(",")).join(" ");
+    this.over.append(svg("polyline", { class: "path", "data-path": "", points: pts }));
+  }
+
+  click({ x, y }) {
+    const ctx = this.ctx;
+    if (!ctx || !ctx.seated) return this.intent(null, "You are watching; spectators cannot play.");
+    if (!this.kind(x, y) || (this.selected && this.selected[0] === x && this.selected[1] === y)) {
+      this.select(null);
+      return undefined;
+    }
+    if (this.selected === null) {
+      this.select([x, y]);
+      return undefined;
+    }
+    const a = this.selected;
+    this.select(null);
+    return this.intent(["move", { move: { action: "link", a, b: [x, y] } }]);
+  }
+
+  select(cell) {
+    const before = this.selected;
+    this.selected = cell;
+    for (const c of [before, cell]) {
+      if (c && c[0] < this.cols && c[1] < this.rows) {
+        this.cell(c[0], c[1]).classList.toggle("selected", cell !== null && c === cell);
+        this.keys[c[1] * this.cols + c[0]] = null; // repaint on the next render
+      }
+    }
+  }
+}

@@ -1,0 +1,117 @@
+// Minesweeper as in the classic game: raised hidden cells, sunken open ones, coloured
+// numbers, flags and question marks; after a loss the mines, the exploded one on red
+// and wrong flags crossed out. The hint cell is ringed (green: safe, orange: a guess)
+// and the cells other players touched last are outlined in their colours.
+//
+// Cells carry `data-cell`: the view's row character ("#" hidden, "F" flag, "?" mark,
+// "0".."8" open, "*" mine, "X" exploded mine, "W" wrong flag).
+
+import { playerColor } from "../text.js";
+import { GridBoard } from "./grid.js";
+
+const NEXT_MARK = { "#": "flag", F: "question", "?": "none" };
+
+function classesOf(ch) {
+  if (ch === "#") return ["hidden"];
+  if (ch === "F") return ["hidden", "flag"];
+  if (ch === "?") return ["hidden", "question"];
+  if (ch === "*") return ["open", "mine"];
+  if (ch === "X") return ["open", "mine", "exploded"];
+  if (ch === "W") return ["open", "mine", "wrong"]; // a flag on a safe cell: crossed mine
+  if (ch >= "1" && ch <= "8") return ["open", `n${ch}`];
+  return ["open"];
+}
+
+export class MinesBoard extends GridBoard {
+  constructor(intent) {
+    super("minesweeper", 0.25, {
+      primary: (cell) => this.act(cell, "primary"),
+      secondary: (cell) => this.act(cell, "secondary"),
+      tertiary: (cell) => this.act(cell, "tertiary"),
+    });
+    this.intent = intent;
+    this.rowsText = [];
+    this.ctx = null;
+  }
+
+  render(ctx) {
+    this.ctx = ctx;
+    const { state, me, copy } = ctx;
+    const view = { ...(state.options || {}), ...(state.view || {}) };
+    const w = Number(view.width || 0);
+    const h = Number(view.height || 0);
+    this.resize(w, h);
+    const rows = (view.rows || []).map(String);
+    this.rowsText = Array.from({ length: h }, (_, y) => (rows[y] || "").padEnd(w, "#").slice(0, w));
+    const hint = view.hint && Number.isInteger(view.hint.x) ? view.hint : null;
+    const colors = {};
+    for (const p of state.players || []) colors[p.player] = playerColor(p);
+    const marks = new Map();
+    const last = view.last && Object.keys(view.last).length ? view.last : copy.lastActions;
+    for (const [player, move] of Object.entries(last || {})) {
+      if (player !== me && Number.isInteger(move.x) && Number.isInteger(move.y)) {
+        marks.set(`${move.x},${move.y}`, colors[player] || "#ffffff");
+      }
+    }
+    for (let y = 0; y < h; y += 1) {
+      for (let x = 0; x < w; x += 1) {
+        const ch = this.rowsText[y][x];
+        const hinted = hint && hint.x === x && hint.y === y && "#?".includes(ch)
+          ? (hint.safe ? "hint-safe" : "hint-risky") : "";
+        const mark = marks.get(`${x},${y}`) || "";
+        this.paint(x, y, `${ch}|${hinted}|${mark}`, (cell) => {
+          cell.className = "cell";
+          cell.classList.add(...classesOf(ch));
+          if (hinted) cell.classList.add(hinted);
+          cell.dataset.cell = ch;
+          cell.textContent = (ch >= "1" && ch <= "8") || ch === "?" ? ch : "";
+          if (mark) {
+            cell.classList.add("other");
+            cell.style.setProperty("--mark", mark);
+          } else cell.style.removeProperty("--mark");
+        });
+      }
+    }
+    this.el.classList.toggle("over", state.status === "over");
+  }
+
+  char(x, y) {
+    return (this.rowsText[y] || "")[x] || "#";
+  }
+
+  /** A revealed number with as many flags (or set-off mines) around it: clicking it
+   * means "chord" (the same convenience the Tk and terminal clients offer). */
+  satisfied(x, y) {
+    const ch = this.char(x, y);
+    if (!(ch >= "1" && ch <= "8")) return false;
+    let around = 0;
+    for (let dy = -1; dy <= 1; dy += 1) {
+      for (let dx = -1; dx <= 1; dx += 1) {
+        const nx = x + dx;
+        const ny = y + dy;
+        if ((dx || dy) && nx >= 0 && ny >= 0 && nx < this.cols && ny < this.rows
+            && "FX".includes(this.char(nx, ny))) around += 1;
+      }
+    }
+    return around === Number(ch);
+  }
+
+  act({ x, y }, gesture) {
+    const ctx = this.ctx;
+    if (!ctx || !ctx.seated) return this.intent(null, "You are watching; spectators cannot play.");
+    if (ctx.state.status !== "playing") return this.intent(null, "The game is not running right now.");
+    const ch = this.char(x, y);
+    const number = ch >= "1" && ch <= "8";
+    let move = null;
+    if (gesture === "primary") {
+      if ("#?".includes(ch)) move = { action: "reveal", x, y };
+      else if (this.satisfied(x, y)) move = { action: "chord", x, y };
+    } else if (gesture === "secondary") {
+      if ("#F?".includes(ch)) move = { action: "mark", x, y, mark: NEXT_MARK[ch] };
+      else if (number) move = { action: "flag-around", x, y };
+    } else if (gesture === "tertiary" && number) {
+      move = { action: "chord", x, y };
+    }
+    return move ? this.intent(["move", { move }]) : undefined;
+  }
+}

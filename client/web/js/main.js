@@ -1,0 +1,274 @@
+// The browser client's entry point: the name form, the connection bar, notices, and
+// which screen shows (the lobby, or the room while the session is in one).
+//
+// Invite links: http://HOST:PORT/#ROOMCODE opens the page and joins that room;
+// ?name=NAME (before the #, or after the code: #ROOMCODE?name=NAME) sets the name.
+
+import { $ } from "./dom.js";
+import { LobbyView } from "./lobby.js";
+import { RoomView } from "./room.js";
+import { Session, saveName, savedName } from "./session.js";
+import { errorText } from "./text.js";
+
+const TICK_MS = 500;
+const LOBBY_REFRESH_MS = 5000;
+const NOTICE_MS = 8000;
+const ROLE_KEY = "gridhall.role.";
+
+/** Room code and name from the page address. */
+export function parseInvite(loc) {
+  let hash = decodeURIComponent(loc.hash.replace(/^#\/?/, ""));
+  let query = new URLSearchParams(loc.search);
+  const q = hash.indexOf("?");
+  if (q >= 0) {
+    query = new URLSearchParams([...query, ...new URLSearchParams(hash.slice(q + 1))]);
+    hash = hash.slice(0, q);
+  }
+  const code = /^[A-Za-z0-9]{1,16}$/.test(hash) ? hash.toUpperCase() : null;
+  const name = (query.get("name") || "").trim().replace(/\s+/g, " ").slice(0, 32);
+  return { code, name, bad: hash !== "" && code === null };
+}
+
+function socketUrl() {
+  return `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/`;
+}
+
+class App {
+  constructor() {
+    this.session = null;
+    this.room = null;
+    this.lobby = null;
+    this.pendingJoin = null; // {room, role, id?}: from an invite link, sent once welcomed
+    this.autoJoins = new Map(); // request id -> room code of joins sent for an invite link
+    this.noticeTimer = null;
+    this.sinceRefresh = 0;
+    this.screen = null;
+  }
+
+  get connected() { return this.session !== null && this.session.connected; }
+
+  start() {
+    const invite = parseInvite(location);
+    if (invite.bad) this.notify("That link does not hold a room code.");
+    if (invite.code) this.pendingJoin = { room: invite.code, role: this.rememberedRole(invite.code) };
+    const name = invite.name || savedName();
+    if (invite.name) saveName(invite.name);
+    this.lobby = new LobbyView(this);
+    this.room = new RoomView(this);
+    $("#reconnect").addEventListener("click", () => this.session && this.session.connect());
+    $("#rename").addEventListener("click", () => this.rename());
+    window.addEventListener("hashchange", () => this.followHash());
+    document.addEventListener("visibilitychange", () => {
+      if (document.visibilityState === "visible" && this.session) this.session.wake();
+    });
+    window.addEventListener("online", () => this.session && this.session.wake());
+    if (name) this.connect(name);
+    else this.askName(invite.code);
+    setInterval(() => this.tick(), TICK_MS);
+  }
+
+  askName(code) {
+    this.showScreen("welcome");
+    const form = $("#name-form");
+    const note = $("#welcome-room");
+    note.hidden = !code;
+    note.textContent = code ? `You were invited to room ${code}.` : "";
+    form.elements.name.value = savedName();
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const name = form.elements.name.value.trim().replace(/\s+/g, " ").slice(0, 32);
+      if (!name || this.session) return;
+      saveName(name);
+      this.connect(name);
+    });
+  }
+
+  connect(name) {
+    this.session = new Session(socketUrl(), name);
+    this.session.on((msg) => this.onMessage(msg));
+    this.showName(name);
+    this.showScreen("lobby");
+    this.session.connect();
+  }
+
+  showName(name) {
+    const button = $("#rename");
+    button.hidden = false;
+    button.textContent = `${name} ✎`;
+  }
+
+  rename() {
+    if (!this.session) return;
+    const typed = window.prompt("Your name (1-32 characters)", this.session.name);
+    const name = (typed || "").trim().replace(/\s+/g, " ").slice(0, 32);
+    if (!name || name === this.session.name) return;
+    if (this.send("player-info", { name }) === null) return;
+    this.session.name = name;
+    saveName(name);
+    this.showName(name);
+  }
+
+  // ---- from the server -------------------------------------------------------------
+
+  onMessage(msg) {
+    const kind = msg.type;
+    const before = this.room.copy ? this.room.copy.state : null;
+    if (kind === "connection") this.onConnection(msg);
+    else if (kind === "error") this.onError(msg);
+    else if (kind === "rooms") this.lobby.showRooms(Array.isArray(msg.rooms) ? msg.rooms : []);
+    else if (kind === "welcome") $("#server-name").textContent = String(msg.server || "");
+    this.follow();
+    if (this.screen === "room" && typeof msg.room === "string") this.room.handle(msg, before);
+  }
+
+  onConnection(msg) {
+    const bar = $("#connection");
+    const retry = $("#reconnect");
+    bar.dataset.connection = msg.status;
+    retry.hidden = true;
+    switch (msg.status) {
+      case "connected":
+        bar.textContent = "● connected";
+        this.sendPendingJoin();
+        this.lobby.refresh();
+        break;
+      case "connecting":
+        bar.textContent = "○ connecting…";
+        break;
+      case "lost":
+        bar.textContent = `○ offline · retrying in ${Math.ceil(msg.delay || 0)} s`;
+        retry.hidden = false;
+        break;
+      case "restarting":
+        bar.textContent = "○ server restarting · reconnecting…";
+        retry.hidden = false;
+        break;
+      case "replaced":
+        bar.textContent = "○ this game is open in another tab or window";
+        retry.textContent = "Play here";
+        retry.hidden = false;
+        return;
+      case "fatal":
+        bar.textContent = "○ this page is out of date: reload it";
+        break;
+      default:
+        break;
+    }
+    retry.textContent = "Reconnect now";
+    if (this.screen === "room") this.room.renderStatus();
+  }
+
+  onError(msg) {
+    const room = this.autoJoins.get(msg.re);
+    if (room !== undefined) {
+      this.autoJoins.delete(msg.re);
+      if (this.pendingJoin && this.pendingJoin.room === room) this.pendingJoin = null;
+      if (msg.code === "already-in-room") return; // resumed into our seat: the state follows
+      if (msg.code === "wrong-password") {
+        this.notify(`Room ${room} is private: type its password to join.`);
+        this.lobby.askPassword(room);
+        return;
+      }
+      if (msg.code === "no-such-room") this.clearHash();
+    }
+    const request = msg.request ? `${msg.request}: ` : "";
+    this.notify(request + errorText(msg));
+  }
+
+  /** Show the room screen exactly while the session is in a room. */
+  follow() {
+    const copy = this.session ? this.session.room : null;
+    if (copy && copy.state.game) {
+      if (this.pendingJoin && this.pendingJoin.room === copy.room) this.pendingJoin = null;
+      this.room.show(copy, this.session.player);
+      if (this.screen !== "room") {
+        this.showScreen("room");
+        this.room.fit();
+        this.setHash(copy.room);
+      }
+    } else if (this.screen === "room" && !copy) {
+      this.showScreen("lobby");
+      this.clearHash();
+      this.lobby.refresh();
+    }
+  }
+
+  // ---- joining ---------------------------------------------------------------------
+
+  join(fields) {
+    try { sessionStorage.setItem(ROLE_KEY + fields.room, fields.role); } catch { /* optional */ }
+    return this.send("join-room", fields);
+  }
+
+  rememberedRole(code) {
+    try { return sessionStorage.getItem(ROLE_KEY + code) || "player"; } catch { return "player"; }
+  }
+
+  sendPendingJoin() {
+    const pending = this.pendingJoin;
+    if (!pending || pending.id !== undefined) return;
+    if (this.session.room && this.session.room.room === pending.room) {
+      this.pendingJoin = null;
+      return;
+    }
+    const id = this.join({ room: pending.room, role: pending.role });
+    if (id === null) return;
+    pending.id = id;
+    this.autoJoins.set(id, pending.room);
+  }
+
+  followHash() {
+    const { code } = parseInvite(location);
+    if (!code || !this.session) return;
+    const current = this.session.room;
+    if (current && current.room === code) return;
+    if (current) {
+      this.notify(`Leave room ${current.room} first to join ${code}.`);
+      return;
+    }
+    this.pendingJoin = { room: code, role: this.rememberedRole(code) };
+    if (this.connected) this.sendPendingJoin();
+  }
+
+  setHash(code) {
+    if (location.hash !== `#${code}` || location.search) history.replaceState(null, "", `/#${code}`);
+  }
+
+  clearHash() {
+    if (location.hash || location.search) history.replaceState(null, "", "/");
+  }
+
+  // ---- utilities -------------------------------------------------------------------
+
+  send(type, fields = {}) {
+    if (!this.session) return null;
+    return this.session.send(type, fields);
+  }
+
+  notify(text) {
+    const box = $("#notice");
+    box.textContent = text;
+    box.hidden = false;
+    clearTimeout(this.noticeTimer);
+    this.noticeTimer = setTimeout(() => { box.hidden = true; }, NOTICE_MS);
+  }
+
+  showScreen(name) {
+    this.screen = name;
+    for (const id of ["welcome", "lobby", "room"]) $(`#${id}`).hidden = id !== name;
+    document.body.dataset.screen = name;
+  }
+
+  tick() {
+    if (this.screen === "room") this.room.tick();
+    else if (this.screen === "lobby") {
+      this.sinceRefresh += TICK_MS;
+      if (this.sinceRefresh >= LOBBY_REFRESH_MS) {
+        this.sinceRefresh = 0;
+        this.lobby.refresh();
+      }
+    }
+  }
+}
+
+new App().start();

@@ -1,0 +1,356 @@
+// The room screen: board, status line, offer and game-over bars, the game's action
+// buttons, players, chat and the invite link with its QR code. It renders what the
+// server sent and sends intents; it never decides a result.
+
+import { $, clear, el } from "./dom.js";
+import { drawQr } from "./qr.js";
+import { GomokuBoard } from "./boards/gomoku.js";
+import { LinkBoard } from "./boards/linkmatch.js";
+import { MinesBoard } from "./boards/minesweeper.js";
+import {
+  GAME_TITLES, names, noticeText, offerText, optionsText, playerColor, playerRoles,
+  rankingLines, resultText, statusLine,
+} from "./text.js";
+
+const BOARDS = { gomoku: GomokuBoard, minesweeper: MinesBoard, linkmatch: LinkBoard };
+
+const ACTIONS = {
+  gomoku: [["draw", "Offer draw"], ["takeback", "Take back"]],
+  minesweeper: [["hint", "Hint"]],
+  linkmatch: [["start", "Start"], ["hint", "Hint"], ["shuffle", "Shuffle"]],
+};
+const COMMON = [["resign", "Resign"]];
+
+const GESTURES = {
+  gomoku: "Tap or click a point to place a stone.",
+  minesweeper: "Tap / left-click reveals (a satisfied number chords); long-press / right-click flags → ? → none (on a number: flag around); middle-click chords.",
+  linkmatch: "Tap a tile, then its twin: the link may turn twice, around the edge too.",
+};
+
+function seated(state, me) {
+  return (state.players || []).some((p) => p.player === me);
+}
+
+/** The state with clocks run forward by the seconds since it arrived (the server
+ * sends times as of its latest event; we count on between events). */
+export function liveState(state, secondsSince, skew) {
+  const view = state.view;
+  if (state.status !== "playing" || !view || typeof view !== "object") return state;
+  const live = { ...view };
+  if (live.starts_in > 0) {
+    const left = live.starts_in - secondsSince;
+    live.starts_in = Math.max(0, left);
+    if (left < 0 && typeof live.elapsed === "number") live.elapsed -= left;
+  } else if (typeof live.elapsed === "number" && (state.game !== "minesweeper" || live.revealed)) {
+    live.elapsed += secondsSince;
+  }
+  const clk = live.clock;
+  if (clk && clk.running && clk.remaining && typeof clk.since === "number") {
+    const used = Math.max(0, Date.now() / 1000 - skew - clk.since);
+    const left = Math.max(0, (clk.remaining[clk.running] || 0) - used);
+    live.clock = { ...clk, remaining: { ...clk.remaining, [clk.running]: left } };
+  }
+  return { ...state, view: live };
+}
+
+export class RoomView {
+  constructor(app) {
+    this.app = app;
+    this.section = $("#room");
+    this.boardWrap = $("#board-wrap");
+    this.status = $("#status");
+    this.offerBar = $("#offer-bar");
+    this.banner = $("#banner");
+    this.actions = $("#actions");
+    this.players = $("#players");
+    this.spectators = $("#spectators");
+    this.chatLog = $("#chat-log");
+    this.chatForm = $("#chat-form");
+    this.inviteLink = $("#invite-link");
+    this.qr = $("#qr");
+    this.game = null;
+    this.board = null;
+    this.copy = null;
+    this.received = performance.now();
+    this.skew = 0;
+    this.chatKeys = [];
+    this.buttons = {};
+
+    $("#leave").addEventListener("click", () => this.app.send("leave-room"));
+    for (const bar of [this.offerBar, this.banner]) {
+      bar.addEventListener("click", (event) => {
+        const button = event.target.closest("button[data-action]");
+        if (button) this.action(button.dataset.action);
+      });
+    }
+    this.chatForm.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const input = this.chatForm.elements.chat;
+      const text = input.value.trim();
+      if (!text) return;
+      if (this.app.send("chat", { text }) !== null) input.value = "";
+    });
+    $("#copy-link").addEventListener("click", () => this.copyLink());
+    new ResizeObserver(() => this.fit()).observe(this.boardWrap);
+    window.addEventListener("resize", () => this.fit());
+  }
+
+  // ---- from the server ---------------------------------------------------------------
+
+  /** Show `copy` (the session's room); builds the board when the game changes. */
+  show(copy, me) {
+    this.copy = copy;
+    this.me = me;
+    this.received = performance.now();
+    const game = copy.state.game;
+    if (game !== this.game) {
+      this.game = game;
+      this.board = new BOARDS[game]((request, notice) => this.intent(request, notice));
+      this.boardWrap.replaceChildren(this.board.el);
+      this.buildActions(game);
+      $("#gesture-hint").textContent = GESTURES[game] || "";
+      this.chatKeys = [];
+      clear(this.chatLog);
+    }
+    this.render();
+  }
+
+  /** One room message, already folded into the copy: notices and the link path. */
+  handle(msg, before) {
+    const state = this.copy ? this.copy.state : {};
+    const who = { ...names(before || {}), ...names(state) };
+    const sender = msg.from || msg.player;
+    const senderName = msg.name || who[sender] || "Someone";
+    const mine = sender === this.me;
+    const notify = (text) => this.app.notify(text);
+    switch (msg.type) {
+      case "moved": {
+        const clk = (msg.view || {}).clock;
+        if (clk && typeof clk.since === "number") this.skew = Date.now() / 1000 - clk.since;
+        if (this.board instanceof LinkBoard && msg.by === this.me && (msg.move || {}).action === "link") {
+          this.board.showPath((msg.view || {}).path);
+        }
+        break;
+      }
+      case "game-over": notify(resultText(state, this.me)); break;
+      case "play-again": if (!mine) notify(`${senderName} wants another game.`); break;
+      case "decline-again": if (!mine) notify(`${senderName} declined another game.`); break;
+      case "offer": if (!mine) notify(offerText(state, this.me) || "An offer arrived."); break;
+      case "answer":
+        if (!mine) notify(`${senderName} ${msg.accept ? "accepted" : "declined"} the ${msg.kind} request.`);
+        break;
+      case "resigned": if (!mine) notify(`${senderName} resigned.`); break;
+      case "notice": notify(noticeText(msg.event, msg.data || {}, who)); break;
+      case "joined": if (msg.player && !mine) notify(`${senderName} joined as ${msg.role || "player"}.`); break;
+      case "left": if (msg.player && !mine) notify(`${senderName} left the room.`); break;
+      case "state":
+        if (this.board instanceof LinkBoard) this.board.showPath(null); // a new game or a resync
+        break;
+      default: break;
+    }
+  }
+
+  // ---- drawing -----------------------------------------------------------------------
+
+  render() {
+    const copy = this.copy;
+    if (!copy || !copy.state.game) return;
+    const state = copy.state;
+    const me = this.me;
+    const sit = seated(state, me);
+    $("#room-title").replaceChildren(
+      `${GAME_TITLES[state.game] || state.game} · room `,
+      el("code", { "data-room-code": "" }, copy.room),
+      ` · round ${Number(state.round || 0) + 1}`,
+      el("span", { class: "dim options" }, ` · ${optionsText(state.game, state.options || {})}`),
+    );
+    this.board.render({ state: this.live(), me, copy, seated: sit });
+    this.fit();
+    this.renderStatus();
+    this.renderBars(sit);
+    this.renderActions(sit);
+    this.renderPlayers();
+    this.renderChat();
+    this.renderInvite(copy.room);
+  }
+
+  live() {
+    return liveState(this.copy.state, (performance.now() - this.received) / 1000, this.skew);
+  }
+
+  /** Clocks and countdowns between events (called twice a second). */
+  tick() {
+    if (!this.copy || !this.copy.state.game) return;
+    this.renderStatus();
+    const view = this.copy.state.view || {};
+    if (this.board instanceof LinkBoard && view.starts_in > 0) {
+      this.board.render({ state: this.live(), me: this.me, copy: this.copy, seated: seated(this.copy.state, this.me) });
+    }
+  }
+
+  renderStatus() {
+    const live = { ...this.copy, state: this.live() };
+    const sit = seated(live.state, this.me);
+    this.status.textContent = statusLine(live, this.me, this.app.connected, sit);
+    this.status.dataset.status = String(this.copy.state.status || "");
+    this.status.dataset.turn = this.copy.state.turn === this.me ? "me" : String(this.copy.state.turn || "");
+  }
+
+  renderBars(sit) {
+    const state = this.copy.state;
+    const me = this.me;
+    // a pending draw / take-back offer
+    const text = state.game === "gomoku" && state.status === "playing" ? offerText(state, me) : null;
+    this.offerBar.hidden = !text;
+    if (text) {
+      const pending = (state.view || {}).pending || {};
+      this.offerBar.querySelector(".bar-text").textContent = text;
+      const canAnswer = sit && pending.from !== me;
+      for (const b of this.offerBar.querySelectorAll("button")) b.hidden = !canAnswer;
+    }
+    // the game-over banner and the play-again handshake
+    const over = state.status === "over";
+    this.banner.hidden = !over;
+    if (!over) return;
+    const who = names(state);
+    const asked = this.copy.again.filter((p) => p !== me).map((p) => who[p] || "?");
+    const mine = this.copy.again.includes(me);
+    let line = resultText(state, me);
+    if (mine) line += "  Waiting for the others to agree…";
+    else if (asked.length) line += `  ${asked.join(", ")} want${asked.length === 1 ? "s" : ""} another game.`;
+    if (this.copy.declined.length) line += `  ${this.copy.declined.map((p) => who[p] || "?").join(", ")} declined.`;
+    this.banner.querySelector(".bar-text").textContent = line;
+    this.banner.dataset.result = String((state.result || {}).reason || "");
+    const show = { again: sit && !asked.length && !mine, agree: sit && asked.length > 0 && !mine, decline: sit && asked.length > 0 && !mine };
+    for (const b of this.banner.querySelectorAll("button")) b.hidden = !show[b.dataset.action];
+    const ranking = this.banner.querySelector(".ranking");
+    ranking.replaceChildren(...(state.game === "linkmatch" ? rankingLines(state) : []).map((t) => el("li", {}, t)));
+  }
+
+  buildActions(game) {
+    this.buttons = {};
+    const buttons = [...(ACTIONS[game] || []), ...COMMON].map(([key, label]) => {
+      const b = el("button", { type: "button", "data-action": key }, label);
+      b.addEventListener("click", () => this.action(key));
+      this.buttons[key] = b;
+      return b;
+    });
+    this.actions.replaceChildren(...buttons);
+  }
+
+  renderActions(sit) {
+    const state = this.copy.state;
+    const playing = state.status === "playing";
+    for (const [key, b] of Object.entries(this.buttons)) {
+      if (key === "start") {
+        b.hidden = !(state.status === "waiting" && state.creator === this.me);
+        b.disabled = false;
+      } else {
+        b.hidden = !sit;
+        b.disabled = !playing;
+      }
+    }
+  }
+
+  renderPlayers() {
+    const state = this.copy.state;
+    const roles = playerRoles(state);
+    const turn = state.status === "playing" ? state.turn : null;
+    const rows = [...(state.players || [])].sort((a, b) => (a.seat || 0) - (b.seat || 0)).map((p) => {
+      const dot = el("span", { class: "dot" });
+      dot.style.setProperty("--c", playerColor(p));
+      const li = el("li", { class: p.player === this.me ? "me" : null, "data-player": p.player },
+        dot,
+        el("span", { class: "name" }, String(p.name)),
+        p.player === this.me ? el("span", { class: "dim" }, " (you)") : null,
+        p.bot ? el("span", { class: "tag" }, `computer ${p.bot}`) : null,
+        roles[p.player] ? el("span", { class: "dim role" }, roles[p.player]) : null,
+        p.connected === false ? el("span", { class: "offline" }, "offline") : null,
+        p.player === turn ? el("span", { class: "turn" }, "◀ to move") : null);
+      return li;
+    });
+    this.players.replaceChildren(...rows);
+    const watching = (state.spectators || []).map(String);
+    this.spectators.textContent = watching.length ? `Watching: ${watching.join(", ")}` : "";
+  }
+
+  renderChat() {
+    const lines = this.copy.state.chat || [];
+    const keys = lines.map((l) => `${l.ts}|${l.from}|${l.text}`);
+    const prefix = this.chatKeys.length <= keys.length && this.chatKeys.every((k, i) => k === keys[i]);
+    const atBottom = this.chatLog.scrollTop + this.chatLog.clientHeight >= this.chatLog.scrollHeight - 8;
+    if (!prefix) {
+      clear(this.chatLog);
+      this.chatKeys = [];
+    }
+    const colors = {};
+    for (const p of this.copy.state.players || []) colors[p.player] = playerColor(p);
+    for (let i = this.chatKeys.length; i < lines.length; i += 1) {
+      const line = lines[i];
+      const name = el("span", { class: "name" }, String(line.name));
+      if (colors[line.from]) name.style.setProperty("--c", colors[line.from]);
+      this.chatLog.append(el("li", { "data-from": line.from }, name, el("span", { class: "text" }, String(line.text))));
+    }
+    this.chatKeys = keys;
+    if (atBottom || !prefix) this.chatLog.scrollTop = this.chatLog.scrollHeight;
+  }
+
+  renderInvite(code) {
+    const link = `${location.origin}/#${code}`;
+    if (this.inviteLink.value !== link) this.inviteLink.value = link;
+    drawQr(this.qr, link);
+    const local = /^(localhost|127\.|\[::1\])/.test(location.hostname) || location.hostname === "::1";
+    $("#invite-note").textContent = local
+      ? "This page is open as localhost: players on other devices need this machine's network address (gridhall-server prints it)."
+      : "Anyone on your network can open this link or scan the code to join.";
+  }
+
+  fit() {
+    if (!this.board) return;
+    const wide = window.matchMedia("(min-width: 800px)").matches;
+    const coarse = window.matchMedia("(pointer: coarse)").matches;
+    const rect = this.boardWrap.getBoundingClientRect();
+    const width = this.boardWrap.clientWidth - 4;
+    const height = wide ? window.innerHeight - Math.max(rect.top, 0) - 150 : window.innerHeight * 0.72;
+    this.board.fit(width, Math.max(height, 200), coarse ? 26 : 14);
+  }
+
+  // ---- to the server -----------------------------------------------------------------
+
+  intent(request, notice) {
+    if (request) {
+      const [type, fields] = request;
+      this.app.send(type, fields);
+    } else if (notice) {
+      this.app.notify(notice);
+    }
+  }
+
+  action(key) {
+    const state = this.copy ? this.copy.state : {};
+    const simple = {
+      resign: "resign", start: "start", again: "play-again", agree: "agree-again", decline: "decline-again",
+    };
+    if (simple[key]) this.app.send(simple[key]);
+    else if (key === "draw" || key === "takeback") this.app.send("offer", { kind: key });
+    else if (key === "hint" || key === "shuffle") this.app.send("move", { move: { action: key } });
+    else if (key === "accept" || key === "refuse") {
+      const pending = (state.view || {}).pending;
+      if (pending) this.app.send("answer", { kind: pending.kind, accept: key === "accept" });
+    }
+  }
+
+  async copyLink() {
+    const link = this.inviteLink.value;
+    try {
+      await navigator.clipboard.writeText(link); // only in secure contexts (https, localhost)
+      this.app.notify("Invite link copied.");
+      return;
+    } catch { /* plain http on a LAN address: fall back to a selection copy */ }
+    this.inviteLink.focus();
+    this.inviteLink.select();
+    let copied = false;
+    try { copied = document.execCommand("copy"); } catch { copied = false; }
+    this.app.notify(copied ? "Invite link copied." : "Select the link and copy it.");
+  }
+}

@@ -1,0 +1,321 @@
+// One player's connection to the gridhall server that served this page.
+//
+// Mirrors client/session.py: say `hello` (with the token kept in localStorage, so a
+// reload or a dropped connection gets the seat back), keep the latest `state` of our
+// room and fold room events into it, ask for `sync` when a room's `seq` skips, and
+// reconnect with exponential backoff and jitter. It knows no game rules: whose turn it
+// is comes from the server's `turn` field, never from the board.
+//
+// Listeners get every server message (after it was applied) plus local ones:
+//   {type: "connection", status: "connecting" | "connected" | "lost" | "restarting"
+//    | "replaced" | "fatal", delay?, attempt?, code?}
+//   {type: "error", code: "offline", ...} for an intent sent while disconnected.
+
+import { PROTOCOL, decode, encode } from "./codec.js";
+
+const CHAT_KEEP = 200;
+const TOKEN_KEY = "gridhall.token";
+const NAME_KEY = "gridhall.name";
+export const CLOSE_REPLACED = 4000; // the same player connected again elsewhere
+export const CLOSE_RESTART = 1012; // the server is restarting
+
+/** localStorage that never throws (private browsing, storage disabled). */
+export const storage = {
+  get(key) {
+    try { return globalThis.localStorage.getItem(key); } catch { return null; }
+  },
+  set(key, value) {
+    try {
+      if (value === null || value === undefined) globalThis.localStorage.removeItem(key);
+      else globalThis.localStorage.setItem(key, value);
+    } catch { /* nothing to keep it in: the next visit is a new player */ }
+  },
+};
+
+export function savedName() { return storage.get(NAME_KEY) || ""; }
+export function saveName(name) { storage.set(NAME_KEY, name); }
+
+/** Reconnect delays: `first` doubling up to `cap`, scaled by 50..100 % jitter so a
+ * room full of phones does not reconnect in lock step. */
+export function backoffDelay(attempt, first = 0.5, cap = 10, jitter = 0.5) {
+  const base = Math.min(cap, first * 2 ** Math.min(attempt, 30));
+  return base * (1 - jitter * Math.random());
+}
+
+/** Our copy of a room: its last `state` with later events applied, plus what a
+ * snapshot does not carry (who asked for another game, each player's last move). */
+export class RoomCopy {
+  constructor(room, seq) {
+    this.room = room;
+    this.seq = seq;
+    this.state = {};
+    this.again = [];
+    this.declined = [];
+    this.lastActions = {};
+    this.syncing = false;
+  }
+}
+
+export class Session {
+  constructor(url, name) {
+    this.url = url;
+    this.name = name;
+    this.token = storage.get(TOKEN_KEY);
+    this.player = null;
+    this.serverName = null;
+    this.room = null;
+    this.ws = null;
+    this.welcomed = false;
+    this.attempt = 0;
+    this.paused = null; // "replaced" (another tab took over) | "fatal" (version mismatch)
+    this.retryTimer = null;
+    this.nextId = 1;
+    this.requests = new Map();
+    this.listeners = [];
+  }
+
+  get connected() { return this.ws !== null && this.welcomed; }
+
+  on(listener) { this.listeners.push(listener); }
+
+  emit(msg) {
+    for (const listener of this.listeners) {
+      try { listener(msg); } catch (err) { console.error(err); } // a UI bug must not kill the link
+    }
+  }
+
+  // ---- connection --------------------------------------------------------------------
+
+  /** Connect now (also cancels a pending retry and a "replaced" pause). */
+  connect() {
+    clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    this.paused = null;
+    if (this.ws !== null) return;
+    this.emit({ type: "connection", status: "connecting", attempt: this.attempt });
+    let ws;
+    try {
+      ws = new WebSocket(this.url);
+    } catch (err) {
+      this.lost({ code: 1006, reason: String(err) });
+      return;
+    }
+    ws.binaryType = "arraybuffer";
+    this.ws = ws;
+    this.welcomed = false;
+    ws.onopen = () => {
+      const hello = { type: "hello", protocol: PROTOCOL, name: this.name };
+      if (this.token) hello.token = this.token;
+      ws.send(encode(hello));
+    };
+    ws.onmessage = (event) => {
+      if (ws !== this.ws) return;
+      let msg;
+      try { msg = decode(event.data); } catch { return; } // not our format: ignore
+      this.onMessage(msg);
+    };
+    ws.onclose = (event) => {
+      if (ws !== this.ws) return;
+      this.ws = null;
+      this.welcomed = false;
+      this.lost(event);
+    };
+  }
+
+  /** Reconnect at once if we are waiting to (a "retry now" button, the tab shown again). */
+  wake() {
+    if (this.ws === null && this.paused === null) this.connect();
+  }
+
+  /** Drop the socket as a network failure would (tests, and a UI's "reconnect now"). */
+  drop() {
+    if (this.ws !== null) this.ws.close();
+  }
+
+  lost(event) {
+    if (this.room !== null) this.room.syncing = true; // the state sent on resume replaces it
+    if (event.code === CLOSE_REPLACED) {
+      this.paused = "replaced";
+      this.emit({ type: "connection", status: "replaced" });
+      return;
+    }
+    if (this.paused === "fatal") {
+      this.emit({ type: "connection", status: "fatal" });
+      return;
+    }
+    const delay = backoffDelay(this.attempt);
+    this.attempt += 1;
+    const status = event.code === CLOSE_RESTART ? "restarting" : "lost";
+    this.emit({ type: "connection", status, delay, attempt: this.attempt, code: event.code });
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      if (this.paused === null) this.connect();
+    }, delay * 1000);
+  }
+
+  // ---- sending -----------------------------------------------------------------------
+
+  /** Send an intent; returns its request id, or null when offline (listeners then get
+   * an `offline` error). */
+  send(type, fields = {}) {
+    if (!this.connected) {
+      this.emit({
+        type: "error", code: "offline", request: type,
+        message: "Not connected to the server right now; reconnecting, try again in a moment.",
+      });
+      return null;
+    }
+    const id = this.nextId & 0x7fffffff;
+    this.nextId += 1;
+    this.requests.set(id, type);
+    if (this.requests.size > 256) this.requests.delete(this.requests.keys().next().value);
+    this.ws.send(encode({ ...fields, type, id }));
+    return id;
+  }
+
+  // ---- applying server messages ------------------------------------------------------
+
+  onMessage(msg) {
+    const kind = msg.type;
+    if (kind === "welcome") {
+      this.player = msg.player;
+      if (msg.token) {
+        this.token = msg.token;
+        storage.set(TOKEN_KEY, msg.token);
+      }
+      this.serverName = msg.server;
+      this.welcomed = true;
+      this.attempt = 0;
+      this.emit({ type: "connection", status: "connected" });
+      const copy = this.room;
+      if (copy !== null) setTimeout(() => this.syncIfStale(copy), 1500);
+    } else if (kind === "error") {
+      if (Number.isInteger(msg.re)) msg = { ...msg, request: this.requests.get(msg.re) };
+      if (msg.code === "not-in-room" && this.room !== null) this.room = null;
+      if (msg.code === "version-mismatch") this.paused = "fatal";
+    } else if (typeof msg.room === "string" && Number.isInteger(msg.seq)) {
+      this.applyRoomEvent(msg);
+    }
+    this.emit(msg);
+  }
+
+  isMe(msg) {
+    const who = msg.player;
+    return who === undefined || who === null || who === this.player;
+  }
+
+  applyRoomEvent(msg) {
+    const { type: kind, room: roomId, seq } = msg;
+    if (kind === "state") {
+      this.applyState(msg);
+      return;
+    }
+    if (kind === "joined" && this.isMe(msg)) {
+      if (this.room === null || this.room.room !== roomId) {
+        this.room = new RoomCopy(roomId, seq);
+        this.room.syncing = true;
+      }
+      return;
+    }
+    if (kind === "left" && this.isMe(msg)) {
+      if (this.room !== null && this.room.room === roomId) this.room = null;
+      return;
+    }
+    const copy = this.room;
+    if (copy === null || copy.room !== roomId) return;
+    if (seq <= copy.seq && !copy.syncing) return; // already in the snapshot we hold
+    const gap = seq > copy.seq + 1;
+    copy.seq = Math.max(copy.seq, seq);
+    if (gap && !copy.syncing) {
+      this.requestSync(copy);
+      return;
+    }
+    if (!copy.state.game) return; // nothing to fold into until the snapshot arrives
+    this.fold(copy, msg);
+  }
+
+  applyState(msg) {
+    let copy = this.room;
+    if (copy === null || copy.room !== msg.room) copy = this.room = new RoomCopy(msg.room, msg.seq);
+    const freshGame = copy.state.round !== msg.round
+      || (msg.status !== "over" && copy.state.status === "over");
+    if (freshGame) {
+      copy.again = [];
+      copy.declined = [];
+      copy.lastActions = {};
+    }
+    copy.state = { ...msg, chat: Array.isArray(msg.chat) ? [...msg.chat] : [] };
+    copy.seq = msg.seq;
+    copy.syncing = false;
+    if (Array.isArray(msg.pending_again)) copy.again = msg.pending_again.map(String);
+  }
+
+  syncIfStale(copy) {
+    if (this.room === copy && copy.syncing && this.connected) this.requestSync(copy);
+  }
+
+  requestSync(copy) {
+    copy.syncing = true;
+    this.send("sync");
+  }
+
+  /** Apply one room event to the copied state: only fields the event carries. */
+  fold(copy, msg) {
+    const state = copy.state;
+    switch (msg.type) {
+      case "moved":
+        if (msg.view && typeof msg.view === "object") state.view = msg.view;
+        if ("turn" in msg) state.turn = msg.turn;
+        else delete state.turn; // absent: nobody in particular is to move
+        if (typeof msg.by === "string") copy.lastActions[msg.by] = { ...(msg.move || {}) };
+        break;
+      case "game-over":
+        state.status = "over";
+        state.result = msg.result || {};
+        delete state.turn;
+        copy.again = [];
+        copy.declined = [];
+        break;
+      case "chat": {
+        const chat = state.chat || (state.chat = []);
+        chat.push({ from: msg.from, name: msg.name, text: msg.text, ts: msg.ts });
+        if (chat.length > CHAT_KEEP) chat.splice(0, chat.length - CHAT_KEEP);
+        break;
+      }
+      case "player-info": {
+        const p = (state.players || []).find((q) => q.player === msg.player);
+        if (p) {
+          for (const key of ["name", "color", "connected"]) if (key in msg) p[key] = msg[key];
+        } else {
+          this.requestSync(copy);
+        }
+        break;
+      }
+      case "joined":
+      case "left":
+        this.requestSync(copy); // someone else came or went: take a fresh roster
+        break;
+      case "resigned":
+      case "notice":
+        // A racer resigned, cleared or ran out of time: standings in our view changed
+        // but the event carries no view, so take a fresh snapshot.
+        if (state.status === "playing") this.requestSync(copy);
+        break;
+      case "play-again":
+      case "agree-again":
+        if (typeof msg.from === "string" && !copy.again.includes(msg.from)) copy.again.push(msg.from);
+        break;
+      case "decline-again":
+        if (typeof msg.from === "string") copy.declined.push(msg.from);
+        break;
+      case "offer":
+        state.view = { ...(state.view || {}), pending: { kind: msg.kind, from: msg.from } };
+        break;
+      case "answer":
+        if (state.view) delete state.view.pending;
+        break;
+      default:
+        break;
+    }
+  }
+}

@@ -1,0 +1,130 @@
+"""Gomoku in two real browsers: join by invite link, play to five, offers, play again."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.web.harness import (
+    Browser,
+    ServerThread,
+    create_room,
+    invite_link,
+    join_by_link,
+    open_lobby,
+)
+
+
+def start_pair(ann: Browser, bob: Browser, server: ServerThread) -> str:
+    """Ann creates a Gomoku room; Bob opens its invite link; both see the game start."""
+    open_lobby(ann, server, "Ann")
+    code = create_room(ann, "gomoku")
+    join_by_link(bob, invite_link(ann), "Bob", "gomoku")
+    for browser in (ann, bob):
+        browser.wait(lambda b=browser: b.status_state() == "playing", "the game to start")
+    return code
+
+
+def place(mover: Browser, other: Browser, x: int, y: int, colour: str) -> None:
+    """Click a point on the mover's board; both boards then show the stone."""
+    mover.wait(lambda: mover.find("[data-status]").get_attribute("data-turn") == "me",
+               f"the turn before {x},{y}")
+    mover.cell(x, y).click()
+    for browser in (mover, other):
+        browser.wait(lambda b=browser: b.cell(x, y).get_attribute("data-stone") == colour,
+                     f"the {colour} stone at {x},{y}")
+
+
+def test_invite_link_joins_and_five_in_a_row_wins(ann: Browser, bob: Browser,
+                                                  web_server: ServerThread,
+                                                  shots: Path | None) -> None:
+    code = start_pair(ann, bob, web_server)
+    assert invite_link(ann).endswith(f"/#{code}")
+    assert bob.find("[data-room-code]").text == code
+    assert "Your move (black)" in ann.status()
+    for i in range(4):
+        place(ann, bob, 3 + i, 7, "black")
+        place(bob, ann, 3 + i, 9, "white")
+    place(ann, bob, 7, 7, "black")
+
+    for browser in (ann, bob):
+        browser.wait(lambda b=browser: b.status_state() == "over", "the game to end")
+        browser.wait(lambda b=browser: b.find_all("[data-win-line]"), "the line through the five")
+        won = {(int(c.get_attribute("data-x")), int(c.get_attribute("data-y")))
+               for c in browser.find_all("[data-board] .cell.win")}
+        assert won == {(x, 7) for x in range(3, 8)}
+    assert "You win by five in a row!" in ann.wait_css("#banner").text
+    assert "Ann wins by five in a row." in bob.wait_css("#banner").text
+    box = bob.find("#chat-form input[name=chat]")
+    box.send_keys("gg, well played")
+    bob.find("#chat-form button[type=submit]").click()
+    ann.wait(lambda: "gg, well played" in ann.find("[data-chat-log]").text, "Bob's chat line")
+    if shots:
+        ann.js("document.getElementById('notice').hidden = true")
+        ann.screenshot(shots / "web-gomoku.png")
+
+    # play again: Bob asks, Ann agrees, a new round starts with the colours swapped
+    bob.find("#banner [data-action=again]").click()
+    ann.wait(lambda: ann.find("#banner [data-action=agree]").is_displayed(), "Ann's Agree")
+    ann.find("#banner [data-action=agree]").click()
+    for browser in (ann, bob):
+        browser.wait(lambda b=browser: "round 2" in b.find("#room-title").text, "round 2")
+        browser.wait(lambda b=browser: b.status_state() == "playing", "the new game")
+        assert not browser.find_all("[data-board] [data-stone]")
+    place(bob, ann, 7, 7, "black")
+
+
+def test_take_back_and_draw_offers_are_answered_in_the_other_browser(
+        ann: Browser, bob: Browser, web_server: ServerThread) -> None:
+    start_pair(ann, bob, web_server)
+    place(ann, bob, 7, 7, "black")
+    place(bob, ann, 8, 8, "white")
+
+    bob.find("#actions [data-action=takeback]").click()
+    offer = ann.wait_css("#offer-bar")
+    assert "Bob asks to take back the last move" in offer.text
+    assert not bob.find("#offer-bar [data-action=accept]").is_displayed()  # not to oneself
+    ann.find("#offer-bar [data-action=accept]").click()
+    for browser in (ann, bob):
+        browser.wait(lambda b=browser: b.cell(8, 8).get_attribute("data-stone") is None,
+                     "the white stone to be taken back")
+        assert browser.cell(7, 7).get_attribute("data-stone") == "black"
+
+    place(bob, ann, 6, 6, "white")
+    ann.find("#actions [data-action=draw]").click()
+    bob.wait(lambda: "Ann offers a draw." in bob.find("#offer-bar").text, "the draw offer")
+    bob.find("#offer-bar [data-action=accept]").click()
+    for browser in (ann, bob):
+        banner = browser.wait_css("#banner")
+        browser.wait(lambda b=banner: "Draw by agreement." in b.text, "the agreed draw")
+
+
+def test_resigning_ends_the_game_for_both(ann: Browser, bob: Browser,
+                                         web_server: ServerThread) -> None:
+    start_pair(ann, bob, web_server)
+    bob.find("#actions [data-action=resign]").click()
+    ann.wait(lambda: "You win by resignation!" in ann.wait_css("#banner").text, "Ann's win")
+    bob.wait(lambda: "Ann wins by resignation." in bob.wait_css("#banner").text, "Bob's loss")
+
+
+def test_computer_opponent_with_a_clock(ann: Browser, web_server: ServerThread) -> None:
+    open_lobby(ann, web_server, "Ann")
+    create_room(ann, "gomoku", g_ai="easy", g_clock="3+2")
+    ann.wait(lambda: "Computer (easy)" in ann.find("#players").text, "the computer seated")
+    assert "computer easy" in ann.find("#players").text
+    ann.wait(lambda: ann.status_state() == "playing", "the game to start")
+    assert "Ann 3:00" in ann.status() or "Ann 2:5" in ann.status()
+    ann.wait(lambda: "Ann 2:5" in ann.status(), "Ann's clock to run down between events")
+    ann.cell(7, 7).click()
+    ann.wait(lambda: list(ann.cells("stone").values()).count("white") == 1,
+             "the computer's answer")
+    assert "Computer (easy)" in ann.status()  # its clock is shown too
+
+
+def test_leaving_returns_to_the_lobby_and_forgets_the_link(ann: Browser, bob: Browser,
+                                                           web_server: ServerThread) -> None:
+    start_pair(ann, bob, web_server)
+    bob.find("#leave").click()
+    bob.wait_css("#lobby")
+    assert bob.js("return location.hash") == ""
+    ann.wait(lambda: "You win by resignation!" in ann.wait_css("#banner").text,
+             "Ann's win: leaving forfeits")

@@ -1,0 +1,139 @@
+"""The browser client's own logic, run in the real browser engine on the served modules:
+folding room events, seq gaps answered with sync, close codes, invite-link parsing."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from tests.web.harness import Browser, ServerThread, open_lobby
+
+RUN = """
+const done = arguments[arguments.length - 1];
+(async () => {
+  const session = await import('/js/session.js');
+  const main = await import('/js/main.js');
+  %s
+})().then(done, (err) => done({error: String(err && err.stack || err)}));
+"""
+"""WebDriver runs this script itself (the page's CSP forbids eval: a test body cannot be
+handed to ``new Function``), with the page's own modules imported."""
+
+FAKE = """
+const s = new session.Session('ws://127.0.0.1:9/', 'T');
+s.player = 'p1';
+s.sent = [];
+s.send = (type, fields) => { s.sent.push(type); return 1; };
+const state = (seq, extra = {}) => ({type: 'state', room: 'R', seq, game: 'gomoku', status: 'playing',
+  players: [{player: 'p1', name: 'Ann', seat: 0}, {player: 'p2', name: 'Bob', seat: 1}],
+  view: {moves: []}, chat: [], turn: 'p1', round: 0, ...extra});
+"""
+
+
+def run(browser: Browser, body: str) -> Any:
+    result = browser.driver.execute_async_script(RUN % (FAKE + body))
+    if isinstance(result, dict) and "error" in result:
+        raise AssertionError(result["error"])
+    return result
+
+
+@pytest.fixture
+def page(ann: Browser, web_server: ServerThread) -> Browser:
+    open_lobby(ann, web_server, "Ann")
+    return ann
+
+
+def test_a_seq_gap_asks_for_sync_and_the_snapshot_replaces_the_copy(page: Browser) -> None:
+    got = run(page, """
+      s.onMessage(state(1));
+      s.onMessage({type: 'moved', room: 'R', seq: 2, by: 'p1', move: {x: 1, y: 1},
+                   view: {moves: [[1, 1]]}, turn: 'p2'});
+      const afterMove = [s.room.state.turn, s.sent.length];
+      s.onMessage({type: 'chat', room: 'R', seq: 4, from: 'p2', name: 'Bob', text: 'hi', ts: 1});
+      const afterGap = [s.sent.slice(), s.room.syncing, s.room.state.chat.length];
+      s.onMessage(state(4, {turn: 'p2', view: {moves: [[1, 1]]}}));
+      return {afterMove, afterGap, synced: s.room.syncing, seq: s.room.seq};
+    """)
+    assert got["afterMove"] == ["p2", 0]
+    assert got["afterGap"] == [["sync"], True, 0]  # not folded: the snapshot will carry it
+    assert (got["synced"], got["seq"]) == (False, 4)
+
+
+def test_turn_comes_only_from_the_server(page: Browser) -> None:
+    got = run(page, """
+      s.onMessage(state(1, {game: 'minesweeper', turn: null}));
+      s.onMessage({type: 'moved', room: 'R', seq: 2, by: 'p2', move: {action: 'reveal', x: 0, y: 0},
+                   view: {rows: ['0']}});
+      const coop = 'turn' in s.room.state;
+      s.onMessage({type: 'moved', room: 'R', seq: 3, by: 'p1', move: {}, view: {next: 'white',
+                   colors: {p1: 'white'}}});
+      return {coop, derived: 'turn' in s.room.state, last: s.room.lastActions.p2};
+    """)
+    assert got == {"coop": False, "derived": False, "last": {"action": "reveal", "x": 0, "y": 0}}
+
+
+def test_old_events_are_ignored_and_offers_fold_into_the_view(page: Browser) -> None:
+    got = run(page, """
+      s.onMessage(state(5));
+      s.onMessage({type: 'chat', room: 'R', seq: 5, from: 'p2', name: 'Bob', text: 'old', ts: 1});
+      const old = s.room.state.chat.length;
+      s.onMessage({type: 'offer', room: 'R', seq: 6, from: 'p2', kind: 'draw'});
+      const pending = s.room.state.view.pending;
+      s.onMessage({type: 'answer', room: 'R', seq: 7, from: 'p1', kind: 'draw', accept: false});
+      s.onMessage({type: 'game-over', room: 'R', seq: 8, result: {winner: 'p1', reason: 'resign'}});
+      s.onMessage({type: 'play-again', room: 'R', seq: 9, from: 'p2'});
+      return {old, pending, after: 'pending' in s.room.state.view, status: s.room.state.status,
+              turn: 'turn' in s.room.state, again: s.room.again, sent: s.sent};
+    """)
+    assert got == {"old": 0, "pending": {"kind": "draw", "from": "p2"}, "after": False,
+                   "status": "over", "turn": False, "again": ["p2"], "sent": []}
+
+
+def test_close_codes_decide_whether_to_retry(page: Browser) -> None:
+    got = run(page, """
+      const seen = [];
+      s.on((m) => { if (m.type === 'connection') seen.push(m.status); });
+      s.lost({code: 1012});
+      const retrying = s.retryTimer !== null;
+      clearTimeout(s.retryTimer); s.retryTimer = null;
+      s.lost({code: 4000});
+      const replaced = [s.paused, s.retryTimer];
+      s.paused = null;
+      s.onMessage({type: 'error', code: 'version-mismatch', message: 'old'});
+      s.lost({code: 1002});
+      return {seen, retrying, replaced, fatal: [s.paused, s.retryTimer]};
+    """)
+    assert got == {"seen": ["restarting", "replaced", "fatal"], "retrying": True,
+                   "replaced": ["replaced", None], "fatal": ["fatal", None]}
+
+
+def test_not_in_room_drops_the_copy_and_backoff_grows_to_its_cap(page: Browser) -> None:
+    got = run(page, """
+      s.onMessage(state(1));
+      s.onMessage({type: 'error', code: 'not-in-room', message: 'gone', re: 3});
+      const delays = [0, 3, 10, 40].map((a) => session.backoffDelay(a));
+      return {room: s.room, delays};
+    """)
+    assert got["room"] is None
+    first, fourth, tenth, fortieth = got["delays"]
+    assert 0.25 <= first <= 0.5 and 2 <= fourth <= 4 and 5 <= tenth <= 10 and 5 <= fortieth <= 10
+
+
+INVITES = [
+    ("#k7mq2d", "", "K7MQ2D", ""),
+    ("#K7MQ2D", "?name=Ann", "K7MQ2D", "Ann"),
+    ("#K7MQ2D?name=Bob%20B", "", "K7MQ2D", "Bob B"),
+    ("#/K7MQ2D", "?name=" + "x" * 40, "K7MQ2D", "x" * 32),
+    ("#%3Cimg%20src%3Dx%3E", "", None, ""),
+    ("", "?name=%20%20Cy%20%20", None, "Cy"),
+]
+
+
+def test_invite_links_are_parsed_strictly(page: Browser) -> None:
+    got = run(page, "return arguments_.map(([hash, search]) => main.parseInvite({hash, search}));"
+              .replace("arguments_", json.dumps([[h, q] for h, q, _, _ in INVITES])))
+    for (hash_, _, code, name), parsed in zip(INVITES, got, strict=True):
+        assert (parsed["code"], parsed["name"]) == (code, name), hash_
+        assert parsed["bad"] == (bool(hash_) and code is None), hash_
