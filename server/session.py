@@ -108,8 +108,7 @@ class Session:
         """A frame past the rate limit: refused with ``rate-limited`` (echoing its
         ``id`` if it has one), or, past ``max_rate_strikes`` such frames within
         ``strike_window`` seconds, the connection is closed with 1008."""
-        if not self.strikes.allow(now):
-            self.host.close_link(self.link, 1008, "message flood")
+        if not self.strike(now):
             return
         rid = None
         if isinstance(frame, bytes):
@@ -122,6 +121,15 @@ class Session:
                                  f"fast; this one was not handled. Wait {wait:.2f} s.",
                                  rid if isinstance(rid, int) and not isinstance(rid, bool)
                                  and 0 <= rid <= p.MAX_ID else None, retry_after=wait))
+
+    def strike(self, now: float) -> bool:
+        """Count a request refused for going too fast; past ``max_rate_strikes``
+        within ``strike_window`` seconds (a client that ignores ``retry_after``)
+        the connection is closed with 1008. False once closed."""
+        if self.strikes.allow(now):
+            return True
+        self.host.close_link(self.link, 1008, "message flood")
+        return False
 
     def refused(self, exc: ProtocolError) -> None:
         """Tell the client; count malformed frames toward closing the connection."""
@@ -142,10 +150,12 @@ class Session:
             raise ProtocolError(ErrorCode.NOT_WELCOMED, "Say hello first.", rid)
         if isinstance(msg, SNAPSHOTS) and not self.snapshots.take(now):
             wait = round(self.snapshots.retry_after(), 3)
+            self.strike(now)
             raise ProtocolError(ErrorCode.RATE_LIMITED, f"{msg.TYPE} sends a whole room; "
                                 f"wait {wait:.1f} s before asking again.", rid, retry_after=wait)
         if isinstance(msg, p.Chat) and ident.room is not None and not self.chat.allow(now):
             wait = round(self.chat.retry_after(now), 3)
+            self.strike(now)
             raise ProtocolError(ErrorCode.RATE_LIMITED, "You are chatting too fast; wait "
                                 f"{wait:.0f} s before the next line.", rid, retry_after=wait)
         effects, error = self.host.hub.handle(ident, msg, now)

@@ -165,3 +165,13 @@ def test_whole_room_snapshots_have_their_own_slower_limit() -> None:
     assert isinstance(client.received()[-1], p.Moved)  # other requests go on
     client.send("sync", T0 + 1.0)
     assert isinstance(client.received()[-1], p.State)
+
+
+def test_asking_again_and_again_for_snapshots_closes_as_a_flood() -> None:
+    server = FakeServer(snapshots_per_second=0.1, snapshot_burst=1, max_rate_strikes=3)
+    client = connect(server, "Ann")
+    client.send("create-room", game="minesweeper")
+    for _ in range(4):  # told to wait each time; the fourth refusal is one too many
+        client.send("sync")
+    assert len(client.errors()) == 3
+    assert (client.link.close_code, client.link.close_reason) == (1008, "message flood")
