@@ -309,14 +309,20 @@ async def attack_passwords(a: Attack) -> str:
         room = (await expect(owner, "joined"))["room"]
 
         async def guesser(n: int) -> None:
-            async with a.client("127.0.0.3", f"G{n}") as ws:
-                await a.paced(ws, lambda k: frame("join-room", room=room,
-                                                  password=f"guess{n}-{k}", id=k))
+            a.begin()
+            while a.running():  # closed for flooding? come back, as an attacker would
+                try:
+                    async with a.client("127.0.0.3", f"G{n}") as ws:
+                        await a.paced(ws, lambda k: frame("join-room", room=room,
+                                                          password=f"guess{n}-{k}", id=k))
+                except (ConnectionClosed, OSError, InvalidStatus, TimeoutError):
+                    a.counts["closed"] += 1
+                    await asyncio.sleep(0.2)
 
         await asyncio.gather(*(guesser(n) for n in range(20)))
     c = a.counts
     return (f"{c['sent']} guesses: {c['wrong-password']} wrong, {c['rate-limited']} "
-            f"limited, {c['server-busy']} busy")
+            f"limited, {c['server-busy']} busy; {c['closed']} connections closed or refused")
 
 
 async def attack_generation(a: Attack) -> str:
