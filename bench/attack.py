@@ -1,8 +1,10 @@
 """Attacks on a real server, each while a probe plays moves in another room.
 
-Starts ``python -m gridhall.server`` with its default settings on loopback, a
-probe process (its own room, one move every 0.1 s, timing each round trip from
-``move`` to ``moved``) and then, one after another, the attacks of issue 11:
+Starts gridhall's server with its default settings on loopback in a process of
+its own (plus a sampler on its event loop: how late a 10 ms timer fires, the
+"loop lag", which the machine's other load hardly moves), a probe process (its
+own room, one move every 0.1 s, timing each round trip from ``move`` to
+``moved``) and then, one after another, the attacks of issue 11:
 
 - ``hints``: four co-op players on a 200x200 board with 8000 mines ask for hints
   at 19 messages/s each;
@@ -19,8 +21,8 @@ probe process (its own room, one move every 0.1 s, timing each round trip from
 
 Attackers use their own loopback addresses (127.0.0.2 and up), the probe
 127.0.0.1. For each attack it prints the probe's p50/p99/max round trip and
-the server's RSS (its main process) before, at the peak and 5 s after the
-attackers left, then the verdicts against the goals (probe max <= 100 ms and
+the server's loop lag (p99/max), its RSS (main process) before, at the peak
+and 5 s after the attackers left, then the verdicts against the goals (probe max <= 100 ms and
 p99 <= 30 ms during every attack; RSS back within 50 MB of the baseline taken
 before the first attack). ``--server-path DIR`` runs another tree's server (a
 folder holding ``gridhall/`` as installed, e.g. main's, for a before/after).
@@ -34,6 +36,7 @@ import argparse
 import asyncio
 import contextlib
 import itertools
+import logging
 import os
 import random
 import signal
@@ -101,6 +104,28 @@ async def probe(url: str) -> None:
             await asyncio.sleep(max(0.0, next_at - time.monotonic()))
 
 
+# -- the server (a separate process, with a loop-lag sampler) -------------------------
+
+async def serve(port: int, db: str) -> None:
+    """The server with its default settings, plus a sampler that prints
+    ``L unix_time lag_ms`` every 10 ms: how late the event loop ran a 10 ms timer."""
+    from gridhall.server.app import GameServer
+    from gridhall.server.config import ServerConfig
+
+    server = GameServer(ServerConfig(host="127.0.0.1", port=port, db=db))
+    await server.start()
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    while not stop.is_set():
+        start = time.perf_counter()
+        await asyncio.sleep(0.01)
+        late = (time.perf_counter() - start - 0.01) * 1000
+        print(f"L {time.time():.4f} {late:.3f}", flush=True)
+    await server.close()
+
+
 # -- measuring -----------------------------------------------------------------------
 
 def cpu_seconds(pid: int) -> float:
@@ -140,6 +165,8 @@ class Watch:
 
     pid: int
     rtts: list[tuple[float, float]] = field(default_factory=list)
+    lags: list[tuple[float, float]] = field(default_factory=list)
+    """(time, ms late) of the server's own 10 ms timer."""
     waits: list[tuple[float, float]] = field(default_factory=list)
     """(time seen, ms waited so far) for answers still outstanding."""
     rss: list[tuple[float, float]] = field(default_factory=list)
@@ -155,6 +182,17 @@ class Watch:
     def stalled(self, start: float, end: float) -> float:
         """The longest wait for an answer seen during [start, end] (ms)."""
         return max((w for t, w in self.waits if start <= t <= end), default=0.0)
+
+    async def read_lag(self, stream: asyncio.StreamReader) -> None:
+        while line := await stream.readline():
+            parts = line.split()
+            if parts and parts[0] == b"L":
+                self.lags.append((float(parts[1]), float(parts[2])))
+
+    def lag(self, start: float, end: float) -> tuple[float, float]:
+        """p99 and max of the server's loop lag during [start, end] (ms)."""
+        ordered = sorted(late for t, late in self.lags if start <= t <= end) or [0.0]
+        return ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))], ordered[-1]
 
     async def sample_rss(self) -> None:
         while True:
@@ -180,6 +218,8 @@ class Row:
     """Share of one core this (attacking) process used."""
     baseline: float = 0.0
     """The server's RSS before its first attack (MB)."""
+    lag: tuple[float, float] = (0.0, 0.0)
+    """p99 and max of how late the server's event loop ran a 10 ms timer (ms)."""
     workers: float = 0.0
     """The same for its worker processes together."""
 
@@ -191,7 +231,8 @@ class Row:
             lat = [f"{len(ordered)}", f"{p50:.1f}", f"{p99:.1f}", f"{self.max():.1f}"]
         else:
             lat = ["0", "-", "-", f">{self.stalled:.0f}"]
-        return [self.name, *lat, f"{self.before:.0f}", f"{self.peak:.0f}",
+        return [self.name, *lat, f"{self.lag[0]:.1f}/{self.lag[1]:.0f}",
+                f"{self.before:.0f}", f"{self.peak:.0f}",
                 f"{self.after:.0f}", f"{self.cpu:.0%}", f"{self.starved:.0%}",
                 f"{self.workers:.0%}", f"{self.attackers:.0%}", self.note]
 
@@ -538,15 +579,16 @@ async def session(args: argparse.Namespace, names: list[str], idle: bool) -> lis
                                                          env.get("PYTHONPATH")]))
     tmp = tempfile.TemporaryDirectory()
     server = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "gridhall.server", "--host", "127.0.0.1", "--port", str(port),
-        "--db", f"{tmp.name}/attack.db", "--log-level", "ERROR", env=env, cwd=tmp.name,
-        stdout=asyncio.subprocess.DEVNULL)
+        sys.executable, __file__, "--serve", str(port), "--db", f"{tmp.name}/attack.db",
+        env=env, cwd=tmp.name, stdout=asyncio.subprocess.PIPE)
+    assert server.stdout is not None
     await wait_listening(port, server)
     probe_proc = await asyncio.create_subprocess_exec(
         sys.executable, __file__, "--probe", url, stdout=asyncio.subprocess.PIPE)
     assert probe_proc.stdout is not None
     watch = Watch(server.pid)
     tasks = [asyncio.create_task(watch.read_probe(probe_proc.stdout)),
+             asyncio.create_task(watch.read_lag(server.stdout)),
              asyncio.create_task(watch.sample_rss())]
     rows: list[Row] = []
     try:
@@ -557,7 +599,7 @@ async def session(args: argparse.Namespace, names: list[str], idle: bool) -> lis
         baseline = rss_mb(server.pid)
         if idle:
             rows.append(Row("(idle)", [r for t, r in watch.rtts], baseline, baseline,
-                            baseline, "", baseline=baseline))
+                            baseline, "", baseline=baseline, lag=watch.lag(0.0, time.time())))
         for name in names:
             before = rss_mb(server.pid)
             start = time.time()
@@ -580,7 +622,7 @@ async def session(args: argparse.Namespace, names: list[str], idle: bool) -> lis
             rows.append(Row(name, [r for t, r in watch.rtts if start <= t <= end], before,
                             peak, after, note, stalled=watch.stalled(start, end), cpu=cpu,
                             workers=workers, starved=starved, attackers=attackers,
-                            baseline=baseline))
+                            baseline=baseline, lag=watch.lag(start, end)))
             print(f"  {name}: done ({note})", file=sys.stderr, flush=True)
     finally:
         for task in tasks:
@@ -604,7 +646,8 @@ def report(rows: list[Row], args: argparse.Namespace) -> None:
           f"{', fresh for each attack' if args.fresh else ''}; "
           f"{args.seconds:.0f} s per attack; load average {load[0]:.2f} {load[1]:.2f} "
           f"{load[2]:.2f} on {os.cpu_count()} cores")
-    head = ["attack", "probes", "p50 ms", "p99 ms", "max ms", "RSS before", "peak",
+    head = ["attack", "probes", "p50 ms", "p99 ms", "max ms", "loop lag p99/max", "RSS before",
+            "peak",
             "+5 s (MB)", "loop CPU", "CPU wait", "workers", "attackers", "what happened"]
     table = [head, *[r.cells() for r in rows]]
     widths = [max(len(row[i]) for row in table) for i in range(len(head) - 1)]
@@ -630,6 +673,8 @@ def main() -> None:
     parser.add_argument("--server-path", default=None,
                         help="run the server from this folder's gridhall/ (before/after)")
     parser.add_argument("--probe", metavar="URL", help=argparse.SUPPRESS)
+    parser.add_argument("--serve", metavar="PORT", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--db", help=argparse.SUPPRESS)
     parser.add_argument("--url", help="attack this running server instead (no probe, no RSS)")
     parser.add_argument("--fresh", action="store_true",
                         help="a fresh server for each attack (no carry-over between them)")
@@ -638,6 +683,10 @@ def main() -> None:
     if args.probe:
         with contextlib.suppress(KeyboardInterrupt, ConnectionClosed):
             asyncio.run(probe(args.probe))
+        return
+    if args.serve:
+        logging.basicConfig(level=logging.ERROR)
+        asyncio.run(serve(args.serve, args.db))
         return
     random.seed(args.seed)
     args.only = [a.strip() for a in args.only.split(",") if a.strip()]
