@@ -659,9 +659,10 @@ def report(rows: list[Row], args: argparse.Namespace) -> None:
           f"every attack; RSS within {GOAL_RSS_MB:.0f} MB of the baseline "
           f"(the server's RSS before the first attack) 5 s after")
     for r in rows[1:]:
-        latency = r.max() <= GOAL_MAX_MS and r.p99() <= GOAL_P99_MS
+        met = r.max() <= GOAL_MAX_MS and r.p99() <= GOAL_P99_MS
+        latency = "met" if met else "n/a" if not r.probes and not r.stalled else "MISSED"
         memory = r.after - r.baseline <= GOAL_RSS_MB
-        print(f"  {r.name:<13} latency {'met' if latency else 'MISSED':<7} "
+        print(f"  {r.name:<13} latency {latency:<7} "
               f"memory {'met' if memory else 'MISSED'} ({r.after - r.baseline:+.0f} MB)")
 
 
