@@ -36,11 +36,13 @@ class ProtocolError(Exception):
     """
 
     def __init__(self, code: ErrorCode | str, message: str,
-                 request_id: int | None = None) -> None:
+                 request_id: int | None = None, retry_after: float | None = None) -> None:
         super().__init__(message)
         self.code = ErrorCode(code)
         self.message = message
         self.request_id = request_id
+        self.retry_after = retry_after
+        """Seconds until the same request may succeed (sent as ``retry_after``)."""
 
     def __repr__(self) -> str:
         return f"ProtocolError({self.code.value!r}, {self.message!r})"

@@ -198,6 +198,21 @@ class Error:
     code: str
     message: str
     re: int | None = None
+    retry_after: float | None = None
+    """Seconds to wait before the same request can succeed (added; rate limits,
+    password backoff, a busy room or server)."""
+
+
+@message("profile", "server")
+class Profile:
+    """The answer to ``player-info`` outside a room (added): the sender's name and
+    colour as the server now holds them (normalised)."""
+
+    TYPE: ClassVar[str]
+    player: str
+    name: str
+    color: str | None = None
+    re: int | None = None
 
 
 @message("rooms", "server")

@@ -121,12 +121,18 @@ def from_map(cls: type[Any], data: dict[str, Any]) -> Any:
     return cls(**kwargs)
 
 
+@cache
+def _layout(cls: type) -> tuple[tuple[str, str, bool], ...]:
+    """(attribute, wire key, left out when None) for each field of ``cls``."""
+    return tuple((f.name, wire_key(f), f.default is None) for f in dataclasses.fields(cls))
+
+
 def to_map(msg: Any) -> dict[str, Any]:
     """The wire map of a message: ``type`` first, optional fields left out when None."""
     out: dict[str, Any] = {"type": msg.TYPE}
-    for f in dataclasses.fields(msg):
-        value = getattr(msg, f.name)
-        if value is None and f.default is None:
+    for name, key, optional in _layout(type(msg)):  # type: ignore[arg-type]
+        value = getattr(msg, name)
+        if value is None and optional:
             continue
-        out[wire_key(f)] = value
+        out[key] = value
     return out

@@ -16,8 +16,11 @@ closes connections with 1012 (service restart) and keeps them.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import math
 import signal
+import socket
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -34,12 +37,20 @@ from . import web
 from .computer import Computers
 from .config import ServerConfig
 from .connection import Connection
-from .effects import STORED, Effect, Send, Stored, Think, Wake
+from .effects import STORED, Effect, Send, Stored, Think, Wake, Work
+from .fairness import PerAddress
 from .games.base import JSON
 from .hub import Hub
 from .identity import Identity
+from .jobs import BUSY, run_job
+from .memory import release_free_memory
 from .session import Link, Session
 from .store import Store
+from .work import WorkPool
+
+TRIM_AFTER = 2**20
+"""Bytes a dropped connection must have held for the server to hand freed memory
+back to the OS (see ``server/memory.py``)."""
 
 log = logging.getLogger("gridhall.server")
 
@@ -54,7 +65,10 @@ class GameServer:
         self.config = config or ServerConfig()
         self.store = Store(self.config.db, durable_commits=self.config.durable_commits)
         self.hub = Hub(self.config)
-        self.computers = Computers(self.config.ai_workers, self.config.ai_budget)
+        self.work = WorkPool(self.config.ai_workers, self.config.max_jobs)
+        self.computers = Computers(self.work, self.config.ai_budget)
+        self._trim: asyncio.TimerHandle | None = None
+        self.connects = PerAddress(self.config.connects_per_second, self.config.connect_burst)
         self.sessions: dict[str, Session] = {}
         """The session speaking for each connected player id."""
         self.connections: set[Connection] = set()
@@ -74,9 +88,10 @@ class GameServer:
         self._server = await serve(
             self._handle, self.config.host, self.config.port,
             compression=None,  # small frames; deflate costs latency and memory per socket
-            max_size=p.MAX_FRAME, max_queue=64,
+            max_size=p.MAX_FRAME, max_queue=16,
             ping_interval=self.config.ping_interval, ping_timeout=self.config.ping_timeout,
             close_timeout=5, process_request=self._http)
+        self.work.warm_up()
         log.info("gridhall server %r listening on %s:%d", self.config.name, self.config.host,
                  self.port)
 
@@ -126,7 +141,10 @@ class GameServer:
         for timer in self._timers.values():
             timer.cancel()
         self._timers.clear()
+        if self._trim is not None:
+            self._trim.cancel()
         self.computers.close()
+        self.work.close()
         self.store.mark_alive(time.time())
         self.store.close()
         log.info("server stopped; rooms kept for the next start")
@@ -145,17 +163,29 @@ class GameServer:
         log.info("signal received: closing connections")
         await self.close()
 
-    @staticmethod
-    def _http(connection: ServerConnection, request: Request) -> Response | None:
+    def _http(self, connection: ServerConnection, request: Request) -> Response | None:
         """``GET /healthz`` answers 200 for health checks; a plain GET gets the browser
-        client's files (:mod:`.web`); WebSocket upgrades go on to the game."""
+        client's files (:mod:`.web`); WebSocket upgrades go on to the game, unless
+        the address opens connections too fast (429 with Retry-After)."""
         if request.path == "/healthz":
             return connection.respond(HTTPStatus.OK, "ok\n")
-        return web.respond(request)
+        page = web.respond(request)
+        if page is not None:
+            return page
+        peer = str(connection.remote_address[0]) if connection.remote_address else "?"
+        wait = self.connects.take(peer, time.time())
+        if wait > 0:
+            response = connection.respond(HTTPStatus.TOO_MANY_REQUESTS,
+                                          "Too many connections from your address; "
+                                          f"retry after {wait:.1f} s.\n")
+            response.headers["Retry-After"] = str(math.ceil(wait))
+            return response
+        return None
 
     # -- connections ----------------------------------------------------------
     async def _handle(self, ws: ServerConnection) -> None:
         conn = Connection(ws, self.config)
+        limit_kernel_buffer(ws, self.config.socket_send_buffer)
         if len(self.connections) >= self.config.max_connections or \
                 self.per_ip[conn.peer] >= self.config.max_connections_per_ip:
             conn.send_frame(p.encode(p.Error(
@@ -172,6 +202,7 @@ class GameServer:
                 session.receive(frame, time.time())
                 if conn.closed:
                     break
+                await asyncio.sleep(0)  # one frame at a time: other connections go next
         except ConnectionClosed:
             pass
         finally:
@@ -185,6 +216,10 @@ class GameServer:
                 await conn.wait_closed()
             else:
                 await conn.drain()
+            if conn.released >= TRIM_AFTER:
+                self._trim_soon()
+            conn.detach()
+            session.link = _GONE
 
     # -- what sessions ask of the server (SessionHost) ---------------------------
     def bind(self, ident: Identity, session: Session) -> None:
@@ -216,6 +251,8 @@ class GameServer:
                 self._arm(effect)
             elif isinstance(effect, Think):
                 self.computers.schedule(effect, self._computer_answered)
+            elif isinstance(effect, Work):
+                self._run_work(effect)
             elif isinstance(effect, STORED):
                 self._pending_store.append(effect)
         self._schedule_flush()
@@ -263,3 +300,55 @@ class GameServer:
     def _computer_answered(self, job: Think, move: JSON) -> None:
         if not self._closed:
             self.execute(self.hub.computer_move(job, move, time.time()))
+
+    def _run_work(self, work: Work) -> None:
+        """Run a room's job in the pool; a full pool answers ``busy`` at once
+        (after the current effects, so the order of sends is kept)."""
+        def done(answer: JSON) -> None:
+            self._work_answered(work, answer)
+
+        def failed(exc: BaseException) -> None:
+            log.error("room %s: a %s job failed: %r", work.room, work.job.kind, exc)
+            self._work_answered(work, {"error": "failed"})
+
+        if self.work.submit(run_job, work.job, done=done, failed=failed) is None:
+            asyncio.get_running_loop().call_soon(self._work_answered, work, BUSY)
+
+    def _work_answered(self, work: Work, answer: JSON) -> None:
+        if not self._closed:
+            self.execute(self.hub.work_done(work.room, work.ticket, answer, time.time()))
+
+    def _trim_soon(self) -> None:
+        """Hand freed memory back to the OS shortly (once for a burst of drops)."""
+        if self._trim is None and not self._closed:
+            self._trim = asyncio.get_running_loop().call_later(0.5, self._trim_now)
+
+    def _trim_now(self) -> None:
+        self._trim = None
+        release_free_memory()
+
+
+def limit_kernel_buffer(ws: ServerConnection, size: int) -> None:
+    """Cap the kernel's send buffer for this socket: without it, Linux grows it to
+    several MB for a peer that does not read, memory the send-queue limit does not
+    see and copying the loop pays for."""
+    sock = ws.transport.get_extra_info("socket") if ws.transport is not None else None
+    if sock is not None and size > 0:
+        with contextlib.suppress(OSError):
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, size)
+
+
+class _Gone:
+    """The link of a session whose connection is over (nothing refers back to it)."""
+
+    peer = "?"
+    closed = True
+
+    def send_frame(self, frame: bytes) -> None:
+        pass
+
+    def close(self, code: int, reason: str) -> None:
+        pass
+
+
+_GONE = _Gone()

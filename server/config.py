@@ -25,24 +25,49 @@ class ServerConfig:
     grace_seconds: float = 60.0
     """How long a dropped player's seat is kept for a reconnect."""
     max_rooms: int = 200
+    max_rooms_per_address: int = 10
+    """Open rooms created from one address (a dropped creator's room counts until
+    its grace ends); past it ``create-room`` gets ``server-busy``."""
+    room_creations_per_minute: float = 30.0
+    room_creation_burst: int = 10
+    """Rooms one address may create: a burst, then this many a minute
+    (``rate-limited`` with ``retry_after`` past it)."""
     max_connections: int = 500
     max_connections_per_ip: int = 50
+    connects_per_second: float = 10.0
+    connect_burst: int = 30
+    """New connections one address may open: a burst, then this many a second
+    (past it the upgrade is refused with HTTP 429 and Retry-After)."""
     rate_per_second: float = 20.0
     """Sustained messages per second per connection; normal play is far below."""
     rate_burst: int = 60
+    snapshots_per_second: float = 1.0
+    snapshot_burst: int = 5
+    """``sync``, ``join-room`` and ``create-room`` (each answered with a whole room)
+    per connection: a burst, then this many a second."""
     chat_lines: int = 8
     chat_window: float = 10.0
     """At most ``chat_lines`` chat messages per ``chat_window`` seconds."""
     max_bad_messages: int = 50
     """Bad frames tolerated on one connection before it is closed with 1008."""
     max_rate_strikes: int = 100
+    """Frames over the rate limit within ``strike_window`` seconds before closing (1008)."""
+    strike_window: float = 10.0
     ping_interval: float = 10.0
     ping_timeout: float = 10.0
     """A dead peer is noticed within ping_interval + ping_timeout (about 20 s)."""
-    send_queue: int = 512
-    """Frames queued for one slow client before it is dropped (never stalls a room)."""
+    send_queue_bytes: int = 4 * 2**20
+    """Bytes queued for one slow client before it is dropped (1008): a slow reader
+    never stalls a room, and holds at most this much memory."""
+    socket_send_buffer: int = 256 * 2**10
+    """The kernel's send buffer per connection (0: the system's own, which grows to
+    several MB for a peer that does not read)."""
     durable_commits: bool = False
     """Sync the store on every commit (survives power loss; slower). See server/store.py."""
     ai_workers: int = 2
+    """Worker processes for heavy work: computer players, hints, boards, passwords."""
+    max_jobs: int = 8
+    """Jobs queued or running at once over all rooms; past it a request that needs
+    one gets ``server-busy`` with ``retry_after`` (never a growing queue)."""
     ai_budget: float = 2.0
     """Seconds the hard computer opponent may think per move."""

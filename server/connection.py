@@ -1,12 +1,19 @@
-"""One client connection: an outgoing queue so a slow reader never stalls a room.
+"""One client connection: an outgoing queue bounded in bytes, so a slow reader
+never stalls a room and never holds more than ``send_queue_bytes`` of memory.
 
-This is the session's :class:`~gridhall.server.session.Link` in production."""
+This is the session's :class:`~gridhall.server.session.Link` in production.
+A client that lets its queue grow past the limit is dropped (1008, "too slow
+reading messages"): its queue is emptied at once, and nothing it leaves
+behind forms a reference cycle, so its memory goes back without waiting for
+the garbage collector.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import logging
+from collections import deque
 
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
@@ -15,50 +22,93 @@ from .config import ServerConfig
 
 log = logging.getLogger("gridhall.connection")
 
+CLOSE_WAIT = 2.0
+"""Seconds a closing handshake may take before the socket is cut."""
+
 
 class Connection:
     """Wraps a websocket: sends are queued and written by one task per connection."""
 
     def __init__(self, ws: ServerConnection, config: ServerConfig) -> None:
-        self.ws = ws
-        self.queue: asyncio.Queue[bytes | None] = asyncio.Queue(maxsize=config.send_queue)
+        self.ws: ServerConnection | None = ws
+        self.frames: deque[bytes] = deque()
+        self.queued = 0
+        """Bytes in ``frames``."""
+        self.limit = config.send_queue_bytes
         self.closed = False
+        self.released = 0
+        """Bytes that were still queued when the connection ended (freed then)."""
+        self._wakeup = asyncio.Event()
         self._closer: asyncio.Task[None] | None = None
         self.peer = str(ws.remote_address[0]) if ws.remote_address else "?"
-        self.writer = asyncio.create_task(self._write(), name=f"writer-{self.peer}")
+        self.writer: asyncio.Task[None] | None = asyncio.get_running_loop().create_task(
+            self._write(ws), name=f"writer-{self.peer}")
 
     def send_frame(self, frame: bytes) -> None:
-        """Queue an encoded frame for this client."""
+        """Queue an encoded frame for this client (dropping it if it reads too slowly)."""
         if self.closed:
             return
-        try:
-            self.queue.put_nowait(frame)
-        except asyncio.QueueFull:
-            log.warning("dropping %s: it does not read its messages", self.peer)
-            self.close(1008, "too slow reading messages")
+        if self.queued + len(frame) > self.limit:
+            log.warning("dropping %s: %d bytes wait for it to read", self.peer, self.queued)
+            self.close(1008, "too slow reading messages", flush=False)
+            return
+        self.frames.append(frame)
+        self.queued += len(frame)
+        self._wakeup.set()
 
-    async def _write(self) -> None:
+    async def _write(self, ws: ServerConnection) -> None:
+        """Write queued frames in order (the task ends when the connection does;
+        :meth:`detach` then drops the reference to it)."""
+        frames, wakeup = self.frames, self._wakeup
         try:
-            while (frame := await self.queue.get()) is not None:
-                await self.ws.send(frame)
+            while True:
+                while frames:
+                    frame = frames.popleft()
+                    self.queued -= len(frame)
+                    await ws.send(frame)
+                    del frame
+                if self.closed:
+                    return  # everything queued before the close is written
+                wakeup.clear()
+                await wakeup.wait()
         except ConnectionClosed:
             pass
 
-    def close(self, code: int = 1000, reason: str = "") -> None:
-        """Flush what is queued (up to 2 s), then close with ``code``."""
+    def close(self, code: int = 1000, reason: str = "", flush: bool = True) -> None:
+        """Close with ``code``: after what is queued is written (up to
+        :data:`CLOSE_WAIT` s) if ``flush``, else at once (the queue is freed now)."""
         if self.closed:
             return
         self.closed = True
-        try:
-            self.queue.put_nowait(None)
-        except asyncio.QueueFull:
-            self.writer.cancel()
+        if not flush:
+            self._release()
         self._closer = asyncio.get_running_loop().create_task(self._close(code, reason))
 
+    def _release(self) -> None:
+        """Free the queue and stop the writer now."""
+        self.released = max(self.released, self.queued)
+        self.frames.clear()
+        self.queued = 0
+        if self.writer is not None:
+            self.writer.cancel()
+
     async def _close(self, code: int, reason: str) -> None:
-        with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError, ConnectionClosed):
-            await asyncio.wait_for(asyncio.shield(self.writer), 2)
-        await self.ws.close(code, reason)
+        ws, writer = self.ws, self.writer
+        if ws is None:
+            return
+        if writer is not None and not writer.done():
+            self._wakeup.set()
+            with contextlib.suppress(TimeoutError, asyncio.CancelledError, ConnectionClosed):
+                await asyncio.wait_for(asyncio.shield(writer), CLOSE_WAIT)
+            writer.cancel()
+        self._release()
+        try:
+            await asyncio.wait_for(ws.close(code, reason), CLOSE_WAIT)
+        except (TimeoutError, ConnectionClosed, OSError):
+            pass
+        finally:
+            if ws.transport is not None:
+                ws.transport.abort()  # a peer that never reads never acknowledges the close
 
     async def wait_closed(self) -> None:
         """Wait for a close started by :meth:`close` to finish."""
@@ -66,6 +116,14 @@ class Connection:
             await asyncio.shield(self._closer)
 
     async def drain(self) -> None:
-        """Stop the writer after what is queued has been sent (on disconnect)."""
+        """The peer is gone: stop the writer and free what it never read."""
         self.closed = True
-        self.writer.cancel()
+        self._release()
+
+    def detach(self) -> None:
+        """Forget the websocket and tasks once the connection is over, so nothing
+        refers back (the tasks may outlive it a little)."""
+        self._release()
+        self.writer = None
+        self._closer = None
+        self.ws = None

@@ -2,7 +2,7 @@
 
 The core never sends, writes or sleeps: each input returns a list of these
 effects, in order, and ``server/app.py`` carries them out (sockets, SQLite,
-timers, the computer players' process pool). Tests read them directly.
+timers, the worker processes). Tests read them directly.
 
 Durability rule: the I/O layer writes every store effect of an input (and of
 the inputs handled in the same event-loop turn) in one SQLite transaction
@@ -19,6 +19,7 @@ from typing import Any
 from gridhall import protocol as p
 
 from .games.base import JSON
+from .jobs import Job
 
 
 @dataclass(frozen=True)
@@ -132,6 +133,19 @@ class Think:
 
 
 @dataclass(frozen=True)
+class Work:
+    """Run a heavy :class:`~gridhall.server.jobs.Job` for room ``room`` in a worker.
+
+    The answer (``run_job``'s plain map) goes back through the hub's
+    ``work_done(room, ticket, answer, now)``; ``ticket`` tells the room which of
+    its requests it answers. A room has at most one job out at a time."""
+
+    room: str
+    ticket: int
+    job: Job
+
+
+@dataclass(frozen=True)
 class Wake:
     """Call the hub's ``wake(key, now)`` at ``at`` (unix time); None cancels.
 
@@ -144,7 +158,7 @@ class Wake:
 
 Stored = SaveChat | SaveGame | SaveRoom | Log | SaveSnapshot | DropRoom | SaveIdentity | \
     ForgetIdentity
-Effect = Send | Think | Wake | Stored
+Effect = Send | Think | Work | Wake | Stored
 STORED = (SaveChat, SaveGame, SaveRoom, Log, SaveSnapshot, DropRoom, SaveIdentity,
           ForgetIdentity)
 

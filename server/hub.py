@@ -42,9 +42,11 @@ from .effects import (
     Think,
     Wake,
 )
+from .fairness import PasswordGuard, PerAddress
 from .games.base import JSON
 from .identity import Identities, Identity
 from .lobby import Lobby
+from .names import clean_color, clean_name, computer_name
 from .room import Room
 
 log = logging.getLogger("gridhall.hub")
@@ -68,7 +70,11 @@ class Hub:
     def __init__(self, config: ServerConfig) -> None:
         self.config = config
         self.identities = Identities()
-        self.lobby = Lobby(self, config.max_rooms, config.grace_seconds)
+        self.lobby = Lobby(self, config.max_rooms, config.grace_seconds,
+                           config.max_rooms_per_address)
+        self.passwords = PasswordGuard()
+        self.creations = PerAddress(config.room_creations_per_minute / 60.0,
+                                    config.room_creation_burst)
         self._armed: dict[str, float | None] = {}
         self._expiry: dict[str, float] = {}
         """Roomless, disconnected identities: player id -> when they are forgotten."""
@@ -85,18 +91,22 @@ class Hub:
         }
 
     # -- session inputs -------------------------------------------------------
-    def hello(self, msg: p.Hello, now: float) -> tuple[Identity, list[Effect]]:
-        """A connection says hello: resume the token's identity or make a new one.
+    def hello(self, msg: p.Hello, now: float, address: str = ""
+              ) -> tuple[Identity, list[Effect]]:
+        """A connection (from ``address``) says hello: resume the token's identity
+        or make a new one. A name that cannot be kept raises ProtocolError.
 
         The caller binds the connection to the identity (closing an older one
         that spoke for it) before carrying out the effects."""
+        name = clean_name(msg.name, msg.id)
         ident = self.identities.resume(msg.token) if msg.token else None
         token = msg.token
         if ident is None or ident.bot is not None or token is None:
-            ident, token = self.identities.create(msg.name)
+            ident, token = self.identities.create(name)
         elif ident.room is None:
-            ident.name = msg.name
+            ident.name = name
         ident.connected = True
+        ident.address = address
         out = Outbox()
         out.send([ident.id], p.Welcome(protocol=p.PROTOCOL_VERSION, player=ident.id,
                                        token=token, server=self.config.name, re=msg.id))
@@ -163,6 +173,20 @@ class Hub:
                         lambda: room.computer_move(out, bot, job.request, move, now))
         return out.effects
 
+    def work_done(self, room_code: str, ticket: int, answer: JSON, now: float) -> list[Effect]:
+        """A room's job (a :class:`~gridhall.server.effects.Work`) was answered."""
+        out = Outbox()
+        room = self.lobby.rooms.get(room_code)
+        if room is not None:
+            self._input(out, room, {"k": "tick"}, now, lambda: room.tick(out, now))
+            asker = room.pending.ident if room.pending is not None else None
+            entry: JSON = {"k": "work", "ticket": ticket, "answer": answer}
+            if asker is not None:  # whether the asker was still there decides the outcome
+                entry.update(p=asker.id, c=asker.connected)
+            self._input(out, room, entry, now,
+                        lambda: room.work_done(out, ticket, answer, now))
+        return out.effects
+
     def wake(self, key: str, now: float) -> list[Effect]:
         """A timer asked for with :class:`Wake` fired."""
         out = Outbox()
@@ -195,7 +219,7 @@ class Hub:
                call: Callable[[], None]) -> None:
         """Run one input of ``room``; journal it if it changed the room, keep the
         room's timer in step, and snapshot the room when a new game began."""
-        seq, games = room.seq, room.games_started
+        seq, games, pending = room.seq, room.games_started, room.pending
         room.refusal_counted = False
         self._released = []
         try:
@@ -204,7 +228,7 @@ class Hub:
             for pid in self._released:
                 out.add(ForgetIdentity(pid))
             self._released = []
-            changed = room.seq != seq or room.refusal_counted
+            changed = room.seq != seq or room.refusal_counted or room.pending is not pending
             if room.closed:
                 if not self._replaying:
                     out.add(DropRoom(room.code))
@@ -328,6 +352,10 @@ class Hub:
                 room.tick(out, now)
             elif kind == "restored":
                 room.restored(out, now, float(entry["down"]))
+            elif kind == "work":  # a job's answer, as it came (never asked again)
+                if ident is not None:
+                    ident.connected = bool(entry["c"])
+                room.work_done(out, int(entry["ticket"]), entry["answer"], now)
             elif ident is None:
                 raise KeyError(f"journal entry {kind} names an unknown player")
             elif kind == "msg":
@@ -338,7 +366,7 @@ class Hub:
                 self._handlers[type(msg)](out, ident, msg, now)
             elif kind == "join":
                 ident.connected = True
-                room.join(out, ident, entry["role"], None, now, None, verified=True)
+                room.enter(out, ident, entry["role"], now, None)
             elif kind == "computer-seat":
                 room.seat_computer(out, ident, now)
             elif kind == "gone":
@@ -354,6 +382,9 @@ class Hub:
                 raise KeyError(f"unknown journal entry {kind!r}")
         except ProtocolError:
             pass  # it was refused the first time too (and journalled for its side effect)
+
+    def password_tried(self, room: Room, ident: Identity, ok: bool, now: float) -> None:
+        self.passwords.tried(room.code, ident.address, ok, now)
 
     # -- helpers --------------------------------------------------------------
     def _after_room(self, out: Outbox, room: Room) -> None:
@@ -394,7 +425,12 @@ class Hub:
 
     def _create_room(self, out: Outbox, ident: Identity, msg: p.CreateRoom, now: float) -> None:
         self._not_in_room(ident)
-        room = self.lobby.create(ident, msg.game, msg.options, msg.private, msg.password)
+        wait = self.creations.take(ident.address, now)
+        if wait > 0:
+            raise ProtocolError(ErrorCode.RATE_LIMITED, "Your address is creating rooms too "
+                                f"fast; wait {wait:.1f} s.", msg.id, retry_after=round(wait, 3))
+        room = self.lobby.create(ident, msg.game, msg.options, msg.private, msg.password,
+                                 ident.address)
         log.info("%s created room %s (%s)", ident.name, room.code, room.spec.name)
         out.add(SaveRoom(room.code, {
             "code": room.code, "game": room.spec.name, "options": room.options,
@@ -403,19 +439,25 @@ class Hub:
             "seed": room.seed,
             "created_at": now}))
         self._input(out, room, {"k": "join", "p": ident.id, "role": "player"}, now,
-                    lambda: room.join(out, ident, "player", msg.password, now, msg.id))
+                    lambda: room.enter(out, ident, "player", now, msg.id))
         level = room.options.get("ai")
         if level:
-            bot, _ = self.identities.create(f"Computer ({level})", bot=str(level))
+            bot, _ = self.identities.create(computer_name(str(level)), bot=str(level))
             out.add(self._saved(bot))
             self._input(out, room, {"k": "computer-seat", "p": bot.id}, now,
                         lambda: room.seat_computer(out, bot, now))
 
     def _join_room(self, out: Outbox, ident: Identity, msg: p.JoinRoom, now: float) -> None:
+        room = self.lobby.find(msg.room)
         if not self._replaying:
             self._not_in_room(ident)
-        self.lobby.find(msg.room).join(out, ident, msg.role, msg.password, now, msg.id,
-                                       verified=self._replaying)
+            if room.protected and msg.password is not None:
+                wait = self.passwords.wait(room.code, ident.address, now)
+                if wait > 0:
+                    raise ProtocolError(ErrorCode.RATE_LIMITED, "Too many wrong passwords; "
+                                        f"wait {wait:.1f} s before trying again.", msg.id,
+                                        retry_after=round(wait, 3))
+        room.join(out, ident, msg.role, msg.password, now, msg.id, verified=self._replaying)
 
     def _leave_room(self, out: Outbox, ident: Identity, msg: p.LeaveRoom, now: float) -> None:
         self._room(ident).leave(out, ident, now, msg.id)
@@ -427,19 +469,23 @@ class Hub:
     def _player_info(self, out: Outbox, ident: Identity, msg: p.PlayerInfo, now: float) -> None:
         if msg.name is None and msg.color is None:
             raise ProtocolError(ErrorCode.BAD_MESSAGE, "Send a name, a color, or both.")
+        name = None if msg.name is None else clean_name(msg.name, msg.id)
+        color = None if msg.color is None else clean_color(msg.color, msg.id)
         room = ident.room
-        if room is None:  # outside a room there is nobody to tell
-            if msg.name is not None:
-                ident.name = msg.name
-            if msg.color is not None:
-                ident.color = msg.color
+        if room is None:  # nobody to tell: the sender gets its profile back
+            if name is not None:
+                ident.name = name
+            if color is not None:
+                ident.color = color
+            out.send([ident.id], p.Profile(player=ident.id, name=ident.name, color=ident.color,
+                                           re=msg.id))
             return
-        room.update_info(out, ident, msg.name, msg.color)
+        room.update_info(out, ident, name, color)
         if not self._replaying:
             out.add(self._saved(ident))
 
     def _move(self, out: Outbox, ident: Identity, msg: p.Move, now: float) -> None:
-        self._room(ident).move(out, ident, msg.move, now)
+        self._room(ident).move(out, ident, msg.move, now, re=msg.id)
 
     def _chat(self, out: Outbox, ident: Identity, msg: p.Chat, now: float) -> None:
         self._room(ident).say(out, ident, msg.text, now)

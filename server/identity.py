@@ -26,6 +26,8 @@ class Identity:
     role: Literal["player", "spectator"] | None = None
     bot: str | None = None
     """For a computer player: its level ("easy", "hard") or engine name."""
+    address: str = ""
+    """The network address of the connection that last said hello for it."""
 
     @property
     def online(self) -> bool:

@@ -23,6 +23,10 @@ class TokenBucket:
             return True
         return False
 
+    def retry_after(self) -> float:
+        """Seconds (as of the last ``take``) until the next token."""
+        return max(0.0, (1.0 - self.tokens) / self.rate)
+
 
 class SlidingWindow:
     """At most ``limit`` events in any ``window`` seconds (chat flood control)."""

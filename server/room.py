@@ -21,15 +21,28 @@ import hmac
 import logging
 from collections import deque
 from collections.abc import Callable
-from typing import Any, Literal, Protocol
+from dataclasses import dataclass
+from typing import Any, Literal, Protocol, cast
 
 from gridhall import protocol as p
 from gridhall.protocol import ErrorCode, ProtocolError, Termination
 
 from .bots.policy import ComputerPolicy
-from .effects import Outbox, SaveChat, SaveGame, Send, Think
-from .games.base import JSON, Game, GameError, GameSpec
+from .effects import Outbox, SaveChat, SaveGame, Send, Think, Work
+from .games.base import (
+    JSON,
+    Game,
+    GameError,
+    GameSpec,
+    PreparedGames,
+    PreparedMoves,
+    move_work,
+    new_game_work,
+)
 from .identity import Identity
+from .jobs import Job
+from .names import name_key, unique_name
+from .passwords import hash_password, password_job, same_digest
 
 log = logging.getLogger("gridhall.room")
 
@@ -50,10 +63,36 @@ class RoomHost(Protocol):
 
     def identity_released(self, ident: Identity, now: float) -> None: ...
 
+    def password_tried(self, room: Room, ident: Identity, ok: bool, now: float) -> None: ...
 
-def hash_password(password: str, salt: bytes) -> bytes:
-    """The stored form of a room password (PBKDF2, so a leaked store is slow to crack)."""
-    return hashlib.pbkdf2_hmac("sha256", password.encode(), salt, 20_000)
+
+__all__ = ["BUSY_RETRY", "Pending", "Room", "RoomHost", "game_seed", "hash_password"]
+
+BUSY_RETRY = 0.25
+"""``retry_after`` (seconds) for a request refused because the room's job is out."""
+
+
+@dataclass
+class Pending:
+    """The room's one job in flight, and what to do with its answer.
+
+    ``kind``: ``move`` (apply ``move`` by ``ident`` with the answer), ``new-game``
+    (start a game on the prepared board, made from ``seed``), ``join`` (admit
+    ``ident`` as ``role`` if the password digest matches)."""
+
+    kind: Literal["move", "new-game", "join"]
+    what: str
+    ident: Identity | None = None
+    re: int | None = None
+    move: JSON | None = None
+    role: Role = "player"
+    seed: int = 0
+    exclusive: bool = False
+    """No other move may be applied until the answer is in (``Job.exclusive``)."""
+    job: Job | None = None
+    """The job itself, to ask again after a restart (None while replaying a journal:
+    the answer is in it)."""
+    ticket: int = 0
 
 
 def game_seed(room_seed: int, games_started: int) -> int:
@@ -68,13 +107,17 @@ class Room:
 
     def __init__(self, host: RoomHost, code: str, spec: GameSpec, options: JSON,
                  creator: str, private: bool, password: bytes | None, salt: bytes,
-                 seed: int, grace_seconds: float) -> None:
+                 seed: int, grace_seconds: float, address: str = "") -> None:
         self.host = host
         self.code = code
         self.spec = spec
         self.options = options
         self.private = private
         self._password = password
+        self.protected = password is not None
+        """Joining needs a password (its digest may still be on its way)."""
+        self.address = address
+        """The address that created the room (rooms per address are capped)."""
         self._salt = salt
         self.seed = seed
         self.grace_seconds = grace_seconds
@@ -99,6 +142,10 @@ class Room:
         self.refusal_counted = False
         """Set when a refused move still changed the game (its rules count misses)."""
         self.closed = False
+        self.pending: Pending | None = None
+        """The room's one heavy job in flight (see :meth:`work_done`)."""
+        self._tickets = 0
+        self._start_queued = False
 
     # -- who is here ----------------------------------------------------------
     @property
@@ -140,8 +187,11 @@ class Room:
         return self._salt
 
     def check_password(self, password: str | None) -> bool:
-        if self._password is None:
+        """The password check done inline (tests, tools); joins use a job."""
+        if not self.protected:
             return True
+        if self._password is None:
+            return False
         given = hash_password(password or "", self._salt)
         return hmac.compare_digest(given, self._password)
 
@@ -171,16 +221,27 @@ class Room:
     def broadcast_views(self, out: Outbox, make: Callable[[int, str | None], Any]) -> int:
         """Emit one event whose body depends on what the recipient may see (one
         ``seq``). ``make`` is called once per distinct viewer: every non-player
-        shares one body."""
+        shares one body, and viewers whose bodies are equal (co-op players) share
+        one send, so a big view is encoded once."""
         seq = self._next_seq()
         by_viewer: dict[str | None, list[str]] = {}
         for m in self.members:
             by_viewer.setdefault(self._viewer(m), []).append(m.id)
-        sends: dict[str, Send] = {}
+        groups: list[tuple[Any, list[str], list[str | None]]] = []
         for viewer, ids in by_viewer.items():
-            send = out.send(ids, make(seq, viewer))
+            msg = make(seq, viewer)
+            same = next((g for g in groups if g[0] == msg), None)
+            if same is None:
+                groups.append((msg, list(ids), [viewer]))
+            else:
+                same[1].extend(ids)
+                same[2].append(viewer)
+        sends: dict[str, Send] = {}
+        for msg, ids, viewers in groups:
+            send = out.send(ids, msg)
             if send is not None:
-                sends[EVERYONE if viewer is None else viewer] = send
+                for viewer in viewers:
+                    sends[EVERYONE if viewer is None else viewer] = send
         self._remember(seq, sends)
         return seq
 
@@ -262,10 +323,20 @@ class Room:
     def join(self, out: Outbox, ident: Identity, role: Role, password: str | None,
              now: float, re: int | None, verified: bool = False) -> None:
         """Seat or admit ``ident``; raises ProtocolError to refuse (changing nothing).
-        ``verified``: the password was checked already (a journal replay)."""
-        if not verified and not self.check_password(password):
-            raise ProtocolError(ErrorCode.WRONG_PASSWORD,
-                                "That password is wrong for this private room.")
+        A password is checked by a job: the answer comes later (:meth:`work_done`).
+        ``verified``: a journal replay, whose answer comes from the journal too."""
+        if self.protected:
+            if password is None and not verified:
+                raise ProtocolError(ErrorCode.WRONG_PASSWORD,
+                                    "This room is private; send its password.", re)
+            job = None if password is None else password_job(password, self._salt)
+            self._launch(out, job, Pending("join", "a password", ident, re, role=role))
+            return
+        self.enter(out, ident, role, now, re)
+
+    def enter(self, out: Outbox, ident: Identity, role: Role, now: float,
+              re: int | None) -> None:
+        """Seat or admit ``ident`` once any password is settled."""
         seat: int | None = None
         if role == "player":
             seat = self._free_seat()
@@ -289,6 +360,7 @@ class Room:
     def _admit(self, out: Outbox, ident: Identity, role: Role, seat: int | None, now: float,
                re: int | None) -> None:
         ident.room, ident.role = self, role
+        ident.name = unique_name(ident.name, [m.name for m in self.members])
         if seat is not None:
             self.seats[seat] = ident
         else:
@@ -346,6 +418,7 @@ class Room:
         self.closed = True
         self.grace.clear()
         self.thinking.clear()
+        self.pending = None
         for m in self.members:
             m.room, m.role = None, None
             if not m.online or m.bot:
@@ -391,6 +464,11 @@ class Room:
 
     def update_info(self, out: Outbox, ident: Identity, name: str | None,
                     color: str | None) -> None:
+        """A member renames or recolours itself; a name another member has is refused."""
+        if name is not None and any(name_key(m.name) == name_key(name)
+                                    for m in self.members if m is not ident):
+            raise ProtocolError(ErrorCode.BAD_MESSAGE, f"Someone in this room is already "
+                                f"called {name!r}; pick another name.")
         if name is not None:
             ident.name = name
         if color is not None:
@@ -415,10 +493,25 @@ class Room:
                                 "you can play the next one.")
         return game
 
-    def move(self, out: Outbox, ident: Identity, move: JSON, now: float) -> None:
+    def move(self, out: Outbox, ident: Identity, move: JSON, now: float,
+             re: int | None = None, prepared: Any = None) -> None:
+        """Apply a move; one that needs heavy work first becomes the room's job
+        and is applied with its answer (``prepared``) in :meth:`work_done`."""
         game = self._player_game(ident)
+        if prepared is None and self.pending is not None and self.pending.exclusive:
+            raise self.busy(re)
+        if prepared is None:
+            job = move_work(game, ident.id, move, now)
+            if job is not None:
+                what = {"hint": "a hint", "layout": "the mines", "shuffle": "a shuffle"}
+                self._launch(out, job, Pending("move", what.get(job.kind, "a move"), ident, re,
+                                               move=move, exclusive=job.exclusive))
+                return
         try:
-            played = game.apply(ident.id, move, now)
+            if prepared is None:
+                played = game.apply(ident.id, move, now)
+            else:
+                played = cast(PreparedMoves, game).apply(ident.id, move, now, prepared=prepared)
         except GameError as exc:
             game.refused(ident.id, move, now)
             self.refusal_counted = True
@@ -478,6 +571,8 @@ class Room:
             raise ProtocolError(ErrorCode.ILLEGAL_MOVE, "The game is already running.")
         if not self.seated:
             raise ProtocolError(ErrorCode.NOT_PLAYING, "Nobody is seated to play.")
+        if self.pending is not None:
+            raise self.busy()
         if self.status == "over":
             self.round_no += 1
             self.again = None
@@ -515,6 +610,92 @@ class Room:
                 self.thinking[s.id] = request
                 out.add(Think(self.code, s.id, self.spec.name, s.bot, request))
 
+    # -- heavy work ------------------------------------------------------------
+    def busy(self, re: int | None = None) -> ProtocolError:
+        """The refusal for a request that needs a job while the room's job is out."""
+        what = self.pending.what if self.pending is not None else "something"
+        return ProtocolError(ErrorCode.SERVER_BUSY, f"This room is still working out {what}; "
+                             "try again in a moment.", re, retry_after=BUSY_RETRY)
+
+    def _launch(self, out: Outbox, job: Job | None, pending: Pending) -> None:
+        """Make ``job`` the room's one job in flight, or refuse with ``server-busy``.
+        (No ``job`` while a journal is replayed: its answer is the next entry.)"""
+        if self.pending is not None:
+            raise self.busy(pending.re)
+        self._tickets += 1
+        pending.ticket = self._tickets
+        pending.job = job
+        self.pending = pending
+        if job is not None:
+            out.add(Work(self.code, pending.ticket, job))
+
+    def _tell(self, out: Outbox, ident: Identity | None, exc: ProtocolError,
+              re: int | None) -> None:
+        """A refusal that comes after a job, to the one who asked."""
+        if ident is not None:
+            out.send([ident.id], p.Error(code=exc.code.value, message=exc.message, re=re,
+                                         retry_after=exc.retry_after))
+
+    def work_done(self, out: Outbox, ticket: int, answer: JSON, now: float) -> None:
+        """The answer to the room's job (``run_job``'s map): finish what waited on it."""
+        pending = self.pending
+        if pending is None or pending.ticket != ticket or self.closed:
+            return  # the room moved on (it closed, or a new game replaced the old)
+        self.pending = None
+        if "value" in answer:
+            self._finish_work(out, pending, answer["value"], now)
+        else:
+            self._work_failed(out, pending, str(answer.get("error")), now)
+        if self._start_queued and self.pending is None:
+            self._start_queued = False
+            self._new_game(out, now)
+
+    def _finish_work(self, out: Outbox, pending: Pending, value: Any, now: float) -> None:
+        ident = pending.ident
+        if pending.kind == "new-game":
+            self._create_game(out, now, pending.seed, value)
+        elif pending.kind == "join":
+            assert ident is not None
+            ok = self._password is not None and same_digest(value, self._password)
+            self.host.password_tried(self, ident, ok, now)  # counted even if they left
+            if not ident.connected or ident.room is self:
+                return  # gone, or already in (nothing to tell)
+            if ident.room is not None:
+                self._tell(out, ident, ProtocolError(ErrorCode.ALREADY_IN_ROOM, "You joined "
+                           "another room meanwhile."), pending.re)
+                return
+            try:
+                if not ok:
+                    raise ProtocolError(ErrorCode.WRONG_PASSWORD,
+                                        "That password is wrong for this private room.")
+                self.enter(out, ident, pending.role, now, pending.re)
+            except ProtocolError as exc:
+                self._tell(out, ident, exc, pending.re)
+        else:
+            assert ident is not None and pending.move is not None
+            if ident.room is not self:
+                return  # left the room meanwhile
+            try:
+                self.move(out, ident, pending.move, now, prepared=value)
+            except ProtocolError as exc:
+                self._tell(out, ident, exc, pending.re)
+
+    def _work_failed(self, out: Outbox, pending: Pending, error: str, now: float) -> None:
+        """The job had no answer: the server was too busy, or it ran out of time."""
+        log.log(logging.DEBUG if error == "busy" else logging.WARNING,
+                "room %s: job for %s failed (%s)", self.code, pending.what, error)
+        if error == "busy":
+            exc = ProtocolError(ErrorCode.SERVER_BUSY, "The server is busy working for other "
+                                "rooms; try again in a moment.", retry_after=1.0)
+        else:
+            exc = ProtocolError(ErrorCode.SERVER_BUSY, f"Working out {pending.what} took too "
+                                "long; try again, or choose a smaller board.", retry_after=1.0)
+        self._tell(out, pending.ident, exc, pending.re)
+        if pending.kind == "new-game" and self.game is None:
+            for m in self.seated:
+                if m is not pending.ident:
+                    self._tell(out, m, exc, None)
+
     # -- rounds ---------------------------------------------------------------
     def _maybe_start(self, out: Outbox, now: float) -> bool:
         """Start a game if the start policy says so now; True if it started."""
@@ -528,11 +709,32 @@ class Room:
         return bool(ready)
 
     def _new_game(self, out: Outbox, now: float) -> None:
-        players = [s.id for s in self.seated]
-        self._game_players = list(players)
+        """Start the next game, or ask for its board first (a job) if the game
+        needs one made; a busy room starts it once its job is answered."""
+        if self.pending is not None:
+            if self.pending.kind != "new-game":
+                self._start_queued = True
+            return
         seed = game_seed(self.seed, self.games_started)
+        job = new_game_work(self.spec, self.options, seed)
+        if job is not None:
+            self._launch(out, job, Pending("new-game", "the board", seed=seed))
+            return
+        self._create_game(out, now, seed, None)
+
+    def _create_game(self, out: Outbox, now: float, seed: int, prepared: Any) -> None:
+        """The new game begins (``games_started`` counts it only now, so a snapshot
+        never describes a game whose board is still being made)."""
+        players = [s.id for s in self.seated]
+        if not players:
+            return
+        self._game_players = list(players)
         self.games_started += 1
-        self.game = self.spec.new_game(self.options, players, self.round_no, seed, now)
+        if prepared is None:
+            self.game = self.spec.new_game(self.options, players, self.round_no, seed, now)
+        else:
+            self.game = cast(PreparedGames, self.spec).new_game(
+                self.options, players, self.round_no, seed, now, prepared=prepared)
         self.game_started_at = now
         self._over_announced = False
         self.thinking.clear()
@@ -626,7 +828,7 @@ class Room:
             "spectators": [s.id for s in self.spectators], "grace": dict(self.grace),
             "game": None if game is None else {"players": list(self._game_players),
                                                "started_at": self.game_started_at},
-            "over_announced": self._over_announced,
+            "over_announced": self._over_announced, "tickets": self._tickets,
         }
 
     def load_snapshot(self, snap: JSON, member: Callable[[str], Identity]) -> None:
@@ -638,6 +840,7 @@ class Room:
         self.again = snap["again"]
         self.grace = {k: float(v) for k, v in snap["grace"].items()}
         self._over_announced = bool(snap["over_announced"])
+        self._tickets = int(snap.get("tickets", 0))
         for n, pid in enumerate(snap["seats"]):
             if pid is not None:
                 ident = member(pid)
@@ -664,8 +867,22 @@ class Room:
                 m.connected = False
                 self.grace[m.id] = now + self.grace_seconds
         self.thinking.clear()
+        self._resume_work(out)
         if self.game is not None:
             self._after_action(out, now)
+
+    def _resume_work(self, out: Outbox) -> None:
+        """A job that was out when the server stopped is asked for again (its
+        answer is the same: jobs are deterministic); a password check is dropped
+        (the password is not kept), and the guesser simply is not in the room."""
+        pending = self.pending
+        if pending is None:
+            return
+        if pending.kind == "join" or pending.job is None:
+            self.pending = None
+            self._start_queued = False
+            return
+        out.add(Work(self.code, pending.ticket, pending.job))
 
     def tick(self, out: Outbox, now: float) -> None:
         """Let time-driven rules run: game clocks, countdowns, reconnect grace."""

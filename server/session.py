@@ -1,8 +1,10 @@
 """One connection's conversation: limits, decoding, and dispatch to the hub.
 
 Every frame passes the rate limit, then the codec; anything refused becomes an
-``error`` to this client alone and changes nothing. Abuse past the configured
-counts closes the connection with 1008. The session holds no socket: it talks
+``error`` to this client alone (with ``re`` when the frame's ``id`` could be
+read, and ``retry_after`` when waiting helps) and changes nothing: no frame is
+dropped silently. Abuse past the configured counts closes the connection with
+1008 and a reason. The session holds no socket: it talks
 through a :class:`Link` (the websocket in production, a list in unit tests) and
 hands the hub's effects to its :class:`SessionHost` to carry out.
 """
@@ -22,6 +24,10 @@ from .identity import Identity
 from .limits import SlidingWindow, TokenBucket
 
 log = logging.getLogger("gridhall.session")
+
+SNAPSHOTS = (p.Sync, p.JoinRoom, p.CreateRoom)
+"""Requests answered with a whole room (``state``): a 200x200 board is 40 KB, so
+they have their own, slower limit (``snapshots_per_second``)."""
 
 
 class Link(Protocol):
@@ -68,26 +74,22 @@ class Session:
         self.link = link
         self.bucket = TokenBucket(config.rate_per_second, config.rate_burst, now)
         self.chat = SlidingWindow(config.chat_lines, config.chat_window)
+        self.strikes = SlidingWindow(config.max_rate_strikes, config.strike_window)
+        self.snapshots = TokenBucket(config.snapshots_per_second, config.snapshot_burst, now)
         self.bad_messages = 0
-        self.rate_strikes = 0
         self.identity: Identity | None = None
 
     def send(self, msg: Any) -> None:
         self.host.reply(self.link, p.encode(msg))
 
     def error(self, exc: ProtocolError) -> None:
-        self.send(p.Error(code=exc.code.value, message=exc.message, re=exc.request_id))
+        self.send(p.Error(code=exc.code.value, message=exc.message, re=exc.request_id,
+                          retry_after=exc.retry_after))
 
     def receive(self, frame: bytes | str, now: float) -> None:
         """Handle one frame; never raises for anything the client sent."""
-        config = self.host.config
         if not self.bucket.take(now):
-            self.rate_strikes += 1
-            if self.rate_strikes > config.max_rate_strikes:
-                self.host.close_link(self.link, 1008, "message flood")
-            elif self.rate_strikes % 10 == 1:  # say it, without echoing every frame
-                self.error(ProtocolError(ErrorCode.RATE_LIMITED, "You are sending messages "
-                                         "too fast; slow down."))
+            self.over_rate(frame, now)
             return
         msg: Any = None
         try:
@@ -101,6 +103,33 @@ class Session:
                               message="The server failed on that request; this is its own "
                                       "fault and has been logged.",
                               re=getattr(msg, "id", None)))
+
+    def over_rate(self, frame: bytes | str, now: float) -> None:
+        """A frame past the rate limit: refused with ``rate-limited`` (echoing its
+        ``id`` if it has one), or, past ``max_rate_strikes`` such frames within
+        ``strike_window`` seconds, the connection is closed with 1008."""
+        if not self.strike(now):
+            return
+        rid = None
+        if isinstance(frame, bytes):
+            try:
+                rid = p.decode_map(frame).get("id")
+            except ProtocolError:
+                pass
+        wait = round(self.bucket.retry_after(), 3)
+        self.error(ProtocolError(ErrorCode.RATE_LIMITED, "You are sending messages too "
+                                 f"fast; this one was not handled. Wait {wait:.2f} s.",
+                                 rid if isinstance(rid, int) and not isinstance(rid, bool)
+                                 and 0 <= rid <= p.MAX_ID else None, retry_after=wait))
+
+    def strike(self, now: float) -> bool:
+        """Count a request refused for going too fast; past ``max_rate_strikes``
+        within ``strike_window`` seconds (a client that ignores ``retry_after``)
+        the connection is closed with 1008. False once closed."""
+        if self.strikes.allow(now):
+            return True
+        self.host.close_link(self.link, 1008, "message flood")
+        return False
 
     def refused(self, exc: ProtocolError) -> None:
         """Tell the client; count malformed frames toward closing the connection."""
@@ -119,10 +148,16 @@ class Session:
         ident = self.identity
         if ident is None:
             raise ProtocolError(ErrorCode.NOT_WELCOMED, "Say hello first.", rid)
+        if isinstance(msg, SNAPSHOTS) and not self.snapshots.take(now):
+            wait = round(self.snapshots.retry_after(), 3)
+            self.strike(now)
+            raise ProtocolError(ErrorCode.RATE_LIMITED, f"{msg.TYPE} sends a whole room; "
+                                f"wait {wait:.1f} s before asking again.", rid, retry_after=wait)
         if isinstance(msg, p.Chat) and ident.room is not None and not self.chat.allow(now):
-            wait = self.chat.retry_after(now)
+            wait = round(self.chat.retry_after(now), 3)
+            self.strike(now)
             raise ProtocolError(ErrorCode.RATE_LIMITED, "You are chatting too fast; wait "
-                                f"{wait:.0f} s before the next line.", rid)
+                                f"{wait:.0f} s before the next line.", rid, retry_after=wait)
         effects, error = self.host.hub.handle(ident, msg, now)
         self.host.execute(effects)
         if error is not None:
@@ -138,7 +173,7 @@ class Session:
             return
         if self.identity is not None:
             raise ProtocolError(ErrorCode.BAD_MESSAGE, "You already said hello.", msg.id)
-        ident, effects = self.host.hub.hello(msg, now)
+        ident, effects = self.host.hub.hello(msg, now, self.link.peer)
         self.identity = ident
         self.host.bind(ident, self)
         log.info("%s is %s (%s)", self.link.peer, ident.name, ident.id)

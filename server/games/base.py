@@ -23,6 +23,8 @@ from typing import Any, Literal, Protocol
 
 from gridhall.protocol import Termination
 
+from ..jobs import Job
+
 JSON = dict[str, Any]
 
 StartPolicy = Literal["full", "immediate", "manual"]
@@ -119,6 +121,45 @@ class Game(Protocol):
 
     def record(self) -> JSON:
         """Everything the store keeps of this game: options, seed, move log."""
+
+
+class PreparedMoves(Protocol):
+    """A game some of whose moves need heavy work first (a mine layout, a hint's
+    search, a shuffle). The room asks :meth:`work_for` before :meth:`Game.apply`;
+    for a :class:`~gridhall.server.jobs.Job` it runs the job off the event loop
+    and later calls ``apply`` with the job's value as ``prepared``. ``apply``
+    without ``prepared`` still does the work inline (tests, replays, bots)."""
+
+    def work_for(self, player: str, move: JSON, now: float) -> Job | None:
+        """The job ``move`` needs first, or None (also for moves ``apply`` will refuse)."""
+
+    def apply(self, player: str, move: JSON, now: float, prepared: Any = None) -> Played:
+        """As :meth:`Game.apply`, using the answer to :meth:`work_for`'s job."""
+
+
+class PreparedGames(Protocol):
+    """A spec whose new games need heavy work first (Link-match's board)."""
+
+    def new_game_work(self, options: JSON, seed: int) -> Job:
+        """The job whose value :meth:`new_game` takes as ``prepared``."""
+
+    def new_game(self, options: JSON, players: list[str], round_no: int, seed: int,
+                 now: float, prepared: Any = None) -> Game:
+        """As :meth:`GameSpec.new_game`, on the prepared board."""
+
+
+def move_work(game: Game, player: str, move: JSON, now: float) -> Job | None:
+    """The job a move needs before it can be applied (None for most games and moves)."""
+    work_for = getattr(game, "work_for", None)
+    job: Job | None = work_for(player, move, now) if work_for is not None else None
+    return job
+
+
+def new_game_work(spec: GameSpec, options: JSON, seed: int) -> Job | None:
+    """The job a new game of ``spec`` needs first, if any."""
+    make = getattr(spec, "new_game_work", None)
+    job: Job | None = make(options, seed) if make is not None else None
+    return job
 
 
 class ComputerPlayer(Protocol):

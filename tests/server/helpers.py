@@ -7,9 +7,10 @@ from typing import Any
 
 from gridhall import protocol as p
 from gridhall.server.config import ServerConfig
-from gridhall.server.effects import STORED, Effect, Send, Think, Wake
+from gridhall.server.effects import STORED, Effect, Send, Think, Wake, Work
 from gridhall.server.hub import Hub
 from gridhall.server.identity import Identity
+from gridhall.server.jobs import run_job
 from gridhall.server.session import Session
 from gridhall.server.store import Store
 
@@ -20,7 +21,7 @@ T0 = 1_800_000_000.0
 class FakeLink:
     """A connection that keeps what was sent to it, decoded as a client would."""
 
-    peer: str = "127.0.0.1"
+    peer: str = "10.0.0.1"
     frames: list[bytes] = field(default_factory=list)
     close_code: int | None = None
     close_reason: str = ""
@@ -48,9 +49,14 @@ class FakeLink:
 
 
 class FakeServer:
-    """The SessionHost: routes the hub's sends to fake links and records the rest."""
+    """The SessionHost: routes the hub's sends to fake links and records the rest.
 
-    def __init__(self, store: Store | None = None, **config: Any) -> None:
+    Rooms' jobs (``Work``) run inline, in order, right after the effects that
+    asked for them, at the time of the last input; with ``hold_work=True`` they
+    wait in ``work`` until :meth:`finish_work` (to see a room busy)."""
+
+    def __init__(self, store: Store | None = None, hold_work: bool = False,
+                 **config: Any) -> None:
         config.setdefault("grace_seconds", 60.0)
         config.setdefault("db", ":memory:")
         self.config = ServerConfig(**config)
@@ -59,6 +65,10 @@ class FakeServer:
         self.sessions: dict[str, Session] = {}
         self.other: list[Effect] = []
         self.wakes: dict[str, float] = {}
+        self.hold_work = hold_work
+        self.work: list[Work] = []
+        self.now = T0
+        self._running = False
 
     def restore(self, now: float, down_since: float) -> None:
         """Start again from the store, as a restarted server does."""
@@ -97,10 +107,27 @@ class FakeServer:
                     self.wakes.pop(e.key, None)
                 else:
                     self.wakes[e.key] = e.at
+            elif isinstance(e, Work):
+                self.work.append(e)
             else:
                 self.other.append(e)
                 if self.store is not None and isinstance(e, STORED):
                     self.store.write([e])
+        if not self.hold_work and not self._running:
+            self._running = True
+            try:
+                self.finish_work()
+            finally:
+                self._running = False
+
+    def finish_work(self, now: float | None = None, answer: dict[str, Any] | None = None
+                    ) -> None:
+        """Answer every job waiting (by running it, or with ``answer``)."""
+        while self.work:
+            job = self.work.pop(0)
+            result = answer if answer is not None else run_job(job.job)
+            self.execute(self.hub.work_done(job.room, job.ticket, result,
+                                            self.now if now is None else now))
 
     def thinks(self) -> list[Think]:
         return [e for e in self.other if isinstance(e, Think)]
@@ -119,15 +146,16 @@ class FakeServer:
 class Client:
     """One connected client: a session on a fake link."""
 
-    def __init__(self, server: FakeServer, now: float = T0) -> None:
+    def __init__(self, server: FakeServer, now: float = T0, peer: str = "10.0.0.1") -> None:
         self.server = server
-        self.link = FakeLink()
+        self.link = FakeLink(peer)
         self.session = Session(server, self.link, now)
         self.next_id = 1
 
     def send(self, type_: str, now: float = T0, **fields: Any) -> int:
         rid = self.next_id
         self.next_id += 1
+        self.server.now = now
         self.session.receive(p.encode_map({"type": type_, "id": rid, **fields}), now)
         return rid
 
@@ -156,7 +184,7 @@ class Client:
         self.session.closed(now)
 
 
-def connect(server: FakeServer, name: str, now: float = T0) -> Client:
-    client = Client(server, now)
+def connect(server: FakeServer, name: str, now: float = T0, peer: str = "10.0.0.1") -> Client:
+    client = Client(server, now, peer)
     client.hello(name, now=now)
     return client

@@ -20,6 +20,9 @@ class Host:
     def identity_released(self, ident: object, now: float) -> None:
         pass
 
+    def password_tried(self, room: Room, ident: object, ok: bool, now: float) -> None:
+        pass
+
 
 def make_lobby(max_rooms: int = 5) -> tuple[Lobby, Identities]:
     return Lobby(Host(), max_rooms=max_rooms, grace_seconds=60.0), Identities()
@@ -69,7 +72,7 @@ def test_private_and_password_rooms_are_not_listed_and_check_the_password() -> N
     lobby, ids = make_lobby()
     public = lobby.create(ids.create("a")[0], "gomoku", None, False, None)
     hidden = lobby.create(ids.create("b")[0], "gomoku", None, False, "sesame")
-    assert hidden.private
+    assert hidden.private and hidden.protected
     assert [r["room"] for r in lobby.listing()] == [public.code]
     assert hidden.check_password("sesame")
     assert not hidden.check_password("Sesame") and not hidden.check_password(None)

@@ -48,17 +48,39 @@ def test_malformed_frames_get_errors_then_close_the_connection() -> None:
     assert client.link.close_code == 1008
 
 
-def test_a_burst_past_the_rate_limit_is_refused_and_a_flood_closes() -> None:
-    server = FakeServer(rate_per_second=1.0, rate_burst=2, max_rate_strikes=5)
+def test_every_frame_past_the_rate_limit_is_refused_with_its_id_and_the_wait() -> None:
+    server = FakeServer(rate_per_second=1.0, rate_burst=2, max_rate_strikes=50)
     client = connect(server, "Ann")  # the hello took one token
     client.clear()
-    for _ in range(3):
-        client.send("list-rooms")
+    ids = [client.send("list-rooms") for _ in range(4)]
     kinds = [type(m).__name__ for m in client.received()]
-    assert kinds == ["Rooms", "Error"] and client.errors()[0].code == "rate-limited"
-    for _ in range(5):
+    assert kinds == ["Rooms", "Error", "Error", "Error"]
+    errors = client.errors()
+    assert [e.re for e in errors] == ids[1:]
+    assert all(e.code == "rate-limited" and e.retry_after is not None
+               and 0 < e.retry_after <= 1.0 for e in errors)
+    client.send("list-rooms", T0 + errors[-1].retry_after)  # waiting as told works
+    assert isinstance(client.received()[-1], p.Rooms)
+
+
+def test_a_flood_past_the_strikes_closes_with_1008() -> None:
+    server = FakeServer(rate_per_second=1.0, rate_burst=2, max_rate_strikes=5)
+    client = connect(server, "Ann")
+    client.clear()
+    for _ in range(7):  # one accepted, five refused, the sixth refusal closes
         client.send("list-rooms")
-    assert client.link.close_code == 1008
+    assert len(client.errors()) == 5
+    assert client.link.close_code == 1008 and client.link.close_reason == "message flood"
+
+
+def test_rate_strikes_are_forgotten_after_the_window() -> None:
+    server = FakeServer(rate_per_second=1.0, rate_burst=1, max_rate_strikes=3,
+                        strike_window=10.0)
+    client = connect(server, "Ann")
+    for second in (0, 20, 40):  # three strikes each time, far apart: never a flood
+        for _ in range(3):
+            client.send("list-rooms", T0 + second)
+    assert client.link.close_code is None
 
 
 def test_chat_flood_is_refused_with_the_wait() -> None:
@@ -127,3 +149,29 @@ def test_a_lobby_identity_is_forgotten_after_the_grace_period() -> None:
     assert player in server.hub.identities.by_id
     server.advance(T0 + 31)
     assert player not in server.hub.identities.by_id and not server.wakes
+
+
+def test_whole_room_snapshots_have_their_own_slower_limit() -> None:
+    server = FakeServer(snapshots_per_second=1.0, snapshot_burst=2)
+    client = connect(server, "Ann")
+    client.send("create-room", game="minesweeper")  # one snapshot
+    client.send("sync")  # two
+    client.clear()
+    rid = client.send("sync")
+    [error] = client.errors()
+    assert error.code == "rate-limited" and error.re == rid
+    assert error.retry_after is not None and 0 < error.retry_after <= 1.0
+    client.send("move", move={"action": "mark", "x": 0, "y": 0, "mark": "flag"})
+    assert isinstance(client.received()[-1], p.Moved)  # other requests go on
+    client.send("sync", T0 + 1.0)
+    assert isinstance(client.received()[-1], p.State)
+
+
+def test_asking_again_and_again_for_snapshots_closes_as_a_flood() -> None:
+    server = FakeServer(snapshots_per_second=0.1, snapshot_burst=1, max_rate_strikes=3)
+    client = connect(server, "Ann")
+    client.send("create-room", game="minesweeper")
+    for _ in range(4):  # told to wait each time; the fourth refusal is one too many
+        client.send("sync")
+    assert len(client.errors()) == 3
+    assert (client.link.close_code, client.link.close_reason) == (1008, "message flood")

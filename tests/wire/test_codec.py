@@ -34,7 +34,8 @@ CLIENT_EXAMPLES: dict[str, dict[str, Any]] = {
 
 SERVER_EXAMPLES: dict[str, dict[str, Any]] = {
     "welcome": {"protocol": 1, "player": "p1", "token": "secret", "server": "hall", "re": 1},
-    "error": {"code": "bad-message", "message": "Field 'x' must be an integer.", "re": 3},
+    "error": {"code": "bad-message", "message": "Field 'x' must be an integer.", "re": 3,
+              "retry_after": 0.25},
     "rooms": {"rooms": [{"room": "ABC234", "game": "gomoku", "options": {}, "players": ["a"],
                          "spectators": 0, "status": "waiting", "private": False}]},
     "joined": {"room": "ABC234", "seq": 1, "role": "player", "seat": 0, "player": "p1",
@@ -57,6 +58,7 @@ SERVER_EXAMPLES: dict[str, dict[str, Any]] = {
     "offer": {"room": "ABC234", "seq": 8, "from": "p2", "kind": "draw"},
     "answer": {"room": "ABC234", "seq": 8, "from": "p1", "kind": "draw", "accept": True},
     "notice": {"room": "ABC234", "seq": 8, "event": "shuffled", "data": {"player": "p1"}},
+    "profile": {"player": "p1", "name": "Ann", "color": "teal", "re": 3},
 }
 
 

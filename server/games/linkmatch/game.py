@@ -13,17 +13,17 @@ board's owner; everyone else sees counts.
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field
 from typing import Literal
 
 from gridhall.protocol import Outcome, Termination
 
+from ...jobs import Job
 from ..base import JSON, GameError, Played
 from .board import Gravity, Pair, Rows, copy_rows, count_tiles, remove_pair
-from .generate import generate, shuffle_tiles
+from .jobs import make_board, shuffle_job, shuffle_rows
 from .moves import Move, parse_move, why_no_link
-from .paths import available_pairs, find_path, has_pair
+from .paths import find_path, first_pair, has_pair
 
 Status = Literal["racing", "cleared", "time", "resigned"]
 
@@ -57,7 +57,8 @@ def _pts(points: list[tuple[int, int]] | Pair) -> list[list[int]]:
 class LinkMatchGame:
     """One race. Mutable, single-threaded, pure (satisfies ``Game``)."""
 
-    def __init__(self, options: JSON, players: list[str], seed: int, now: float) -> None:
+    def __init__(self, options: JSON, players: list[str], seed: int, now: float,
+                 board: Rows | None = None) -> None:
         if not players:
             raise GameError("not-playing", "A race needs at least one seated player.")
         self.options = dict(options)
@@ -70,9 +71,10 @@ class LinkMatchGame:
         self._now = now
         self._announced = self.start_at <= now
         self._left = 0
-        layout = generate(options["width"], options["height"], options["kinds"], self.gravity,
-                          random.Random(seed))
-        self.board = layout.rows
+        if board is None:  # ``board``: the same board made in a worker (jobs.board_job)
+            board = make_board(options["width"], options["height"], options["kinds"],
+                               self.gravity, seed)
+        self.board = board
         tiles = count_tiles(self.board)
         self.racers = {p: Racer(copy_rows(self.board), tiles) for p in self.players}
 
@@ -94,8 +96,35 @@ class LinkMatchGame:
 
     # -- moves ----------------------------------------------------------------
 
-    def apply(self, player: str, move: JSON, now: float) -> Played:
-        """Link, hint or shuffle on the player's own board."""
+    def work_for(self, player: str, move: JSON, now: float) -> Job | None:
+        """The heavy step ``move`` needs first, if any: a shuffle (asked for, or
+        automatic after a link that leaves no pair). Moves that will be refused
+        need nothing; :meth:`apply` refuses them."""
+        try:
+            parsed = parse_move(move)
+            racer = self._racing(player, now)
+        except GameError:
+            return None
+        if parsed.action == "shuffle":
+            return shuffle_job(racer.rows, self.gravity, self._shuffle_seed(player, racer))
+        if parsed.action != "link" or racer.remaining <= 2:
+            return None
+        assert parsed.a is not None and parsed.b is not None
+        if find_path(racer.rows, parsed.a, parsed.b) is None:
+            return None
+        after = copy_rows(racer.rows)
+        remove_pair(after, parsed.a, parsed.b, self.gravity)
+        if has_pair(after):
+            return None
+        return shuffle_job(after, self.gravity, self._shuffle_seed(player, racer))
+
+    def _shuffle_seed(self, player: str, racer: Racer) -> str:
+        return f"{self.seed}/{player}/{racer.shuffles}"
+
+    def apply(self, player: str, move: JSON, now: float, prepared: JSON | None = None
+              ) -> Played:
+        """Link, hint or shuffle on the player's own board. ``prepared`` is the
+        answer to the job :meth:`work_for` asked for (a shuffle)."""
         parsed = parse_move(move)
         racer = self._racing(player, now)
         path = None
@@ -104,17 +133,25 @@ class LinkMatchGame:
             path = find_path(racer.rows, parsed.a, parsed.b)
             if path is None:
                 raise GameError("illegal-move", why_no_link(racer.rows, parsed.a, parsed.b))
+        if prepared is not None:
+            expected = copy_rows(racer.rows)
+            if path is not None:
+                assert parsed.a is not None and parsed.b is not None
+                remove_pair(expected, parsed.a, parsed.b, self.gravity)
+            if prepared.get("from") != expected:
+                raise GameError("illegal-move", "Your board changed while it was being "
+                                "shuffled; try again.")
         # Accepted: only now does anything change.
         self._now = max(self._now, now)
         racer.shuffled = False
         clock = self._clock(racer, now)
         notices: list[JSON] = []
         if path is not None:
-            notices += self._link(player, racer, parsed, path, clock)
+            notices += self._link(player, racer, parsed, path, clock, prepared)
         elif parsed.action == "hint":
             self._hint(racer, clock)
         else:
-            self._shuffle(player, racer, clock, auto=False)
+            self._shuffle(player, racer, clock, auto=False, prepared=prepared)
         notices += self._settle(now)
         return Played(parsed.wire(), notices)
 
@@ -139,7 +176,7 @@ class LinkMatchGame:
         return racer
 
     def _link(self, player: str, racer: Racer, move: Move, path: list[tuple[int, int]],
-              clock: float) -> list[JSON]:
+              clock: float, prepared: JSON | None) -> list[JSON]:
         assert move.a is not None and move.b is not None
         racer.log.append({"t": round(clock, 3), **move.wire(), "ok": True})
         remove_pair(racer.rows, move.a, move.b, self.gravity)
@@ -151,22 +188,24 @@ class LinkMatchGame:
             self._leave(racer, "cleared", clock)
             return [{"type": "cleared", "player": player, "time": round(clock, 3)}]
         if not has_pair(racer.rows):
-            self._shuffle(player, racer, clock, auto=True)
+            self._shuffle(player, racer, clock, auto=True, prepared=prepared)
             return [{"type": "shuffled", "player": player}]
         return []
 
     def _hint(self, racer: Racer, clock: float) -> None:
-        pairs = available_pairs(racer.rows)
+        pair = first_pair(racer.rows)
         racer.path = None
-        racer.hint = _pts(pairs[0]) if pairs else None
-        if pairs:
+        racer.hint = _pts(pair) if pair else None
+        if pair:
             racer.hints += 1
             racer.penalty += float(self.options["hint_penalty"])
         racer.log.append({"t": round(clock, 3), "action": "hint", "pair": racer.hint})
 
-    def _shuffle(self, player: str, racer: Racer, clock: float, auto: bool) -> None:
-        rng = random.Random(f"{self.seed}/{player}/{racer.shuffles}")
-        racer.rows = shuffle_tiles(racer.rows, self.gravity, rng).rows
+    def _shuffle(self, player: str, racer: Racer, clock: float, auto: bool,
+                 prepared: JSON | None = None) -> None:
+        if prepared is None:
+            prepared = shuffle_rows(racer.rows, self.gravity, self._shuffle_seed(player, racer))
+        racer.rows = copy_rows(prepared["rows"])
         racer.shuffles += 1
         racer.hint = None
         racer.shuffled = auto

@@ -232,3 +232,18 @@ def has_pair(rows: Rows) -> bool:
         if kind > 0 and any(cells[j] == kind for j in runs.reach_tiles(i)):
             return True
     return False
+
+
+def first_pair(rows: Rows) -> Pair | None:
+    """``available_pairs(rows)[0]`` without listing the others (a hint's cost is
+    then that of :func:`has_pair`). Linking is symmetric, so the first tile with
+    any partner has only later partners; its nearest in row-major order is it."""
+    grid = Grid(rows)
+    runs = Runs(grid)
+    cells = grid.cells
+    for i, kind in enumerate(cells):
+        if kind > 0:
+            partners = [j for j in runs.reach_tiles(i) if cells[j] == kind]
+            if partners:
+                return grid.point(i), grid.point(min(partners))
+    return None

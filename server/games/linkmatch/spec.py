@@ -5,7 +5,10 @@ from __future__ import annotations
 import math
 
 from ..base import JSON, Game, GameSpec, OptionError, StartPolicy
+from ...jobs import Job
+from .board import Rows
 from .game import LinkMatchGame
+from .jobs import board_job
 
 MAX_RACERS = 8
 _KNOWN = ("width", "height", "kinds", "time_limit", "gravity", "hint_penalty", "countdown")
@@ -78,10 +81,15 @@ class LinkMatchSpec:
         """Up to eight racers, whatever the options."""
         return MAX_RACERS
 
+    def new_game_work(self, options: JSON, seed: int) -> Job:
+        """Making the board is heavy: the room runs this job first and passes the
+        answer to :meth:`new_game` as ``prepared``."""
+        return board_job(options, seed)
+
     def new_game(self, options: JSON, players: list[str], round_no: int, seed: int,
-                 now: float) -> Game:
+                 now: float, prepared: Rows | None = None) -> Game:
         """A race among the seated players on a board made from ``seed``."""
-        return LinkMatchGame(options, players[:MAX_RACERS], seed, now)
+        return LinkMatchGame(options, players[:MAX_RACERS], seed, now, board=prepared)
 
 
 SPEC: GameSpec = LinkMatchSpec()

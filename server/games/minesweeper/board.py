@@ -31,23 +31,67 @@ def neighbour_table(width: int, height: int) -> Neighbours:
     return tuple(table)
 
 
-class Board:
-    """A fixed mine layout with every cell's neighbour count (or MINE)."""
+class Neighbourhood:
+    """The neighbours of a cell, worked out when asked: no table to build first.
 
-    def __init__(self, width: int, height: int, mines: Iterable[int]) -> None:
+    A 200x200 :func:`neighbour_table` takes a long moment to build; the server's
+    event loop uses this instead (one lookup costs a little more), and the
+    solver in its worker processes keeps the table."""
+
+    __slots__ = ("height", "width")
+
+    def __init__(self, width: int, height: int) -> None:
         self.width = width
         self.height = height
-        self.neighbours = neighbour_table(width, height)
+
+    def __getitem__(self, cell: int) -> tuple[int, ...]:
+        w, h = self.width, self.height
+        x, y = cell % w, cell // w
+        xs = range(max(0, x - 1), min(w, x + 2))
+        return tuple(ny * w + nx for ny in range(max(0, y - 1), min(h, y + 2)) for nx in xs
+                     if nx != x or ny != y)
+
+    def __len__(self) -> int:
+        return self.width * self.height
+
+
+_DIGITS = bytes.maketrans(bytes(range(10)), b"0123456789")
+_VALUES = bytes.maketrans(b"0123456789", bytes(range(10)))
+
+
+def counts_text(counts: bytes) -> str:
+    """:attr:`Board.counts` as plain text (one digit a cell, 9 = mine)."""
+    return counts.translate(_DIGITS).decode("ascii")
+
+
+class Board:
+    """A fixed mine layout with every cell's neighbour count (or MINE).
+
+    ``counts`` (from :func:`counts_text`) skips working the counts out again:
+    the board was made in a worker, and this side only looks up neighbours."""
+
+    def __init__(self, width: int, height: int, mines: Iterable[int],
+                 counts: str | None = None) -> None:
+        self.width = width
+        self.height = height
         self.mines: frozenset[int] = frozenset(mines)
         if any(not 0 <= m < width * height for m in self.mines):
             raise ValueError("a mine lies off the board")
-        counts = bytearray(width * height)
+        self.neighbours: Neighbours | Neighbourhood
+        if counts is not None:
+            if len(counts) != width * height:
+                raise ValueError("counts do not fit the board")
+            self.neighbours = Neighbourhood(width, height)
+            self.counts = counts.encode("ascii").translate(_VALUES)
+            return
+        self.neighbours = neighbour_table(width, height)
+        table = bytearray(width * height)
         for m in self.mines:
             for n in self.neighbours[m]:
-                counts[n] += 1
+                table[n] += 1
         for m in self.mines:
-            counts[m] = MINE
-        self.counts = bytes(counts)
+            table[m] = MINE
+        self.counts = bytes(table)
 
     @property
     def cells(self) -> int:

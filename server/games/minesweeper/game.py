@@ -9,19 +9,17 @@ latest call (clients run their own clock between events), plus hint penalties.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable
 from typing import Any
 
 from gridhall.protocol import Outcome, Termination
 from gridhall.protocol.cells import board_span
 
+from ...jobs import Job
 from ..base import JSON, GameError, Played
-from .board import Board, neighbour_table
-from .generate import GenerationFailed, random_layout
+from .board import Board, Neighbourhood
+from .jobs import board_of, find_hint, hint_job, layout_job, make_layout
 from .options import parse_options
-from .generate import generate_no_guess
-from .hints import hint
 
 ACTIONS = ("reveal", "chord", "mark", "flag-around", "hint")
 MARKS = ("flag", "question", "none")
@@ -45,7 +43,7 @@ class MinesweeperGame:
         self.height: int = options["height"]
         self.mines: int = options["mines"] if board is None else len(board.mines)
         self.board = board
-        self.nb = neighbour_table(self.width, self.height)
+        self.nb = Neighbourhood(self.width, self.height)
         n = self.width * self.height
         self.revealed = bytearray(n)
         self.flagged = bytearray(n)
@@ -69,6 +67,7 @@ class MinesweeperGame:
         self._shown = bytearray([HIDDEN]) * n
         self._version = 0
         self._cached: tuple[int, JSON] | None = None
+        self._notices: list[JSON] = []
 
     @staticmethod
     def _blank_stats() -> dict[str, int]:
@@ -78,8 +77,28 @@ class MinesweeperGame:
     def turn(self) -> str | None:
         return None
 
-    def apply(self, player: str, move: JSON, now: float) -> Played:
-        """Check everything first, then change state: a refusal changes nothing."""
+    def work_for(self, player: str, move: JSON, now: float) -> Job | None:
+        """The heavy step ``move`` needs first, if any: the mine layout for the
+        first reveal, or a hint's search. The room runs it off the event loop and
+        passes the answer to :meth:`apply` as ``prepared``. Moves that will be
+        refused need nothing (``apply`` refuses them)."""
+        if self.result is not None or player not in self.players or player in self.left:
+            return None
+        try:
+            action, cell, _ = self._parse(move)
+        except GameError:
+            return None
+        if action == "hint" and self.board is not None:
+            return hint_job(bytes(self._shown), self.width, self.mines, bytes(self.flagged))
+        if action == "reveal" and self.board is None and cell is not None \
+                and not self.flagged[cell]:
+            return layout_job(self.options, cell, self.seed, bytes(self.flagged))
+        return None
+
+    def apply(self, player: str, move: JSON, now: float, prepared: JSON | None = None
+              ) -> Played:
+        """Check everything first, then change state: a refusal changes nothing.
+        ``prepared`` is the answer to the job :meth:`work_for` asked for."""
         if self.result is not None:
             raise GameError("not-playing", "The game is over.")
         if player not in self.players:
@@ -89,8 +108,9 @@ class MinesweeperGame:
         action, cell, mark = self._parse(move)
         before = self.latest
         self.latest = max(self.latest, now)
+        self._notices = []
         try:
-            self._dispatch(player, action, cell, mark, now)
+            self._dispatch(player, action, cell, mark, now, prepared)
         except GameError:
             self.latest = before
             raise
@@ -102,21 +122,22 @@ class MinesweeperGame:
             self.last[player] = {"action": action, "x": x, "y": y}
         if mark is not None:
             normalised["mark"] = mark
-        self._log(player, action, x, y, mark, now)
+        logged = "hint-none" if action == "hint" and self.hint is None else action
+        self._log(player, logged, x, y, mark, now)
         if self.result is None and self.safe_left == 0:
             self._finish(Termination.CLEARED, None, now)
         self._version += 1
-        return Played(move=normalised)
+        return Played(move=normalised, notices=self._notices)
 
     def _dispatch(self, player: str, action: str, cell: int | None, mark: str | None,
-                  now: float) -> None:
+                  now: float, prepared: JSON | None) -> None:
         """Run one parsed action; sub-actions refuse before they change anything."""
         if action == "hint":
-            self._hint()
+            self._hint(prepared)
             return
         assert cell is not None
         if action == "reveal":
-            self._reveal_action(player, cell, now)
+            self._reveal_action(player, cell, now, prepared)
         elif action == "chord":
             self._chord(player, cell)
         elif action == "flag-around":
@@ -263,40 +284,37 @@ class MinesweeperGame:
                 raise GameError("bad-message", "A mark move needs mark: flag, question or none.")
         return action, y * self.width + x, mark
 
-    def _reveal_action(self, player: str, cell: int, now: float) -> None:
+    def _reveal_action(self, player: str, cell: int, now: float,
+                       prepared: JSON | None) -> None:
         if self.revealed[cell]:
             return
         if self.flagged[cell]:
             raise _refuse("That cell is flagged; remove the flag before revealing it.")
+        opened = None
         if self.board is None:
-            self._place_mines(cell)
+            opened = self._place_mines(cell, prepared)
         if self.started is None:
             self.started = now
-        self._open(player, cell, now)
+        self._open(player, cell, now, opened)
 
-    def _place_mines(self, first: int) -> None:
-        """Mines go down at the first reveal, from the recorded seed."""
-        rng = random.Random(self.seed)
-        o = self.options
-        args = (self.width, self.height, self.mines, first, o["first_click"], rng,
-                o["max_adjacent"])
-        try:
-            if o["no_guess"]:
-                layout = generate_no_guess(self.width, self.height, self.mines,
-                                           (first % self.width, first // self.width),
-                                           self.seed, first_click=o["first_click"],
-                                           max_adjacent=o["max_adjacent"])
-                self.board = Board(self.width, self.height,
-                                   [y * self.width + x for x, y in layout])
-            else:
-                self.board = random_layout(*args)
-        except GenerationFailed as exc:
-            self.generation_note = f"fell back to a plain random layout: {exc}"
-            self.board = random_layout(*args[:-1])
+    def _place_mines(self, first: int, prepared: JSON | None) -> list[int]:
+        """Mines go down at the first reveal, from the recorded seed (``prepared``
+        is the same layout made in a worker, see :func:`.jobs.make_layout`).
+        Returns the cells the first reveal opens."""
+        layout = prepared
+        if layout is None:
+            job = layout_job(self.options, first, self.seed, bytes(self.flagged))
+            layout = make_layout(*job.args)
+        self.board = board_of(self.width, self.height, layout)
+        self.generation_note = layout.get("note")
         self.first_click = [first % self.width, first // self.width]
+        opened: list[int] = layout["opened"]
+        return opened
 
-    def _open(self, player: str, cell: int, now: float) -> None:
-        """Reveal one unflagged cell (flooding zeros) or set off its mine."""
+    def _open(self, player: str, cell: int, now: float, opened: list[int] | None = None
+              ) -> None:
+        """Reveal one unflagged cell (flooding zeros) or set off its mine.
+        ``opened``: the flood, already worked out (the first reveal's)."""
         board = self.board
         assert board is not None
         if self.revealed[cell] or self.result is not None:
@@ -311,7 +329,12 @@ class MinesweeperGame:
             if self.lives_left == 0:
                 self._finish(Termination.MINE, player, now)
             return
-        opened = board.flood(cell, self.revealed, self.flagged)
+        if opened is None:
+            opened = board.flood(cell, self.revealed, self.flagged)
+        else:
+            revealed = self.revealed
+            for c in opened:
+                revealed[c] = 1
         shown, counts, questioned = self._shown, board.counts, self.questioned
         for c in opened:
             shown[c] = 48 + counts[c]
@@ -361,23 +384,38 @@ class MinesweeperGame:
         else:
             self.flag_owner.pop(cell, None)
 
-    def _hint(self) -> None:
-        """Advice from public information only: a proven-safe cell if any,
-        else the lowest-risk guess. Costs the team ``hint_penalty`` seconds."""
-        self.penalty += self.options["hint_penalty"]
+    def _flagged(self) -> list[int]:
+        return [c for c, f in enumerate(self.flagged) if f]
+
+    def _rows(self) -> list[str]:
+        w = self.width
+        return [self._shown[y * w:(y + 1) * w].decode("ascii") for y in range(self.height)]
+
+    def _hint(self, prepared: JSON | None) -> None:
+        """Advice from public information only: a proven-safe cell if any, else
+        the lowest-risk guess (:func:`.jobs.find_hint`). Costs the team
+        ``hint_penalty`` seconds, unless nothing was found: then ``hint`` stays
+        empty and a ``hint`` notice says why."""
         w = self.width
         if self.board is None:
             cell = (self.height // 2) * w + w // 2 if self.options["first_click"] == \
                 "opening" else 0
-            self.hint = {"x": cell % w, "y": cell // w, "safe": True, "risk": 0.0}
-            return
-        rows = [self._shown[y * w:(y + 1) * w].decode("ascii") for y in range(self.height)]
-        flagged = [(c % w, c // w) for c in range(len(self.flagged)) if self.flagged[c]]
-        found = hint(rows, self.mines, avoid=flagged)
-        if found is None:
+            found: JSON = {"x": cell % w, "y": cell // w, "safe": True, "risk": 0.0}
+        elif prepared is not None:
+            found = prepared
+        else:
+            found = find_hint(self._rows(), self.mines, self._flagged())
+        if "none" not in found:
+            cell = found["y"] * w + found["x"]
+            if self.revealed[cell]:  # the board moved on while the hint was thought about
+                found = {"none": "the board changed while the hint was being worked out; "
+                                 "ask again"}
+        if "none" in found:
             self.hint = None
+            self._notices.append({"type": "hint", "found": False, "why": found["none"]})
             return
-        self.hint = {"x": found.x, "y": found.y, "safe": found.safe, "risk": found.risk}
+        self.penalty += self.options["hint_penalty"]
+        self.hint = {k: found[k] for k in ("x", "y", "safe", "risk")}
 
     def _finish(self, reason: Termination, by: str | None, now: float) -> None:
         self.ended = max(now, self.latest)
@@ -454,6 +492,8 @@ def replay(record: JSON, until: int | None = None) -> MinesweeperGame:
     for player, action, x, y, mark, t in record["actions"][:until]:
         if action in ("join", "rejoin"):
             game.add_player(player, t)
+            continue
+        if action == "hint-none":  # a hint that found nothing changed nothing
             continue
         if action not in ACTIONS:
             game.resign(player, t, Termination(action))

@@ -1,0 +1,701 @@
+"""Attacks on a real server, each while a probe plays moves in another room.
+
+Starts gridhall's server with its default settings on loopback in a process of
+its own (plus a sampler on its event loop: how late a 10 ms timer fires, the
+"loop lag", which the machine's other load hardly moves), a probe process (its
+own room, one move every 0.1 s, timing each round trip from ``move`` to
+``moved``) and then, one after another, the attacks of issue 11:
+
+- ``hints``: four co-op players on a 200x200 board with 8000 mines ask for hints
+  at 19 messages/s each;
+- ``passwords``: 20 connections guess a private room's password at 19/s each;
+- ``generation``: connections create 100x100 no-guess Minesweeper rooms (and
+  30x16 Link-match races) and start them, over and over;
+- ``slow-readers``: 40 spectators of a 200x200 board that never read send
+  ``sync`` at 19/s, reconnecting whenever they are dropped;
+- ``room-cap``: connections from one address create a room and drop, as fast
+  as they can; then another address tries to create one;
+- ``flood``: one client sends 40 frames/s (twice the rate limit) and counts the
+  frames that got no answer;
+- ``names``: the name and colour rules, checked once.
+
+Attackers use their own loopback addresses (127.0.0.2 and up), the probe
+127.0.0.1. For each attack it prints the probe's p50/p99/max round trip and
+the server's loop lag (p99/max), its RSS (main process) before, at the peak
+and 5 s after the attackers left, then the verdicts against the goals (probe max <= 100 ms and
+p99 <= 30 ms during every attack; RSS back within 50 MB of the baseline taken
+before the first attack). ``--server-path DIR`` runs another tree's server (a
+folder holding ``gridhall/`` as installed, e.g. main's, for a before/after).
+
+    nice -n 10 .venv/bin/python bench/attack.py [--seconds 10] [--only hints,flood] [--fresh]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import itertools
+import logging
+import os
+import random
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from gridhall.protocol import decode_map, encode_map  # noqa: E402
+
+MAX_FRAME = 8 * 2**20
+GOAL_MAX_MS = 100.0
+GOAL_P99_MS = 30.0
+GOAL_RSS_MB = 50.0
+BIG_BOARD = {"width": 200, "height": 200, "mines": 8000}
+
+
+def frame(type_: str, **fields: Any) -> bytes:
+    return encode_map({"type": type_, **fields})
+
+
+# -- the probe (a separate process, so attackers never delay its clock) ------------
+
+async def probe(url: str) -> None:
+    """Play marks in a room of our own; print ``sent_unix_time rtt_ms`` per move,
+    and ``W sent_unix_time waited_ms`` every 0.1 s while an answer is late (so a
+    server that stops answering shows up as a stall, not as missing samples)."""
+    async with connect(url, compression=None, max_size=MAX_FRAME) as ws:
+        await ws.send(frame("hello", protocol=1, name="Probe"))
+        await ws.send(frame("create-room", game="minesweeper", options={"preset": "beginner"}))
+        while decode_map(await ws.recv(), MAX_FRAME)["type"] != "state":
+            pass
+        marks = itertools.cycle(["flag", "none"])
+        next_at = time.monotonic()
+        for n in itertools.count():
+            next_at += 0.1
+            sent = time.time()
+            start = time.perf_counter()
+            await ws.send(frame("move", move={"action": "mark", "x": 0, "y": 0,
+                                              "mark": next(marks)}, id=n))
+            while True:
+                try:
+                    data = await asyncio.wait_for(ws.recv(), 0.1)
+                except TimeoutError:
+                    waited = (time.perf_counter() - start) * 1000
+                    print(f"W {sent:.4f} {waited:.3f}", flush=True)
+                    continue
+                msg = decode_map(data, MAX_FRAME)
+                if msg["type"] == "moved" or msg.get("re") == n:
+                    break
+            rtt = (time.perf_counter() - start) * 1000
+            print(f"{sent:.4f} {rtt:.3f}", flush=True)
+            await asyncio.sleep(max(0.0, next_at - time.monotonic()))
+
+
+# -- the server (a separate process, with a loop-lag sampler) -------------------------
+
+async def serve(port: int, db: str) -> None:
+    """The server with its default settings, plus a sampler that prints
+    ``L unix_time lag_ms`` every 10 ms: how late the event loop ran a 10 ms timer."""
+    from gridhall.server.app import GameServer
+    from gridhall.server.config import ServerConfig
+
+    server = GameServer(ServerConfig(host="127.0.0.1", port=port, db=db))
+    await server.start()
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    while not stop.is_set():
+        start = time.perf_counter()
+        await asyncio.sleep(0.01)
+        late = (time.perf_counter() - start - 0.01) * 1000
+        print(f"L {time.time():.4f} {late:.3f}", flush=True)
+    await server.close()
+
+
+# -- measuring -----------------------------------------------------------------------
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of one process (its main process; not its workers)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def workers_cpu_seconds(pid: int) -> float:
+    """CPU time of the server's worker processes (its children)."""
+    total = 0.0
+    with contextlib.suppress(OSError):
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+        for child in children:
+            with contextlib.suppress(OSError):
+                total += cpu_seconds(int(child))
+    return total
+
+
+def cpu_wait_seconds(pid: int) -> float:
+    """Time the process spent runnable but waiting for a CPU (other processes ran)."""
+    with contextlib.suppress(OSError, IndexError, ValueError):
+        return int(Path(f"/proc/{pid}/schedstat").read_text().split()[1]) / 1e9
+    return 0.0
+
+
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+@dataclass
+class Watch:
+    """Probe round trips and server RSS samples, with their times."""
+
+    pid: int
+    rtts: list[tuple[float, float]] = field(default_factory=list)
+    lags: list[tuple[float, float]] = field(default_factory=list)
+    """(time, ms late) of the server's own 10 ms timer."""
+    waits: list[tuple[float, float]] = field(default_factory=list)
+    """(time seen, ms waited so far) for answers still outstanding."""
+    rss: list[tuple[float, float]] = field(default_factory=list)
+
+    async def read_probe(self, stream: asyncio.StreamReader) -> None:
+        while line := await stream.readline():
+            parts = line.split()
+            if parts[0] == b"W":
+                self.waits.append((time.time(), float(parts[2])))
+            else:
+                self.rtts.append((float(parts[0]), float(parts[1])))
+
+    def stalled(self, start: float, end: float) -> float:
+        """The longest wait for an answer seen during [start, end] (ms)."""
+        return max((w for t, w in self.waits if start <= t <= end), default=0.0)
+
+    async def read_lag(self, stream: asyncio.StreamReader) -> None:
+        while line := await stream.readline():
+            parts = line.split()
+            if parts and parts[0] == b"L":
+                self.lags.append((float(parts[1]), float(parts[2])))
+
+    def lag(self, start: float, end: float) -> tuple[float, float]:
+        """p99 and max of the server's loop lag during [start, end] (ms)."""
+        ordered = sorted(late for t, late in self.lags if start <= t <= end) or [0.0]
+        return ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))], ordered[-1]
+
+    async def sample_rss(self) -> None:
+        while True:
+            self.rss.append((time.time(), rss_mb(self.pid)))
+            await asyncio.sleep(0.1)
+
+
+@dataclass
+class Row:
+    name: str
+    probes: list[float]
+    before: float
+    peak: float
+    after: float
+    note: str
+    stalled: float = 0.0
+    """The longest the probe waited for an answer during the attack (ms)."""
+    cpu: float = 0.0
+    """Share of one core the server's event loop process used during the attack."""
+    starved: float = 0.0
+    """Share of the attack the server's process waited, runnable, for a CPU."""
+    attackers: float = 0.0
+    """Share of one core this (attacking) process used."""
+    baseline: float = 0.0
+    """The server's RSS before its first attack (MB)."""
+    lag: tuple[float, float] = (0.0, 0.0)
+    """p99 and max of how late the server's event loop ran a 10 ms timer (ms)."""
+    workers: float = 0.0
+    """The same for its worker processes together."""
+
+    def cells(self) -> list[str]:
+        if self.probes:
+            ordered = sorted(self.probes)
+            p50 = statistics.median(ordered)
+            p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
+            lat = [f"{len(ordered)}", f"{p50:.1f}", f"{p99:.1f}", f"{self.max():.1f}"]
+        else:
+            lat = ["0", "-", "-", f">{self.stalled:.0f}"]
+        return [self.name, *lat, f"{self.lag[0]:.1f}/{self.lag[1]:.0f}",
+                f"{self.before:.0f}", f"{self.peak:.0f}",
+                f"{self.after:.0f}", f"{self.cpu:.0%}", f"{self.starved:.0%}",
+                f"{self.workers:.0%}", f"{self.attackers:.0%}", self.note]
+
+    def p99(self) -> float:
+        ordered = sorted(self.probes) or [float("inf")]
+        return ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
+
+    def max(self) -> float:
+        if not self.probes:
+            return float("inf")
+        return max(max(self.probes), self.stalled)
+
+
+# -- attacker helpers ----------------------------------------------------------------
+
+@dataclass
+class Attack:
+    """One attack's shared state: it is timed from :meth:`begin` (after setting
+    up its rooms) for ``seconds``."""
+
+    url: str
+    port: int
+    seconds: float
+    started: float = 0.0
+    until: float = 0.0
+    counts: Counter[str] = field(default_factory=Counter)
+
+    def begin(self) -> None:
+        if not self.started:
+            self.started = time.time()
+            self.until = self.started + self.seconds
+
+    def running(self) -> bool:
+        return time.time() < self.until
+
+    @contextlib.asynccontextmanager
+    async def client(self, address: str, name: str, read: bool = True,
+                     rcvbuf: int | None = None) -> AsyncIterator[ClientConnection]:
+        """A welcomed connection from ``address``; ``read`` drains (and counts
+        error codes of) everything the server sends."""
+        sock = socket.socket()
+        if rcvbuf is not None:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+        sock.bind((address, 0))
+        sock.setblocking(False)
+        await asyncio.get_running_loop().sock_connect(sock, ("127.0.0.1", self.port))
+        async with connect(self.url, sock=sock, compression=None, max_size=MAX_FRAME,
+                           max_queue=None if read else 1, close_timeout=1) as ws:
+            await ws.send(frame("hello", protocol=1, name=name))
+            drain = asyncio.create_task(self._drain(ws)) if read else None
+            try:
+                yield ws
+            finally:
+                if drain is not None:
+                    drain.cancel()
+
+    async def _drain(self, ws: ClientConnection) -> None:
+        with contextlib.suppress(ConnectionClosed):
+            async for data in ws:
+                if isinstance(data, bytes) and b"\xa5error" in data[:16]:
+                    self.counts[str(decode_map(data, MAX_FRAME).get("code"))] += 1
+
+    async def paced(self, ws: ClientConnection, make: Callable[[int], bytes],
+                    rate: float = 19.0) -> None:
+        """Send ``make(n)`` at ``rate`` per second until the attack ends."""
+        self.begin()
+        next_at = time.monotonic()
+        for n in itertools.count():
+            if not self.running():
+                return
+            await ws.send(make(n))
+            self.counts["sent"] += 1
+            next_at += 1 / rate
+            await asyncio.sleep(max(0.0, next_at - time.monotonic()))
+
+
+async def expect(ws: ClientConnection, type_: str, timeout: float = 30.0) -> dict[str, Any]:
+    end = time.monotonic() + timeout
+    while True:
+        msg = decode_map(await asyncio.wait_for(ws.recv(), max(0.01, end - time.monotonic())),
+                         MAX_FRAME)
+        if msg["type"] == type_:
+            return msg
+        if msg["type"] == "error" and type_ != "error":
+            raise RuntimeError(f"refused: {msg.get('code')}: {msg.get('message')}")
+
+
+# -- the attacks -----------------------------------------------------------------------
+
+async def attack_hints(a: Attack) -> str:
+    async with a.client("127.0.0.2", "Host", read=False) as host:
+        await host.send(frame("create-room", game="minesweeper", options=BIG_BOARD))
+        room = (await expect(host, "joined"))["room"]
+        await host.send(frame("move", move={"action": "reveal", "x": 100, "y": 100}))
+        await expect(host, "moved")
+        async with contextlib.AsyncExitStack() as stack:
+            players = [host]
+            for n in range(3):
+                ws = await stack.enter_async_context(a.client("127.0.0.2", f"H{n}",
+                                                              read=False))
+                await ws.send(frame("join-room", room=room))
+                await expect(ws, "state")
+                players.append(ws)
+            drains = [asyncio.create_task(a._drain(ws)) for ws in players]
+            await asyncio.gather(*(a.paced(ws, lambda n: frame("move", move={"action": "hint"},
+                                                               id=n)) for ws in players))
+            for d in drains:
+                d.cancel()
+    return f"{a.counts['sent']} hints asked, {a.counts['server-busy']} busy"
+
+
+async def attack_passwords(a: Attack) -> str:
+    async with a.client("127.0.0.2", "Owner", read=False) as owner:
+        await owner.send(frame("create-room", game="gomoku", password="correct horse"))
+        room = (await expect(owner, "joined"))["room"]
+
+        async def guesser(n: int) -> None:
+            a.begin()
+            while a.running():  # closed for flooding? come back, as an attacker would
+                try:
+                    async with a.client("127.0.0.3", f"G{n}") as ws:
+                        await a.paced(ws, lambda k: frame("join-room", room=room,
+                                                          password=f"guess{n}-{k}", id=k))
+                except (ConnectionClosed, OSError, InvalidStatus, TimeoutError):
+                    a.counts["closed"] += 1
+                    await asyncio.sleep(0.2)
+
+        await asyncio.gather(*(guesser(n) for n in range(20)))
+    c = a.counts
+    return (f"{c['sent']} guesses: {c['wrong-password']} wrong, {c['rate-limited']} "
+            f"limited, {c['server-busy']} busy; {c['closed']} connections closed or refused")
+
+
+async def attack_generation(a: Attack) -> str:
+    ng = {"width": 100, "height": 100, "mines": 1800, "no_guess": True}
+
+    async def minesweeper(n: int) -> None:
+        async with a.client(f"127.0.0.{4 + n}", f"M{n}") as ws:
+            steps = itertools.cycle([
+                frame("create-room", game="minesweeper", options=ng),
+                frame("move", move={"action": "reveal", "x": 50, "y": 50}),
+                frame("leave-room")])
+            await a.paced(ws, lambda k: next(steps), rate=6.0)
+
+    async def linkmatch(n: int) -> None:
+        async with a.client(f"127.0.0.{8 + n}", f"L{n}") as ws:
+            steps = itertools.cycle([
+                frame("create-room", game="linkmatch",
+                      options={"width": 30, "height": 16, "countdown": 0}),
+                frame("start"), frame("leave-room")])
+            await a.paced(ws, lambda k: next(steps), rate=6.0)
+
+    await asyncio.gather(*(minesweeper(n) for n in range(4)),
+                         *(linkmatch(n) for n in range(2)))
+    c = a.counts
+    return (f"{c['sent']} frames: {c['server-busy']} busy, {c['rate-limited']} limited")
+
+
+async def attack_slow_readers(a: Attack) -> str:
+    async with a.client("127.0.0.2", "Board", read=False) as owner:
+        await owner.send(frame("create-room", game="minesweeper", options=BIG_BOARD))
+        room = (await expect(owner, "joined"))["room"]
+        await owner.send(frame("move", move={"action": "reveal", "x": 100, "y": 100}))
+        await expect(owner, "moved")
+        drain = asyncio.create_task(a._drain(owner))
+        a.begin()
+        marks = itertools.cycle(["flag", "none"])
+        mover = asyncio.create_task(a.paced(owner, lambda k: frame(  # each move: 40 KB out
+            "move", move={"action": "mark", "x": 0, "y": 0, "mark": next(marks)})))
+
+        async def spectator(n: int) -> None:
+            while a.running():
+                try:
+                    async with a.client("127.0.0.12", f"S{n}", read=False, rcvbuf=4096) as ws:
+                        await ws.send(frame("join-room", room=room, role="spectator"))
+                        a.counts["connections"] += 1
+                        await a.paced(ws, lambda k: frame("sync"))
+                except (ConnectionClosed, OSError, InvalidStatus, TimeoutError):
+                    a.counts["dropped"] += 1
+                    await asyncio.sleep(0.2)
+
+        await asyncio.gather(*(spectator(n) for n in range(40)))
+        await mover
+        drain.cancel()
+    return f"{a.counts['connections']} connections, {a.counts['dropped']} dropped"
+
+
+async def attack_room_cap(a: Attack) -> str:
+    async def churn() -> None:
+        while a.running():
+            try:
+                async with a.client("127.0.0.13", "Squatter", read=False) as ws:
+                    await ws.send(frame("create-room", game="gomoku"))
+                    msg = decode_map(await asyncio.wait_for(ws.recv(), 5), MAX_FRAME)
+                    while msg["type"] == "welcome":
+                        msg = decode_map(await asyncio.wait_for(ws.recv(), 5), MAX_FRAME)
+                    a.counts["created" if msg["type"] == "joined" else
+                             str(msg.get("code", msg["type"]))] += 1
+            except (ConnectionClosed, OSError, InvalidStatus, TimeoutError):
+                a.counts["refused connection"] += 1
+                await asyncio.sleep(0.1)
+
+    a.begin()
+    await asyncio.gather(*(churn() for _ in range(8)))
+    async with a.client("127.0.0.14", "Somebody", read=False) as other:
+        await other.send(frame("create-room", game="gomoku"))
+        msg = decode_map(await other.recv(), MAX_FRAME)
+        while msg["type"] == "welcome":
+            msg = decode_map(await other.recv(), MAX_FRAME)
+        others = "can" if msg["type"] == "joined" else f"cannot ({msg.get('code')})"
+    c = a.counts
+    return (f"one address made {c['created']} rooms ({c['server-busy']} busy, "
+            f"{c['rate-limited']} limited); another address {others} create one")
+
+
+async def attack_flood(a: Attack) -> str:
+    answered: set[int] = set()
+    async with a.client("127.0.0.15", "Flood", read=False) as ws:
+        await expect(ws, "welcome")
+
+        async def reader() -> None:
+            with contextlib.suppress(ConnectionClosed):
+                async for data in ws:
+                    msg = decode_map(data, MAX_FRAME)  # type: ignore[arg-type]
+                    if isinstance(msg.get("re"), int):
+                        answered.add(msg["re"])
+                    if msg["type"] == "error":
+                        a.counts[str(msg.get("code"))] += 1
+
+        task = asyncio.create_task(reader())
+        closed = "not closed"
+        try:
+            await a.paced(ws, lambda n: frame("list-rooms", id=n), rate=40.0)
+            await asyncio.sleep(1.0)
+        except ConnectionClosed as exc:
+            closed = f"closed {exc.rcvd.code} {exc.rcvd.reason!r}" if exc.rcvd else "closed"
+        task.cancel()
+    sent = a.counts["sent"]
+    return (f"{sent} frames, {sent - len(answered)} unanswered, "
+            f"{a.counts['rate-limited']} rate-limited answers, {closed}")
+
+
+async def attack_names(a: Attack) -> str:
+    checks: dict[str, bool] = {}
+
+    async def first(ws: ClientConnection, *types: str) -> dict[str, Any]:
+        """The first message of one of ``types`` ({} if none comes within 5 s)."""
+        try:
+            while True:
+                msg = decode_map(await asyncio.wait_for(ws.recv(), 5), MAX_FRAME)
+                if msg["type"] in types:
+                    return msg
+        except TimeoutError:
+            return {"type": "nothing"}
+
+    async with a.client("127.0.0.16", "Bob", read=False) as bob, \
+            a.client("127.0.0.16", "b\u200bob\u202e", read=False) as twin, \
+            a.client("127.0.0.16", "Computer (hard)", read=False) as fake:
+        await first(bob, "welcome")
+        await first(twin, "welcome")
+        checks["reserved name refused"] = (await first(fake, "welcome", "error"))["type"] \
+            == "error"
+        await twin.send(frame("player-info", color="teal", id=1))
+        checks["player-info outside a room answered"] = (
+            await first(twin, "profile", "error", "player-info")).get("re") == 1
+        await bob.send(frame("create-room", game="gomoku"))
+        room = (await first(bob, "joined"))["room"]
+        await twin.send(frame("join-room", room=room))
+        joined = await first(twin, "joined")
+        checks["no duplicate or invisible name"] = joined.get("name") not in (None, "Bob", "bob",
+                                                                          "b\u200bob\u202e")
+        await bob.send(frame("player-info", color="<script>x</script>", id=2))
+        checks["free-text colour refused"] = (await first(bob, "error", "player-info"))[
+            "type"] == "error"
+    failed = [k for k, ok in checks.items() if not ok]
+    a.counts["failed"] = len(failed)
+    return "all rules hold" if not failed else "FAILS: " + "; ".join(failed)
+
+
+ATTACKS: dict[str, Callable[[Attack], Awaitable[str]]] = {
+    "hints": attack_hints, "passwords": attack_passwords, "generation": attack_generation,
+    "slow-readers": attack_slow_readers, "room-cap": attack_room_cap, "flood": attack_flood,
+    "names": attack_names,
+}
+
+
+# -- running it all --------------------------------------------------------------------
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+async def wait_listening(port: int, proc: subprocess.Popen[bytes] | asyncio.subprocess.Process
+                         ) -> None:
+    for _ in range(200):
+        with contextlib.suppress(OSError):
+            _, writer = await asyncio.open_connection("127.0.0.1", port)
+            writer.close()
+            return
+        await asyncio.sleep(0.1)
+    raise RuntimeError("the server did not start")
+
+
+async def attack_only(args: argparse.Namespace) -> int:
+    """Run the attacks against a server someone else started (for profiling it)."""
+    port = int(args.url.rsplit(":", 1)[1].strip("/"))
+    for name in args.only:
+        attack = Attack(args.url, port, args.seconds)
+        print(name, await ATTACKS[name](attack), flush=True)
+    return 0
+
+
+def quiet_socket_errors(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+    """Attackers' sockets die in many ways (that is the point); only report the rest."""
+    if isinstance(context.get("exception"), OSError):
+        return
+    loop.default_exception_handler(context)
+
+
+async def run(args: argparse.Namespace) -> int:
+    """Every attack on one server (the default: effects add up, as in real life), or
+    each on a fresh server (``--fresh``: a before/after per attack without
+    carry-over from the one before)."""
+    rows: list[Row] = []
+    asyncio.get_running_loop().set_exception_handler(quiet_socket_errors)
+    if args.fresh:
+        for name in args.only:
+            rows += await session(args, [name], idle=not rows)
+    else:
+        rows = await session(args, args.only, idle=True)
+    report(rows, args)
+    return 0
+
+
+async def session(args: argparse.Namespace, names: list[str], idle: bool) -> list[Row]:
+    """Start a server and a probe, run ``names`` one after another, stop both."""
+    port = free_port()
+    url = f"ws://127.0.0.1:{port}/"
+    env = dict(os.environ)
+    if args.server_path:
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [args.server_path,
+                                                         env.get("PYTHONPATH")]))
+    tmp = tempfile.TemporaryDirectory()
+    server = await asyncio.create_subprocess_exec(
+        sys.executable, __file__, "--serve", str(port), "--db", f"{tmp.name}/attack.db",
+        env=env, cwd=tmp.name, stdout=asyncio.subprocess.PIPE)
+    assert server.stdout is not None
+    await wait_listening(port, server)
+    probe_proc = await asyncio.create_subprocess_exec(
+        sys.executable, __file__, "--probe", url, stdout=asyncio.subprocess.PIPE)
+    assert probe_proc.stdout is not None
+    watch = Watch(server.pid)
+    tasks = [asyncio.create_task(watch.read_probe(probe_proc.stdout)),
+             asyncio.create_task(watch.read_lag(server.stdout)),
+             asyncio.create_task(watch.sample_rss())]
+    rows: list[Row] = []
+    try:
+        for _ in range(300):  # the probe's first 30 round trips: it runs, the server is warm
+            if len(watch.rtts) >= 30:
+                break
+            await asyncio.sleep(0.1)
+        baseline = rss_mb(server.pid)
+        if idle:
+            rows.append(Row("(idle)", [r for t, r in watch.rtts], baseline, baseline,
+                            baseline, "", baseline=baseline, lag=watch.lag(0.0, time.time())))
+        for name in names:
+            before = rss_mb(server.pid)
+            start = time.time()
+            cpu0, work0 = cpu_seconds(server.pid), workers_cpu_seconds(server.pid)
+            wait0, own0 = cpu_wait_seconds(server.pid), time.process_time()
+            attack = Attack(url, port, args.seconds)
+            try:
+                note = await asyncio.wait_for(ATTACKS[name](attack), args.seconds + 60)
+            except Exception as exc:  # report, and go on with the next attack
+                note = f"attack failed: {type(exc).__name__}: {exc}"[:120]
+            end = time.time()
+            cpu = (cpu_seconds(server.pid) - cpu0) / (end - start)
+            workers = (workers_cpu_seconds(server.pid) - work0) / (end - start)
+            starved = (cpu_wait_seconds(server.pid) - wait0) / (end - start)
+            attackers = (time.process_time() - own0) / (end - start)
+            start = attack.started or start
+            await asyncio.sleep(5.0)
+            after = rss_mb(server.pid)
+            peak = max((r for t, r in watch.rss if start <= t), default=after)
+            rows.append(Row(name, [r for t, r in watch.rtts if start <= t <= end], before,
+                            peak, after, note, stalled=watch.stalled(start, end), cpu=cpu,
+                            workers=workers, starved=starved, attackers=attackers,
+                            baseline=baseline, lag=watch.lag(start, end)))
+            print(f"  {name}: done ({note})", file=sys.stderr, flush=True)
+    finally:
+        for task in tasks:
+            task.cancel()
+        probe_proc.kill()
+        await probe_proc.wait()
+        if server.returncode is None:
+            server.send_signal(signal.SIGINT)
+            try:
+                await asyncio.wait_for(server.wait(), 15)
+            except TimeoutError:
+                server.kill()
+                await server.wait()
+        tmp.cleanup()
+    return rows
+
+
+def report(rows: list[Row], args: argparse.Namespace) -> None:
+    load = os.getloadavg()
+    print(f"server: {'tree ' + args.server_path if args.server_path else 'this tree'}"
+          f"{', fresh for each attack' if args.fresh else ''}; "
+          f"{args.seconds:.0f} s per attack; load average {load[0]:.2f} {load[1]:.2f} "
+          f"{load[2]:.2f} on {os.cpu_count()} cores")
+    head = ["attack", "probes", "p50 ms", "p99 ms", "max ms", "loop lag p99/max", "RSS before",
+            "peak",
+            "+5 s (MB)", "loop CPU", "CPU wait", "workers", "attackers", "what happened"]
+    table = [head, *[r.cells() for r in rows]]
+    widths = [max(len(row[i]) for row in table) for i in range(len(head) - 1)]
+    for row in table:
+        print("  ".join(c.rjust(w) if i else c.ljust(w)
+                        for i, (c, w) in enumerate(zip(row, widths, strict=False)))
+              + "  " + row[-1])
+    print(f"goals: probe max <= {GOAL_MAX_MS:.0f} ms and p99 <= {GOAL_P99_MS:.0f} ms under "
+          f"every attack; RSS within {GOAL_RSS_MB:.0f} MB of the baseline "
+          f"(the server's RSS before the first attack) 5 s after")
+    for r in rows[1:]:
+        met = r.max() <= GOAL_MAX_MS and r.p99() <= GOAL_P99_MS
+        latency = "met" if met else "n/a" if not r.probes and not r.stalled else "MISSED"
+        memory = r.after - r.baseline <= GOAL_RSS_MB
+        print(f"  {r.name:<13} latency {latency:<7} "
+              f"memory {'met' if memory else 'MISSED'} ({r.after - r.baseline:+.0f} MB)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=10.0, help="length of each attack")
+    parser.add_argument("--only", default=",".join(ATTACKS),
+                        help="comma-separated attacks (default all): " + ", ".join(ATTACKS))
+    parser.add_argument("--server-path", default=None,
+                        help="run the server from this folder's gridhall/ (before/after)")
+    parser.add_argument("--probe", metavar="URL", help=argparse.SUPPRESS)
+    parser.add_argument("--serve", metavar="PORT", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--db", help=argparse.SUPPRESS)
+    parser.add_argument("--url", help="attack this running server instead (no probe, no RSS)")
+    parser.add_argument("--fresh", action="store_true",
+                        help="a fresh server for each attack (no carry-over between them)")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    if args.probe:
+        with contextlib.suppress(KeyboardInterrupt, ConnectionClosed):
+            asyncio.run(probe(args.probe))
+        return
+    if args.serve:
+        logging.basicConfig(level=logging.ERROR)
+        asyncio.run(serve(args.serve, args.db))
+        return
+    random.seed(args.seed)
+    args.only = [a.strip() for a in args.only.split(",") if a.strip()]
+    unknown = [a for a in args.only if a not in ATTACKS]
+    if unknown:
+        parser.error(f"unknown attack(s): {', '.join(unknown)}")
+    sys.exit(asyncio.run(attack_only(args) if args.url else run(args)))
+
+
+if __name__ == "__main__":
+    main()

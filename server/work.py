@@ -1,0 +1,95 @@
+"""The worker processes that do heavy work, so the event loop only routes.
+
+Rooms ask for jobs (``Work`` effects, :mod:`gridhall.server.jobs`) and computer
+players for moves (``Think``); both run here, in one process pool whose
+workers run at a lower CPU priority than the event loop, so a busy pool slows
+other jobs, never every room's round trips. At most ``max_jobs`` jobs are
+queued or running at once: past that :meth:`WorkPool.submit` says no at once,
+and the room refuses the request with ``server-busy`` (never a growing queue).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import multiprocessing
+import os
+from collections.abc import Callable
+from concurrent.futures import Executor, ProcessPoolExecutor
+from typing import Any
+
+log = logging.getLogger("gridhall.work")
+
+WORKER_NICE = 10
+"""How much lower the workers' CPU priority is than the server's."""
+
+
+def _lower_priority() -> None:
+    """Worker initializer: yield the CPU to the event loop's process."""
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(WORKER_NICE)
+
+
+def _ready() -> bool:
+    return True
+
+
+class WorkPool:
+    """A bounded process pool driven from the event loop."""
+
+    def __init__(self, workers: int, max_jobs: int) -> None:
+        self.workers = max(1, workers)
+        self.max_jobs = max_jobs
+        self.running = 0
+        self._pool: Executor | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    @property
+    def pool(self) -> Executor:
+        if self._pool is None:
+            # Spawned, not forked: a forked worker would inherit the server's sockets
+            # and keep players' connections open after the server died.
+            self._pool = ProcessPoolExecutor(max_workers=self.workers,
+                                             mp_context=multiprocessing.get_context("spawn"),
+                                             initializer=_lower_priority)
+        return self._pool
+
+    def warm_up(self) -> None:
+        """Start the workers now, so the first job does not pay for it."""
+        for _ in range(self.workers):
+            self.pool.submit(_ready)
+
+    def submit(self, fn: Callable[..., Any], *args: Any, done: Callable[[Any], None],
+               failed: Callable[[BaseException], None], force: bool = False
+               ) -> asyncio.Task[None] | None:
+        """Run ``fn(*args)`` in a worker; ``done(value)`` or ``failed(exc)`` is
+        called on the loop. None (nothing started) when ``max_jobs`` are out,
+        unless ``force`` (a computer's move must come eventually)."""
+        if self.running >= self.max_jobs and not force:
+            return None
+        self.running += 1
+        task = asyncio.get_running_loop().create_task(self._run(fn, args, done, failed))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    async def _run(self, fn: Callable[..., Any], args: tuple[Any, ...],
+                   done: Callable[[Any], None], failed: Callable[[BaseException], None]
+                   ) -> None:
+        try:
+            value = await asyncio.get_running_loop().run_in_executor(self.pool, fn, *args)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # a broken pool or an unpicklable answer
+            failed(exc)
+            return
+        finally:
+            self.running -= 1
+        done(value)
+
+    def close(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
