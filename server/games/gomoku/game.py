@@ -42,6 +42,7 @@ class GomokuGame:
         self.result: JSON | None = None
         self.pending: JSON | None = None
         self.log: list[list[Any]] = []
+        self._pairs: list[list[int]] = []
         self.started_at = now
         self.turn_started = now
         clock = options.get("clock")
@@ -55,12 +56,27 @@ class GomokuGame:
             return None
         return self.by_colour[COLOUR_NAMES[self.board.to_move]]
 
+    shared_view = True
+    """Everything in Gomoku is public: every recipient gets the same view and move."""
+
+    def _move_list(self) -> list[list[int]]:
+        """The moves as ``[x, y]`` lists, kept in step with the board as it grows
+        (one new pair a move, not a copy of every pair); rebuilt after a take-back."""
+        moves, pairs = self.board.moves, self._pairs
+        n = len(pairs)
+        if n > len(moves) or (n and tuple(pairs[-1]) != moves[n - 1]):
+            pairs = self._pairs = [[x, y] for x, y in moves]
+        else:
+            pairs.extend([x, y] for x, y in moves[n:])
+        return pairs
+
     def view(self, recipient: str | None) -> JSON:
-        """Everything in Gomoku is public, so every recipient gets the same view."""
+        """Everything in Gomoku is public, so every recipient gets the same view.
+        Its ``moves`` pairs are shared between views and never changed."""
         view: JSON = {
             "size": self.board.size,
             "rule": self.rule,
-            "moves": [[x, y] for x, y in self.board.moves],
+            "moves": list(self._move_list()),
             "next": COLOUR_NAMES[self.board.to_move],
             "colors": dict(self.colors),
         }
