@@ -43,7 +43,7 @@ def test_close_changes_share_one_run() -> None:
     old = {"rows": ["#" * 30] * 20}
     rows = list(old["rows"])
     rows[0] = "1" + "#" * 5 + "2" + "#" * 23
-    whole, patches = delta.diff(old, {"rows": rows}) or ({}, {})
+    _, patches = delta.diff(old, {"rows": rows}) or ({}, {})
     assert patches["rows"]["rows"] == [[0, 0, "1#####2"]]
 
 
