@@ -138,8 +138,9 @@ class ServerProc:
     port: int
 
     @classmethod
-    def start(cls, kind: str, tmp: str, uvloop: bool) -> ServerProc:
-        args = [sys.executable, __file__, f"--serve-{kind}", f"{tmp}/load.db"]
+    def start(cls, kind: str, tmp: str, uvloop: bool, python: str | None = None
+              ) -> ServerProc:
+        args = [python or sys.executable, __file__, f"--serve-{kind}", f"{tmp}/load.db"]
         if uvloop:
             args.append("--uvloop")
         proc = subprocess.Popen(args, stdout=subprocess.PIPE, text=True, cwd=ROOT)
@@ -433,7 +434,8 @@ def measure(kind: str, args: argparse.Namespace) -> Figures:
     figures = Figures()
     deltas = not args.full_views
     with tempfile.TemporaryDirectory() as tmp:
-        server = ServerProc.start(kind, tmp, args.uvloop)
+        python = args.gridhall_python if kind == "gridhall" else None
+        server = ServerProc.start(kind, tmp, args.uvloop, python)
         try:
             spy = None
             if args.profile and kind == "gridhall":
@@ -458,7 +460,7 @@ def measure(kind: str, args: argparse.Namespace) -> Figures:
         finally:
             server.stop()
         if kind != "relay" and args.idle:
-            server = ServerProc.start(kind, tmp, args.uvloop)
+            server = ServerProc.start(kind, tmp, args.uvloop, python)
             try:
                 figures.idle = asyncio.run(idle_rss(server, args.idle))
             finally:
@@ -551,6 +553,9 @@ def main() -> None:
     parser.add_argument("--profile", metavar="FILE",
                         help="sample gridhall's server with py-spy in the throughput run "
                         "(raw stacks to FILE) and print its top functions")
+    parser.add_argument("--gridhall-python", metavar="PYTHON",
+                        help="run gridhall's server with this interpreter (another install, "
+                        "e.g. an older commit's, for a before/after in one run)")
     parser.add_argument("--quick", action="store_true", help="200 players, 10 s, 1k idle")
     args = parser.parse_args()
     if args.quick:
