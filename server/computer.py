@@ -25,6 +25,16 @@ DEFAULT_BUDGET = 2.0
 Answer = Callable[[Think, JSON], None]
 
 
+def warm_up() -> bool:
+    """Worker-side: fill the computer players' lazy tables, so a worker's first
+    move does not spend its budget on them."""
+    for spec in registry().values():
+        warm = getattr(spec.computer, "warm_up", None)
+        if callable(warm):
+            warm()
+    return True
+
+
 def think(game: str, request: JSON, level: str, budget: float) -> JSON:
     """Worker-side entry point (module level, so a process pool can pickle it)."""
     computer = registry()[game].computer
@@ -40,6 +50,7 @@ class Computers:
         self.work = work
         self.budget = budget
         self._busy: dict[str, asyncio.Task[None]] = {}
+        self._warmed = False
 
     def schedule(self, job: Think, answer: Answer) -> None:
         """Think about ``job`` and call ``answer(job, move)`` on the loop when done.
@@ -47,6 +58,11 @@ class Computers:
         running = self._busy.pop(job.bot, None)
         if running is not None:
             running.cancel()
+        if not self._warmed:  # the server's first computer: warm each worker up first
+            self._warmed = True
+            for _ in range(self.work.workers):
+                self.work.submit(warm_up, done=lambda _: None, failed=lambda _: None,
+                                 force=True)
 
         def failed(exc: BaseException) -> None:
             log.error("room %s: the computer failed to find a move: %r", job.room, exc)

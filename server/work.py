@@ -15,6 +15,8 @@ import contextlib
 import logging
 import multiprocessing
 import os
+import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
@@ -25,10 +27,24 @@ WORKER_NICE = 10
 """How much lower the workers' CPU priority is than the server's."""
 
 
-def _lower_priority() -> None:
-    """Worker initializer: yield the CPU to the event loop's process."""
+PARENT_CHECK = 1.0
+"""Seconds between a worker's checks that the server still runs."""
+
+
+def _start_worker(server_pid: int) -> None:
+    """Worker initializer: yield the CPU to the event loop's process, and end with
+    the server (a ``kill -9`` leaves no orphaned workers behind)."""
     with contextlib.suppress(OSError, AttributeError):
         os.nice(WORKER_NICE)
+    threading.Thread(target=_exit_with, args=(server_pid,), name="watch-server",
+                     daemon=True).start()
+
+
+def _exit_with(server_pid: int) -> None:
+    """Exit once the server process is gone (this worker was re-parented)."""
+    while os.getppid() == server_pid:
+        time.sleep(PARENT_CHECK)
+    os._exit(0)
 
 
 def _ready() -> bool:
@@ -52,7 +68,8 @@ class WorkPool:
             # and keep players' connections open after the server died.
             self._pool = ProcessPoolExecutor(max_workers=self.workers,
                                              mp_context=multiprocessing.get_context("spawn"),
-                                             initializer=_lower_priority)
+                                             initializer=_start_worker,
+                                             initargs=(os.getpid(),))
         return self._pool
 
     def warm_up(self) -> None:

@@ -38,10 +38,25 @@ class ServerProcess:
         self.port = int(line.rsplit(" ", 1)[1])
         return f"ws://127.0.0.1:{self.port}/"
 
+    def children(self) -> set[int]:
+        """The server's child processes (its worker pool)."""
+        found: set[int] = set()
+        for task in Path(f"/proc/{self.proc.pid}/task").iterdir():
+            found.update(int(p) for p in (task / "children").read_text().split())
+        return found
+
     async def stop(self, how: str) -> None:
+        workers = self.children()
+        assert workers, "the server starts its worker pool at launch"
         self.proc.send_signal(signal.SIGKILL if how == "kill-9" else signal.SIGTERM)
         code = await asyncio.to_thread(self.proc.wait, 20)
         assert code == (-signal.SIGKILL if how == "kill-9" else 0)
+        for _ in range(200):  # workers end with the server, even after kill -9
+            if not any(Path(f"/proc/{pid}").exists() for pid in workers):
+                break
+            await asyncio.sleep(0.05)
+        left = [pid for pid in workers if Path(f"/proc/{pid}").exists()]
+        assert not left, f"worker processes outlived the server: {left}"
 
 
 @asynccontextmanager

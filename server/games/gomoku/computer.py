@@ -4,7 +4,7 @@ the room, the search in a worker process."""
 from __future__ import annotations
 
 from ..base import JSON, Game
-from .ai import LEVELS, choose_move
+from .ai import LEVELS, choose_move, warm_up
 
 
 class GomokuComputer:
@@ -16,6 +16,10 @@ class GomokuComputer:
         view = game.view(player)
         return {"moves": [list(m) for m in view["moves"]], "size": view["size"],
                 "rule": view["rule"]}
+
+    def warm_up(self) -> None:
+        """Fill the search's lazy tables (in a worker, before its first move)."""
+        warm_up()
 
     def think(self, request: JSON, level: str, budget: float) -> JSON:
         moves = [(int(x), int(y)) for x, y in request["moves"]]
