@@ -80,6 +80,12 @@ def serve_gridhall(db: str) -> None:
     config = ServerConfig(host="127.0.0.1", port=0, db=db, max_rooms=10_000,
                           max_connections=20_000, rate_per_second=1e6, rate_burst=10**6)
     server = GameServer(config)
+    try:
+        from gridhall.server import collector
+    except ImportError:  # an older install (--gridhall-python) has no collector policy
+        pass
+    else:
+        collector.install()  # as gridhall-server does
     asyncio.run(server.run_until_signalled(lambda s: print(s.port, flush=True)))
 
 
@@ -262,6 +268,7 @@ async def one_move(kind: str, room: Room) -> float:
         await room.white.send(pack({"type": "agree-again"}))
         await recv_type(room.black, "state")
         await recv_type(room.white, "state")
+        room.black, room.white = room.white, room.black  # a new game swaps colours
     return rtt
 
 

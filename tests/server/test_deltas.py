@@ -83,8 +83,9 @@ def test_everyone_who_takes_deltas_shares_one_send_of_one_encoding() -> None:
     room = server.hub.lobby.rooms[ann.last(p.Joined).room]
     _, sends = room.recent[-1]
     assert list(sends) == [EVERYONE] and len(sends[EVERYONE]) == 1
-    assert sends[EVERYONE][0].msg.delta is not None
-    assert set(sends[EVERYONE][0].to) == {ann.last(p.Welcome).player, bob.last(p.Welcome).player}
+    to, frame, is_delta = sends[EVERYONE][0]
+    assert is_delta and "delta" in p.decode_map(frame)
+    assert set(to) == {ann.last(p.Welcome).player, bob.last(p.Welcome).player}
 
 
 def test_a_big_minesweeper_move_costs_bytes_for_the_cells_it_changed() -> None:

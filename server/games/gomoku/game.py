@@ -41,8 +41,8 @@ class GomokuGame:
         self.by_colour = {"black": black, "white": white}
         self.result: JSON | None = None
         self.pending: JSON | None = None
-        self.log: list[list[Any]] = []
-        self._pairs: list[list[int]] = []
+        self.log: list[tuple[Any, ...]] = []
+        """What happened, in order: tuples, which the garbage collector stops tracking."""
         self.started_at = now
         self.turn_started = now
         clock = options.get("clock")
@@ -59,24 +59,15 @@ class GomokuGame:
     shared_view = True
     """Everything in Gomoku is public: every recipient gets the same view and move."""
 
-    def _move_list(self) -> list[list[int]]:
-        """The moves as ``[x, y]`` lists, kept in step with the board as it grows
-        (one new pair a move, not a copy of every pair); rebuilt after a take-back."""
-        moves, pairs = self.board.moves, self._pairs
-        n = len(pairs)
-        if n > len(moves) or (n and tuple(pairs[-1]) != moves[n - 1]):
-            pairs = self._pairs = [[x, y] for x, y in moves]
-        else:
-            pairs.extend([x, y] for x, y in moves[n:])
-        return pairs
-
     def view(self, recipient: str | None) -> JSON:
         """Everything in Gomoku is public, so every recipient gets the same view.
-        Its ``moves`` pairs are shared between views and never changed."""
+
+        ``moves`` holds the board's own ``(x, y)`` tuples (sent as arrays): a move
+        adds no object the garbage collector keeps walking, and no pair is copied."""
         view: JSON = {
             "size": self.board.size,
             "rule": self.rule,
-            "moves": list(self._move_list()),
+            "moves": list(self.board.moves),
             "next": COLOUR_NAMES[self.board.to_move],
             "colors": dict(self.colors),
         }
@@ -126,7 +117,7 @@ class GomokuGame:
                                 f"{cell_name(x, y)} is forbidden for black under renju: {foul}.")
         self._charge_clock(player, now)
         self.board.place(x, y)
-        self.log.append(["move", player, x, y, round(now - self.started_at, 3)])
+        self.log.append(("move", player, x, y, round(now - self.started_at, 3)))
         self.pending = None
         if self.board.wins_at(x, y, self.rule):
             self._finish(player, Termination.FIVE, line=self._line(x, y))
@@ -169,7 +160,7 @@ class GomokuGame:
     def resign(self, player: str, now: float,
                reason: Termination = Termination.RESIGN) -> None:
         if self.result is None and player in self.colors:
-            self.log.append([reason.value, player, round(now - self.started_at, 3)])
+            self.log.append((reason.value, player, round(now - self.started_at, 3)))
             self._finish(self._other(player), reason, loser=player)
 
     def refused(self, player: str, move: JSON, now: float) -> None:
@@ -197,7 +188,7 @@ class GomokuGame:
             raise GameError("no-pending-request", f"There is no {kind} offer for you to answer.")
         self.pending = None
         if accept:
-            self.log.append([kind, pending["from"], round(now - self.started_at, 3)])
+            self.log.append((kind, pending["from"], round(now - self.started_at, 3)))
             if kind == "draw":
                 self._finish(None, Termination.AGREED_DRAW)
             else:
