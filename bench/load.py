@@ -1,21 +1,35 @@
-"""Load: gridhall against a bare websockets echo server, driven by the same clients.
+"""Load: gridhall against bare websockets servers, driven by the same client processes.
 
-Each server runs in its own process; the clients run in other processes. For each
-server this prints, in one run on this machine:
+Each server runs in its own process; the clients run in other processes. Three servers:
 
-- throughput: moves (echo: messages) per second with every client sending its next
-  move as soon as the previous one came back, and the server's CPU time per move
-  (from /proc: the server process's user + system time over the phase);
-- latency: round trips (send a move -> see it come back) at 1,000 players in 500
-  rooms, each room moving twice a second, rooms out of step: p50, p99 and max;
-- idle memory: the server's RSS growth per open, idle connection at 1k and 5k;
+- ``echo``: a bare websockets echo server (``async for m in ws: await ws.send(m)``), the
+  issue's baseline: one frame in, one frame out per message;
+- ``relay``: a bare websockets relay that sends each frame to both sockets of a pair
+  (``websockets.broadcast``): one frame in, two out, the same frames a Gomoku move
+  costs, with no rules, no store and no encoding;
+- ``gridhall``: Gomoku rooms (two players; every move goes to both), the journal in
+  SQLite, the limits opened up for load.
 
-then gridhall's ratios to echo. A gridhall move goes to both players of a Gomoku room
-(the echo server answers only the sender), so the echo figures are the transport's
-floor, not a like-for-like server.
+For each, in one run on this machine:
 
-    .venv/bin/python bench/load.py                 # the issue's sizes
+- throughput: moves (echo, relay: messages) per second with every room sending its next
+  move as soon as the previous one came back, and the server's CPU time per move (from
+  /proc: the server process's user + system time from the moment every client is
+  connected until the last reports); how busy the server and the clients were, so a
+  client-bound run shows as one;
+- latency: round trips (send a move -> every player of the room has it) at 1,000
+  players in 500 rooms, each room moving twice a second, rooms out of step: p50, p99 and
+  max;
+- idle memory (echo and gridhall): the RSS growth per open, idle connection at 1k and 5k
+  on a fresh server process (gridhall's connections have said ``hello``);
+
+then gridhall's ratios to echo (the issue's goals) and to the relay (like for like).
+Connections come from many loopback addresses (127.0.x.y), one each, as a LAN's players
+do, so the per-address limits see what they would see in a hall of players.
+
+    .venv/bin/python bench/load.py                 # the issue's sizes (about 5 minutes)
     .venv/bin/python bench/load.py --quick         # a smaller, faster run
+    .venv/bin/python bench/load.py --only gridhall --profile /tmp/prof   # py-spy, top functions
 """
 
 from __future__ import annotations
@@ -25,11 +39,13 @@ import asyncio
 import multiprocessing as mp
 import os
 import random
+import resource
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -39,6 +55,7 @@ from websockets.asyncio.client import ClientConnection, connect
 
 ROOT = Path(__file__).resolve().parent.parent
 TICKS = os.sysconf("SC_CLK_TCK")
+KINDS = ("echo", "relay", "gridhall")
 
 # A full 15x15 board with no five anywhere: a game runs all 225 moves to a draw.
 BLACK = [(x, y) for y in range(15) for x in range(15) if ((x // 2) + y) % 2 == 0]
@@ -47,21 +64,34 @@ WHITE = [(x, y) for y in range(15) for x in range(15) if ((x // 2) + y) % 2 == 1
 
 # ----------------------------------------------------------------------- servers
 
+def use_uvloop() -> None:
+    import uvloop
+
+    asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
+
+
 def serve_gridhall(db: str) -> None:
-    """Run a gridhall server with limits opened up for load (one address, many
-    connections, fast clients), printing its port."""
-    sys.path.insert(0, str(ROOT))
+    """Run a gridhall server with limits opened up for load (fast clients, many rooms
+    and connections), printing its port. Connections come from distinct addresses,
+    so the per-address limits stay as configured."""
     from gridhall.server.app import GameServer
     from gridhall.server.config import ServerConfig
 
     config = ServerConfig(host="127.0.0.1", port=0, db=db, max_rooms=10_000,
-                          max_connections=20_000, max_connections_per_ip=20_000,
-                          rate_per_second=1e6, rate_burst=10**6)
-    for name, value in (("max_rooms_per_address", 10_000),):
-        if hasattr(config, name):  # limits added by later versions, opened up too
-            setattr(config, name, value)
+                          max_connections=20_000, rate_per_second=1e6, rate_burst=10**6)
     server = GameServer(config)
+    try:
+        from gridhall.server import collector
+    except ImportError:  # an older install (--gridhall-python) has no collector policy
+        pass
+    else:
+        collector.install()  # as gridhall-server does
     asyncio.run(server.run_until_signalled(lambda s: print(s.port, flush=True)))
+
+
+SERVER_OPTIONS: dict[str, Any] = {"compression": None, "max_size": 64 * 1024, "max_queue": 16,
+                                  "ping_interval": 10, "ping_timeout": 10}
+"""The transport settings gridhall's server uses, for the bare servers too."""
 
 
 def serve_echo() -> None:
@@ -73,8 +103,34 @@ def serve_echo() -> None:
             await ws.send(msg)
 
     async def main() -> None:
-        async with serve(echo, "127.0.0.1", 0, compression=None, max_size=64 * 1024,
-                         max_queue=64, ping_interval=10, ping_timeout=10) as srv:
+        async with serve(echo, "127.0.0.1", 0, **SERVER_OPTIONS) as srv:
+            print(srv.sockets[0].getsockname()[1], flush=True)
+            await asyncio.Future()
+
+    asyncio.run(main())
+
+
+def serve_relay() -> None:
+    """A bare websockets relay: the two connections of ``/pair/N`` get every frame
+    either of them sends (as both players get a move)."""
+    from websockets.asyncio.server import ServerConnection, broadcast, serve
+
+    pairs: dict[str, list[ServerConnection]] = {}
+
+    async def relay(ws: ServerConnection) -> None:
+        key = ws.request.path if ws.request is not None else "/"
+        pair = pairs.setdefault(key, [])
+        pair.append(ws)
+        try:
+            async for msg in ws:
+                broadcast(pair, msg)
+        finally:
+            pair.remove(ws)
+            if not pair:
+                del pairs[key]
+
+    async def main() -> None:
+        async with serve(relay, "127.0.0.1", 0, **SERVER_OPTIONS) as srv:
             print(srv.sockets[0].getsockname()[1], flush=True)
             await asyncio.Future()
 
@@ -88,10 +144,12 @@ class ServerProc:
     port: int
 
     @classmethod
-    def start(cls, kind: str, tmp: str) -> ServerProc:
-        arg = "--serve-gridhall" if kind == "gridhall" else "--serve-echo"
-        proc = subprocess.Popen([sys.executable, __file__, arg, f"{tmp}/load.db"],
-                                stdout=subprocess.PIPE, text=True, cwd=ROOT)
+    def start(cls, kind: str, tmp: str, uvloop: bool, python: str | None = None
+              ) -> ServerProc:
+        args = [python or sys.executable, __file__, f"--serve-{kind}", f"{tmp}/load.db"]
+        if uvloop:
+            args.append("--uvloop")
+        proc = subprocess.Popen(args, stdout=subprocess.PIPE, text=True, cwd=ROOT)
         assert proc.stdout is not None
         return cls(kind, proc, int(proc.stdout.readline()))
 
@@ -127,34 +185,48 @@ def unpack(frame: bytes | str) -> dict[str, Any]:
     return msg
 
 
-async def open_ws(port: int, n: int) -> ClientConnection:
-    # Spread connections over loopback addresses, as players on a LAN come from many.
-    local = f"127.0.{(n // 250) % 250}.{n % 250 + 2}"
-    return await connect(f"ws://127.0.0.1:{port}/", compression=None, max_size=None,
-                         open_timeout=60, ping_interval=None, local_addr=(local, 0))
+def address(n: int) -> str:
+    """Connection ``n``'s own loopback address."""
+    return f"127.{1 + n // 62500}.{(n // 250) % 250}.{n % 250 + 2}"
 
 
-async def recv_type(ws: ClientConnection, kind: str) -> dict[str, Any]:
-    while True:
-        msg = unpack(await ws.recv())
-        if msg.get("type") == kind:
-            return msg
+async def open_ws(port: int, n: int, path: str = "/") -> ClientConnection:
+    return await connect(f"ws://127.0.0.1:{port}{path}", compression=None, max_size=None,
+                         open_timeout=60, ping_interval=None, local_addr=(address(n), 0))
 
 
 @dataclass
 class Room:
-    """Two connections. In gridhall: a Gomoku room; in echo: two sockets."""
+    """Two connections. In gridhall: a Gomoku room; in echo and relay: two sockets."""
 
     black: ClientConnection
     white: ClientConnection
     moves: int = 0
     rtts: list[float] = field(default_factory=list)
+    frame_bytes: int = 0
+    """Bytes of the move frames received (gridhall: ``moved``)."""
+    frames: int = 0
 
 
-async def gridhall_room(port: int, n: int) -> Room:
+async def recv_type(ws: ClientConnection, kind: str, room: Room | None = None
+                    ) -> dict[str, Any]:
+    while True:
+        frame = await ws.recv()
+        msg = unpack(frame)
+        if msg.get("type") == kind:
+            if room is not None:
+                room.frame_bytes += len(frame)
+                room.frames += 1
+            return msg
+
+
+async def gridhall_room(port: int, n: int, deltas: bool) -> Room:
     a, b = await open_ws(port, 2 * n), await open_ws(port, 2 * n + 1)
     for ws, name in ((a, f"a{n}"), (b, f"b{n}")):
-        await ws.send(pack({"type": "hello", "protocol": 1, "name": name}))
+        hello: dict[str, Any] = {"type": "hello", "protocol": 1, "name": name}
+        if deltas:
+            hello["deltas"] = True
+        await ws.send(pack(hello))
         await recv_type(ws, "welcome")
     await a.send(pack({"type": "create-room", "game": "gomoku"}))
     code = (await recv_type(a, "joined"))["room"]
@@ -164,23 +236,29 @@ async def gridhall_room(port: int, n: int) -> Room:
     return Room(a, b)
 
 
-async def echo_room(port: int, n: int) -> Room:
-    return Room(await open_ws(port, 2 * n), await open_ws(port, 2 * n + 1))
+async def bare_room(kind: str, port: int, n: int) -> Room:
+    path = f"/pair/{n}" if kind == "relay" else "/"
+    return Room(await open_ws(port, 2 * n, path), await open_ws(port, 2 * n + 1, path))
 
 
 async def one_move(kind: str, room: Room) -> float:
-    """Play the room's next move and wait for it to come back; the round trip."""
+    """Play the room's next move and wait until every player has it; the round trip."""
     ply = room.moves % 225
     mover = room.black if ply % 2 == 0 else room.white
+    other = room.white if mover is room.black else room.black
     x, y = (BLACK if ply % 2 == 0 else WHITE)[ply // 2]
     start = time.perf_counter()
     await mover.send(pack({"type": "move", "move": {"x": x, "y": y}}))
     if kind == "echo":
-        await mover.recv()
+        room.frame_bytes += len(await mover.recv())
+        room.frames += 1
+    elif kind == "relay":
+        for ws in (mover, other):
+            room.frame_bytes += len(await ws.recv())
+            room.frames += 1
     else:
-        other = room.white if mover is room.black else room.black
-        await recv_type(mover, "moved")
-        await recv_type(other, "moved")
+        await recv_type(mover, "moved", room)
+        await recv_type(other, "moved", room)
     rtt = time.perf_counter() - start
     room.moves += 1
     if kind == "gridhall" and room.moves % 225 == 0:  # the board is full: a draw, again
@@ -190,59 +268,92 @@ async def one_move(kind: str, room: Room) -> float:
         await room.white.send(pack({"type": "agree-again"}))
         await recv_type(room.black, "state")
         await recv_type(room.white, "state")
+        room.black, room.white = room.white, room.black  # a new game swaps colours
     return rtt
 
 
-async def drive(kind: str, port: int, first: int, rooms: int, mode: str, seconds: float,
-                rate: float) -> dict[str, Any]:
-    make = gridhall_room if kind == "gridhall" else echo_room
+@dataclass
+class Phase:
+    kind: str
+    port: int
+    mode: str
+    seconds: float
+    rate: float
+    deltas: bool
+
+
+def cpu_self() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+async def drive(phase: Phase, first: int, rooms: int, ready: Any, go: Any, out: Any) -> None:
     opened = []
     for n in range(first, first + rooms):
-        opened.append(await make(port, n))
+        if phase.kind == "gridhall":
+            opened.append(await gridhall_room(phase.port, n, phase.deltas))
+        else:
+            opened.append(await bare_room(phase.kind, phase.port, n))
+    ready.put(os.getpid())
     loop = asyncio.get_running_loop()
-    end = loop.time() + seconds
+    await loop.run_in_executor(None, go.wait)
+    cpu0 = cpu_self()
+    end = loop.time() + phase.seconds
 
     async def fast(room: Room) -> None:
         while loop.time() < end:
-            await one_move(kind, room)
+            await one_move(phase.kind, room)
 
     async def paced(room: Room) -> None:
-        await asyncio.sleep(random.random() / rate)  # out of step with the other rooms
+        await asyncio.sleep(random.random() / phase.rate)  # out of step with the others
         tick = loop.time()
         while loop.time() < end:
-            room.rtts.append(await one_move(kind, room))
-            tick += 1 / rate
+            room.rtts.append(await one_move(phase.kind, room))
+            tick += 1 / phase.rate
             await asyncio.sleep(max(0.0, tick - loop.time()))
 
-    await asyncio.gather(*((fast if mode == "fast" else paced)(r) for r in opened))
+    await asyncio.gather(*((fast if phase.mode == "fast" else paced)(r) for r in opened))
+    out.put({"moves": sum(r.moves for r in opened),
+             "rtts": [t for r in opened for t in r.rtts],
+             "bytes": sum(r.frame_bytes for r in opened),
+             "frames": sum(r.frames for r in opened),
+             "cpu": cpu_self() - cpu0})
     for room in opened:
         await room.black.close()
         await room.white.close()
-    return {"moves": sum(r.moves for r in opened), "rtts": [t for r in opened for t in r.rtts]}
 
 
-def client_process(kind: str, port: int, first: int, rooms: int, mode: str, seconds: float,
-                   rate: float, out: Any) -> None:
-    out.put(asyncio.run(drive(kind, port, first, rooms, mode, seconds, rate)))
+def client_process(phase: Phase, first: int, rooms: int, ready: Any, go: Any,
+                   out: Any) -> None:
+    asyncio.run(drive(phase, first, rooms, ready, go, out))
 
 
-def run_clients(kind: str, port: int, rooms: int, procs: int, mode: str, seconds: float,
-                rate: float = 2.0) -> dict[str, Any]:
+def run_clients(server: ServerProc, phase: Phase, rooms: int, procs: int,
+                first: int) -> dict[str, Any]:
+    """Run one phase: connect every room, then start all clients at once; the server's
+    CPU time is taken from then until the last client reports."""
     ctx = mp.get_context("spawn")
-    out = ctx.Queue()
+    ready, out, go = ctx.Queue(), ctx.Queue(), ctx.Event()
     share = [rooms // procs + (1 if i < rooms % procs else 0) for i in range(procs)]
-    starts = [sum(share[:i]) for i in range(procs)]
-    workers = [ctx.Process(target=client_process,
-                           args=(kind, port, 10_000 * (mode == "paced") + s, n, mode, seconds,
-                                 rate, out))
+    starts = [first + sum(share[:i]) for i in range(procs)]
+    workers = [ctx.Process(target=client_process, args=(phase, s, n, ready, go, out))
                for s, n in zip(starts, share, strict=True) if n]
     for w in workers:
         w.start()
-    results = [out.get(timeout=seconds + 600) for _ in workers]
+    for _ in workers:
+        ready.get(timeout=600)
+    cpu0, wall0 = server.cpu(), time.perf_counter()
+    go.set()
+    results = [out.get(timeout=phase.seconds + 600) for _ in workers]
+    cpu, wall = server.cpu() - cpu0, time.perf_counter() - wall0
     for w in workers:
         w.join()
     return {"moves": sum(r["moves"] for r in results),
-            "rtts": [t for r in results for t in r["rtts"]]}
+            "rtts": [t for r in results for t in r["rtts"]],
+            "bytes": sum(r["bytes"] for r in results),
+            "frames": sum(r["frames"] for r in results),
+            "client_cpu": sum(r["cpu"] for r in results) / phase.seconds,
+            "server_cpu": cpu, "server_busy": cpu / wall}
 
 
 async def idle(port: int, count: int, first: int, hello: bool) -> list[ClientConnection]:
@@ -258,6 +369,7 @@ async def idle(port: int, count: int, first: int, hello: bool) -> list[ClientCon
 
 async def idle_rss(server: ServerProc, sizes: list[int]) -> dict[int, float]:
     """RSS growth per idle (welcomed) connection at each size, bytes."""
+    await asyncio.sleep(0.5)
     base = server.rss()
     conns: list[ClientConnection] = []
     per: dict[int, float] = {}
@@ -271,15 +383,52 @@ async def idle_rss(server: ServerProc, sizes: list[int]) -> dict[int, float]:
     return per
 
 
+# ----------------------------------------------------------------------- profile
+
+def profile_start(pid: int, seconds: float, out: str) -> subprocess.Popen[bytes]:
+    """py-spy samples the server (without pausing it) for ``seconds``."""
+    spy = Path(sys.executable).with_name("py-spy")
+    return subprocess.Popen([str(spy), "record", "--pid", str(pid), "--duration",
+                             str(int(seconds)), "--nonblocking", "--rate", "250",
+                             "--format", "raw", "-o", out],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def profile_report(raw: str, top: int = 25) -> None:
+    """Own and total time by function from py-spy's collapsed stacks."""
+    own: Counter[str] = Counter()
+    total: Counter[str] = Counter()
+    samples = 0
+    for line in Path(raw).read_text().splitlines():
+        stack, _, count = line.rpartition(" ")
+        n = int(count)
+        frames = [f.split(" (")[0] + " (" + f.split(" (")[1].split(":")[0].rsplit("/", 1)[-1]
+                  + ")" if " (" in f else f for f in stack.split(";")]
+        samples += n
+        own[frames[-1]] += n
+        for f in set(frames):
+            total[f] += n
+    print(f"profile: {samples} samples; own time")
+    for f, n in own.most_common(top):
+        print(f"  {100 * n / samples:5.1f}%  {f}")
+    print("total time (function and what it calls)")
+    for f, n in total.most_common(top):
+        print(f"  {100 * n / samples:5.1f}%  {f}")
+
+
 # ----------------------------------------------------------------------- report
 
 @dataclass
 class Figures:
     moves_per_s: float = 0.0
     cpu_us_per_move: float = 0.0
+    server_busy: float = 0.0
+    client_cpu: float = 0.0
+    frame_bytes: float = 0.0
     p50_ms: float = 0.0
     p99_ms: float = 0.0
     max_ms: float = 0.0
+    paced_cpu_us: float = 0.0
     idle: dict[int, float] = field(default_factory=dict)
 
 
@@ -290,68 +439,143 @@ def percentile(values: list[float], q: float) -> float:
 
 def measure(kind: str, args: argparse.Namespace) -> Figures:
     figures = Figures()
+    deltas = not args.full_views
     with tempfile.TemporaryDirectory() as tmp:
-        server = ServerProc.start(kind, tmp)
+        python = args.gridhall_python if kind == "gridhall" else None
+        server = ServerProc.start(kind, tmp, args.uvloop, python)
         try:
-            cpu0 = server.cpu()
-            fast = run_clients(kind, server.port, args.fast_rooms, args.procs, "fast",
-                               args.seconds)
-            cpu = server.cpu() - cpu0
+            spy = None
+            if args.profile and kind == "gridhall":
+                spy = profile_start(server.proc.pid, args.seconds, args.profile)
+            fast = run_clients(server, Phase(kind, server.port, "fast", args.seconds, 0, deltas),
+                               args.fast_rooms, args.procs, 0)
+            if spy is not None:
+                spy.wait()
             figures.moves_per_s = fast["moves"] / args.seconds
-            figures.cpu_us_per_move = cpu / max(1, fast["moves"]) * 1e6
-            paced = run_clients(kind, server.port, args.players // 2, args.procs, "paced",
-                                args.seconds)
+            figures.cpu_us_per_move = fast["server_cpu"] / max(1, fast["moves"]) * 1e6
+            figures.server_busy = fast["server_busy"]
+            figures.client_cpu = fast["client_cpu"]
+            figures.frame_bytes = fast["bytes"] / max(1, fast["frames"])
+            paced = run_clients(server, Phase(kind, server.port, "paced", args.seconds,
+                                              args.rate, deltas),
+                                args.players // 2, args.procs, 10_000)
             rtts = paced["rtts"]
             figures.p50_ms = statistics.median(rtts) * 1e3
             figures.p99_ms = percentile(rtts, 0.99) * 1e3
             figures.max_ms = max(rtts) * 1e3
-            figures.idle = asyncio.run(idle_rss(server, args.idle))
+            figures.paced_cpu_us = paced["server_cpu"] / max(1, paced["moves"]) * 1e6
         finally:
             server.stop()
+        if kind != "relay" and args.idle:
+            server = ServerProc.start(kind, tmp, args.uvloop, python)
+            try:
+                figures.idle = asyncio.run(idle_rss(server, args.idle))
+            finally:
+                server.stop()
     return figures
 
 
-def main() -> None:
-    if len(sys.argv) > 1 and sys.argv[1] == "--serve-gridhall":
-        serve_gridhall(sys.argv[2])
+def verdict(ok: bool) -> str:
+    return "met" if ok else "NOT met"
+
+
+def report(args: argparse.Namespace, figs: dict[str, Figures]) -> None:
+    kinds = [k for k in KINDS if k in figs]
+    rows = [("moves (messages)/s", "moves_per_s", "{:.0f}"),
+            ("server CPU us/move", "cpu_us_per_move", "{:.1f}"),
+            ("  server busy (fast phase)", "server_busy", "{:.0%}"),
+            ("  clients' CPU (cores)", "client_cpu", "{:.2f}"),
+            ("  bytes per frame received", "frame_bytes", "{:.0f}"),
+            (f"RTT p50 ms ({args.players} players)", "p50_ms", "{:.2f}"),
+            ("RTT p99 ms", "p99_ms", "{:.2f}"), ("RTT max ms", "max_ms", "{:.2f}"),
+            ("  server CPU us/move, paced", "paced_cpu_us", "{:.1f}")]
+    grid = figs.get("gridhall")
+    bases = [k for k in ("echo", "relay") if k in figs and grid is not None]
+    print(f"{'':34}" + "".join(f"{k:>11}" for k in kinds)
+          + "".join(f"{'/' + b:>9}" for b in bases))
+    for label, attr, fmt in rows:
+        line = f"{label:34}" + "".join(f"{fmt.format(getattr(figs[k], attr)):>11}"
+                                       for k in kinds)
+        for b in bases:
+            assert grid is not None
+            e, g = getattr(figs[b], attr), getattr(grid, attr)
+            ratio = (e / g if g else 0.0) if "cpu_us" in attr else (g / e if e else 0.0)
+            line += f"{ratio:>9.2f}" if not label.startswith("  ") or "cpu_us" in attr \
+                else f"{'':>9}"
+        print(line)
+    for size in args.idle:
+        if all(size in figs[k].idle for k in kinds if k != "relay"):
+            line = f"{f'idle KiB/connection at {size}':34}" + "".join(
+                f"{figs[k].idle[size] / 1024:>11.1f}" if k != "relay" else f"{'-':>11}"
+                for k in kinds)
+            if grid is not None and "echo" in figs:
+                line += f"{grid.idle[size] / figs['echo'].idle[size]:>9.2f}"
+            print(line)
+    print("(ratios: CPU per move as baseline/gridhall, the rest as gridhall/baseline)")
+    if grid is None or "echo" not in figs:
         return
-    if len(sys.argv) > 1 and sys.argv[1] == "--serve-echo":
-        serve_echo()
+    echo = figs["echo"]
+    cpu_ratio = echo.cpu_us_per_move / grid.cpu_us_per_move
+    print(f"goal CPU per move <= 1.4x echo's per message (ratio >= 0.7): "
+          f"{verdict(cpu_ratio >= 0.7)} ({cpu_ratio:.2f})")
+    if "relay" in figs:
+        relay_ratio = figs["relay"].cpu_us_per_move / grid.cpu_us_per_move
+        print(f"     ... like for like, per move against the relay's (ratio >= 0.7): "
+              f"{verdict(relay_ratio >= 0.7)} ({relay_ratio:.2f})")
+    print(f"goal p99 <= 5 ms at {args.players} players: {verdict(grid.p99_ms <= 5)} "
+          f"({grid.p99_ms:.2f} ms)")
+    print(f"goal p99 <= 1.5x echo's p99: {verdict(grid.p99_ms <= 1.5 * echo.p99_ms)} "
+          f"({grid.p99_ms / echo.p99_ms:.2f}x)")
+    if args.idle:
+        big = max(args.idle)
+        print(f"goal idle <= 20 KiB per connection at {big}: "
+              f"{verdict(grid.idle[big] <= 20 * 1024)} ({grid.idle[big] / 1024:.1f} KiB)")
+
+
+def main() -> None:
+    if len(sys.argv) > 2 and sys.argv[1].startswith("--serve-"):
+        if "--uvloop" in sys.argv:
+            use_uvloop()
+        kind = sys.argv[1].removeprefix("--serve-")
+        if kind == "gridhall":
+            serve_gridhall(sys.argv[2])
+        elif kind == "echo":
+            serve_echo()
+        else:
+            serve_relay()
         return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=1000, help="players in the latency run")
+    parser.add_argument("--rate", type=float, default=2.0, help="moves per second per room "
+                        "in the latency run")
     parser.add_argument("--fast-rooms", type=int, default=50,
                         help="rooms moving flat out in the throughput run")
     parser.add_argument("--seconds", type=float, default=20.0, help="length of each run")
     parser.add_argument("--procs", type=int, default=2, help="client processes")
-    parser.add_argument("--idle", type=int, nargs="+", default=[1000, 5000])
+    parser.add_argument("--idle", type=int, nargs="*", default=[1000, 5000])
+    parser.add_argument("--only", nargs="+", choices=KINDS, default=list(KINDS))
+    parser.add_argument("--full-views", action="store_true",
+                        help="gridhall's clients do not ask for deltas (full views in moved)")
+    parser.add_argument("--uvloop", action="store_true", help="every server runs on uvloop")
+    parser.add_argument("--profile", metavar="FILE",
+                        help="sample gridhall's server with py-spy in the throughput run "
+                        "(raw stacks to FILE) and print its top functions")
+    parser.add_argument("--gridhall-python", metavar="PYTHON",
+                        help="run gridhall's server with this interpreter (another install, "
+                        "e.g. an older commit's, for a before/after in one run)")
     parser.add_argument("--quick", action="store_true", help="200 players, 10 s, 1k idle")
     args = parser.parse_args()
     if args.quick:
         args.players, args.seconds, args.idle = 200, 10.0, [1000]
     print(f"load: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}; "
-          f"{args.players} players, {args.fast_rooms} fast rooms, {args.seconds:.0f} s runs")
-    echo = measure("echo", args)
-    grid = measure("gridhall", args)
-    rows = [("moves (messages)/s", "moves_per_s", "{:.0f}"),
-            ("server CPU us/move", "cpu_us_per_move", "{:.1f}"),
-            (f"RTT p50 ms ({args.players} players)", "p50_ms", "{:.2f}"),
-            ("RTT p99 ms", "p99_ms", "{:.2f}"), ("RTT max ms", "max_ms", "{:.2f}")]
-    print(f"{'':32}{'echo':>12}{'gridhall':>12}{'ratio':>9}")
-    for label, attr, fmt in rows:
-        e, g = getattr(echo, attr), getattr(grid, attr)
-        ratio = (e / g) if attr == "cpu_us_per_move" else (g / e if e else 0.0)
-        print(f"{label:32}{fmt.format(e):>12}{fmt.format(g):>12}{ratio:>9.2f}")
-    for size in args.idle:
-        e, g = echo.idle[size] / 1024, grid.idle[size] / 1024
-        print(f"{f'idle KiB/connection at {size}':32}{e:>12.1f}{g:>12.1f}{g / e:>9.2f}")
-    cpu_ratio = echo.cpu_us_per_move / grid.cpu_us_per_move
-    print("goals: CPU ratio (echo/gridhall) >= 0.7: "
-          f"{'met' if cpu_ratio >= 0.7 else 'NOT met'} ({cpu_ratio:.2f}); "
-          f"p99 <= 5 ms: {'met' if grid.p99_ms <= 5 else 'NOT met'} ({grid.p99_ms:.2f}); "
-          f"p99 <= 1.5x echo: {'met' if grid.p99_ms <= 1.5 * echo.p99_ms else 'NOT met'}; "
-          f"idle <= 20 KiB at {max(args.idle)}: "
-          f"{'met' if grid.idle[max(args.idle)] <= 20 * 1024 else 'NOT met'}")
+          f"{args.players} players, {args.fast_rooms} fast rooms, {args.seconds:.0f} s runs"
+          f"{', uvloop' if args.uvloop else ''}"
+          f"{', full views' if args.full_views else ', deltas'}", flush=True)
+    figs = {kind: measure(kind, args) for kind in KINDS if kind in args.only}
+    print(f"(load average at the end {os.getloadavg()[0]:.2f})")
+    report(args, figs)
+    if args.profile:
+        profile_report(args.profile)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
 """Our copy of the room we are in, and how room events fold into it. No I/O.
 
 The server sends a full ``state`` on join, resume and ``sync``, and between
-snapshots only events (``moved``, ``chat``, ``game-over`` ...). :func:`apply`
+snapshots only events (``moved``, ``chat``, ``game-over`` ...); a ``moved`` may carry
+its view as changes to the one we hold (``delta``, which we ask for in ``hello``). :func:`apply`
 folds one typed event into a :class:`RoomCopy` and says whether the copy can
 no longer be trusted (a ``seq`` skipped, someone joined) so the session should
 ask for a ``sync``.
@@ -19,6 +20,7 @@ from typing import Any
 
 from gridhall import protocol as p
 from gridhall.client.messages import RoomEvent
+from gridhall.protocol import delta
 
 CHAT_KEEP = 200
 """Chat lines kept in the copy (the server's snapshot holds the last 50)."""
@@ -93,8 +95,14 @@ def _snapshot(copy: RoomCopy | None, msg: p.State, now: float) -> RoomCopy:
 def _fold(copy: RoomCopy, state: p.State, msg: RoomEvent, now: float) -> Applied:
     """Apply one event to the state: only fields the event carries (no game rules)."""
     if isinstance(msg, p.Moved):
+        view = msg.view
+        if msg.delta is not None:  # we asked for deltas: fold the changes into our view
+            try:
+                view = delta.apply(state.view, msg.view, msg.delta)
+            except delta.DeltaError:
+                return Applied(replace(copy, syncing=True), sync=not copy.syncing)
         actions = {**copy.last_actions, msg.by: dict(msg.move)}
-        return Applied(replace(copy, state=replace(state, view=msg.view, turn=msg.turn),
+        return Applied(replace(copy, state=replace(state, view=view, turn=msg.turn),
                                last_actions=actions, view_at=now))  # fmt: skip
     if isinstance(msg, p.GameOver):
         state = replace(state, status="over", result=msg.result, turn=None)

@@ -77,11 +77,15 @@ class Session:
         open_timeout: float = 5.0,
         clock: Callable[[], float] = time.time,
         keep_token: Callable[[str], None] | None = None,
+        deltas: bool = True,
     ) -> None:
         self.url = url
         self.name = name
         self.token = token
         self.keep_token = keep_token
+        self.deltas = deltas
+        """Ask for ``moved`` as changes to the view we hold (smaller frames; folded by
+        :mod:`client.room`); False: every ``moved`` carries the whole view."""
         """Called with each token the server gives us (the CLI saves it on disk)."""
         self.player: str | None = None
         self.server_name: str | None = None
@@ -235,7 +239,7 @@ class Session:
         # Back in a room we were in: ask for what we missed, as events, from our seq on.
         since = self.room.seq if self.room is not None and self.token else None
         hello = p.Hello(protocol=PROTOCOL_VERSION, name=self.name, token=self.token or None,
-                        since=since)
+                        since=since, deltas=self.deltas or None)
         outcome = "failed"
         try:
             await ws.send(p.encode(hello))

@@ -63,6 +63,9 @@ class Hello:
     since: int | None = field(default=None, metadata={"min": 0, "max": 2**53})
     """With ``token``: the last room ``seq`` this client saw, so a resumed seat gets the
     events it missed instead of a ``state`` (when the server still has them)."""
+    deltas: bool | None = None
+    """True: this client folds ``moved.delta`` (see :mod:`gridhall.protocol.delta`), so
+    its ``moved`` events carry the changes instead of the whole view."""
     id: int | None = _req_id()
 
 
@@ -276,6 +279,9 @@ class Moved:
     view: dict[str, Any]
     turn: str | None = None
     """Who moves next after this move (absent: nobody in particular, or the game is over)."""
+    delta: dict[str, Any] | None = None
+    """Only to clients that asked for deltas in ``hello``: the view's fields that ``view``
+    leaves out, as changes to their previous values (:mod:`gridhall.protocol.delta`)."""
 
 
 @message("game-over", "server")

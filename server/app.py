@@ -23,7 +23,7 @@ import signal
 import socket
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sized
 from http import HTTPStatus
 
 from websockets.asyncio.server import Server, ServerConnection, serve
@@ -197,12 +197,16 @@ class GameServer:
         self.connections.add(conn)
         self.per_ip[conn.peer] += 1
         session = Session(self, conn, time.time())
+        waiting = _received_frames(ws)
         try:
             async for frame in ws:
                 session.receive(frame, time.time())
                 if conn.closed:
                     break
-                await asyncio.sleep(0)  # one frame at a time: other connections go next
+                if waiting is None or waiting:
+                    # one frame at a time: other connections go before this one's next
+                    # (with nothing more received, the next read waits anyway)
+                    await asyncio.sleep(0)
         except ConnectionClosed:
             pass
         finally:
@@ -326,6 +330,13 @@ class GameServer:
     def _trim_now(self) -> None:
         self._trim = None
         release_free_memory()
+
+
+def _received_frames(ws: ServerConnection) -> Sized | None:
+    """The frames websockets has received from ``ws`` and not yet handed out (None if
+    this version of websockets does not say)."""
+    frames = getattr(getattr(ws, "recv_messages", None), "frames", None)
+    return frames if isinstance(frames, Sized) else None
 
 
 def limit_kernel_buffer(ws: ServerConnection, size: int) -> None:

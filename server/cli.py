@@ -10,6 +10,7 @@ import logging
 import sys
 from pathlib import Path
 
+from . import collector
 from .app import GameServer
 from .config import ServerConfig
 from .discovery import WILDCARD_HOSTS, Advertiser, default_addresses
@@ -98,6 +99,7 @@ def main(argv: list[str] | None = None) -> None:
                           max_connections=args.max_connections, ai_budget=args.ai_budget)
     server = GameServer(config)
     addresses = None if args.no_discovery else (args.advertise or default_addresses(args.host))
+    collector.install()  # this process is the server: pace the garbage collector for it
     try:
         asyncio.run(serve(server, addresses))
     except OSError as exc:

@@ -34,11 +34,12 @@ class Send:
         """The message encoded once, however many recipients it has."""
         return p.encode(self.msg)
 
-    def to_one(self, player: str) -> Send:
-        """The same message again, for one recipient (sharing the encoded frame)."""
-        again = Send((player,), self.msg)
-        again.__dict__["frame"] = self.frame
-        return again
+    @classmethod
+    def encoded(cls, to: tuple[str, ...], frame: bytes) -> Send:
+        """A message kept only as its frame (a replayed event); ``msg`` is None."""
+        send = cls(to, None)
+        send.__dict__["frame"] = frame
+        return send
 
 
 @dataclass(frozen=True)

@@ -107,6 +107,7 @@ class Hub:
             ident.name = name
         ident.connected = True
         ident.address = address
+        ident.deltas = bool(msg.deltas)
         out = Outbox()
         out.send([ident.id], p.Welcome(protocol=p.PROTOCOL_VERSION, player=ident.id,
                                        token=token, server=self.config.name, re=msg.id))

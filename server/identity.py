@@ -28,6 +28,8 @@ class Identity:
     """For a computer player: its level ("easy", "hard") or engine name."""
     address: str = ""
     """The network address of the connection that last said hello for it."""
+    deltas: bool = False
+    """That connection folds ``moved`` deltas (it said ``deltas: true`` in ``hello``)."""
 
     @property
     def online(self) -> bool:

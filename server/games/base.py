@@ -93,7 +93,11 @@ class Game(Protocol):
         This is the one place hidden information is removed."""
 
     def visible_move(self, by: str, move: JSON, recipient: str | None) -> JSON:
-        """The ``move`` field of a ``moved`` event as ``recipient`` may see it."""
+        """The ``move`` field of a ``moved`` event as ``recipient`` may see it.
+
+        A game whose view and moves are the same for every recipient says so with a
+        class attribute ``shared_view = True``: the room then builds and encodes each
+        event once for everyone."""
 
     def resign(self, player: str, now: float,
                reason: Termination = Termination.RESIGN) -> None:

@@ -96,7 +96,7 @@ def test_full_board_without_five_is_a_draw() -> None:
 def test_19x19_board_accepts_the_far_corner() -> None:
     g = game(size=19)
     g.apply(A, {"x": 18, "y": 18}, now=0.0)
-    assert g.view(None)["moves"] == [[18, 18]]
+    assert g.view(None)["moves"] == [(18, 18)]
     with pytest.raises(GameError) as info:
         g.apply(B, {"x": 19, "y": 0}, now=0.0)
     assert info.value.code == "illegal-move"
@@ -132,7 +132,7 @@ def test_takeback_after_the_reply_removes_both_stones() -> None:
     g.request(A, "takeback", now=3.0)
     assert g.view(None)["pending"] == {"kind": "takeback", "from": A}
     g.respond(B, "takeback", True, now=4.0)
-    assert g.view(None)["moves"] == [[7, 7], [7, 8]]
+    assert g.view(None)["moves"] == [(7, 7), (7, 8)]
     assert g.turn() == A and "pending" not in g.view(None)
 
 
@@ -141,7 +141,7 @@ def test_takeback_before_the_reply_removes_one_stone() -> None:
     play(g, [(7, 7), (8, 8)], [(7, 8)])
     g.request(A, "takeback", now=3.0)
     g.respond(B, "takeback", True, now=4.0)
-    assert g.view(None)["moves"] == [[7, 7], [7, 8]]
+    assert g.view(None)["moves"] == [(7, 7), (7, 8)]
     assert g.turn() == A
 
 
@@ -150,7 +150,7 @@ def test_declined_takeback_changes_nothing() -> None:
     play(g, [(7, 7)], [(7, 8)])
     g.request(B, "takeback", now=3.0)
     g.respond(A, "takeback", False, now=4.0)
-    assert g.view(None)["moves"] == [[7, 7], [7, 8]] and g.turn() == A
+    assert g.view(None)["moves"] == [(7, 7), (7, 8)] and g.turn() == A
 
 
 def test_takeback_needs_an_own_stone_and_an_answer_needs_an_offer() -> None:

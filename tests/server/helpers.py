@@ -98,7 +98,7 @@ class FakeServer:
     def execute(self, effects: list[Effect]) -> None:
         for e in effects:
             if isinstance(e, Send):
-                frame = p.encode(e.msg)
+                frame = e.frame
                 for pid in e.to:
                     if pid in self.sessions:
                         self.sessions[pid].link.send_frame(frame)

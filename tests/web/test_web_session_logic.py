@@ -160,3 +160,21 @@ def test_texts_name_cells_and_requests_in_words(page: Browser) -> None:
     assert got["creator"].startswith("Press Start when everyone is in")
     assert got["other"].startswith("Waiting for Ann to start the race")
     assert got["onTime"] == "Time is up: Bob wins with the fewest tiles left (8; you 12)."
+
+
+def test_moved_deltas_fold_into_the_view_and_a_misfit_asks_for_sync(page: Browser) -> None:
+    got = run(page, """
+      const moves = Array.from({length: 20}, (_, i) => [i % 15, Math.floor(i / 15)]);
+      s.onMessage(state(1, {view: {moves, next: 'black', rows: Array(16).fill('####')}}));
+      s.onMessage({type: 'moved', room: 'R', seq: 2, by: 'p1', move: {x: 9, y: 9},
+                   view: {next: 'white'}, turn: 'p2',
+                   delta: {moves: {at: 20, append: [[9, 9]]}, rows: {rows: [[3, 1, 'F2']]}}});
+      const view = s.room.state.view;
+      const folded = [view.moves.length, view.moves[20], view.next, view.rows[3], view.rows[4],
+                      s.sent.length];
+      s.onMessage({type: 'moved', room: 'R', seq: 3, by: 'p2', move: {x: 8, y: 8},
+                   view: {next: 'black'}, turn: 'p1', delta: {moves: {at: 5, append: [[8, 8]]}}});
+      return {folded, misfit: [s.sent.slice(), s.room.syncing, s.room.state.view.moves.length]};
+    """)
+    assert got["folded"] == [21, [9, 9], "white", "#F2#", "####", 0]
+    assert got["misfit"] == [["sync"], True, 21]  # the stale copy is not patched

@@ -125,10 +125,11 @@ export class RoomView {
     const notify = (text) => this.app.notify(text);
     switch (msg.type) {
       case "moved": {
-        const clk = (msg.view || {}).clock;
+        const view = state.view || {}; // the folded view (a delta's `view` is partial)
+        const clk = view.clock;
         if (clk && typeof clk.since === "number") this.skew = Date.now() / 1000 - clk.since;
         if (this.board instanceof LinkBoard && msg.by === this.me && (msg.move || {}).action === "link") {
-          this.board.showPath((msg.view || {}).path);
+          this.board.showPath(view.path);
         }
         break;
       }

@@ -12,6 +12,7 @@
 //   {type: "error", code: "offline", ...} for an intent sent while disconnected.
 
 import { PROTOCOL, decode, encode } from "./codec.js";
+import { applyDelta } from "./delta.js";
 
 const CHAT_KEEP = 200;
 const TOKEN_KEY = "gridhall.token";
@@ -104,7 +105,8 @@ export class Session {
     this.ws = ws;
     this.welcomed = false;
     ws.onopen = () => {
-      const hello = { type: "hello", protocol: PROTOCOL, name: this.name };
+      // deltas: `moved` carries the changes to the view we hold (fold() applies them)
+      const hello = { type: "hello", protocol: PROTOCOL, name: this.name, deltas: true };
       if (this.token) hello.token = this.token;
       ws.send(encode(hello));
     };
@@ -264,7 +266,14 @@ export class Session {
     const state = copy.state;
     switch (msg.type) {
       case "moved":
-        if (msg.view && typeof msg.view === "object") state.view = msg.view;
+        if (msg.delta && typeof msg.delta === "object") {
+          const view = applyDelta(state.view, msg.view || {}, msg.delta);
+          if (view === null) { // not made from the view we hold: take a fresh state
+            if (!copy.syncing) this.requestSync(copy);
+            break;
+          }
+          state.view = view;
+        } else if (msg.view && typeof msg.view === "object") state.view = msg.view;
         if ("turn" in msg) state.turn = msg.turn;
         else delete state.turn; // absent: nobody in particular is to move
         if (typeof msg.by === "string") copy.lastActions[msg.by] = { ...(msg.move || {}) };

@@ -41,7 +41,8 @@ class GomokuGame:
         self.by_colour = {"black": black, "white": white}
         self.result: JSON | None = None
         self.pending: JSON | None = None
-        self.log: list[list[Any]] = []
+        self.log: list[tuple[Any, ...]] = []
+        """What happened, in order: tuples, which the garbage collector stops tracking."""
         self.started_at = now
         self.turn_started = now
         clock = options.get("clock")
@@ -55,12 +56,18 @@ class GomokuGame:
             return None
         return self.by_colour[COLOUR_NAMES[self.board.to_move]]
 
+    shared_view = True
+    """Everything in Gomoku is public: every recipient gets the same view and move."""
+
     def view(self, recipient: str | None) -> JSON:
-        """Everything in Gomoku is public, so every recipient gets the same view."""
+        """Everything in Gomoku is public, so every recipient gets the same view.
+
+        ``moves`` holds the board's own ``(x, y)`` tuples (sent as arrays): a move
+        adds no object the garbage collector keeps walking, and no pair is copied."""
         view: JSON = {
             "size": self.board.size,
             "rule": self.rule,
-            "moves": [[x, y] for x, y in self.board.moves],
+            "moves": list(self.board.moves),
             "next": COLOUR_NAMES[self.board.to_move],
             "colors": dict(self.colors),
         }
@@ -110,7 +117,7 @@ class GomokuGame:
                                 f"{cell_name(x, y)} is forbidden for black under renju: {foul}.")
         self._charge_clock(player, now)
         self.board.place(x, y)
-        self.log.append(["move", player, x, y, round(now - self.started_at, 3)])
+        self.log.append(("move", player, x, y, round(now - self.started_at, 3)))
         self.pending = None
         if self.board.wins_at(x, y, self.rule):
             self._finish(player, Termination.FIVE, line=self._line(x, y))
@@ -153,7 +160,7 @@ class GomokuGame:
     def resign(self, player: str, now: float,
                reason: Termination = Termination.RESIGN) -> None:
         if self.result is None and player in self.colors:
-            self.log.append([reason.value, player, round(now - self.started_at, 3)])
+            self.log.append((reason.value, player, round(now - self.started_at, 3)))
             self._finish(self._other(player), reason, loser=player)
 
     def refused(self, player: str, move: JSON, now: float) -> None:
@@ -181,7 +188,7 @@ class GomokuGame:
             raise GameError("no-pending-request", f"There is no {kind} offer for you to answer.")
         self.pending = None
         if accept:
-            self.log.append([kind, pending["from"], round(now - self.started_at, 3)])
+            self.log.append((kind, pending["from"], round(now - self.started_at, 3)))
             if kind == "draw":
                 self._finish(None, Termination.AGREED_DRAW)
             else:

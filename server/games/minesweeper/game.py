@@ -147,6 +147,9 @@ class MinesweeperGame:
             self._mark(player, cell, mark)
         self.hint = None
 
+    shared_view = True
+    """Co-op: every recipient gets the same view and move."""
+
     def view(self, recipient: str | None) -> JSON:
         """The one view for everyone (co-op: all see the same board)."""
         if self._cached is not None and self._cached[0] == self._version:
