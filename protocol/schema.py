@@ -35,11 +35,16 @@ def _bad(name: str, why: str) -> ProtocolError:
     return ProtocolError(ErrorCode.BAD_MESSAGE, f"Field '{name}' {why}.")
 
 
+@cache
+def _shape(hint: Any) -> tuple[Any, tuple[Any, ...]]:
+    """``hint``'s origin and arguments, worked out once per hint (every frame asks)."""
+    return typing.get_origin(hint), typing.get_args(hint)
+
+
 def check_value(name: str, value: Any, hint: Any, meta: typing.Mapping[str, Any]) -> Any:
     """Return ``value`` checked (and cleaned) against ``hint``; raise ProtocolError."""
-    origin = typing.get_origin(hint)
+    origin, args = _shape(hint)
     if origin in (Union, types.UnionType):
-        args = typing.get_args(hint)
         if value is None and _NONE in args:
             return None
         inner = [a for a in args if a is not _NONE]
@@ -47,7 +52,7 @@ def check_value(name: str, value: Any, hint: Any, meta: typing.Mapping[str, Any]
             return check_value(name, value, inner[0], meta)
         raise TypeError(f"unsupported union {hint!r}")  # pragma: no cover - schema bug
     if origin is Literal:
-        allowed = typing.get_args(hint)
+        allowed = args
         if isinstance(value, bool) or value not in allowed:
             raise _bad(name, "must be one of " + ", ".join(repr(a) for a in allowed))
         return value
@@ -103,21 +108,26 @@ def _check_range(name: str, value: float, meta: typing.Mapping[str, Any]) -> Non
         raise _bad(name, f"must be between {lo} and {hi}")
 
 
+@cache
+def _inputs(cls: type) -> tuple[tuple[str, str, Any, typing.Mapping[str, Any], bool], ...]:
+    """(attribute, wire key, hint, limits, has a default) for each field a client
+    sets, worked out once per message class."""
+    types_ = hints(cls)
+    return tuple(
+        (f.name, wire_key(f), types_[f.name], f.metadata,
+         f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING)
+        for f in dataclasses.fields(cls) if f.name != "type" and f.init)
+
+
 def from_map(cls: type[Any], data: dict[str, Any]) -> Any:
     """Build message ``cls`` from a decoded map, checking every field."""
     kwargs: dict[str, Any] = {}
-    types_ = hints(cls)  # type: ignore[arg-type]  # classes are hashable
-    for f in dataclasses.fields(cls):
-        if f.name == "type" or not f.init:
-            continue
-        key = wire_key(f)
+    for name, key, hint, meta, has_default in _inputs(cls):  # type: ignore[arg-type]
         if key not in data:
-            has_default = (f.default is not dataclasses.MISSING
-                           or f.default_factory is not dataclasses.MISSING)
             if not has_default:
                 raise _bad(key, "is missing")
             continue
-        kwargs[f.name] = check_value(key, data[key], types_[f.name], f.metadata)
+        kwargs[name] = check_value(key, data[key], hint, meta)
     return cls(**kwargs)
 
 

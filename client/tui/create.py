@@ -72,6 +72,7 @@ class CreateRoomScreen(ModalScreen[dict[str, Any] | None]):
                 yield Label("Password", classes="form-label")
                 yield Input(placeholder="optional", password=True, compact=True,
                             id="room-password")  # fmt: skip
+            yield Label("", id="form-error")
             with Horizontal(classes="buttons"):
                 yield Button("Create", id="ok", variant="success")
                 yield Button("Cancel", id="cancel")
@@ -170,7 +171,10 @@ class CreateRoomScreen(ModalScreen[dict[str, Any] | None]):
         try:
             self.dismiss(self.request())
         except FormError as exc:
-            self.notify(str(exc), title="Check the options", severity="error")
+            # in the dialog, next to its buttons: a toast would cover them
+            error = self.query_one("#form-error", Label)
+            error.update(f"Check the options: {exc}")
+            error.display = True
 
     @on(Button.Pressed, "#cancel")
     def action_cancel(self) -> None:

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import DataTable, Input, RichLog, Select
+from textual.widgets import DataTable, Input, Label, RichLog, Select
 
 from gridhall.client.session import Backoff
 from gridhall.client.tui.app import GridhallApp
@@ -353,8 +353,9 @@ async def test_create_dialog_renders_the_games_options_form(server_url: str) -> 
         await press(pilot, "#opt-no_guess")
         await pilot.pause()
         await press(pilot, "#ok")  # 0 mines: the dialog says so and stays open
-        await until(pilot, lambda: any("Mines must be a whole number from 1" in str(n.message)
-                                       for n in app._notifications))  # fmt: skip
+        error = dialog.query_one("#form-error", Label)
+        await until(pilot, lambda: error.display
+                    and "Mines must be a whole number from 1" in str(error.render()))
         assert app.screen is dialog and app.session.room is None
         dialog.query_one("#opt-mines", Input).value = "15"
         await pilot.pause()
