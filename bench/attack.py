@@ -112,6 +112,12 @@ async def serve(port: int, db: str) -> None:
     from gridhall.server.app import GameServer
     from gridhall.server.config import ServerConfig
 
+    try:
+        from gridhall.server import collector
+    except ImportError:  # an older install (--server-path) has no collector policy
+        pass
+    else:
+        collector.install()  # as gridhall-server does
     server = GameServer(ServerConfig(host="127.0.0.1", port=port, db=db))
     await server.start()
     stop = asyncio.Event()
