@@ -34,7 +34,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from gridhall.server.games.gomoku.ai import clock, easy, hard  # noqa: E402
 from gridhall.server.games.gomoku.ai.position import Position  # noqa: E402
 from gridhall.server.games.gomoku.ai.threats import ThreatSearch, Timeout  # noqa: E402
-from gomoku_match import OPENINGS, Game, Side, play as play_match, write_psq  # noqa: E402
+from gomoku_match import OPENINGS, Game, Side, five_at, write_psq  # noqa: E402
+from gomoku_match import play as play_match  # noqa: E402
 
 Point = tuple[int, int]
 
@@ -138,20 +139,6 @@ class GameResult:
     nodes: int = 0
 
 
-def five_through(stones: set[Point], p: Point, exact: bool) -> bool:
-    x, y = p
-    for dx, dy in ((1, 0), (0, 1), (1, 1), (1, -1)):
-        n = 1
-        for s in (1, -1):
-            k = 1
-            while (x + s * k * dx, y + s * k * dy) in stones:
-                n += 1
-                k += 1
-        if n == 5 or (n > 5 and not exact):
-            return True
-    return False
-
-
 def play(
     game: int, rule: str, budget: float, clock_kind: str = "wall", size: int = 15
 ) -> GameResult:
@@ -183,7 +170,7 @@ def play(
         assert m not in moves, (game, m)
         moves.append(m)
         stones[side].add(m)
-        if five_through(stones[side], m, exact):
+        if five_at(stones[side], m, exact):
             res.hard_won = side == hard_colour
             break
     else:

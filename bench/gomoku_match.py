@@ -182,8 +182,9 @@ class Side:
         self.proc = None
 
 
-def five_at(stones: set[Point], p: Point) -> bool:
-    """Freestyle: five or more in a row through p."""
+def five_at(stones: set[Point], p: Point, exact: bool = False) -> bool:
+    """Five in a row through p (the benches' own referee): five or more, or with
+    ``exact`` five only (standard rules, and black under Renju)."""
     x, y = p
     for dx, dy in ((1, 0), (0, 1), (1, 1), (1, -1)):
         n = 1
@@ -192,7 +193,7 @@ def five_at(stones: set[Point], p: Point) -> bool:
             while (x + s * k * dx, y + s * k * dy) in stones:
                 n += 1
                 k += 1
-        if n >= 5:
+        if n == 5 or (n > 5 and not exact):
             return True
     return False
 

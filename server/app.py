@@ -44,7 +44,7 @@ from .hub import Hub
 from .identity import Identity
 from .jobs import BUSY, run_job
 from .memory import release_free_memory
-from .session import Link, Session
+from .session import Link, Session, Sessions
 from .store import Store
 from .work import WorkPool
 
@@ -69,7 +69,7 @@ class GameServer:
         self.computers = Computers(self.work, self.config.ai_budget)
         self._trim: asyncio.TimerHandle | None = None
         self.connects = PerAddress(self.config.connects_per_second, self.config.connect_burst)
-        self.sessions: dict[str, Session] = {}
+        self.sessions = Sessions()
         """The session speaking for each connected player id."""
         self.connections: set[Connection] = set()
         self.per_ip: Counter[str] = Counter()
@@ -227,17 +227,10 @@ class GameServer:
 
     # -- what sessions ask of the server (SessionHost) ---------------------------
     def bind(self, ident: Identity, session: Session) -> None:
-        older = self.sessions.get(ident.id)
-        if older is not None and older is not session:
-            older.identity = None  # its close must not count as this player dropping
-            older.link.close(4000, "replaced by a newer connection")
-        self.sessions[ident.id] = session
+        self.sessions.bind(ident, session)
 
     def unbind(self, ident: Identity, session: Session) -> bool:
-        if self.sessions.get(ident.id) is not session:
-            return False
-        del self.sessions[ident.id]
-        return True
+        return self.sessions.unbind(ident, session)
 
     def execute(self, effects: list[Effect]) -> None:
         """Carry out the core's effects: timers and computers at once; store writes

@@ -65,6 +65,26 @@ class SessionHost(Protocol):
         """Close a connection after what was sent to it so far."""
 
 
+class Sessions(dict[str, "Session"]):
+    """Which session speaks for each player id: one at a time, the newest wins.
+    Both the server and the tests' fake server keep theirs in one of these."""
+
+    def bind(self, ident: Identity, session: Session) -> None:
+        """``session`` now speaks for ``ident``; an older one is closed (4000)."""
+        older = self.get(ident.id)
+        if older is not None and older is not session:
+            older.identity = None  # its close must not count as this player dropping
+            older.link.close(4000, "replaced by a newer connection")
+        self[ident.id] = session
+
+    def unbind(self, ident: Identity, session: Session) -> bool:
+        """``session`` is gone; True if it was the one speaking for ``ident``."""
+        if self.get(ident.id) is not session:
+            return False
+        del self[ident.id]
+        return True
+
+
 class Session:
     """See the module docstring."""
 

@@ -11,7 +11,7 @@ from gridhall.server.effects import STORED, Effect, Send, Think, Wake, Work
 from gridhall.server.hub import Hub
 from gridhall.server.identity import Identity
 from gridhall.server.jobs import run_job
-from gridhall.server.session import Session
+from gridhall.server.session import Session, Sessions
 from gridhall.server.store import Store
 
 T0 = 1_800_000_000.0
@@ -62,7 +62,7 @@ class FakeServer:
         self.config = ServerConfig(**config)
         self.hub = Hub(self.config)
         self.store = store
-        self.sessions: dict[str, Session] = {}
+        self.sessions = Sessions()
         self.other: list[Effect] = []
         self.wakes: dict[str, float] = {}
         self.hold_work = hold_work
@@ -77,17 +77,10 @@ class FakeServer:
         self.execute(self.hub.restore(identities, rooms, now, down_since))
 
     def bind(self, ident: Identity, session: Session) -> None:
-        older = self.sessions.get(ident.id)
-        if older is not None and older is not session:
-            older.identity = None
-            older.link.close(4000, "replaced by a newer connection")
-        self.sessions[ident.id] = session
+        self.sessions.bind(ident, session)
 
     def unbind(self, ident: Identity, session: Session) -> bool:
-        if self.sessions.get(ident.id) is not session:
-            return False
-        del self.sessions[ident.id]
-        return True
+        return self.sessions.unbind(ident, session)
 
     def reply(self, link: Any, frame: bytes) -> None:
         link.send_frame(frame)
