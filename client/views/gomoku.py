@@ -14,7 +14,7 @@ from gridhall.client.views.base import Action, GameView
 from gridhall.client.views.common import Look, Message, clock, names
 from gridhall.client.views.form import Choice, Form, Preset
 from gridhall.protocol import Outcome
-from gridhall.protocol.cells import cell_name, column_name, row_name
+from gridhall.protocol.cells import cell_name
 
 WOOD = "#c99a4b"
 LINE = "#6b4a1e"
@@ -58,15 +58,6 @@ class GomokuBoard:
             board.stones[(x, y)] = "black" if i % 2 == 0 else "white"
             board.last = (x, y)
         return board
-
-    @staticmethod
-    def column_label(x: int) -> str:
-        """The letter over column ``x`` (``I`` skipped, as on Go boards)."""
-        return column_name(x)
-
-    @staticmethod
-    def row_label(y: int) -> str:
-        return row_name(y)
 
     def coord(self, x: int, y: int) -> str:
         """``H8``-style name of a point, as players say it aloud (and the server writes)."""

@@ -14,7 +14,7 @@ from gridhall.client.views.base import Action, Button, GameView
 from gridhall.client.views.common import Look, Message, clock, names, player_color
 from gridhall.client.views.form import Choice, Form, Number, Preset, Toggle
 from gridhall.protocol import Outcome, Termination
-from gridhall.protocol.cells import cell_name, column_name, row_name
+from gridhall.protocol.cells import cell_name
 
 NUMBER_COLORS = {
     "1": "#1f4fff",
@@ -87,16 +87,6 @@ class MinesBoard:
 
     def char(self, x: int, y: int) -> str:
         return self.rows[y][x]
-
-    @staticmethod
-    def column_label(x: int) -> str:
-        """The letters over column ``x``: A, B ... (no I) ... Z, AA ..."""
-        return column_name(x)
-
-    @staticmethod
-    def row_label(y: int) -> str:
-        """The number beside row ``y``: 1 at the top."""
-        return row_name(y)
 
     @staticmethod
     def coord(x: int, y: int) -> str:

@@ -13,6 +13,7 @@ from gridhall.client.tk.boards.base import BoardCanvas, IntentSink, font
 from gridhall.client.tk.geometry import Geometry
 from gridhall.client.views.gomoku import GomokuBoard, GomokuView, star_points
 from gridhall.client.views.base import Button
+from gridhall.protocol.cells import column_name, row_name
 
 WOOD = "#dcb35c"
 WOOD_EDGE = "#a87a32"
@@ -87,7 +88,7 @@ class GomokuCanvas(BoardCanvas):
         for i in range(n):
             px, _ = g.center(i, 0)
             _, py = g.center(0, i)
-            col, row = board.column_label(i), board.row_label(i)
+            col, row = column_name(i), row_name(i)
             self.create_text(px, y0 - c * 0.68, text=col, fill=LABEL, font=label_font)
             self.create_text(px, y1 + c * 0.68, text=col, fill=LABEL, font=label_font)
             self.create_text(x0 - c * 0.68, py, text=row, fill=LABEL, font=label_font)

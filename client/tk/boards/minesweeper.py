@@ -11,6 +11,7 @@ from gridhall.client.tk.boards.base import BoardCanvas, Font, font
 from gridhall.client.tk.geometry import Geometry
 from gridhall.client.views.base import Button
 from gridhall.client.views.minesweeper import NUMBER_COLORS, MinesBoard, MinesweeperView
+from gridhall.protocol.cells import column_name, row_name
 
 FACE = "#c6c6c6"
 LIGHT = "#ffffff"
@@ -50,11 +51,11 @@ class MinesCanvas(BoardCanvas):
         label_font = font(c * 0.36, bold=False)
         for x in range(board.width):
             px, _ = g.center(x, 0)
-            self.create_text(px, y0 - b - c * 0.3, text=board.column_label(x), fill=LABEL,
+            self.create_text(px, y0 - b - c * 0.3, text=column_name(x), fill=LABEL,
                              font=label_font, tags="label")  # fmt: skip
         for y in range(board.height):
             _, py = g.center(0, y)
-            self.create_text(x0 - b - c * 0.15, py, text=board.row_label(y), fill=LABEL,
+            self.create_text(x0 - b - c * 0.15, py, text=row_name(y), fill=LABEL,
                              font=label_font, anchor="e", tags="label")  # fmt: skip
         number_font = font(c * 0.62)
         for y in range(board.height):

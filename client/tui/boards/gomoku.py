@@ -11,6 +11,7 @@ from gridhall.client.room import RoomCopy
 from gridhall.client.tui.boards.base import LABEL, Board, styled
 from gridhall.client.views.base import Button
 from gridhall.client.views.gomoku import GomokuView
+from gridhall.protocol.cells import column_name, row_name
 
 class GomokuWidget(Board):
     """A wooden board with lettered columns, numbered rows and the last stone marked."""
@@ -40,15 +41,15 @@ class GomokuWidget(Board):
     def render(self) -> Text:
         board = self.game.board(self.room or RoomCopy("", 0))
         cursor = self.cursor if self.has_focus else None
-        labels = "   " + " ".join(board.column_label(x) for x in range(board.size))
+        labels = "   " + " ".join(column_name(x) for x in range(board.size))
         text = Text(labels + "\n", style=LABEL, no_wrap=True)
         for y in range(board.size):
-            text.append(f"{board.row_label(y):>2} ", LABEL)
+            text.append(f"{row_name(y):>2} ", LABEL)
             for x in range(board.size):
                 look = board.look(x, y, cursor)
                 text.append(look.glyph, styled(look))
                 if x < board.size - 1:
                     text.append("─", styled(board.joint(x, y)))
-            text.append(f" {board.row_label(y)}\n", LABEL)
+            text.append(f" {row_name(y)}\n", LABEL)
         text.append(labels, LABEL)
         return text

@@ -13,6 +13,7 @@ from textual.binding import Binding, BindingType
 from gridhall.client.tui.boards.base import LABEL, Board, styled
 from gridhall.client.views.base import Button
 from gridhall.client.views.minesweeper import MinesweeperView
+from gridhall.protocol.cells import column_name, row_name
 
 class MinesWidget(Board):
     """Hidden cells shaded, numbers in classic colours, others' last clicks underlined."""
@@ -70,10 +71,10 @@ class MinesWidget(Board):
         gutter = self.label_width()
         text = Text(" " * gutter, style=LABEL, no_wrap=True)
         for x in range(board.width):
-            text.append(f"{board.column_label(x):<2}", LABEL)
+            text.append(f"{column_name(x):<2}", LABEL)
         text.append("\n")
         for y in range(board.height):
-            text.append(f"{board.row_label(y):>{gutter - 1}} ", LABEL)
+            text.append(f"{row_name(y):>{gutter - 1}} ", LABEL)
             for x in range(board.width):
                 look = board.look(x, y, cursor)
                 mark = board.mark_color(x, y)
