@@ -30,10 +30,10 @@ def test_every_column_of_the_widest_board_has_its_own_name() -> None:
     assert len(set(names)) == 200 and all("I" not in n for n in names)
 
 
-def test_the_clients_label_their_boards_with_the_same_names() -> None:
-    assert [GomokuBoard.column_label(x) for x in range(15)] == [column_name(x) for x in range(15)]
+def test_the_clients_name_cells_as_the_boards_are_labelled() -> None:
+    # the boards' labels are protocol.cells' column_name and row_name themselves
     assert GomokuBoard(size=15).coord(7, 7) == "H8" == MinesBoard.coord(7, 7)
-    assert (MinesBoard.column_label(8), MinesBoard.row_label(8)) == ("J", "9")
+    assert MinesBoard.coord(8, 8) == column_name(8) + row_name(8) == "J9"
 
 
 def _refusal(fn: object, *args: object) -> str:
