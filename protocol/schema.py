@@ -146,3 +146,14 @@ def to_map(msg: Any) -> dict[str, Any]:
             continue
         out[key] = value
     return out
+
+
+def evolve(msg: Any, **changes: Any) -> Any:
+    """A copy of message ``msg`` with some fields changed: ``dataclasses.replace``
+    without its per-field reflection and checks (one per recipient group on the
+    path of every move). The caller names real fields; nothing is validated."""
+    new = object.__new__(type(msg))
+    state = new.__dict__
+    state.update(msg.__dict__)
+    state.update(changes)
+    return new

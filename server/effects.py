@@ -13,7 +13,6 @@ could lose.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Any
 
 from gridhall import protocol as p
@@ -22,24 +21,36 @@ from .games.base import JSON
 from .jobs import Job
 
 
-@dataclass(frozen=True)
 class Send:
-    """Deliver one protocol message to each of ``to`` (player ids), in order."""
+    """Deliver one protocol message to each of ``to`` (player ids), in order.
 
-    to: tuple[str, ...]
-    msg: Any
+    A plain class with slots rather than a dataclass: one is made per event on the
+    path of every move, and ``frame`` is read for each of them."""
 
-    @cached_property
+    __slots__ = ("_frame", "msg", "to")
+
+    def __init__(self, to: tuple[str, ...], msg: Any) -> None:
+        self.to = to
+        self.msg = msg
+        self._frame: bytes | None = None
+
+    @property
     def frame(self) -> bytes:
         """The message encoded once, however many recipients it has."""
-        return p.encode(self.msg)
+        frame = self._frame
+        if frame is None:
+            frame = self._frame = p.encode(self.msg)
+        return frame
 
     @classmethod
     def encoded(cls, to: tuple[str, ...], frame: bytes) -> Send:
         """A message kept only as its frame (a replayed event); ``msg`` is None."""
         send = cls(to, None)
-        send.__dict__["frame"] = frame
+        send._frame = frame
         return send
+
+    def __repr__(self) -> str:
+        return f"Send(to={self.to!r}, msg={self.msg!r})"
 
 
 @dataclass(frozen=True)

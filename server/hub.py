@@ -129,7 +129,7 @@ class Hub:
         nothing beyond that."""
         out = Outbox()
         before = ident.room
-        if before is not None:
+        if before is not None and self._due(before, now):
             self._input(out, before, {"k": "tick"}, now, lambda: before.tick(out, now))
         handler = self._handlers.get(type(msg))
         error: ProtocolError | None = None
@@ -388,6 +388,13 @@ class Hub:
         self.passwords.tried(room.code, ident.address, ok, now)
 
     # -- helpers --------------------------------------------------------------
+    def _due(self, room: Room, now: float) -> bool:
+        """Has the room's next deadline come? Until it has, :meth:`Room.tick` has
+        nothing to do (every input re-arms it through :meth:`_after_room`), so a
+        move does not pay for a tick it does not need."""
+        at = self._armed.get(room.code)
+        return at is not None and now >= at
+
     def _after_room(self, out: Outbox, room: Room) -> None:
         """Keep the room's timer in step with its next deadline."""
         at = None if room.closed else room.deadline()

@@ -21,12 +21,13 @@ import hmac
 import logging
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Literal, Protocol, cast
 
 from gridhall import protocol as p
 from gridhall.protocol import ErrorCode, ProtocolError, Termination
 from gridhall.protocol.delta import diff
+from gridhall.protocol.schema import evolve
 
 from .bots.policy import ComputerPolicy
 from .effects import Outbox, SaveChat, SaveGame, Send, Think, Work
@@ -145,8 +146,9 @@ class Room:
         """Seated players whose connection dropped: player id -> end of their grace."""
         self.thinking: dict[str, JSON] = {}
         """Computer players asked for a move: bot id -> the position they think about."""
-        self.recent: deque[tuple[int, dict[str, tuple[Kept, ...]]]] = deque()
-        """Per event: for each viewer, its frames (the whole form, then the delta form)."""
+        self.recent: deque[tuple[int, dict[str, tuple[Kept, ...]], int]] = deque()
+        """Per event: for each viewer, its frames (the whole form, then the delta form),
+        and their bytes."""
         self._views: dict[str, JSON] = {}
         """The view the latest view-carrying event gave each viewer: what deltas patch."""
         self._recent_bytes = 0
@@ -226,7 +228,11 @@ class Room:
         """Emit one event (same ``seq`` for all) identical for every recipient."""
         seq = self._next_seq()
         send = out.send(self.member_ids(exclude), make(seq))
-        self._remember(seq, {EVERYONE: (_kept(send, False),)} if send is not None else {})
+        if send is None:
+            self._remember(seq, {}, 0)
+        else:
+            kept = _kept(send, False)
+            self._remember(seq, {EVERYONE: (kept,)}, len(kept[1]))
         return seq
 
     def broadcast_views(self, out: Outbox, make: Callable[[int, str | None], Any],
@@ -237,10 +243,9 @@ class Room:
         and encoded once however many get it. With ``deltas``, members who asked
         for them get the view as changes from the previous one (``moved.delta``)."""
         seq = self._next_seq()
-        groups: dict[str | None, list[Identity]] = {}
-        for m in self.members:
-            groups.setdefault(self._viewer(m), []).append(m)
+        groups = self._view_groups()
         sends: dict[str, tuple[Kept, ...]] = {}
+        size = 0
         for viewer, members in groups.items():
             key = EVERYONE if viewer is None else viewer
             msg = make(seq, viewer)
@@ -258,21 +263,33 @@ class Room:
             if whole is not None:
                 variants.append(_kept(whole, False))
             if parts is not None:
-                changes = out.send(want, replace(msg, view=parts[0], delta=parts[1]))
+                changes = out.send(want, evolve(msg, view=parts[0], delta=parts[1]))
                 if changes is not None:
                     variants.append(_kept(changes, True))
+            size += sum(len(k[1]) for k in variants)
             sends[key] = tuple(variants)
-        self._remember(seq, sends)
+        self._remember(seq, sends, size)
         return seq
 
-    def _remember(self, seq: int, sends: dict[str, tuple[Kept, ...]]) -> None:
-        """Keep an event for members who miss it; oldest go first past the bounds."""
-        self.recent.append((seq, sends))
-        self._recent_bytes += sum(len(k[1]) for v in sends.values() for k in v)
+    def _view_groups(self) -> dict[str | None, list[Identity]]:
+        """Members by the view they get (see :meth:`_viewer`), in member order; one
+        group at once when the game's view is shared (every move asks)."""
+        game = self.game
+        if game is None or getattr(game, "shared_view", False):
+            return {None: self.members}
+        groups: dict[str | None, list[Identity]] = {}
+        for m in self.members:
+            groups.setdefault(self._viewer(m), []).append(m)
+        return groups
+
+    def _remember(self, seq: int, sends: dict[str, tuple[Kept, ...]], size: int) -> None:
+        """Keep an event (``size`` bytes of frames) for members who miss it; oldest
+        go first past the bounds."""
+        self.recent.append((seq, sends, size))
+        self._recent_bytes += size
         while self.recent and (len(self.recent) > RECENT_EVENTS
                                or self._recent_bytes > RECENT_BYTES):
-            _, old = self.recent.popleft()
-            self._recent_bytes -= sum(len(k[1]) for v in old.values() for k in v)
+            self._recent_bytes -= self.recent.popleft()[2]
 
     def missed(self, ident: Identity, since: int) -> list[Send] | None:
         """The events after ``since`` as ``ident`` would have got them, or None when
@@ -285,7 +302,7 @@ class Room:
             return None
         key = self._viewer(ident) or EVERYONE
         found = []
-        for seq, sends in self.recent:
+        for seq, sends, _ in self.recent:
             if seq > since:
                 variants = sends.get(key) or sends.get(EVERYONE) or ()
                 if not any(ident.id in to for to, _, _ in variants):

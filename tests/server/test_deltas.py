@@ -81,7 +81,7 @@ def test_everyone_who_takes_deltas_shares_one_send_of_one_encoding() -> None:
     ann, bob = gomoku(server, ann_deltas=True, bob_deltas=True)
     play(ann, bob, 20)
     room = server.hub.lobby.rooms[ann.last(p.Joined).room]
-    _, sends = room.recent[-1]
+    _, sends, _ = room.recent[-1]
     assert list(sends) == [EVERYONE] and len(sends[EVERYONE]) == 1
     to, frame, is_delta = sends[EVERYONE][0]
     assert is_delta and "delta" in p.decode_map(frame)

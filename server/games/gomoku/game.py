@@ -39,6 +39,8 @@ class GomokuGame:
         self.players = list(players)
         self.colors = {black: "black", white: "white"}
         self.by_colour = {"black": black, "white": white}
+        self._order = (black, white)
+        """Who moves when an even, then an odd number of stones is down."""
         self.result: JSON | None = None
         self.pending: JSON | None = None
         self.log: list[tuple[Any, ...]] = []
@@ -54,7 +56,7 @@ class GomokuGame:
     def turn(self) -> str | None:
         if self.result is not None:
             return None
-        return self.by_colour[COLOUR_NAMES[self.board.to_move]]
+        return self._order[len(self.board.moves) % 2]
 
     shared_view = True
     """Everything in Gomoku is public: every recipient gets the same view and move."""

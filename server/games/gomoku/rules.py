@@ -55,14 +55,18 @@ class Board:
         return x, y
 
     def run_length(self, x: int, y: int, dx: int, dy: int) -> int:
-        """Stones of (x, y)'s colour in a row through (x, y) along (dx, dy)."""
-        colour = self.at(x, y)
+        """Stones of (x, y)'s colour in a row through (x, y) along (dx, dy).
+
+        Reads ``cells`` directly: it runs four times on every move a server judges."""
+        size, cells = self.size, self.cells
+        colour = cells[y * size + x]
         n = 1
-        for sign in (1, -1):
-            cx, cy = x + sign * dx, y + sign * dy
-            while self.on_board(cx, cy) and self.at(cx, cy) == colour:
+        for sx, sy in ((dx, dy), (-dx, -dy)):
+            cx, cy = x + sx, y + sy
+            while 0 <= cx < size and 0 <= cy < size and cells[cy * size + cx] == colour:
                 n += 1
-                cx, cy = cx + sign * dx, cy + sign * dy
+                cx += sx
+                cy += sy
         return n
 
     def wins_at(self, x: int, y: int, rule: Rule) -> bool:
