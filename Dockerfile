@@ -5,7 +5,7 @@ COPY pyproject.toml setup.py README.md ./
 COPY protocol ./protocol
 COPY server ./server
 COPY client ./client
-RUN pip install --no-cache-dir .
+RUN pip install --no-cache-dir ".[fast]"
 VOLUME ["/data"]
 EXPOSE 8765
 STOPSIGNAL SIGTERM

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import datetime
 import ipaddress
 import logging
 import sys
 from pathlib import Path
 
-from . import collector
+from . import collector, loops
 from .app import GameServer
 from .config import ServerConfig
 from .discovery import WILDCARD_HOSTS, Advertiser, default_addresses
@@ -51,6 +50,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--advertise", action="append", metavar="ADDR", default=None, type=ipv4,
                         help="an IPv4 address to advertise the server on (repeatable; default: "
                         "this machine's LAN addresses, or --host when it is one address)")
+    parser.add_argument("--loop", choices=loops.LOOPS, default="auto",
+                        help="event loop: uvloop if installed (pip install \"gridhall[fast]\"; "
+                        "less CPU per move), else asyncio's (default auto)")
     sub = parser.add_subparsers(dest="command")
     hist = sub.add_parser("history", help="print recent finished games and exit")
     hist.add_argument("--db", dest="history_db", default=None,
@@ -97,11 +99,16 @@ def main(argv: list[str] | None = None) -> None:
                           durable_commits=args.durable_commits,
                           grace_seconds=args.grace, max_rooms=args.max_rooms,
                           max_connections=args.max_connections, ai_budget=args.ai_budget)
+    try:
+        factory, _ = loops.choose(args.loop)
+    except loops.LoopUnavailable as exc:
+        print(f"gridhall-server: --loop uvloop: {exc}", file=sys.stderr)
+        sys.exit(2)
     server = GameServer(config)
     addresses = None if args.no_discovery else (args.advertise or default_addresses(args.host))
     collector.install()  # this process is the server: pace the garbage collector for it
     try:
-        asyncio.run(serve(server, addresses))
+        loops.run(serve(server, addresses), factory)
     except OSError as exc:
         print(f"gridhall-server: cannot listen on {config.host}:{config.port}: {exc}",
               file=sys.stderr)
@@ -137,6 +144,9 @@ def announce(server: GameServer, advertised: list[str] | None = None) -> None:
     port = server.port
     print(f"gridhall server '{server.config.name}' listening on port {port}", flush=True)
     print(f"database: {server.config.db}", flush=True)
+    loop = loops.running()
+    if loop is not None:
+        print(f"event loop: {loop}", flush=True)
     rooms = len(server.hub.lobby.rooms)
     if rooms:
         print(f"restored {rooms} live room{'s' if rooms != 1 else ''}; players rejoin by "

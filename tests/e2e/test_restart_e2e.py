@@ -25,17 +25,25 @@ STOPS = ["kill-9", "sigterm"]
 class ServerProcess:
     """``gridhall-server`` as a child process on a free port."""
 
-    def __init__(self, db: Path) -> None:
+    def __init__(self, db: Path, loop: str = "auto") -> None:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "gridhall.server", "--host", "127.0.0.1", "--port", "0",
-             "--db", str(db), "--log-level", "WARNING", "--ai-budget", "0.2"],
+             "--db", str(db), "--log-level", "WARNING", "--ai-budget", "0.2",
+             "--no-discovery", "--loop", loop],
             stdout=subprocess.PIPE, text=True)
         self.port = 0
+        self.loop = ""
+        """The event loop the server says it runs on."""
 
     async def ready(self) -> str:
         assert self.proc.stdout is not None
         line = await asyncio.to_thread(self.proc.stdout.readline)
         self.port = int(line.rsplit(" ", 1)[1])
+        while not self.loop:
+            line = await asyncio.to_thread(self.proc.stdout.readline)
+            assert line, "the server stopped before saying which event loop it runs"
+            if line.startswith("event loop: "):
+                self.loop = line.removeprefix("event loop: ").strip()
         return f"ws://127.0.0.1:{self.port}/"
 
     def children(self) -> set[int]:
@@ -60,8 +68,8 @@ class ServerProcess:
 
 
 @asynccontextmanager
-async def server_process(db: Path) -> AsyncIterator[ServerProcess]:
-    server = ServerProcess(db)
+async def server_process(db: Path, loop: str = "auto") -> AsyncIterator[ServerProcess]:
+    server = ServerProcess(db, loop)
     try:
         yield server
     finally:
@@ -79,15 +87,18 @@ async def closed_by(client: WsClient) -> Any:
 
 
 async def stop_and_restart(stack: AsyncExitStack, first: ServerProcess, db: Path, how: str,
-                           clients: list[WsClient]) -> str:
-    """Stop ``first`` as ``how`` says while ``clients`` are connected; start a new server."""
+                           clients: list[WsClient], loop: str = "auto") -> str:
+    """Stop ``first`` as ``how`` says while ``clients`` are connected; start a new server
+    (on event loop ``loop``)."""
     await first.stop(how)
     for client in clients:
         close = await closed_by(client)
         if how == "sigterm":
             assert close is not None and close.code == 1012 and "restarting" in close.reason
-    second = await stack.enter_async_context(server_process(db))
-    return await second.ready()
+    second = await stack.enter_async_context(server_process(db, loop))
+    url = await second.ready()
+    assert second.loop == first.loop
+    return url
 
 
 async def rejoin(stack: AsyncExitStack, url: str, old: WsClient, name: str) -> WsClient:
@@ -107,12 +118,16 @@ def last_view(client: WsClient) -> dict[str, Any]:
     return view
 
 
+@pytest.mark.parametrize("loop", ["uvloop", "asyncio"])
 @pytest.mark.parametrize("how", STOPS)
-async def test_gomoku_survives_a_stop_and_is_finished(tmp_path: Path, how: str) -> None:
+async def test_gomoku_survives_a_stop_and_is_finished(tmp_path: Path, how: str,
+                                                      loop: str) -> None:
+    """On either event loop (``gridhall[fast]`` brings uvloop; auto picks it)."""
     db = tmp_path / "g.db"
     async with AsyncExitStack() as stack:
-        first = await stack.enter_async_context(server_process(db))
+        first = await stack.enter_async_context(server_process(db, loop))
         url = await first.ready()
+        assert first.loop == loop
         a = await stack.enter_async_context(WsClient.connect(url, "Ann"))
         b = await stack.enter_async_context(WsClient.connect(url, "Bob"))
         await a.send("create-room", game="gomoku")
@@ -125,7 +140,7 @@ async def test_gomoku_survives_a_stop_and_is_finished(tmp_path: Path, how: str) 
             await b.send("move", move={"x": i, "y": 1})
             await a.expect("moved", by=b.player)
         seq = a.received[-1]["seq"]
-        url = await stop_and_restart(stack, first, db, how, [a, b])
+        url = await stop_and_restart(stack, first, db, how, [a, b], loop)
         a2 = await rejoin(stack, url, a, "Ann")
         b2 = await rejoin(stack, url, b, "Bob")
         info = await a2.expect("player-info", player=b.player, connected=True)
