@@ -30,6 +30,7 @@ do, so the per-address limits see what they would see in a hall of players.
     .venv/bin/python bench/load.py                 # the issue's sizes (about 5 minutes)
     .venv/bin/python bench/load.py --quick         # a smaller, faster run
     .venv/bin/python bench/load.py --only gridhall --profile /tmp/prof   # py-spy, top functions
+    .venv/bin/python bench/load.py --breakdown     # where gridhall's time per frame goes
 """
 
 from __future__ import annotations
@@ -68,6 +69,38 @@ def use_uvloop() -> None:
     import uvloop
 
     asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
+
+
+def watch_time_split() -> None:
+    """``--breakdown``: count the main thread's CPU time inside gridhall's own code
+    (a frame's decode, rules and effects; the flush of store writes and sends), and print
+    the totals on SIGUSR1, so the bench can say where a move's time goes."""
+    import signal
+
+    from gridhall.server.app import GameServer
+    from gridhall.server.session import Session
+
+    clock = time.thread_time
+    spent = {"frames": 0, "receive": 0.0, "flush": 0.0}
+    receive, flush = Session.receive, GameServer._flush
+
+    def timed_receive(self: Session, frame: bytes | str, now: float) -> None:
+        start = clock()
+        receive(self, frame, now)
+        spent["receive"] += clock() - start
+        spent["frames"] += 1
+
+    def timed_flush(self: GameServer) -> None:
+        start = clock()
+        flush(self)
+        spent["flush"] += clock() - start
+
+    def report(signum: int, frame: Any) -> None:
+        print("split", spent["frames"], spent["receive"], spent["flush"], clock(), flush=True)
+
+    Session.receive = timed_receive  # type: ignore[method-assign]
+    GameServer._flush = timed_flush  # type: ignore[method-assign]
+    signal.signal(signal.SIGUSR1, report)
 
 
 def serve_gridhall(db: str) -> None:
@@ -144,14 +177,26 @@ class ServerProc:
     port: int
 
     @classmethod
-    def start(cls, kind: str, tmp: str, uvloop: bool, python: str | None = None
-              ) -> ServerProc:
+    def start(cls, kind: str, tmp: str, uvloop: bool, python: str | None = None,
+              breakdown: bool = False) -> ServerProc:
         args = [python or sys.executable, __file__, f"--serve-{kind}", f"{tmp}/load.db"]
         if uvloop:
             args.append("--uvloop")
+        if breakdown and kind == "gridhall":
+            args.append("--breakdown")
         proc = subprocess.Popen(args, stdout=subprocess.PIPE, text=True, cwd=ROOT)
         assert proc.stdout is not None
         return cls(kind, proc, int(proc.stdout.readline()))
+
+    def split(self) -> tuple[int, float, float, float]:
+        """(frames, s in gridhall's frame handling, s in its flushes, main thread's CPU s)
+        so far, from a server started with ``--breakdown``."""
+        import signal
+
+        assert self.proc.stdout is not None
+        self.proc.send_signal(signal.SIGUSR1)
+        _, frames, receive, flush, main = self.proc.stdout.readline().split()
+        return int(frames), float(receive), float(flush), float(main)
 
     def cpu(self) -> float:
         """The process's user + system CPU seconds so far."""
@@ -329,9 +374,10 @@ def client_process(phase: Phase, first: int, rooms: int, ready: Any, go: Any,
 
 
 def run_clients(server: ServerProc, phase: Phase, rooms: int, procs: int,
-                first: int) -> dict[str, Any]:
+                first: int, split: bool = False) -> dict[str, Any]:
     """Run one phase: connect every room, then start all clients at once; the server's
-    CPU time is taken from then until the last client reports."""
+    CPU time is taken from then until the last client reports (and, with ``split``, the
+    server's own account of where its main thread spent it)."""
     ctx = mp.get_context("spawn")
     ready, out, go = ctx.Queue(), ctx.Queue(), ctx.Event()
     share = [rooms // procs + (1 if i < rooms % procs else 0) for i in range(procs)]
@@ -342,13 +388,17 @@ def run_clients(server: ServerProc, phase: Phase, rooms: int, procs: int,
         w.start()
     for _ in workers:
         ready.get(timeout=600)
+    split0 = server.split() if split else None
     cpu0, wall0 = server.cpu(), time.perf_counter()
     go.set()
     results = [out.get(timeout=phase.seconds + 600) for _ in workers]
     cpu, wall = server.cpu() - cpu0, time.perf_counter() - wall0
+    split1 = server.split() if split else None
     for w in workers:
         w.join()
-    return {"moves": sum(r["moves"] for r in results),
+    return {"split": [b - a for a, b in zip(split0, split1, strict=True)]
+            if split0 and split1 else None,
+            "moves": sum(r["moves"] for r in results),
             "rtts": [t for r in results for t in r["rtts"]],
             "bytes": sum(r["bytes"] for r in results),
             "frames": sum(r["frames"] for r in results),
@@ -430,6 +480,8 @@ class Figures:
     max_ms: float = 0.0
     paced_cpu_us: float = 0.0
     idle: dict[int, float] = field(default_factory=dict)
+    split: list[float] | None = None
+    """``--breakdown``: frames, s handling them, s flushing, main thread's CPU s."""
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -442,13 +494,15 @@ def measure(kind: str, args: argparse.Namespace) -> Figures:
     deltas = not args.full_views
     with tempfile.TemporaryDirectory() as tmp:
         python = args.gridhall_python if kind == "gridhall" else None
-        server = ServerProc.start(kind, tmp, args.uvloop, python)
+        split = args.breakdown and kind == "gridhall"
+        server = ServerProc.start(kind, tmp, args.uvloop, python, split)
         try:
             spy = None
             if args.profile and kind == "gridhall":
                 spy = profile_start(server.proc.pid, args.seconds, args.profile)
             fast = run_clients(server, Phase(kind, server.port, "fast", args.seconds, 0, deltas),
-                               args.fast_rooms, args.procs, 0)
+                               args.fast_rooms, args.procs, 0, split)
+            figures.split = fast["split"]
             if spy is not None:
                 spy.wait()
             figures.moves_per_s = fast["moves"] / args.seconds
@@ -512,6 +566,15 @@ def report(args: argparse.Namespace, figs: dict[str, Figures]) -> None:
                 line += f"{grid.idle[size] / figs['echo'].idle[size]:>9.2f}"
             print(line)
     print("(ratios: CPU per move as baseline/gridhall, the rest as gridhall/baseline)")
+    if grid is not None and grid.split:
+        frames, handling, flushing, main = grid.split
+        per = 1e6 / max(1.0, frames)
+        print(f"where the server's main thread spent a frame's time (throughput run, "
+              f"{frames:.0f} frames):")
+        print(f"  gridhall: decode, limits, hub, room, rules, effects {handling * per:8.1f} us")
+        print(f"  gridhall: store commit and socket sends             {flushing * per:8.1f} us")
+        print(f"  websockets, asyncio, the kernel (the rest)          "
+              f"{(main - handling - flushing) * per:8.1f} us")
     if grid is None or "echo" not in figs:
         return
     echo = figs["echo"]
@@ -536,6 +599,8 @@ def main() -> None:
     if len(sys.argv) > 2 and sys.argv[1].startswith("--serve-"):
         if "--uvloop" in sys.argv:
             use_uvloop()
+        if "--breakdown" in sys.argv:
+            watch_time_split()
         kind = sys.argv[1].removeprefix("--serve-")
         if kind == "gridhall":
             serve_gridhall(sys.argv[2])
@@ -563,6 +628,10 @@ def main() -> None:
     parser.add_argument("--gridhall-python", metavar="PYTHON",
                         help="run gridhall's server with this interpreter (another install, "
                         "e.g. an older commit's, for a before/after in one run)")
+    parser.add_argument("--breakdown", action="store_true",
+                        help="gridhall's server times its own code in the throughput run: "
+                        "per frame, handling (decode, rules, effects), flushing (store "
+                        "commit, sends) and the rest (websockets, asyncio, the kernel)")
     parser.add_argument("--quick", action="store_true", help="200 players, 10 s, 1k idle")
     args = parser.parse_args()
     if args.quick:
