@@ -47,6 +47,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -71,12 +72,11 @@ def use_uvloop() -> None:
     asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
 
 
-def watch_time_split() -> None:
+def watch_time_split() -> Callable[[], None]:
     """``--breakdown``: count the main thread's CPU time inside gridhall's own code
-    (a frame's decode, rules and effects; the flush of store writes and sends), and print
-    the totals on SIGUSR1, so the bench can say where a move's time goes."""
-    import signal
-
+    (a frame's decode, rules and effects; the flush of store writes and sends); the
+    returned function prints the totals (the server calls it on SIGUSR1), so the bench
+    can say where a move's time goes."""
     from gridhall.server.app import GameServer
     from gridhall.server.session import Session
 
@@ -95,18 +95,19 @@ def watch_time_split() -> None:
         flush(self)
         spent["flush"] += clock() - start
 
-    def report(signum: int, frame: Any) -> None:
+    def report() -> None:
         print("split", spent["frames"], spent["receive"], spent["flush"], clock(), flush=True)
 
     Session.receive = timed_receive  # type: ignore[method-assign]
     GameServer._flush = timed_flush  # type: ignore[method-assign]
-    signal.signal(signal.SIGUSR1, report)
+    return report
 
 
-def serve_gridhall(db: str) -> None:
+def serve_gridhall(db: str, on_usr1: Callable[[], None] | None = None) -> None:
     """Run a gridhall server with limits opened up for load (fast clients, many rooms
     and connections), printing its port. Connections come from distinct addresses,
-    so the per-address limits stay as configured."""
+    so the per-address limits stay as configured. ``on_usr1`` runs on SIGUSR1 (as a
+    loop's signal handler, which asyncio's loop and uvloop both honour)."""
     from gridhall.server.app import GameServer
     from gridhall.server.config import ServerConfig
 
@@ -119,7 +120,14 @@ def serve_gridhall(db: str) -> None:
         pass
     else:
         collector.install()  # as gridhall-server does
-    asyncio.run(server.run_until_signalled(lambda s: print(s.port, flush=True)))
+    def ready(srv: GameServer) -> None:
+        if on_usr1 is not None:
+            import signal
+
+            asyncio.get_running_loop().add_signal_handler(signal.SIGUSR1, on_usr1)
+        print(srv.port, flush=True)
+
+    asyncio.run(server.run_until_signalled(ready))
 
 
 SERVER_OPTIONS: dict[str, Any] = {"compression": None, "max_size": 64 * 1024, "max_queue": 16,
@@ -599,11 +607,10 @@ def main() -> None:
     if len(sys.argv) > 2 and sys.argv[1].startswith("--serve-"):
         if "--uvloop" in sys.argv:
             use_uvloop()
-        if "--breakdown" in sys.argv:
-            watch_time_split()
         kind = sys.argv[1].removeprefix("--serve-")
         if kind == "gridhall":
-            serve_gridhall(sys.argv[2])
+            serve_gridhall(sys.argv[2],
+                           watch_time_split() if "--breakdown" in sys.argv else None)
         elif kind == "echo":
             serve_echo()
         else:
