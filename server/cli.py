@@ -100,7 +100,7 @@ def main(argv: list[str] | None = None) -> None:
                           grace_seconds=args.grace, max_rooms=args.max_rooms,
                           max_connections=args.max_connections, ai_budget=args.ai_budget)
     try:
-        factory, _ = loops.choose(args.loop)
+        factory = loops.choose(args.loop)
     except loops.LoopUnavailable as exc:
         print(f"gridhall-server: --loop uvloop: {exc}", file=sys.stderr)
         sys.exit(2)

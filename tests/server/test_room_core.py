@@ -170,6 +170,18 @@ def test_a_gomoku_clock_running_out_ends_the_game_on_time() -> None:
     assert result["reason"] == "timeout" and result["winner"] == me(bob)
 
 
+def test_a_move_after_the_clock_ran_out_loses_on_time_even_before_the_timer_fires() -> None:
+    server = FakeServer()
+    ann, bob, code = gomoku_pair(server, clock="1+0")
+    ann.send("move", T0 + 59, move={"x": 7, "y": 7})  # in time: played (no tick needed)
+    assert server.wakes[code] == T0 + 59 + 60  # bob's flag falls then; nobody fires it here
+    bob.send("move", T0 + 59 + 61, move={"x": 8, "y": 8})  # late, before the timer
+    result = ann.last(p.GameOver).result
+    assert result["reason"] == "timeout" and result["winner"] == me(ann)
+    assert bob.errors()[-1].code == "not-playing"  # judged after the clock, so refused
+    assert [m.move for m in ann.received() if isinstance(m, p.Moved)] == [{"x": 7, "y": 7}]
+
+
 def test_the_computer_is_asked_to_think_and_its_stale_answers_are_dropped() -> None:
     server = FakeServer()
     ann = connect(server, "Ann")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import msgpack
@@ -11,6 +12,7 @@ from hypothesis import strategies as st
 
 from gridhall import protocol as p
 from gridhall.protocol import ErrorCode, ProtocolError
+from gridhall.protocol.schema import evolve
 
 CLIENT_EXAMPLES: dict[str, dict[str, Any]] = {
     "hello": {"protocol": 1, "name": "Ann", "token": "t" * 32, "id": 1},
@@ -201,3 +203,16 @@ json_values = st.recursive(
 def test_messages_with_random_field_values_decode_or_raise(type_: str, fields: dict[str, Any]
                                                            ) -> None:
     _decode_is_total(msgpack.packb({"type": type_, **fields}, use_bin_type=True))
+
+
+def test_evolve_copies_a_message_with_fields_changed_and_leaves_the_original() -> None:
+    moved = p.Moved(room="ABCD", seq=3, by="p1", move={"x": 1, "y": 2}, view={"a": 1},
+                    turn="p2")
+    changed = evolve(moved, view={"b": 2}, delta={"moves": {}})
+    assert type(changed) is p.Moved and changed is not moved
+    assert (changed.view, changed.delta, changed.seq, changed.turn) == ({"b": 2},
+                                                                        {"moves": {}}, 3, "p2")
+    assert moved.view == {"a": 1} and moved.delta is None
+    assert p.decode(p.encode(changed), "server") == changed
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        changed.seq = 4  # type: ignore[misc]
