@@ -18,10 +18,11 @@ def game(rule: str = "freestyle", size: int = 15, round_no: int = 0, **extra: ob
 
 def play(g: GomokuGame, black: list[tuple[int, int]], white: list[tuple[int, int]]) -> None:
     """Alternate the given stones, black first (white may have one stone fewer)."""
+    by_colour = {colour: player for player, colour in g.colors.items()}
     for n, (x, y) in enumerate(black):
-        g.apply(g.by_colour["black"], {"x": x, "y": y}, now=float(n))
+        g.apply(by_colour["black"], {"x": x, "y": y}, now=float(n))
         if n < len(white) and g.result is None:
-            g.apply(g.by_colour["white"], {"x": white[n][0], "y": white[n][1]}, now=float(n))
+            g.apply(by_colour["white"], {"x": white[n][0], "y": white[n][1]}, now=float(n))
 
 
 FAR_WHITE = [(14, 14), (14, 12), (12, 14), (12, 12), (14, 10), (10, 14)]

@@ -38,7 +38,6 @@ class GomokuGame:
         black, white = players if round_no % 2 == 0 else players[::-1]
         self.players = list(players)
         self.colors = {black: "black", white: "white"}
-        self.by_colour = {"black": black, "white": white}
         self._order = (black, white)
         """Who moves when an even, then an odd number of stones is down."""
         self.result: JSON | None = None
