@@ -7,8 +7,16 @@ Each server runs in its own process; the clients run in other processes. Three s
 - ``relay``: a bare websockets relay that sends each frame to both sockets of a pair
   (``websockets.broadcast``): one frame in, two out, the same frames a Gomoku move
   costs, with no rules, no store and no encoding;
+- ``floor``: the relay plus what any server that keeps gridhall's promise must add to a
+  move, and nothing else: the move decoded with gridhall's codec, appended to gridhall's
+  journal (its ``Store``, one transaction per event-loop turn, committed before the
+  frames go out), and a ``moved`` frame encoded once for both players. No sessions,
+  rooms, rules or limits: the part of gridhall's cost that trimming Python cannot reach;
 - ``gridhall``: Gomoku rooms (two players; every move goes to both), the journal in
-  SQLite, the limits opened up for load.
+  SQLite, the limits opened up for load;
+- ``sansio-echo`` (only with ``--only``): an echo on websockets' sans-I/O protocol under a
+  plain asyncio ``Protocol``, without websockets' asyncio layer (no task per connection,
+  no message assembler): what a hand-made transport would save.
 
 For each, in one run on this machine:
 
@@ -27,7 +35,7 @@ then gridhall's ratios to echo (the issue's goals) and to the relay (like for li
 Connections come from many loopback addresses (127.0.x.y), one each, as a LAN's players
 do, so the per-address limits see what they would see in a hall of players.
 
-    .venv/bin/python bench/load.py                 # the issue's sizes (about 5 minutes)
+    .venv/bin/python bench/load.py                 # the issue's sizes (about 7 minutes)
     .venv/bin/python bench/load.py --quick         # a smaller, faster run
     .venv/bin/python bench/load.py --only gridhall --profile /tmp/prof   # py-spy, top functions
     .venv/bin/python bench/load.py --breakdown     # where gridhall's time per frame goes
@@ -47,17 +55,22 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import msgpack
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.asyncio.server import ServerConnection
 
 ROOT = Path(__file__).resolve().parent.parent
 TICKS = os.sysconf("SC_CLK_TCK")
-KINDS = ("echo", "relay", "gridhall")
+KINDS = ("echo", "sansio-echo", "relay", "floor", "gridhall")
+DEFAULT_KINDS = ("echo", "relay", "floor", "gridhall")
+ECHOES = ("echo", "sansio-echo")
+PAIRED = ("relay", "floor")
+"""The bare servers whose two sockets of a pair both get every move."""
 
 # A full 15x15 board with no five anywhere: a game runs all 225 moves to a draw.
 BLACK = [(x, y) for y in range(15) for x in range(15) if ((x // 2) + y) % 2 == 0]
@@ -135,18 +148,62 @@ SERVER_OPTIONS: dict[str, Any] = {"compression": None, "max_size": 64 * 1024, "m
 """The transport settings gridhall's server uses, for the bare servers too."""
 
 
+def serve_bare(handler: Callable[[ServerConnection], Awaitable[None]]) -> None:
+    """Serve ``handler`` with gridhall's transport settings until killed, printing the port."""
+    from websockets.asyncio.server import serve
+
+    async def main() -> None:
+        async with serve(handler, "127.0.0.1", 0, **SERVER_OPTIONS) as srv:
+            print(srv.sockets[0].getsockname()[1], flush=True)
+            await asyncio.Future()
+
+    asyncio.run(main())
+
+
 def serve_echo() -> None:
     """A bare websockets echo server with the same transport settings."""
-    from websockets.asyncio.server import ServerConnection, serve
 
     async def echo(ws: ServerConnection) -> None:
         async for msg in ws:
             await ws.send(msg)
 
+    serve_bare(echo)
+
+
+def serve_sansio_echo() -> None:
+    """An echo on websockets' sans-I/O ``ServerProtocol``: frames are answered inside
+    ``data_received``, with no task or future per message. No keepalive and no closing
+    handshake timeouts: a measurement, not a server."""
+    from websockets.frames import Frame, Opcode
+    from websockets.http11 import Request
+    from websockets.server import ServerProtocol
+
+    class Echo(asyncio.Protocol):
+        def connection_made(self, transport: asyncio.BaseTransport) -> None:
+            assert isinstance(transport, asyncio.Transport)
+            self.transport = transport
+            self.ws = ServerProtocol(max_size=SERVER_OPTIONS["max_size"])
+
+        def data_received(self, data: bytes) -> None:
+            ws = self.ws
+            ws.receive_data(data)
+            for event in ws.events_received():
+                if isinstance(event, Request):
+                    ws.send_response(ws.accept(event))
+                elif isinstance(event, Frame) and event.opcode is Opcode.BINARY:
+                    ws.send_binary(event.data)
+            for out in ws.data_to_send():
+                if out:
+                    self.transport.write(out)
+                elif self.transport.can_write_eof():
+                    self.transport.write_eof()
+            if ws.close_expected():
+                self.transport.close()
+
     async def main() -> None:
-        async with serve(echo, "127.0.0.1", 0, **SERVER_OPTIONS) as srv:
-            print(srv.sockets[0].getsockname()[1], flush=True)
-            await asyncio.Future()
+        srv = await asyncio.get_running_loop().create_server(Echo, "127.0.0.1", 0)
+        print(srv.sockets[0].getsockname()[1], flush=True)
+        await asyncio.Future()
 
     asyncio.run(main())
 
@@ -154,7 +211,7 @@ def serve_echo() -> None:
 def serve_relay() -> None:
     """A bare websockets relay: the two connections of ``/pair/N`` get every frame
     either of them sends (as both players get a move)."""
-    from websockets.asyncio.server import ServerConnection, broadcast, serve
+    from websockets.asyncio.server import broadcast
 
     pairs: dict[str, list[ServerConnection]] = {}
 
@@ -170,12 +227,55 @@ def serve_relay() -> None:
             if not pair:
                 del pairs[key]
 
-    async def main() -> None:
-        async with serve(relay, "127.0.0.1", 0, **SERVER_OPTIONS) as srv:
-            print(srv.sockets[0].getsockname()[1], flush=True)
-            await asyncio.Future()
+    serve_bare(relay)
 
-    asyncio.run(main())
+
+def serve_floor(db: str) -> None:
+    """The relay plus decoding, the journal's commit before the broadcast, and one
+    encoded ``moved`` frame per move (see the module docstring)."""
+
+    from gridhall.protocol.codec import decode_map
+    from gridhall.server.effects import Log, Stored
+    from gridhall.server.store import Store
+
+    store = Store(db)
+    packer = msgpack.Packer(use_bin_type=True)
+    pairs: dict[str, list[ServerConnection]] = {}
+    moves: Counter[str] = Counter()
+    logs: list[Stored] = []
+    frames: list[tuple[list[ServerConnection], bytes]] = []
+    flushing: list[asyncio.Handle] = []
+
+    def flush() -> None:
+        flushing.clear()
+        store.write(logs)
+        logs.clear()
+        for pair, frame in frames:
+            for ws in pair:  # written at once, as gridhall's Connection does
+                ws.protocol.send_binary(frame)
+                ws.send_data()
+        frames.clear()
+
+    async def floor(ws: ServerConnection) -> None:
+        key = ws.request.path if ws.request is not None else "/"
+        pair = pairs.setdefault(key, [])
+        pair.append(ws)
+        by = len(pair)
+        try:
+            async for data in ws:
+                move = decode_map(data)["move"]
+                moves[key] += 1
+                logs.append(Log(key, moves[key], {"by": by, "move": move}))
+                frames.append((pair, packer.pack({"type": "moved", "seq": moves[key],
+                                                  "by": by, "move": move})))
+                if not flushing:
+                    flushing.append(asyncio.get_running_loop().call_soon(flush))
+        finally:
+            pair.remove(ws)
+            if not pair:
+                del pairs[key]
+
+    serve_bare(floor)
 
 
 @dataclass
@@ -290,7 +390,7 @@ async def gridhall_room(port: int, n: int, deltas: bool) -> Room:
 
 
 async def bare_room(kind: str, port: int, n: int) -> Room:
-    path = f"/pair/{n}" if kind == "relay" else "/"
+    path = f"/pair/{n}" if kind in PAIRED else "/"
     return Room(await open_ws(port, 2 * n, path), await open_ws(port, 2 * n + 1, path))
 
 
@@ -302,10 +402,10 @@ async def one_move(kind: str, room: Room) -> float:
     x, y = (BLACK if ply % 2 == 0 else WHITE)[ply // 2]
     start = time.perf_counter()
     await mover.send(pack({"type": "move", "move": {"x": x, "y": y}}))
-    if kind == "echo":
+    if kind in ECHOES:
         room.frame_bytes += len(await mover.recv())
         room.frames += 1
-    elif kind == "relay":
+    elif kind in PAIRED:
         for ws in (mover, other):
             room.frame_bytes += len(await ws.recv())
             room.frames += 1
@@ -528,7 +628,7 @@ def measure(kind: str, args: argparse.Namespace) -> Figures:
             figures.paced_cpu_us = paced["server_cpu"] / max(1, paced["moves"]) * 1e6
         finally:
             server.stop()
-        if kind != "relay" and args.idle:
+        if kind not in PAIRED and args.idle:
             server = ServerProc.start(kind, tmp, args.uvloop, python)
             try:
                 figures.idle = asyncio.run(idle_rss(server, args.idle))
@@ -553,10 +653,10 @@ def report(args: argparse.Namespace, figs: dict[str, Figures]) -> None:
             ("  server CPU us/move, paced", "paced_cpu_us", "{:.1f}")]
     grid = figs.get("gridhall")
     bases = [k for k in ("echo", "relay") if k in figs and grid is not None]
-    print(f"{'':34}" + "".join(f"{k:>11}" for k in kinds)
+    print(f"{'':34}" + "".join(f"{k:>12}" for k in kinds)
           + "".join(f"{'/' + b:>9}" for b in bases))
     for label, attr, fmt in rows:
-        line = f"{label:34}" + "".join(f"{fmt.format(getattr(figs[k], attr)):>11}"
+        line = f"{label:34}" + "".join(f"{fmt.format(getattr(figs[k], attr)):>12}"
                                        for k in kinds)
         for b in bases:
             assert grid is not None
@@ -566,9 +666,9 @@ def report(args: argparse.Namespace, figs: dict[str, Figures]) -> None:
                 else f"{'':>9}"
         print(line)
     for size in args.idle:
-        if all(size in figs[k].idle for k in kinds if k != "relay"):
+        if all(size in figs[k].idle for k in kinds if k not in PAIRED):
             line = f"{f'idle KiB/connection at {size}':34}" + "".join(
-                f"{figs[k].idle[size] / 1024:>11.1f}" if k != "relay" else f"{'-':>11}"
+                f"{figs[k].idle[size] / 1024:>12.1f}" if k not in PAIRED else f"{'-':>12}"
                 for k in kinds)
             if grid is not None and "echo" in figs:
                 line += f"{grid.idle[size] / figs['echo'].idle[size]:>9.2f}"
@@ -593,6 +693,11 @@ def report(args: argparse.Namespace, figs: dict[str, Figures]) -> None:
         relay_ratio = figs["relay"].cpu_us_per_move / grid.cpu_us_per_move
         print(f"     ... like for like, per move against the relay's (ratio >= 0.7): "
               f"{verdict(relay_ratio >= 0.7)} ({relay_ratio:.2f})")
+    if "floor" in figs:
+        floor_ratio = echo.cpu_us_per_move / figs["floor"].cpu_us_per_move
+        print(f"     ... the floor alone (no rules, same transport, codec and journal): "
+              f"{floor_ratio:.2f}; what the goal leaves gridhall's sessions, rooms and rules: "
+              f"{1.4 * echo.cpu_us_per_move - figs['floor'].cpu_us_per_move:.1f} us/move")
     print(f"goal p99 <= 5 ms at {args.players} players: {verdict(grid.p99_ms <= 5)} "
           f"({grid.p99_ms:.2f} ms)")
     print(f"goal p99 <= 1.5x echo's p99: {verdict(grid.p99_ms <= 1.5 * echo.p99_ms)} "
@@ -613,6 +718,10 @@ def main() -> None:
                            watch_time_split() if "--breakdown" in sys.argv else None)
         elif kind == "echo":
             serve_echo()
+        elif kind == "floor":
+            serve_floor(sys.argv[2])
+        elif kind == "sansio-echo":
+            serve_sansio_echo()
         else:
             serve_relay()
         return
@@ -625,7 +734,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20.0, help="length of each run")
     parser.add_argument("--procs", type=int, default=2, help="client processes")
     parser.add_argument("--idle", type=int, nargs="*", default=[1000, 5000])
-    parser.add_argument("--only", nargs="+", choices=KINDS, default=list(KINDS))
+    parser.add_argument("--only", nargs="+", choices=KINDS, default=list(DEFAULT_KINDS),
+                        help="the servers to run (default: %(default)s)")
     parser.add_argument("--full-views", action="store_true",
                         help="gridhall's clients do not ask for deltas (full views in moved)")
     parser.add_argument("--uvloop", action="store_true", help="every server runs on uvloop")
