@@ -1,6 +1,6 @@
 """Load: gridhall against bare websockets servers, driven by the same client processes.
 
-Each server runs in its own process; the clients run in other processes. Three servers:
+Each server runs in its own process; the clients run in other processes. The servers:
 
 - ``echo``: a bare websockets echo server (``async for m in ws: await ws.send(m)``), the
   issue's baseline: one frame in, one frame out per message;
@@ -28,10 +28,11 @@ For each, in one run on this machine:
 - latency: round trips (send a move -> every player of the room has it) at 1,000
   players in 500 rooms, each room moving twice a second, rooms out of step: p50, p99 and
   max;
-- idle memory (echo and gridhall): the RSS growth per open, idle connection at 1k and 5k
+- idle memory (the echoes and gridhall): the RSS growth per open, idle connection at 1k and 5k
   on a fresh server process (gridhall's connections have said ``hello``);
 
-then gridhall's ratios to echo (the issue's goals) and to the relay (like for like).
+then gridhall's ratios to echo (the issue's goals) and to the relay (like for like), and
+the floor's ratio to echo: how much of the goal's budget is left for gridhall's own code.
 Connections come from many loopback addresses (127.0.x.y), one each, as a LAN's players
 do, so the per-address limits see what they would see in a hall of players.
 
@@ -233,7 +234,6 @@ def serve_relay() -> None:
 def serve_floor(db: str) -> None:
     """The relay plus decoding, the journal's commit before the broadcast, and one
     encoded ``moved`` frame per move (see the module docstring)."""
-
     from gridhall.protocol.codec import decode_map
     from gridhall.server.effects import Log, Stored
     from gridhall.server.store import Store
