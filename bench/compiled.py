@@ -11,8 +11,11 @@ and writes ``OUT/python``, an interpreter that imports that copy first. Then:
         --gridhall-python /tmp/gridhall-compiled/python
 
 Needs the ``dev`` extra (mypy ships mypyc), a C compiler and Python's headers. The
-compiled copy is a measurement only: nothing installs or tests it, and
-``--breakdown`` cannot time it (compiled classes cannot be patched).
+compiled copy is a measurement only: nothing installs it, CI does not build it, and
+``--breakdown`` cannot time it (compiled classes cannot be patched). The test suite runs
+against it (servers the tests start inherit the path too):
+
+    PYTHONPATH=/tmp/gridhall-compiled .venv/bin/python -m pytest -q -p no:cacheprovider
 """
 
 from __future__ import annotations
