@@ -36,15 +36,6 @@ CORE = [
 ]
 """What mypyc compiles. ``protocol/messages.py`` is left out: its dataclasses are read
 by reflection (``schema``), which mypyc's native classes do not support."""
-MYPY_INI = """[mypy]
-python_version = 3.11
-[mypy-msgpack.*]
-ignore_missing_imports = True
-[mypy-msgpack]
-ignore_missing_imports = True
-[mypy-renju.*]
-ignore_missing_imports = True
-"""
 
 
 def build(out: Path) -> Path:
@@ -57,9 +48,10 @@ def build(out: Path) -> Path:
     for folder in ("protocol", "server", "client"):
         shutil.copytree(ROOT / folder, package / folder,
                         ignore=shutil.ignore_patterns("__pycache__", "*.so"))
-    (out / "mypy.ini").write_text(MYPY_INI)
     mypyc = Path(sys.executable).with_name("mypyc")
-    subprocess.run([str(mypyc), "--config-file", "mypy.ini",
+    # the project's mypy settings, read from here: a pyproject.toml inside ``out`` would be
+    # taken by the build mypyc runs there as the package's own
+    subprocess.run([str(mypyc), "--config-file", str(ROOT / "pyproject.toml"),
                     *(f"gridhall/{module}" for module in CORE)],
                    cwd=out, check=True, stdout=subprocess.DEVNULL)
     python = out / "python"

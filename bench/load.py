@@ -244,10 +244,9 @@ def serve_floor(db: str) -> None:
     moves: Counter[str] = Counter()
     logs: list[Stored] = []
     frames: list[tuple[list[ServerConnection], bytes]] = []
-    flushing: list[asyncio.Handle] = []
+    """This loop turn's moves: flushed together at its end, as gridhall does."""
 
     def flush() -> None:
-        flushing.clear()
         store.write(logs)
         logs.clear()
         for pair, frame in frames:
@@ -264,12 +263,12 @@ def serve_floor(db: str) -> None:
         try:
             async for data in ws:
                 move = decode_map(data)["move"]
+                if not frames:  # the turn's first move: flush at the end of the turn
+                    asyncio.get_running_loop().call_soon(flush)
                 moves[key] += 1
                 logs.append(Log(key, moves[key], {"by": by, "move": move}))
                 frames.append((pair, packer.pack({"type": "moved", "seq": moves[key],
                                                   "by": by, "move": move})))
-                if not flushing:
-                    flushing.append(asyncio.get_running_loop().call_soon(flush))
         finally:
             pair.remove(ws)
             if not pair:
