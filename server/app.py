@@ -37,13 +37,14 @@ from . import web
 from .computer import Computers
 from .config import ServerConfig
 from .connection import Connection
-from .effects import STORED, Effect, Send, Stored, Think, Wake, Work
+from .effects import STORED, DropRoom, Effect, Send, Stored, Think, Wake, Work
 from .fairness import PerAddress
 from .games.base import JSON
 from .hub import Hub
 from .identity import Identity
 from .jobs import BUSY, run_job
 from .memory import release_free_memory
+from .scheduler import Owner
 from .session import Link, Session, Sessions
 from .store import Store
 from .work import WorkPool
@@ -65,7 +66,8 @@ class GameServer:
         self.config = config or ServerConfig()
         self.store = Store(self.config.db, durable_commits=self.config.durable_commits)
         self.hub = Hub(self.config)
-        self.work = WorkPool(self.config.ai_workers, self.config.max_jobs)
+        self.work = WorkPool(self.config.ai_workers, self.config.max_jobs,
+                             self.config.quick_workers, self.config.max_jobs_per_address)
         self.computers = Computers(self.work, self.config.ai_budget)
         self._trim: asyncio.TimerHandle | None = None
         self.connects = PerAddress(self.config.connects_per_second, self.config.connect_burst)
@@ -252,6 +254,8 @@ class GameServer:
                 self._run_work(effect)
             elif isinstance(effect, STORED):
                 self._pending_store.append(effect)
+                if isinstance(effect, DropRoom):
+                    self.work.forget_room(effect.room)
         self._schedule_flush()
 
     def reply(self, link: Link, frame: bytes) -> None:
@@ -299,8 +303,9 @@ class GameServer:
             self.execute(self.hub.computer_move(job, move, time.time()))
 
     def _run_work(self, work: Work) -> None:
-        """Run a room's job in the pool; a full pool answers ``busy`` at once
-        (after the current effects, so the order of sends is kept)."""
+        """Run a room's job in the pool as a quick job charged to whoever asked; one
+        refused (its address past its share) is answered ``busy`` after the current
+        effects, so the order of sends is kept, or later if pushed out of the queue."""
         def done(answer: JSON) -> None:
             self._work_answered(work, answer)
 
@@ -308,8 +313,13 @@ class GameServer:
             log.error("room %s: a %s job failed: %r", work.room, work.job.kind, exc)
             self._work_answered(work, {"error": "failed"})
 
-        if self.work.submit(run_job, work.job, done=done, failed=failed) is None:
-            asyncio.get_running_loop().call_soon(self._work_answered, work, BUSY)
+        def busy() -> None:
+            self._work_answered(work, BUSY)
+
+        owner = Owner(work.address or "room:" + work.room, work.room)
+        if not self.work.submit(run_job, work.job, owner=owner, done=done, failed=failed,
+                                busy=busy):
+            asyncio.get_running_loop().call_soon(busy)
 
     def _work_answered(self, work: Work, answer: JSON) -> None:
         if not self._closed:

@@ -2,20 +2,20 @@
 
 The room asks with a :class:`~gridhall.server.effects.Think` effect; this module
 runs the game's ``ComputerPlayer.think`` in the server's worker pool
-(``server/work.py``, one job per computer seat at a time) and hands the answer
+(``server/work.py``, one job queued per computer seat) and hands the answer
 back through a callback, with the request it answered, so the room can tell a
 stale answer from a fresh one.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Callable
 
 from .effects import Think
 from .games import registry
 from .games.base import JSON
+from .scheduler import Owner
 from .work import WorkPool
 
 log = logging.getLogger("gridhall.computer")
@@ -25,14 +25,19 @@ DEFAULT_BUDGET = 2.0
 Answer = Callable[[Think, JSON], None]
 
 
-def warm_up() -> bool:
-    """Worker-side: fill the computer players' lazy tables, so a worker's first
-    move does not spend its budget on them."""
-    for spec in registry().values():
-        warm = getattr(spec.computer, "warm_up", None)
-        if callable(warm):
-            warm()
-    return True
+_warmed: set[str] = set()
+"""Worker-side: the games whose computer player this process has warmed up."""
+
+
+def warm_up(game: str) -> None:
+    """Worker-side: fill the game's computer player's lazy tables once per process,
+    so no move's budget is spent on them."""
+    if game in _warmed:
+        return
+    _warmed.add(game)
+    warm = getattr(registry()[game].computer, "warm_up", None)
+    if callable(warm):
+        warm()
 
 
 def think(game: str, request: JSON, level: str, budget: float) -> JSON:
@@ -40,40 +45,30 @@ def think(game: str, request: JSON, level: str, budget: float) -> JSON:
     computer = registry()[game].computer
     if computer is None:
         raise ValueError(f"{game} has no computer player")
+    warm_up(game)  # before the clock of this move starts
     return computer.think(request, level, budget)
 
 
 class Computers:
-    """Runs computer players' thinking; at most one job per computer seat."""
+    """Runs computer players' thinking in the pool's ``computer`` class, charged
+    to the address that owns the room; at most one job queued per computer seat."""
 
     def __init__(self, work: WorkPool, budget: float = DEFAULT_BUDGET) -> None:
         self.work = work
         self.budget = budget
-        self._busy: dict[str, asyncio.Task[None]] = {}
-        self._warmed = False
 
     def schedule(self, job: Think, answer: Answer) -> None:
         """Think about ``job`` and call ``answer(job, move)`` on the loop when done.
-        A newer job for the same seat replaces one still running."""
-        running = self._busy.pop(job.bot, None)
-        if running is not None:
-            running.cancel()
-        if not self._warmed:  # the server's first computer: warm each worker up first
-            self._warmed = True
-            for _ in range(self.work.workers):
-                self.work.submit(warm_up, done=lambda _: None, failed=lambda _: None,
-                                 force=True)
-
+        A newer job for the same seat replaces one still queued; one already
+        running finishes (a worker cannot be stopped midway) and the room tells a
+        stale answer by its request."""
         def failed(exc: BaseException) -> None:
             log.error("room %s: the computer failed to find a move: %r", job.room, exc)
 
-        task = self.work.submit(think, job.game, job.request, job.level, self.budget,
-                                done=lambda move: answer(job, move), failed=failed, force=True)
-        assert task is not None, "forced jobs always start"
-        self._busy[job.bot] = task
-        task.add_done_callback(lambda t: self._busy.pop(job.bot, None)
-                               if self._busy.get(job.bot) is t else None)
+        self.work.submit(think, job.game, job.request, job.level, self.budget,
+                         owner=Owner(job.address or "room:" + job.room, job.room),
+                         cls="computer", key=("think", job.room, job.bot),
+                         done=lambda move: answer(job, move), failed=failed)
 
     def close(self) -> None:
-        for task in self._busy.values():
-            task.cancel()
+        """Nothing of its own to stop: the pool's close cancels what is out."""

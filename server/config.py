@@ -66,8 +66,14 @@ class ServerConfig:
     """Sync the store on every commit (survives power loss; slower). See server/store.py."""
     ai_workers: int = 2
     """Worker processes for heavy work: computer players, hints, boards, passwords."""
-    max_jobs: int = 8
-    """Jobs queued or running at once over all rooms; past it a request that needs
-    one gets ``server-busy`` with ``retry_after`` (never a growing queue)."""
+    quick_workers: int = 1
+    """Worker processes more, kept for quick jobs (hints, boards, passwords): they
+    never wait behind computer players (see server/scheduler.py)."""
+    max_jobs: int = 32
+    """Quick jobs queued or running at once over all rooms; past it a request that
+    needs one gets ``server-busy`` with ``retry_after`` unless its address holds
+    fewer than another (whose newest queued job then gets it instead)."""
+    max_jobs_per_address: int = 4
+    """Quick jobs queued or running at once for one address; past it ``server-busy``."""
     ai_budget: float = 2.0
     """Seconds the hard computer opponent may think per move."""

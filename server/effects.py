@@ -142,6 +142,8 @@ class Think:
     game: str
     level: str
     request: JSON = field(default_factory=dict)
+    address: str = ""
+    """The address that owns the room: its computers share that address's share."""
 
 
 @dataclass(frozen=True)
@@ -155,6 +157,8 @@ class Work:
     room: str
     ticket: int
     job: Job
+    address: str = ""
+    """Whom the job is charged to: the address that asked (or owns the room)."""
 
 
 @dataclass(frozen=True)

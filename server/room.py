@@ -668,7 +668,7 @@ class Room:
             if s.bot and turn == s.id and s.id not in self.thinking:
                 request = computer.request(game, s.id)
                 self.thinking[s.id] = request
-                out.add(Think(self.code, s.id, self.spec.name, s.bot, request))
+                out.add(Think(self.code, s.id, self.spec.name, s.bot, request, self.address))
 
     # -- heavy work ------------------------------------------------------------
     def busy(self, re: int | None = None) -> ProtocolError:
@@ -687,7 +687,12 @@ class Room:
         pending.job = job
         self.pending = pending
         if job is not None:
-            out.add(Work(self.code, pending.ticket, job))
+            out.add(Work(self.code, pending.ticket, job, self._charged(pending)))
+
+    def _charged(self, pending: Pending) -> str:
+        """The address a job counts against: whoever asked, else the room's creator."""
+        asker = pending.ident
+        return asker.address if asker is not None and asker.address else self.address
 
     def _tell(self, out: Outbox, ident: Identity | None, exc: ProtocolError,
               re: int | None) -> None:
@@ -942,7 +947,7 @@ class Room:
             self.pending = None
             self._start_queued = False
             return
-        out.add(Work(self.code, pending.ticket, pending.job))
+        out.add(Work(self.code, pending.ticket, pending.job, self._charged(pending)))
 
     def tick(self, out: Outbox, now: float) -> None:
         """Let time-driven rules run: game clocks, countdowns, reconnect grace."""

@@ -3,9 +3,11 @@
 Rooms ask for jobs (``Work`` effects, :mod:`gridhall.server.jobs`) and computer
 players for moves (``Think``); both run here, in one process pool whose
 workers run at a lower CPU priority than the event loop, so a busy pool slows
-other jobs, never every room's round trips. At most ``max_jobs`` jobs are
-queued or running at once: past that :meth:`WorkPool.submit` says no at once,
-and the room refuses the request with ``server-busy`` (never a growing queue).
+other jobs, never every room's round trips. Which job runs next, and which is
+refused, is :mod:`gridhall.server.scheduler`'s call: one bounded queue, fair per
+address and per room, with a worker kept for quick jobs so that nobody waits
+behind computers. A refused job's room answers ``server-busy`` (never a
+growing queue).
 """
 
 from __future__ import annotations
@@ -17,9 +19,12 @@ import multiprocessing
 import os
 import threading
 import time
-from collections.abc import Callable
-from concurrent.futures import Executor, ProcessPoolExecutor
+from collections.abc import Callable, Hashable
+from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
+from dataclasses import dataclass
 from typing import Any
+
+from .scheduler import JobClass, Owner, Scheduler
 
 log = logging.getLogger("gridhall.work")
 
@@ -51,15 +56,35 @@ def _ready() -> bool:
     return True
 
 
-class WorkPool:
-    """A bounded process pool driven from the event loop."""
+@dataclass
+class _Call:
+    """A job as the pool runs it: the function, its arguments and its answers."""
 
-    def __init__(self, workers: int, max_jobs: int) -> None:
-        self.workers = max(1, workers)
-        self.max_jobs = max_jobs
-        self.running = 0
+    fn: Callable[..., Any]
+    args: tuple[Any, ...]
+    done: Callable[[Any], None]
+    failed: Callable[[BaseException], None]
+    busy: Callable[[], None]
+
+
+class WorkPool:
+    """A process pool driven from the event loop, fed by one :class:`Scheduler`.
+
+    The executor has ``workers + reserve`` processes and the scheduler never
+    starts more jobs than that, so a job it starts runs at once; everything
+    that waits, waits in the scheduler's fair, bounded queue."""
+
+    def __init__(self, workers: int, max_jobs: int, reserve: int = 1,
+                 per_address: int = 4) -> None:
+        self.scheduler: Scheduler[_Call] = Scheduler(workers, reserve, max_jobs, per_address)
+        self.workers = self.scheduler.total
         self._pool: Executor | None = None
         self._tasks: set[asyncio.Task[None]] = set()
+        self._closed = False
+
+    @property
+    def running(self) -> int:
+        return self.scheduler.running
 
     @property
     def pool(self) -> Executor:
@@ -77,35 +102,61 @@ class WorkPool:
         for _ in range(self.workers):
             self.pool.submit(_ready)
 
-    def submit(self, fn: Callable[..., Any], *args: Any, done: Callable[[Any], None],
-               failed: Callable[[BaseException], None], force: bool = False
-               ) -> asyncio.Task[None] | None:
-        """Run ``fn(*args)`` in a worker; ``done(value)`` or ``failed(exc)`` is
-        called on the loop. None (nothing started) when ``max_jobs`` are out,
-        unless ``force`` (a computer's move must come eventually)."""
-        if self.running >= self.max_jobs and not force:
-            return None
-        self.running += 1
-        task = asyncio.get_running_loop().create_task(self._run(fn, args, done, failed))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-        return task
+    def submit(self, fn: Callable[..., Any], *args: Any, owner: Owner,
+               cls: JobClass = "quick", key: Hashable | None = None,
+               done: Callable[[Any], None], failed: Callable[[BaseException], None],
+               busy: Callable[[], None] = lambda: None) -> bool:
+        """Queue ``fn(*args)`` for a worker; ``done(value)`` or ``failed(exc)`` is
+        called on the loop once it ran. False (nothing queued) when the owner's
+        address is past its share of quick jobs; ``busy()`` is called later if a
+        queued job is pushed out by a fairer one. A newer job under the same
+        ``key`` replaces a queued one (which then never answers)."""
+        if self._closed:
+            return False
+        admission = self.scheduler.offer(_Call(fn, args, done, failed, busy), owner, cls, key)
+        loop = asyncio.get_running_loop()
+        for call in admission.evicted:
+            loop.call_soon(call.busy)
+        if admission.accepted:
+            self._pump()
+        return admission.accepted
 
-    async def _run(self, fn: Callable[..., Any], args: tuple[Any, ...],
-                   done: Callable[[Any], None], failed: Callable[[BaseException], None]
-                   ) -> None:
+    def forget_room(self, room: str) -> None:
+        """A room closed: its queued jobs are dropped unanswered (nobody waits)."""
+        self.scheduler.forget_room(room)
+
+    def _pump(self) -> None:
+        """Start every job the scheduler lets start now."""
+        loop = asyncio.get_running_loop()
+        for ticket, call in self.scheduler.start():
+            task = loop.create_task(self._run(ticket, call))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _run(self, ticket: int, call: _Call) -> None:
+        pool = self.pool
         try:
-            value = await asyncio.get_running_loop().run_in_executor(self.pool, fn, *args)
+            value = await asyncio.get_running_loop().run_in_executor(pool, call.fn, *call.args)
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # a broken pool or an unpicklable answer
-            failed(exc)
+            if isinstance(exc, BrokenExecutor) and self._pool is pool:
+                log.error("a worker process died; starting new ones")
+                self._pool = None  # the next job starts a fresh pool
+                pool.shutdown(wait=False, cancel_futures=True)
+            self._finished(ticket)
+            call.failed(exc)
             return
-        finally:
-            self.running -= 1
-        done(value)
+        self._finished(ticket)
+        call.done(value)
+
+    def _finished(self, ticket: int) -> None:
+        self.scheduler.finished(ticket)
+        if not self._closed:
+            self._pump()
 
     def close(self) -> None:
+        self._closed = True
         for task in list(self._tasks):
             task.cancel()
         if self._pool is not None:
