@@ -239,3 +239,19 @@ def test_a_job_out_when_the_server_stopped_is_asked_for_again(tmp_path: Path) ->
     back = Client(server2, T0 + 52)
     back.send("hello", T0 + 52, protocol=1, name="Ann", token=ann.last(p.Welcome).token)
     assert back.last(p.State).view["rows"][20][30] != "#"
+
+
+def test_a_job_is_charged_to_whoever_asked_and_a_computer_to_the_rooms_creator() -> None:
+    server = FakeServer(hold_work=True)
+    owner = connect(server, "Owner", peer="10.0.0.4")
+    owner.send("create-room", game="gomoku", password="secret")
+    room = owner.last(p.Joined).room
+    guest = connect(server, "Guest", peer="10.0.0.3")
+    guest.send("join-room", room=room, password="secret")
+    [work] = jobs_of(server, "password")
+    assert work.address == "10.0.0.3"
+    player = connect(server, "Player", peer="10.0.0.2")
+    player.send("create-room", game="gomoku", options={"ai": "easy"})
+    player.send("move", move={"x": 7, "y": 7})
+    [think] = server.thinks()
+    assert think.address == "10.0.0.2"
