@@ -17,7 +17,10 @@ own room, one move every 0.1 s, timing each round trip from ``move`` to
   as they can; then another address tries to create one;
 - ``flood``: one client sends 40 frames/s (twice the rate limit) and counts the
   frames that got no answer;
-- ``names``: the name and colour rules, checked once.
+- ``names``: the name and colour rules, checked once;
+- ``computers``: ten hard computer rooms from one address play on while other
+  addresses join a private room, make first reveals, start races and play an
+  easy computer (issue 22), each timed from request to answer.
 
 Attackers use their own loopback addresses (127.0.0.2 and up), the probe
 127.0.0.1. For each attack it prints the probe's p50/p99/max round trip and
@@ -518,10 +521,149 @@ async def attack_names(a: Attack) -> str:
     return "all rules hold" if not failed else "FAILS: " + "; ".join(failed)
 
 
+GOMOKU_POINTS = sorted(((x, y) for x in range(15) for y in range(15)),
+                       key=lambda pt: (abs(pt[0] - 7) + abs(pt[1] - 7), pt))
+"""Where a scripted Gomoku player puts its stones: the first empty one, centre out."""
+
+
+async def gomoku_moves(a: Attack, ws: ClientConnection, me: str,
+                       replies: list[float] | None = None) -> None:
+    """Play Gomoku against the room's computer until the attack ends: a stone on
+    each turn, ``play-again`` after each game; ``replies`` gets the ms from each
+    of our moves to the computer's answer."""
+    sent = 0.0
+    while a.running():
+        try:
+            msg = decode_map(await asyncio.wait_for(ws.recv(), 1.0), MAX_FRAME)
+        except TimeoutError:
+            continue
+        kind = msg["type"]
+        if kind == "game-over":
+            await ws.send(frame("play-again"))
+        elif kind == "error":
+            a.counts[str(msg.get("code"))] += 1
+        elif kind in ("state", "moved") and msg.get("turn") == me and "view" in msg:
+            if kind == "moved" and msg.get("by") != me:
+                a.counts["computer moves"] += 1
+                if replies is not None and sent:
+                    replies.append((time.perf_counter() - sent) * 1000)
+            taken = {(int(x), int(y)) for x, y in msg["view"]["moves"]}
+            x, y = next(pt for pt in GOMOKU_POINTS if pt not in taken)
+            await ws.send(frame("move", move={"x": x, "y": y}))
+            sent = time.perf_counter()
+
+
+async def answered(ws: ClientConnection, send: bytes, rid: int, done: Callable[[dict[str, Any]],
+                   bool]) -> tuple[float, str]:
+    """Send a request; (ms, "ok" or the error's code) once it is answered (an error
+    without ``re`` counts: some refusals do not say which request they answer)."""
+    start = time.perf_counter()
+    await ws.send(send)
+    while True:
+        try:
+            msg = decode_map(await asyncio.wait_for(ws.recv(), 30), MAX_FRAME)
+        except TimeoutError:
+            return (time.perf_counter() - start) * 1000, "unanswered in 30 s"
+        if msg["type"] == "error" and msg.get("re") in (rid, None):
+            return (time.perf_counter() - start) * 1000, str(msg.get("code"))
+        if done(msg):
+            return (time.perf_counter() - start) * 1000, "ok"
+
+
+def latencies(name: str, samples: list[float], codes: Counter[str]) -> str:
+    """``name`` p50/p90/max ms over n answers (and what was refused)."""
+    if not samples:
+        return f"{name} - ({','.join(f'{n} {c}' for c, n in codes.items())})"
+    ordered = sorted(samples)
+    p90 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.9))]
+    refused = ",".join(f"{n} {c}" for c, n in codes.items() if c != "ok")
+    return (f"{name} {statistics.median(ordered):.0f}/{p90:.0f}/{ordered[-1]:.0f} ms "
+            f"n={len(ordered)}" + (f" ({refused})" if refused else ""))
+
+
+async def attack_computers(a: Attack) -> str:
+    """Ten hard computer rooms from one address, playing on; meanwhile other
+    addresses join a private room, make a first reveal, start a race and play an
+    easy computer, each timed from the request to its answer."""
+    times: dict[str, list[float]] = {k: [] for k in ("join", "reveal", "race", "easy")}
+    codes: dict[str, Counter[str]] = {k: Counter() for k in times}
+
+    async def hard(n: int) -> None:
+        async with a.client("127.0.0.30", f"Hard{n}", read=False) as ws:
+            me = (await expect(ws, "welcome"))["player"]
+            await ws.send(frame("create-room", game="gomoku", options={"ai": "hard"}))
+            await gomoku_moves(a, ws, me)
+
+    async def paced(address: str, name: str, every: float,
+                    step: Callable[[ClientConnection, int], Awaitable[None]]) -> None:
+        async with a.client(address, name, read=False) as ws:
+            await expect(ws, "welcome")
+            for n in itertools.count(1):
+                next_at = time.monotonic() + every
+                if not a.running():
+                    return
+                try:
+                    await step(ws, n)
+                except (RuntimeError, TimeoutError):  # a stray answer: go on with the next
+                    a.counts["steps out of step"] += 1
+                await asyncio.sleep(max(0.0, next_at - time.monotonic()))
+
+    def timed(kind: str, sample: tuple[float, str]) -> None:
+        ms, code = sample
+        codes[kind][code] += 1
+        if code == "ok":
+            times[kind].append(ms)
+
+    async def join(ws: ClientConnection, n: int) -> None:
+        sample = await answered(ws, frame("join-room", room=private, password="pw", id=n), n,
+                                lambda m: m["type"] == "joined")
+        timed("join", sample)
+        if sample[1] == "ok":
+            await ws.send(frame("leave-room"))
+            await expect(ws, "left")
+
+    async def reveal(ws: ClientConnection, n: int) -> None:
+        await ws.send(frame("create-room", game="minesweeper", options={"preset": "expert"}))
+        await expect(ws, "state")
+        timed("reveal", await answered(ws, frame("move", move={"action": "reveal", "x": 15,
+                                                               "y": 8}, id=n), n,
+                                       lambda m: m["type"] == "moved"))
+        await ws.send(frame("leave-room"))
+        await expect(ws, "left")
+
+    async def race(ws: ClientConnection, n: int) -> None:
+        await ws.send(frame("create-room", game="linkmatch", options={"countdown": 0}))
+        await expect(ws, "state")
+        timed("race", await answered(ws, frame("start", id=n), n,
+                                     lambda m: m["type"] == "state"
+                                     and m.get("status") == "playing"))
+        await ws.send(frame("leave-room"))
+        await expect(ws, "left")
+
+    async def easy() -> None:
+        async with a.client("127.0.0.35", "Easy", read=False) as ws:
+            me = (await expect(ws, "welcome"))["player"]
+            await ws.send(frame("create-room", game="gomoku", options={"ai": "easy"}))
+            await gomoku_moves(a, ws, me, times["easy"])
+
+    async with a.client("127.0.0.32", "Owner", read=False) as owner:
+        await owner.send(frame("create-room", game="gomoku", password="pw"))
+        private = (await expect(owner, "joined"))["room"]
+        a.begin()
+        await asyncio.gather(*(hard(n) for n in range(10)), easy(),
+                             paced("127.0.0.31", "Joiner", 1.1, join),
+                             paced("127.0.0.33", "Revealer", 2.1, reveal),
+                             paced("127.0.0.34", "Racer", 2.1, race))
+    busy = sum(c["server-busy"] for c in codes.values())
+    return "; ".join([latencies(k, v, codes[k]) for k, v in times.items()]
+                     + [f"{a.counts['computer moves']} computer moves, {busy} busy"])
+
+
 ATTACKS: dict[str, Callable[[Attack], Awaitable[str]]] = {
     "hints": attack_hints, "passwords": attack_passwords, "generation": attack_generation,
     "slow-readers": attack_slow_readers, "room-cap": attack_room_cap, "flood": attack_flood,
     "names": attack_names,
+    "computers": attack_computers,
 }
 
 
