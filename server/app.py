@@ -317,8 +317,8 @@ class GameServer:
             self._work_answered(work, BUSY)
 
         owner = Owner(work.address or "room:" + work.room, work.room)
-        if not self.work.submit(run_job, work.job, owner=owner, done=done, failed=failed,
-                                busy=busy):
+        if not self.work.submit(run_job, work.job, owner=owner, key=("work", work.room),
+                                done=done, failed=failed, busy=busy):
             asyncio.get_running_loop().call_soon(busy)
 
     def _work_answered(self, work: Work, answer: JSON) -> None:
