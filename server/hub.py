@@ -314,7 +314,7 @@ class Hub:
             return None
         room = Room(self, row["code"], spec, row["options"], row["creator"],
                     bool(row["private"]), _unb64(row["password"]), _unb64(row["salt"]) or b"",
-                    int(row["seed"]), self.config.grace_seconds)
+                    int(row["seed"]), self.config.grace_seconds, address=row.get("address", ""))
         self.lobby.rooms[room.code] = room
         self._journal_n[room.code] = saved.base
         self._replaying = True
@@ -444,7 +444,7 @@ class Hub:
             "code": room.code, "game": room.spec.name, "options": room.options,
             "creator": room.creator, "private": room.private,
             "password": _b64(room.password_hash), "salt": _b64(room.salt),
-            "seed": room.seed,
+            "seed": room.seed, "address": room.address,
             "created_at": now}))
         self._input(out, room, {"k": "join", "p": ident.id, "role": "player"}, now,
                     lambda: room.enter(out, ident, "player", now, msg.id))

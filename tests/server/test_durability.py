@@ -152,6 +152,19 @@ def test_a_computer_room_comes_back_and_the_computer_thinks_again(tmp_path: Path
     assert ann2.last(p.Moved).view["moves"] == [[7, 7], [8, 8]]
 
 
+def test_a_restored_computer_room_still_counts_against_its_creators_address(
+        tmp_path: Path) -> None:
+    db, path = store(tmp_path)
+    server = FakeServer(store=db)
+    ann = connect(server, "Ann", peer="10.0.0.7")
+    ann.send("create-room", game="gomoku", options={"ai": "easy"})
+    ann.send("move", T0 + 1, move={"x": 7, "y": 7})
+    server2 = restart(server, path, T0 + 60, T0 + 2)
+    [again] = server2.thinks()
+    assert again.address == "10.0.0.7"  # its computer shares that address's workers
+    assert server2.hub.lobby.held_by("10.0.0.7") == 1
+
+
 def test_a_new_game_snapshots_the_room_and_drops_older_journal_entries(tmp_path: Path) -> None:
     db, path = store(tmp_path)
     server = FakeServer(store=db)
