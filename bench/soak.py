@@ -118,6 +118,8 @@ class Bot:
         self.rooms: list[dict[str, Any]] = []
         self.width = self.height = 9
         self.late_seen: set[int] = set()
+        self.recent: deque[str] = deque(maxlen=40)
+        """What this client sent and got lately, printed with a late request."""
 
     # -- sending ------------------------------------------------------------------
     async def request(self, type_: str, **fields: Any) -> None:
@@ -132,6 +134,7 @@ class Bot:
         if type_ in BY_EVENT or type_ in BY_STATE:
             self.fifo.setdefault(type_, deque()).append(rid)
         await self.ws.send(encode({"type": type_, "id": rid, **fields}))
+        self.recent.append(f"> {type_} {rid}")
         self.c["sent"] += 1
         self.c["sent " + type_] += 1
 
@@ -167,6 +170,9 @@ class Bot:
     def on_message(self, msg: dict[str, Any]) -> None:
         kind = msg.get("type")
         re = msg.get("re")
+        self.recent.append(f"< {kind} seq={msg.get('seq')} re={re} code={msg.get('code')} "
+                           f"from={msg.get('from') or msg.get('by') or msg.get('player')}"
+                           f" status={msg.get('status')}")
         if kind == "error":
             self.c["error " + str(msg.get("code"))] += 1
         if isinstance(re, int) and re in self.open:
@@ -253,8 +259,6 @@ class Bot:
         self.width = view.get("width", self.width)
         self.height = view.get("height", self.height)
         self.hint = view.get("hint")
-        if "status" in view and self.game == "minesweeper" and view["status"] != "playing":
-            self.status = "over"
 
     # -- the mix ------------------------------------------------------------------
     async def act(self) -> None:
@@ -301,8 +305,9 @@ class Bot:
         await self.request("join-room", room=room["room"], role=role)
 
     async def between_games(self, r: float) -> None:
-        if self.game == "linkmatch" and self.creator == self.me:
-            await self.request("start")
+        if self.game == "linkmatch" and (self.creator == self.me or self.status == "waiting"):
+            if self.creator == self.me and r < 0.3:  # then wait a little for the race
+                await self.request("start")
         elif not self.again:
             await self.request("play-again")
         elif self.me not in self.again or r < 0.3:  # now and then a second click
@@ -433,7 +438,8 @@ class Bot:
                 self.late_seen.add(rid)
                 self.c["late " + type_] += 1
                 print(f"client {self.n} ({self.address}): {type_} id {rid} unanswered after "
-                      f"{now - sent:.0f} s (room {self.room}, {self.game} {self.status})",
+                      f"{now - sent:.0f} s (room {self.room}, {self.game} {self.status}); "
+                      f"me {self.me}; lately:\n  " + "\n  ".join(self.recent),
                       file=sys.stderr, flush=True)
 
     def report_unanswered(self) -> None:
