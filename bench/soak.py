@@ -99,6 +99,8 @@ class Bot:
         self.me = ""
         self.next_id = 0
         self.open: dict[int, tuple[str, float]] = {}
+        self.sent_at: dict[int, int] = {}
+        """Request id -> its number in ``recent``."""
         """Request id -> (type, when sent) for every request not yet answered."""
         self.fifo: dict[str, deque[int]] = {}
         """Per request type answered by an event: its open ids, oldest first."""
@@ -118,8 +120,9 @@ class Bot:
         self.rooms: list[dict[str, Any]] = []
         self.width = self.height = 9
         self.late_seen: set[int] = set()
-        self.recent: deque[str] = deque(maxlen=40)
-        """What this client sent and got lately, printed with a late request."""
+        self.recent: deque[tuple[int, str]] = deque(maxlen=300)
+        """What this client sent and got lately (numbered), printed around a late request."""
+        self.counter = 0
 
     # -- sending ------------------------------------------------------------------
     async def request(self, type_: str, **fields: Any) -> None:
@@ -134,11 +137,17 @@ class Bot:
         if type_ in BY_EVENT or type_ in BY_STATE:
             self.fifo.setdefault(type_, deque()).append(rid)
         await self.ws.send(encode({"type": type_, "id": rid, **fields}))
-        self.recent.append(f"> {type_} {rid}")
+        self.note(f"> {type_} {rid} {fields}")
+        self.sent_at[rid] = self.counter
         self.c["sent"] += 1
         self.c["sent " + type_] += 1
 
+    def note(self, line: str) -> None:
+        self.counter += 1
+        self.recent.append((self.counter, line))
+
     def _answer(self, rid: int) -> None:
+        self.sent_at.pop(rid, None)
         entry = self.open.pop(rid, None)
         if entry is None:
             return
@@ -170,9 +179,10 @@ class Bot:
     def on_message(self, msg: dict[str, Any]) -> None:
         kind = msg.get("type")
         re = msg.get("re")
-        self.recent.append(f"< {kind} seq={msg.get('seq')} re={re} code={msg.get('code')} "
-                           f"from={msg.get('from') or msg.get('by') or msg.get('player')}"
-                           f" status={msg.get('status')}")
+        self.note(f"< {kind} room={msg.get('room')} seq={msg.get('seq')} re={re} "
+                  f"code={msg.get('code')} "
+                  f"from={msg.get('from') or msg.get('by') or msg.get('player')}"
+                  f" status={msg.get('status')}")
         if kind == "error":
             self.c["error " + str(msg.get("code"))] += 1
         if isinstance(re, int) and re in self.open:
@@ -439,7 +449,9 @@ class Bot:
                 self.c["late " + type_] += 1
                 print(f"client {self.n} ({self.address}): {type_} id {rid} unanswered after "
                       f"{now - sent:.0f} s (room {self.room}, {self.game} {self.status}); "
-                      f"me {self.me}; lately:\n  " + "\n  ".join(self.recent),
+                      f"me {self.me}; around it:\n  " + "\n  ".join(
+                          line for n, line in self.recent
+                          if -15 <= n - self.sent_at.get(rid, 0) <= 40),
                       file=sys.stderr, flush=True)
 
     def report_unanswered(self) -> None:
@@ -451,6 +463,7 @@ class Bot:
 
     def forget_open(self) -> None:
         self.open.clear()
+        self.sent_at.clear()
         self.fifo.clear()
         self.answered.set()
 
@@ -484,8 +497,9 @@ def client_process(port: int, first: int, count: int, until: float,
     out.send(dict(counts))
 
 
-def serve(port: int, db: str) -> None:
-    """The server with its default settings (run as this file with ``--serve``)."""
+def serve(port: int, db: str, loop: str) -> None:
+    """The server with its default settings (run as this file with ``--serve``), on the
+    event loop ``gridhall-server --loop`` would pick (uvloop when installed)."""
     from gridhall.server.app import GameServer
     from gridhall.server.config import ServerConfig
 
@@ -498,7 +512,12 @@ def serve(port: int, db: str) -> None:
         await stop.wait()
         await server.close()
 
-    asyncio.run(main())
+    try:
+        from gridhall.server import loops
+    except ImportError:  # an older tree (--server-path) without the choice
+        asyncio.run(main())
+    else:
+        loops.run(main(), loops.choose(loop))
 
 
 def free_port() -> int:
@@ -527,7 +546,8 @@ def run(args: argparse.Namespace) -> int:
             env["PYTHONPATH"] = os.pathsep.join(filter(None, [args.server_path,
                                                              env.get("PYTHONPATH")]))
         server = subprocess.Popen([sys.executable, __file__, "--serve", str(port), "--db",
-                                   f"{tmp.name}/soak.db"], env=env, cwd=tmp.name)
+                                   f"{tmp.name}/soak.db", "--loop", args.loop], env=env,
+                                  cwd=tmp.name)
         wait_listening(port)
     start = time.time()
     until = start + args.seconds
@@ -540,12 +560,16 @@ def run(args: argparse.Namespace) -> int:
         recv, send = ctx.Pipe(duplex=False)
         proc = ctx.Process(target=client_process, args=(port, first, count, until, args, send))
         proc.start()
+        send.close()  # the child's copy is the only one: its end reads as EOF here
         procs.append((proc, recv))
         first += count
     total: Counter[str] = Counter()
     try:
         for proc, recv in procs:
-            part: dict[str, int] = recv.recv()
+            try:
+                part: dict[str, int] = recv.recv()
+            except EOFError:  # the client process failed (its traceback is on stderr)
+                part = {"client processes that failed": 1}
             for k, v in part.items():
                 total[k] = max(total[k], v) if k == "max wait ms" else total[k] + v
             proc.join()
@@ -565,7 +589,8 @@ def report(c: Counter[str], elapsed: float, args: argparse.Namespace) -> int:
     print(f"soak: {args.clients} clients in {args.procs} processes, {args.per_address} per "
           f"address, {args.rate:g} requests/s each, {args.seconds:.0f} s "
           f"({elapsed:.0f} s with the drain); server: "
-          f"{'tree ' + args.server_path if args.server_path else args.url or 'this tree'}; "
+          f"{'tree ' + args.server_path if args.server_path else args.url or 'this tree'}"
+          f"{'' if args.url else ', loop ' + args.loop}; "
           f"load average {load[0]:.2f} on {os.cpu_count()} cores")
     sent, received = c["sent"], c["received"]
     print(f"frames sent {sent:,} ({sent / args.seconds:,.0f}/s), received {received:,} "
@@ -612,12 +637,14 @@ def main() -> None:
     parser.add_argument("--server-path", default=None,
                         help="run the server from this folder's gridhall/ (before/after)")
     parser.add_argument("--url", default=None, help="soak this running server instead")
+    parser.add_argument("--loop", default="auto", choices=("auto", "asyncio", "uvloop"),
+                        help="the server's event loop, as gridhall-server --loop")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--serve", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--db", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
-        serve(args.serve, args.db)
+        serve(args.serve, args.db, args.loop)
         return
     sys.exit(run(args))
 

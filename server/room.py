@@ -837,14 +837,15 @@ class Room:
                     self.agree_again(out, bot, now)
         self._maybe_rematch(out, now)
 
-    def agree_again(self, out: Outbox, ident: Identity, now: float) -> None:
+    def agree_again(self, out: Outbox, ident: Identity, now: float,
+                    re: int | None = None) -> None:
         if self.seat_of(ident) is None:
             raise ProtocolError(ErrorCode.NOT_A_PLAYER, "Only seated players can agree.")
         if self.again is None:
             raise ProtocolError(ErrorCode.NO_PENDING_REQUEST, "Nobody has asked for a new "
                                 "game; send play-again to ask.")
         if ident.id in self.again:  # a second click: answered, and it changes nothing
-            self._maybe_rematch(out, now)  # unless those who had not agreed have left
+            self._maybe_rematch(out, now, ident, re)  # unless the others have left
             if self.again is not None:
                 raise ProtocolError(ErrorCode.NO_PENDING_REQUEST, "You have already agreed; "
                                     "waiting for the others.")
@@ -864,7 +865,10 @@ class Room:
         self.broadcast(out, lambda s: p.DeclineAgainEvent(room=self.code, seq=s,
                                                           sender=ident.id))
 
-    def _maybe_rematch(self, out: Outbox, now: float) -> None:
+    def _maybe_rematch(self, out: Outbox, now: float, ident: Identity | None = None,
+                       re: int | None = None) -> None:
+        """Start the next game once every seated player agreed (``ident`` and ``re``:
+        the request that completed the agreement, told if the board cannot be made)."""
         if self.again is None or not all(s.id in self.again for s in self.seated):
             return
         self.again = None
@@ -872,7 +876,7 @@ class Room:
         self.game = None
         if not self._maybe_start(out, now):
             if self.spec.start == "manual":
-                self._new_game(out, now)  # everyone agreed: the next race starts now
+                self._new_game(out, now, ident, re)  # everyone agreed: the race starts
             else:
                 self.broadcast_state(out)
 

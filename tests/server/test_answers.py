@@ -69,3 +69,22 @@ def test_a_second_agree_again_is_answered() -> None:
     assert error.code == "no-pending-request"
     bob.send("agree-again")
     assert ann.last(p.State).status == "playing"  # the refusal changed nothing
+
+
+def test_a_second_agree_again_that_starts_a_race_is_answered_if_the_board_fails() -> None:
+    server = FakeServer()
+    ann, bob = connect(server, "Ann"), connect(server, "Bob", peer="10.0.0.2")
+    ann.send("create-room", game="linkmatch", options={"width": 4, "height": 4,
+                                                       "countdown": 0})
+    bob.send("join-room", room=ann.last(p.Joined).room)
+    ann.send("start")
+    ann.send("resign")
+    bob.send("resign")
+    assert ann.last(p.GameOver)
+    ann.send("play-again")
+    bob.send("leave-room")  # Ann alone has agreed: her second click starts the next race
+    server.hold_work = True
+    rid = ann.send("agree-again")
+    server.finish_work(answer={"error": "busy"})
+    [error] = errors_for(ann, rid)
+    assert error.code == "server-busy"
