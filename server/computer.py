@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
+from concurrent.futures import BrokenExecutor
 
 from .effects import Think
 from .games import registry
@@ -52,9 +53,11 @@ class Computers:
         self._busy: dict[str, asyncio.Task[None]] = {}
         self._warmed = False
 
-    def schedule(self, job: Think, answer: Answer) -> None:
+    def schedule(self, job: Think, answer: Answer, retry: bool = True) -> None:
         """Think about ``job`` and call ``answer(job, move)`` on the loop when done.
-        A newer job for the same seat replaces one still running."""
+        A newer job for the same seat replaces one still running. A job lost with its
+        worker (the pool starts new ones) is asked once more: the seat would otherwise
+        wait for its move forever."""
         running = self._busy.pop(job.bot, None)
         if running is not None:
             running.cancel()
@@ -66,6 +69,8 @@ class Computers:
 
         def failed(exc: BaseException) -> None:
             log.error("room %s: the computer failed to find a move: %r", job.room, exc)
+            if retry and isinstance(exc, BrokenExecutor):
+                self.schedule(job, answer, retry=False)
 
         task = self.work.submit(think, job.game, job.request, job.level, self.budget,
                                 done=lambda move: answer(job, move), failed=failed, force=True)

@@ -18,7 +18,7 @@ import os
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
 from typing import Any
 
 log = logging.getLogger("gridhall.work")
@@ -94,16 +94,28 @@ class WorkPool:
     async def _run(self, fn: Callable[..., Any], args: tuple[Any, ...],
                    done: Callable[[Any], None], failed: Callable[[BaseException], None]
                    ) -> None:
+        pool = self.pool
         try:
-            value = await asyncio.get_running_loop().run_in_executor(self.pool, fn, *args)
+            value = await asyncio.get_running_loop().run_in_executor(pool, fn, *args)
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # a broken pool or an unpicklable answer
+            if isinstance(exc, BrokenExecutor):
+                self._renew(pool)
             failed(exc)
             return
         finally:
             self.running -= 1
         done(value)
+
+    def _renew(self, broken: Executor) -> None:
+        """A worker died (killed for memory, a crash) and took the pool with it: start
+        new workers with the next job, or every later job, and every computer's
+        move, would fail at once for as long as the server runs."""
+        if self._pool is broken:
+            log.error("a worker process died; starting new workers")
+            self._pool = None
+            broken.shutdown(wait=False, cancel_futures=True)
 
     def close(self) -> None:
         for task in list(self._tasks):

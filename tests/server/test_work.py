@@ -239,3 +239,62 @@ def test_a_job_out_when_the_server_stopped_is_asked_for_again(tmp_path: Path) ->
     back = Client(server2, T0 + 52)
     back.send("hello", T0 + 52, protocol=1, name="Ann", token=ann.last(p.Welcome).token)
     assert back.last(p.State).view["rows"][20][30] != "#"
+
+
+async def test_a_worker_that_dies_does_not_fail_every_later_job() -> None:
+    """A worker process killed (out of memory, a crash) breaks a process pool for good;
+    the server's pool starts new workers, so rooms and computers get answers again."""
+    import asyncio
+    import operator
+    import os
+
+    from gridhall.server.work import WorkPool
+
+    pool = WorkPool(1, 4)
+    loop = asyncio.get_running_loop()
+    try:
+        died: asyncio.Future[BaseException] = loop.create_future()
+        pool.submit(os._exit, 3, done=lambda _: None, failed=died.set_result)
+        await died
+        answer: asyncio.Future[Any] = loop.create_future()
+        pool.submit(operator.add, 2, 3, done=answer.set_result, failed=answer.set_exception)
+        assert await answer == 5
+    finally:
+        pool.close()
+
+
+async def test_a_computer_whose_worker_died_is_asked_again() -> None:
+    """Without a second ask the computer's seat would wait for a move forever."""
+    import asyncio
+    from concurrent.futures.process import BrokenProcessPool
+
+    from gridhall.server.computer import Computers
+    from gridhall.server.effects import Think
+
+    loop = asyncio.get_running_loop()
+
+    class DyingOnce:
+        """A pool whose first computer job fails as when its worker dies."""
+
+        workers = 1
+        thinks = 0
+        failure_handled: asyncio.Future[None] = loop.create_future()
+
+        def submit(self, fn: Any, *args: Any, done: Any, failed: Any, force: bool = False
+                   ) -> asyncio.Task[None]:
+            if fn.__name__ == "think":
+                self.thinks += 1
+                if self.thinks == 1:
+                    loop.call_soon(self.fail, failed)
+            return loop.create_task(asyncio.sleep(0))
+
+        def fail(self, failed: Any) -> None:
+            failed(BrokenProcessPool("a worker died"))
+            self.failure_handled.set_result(None)
+
+    pool = DyingOnce()
+    computers = Computers(pool)  # type: ignore[arg-type]
+    computers.schedule(Think("ROOM", "pbot", "gomoku", "easy", {"n": 1}),
+                       lambda job, move: None)
+    await pool.failure_handled
+    assert pool.thinks == 2
