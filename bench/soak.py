@@ -43,6 +43,7 @@ import contextlib
 import multiprocessing as mp
 import os
 import random
+import resource
 import signal
 import socket
 import subprocess
@@ -564,6 +565,7 @@ def run(args: argparse.Namespace) -> int:
         procs.append((proc, recv))
         first += count
     total: Counter[str] = Counter()
+    server_cpu = 0.0
     try:
         for proc, recv in procs:
             try:
@@ -573,6 +575,8 @@ def run(args: argparse.Namespace) -> int:
             for k, v in part.items():
                 total[k] = max(total[k], v) if k == "max wait ms" else total[k] + v
             proc.join()
+        if server is not None:
+            server_cpu = cpu_seconds(server.pid)
     finally:
         if server is not None:
             server.send_signal(signal.SIGINT)
@@ -581,7 +585,18 @@ def run(args: argparse.Namespace) -> int:
             except subprocess.TimeoutExpired:
                 server.kill()
         tmp.cleanup()
+    clients_cpu = resource.getrusage(resource.RUSAGE_CHILDREN)
+    total["server cpu ms"] = int(server_cpu * 1000)
+    total["clients cpu ms"] = int((clients_cpu.ru_utime + clients_cpu.ru_stime) * 1000)
     return report(total, time.time() - start, args)
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a running process (its main process, not workers)."""
+    with contextlib.suppress(OSError):
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return 0.0
 
 
 def report(c: Counter[str], elapsed: float, args: argparse.Namespace) -> int:
@@ -603,7 +618,11 @@ def report(c: Counter[str], elapsed: float, args: argparse.Namespace) -> int:
     closes = {k: v for k, v in c.items() if k.startswith(("closed by", "connection lost"))}
     print(f"reconnects {c['reconnects']:,}; server closes and lost connections: "
           f"{closes or 'none'}; requests cut by a server close {c['cut by a close']}")
-    print(f"longest wait for an answer {c['max wait ms'] / 1000:.1f} s")
+    print(f"longest wait for an answer {c['max wait ms'] / 1000:.1f} s; CPU: server "
+          f"{c['server cpu ms'] / 1000 / elapsed:.0%} of a core, clients "
+          f"{c['clients cpu ms'] / 1000 / elapsed:.0%}"
+          + (f" ({c['server cpu ms'] / max(1, sent):.2f} ms of server CPU per frame sent)"
+             if c['server cpu ms'] else ""))
     unanswered = {k: v for k, v in c.items() if k.startswith("unanswered ")}
     late = {k: v for k, v in c.items() if k.startswith("late ")}
     print(f"UNANSWERED {c['unanswered']} {unanswered or ''}; late (> {args.late:g} s) "
