@@ -121,7 +121,7 @@ class Bot:
         self.rooms: list[dict[str, Any]] = []
         self.width = self.height = 9
         self.late_seen: set[int] = set()
-        self.recent: deque[tuple[int, str]] = deque(maxlen=300)
+        self.recent: deque[tuple[int, Any]] = deque(maxlen=300)
         """What this client sent and got lately (numbered), printed around a late request."""
         self.counter = 0
 
@@ -138,14 +138,14 @@ class Bot:
         if type_ in BY_EVENT or type_ in BY_STATE:
             self.fifo.setdefault(type_, deque()).append(rid)
         await self.ws.send(encode({"type": type_, "id": rid, **fields}))
-        self.note(f"> {type_} {rid} {fields}")
+        self.note((">", type_, rid, fields))
         self.sent_at[rid] = self.counter
         self.c["sent"] += 1
         self.c["sent " + type_] += 1
 
-    def note(self, line: str) -> None:
+    def note(self, what: Any) -> None:
         self.counter += 1
-        self.recent.append((self.counter, line))
+        self.recent.append((self.counter, what))
 
     def _answer(self, rid: int) -> None:
         self.sent_at.pop(rid, None)
@@ -180,10 +180,7 @@ class Bot:
     def on_message(self, msg: dict[str, Any]) -> None:
         kind = msg.get("type")
         re = msg.get("re")
-        self.note(f"< {kind} room={msg.get('room')} seq={msg.get('seq')} re={re} "
-                  f"code={msg.get('code')} "
-                  f"from={msg.get('from') or msg.get('by') or msg.get('player')}"
-                  f" status={msg.get('status')}")
+        self.note(msg)  # formatted only if a request is late
         if kind == "error":
             self.c["error " + str(msg.get("code"))] += 1
         if isinstance(re, int) and re in self.open:
@@ -451,7 +448,7 @@ class Bot:
                 print(f"client {self.n} ({self.address}): {type_} id {rid} unanswered after "
                       f"{now - sent:.0f} s (room {self.room}, {self.game} {self.status}); "
                       f"me {self.me}; around it:\n  " + "\n  ".join(
-                          line for n, line in self.recent
+                          describe(what) for n, what in self.recent
                           if -15 <= n - self.sent_at.get(rid, 0) <= 40),
                       file=sys.stderr, flush=True)
 
@@ -467,6 +464,16 @@ class Bot:
         self.sent_at.clear()
         self.fifo.clear()
         self.answered.set()
+
+
+def describe(what: Any) -> str:
+    """One line of a client's recent history: a request sent, or a message received."""
+    if isinstance(what, tuple):
+        return "> " + " ".join(map(str, what[1:]))
+    who = what.get("from") or what.get("by") or what.get("player")
+    return (f"< {what.get('type')} room={what.get('room')} seq={what.get('seq')} "
+            f"re={what.get('re')} code={what.get('code')} from={who} "
+            f"status={what.get('status')}")
 
 
 # -- processes -------------------------------------------------------------------------

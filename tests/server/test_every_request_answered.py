@@ -234,7 +234,7 @@ step = st.tuples(st.integers(0, 2), st.sampled_from(WEIGHTED), st.integers(0, 30
 @example(tight=False, steps=[  # the starter leaves while the board is made
     (0, "create-room", 4, 0), (1, "join-room", 0, 1), (0, "start", 0, 0),
     (0, "leave-room", 0, 0)])
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(tight=st.booleans(), steps=st.lists(step, min_size=5, max_size=70))
 def test_every_request_with_an_id_is_answered(tight: bool,
                                               steps: list[tuple[int, str, int, int]]) -> None:
