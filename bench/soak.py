@@ -83,6 +83,10 @@ def encode(data: dict[str, Any]) -> bytes:
     return msgpack.packb(data)  # type: ignore[no-any-return]
 
 
+class RunOver(Exception):
+    """The run ended while a client waited for room in its window of open requests."""
+
+
 class Bot:
     """One client: its connection, what it believes about its room, its open requests."""
 
@@ -128,9 +132,13 @@ class Bot:
     # -- sending ------------------------------------------------------------------
     async def request(self, type_: str, **fields: Any) -> None:
         """Send one request with a fresh id, keeping at most ``--window`` open."""
-        while len(self.open) >= self.args.window:
+        while len(self.open) >= self.args.window:  # (unanswered ones may keep it full)
             self.answered.clear()
-            await self.answered.wait()
+            left = self.until - time.time()
+            if left <= 0:
+                raise RunOver
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.answered.wait(), left)
         assert self.ws is not None
         self.next_id += 1
         rid = self.next_id
@@ -396,19 +404,20 @@ class Bot:
                 self.c["resumed into a room"] += 1
             step = 1.0 / self.args.rate
             next_at = time.monotonic()
-            while time.time() < self.until:
-                if self.rng.random() < self.args.reconnect:
-                    await self.settle()
-                    if self.rng.random() < 0.5:
-                        ws.transport.abort()  # a dropped network, not a goodbye
-                    else:
-                        await ws.close()
-                    self.c["reconnects"] += 1
-                    return
-                await self.act()
-                self.check_late()
-                next_at += step * self.rng.uniform(0.5, 1.5)
-                await asyncio.sleep(max(0.0, next_at - time.monotonic()))
+            with contextlib.suppress(RunOver):
+                while time.time() < self.until:
+                    if self.rng.random() < self.args.reconnect:
+                        await self.settle()
+                        if self.rng.random() < 0.5:
+                            ws.transport.abort()  # a dropped network, not a goodbye
+                        else:
+                            await ws.close()
+                        self.c["reconnects"] += 1
+                        return
+                    await self.act()
+                    self.check_late()
+                    next_at += step * self.rng.uniform(0.5, 1.5)
+                    await asyncio.sleep(max(0.0, next_at - time.monotonic()))
             await self.settle(self.args.drain)
             await ws.close()
         except ConnectionClosed as exc:
@@ -640,7 +649,11 @@ def report(c: Counter[str], elapsed: float, args: argparse.Namespace) -> int:
     odd = {k: v for k, v in c.items() if k.startswith("client could not")}
     if odd:
         print(f"this client's own failures: {odd}")
-    bad = c["unanswered"] + c["lost events"] + c["reordered events"] + sum(late.values())
+    if c["client processes that failed"]:
+        print(f"CLIENT PROCESSES THAT FAILED {c['client processes that failed']} (their counts "
+              "are missing above)")
+    bad = c["unanswered"] + c["lost events"] + c["reordered events"] + sum(late.values()) \
+        + c["client processes that failed"]
     return 1 if bad else 0
 
 
