@@ -13,7 +13,8 @@ is done, each request must have been answered as the protocol says:
   ``chat.from`` ...), or a new game's ``state`` for ``start`` and ``agree-again``;
 - or the connection was closed (a close with a code is an answer the protocol allows).
 
-A request whose answer waits for a job may be answered when the job is done.
+A request whose answer waits for a job may be answered when the job is done (or
+fails: every worker busy, out of time).
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ GAMES: list[dict[str, Any]] = [
 REQUESTS = ("hello", "list-rooms", "create-room", "join-room", "leave-room", "sync",
             "player-info", "move", "chat", "resign", "play-again", "agree-again",
             "decline-again", "offer", "answer", "start")
-STEPS = (*REQUESTS, "finish-job", "wait", "drop", "garbage")
+STEPS = (*REQUESTS, "finish-job", "fail-job", "wait", "drop", "garbage")
 WEIGHTED = (*STEPS, "create-room", "join-room", "join-room", "move", "move", "move", "resign",
             "play-again", "agree-again", "start", "finish-job", "leave-room")
 """Steps to draw from: the ones that move a room along come more often."""
@@ -115,6 +116,8 @@ class World:
         agent = self.agents[n % len(self.agents)]
         if kind == "finish-job":
             self.finish(1)
+        elif kind == "fail-job":  # every worker busy, or the job ran out of time
+            self.finish(1, {"error": "busy" if x % 2 else "out-of-time"})
         elif kind == "wait":
             self.now += (x % 8) * 0.75
             self.server.now = self.now
@@ -177,18 +180,17 @@ class World:
                 f"{kind} {fields} got no answer: {[type(m).__name__ for m in got]}"
             self.waiting.append(asked)
 
-    def finish(self, count: int | None = None) -> None:
-        """Answer ``count`` held jobs (all if None), oldest first."""
+    def finish(self, count: int | None = None, answer: dict[str, Any] | None = None) -> None:
+        """Answer ``count`` held jobs (all if None), oldest first: by running them, or
+        with ``answer`` (a failure)."""
         done = 0
         while self.server.work and (count is None or done < count):
-            self._finish_one()
+            job = self.server.work.pop(0)
+            result = answer if answer is not None else run_job(job.job)
+            self.server.execute(self.server.hub.work_done(job.room, job.ticket, result,
+                                                          self.now))
             done += 1
         self.settle()
-
-    def _finish_one(self) -> None:
-        job = self.server.work.pop(0)
-        self.server.execute(self.server.hub.work_done(job.room, job.ticket,
-                                                      run_job(job.job), self.now))
 
     def settle(self) -> None:
         """Claim what came since for the requests still waiting (whatever step caused
@@ -234,6 +236,11 @@ step = st.tuples(st.integers(0, 2), st.sampled_from(WEIGHTED), st.integers(0, 30
 @example(tight=False, steps=[  # the starter leaves while the board is made
     (0, "create-room", 4, 0), (1, "join-room", 0, 1), (0, "start", 0, 0),
     (0, "leave-room", 0, 0)])
+@example(tight=False, steps=[  # a second agree-again starts a race whose board fails
+    (0, "create-room", 4, 0), (1, "join-room", 0, 1), (0, "start", 0, 0),
+    (0, "finish-job", 0, 0), (0, "resign", 0, 0), (1, "resign", 0, 0),
+    (0, "play-again", 0, 0), (1, "leave-room", 0, 0), (0, "agree-again", 0, 0),
+    (0, "fail-job", 1, 0)])
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(tight=st.booleans(), steps=st.lists(step, min_size=5, max_size=70))
 def test_every_request_with_an_id_is_answered(tight: bool,
