@@ -59,7 +59,7 @@ class Computers:
         worker (the pool starts new ones) is asked once more: the seat would otherwise
         wait for its move forever."""
         running = self._busy.pop(job.bot, None)
-        if running is not None:
+        if running is not None and running is not asyncio.current_task():  # (a retry)
             running.cancel()
         if not self._warmed:  # the server's first computer: warm each worker up first
             self._warmed = True

@@ -768,7 +768,9 @@ class Room:
         else:
             exc = ProtocolError(ErrorCode.SERVER_BUSY, f"Working out {pending.what} took too "
                                 "long; try again, or choose a smaller board.", retry_after=1.0)
-        self._tell(out, pending.ident, exc, pending.re)
+        asker = pending.ident
+        if pending.kind == "join" or (asker is not None and asker.room is self):
+            self._tell(out, asker, exc, pending.re)  # (one who left was answered then)
         if pending.kind == "new-game" and self.game is None:
             for m in self.seated:
                 if m is not pending.ident:
