@@ -16,8 +16,11 @@ What it checks, per client:
   ``profile``), or, for requests the room answers with an event, that event from the
   sender (``moved.by``, ``chat.from``, ``player-info.player`` ...; ``start`` by the
   room's new ``state``). A request still unanswered ``--late`` seconds after it was sent
-  is reported at once, with its type; the ones still open when the run has ended and
-  ``--drain`` seconds have passed are the "unanswered";
+  is reported at once, with its type and the frames around it; the ones still open when
+  the run has ended and ``--drain`` seconds have passed are the "unanswered". Events
+  answer the oldest open request of their kind, so a missing answer may be counted
+  against a later request of the same kind (``start`` and ``agree-again`` share the new
+  game's ``state``); the count is exact;
 - every room event reaches every member: a member's ``seq`` goes up by exactly one per
   event from the ``joined`` that let it in (or the ``welcome`` that resumed it) to its
   ``left``; a jump is a lost broadcast, a step back a reordered one.
