@@ -683,7 +683,9 @@ def main() -> None:
                         help="seconds to wait for the last answers at the end")
     parser.add_argument("--server-path", default=None,
                         help="run the server from this folder's gridhall/ (before/after)")
-    parser.add_argument("--url", default=None, help="soak this running server instead")
+    parser.add_argument("--url", default=None,
+                        help="soak a server already running on this machine (only the port "
+                             "is used: clients always connect to 127.0.0.1)")
     parser.add_argument("--loop", default="auto", choices=("auto", "asyncio", "uvloop"),
                         help="the server's event loop, as gridhall-server --loop")
     parser.add_argument("--seed", type=int, default=1)
