@@ -229,6 +229,9 @@ class GameServer:
 
     # -- what sessions ask of the server (SessionHost) ---------------------------
     def bind(self, ident: Identity, session: Session) -> None:
+        older = self.sessions.get(ident.id)
+        if older is not None and older is not session:
+            self._flush()  # what this turn sent the older connection goes before its close
         self.sessions.bind(ident, session)
 
     def unbind(self, ident: Identity, session: Session) -> bool:
@@ -282,7 +285,12 @@ class GameServer:
             except Exception:  # the game goes on for the players even if the disk does not
                 log.exception("could not write %d changes to the store", len(stored))
         for link, frame in frames:
-            link.send_frame(frame)
+            try:
+                link.send_frame(frame)
+            except Exception:  # one failing socket must not cost the others their frames
+                log.exception("could not send to %s; closing that connection", link.peer)
+                with contextlib.suppress(Exception):
+                    link.close(1011, "the server could not send to this connection")
 
     def _arm(self, wake: Wake) -> None:
         timer = self._timers.pop(wake.key, None)

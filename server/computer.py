@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from concurrent.futures import BrokenExecutor
 
 from .effects import Think
 from .games import registry
@@ -57,13 +58,16 @@ class Computers:
         self.work = work
         self.budget = budget
 
-    def schedule(self, job: Think, answer: Answer) -> None:
+    def schedule(self, job: Think, answer: Answer, retry: bool = True) -> None:
         """Think about ``job`` and call ``answer(job, move)`` on the loop when done.
         A newer job for the same seat replaces one still queued; one already
         running finishes (a worker cannot be stopped midway) and the room tells a
-        stale answer by its request."""
+        stale answer by its request. A job lost with its worker (the pool starts new
+        ones) is asked once more: the seat would otherwise wait for its move forever."""
         def failed(exc: BaseException) -> None:
             log.error("room %s: the computer failed to find a move: %r", job.room, exc)
+            if retry and isinstance(exc, BrokenExecutor):
+                self.schedule(job, answer, retry=False)
 
         self.work.submit(think, job.game, job.request, job.level, self.budget,
                          owner=Owner(job.address or "room:" + job.room, job.room),

@@ -505,7 +505,7 @@ class Hub:
         self._room(ident).play_again(out, ident, now)
 
     def _agree_again(self, out: Outbox, ident: Identity, msg: p.AgreeAgain, now: float) -> None:
-        self._room(ident).agree_again(out, ident, now)
+        self._room(ident).agree_again(out, ident, now, re=msg.id)
 
     def _decline_again(self, out: Outbox, ident: Identity, msg: p.DeclineAgain,
                        now: float) -> None:
@@ -518,7 +518,7 @@ class Hub:
         self._room(ident).answer(out, ident, msg.kind, msg.accept, now)
 
     def _start(self, out: Outbox, ident: Identity, msg: p.Start, now: float) -> None:
-        self._room(ident).start(out, ident, now)
+        self._room(ident).start(out, ident, now, re=msg.id)
 
 
 def _journal_map(msg: Any) -> JSON:

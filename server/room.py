@@ -443,6 +443,7 @@ class Room:
               reason: Termination = Termination.RESIGN) -> None:
         """Remove ``ident``; a seated player in a game in progress forfeits."""
         self.grace.pop(ident.id, None)
+        self._abandon(out, ident)
         game = self.game
         if game is not None and game.result is None and ident.id in game.players \
                 and self.seat_of(ident) is not None:
@@ -463,6 +464,11 @@ class Room:
             self.host.identity_released(ident, now)
         self._drop_lonely_bots(now)
         if not any(m.connected or m.id in self.grace for m in self.members):
+            pending = self.pending
+            if pending is not None and pending.kind == "join":  # a guess still being checked
+                self._tell(out, pending.ident, ProtocolError(
+                    ErrorCode.NO_SUCH_ROOM, "The room closed before your password was "
+                    "checked."), pending.re)
             self.close(now)
 
     def _drop_lonely_bots(self, now: float) -> None:
@@ -472,6 +478,17 @@ class Room:
                 bot.room, bot.role = None, None
                 self.thinking.pop(bot.id, None)
                 self.host.identity_released(bot, now)
+
+    def _abandon(self, out: Outbox, ident: Identity) -> None:
+        """``ident`` leaves while the room's job works for its request: answer that
+        request now, since the job's answer will find nobody to tell."""
+        pending = self.pending
+        if pending is not None and pending.ident is ident and pending.re is not None \
+                and pending.kind != "join":
+            self._tell(out, ident, ProtocolError(ErrorCode.NOT_IN_ROOM, "You left the room "
+                                                 f"before {pending.what} was ready."),
+                       pending.re)
+            pending.re = None
 
     def close(self, now: float) -> None:
         """The room ends: nobody is left who could come back."""
@@ -621,7 +638,8 @@ class Room:
             self.broadcast_state(out)  # a take-back rewrites the board: send fresh snapshots
         self._after_action(out, now)
 
-    def start(self, out: Outbox, ident: Identity, now: float) -> None:
+    def start(self, out: Outbox, ident: Identity, now: float, re: int | None = None
+              ) -> None:
         """The creator starts a manually started game (Link-match)."""
         if ident.id != self.creator:
             raise ProtocolError(ErrorCode.NOT_A_PLAYER, "Only the room's creator can start.")
@@ -636,7 +654,7 @@ class Room:
         if self.status == "over":
             self.round_no += 1
             self.again = None
-        self._new_game(out, now)
+        self._new_game(out, now, ident, re)
 
     # -- computer players -----------------------------------------------------
     def computer_move(self, out: Outbox, bot: Identity, request: JSON, move: JSON,
@@ -755,7 +773,9 @@ class Room:
         else:
             exc = ProtocolError(ErrorCode.SERVER_BUSY, f"Working out {pending.what} took too "
                                 "long; try again, or choose a smaller board.", retry_after=1.0)
-        self._tell(out, pending.ident, exc, pending.re)
+        asker = pending.ident
+        if pending.kind == "join" or (asker is not None and asker.room is self):
+            self._tell(out, asker, exc, pending.re)  # (one who left was answered then)
         if pending.kind == "new-game" and self.game is None:
             for m in self.seated:
                 if m is not pending.ident:
@@ -773,9 +793,11 @@ class Room:
             self._new_game(out, now)
         return bool(ready)
 
-    def _new_game(self, out: Outbox, now: float) -> None:
+    def _new_game(self, out: Outbox, now: float, ident: Identity | None = None,
+                  re: int | None = None) -> None:
         """Start the next game, or ask for its board first (a job) if the game
-        needs one made; a busy room starts it once its job is answered."""
+        needs one made; a busy room starts it once its job is answered. ``ident``
+        and ``re``: the ``start`` that asked, told if the board cannot be made."""
         if self.pending is not None:
             if self.pending.kind != "new-game":
                 self._start_queued = True
@@ -783,7 +805,7 @@ class Room:
         seed = game_seed(self.seed, self.games_started)
         job = new_game_work(self.spec, self.options, seed)
         if job is not None:
-            self._launch(out, job, Pending("new-game", "the board", seed=seed))
+            self._launch(out, job, Pending("new-game", "the board", ident, re, seed=seed))
             return
         self._create_game(out, now, seed, None)
 
@@ -822,16 +844,22 @@ class Room:
                     self.agree_again(out, bot, now)
         self._maybe_rematch(out, now)
 
-    def agree_again(self, out: Outbox, ident: Identity, now: float) -> None:
+    def agree_again(self, out: Outbox, ident: Identity, now: float,
+                    re: int | None = None) -> None:
         if self.seat_of(ident) is None:
             raise ProtocolError(ErrorCode.NOT_A_PLAYER, "Only seated players can agree.")
         if self.again is None:
             raise ProtocolError(ErrorCode.NO_PENDING_REQUEST, "Nobody has asked for a new "
                                 "game; send play-again to ask.")
-        if ident.id not in self.again:
-            self.again.append(ident.id)
-            self.broadcast(out, lambda s: p.AgreeAgainEvent(room=self.code, seq=s,
-                                                            sender=ident.id))
+        if ident.id in self.again:  # a second click: answered, and it changes nothing
+            self._maybe_rematch(out, now, ident, re)  # unless the others have left
+            if self.again is not None:
+                raise ProtocolError(ErrorCode.NO_PENDING_REQUEST, "You have already agreed; "
+                                    "waiting for the others.")
+            return
+        self.again.append(ident.id)
+        self.broadcast(out, lambda s: p.AgreeAgainEvent(room=self.code, seq=s,
+                                                        sender=ident.id))
         self._maybe_rematch(out, now)
 
     def decline_again(self, out: Outbox, ident: Identity) -> None:
@@ -844,7 +872,10 @@ class Room:
         self.broadcast(out, lambda s: p.DeclineAgainEvent(room=self.code, seq=s,
                                                           sender=ident.id))
 
-    def _maybe_rematch(self, out: Outbox, now: float) -> None:
+    def _maybe_rematch(self, out: Outbox, now: float, ident: Identity | None = None,
+                       re: int | None = None) -> None:
+        """Start the next game once every seated player agreed (``ident`` and ``re``:
+        the request that completed the agreement, told if the board cannot be made)."""
         if self.again is None or not all(s.id in self.again for s in self.seated):
             return
         self.again = None
@@ -852,7 +883,7 @@ class Room:
         self.game = None
         if not self._maybe_start(out, now):
             if self.spec.start == "manual":
-                self._new_game(out, now)  # everyone agreed: the next race starts now
+                self._new_game(out, now, ident, re)  # everyone agreed: the race starts
             else:
                 self.broadcast_state(out)
 

@@ -255,3 +255,65 @@ def test_a_job_is_charged_to_whoever_asked_and_a_computer_to_the_rooms_creator()
     player.send("move", move={"x": 7, "y": 7})
     [think] = server.thinks()
     assert think.address == "10.0.0.2"
+
+
+async def test_a_worker_that_dies_does_not_fail_every_later_job() -> None:
+    """A worker process killed (out of memory, a crash) breaks a process pool for good;
+    the server's pool starts new workers, so rooms and computers get answers again."""
+    import asyncio
+    import operator
+    import os
+
+    from gridhall.server.work import WorkPool
+
+    from gridhall.server.scheduler import Owner
+
+    pool = WorkPool(1, 4)
+    owner = Owner("10.0.0.2", "ROOM")
+    loop = asyncio.get_running_loop()
+    try:
+        died: asyncio.Future[BaseException] = loop.create_future()
+        pool.submit(os._exit, 3, owner=owner, done=lambda _: None, failed=died.set_result)
+        await died
+        answer: asyncio.Future[Any] = loop.create_future()
+        pool.submit(operator.add, 2, 3, owner=owner, done=answer.set_result,
+                    failed=answer.set_exception)
+        assert await answer == 5
+    finally:
+        pool.close()
+
+
+async def test_a_computer_whose_worker_died_is_asked_again() -> None:
+    """Without a second ask the computer's seat would wait for a move forever."""
+    import asyncio
+    from concurrent.futures.process import BrokenProcessPool
+
+    from gridhall.server.computer import Computers
+    from gridhall.server.effects import Think
+
+    loop = asyncio.get_running_loop()
+
+    class DyingOnce:
+        """A pool whose first computer job fails as when its worker dies."""
+
+        workers = 1
+        thinks = 0
+        failure_handled: asyncio.Future[None] = loop.create_future()
+
+        def submit(self, fn: Any, *args: Any, done: Any, failed: Any, **how: Any) -> bool:
+            if fn.__name__ == "think":
+                self.thinks += 1
+                if self.thinks == 1:
+                    loop.call_soon(self.fail, failed)
+            return True
+
+        def fail(self, failed: Any) -> None:
+            failed(BrokenProcessPool("a worker died"))
+            self.failure_handled.set_result(None)
+
+    pool = DyingOnce()
+    computers = Computers(pool)  # type: ignore[arg-type]
+    computers.schedule(Think("ROOM", "pbot", "gomoku", "easy", {"n": 1}),
+                       lambda job, move: None)
+    await pool.failure_handled
+    assert pool.thinks == 2
