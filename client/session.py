@@ -44,7 +44,14 @@ from gridhall.client.messages import (
     is_room_event,
 )
 from gridhall.client.room import RoomCopy, apply
-from gridhall.protocol import CLIENT_MESSAGES, MAX_SERVER_FRAME, PROTOCOL_VERSION, ProtocolError
+from gridhall.client.plain import plain_tree
+from gridhall.protocol import (
+    CLIENT_MESSAGES,
+    MAX_SERVER_FRAME,
+    PROTOCOL_VERSION,
+    SERVER_MESSAGES,
+    ProtocolError,
+)
 from gridhall.protocol.schema import from_map, to_map
 
 Listener = Callable[[Event], None]
@@ -279,8 +286,8 @@ class Session:
         if isinstance(frame, str):
             return None  # the contract is binary only
         try:
-            msg = p.decode(frame, "server")
-        except ProtocolError:
+            msg = _decode(frame)
+        except (ProtocolError, RecursionError):
             return None
         result = self._on_message(msg)
         return result or ("welcomed" if isinstance(msg, p.Welcome) else None)
@@ -323,6 +330,16 @@ class Session:
     def _send_sync(self, since: int | None = None) -> None:
         if self._loop is not None:
             self._loop.create_task(self.send(p.Sync(since=since)))
+
+
+def _decode(frame: bytes) -> Any:
+    """A server frame as its typed message, every string in it made plain first (no
+    control or bidi characters): what a server says is shown as data, by every UI."""
+    obj = plain_tree(p.decode_map(frame, MAX_SERVER_FRAME))
+    cls = SERVER_MESSAGES.get(obj["type"])
+    if cls is None:
+        raise ProtocolError(p.ErrorCode.UNKNOWN_TYPE, "Unknown message type.")
+    return from_map(cls, obj)
 
 
 def _frame(msg: Request | dict[str, Any], req: int) -> bytes:

@@ -20,6 +20,7 @@ from textual.message import Message
 from textual.widget import Widget
 
 from gridhall.client.messages import Request, RoomEvent
+from gridhall.client.plain import plain
 from gridhall.client.room import RoomCopy
 from gridhall.client.views.base import Button
 from gridhall.client.views.common import Look
@@ -164,4 +165,5 @@ class UnknownBoard(Board):
 
     def render(self) -> Text:
         game = self.room.state.game if self.room and self.room.state else "this game"
-        return Text(f"This client cannot show {game} yet.\nChat works; update gridhall to play.")
+        return Text(f"This client cannot show {plain(game)} yet.\n"
+                    "Chat works; update gridhall to play.")
