@@ -35,6 +35,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from gridhall import protocol as p
 from gridhall.client.messages import (
+    BAD_VIEW,
     OFFLINE,
     Connection,
     ConnectionStatus,
@@ -313,11 +314,22 @@ class Session:
         elif is_room_event(msg):
             self._room_heard = True
             applied = apply(self.room, msg, self.player, self.clock())
+            if applied.refused is not None:
+                self._refuse_room(msg.room, applied.refused)
+                return None
             self.room = applied.room
             if applied.sync:
                 self._send_sync()
         self._emit(msg)
         return None
+
+    def _refuse_room(self, code: str, why: str) -> None:
+        """A room this client cannot show (a board beyond the protocol): say why, and
+        leave it rather than draw it (which would hang or exhaust memory)."""
+        self.room = None
+        if self._loop is not None:
+            self._loop.create_task(self.send(p.LeaveRoom()))
+        self._emit(Refused(BAD_VIEW, f"{why} This client left room {code}.", "join-room"))
 
     def _sync_if_stale(self, code: str) -> None:
         """After a resume the server sends what we missed (events, or a state); if
