@@ -39,6 +39,8 @@ class BoardCanvas(tk.Canvas):
     MARGIN = 0.5
     RING = 0
     BACKGROUND = "#2b2d31"
+    REDRAW_ON_CLICK = False
+    """Whether a click changes what the board shows by itself (a selection)."""
 
     def __init__(self, master: tk.Misc, on_intent: IntentSink, **kw: Any) -> None:
         super().__init__(
@@ -48,6 +50,7 @@ class BoardCanvas(tk.Canvas):
         self.room: RoomCopy | None = None
         self.me: str | None = None
         self.geom = Geometry.fit(1, 1, 100, 100)
+        self._inputs: tuple[object, ...] | None = None
         self.bind("<Configure>", lambda _e: self.redraw())
         self.bind("<Button-1>", lambda e: self._click(e, "left"))
         self.bind("<Button-2>", lambda e: self._click(e, "middle"))
@@ -77,15 +80,29 @@ class BoardCanvas(tk.Canvas):
         return {**state.options, **state.view} if state else {}
 
     def show(self, room: RoomCopy, me: str | None) -> None:
-        """Take a new snapshot of the room and repaint."""
+        """Take a new snapshot of the room and repaint, unless nothing the board shows
+        changed: a chat line, a roster change or a clock must not redraw a 200 x 200
+        field (a second of Tk's time each; a chatty room kept the client at 100% CPU)."""
         self.room, self.me = room, me
+        state = room.state
+        inputs = (state.view, state.options, state.status, state.turn, state.result,
+                  state.players, room.last_actions, me) if state else (None, me)  # fmt: skip
+        if self._inputs is not None and len(inputs) == len(self._inputs) and all(
+                a is b or a == b for a, b in zip(inputs, self._inputs)):  # fmt: skip
+            return
+        self._inputs = inputs
         self.redraw()
 
-    def redraw(self) -> None:
+    def fit(self) -> Geometry:
+        """The cells' layout for the canvas's size now."""
         cols, rows = self.cells()
         width = max(self.winfo_width(), 1)
         height = max(self.winfo_height(), 1)
-        self.geom = Geometry.fit(cols, rows, width, height, self.MARGIN)
+        return Geometry.fit(cols, rows, width, height, self.MARGIN)
+
+    def redraw(self) -> None:
+        cols, rows = self.cells()
+        self.geom = self.fit()
         self.delete("all")
         if cols and rows:
             self.draw(self.geom)
@@ -102,7 +119,8 @@ class BoardCanvas(tk.Canvas):
         request = self.click(cell[0], cell[1], MOUSE[mouse])
         if request is not None:
             self.on_intent(request)
-        self.redraw()
+        if self.REDRAW_ON_CLICK:
+            self.redraw()
 
     def message(self, text: str, color: str = "#e8e8e8") -> None:
         """A centred line over the board (waiting, countdown …)."""
