@@ -11,7 +11,7 @@ from gridhall.client.messages import Request, RoomEvent
 from gridhall.client.room import RoomCopy
 from gridhall.client.tk.geometry import Geometry
 from gridhall.client.views.common import Message
-from gridhall.client.views.base import Button
+from gridhall.client.views.base import BoardInputs, Button, board_inputs
 
 FONT_FAMILY = "DejaVu Sans"
 """Has the card suits, stars and arrows the boards' glyphs use; Tk falls back if missing."""
@@ -50,7 +50,7 @@ class BoardCanvas(tk.Canvas):
         self.room: RoomCopy | None = None
         self.me: str | None = None
         self.geom = Geometry.fit(1, 1, 100, 100)
-        self._inputs: tuple[object, ...] | None = None
+        self._inputs: BoardInputs | None = None
         self.bind("<Configure>", lambda _e: self.redraw())
         self.bind("<Button-1>", lambda e: self._click(e, "left"))
         self.bind("<Button-2>", lambda e: self._click(e, "middle"))
@@ -84,11 +84,8 @@ class BoardCanvas(tk.Canvas):
         changed: a chat line, a roster change or a clock must not redraw a 200 x 200
         field (a second of Tk's time each; a chatty room kept the client at 100% CPU)."""
         self.room, self.me = room, me
-        state = room.state
-        inputs = (state.view, state.options, state.status, state.turn, state.result,
-                  state.players, room.last_actions, me) if state else (None, me)  # fmt: skip
-        if self._inputs is not None and len(inputs) == len(self._inputs) and all(
-                a is b or a == b for a, b in zip(inputs, self._inputs)):  # fmt: skip
+        inputs = board_inputs(room, me)
+        if inputs == self._inputs:
             return
         self._inputs = inputs
         self.redraw()

@@ -22,7 +22,7 @@ from textual.widget import Widget
 from gridhall.client.messages import Request, RoomEvent
 from gridhall.client.plain import plain
 from gridhall.client.room import RoomCopy
-from gridhall.client.views.base import Button
+from gridhall.client.views.base import BoardInputs, Button, board_inputs
 from gridhall.client.views.common import Look
 
 LABEL = Style(color="#8a8f98")
@@ -64,6 +64,7 @@ class Board(Widget, can_focus=True):
         self._pressed: set[int] = set()
         self._chorded = False
         self._chord_released = 0.0
+        self._inputs: BoardInputs | None = None
 
     # -- geometry, provided by each game ----------------------------------------------
     def grid_size(self) -> tuple[int, int]:
@@ -77,8 +78,14 @@ class Board(Widget, can_focus=True):
 
     # -- state ------------------------------------------------------------------------
     def show(self, room: RoomCopy, me: str | None) -> None:
-        """Redraw from the session's copy of the room."""
+        """Redraw from the session's copy of the room, unless nothing the board shows
+        changed: a chat line or a roster change must not re-render a 200 x 200 field
+        (half a second each)."""
         self.room, self.me = room, me
+        inputs = board_inputs(room, me)
+        if inputs == self._inputs:
+            return
+        self._inputs = inputs
         w, h = self.grid_size()
         if not self._cursor_placed and w and h:  # start in the middle, where play begins
             self.cursor, self._cursor_placed = (w // 2, h // 2), True
