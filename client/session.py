@@ -45,7 +45,7 @@ from gridhall.client.messages import (
     is_room_event,
 )
 from gridhall.client.room import RoomCopy, apply
-from gridhall.client.plain import plain_tree
+from gridhall.client.plain import plain, plain_tree
 from gridhall.protocol import (
     CLIENT_MESSAGES,
     MAX_SERVER_FRAME,
@@ -279,6 +279,8 @@ class Session:
                 traceback.print_exc()
 
     def _status(self, status: ConnectionStatus, **details: Any) -> None:
+        if "reason" in details:  # a close reason or a handshake error: the server's words
+            details["reason"] = plain(details["reason"])
         self._emit(Connection(status, **details))
 
     def _on_frame(self, frame: bytes | str) -> str | None:

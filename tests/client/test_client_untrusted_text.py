@@ -4,15 +4,20 @@ terminal as control."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual.widgets import DataTable, Label, RichLog
 
+from gridhall.client.messages import Connection
 from gridhall.client.plain import plain
+from gridhall.client.session import Session
 from gridhall.client.tui.app import GridhallApp
 from tests.client.test_client_tui import FAST, SIZE, apps, state, status_text, until
 from tests.hostile import EVIL, has_control, hostile_server
+from tests.hostile import until as wait_for
 from tests.wsclient import WsClient
 
 MARKUP = "[/]x"
@@ -92,3 +97,22 @@ async def test_a_hostile_servers_texts_reach_no_screen_as_control() -> None:
             for text in (*toasts(app), *(line.text for line in log.lines), screen_text(app)):
                 assert not has_control(text), repr(text)
             assert app.is_running
+
+
+async def test_a_close_reason_reaches_listeners_without_control_characters() -> None:
+    async with hostile_server() as hostile:
+        session = Session(hostile.url, "me", backoff=FAST)
+        seen: list[Any] = []
+        session.add_listener(seen.append)
+        runner = asyncio.get_running_loop().create_task(session.run())
+        try:
+            await wait_for(lambda: session.connected, "the welcome")
+            await hostile.close_all(4000, "bye \x1b]0;pwned\x07\x9b2J")
+            await wait_for(lambda: any(isinstance(m, Connection) and m.status == "lost"
+                                       for m in seen), "the lost connection")  # fmt: skip
+        finally:
+            await session.close()
+            await runner
+    lost = next(m for m in seen if isinstance(m, Connection) and m.status == "lost")
+    assert lost.code == 4000 and lost.reason.startswith("bye ") and not has_control(lost.reason)
+

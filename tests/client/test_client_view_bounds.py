@@ -17,6 +17,7 @@ from gridhall.client.tui.app import GridhallApp
 from tests.client.test_client_tui import FAST, SIZE, until
 from tests.client.test_client_untrusted_text import toasts
 from tests.hostile import gomoku_state, hostile_server
+from tests.hostile import until as wait_for
 
 
 @pytest.fixture(autouse=True)
@@ -42,24 +43,16 @@ async def test_a_session_refuses_a_board_beyond_the_protocol_and_leaves(game: st
         session.add_listener(seen.append)
         runner = asyncio.get_running_loop().create_task(session.run())
         try:
-            await _until(lambda: session.connected)
+            await wait_for(lambda: session.connected)
             await session.send({"type": "join-room", "room": "EV1L00"})
-            await _until(lambda: any(isinstance(m, Refused) for m in seen))
+            await wait_for(lambda: any(isinstance(m, Refused) for m in seen))
             refused = next(m for m in seen if isinstance(m, Refused))
             assert refused.code == "bad-view" and "allows" in refused.message
             assert session.room is None
-            await _until(lambda: any(r.get("type") == "leave-room" for r in hostile.requests))
+            await wait_for(lambda: any(r.get("type") == "leave-room" for r in hostile.requests))
         finally:
             await session.close()
             await runner
-
-
-async def _until(cond: Callable[[], object]) -> None:
-    """Wait for a session's listeners to see ``cond`` (a failure guard, not a timing check)."""
-    end = asyncio.get_running_loop().time() + 30
-    while not cond():
-        assert asyncio.get_running_loop().time() < end, "condition not reached in time"
-        await asyncio.sleep(0.01)
 
 
 async def test_the_terminal_client_says_so_and_stays_in_the_lobby() -> None:
