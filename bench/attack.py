@@ -20,7 +20,9 @@ own room, one move every 0.1 s, timing each round trip from ``move`` to
 - ``names``: the name and colour rules, checked once;
 - ``computers``: ten hard computer rooms from one address play on while other
   addresses join a private room, make first reveals, start races and play an
-  easy computer (issue 22), each timed from request to answer.
+  easy computer (issue 22), each timed from request to answer;
+- ``client-text``: a player named ``[/]x`` holds a public room and chats markup while
+  real terminal clients (headless) open the lobby and watch; counts client crashes.
 
 Attackers use their own loopback addresses (127.0.0.2 and up), the probe
 127.0.0.1. For each attack it prints the probe's p50/p99/max round trip and
@@ -657,6 +659,49 @@ async def attack_computers(a: Attack) -> str:
     busy = sum(c["server-busy"] for c in codes.values())
     return "; ".join([latencies(k, v, codes[k]) for k, v in times.items()]
                      + [f"{a.counts['computer moves']} computer moves, {busy} busy"])
+TERMINAL_CLIENT = """
+import sys
+from gridhall.client.tui.app import GridhallApp
+url, room, seconds = sys.argv[1], sys.argv[2], float(sys.argv[3])
+app = GridhallApp(url, "Watcher")
+def watch():
+    app.session.submit("join-room", room=room, role="spectator")
+def leave():
+    app.session.submit("leave-room")  # back to the lobby, which lists the room again
+app.call_later(lambda: (app.set_timer(seconds / 3, watch), app.set_timer(2 * seconds / 3, leave),
+                        app.set_timer(seconds, app.exit)))
+app.run(headless=True, size=(120, 40))
+sys.exit(app.return_code or 0)
+"""
+"""A real terminal client, headless: the lobby, then the room as a spectator, then the
+lobby again; its exit status is non-zero if it crashed."""
+
+
+async def attack_client_text(a: Attack) -> str:
+    """A player named ``[/]x`` (Rich markup that does not parse) holds a public room and
+    chats markup; real terminal clients (headless, in processes of their own) open the
+    lobby, watch the room and go back. Counts the clients that crashed."""
+    clients, crashed = 2, 0
+    async with a.client("127.0.0.17", "[/]x", read=False) as evil:
+        await evil.send(frame("create-room", game="gomoku"))
+        room = (await expect(evil, "joined"))["room"]
+        a.begin()
+        procs = [await asyncio.create_subprocess_exec(
+            sys.executable, "-c", TERMINAL_CLIENT, a.url, room, str(a.seconds),
+            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
+            for _ in range(clients)]
+        chat = asyncio.create_task(a.paced(evil, lambda n: frame("chat", text=f"[/]{n} [bold]"),
+                                           rate=0.5))
+        for proc in procs:
+            _, err = await proc.communicate()
+            if proc.returncode != 0:
+                crashed += 1
+                lines = [ln for ln in err.decode(errors="replace").splitlines() if "Error" in ln]
+                a.counts[lines[-1].strip()[:60] if lines else f"exit {proc.returncode}"] += 1
+        chat.cancel()
+    a.counts["crashed"] = crashed
+    why = "; ".join(k for k in a.counts if k not in ("sent", "crashed"))
+    return f"{clients} terminal clients, {crashed} crashed" + (f" ({why})" if why else "")
 
 
 ATTACKS: dict[str, Callable[[Attack], Awaitable[str]]] = {
@@ -664,6 +709,7 @@ ATTACKS: dict[str, Callable[[Attack], Awaitable[str]]] = {
     "slow-readers": attack_slow_readers, "room-cap": attack_room_cap, "flood": attack_flood,
     "names": attack_names,
     "computers": attack_computers,
+    "client-text": attack_client_text,
 }
 
 

@@ -18,6 +18,7 @@ from typing import Any
 from gridhall.client import config
 from gridhall.client.address import AddressError, server_url
 from gridhall.client.messages import Connection
+from gridhall.client.plain import plain
 from gridhall.client.views import titles
 
 
@@ -56,7 +57,7 @@ def find_servers(wait: float | None = None) -> int:
 
     servers, error = find(FIND_SECONDS if wait is None else wait)
     if error:
-        print(f"gridhall: {error}", file=sys.stderr)
+        print(f"gridhall: {plain(error)}", file=sys.stderr)
         return 1
     if not servers:
         print("No gridhall servers found on this network. Is one running? A firewall on "
@@ -64,9 +65,9 @@ def find_servers(wait: float | None = None) -> int:
               "--server and the address the server printed.")  # fmt: skip
         return 1
     for s in servers:
-        print(s.describe())
+        print(plain(s.describe()))  # a LAN announcement is data, never terminal control
     first = servers[0]
-    print(f"\nJoin with:  gridhall --server {first.address}")
+    print(f"\nJoin with:  gridhall --server {plain(first.address)}")
     return 0
 
 

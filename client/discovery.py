@@ -27,6 +27,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from gridhall.client.plain import plain
 from gridhall.protocol import PROTOCOL_VERSION
 
 if TYPE_CHECKING:
@@ -67,13 +68,14 @@ class FoundServer:
         return self.protocol in (None, PROTOCOL_VERSION)
 
     def describe(self) -> str:
-        """One line for a list: name, address, rooms, and a warning if incompatible."""
-        parts = [f"{self.name}  {self.address}"]
+        """One line for a list: name, address, rooms, and a warning if incompatible
+        (made :func:`plain`: it comes from whoever answers on the LAN)."""
+        parts = [f"{plain(self.name)}  {plain(self.address)}"]
         if self.rooms is not None:
             parts.append(f"{self.rooms} room{'' if self.rooms == 1 else 's'} open")
         if not self.compatible:
             parts.append(f"protocol {self.protocol}: needs another gridhall version")
-        return " · ".join(parts)
+        return plain(" · ".join(parts))
 
 
 def _text(value: bytes | str | None) -> str:
@@ -118,7 +120,7 @@ def parse_service(key: str, addresses: list[str], port: int | None,
     host = best_address(addresses)
     if host is None or not port:
         return None
-    name = _text(properties.get(b"name")).strip() or instance_label(key)
+    name = plain(_text(properties.get(b"name")).strip() or instance_label(key))
     return FoundServer(key=key, name=name[:100], host=host, port=int(port),
                        protocol=_number(properties.get(b"protocol")),
                        rooms=_number(properties.get(b"rooms")),

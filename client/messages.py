@@ -44,6 +44,11 @@ OFFLINE = "offline"
 """The code of a :class:`Refused` made locally: the request was not sent."""
 
 
+BAD_VIEW = "bad-view"
+"""The code of a :class:`Refused` made locally: the server sent a board beyond what
+the protocol allows, so the client left that room instead of drawing it."""
+
+
 @dataclass(frozen=True)
 class Refused:
     """A request refused, by the server (its ``error``) or by this client before

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from gridhall import protocol as p
+from gridhall.client.bounds import view_problem
 from gridhall.client.messages import RoomEvent
 from gridhall.protocol import delta
 
@@ -54,12 +55,18 @@ class Applied:
 
     room: RoomCopy | None
     sync: bool = False
+    refused: str | None = None
+    """Why the event was not folded in: its board is beyond what the protocol allows
+    (:mod:`client.bounds`); ``room`` is then the copy as it was."""
 
 
 def apply(copy: RoomCopy | None, msg: RoomEvent, me: str | None, now: float) -> Applied:
     """Fold one room event into ``copy``; ``me`` is our player id, ``now`` the
     wall-clock time the event arrived."""
     if isinstance(msg, p.State):
+        problem = view_problem(msg.game, {**msg.options, **msg.view})
+        if problem is not None:
+            return Applied(copy, refused=problem)
         return Applied(_snapshot(copy, msg, now))
     if isinstance(msg, p.Joined) and msg.player in (None, me):
         if copy is None or copy.room != msg.room:
@@ -101,6 +108,9 @@ def _fold(copy: RoomCopy, state: p.State, msg: RoomEvent, now: float) -> Applied
                 view = delta.apply(state.view, msg.view, msg.delta)
             except delta.DeltaError:
                 return Applied(replace(copy, syncing=True), sync=not copy.syncing)
+        problem = view_problem(state.game, {**state.options, **view})
+        if problem is not None:
+            return Applied(copy, refused=problem)
         actions = {**copy.last_actions, msg.by: dict(msg.move)}
         return Applied(replace(copy, state=replace(state, view=view, turn=msg.turn),
                                last_actions=actions, view_at=now))  # fmt: skip

@@ -35,6 +35,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from gridhall import protocol as p
 from gridhall.client.messages import (
+    BAD_VIEW,
     OFFLINE,
     Connection,
     ConnectionStatus,
@@ -44,7 +45,14 @@ from gridhall.client.messages import (
     is_room_event,
 )
 from gridhall.client.room import RoomCopy, apply
-from gridhall.protocol import CLIENT_MESSAGES, MAX_SERVER_FRAME, PROTOCOL_VERSION, ProtocolError
+from gridhall.client.plain import plain, plain_tree
+from gridhall.protocol import (
+    CLIENT_MESSAGES,
+    MAX_SERVER_FRAME,
+    PROTOCOL_VERSION,
+    SERVER_MESSAGES,
+    ProtocolError,
+)
 from gridhall.protocol.schema import from_map, to_map
 
 Listener = Callable[[Event], None]
@@ -271,6 +279,8 @@ class Session:
                 traceback.print_exc()
 
     def _status(self, status: ConnectionStatus, **details: Any) -> None:
+        if "reason" in details:  # a close reason or a handshake error: the server's words
+            details["reason"] = plain(details["reason"])
         self._emit(Connection(status, **details))
 
     def _on_frame(self, frame: bytes | str) -> str | None:
@@ -279,8 +289,8 @@ class Session:
         if isinstance(frame, str):
             return None  # the contract is binary only
         try:
-            msg = p.decode(frame, "server")
-        except ProtocolError:
+            msg = _decode(frame)
+        except (ProtocolError, RecursionError):
             return None
         result = self._on_message(msg)
         return result or ("welcomed" if isinstance(msg, p.Welcome) else None)
@@ -306,11 +316,22 @@ class Session:
         elif is_room_event(msg):
             self._room_heard = True
             applied = apply(self.room, msg, self.player, self.clock())
+            if applied.refused is not None:
+                self._refuse_room(msg.room, applied.refused)
+                return None
             self.room = applied.room
             if applied.sync:
                 self._send_sync()
         self._emit(msg)
         return None
+
+    def _refuse_room(self, code: str, why: str) -> None:
+        """A room this client cannot show (a board beyond the protocol): say why, and
+        leave it rather than draw it (which would hang or exhaust memory)."""
+        self.room = None
+        if self._loop is not None:
+            self._loop.create_task(self.send(p.LeaveRoom()))
+        self._emit(Refused(BAD_VIEW, f"{why} This client left room {code}.", "join-room"))
 
     def _sync_if_stale(self, code: str) -> None:
         """After a resume the server sends what we missed (events, or a state); if
@@ -323,6 +344,16 @@ class Session:
     def _send_sync(self, since: int | None = None) -> None:
         if self._loop is not None:
             self._loop.create_task(self.send(p.Sync(since=since)))
+
+
+def _decode(frame: bytes) -> Any:
+    """A server frame as its typed message, every string in it made plain first (no
+    control or bidi characters): what a server says is shown as data, by every UI."""
+    obj = plain_tree(p.decode_map(frame, MAX_SERVER_FRAME))
+    cls = SERVER_MESSAGES.get(obj["type"])
+    if cls is None:
+        raise ProtocolError(p.ErrorCode.UNKNOWN_TYPE, "Unknown message type.")
+    return from_map(cls, obj)
 
 
 def _frame(msg: Request | dict[str, Any], req: int) -> bytes:

@@ -7,20 +7,21 @@ import contextlib
 from collections.abc import Callable
 from typing import ClassVar
 
-from textual.app import App
 from textual.binding import Binding, BindingType
 
 from gridhall import protocol as p
 from gridhall.client.messages import Connection, Event, Refused, is_room_event
+from gridhall.client.plain import plain
 from gridhall.client.session import Backoff, Session
 from gridhall.client.tui.events import ServerEvent
 from gridhall.client.tui.help import HelpScreen
 from gridhall.client.tui.lobby import LobbyScreen
 from gridhall.client.tui.room import RoomScreen
+from gridhall.client.tui.text import PlainNotify
 from gridhall.client.views.common import error_text, error_title
 
 
-class GridhallApp(App[None]):
+class GridhallApp(PlainNotify[None]):
     """Lobby first; a room screen is pushed while the session is in a room."""
 
     CSS_PATH = "gridhall.tcss"
@@ -51,7 +52,7 @@ class GridhallApp(App[None]):
         self.post_message(ServerEvent(msg))
 
     async def on_mount(self) -> None:
-        self.sub_title = f"{self.session.name} → {self.session.url}"
+        self.sub_title = plain(f"{self.session.name} → {self.session.url}")
         await self.push_screen(self.lobby)
         self._runner = asyncio.create_task(self.session.run())
 
@@ -80,10 +81,10 @@ class GridhallApp(App[None]):
 
     def _connection(self, msg: Connection) -> None:
         status = msg.status
-        who = f"{self.session.name} → {self.session.url}"
+        who = plain(f"{self.session.name} → {self.session.url}")
         if status == "connected":
             self._failures = 0
-            self.sub_title = f"{who} · {self.session.server_name or 'connected'}"
+            self.sub_title = f"{who} · {plain(self.session.server_name or 'connected')}"
             self.lobby.action_refresh()
         elif status == "lost" and msg.restarting:
             self.sub_title = f"{who} · server restarting, reconnecting in {msg.delay:.1f}s"

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from textual import on
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Footer, Header, Input, Label, OptionList
@@ -18,9 +18,10 @@ from textual.widgets.option_list import Option
 
 from gridhall.client.address import AddressError, server_url
 from gridhall.client.discovery import Browser, FoundServer, search_text
+from gridhall.client.tui.text import PlainNotify, text
 
 
-class ConnectApp(App[str | None]):
+class ConnectApp(PlainNotify[str | None]):
     """Returns the server to join (``HOST:PORT`` or what was typed), or None on quit."""
 
     CSS_PATH = "gridhall.tcss"
@@ -41,7 +42,7 @@ class ConnectApp(App[str | None]):
         with Vertical(id="connect"):
             yield Label("Servers on this network", classes="title")
             yield OptionList(id="found")
-            yield Label(search_text([], None), id="found-note", classes="dim")
+            yield Label(text(search_text([], None)), id="found-note", classes="dim")
             with Horizontal(id="address-bar"):
                 yield Label("Or type an address", classes="form-label")
                 yield Input(self.default, placeholder="HOST[:PORT]", id="address")
@@ -71,14 +72,15 @@ class ConnectApp(App[str | None]):
             found.highlighted < len(self.found) else None  # fmt: skip
         self.found = list(servers)
         found.clear_options()
-        found.add_options([Option(s.describe(), id=s.key, disabled=not s.compatible)
+        found.add_options([Option(text(s.describe()), id=s.key, disabled=not s.compatible)
                            for s in self.found])  # fmt: skip
         keys = [s.key for s in self.found]
         if keep in keys:
             found.highlighted = keys.index(keep)
         elif self.found:
             found.highlighted = 0
-        self.query_one("#found-note", Label).update(search_text(self.found, self.browser.error))
+        self.query_one("#found-note", Label).update(
+            text(search_text(self.found, self.browser.error)))
 
     @on(OptionList.OptionSelected, "#found")
     def _picked(self, event: OptionList.OptionSelected) -> None:

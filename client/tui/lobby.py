@@ -13,6 +13,7 @@ from textual.widgets import Button, DataTable, Footer, Header, Input, Label
 
 from gridhall import protocol as p
 from gridhall.client.tui.create import CreateRoomScreen
+from gridhall.client.tui.text import text
 from gridhall.client.views.lobby import room_rows
 
 REFRESH_SECONDS = 5.0
@@ -69,10 +70,8 @@ class LobbyScreen(Screen[None]):
         keep = self._selected_code()
         table.clear()
         for row in room_rows(rooms):
-            table.add_row(
-                row.room, row.game, row.options, row.players, row.spectators, row.status,
-                key=row.room,
-            )  # fmt: skip
+            cells = (row.room, row.game, row.options, row.players, row.spectators, row.status)
+            table.add_row(*(text(cell) for cell in cells), key=row.room)
         if keep is not None and keep in {r.get("room") for r in rooms}:
             table.move_cursor(row=table.get_row_index(keep))
 

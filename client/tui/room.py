@@ -21,6 +21,7 @@ from gridhall import protocol as p
 from gridhall.client.messages import Request, RoomEvent
 from gridhall.client.room import RoomCopy
 from gridhall.client.tui.boards import Board, board_for
+from gridhall.client.tui.text import text as plain_text
 from gridhall.client.views import view_for
 from gridhall.client.views.base import (
     AGAIN_KEYS,
@@ -35,6 +36,7 @@ from gridhall.client.views.base import (
     status_line,
     yes_no_request,
 )
+from gridhall.client.plain import plain
 from gridhall.client.views.common import Message, player_lines, seated
 
 
@@ -145,8 +147,8 @@ class RoomScreen(Screen[None]):
             return
         state = room.state
         self.query_one(Board).show(room, self.me)
-        title = f"{self.view.heading} · room {room.room}"
-        sub_title = f"round {state.round + 1} · {state.status}"
+        title = plain(f"{self.view.heading} · room {room.room}")
+        sub_title = plain(f"round {state.round + 1} · {state.status}")
         if (self.title, self.sub_title) != (title, sub_title):  # the header redraws on a change
             self.title, self.sub_title = title, sub_title
         self.query_one("#players", Static).update(self._players_text(state))
@@ -161,22 +163,24 @@ class RoomScreen(Screen[None]):
         room = self.room
         if room is not None and room.state is not None and self.ready:
             line = status_line(self.view, room, self.me, self.session.connected, time.time())
-            self.query_one("#status", Static).update(line)
+            self.query_one("#status", Static).update(plain_text(line))
 
     def _players_text(self, state: p.State) -> Text:
         text = Text()
         text.append("Players\n", style="bold underline")
         for line in player_lines(state, self.me, self.view.roles(state)):
             text.append("● ", style=line.color)
-            text.append(line.name + (" (you)" if line.me else ""), style="bold" if line.me else "")
-            text.append(f"  {line.role}", style="dim")
+            text.append(plain(line.name) + (" (you)" if line.me else ""),
+                        style="bold" if line.me else "")
+            text.append(f"  {plain(line.role)}", style="dim")
             if not line.connected:
                 text.append("  offline", style="bold red")
             if line.to_move:
                 text.append("  ◀ to move", style="bold yellow")
             text.append("\n")
         if state.spectators:
-            text.append(f"Watching: {', '.join(str(s) for s in state.spectators)}", style="dim")
+            text.append(plain(f"Watching: {', '.join(str(s) for s in state.spectators)}"),
+                        style="dim")
         return text
 
     def _write_chat(self, entry: Message) -> None:
@@ -184,8 +188,8 @@ class RoomScreen(Screen[None]):
         stamp = time.strftime("%H:%M", time.localtime(ts)) if isinstance(ts, int | float) else ""
         line = Text()
         line.append(f"{stamp} ", style="dim")
-        line.append(f"{entry.get('name')}: ", style="bold cyan")
-        line.append(str(entry.get("text")))
+        line.append(plain(f"{entry.get('name')}: "), style="bold cyan")
+        line.append(plain(entry.get("text")))
         self.query_one("#chat", RichLog).write(line)
 
     def _reload_chat(self, state: p.State) -> None:
@@ -201,7 +205,7 @@ class RoomScreen(Screen[None]):
         bar = offer_bar(self.view, state, self.me)
         self.query_one("#offer").display = bar is not None
         if bar is not None:
-            self.query_one("#offer-text", Label).update(bar.text)
+            self.query_one("#offer-text", Label).update(plain_text(bar.text))
             for button_id in ("#offer-accept", "#offer-decline"):
                 self.query_one(button_id).display = bar.can_answer
 
@@ -209,7 +213,7 @@ class RoomScreen(Screen[None]):
         bar = banner(self.view, room, self.me)
         self.query_one("#banner").display = bar is not None
         if bar is not None:
-            self.query_one("#banner-text", Label).update(bar.text)
+            self.query_one("#banner-text", Label).update(plain_text(bar.text))
             for key in AGAIN_KEYS:
                 self.query_one(f"#{key}").display = bool(getattr(bar, key))
 

@@ -199,6 +199,23 @@ class GameView:
 # ---- decisions every room screen makes the same way -----------------------------------
 
 
+BoardInputs = tuple[object, ...]
+"""Everything a board widget draws from: equal inputs, the same picture (tuples compare
+items by identity first, so an unchanged view costs nothing). A board redraws only when
+they change, so a chat line or a roster change never redraws a 200 x 200 field (about a
+second of Tk's time, half a second of the terminal's)."""
+
+
+def board_inputs(room: RoomCopy, me: str | None) -> BoardInputs:
+    """What a board shows depends on: the view, options, status, turn, result, players
+    (their colours), the others' last moves, and who we are."""
+    state = room.state
+    if state is None:
+        return (None, me)
+    return (state.view, state.options, state.status, state.turn, state.result, state.players,
+            room.last_actions, me)
+
+
 def status_line(view: GameView, room: RoomCopy, me: str | None, connected: bool,
                 now: float) -> str:  # fmt: skip
     """The line under the board: the game's status, plus watching / offline notes."""

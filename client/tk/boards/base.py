@@ -11,7 +11,7 @@ from gridhall.client.messages import Request, RoomEvent
 from gridhall.client.room import RoomCopy
 from gridhall.client.tk.geometry import Geometry
 from gridhall.client.views.common import Message
-from gridhall.client.views.base import Button
+from gridhall.client.views.base import BoardInputs, Button, board_inputs
 
 FONT_FAMILY = "DejaVu Sans"
 """Has the card suits, stars and arrows the boards' glyphs use; Tk falls back if missing."""
@@ -39,6 +39,8 @@ class BoardCanvas(tk.Canvas):
     MARGIN = 0.5
     RING = 0
     BACKGROUND = "#2b2d31"
+    REDRAW_ON_CLICK = False
+    """Whether a click changes what the board shows by itself (a selection)."""
 
     def __init__(self, master: tk.Misc, on_intent: IntentSink, **kw: Any) -> None:
         super().__init__(
@@ -48,6 +50,7 @@ class BoardCanvas(tk.Canvas):
         self.room: RoomCopy | None = None
         self.me: str | None = None
         self.geom = Geometry.fit(1, 1, 100, 100)
+        self._inputs: BoardInputs | None = None
         self.bind("<Configure>", lambda _e: self.redraw())
         self.bind("<Button-1>", lambda e: self._click(e, "left"))
         self.bind("<Button-2>", lambda e: self._click(e, "middle"))
@@ -77,15 +80,26 @@ class BoardCanvas(tk.Canvas):
         return {**state.options, **state.view} if state else {}
 
     def show(self, room: RoomCopy, me: str | None) -> None:
-        """Take a new snapshot of the room and repaint."""
+        """Take a new snapshot of the room and repaint, unless nothing the board shows
+        changed: a chat line, a roster change or a clock must not redraw a 200 x 200
+        field (a second of Tk's time each; a chatty room kept the client at 100% CPU)."""
         self.room, self.me = room, me
+        inputs = board_inputs(room, me)
+        if inputs == self._inputs:
+            return
+        self._inputs = inputs
         self.redraw()
 
-    def redraw(self) -> None:
+    def fit(self) -> Geometry:
+        """The cells' layout for the canvas's size now."""
         cols, rows = self.cells()
         width = max(self.winfo_width(), 1)
         height = max(self.winfo_height(), 1)
-        self.geom = Geometry.fit(cols, rows, width, height, self.MARGIN)
+        return Geometry.fit(cols, rows, width, height, self.MARGIN)
+
+    def redraw(self) -> None:
+        cols, rows = self.cells()
+        self.geom = self.fit()
         self.delete("all")
         if cols and rows:
             self.draw(self.geom)
@@ -102,7 +116,8 @@ class BoardCanvas(tk.Canvas):
         request = self.click(cell[0], cell[1], MOUSE[mouse])
         if request is not None:
             self.on_intent(request)
-        self.redraw()
+        if self.REDRAW_ON_CLICK:
+            self.redraw()
 
     def message(self, text: str, color: str = "#e8e8e8") -> None:
         """A centred line over the board (waiting, countdown …)."""

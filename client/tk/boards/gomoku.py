@@ -51,6 +51,7 @@ class GomokuCanvas(BoardCanvas):
         request = self.game.click(self.room, self.me, x, y)
         if request is not None:
             self.hover = None
+            self._draw_hover()
         return request
 
     def my_color(self) -> str | None:

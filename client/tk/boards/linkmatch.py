@@ -38,6 +38,7 @@ class LinkCanvas(BoardCanvas):
     MARGIN = 1.0
     RING = 1
     BACKGROUND = FELT
+    REDRAW_ON_CLICK = True
     game = LinkMatchView()
 
     def __init__(self, master: tk.Misc, on_intent: IntentSink, **kw: Any) -> None:

@@ -20,8 +20,9 @@ from textual.message import Message
 from textual.widget import Widget
 
 from gridhall.client.messages import Request, RoomEvent
+from gridhall.client.plain import plain
 from gridhall.client.room import RoomCopy
-from gridhall.client.views.base import Button
+from gridhall.client.views.base import BoardInputs, Button, board_inputs
 from gridhall.client.views.common import Look
 
 LABEL = Style(color="#8a8f98")
@@ -63,6 +64,7 @@ class Board(Widget, can_focus=True):
         self._pressed: set[int] = set()
         self._chorded = False
         self._chord_released = 0.0
+        self._inputs: BoardInputs | None = None
 
     # -- geometry, provided by each game ----------------------------------------------
     def grid_size(self) -> tuple[int, int]:
@@ -76,8 +78,14 @@ class Board(Widget, can_focus=True):
 
     # -- state ------------------------------------------------------------------------
     def show(self, room: RoomCopy, me: str | None) -> None:
-        """Redraw from the session's copy of the room."""
+        """Redraw from the session's copy of the room, unless nothing the board shows
+        changed: a chat line or a roster change must not re-render a 200 x 200 field
+        (half a second each)."""
         self.room, self.me = room, me
+        inputs = board_inputs(room, me)
+        if inputs == self._inputs:
+            return
+        self._inputs = inputs
         w, h = self.grid_size()
         if not self._cursor_placed and w and h:  # start in the middle, where play begins
             self.cursor, self._cursor_placed = (w // 2, h // 2), True
@@ -164,4 +172,5 @@ class UnknownBoard(Board):
 
     def render(self) -> Text:
         game = self.room.state.game if self.room and self.room.state else "this game"
-        return Text(f"This client cannot show {game} yet.\nChat works; update gridhall to play.")
+        return Text(f"This client cannot show {plain(game)} yet.\n"
+                    "Chat works; update gridhall to play.")

@@ -1,0 +1,74 @@
+"""The largest boards the protocol allows, checked before a client draws one.
+
+A client draws what the server says: a Gomoku ``size`` of 100000 made the
+terminal client loop over 10^10 points (a hang), a Minesweeper board of
+100000 x 100000 made it build 10^10 cells (``MemoryError``). Every view a
+client folds into its room copy (a ``state``'s options and view, a ``moved``'s
+view) passes :func:`view_problem` first, in one place (:mod:`client.room`), so
+every UI is covered. The numbers are the options' limits in PROTOCOL.md; a game
+this client does not know is drawn as a note, never as a board, so it is not
+checked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from gridhall.client.plain import plain
+
+
+@dataclass(frozen=True)
+class Board:
+    """A game's board sides (``(key, default, most)``) and its lists bounded by them."""
+
+    title: str
+    sides: tuple[tuple[str, int, int], ...]
+    lists: tuple[tuple[str, str], ...] = ()
+    """(key, what bounds its length): ``cells``, ``rows`` (the last side) or ``path``."""
+
+
+PATH_POINTS = 4
+"""A Link-match link turns at most twice: its corner points, ends included."""
+
+BOARDS: dict[str, Board] = {
+    "gomoku": Board("Gomoku", (("size", 15, 19),), (("moves", "cells"),)),
+    "minesweeper": Board("Minesweeper", (("width", 0, 200), ("height", 0, 200)),
+                         (("rows", "rows"),)),
+    "linkmatch": Board("Link-match", (("width", 0, 30), ("height", 0, 16)),
+                       (("rows", "rows"), ("path", "path"), ("hint", "path"))),
+}
+
+
+def _side(value: Any, default: int) -> int | None:
+    """A side as the views read it (absent or 0: the default), None if not a whole number."""
+    if value is None or value == 0:
+        return default
+    if isinstance(value, bool) or not isinstance(value, int):
+        return None
+    return value
+
+
+def view_problem(game: str, view: Mapping[str, Any]) -> str | None:
+    """Why ``view`` (a room's options with its game view over them) is beyond what the
+    protocol allows, as a sentence for the player; None when it is within."""
+    board = BOARDS.get(game)
+    if board is None:
+        return None
+    sides: list[int] = []
+    for key, default, most in board.sides:
+        side = _side(view.get(key), default)
+        if side is None or not 0 <= side <= most:
+            return (f"The server sent a {board.title} board with {key} "
+                    f"{plain(repr(view.get(key)))[:40]}; the protocol allows at most {most}.")
+        sides.append(side)
+    cells = sides[0] * sides[-1]
+    limits = {"cells": cells, "rows": sides[-1], "path": PATH_POINTS}
+    for key, bound in board.lists:
+        items = view.get(key)
+        if isinstance(items, list | str) and len(items) > limits[bound]:
+            return (f"The server sent a {board.title} board with {len(items)} {key} for a "
+                    f"board of {sides[0]} x {sides[-1]}; the protocol allows at most "
+                    f"{limits[bound]}.")
+    return None

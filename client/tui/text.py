@@ -1,0 +1,34 @@
+"""Network text in the terminal client: always a Rich ``Text``, never markup.
+
+Textual parses a plain string given to a label, a table cell, an option or a
+toast as markup, so a player named ``[/]x`` would crash the screen showing it
+(``MarkupError``) and ``[link=...]`` would style or link it. Every place that
+shows text a server, a player or the LAN chose goes through :func:`text` (or, for
+toasts, :class:`PlainNotify`), which also makes the text :func:`~client.plain.plain`.
+"""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+from rich.text import Text
+from textual.app import App
+from textual.notifications import SeverityLevel
+
+from gridhall.client.plain import plain
+
+ReturnT = TypeVar("ReturnT")
+
+
+def text(value: object, style: str = "") -> Text:
+    """``value`` as inert text: no markup parsed, no control characters."""
+    return Text(plain(value), style=style)
+
+
+class PlainNotify(App[ReturnT]):
+    """An app whose toasts show their text as written (never markup, never control)."""
+
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
+               timeout: float | None = None, markup: bool = False) -> None:  # fmt: skip
+        super().notify(plain(message), title=plain(title), severity=severity, timeout=timeout,
+                       markup=False)
