@@ -263,6 +263,12 @@ class GameServer:
         self._flush()
         link.close(code, reason)
 
+    def call_later(self, delay: float, callback: Callable[[float], None]) -> None:
+        """A session's deferred ``sync`` (see ``Session.defer_sync``)."""
+        if not self._closed:
+            asyncio.get_running_loop().call_later(delay, lambda: self._closed or callback(
+                time.time()))
+
     def _schedule_flush(self) -> None:
         if self._flush_handle is None and (self._pending_frames or self._pending_store):
             self._flush_handle = asyncio.get_running_loop().call_soon(self._flush)
