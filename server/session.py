@@ -189,11 +189,11 @@ class Session:
         ident = self.identity
         if ident is None:
             raise ProtocolError(ErrorCode.NOT_WELCOMED, "Say hello first.", rid)
-        if isinstance(msg, p.Sync) and (self.deferred_sync is not None
-                                        or not self.snapshots.take(now)):
-            self.defer_sync(msg, now)
-            return
-        if isinstance(msg, SNAPSHOTS) and not self.snapshots.take(now):
+        if isinstance(msg, p.Sync):
+            if self.deferred_sync is not None or not self.snapshots.take(now):
+                self.defer_sync(msg, now)
+                return
+        elif isinstance(msg, SNAPSHOTS) and not self.snapshots.take(now):
             wait = round(self.snapshots.retry_after(), 3)
             self.strike(now)
             raise ProtocolError(ErrorCode.RATE_LIMITED, f"{msg.TYPE} sends a whole room; "
