@@ -48,6 +48,14 @@ class ServerConfig:
     chat_lines: int = 8
     chat_window: float = 10.0
     """At most ``chat_lines`` chat messages per ``chat_window`` seconds."""
+    max_spectators: int = 200
+    """Spectators one room admits; past it joining to watch gets ``room-full``."""
+    spectator_frames_per_second: float = 1000.0
+    spectator_frames_burst: int = 4000
+    """Frames a room's spectators together may make it send, for chat and, apart, for
+    arrivals, departures and renames (an event costs one frame per member; see
+    ``server/fanout.py``): a burst, then this many a second (``rate-limited`` with
+    ``retry_after`` past it). Seated players keep only their own limits."""
     max_bad_messages: int = 50
     """Bad frames tolerated on one connection before it is closed with 1008."""
     max_rate_strikes: int = 100

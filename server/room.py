@@ -159,6 +159,8 @@ class Room:
         """The room's one heavy job in flight (see :meth:`work_done`)."""
         self._tickets = 0
         self._start_queued = False
+        self.max_spectators: int | None = None
+        """Spectators admitted at most (None: no cap, as while a journal replays)."""
 
     # -- who is here ----------------------------------------------------------
     @property
@@ -412,7 +414,16 @@ class Room:
                                         "a spectator to watch.")
                 else:
                     seat, role = None, "spectator"  # a race in progress: watch this one
+        if role == "spectator":
+            self.check_spectator_seat(re)
         self._admit(out, ident, role, seat, now, re)
+
+    def check_spectator_seat(self, re: int | None = None) -> None:
+        """Refuse (``room-full``) one more spectator past the room's cap."""
+        cap = self.max_spectators
+        if cap is not None and len(self.spectators) >= cap:
+            raise ProtocolError(ErrorCode.ROOM_FULL, f"This room has {cap} spectators, as "
+                                "many as it admits; try again later.", re)
 
     def _free_seat(self) -> int | None:
         return next((n for n, s in enumerate(self.seats) if s is None), None)

@@ -1,0 +1,62 @@
+"""What a room's spectators may make the server send: budgets counted in frames.
+
+A line of chat, an arrival or a rename is one frame to every member, so its cost
+grows with the room: 400 spectators chatting, each within their own limit, made
+one room send 67,544 frames/s and another room's moves wait seconds. Spectators
+of a room therefore share two budgets, one for chat and one for the roster
+(arrivals, departures, renames), each in frames per second, where an event
+costs as many frames as the room has members. A small room never notices; a
+crowded one slows to a few lines a second, and whoever is refused is told how
+long to wait. Seated players keep only their own limits. Pure: no clock, no I/O.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+Kind = Literal["chat", "roster"]
+
+
+class FrameBudget:
+    """``rate`` frames per second up to ``burst``; an event takes its cost at once."""
+
+    def __init__(self, rate: float, burst: int, now: float) -> None:
+        self.rate = rate
+        self.burst = float(burst)
+        self.tokens = float(burst)
+        self.stamp = now
+
+    def _refill(self, now: float) -> None:
+        elapsed = max(0.0, now - self.stamp)  # a wall clock stepping back refills nothing
+        self.tokens = min(self.burst, self.tokens + elapsed * self.rate)
+        self.stamp = max(self.stamp, now)
+
+    def take(self, cost: int, now: float) -> float:
+        """Spend ``cost`` frames if there are enough (0.0), else the seconds to wait.
+        An event dearer than the whole burst needs a full budget (it never starves)."""
+        self._refill(now)
+        need = min(float(cost), self.burst)
+        if self.tokens >= need:
+            self.tokens -= cost
+            return 0.0
+        return (need - self.tokens) / self.rate
+
+    def charge(self, cost: int, now: float) -> None:
+        """Spend ``cost`` frames for an event that cannot be refused (a departure):
+        the debt, at most one burst, delays the next refusable ones."""
+        self._refill(now)
+        self.tokens = max(-self.burst, self.tokens - cost)
+
+
+class RoomBudget:
+    """One room's spectator budgets (see the module docstring)."""
+
+    def __init__(self, rate: float, burst: int, now: float) -> None:
+        self.kinds: dict[Kind, FrameBudget] = {"chat": FrameBudget(rate, burst, now),
+                                               "roster": FrameBudget(rate, burst, now)}
+
+    def take(self, kind: Kind, cost: int, now: float) -> float:
+        return self.kinds[kind].take(cost, now)
+
+    def charge(self, kind: Kind, cost: int, now: float) -> None:
+        self.kinds[kind].charge(cost, now)
