@@ -50,8 +50,8 @@ class ServerConfig:
     """At most ``chat_lines`` chat messages per ``chat_window`` seconds."""
     max_spectators: int = 200
     """Spectators one room admits; past it joining to watch gets ``room-full``."""
-    spectator_frames_per_second: float = 1000.0
-    spectator_frames_burst: int = 4000
+    spectator_frames_per_second: float = 500.0
+    spectator_frames_burst: int = 2000
     """Frames a room's spectators together may make it send, for chat and, apart, for
     arrivals, departures and renames (an event costs one frame per member; see
     ``server/fanout.py``): a burst, then this many a second (``rate-limited`` with

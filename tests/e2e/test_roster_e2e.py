@@ -1,8 +1,8 @@
 """Spectators coming and going never cost a room's players their connection.
 
-A real server on port 0 with its default limits: twenty spectators from one address
-join and leave over and over (each within its own limits) while two players sit in
-a game. The shared client folds every ``joined``/``left`` into its copy without
+A real server on port 0 with its default limits (but for the room's arrival budget):
+twenty spectators from one address join and leave over and over (each within its own
+limits) while two players sit in a game. The shared client folds every ``joined``/``left`` into its copy without
 asking for a ``sync``; a client that does ask on each one (as older clients do) has
 its syncs folded into one answer, never refused, never struck."""
 
@@ -19,6 +19,9 @@ from gridhall.client.session import Backoff, Session
 from gridhall.server.app import GameServer
 from tests.wsclient import WsClient
 
+UNBUDGETED = {"spectator_frames_per_second": 1e9, "spectator_frames_burst": 10**9}
+"""The server's default limits but for its room budget, which would pace these arrivals
+(tests/server/test_fanout_budget.py pins that)."""
 WAIT = 30.0
 """A failure guard for conditions the server brings about; never a timing check."""
 ROUNDS = 4
@@ -83,7 +86,7 @@ async def churn(server_url: str, room: str, spectators: int = 20) -> None:
 
 async def test_spectator_churn_never_costs_the_players_a_sync_or_their_connection(
         make_server: Any) -> None:
-    server = await make_server()
+    server = await make_server(**UNBUDGETED)
     async with running(url(server), "Ann") as (ann, ann_seen), \
             running(url(server), "Bob") as (bob, bob_seen):
         ann.submit("create-room", game="gomoku")
@@ -110,7 +113,7 @@ async def test_spectator_churn_never_costs_the_players_a_sync_or_their_connectio
 
 async def test_a_client_that_syncs_on_every_roster_event_is_never_refused_or_closed(
         make_server: Any) -> None:
-    server = await make_server()
+    server = await make_server(**UNBUDGETED)
     async with WsClient.connect(url(server), "Old") as old:
         await old.send("create-room", game="gomoku")
         room = (await old.expect("joined"))["room"]
