@@ -51,9 +51,11 @@ class FrameBudget:
 class RoomBudget:
     """One room's spectator budgets (see the module docstring)."""
 
-    def __init__(self, rate: float, burst: int, now: float) -> None:
-        self.kinds: dict[Kind, FrameBudget] = {"chat": FrameBudget(rate, burst, now),
-                                               "roster": FrameBudget(rate, burst, now)}
+    def __init__(self, chat: tuple[float, int], roster: tuple[float, int], now: float
+                 ) -> None:
+        """``chat``, ``roster``: (frames per second, burst) of each budget."""
+        self.kinds: dict[Kind, FrameBudget] = {"chat": FrameBudget(*chat, now),
+                                               "roster": FrameBudget(*roster, now)}
 
     def take(self, kind: Kind, cost: int, now: float) -> float:
         return self.kinds[kind].take(cost, now)

@@ -524,9 +524,10 @@ class Hub:
     def _budget(self, room: Room, now: float) -> RoomBudget:
         budget = self._budgets.get(room.code)
         if budget is None:
+            c = self.config
             budget = self._budgets[room.code] = RoomBudget(
-                self.config.spectator_frames_per_second, self.config.spectator_frames_burst,
-                now)
+                (c.spectator_chat_frames_per_second, c.spectator_chat_frames_burst),
+                (c.spectator_roster_frames_per_second, c.spectator_roster_frames_burst), now)
         return budget
 
     def _spend(self, room: Room, kind: Kind, cost: int, now: float, rid: int | None,

@@ -19,7 +19,8 @@ from gridhall.client.session import Backoff, Session
 from gridhall.server.app import GameServer
 from tests.wsclient import WsClient
 
-UNBUDGETED = {"spectator_frames_per_second": 1e9, "spectator_frames_burst": 10**9}
+UNBUDGETED = {"spectator_roster_frames_per_second": 1e9,
+              "spectator_roster_frames_burst": 10**9}
 """The server's default limits but for its room budget, which would pace these arrivals
 (tests/server/test_fanout_budget.py pins that)."""
 WAIT = 30.0

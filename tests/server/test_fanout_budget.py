@@ -25,7 +25,8 @@ def crowded(server: FakeServer, spectators: int, every: float = 0.0
 
 
 def test_spectators_chatting_within_their_own_limits_share_the_rooms_budget() -> None:
-    server = FakeServer(spectator_frames_per_second=100.0, spectator_frames_burst=200)
+    server = FakeServer(spectator_chat_frames_per_second=100.0,
+                        spectator_chat_frames_burst=200)
     ann, crowd, _ = crowded(server, 19, every=1.0)  # 20 members: a line costs 20 frames
     for s in crowd:
         s.clear()
@@ -59,7 +60,8 @@ def test_a_room_admits_a_bounded_number_of_spectators() -> None:
 
 
 def test_arrivals_in_a_crowded_room_are_paced_by_its_roster_budget() -> None:
-    server = FakeServer(spectator_frames_per_second=10.0, spectator_frames_burst=30)
+    server = FakeServer(spectator_roster_frames_per_second=10.0,
+                        spectator_roster_frames_burst=30)
     _, _, room = crowded(server, 6)  # costs 2 + 3 + ... + 7 = 27 frames
     late = connect(server, "Late")
     late.send("join-room", room=room, role="spectator")
