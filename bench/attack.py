@@ -634,9 +634,13 @@ async def attack_fanout(a: Attack) -> str:
                 async def count() -> None:
                     with contextlib.suppress(ConnectionClosed):
                         async for data in ws:
+                            if not a.running():
+                                continue
                             received["frames"] += 1
                             if isinstance(data, bytes) and b"\xa5error" in data[:16]:
                                 a.counts[str(decode_map(data, MAX_FRAME).get("code"))] += 1
+                            elif n == 0 and isinstance(data, bytes) and b"\xa4chat" in data[:16]:
+                                received["lines"] += 1  # one watcher's view of the room
 
                 reader = asyncio.create_task(count())
                 await asyncio.sleep(random.random() * 1.25)
@@ -649,9 +653,9 @@ async def attack_fanout(a: Attack) -> str:
         await asyncio.gather(*(spectator(n) for n in range(400)))
         drain.cancel()
     c = a.counts
-    seconds = max(1e-9, time.time() - a.started)
-    return (f"{c['in the room']} watching, {c['room-full']} room-full; {c['sent']} lines: "
-            f"{c['rate-limited']} rate-limited; {received['frames'] / seconds:.0f} frames/s "
+    return (f"{c['in the room']} watching, {c['room-full']} room-full; {c['sent']} lines "
+            f"sent, {received['lines']} broadcast, {c['rate-limited']} rate-limited, "
+            f"{c['not-in-room']} not in a room; {received['frames'] / a.seconds:.0f} frames/s "
             "to spectators")
 
 
