@@ -634,8 +634,8 @@ async def attack_fanout(a: Attack) -> str:
                 async def count() -> None:
                     with contextlib.suppress(ConnectionClosed):
                         async for data in ws:
-                            if not a.running():
-                                continue
+                            if not a.running() or b"\xa6joined" in data[:16]:
+                                continue  # arrivals: read late, sent before the chat began
                             received["frames"] += 1
                             if isinstance(data, bytes) and b"\xa5error" in data[:16]:
                                 a.counts[str(decode_map(data, MAX_FRAME).get("code"))] += 1
