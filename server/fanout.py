@@ -31,15 +31,19 @@ class FrameBudget:
         self.tokens = min(self.burst, self.tokens + elapsed * self.rate)
         self.stamp = max(self.stamp, now)
 
-    def take(self, cost: int, now: float) -> float:
-        """Spend ``cost`` frames if there are enough (0.0), else the seconds to wait.
+    def wait(self, cost: int, now: float) -> float:
+        """Seconds until an event of ``cost`` frames fits (0.0: now), spending nothing.
         An event dearer than the whole burst needs a full budget (it never starves)."""
         self._refill(now)
         need = min(float(cost), self.burst)
-        if self.tokens >= need:
+        return 0.0 if self.tokens >= need else (need - self.tokens) / self.rate
+
+    def take(self, cost: int, now: float) -> float:
+        """Spend ``cost`` frames if they fit now (0.0), else the seconds to wait."""
+        wait = self.wait(cost, now)
+        if wait == 0.0:
             self.tokens -= cost
-            return 0.0
-        return (need - self.tokens) / self.rate
+        return wait
 
     def charge(self, cost: int, now: float) -> None:
         """Spend ``cost`` frames for an event that cannot be refused (a departure):
@@ -57,8 +61,8 @@ class RoomBudget:
         self.kinds: dict[Kind, FrameBudget] = {"chat": FrameBudget(*chat, now),
                                                "roster": FrameBudget(*roster, now)}
 
-    def take(self, kind: Kind, cost: int, now: float) -> float:
-        return self.kinds[kind].take(cost, now)
+    def wait(self, kind: Kind, cost: int, now: float) -> float:
+        return self.kinds[kind].wait(cost, now)
 
     def charge(self, kind: Kind, cost: int, now: float) -> None:
         self.kinds[kind].charge(cost, now)

@@ -465,6 +465,7 @@ class Hub:
 
     def _join_room(self, out: Outbox, ident: Identity, msg: p.JoinRoom, now: float) -> None:
         room = self.lobby.find(msg.room)
+        budgeted = False
         if not self._replaying:
             self._not_in_room(ident)
             if room.protected and msg.password is not None:
@@ -473,12 +474,16 @@ class Hub:
                     raise ProtocolError(ErrorCode.RATE_LIMITED, "Too many wrong passwords; "
                                         f"wait {wait:.1f} s before trying again.", msg.id,
                                         retry_after=round(wait, 3))
-            if msg.role == "spectator" or room.status == "playing":  # may end up watching
+            budgeted = msg.role == "spectator" or room.status == "playing"  # may watch
+            if budgeted:
                 if msg.role == "spectator":
                     room.check_spectator_seat(msg.id)
-                self._spend(room, "roster", len(room.members) + 1, now, msg.id,
-                            "People are arriving in this room as fast as it allows")
+                self._afford(room, "roster", now, msg.id,
+                             "People are arriving in this room as fast as it allows",
+                             joining=True)
         room.join(out, ident, msg.role, msg.password, now, msg.id, verified=self._replaying)
+        if not self._replaying and budgeted and ident.room is room:  # in (no password due)
+            self._budget(room, now).charge("roster", len(room.members), now)
 
     def _leave_room(self, out: Outbox, ident: Identity, msg: p.LeaveRoom, now: float) -> None:
         room = self._room(ident)
@@ -504,10 +509,13 @@ class Hub:
             out.send([ident.id], p.Profile(player=ident.id, name=ident.name, color=ident.color,
                                            re=msg.id))
             return
-        if ident.role == "spectator" and not self._replaying:
-            self._spend(room, "roster", len(room.members), now, msg.id,
-                        "This room's spectators are changing names as fast as it allows")
+        spectator = ident.role == "spectator" and not self._replaying
+        if spectator:
+            self._afford(room, "roster", now, msg.id,
+                         "This room's spectators are changing names as fast as it allows")
         room.update_info(out, ident, name, color)
+        if spectator:
+            self._budget(room, now).charge("roster", len(room.members), now)
         if not self._replaying:
             out.add(self._saved(ident))
 
@@ -517,8 +525,9 @@ class Hub:
     def _chat(self, out: Outbox, ident: Identity, msg: p.Chat, now: float) -> None:
         room = self._room(ident)
         if ident.role == "spectator" and not self._replaying:
-            self._spend(room, "chat", len(room.members), now, msg.id,
-                        "This room's spectators are chatting as fast as it allows")
+            self._afford(room, "chat", now, msg.id,
+                         "This room's spectators are chatting as fast as it allows")
+            self._budget(room, now).charge("chat", len(room.members), now)
         room.say(out, ident, msg.text, now)
 
     def _budget(self, room: Room, now: float) -> RoomBudget:
@@ -530,10 +539,12 @@ class Hub:
                 (c.spectator_roster_frames_per_second, c.spectator_roster_frames_burst), now)
         return budget
 
-    def _spend(self, room: Room, kind: Kind, cost: int, now: float, rid: int | None,
-               what: str) -> None:
-        """Take ``cost`` frames from the room's spectator budget, or refuse."""
-        wait = self._budget(room, now).take(kind, cost, now)
+    def _afford(self, room: Room, kind: Kind, now: float, rid: int | None, what: str,
+                joining: bool = False) -> None:
+        """Refuse unless the room's spectator budget has room for an event to every
+        member (and a joiner); the caller charges it once the event happened (a
+        refusal costs nothing)."""
+        wait = self._budget(room, now).wait(kind, len(room.members) + joining, now)
         if wait > 0:
             raise ProtocolError(ErrorCode.RATE_LIMITED, f"{what}; wait {wait:.1f} s.", rid,
                                 retry_after=round(wait, 3))

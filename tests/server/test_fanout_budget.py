@@ -73,6 +73,21 @@ def test_arrivals_in_a_crowded_room_are_paced_by_its_roster_budget() -> None:
     assert isinstance(late.received()[-1], p.State)
 
 
+def test_a_refused_arrival_costs_the_room_nothing() -> None:
+    server = FakeServer(spectator_roster_frames_per_second=0.001,
+                        spectator_roster_frames_burst=10)
+    ann, bob = connect(server, "Ann"), connect(server, "Bob")
+    ann.send("create-room", game="gomoku")
+    room = ann.last(p.Joined).room
+    bob.send("join-room", room=room)  # a seat: no spectator budget
+    cy = connect(server, "Cy")
+    for n in range(20):  # the game is under way and full: each is refused
+        cy.send("join-room", T0 + n, room=room)
+    assert {e.code for e in cy.errors()} == {"room-full"}
+    cy.send("join-room", T0 + 21, room=room, role="spectator")
+    assert isinstance(cy.received()[-1], p.State)
+
+
 def test_a_departure_is_never_refused_but_is_paid_for() -> None:
     budget = FrameBudget(10.0, 30, T0)
     assert budget.take(30, T0) == 0.0
