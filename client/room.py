@@ -126,6 +126,8 @@ def _fold(copy: RoomCopy, state: p.State, msg: RoomEvent, now: float) -> Applied
         roster = _roster(state, msg)
         if roster is None:  # an older server's event, without what the roster needs
             return Applied(replace(copy, syncing=True), sync=True)
+        if isinstance(msg, p.Left) and msg.player in copy.again:  # the request is off
+            return Applied(replace(copy, state=replace(roster, pending_again=None), again=()))
         return Applied(replace(copy, state=roster))
     if isinstance(msg, p.PlayAgainEvent | p.AgreeAgainEvent):
         again = copy.again if msg.sender in copy.again else (*copy.again, msg.sender)

@@ -114,6 +114,12 @@ def test_others_coming_and_going_fold_into_the_roster_without_a_sync() -> None:
     assert now.state.players[2]["bot"] == "easy"
 
 
+def test_a_player_who_asked_for_another_game_leaving_drops_the_request() -> None:
+    room = room_of(make_state(status="over", pending_again=["b"]), again=("b",))
+    after = apply(room, p.Left(**EV, seq=6, player="b", name="bob"), "a", 0)
+    assert after.room is not None and after.room.again == () and not after.sync
+
+
 def test_our_own_join_and_leave_open_and_close_the_copy() -> None:
     joined = apply(None, p.Joined(**EV, seq=1, role="player", seat=0, player="a", name="ann"),
                    "a", 0)  # fmt: skip

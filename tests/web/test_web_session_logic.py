@@ -190,13 +190,14 @@ def test_others_coming_and_going_fold_into_the_roster_without_a_sync(page: Brows
       s.onMessage({type: 'player-info', room: 'R', seq: 4, player: 'p3', name: 'Cyd',
                    connected: true, previous: 'Cy'});
       s.onMessage({type: 'left', room: 'R', seq: 5, player: 'p9', name: 'Sy'});
+      s.room.again = ['p2'];  // Bob had asked for another game
       s.onMessage({type: 'left', room: 'R', seq: 6, player: 'p2', name: 'Bob'});
-      const folded = {sent: s.sent.slice(), spectators: s.room.state.spectators,
+      const folded = {sent: s.sent.slice(), spectators: s.room.state.spectators, again: s.room.again,
                       players: s.room.state.players.map((p) => [p.player, p.seat, p.color || null])};
       s.onMessage({type: 'left', room: 'R', seq: 7, player: 'p8'});  // an older server's
       return {...folded, old: s.sent.slice()};
     """)
     assert got["sent"] == []
-    assert got["spectators"] == ["Cyd"]
+    assert got["spectators"] == ["Cyd"] and got["again"] == []
     assert got["players"] == [["p1", 0, None], ["p4", 2, "teal"]]
     assert got["old"] == ["sync"]

@@ -308,6 +308,10 @@ export class Session {
         // Someone else came or went: the event carries the roster entry; an older
         // server's does not, and then a fresh roster is asked for.
         if (!foldRoster(state, msg)) this.requestSync(copy);
+        else if (msg.type === "left" && copy.again.includes(msg.player)) { // the request is off
+          copy.again = [];
+          delete state.pending_again;
+        }
         break;
       case "resigned":
       case "notice":
