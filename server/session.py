@@ -126,7 +126,7 @@ class Session:
         msg: Any = None
         try:
             msg = p.decode(frame, "client")
-            if isinstance(msg, p.Sync):  # limited on its own (see defer_sync), never struck
+            if isinstance(msg, p.Sync) and self.identity is not None:  # see defer_sync
                 self.bucket.tokens = min(self.bucket.burst, self.bucket.tokens + 1.0)
             self.dispatch(msg, now)
         except ProtocolError as exc:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from gridhall import protocol as p
 
-from tests.server.helpers import T0, FakeServer, connect
+from tests.server.helpers import T0, Client, FakeServer, connect
 
 
 def test_a_sync_past_the_limit_is_answered_once_it_is_allowed_not_refused() -> None:
@@ -62,3 +62,11 @@ def test_join_room_past_the_snapshot_limit_is_still_refused() -> None:
     rid = client.send("create-room", game="minesweeper")
     [error] = client.errors()
     assert error.code == "rate-limited" and error.re == rid
+
+
+def test_syncs_before_hello_still_count_against_the_message_rate() -> None:
+    server = FakeServer(rate_per_second=1.0, rate_burst=2, max_rate_strikes=3)
+    client = Client(server)
+    for _ in range(6):
+        client.send("sync")
+    assert (client.link.close_code, client.link.close_reason) == (1008, "message flood")
