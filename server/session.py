@@ -36,6 +36,11 @@ SNAPSHOTS = (p.Sync, p.JoinRoom, p.CreateRoom)
 they have their own, slower limit (``snapshots_per_second``)."""
 
 
+SYNC_FLOOD = 10
+"""Syncs a connection may send, as a multiple of the message rate and burst, before it
+counts as a flood: far more than a room's arrivals and departures could prompt."""
+
+
 class Link(Protocol):
     """The connection as the session sees it."""
 
@@ -107,6 +112,10 @@ class Session:
         self.snapshots = TokenBucket(config.snapshots_per_second, config.snapshot_burst, now)
         self.bad_messages = 0
         self.identity: Identity | None = None
+        self.sync_flood = TokenBucket(SYNC_FLOOD * config.rate_per_second,
+                                      SYNC_FLOOD * config.rate_burst, now)
+        """Syncs cost nothing at the message rate, but a client sending them far past
+        anything the room could explain is flooding (closed with 1008)."""
         self.deferred_sync: p.Sync | None = None
         """A ``sync`` waiting for the snapshot limit (the ones asked meanwhile folded in)."""
         self._sync_armed = False
@@ -128,6 +137,9 @@ class Session:
             msg = p.decode(frame, "client")
             if isinstance(msg, p.Sync) and self.identity is not None:  # see defer_sync
                 self.bucket.tokens = min(self.bucket.burst, self.bucket.tokens + 1.0)
+                if not self.sync_flood.take(now):
+                    self.host.close_link(self.link, 1008, "message flood")
+                    return
             self.dispatch(msg, now)
         except ProtocolError as exc:
             self.refused(exc)
@@ -149,6 +161,9 @@ class Session:
             except ProtocolError:
                 pass
         if data.get("type") == "sync" and self.identity is not None:
+            if not self.sync_flood.take(now):
+                self.host.close_link(self.link, 1008, "message flood")
+                return
             try:
                 self.defer_sync(p.decode(frame, "client"), now)
                 return

@@ -25,11 +25,11 @@ def test_a_sync_past_the_limit_is_answered_once_it_is_allowed_not_refused() -> N
 
 def test_syncs_asked_again_and_again_never_close_the_connection() -> None:
     server = FakeServer(snapshots_per_second=0.1, snapshot_burst=1, max_rate_strikes=3,
-                        rate_per_second=1.0, rate_burst=2)
+                        rate_per_second=10.0, rate_burst=20)
     client = connect(server, "Ann")
     client.send("create-room", game="minesweeper")
     client.clear()
-    for n in range(200):  # past the snapshot limit and the message rate alike
+    for n in range(200):  # 100/s: past the snapshot limit and the message rate alike
         client.send("sync", T0 + n * 0.01)
     assert client.link.close_code is None
     assert client.errors() == []
@@ -69,4 +69,16 @@ def test_syncs_before_hello_still_count_against_the_message_rate() -> None:
     client = Client(server)
     for _ in range(6):
         client.send("sync")
+    assert (client.link.close_code, client.link.close_reason) == (1008, "message flood")
+
+
+def test_syncs_far_past_anything_a_room_explains_close_as_a_flood() -> None:
+    server = FakeServer(rate_per_second=1.0, rate_burst=2)  # 20 syncs, then 10 a second
+    client = connect(server, "Ann")
+    client.send("create-room", game="minesweeper")
+    for n in range(20):
+        client.send("sync", T0 + n * 0.01)
+    assert client.link.close_code is None
+    for n in range(5):
+        client.send("sync", T0 + 0.2 + n * 0.01)
     assert (client.link.close_code, client.link.close_reason) == (1008, "message flood")
