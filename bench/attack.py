@@ -22,7 +22,12 @@ own room, one move every 0.1 s, timing each round trip from ``move`` to
   addresses join a private room, make first reveals, start races and play an
   easy computer (issue 22), each timed from request to answer;
 - ``client-text``: a player named ``[/]x`` holds a public room and chats markup while
-  real terminal clients (headless) open the lobby and watch; counts client crashes.
+  real terminal clients (headless) open the lobby and watch; counts client crashes;
+- ``spectator-churn``: 20 spectators from one address join and leave a room once
+  a second while its two players play; the players behave like older clients
+  (a ``sync`` on every ``joined``/``left``); counts the players' disconnects;
+- ``fanout``: 400 spectators from 10 addresses join one room and chat at the
+  allowed rate (8 lines per 10 s each); counts frames the server sent them.
 
 Attackers use their own loopback addresses (127.0.0.2 and up), the probe
 127.0.0.1. For each attack it prints the probe's p50/p99/max round trip and
@@ -702,6 +707,140 @@ async def attack_client_text(a: Attack) -> str:
     a.counts["crashed"] = crashed
     why = "; ".join(k for k in a.counts if k not in ("sent", "crashed"))
     return f"{clients} terminal clients, {crashed} crashed" + (f" ({why})" if why else "")
+async def attack_spectator_churn(a: Attack) -> str:
+    room = ""
+    created, ready = asyncio.Event(), asyncio.Event()
+    token: dict[int, str] = {}
+
+    async def player(n: int) -> None:
+        """A player that asks for a ``sync`` on every arrival and departure (as clients
+        before roster payloads did), marks a cell twice a second, and comes back with
+        its token whenever it is closed."""
+        nonlocal room
+        if n:
+            await created.wait()
+        marks = itertools.cycle(["flag", "none"])
+        while not a.started or a.running():
+            try:
+                async with a.client("127.0.0.20", f"P{n}", read=False) as ws:
+                    if n in token:
+                        await ws.send(frame("hello", protocol=1, name=f"P{n}", token=token[n]))
+                    welcome = await expect(ws, "welcome")
+                    token.setdefault(n, welcome["token"])
+                    if not room:
+                        await ws.send(frame("create-room", game="minesweeper",
+                                            options={"preset": "beginner"}))
+                        room = (await expect(ws, "joined"))["room"]
+                        await expect(ws, "state")
+                        created.set()
+                    elif n == 1 and not ready.is_set():
+                        await ws.send(frame("join-room", room=room))
+                        await expect(ws, "state")
+                    if n == 1:
+                        ready.set()
+
+                    async def read(me: str = welcome["player"]) -> None:
+                        async for data in ws:
+                            msg = decode_map(data, MAX_FRAME)  # type: ignore[arg-type]
+                            if msg["type"] in ("joined", "left") and msg.get("player") != me:
+                                await ws.send(frame("sync"))
+                                a.counts["player syncs"] += 1
+                            elif msg["type"] == "error":
+                                a.counts[f"player {msg.get('code')}"] += 1
+
+                    reader = asyncio.create_task(read())
+                    try:
+                        await a.paced(ws, lambda k: frame("move", move={
+                            "action": "mark", "x": 8, "y": n, "mark": next(marks)}), rate=2.0)
+                    finally:
+                        reader.cancel()
+                    return
+            except (ConnectionClosed, OSError, InvalidStatus, TimeoutError, RuntimeError):
+                a.counts["player disconnects"] += 1
+
+    async def spectator(n: int) -> None:
+        await ready.wait()
+        async with a.client("127.0.0.21", f"S{n}") as ws:
+            a.begin()
+            while a.running():
+                await ws.send(frame("join-room", room=room, role="spectator"))
+                await asyncio.sleep(0.5)
+                await ws.send(frame("leave-room"))
+                await asyncio.sleep(0.5)
+                a.counts["churns"] += 1
+
+    await asyncio.gather(player(0), player(1), *(spectator(n) for n in range(20)))
+    c = a.counts
+    return (f"{c['churns']} join+leave; players: {c['player disconnects']} disconnects, "
+            f"{c['player syncs']} syncs sent, {c['player rate-limited']} rate-limited; "
+            f"spectators: {c['rate-limited']} rate-limited")
+
+
+async def attack_fanout(a: Attack) -> str:
+    async with a.client("127.0.0.22", "Stage", read=False) as host:
+        await host.send(frame("create-room", game="gomoku"))
+        room = (await expect(host, "joined"))["room"]
+        drain = asyncio.create_task(a._drain(host))
+        joined = 0
+        settled = asyncio.Event()  # everyone is in the room or was refused: chat begins
+        received = Counter[str]()
+
+        async def spectator(n: int) -> None:
+            for _ in range(20):  # 40 connections from one address: past its connect burst
+                try:
+                    await watch(n)
+                    return
+                except InvalidStatus:
+                    await asyncio.sleep(1.0)
+            arrived("refused connection")
+
+        def arrived(what: str) -> None:
+            nonlocal joined
+            a.counts[what] += 1
+            joined += 1
+            if joined == 400:
+                settled.set()
+
+        async def watch(n: int) -> None:
+            async with a.client(f"127.0.0.{30 + n % 10}", f"W{n}", read=False) as ws:
+                await expect(ws, "welcome")
+                while True:  # join to watch, waiting as told when arrivals are paced
+                    await ws.send(frame("join-room", room=room, role="spectator"))
+                    msg = decode_map(await asyncio.wait_for(ws.recv(), 60), MAX_FRAME)
+                    while msg["type"] not in ("error", "joined"):
+                        msg = decode_map(await asyncio.wait_for(ws.recv(), 60), MAX_FRAME)
+                    if msg["type"] == "joined" or msg.get("code") != "rate-limited":
+                        break
+                    await asyncio.sleep(float(msg.get("retry_after") or 1.0))
+                arrived("in the room" if msg["type"] == "joined" else str(msg.get("code")))
+                await settled.wait()
+
+                async def count() -> None:
+                    with contextlib.suppress(ConnectionClosed):
+                        async for data in ws:
+                            if not a.running() or b"\xa6joined" in data[:16]:
+                                continue  # arrivals: read late, sent before the chat began
+                            received["frames"] += 1
+                            if isinstance(data, bytes) and b"\xa5error" in data[:16]:
+                                a.counts[str(decode_map(data, MAX_FRAME).get("code"))] += 1
+                            elif n == 0 and isinstance(data, bytes) and b"\xa4chat" in data[:16]:
+                                received["lines"] += 1  # one watcher's view of the room
+
+                reader = asyncio.create_task(count())
+                await asyncio.sleep(random.random() * 1.25)
+                try:
+                    await a.paced(ws, lambda k: frame("chat", text=f"line {k} from {n}"),
+                                  rate=0.8)
+                finally:
+                    reader.cancel()
+
+        await asyncio.gather(*(spectator(n) for n in range(400)))
+        drain.cancel()
+    c = a.counts
+    return (f"{c['in the room']} watching, {c['room-full']} room-full; {c['sent']} lines "
+            f"sent, {received['lines']} broadcast, {c['rate-limited']} rate-limited, "
+            f"{c['not-in-room']} not in a room; {received['frames'] / a.seconds:.0f} frames/s "
+            "to spectators")
 
 
 ATTACKS: dict[str, Callable[[Attack], Awaitable[str]]] = {
@@ -710,6 +849,7 @@ ATTACKS: dict[str, Callable[[Attack], Awaitable[str]]] = {
     "names": attack_names,
     "computers": attack_computers,
     "client-text": attack_client_text,
+    "spectator-churn": attack_spectator_churn, "fanout": attack_fanout,
 }
 
 

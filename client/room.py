@@ -4,8 +4,10 @@ The server sends a full ``state`` on join, resume and ``sync``, and between
 snapshots only events (``moved``, ``chat``, ``game-over`` ...); a ``moved`` may carry
 its view as changes to the one we hold (``delta``, which we ask for in ``hello``). :func:`apply`
 folds one typed event into a :class:`RoomCopy` and says whether the copy can
-no longer be trusted (a ``seq`` skipped, someone joined) so the session should
-ask for a ``sync``.
+no longer be trusted (a ``seq`` skipped, a delta that does not fit) so the session
+should ask for a ``sync``. Arrivals and departures (``joined``, ``left``,
+``player-info``) carry what the roster needs and are folded in: a room full of
+coming and going spectators costs its members no ``sync``.
 
 Nothing here is ever changed in place: every event makes a new
 :class:`RoomCopy` (and a new ``State`` through ``dataclasses.replace``), and
@@ -123,12 +125,20 @@ def _fold(copy: RoomCopy, state: p.State, msg: RoomEvent, now: float) -> Applied
         return Applied(replace(copy, state=replace(state, chat=chat)))
     if isinstance(msg, p.PlayerInfoEvent):
         if not any(pl.get("player") == msg.player for pl in state.players):
-            return Applied(replace(copy, syncing=True), sync=True)
+            if msg.previous is None:  # an older server: no way to tell whose name changed
+                return Applied(replace(copy, syncing=True), sync=True)
+            spectators = [msg.name if n == msg.previous else n for n in state.spectators]
+            return Applied(replace(copy, state=replace(state, spectators=spectators)))
         players = [_with_info(pl, msg) if pl.get("player") == msg.player else pl
                    for pl in state.players]  # fmt: skip
         return Applied(replace(copy, state=replace(state, players=players)))
-    if isinstance(msg, p.Joined | p.Left):  # someone else came or went: a fresh roster
-        return Applied(replace(copy, syncing=True), sync=True)
+    if isinstance(msg, p.Joined | p.Left):  # someone else came or went
+        roster = _roster(state, msg)
+        if roster is None:  # an older server's event, without what the roster needs
+            return Applied(replace(copy, syncing=True), sync=True)
+        if isinstance(msg, p.Left) and msg.player in copy.again:  # the request is off
+            return Applied(replace(copy, state=replace(roster, pending_again=None), again=()))
+        return Applied(replace(copy, state=roster))
     if isinstance(msg, p.PlayAgainEvent | p.AgreeAgainEvent):
         again = copy.again if msg.sender in copy.again else (*copy.again, msg.sender)
         return Applied(replace(copy, again=again))
@@ -141,6 +151,34 @@ def _fold(copy: RoomCopy, state: p.State, msg: RoomEvent, now: float) -> Applied
         view = {k: v for k, v in state.view.items() if k != "pending"}
         return Applied(replace(copy, state=replace(state, view=view)))
     return Applied(copy)  # resigned, notice: the state they change comes as its own event
+
+
+def _roster(state: p.State, msg: p.Joined | p.Left) -> p.State | None:
+    """The state with another member's arrival or departure folded in; None when the
+    event lacks what that needs (servers before roster payloads: ask for a ``sync``)."""
+    players = [pl for pl in state.players if pl.get("player") != msg.player]
+    spectators = list(state.spectators)
+    if isinstance(msg, p.Left):
+        if len(players) == len(state.players):  # not seated: a spectator, known by name
+            if msg.name is None:
+                return None
+            if msg.name in spectators:
+                spectators.remove(msg.name)
+        return replace(state, players=players, spectators=spectators)
+    if msg.name is None:
+        return None
+    if msg.role == "spectator":
+        return replace(state, players=players, spectators=[*spectators, msg.name])
+    if msg.seat is None or msg.connected is None:
+        return None
+    entry: dict[str, Any] = {"player": msg.player, "name": msg.name, "seat": msg.seat,
+                             "connected": msg.connected}
+    if msg.color is not None:
+        entry["color"] = msg.color
+    if msg.bot is not None:
+        entry["bot"] = msg.bot
+    players = sorted([*players, entry], key=lambda pl: int(pl.get("seat") or 0))
+    return replace(state, players=players, spectators=spectators)
 
 
 def _with_info(player: dict[str, Any], msg: p.PlayerInfoEvent) -> dict[str, Any]:

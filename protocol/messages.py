@@ -227,7 +227,8 @@ class Rooms:
 
 @message("joined", "server")
 class Joined:
-    """To the joiner (``role``, ``seat``) and to the others (``player``, ``name``)."""
+    """To the joiner (``role``, ``seat``) and to the others (``player``, ``name``), with
+    what a roster entry needs (``connected``, ``color``, ``bot``), so clients fold it in."""
 
     TYPE: ClassVar[str]
     room: str
@@ -237,15 +238,21 @@ class Joined:
     player: str | None = None
     name: str | None = None
     re: int | None = None
+    connected: bool | None = None
+    color: str | None = None
+    bot: str | None = None
 
 
 @message("left", "server")
 class Left:
+    """``name``: the leaver's, so clients drop a spectator from the names they hold."""
+
     TYPE: ClassVar[str]
     room: str
     seq: int
     player: str | None = None
     re: int | None = None
+    name: str | None = None
 
 
 @message("state", "server")
@@ -294,6 +301,8 @@ class GameOver:
 
 @message("player-info", "server")
 class PlayerInfoEvent:
+    """``previous``: the member's name before this event (a spectator is known by name)."""
+
     TYPE: ClassVar[str]
     room: str
     seq: int
@@ -301,6 +310,7 @@ class PlayerInfoEvent:
     name: str
     color: str | None = None
     connected: bool = True
+    previous: str | None = None
 
 
 @message("chat", "server")

@@ -270,6 +270,15 @@ class GameServer:
         self._flush()
         link.close(code, reason)
 
+    def call_later(self, delay: float, callback: Callable[[float], None]) -> None:
+        """A session's deferred ``sync`` (see ``Session.defer_sync``)."""
+        def fire() -> None:
+            if not self._closed:
+                callback(time.time())
+
+        if not self._closed:
+            asyncio.get_running_loop().call_later(delay, fire)
+
     def _schedule_flush(self) -> None:
         if self._flush_handle is None and (self._pending_frames or self._pending_store):
             self._flush_handle = asyncio.get_running_loop().call_soon(self._flush)

@@ -48,6 +48,17 @@ class ServerConfig:
     chat_lines: int = 8
     chat_window: float = 10.0
     """At most ``chat_lines`` chat messages per ``chat_window`` seconds."""
+    max_spectators: int = 200
+    """Spectators one room admits; past it joining to watch gets ``room-full``."""
+    spectator_chat_frames_per_second: float = 500.0
+    spectator_chat_frames_burst: int = 2000
+    """Frames a room's spectators together may make it send with chat (a line costs
+    one frame per member; see ``server/fanout.py``): a burst, then this many a second
+    (``rate-limited`` with ``retry_after`` past it). Seated players keep their own."""
+    spectator_roster_frames_per_second: float = 2000.0
+    spectator_roster_frames_burst: int = 8000
+    """The same for spectators' arrivals, departures and renames (a crowd arriving at
+    once fills a room of 200 in a few seconds)."""
     max_bad_messages: int = 50
     """Bad frames tolerated on one connection before it is closed with 1008."""
     max_rate_strikes: int = 100

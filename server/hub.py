@@ -43,6 +43,7 @@ from .effects import (
     Wake,
 )
 from .fairness import PasswordGuard, PerAddress
+from .fanout import Kind, RoomBudget
 from .games.base import JSON
 from .identity import Identities, Identity
 from .lobby import Lobby
@@ -79,6 +80,8 @@ class Hub:
         self._expiry: dict[str, float] = {}
         """Roomless, disconnected identities: player id -> when they are forgotten."""
         self._journal_n: dict[str, int] = {}
+        self._budgets: dict[str, RoomBudget] = {}
+        """Each room's spectator budgets (``server/fanout.py``), made when first needed."""
         self._replaying = False
         self._released: list[str] = []
         self._handlers: dict[type[Any], Handler] = {
@@ -157,6 +160,8 @@ class Hub:
         out = Outbox()
         room = ident.room
         if room is not None:
+            if ident.role == "spectator":  # a spectator's drop is a departure
+                self._budget(room, now).charge("roster", len(room.members), now)
             self._input(out, room, {"k": "gone", "p": ident.id}, now,
                         lambda: room.disconnected(out, ident, now))
         else:
@@ -206,6 +211,7 @@ class Hub:
     # -- what rooms tell the hub (RoomHost) -----------------------------------
     def room_emptied(self, room: Room) -> None:
         self.lobby.remove(room)
+        self._budgets.pop(room.code, None)
         log.info("room %s closed", room.code)
 
     def identity_released(self, ident: Identity, now: float) -> None:
@@ -334,6 +340,7 @@ class Hub:
             self._replaying = False
         if room.closed:
             return None
+        room.max_spectators = self.config.max_spectators  # none while its journal replays
         return room
 
     def _member(self, pid: str) -> Identity:
@@ -439,6 +446,7 @@ class Hub:
                                 f"fast; wait {wait:.1f} s.", msg.id, retry_after=round(wait, 3))
         room = self.lobby.create(ident, msg.game, msg.options, msg.private, msg.password,
                                  ident.address)
+        room.max_spectators = self.config.max_spectators
         log.info("%s created room %s (%s)", ident.name, room.code, room.spec.name)
         out.add(SaveRoom(room.code, {
             "code": room.code, "game": room.spec.name, "options": room.options,
@@ -457,6 +465,7 @@ class Hub:
 
     def _join_room(self, out: Outbox, ident: Identity, msg: p.JoinRoom, now: float) -> None:
         room = self.lobby.find(msg.room)
+        budgeted = False
         if not self._replaying:
             self._not_in_room(ident)
             if room.protected and msg.password is not None:
@@ -465,10 +474,22 @@ class Hub:
                     raise ProtocolError(ErrorCode.RATE_LIMITED, "Too many wrong passwords; "
                                         f"wait {wait:.1f} s before trying again.", msg.id,
                                         retry_after=round(wait, 3))
+            budgeted = msg.role == "spectator" or room.status == "playing"  # may watch
+            if budgeted:
+                if msg.role == "spectator":
+                    room.check_spectator_seat(msg.id)
+                self._afford(room, "roster", now, msg.id,
+                             "People are arriving in this room as fast as it allows",
+                             joining=True)
         room.join(out, ident, msg.role, msg.password, now, msg.id, verified=self._replaying)
+        if not self._replaying and budgeted and ident.room is room:  # in (no password due)
+            self._budget(room, now).charge("roster", len(room.members), now)
 
     def _leave_room(self, out: Outbox, ident: Identity, msg: p.LeaveRoom, now: float) -> None:
-        self._room(ident).leave(out, ident, now, msg.id)
+        room = self._room(ident)
+        if ident.role == "spectator" and not self._replaying:
+            self._budget(room, now).charge("roster", len(room.members), now)
+        room.leave(out, ident, now, msg.id)
 
     def _sync(self, out: Outbox, ident: Identity, msg: p.Sync, now: float) -> None:
         self._room(ident).sync(out, ident, msg.since, now, re=msg.id)
@@ -488,7 +509,13 @@ class Hub:
             out.send([ident.id], p.Profile(player=ident.id, name=ident.name, color=ident.color,
                                            re=msg.id))
             return
+        spectator = ident.role == "spectator" and not self._replaying
+        if spectator:
+            self._afford(room, "roster", now, msg.id,
+                         "This room's spectators are changing names as fast as it allows")
         room.update_info(out, ident, name, color)
+        if spectator:
+            self._budget(room, now).charge("roster", len(room.members), now)
         if not self._replaying:
             out.add(self._saved(ident))
 
@@ -496,7 +523,31 @@ class Hub:
         self._room(ident).move(out, ident, msg.move, now, re=msg.id)
 
     def _chat(self, out: Outbox, ident: Identity, msg: p.Chat, now: float) -> None:
-        self._room(ident).say(out, ident, msg.text, now)
+        room = self._room(ident)
+        if ident.role == "spectator" and not self._replaying:
+            self._afford(room, "chat", now, msg.id,
+                         "This room's spectators are chatting as fast as it allows")
+            self._budget(room, now).charge("chat", len(room.members), now)
+        room.say(out, ident, msg.text, now)
+
+    def _budget(self, room: Room, now: float) -> RoomBudget:
+        budget = self._budgets.get(room.code)
+        if budget is None:
+            c = self.config
+            budget = self._budgets[room.code] = RoomBudget(
+                (c.spectator_chat_frames_per_second, c.spectator_chat_frames_burst),
+                (c.spectator_roster_frames_per_second, c.spectator_roster_frames_burst), now)
+        return budget
+
+    def _afford(self, room: Room, kind: Kind, now: float, rid: int | None, what: str,
+                joining: bool = False) -> None:
+        """Refuse unless the room's spectator budget has room for an event to every
+        member (and a joiner); the caller charges it once the event happened (a
+        refusal costs nothing)."""
+        wait = self._budget(room, now).wait(kind, len(room.members) + joining, now)
+        if wait > 0:
+            raise ProtocolError(ErrorCode.RATE_LIMITED, f"{what}; wait {wait:.1f} s.", rid,
+                                retry_after=round(wait, 3))
 
     def _resign(self, out: Outbox, ident: Identity, msg: p.Resign, now: float) -> None:
         self._room(ident).resign(out, ident, now)

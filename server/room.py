@@ -159,6 +159,8 @@ class Room:
         """The room's one heavy job in flight (see :meth:`work_done`)."""
         self._tickets = 0
         self._start_queued = False
+        self.max_spectators: int | None = None
+        """Spectators admitted at most (None: no cap, as while a journal replays)."""
 
     # -- who is here ----------------------------------------------------------
     @property
@@ -412,7 +414,16 @@ class Room:
                                         "a spectator to watch.")
                 else:
                     seat, role = None, "spectator"  # a race in progress: watch this one
+        if role == "spectator":
+            self.check_spectator_seat(re)
         self._admit(out, ident, role, seat, now, re)
+
+    def check_spectator_seat(self, re: int | None = None) -> None:
+        """Refuse (``room-full``) one more spectator past the room's cap."""
+        cap = self.max_spectators
+        if cap is not None and len(self.spectators) >= cap:
+            raise ProtocolError(ErrorCode.ROOM_FULL, f"This room has {cap} spectators, as "
+                                "many as it admits; try again later.", re)
 
     def _free_seat(self) -> int | None:
         return next((n for n, s in enumerate(self.seats) if s is None), None)
@@ -425,13 +436,18 @@ class Room:
             self.seats[seat] = ident
         else:
             self.spectators.append(ident)
-        seq = self.broadcast(out, lambda s: p.Joined(room=self.code, seq=s, role=role, seat=seat,
-                                                     player=ident.id, name=ident.name),
-                             exclude=ident)
-        out.send([ident.id], p.Joined(room=self.code, seq=seq, role=role, seat=seat,
-                                      player=ident.id, name=ident.name, re=re))
-        if not self._maybe_start(out, now):
+        joined = p.Joined(room=self.code, seq=0, role=role, seat=seat, player=ident.id,
+                          name=ident.name, connected=ident.online, color=ident.color,
+                          bot=ident.bot)
+        seq = self.broadcast(out, lambda s: evolve(joined, seq=s), exclude=ident)
+        out.send([ident.id], evolve(joined, seq=seq, re=re))
+        if self._maybe_start(out, now):
+            return
+        if seat is not None and self.status == "playing":
             self.send_state(out, ident, now, re=re)
+            self.broadcast_state(out)  # the running game took the player in: new views
+            return
+        self.send_state(out, ident, now, re=re)
 
     def seat_computer(self, out: Outbox, bot: Identity, now: float) -> None:
         """Put a computer player in the first free seat."""
@@ -445,8 +461,10 @@ class Room:
         self.grace.pop(ident.id, None)
         self._abandon(out, ident)
         game = self.game
-        if game is not None and game.result is None and ident.id in game.players \
-                and self.seat_of(ident) is not None:
+        playing = game is not None and game.result is None and ident.id in game.players \
+            and self.seat_of(ident) is not None
+        if playing:
+            assert game is not None
             game.resign(ident.id, now, reason=reason)
             self._after_action(out, now)
         seat = self.seat_of(ident)
@@ -456,10 +474,13 @@ class Room:
             self.spectators.remove(ident)
         if self.again is not None and ident.id in self.again:
             self.again = None
-        seq = self.broadcast(out, lambda s: p.Left(room=self.code, seq=s, player=ident.id),
-                             exclude=ident)
-        out.send([ident.id], p.Left(room=self.code, seq=seq, player=ident.id, re=re))
+        seq = self.broadcast(out, lambda s: p.Left(room=self.code, seq=s, player=ident.id,
+                                                   name=ident.name), exclude=ident)
+        out.send([ident.id], p.Left(room=self.code, seq=seq, player=ident.id, re=re,
+                                    name=ident.name))
         ident.room, ident.role = None, None
+        if playing and self.members:  # the game's views changed (who is still in it)
+            self.broadcast_state(out)
         if not ident.online or ident.bot:
             self.host.identity_released(ident, now)
         self._drop_lonely_bots(now)
@@ -526,10 +547,12 @@ class Room:
         self._announce_info(out, ident)
         out.send([ident.id], self._snapshot_for(ident, re))
 
-    def _announce_info(self, out: Outbox, ident: Identity) -> None:
+    def _announce_info(self, out: Outbox, ident: Identity, previous: str | None = None
+                       ) -> None:
         self.broadcast(out, lambda s: p.PlayerInfoEvent(room=self.code, seq=s, player=ident.id,
                                                         name=ident.name, color=ident.color,
-                                                        connected=ident.online))
+                                                        connected=ident.online,
+                                                        previous=previous or ident.name))
 
     # -- talking --------------------------------------------------------------
     def say(self, out: Outbox, ident: Identity, text: str, now: float) -> None:
@@ -546,11 +569,12 @@ class Room:
                                     for m in self.members if m is not ident):
             raise ProtocolError(ErrorCode.BAD_MESSAGE, f"Someone in this room is already "
                                 f"called {name!r}; pick another name.")
+        previous = ident.name
         if name is not None:
             ident.name = name
         if color is not None:
             ident.color = color
-        self._announce_info(out, ident)
+        self._announce_info(out, ident, previous)
 
     # -- playing --------------------------------------------------------------
     def _player_game(self, ident: Identity) -> Game:

@@ -4,7 +4,11 @@ Every frame passes the rate limit, then the codec; anything refused becomes an
 ``error`` to this client alone (with ``re`` when the frame's ``id`` could be
 read, and ``retry_after`` when waiting helps) and changes nothing: no frame is
 dropped silently. Abuse past the configured counts closes the connection with
-1008 and a reason. The session holds no socket: it talks
+1008 and a reason. ``sync`` is the exception: it is never refused for going too
+fast (a client asks for one because the room told it something changed, which
+is other members' doing): one asked while the connection's snapshot limit is
+spent is answered once it allows, and any asked meanwhile fold into that one.
+The session holds no socket: it talks
 through a :class:`Link` (the websocket in production, a list in unit tests) and
 hands the hub's effects to its :class:`SessionHost` to carry out.
 """
@@ -12,6 +16,8 @@ hands the hub's effects to its :class:`SessionHost` to carry out.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
+from dataclasses import replace
 from typing import Any, Protocol
 
 from gridhall import protocol as p
@@ -28,6 +34,11 @@ log = logging.getLogger("gridhall.session")
 SNAPSHOTS = (p.Sync, p.JoinRoom, p.CreateRoom)
 """Requests answered with a whole room (``state``): a 200x200 board is 40 KB, so
 they have their own, slower limit (``snapshots_per_second``)."""
+
+
+SYNC_FLOOD = 10
+"""Syncs a connection may send, as a multiple of the message rate and burst, before it
+counts as a flood: far more than a room's arrivals and departures could prompt."""
 
 
 class Link(Protocol):
@@ -64,6 +75,9 @@ class SessionHost(Protocol):
     def close_link(self, link: Link, code: int, reason: str) -> None:
         """Close a connection after what was sent to it so far."""
 
+    def call_later(self, delay: float, callback: Callable[[float], None]) -> None:
+        """Call ``callback(now)`` in ``delay`` seconds (a deferred ``sync``)."""
+
 
 class Sessions(dict[str, "Session"]):
     """Which session speaks for each player id: one at a time, the newest wins.
@@ -98,6 +112,13 @@ class Session:
         self.snapshots = TokenBucket(config.snapshots_per_second, config.snapshot_burst, now)
         self.bad_messages = 0
         self.identity: Identity | None = None
+        self.sync_flood = TokenBucket(SYNC_FLOOD * config.rate_per_second,
+                                      SYNC_FLOOD * config.rate_burst, now)
+        """Syncs cost nothing at the message rate, but a client sending them far past
+        anything the room could explain is flooding (closed with 1008)."""
+        self.deferred_sync: p.Sync | None = None
+        """A ``sync`` waiting for the snapshot limit (the ones asked meanwhile folded in)."""
+        self._sync_armed = False
 
     def send(self, msg: Any) -> None:
         self.host.reply(self.link, p.encode(msg))
@@ -114,6 +135,11 @@ class Session:
         msg: Any = None
         try:
             msg = p.decode(frame, "client")
+            if isinstance(msg, p.Sync) and self.identity is not None:  # see defer_sync
+                self.bucket.tokens = min(self.bucket.burst, self.bucket.tokens + 1.0)
+                if not self.sync_flood.take(now):
+                    self.host.close_link(self.link, 1008, "message flood")
+                    return
             self.dispatch(msg, now)
         except ProtocolError as exc:
             self.refused(exc)
@@ -128,14 +154,24 @@ class Session:
         """A frame past the rate limit: refused with ``rate-limited`` (echoing its
         ``id`` if it has one), or, past ``max_rate_strikes`` such frames within
         ``strike_window`` seconds, the connection is closed with 1008."""
-        if not self.strike(now):
-            return
-        rid = None
+        data: dict[str, Any] = {}
         if isinstance(frame, bytes):
             try:
-                rid = p.decode_map(frame).get("id")
+                data = p.decode_map(frame)
             except ProtocolError:
                 pass
+        if data.get("type") == "sync" and self.identity is not None:
+            if not self.sync_flood.take(now):
+                self.host.close_link(self.link, 1008, "message flood")
+                return
+            try:
+                self.defer_sync(p.decode(frame, "client"), now)
+                return
+            except ProtocolError:
+                pass
+        if not self.strike(now):
+            return
+        rid = data.get("id")
         wait = round(self.bucket.retry_after(), 3)
         self.error(ProtocolError(ErrorCode.RATE_LIMITED, "You are sending messages too "
                                  f"fast; this one was not handled. Wait {wait:.2f} s.",
@@ -168,7 +204,11 @@ class Session:
         ident = self.identity
         if ident is None:
             raise ProtocolError(ErrorCode.NOT_WELCOMED, "Say hello first.", rid)
-        if isinstance(msg, SNAPSHOTS) and not self.snapshots.take(now):
+        if isinstance(msg, p.Sync):
+            if self.deferred_sync is not None or not self.snapshots.take(now):
+                self.defer_sync(msg, now)
+                return
+        elif isinstance(msg, SNAPSHOTS) and not self.snapshots.take(now):
             wait = round(self.snapshots.retry_after(), 3)
             self.strike(now)
             raise ProtocolError(ErrorCode.RATE_LIMITED, f"{msg.TYPE} sends a whole room; "
@@ -178,12 +218,44 @@ class Session:
             self.strike(now)
             raise ProtocolError(ErrorCode.RATE_LIMITED, "You are chatting too fast; wait "
                                 f"{wait:.0f} s before the next line.", rid, retry_after=wait)
+        self.handle(ident, msg, now)
+
+    def handle(self, ident: Identity, msg: Any, now: float) -> None:
+        """Pass a message that is within every limit to the hub."""
         effects, error = self.host.hub.handle(ident, msg, now)
         self.host.execute(effects)
         if error is not None:
             if error.request_id is None:
-                error.request_id = rid
+                error.request_id = getattr(msg, "id", None)
             self.refused(error)
+
+    def defer_sync(self, msg: p.Sync, now: float) -> None:
+        """Keep a ``sync`` until the snapshot limit allows one; another asked meanwhile
+        folds into it (the earlier ``since``, none if either has none; the latest
+        ``id``). It is no refusal and no strike: one answer comes."""
+        held = self.deferred_sync
+        if held is not None:
+            since = None if held.since is None or msg.since is None \
+                else min(held.since, msg.since)
+            msg = replace(msg, since=since)
+        self.deferred_sync = msg
+        if not self._sync_armed:
+            self._sync_armed = True
+            self.host.call_later(self.snapshots.retry_after() + 0.001, self.answer_sync)
+
+    def answer_sync(self, now: float) -> None:
+        """The deferred ``sync``'s time has come (still waiting if the limit says so)."""
+        self._sync_armed = False
+        msg, ident = self.deferred_sync, self.identity
+        if msg is None or ident is None or self.link.closed:
+            self.deferred_sync = None
+            return
+        if not self.snapshots.take(now):
+            self._sync_armed = True
+            self.host.call_later(self.snapshots.retry_after() + 0.001, self.answer_sync)
+            return
+        self.deferred_sync = None
+        self.handle(ident, msg, now)
 
     def on_hello(self, msg: p.Hello, now: float) -> None:
         if msg.protocol != p.PROTOCOL_VERSION:

@@ -78,14 +78,46 @@ def test_a_skipped_seq_asks_for_a_snapshot_and_a_repeat_is_ignored() -> None:
     assert other_room.room is room
 
 
-def test_others_coming_and_going_ask_for_a_fresh_roster() -> None:
-    room = room_of(make_state())
+def test_others_coming_and_going_from_an_older_server_ask_for_a_fresh_roster() -> None:
+    room = room_of(make_state(spectators=["sy"]))
     joined = apply(room, p.Joined(**EV, seq=6, role="player", player="c", name="cy"), "a", 0)
     assert joined.sync and joined.room is not None and joined.room.syncing
-    left = apply(room, p.Left(**EV, seq=6, player="b"), "a", 0)
+    left = apply(room, p.Left(**EV, seq=6, player="s"), "a", 0)  # a spectator, no name
     assert left.sync
     stranger = apply(room, p.PlayerInfoEvent(**EV, seq=6, player="z", name="zed"), "a", 0)
     assert stranger.sync
+
+
+def test_others_coming_and_going_fold_into_the_roster_without_a_sync() -> None:
+    room = room_of(make_state(spectators=["sy"]))
+    events = [
+        p.Joined(**EV, seq=6, role="spectator", player="c", name="cy", connected=True),
+        p.Joined(**EV, seq=7, role="player", seat=2, player="d", name="Computer (easy)",
+                 connected=True, bot="easy"),
+        p.PlayerInfoEvent(**EV, seq=8, player="c", name="cyd", previous="cy"),
+        p.Left(**EV, seq=9, player="s", name="sy"),
+        p.Left(**EV, seq=10, player="b", name="bob"),
+        p.Joined(**EV, seq=11, role="player", seat=1, player="e", name="eve", connected=True,
+                 color="teal"),
+    ]
+    now = room
+    for event in events:
+        result = apply(now, event, "a", now=5.0)
+        assert result.room is not None and not result.sync and not result.room.syncing
+        now = result.room
+    assert now.state is not None and now.seq == 11
+    assert now.state.spectators == ["cyd"]
+    assert [(pl["player"], pl["seat"]) for pl in now.state.players] == [("a", 0), ("e", 1),
+                                                                        ("d", 2)]
+    assert now.state.players[1] == {"player": "e", "name": "eve", "seat": 1, "connected": True,
+                                    "color": "teal"}
+    assert now.state.players[2]["bot"] == "easy"
+
+
+def test_a_player_who_asked_for_another_game_leaving_drops_the_request() -> None:
+    room = room_of(make_state(status="over", pending_again=["b"]), again=("b",))
+    after = apply(room, p.Left(**EV, seq=6, player="b", name="bob"), "a", 0)
+    assert after.room is not None and after.room.again == () and not after.sync
 
 
 def test_our_own_join_and_leave_open_and_close_the_copy() -> None:

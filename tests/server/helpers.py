@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -68,6 +69,8 @@ class FakeServer:
         self.hold_work = hold_work
         self.work: list[Work] = []
         self.now = T0
+        self.later: list[tuple[float, Callable[[float], None]]] = []
+        """Sessions' ``call_later`` calls: (when, callback), run by :meth:`advance`."""
         self._running = False
 
     def restore(self, now: float, down_since: float) -> None:
@@ -87,6 +90,9 @@ class FakeServer:
 
     def close_link(self, link: Any, code: int, reason: str) -> None:
         link.close(code, reason)
+
+    def call_later(self, delay: float, callback: Callable[[float], None]) -> None:
+        self.later.append((self.now + delay, callback))
 
     def execute(self, effects: list[Effect]) -> None:
         for e in effects:
@@ -129,6 +135,13 @@ class FakeServer:
         """Fire every timer due by ``now``, in time order, as the I/O layer would."""
         while True:
             due = sorted((at, key) for key, at in self.wakes.items() if at <= now)
+            calls = sorted((at, n) for n, (at, _) in enumerate(self.later) if at <= now)
+            if calls and (not due or calls[0][0] < due[0][0]):
+                at, n = calls[0]
+                _, callback = self.later.pop(n)
+                self.now = at
+                callback(at)
+                continue
             if not due:
                 return
             at, key = due[0]

@@ -156,14 +156,15 @@ def test_whole_room_snapshots_have_their_own_slower_limit() -> None:
     client = connect(server, "Ann")
     client.send("create-room", game="minesweeper")  # one snapshot
     client.send("sync")  # two
+    client.send("leave-room")
     client.clear()
-    rid = client.send("sync")
+    rid = client.send("create-room", game="minesweeper")
     [error] = client.errors()
     assert error.code == "rate-limited" and error.re == rid
     assert error.retry_after is not None and 0 < error.retry_after <= 1.0
-    client.send("move", move={"action": "mark", "x": 0, "y": 0, "mark": "flag"})
-    assert isinstance(client.received()[-1], p.Moved)  # other requests go on
-    client.send("sync", T0 + 1.0)
+    client.send("list-rooms")
+    assert isinstance(client.received()[-1], p.Rooms)  # other requests go on
+    client.send("create-room", T0 + 1.0, game="minesweeper")
     assert isinstance(client.received()[-1], p.State)
 
 
@@ -171,7 +172,8 @@ def test_asking_again_and_again_for_snapshots_closes_as_a_flood() -> None:
     server = FakeServer(snapshots_per_second=0.1, snapshot_burst=1, max_rate_strikes=3)
     client = connect(server, "Ann")
     client.send("create-room", game="minesweeper")
+    client.send("leave-room")
     for _ in range(4):  # told to wait each time; the fourth refusal is one too many
-        client.send("sync")
+        client.send("create-room", game="minesweeper")
     assert len(client.errors()) == 3
     assert (client.link.close_code, client.link.close_reason) == (1008, "message flood")

@@ -178,3 +178,26 @@ def test_moved_deltas_fold_into_the_view_and_a_misfit_asks_for_sync(page: Browse
     """)
     assert got["folded"] == [21, [9, 9], "white", "#F2#", "####", 0]
     assert got["misfit"] == [["sync"], True, 21]  # the stale copy is not patched
+
+
+def test_others_coming_and_going_fold_into_the_roster_without_a_sync(page: Browser) -> None:
+    got = run(page, """
+      s.onMessage(state(1, {spectators: ['Sy']}));
+      s.onMessage({type: 'joined', room: 'R', seq: 2, role: 'spectator', player: 'p3',
+                   name: 'Cy', connected: true});
+      s.onMessage({type: 'joined', room: 'R', seq: 3, role: 'player', seat: 2, player: 'p4',
+                   name: 'Di', connected: true, color: 'teal'});
+      s.onMessage({type: 'player-info', room: 'R', seq: 4, player: 'p3', name: 'Cyd',
+                   connected: true, previous: 'Cy'});
+      s.onMessage({type: 'left', room: 'R', seq: 5, player: 'p9', name: 'Sy'});
+      s.room.again = ['p2'];  // Bob had asked for another game
+      s.onMessage({type: 'left', room: 'R', seq: 6, player: 'p2', name: 'Bob'});
+      const folded = {sent: s.sent.slice(), spectators: s.room.state.spectators, again: s.room.again,
+                      players: s.room.state.players.map((p) => [p.player, p.seat, p.color || null])};
+      s.onMessage({type: 'left', room: 'R', seq: 7, player: 'p8'});  // an older server's
+      return {...folded, old: s.sent.slice()};
+    """)
+    assert got["sent"] == []
+    assert got["spectators"] == ["Cyd"] and got["again"] == []
+    assert got["players"] == [["p1", 0, None], ["p4", 2, "teal"]]
+    assert got["old"] == ["sync"]

@@ -295,14 +295,23 @@ export class Session {
         const p = (state.players || []).find((q) => q.player === msg.player);
         if (p) {
           for (const key of ["name", "color", "connected"]) if (key in msg) p[key] = msg[key];
+        } else if (typeof msg.previous === "string" && typeof msg.name === "string") {
+          // a spectator, known by name: rename it in place
+          state.spectators = (state.spectators || []).map((n) => (n === msg.previous ? msg.name : n));
         } else {
-          this.requestSync(copy);
+          this.requestSync(copy); // an older server: no way to tell whose name changed
         }
         break;
       }
       case "joined":
       case "left":
-        this.requestSync(copy); // someone else came or went: take a fresh roster
+        // Someone else came or went: the event carries the roster entry; an older
+        // server's does not, and then a fresh roster is asked for.
+        if (!foldRoster(state, msg)) this.requestSync(copy);
+        else if (msg.type === "left" && copy.again.includes(msg.player)) { // the request is off
+          copy.again = [];
+          delete state.pending_again;
+        }
         break;
       case "resigned":
       case "notice":
@@ -327,4 +336,33 @@ export class Session {
         break;
     }
   }
+}
+
+/** Fold another member's `joined` or `left` into the state's roster; false when the
+ * event lacks what that needs (an older server), so the caller asks for a `sync`. */
+export function foldRoster(state, msg) {
+  const players = (state.players || []).filter((q) => q.player !== msg.player);
+  const spectators = [...(state.spectators || [])];
+  if (msg.type === "left") {
+    if (players.length === (state.players || []).length) { // not seated: a spectator
+      if (typeof msg.name !== "string") return false;
+      const at = spectators.indexOf(msg.name);
+      if (at >= 0) spectators.splice(at, 1);
+    }
+  } else {
+    if (typeof msg.name !== "string") return false;
+    if (msg.role === "spectator") {
+      spectators.push(msg.name);
+    } else {
+      if (!Number.isInteger(msg.seat) || typeof msg.connected !== "boolean") return false;
+      const entry = { player: msg.player, name: msg.name, seat: msg.seat, connected: msg.connected };
+      if (typeof msg.color === "string") entry.color = msg.color;
+      if (typeof msg.bot === "string") entry.bot = msg.bot;
+      players.push(entry);
+      players.sort((a, b) => (a.seat || 0) - (b.seat || 0));
+    }
+  }
+  state.players = players;
+  state.spectators = spectators;
+  return true;
 }
