@@ -115,3 +115,36 @@ def test_a_saved_minesweeper_game_is_the_same_game(tmp_path: Path) -> None:
     assert bytes(copy.revealed) == bytes(game.revealed)
     assert bytes(copy.flagged) == bytes(game.flagged)
     assert bytes(copy.questioned) == bytes(game.questioned)
+
+
+def test_a_gomoku_game_kept_going_by_take_backs_stays_under_the_cap_and_restores(
+        tmp_path: Path) -> None:
+    path = tmp_path / "g.db"
+    server = FakeServer(store=Store(path), journal_rows=CAP)
+    ann, bob = connect(server, "Ann"), connect(server, "Bob")
+    ann.send("create-room", game="gomoku", options={"clock": {"minutes": 10, "increment": 0}})
+    code: str = ann.last(p.Joined).room
+    bob.send("join-room", room=code)
+    ann.send("move", T0 + 1, move={"x": 7, "y": 7})
+    now = T0 + 2
+    most = 0
+    for n in range(150):  # bob plays, asks to take it back, ann agrees: forever
+        now = T0 + 2 + n
+        bob.send("move", now, move={"x": n % 15, "y": 0})
+        bob.send("offer", now + 0.1, kind="takeback")
+        ann.send("answer", now + 0.2, kind="takeback", accept=True)
+        ann.send("chat", now + 0.3, text=f"again {n}")
+        most = max(most, journal_rows(path, code))
+    assert most <= CAP
+    room = server.hub.lobby.rooms[code]
+    assert room.game is not None and room.game.result is None
+    before, seq = room.game.state(), room.seq
+
+    server2 = FakeServer(store=Store(path), journal_rows=CAP)
+    server2.restore(now + 1, now + 1)
+    again = server2.hub.lobby.rooms[code]
+    assert again.game is not None and again.game.state() == before and again.seq == seq
+    back = Client(server2, now + 2)
+    back.send("hello", now + 2, protocol=1, name="x", token=bob.last(p.Welcome).token)
+    back.send("move", now + 3, move={"x": 8, "y": 8})
+    assert back.last(p.Moved).view["moves"] == [[7, 7], [8, 8]]
