@@ -148,3 +148,37 @@ def test_a_gomoku_game_kept_going_by_take_backs_stays_under_the_cap_and_restores
     back.send("hello", now + 2, protocol=1, name="x", token=bob.last(p.Welcome).token)
     back.send("move", now + 3, move={"x": 8, "y": 8})
     assert back.last(p.Moved).view["moves"] == [[7, 7], [8, 8]]
+
+
+def test_a_linkmatch_race_with_endless_wrong_links_stays_under_the_cap_and_restores(
+        tmp_path: Path) -> None:
+    path = tmp_path / "g.db"
+    server = FakeServer(store=Store(path), journal_rows=CAP)
+    ann, bob = connect(server, "Ann"), connect(server, "Bob")
+    ann.send("create-room", game="linkmatch", options={"width": 6, "height": 4, "kinds": 3,
+                                                        "countdown": 0})
+    code: str = ann.last(p.Joined).room
+    bob.send("join-room", room=code)
+    ann.send("start", T0 + 1)
+    most = 0
+    for n in range(200):  # wrong links are counted (and journalled): at the message rate
+        (ann if n % 2 else bob).send("move", T0 + 2 + n * 0.1,
+                                     move={"action": "link", "a": [0, 0], "b": [0, 0]})
+        most = max(most, journal_rows(path, code))
+    assert most <= CAP
+    room = server.hub.lobby.rooms[code]
+    assert room.game is not None and room.game.result is None
+    before, seq, view = room.game.state(), room.seq, room.game.view(me(ann))
+    now = T0 + 30
+
+    server2 = FakeServer(store=Store(path), journal_rows=CAP)
+    server2.restore(now, now)
+    again = server2.hub.lobby.rooms[code]
+    assert again.game is not None and again.game.state() == before and again.seq == seq
+    assert again.game.view(me(ann)) == view
+    assert again.game.record()["actions"] == room.game.record()["actions"]
+
+
+def me(client: Client) -> str:
+    player: str = client.last(p.Welcome).player
+    return player
