@@ -541,13 +541,24 @@ async def attack_disk(a: Attack) -> str:
     the database and the RSS over time."""
     text = "chat " * 20  # about 100 characters a line
 
+    async def again(role: str, run: Callable[[], Awaitable[None]]) -> None:
+        """Run ``run`` until the attack ends, again whenever its connection is closed
+        (counted), as an attacker would."""
+        a.begin()
+        while a.running():
+            try:
+                await run()
+            except (ConnectionClosed, OSError, InvalidStatus, TimeoutError, RuntimeError):
+                a.counts[f"{role} closed"] += 1
+                await asyncio.sleep(0.5)
+
     async def chatter(room: str, n: int) -> None:
         """A spectator of a chat room that chats at the allowed rate."""
         async with a.client(f"127.0.0.{20 + n % 10}", f"C{n}", read=False) as ws:
             await ws.send(frame("join-room", room=room, role="spectator"))
             await expect(ws, "state")
             drain = asyncio.create_task(a._drain(ws))
-            await a.paced(ws, lambda k: frame("chat", text=f"{text}{k}"), rate=0.75)
+            await a.paced(ws, lambda k: frame("chat", text=f"{text}{k}"), rate=0.7)
             drain.cancel()
 
     async def flaggers() -> None:
@@ -576,7 +587,7 @@ async def attack_disk(a: Attack) -> str:
                 return frame("move", move={"action": "mark", "x": x, "y": y,
                                            "mark": "flag" if k % 2 == 0 else "none"})
 
-            await asyncio.gather(*(a.paced(ws, lambda k, n=n: toggle(n, k), rate=15.0)
+            await asyncio.gather(*(a.paced(ws, lambda k, n=n: toggle(n, k), rate=10.0)
                                    for n, ws in enumerate(players)))
             for d in drains:
                 d.cancel()
@@ -609,13 +620,16 @@ async def attack_disk(a: Attack) -> str:
                                 options={"preset": "beginner", "max_players": 8}))
             room = (await expect(ws, "joined"))["room"]
             drain = asyncio.create_task(a._drain(ws))
-            others = [chatter(room, r * 10 + k) for k in range(1, 10)]
+            others = [again("chatter", lambda k=k: chatter(room, r * 10 + k))
+                      for k in range(1, 10)]
             await asyncio.gather(a.paced(ws, lambda k: frame("chat", text=f"{text}{k}"),
-                                         rate=0.75), *others)
+                                         rate=0.7), *others)
             drain.cancel()
 
-    await asyncio.gather(sample(), flaggers(), *(resigner(n) for n in range(4)),
-                         *(chat_room_owned(r) for r in range(4)))
+    await asyncio.gather(sample(), again("flagger", flaggers),
+                         *(again("resigner", lambda n=n: resigner(n)) for n in range(4)),
+                         *(again("chat room", lambda r=r: chat_room_owned(r))
+                           for r in range(4)))
     sizes.append((db_mb(a.db), rss_mb(a.pid) if a.pid else 0.0))
     wal = 0.0
     series = " ".join(f"{d:.1f}" for d, _ in sizes)
@@ -624,7 +638,9 @@ async def attack_disk(a: Attack) -> str:
         wal = os.path.getsize(a.db + "-wal") / 2**20
     return (f"db MB every {a.seconds / 10:.0f} s: {series} (WAL {wal:.1f}); RSS MB: {rss}; "
             f"{a.counts['sent'] - a.counts['marks']} chat lines, {a.counts['marks']} marks, "
-            f"{a.counts['games']} games resigned")
+            f"{a.counts['games']} games resigned; closed: "
+            + (", ".join(f"{k} {v}" for k, v in a.counts.items() if k.endswith("closed"))
+               or "none"))
 
 
 ATTACKS: dict[str, Callable[[Attack], Awaitable[str]]] = {
