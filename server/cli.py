@@ -39,12 +39,21 @@ def rows(text: str) -> int:
 
 def days(text: str) -> float:
     """A retention limit in days: 0 or more (0: no limit)."""
+    return _amount(text, "days")
+
+
+def megabytes(text: str) -> float:
+    """A retention limit in megabytes: 0 or more (0: no limit)."""
+    return _amount(text, "megabytes")
+
+
+def _amount(text: str, unit: str) -> float:
     try:
         value = float(text)
     except ValueError:
         value = -1.0
     if not 0 <= value < float("inf"):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of days (0 or more)")
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of {unit} (0 or more)")
     return value
 
 
@@ -80,6 +89,9 @@ def build_parser() -> argparse.ArgumentParser:
                       help=f"days finished games are kept (default {d.games_days:g})")
     keep.add_argument("--games-rows", type=rows, default=d.games_rows, metavar="ROWS",
                       help=f"finished games kept in all, the latest (default {d.games_rows})")
+    keep.add_argument("--games-mb", type=megabytes, default=d.games_mb, metavar="MB",
+                      help="megabytes of finished games' records kept in all, the latest "
+                      f"(default {d.games_mb:g})")
     keep.add_argument("--journal-rows", type=rows, default=d.journal_rows, metavar="ROWS",
                       help="journal entries a live room keeps before it is snapshotted "
                       f"again, mid-game too (default {d.journal_rows})")
@@ -139,7 +151,8 @@ def main(argv: list[str] | None = None) -> None:
                           max_connections=args.max_connections, ai_budget=args.ai_budget,
                           chat_days=args.chat_days, chat_rows_per_room=args.chat_rows_per_room,
                           chat_rows=args.chat_rows, games_days=args.games_days,
-                          games_rows=args.games_rows, journal_rows=args.journal_rows)
+                          games_rows=args.games_rows, games_mb=args.games_mb,
+                          journal_rows=args.journal_rows)
     try:
         factory = loops.choose(args.loop)
     except loops.LoopUnavailable as exc:

@@ -80,7 +80,9 @@ class ServerConfig:
     than ``chat_days``, at most ``chat_rows`` in all (0: no limit of that kind)."""
     games_days: float = 365.0
     games_rows: int = 10_000
-    """Finished games kept: none older than ``games_days``, at most ``games_rows``."""
+    games_mb: float = 256.0
+    """Finished games kept: none older than ``games_days``, at most ``games_rows``,
+    at most ``games_mb`` megabytes of records in all."""
     journal_rows: int = 1000
     """Journal entries a live room keeps after its snapshot: past them the room is
     snapshotted again (mid-game too), so a game that never ends stays bounded."""
@@ -89,4 +91,4 @@ class ServerConfig:
         """The store's history limits (see ``server/retention.py``)."""
         return Limits(chat_days=self.chat_days, chat_rows_per_room=self.chat_rows_per_room,
                       chat_rows=self.chat_rows, games_days=self.games_days,
-                      games_rows=self.games_rows)
+                      games_rows=self.games_rows, games_mb=self.games_mb)

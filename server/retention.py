@@ -4,7 +4,8 @@ Left alone, chat and finished games are kept forever: one chatting connection
 adds about 3 MiB of database an hour, one connection resigning against the
 computer over 20 MiB. So every row has an end: chat lines past a room's cap
 (checked as they are written) or older than ``chat_days`` or beyond ``chat_rows``
-in all, finished games older than ``games_days`` or beyond ``games_rows``.
+in all, finished games older than ``games_days``, beyond ``games_rows`` or beyond
+``games_mb`` megabytes of records in all (a long game's record is large).
 (Live rooms' journals are bounded by snapshots instead, see ``server/hub.py``.)
 
 Pruning never stalls the event loop: a room's chat is trimmed a few lines at a
@@ -25,6 +26,8 @@ BATCH = 200
 """Chat rows deleted per statement."""
 GAME_BATCH = 20
 """Finished games deleted per statement (a long game's record is large)."""
+GAME_SIZE = "length(options) + length(players) + length(result) + length(record)"
+"""What a finished game weighs (its JSON texts, ASCII: characters are bytes)."""
 TRACKED_ROOMS = 4096
 """Rooms whose chat row count is remembered (past it the counts are forgotten and
 counted again when needed: memory stays bounded)."""
@@ -39,6 +42,7 @@ class Limits:
     chat_rows: int = 200_000
     games_days: float = 365.0
     games_rows: int = 10_000
+    games_mb: float = 256.0
 
 
 class Pruner:
@@ -47,10 +51,16 @@ class Pruner:
     def __init__(self, db: sqlite3.Connection, limits: Limits) -> None:
         self.db = db
         self.limits = limits
-        self.chat_total = int(db.execute("SELECT COUNT(*) FROM chat").fetchone()[0])
-        self.games_total = int(db.execute("SELECT COUNT(*) FROM games").fetchone()[0])
+        self.chat_total = self.games_total = self.games_bytes = 0
+        self.count()
         self._room_chat: dict[str, int] = {}
         """Chat rows per room, at least (deletes by age or total make it an overestimate)."""
+
+    def count(self) -> None:
+        """Count the rows (on open, and should the running counts ever drift)."""
+        self.chat_total = int(self.db.execute("SELECT COUNT(*) FROM chat").fetchone()[0])
+        self.games_total, self.games_bytes = (int(v) for v in self.db.execute(
+            f"SELECT COUNT(*), COALESCE(SUM({GAME_SIZE}), 0) FROM games").fetchone())
 
     # -- inside the store's write transaction ----------------------------------
     def chat_added(self, room: str) -> None:
@@ -81,8 +91,10 @@ class Pruner:
         return int(self.db.execute("SELECT COUNT(*) FROM chat WHERE room = ?",
                                    (room,)).fetchone()[0])
 
-    def game_added(self) -> None:
+    def game_added(self, size: int) -> None:
+        """A finished game of ``size`` bytes was inserted."""
         self.games_total += 1
+        self.games_bytes += size
 
     def room_dropped(self, room: str) -> None:
         """A room closed: no more chat comes for it."""
@@ -92,7 +104,7 @@ class Pruner:
     def prune(self, now: float) -> bool:
         """Delete one small batch per rule, in one transaction; True if more remain."""
         db, limits = self.db, self.limits
-        more = False
+        more = drifted = False
         db.execute("BEGIN")
         try:
             if limits.chat_days > 0:
@@ -110,22 +122,43 @@ class Pruner:
                     (min(BATCH, self.chat_total - limits.chat_rows),)).rowcount
                 self.chat_total -= deleted
                 more |= deleted > 0 and self.chat_total > limits.chat_rows
+                drifted = deleted == 0
             if limits.games_days > 0:
-                deleted = db.execute(
-                    "DELETE FROM games WHERE id IN (SELECT id FROM games WHERE ended_at < ?"
-                    " ORDER BY ended_at LIMIT ?)",
-                    (now - limits.games_days * DAY, GAME_BATCH)).rowcount
-                self.games_total -= deleted
-                more |= deleted == GAME_BATCH
+                more |= self._drop_games("WHERE ended_at < ?",
+                                         (now - limits.games_days * DAY,)) == GAME_BATCH
             if limits.games_rows > 0 and self.games_total > limits.games_rows:
-                deleted = db.execute(
-                    "DELETE FROM games WHERE id IN (SELECT id FROM games"
-                    " ORDER BY ended_at, id LIMIT ?)",
-                    (min(GAME_BATCH, self.games_total - limits.games_rows),)).rowcount
-                self.games_total -= deleted
-                more |= deleted > 0 and self.games_total > limits.games_rows
+                drifted |= not self._drop_games("", (), self.games_total - limits.games_rows)
+                more |= self.games_total > limits.games_rows
+            cap = limits.games_mb * 2**20
+            if cap > 0 and self.games_bytes > cap:
+                drifted |= not self._drop_games("", (), until_bytes=cap)
+                more |= self.games_bytes > cap
+            if drifted:  # over a limit with nothing to delete: count again
+                self.count()
+                more = False
         except BaseException:
             db.execute("ROLLBACK")
             raise
         db.execute("COMMIT")
         return more
+
+    def _drop_games(self, where: str, args: tuple[float, ...], count: int = GAME_BATCH,
+                    until_bytes: float | None = None) -> int:
+        """Delete the oldest finished games matching ``where``: at most ``count`` and
+        :data:`GAME_BATCH`, or (``until_bytes``) as many as bring the total under it."""
+        oldest = self.db.execute(
+            f"SELECT id, {GAME_SIZE} FROM games {where} ORDER BY ended_at, id LIMIT ?",
+            (*args, min(count, GAME_BATCH))).fetchall()
+        doomed: list[int] = []
+        freed = 0
+        for game_id, size in oldest:
+            if until_bytes is not None and self.games_bytes - freed <= until_bytes:
+                break
+            doomed.append(game_id)
+            freed += size
+        if doomed:
+            self.db.execute(f"DELETE FROM games WHERE id IN ({','.join('?' * len(doomed))})",
+                            doomed)
+            self.games_total -= len(doomed)
+            self.games_bytes -= freed
+        return len(doomed)

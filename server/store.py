@@ -230,12 +230,12 @@ class Store:
             self.pruner.chat_added(e.room)
         else:
             assert isinstance(e, SaveGame)
+            texts = (_json(e.options), _json(e.players), _json(e.result), _json(e.record))
             db.execute(
                 "INSERT INTO games (room, game, options, players, result, record, started_at,"
                 " ended_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (e.room, e.game, _json(e.options), _json(e.players), _json(e.result),
-                 _json(e.record), e.started_at, e.ended_at))
-            self.pruner.game_added()
+                (e.room, e.game, *texts, e.started_at, e.ended_at))
+            self.pruner.game_added(sum(map(len, texts)))
 
     def load_live(self) -> tuple[list[dict[str, Any]], list[SavedRoom]]:
         """Every stored identity and live room (with its snapshot and journal)."""
