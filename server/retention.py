@@ -25,7 +25,10 @@ DAY = 86400.0
 BATCH = 200
 """Chat rows deleted per statement."""
 GAME_BATCH = 20
-"""Finished games deleted per statement (a long game's record is large)."""
+GAME_BATCH_BYTES = 2**20
+"""Finished games deleted per statement: at most this many, and once this many
+bytes are freed, no more (a long game's record is large; SQLite reads each page it
+frees)."""
 GAME_SIZE = "length(options) + length(players) + length(result) + length(record)"
 """What a finished game weighs (its JSON texts, ASCII: characters are bytes)."""
 TRACKED_ROOMS = 4096
@@ -125,7 +128,7 @@ class Pruner:
                 drifted = deleted == 0
             if limits.games_days > 0:
                 more |= self._drop_games("WHERE ended_at < ?",
-                                         (now - limits.games_days * DAY,)) == GAME_BATCH
+                                         (now - limits.games_days * DAY,)) > 0
             if limits.games_rows > 0 and self.games_total > limits.games_rows:
                 drifted |= not self._drop_games("", (), self.games_total - limits.games_rows)
                 more |= self.games_total > limits.games_rows
@@ -153,6 +156,8 @@ class Pruner:
         freed = 0
         for game_id, size in oldest:
             if until_bytes is not None and self.games_bytes - freed <= until_bytes:
+                break
+            if freed >= GAME_BATCH_BYTES:
                 break
             doomed.append(game_id)
             freed += size
