@@ -46,6 +46,7 @@ import os
 import random
 import signal
 import socket
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -605,12 +606,18 @@ async def attack_disk(a: Attack) -> str:
                 a.counts["games"] += 1
                 await asyncio.sleep(0.2)  # within the rate limits, as a client would
 
-    sizes: list[tuple[float, float]] = []
+    sizes: list[tuple[float, float, float]] = []
+
+    def measure() -> None:
+        wal = 0.0
+        with contextlib.suppress(OSError):
+            wal = os.path.getsize(a.db + "-wal") / 2**20
+        sizes.append((db_mb(a.db) - wal, wal, rss_mb(a.pid) if a.pid else 0.0))
 
     async def sample() -> None:
         a.begin()
         while a.running():
-            sizes.append((db_mb(a.db), rss_mb(a.pid) if a.pid else 0.0))
+            measure()
             await asyncio.sleep(a.seconds / 10)
 
     async def chat_room_owned(r: int) -> None:
@@ -630,15 +637,17 @@ async def attack_disk(a: Attack) -> str:
                          *(again("resigner", lambda n=n: resigner(n)) for n in range(4)),
                          *(again("chat room", lambda r=r: chat_room_owned(r))
                            for r in range(4)))
-    sizes.append((db_mb(a.db), rss_mb(a.pid) if a.pid else 0.0))
-    wal = 0.0
-    series = " ".join(f"{d:.1f}" for d, _ in sizes)
-    rss = " ".join(f"{r:.0f}" for _, r in sizes)
-    with contextlib.suppress(OSError):
-        wal = os.path.getsize(a.db + "-wal") / 2**20
-    return (f"db MB every {a.seconds / 10:.0f} s: {series} (WAL {wal:.1f}); RSS MB: {rss}; "
+    measure()
+    tables = ""
+    with contextlib.suppress(sqlite3.Error), contextlib.closing(sqlite3.connect(a.db)) as db:
+        tables = ", ".join(f"{t} {db.execute(f'SELECT COUNT(*) FROM {t}').fetchone()[0]}"
+                           for t in ("chat", "journal", "games"))
+    files = " ".join(f"{d:.1f}" for d, _, _ in sizes)
+    wals = " ".join(f"{w:.1f}" for _, w, _ in sizes)
+    rss = " ".join(f"{r:.0f}" for _, _, r in sizes)
+    return (f"every {a.seconds / 10:.0f} s: db file MB {files}; WAL MB {wals}; RSS MB {rss}; "
             f"{a.counts['sent'] - a.counts['marks']} chat lines, {a.counts['marks']} marks, "
-            f"{a.counts['games']} games resigned; closed: "
+            f"{a.counts['games']} games resigned; rows at the end: {tables}; closed: "
             + (", ".join(f"{k} {v}" for k, v in a.counts.items() if k.endswith("closed"))
                or "none"))
 
