@@ -4,10 +4,13 @@ back exactly after a restart; its chat is capped per room as it is written."""
 from __future__ import annotations
 
 import sqlite3
+import time
 from pathlib import Path
 from typing import Any
 
 from gridhall.server.app import GameServer
+from gridhall.server.effects import SaveChat
+from gridhall.server.store import Store
 from tests.wsclient import WsClient
 
 CAP = 20
@@ -63,3 +66,16 @@ async def test_a_rooms_chat_is_capped_as_it_is_written(make_server: Any, tmp_pat
     lines = [text for _, _, text, _ in server.store.chat_lines(room, 50)]
     assert len(lines) <= 4 + 1 and lines[-1] == "line 7"
     assert rows(server.config.db, "SELECT COUNT(*) FROM chat WHERE room = ?", room) <= 5
+
+
+async def test_the_server_prunes_what_is_past_its_limits_from_the_start(
+        make_server: Any, tmp_path: Path) -> None:
+    db = str(tmp_path / "gridhall.db")
+    old = time.time() - 40 * 86400
+    store = Store(db)
+    store.write([SaveChat("OLD", "p1", "Ann", f"line {n}", old + n) for n in range(10)]
+                + [SaveChat("NEW", "p1", "Ann", "fresh", time.time())])
+    store.close()
+    server: GameServer = await make_server(db=db, chat_days=30)
+    assert [text for _, _, text, _ in server.store.chat_lines("OLD")] == []
+    assert [text for _, _, text, _ in server.store.chat_lines("NEW")] == ["fresh"]
