@@ -27,7 +27,12 @@ own room, one move every 0.1 s, timing each round trip from ``move`` to
   a second while its two players play; the players behave like older clients
   (a ``sync`` on every ``joined``/``left``); counts the players' disconnects;
 - ``fanout``: 400 spectators from 10 addresses join one room and chat at the
-  allowed rate (8 lines per 10 s each); counts frames the server sent them.
+  allowed rate (8 lines per 10 s each); counts frames the server sent them;
+- ``disk``: 40 connections chatting at the allowed rate in four
+  co-op rooms, eight players toggling flags in a Minesweeper room that never
+  ends, and four connections resigning against the computer over and over; it
+  prints the database's size (file + WAL) and the server's RSS every tenth of
+  the attack, which must level off (run it for minutes: ``--seconds 300``).
 
 Attackers use their own loopback addresses (127.0.0.2 and up), the probe
 127.0.0.1. For each attack it prints the probe's p50/p99/max round trip and
@@ -51,6 +56,7 @@ import os
 import random
 import signal
 import socket
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -275,6 +281,10 @@ class Attack:
     started: float = 0.0
     until: float = 0.0
     counts: Counter[str] = field(default_factory=Counter)
+    db: str = ""
+    """The server's database file (for attacks on the disk)."""
+    pid: int = 0
+    """The server's process (for its RSS)."""
 
     def begin(self) -> None:
         if not self.started:
@@ -841,6 +851,128 @@ async def attack_fanout(a: Attack) -> str:
             f"sent, {received['lines']} broadcast, {c['rate-limited']} rate-limited, "
             f"{c['not-in-room']} not in a room; {received['frames'] / a.seconds:.0f} frames/s "
             "to spectators")
+def db_mb(path: str) -> float:
+    """The database's size on disk: the file and its WAL (MB)."""
+    total = 0
+    for suffix in ("", "-wal"):
+        with contextlib.suppress(OSError):
+            total += os.path.getsize(path + suffix)
+    return total / 2**20
+
+
+async def attack_disk(a: Attack) -> str:
+    """Chat, a game that never ends and finished games, all at the allowed rates;
+    the database and the RSS over time."""
+    text = "chat " * 20  # about 100 characters a line
+
+    async def again(role: str, run: Callable[[], Awaitable[None]]) -> None:
+        """Run ``run`` until the attack ends, again whenever its connection is closed
+        (counted), as an attacker would."""
+        a.begin()
+        while a.running():
+            try:
+                await run()
+            except (ConnectionClosed, OSError, InvalidStatus, TimeoutError, RuntimeError):
+                a.counts[f"{role} closed"] += 1
+                await asyncio.sleep(0.5)
+
+    async def chatter(room: str, n: int) -> None:
+        """A spectator of a chat room that chats at the allowed rate."""
+        async with a.client(f"127.0.0.{20 + n % 10}", f"C{n}", read=False) as ws:
+            await ws.send(frame("join-room", room=room, role="spectator"))
+            await expect(ws, "state")
+            drain = asyncio.create_task(a._drain(ws))
+            await a.paced(ws, lambda k: frame("chat", text=f"{text}{k}"), rate=0.7)
+            drain.cancel()
+
+    async def flaggers() -> None:
+        async with contextlib.AsyncExitStack() as stack:
+            host = await stack.enter_async_context(a.client("127.0.0.40", "F0", read=False))
+            await host.send(frame("create-room", game="minesweeper",
+                                  options={"width": 30, "height": 16, "mines": 99,
+                                           "max_players": 8}))
+            room = (await expect(host, "joined"))["room"]
+            await host.send(frame("move", move={"action": "reveal", "x": 15, "y": 8}))
+            rows = (await expect(host, "moved"))["view"]["rows"]
+            hidden = [(x, y) for y, row in enumerate(rows) for x, ch in enumerate(row)
+                      if ch == "#"]
+            players = [host]
+            for n in range(1, 8):
+                ws = await stack.enter_async_context(a.client("127.0.0.40", f"F{n}",
+                                                              read=False))
+                await ws.send(frame("join-room", room=room))
+                await expect(ws, "state")
+                players.append(ws)
+            drains = [asyncio.create_task(a._drain(ws)) for ws in players]
+
+            def toggle(n: int, k: int) -> bytes:
+                x, y = hidden[(n * 7 + k // 2) % len(hidden)]
+                a.counts["marks"] += 1
+                return frame("move", move={"action": "mark", "x": x, "y": y,
+                                           "mark": "flag" if k % 2 == 0 else "none"})
+
+            await asyncio.gather(*(a.paced(ws, lambda k, n=n: toggle(n, k), rate=10.0)
+                                   for n, ws in enumerate(players)))
+            for d in drains:
+                d.cancel()
+
+    async def resigner(n: int) -> None:
+        async with a.client(f"127.0.0.{50 + n}", f"R{n}", read=False) as ws:
+            await ws.send(frame("create-room", game="gomoku", options={"ai": "easy"}))
+            await expect(ws, "state")
+            a.begin()
+            while a.running():
+                await ws.send(frame("resign"))
+                await expect(ws, "game-over")
+                await ws.send(frame("play-again"))
+                await expect(ws, "state")
+                a.counts["games"] += 1
+                await asyncio.sleep(0.2)  # within the rate limits, as a client would
+
+    sizes: list[tuple[float, float, float]] = []
+
+    def measure() -> None:
+        wal = 0.0
+        with contextlib.suppress(OSError):
+            wal = os.path.getsize(a.db + "-wal") / 2**20
+        sizes.append((db_mb(a.db) - wal, wal, rss_mb(a.pid) if a.pid else 0.0))
+
+    async def sample() -> None:
+        a.begin()
+        while a.running():
+            measure()
+            await asyncio.sleep(a.seconds / 10)
+
+    async def chat_room_owned(r: int) -> None:
+        """A chat room: its creator chats, nine spectators of it too."""
+        async with a.client(f"127.0.0.{20 + r}", f"C{r}0", read=False) as ws:
+            await ws.send(frame("create-room", game="minesweeper",
+                                options={"preset": "beginner", "max_players": 8}))
+            room = (await expect(ws, "joined"))["room"]
+            drain = asyncio.create_task(a._drain(ws))
+            others = [again("chatter", lambda k=k: chatter(room, r * 10 + k))
+                      for k in range(1, 10)]
+            await asyncio.gather(a.paced(ws, lambda k: frame("chat", text=f"{text}{k}"),
+                                         rate=0.7), *others)
+            drain.cancel()
+
+    await asyncio.gather(sample(), again("flagger", flaggers),
+                         *(again("resigner", lambda n=n: resigner(n)) for n in range(4)),
+                         *(again("chat room", lambda r=r: chat_room_owned(r))
+                           for r in range(4)))
+    measure()
+    tables = ""
+    with contextlib.suppress(sqlite3.Error), contextlib.closing(sqlite3.connect(a.db)) as db:
+        tables = ", ".join(f"{t} {db.execute(f'SELECT COUNT(*) FROM {t}').fetchone()[0]}"
+                           for t in ("chat", "journal", "games"))
+    files = " ".join(f"{d:.1f}" for d, _, _ in sizes)
+    wals = " ".join(f"{w:.1f}" for _, w, _ in sizes)
+    rss = " ".join(f"{r:.0f}" for _, _, r in sizes)
+    return (f"every {a.seconds / 10:.0f} s: db file MB {files}; WAL MB {wals}; RSS MB {rss}; "
+            f"{a.counts['sent'] - a.counts['marks']} chat lines, {a.counts['marks']} marks, "
+            f"{a.counts['games']} games resigned; rows at the end: {tables}; closed: "
+            + (", ".join(f"{k} {v}" for k, v in a.counts.items() if k.endswith("closed"))
+               or "none"))
 
 
 ATTACKS: dict[str, Callable[[Attack], Awaitable[str]]] = {
@@ -850,6 +982,7 @@ ATTACKS: dict[str, Callable[[Attack], Awaitable[str]]] = {
     "computers": attack_computers,
     "client-text": attack_client_text,
     "spectator-churn": attack_spectator_churn, "fanout": attack_fanout,
+    "disk": attack_disk,
 }
 
 
@@ -939,7 +1072,8 @@ async def session(args: argparse.Namespace, names: list[str], idle: bool) -> lis
             start = time.time()
             cpu0, work0 = cpu_seconds(server.pid), workers_cpu_seconds(server.pid)
             wait0, own0 = cpu_wait_seconds(server.pid), time.process_time()
-            attack = Attack(url, port, args.seconds)
+            attack = Attack(url, port, args.seconds, db=f"{tmp.name}/attack.db",
+                            pid=server.pid)
             try:
                 note = await asyncio.wait_for(ATTACKS[name](attack), args.seconds + 60)
             except Exception as exc:  # report, and go on with the next attack

@@ -59,12 +59,17 @@ RESTART_CLOSE = 1012
 RESTART_REASON = "server restarting; your game is kept, reconnect in a moment"
 ALIVE_EVERY = 2.0
 """Seconds between the store's "still running" marks (the downtime a restart skips)."""
+PRUNE_EVERY = 5.0
+PRUNE_AGAIN = 0.05
+"""Seconds between the store's pruning batches (server/retention.py): every few
+seconds, and soon again while one batch was not enough."""
 
 
 class GameServer:
     def __init__(self, config: ServerConfig | None = None) -> None:
         self.config = config or ServerConfig()
-        self.store = Store(self.config.db, durable_commits=self.config.durable_commits)
+        self.store = Store(self.config.db, durable_commits=self.config.durable_commits,
+                           limits=self.config.retention())
         self.hub = Hub(self.config)
         self.work = WorkPool(self.config.ai_workers, self.config.max_jobs,
                              self.config.quick_workers, self.config.max_jobs_per_address)
@@ -80,6 +85,7 @@ class GameServer:
         self._pending_frames: list[tuple[Link, bytes]] = []
         self._flush_handle: asyncio.Handle | None = None
         self._alive: asyncio.TimerHandle | None = None
+        self._prune_timer: asyncio.TimerHandle | None = None
         self._server: Server | None = None
         self._closed = False
 
@@ -87,6 +93,7 @@ class GameServer:
     async def start(self) -> None:
         self._restore()
         self._mark_alive()
+        self._prune()
         self._server = await serve(
             self._handle, self.config.host, self.config.port,
             compression=None,  # small frames; deflate costs latency and memory per socket
@@ -123,6 +130,19 @@ class GameServer:
             log.exception("could not write to the store")
         self._alive = asyncio.get_running_loop().call_later(ALIVE_EVERY, self._mark_alive)
 
+    def _prune(self) -> None:
+        """One small batch of history past the retention limits, then the next."""
+        self._prune_timer = None
+        if self._closed:
+            return
+        more = False
+        try:
+            more = self.store.prune(time.time())
+        except Exception:
+            log.exception("could not prune the store")
+        self._prune_timer = asyncio.get_running_loop().call_later(
+            PRUNE_AGAIN if more else PRUNE_EVERY, self._prune)
+
     async def close(self) -> None:
         """Stop for a restart: close every connection with 1012 and a reason, stop
         computers and timers, keep every room in the store, close it."""
@@ -132,6 +152,8 @@ class GameServer:
         self._closed = True
         if self._alive is not None:
             self._alive.cancel()
+        if self._prune_timer is not None:
+            self._prune_timer.cancel()
         for conn in list(self.connections):
             conn.close(RESTART_CLOSE, RESTART_REASON)
         if self._server is not None:

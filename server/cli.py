@@ -26,6 +26,37 @@ def ipv4(text: str) -> str:
             f"{text!r} is not an IPv4 address (e.g. 192.168.1.20)") from None
 
 
+def rows(text: str) -> int:
+    """A retention limit in rows: a whole number, 0 or more (0: no limit)."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of rows (0 or more)")
+    return value
+
+
+def days(text: str) -> float:
+    """A retention limit in days: 0 or more (0: no limit)."""
+    return _amount(text, "days")
+
+
+def megabytes(text: str) -> float:
+    """A retention limit in megabytes: 0 or more (0: no limit)."""
+    return _amount(text, "megabytes")
+
+
+def _amount(text: str, unit: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value < float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of {unit} (0 or more)")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     d = ServerConfig()
     parser = argparse.ArgumentParser(prog="gridhall-server",
@@ -45,6 +76,25 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--max-connections", type=int, default=d.max_connections)
     parser.add_argument("--ai-budget", type=float, default=d.ai_budget,
                         help="seconds the hard computer opponent thinks per move (default 2)")
+    keep = parser.add_argument_group("retention", "what the database keeps (0: no limit "
+                                     "of that kind); older rows are deleted a few at a time")
+    keep.add_argument("--chat-days", type=days, default=d.chat_days, metavar="DAYS",
+                      help=f"days chat lines are kept (default {d.chat_days:g})")
+    keep.add_argument("--chat-rows-per-room", type=rows, default=d.chat_rows_per_room,
+                      metavar="ROWS", help="chat lines kept per room, the latest "
+                      f"(default {d.chat_rows_per_room})")
+    keep.add_argument("--chat-rows", type=rows, default=d.chat_rows, metavar="ROWS",
+                      help=f"chat lines kept in all (default {d.chat_rows})")
+    keep.add_argument("--games-days", type=days, default=d.games_days, metavar="DAYS",
+                      help=f"days finished games are kept (default {d.games_days:g})")
+    keep.add_argument("--games-rows", type=rows, default=d.games_rows, metavar="ROWS",
+                      help=f"finished games kept in all, the latest (default {d.games_rows})")
+    keep.add_argument("--games-mb", type=megabytes, default=d.games_mb, metavar="MB",
+                      help="megabytes of finished games' records kept in all, the latest "
+                      f"(default {d.games_mb:g})")
+    keep.add_argument("--journal-rows", type=rows, default=d.journal_rows, metavar="ROWS",
+                      help="journal entries a live room keeps before it is snapshotted "
+                      f"again, mid-game too (default {d.journal_rows})")
     parser.add_argument("--no-discovery", action="store_true",
                         help="do not advertise the server on the LAN (mDNS)")
     parser.add_argument("--advertise", action="append", metavar="ADDR", default=None, type=ipv4,
@@ -98,7 +148,11 @@ def main(argv: list[str] | None = None) -> None:
     config = ServerConfig(host=args.host, port=args.port, name=args.name, db=args.db,
                           durable_commits=args.durable_commits,
                           grace_seconds=args.grace, max_rooms=args.max_rooms,
-                          max_connections=args.max_connections, ai_budget=args.ai_budget)
+                          max_connections=args.max_connections, ai_budget=args.ai_budget,
+                          chat_days=args.chat_days, chat_rows_per_room=args.chat_rows_per_room,
+                          chat_rows=args.chat_rows, games_days=args.games_days,
+                          games_rows=args.games_rows, games_mb=args.games_mb,
+                          journal_rows=args.journal_rows)
     try:
         factory = loops.choose(args.loop)
     except loops.LoopUnavailable as exc:

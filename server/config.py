@@ -9,6 +9,8 @@ import platformdirs
 
 from gridhall.protocol import DEFAULT_PORT
 
+from .retention import Limits
+
 
 def default_db_path() -> Path:
     """Where the server keeps its database unless told otherwise: the user's data
@@ -88,3 +90,22 @@ class ServerConfig:
     """Quick jobs queued or running at once for one address; past it ``server-busy``."""
     ai_budget: float = 2.0
     """Seconds the hard computer opponent may think per move."""
+    chat_days: float = 30.0
+    chat_rows_per_room: int = 500
+    chat_rows: int = 200_000
+    """Chat lines kept: the latest ``chat_rows_per_room`` of each room, none older
+    than ``chat_days``, at most ``chat_rows`` in all (0: no limit of that kind)."""
+    games_days: float = 365.0
+    games_rows: int = 10_000
+    games_mb: float = 256.0
+    """Finished games kept: none older than ``games_days``, at most ``games_rows``,
+    at most ``games_mb`` megabytes of records in all."""
+    journal_rows: int = 1000
+    """Journal entries a live room keeps after its snapshot: past them the room is
+    snapshotted again (mid-game too), so a game that never ends stays bounded."""
+
+    def retention(self) -> Limits:
+        """The store's history limits (see ``server/retention.py``)."""
+        return Limits(chat_days=self.chat_days, chat_rows_per_room=self.chat_rows_per_room,
+                      chat_rows=self.chat_rows, games_days=self.games_days,
+                      games_rows=self.games_rows, games_mb=self.games_mb)

@@ -2,8 +2,11 @@
 
 Per-connection limits (``server/limits.py``) stop one socket from flooding;
 these stop one address (many sockets) from crowding out everyone else: a cap
-on the rooms it holds, and backoff on password guesses, counted both per
-address and per room (many addresses guessing one room's password).
+on the rooms it holds, and backoff on password guesses per address. Guesses at
+one room from many addresses also back off, but only for addresses that have
+themselves guessed wrong there: the friend who knows the password is never
+locked out by strangers guessing (the hashing they can cause is bounded by the
+worker pool and each room's one job at a time).
 All pure: time comes in as ``now``.
 """
 
@@ -70,24 +73,43 @@ class Backoff:
     def __len__(self) -> int:
         return len(self._keys)
 
+    def __contains__(self, key: str) -> bool:
+        """``key`` has failures that are not yet forgotten (or swept)."""
+        return key in self._keys
+
 
 class PasswordGuard:
-    """Password attempts limited per address and per room."""
+    """Password attempts limited per address, and per room among the addresses
+    that failed at that room (never for an address that has not failed there)."""
 
     def __init__(self) -> None:
         self.by_address = Backoff(free=5, base=1.0, cap=60.0, forget=600.0)
         self.by_room = Backoff(free=20, base=0.5, cap=15.0, forget=300.0)
+        self.failed_at = Backoff(free=2**31, base=0.0, cap=0.0, forget=300.0)
+        """Per (room, address), never a wait of its own: the addresses the room-wide
+        backoff applies to (those that failed there lately)."""
 
     def wait(self, room: str, address: str, now: float) -> float:
         """Seconds before this address may guess this room's password again."""
-        return max(self.by_address.wait(address, now), self.by_room.wait(room, now))
+        wait = self.by_address.wait(address, now)
+        pair = _pair(room, address)
+        self.failed_at.wait(pair, now)  # forgets a stale failure
+        if pair in self.failed_at:
+            wait = max(wait, self.by_room.wait(room, now))
+        return wait
 
     def tried(self, room: str, address: str, ok: bool, now: float) -> None:
         if ok:
             self.by_address.succeeded(address)
+            self.failed_at.succeeded(_pair(room, address))
             return  # the room's count stays: another address may still be guessing
         self.by_address.failed(address, now)
         self.by_room.failed(room, now)
+        self.failed_at.failed(_pair(room, address), now)
+
+
+def _pair(room: str, address: str) -> str:
+    return f"{room}\n{address}"
 
 
 class PerAddress:

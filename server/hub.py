@@ -9,7 +9,9 @@ who may do what is unit-tested without a socket.
 Durability (see also ``server/store.py``): a room is a deterministic state
 machine, so the hub journals every input that changed a room (a ``Log`` effect:
 the input, who sent it and the time) and, when a room starts a new game, a
-snapshot of the room that makes the older entries unnecessary. Identities and
+snapshot of the room that makes the older entries unnecessary; also, mid-game,
+every ``journal_rows`` entries (when the game can be saved whole), so the journal
+of a game that never ends stays bounded. Identities and
 each room's fixed facts (code, options, secret seed, password hash) are saved
 when they change. :meth:`Hub.restore` rebuilds every live room from its snapshot
 and journal through the same code paths, so the same board, seats and ``seq``
@@ -82,6 +84,8 @@ class Hub:
         self._journal_n: dict[str, int] = {}
         self._budgets: dict[str, RoomBudget] = {}
         """Each room's spectator budgets (``server/fanout.py``), made when first needed."""
+        self._snapshot_n: dict[str, int] = {}
+        """Per room, the journal entry its latest snapshot follows."""
         self._replaying = False
         self._released: list[str] = []
         self._handlers: dict[type[Any], Handler] = {
@@ -240,12 +244,18 @@ class Hub:
                 if not self._replaying:
                     out.add(DropRoom(room.code))
                 self._journal_n.pop(room.code, None)
+                self._snapshot_n.pop(room.code, None)
             elif changed and not self._replaying:
                 n = self._journal_n.get(room.code, 0) + 1
                 self._journal_n[room.code] = n
                 out.add(Log(room.code, n, {**entry, "t": now}))
                 if room.games_started != games:
                     out.add(SaveSnapshot(room.code, n, room.to_snapshot()))
+                    self._snapshot_n[room.code] = n
+                elif n - self._snapshot_n.get(room.code, 0) >= self.config.journal_rows \
+                        and room.can_snapshot():
+                    out.add(SaveSnapshot(room.code, n, room.to_snapshot(whole=True)))
+                    self._snapshot_n[room.code] = n
             self._after_room(out, room)
 
     @staticmethod
@@ -323,6 +333,7 @@ class Hub:
                     int(row["seed"]), self.config.grace_seconds, address=row.get("address", ""))
         self.lobby.rooms[room.code] = room
         self._journal_n[room.code] = saved.base
+        self._snapshot_n[room.code] = saved.base
         self._replaying = True
         try:
             if saved.snapshot is not None:

@@ -6,8 +6,10 @@ others': Unicode NFC, format characters (zero-width, bidi controls, BOM, soft
 hyphen) removed, every run of whitespace one space, at most :data:`MAX_NAME`
 characters (longer ones are cut, not refused). A name must keep at least one
 letter, digit, mark of punctuation or symbol. Names of computer players are
-reserved. Within a room names are unique by :func:`name_key` (case and width
-insensitive): a joiner whose name is taken gets a suffix `` (2)``, `` (3)``...
+reserved. Within a room names are unique by :func:`name_key` (case, width and
+spacing insensitive, and confusable names count as one: ``Alice`` and ``Аlice``
+with a Cyrillic А have one UTS #39 skeleton, see ``server/skeleton.py``): a joiner
+whose name is taken gets a suffix `` (2)``, `` (3)``...
 
 A ``color`` is a name from :data:`PALETTE` (any case) or ``#rrggbb``; it is
 kept lower-case.
@@ -20,6 +22,8 @@ import unicodedata
 from collections.abc import Iterable
 
 from gridhall.protocol import ErrorCode, ProtocolError
+
+from .skeleton import skeleton
 
 MAX_NAME = 24
 COMPUTER = "Computer"
@@ -61,8 +65,9 @@ def clean_name(raw: str, rid: int | None = None) -> str:
 
 
 def name_key(name: str) -> str:
-    """What two names must differ in: case, width and spacing do not count."""
-    return "".join(unicodedata.normalize("NFKC", name).casefold().split())
+    """What two names must differ in: case, width and spacing do not count, and
+    look-alike characters of other scripts count as the ones they look like."""
+    return "".join(skeleton(unicodedata.normalize("NFKC", name).casefold()).split())
 
 
 def is_reserved(name: str) -> bool:

@@ -38,6 +38,8 @@ from .games.base import (
     GameSpec,
     PreparedGames,
     PreparedMoves,
+    SavedGames,
+    game_state,
     move_work,
     new_game_work,
 )
@@ -935,21 +937,36 @@ class Room:
                          game.record(), self.game_started_at, now))
 
     # -- durability -----------------------------------------------------------
-    def to_snapshot(self) -> JSON:
-        """The room's state right after a new game started, as plain data.
+    def to_snapshot(self, whole: bool = False) -> JSON:
+        """The room's state as plain data.
 
-        The game itself is not serialised: it is made again from its seed, as it
-        was (journal entries after the snapshot replay what happened since)."""
+        Taken right after a new game started, the game itself is not serialised: it
+        is made again from its seed, as it was (journal entries after the snapshot
+        replay what happened since). ``whole`` (any time :meth:`can_snapshot` says
+        so): the game is saved as it is now, so the journal before it can go."""
         game = self.game
+        saved = None if game is None else {"players": list(self._game_players),
+                                           "started_at": self.game_started_at}
+        if whole and game is not None and saved is not None:
+            saved["state"] = game_state(self.spec, game)
         return {
             "seq": self.seq, "chat": list(self.chat), "round": self.round_no,
             "games_started": self.games_started, "again": self.again,
             "seats": [s.id if s is not None else None for s in self.seats],
             "spectators": [s.id for s in self.spectators], "grace": dict(self.grace),
-            "game": None if game is None else {"players": list(self._game_players),
-                                               "started_at": self.game_started_at},
+            "game": saved,
             "over_announced": self._over_announced, "tickets": self._tickets,
         }
+
+    def can_snapshot(self) -> bool:
+        """Can :meth:`to_snapshot` (``whole``) describe the room now? Not while a job
+        is out (its answer is journalled after), nor for a game that cannot be saved
+        whole mid-game."""
+        if self.pending is not None or self._start_queued:
+            return False
+        game = self.game
+        return game is None or (hasattr(game, "state")
+                                and hasattr(self.spec, "restore_game"))
 
     def load_snapshot(self, snap: JSON, member: Callable[[str], Identity]) -> None:
         """Become the room :meth:`to_snapshot` described; ``member`` finds identities."""
@@ -970,7 +987,11 @@ class Room:
             self.spectators.append(ident)
             ident.room, ident.role = self, "spectator"
         game = snap["game"]
-        if game is not None:
+        if game is not None and game.get("state") is not None:
+            self._game_players = list(game["players"])
+            self.game_started_at = float(game["started_at"])
+            self.game = cast(SavedGames, self.spec).restore_game(game["state"])
+        elif game is not None:
             self._game_players = list(game["players"])
             self.game_started_at = float(game["started_at"])
             self.game = self.spec.new_game(self.options, self._game_players, self.round_no,

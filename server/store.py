@@ -9,14 +9,16 @@ One SQLite file in WAL mode. It holds:
   secret seed its boards derive from, the password's PBKDF2 hash and salt), its
   latest snapshot and the journal entry that snapshot follows (``base``);
 - ``journal``: per room, every input that changed it, in order (who, what, when);
-- ``games`` and ``chat``: finished games and chat lines, for ``history``;
+- ``games`` and ``chat``: finished games and chat lines, for ``history``, kept
+  within the operator's limits (``server/retention.py``);
 - ``meta``: ``alive_at``, refreshed every few seconds while the server runs, so a
   restart knows how long it was down.
 
 The scheme: a room is a deterministic state machine (``server/room.py``), so its
 state is its snapshot plus the journal entries after it; the snapshot is taken
-each time a new game starts, and the entries it covers are deleted in the same
-transaction. Restoring a room replays its entries through the same code that
+each time a new game starts, and every ``journal_rows`` entries in between (so a
+game that never ends keeps a bounded journal), and the entries it covers are
+deleted in the same transaction. Restoring a room replays its entries through the same code that
 first handled them.
 
 When an input is durable: the server writes the effects of every input handled
@@ -64,6 +66,7 @@ from .effects import (
     Stored,
 )
 from .hub import SavedRoom
+from .retention import Limits, Pruner
 
 SCHEMA_VERSION = 2
 CHECKPOINT_EVERY = 1.0
@@ -157,7 +160,8 @@ def _load_entry(stored: bytes | str) -> Any:
 class Store:
     """The SQLite store. Open one per server; close it on shutdown."""
 
-    def __init__(self, path: str | Path, durable_commits: bool = False) -> None:
+    def __init__(self, path: str | Path, durable_commits: bool = False,
+                 limits: Limits | None = None) -> None:
         self.path = str(path)
         Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
@@ -168,6 +172,7 @@ class Store:
         self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         self.db.execute("PRAGMA wal_autocheckpoint=0")  # the Checkpointer's job
         self.checkpointer = Checkpointer(self.path)
+        self.pruner = Pruner(self.db, limits or Limits())
 
     # -- the live state -------------------------------------------------------
     def write(self, effects: list[Stored]) -> None:
@@ -212,6 +217,7 @@ class Store:
         elif isinstance(e, DropRoom):
             db.execute("DELETE FROM rooms WHERE code = ?", (e.room,))
             db.execute("DELETE FROM journal WHERE room = ?", (e.room,))
+            self.pruner.room_dropped(e.room)
         elif isinstance(e, SaveIdentity):
             db.execute("INSERT OR REPLACE INTO identities (id, token_hash, name, color, bot,"
                        " expires) VALUES (?, ?, ?, ?, ?, ?)",
@@ -221,13 +227,15 @@ class Store:
         elif isinstance(e, SaveChat):
             db.execute("INSERT INTO chat (room, player, name, text, ts) VALUES (?,?,?,?,?)",
                        (e.room, e.player, e.name, e.text, e.ts))
+            self.pruner.chat_added(e.room)
         else:
             assert isinstance(e, SaveGame)
+            texts = (_json(e.options), _json(e.players), _json(e.result), _json(e.record))
             db.execute(
                 "INSERT INTO games (room, game, options, players, result, record, started_at,"
                 " ended_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (e.room, e.game, _json(e.options), _json(e.players), _json(e.result),
-                 _json(e.record), e.started_at, e.ended_at))
+                (e.room, e.game, *texts, e.started_at, e.ended_at))
+            self.pruner.game_added(sum(map(len, texts)))
 
     def load_live(self) -> tuple[list[dict[str, Any]], list[SavedRoom]]:
         """Every stored identity and live room (with its snapshot and journal)."""
@@ -250,6 +258,13 @@ class Store:
         self.db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('alive_at', ?)",
                         (now,))
         self.checkpointer.poke()
+
+    def prune(self, now: float) -> bool:
+        """Delete a small batch of history past the limits; True if more is left
+        (call again soon). Never a ``VACUUM``: freed pages are reused."""
+        more = self.pruner.prune(now)
+        self.checkpointer.poke()
+        return more
 
     def alive_at(self) -> float | None:
         row = self.db.execute("SELECT value FROM meta WHERE key = 'alive_at'").fetchone()

@@ -152,6 +152,25 @@ class PreparedGames(Protocol):
         """As :meth:`GameSpec.new_game`, on the prepared board."""
 
 
+class SavedGames(Protocol):
+    """A spec whose games can be saved whole mid-game (``game.state()``, plain data)
+    and made again from it: a room snapshots such a game as it goes, so a game that
+    never ends keeps a bounded journal. Other games are made again from their seed
+    and the journal since they started."""
+
+    def restore_game(self, state: JSON) -> Game:
+        """The game whose ``state()`` was ``state``."""
+
+
+def game_state(spec: GameSpec, game: Game) -> JSON | None:
+    """``game`` saved whole, if its spec can make it again (None otherwise)."""
+    state = getattr(game, "state", None)
+    if state is None or getattr(spec, "restore_game", None) is None:
+        return None
+    saved: JSON = state()
+    return saved
+
+
 def move_work(game: Game, player: str, move: JSON, now: float) -> Job | None:
     """The job a move needs before it can be applied (None for most games and moves)."""
     work_for = getattr(game, "work_for", None)

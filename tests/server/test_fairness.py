@@ -72,14 +72,32 @@ def test_a_guesser_that_disconnects_at_once_still_counts() -> None:
     assert error is not None and error.code == "rate-limited"
 
 
-def test_one_room_guessed_from_many_addresses_backs_off_too() -> None:
+def test_one_room_guessed_from_many_addresses_backs_off_for_the_guessers() -> None:
     server = FakeServer()
     code = private_room(server)
-    for n in range(20):  # one guess from each of 20 addresses
-        error = guess(connect(server, f"G{n}", peer=f"10.1.0.{n}"), code, "wrong")
+    guessers = [connect(server, f"G{n}", peer=f"10.1.0.{n}") for n in range(21)]
+    for g in guessers[:20]:  # one guess from each of 20 addresses
+        error = guess(g, code, "wrong")
         assert error is not None and error.code == "wrong-password"
-    error = guess(connect(server, "G20", peer="10.1.0.200"), code, "wrong")
+    error = guess(guessers[20], code, "wrong")  # the 21st failure is still judged
+    assert error is not None and error.code == "wrong-password"
+    error = guess(guessers[0], code, "wrong")  # a guesser that failed here backs off
     assert error is not None and error.code == "rate-limited" and error.retry_after
+
+
+def test_guessers_at_a_room_never_lock_out_a_friend_from_another_address() -> None:
+    server = FakeServer()
+    code = private_room(server)
+    guessers = [connect(server, f"G{n}", peer=f"10.2.0.{n}") for n in range(4)]
+    refused = 0
+    for n in range(40):  # four addresses guess as fast as they are let
+        error = guess(guessers[n % 4], code, f"wrong{n}", T0 + n * 0.01)
+        assert error is not None
+        refused += error.code == "rate-limited"
+    assert refused  # the guessers are slowed down...
+    friend = connect(server, "Friend", peer="10.3.0.1")
+    error = guess(friend, code, "sesame", T0 + 0.5)  # ...the friend is not
+    assert error is None and friend.last(p.Joined).room == code
 
 
 def test_backoff_doubles_is_capped_and_is_forgotten() -> None:

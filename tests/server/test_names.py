@@ -6,7 +6,7 @@ import pytest
 
 from gridhall import protocol as p
 from gridhall.protocol import ProtocolError
-from gridhall.server.names import MAX_NAME, clean_color, clean_name, unique_name
+from gridhall.server.names import MAX_NAME, clean_color, clean_name, name_key, unique_name
 
 from tests.server.helpers import Client, FakeServer, connect
 
@@ -73,6 +73,30 @@ def test_renaming_to_a_name_taken_in_the_room_is_refused() -> None:
     assert error.code == "bad-message" and error.re == rid
     bob.send("player-info", name="Bobby")
     assert ann.last(p.PlayerInfoEvent).name == "Bobby"
+
+
+def test_a_look_alike_of_a_name_in_the_room_counts_as_the_same_name() -> None:
+    server = FakeServer()
+    alice, fake = connect(server, "Alice"), connect(server, "\u0410lice")  # Cyrillic А
+    alice.send("create-room", game="gomoku")
+    fake.send("join-room", room=alice.last(p.Joined).room)
+    assert fake.last(p.Joined).name == "\u0410lice (2)"
+
+
+@pytest.mark.parametrize("look_alike", ["\u0430lice", "ALICE", "A1ice", "\uff21lice"])
+def test_renaming_to_a_look_alike_of_a_name_in_the_room_is_refused(look_alike: str) -> None:
+    server = FakeServer()
+    alice, bob = connect(server, "Alice"), connect(server, "Bob")
+    alice.send("create-room", game="gomoku")
+    bob.send("join-room", room=alice.last(p.Joined).room)
+    rid = bob.send("player-info", name=look_alike)
+    [error] = bob.errors()
+    assert error.code == "bad-message" and error.re == rid
+
+
+def test_different_names_stay_different() -> None:
+    assert name_key("Alice") != name_key("Alicia")
+    assert name_key("Bob") != name_key("Rob")
 
 
 @pytest.mark.parametrize(("raw", "kept"), [("Teal", "teal"), ("#A0b1C2", "#a0b1c2")])

@@ -1,4 +1,8 @@
-"""A Gomoku game between two seated players: turns, fives, offers, clocks."""
+"""A Gomoku game between two seated players: turns, fives, offers, clocks.
+
+Take-backs can keep a game going forever, so its log keeps its first
+:data:`MAX_LOG` entries (counting the rest), and :meth:`GomokuGame.state` /
+:func:`from_state` let a room snapshot it mid-game (a bounded journal)."""
 
 from __future__ import annotations
 
@@ -11,6 +15,8 @@ from ..base import JSON, GameError, Played
 from .rules import BLACK, Board, Rule
 
 COLOUR_NAMES = {BLACK: "black", 2: "white"}
+MAX_LOG = 10_000
+"""Log entries a game keeps (a full board takes fewer); later ones are counted."""
 
 
 def _foul(board: Board, x: int, y: int) -> str | None:
@@ -44,6 +50,8 @@ class GomokuGame:
         self.pending: JSON | None = None
         self.log: list[tuple[Any, ...]] = []
         """What happened, in order: tuples, which the garbage collector stops tracking."""
+        self.log_omitted = 0
+        """Entries past :data:`MAX_LOG`, not kept (the record says how many)."""
         self.started_at = now
         self.turn_started = now
         clock = options.get("clock")
@@ -88,7 +96,24 @@ class GomokuGame:
 
     def record(self) -> JSON:
         return {"options": self.options, "colors": self.colors, "log": self.log,
+                "log_omitted": self.log_omitted,
                 "moves": [[x, y] for x, y in self.board.moves]}
+
+    def state(self) -> JSON:
+        """Everything this game is, as plain data (:func:`from_state` makes it again)."""
+        return {"options": self.options, "players": list(self.players),
+                "order": list(self._order), "moves": [[x, y] for x, y in self.board.moves],
+                "result": self.result, "pending": self.pending,
+                "log": [list(e) for e in self.log], "log_omitted": self.log_omitted,
+                "started_at": self.started_at, "turn_started": self.turn_started,
+                "remaining": None if self.remaining is None else dict(self.remaining)}
+
+    def _note(self, *entry: Any) -> None:
+        """Append to the log, within :data:`MAX_LOG`."""
+        if len(self.log) >= MAX_LOG:
+            self.log_omitted += 1
+        else:
+            self.log.append(entry)
 
     # -- actions --------------------------------------------------------------
     def _require_playing(self, player: str) -> None:
@@ -118,7 +143,7 @@ class GomokuGame:
                                 f"{cell_name(x, y)} is forbidden for black under renju: {foul}.")
         self._charge_clock(player, now)
         self.board.place(x, y)
-        self.log.append(("move", player, x, y, round(now - self.started_at, 3)))
+        self._note("move", player, x, y, round(now - self.started_at, 3))
         self.pending = None
         if self.board.wins_at(x, y, self.rule):
             self._finish(player, Termination.FIVE, line=self._line(x, y))
@@ -161,7 +186,7 @@ class GomokuGame:
     def resign(self, player: str, now: float,
                reason: Termination = Termination.RESIGN) -> None:
         if self.result is None and player in self.colors:
-            self.log.append((reason.value, player, round(now - self.started_at, 3)))
+            self._note(reason.value, player, round(now - self.started_at, 3))
             self._finish(self._other(player), reason, loser=player)
 
     def refused(self, player: str, move: JSON, now: float) -> None:
@@ -189,7 +214,7 @@ class GomokuGame:
             raise GameError("no-pending-request", f"There is no {kind} offer for you to answer.")
         self.pending = None
         if accept:
-            self.log.append((kind, pending["from"], round(now - self.started_at, 3)))
+            self._note(kind, pending["from"], round(now - self.started_at, 3))
             if kind == "draw":
                 self._finish(None, Termination.AGREED_DRAW)
             else:
@@ -224,3 +249,20 @@ class GomokuGame:
             self.remaining[turn] = 0.0
             self.resign(turn, now, reason=Termination.TIMEOUT)
         return []
+
+
+def from_state(state: JSON) -> GomokuGame:
+    """The game :meth:`GomokuGame.state` described."""
+    black, white = state["order"]
+    game = GomokuGame(state["options"], [black, white], 0, float(state["started_at"]))
+    game.players = list(state["players"])
+    for x, y in state["moves"]:
+        game.board.place(int(x), int(y))
+    game.result = state["result"]
+    game.pending = state["pending"]
+    game.log = [tuple(e) for e in state["log"]]
+    game.log_omitted = int(state["log_omitted"])
+    game.turn_started = float(state["turn_started"])
+    remaining = state["remaining"]
+    game.remaining = None if remaining is None else {p: float(t) for p, t in remaining.items()}
+    return game

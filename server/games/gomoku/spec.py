@@ -6,7 +6,7 @@ import re
 
 from ..base import JSON, OptionError, StartPolicy
 from .computer import COMPUTER
-from .game import GomokuGame
+from .game import GomokuGame, from_state
 
 RULES = ("freestyle", "standard", "renju")
 AI_LEVELS = COMPUTER.levels
@@ -71,6 +71,10 @@ class GomokuSpec:
     def new_game(self, options: JSON, players: list[str], round_no: int, seed: int,
                  now: float) -> GomokuGame:
         return GomokuGame(options, players, round_no, now)
+
+    def restore_game(self, state: JSON) -> GomokuGame:
+        """A game as :meth:`GomokuGame.state` saved it (a room's snapshot)."""
+        return from_state(state)
 
 
 SPEC = GomokuSpec()

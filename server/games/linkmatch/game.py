@@ -9,11 +9,15 @@ once when the winner took no hints), or when nobody is racing any more.
 
 Hidden state (the tiles of a board) leaves only through :meth:`view`, to the
 board's owner; everyone else sees counts.
+
+A racer's log keeps its first :data:`MAX_LOG` entries (wrong links are logged too,
+at the message rate), counting the rest; :meth:`LinkMatchGame.state` /
+:func:`from_state` let the room snapshot a race mid-way (a bounded journal).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Literal
 
 from gridhall.protocol import Outcome, Termination
@@ -26,6 +30,8 @@ from .moves import Move, parse_move, why_no_link
 from .paths import find_path, first_pair, has_pair
 
 Status = Literal["racing", "cleared", "time", "resigned"]
+MAX_LOG = 10_000
+"""Entries a racer's log keeps; later ones are only counted (``omitted``)."""
 
 
 @dataclass
@@ -48,6 +54,15 @@ class Racer:
     hint: list[list[int]] | None = None
     shuffled: bool = False
     log: list[JSON] = field(default_factory=list)
+    omitted: int = 0
+    """Log entries past :data:`MAX_LOG`, not kept."""
+
+    def note(self, entry: JSON) -> None:
+        """Append to the log, within :data:`MAX_LOG`."""
+        if len(self.log) >= MAX_LOG:
+            self.omitted += 1
+        else:
+            self.log.append(entry)
 
 
 def _pts(points: list[tuple[int, int]] | Pair) -> list[list[int]]:
@@ -178,7 +193,7 @@ class LinkMatchGame:
     def _link(self, player: str, racer: Racer, move: Move, path: list[tuple[int, int]],
               clock: float, prepared: JSON | None) -> list[JSON]:
         assert move.a is not None and move.b is not None
-        racer.log.append({"t": round(clock, 3), **move.wire(), "ok": True})
+        racer.note({"t": round(clock, 3), **move.wire(), "ok": True})
         remove_pair(racer.rows, move.a, move.b, self.gravity)
         racer.remaining -= 2
         racer.reached = clock
@@ -199,7 +214,7 @@ class LinkMatchGame:
         if pair:
             racer.hints += 1
             racer.penalty += float(self.options["hint_penalty"])
-        racer.log.append({"t": round(clock, 3), "action": "hint", "pair": racer.hint})
+        racer.note({"t": round(clock, 3), "action": "hint", "pair": racer.hint})
 
     def _shuffle(self, player: str, racer: Racer, clock: float, auto: bool,
                  prepared: JSON | None = None) -> None:
@@ -211,7 +226,7 @@ class LinkMatchGame:
         racer.shuffled = auto
         if not auto:
             racer.path = None
-        racer.log.append({"t": round(clock, 3), "action": "shuffle", "auto": auto})
+        racer.note({"t": round(clock, 3), "action": "shuffle", "auto": auto})
 
     # -- leaving, time, the end -----------------------------------------------
 
@@ -229,7 +244,7 @@ class LinkMatchGame:
         if find_path(racer.rows, parsed.a, parsed.b) is not None:
             return
         racer.wrong += 1
-        racer.log.append({"t": round(self._clock(racer, now), 3), **parsed.wire(), "ok": False})
+        racer.note({"t": round(self._clock(racer, now), 3), **parsed.wire(), "ok": False})
 
     def resign(self, player: str, now: float,
                reason: Termination = Termination.RESIGN) -> None:
@@ -243,7 +258,7 @@ class LinkMatchGame:
             return
         self._now = max(self._now, now)
         self._leave(racer, "resigned", self._clock(racer, now))
-        racer.log.append({"t": racer.final, "action": "resign", "reason": reason.value})
+        racer.note({"t": racer.final, "action": "resign", "reason": reason.value})
         self._settle(now)
 
     def _leave(self, racer: Racer, status: Status, clock: float) -> None:
@@ -387,5 +402,28 @@ class LinkMatchGame:
             "players": list(self.players),
             "board": copy_rows(self.board),
             "actions": {p: list(r.log) for p, r in self.racers.items()},
+            "actions_omitted": {p: r.omitted for p, r in self.racers.items() if r.omitted},
             "result": self.result,
         }
+
+    def state(self) -> JSON:
+        """Everything this race is, as plain data (:func:`from_state` makes it again)."""
+        return {
+            "options": dict(self.options), "players": list(self.players),
+            "result": self.result, "seed": self.seed, "start_at": self.start_at,
+            "now": self._now, "announced": self._announced, "left": self._left,
+            "board": copy_rows(self.board),
+            "racers": {p: asdict(r) for p, r in self.racers.items()},
+        }
+
+
+def from_state(state: JSON) -> LinkMatchGame:
+    """The race :meth:`LinkMatchGame.state` described."""
+    game = LinkMatchGame(state["options"], state["players"], int(state["seed"]),
+                         float(state["now"]), board=copy_rows(state["board"]))
+    game.result = state["result"]
+    game.start_at = float(state["start_at"])
+    game._announced = bool(state["announced"])
+    game._left = int(state["left"])
+    game.racers = {p: Racer(**r) for p, r in state["racers"].items()}
+    return game

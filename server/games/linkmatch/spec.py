@@ -7,7 +7,7 @@ import math
 from ..base import JSON, Game, GameSpec, OptionError, StartPolicy
 from ...jobs import Job
 from .board import Rows
-from .game import LinkMatchGame
+from .game import LinkMatchGame, from_state
 from .jobs import board_job
 
 MAX_RACERS = 8
@@ -90,6 +90,10 @@ class LinkMatchSpec:
                  now: float, prepared: Rows | None = None) -> Game:
         """A race among the seated players on a board made from ``seed``."""
         return LinkMatchGame(options, players[:MAX_RACERS], seed, now, board=prepared)
+
+    def restore_game(self, state: JSON) -> Game:
+        """A race as :meth:`LinkMatchGame.state` saved it (a room's snapshot)."""
+        return from_state(state)
 
 
 SPEC: GameSpec = LinkMatchSpec()

@@ -5,6 +5,11 @@ Hidden state (the layout) never leaves this object except through
 built from ``_shown``, a per-cell buffer that only ever holds public symbols.
 Time comes in as ``now`` on every call; views report the elapsed time as of the
 latest call (clients run their own clock between events), plus hint penalties.
+
+A game may never end (players toggling flags forever), so what it holds is
+bounded: the action log keeps its first :data:`MAX_ACTIONS` entries and counts the
+rest, and :meth:`MinesweeperGame.state` / :func:`from_state` let the room snapshot
+it mid-game, so its journal stays bounded too.
 """
 
 from __future__ import annotations
@@ -17,11 +22,14 @@ from gridhall.protocol.cells import board_span
 
 from ...jobs import Job
 from ..base import JSON, GameError, Played
-from .board import Board, Neighbourhood
+from .board import Board, Neighbourhood, counts_text
 from .jobs import board_of, find_hint, hint_job, layout_job, make_layout
 from .options import parse_options
 
 ACTIONS = ("reveal", "chord", "mark", "flag-around", "hint")
+MAX_ACTIONS = 10_000
+"""Actions a game's log (its record) keeps; later ones are only counted. A whole
+game on the largest board takes fewer; a game that never ends stays bounded."""
 MARKS = ("flag", "question", "none")
 HIDDEN = ord("#")
 
@@ -64,6 +72,8 @@ class MinesweeperGame:
         self.first_click: list[int] | None = None
         self.generation_note: str | None = None
         self.actions: list[list[Any]] = []
+        self.actions_omitted = 0
+        """Actions past :data:`MAX_ACTIONS`, not logged (the record says how many)."""
         self._shown = bytearray([HIDDEN]) * n
         self._version = 0
         self._cached: tuple[int, JSON] | None = None
@@ -245,14 +255,43 @@ class MinesweeperGame:
             "layout": self.board.layout() if self.board is not None else [],
             "first_click": self.first_click,
             "actions": [list(a) for a in self.actions],
+            "actions_omitted": self.actions_omitted,
             "result": self.result,
             "generation": self.generation_note,
+        }
+
+    def state(self) -> JSON:
+        """Everything this game is, as plain data (:func:`from_state` makes it again):
+        what a room's snapshot holds, so a game that never ends needs no journal of
+        its whole past. The board's cells are one text (revealed, flagged and
+        questioned cells all show in it)."""
+        board = self.board
+        return {
+            "options": dict(self.options), "players": list(self.players),
+            "result": self.result, "seed": self.seed,
+            "board": None if board is None else {"mines": sorted(board.mines),
+                                                 "counts": counts_text(board.counts)},
+            "shown": self._shown.decode("ascii"),
+            "flag_owner": [[c, p] for c, p in self.flag_owner.items()],
+            "exploded": list(self.exploded), "safe_left": self.safe_left,
+            "lives_left": self.lives_left, "left": list(self.left),
+            "stats": {p: dict(s) for p, s in self.stats.items()},
+            "last": {p: dict(a) for p, a in self.last.items()},
+            "hint": None if self.hint is None else dict(self.hint),
+            "created": self.created, "latest": self.latest, "started": self.started,
+            "ended": self.ended, "penalty": self.penalty, "first_click": self.first_click,
+            "generation": self.generation_note,
+            "actions": [list(a) for a in self.actions],
+            "actions_omitted": self.actions_omitted,
         }
 
     # -- helpers -------------------------------------------------------------
     def _log(self, player: str, action: str, x: int | None, y: int | None,
              mark: str | None, now: float) -> None:
         """Append to the action log the store keeps (times relative to creation)."""
+        if len(self.actions) >= MAX_ACTIONS:
+            self.actions_omitted += 1
+            return
         self.actions.append([player, action, x, y, mark, round(now - self.created, 3)])
 
     def elapsed(self) -> float:
@@ -477,6 +516,45 @@ def from_layout(layout: Iterable[tuple[int, int]], first_click: tuple[int, int] 
         fx, fy = first_click
         game.first_click = [fx, fy]
         game.apply(players[0], {"action": "reveal", "x": fx, "y": fy}, now)
+    return game
+
+
+def from_state(state: JSON) -> MinesweeperGame:
+    """The game :meth:`MinesweeperGame.state` described."""
+    options = state["options"]
+    board_data = state["board"]
+    board = None if board_data is None else Board(
+        options["width"], options["height"], board_data["mines"], board_data["counts"])
+    game = MinesweeperGame(options, state["players"], int(state["seed"]),
+                           float(state["created"]), board)
+    shown = bytearray(str(state["shown"]).encode("ascii"))
+    if len(shown) != len(game._shown):
+        raise ValueError("the saved board does not fit the options")
+    game._shown = shown
+    for c, ch in enumerate(shown):
+        if ch == ord("F"):
+            game.flagged[c] = 1
+        elif ch == ord("?"):
+            game.questioned[c] = 1
+        elif ch != HIDDEN:
+            game.revealed[c] = 1
+    game.flag_owner = {int(c): str(p) for c, p in state["flag_owner"]}
+    game.exploded = [int(c) for c in state["exploded"]]
+    game.safe_left = int(state["safe_left"])
+    game.lives_left = int(state["lives_left"])
+    game.left = list(state["left"])
+    game.stats = {p: dict(s) for p, s in state["stats"].items()}
+    game.last = {p: dict(a) for p, a in state["last"].items()}
+    game.hint = state["hint"]
+    game.result = state["result"]
+    game.latest = float(state["latest"])
+    game.started = state["started"]
+    game.ended = state["ended"]
+    game.penalty = float(state["penalty"])
+    game.first_click = state["first_click"]
+    game.generation_note = state["generation"]
+    game.actions = [list(a) for a in state["actions"]]
+    game.actions_omitted = int(state["actions_omitted"])
     return game
 
 

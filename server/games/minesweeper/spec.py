@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..base import JSON, StartPolicy
-from .game import MinesweeperGame
+from .game import MinesweeperGame, from_state
 from .options import parse_options
 
 
@@ -24,6 +24,10 @@ class MinesweeperSpec:
     def new_game(self, options: JSON, players: list[str], round_no: int, seed: int,
                  now: float) -> MinesweeperGame:
         return MinesweeperGame(options, players, seed, now)
+
+    def restore_game(self, state: JSON) -> MinesweeperGame:
+        """A game as :meth:`MinesweeperGame.state` saved it (a room's snapshot)."""
+        return from_state(state)
 
 
 SPEC = MinesweeperSpec()
