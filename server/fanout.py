@@ -14,31 +14,22 @@ from __future__ import annotations
 
 from typing import Literal
 
+from .limits import TokenBucket
+
 Kind = Literal["chat", "roster"]
 
 
-class FrameBudget:
+class FrameBudget(TokenBucket):
     """``rate`` frames per second up to ``burst``; an event takes its cost at once."""
-
-    def __init__(self, rate: float, burst: int, now: float) -> None:
-        self.rate = rate
-        self.burst = float(burst)
-        self.tokens = float(burst)
-        self.stamp = now
-
-    def _refill(self, now: float) -> None:
-        elapsed = max(0.0, now - self.stamp)  # a wall clock stepping back refills nothing
-        self.tokens = min(self.burst, self.tokens + elapsed * self.rate)
-        self.stamp = max(self.stamp, now)
 
     def wait(self, cost: int, now: float) -> float:
         """Seconds until an event of ``cost`` frames fits (0.0: now), spending nothing.
         An event dearer than the whole burst needs a full budget (it never starves)."""
-        self._refill(now)
+        self.refill(now)
         need = min(float(cost), self.burst)
         return 0.0 if self.tokens >= need else (need - self.tokens) / self.rate
 
-    def take(self, cost: int, now: float) -> float:
+    def spend(self, cost: int, now: float) -> float:
         """Spend ``cost`` frames if they fit now (0.0), else the seconds to wait."""
         wait = self.wait(cost, now)
         if wait == 0.0:
@@ -48,7 +39,7 @@ class FrameBudget:
     def charge(self, cost: int, now: float) -> None:
         """Spend ``cost`` frames for an event that cannot be refused (a departure):
         the debt, at most one burst, delays the next refusable ones."""
-        self._refill(now)
+        self.refill(now)
         self.tokens = max(-self.burst, self.tokens - cost)
 
 

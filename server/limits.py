@@ -14,10 +14,14 @@ class TokenBucket:
         self.tokens = float(burst)
         self.stamp = now
 
-    def take(self, now: float) -> bool:
+    def refill(self, now: float) -> None:
+        """Add what ``rate`` earned since the last call, up to ``burst``."""
         elapsed = max(0.0, now - self.stamp)  # a wall clock stepping back refills nothing
         self.tokens = min(self.burst, self.tokens + elapsed * self.rate)
         self.stamp = max(self.stamp, now)
+
+    def take(self, now: float) -> bool:
+        self.refill(now)
         if self.tokens >= 1.0:
             self.tokens -= 1.0
             return True

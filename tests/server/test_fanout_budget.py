@@ -90,7 +90,7 @@ def test_a_refused_arrival_costs_the_room_nothing() -> None:
 
 def test_a_departure_is_never_refused_but_is_paid_for() -> None:
     budget = FrameBudget(10.0, 30, T0)
-    assert budget.take(30, T0) == 0.0
+    assert budget.spend(30, T0) == 0.0
     budget.charge(100, T0)  # at most one burst of debt
-    assert budget.take(10, T0) == 4.0  # (10 + 30) / 10 frames per second
-    assert FrameBudget(10.0, 30, T0).take(50, T0) == 0.0  # dearer than a burst: a full one
+    assert budget.spend(10, T0) == 4.0  # (10 + 30) / 10 frames per second
+    assert FrameBudget(10.0, 30, T0).spend(50, T0) == 0.0  # dearer than a burst: a full one
