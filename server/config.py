@@ -71,3 +71,24 @@ class ServerConfig:
     one gets ``server-busy`` with ``retry_after`` (never a growing queue)."""
     ai_budget: float = 2.0
     """Seconds the hard computer opponent may think per move."""
+    handshake_timeout: float = 5.0
+    """Seconds a socket may take from connecting to the end of the WebSocket handshake."""
+    max_handshakes: int = 256
+    max_handshakes_per_address: int = 16
+    """Sockets before the handshake is read, in total and from one address: past the
+    address's bound the newcomer is cut, past the total the oldest one (see
+    ``server/handshake.py``). The total is lowered to fit the open-files limit."""
+    max_request_head: int = 32 * 2**10
+    """Bytes a socket may send before its HTTP request head is complete."""
+    hello_timeout: float = 5.0
+    """Seconds a connection may take to say ``hello``; then it is closed (1008)."""
+    max_unwelcomed: int = 64
+    max_unwelcomed_per_address: int = 8
+    """Connections that have not said ``hello`` yet, in total and from one address:
+    past the address's bound the newcomer is closed (1013), past the total the oldest."""
+    fd_reserve: int = 64
+    """Open files kept for the server itself (database, workers, listeners) when the
+    socket caps are fitted to the open-files limit (``server/fdlimit.py``)."""
+    allow_origins: tuple[str, ...] = ()
+    """Web origins (``http://host:port``) allowed to open a WebSocket besides the
+    server's own pages (see ``server/origin.py``)."""
