@@ -9,7 +9,7 @@ import logging
 import sys
 from pathlib import Path
 
-from . import collector, loops
+from . import collector, loops, origin
 from .app import GameServer
 from .config import ServerConfig
 from .discovery import WILDCARD_HOSTS, Advertiser, default_addresses
@@ -24,6 +24,15 @@ def ipv4(text: str) -> str:
     except ValueError:
         raise argparse.ArgumentTypeError(
             f"{text!r} is not an IPv4 address (e.g. 192.168.1.20)") from None
+
+
+def web_origin(text: str) -> str:
+    """An ``--allow-origin`` value: a web page's origin, http(s)://host[:port]."""
+    found = origin.normalize(text)
+    if found is None or text.strip().rstrip("/").count("/") > 2:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a web origin (e.g. http://games.example:8080)")
+    return found
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -53,6 +62,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--loop", choices=loops.LOOPS, default="auto",
                         help="event loop: uvloop if installed (pip install \"gridhall[fast]\"; "
                         "less CPU per move), else asyncio's (default auto)")
+    parser.add_argument("--allow-origin", action="append", metavar="URL", default=None,
+                        type=web_origin,
+                        help="also accept browsers on pages from this origin, e.g. "
+                        "http://games.example:8080 (repeatable; default: only the "
+                        "server's own pages, and clients that send no Origin)")
     sub = parser.add_subparsers(dest="command")
     hist = sub.add_parser("history", help="print recent finished games and exit")
     hist.add_argument("--db", dest="history_db", default=None,
@@ -98,7 +112,8 @@ def main(argv: list[str] | None = None) -> None:
     config = ServerConfig(host=args.host, port=args.port, name=args.name, db=args.db,
                           durable_commits=args.durable_commits,
                           grace_seconds=args.grace, max_rooms=args.max_rooms,
-                          max_connections=args.max_connections, ai_budget=args.ai_budget)
+                          max_connections=args.max_connections, ai_budget=args.ai_budget,
+                          allow_origins=tuple(args.allow_origin or ()))
     try:
         factory = loops.choose(args.loop)
     except loops.LoopUnavailable as exc:

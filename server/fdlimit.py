@@ -59,8 +59,8 @@ def socket_caps(fd_limit: int | None, reserve: int, handshakes: int,
     if fd_limit is None:
         return SocketCaps(handshakes, connections)
     budget = max(8, fd_limit - reserve)
-    pending = max(4, min(handshakes, budget // 4))
-    open_ = max(4, min(connections, budget - pending))
+    pending = min(handshakes, max(4, budget // 4))
+    open_ = min(connections, max(4, budget - pending))
     if (pending, open_) != (handshakes, connections):
         log.warning("open-files limit %d: at most %d sockets before the handshake and %d "
                     "connections (raise `ulimit -n` for more)", fd_limit, pending, open_)
