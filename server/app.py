@@ -200,6 +200,12 @@ class GameServer:
                               self.allowed_origins):
             return connection.respond(HTTPStatus.FORBIDDEN, origin.REFUSAL)
         peer = str(connection.remote_address[0]) if connection.remote_address else "?"
+        if self.unwelcomed.by_address[peer] >= self.unwelcomed.per_address:
+            response = connection.respond(HTTPStatus.TOO_MANY_REQUESTS,
+                                          "Too many connections from your address have not "
+                                          "said hello yet; retry in a few seconds.\n")
+            response.headers["Retry-After"] = str(math.ceil(self.config.hello_timeout))
+            return response
         wait = self.connects.take(peer, time.time())
         if wait > 0:
             response = connection.respond(HTTPStatus.TOO_MANY_REQUESTS,

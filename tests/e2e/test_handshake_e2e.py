@@ -189,10 +189,14 @@ async def test_a_connection_that_never_says_hello_is_closed_with_a_reason(
 async def test_idle_connections_from_one_address_are_capped_and_others_still_join(
         make_server: Any) -> None:
     server = await make_server(max_unwelcomed_per_address=2, hello_timeout=600.0)
-    async with ws_from(server, "127.0.0.2"), ws_from(server, "127.0.0.2"), \
-            ws_from(server, "127.0.0.2") as third:
-        code, reason = await closed_with(third)
-        assert code == 1013 and "hello" in reason
+    async with ws_from(server, "127.0.0.2"), ws_from(server, "127.0.0.2"):
+        await until(lambda: len(server.unwelcomed) == 2, "both idle connections")
+        with pytest.raises(InvalidStatus) as info:
+            async with ws_from(server, "127.0.0.2"):
+                pass
+        response = info.value.response
+        assert response.status_code == 429 and b"hello" in response.body
+        assert int(response.headers["Retry-After"]) >= 1
         async with ws_from(server, "127.0.0.3") as other:
             assert (await say_hello(other, "Ann"))["type"] == "welcome"
 
