@@ -553,13 +553,16 @@ async def until_cut(a: Attack, reader: asyncio.StreamReader) -> bool:
 
 
 async def newcomer(a: Attack, address: str, name: str) -> bool:
-    """Can a new player from ``address`` connect, say hello and open a room?"""
-    try:
+    """Can a new player from ``address`` connect, say hello and open a room within 5 s?"""
+    async def attempt() -> None:
         async with a.client(address, name, read=False) as ws:
-            await expect(ws, "welcome", timeout=5.0)
+            await expect(ws, "welcome")
             await ws.send(frame("create-room", game="gomoku"))
-            await expect(ws, "joined", timeout=5.0)
+            await expect(ws, "joined")
             await ws.send(frame("leave-room"))
+
+    try:
+        await asyncio.wait_for(attempt(), 5.0)
         return True
     except (ConnectionClosed, OSError, InvalidHandshake, TimeoutError, RuntimeError):
         return False
