@@ -363,7 +363,7 @@ class GameServer:
 
     def _no_hello(self, conn: Connection) -> None:
         if self.unwelcomed.leave(conn):
-            conn.close(NO_HELLO_CLOSE, f"no hello within {self.config.hello_timeout:g} s")
+            conn.close(NO_HELLO_CLOSE, f"no valid hello within {self.config.hello_timeout:g} s")
 
     def _freed(self, size: int) -> None:
         """A socket dropped before its handshake had sent ``size`` bytes: trim once
