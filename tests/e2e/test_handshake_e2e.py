@@ -181,9 +181,17 @@ async def test_a_connection_that_never_says_hello_is_closed_with_a_reason(
         code, reason = await closed_with(idle)
     assert code == 1008 and "hello" in reason
     async with WsClient.connect(url(server), "Ann") as ann:  # saying hello in time is fine
+        assert len(server.unwelcomed) == 0  # out of the gate before its welcome was sent
         await ann.send("list-rooms", id=1)
         assert (await ann.expect("rooms"))["re"] == 1
-    assert len(server.unwelcomed) == 0
+
+
+async def test_a_refused_hello_does_not_count_as_one(make_server: Any) -> None:
+    server = await make_server(hello_timeout=0.05)
+    async with ws_from(server, "127.0.0.2") as ws:
+        assert (await say_hello(ws, "Computer (hard)"))["type"] == "error"
+        code, reason = await closed_with(ws)
+    assert code == 1008 and "valid hello" in reason
 
 
 async def test_idle_connections_from_one_address_are_capped_and_others_still_join(
