@@ -113,7 +113,8 @@ class GameServer:
             ping_interval=self.config.ping_interval, ping_timeout=self.config.ping_timeout,
             close_timeout=5, process_request=self._http,
             open_timeout=self.config.handshake_timeout, server_header=SERVER_HEADER,
-            create_connection=self.handshakes.connection_class())
+            create_connection=self.handshakes.connection_class(),
+            backlog=self.config.listen_backlog)
         self.work.warm_up()
         log.info("gridhall server %r listening on %s:%d", self.config.name, self.config.host,
                  self.port)
@@ -191,8 +192,10 @@ class GameServer:
         client's files (:mod:`.web`); WebSocket upgrades go on to the game, unless
         they come from another site's page (403) or the address opens connections
         too fast (429 with Retry-After)."""
-        if request.path == "/healthz" and getattr(request, "method", "GET") == "GET":
-            return connection.respond(HTTPStatus.OK, "ok\n")
+        method = getattr(request, "method", "GET")
+        if request.path == "/healthz" and method in web.ALLOWED_METHODS:
+            health = connection.respond(HTTPStatus.OK, "ok\n")
+            return web.headers_only(health) if method == "HEAD" else health
         page = web.respond(request)
         if page is not None:
             return page

@@ -86,6 +86,10 @@ class ServerConfig:
     max_unwelcomed_per_address: int = 8
     """Connections that have not said ``hello`` yet, in total and from one address:
     past the address's bound the newcomer is closed (1013), past the total the oldest."""
+    listen_backlog: int = 1024
+    """Connections the kernel queues for the server to accept (asyncio's default is 100:
+    a burst of attackers' connects would fill it and new players' connects would wait
+    for SYN retries)."""
     fd_reserve: int = 64
     """Open files kept for the server itself (database, workers, listeners) when the
     socket caps are fitted to the open-files limit (``server/fdlimit.py``)."""

@@ -119,7 +119,7 @@ class StaticSite:
             refusal.headers["Allow"] = ", ".join(ALLOWED_METHODS)
             return refusal
         if method == "HEAD":
-            return _headers_only(self._get(request))
+            return headers_only(self._get(request))
         if request.headers.get("Upgrade", "").strip().lower() == "websocket":
             return None
         return self._get(request)
@@ -146,7 +146,7 @@ class StaticSite:
         return Response(HTTPStatus.OK.value, HTTPStatus.OK.phrase, headers, asset.body)
 
 
-def _headers_only(response: Response) -> Response:
+def headers_only(response: Response) -> Response:
     """The answer to HEAD: GET's status and headers (Content-Length included), no body."""
     return Response(response.status_code, response.reason_phrase, response.headers, b"")
 

@@ -267,6 +267,8 @@ async def test_head_answers_the_headers_of_get_without_a_body(make_server: Any) 
     assert status == 200 and body == b""
     assert int(headers["content-length"]) == len(page) == int(get_headers["content-length"])
     assert headers["etag"] == get_headers["etag"]
+    status, headers, body = await http(server, "HEAD", "/healthz")
+    assert status == 200 and body == b"" and headers["content-length"] == "3"
 
 
 @pytest.mark.parametrize("method", ["DELETE", "TRACE", "OPTIONS", "POST", "PUT", "PATCH"])
