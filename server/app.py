@@ -58,10 +58,10 @@ back to the OS (see ``server/memory.py``)."""
 log = logging.getLogger("gridhall.server")
 
 RESTART_CLOSE = 1012
+RESTART_REASON = "server restarting; your game is kept, reconnect in a moment"
 NO_HELLO_CLOSE = 1008
 SERVER_HEADER = "gridhall"
 """The ``Server`` header of every HTTP answer: no versions for a stranger to look up."""
-RESTART_REASON = "server restarting; your game is kept, reconnect in a moment"
 ALIVE_EVERY = 2.0
 """Seconds between the store's "still running" marks (the downtime a restart skips)."""
 
