@@ -42,7 +42,7 @@ from .fairness import PerAddress
 from .fdlimit import raise_soft_limit, socket_caps
 from .gate import Gate
 from .games.base import JSON
-from .handshake import HandshakeGuard
+from .handshake import HandshakeGuard, deepen_backlog
 from .hub import Hub
 from .identity import Identity
 from .jobs import BUSY, run_job
@@ -113,8 +113,8 @@ class GameServer:
             ping_interval=self.config.ping_interval, ping_timeout=self.config.ping_timeout,
             close_timeout=5, process_request=self._http,
             open_timeout=self.config.handshake_timeout, server_header=SERVER_HEADER,
-            create_connection=self.handshakes.connection_class(),
-            backlog=self.config.listen_backlog)
+            create_connection=self.handshakes.connection_class())
+        deepen_backlog(self._server.sockets, self.config.listen_backlog)
         self.work.warm_up()
         log.info("gridhall server %r listening on %s:%d", self.config.name, self.config.host,
                  self.port)

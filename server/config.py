@@ -87,9 +87,9 @@ class ServerConfig:
     """Connections that have not said ``hello`` yet, in total and from one address:
     past the address's bound the newcomer is closed (1013), past the total the oldest."""
     listen_backlog: int = 1024
-    """Connections the kernel queues for the server to accept (asyncio's default is 100:
-    a burst of attackers' connects would fill it and new players' connects would wait
-    for SYN retries)."""
+    """Connections the kernel queues for the server to accept (asyncio's 100 is filled by
+    a burst of attackers' connects; new players' SYNs then wait for retries). asyncio
+    still accepts at most 100 per turn of the loop (``server/handshake.py``)."""
     fd_reserve: int = 64
     """Open files kept for the server itself (database, workers, listeners) when the
     socket caps are fitted to the open-files limit (``server/fdlimit.py``)."""

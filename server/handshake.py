@@ -20,7 +20,9 @@ once; the server then hands the freed heap back to the OS (``on_freed``).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+import contextlib
+import socket
+from collections.abc import Callable, Iterable
 from typing import ClassVar
 
 from websockets.asyncio.server import ServerConnection
@@ -91,3 +93,16 @@ class GuardedConnection(ServerConnection):
         if dropped and self._head and self.guard.on_freed is not None:
             self.guard.on_freed(self._head)
         self._head = 0
+
+
+def deepen_backlog(listening: Iterable[socket.socket], backlog: int) -> None:
+    """Let the kernel queue ``backlog`` connections on each listening socket.
+
+    asyncio uses one number both for the kernel's queue and for how many sockets
+    it accepts in one turn of the loop; its default (100) keeps a turn short, but
+    a burst of attackers' connects then fills the queue and new players' SYNs are
+    dropped (retried after 1 s, 3 s ...). Listening again on a duplicate of the
+    socket deepens the kernel's queue only."""
+    for sock in listening:
+        with contextlib.suppress(OSError), sock.dup() as same:
+            same.listen(backlog)

@@ -172,6 +172,26 @@ async def test_the_server_raises_its_open_files_limit_and_fits_its_caps_to_it(
         assert ann.player
 
 
+async def test_a_burst_of_connects_fits_in_the_kernels_queue(make_server: Any) -> None:
+    """Connects complete in the kernel's accept queue before the server's loop gets
+    to accept them: a burst of 300 (asyncio's own queue is 100) all complete, none
+    waits for a dropped SYN to be sent again."""
+    server = await make_server(listen_backlog=512)
+    burst = []
+    try:
+        for _ in range(300):  # the loop runs nothing meanwhile: nothing is accepted
+            sock = socket.socket()
+            burst.append(sock)
+            sock.bind(("127.0.0.5", 0))
+            sock.settimeout(10.0)  # a dropped SYN is sent again after 1 s, 3 s, ...
+            sock.connect(("127.0.0.1", server.port))
+    finally:
+        for sock in burst:
+            sock.close()
+    async with WsClient.connect(url(server), "Ann") as ann:
+        assert ann.player
+
+
 # -- connections before hello -------------------------------------------------------------
 
 async def test_a_connection_that_never_says_hello_is_closed_with_a_reason(
