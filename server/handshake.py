@@ -23,7 +23,7 @@ import asyncio
 import contextlib
 import socket
 from collections.abc import Callable, Iterable
-from typing import ClassVar
+from typing import ClassVar, cast
 
 from websockets.asyncio.server import ServerConnection
 from websockets.protocol import Event
@@ -56,17 +56,22 @@ class GuardedConnection(ServerConnection):
     _head = 0
     """Bytes received before the request was read."""
 
+    _refused = False
+    """Cut in ``connection_made``, before websockets set anything up for it."""
+
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        super().connection_made(transport)
         peer = transport.get_extra_info("peername")
         address = str(peer[0]) if peer else "?"
         admitted, evicted = self.guard.gate.enter(self, address)
         if evicted is not None:
             self.guard.refused += 1
             evicted.transport.abort()
-        if not admitted:
+        if not admitted:  # the cheapest refusal: no handler task, no handshake
             self.guard.refused += 1
-            self.transport.abort()
+            self._refused = True
+            cast(asyncio.Transport, transport).abort()
+            return
+        super().connection_made(transport)
 
     def data_received(self, data: bytes) -> None:
         if self.request is None:
@@ -84,6 +89,8 @@ class GuardedConnection(ServerConnection):
         super().process_event(event)
 
     def connection_lost(self, exc: Exception | None) -> None:
+        if self._refused:
+            return  # websockets never saw it
         self._passed()
         super().connection_lost(exc)
 
