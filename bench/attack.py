@@ -4,7 +4,7 @@ Starts gridhall's server with its default settings on loopback in a process of
 its own (plus a sampler on its event loop: how late a 10 ms timer fires, the
 "loop lag", which the machine's other load hardly moves), a probe process (its
 own room, one move every 0.1 s, timing each round trip from ``move`` to
-``moved``) and then, one after another, the attacks of issue 11:
+``moved``) and then, one after another, the attacks of issues 11 and 22:
 
 - ``hints``: four co-op players on a 200x200 board with 8000 mines ask for hints
   at 19 messages/s each;
@@ -32,7 +32,17 @@ own room, one move every 0.1 s, timing each round trip from ``move`` to
   co-op rooms, eight players toggling flags in a Minesweeper room that never
   ends, and four connections resigning against the computer over and over; it
   prints the database's size (file + WAL) and the server's RSS every tenth of
-  the attack, which must level off (run it for minutes: ``--seconds 300``).
+  the attack, which must level off (run it for minutes: ``--seconds 300``);
+- ``headers``: 1,000 sockets from one address, each sending ~1 MiB of
+  request headers and never finishing;
+- ``slow-sockets``: 1,100 slowloris sockets from one address while a new player
+  from another address tries to get in every second;
+- ``no-hello``: 10 addresses x 50 connections that never say ``hello``, while a
+  new player from another address tries every second;
+- ``origin``: a page from another site opens a WebSocket (must get 403).
+
+The server starts with a soft open-files limit of 1024 (``--nofile``), a
+desktop's default.
 
 Attackers use their own loopback addresses (127.0.0.2 and up), the probe
 127.0.0.1. For each attack it prints the probe's p50/p99/max round trip and
@@ -69,7 +79,7 @@ from pathlib import Path
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -973,6 +983,178 @@ async def attack_disk(a: Attack) -> str:
             f"{a.counts['games']} games resigned; rows at the end: {tables}; closed: "
             + (", ".join(f"{k} {v}" for k, v in a.counts.items() if k.endswith("closed"))
                or "none"))
+async def raw_socket(a: Attack, address: str
+                     ) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """A plain TCP connection to the server from ``address`` (no handshake)."""
+    sock = socket.socket()
+    sock.bind((address, 0))
+    sock.setblocking(False)
+    await asyncio.get_running_loop().sock_connect(sock, ("127.0.0.1", a.port))
+    return await asyncio.open_connection(sock=sock)
+
+
+async def until_cut(a: Attack, reader: asyncio.StreamReader) -> bool:
+    """Wait until the server closes the socket (True) or the attack ends (False)."""
+    left = a.until - time.time()
+    if left <= 0:
+        return False
+    try:
+        await asyncio.wait_for(reader.read(), left)
+    except TimeoutError:
+        return False
+    except OSError:
+        pass
+    return True
+
+
+async def newcomer(a: Attack, address: str, name: str) -> bool:
+    """Can a new player from ``address`` connect, say hello and open a room within 5 s?"""
+    async def attempt() -> None:
+        async with a.client(address, name, read=False) as ws:
+            await expect(ws, "welcome")
+            await ws.send(frame("create-room", game="gomoku"))
+            await expect(ws, "joined")
+            await ws.send(frame("leave-room"))
+
+    try:
+        await asyncio.wait_for(attempt(), 5.0)
+        return True
+    except (ConnectionClosed, OSError, InvalidHandshake, TimeoutError, RuntimeError):
+        return False
+
+
+async def newcomers(a: Attack, address: str, every: float = 1.0) -> None:
+    """Every ``every`` s while the attack runs, a new player from ``address`` tries
+    to get in (counted as ``newcomer ok`` / ``newcomer failed``)."""
+    n = 0
+    while a.running():
+        await asyncio.sleep(every)
+        n += 1
+        a.counts["newcomer ok" if await newcomer(a, address, f"New{n}") else
+                 "newcomer failed"] += 1
+
+
+async def attack_headers(a: Attack) -> str:
+    """1,000 sockets from one address, each sending ~1 MiB of request headers in
+    8 KB lines and never ending the head; a socket that is cut comes back."""
+    line = b"X-Pad: " + b"a" * 8000 + b"\r\n"
+    a.begin()
+
+    async def one() -> None:
+        while a.running():
+            try:
+                reader, writer = await raw_socket(a, "127.0.0.17")
+            except OSError:
+                a.counts["connect failed"] += 1
+                await asyncio.sleep(0.5)
+                continue
+            a.counts["sockets"] += 1
+            try:
+                writer.write(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+                for _ in range(127):
+                    writer.write(line)
+                    await writer.drain()
+                    a.counts["MiB"] += len(line) / 2**20
+                    if not a.running():
+                        break
+                cut = await until_cut(a, reader)
+            except OSError:
+                cut = True
+            finally:
+                writer.close()
+            if cut:
+                a.counts["cut"] += 1
+                await asyncio.sleep(0.5)
+
+    await asyncio.gather(*(one() for _ in range(1000)))
+    c = a.counts
+    return (f"{c['sockets']} sockets sent {c['MiB']:.0f} MiB of headers; {c['cut']} cut, "
+            f"{c['connect failed']} connects failed")
+
+
+async def attack_slow_sockets(a: Attack) -> str:
+    """1,100 slowloris sockets from one address (a header byte a second, never
+    done; cut ones come back); meanwhile a new player from another address
+    tries to get in every second."""
+    a.begin()
+
+    async def one() -> None:
+        while a.running():
+            try:
+                reader, writer = await raw_socket(a, "127.0.0.18")
+            except OSError:
+                a.counts["connect failed"] += 1
+                await asyncio.sleep(0.5)
+                continue
+            a.counts["sockets"] += 1
+            cut = False
+            try:
+                writer.write(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+                while a.running() and not reader.at_eof():
+                    writer.write(b"a")
+                    await writer.drain()
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(reader.read(), 1.0)
+                        cut = True
+                        break
+            except OSError:
+                cut = True
+            finally:
+                writer.close()
+            if cut:
+                a.counts["cut"] += 1
+                await asyncio.sleep(0.5)
+
+    await asyncio.gather(*(one() for _ in range(1100)), newcomers(a, "127.0.0.19"))
+    c = a.counts
+    return (f"{c['sockets']} slow sockets, {c['cut']} cut; new players: "
+            f"{c['newcomer ok']} in, {c['newcomer failed']} failed")
+
+
+async def attack_no_hello(a: Attack) -> str:
+    """10 addresses x 50 WebSocket connections that never say hello (closed ones
+    come back); meanwhile a new player from another address tries every second."""
+    a.begin()
+
+    async def one(address: str) -> None:
+        while a.running():
+            try:
+                sock = socket.socket()
+                sock.bind((address, 0))
+                sock.setblocking(False)
+                await asyncio.get_running_loop().sock_connect(sock, ("127.0.0.1", a.port))
+                async with connect(a.url, sock=sock, compression=None, close_timeout=1) as ws:
+                    a.counts["connections"] += 1
+                    await asyncio.wait_for(ws.wait_closed(), max(0.01, a.until - time.time()))
+                    a.counts["closed"] += 1
+            except TimeoutError:
+                return
+            except (ConnectionClosed, OSError, InvalidHandshake):
+                a.counts["refused"] += 1
+            await asyncio.sleep(0.5)
+
+    await asyncio.gather(*(one(f"127.0.0.{20 + n}") for n in range(10) for _ in range(50)),
+                         newcomers(a, "127.0.0.30"))
+    c = a.counts
+    return (f"{c['connections']} idle connections ({c['closed']} closed by the server, "
+            f"{c['refused']} refused); new players: {c['newcomer ok']} in, "
+            f"{c['newcomer failed']} failed")
+
+
+async def attack_origin(a: Attack) -> str:
+    """A page from another site opens a WebSocket (as a LAN player's browser would),
+    then a page from the server itself."""
+    results = []
+    for page in ("http://evil.example", f"http://127.0.0.1:{a.port}"):
+        try:
+            async with connect(a.url, origin=page, compression=None) as ws:  # type: ignore[arg-type]
+                await ws.send(frame("hello", protocol=1, name="Page"))
+                await expect(ws, "welcome", timeout=5.0)
+                results.append(f"{page}: accepted")
+        except InvalidStatus as exc:
+            results.append(f"{page}: refused {exc.response.status_code}")
+    a.counts["refused"] = sum("refused" in r for r in results)
+    return "; ".join(results)
 
 
 ATTACKS: dict[str, Callable[[Attack], Awaitable[str]]] = {
@@ -983,10 +1165,22 @@ ATTACKS: dict[str, Callable[[Attack], Awaitable[str]]] = {
     "client-text": attack_client_text,
     "spectator-churn": attack_spectator_churn, "fanout": attack_fanout,
     "disk": attack_disk,
+    "headers": attack_headers, "slow-sockets": attack_slow_sockets,
+    "no-hello": attack_no_hello, "origin": attack_origin,
 }
 
 
 # -- running it all --------------------------------------------------------------------
+
+def soft_nofile(limit: int) -> None:
+    """Start the server with this soft open-files limit (a desktop's default is 1024;
+    a server may raise it up to the hard limit itself)."""
+    import resource
+
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if limit > 0:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(limit, hard), hard))
+
 
 def free_port() -> int:
     with socket.socket() as s:
@@ -1047,7 +1241,8 @@ async def session(args: argparse.Namespace, names: list[str], idle: bool) -> lis
     tmp = tempfile.TemporaryDirectory()
     server = await asyncio.create_subprocess_exec(
         sys.executable, __file__, "--serve", str(port), "--db", f"{tmp.name}/attack.db",
-        env=env, cwd=tmp.name, stdout=asyncio.subprocess.PIPE)
+        env=env, cwd=tmp.name, stdout=asyncio.subprocess.PIPE,
+        preexec_fn=lambda: soft_nofile(args.nofile))
     assert server.stdout is not None
     await wait_listening(port, server)
     probe_proc = await asyncio.create_subprocess_exec(
@@ -1148,6 +1343,9 @@ def main() -> None:
     parser.add_argument("--fresh", action="store_true",
                         help="a fresh server for each attack (no carry-over between them)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--nofile", type=int, default=1024,
+                        help="the server's soft open-files limit at start, as on a desktop "
+                        "(default 1024; 0: this shell's)")
     args = parser.parse_args()
     if args.probe:
         with contextlib.suppress(KeyboardInterrupt, ConnectionClosed):

@@ -33,13 +33,16 @@ from websockets.http11 import Request, Response
 from gridhall import protocol as p
 from gridhall.protocol import ErrorCode
 
-from . import web
+from . import origin, web
 from .computer import Computers
 from .config import ServerConfig
 from .connection import Connection
 from .effects import STORED, DropRoom, Effect, Send, Stored, Think, Wake, Work
 from .fairness import PerAddress
+from .fdlimit import raise_soft_limit, socket_caps
+from .gate import Gate
 from .games.base import JSON
+from .handshake import HandshakeGuard, deepen_backlog
 from .hub import Hub
 from .identity import Identity
 from .jobs import BUSY, run_job
@@ -57,6 +60,9 @@ log = logging.getLogger("gridhall.server")
 
 RESTART_CLOSE = 1012
 RESTART_REASON = "server restarting; your game is kept, reconnect in a moment"
+NO_HELLO_CLOSE = 1008
+SERVER_HEADER = "gridhall"
+"""The ``Server`` header of every HTTP answer: no versions for a stranger to look up."""
 ALIVE_EVERY = 2.0
 """Seconds between the store's "still running" marks (the downtime a restart skips)."""
 PRUNE_EVERY = 5.0
@@ -80,6 +86,17 @@ class GameServer:
         """The session speaking for each connected player id."""
         self.connections: set[Connection] = set()
         self.per_ip: Counter[str] = Counter()
+        self.max_connections = self.config.max_connections
+        """The connection cap in force (fitted to the open-files limit at start)."""
+        self.unwelcomed: Gate[Connection] = Gate(self.config.max_unwelcomed,
+                                                 self.config.max_unwelcomed_per_address)
+        """Connections that have not said ``hello`` yet."""
+        self.handshakes = HandshakeGuard(self.config.max_handshakes,
+                                         self.config.max_handshakes_per_address,
+                                         self.config.max_request_head, self._freed)
+        self.allowed_origins = frozenset(
+            o for o in map(origin.normalize, self.config.allow_origins) if o is not None)
+        self._freed_bytes = 0
         self._timers: dict[str, asyncio.TimerHandle] = {}
         self._pending_store: list[Stored] = []
         self._pending_frames: list[tuple[Link, bytes]] = []
@@ -94,12 +111,19 @@ class GameServer:
         self._restore()
         self._mark_alive()
         self._prune()
+        caps = socket_caps(raise_soft_limit(), self.config.fd_reserve,
+                           self.config.max_handshakes, self.config.max_connections)
+        self.handshakes.gate.total = caps.handshakes
+        self.max_connections = caps.connections
         self._server = await serve(
             self._handle, self.config.host, self.config.port,
             compression=None,  # small frames; deflate costs latency and memory per socket
             max_size=p.MAX_FRAME, max_queue=16,
             ping_interval=self.config.ping_interval, ping_timeout=self.config.ping_timeout,
-            close_timeout=5, process_request=self._http)
+            close_timeout=5, process_request=self._http,
+            open_timeout=self.config.handshake_timeout, server_header=SERVER_HEADER,
+            create_connection=self.handshakes.connection_class())
+        deepen_backlog(self._server.sockets, self.config.listen_backlog)
         self.work.warm_up()
         log.info("gridhall server %r listening on %s:%d", self.config.name, self.config.host,
                  self.port)
@@ -190,13 +214,25 @@ class GameServer:
     def _http(self, connection: ServerConnection, request: Request) -> Response | None:
         """``GET /healthz`` answers 200 for health checks; a plain GET gets the browser
         client's files (:mod:`.web`); WebSocket upgrades go on to the game, unless
-        the address opens connections too fast (429 with Retry-After)."""
-        if request.path == "/healthz":
-            return connection.respond(HTTPStatus.OK, "ok\n")
+        they come from another site's page (403) or the address opens connections
+        too fast (429 with Retry-After)."""
+        method = getattr(request, "method", "GET")
+        if request.path == "/healthz" and method in web.ALLOWED_METHODS:
+            health = connection.respond(HTTPStatus.OK, "ok\n")
+            return web.headers_only(health) if method == "HEAD" else health
         page = web.respond(request)
         if page is not None:
             return page
+        if not origin.allowed(request.headers.get("Origin"), request.headers.get("Host"),
+                              self.allowed_origins):
+            return connection.respond(HTTPStatus.FORBIDDEN, origin.REFUSAL)
         peer = str(connection.remote_address[0]) if connection.remote_address else "?"
+        if self.unwelcomed.by_address[peer] >= self.unwelcomed.per_address:
+            response = connection.respond(HTTPStatus.TOO_MANY_REQUESTS,
+                                          "Too many connections from your address have not "
+                                          "said hello yet; retry in a few seconds.\n")
+            response.headers["Retry-After"] = str(math.ceil(self.config.hello_timeout))
+            return response
         wait = self.connects.take(peer, time.time())
         if wait > 0:
             response = connection.respond(HTTPStatus.TOO_MANY_REQUESTS,
@@ -210,7 +246,7 @@ class GameServer:
     async def _handle(self, ws: ServerConnection) -> None:
         conn = Connection(ws, self.config)
         limit_kernel_buffer(ws, self.config.socket_send_buffer)
-        if len(self.connections) >= self.config.max_connections or \
+        if len(self.connections) >= self.max_connections or \
                 self.per_ip[conn.peer] >= self.config.max_connections_per_ip:
             conn.send_frame(p.encode(p.Error(
                 code=ErrorCode.SERVER_BUSY.value,
@@ -218,15 +254,26 @@ class GameServer:
             conn.close(1013, "server busy")
             await conn.wait_closed()
             return
+        admitted, evicted = self.unwelcomed.enter(conn, conn.peer)
+        if evicted is not None:
+            evicted.close(NO_HELLO_CLOSE, "no hello yet, and others are waiting to connect")
+        if not admitted:
+            conn.close(1013, "too many connections from your address have not said hello")
+            await conn.wait_closed()
+            return
         self.connections.add(conn)
         self.per_ip[conn.peer] += 1
         session = Session(self, conn, time.time())
+        no_hello = asyncio.get_running_loop().call_later(
+            self.config.hello_timeout, self._no_hello, conn)
         waiting = _received_frames(ws)
         try:
             async for frame in ws:
                 session.receive(frame, time.time())
                 if conn.closed:
                     break
+                if session.identity is not None and self.unwelcomed.leave(conn):
+                    no_hello.cancel()
                 if waiting is None or waiting:
                     # one frame at a time: other connections go before this one's next
                     # (with nothing more received, the next read waits anyway)
@@ -234,6 +281,8 @@ class GameServer:
         except ConnectionClosed:
             pass
         finally:
+            no_hello.cancel()
+            self.unwelcomed.leave(conn)
             self.connections.discard(conn)
             self.per_ip[conn.peer] -= 1
             if self.per_ip[conn.peer] <= 0:
@@ -363,6 +412,18 @@ class GameServer:
     def _work_answered(self, work: Work, answer: JSON) -> None:
         if not self._closed:
             self.execute(self.hub.work_done(work.room, work.ticket, answer, time.time()))
+
+    def _no_hello(self, conn: Connection) -> None:
+        if self.unwelcomed.leave(conn):
+            conn.close(NO_HELLO_CLOSE, f"no valid hello within {self.config.hello_timeout:g} s")
+
+    def _freed(self, size: int) -> None:
+        """A socket dropped before its handshake had sent ``size`` bytes: trim once
+        such drops add up to :data:`TRIM_AFTER`."""
+        self._freed_bytes += size
+        if self._freed_bytes >= TRIM_AFTER:
+            self._freed_bytes = 0
+            self._trim_soon()
 
     def _trim_soon(self) -> None:
         """Hand freed memory back to the OS shortly (once for a burst of drops)."""

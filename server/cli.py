@@ -9,7 +9,7 @@ import logging
 import sys
 from pathlib import Path
 
-from . import collector, loops
+from . import collector, loops, origin
 from .app import GameServer
 from .config import ServerConfig
 from .discovery import WILDCARD_HOSTS, Advertiser, default_addresses
@@ -55,6 +55,15 @@ def _amount(text: str, unit: str) -> float:
     if not 0 <= value < float("inf"):
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of {unit} (0 or more)")
     return value
+
+
+def web_origin(text: str) -> str:
+    """An ``--allow-origin`` value: a web page's origin, http(s)://host[:port]."""
+    found = origin.normalize(text)
+    if found is None or text.strip().rstrip("/").count("/") > 2:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a web origin (e.g. http://games.example:8080)")
+    return found
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -103,6 +112,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--loop", choices=loops.LOOPS, default="auto",
                         help="event loop: uvloop if installed (pip install \"gridhall[fast]\"; "
                         "less CPU per move), else asyncio's (default auto)")
+    parser.add_argument("--allow-origin", action="append", metavar="URL", default=None,
+                        type=web_origin,
+                        help="also accept browsers on pages from this origin, e.g. "
+                        "http://games.example:8080 (repeatable; default: only the "
+                        "server's own pages, and clients that send no Origin)")
     sub = parser.add_subparsers(dest="command")
     hist = sub.add_parser("history", help="print recent finished games and exit")
     hist.add_argument("--db", dest="history_db", default=None,
@@ -152,7 +166,8 @@ def main(argv: list[str] | None = None) -> None:
                           chat_days=args.chat_days, chat_rows_per_room=args.chat_rows_per_room,
                           chat_rows=args.chat_rows, games_days=args.games_days,
                           games_rows=args.games_rows, games_mb=args.games_mb,
-                          journal_rows=args.journal_rows)
+                          journal_rows=args.journal_rows,
+                          allow_origins=tuple(args.allow_origin or ()))
     try:
         factory = loops.choose(args.loop)
     except loops.LoopUnavailable as exc:

@@ -104,6 +104,32 @@ class ServerConfig:
     """Journal entries a live room keeps after its snapshot: past them the room is
     snapshotted again (mid-game too), so a game that never ends stays bounded."""
 
+    handshake_timeout: float = 5.0
+    """Seconds a socket may take from connecting to the end of the WebSocket handshake."""
+    max_handshakes: int = 256
+    max_handshakes_per_address: int = 16
+    """Sockets before the handshake is read, in total and from one address: past the
+    address's bound the newcomer is cut, past the total the oldest one (see
+    ``server/handshake.py``). The total is lowered to fit the open-files limit."""
+    max_request_head: int = 32 * 2**10
+    """Bytes a socket may send before its HTTP request head is complete."""
+    hello_timeout: float = 5.0
+    """Seconds a connection may take to say ``hello``; then it is closed (1008)."""
+    max_unwelcomed: int = 64
+    max_unwelcomed_per_address: int = 8
+    """Connections that have not said ``hello`` yet, in total and from one address:
+    past the address's bound the newcomer is closed (1013), past the total the oldest."""
+    listen_backlog: int = 1024
+    """Connections the kernel queues for the server to accept (asyncio's 100 is filled by
+    a burst of attackers' connects; new players' SYNs then wait for retries). asyncio
+    still accepts at most 100 per turn of the loop (``server/handshake.py``)."""
+    fd_reserve: int = 64
+    """Open files kept for the server itself (database, workers, listeners) when the
+    socket caps are fitted to the open-files limit (``server/fdlimit.py``)."""
+    allow_origins: tuple[str, ...] = ()
+    """Web origins (``http://host:port``) allowed to open a WebSocket besides the
+    server's own pages (see ``server/origin.py``)."""
+
     def retention(self) -> Limits:
         """The store's history limits (see ``server/retention.py``)."""
         return Limits(chat_days=self.chat_days, chat_rows_per_room=self.chat_rows_per_room,

@@ -33,6 +33,9 @@ CONTENT_TYPES = {
 }
 """What is served, by file-name ending; other packaged files (scripts, notes) are not."""
 
+ALLOWED_METHODS = ("GET", "HEAD")
+"""The only methods the web client's files answer; others get 405 with ``Allow``."""
+
 CSP = ("default-src 'self'; connect-src {connect}; img-src 'self' data:; "
        "style-src 'self'; script-src 'self'; object-src 'none'; base-uri 'none'; "
        "form-action 'self'; frame-ancestors 'none'")
@@ -108,9 +111,20 @@ class StaticSite:
         return cls(resources.files("gridhall.client") / "web")
 
     def respond(self, request: Request) -> Response | None:
-        """A response for a plain GET; None for WebSocket upgrades (the handshake goes on)."""
+        """A response for a plain GET or HEAD (405 for other methods); None for
+        WebSocket upgrades (the handshake goes on)."""
+        method = getattr(request, "method", "GET")  # websockets < 15 parses GET only
+        if method not in ALLOWED_METHODS:
+            refusal = _plain(HTTPStatus.METHOD_NOT_ALLOWED, "method not allowed\n")
+            refusal.headers["Allow"] = ", ".join(ALLOWED_METHODS)
+            return refusal
+        if method == "HEAD":
+            return headers_only(self._get(request))
         if request.headers.get("Upgrade", "").strip().lower() == "websocket":
             return None
+        return self._get(request)
+
+    def _get(self, request: Request) -> Response:
         path = request.path.split("?", 1)[0].split("#", 1)[0]
         asset = self.assets.get(path)
         if asset is None:
@@ -130,6 +144,11 @@ class StaticSite:
         headers["Content-Type"] = asset.content_type
         headers["Content-Length"] = str(len(asset.body))
         return Response(HTTPStatus.OK.value, HTTPStatus.OK.phrase, headers, asset.body)
+
+
+def headers_only(response: Response) -> Response:
+    """The answer to HEAD: GET's status and headers (Content-Length included), no body."""
+    return Response(response.status_code, response.reason_phrase, response.headers, b"")
 
 
 def _etags(header: str) -> set[str]:

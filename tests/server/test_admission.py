@@ -1,0 +1,68 @@
+"""The pure parts of admission: the per-address gate, origin matching, fitting the
+socket caps to the open-files limit, and ``--allow-origin``."""
+
+from __future__ import annotations
+
+import pytest
+
+from gridhall.server import cli
+from gridhall.server.fdlimit import socket_caps
+from gridhall.server.gate import Gate
+from gridhall.server.origin import allowed, normalize
+
+
+def test_a_gate_refuses_past_an_addresses_bound_and_evicts_the_oldest_past_the_total() -> None:
+    gate: Gate[str] = Gate(total=3, per_address=2)
+    assert gate.enter("a1", "A") == (True, None)
+    assert gate.enter("a2", "A") == (True, None)
+    assert gate.enter("a3", "A") == (False, None)
+    assert gate.enter("b1", "B") == (True, None)
+    assert gate.enter("c1", "C") == (True, "a1")
+    assert "a1" not in gate and len(gate) == 3 and gate.by_address["A"] == 1
+    assert gate.leave("a2") and not gate.leave("a2")
+    assert "A" not in gate.by_address
+
+
+@pytest.mark.parametrize(("origin", "host", "ok"), [
+    (None, "127.0.0.1:8765", True),
+    ("http://127.0.0.1:8765", "127.0.0.1:8765", True),
+    ("HTTP://Game.LAN:8765", "game.lan:8765", True),
+    ("http://game.lan", "game.lan:80", True),
+    ("https://game.lan", "game.lan", True),
+    ("http://[::1]:8765", "[::1]:8765", True),
+    ("http://127.0.0.1:8766", "127.0.0.1:8765", False),
+    ("http://evil.example", "127.0.0.1:8765", False),
+    ("http://game.lan:8765", None, False),
+    ("null", "127.0.0.1:8765", False),
+    ("file://", "127.0.0.1:8765", False),
+    ("http://127.0.0.1:99999", "127.0.0.1:8765", False),
+])
+def test_only_the_servers_own_origin_or_none_is_allowed(origin: str | None, host: str | None,
+                                                        ok: bool) -> None:
+    assert allowed(origin, host) is ok
+
+
+def test_listed_origins_are_allowed_whatever_the_host() -> None:
+    extra = frozenset({normalize("http://games.example:8080") or ""})
+    assert allowed("http://games.example:8080", "10.0.0.5:8765", extra)
+    assert not allowed("http://games.example:8081", "10.0.0.5:8765", extra)
+
+
+def test_socket_caps_leave_descriptors_for_new_players_under_a_desktop_limit() -> None:
+    caps = socket_caps(1024, reserve=64, handshakes=256, connections=500)
+    assert caps.handshakes + caps.connections <= 1024 - 64
+    assert caps.connections == 500
+    small = socket_caps(256, reserve=64, handshakes=256, connections=500)
+    assert small.handshakes + small.connections <= 256 - 64 and small.handshakes >= 4
+    assert socket_caps(None, reserve=64, handshakes=256, connections=500).connections == 500
+    assert socket_caps(1024, reserve=64, handshakes=256, connections=2).connections == 2
+
+
+def test_allow_origin_is_repeatable_and_checked() -> None:
+    parser = cli.build_parser()
+    args = parser.parse_args(["--allow-origin", "HTTP://Games.example:8080/",
+                              "--allow-origin", "https://play.example"])
+    assert args.allow_origin == ["http://games.example:8080", "https://play.example:443"]
+    for bad in ("ftp://x", "games.example", "http://x/page"):
+        with pytest.raises(SystemExit):
+            parser.parse_args(["--allow-origin", bad])
