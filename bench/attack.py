@@ -306,17 +306,22 @@ class Attack:
 
     @contextlib.asynccontextmanager
     async def client(self, address: str, name: str, read: bool = True,
-                     rcvbuf: int | None = None) -> AsyncIterator[ClientConnection]:
+                     rcvbuf: int | None = None, retry: bool = False
+                     ) -> AsyncIterator[ClientConnection]:
         """A welcomed connection from ``address``; ``read`` drains (and counts
-        error codes of) everything the server sends."""
-        sock = socket.socket()
-        if rcvbuf is not None:
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
-        sock.bind((address, 0))
-        sock.setblocking(False)
-        await asyncio.get_running_loop().sock_connect(sock, ("127.0.0.1", self.port))
-        async with connect(self.url, sock=sock, compression=None, max_size=MAX_FRAME,
-                           max_queue=None if read else 1, close_timeout=1) as ws:
+        error codes of) everything the server sends. ``retry``: a connect refused
+        because too many from this address are still connecting (a crowd arriving
+        at once) is tried again, as a real client would, up to 50 times."""
+        for tries in itertools.count(1):
+            try:
+                ws = await self._connect(address, read, rcvbuf)
+                break
+            except (InvalidHandshake, OSError):
+                if not retry or tries >= 50:
+                    raise
+                self.counts["connects retried"] += 1
+                await asyncio.sleep(0.1 * random.random() + 0.05)
+        async with ws:
             await ws.send(frame("hello", protocol=1, name=name))
             drain = asyncio.create_task(self._drain(ws)) if read else None
             try:
@@ -324,6 +329,21 @@ class Attack:
             finally:
                 if drain is not None:
                     drain.cancel()
+
+    async def _connect(self, address: str, read: bool, rcvbuf: int | None
+                       ) -> ClientConnection:
+        sock = socket.socket()
+        if rcvbuf is not None:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+        try:
+            sock.bind((address, 0))
+            sock.setblocking(False)
+            await asyncio.get_running_loop().sock_connect(sock, ("127.0.0.1", self.port))
+            return await connect(self.url, sock=sock, compression=None, max_size=MAX_FRAME,
+                                 max_queue=None if read else 1, close_timeout=1)
+        except BaseException:
+            sock.close()
+            raise
 
     async def _drain(self, ws: ClientConnection) -> None:
         with contextlib.suppress(ConnectionClosed):
@@ -780,7 +800,7 @@ async def attack_spectator_churn(a: Attack) -> str:
 
     async def spectator(n: int) -> None:
         await ready.wait()
-        async with a.client("127.0.0.21", f"S{n}") as ws:
+        async with a.client("127.0.0.21", f"S{n}", retry=True) as ws:
             a.begin()
             while a.running():
                 await ws.send(frame("join-room", room=room, role="spectator"))
@@ -810,7 +830,7 @@ async def attack_fanout(a: Attack) -> str:
                 try:
                     await watch(n)
                     return
-                except InvalidStatus:
+                except InvalidHandshake:
                     await asyncio.sleep(1.0)
             arrived("refused connection")
 
@@ -822,7 +842,8 @@ async def attack_fanout(a: Attack) -> str:
                 settled.set()
 
         async def watch(n: int) -> None:
-            async with a.client(f"127.0.0.{30 + n % 10}", f"W{n}", read=False) as ws:
+            async with a.client(f"127.0.0.{30 + n % 10}", f"W{n}", read=False,
+                                retry=True) as ws:
                 await expect(ws, "welcome")
                 while True:  # join to watch, waiting as told when arrivals are paced
                     await ws.send(frame("join-room", room=room, role="spectator"))
@@ -1053,11 +1074,14 @@ async def attack_headers(a: Attack) -> str:
                 writer.write(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
                 for _ in range(127):
                     writer.write(line)
-                    await writer.drain()
+                    # a server that stops reading never drains: stop with the attack
+                    await asyncio.wait_for(writer.drain(), max(0.01, a.until - time.time()))
                     a.counts["MiB"] += len(line) / 2**20
                     if not a.running():
                         break
                 cut = await until_cut(a, reader)
+            except TimeoutError:
+                cut = False
             except OSError:
                 cut = True
             finally:
