@@ -195,6 +195,12 @@ class Bot:
         if kind == "error":
             self.c["error " + str(msg.get("code"))] += 1
         if isinstance(re, int) and re in self.open:
+            if kind == "state" and self.open[re][0] == "sync":
+                # syncs sent while one waited for the whole-room limit fold into one
+                # answer, which carries the latest's id (PROTOCOL.md, "sync")
+                for folded in [r for r, (t, _) in self.open.items() if t == "sync" and r < re]:
+                    self.c["syncs folded"] += 1
+                    self._answer(folded)
             self._answer(re)
         elif kind in EVENT_OF:
             request, who = EVENT_OF[kind]
