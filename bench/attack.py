@@ -412,7 +412,7 @@ async def attack_passwords(a: Attack) -> str:
                     async with a.client("127.0.0.3", f"G{n}") as ws:
                         await a.paced(ws, lambda k: frame("join-room", room=room,
                                                           password=f"guess{n}-{k}", id=k))
-                except (ConnectionClosed, OSError, InvalidStatus, TimeoutError):
+                except (ConnectionClosed, OSError, InvalidHandshake, TimeoutError):
                     a.counts["closed"] += 1
                     await asyncio.sleep(0.2)
 
@@ -466,7 +466,7 @@ async def attack_slow_readers(a: Attack) -> str:
                         await ws.send(frame("join-room", room=room, role="spectator"))
                         a.counts["connections"] += 1
                         await a.paced(ws, lambda k: frame("sync"))
-                except (ConnectionClosed, OSError, InvalidStatus, TimeoutError):
+                except (ConnectionClosed, OSError, InvalidHandshake, TimeoutError):
                     a.counts["dropped"] += 1
                     await asyncio.sleep(0.2)
 
@@ -487,7 +487,7 @@ async def attack_room_cap(a: Attack) -> str:
                         msg = decode_map(await asyncio.wait_for(ws.recv(), 5), MAX_FRAME)
                     a.counts["created" if msg["type"] == "joined" else
                              str(msg.get("code", msg["type"]))] += 1
-            except (ConnectionClosed, OSError, InvalidStatus, TimeoutError):
+            except (ConnectionClosed, OSError, InvalidHandshake, TimeoutError):
                 a.counts["refused connection"] += 1
                 await asyncio.sleep(0.1)
 
@@ -795,7 +795,7 @@ async def attack_spectator_churn(a: Attack) -> str:
                     finally:
                         reader.cancel()
                     return
-            except (ConnectionClosed, OSError, InvalidStatus, TimeoutError, RuntimeError):
+            except (ConnectionClosed, OSError, InvalidHandshake, TimeoutError, RuntimeError):
                 a.counts["player disconnects"] += 1
 
     async def spectator(n: int) -> None:
@@ -912,7 +912,7 @@ async def attack_disk(a: Attack) -> str:
         while a.running():
             try:
                 await run()
-            except (ConnectionClosed, OSError, InvalidStatus, TimeoutError, RuntimeError):
+            except (ConnectionClosed, OSError, InvalidHandshake, TimeoutError, RuntimeError):
                 a.counts[f"{role} closed"] += 1
                 await asyncio.sleep(0.5)
 
