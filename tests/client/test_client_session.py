@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Any, TypeVar
 
 from gridhall import protocol as p
 from gridhall.client.messages import Connection, Event, Refused
@@ -27,10 +28,15 @@ async def until(cond: Callable[[], object], timeout: float = WAIT) -> None:
         await asyncio.sleep(0.01)
 
 
+S = TypeVar("S", bound=Session)
+
+
 @asynccontextmanager
-async def running(url: str, name: str) -> AsyncIterator[tuple[Session, list[Event]]]:
-    """A connected session plus the list of every message its listener saw."""
-    session = Session(url, name, backoff=FAST)
+async def running_as(kind: type[S], url: str, name: str
+                     ) -> AsyncIterator[tuple[S, list[Event]]]:
+    """A connected session of class ``kind`` plus the list of every message its
+    listener saw."""
+    session = kind(url, name, backoff=FAST)
     seen: list[Event] = []
     session.add_listener(seen.append)
     task = asyncio.create_task(session.run())
@@ -40,6 +46,12 @@ async def running(url: str, name: str) -> AsyncIterator[tuple[Session, list[Even
     finally:
         await session.close()
         await asyncio.wait_for(task, WAIT)
+
+
+def running(url: str, name: str
+            ) -> contextlib.AbstractAsyncContextManager[tuple[Session, list[Event]]]:
+    """A connected plain session plus every message its listener saw."""
+    return running_as(Session, url, name)
 
 
 async def gomoku_pair(a: Session, b: Session) -> None:

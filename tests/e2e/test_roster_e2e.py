@@ -9,37 +9,27 @@ its syncs folded into one answer, never refused, never struck."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
-from contextlib import AsyncExitStack, asynccontextmanager
+import contextlib
+from contextlib import AsyncExitStack
 from typing import Any
 
 from gridhall import protocol as p
 from gridhall.client.messages import Connection, Event, Refused, Request
-from gridhall.client.session import Backoff, Session
+from gridhall.client.session import Session
 from gridhall.server.app import GameServer
+from tests.client.test_client_session import WAIT, running_as, until
 from tests.wsclient import WsClient
 
 UNBUDGETED = {"spectator_roster_frames_per_second": 1e9,
               "spectator_roster_frames_burst": 10**9}
 """The server's default limits but for its room budget, which would pace these arrivals
 (tests/server/test_fanout_budget.py pins that)."""
-WAIT = 30.0
-"""A failure guard for conditions the server brings about; never a timing check."""
 ROUNDS = 4
 """Joins per spectator: within its snapshot burst (5), so no spectator is refused."""
 
 
 def url(server: GameServer) -> str:
     return f"ws://127.0.0.1:{server.port}/"
-
-
-async def until(cond: Callable[[], object], timeout: float = WAIT) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not cond():
-        if loop.time() > deadline:
-            raise AssertionError("condition not reached in time")
-        await asyncio.sleep(0.01)
 
 
 class Recording(Session):
@@ -54,18 +44,9 @@ class Recording(Session):
         return await super().send(msg)
 
 
-@asynccontextmanager
-async def running(server_url: str, name: str) -> AsyncIterator[tuple[Recording, list[Event]]]:
-    session = Recording(server_url, name, backoff=Backoff(first=0.05, cap=0.2))
-    seen: list[Event] = []
-    session.add_listener(seen.append)
-    task = asyncio.create_task(session.run())
-    try:
-        await until(lambda: session.connected)
-        yield session, seen
-    finally:
-        await session.close()
-        await asyncio.wait_for(task, WAIT)
+def running(server_url: str, name: str
+            ) -> contextlib.AbstractAsyncContextManager[tuple[Recording, list[Event]]]:
+    return running_as(Recording, server_url, name)
 
 
 async def churn(server_url: str, room: str, spectators: int = 20) -> None:
