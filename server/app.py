@@ -267,12 +267,15 @@ class GameServer:
         no_hello = asyncio.get_running_loop().call_later(
             self.config.hello_timeout, self._no_hello, conn)
         waiting = _received_frames(ws)
+        welcomed = False
         try:
             async for frame in ws:
                 session.receive(frame, time.time())
                 if conn.closed:
                     break
-                if session.identity is not None and self.unwelcomed.leave(conn):
+                if not welcomed and session.identity is not None:
+                    welcomed = True  # past hello: this connection waits no more
+                    self.unwelcomed.leave(conn)
                     no_hello.cancel()
                 if waiting is None or waiting:
                     # one frame at a time: other connections go before this one's next
