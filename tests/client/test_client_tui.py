@@ -350,16 +350,21 @@ async def test_create_dialog_renders_the_games_options_form(server_url: str) -> 
         snapshot(app, "create-custom")
         for key, text in (("width", "12"), ("height", "10"), ("mines", "0")):
             dialog.query_one(f"#opt-{key}", Input).value = text
+        # the dialog learns typed values from Input.Changed messages: wait for them, as a
+        # player sees the text before pressing Create
+        await until(pilot, lambda: (dialog.values["width"], dialog.values["height"],
+                                    dialog.values["mines"]) == ("12", "10", "0"))
         await press(pilot, "#opt-no_guess")
-        await pilot.pause()
+        await until(pilot, lambda: dialog.values["no_guess"] is True)
         await press(pilot, "#ok")  # 0 mines: the dialog says so and stays open
         error = dialog.query_one("#form-error", Label)
         await until(pilot, lambda: error.display
                     and "Mines must be a whole number from 1" in str(error.render()))
         assert app.screen is dialog and app.session.room is None
         dialog.query_one("#opt-mines", Input).value = "15"
-        await pilot.pause()
+        await until(pilot, lambda: dialog.values["mines"] == "15")
         await press(pilot, "#ok")
+        await until(pilot, lambda: app.screen is not dialog)  # the dialog accepted it
         await until(pilot, lambda: state(app).get("game") == "minesweeper")
         options = state(app)["options"]
         assert (options["width"], options["height"], options["mines"]) == (12, 10, 15)
