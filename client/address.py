@@ -10,6 +10,7 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 from gridhall.protocol import DEFAULT_PORT
+from gridhall.protocol.i18n import _
 
 DEFAULT_HOST = "localhost"
 
@@ -20,7 +21,8 @@ class AddressError(ValueError):
 
 def _port(text: str, original: str) -> int:
     if not text.isdigit() or not 0 < int(text) < 65536:
-        raise AddressError(f"{original!r}: the port must be a number from 1 to 65535")
+        raise AddressError(_("{address}: the port must be a number from 1 to 65535",
+                              address=repr(original)))
     return int(text)
 
 
@@ -32,9 +34,10 @@ def server_url(text: str | None) -> str:
     if "://" in raw:
         parts = urlsplit(raw)
         if parts.scheme not in ("ws", "wss"):
-            raise AddressError(f"{raw!r}: use ws:// or wss://, or just HOST[:PORT]")
+            raise AddressError(_("{address}: use ws:// or wss://, or just HOST[:PORT]",
+                                  address=repr(raw)))
         if not parts.hostname:
-            raise AddressError(f"{raw!r}: the URL has no host")
+            raise AddressError(_("{address}: the URL has no host", address=repr(raw)))
         try:
             parts.port  # noqa: B018 - validates the port
         except ValueError as exc:
@@ -43,15 +46,17 @@ def server_url(text: str | None) -> str:
     if raw.startswith("["):
         host, sep, rest = raw[1:].partition("]")
         if not sep or not host:
-            raise AddressError(f"{raw!r}: an IPv6 address needs a closing ']'")
+            raise AddressError(_("{address}: an IPv6 address needs a closing ']'",
+                                  address=repr(raw)))
         if rest and not rest.startswith(":"):
-            raise AddressError(f"{raw!r}: expected ':PORT' after ']'")
+            raise AddressError(_("{address}: expected ':PORT' after ']'", address=repr(raw)))
         port = _port(rest[1:], raw) if rest else DEFAULT_PORT
         return f"ws://[{host}]:{port}/"
     if raw.count(":") > 1:  # a bare IPv6 address, no port
         return f"ws://[{raw}]:{DEFAULT_PORT}/"
     host, sep, port_text = raw.partition(":")
     if not host or any(c in host for c in "/ ?#@"):
-        raise AddressError(f"{raw!r} is not a host name; try HOST, HOST:PORT or ws://HOST:PORT/")
+        raise AddressError(_("{address} is not a host name; try HOST, HOST:PORT or ws://HOST:PORT/",
+                              address=repr(raw)))
     port = _port(port_text, raw) if sep else DEFAULT_PORT
     return f"ws://{host}:{port}/"

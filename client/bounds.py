@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gridhall.client.plain import plain
+from gridhall.protocol.i18n import N_, _
 
 
 @dataclass(frozen=True)
@@ -33,10 +34,10 @@ PATH_POINTS = 4
 """A Link-match link turns at most twice: its corner points, ends included."""
 
 BOARDS: dict[str, Board] = {
-    "gomoku": Board("Gomoku", (("size", 15, 19),), (("moves", "cells"),)),
-    "minesweeper": Board("Minesweeper", (("width", 0, 200), ("height", 0, 200)),
+    "gomoku": Board(N_("Gomoku"), (("size", 15, 19),), (("moves", "cells"),)),
+    "minesweeper": Board(N_("Minesweeper"), (("width", 0, 200), ("height", 0, 200)),
                          (("rows", "rows"),)),
-    "linkmatch": Board("Link-match", (("width", 0, 30), ("height", 0, 16)),
+    "linkmatch": Board(N_("Link-match"), (("width", 0, 30), ("height", 0, 16)),
                        (("rows", "rows"), ("path", "path"), ("hint", "path"))),
 }
 
@@ -60,15 +61,17 @@ def view_problem(game: str, view: Mapping[str, Any]) -> str | None:
     for key, default, most in board.sides:
         side = _side(view.get(key), default)
         if side is None or not 0 <= side <= most:
-            return (f"The server sent a {board.title} board with {key} "
-                    f"{plain(repr(view.get(key)))[:40]}; the protocol allows at most {most}.")
+            return _("The server sent a {game} board with {key} {value}; the protocol "
+                     "allows at most {most}.", game=_(board.title), key=key,
+                     value=plain(repr(view.get(key)))[:40], most=most)
         sides.append(side)
     cells = sides[0] * sides[-1]
     limits = {"cells": cells, "rows": sides[-1], "path": PATH_POINTS}
     for key, bound in board.lists:
         items = view.get(key)
         if isinstance(items, list | str) and len(items) > limits[bound]:
-            return (f"The server sent a {board.title} board with {len(items)} {key} for a "
-                    f"board of {sides[0]} x {sides[-1]}; the protocol allows at most "
-                    f"{limits[bound]}.")
+            return _("The server sent a {game} board with {count} {key} for a board of "
+                     "{width} x {height}; the protocol allows at most {most}.",
+                     game=_(board.title), count=len(items), key=key, width=sides[0],
+                     height=sides[-1], most=limits[bound])
     return None

@@ -20,34 +20,54 @@ from gridhall.client.address import AddressError, server_url
 from gridhall.client.messages import Connection
 from gridhall.client.plain import plain
 from gridhall.client.views import titles
+from gridhall.protocol import i18n
+from gridhall.protocol.i18n import _
 
 
 def games() -> str:
     """The games this client plays, in words: "A, B and C"."""
-    names = list(titles().values())
-    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
+    names = [_(title) for title in titles().values()]
+    if len(names) < 2:
+        return "".join(names)
+    return _("{first} and {last}", first=_(", ").join(names[:-1]), last=names[-1])
+
+
+def choose_language(argv: list[str] | None = None) -> str:
+    """Speak ``--lang`` (else the locale's language) from here on, before any text is
+    made: the help below is already in it."""
+    early = argparse.ArgumentParser(add_help=False)
+    early.add_argument("--lang", default=None)
+    known, _rest = early.parse_known_args(argv)
+    return i18n.set_language(known.lang or i18n.from_environment())
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    choose_language(argv)
     saved = config.load()
     parser = argparse.ArgumentParser(
         prog="gridhall",
-        description=f"Play {games()} on a gridhall LAN server.",
-        epilog="The name and the last server you joined are remembered for next time.",
+        description=_("Play {games} on a gridhall LAN server.", games=games()),
+        epilog=_("The name and the last server you joined are remembered for next time."),
     )
     parser.add_argument(
         "--server",
         default=None,
         metavar="HOST[:PORT] | ws://…",
-        help="the server to join (default: choose on the connect screen, which lists the "
-        f"servers on this network; last joined: {saved.server})",
+        help=_("the server to join (default: choose on the connect screen, which lists the "
+               "servers on this network; last joined: {server})", server=saved.server),
     )
     parser.add_argument(
-        "--name", default=saved.name, help=f"your name in rooms, 1-32 chars (now: {saved.name})"
+        "--name", default=saved.name,
+        help=_("your name in rooms, 1-32 chars (now: {name})", name=saved.name),
     )
-    parser.add_argument("--tk", action="store_true", help="use the Tk window instead")
+    parser.add_argument("--tk", action="store_true", help=_("use the Tk window instead"))
     parser.add_argument("--find", action="store_true",
-                        help="list the gridhall servers on this network and exit")  # fmt: skip
+                        help=_("list the gridhall servers on this network and exit"))  # fmt: skip
+    parser.add_argument(
+        "--lang", default=None, choices=sorted(i18n.LANGUAGES), metavar="LANG",
+        help=_("the language of the client: {languages} (default: the locale's)",
+               languages=", ".join(sorted(i18n.LANGUAGES))),
+    )
     return parser.parse_args(argv)
 
 
@@ -60,14 +80,14 @@ def find_servers(wait: float | None = None) -> int:
         print(f"gridhall: {plain(error)}", file=sys.stderr)
         return 1
     if not servers:
-        print("No gridhall servers found on this network. Is one running? A firewall on "
-              "either machine must let mDNS (UDP port 5353) through; or join with "
-              "--server and the address the server printed.")  # fmt: skip
+        print(_("No gridhall servers found on this network. Is one running? A firewall on "
+                "either machine must let mDNS (UDP port 5353) through; or join with "
+                "--server and the address the server printed."))  # fmt: skip
         return 1
     for s in servers:
         print(plain(s.describe()))  # a LAN announcement is data, never terminal control
     first = servers[0]
-    print(f"\nJoin with:  gridhall --server {plain(first.address)}")
+    print("\n" + _("Join with:  gridhall --server {address}", address=plain(first.address)))
     return 0
 
 
@@ -91,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
         return find_servers()
     name = " ".join(args.name.split())[:32]
     if not name:
-        print("gridhall: --name must not be blank", file=sys.stderr)
+        print("gridhall: " + _("--name must not be blank"), file=sys.stderr)
         return 2
     if args.server is not None:
         try:
@@ -105,8 +125,8 @@ def main(argv: list[str] | None = None) -> int:
         try:
             tk_client = importlib.import_module("gridhall.client.tk")
         except ModuleNotFoundError as exc:
-            print(f"gridhall: the Tk client is not available ({exc.name} is missing).",
-                  file=sys.stderr)  # fmt: skip
+            print("gridhall: " + _("the Tk client is not available ({module} is missing).",
+                                   module=exc.name), file=sys.stderr)  # fmt: skip
             return 1
         return int(tk_client.main(args.server, name, default=default,
                                   remember=remember_when_connected,
@@ -115,8 +135,9 @@ def main(argv: list[str] | None = None) -> int:
         from gridhall.client.tui.app import GridhallApp
         from gridhall.client.tui.connect import ConnectApp
     except ModuleNotFoundError as exc:
-        print(f"gridhall: the terminal client needs Textual ({exc.name} is missing); "
-              "install it with: pip install 'gridhall[tui]'", file=sys.stderr)  # fmt: skip
+        print("gridhall: " + _("the terminal client needs Textual ({module} is missing); "
+                               "install it with: {command}", module=exc.name,
+                               command="pip install 'gridhall[tui]'"), file=sys.stderr)  # fmt: skip
         return 1
     server = args.server
     if server is None:

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from gridhall.client.plain import plain
+from gridhall.protocol.i18n import _, ngettext
 from gridhall.protocol import PROTOCOL_VERSION
 
 if TYPE_CHECKING:
@@ -72,9 +73,10 @@ class FoundServer:
         (made :func:`plain`: it comes from whoever answers on the LAN)."""
         parts = [f"{plain(self.name)}  {plain(self.address)}"]
         if self.rooms is not None:
-            parts.append(f"{self.rooms} room{'' if self.rooms == 1 else 's'} open")
+            parts.append(ngettext("{n} room open", "{n} rooms open", self.rooms))
         if not self.compatible:
-            parts.append(f"protocol {self.protocol}: needs another gridhall version")
+            parts.append(_("protocol {protocol}: needs another gridhall version",
+                           protocol=self.protocol))
         return plain(" · ".join(parts))
 
 
@@ -201,7 +203,8 @@ class Browser:
             browser = AsyncServiceBrowser(self._zc.zeroconf, SERVICE_TYPE,
                                           handlers=[self._changed])  # fmt: skip
         except Exception as exc:  # noqa: BLE001 - no network must not stop the client
-            self.error = f"cannot look for servers on this network ({exc or type(exc).__name__})"
+            self.error = _("cannot look for servers on this network ({problem})",
+                           problem=exc or type(exc).__name__)
             log.warning("%s", self.error)
             self._ready.set()
             self._notify()
@@ -264,11 +267,13 @@ class Browser:
 def search_text(servers: list[FoundServer], error: str | None) -> str:
     """The note under a connect screen's list: what to do, or why it is empty."""
     if error:
-        return f"Cannot look for servers: {error}. Type the address the server printed."
+        return _("Cannot look for servers: {error}. Type the address the server printed.",
+                 error=error)
     if not servers:
-        return ("Looking for servers… None yet: is one running on this network? (A firewall "
-                "must let mDNS, UDP port 5353, through.) Or type the address the server printed.")
-    return "Pick a server and press enter; servers appear here as they start."
+        return _("Looking for servers… None yet: is one running on this network? (A firewall "
+                 "must let mDNS, UDP port 5353, through.) Or type the address the server "
+                 "printed.")
+    return _("Pick a server and press enter; servers appear here as they start.")
 
 
 def find(wait: float = FIND_SECONDS, interfaces: list[str] | None = None) -> tuple[

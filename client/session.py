@@ -53,6 +53,7 @@ from gridhall.protocol import (
     SERVER_MESSAGES,
     ProtocolError,
 )
+from gridhall.protocol.i18n import _
 from gridhall.protocol.schema import from_map, to_map
 
 Listener = Callable[[Event], None]
@@ -163,8 +164,9 @@ class Session:
         kind = msg.get("type") if isinstance(msg, dict) else msg.TYPE
         ws = self._ws
         if ws is None or not self._welcomed:
-            self._emit(Refused(OFFLINE, "Not connected to the server right now; "
-                               "reconnecting, try again in a moment.", str(kind)))  # fmt: skip
+            self._emit(Refused(OFFLINE, _("Not connected to the server right now; "
+                                          "reconnecting, try again in a moment."),
+                               str(kind)))  # fmt: skip
             return None
         req = next(self._ids) & 0x7FFFFFFF
         try:
@@ -331,7 +333,8 @@ class Session:
         self.room = None
         if self._loop is not None:
             self._loop.create_task(self.send(p.LeaveRoom()))
-        self._emit(Refused(BAD_VIEW, f"{why} This client left room {code}.", "join-room"))
+        self._emit(Refused(BAD_VIEW, why + " " + _("This client left room {code}.", code=code),
+                           "join-room"))
 
     def _sync_if_stale(self, code: str) -> None:
         """After a resume the server sends what we missed (events, or a state); if

@@ -24,10 +24,11 @@ def main(server: str | None, name: str, *, default: str = "",
     from gridhall.client.tk.app import TkApp
     from gridhall.client.tk.connect import ask_server
     from gridhall.client.tk.theme import apply
+    from gridhall.protocol.i18n import _
 
     root = tkinter.Tk(className="gridhall")
     if server is None:
-        root.title("gridhall · choose a server")
+        root.title("gridhall · " + _("choose a server"))
         apply(root)
         server = ask_server(root, default)
         if server is None:

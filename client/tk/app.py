@@ -16,6 +16,7 @@ from gridhall.client.tk.bridge import Bridge, Snapshot
 from gridhall.client.tk.lobby import LobbyFrame
 from gridhall.client.tk.room import RoomFrame
 from gridhall.client.views.common import error_text, error_title
+from gridhall.protocol.i18n import _
 
 TICK_MS = 500
 LOBBY_REFRESH_MS = 5000
@@ -48,9 +49,10 @@ class TkApp:
         self.body.pack(fill="both", expand=True)
         bar = ttk.Frame(self.root, style="Bar.TFrame", padding=(8, 3))
         bar.pack(fill="x", side="bottom")
-        self.connection = ttk.Label(bar, text="Connecting…", style="Bar.TLabel")
+        self.connection = ttk.Label(bar, text=_("Connecting…"), style="Bar.TLabel")
         self.connection.pack(side="left")
-        self.reconnect = ttk.Button(bar, text="Reconnect now", command=self.bridge.reconnect_now)
+        self.reconnect = ttk.Button(bar, text=_("Reconnect now"),
+                                    command=self.bridge.reconnect_now)
         self.notice = ttk.Label(bar, style="Bar.TLabel", foreground="#ffd866")
         self.notice.pack(side="left", padx=16)
 
@@ -114,25 +116,26 @@ class TkApp:
         status = msg.status
         url = self.session.url
         if status == "connected":
-            self.connection.configure(text=f"● {snap.server_name or 'connected'} · {url}",
+            self.connection.configure(text=f"● {snap.server_name or _('connected')} · {url}",
                                       foreground="#7bd88f")  # fmt: skip
             self.reconnect.pack_forget()
             self.lobby.refresh()
         elif status in ("lost", "failed", "connecting"):
             if status == "lost" and msg.restarting:
-                text = f"○ server restarting; your game is kept · reconnecting in " \
-                       f"{msg.delay:.1f}s · {url}"
+                text = "○ " + _("server restarting; your game is kept · reconnecting in "
+                                "{seconds}s", seconds=f"{msg.delay:.1f}") + f" · {url}"
             elif status == "lost":
-                text = f"○ offline · retrying in {msg.delay:.1f}s · {url}"
+                text = "○ " + _("offline · retrying in {seconds}s",
+                                seconds=f"{msg.delay:.1f}") + f" · {url}"
             elif status == "failed":
-                text = f"○ cannot reach {url}: {msg.reason}"
+                text = "○ " + _("cannot reach {url}: {reason}", url=url, reason=msg.reason)
             else:
-                text = f"○ connecting to {url}…"
+                text = "○ " + _("connecting to {url}…", url=url)
             self.connection.configure(text=text, foreground="#ff8c69")
             if not self.reconnect.winfo_manager():
                 self.reconnect.pack(side="right")
         elif status == "closed":
-            self.connection.configure(text="○ disconnected", foreground="#ff8c69")
+            self.connection.configure(text="○ " + _("disconnected"), foreground="#ff8c69")
         if self.room is not None:
             self.room.set_connection(snap)
 

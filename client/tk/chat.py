@@ -8,6 +8,7 @@ from collections.abc import Callable
 from tkinter import ttk
 
 from gridhall.client.views.common import Message
+from gridhall.protocol.i18n import _
 
 MAX_CHAT = 500
 
@@ -28,7 +29,7 @@ class ChatPanel(ttk.Frame):
         self.log.configure(yscrollcommand=scroll.set)
         self.entry = ttk.Entry(self)
         self.entry.bind("<Return>", self._send)
-        self.send_button = ttk.Button(self, text="Send", command=self._send, width=6)
+        self.send_button = ttk.Button(self, text=_("Send"), command=self._send, width=6)
         self.log.grid(row=0, column=0, columnspan=2, sticky="nsew")
         scroll.grid(row=0, column=2, sticky="ns")
         self.entry.grid(row=1, column=0, sticky="ew", pady=(4, 0))

@@ -11,6 +11,7 @@ from tkinter import ttk
 
 from gridhall.client.address import AddressError, server_url
 from gridhall.client.discovery import Browser, FoundServer, search_text
+from gridhall.protocol.i18n import N_, _
 
 POLL_MS = 300
 """How often the list looks at what the browser (on its own thread) has found."""
@@ -26,27 +27,27 @@ class ConnectFrame(ttk.Frame):
         self.choose = choose
         self.browser = browser or Browser()
         self.found: list[FoundServer] = []
-        ttk.Label(self, text="Servers on this network", style="Title.TLabel").grid(
+        ttk.Label(self, text=_("Servers on this network"), style="Title.TLabel").grid(
             row=0, column=0, columnspan=3, sticky="w")
         self.table = ttk.Treeview(self, columns=("name", "address", "rooms"), show="headings",
                                   selectmode="browse", height=8)  # fmt: skip
-        for key, label, width in (("name", "Server", 260), ("address", "Address", 180),
-                                  ("rooms", "Rooms open", 100)):  # fmt: skip
-            self.table.heading(key, text=label)
+        for key, label, width in (("name", N_("Server"), 260), ("address", N_("Address"), 180),
+                                  ("rooms", N_("Rooms open"), 100)):  # fmt: skip
+            self.table.heading(key, text=_(label))
             self.table.column(key, width=width, anchor="w")
         self.table.grid(row=1, column=0, columnspan=3, sticky="nsew", pady=6)
         self.table.bind("<Double-1>", lambda _e: self.connect_selected())
         self.table.bind("<Return>", lambda _e: self.connect_selected())
         self.note = ttk.Label(self, text=search_text([], None), wraplength=560)
         self.note.grid(row=2, column=0, columnspan=2, sticky="w")
-        self.join_button = ttk.Button(self, text="Join", command=self.connect_selected)
+        self.join_button = ttk.Button(self, text=_("Join"), command=self.connect_selected)
         self.join_button.grid(row=2, column=2, sticky="e")
-        ttk.Label(self, text="Or type an address").grid(row=3, column=0, sticky="w", pady=(10, 0))
+        ttk.Label(self, text=_("Or type an address")).grid(row=3, column=0, sticky="w", pady=(10, 0))
         self.address = tk.StringVar(self, value=default)
         entry = ttk.Entry(self, textvariable=self.address, width=30)
         entry.grid(row=3, column=1, sticky="ew", padx=6, pady=(10, 0))
         entry.bind("<Return>", lambda _e: self.connect_typed())
-        self.connect_button = ttk.Button(self, text="Connect", command=self.connect_typed)
+        self.connect_button = ttk.Button(self, text=_("Connect"), command=self.connect_typed)
         self.connect_button.grid(row=3, column=2, sticky="e", pady=(10, 0))
         self.error = ttk.Label(self, foreground="#ff8c69")
         self.error.grid(row=4, column=0, columnspan=3, sticky="w", pady=(6, 0))
@@ -69,7 +70,8 @@ class ConnectFrame(ttk.Frame):
         self.table.delete(*self.table.get_children())
         for s in self.found:
             rooms = "" if s.rooms is None else str(s.rooms)
-            name = s.name if s.compatible else f"{s.name} (needs another gridhall version)"
+            name = s.name if s.compatible else _("{name} (needs another gridhall version)",
+                                                  name=s.name)
             self.table.insert("", "end", iid=s.key, values=(name, s.address, rooms))
         chosen = [iid for iid in keep if self.table.exists(iid)] or \
             [s.key for s in self.found[:1]]  # fmt: skip
@@ -82,10 +84,11 @@ class ConnectFrame(ttk.Frame):
         """The highlighted server (double-click, enter, *Join*)."""
         chosen = next((s for s in self.found if s.key in self.table.selection()), None)
         if chosen is None:
-            self.error.configure(text="No server is selected; pick one or type an address.")
+            self.error.configure(text=_("No server is selected; pick one or type an address."))
         elif not chosen.compatible:
-            self.error.configure(text=f"{chosen.name} speaks protocol {chosen.protocol}; "
-                                 "it needs another version of gridhall.")
+            self.error.configure(text=_("{name} speaks protocol {protocol}; it needs another "
+                                        "version of gridhall.", name=chosen.name,
+                                        protocol=chosen.protocol))
         else:
             self._done(chosen.address)
 

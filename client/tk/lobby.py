@@ -22,16 +22,17 @@ from gridhall.client.views.form import (
     with_preset,
 )
 from gridhall.client.views.lobby import room_rows
+from gridhall.protocol.i18n import N_, _
 
 Submit = Callable[..., None]
 Notify = Callable[[str], None]
 COLUMNS = (
-    ("room", "Code", 90),
-    ("game", "Game", 120),
-    ("options", "Options", 220),
-    ("players", "Players", 220),
-    ("spectators", "Watching", 80),
-    ("status", "Status", 90),
+    ("room", N_("Code"), 90),
+    ("game", N_("Game"), 120),
+    ("options", N_("Options"), 220),
+    ("players", N_("Players"), 220),
+    ("spectators", N_("Watching"), 80),
+    ("status", N_("Status"), 90),
 )
 FIELDS_PER_ROW = 4
 
@@ -43,13 +44,13 @@ class LobbyFrame(ttk.Frame):
         super().__init__(master, padding=10)
         self.submit = submit
         self.notify = notify
-        ttk.Label(self, text="Rooms on this server", style="Title.TLabel").grid(
+        ttk.Label(self, text=_("Rooms on this server"), style="Title.TLabel").grid(
             row=0, column=0, sticky="w"
         )
         self.table = ttk.Treeview(self, columns=[c[0] for c in COLUMNS], show="headings",
                                   selectmode="browse", height=12)  # fmt: skip
         for key, label, width in COLUMNS:
-            self.table.heading(key, text=label)
+            self.table.heading(key, text=_(label))
             self.table.column(key, width=width, anchor="w")
         self.table.grid(row=1, column=0, sticky="nsew", pady=6)
         self.table.bind("<<TreeviewSelect>>", self._selected)
@@ -59,21 +60,22 @@ class LobbyFrame(ttk.Frame):
         join.grid(row=2, column=0, sticky="ew")
         self.code = tk.StringVar(self)
         self.password = tk.StringVar(self)
-        ttk.Label(join, text="Room code").pack(side="left")
+        ttk.Label(join, text=_("Room code")).pack(side="left")
         self.code_entry = ttk.Entry(join, textvariable=self.code, width=10)
         self.code_entry.pack(side="left", padx=4)
         self.code_entry.bind("<Return>", lambda _e: self.join("player"))
-        ttk.Label(join, text="Password").pack(side="left", padx=(8, 0))
+        ttk.Label(join, text=_("Password")).pack(side="left", padx=(8, 0))
         self.password_entry = ttk.Entry(join, textvariable=self.password, show="•", width=14)
         self.password_entry.pack(side="left", padx=4)
         self.password_entry.bind("<Return>", lambda _e: self.join("player"))
-        self.join_button = ttk.Button(join, text="Join", command=lambda: self.join("player"))
+        self.join_button = ttk.Button(join, text=_("Join"), command=lambda: self.join("player"))
         self.join_button.pack(side="left", padx=2)
-        self.watch_button = ttk.Button(join, text="Watch", command=lambda: self.join("spectator"))
+        self.watch_button = ttk.Button(join, text=_("Watch"),
+                                       command=lambda: self.join("spectator"))
         self.watch_button.pack(side="left", padx=2)
-        ttk.Button(join, text="Refresh", command=self.refresh).pack(side="left", padx=2)
+        ttk.Button(join, text=_("Refresh"), command=self.refresh).pack(side="left", padx=2)
 
-        create = ttk.LabelFrame(self, text="New room", padding=8)
+        create = ttk.LabelFrame(self, text=_("New room"), padding=8)
         create.grid(row=3, column=0, sticky="ew", pady=(10, 0))
         first = ttk.Frame(create)
         first.pack(fill="x")
@@ -82,22 +84,22 @@ class LobbyFrame(ttk.Frame):
         self.preset = tk.StringVar(self)
         self.private = tk.BooleanVar(self, value=False)
         self.new_password = tk.StringVar(self)
-        ttk.Label(first, text="Game").pack(side="left")
+        ttk.Label(first, text=_("Game")).pack(side="left")
         self.game_box = ttk.Combobox(first, textvariable=self.game, state="readonly", width=14,
                                      values=list(self.games.values()))  # fmt: skip
         self.game_box.pack(side="left", padx=(4, 10))
         self.game_box.bind("<<ComboboxSelected>>", lambda _e: self._game_changed())
-        ttk.Label(first, text="Preset").pack(side="left")
+        ttk.Label(first, text=_("Preset")).pack(side="left")
         self.preset_box = ttk.Combobox(first, textvariable=self.preset, state="readonly",
                                        width=32)  # fmt: skip
         self.preset_box.pack(side="left", padx=(4, 10))
         self.preset_box.bind("<<ComboboxSelected>>", lambda _e: self._preset_changed())
-        ttk.Checkbutton(first, text="Private", variable=self.private).pack(side="left")
-        ttk.Label(first, text="Password").pack(side="left", padx=(10, 0))
+        ttk.Checkbutton(first, text=_("Private"), variable=self.private).pack(side="left")
+        ttk.Label(first, text=_("Password")).pack(side="left", padx=(10, 0))
         ttk.Entry(first, textvariable=self.new_password, show="•", width=12).pack(
             side="left", padx=4
         )
-        self.create_button = ttk.Button(first, text="Create", command=self.create)
+        self.create_button = ttk.Button(first, text=_("Create"), command=self.create)
         self.create_button.pack(side="left", padx=4)
         self.fields_frame = ttk.Frame(create, padding=(0, 8, 0, 0))
         self.fields_frame.pack(fill="x")
@@ -139,7 +141,7 @@ class LobbyFrame(ttk.Frame):
     def join(self, role: str) -> None:
         code = self.code.get().strip()
         if not code:
-            self.notify("Type a room code or pick a room first.")
+            self.notify(_("Type a room code or pick a room first."))
             return
         fields: dict[str, Any] = {"room": code, "role": role}
         if password := self.password.get():
@@ -156,7 +158,7 @@ class LobbyFrame(ttk.Frame):
         view = view_for(self.game_key())
         self.preset_box.configure(values=[preset.label for preset in view.presets])
         self.preset.set(view.presets[0].label)
-        for _, _, widgets in self.fields.values():
+        for _field, _var, widgets in self.fields.values():
             for widget in widgets:
                 widget.destroy()
         self.fields = {}
@@ -192,14 +194,14 @@ class LobbyFrame(ttk.Frame):
         view = view_for(self.game_key())
         chosen = next((pr for pr in view.presets if pr.label == self.preset.get()), view.presets[0])
         values = with_preset(view.form, chosen)
-        for key, (f, var, _) in self.fields.items():
+        for key, (f, var, _widgets) in self.fields.items():
             self._set(f, var, values.get(key))
         self._layout_fields()
 
     def values(self) -> dict[str, Any]:
         """What the form holds (numbers as typed)."""
         out: dict[str, Any] = {}
-        for key, (f, var, _) in self.fields.items():
+        for key, (f, var, _widgets) in self.fields.items():
             raw: Any = var.get()  # type: ignore[no-untyped-call]
             out[key] = f.value_of(str(raw)) if isinstance(f, Choice) else raw
         return out
@@ -208,7 +210,7 @@ class LobbyFrame(ttk.Frame):
         """Grid the fields that apply (a custom size only for a custom board ...)."""
         values = self.values()
         slot = 0
-        for f, _, widgets in self.fields.values():
+        for f, _var, widgets in self.fields.values():
             for widget in widgets:
                 widget.grid_forget()
             if not is_active(f, values):
@@ -230,7 +232,7 @@ class LobbyFrame(ttk.Frame):
 
     def set_option(self, key: str, value: Value) -> None:
         """Set one option as a player would in the form."""
-        f, var, _ = self.fields[key]
+        f, var, _widgets = self.fields[key]
         self._set(f, var, value)
 
     def create(self) -> None:

@@ -34,6 +34,7 @@ from gridhall.client.views.base import (
     yes_no_request,
 )
 from gridhall.client.views.common import player_lines, seated
+from gridhall.protocol.i18n import N_, _
 
 Submit = Callable[..., None]
 Notify = Callable[[str], None]
@@ -70,12 +71,12 @@ class RoomFrame(ttk.Frame):
 
         side = ttk.Frame(self, padding=(8, 0, 0, 0))
         side.grid(row=1, column=1, sticky="ns")
-        ttk.Label(side, text="Players", style="Heading.TLabel").pack(anchor="w")
+        ttk.Label(side, text=_("Players"), style="Heading.TLabel").pack(anchor="w")
         self.players = tk.Text(side, height=6, width=34, relief="flat", state="disabled",
                                background="#1e1f22", foreground="#dcdcdc", padx=6, pady=4,
                                font=("DejaVu Sans", 10))  # fmt: skip
         self.players.pack(fill="x", pady=(2, 8))
-        ttk.Label(side, text="Chat", style="Heading.TLabel").pack(anchor="w")
+        ttk.Label(side, text=_("Chat"), style="Heading.TLabel").pack(anchor="w")
         self.chat = ChatPanel(side, lambda text: self.submit(p.Chat(text=text)))
         self.chat.pack(fill="both", expand=True)
 
@@ -86,15 +87,17 @@ class RoomFrame(ttk.Frame):
         self.offer_text = ttk.Label(self.offer, style="Bar.TLabel")
         self.offer_text.pack(side="left", padx=4)
         self.offer_buttons = {
-            key: ttk.Button(self.offer, text=label, command=partial(self._answer, key == "accept"))
-            for key, label in (("accept", "Accept"), ("refuse", "Decline"))
+            key: ttk.Button(self.offer, text=_(label),
+                            command=partial(self._answer, key == "accept"))
+            for key, label in (("accept", N_("Accept")), ("refuse", N_("Decline")))
         }
         self.banner = ttk.Frame(self, style="Bar.TFrame", padding=4)
         self.banner_text = ttk.Label(self.banner, style="Bar.TLabel")
         self.banner_text.pack(side="left", padx=4)
         self.banner_buttons = {
-            key: ttk.Button(self.banner, text=label, command=partial(self._again, key))
-            for key, label in (("again", "Play again"), ("agree", "Agree"), ("decline", "Decline"))
+            key: ttk.Button(self.banner, text=_(label), command=partial(self._again, key))
+            for key, label in (("again", N_("Play again")), ("agree", N_("Agree")),
+                               ("decline", N_("Decline")))
         }
         self.offer.grid(row=3, column=0, columnspan=2, sticky="ew", pady=(4, 0))
         self.banner.grid(row=4, column=0, columnspan=2, sticky="ew", pady=(4, 0))
@@ -159,7 +162,8 @@ class RoomFrame(ttk.Frame):
         if room is None or room.state is None:
             return
         state = room.state
-        self.title.configure(text=f"{self.view.heading} · room {room.room} · round {state.round + 1}")
+        self.title.configure(text=f"{self.view.heading} · " + _("room {code}", code=room.room)
+                             + " · " + _("round {round}", round=state.round + 1))
         self.board.show(room, self.me)
         self._players(state)
         self.chat.show(list(state.chat))
@@ -184,15 +188,17 @@ class RoomFrame(ttk.Frame):
             dot = f"dot{i}"
             t.tag_configure(dot, foreground=line.color)
             t.insert("end", "● ", dot)
-            t.insert("end", line.name + (" (you)" if line.me else ""), "me" if line.me else "")
+            t.insert("end", line.name + (" " + _("(you)") if line.me else ""),
+                     "me" if line.me else "")
             t.insert("end", f"  {line.role}", "dim")
             if not line.connected:
-                t.insert("end", "  offline", "off")
+                t.insert("end", "  " + _("offline"), "off")
             if line.to_move:
-                t.insert("end", "  ◀ to move", "turn")
+                t.insert("end", "  ◀ " + _("to move"), "turn")
             t.insert("end", "\n")
         if state.spectators:
-            t.insert("end", "Watching: " + ", ".join(str(s) for s in state.spectators), "dim")
+            watching = ", ".join(str(s) for s in state.spectators)
+            t.insert("end", _("Watching: {names}", names=watching), "dim")
         t.tag_configure("me", font=("DejaVu Sans", 10, "bold"))
         t.tag_configure("dim", foreground="#8b949e")
         t.tag_configure("off", foreground="#ff6b6b")
@@ -226,7 +232,7 @@ class RoomFrame(ttk.Frame):
     def _intent(self, request: Request) -> None:
         state = self.room.state if self.room else None
         if state is not None and not seated(state, self.me):
-            self.notify("You are watching; spectators cannot play.")
+            self.notify(_("You are watching; spectators cannot play."))
             return
         self.submit(request)
 

@@ -17,8 +17,9 @@ from gridhall.client.tui.events import ServerEvent
 from gridhall.client.tui.help import HelpScreen
 from gridhall.client.tui.lobby import LobbyScreen
 from gridhall.client.tui.room import RoomScreen
-from gridhall.client.tui.text import PlainNotify
+from gridhall.client.tui.text import PlainNotify, translate_bindings
 from gridhall.client.views.common import error_text, error_title
+from gridhall.protocol.i18n import N_, _
 
 
 class GridhallApp(PlainNotify[None]):
@@ -27,8 +28,8 @@ class GridhallApp(PlainNotify[None]):
     CSS_PATH = "gridhall.tcss"
     TITLE = "gridhall"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("f1,question_mark", "help", "Help"),
-        Binding("ctrl+q", "quit", "Quit", priority=True),
+        Binding("f1,question_mark", "help", N_("Help")),
+        Binding("ctrl+q", "quit", N_("Quit"), priority=True),
     ]
 
     def __init__(
@@ -41,6 +42,7 @@ class GridhallApp(PlainNotify[None]):
         keep_token: Callable[[str], None] | None = None,
     ) -> None:
         super().__init__()
+        translate_bindings(self)
         self.session = Session(url, name, token=token, backoff=backoff, keep_token=keep_token)
         self.session.add_listener(self._from_session)
         self.lobby = LobbyScreen()
@@ -84,21 +86,23 @@ class GridhallApp(PlainNotify[None]):
         who = plain(f"{self.session.name} → {self.session.url}")
         if status == "connected":
             self._failures = 0
-            self.sub_title = f"{who} · {plain(self.session.server_name or 'connected')}"
+            self.sub_title = f"{who} · {plain(self.session.server_name or _('connected'))}"
             self.lobby.action_refresh()
         elif status == "lost" and msg.restarting:
-            self.sub_title = f"{who} · server restarting, reconnecting in {msg.delay:.1f}s"
+            self.sub_title = f"{who} · " + _("server restarting, reconnecting in {seconds}s",
+                                             seconds=f"{msg.delay:.1f}")
             if msg.attempt == 1:
-                self.notify("The server is restarting; your game is kept. Reconnecting…",
+                self.notify(_("The server is restarting; your game is kept. Reconnecting…"),
                             severity="warning", timeout=8)
         elif status == "lost":
-            self.sub_title = f"{who} · offline, retrying in {msg.delay:.1f}s"
+            self.sub_title = f"{who} · " + _("offline, retrying in {seconds}s",
+                                             seconds=f"{msg.delay:.1f}")
         elif status == "failed":
             self._failures += 1
             if self._failures == 1:
                 self.notify(
-                    f"Cannot reach {self.session.url} ({msg.reason}); "
-                    "retrying. Is the server running, and is the address right?",
+                    _("Cannot reach {url} ({reason}); retrying. Is the server running, and "
+                      "is the address right?", url=self.session.url, reason=msg.reason),
                     severity="warning",
                     timeout=8,
                 )

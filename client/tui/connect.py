@@ -18,7 +18,8 @@ from textual.widgets.option_list import Option
 
 from gridhall.client.address import AddressError, server_url
 from gridhall.client.discovery import Browser, FoundServer, search_text
-from gridhall.client.tui.text import PlainNotify, text
+from gridhall.client.tui.text import PlainNotify, text, translate_bindings
+from gridhall.protocol.i18n import N_, _
 
 
 class ConnectApp(PlainNotify[str | None]):
@@ -26,13 +27,14 @@ class ConnectApp(PlainNotify[str | None]):
 
     CSS_PATH = "gridhall.tcss"
     TITLE = "gridhall"
-    SUB_TITLE = "choose a server"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+q,escape", "quit_app", "Quit", priority=True),
+        Binding("ctrl+q,escape", "quit_app", N_("Quit"), priority=True),
     ]
 
     def __init__(self, default: str = "", browser: Browser | None = None) -> None:
         super().__init__()
+        translate_bindings(self)
+        self.sub_title = _("choose a server")
         self.default = default
         self.browser = browser or Browser()
         self.found: list[FoundServer] = []
@@ -40,13 +42,13 @@ class ConnectApp(PlainNotify[str | None]):
     def compose(self) -> ComposeResult:
         yield Header()
         with Vertical(id="connect"):
-            yield Label("Servers on this network", classes="title")
+            yield Label(_("Servers on this network"), classes="title")
             yield OptionList(id="found")
             yield Label(text(search_text([], None)), id="found-note", classes="dim")
             with Horizontal(id="address-bar"):
-                yield Label("Or type an address", classes="form-label")
+                yield Label(_("Or type an address"), classes="form-label")
                 yield Input(self.default, placeholder="HOST[:PORT]", id="address")
-                yield Button("Connect", id="connect-button", variant="primary")
+                yield Button(_("Connect"), id="connect-button", variant="primary")
         yield Footer()
 
     def on_mount(self) -> None:

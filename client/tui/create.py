@@ -13,6 +13,7 @@ from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Input, Label, Select
 
+from gridhall.client.tui.text import translate_bindings
 from gridhall.client.views import titles, view_for
 from gridhall.client.views.form import (
     Choice,
@@ -24,6 +25,7 @@ from gridhall.client.views.form import (
     options,
     with_preset,
 )
+from gridhall.protocol.i18n import N_, _
 
 
 def field_widget(f: Field, value: Value) -> Widget:
@@ -35,17 +37,18 @@ def field_widget(f: Field, value: Value) -> Widget:
         return Select(choices, value=index, allow_blank=False, compact=True, id=wid)
     if isinstance(f, Number):
         return Input(str(value), type="integer", compact=True, id=wid,
-                     tooltip=f"{f.lo} to {f.hi}")  # fmt: skip
+                     tooltip=_("{lo} to {hi}", lo=f.lo, hi=f.hi))  # fmt: skip
     return Checkbox(f.label, bool(value), compact=True, id=wid)
 
 
 class CreateRoomScreen(ModalScreen[dict[str, Any] | None]):
     """Returns the ``create-room`` fields, or None when cancelled."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", N_("Cancel"))]
 
     def __init__(self, game: str | None = None) -> None:
         super().__init__()
+        translate_bindings(self)
         self.game = game or next(iter(titles()))
         self.values: dict[str, Any] = self._start_values()
         """What the form holds now (numbers as typed); widgets write into it."""
@@ -56,26 +59,26 @@ class CreateRoomScreen(ModalScreen[dict[str, Any] | None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="create-dialog"):
-            yield Label("Create a room", classes="title")
+            yield Label(_("Create a room"), classes="title")
             with Horizontal(classes="form-row"):
-                yield Label("Game", classes="form-label")
+                yield Label(_("Game"), classes="form-label")
                 yield Select([(title, key) for key, title in titles().items()],
                              value=self.game, allow_blank=False, compact=True, id="game")  # fmt: skip
             with Horizontal(classes="form-row", id="preset-row"):
-                yield Label("Preset", classes="form-label")
+                yield Label(_("Preset"), classes="form-label")
                 yield self._preset_select()
             yield Vertical(*self._rows(), id="options")
             with Horizontal(classes="form-row"):
                 yield Label("", classes="form-label")
-                yield Checkbox("Private (not listed; share the code)", compact=True, id="private")
+                yield Checkbox(_("Private (not listed; share the code)"), compact=True, id="private")
             with Horizontal(classes="form-row"):
-                yield Label("Password", classes="form-label")
-                yield Input(placeholder="optional", password=True, compact=True,
+                yield Label(_("Password"), classes="form-label")
+                yield Input(placeholder=_("optional"), password=True, compact=True,
                             id="room-password")  # fmt: skip
             yield Label("", id="form-error")
             with Horizontal(classes="buttons"):
-                yield Button("Create", id="ok", variant="success")
-                yield Button("Cancel", id="cancel")
+                yield Button(_("Create"), id="ok", variant="success")
+                yield Button(_("Cancel"), id="cancel")
 
     def _preset_select(self) -> Select[int]:
         presets = [(preset.label, i) for i, preset in enumerate(view_for(self.game).presets)]
@@ -173,7 +176,7 @@ class CreateRoomScreen(ModalScreen[dict[str, Any] | None]):
         except FormError as exc:
             # in the dialog, next to its buttons: a toast would cover them
             error = self.query_one("#form-error", Label)
-            error.update(f"Check the options: {exc}")
+            error.update(_("Check the options: {problem}", problem=exc))
             error.display = True
 
     @on(Button.Pressed, "#cancel")

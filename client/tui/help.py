@@ -13,22 +13,25 @@ from textual.widgets import Static
 
 from gridhall.client.tui.boards import board_for
 from gridhall.client.views import VIEWS
+from gridhall.client.tui.text import translate_bindings
 from gridhall.client.views.base import AGAIN_KEYS, ANSWER_KEYS, COMMON_ACTIONS
+from gridhall.protocol.i18n import N_, _
 
 COMMON_KEYS: list[tuple[str, str, str]] = [
-    ("anywhere", "F1  ?", "this help"),
-    ("anywhere", "ctrl+q", "quit"),
-    ("lobby", "r", "refresh the room list (it also refreshes itself)"),
-    ("lobby", "n", "create a room: game, preset and options, private + password"),
-    ("lobby", "enter on a row", "join that room;  w watches it instead"),
-    ("room", "arrows", "move the board cursor"),
+    (N_("anywhere"), "F1  ?", N_("this help")),
+    (N_("anywhere"), "ctrl+q", N_("quit")),
+    (N_("lobby"), "r", N_("refresh the room list (it also refreshes itself)")),
+    (N_("lobby"), "n", N_("create a room: game, preset and options, private + password")),
+    (N_("lobby"), N_("enter on a row"), N_("join that room;  w watches it instead")),
+    (N_("room"), N_("arrows"), N_("move the board cursor")),
 ]
+"""(where, keys, what they do), marked for the catalogs and translated when shown."""
 ROOM_KEYS: list[tuple[str, str, str]] = [
-    ("room", AGAIN_KEYS["again"], "after a game: ask for another"),
-    ("room", f"{ANSWER_KEYS[True]}  {ANSWER_KEYS[False]}",
-     "yes / no: accept or decline a draw or take-back offer; after a game, agree to or "
-     "decline another"),
-    ("room", "/  then enter", "chat;  escape returns to the board"),
+    (N_("room"), AGAIN_KEYS["again"], N_("after a game: ask for another")),
+    (N_("room"), f"{ANSWER_KEYS[True]}  {ANSWER_KEYS[False]}",
+     N_("yes / no: accept or decline a draw or take-back offer; after a game, agree to or "
+        "decline another")),
+    (N_("room"), N_("/  then enter"), N_("chat;  escape returns to the board")),
 ]
 
 
@@ -45,12 +48,12 @@ def keys() -> list[tuple[str, str, str]]:
 
 
 def keys_table() -> Table:
-    table = Table(title="gridhall keys", expand=True, box=None, padding=(0, 2))
-    table.add_column("where", style="dim")
-    table.add_column("key / mouse", style="bold cyan", no_wrap=True)
-    table.add_column("does")
+    table = Table(title=_("gridhall keys"), expand=True, box=None, padding=(0, 2))
+    table.add_column(_("where"), style="dim")
+    table.add_column(_("key / mouse"), style="bold cyan", no_wrap=True)
+    table.add_column(_("does"))
     for row in keys():
-        table.add_row(*row)
+        table.add_row(*(_(cell) for cell in row))
     return table
 
 
@@ -58,10 +61,14 @@ class HelpScreen(ModalScreen[None]):
     """Lists keys; escape, q, F1 or ? closes it."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,q,f1,question_mark", "dismiss", "Close")
+        Binding("escape,q,f1,question_mark", "dismiss", N_("Close"))
     ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        translate_bindings(self)
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help"):
             yield Static(keys_table())
-            yield Static("\nPress escape to close.", classes="dim")
+            yield Static("\n" + _("Press escape to close."), classes="dim")

@@ -13,8 +13,9 @@ from textual.widgets import Button, DataTable, Footer, Header, Input, Label
 
 from gridhall import protocol as p
 from gridhall.client.tui.create import CreateRoomScreen
-from gridhall.client.tui.text import text
+from gridhall.client.tui.text import text, translate_bindings
 from gridhall.client.views.lobby import room_rows
+from gridhall.protocol.i18n import N_, _
 
 REFRESH_SECONDS = 5.0
 
@@ -23,36 +24,41 @@ class LobbyScreen(Screen[None]):
     """Lists rooms (auto-refreshing) and sends create/join requests."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("r", "refresh", "Refresh"),
-        Binding("n", "create", "New room"),
-        Binding("w", "watch", "Watch"),
+        Binding("r", "refresh", N_("Refresh")),
+        Binding("n", "create", N_("New room")),
+        Binding("w", "watch", N_("Watch")),
     ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        translate_bindings(self)
 
     def compose(self) -> ComposeResult:
         yield Header()
         with Vertical(id="lobby"):
-            yield Label("Rooms on this server", classes="title")
+            yield Label(_("Rooms on this server"), classes="title")
             yield DataTable(id="rooms", cursor_type="row", zebra_stripes=True)
             with Horizontal(id="join-bar"):
-                yield Input(placeholder="room code", id="code", max_length=16)
-                yield Input(placeholder="password (private rooms)", id="password", password=True)
-                yield Button("Join", id="join", variant="primary")
-                yield Button("Watch", id="watch")
-                yield Button("Create…", id="create", variant="success")
-                yield Button("Refresh", id="refresh")
+                yield Input(placeholder=_("room code"), id="code", max_length=16)
+                yield Input(placeholder=_("password (private rooms)"), id="password",
+                            password=True)
+                yield Button(_("Join"), id="join", variant="primary")
+                yield Button(_("Watch"), id="watch")
+                yield Button(_("Create…"), id="create", variant="success")
+                yield Button(_("Refresh"), id="refresh")
         yield Footer()
 
     def on_mount(self) -> None:
         table = self.query_one("#rooms", DataTable)
         for key, label in (
-            ("room", "Code"),
-            ("game", "Game"),
-            ("options", "Options"),
-            ("players", "Players"),
-            ("spectators", "Watching"),
-            ("status", "Status"),
+            ("room", N_("Code")),
+            ("game", N_("Game")),
+            ("options", N_("Options")),
+            ("players", N_("Players")),
+            ("spectators", N_("Watching")),
+            ("status", N_("Status")),
         ):
-            table.add_column(label, key=key)
+            table.add_column(_(label), key=key)
         self.set_interval(REFRESH_SECONDS, self.action_refresh)
         self.action_refresh()
 
@@ -118,7 +124,7 @@ class LobbyScreen(Screen[None]):
     def join(self, code: str, role: str) -> None:
         code = code.strip()
         if not code:
-            self.notify("Type a room code or pick a room first.", severity="warning")
+            self.notify(_("Type a room code or pick a room first."), severity="warning")
             return
         fields: dict[str, Any] = {"room": code, "role": role}
         if password := self.query_one("#password", Input).value:

@@ -38,21 +38,27 @@ from gridhall.client.views.base import (
 )
 from gridhall.client.plain import plain
 from gridhall.client.views.common import Message, player_lines, seated
+from gridhall.client.tui.text import translate_bindings
+from gridhall.protocol.i18n import N_, _
+
+ROOM_STATUS = {"waiting": N_("waiting"), "playing": N_("playing"), "over": N_("over")}
+"""A room's ``status`` in words (translated when shown)."""
 
 
 class RoomScreen(Screen[None]):
     """Everything about the room we are in; redrawn from the session's copy."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding(AGAIN_KEYS["again"], "again('again')", "Play again", show=False),
-        Binding(ANSWER_KEYS[True], "answer(True)", "Yes", show=False),
-        Binding(ANSWER_KEYS[False], "answer(False)", "No", show=False),
-        Binding("slash", "chat", "Chat"),
-        Binding("escape", "board", "Board", show=False),
+        Binding(AGAIN_KEYS["again"], "again('again')", N_("Play again"), show=False),
+        Binding(ANSWER_KEYS[True], "answer(True)", N_("Yes"), show=False),
+        Binding(ANSWER_KEYS[False], "answer(False)", N_("No"), show=False),
+        Binding("slash", "chat", N_("Chat")),
+        Binding("escape", "board", N_("Board"), show=False),
     ]
 
     def __init__(self, game: str) -> None:
         super().__init__()
+        translate_bindings(self)
         self.game = game
         self.view = view_for(game)
         self._chat_count = -1
@@ -70,24 +76,25 @@ class RoomScreen(Screen[None]):
             with Vertical(id="side"):
                 yield Static(id="players")
                 yield RichLog(id="chat", wrap=True, markup=False, auto_scroll=True)
-                yield Input(placeholder="chat… (enter sends)", id="chat-input", max_length=500)
+                yield Input(placeholder=_("chat… (enter sends)"), id="chat-input",
+                            max_length=500)
         yield Static(id="status")
         with Horizontal(id="offer", classes="bar"):
             yield Label(id="offer-text")
-            yield Button("Accept", id="offer-accept", variant="success")
-            yield Button("Decline", id="offer-decline", variant="error")
+            yield Button(_("Accept"), id="offer-accept", variant="success")
+            yield Button(_("Decline"), id="offer-decline", variant="error")
         with Horizontal(id="banner", classes="bar"):
             yield Label(id="banner-text")
-            yield Button("Play again", id="again", variant="primary")
-            yield Button("Agree", id="agree", variant="success")
-            yield Button("Decline", id="decline", variant="error")
+            yield Button(_("Play again"), id="again", variant="primary")
+            yield Button(_("Agree"), id="agree", variant="success")
+            yield Button(_("Decline"), id="decline", variant="error")
         with Horizontal(id="actions"):
             for action in self.view.actions:
                 yield Button(action.label, id=f"btn-{action.key}", classes="action")
             *last, leave = COMMON_ACTIONS
             for action in last:
                 yield Button(action.label, id=f"btn-{action.key}", classes="action")
-            yield Button("Help", id="btn-help", classes="action")
+            yield Button(_("Help"), id="btn-help", classes="action")
             yield Button(leave.label, id=f"btn-{leave.key}", classes="action")
         yield Footer()
 
@@ -135,7 +142,7 @@ class RoomScreen(Screen[None]):
         if room is not None:
             text = self.view.event_text(msg, room, self.me)
             if text:
-                self.notify(text, title="Game over" if isinstance(msg, p.GameOver) else "",
+                self.notify(text, title=_("Game over") if isinstance(msg, p.GameOver) else "",
                             timeout=6)  # fmt: skip
         self.query_one(Board).room_event(msg)
         self.redraw()
@@ -147,8 +154,9 @@ class RoomScreen(Screen[None]):
             return
         state = room.state
         self.query_one(Board).show(room, self.me)
-        title = plain(f"{self.view.heading} · room {room.room}")
-        sub_title = plain(f"round {state.round + 1} · {state.status}")
+        title = plain(f"{self.view.heading} · " + _("room {code}", code=room.room))
+        sub_title = plain(_("round {round}", round=state.round + 1) + " · "
+                          + _(ROOM_STATUS.get(state.status, state.status)))
         if (self.title, self.sub_title) != (title, sub_title):  # the header redraws on a change
             self.title, self.sub_title = title, sub_title
         self.query_one("#players", Static).update(self._players_text(state))
@@ -167,19 +175,20 @@ class RoomScreen(Screen[None]):
 
     def _players_text(self, state: p.State) -> Text:
         text = Text()
-        text.append("Players\n", style="bold underline")
+        text.append(_("Players") + "\n", style="bold underline")
         for line in player_lines(state, self.me, self.view.roles(state)):
             text.append("● ", style=line.color)
-            text.append(plain(line.name) + (" (you)" if line.me else ""),
+            text.append(plain(line.name) + (" " + _("(you)") if line.me else ""),
                         style="bold" if line.me else "")
             text.append(f"  {plain(line.role)}", style="dim")
             if not line.connected:
-                text.append("  offline", style="bold red")
+                text.append("  " + _("offline"), style="bold red")
             if line.to_move:
-                text.append("  ◀ to move", style="bold yellow")
+                text.append("  ◀ " + _("to move"), style="bold yellow")
             text.append("\n")
         if state.spectators:
-            text.append(plain(f"Watching: {', '.join(str(s) for s in state.spectators)}"),
+            watching = ", ".join(str(s) for s in state.spectators)
+            text.append(plain(_("Watching: {names}", names=watching)),
                         style="dim")
         return text
 
@@ -231,7 +240,7 @@ class RoomScreen(Screen[None]):
     @on(Board.Act)
     def _board_act(self, event: Board.Act) -> None:
         if not self.seated():
-            self.notify("You are watching; spectators cannot play.", severity="warning")
+            self.notify(_("You are watching; spectators cannot play."), severity="warning")
             return
         self.submit(event.request)
 

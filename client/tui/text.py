@@ -9,13 +9,16 @@ toasts, :class:`PlainNotify`), which also makes the text :func:`~client.plain.pl
 
 from __future__ import annotations
 
+import dataclasses
 from typing import TypeVar
 
 from rich.text import Text
 from textual.app import App
+from textual.dom import DOMNode
 from textual.notifications import SeverityLevel
 
 from gridhall.client.plain import plain
+from gridhall.protocol.i18n import _
 
 ReturnT = TypeVar("ReturnT")
 
@@ -23,6 +26,15 @@ ReturnT = TypeVar("ReturnT")
 def text(value: object, style: str = "") -> Text:
     """``value`` as inert text: no markup parsed, no control characters."""
     return Text(plain(value), style=style)
+
+
+def translate_bindings(node: DOMNode) -> None:
+    """Show ``node``'s key descriptions in the player's language: ``BINDINGS`` are
+    declared at import time (marked with ``N_``), so each instance translates its copy."""
+    keys = node._bindings.key_to_bindings
+    for key, bindings in keys.items():
+        keys[key] = [dataclasses.replace(b, description=_(b.description)) if b.description
+                     else b for b in bindings]  # fmt: skip
 
 
 class PlainNotify(App[ReturnT]):

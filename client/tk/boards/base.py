@@ -12,6 +12,7 @@ from gridhall.client.room import RoomCopy
 from gridhall.client.tk.geometry import Geometry
 from gridhall.client.views.common import Message
 from gridhall.client.views.base import BoardInputs, Button, board_inputs
+from gridhall.protocol.i18n import _
 
 FONT_FAMILY = "DejaVu Sans"
 """Has the card suits, stars and arrows the boards' glyphs use; Tk falls back if missing."""
@@ -136,8 +137,8 @@ class UnknownCanvas(BoardCanvas):
         return 1, 1
 
     def draw(self, g: Geometry) -> None:
-        game = self.room.state.game if self.room and self.room.state else "this game"
-        self.message(f"This client cannot show {game} yet; chat works.")
+        game = self.room.state.game if self.room and self.room.state else _("this game")
+        self.message(_("This client cannot show {game} yet; chat works.", game=game))
 
     def click(self, x: int, y: int, button: Button) -> Request | None:
         return None

@@ -15,6 +15,7 @@ from gridhall.client.tk.boards.base import BoardCanvas, Font, IntentSink, font
 from gridhall.client.tk.geometry import Geometry
 from gridhall.client.views.linkmatch import LinkBoard, LinkMatchView, LinkSelection, kind_look
 from gridhall.client.views.base import Button
+from gridhall.protocol.i18n import _
 
 FELT = "#1f4a45"
 TILE = "#f7f0dc"
@@ -117,11 +118,12 @@ class LinkCanvas(BoardCanvas):
             self.create_line(*pts, fill=PATH, width=max(3.0, c * 0.12), capstyle=tk.ROUND,
                              joinstyle=tk.ROUND, tags="path")  # fmt: skip
         if state.status == "waiting":
-            self.message("Waiting for the room's creator to press Start")
+            self.message(_("Waiting for the room's creator to press Start"))
         elif state.status == "playing" and "rows" not in state.view:
-            self.message("Watching the race: each racer's board is private")
+            self.message(_("Watching the race: each racer's board is private"))
         elif board.starts_in:
-            self.message(f"Starting in {int(board.starts_in + 0.99)}…", color="#ffe066")
+            self.message(_("Starting in {seconds}…", seconds=int(board.starts_in + 0.99)),
+                         color="#ffe066")
 
     def _face(self, g: Geometry, x: int, y: int) -> tuple[float, float, float, float]:
         """The tile's front face (the cell minus a gap and the tile's side)."""

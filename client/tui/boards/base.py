@@ -23,7 +23,9 @@ from gridhall.client.messages import Request, RoomEvent
 from gridhall.client.plain import plain
 from gridhall.client.room import RoomCopy
 from gridhall.client.views.base import BoardInputs, Button, board_inputs
+from gridhall.client.tui.text import translate_bindings
 from gridhall.client.views.common import Look
+from gridhall.protocol.i18n import N_, _
 
 LABEL = Style(color="#8a8f98")
 CHORD_GRACE = 0.25
@@ -39,14 +41,14 @@ class Board(Widget, can_focus=True):
     """Common cursor, mouse-button tracking and request posting."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("up", "cursor(0,-1)", "Up", show=False),
-        Binding("down", "cursor(0,1)", "Down", show=False),
-        Binding("left", "cursor(-1,0)", "Left", show=False),
-        Binding("right", "cursor(1,0)", "Right", show=False),
-        Binding("enter,space", "primary", "Play"),
+        Binding("up", "cursor(0,-1)", N_("Up"), show=False),
+        Binding("down", "cursor(0,1)", N_("Down"), show=False),
+        Binding("left", "cursor(-1,0)", N_("Left"), show=False),
+        Binding("right", "cursor(1,0)", N_("Right"), show=False),
+        Binding("enter,space", "primary", N_("Play")),
     ]
     KEYS_HELP: ClassVar[list[tuple[str, str]]] = []
-    """(keys / mouse, what it does) rows for the help screen."""
+    """(keys / mouse, what it does) rows for the help screen (marked with ``N_``)."""
 
     class Act(Message):
         """The player asks for ``request`` (e.g. a ``move``)."""
@@ -57,6 +59,7 @@ class Board(Widget, can_focus=True):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
+        translate_bindings(self)
         self.room: RoomCopy | None = None
         self.me: str | None = None
         self.cursor = (0, 0)
@@ -171,6 +174,6 @@ class UnknownBoard(Board):
         return None
 
     def render(self) -> Text:
-        game = self.room.state.game if self.room and self.room.state else "this game"
-        return Text(f"This client cannot show {plain(game)} yet.\n"
-                    "Chat works; update gridhall to play.")
+        game = self.room.state.game if self.room and self.room.state else _("this game")
+        return Text(_("This client cannot show {game} yet.", game=plain(game)) + "\n"
+                    + _("Chat works; update gridhall to play."))

@@ -15,14 +15,15 @@ from gridhall.client.room import RoomCopy
 from gridhall.client.tui.boards.base import Board, styled
 from gridhall.client.views.base import Button
 from gridhall.client.views.linkmatch import LinkMatchView, LinkSelection
+from gridhall.protocol.i18n import N_
 
 class LinkWidget(Board):
     """Tiles three columns wide on a ring of empty cells the link path may use."""
 
     PATH_SECONDS = 0.8
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "deselect", "Deselect")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "deselect", N_("Deselect"))]
     KEYS_HELP: ClassVar[list[tuple[str, str]]] = [
-        ("click two tiles  enter", "link them;  escape drops the selection"),
+        (N_("click two tiles  enter"), N_("link them;  escape drops the selection")),
     ]
     game = LinkMatchView()
 

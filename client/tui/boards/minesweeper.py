@@ -14,20 +14,21 @@ from gridhall.client.tui.boards.base import LABEL, Board, styled
 from gridhall.client.views.base import Button
 from gridhall.client.views.minesweeper import MinesweeperView
 from gridhall.protocol.cells import column_name, row_name
+from gridhall.protocol.i18n import N_
 
 class MinesWidget(Board):
     """Hidden cells shaded, numbers in classic colours, others' last clicks underlined."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("f", "mark", "Flag/?"),
-        Binding("c", "chord_key", "Chord"),
-        Binding("a", "flag_around", "Flag around", show=False),
+        Binding("f", "mark", N_("Flag/?")),
+        Binding("c", "chord_key", N_("Chord")),
+        Binding("a", "flag_around", N_("Flag around"), show=False),
     ]
     KEYS_HELP: ClassVar[list[tuple[str, str]]] = [
-        ("enter  space  left click", "reveal (on a satisfied number: chord)"),
-        ("f  right click", "flag → question mark → clear"),
-        ("c  middle  left+right", "chord: open around a satisfied number"),
-        ("a  right click a number", "flag all hidden cells around it"),
+        (N_("enter  space  left click"), N_("reveal (on a satisfied number: chord)")),
+        (N_("f  right click"), N_("flag → question mark → clear")),
+        (N_("c  middle  left+right"), N_("chord: open around a satisfied number")),
+        (N_("a  right click a number"), N_("flag all hidden cells around it")),
     ]
     game = MinesweeperView()
 
