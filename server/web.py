@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import email.utils
 import hashlib
+import json
 import re
 from dataclasses import dataclass
 from functools import cache
@@ -20,6 +21,8 @@ from importlib.resources.abc import Traversable
 
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
+
+from gridhall.protocol import i18n
 
 CONTENT_TYPES = {
     ".html": "text/html; charset=utf-8",
@@ -32,6 +35,7 @@ CONTENT_TYPES = {
     ".LICENSE": "text/plain; charset=utf-8",
 }
 """What is served, by file-name ending; other packaged files (scripts, notes) are not."""
+JSON = "application/json; charset=utf-8"
 
 ALLOWED_METHODS = ("GET", "HEAD")
 """The only methods the web client's files answer; others get 405 with ``Allow``."""
@@ -72,6 +76,26 @@ class Asset:
     etag: str
 
 
+def _asset(body: bytes, content_type: str) -> Asset:
+    return Asset(body, content_type, '"' + hashlib.sha256(body).hexdigest()[:20] + '"')
+
+
+def catalogs() -> dict[str, Asset]:
+    """The message catalogs for the browser: ``/i18n/index.json`` (the languages offered,
+    each named in itself) and ``/i18n/<lang>.json`` per language (``Catalog.to_json``),
+    made once from the same ``.po`` files the Python clients read."""
+    def as_json(value: object) -> Asset:
+        body = json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()
+        return _asset(body, JSON)
+
+    index = {"source": i18n.SOURCE,
+             "languages": [{"lang": lang, "name": name} for lang, name in i18n.LANGUAGES.items()]}
+    found = {"/i18n/index.json": as_json(index)}
+    for lang in i18n.LANGUAGES:
+        found[f"/i18n/{lang}.json"] = as_json(i18n.catalog(lang).to_json())
+    return found
+
+
 def _content_type(name: str) -> str | None:
     for suffix, kind in CONTENT_TYPES.items():
         if name.endswith(suffix):
@@ -104,6 +128,7 @@ class StaticSite:
         self.assets = _walk(root, "") if root.is_dir() else {}
         if "/index.html" in self.assets:
             self.assets["/"] = self.assets["/index.html"]
+            self.assets.update(catalogs())
 
     @classmethod
     def packaged(cls) -> StaticSite:

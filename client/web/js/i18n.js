@@ -30,6 +30,12 @@ export function language() {
   return current.lang;
 }
 
+/** Mark `message` for the catalogs without translating it yet (data made when a module
+ * loads is translated with t() when shown), as N_ in protocol/i18n.py. */
+export function N_(message) {
+  return message;
+}
+
 /** `message` in the page's language, placeholders filled. */
 export function t(message, params = {}) {
   const found = current.messages[message];

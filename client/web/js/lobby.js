@@ -2,6 +2,7 @@
 // private rooms), and the create-room form with each game's options.
 
 import { $, el } from "./dom.js";
+import { t } from "./i18n.js";
 import { GAME_TITLES, optionsText } from "./text.js";
 
 function int(value) {
@@ -36,6 +37,14 @@ export function createRequest(form) {
   return fields;
 }
 
+/** A room's `status` in words (the same words as the Python clients). */
+export function roomStatus(status) {
+  if (status === "waiting") return t("waiting");
+  if (status === "playing") return t("playing");
+  if (status === "over") return t("over");
+  return String(status || "?");
+}
+
 export class LobbyView {
   constructor(app) {
     this.app = app;
@@ -68,6 +77,11 @@ export class LobbyView {
     }
   }
 
+  /** The player switched language: the rows again, in it. */
+  relabel() {
+    this.showRooms(this.rooms || []);
+  }
+
   refresh() {
     if (this.app.connected) this.app.send("list-rooms");
   }
@@ -75,7 +89,7 @@ export class LobbyView {
   join(code, role, password) {
     const clean = String(code || "").trim().toUpperCase();
     if (!clean) {
-      this.app.notify("Type a room code or pick a room first.");
+      this.app.notify(t("Type a room code or pick a room first."));
       return;
     }
     const fields = { room: clean, role };
@@ -90,10 +104,11 @@ export class LobbyView {
   }
 
   showRooms(rooms) {
+    this.rooms = rooms;
     const rows = rooms.map((r) => {
       const code = String(r.room);
-      const join = el("button", { type: "button", class: "small primary" }, "Join");
-      const watch = el("button", { type: "button", class: "small" }, "Watch");
+      const join = el("button", { type: "button", class: "small primary" }, t("Join"));
+      const watch = el("button", { type: "button", class: "small" }, t("Watch"));
       join.addEventListener("click", (e) => { e.stopPropagation(); this.join(code, "player"); });
       watch.addEventListener("click", (e) => { e.stopPropagation(); this.join(code, "spectator"); });
       const seats = Number.isInteger(r.seats) ? `/${r.seats}` : "";
@@ -104,7 +119,7 @@ export class LobbyView {
         el("td", { class: "dim" }, optionsText(String(r.game), r.options || {})),
         el("td", {}, `${players.join(", ") || "—"} (${players.length}${seats})`),
         el("td", {}, String(r.spectators || 0)),
-        el("td", {}, String(r.status || "?")),
+        el("td", {}, roomStatus(r.status)),
         el("td", { class: "buttons" }, join, watch));
       tr.addEventListener("click", () => this.join(code, "player"));
       tr.addEventListener("keydown", (e) => { if (e.key === "Enter") this.join(code, "player"); });

@@ -4,11 +4,13 @@
 // Invite links: http://HOST:PORT/#ROOMCODE opens the page and joins that room;
 // ?name=NAME (before the #, or after the code: #ROOMCODE?name=NAME) sets the name.
 
-import { $ } from "./dom.js";
+import { $, el } from "./dom.js";
+import { LANG_KEY, SOURCE, language, loadLanguage, preferredLanguage, t } from "./i18n.js";
 import { LobbyView } from "./lobby.js";
 import { RoomView } from "./room.js";
 import { Session, saveName, savedName } from "./session.js";
 import { errorText, errorTitle } from "./text.js";
+import { translatePage } from "./translate.js";
 
 const TICK_MS = 500;
 const LOBBY_REFRESH_MS = 5000;
@@ -43,13 +45,17 @@ class App {
     this.noticeTimer = null;
     this.sinceRefresh = 0;
     this.screen = null;
+    this.lastConnection = null; // the latest connection message, drawn again on a language switch
+    this.invited = null; // the room code of the invite link, while the name form shows
+    this.relabelling = null;
   }
 
   get connected() { return this.session !== null && this.session.connected; }
 
-  start() {
+  async start() {
+    await this.setupLanguage();
     const invite = parseInvite(location);
-    if (invite.bad) this.notify("That link does not hold a room code.");
+    if (invite.bad) this.notify(t("That link does not hold a room code."));
     if (invite.code) this.pendingJoin = { room: invite.code, role: this.rememberedRole(invite.code) };
     const name = invite.name || savedName();
     if (invite.name) saveName(invite.name);
@@ -67,18 +73,70 @@ class App {
     setInterval(() => this.tick(), TICK_MS);
   }
 
+  // ---- language ----------------------------------------------------------------------
+
+  /** Before any text shows: the offered languages, the switcher, and the catalog the
+   * player chose last time or the browser asks for (English if the server has none). */
+  async setupLanguage() {
+    let offered = [{ lang: SOURCE, name: "English" }];
+    try {
+      const reply = await fetch("/i18n/index.json");
+      if (reply.ok) offered = (await reply.json()).languages;
+    } catch { /* an older server: English only */ }
+    const select = $("#language");
+    select.replaceChildren(...offered.map((l) => el("option", { value: l.lang, lang: l.lang.replace("_", "-") }, l.name)));
+    let stored = null;
+    try { stored = localStorage.getItem(LANG_KEY); } catch { /* storage off */ }
+    await this.useLanguage(preferredLanguage(offered.map((l) => l.lang), stored));
+    select.hidden = offered.length < 2;
+    select.addEventListener("change", () => this.switchLanguage(select.value));
+  }
+
+  async useLanguage(lang) {
+    try {
+      await loadLanguage(lang);
+    } catch {
+      await loadLanguage(SOURCE);
+    }
+    $("#language").value = language();
+    translatePage(document);
+  }
+
+  /** The switcher: remember the choice and draw every text again in it. */
+  async switchLanguage(lang) {
+    try { localStorage.setItem(LANG_KEY, lang); } catch { /* storage off: this page only */ }
+    await this.useLanguage(lang);
+    if (this.session) this.showName(this.session.name);
+    if (this.invited) this.showInvited(this.invited);
+    if (this.lastConnection) { // its words only: no join or refresh sent again
+      this.relabelling = this.lastConnection;
+      this.onConnection(this.lastConnection);
+      this.relabelling = null;
+    }
+    this.lobby.relabel();
+    if (this.screen === "room") this.room.relabel();
+  }
+
+  showInvited(code) {
+    const note = $("#welcome-room");
+    note.hidden = !code;
+    note.textContent = code ? t("You were invited to room {code}.", { code }) : "";
+  }
+
+  // ---- the player's name -------------------------------------------------------------
+
   askName(code) {
     this.showScreen("welcome");
     const form = $("#name-form");
-    const note = $("#welcome-room");
-    note.hidden = !code;
-    note.textContent = code ? `You were invited to room ${code}.` : "";
+    this.invited = code;
+    this.showInvited(code);
     form.elements.name.value = savedName();
     form.addEventListener("submit", (event) => {
       event.preventDefault();
       const name = form.elements.name.value.trim().replace(/\s+/g, " ").slice(0, 32);
       if (!name || this.session) return;
       saveName(name);
+      this.invited = null;
       this.connect(name);
     });
   }
@@ -95,11 +153,12 @@ class App {
     const button = $("#rename");
     button.hidden = false;
     button.textContent = `${name} ✎`;
+    button.title = t("Change your name");
   }
 
   rename() {
     if (!this.session) return;
-    const typed = window.prompt("Your name (1-32 characters)", this.session.name);
+    const typed = window.prompt(t("Your name (1-32 characters)"), this.session.name);
     const name = (typed || "").trim().replace(/\s+/g, " ").slice(0, 32);
     if (!name || name === this.session.name) return;
     if (this.send("player-info", { name }) === null) return;
@@ -124,37 +183,40 @@ class App {
   onConnection(msg) {
     const bar = $("#connection");
     const retry = $("#reconnect");
+    this.lastConnection = msg;
     bar.dataset.connection = msg.status;
     retry.hidden = true;
     switch (msg.status) {
       case "connected":
-        bar.textContent = "● connected";
-        this.sendPendingJoin();
-        this.lobby.refresh();
+        bar.textContent = "● " + t("connected");
+        if (msg !== this.relabelling) {
+          this.sendPendingJoin();
+          this.lobby.refresh();
+        }
         break;
       case "connecting":
-        bar.textContent = "○ connecting…";
+        bar.textContent = "○ " + t("connecting…");
         break;
       case "lost":
-        bar.textContent = `○ offline · retrying in ${Math.ceil(msg.delay || 0)} s`;
+        bar.textContent = "○ " + t("offline · retrying in {seconds} s", { seconds: Math.ceil(msg.delay || 0) });
         retry.hidden = false;
         break;
       case "restarting":
-        bar.textContent = "○ server restarting · reconnecting…";
+        bar.textContent = "○ " + t("server restarting · reconnecting…");
         retry.hidden = false;
         break;
       case "replaced":
-        bar.textContent = "○ this game is open in another tab or window";
-        retry.textContent = "Play here";
+        bar.textContent = "○ " + t("this game is open in another tab or window");
+        retry.textContent = t("Play here");
         retry.hidden = false;
         return;
       case "fatal":
-        bar.textContent = "○ this page is out of date: reload it";
+        bar.textContent = "○ " + t("this page is out of date: reload it");
         break;
       default:
         break;
     }
-    retry.textContent = "Reconnect now";
+    retry.textContent = t("Reconnect now");
     if (this.screen === "room") this.room.renderStatus();
   }
 
@@ -165,7 +227,7 @@ class App {
       if (this.pendingJoin && this.pendingJoin.room === room) this.pendingJoin = null;
       if (msg.code === "already-in-room") return; // resumed into our seat: the state follows
       if (msg.code === "wrong-password") {
-        this.notify(`Room ${room} is private: type its password to join.`);
+        this.notify(t("Room {code} is private: type its password to join.", { code: room }));
         this.lobby.askPassword(room);
         return;
       }
@@ -223,7 +285,7 @@ class App {
     const current = this.session.room;
     if (current && current.room === code) return;
     if (current) {
-      this.notify(`Leave room ${current.room} first to join ${code}.`);
+      this.notify(t("Leave room {current} first to join {code}.", { current: current.room, code }));
       return;
     }
     this.pendingJoin = { room: code, role: this.rememberedRole(code) };

@@ -3,6 +3,7 @@
 // server sent and sends intents; it never decides a result.
 
 import { $, clear, el } from "./dom.js";
+import { N_, t, tn } from "./i18n.js";
 import { drawQr } from "./qr.js";
 import { GomokuBoard } from "./boards/gomoku.js";
 import { LinkBoard } from "./boards/linkmatch.js";
@@ -19,7 +20,7 @@ const ACTIONS = {
   minesweeper: [["hint", "Hint"]],
   linkmatch: [["start", "Start"], ["hint", "Hint"], ["shuffle", "Shuffle"]],
 };
-const COMMON = [["resign", "Resign"]];
+const COMMON = [["resign", N_("Resign")]];
 
 const GESTURES = {
   gomoku: "Tap or click a point to place a stone.",
@@ -115,12 +116,19 @@ export class RoomView {
     this.render();
   }
 
+  /** The player switched language: draw every text again. */
+  relabel() {
+    if (!this.copy || !this.game) return;
+    this.buildActions(this.game);
+    this.render();
+  }
+
   /** One room message, already folded into the copy: notices and the link path. */
   handle(msg, before) {
     const state = this.copy ? this.copy.state : {};
     const who = { ...names(before || {}), ...names(state) };
     const sender = msg.from || msg.player;
-    const senderName = msg.name || who[sender] || "Someone";
+    const senderName = msg.name || who[sender] || t("Someone");
     const mine = sender === this.me;
     const notify = (text) => this.app.notify(text);
     switch (msg.type) {
@@ -134,16 +142,25 @@ export class RoomView {
         break;
       }
       case "game-over": notify(resultText(state, this.me)); break;
-      case "play-again": if (!mine) notify(`${senderName} wants another game.`); break;
-      case "decline-again": if (!mine) notify(`${senderName} declined another game.`); break;
-      case "offer": if (!mine) notify(offerText(state, this.me) || "An offer arrived."); break;
-      case "answer":
-        if (!mine) notify(`${senderName} ${msg.accept ? "accepted" : "declined"} the ${OFFER_NAMES[msg.kind] || "offer"} request.`);
+      case "play-again": if (!mine) notify(t("{name} wants another game.", { name: senderName })); break;
+      case "decline-again": if (!mine) notify(t("{name} declined another game.", { name: senderName })); break;
+      case "offer": if (!mine) notify(offerText(state, this.me) || t("An offer arrived.")); break;
+      case "answer": {
+        if (mine) break;
+        const params = { name: senderName, offer: OFFER_NAMES[msg.kind] || t("offer") };
+        notify(msg.accept ? t("{name} accepted the {offer} request.", params)
+          : t("{name} declined the {offer} request.", params));
         break;
-      case "resigned": if (!mine) notify(`${senderName} resigned.`); break;
+      }
+      case "resigned": if (!mine) notify(t("{name} resigned.", { name: senderName })); break;
       case "notice": notify(noticeText(msg.event, msg.data || {}, who)); break;
-      case "joined": if (msg.player && !mine) notify(`${senderName} joined as ${msg.role || "player"}.`); break;
-      case "left": if (msg.player && !mine) notify(`${senderName} left the room.`); break;
+      case "joined":
+        if (msg.player && !mine) {
+          notify(msg.role === "spectator" ? t("{name} joined as spectator.", { name: senderName })
+            : t("{name} joined as player.", { name: senderName }));
+        }
+        break;
+      case "left": if (msg.player && !mine) notify(t("{name} left the room.", { name: senderName })); break;
       case "state":
         if (this.board instanceof LinkBoard) this.board.showPath(null); // a new game or a resync
         break;
@@ -160,9 +177,9 @@ export class RoomView {
     const me = this.me;
     const sit = seated(state, me);
     $("#room-title").replaceChildren(
-      `${GAME_TITLES[state.game] || state.game} · room `,
+      (GAME_TITLES[state.game] || state.game) + " · " + t("room") + " ",
       el("code", { "data-room-code": "" }, copy.room),
-      ` · round ${Number(state.round || 0) + 1}`,
+      " · " + t("round {round}", { round: Number(state.round || 0) + 1 }),
       el("span", { class: "dim options" }, ` · ${optionsText(state.game, state.options || {})}`),
     );
     this.board.render({ state: this.live(), me, copy, seated: sit });
@@ -217,9 +234,14 @@ export class RoomView {
     const asked = this.copy.again.filter((p) => p !== me).map((p) => who[p] || "?");
     const mine = this.copy.again.includes(me);
     let line = resultText(state, me);
-    if (mine) line += "  Waiting for the others to agree…";
-    else if (asked.length) line += `  ${asked.join(", ")} want${asked.length === 1 ? "s" : ""} another game.`;
-    if (this.copy.declined.length) line += `  ${this.copy.declined.map((p) => who[p] || "?").join(", ")} declined.`;
+    if (mine) line += "  " + t("Waiting for the others to agree…");
+    else if (asked.length) {
+      line += "  " + tn("{names} wants another game.", "{names} want another game.", asked.length,
+        { names: asked.join(t(", ")) });
+    }
+    if (this.copy.declined.length) {
+      line += "  " + t("{names} declined.", { names: this.copy.declined.map((p) => who[p] || "?").join(t(", ")) });
+    }
     this.banner.querySelector(".bar-text").textContent = line;
     this.banner.dataset.result = String((state.result || {}).reason || "");
     const show = { again: sit && !asked.length && !mine, agree: sit && asked.length > 0 && !mine, decline: sit && asked.length > 0 && !mine };
@@ -231,7 +253,7 @@ export class RoomView {
   buildActions(game) {
     this.buttons = {};
     const buttons = [...(ACTIONS[game] || []), ...COMMON].map(([key, label]) => {
-      const b = el("button", { type: "button", "data-action": key }, label);
+      const b = el("button", { type: "button", "data-action": key }, t(label));
       b.addEventListener("click", () => this.action(key));
       this.buttons[key] = b;
       return b;
@@ -263,16 +285,16 @@ export class RoomView {
       const li = el("li", { class: p.player === this.me ? "me" : null, "data-player": p.player },
         dot,
         el("span", { class: "name" }, String(p.name)),
-        p.player === this.me ? el("span", { class: "dim" }, " (you)") : null,
-        p.bot ? el("span", { class: "tag" }, `computer ${p.bot}`) : null,
+        p.player === this.me ? el("span", { class: "dim" }, " " + t("(you)")) : null,
+        p.bot ? el("span", { class: "tag" }, t("computer {level}", { level: p.bot })) : null,
         roles[p.player] ? el("span", { class: "dim role" }, roles[p.player]) : null,
-        p.connected === false ? el("span", { class: "offline" }, "offline") : null,
-        p.player === turn ? el("span", { class: "turn" }, "◀ to move") : null);
+        p.connected === false ? el("span", { class: "offline" }, t("offline")) : null,
+        p.player === turn ? el("span", { class: "turn" }, "◀ " + t("to move")) : null);
       return li;
     });
     this.players.replaceChildren(...rows);
     const watching = (state.spectators || []).map(String);
-    this.spectators.textContent = watching.length ? `Watching: ${watching.join(", ")}` : "";
+    this.spectators.textContent = watching.length ? t("Watching: {names}", { names: watching.join(", ") }) : "";
   }
 
   renderChat() {
@@ -302,8 +324,8 @@ export class RoomView {
     drawQr(this.qr, link);
     const local = /^(localhost|127\.|\[::1\])/.test(location.hostname) || location.hostname === "::1";
     $("#invite-note").textContent = local
-      ? "This page is open as localhost: players on other devices need this machine's network address (gridhall-server prints it)."
-      : "Anyone on your network can open this link or scan the code to join.";
+      ? t("This page is open as localhost: players on other devices need this machine's network address (gridhall-server prints it).")
+      : t("Anyone on your network can open this link or scan the code to join.");
   }
 
   fit() {
@@ -345,13 +367,13 @@ export class RoomView {
     const link = this.inviteLink.value;
     try {
       await navigator.clipboard.writeText(link); // only in secure contexts (https, localhost)
-      this.app.notify("Invite link copied.");
+      this.app.notify(t("Invite link copied."));
       return;
     } catch { /* plain http on a LAN address: fall back to a selection copy */ }
     this.inviteLink.focus();
     this.inviteLink.select();
     let copied = false;
     try { copied = document.execCommand("copy"); } catch { copied = false; }
-    this.app.notify(copied ? "Invite link copied." : "Select the link and copy it.");
+    this.app.notify(copied ? t("Invite link copied.") : t("Select the link and copy it."));
   }
 }

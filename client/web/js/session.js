@@ -13,6 +13,7 @@
 
 import { PROTOCOL, decode, encode } from "./codec.js";
 import { applyDelta } from "./delta.js";
+import { t } from "./i18n.js";
 
 const CHAT_KEEP = 200;
 const TOKEN_KEY = "gridhall.token";
@@ -163,7 +164,7 @@ export class Session {
     if (!this.connected) {
       this.emit({
         type: "error", code: "offline", request: type,
-        message: "Not connected to the server right now; reconnecting, try again in a moment.",
+        message: t("Not connected to the server right now; reconnecting, try again in a moment."),
       });
       return null;
     }
