@@ -108,7 +108,7 @@ def update() -> None:
         if path.exists():
             catalog = read(path, lang)
         else:
-            catalog = Catalog(locale=lang, domain=DOMAIN, project="gridhall")
+            catalog = Catalog(locale=lang, domain=DOMAIN, project="gridhall", fuzzy=False)
         catalog.update(template, no_fuzzy_matching=True)
         catalog.obsolete.clear()
         write(catalog, path)
