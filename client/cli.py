@@ -32,6 +32,17 @@ def games() -> str:
     return _("{first} and {last}", first=_(", ").join(names[:-1]), last=names[-1])
 
 
+def language(text: str) -> str:
+    """``--lang``: an offered language, by any usual tag (``vi``, ``zh``, ``zh-CN``,
+    ``zh_Hans``); anything else is refused, naming the choices."""
+    lang = i18n.negotiate([text])
+    if lang == i18n.SOURCE and not text.lower().startswith(i18n.SOURCE):
+        raise argparse.ArgumentTypeError(
+            _("unknown language {lang}; choose from {languages}", lang=repr(text),
+              languages=", ".join(i18n.LANGUAGES)))
+    return lang
+
+
 def choose_language(argv: list[str] | None = None) -> str:
     """Speak ``--lang`` (else the locale's language) from here on, before any text is
     made: the help below is already in it."""
@@ -64,9 +75,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--find", action="store_true",
                         help=_("list the gridhall servers on this network and exit"))  # fmt: skip
     parser.add_argument(
-        "--lang", default=None, choices=sorted(i18n.LANGUAGES), metavar="LANG",
+        "--lang", default=None, type=language, metavar="LANG",
         help=_("the language of the client: {languages} (default: the locale's)",
-               languages=", ".join(sorted(i18n.LANGUAGES))),
+               languages=", ".join(i18n.LANGUAGES)),
     )
     return parser.parse_args(argv)
 
