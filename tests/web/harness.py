@@ -90,7 +90,8 @@ class Browser:
     """One headless Chromium with its own profile (its own localStorage, so its own
     player), plus waits on conditions with a generous bound."""
 
-    def __init__(self, width: int = 1280, height: int = 900, mobile: bool = False) -> None:
+    def __init__(self, width: int = 1280, height: int = 900, mobile: bool = False,
+                 lang: str | None = None) -> None:
         self.profile = tempfile.mkdtemp(prefix="gridhall-chromium-")
         options = webdriver.ChromeOptions()
         options.binary_location = CHROMIUM
@@ -99,6 +100,9 @@ class Browser:
         options.add_argument(f"--user-data-dir={self.profile}")
         options.add_argument(f"--window-size={width},{height}")
         options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+        if lang is not None:  # the browser's language (navigator.languages, Accept-Language)
+            options.add_argument(f"--lang={lang}")
+            options.add_experimental_option("prefs", {"intl.accept_languages": lang})
         self.driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
         self.driver.set_page_load_timeout(WAIT)
         if mobile:
