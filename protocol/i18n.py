@@ -137,8 +137,8 @@ def catalog(lang: str) -> Catalog:
     with path.open("rb") as f:
         po = read_po(f, locale=lang, domain=DOMAIN)
     for message in po:
-        if not message.id:
-            continue  # the header
+        if not message.id or message.fuzzy:
+            continue  # the header; a fuzzy guess is not a translation (gettext skips it too)
         if isinstance(message.id, tuple | list):
             key, value = str(message.id[0]), message.string
             forms = tuple(str(s) for s in value) if isinstance(value, tuple | list) else ()

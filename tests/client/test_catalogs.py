@@ -8,6 +8,7 @@ every catalog fails here, so does a translation that lost or renamed a placehold
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -120,6 +121,22 @@ def test_a_language_with_more_plural_forms_picks_them_by_cldr_rules() -> None:
     got = {n: pl.ngettext("{n} room open", "{n} rooms open", n) for n in (1, 2, 5, 12, 22, 25)}
     assert got == {1: "1 pokój", 2: "2 pokoje", 5: "5 pokoi", 12: "12 pokoi", 22: "22 pokoje",
                    25: "25 pokoi"}
+
+
+def test_a_fuzzy_translation_is_not_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A guess ``update`` or a translator flagged as unsure reads as English until checked."""
+    path = tmp_path / "vi" / "LC_MESSAGES" / "gridhall.po"
+    path.parent.mkdir(parents=True)
+    path.write_text('msgid ""\nmsgstr ""\n"Language: vi\\n"\n\n#, fuzzy\nmsgid "Resign"\n'
+                    'msgstr "Đầu hàng"\n\nmsgid "Watch"\nmsgstr "Xem"\n', "utf-8")
+    monkeypatch.setattr(i18n, "LOCALE_DIR", tmp_path)
+    i18n.catalog.cache_clear()
+    try:
+        vi = i18n.catalog("vi")
+        assert vi.gettext("Watch") == "Xem"
+        assert vi.gettext("Resign") == "Resign"
+    finally:
+        i18n.catalog.cache_clear()
 
 
 def test_a_placeholder_a_translation_misspells_stays_visible_instead_of_crashing() -> None:
