@@ -1,7 +1,8 @@
 """The browser client's files, served over plain HTTP on the game port.
 
 ``GET /`` (or any packaged path) without ``Upgrade: websocket`` gets a file from
-``gridhall.client``'s ``web/`` folder; everything else is left to the WebSocket
+``gridhall.client``'s ``web/`` folder, and ``GET /games.json`` the games' descriptions
+(:mod:`gridhall.protocol.games`); everything else is left to the WebSocket
 handshake. The files are read once into a fixed allow-list keyed by URL path, so
 a request can only ever name one of them: there is no file-system lookup at
 request time and therefore no directory traversal to guard against.
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import email.utils
 import hashlib
+import json
 import re
 from dataclasses import dataclass
 from functools import cache
@@ -20,6 +22,8 @@ from importlib.resources.abc import Traversable
 
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
+
+from gridhall.protocol import games
 
 CONTENT_TYPES = {
     ".html": "text/html; charset=utf-8",
@@ -79,6 +83,12 @@ def _content_type(name: str) -> str | None:
     return None
 
 
+def _json(data: object) -> Asset:
+    body = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
+    etag = '"' + hashlib.sha256(body).hexdigest()[:20] + '"'
+    return Asset(body, "application/json; charset=utf-8", etag)
+
+
 def _walk(folder: Traversable, prefix: str) -> dict[str, Asset]:
     found: dict[str, Asset] = {}
     for entry in folder.iterdir():
@@ -104,6 +114,7 @@ class StaticSite:
         self.assets = _walk(root, "") if root.is_dir() else {}
         if "/index.html" in self.assets:
             self.assets["/"] = self.assets["/index.html"]
+        self.assets["/games.json"] = _json(games.to_json())  # every game described once
 
     @classmethod
     def packaged(cls) -> StaticSite:

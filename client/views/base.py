@@ -233,12 +233,12 @@ def status_line(view: GameView, room: RoomCopy, me: str | None, connected: bool,
                 now: float) -> str:  # fmt: skip
     """The line under the board: the game's status, plus watching / offline notes."""
     if room.state is None:
-        return "Joining…"
+        return _("Joining…")
     line = view.status(room, me, now)
     if not seated(room.state, me):
-        line = "Watching · " + line
+        line = _("Watching · {line}", line=line)
     if not connected:
-        line = "Reconnecting… · " + line
+        line = _("Reconnecting… · {line}", line=line)
     return line
 
 
@@ -289,11 +289,14 @@ def banner(view: GameView, room: RoomCopy, me: str | None) -> Banner | None:
     asked = [who.get(pl, "?") for pl in room.again if pl != me]
     mine = me in room.again
     if mine:
-        text += "  Waiting for the others to agree…"
+        text += "  " + _("Waiting for the others to agree…")
+    elif len(asked) == 1:
+        text += "  " + _("{names} wants another game.", names=asked[0])
     elif asked:
-        text += f"  {', '.join(asked)} want{'s' if len(asked) == 1 else ''} another game."
+        text += "  " + _("{names} want another game.", names=", ".join(asked))
     if room.declined:
-        text += f"  {', '.join(who.get(pl, '?') for pl in room.declined)} declined."
+        text += "  " + _("{names} declined.",
+                         names=", ".join(who.get(pl, "?") for pl in room.declined))
     sit = seated(state, me)
     return Banner(text=text, again=sit and not asked and not mine,
                   agree=sit and bool(asked) and not mine,
@@ -324,7 +327,8 @@ def offer_bar(view: GameView, state: p.State, me: str | None) -> OfferBar | None
         return None
     can_answer = pending.get("from") != me and seated(state, me)
     if can_answer:
-        text += f"  Accept ({ANSWER_KEYS[True]}) or Decline ({ANSWER_KEYS[False]})."
+        text += "  " + _("Accept ({yes}) or Decline ({no}).", yes=ANSWER_KEYS[True],
+                         no=ANSWER_KEYS[False])
     return OfferBar(text, can_answer=can_answer, kind=str(pending.get("kind")))
 
 

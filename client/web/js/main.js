@@ -8,7 +8,7 @@ import { $ } from "./dom.js";
 import { LobbyView } from "./lobby.js";
 import { RoomView } from "./room.js";
 import { Session, saveName, savedName } from "./session.js";
-import { errorText, errorTitle } from "./text.js";
+import { errorText, errorTitle, loadDescriptions } from "./describe.js";
 
 const TICK_MS = 500;
 const LOBBY_REFRESH_MS = 5000;
@@ -271,4 +271,6 @@ class App {
   }
 }
 
-new App().start();
+// The games' descriptions first: the lobby's form and every game text come from them.
+loadDescriptions().catch((err) => console.warn("game descriptions not loaded:", err))
+  .finally(() => new App().start());
