@@ -25,7 +25,8 @@ from gridhall.client.views.common import Message, names, seated
 from gridhall.client.views.form import Form, Preset
 from gridhall.protocol import games, schema
 from gridhall.protocol.games import render
-from gridhall.protocol.games.common import COMMON, REASONS  # noqa: F401  (re-exported)
+from gridhall.protocol.games.common import COMMON
+from gridhall.protocol.games.common import REASONS as REASONS
 from gridhall.protocol.games.describe import Game
 from gridhall.protocol.i18n import gettext as _
 

@@ -51,7 +51,7 @@ GOMOKU = Game(
         Text(N_("Game over"), when=("over",)),
         Text(N_("move {n}"), when=("playing",),
              facts={"n": ["add", ["count", "view.moves"], 1]}),
-        Text(N_("move {n}"), when=("!playing",), facts={"n": ["count", "view.moves"]}),
+        Text(N_("move {n}"), when=("over",), facts={"n": ["count", "view.moves"]}),
         Text(N_("last {cell}"), when=("$cell",), facts={"cell": ["cell", ["last", "view.moves"]]}),
         Text("{rule}", when=("$rule",),
              facts={"rule": ["word", "rules", ["first", "view.rule", "options.rule"]]}),
