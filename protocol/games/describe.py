@@ -79,14 +79,16 @@ class Number:
     label: str
     lo: int
     hi: int
-    default: int
+    default: int | None
     when: Mapping[str, Value] = field(default_factory=dict)
     form: bool = True
+    real: bool = False
+    """Any finite number in range (seconds), not only whole ones."""
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": "number", "key": self.key, "label": self.label, "lo": self.lo,
                 "hi": self.hi, "default": self.default, "when": _when(self.when),
-                "form": self.form}  # fmt: skip
+                "form": self.form, "real": self.real}  # fmt: skip
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ GOMOKU = Game(
         Choice("clock", N_("Clock"), CLOCKS, None),
         Choice("ai", N_("Opponent"), ((None, N_("a person")), ("easy", N_("computer (easy)")),
                                       ("hard", N_("computer (hard)"))), None),
-        Number("move_limit", N_("Move limit"), 10, 361, 361, form=False),
+        Number("move_limit", N_("Move limit"), 10, 361, None, form=False),
     ),
     presets=(
         Preset(N_("15×15 freestyle"), {"size": 15, "rule": "freestyle"}),

@@ -28,8 +28,8 @@ LINKMATCH = Game(
         Number("time_limit", N_("Time limit (s)"), 10, 3600, 600),
         Choice("gravity", N_("Gravity"), (("none", N_("none: tiles stay")),
                                           ("down", N_("down: tiles fall"))), "none"),
-        Number("hint_penalty", N_("Hint penalty (s)"), 0, 600, 10, form=False),
-        Number("countdown", N_("Countdown (s)"), 0, 10, 3, form=False),
+        Number("hint_penalty", N_("Hint penalty (s)"), 0, 600, 10, form=False, real=True),
+        Number("countdown", N_("Countdown (s)"), 0, 10, 3, form=False, real=True),
     ),
     presets=(
         Preset(N_("16×9, 36 kinds, 10 min"), {"width": 16, "height": 9, "kinds": 36}),

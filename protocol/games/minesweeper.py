@@ -34,8 +34,9 @@ MINESWEEPER = Game(
         Number("lives", N_("Lives"), 1, 99, 1),
         Choice("first_click", N_("First click"), (("opening", N_("opens an area")),
                                                   ("safe", N_("is only safe"))), "opening"),
-        Number("max_adjacent", N_("Most mines around a cell"), 1, 8, 8, form=False),
+        Number("max_adjacent", N_("Most mines around a cell"), 1, 8, None, form=False),
         Number("max_players", N_("Players"), 1, 8, 8, form=False),
+        Number("hint_penalty", N_("Hint penalty (s)"), 0, 3600, 20, form=False, real=True),
     ),
     presets=(
         Preset(N_("beginner 9×9, 10 mines"), {"preset": "beginner"}),

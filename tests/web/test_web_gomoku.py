@@ -54,6 +54,10 @@ def test_invite_link_joins_and_five_in_a_row_wins(ann: Browser, bob: Browser,
         assert won == {(x, 7) for x in range(3, 8)}
     assert "You win by five in a row!" in ann.wait_css("#banner").text
     assert "Ann wins by five in a row." in bob.wait_css("#banner").text
+    # the bar is coloured by the result for each viewer: the loser's is not green
+    assert ann.find("#banner").get_attribute("data-outcome") == "win"
+    assert bob.find("#banner").get_attribute("data-outcome") == "loss"
+    assert "place a stone" in ann.find("#gesture-hint").text  # told to players
     box = bob.find("#chat-form input[name=chat]")
     box.send_keys("gg, well played")
     bob.find("#chat-form button[type=submit]").click()
