@@ -228,9 +228,23 @@ class Game:
     """How to play with a pointer, for players (not spectators)."""
     words: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     """Per-value words: table -> value -> text (colours, reasons, standings)."""
+    sides: tuple[tuple[str, int], ...] = ()
+    """The board's sides as (option, value when absent); their largest values are the
+    form's bounds. Clients refuse to draw a board beyond them (``client/bounds.py``)."""
+    lists: tuple[tuple[str, str], ...] = ()
+    """View lists bounded by the board: (key, ``cells`` | ``rows`` | ``path``)."""
 
     def field(self, key: str) -> Field | None:
         return next((f for f in self.form if f.key == key), None)
+
+    def most(self, key: str) -> int:
+        """The largest value option ``key`` may take (a board side's bound)."""
+        f = self.field(key)
+        if isinstance(f, Number):
+            return f.hi
+        if isinstance(f, Choice):
+            return max(int(v) for v, _ in f.choices if isinstance(v, int))
+        raise KeyError(key)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -247,4 +261,5 @@ class Game:
             "ranking": self.ranking.to_json() if self.ranking else None,
             "gesture": self.gesture,
             "words": {k: dict(v) for k, v in self.words.items()},
+            "sides": [list(x) for x in self.sides], "lists": [list(x) for x in self.lists],
         }  # fmt: skip

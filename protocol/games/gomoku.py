@@ -74,5 +74,7 @@ GOMOKU = Game(
              facts={"level": ["word", "levels", "options.ai"]}),
     ),
     gesture=N_("Tap or click a point to place a stone."),
+    sides=(("size", 15),),
+    lists=(("moves", "cells"),),
     words={"rules": RULES, "levels": {"easy": N_("easy"), "hard": N_("hard")}},
 )

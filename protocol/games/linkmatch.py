@@ -139,5 +139,7 @@ LINKMATCH = Game(
                     "left": ["first", ["at", "result.remaining", "@value"], "'?"]}),
     ))),
     gesture=N_("Tap a tile, then its twin: the link may turn twice, around the edge too."),
+    sides=(("width", 0), ("height", 0)),
+    lists=(("rows", "rows"), ("path", "path"), ("hint", "path")),
     words={"standing": STANDING},
 )

@@ -106,5 +106,7 @@ MINESWEEPER = Game(
     ),
     gesture=N_("Tap / left-click reveals (a satisfied number chords); long-press / right-click "
                "flags → ? → none (on a number: flag around); middle-click chords."),
+    sides=(("width", 0), ("height", 0)),
+    lists=(("rows", "rows"),),
     words={"presets": PRESETS},
 )
