@@ -46,12 +46,16 @@ def lookup(ctx: Ctx, path: str) -> Any:
 
 
 def number(value: Any) -> float:
-    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else 0.0
+    """A finite number, else 0 (the server's view is data: it may hold anything)."""
+    if isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value):
+        return float(value)
+    return 0.0
 
 
 def clock(seconds: Any) -> str:
     """``m:ss`` for a number of seconds (blank for anything else)."""
-    if not isinstance(seconds, int | float) or isinstance(seconds, bool) or math.isnan(seconds):
+    if not isinstance(seconds, int | float) or isinstance(seconds, bool) \
+            or not math.isfinite(seconds):  # fmt: skip
         return ""
     total = max(0, int(seconds))
     return f"{total // 60}:{total % 60:02d}"
@@ -308,6 +312,8 @@ def live_view(game: Game, state: Mapping[str, Any], me: str | None, now: float,
         if not all(holds(ctx, c) for c in live.when):
             continue
         value = view.get(live.path)
+        if not isinstance(value, Mapping) and number(value) != value:
+            continue  # not a finite number: shown as it came
         if live.kind == "countdown" and isinstance(value, int | float) and value > 0:
             view[live.path] = max(0.0, value - left)
             left = max(0.0, left - value)
@@ -317,7 +323,7 @@ def live_view(game: Game, state: Mapping[str, Any], me: str | None, now: float,
             running, start = value.get("running"), value.get("since")
             remaining = value.get("remaining")
             if isinstance(remaining, Mapping) and running in remaining \
-                    and isinstance(start, int | float):  # fmt: skip
+                    and number(start) == start and start is not None:  # fmt: skip
                 used = max(0.0, now - float(start))
                 run = {**remaining, running: max(0.0, number(remaining[running]) - used)}
                 view[live.path] = {**value, "remaining": run}

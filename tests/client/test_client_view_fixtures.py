@@ -29,3 +29,23 @@ def test_the_fixtures_cover_every_game_and_moment() -> None:
 @pytest.mark.parametrize(("game", "case"), CASES, ids=[f"{g}: {c['name']}" for g, c in CASES])
 def test_python_views_say_what_the_fixture_says(game: str, case: dict[str, Any]) -> None:
     assert python_answers(case) == case["expect"]
+
+
+JUNK: list[Any] = [None, True, -1, 10**30, float("inf"), float("nan"), "x", [], {}, [[1]],
+                   {"x": "y"}, [None, -5], "{name}"]
+"""Values a broken or hostile server might put anywhere in a view."""
+
+
+@pytest.mark.parametrize(("game", "case"), CASES[::3], ids=[c["name"] for _, c in CASES[::3]])
+def test_no_view_value_makes_a_sentence_fail(game: str, case: dict[str, Any]) -> None:
+    """Every fact function is total: junk in any field of the view or result reads as
+    something (or nothing), never as an exception in the client."""
+    for junk in JUNK:
+        for key in {*case["state"].get("view", {}), "clock", "elapsed", "starts_in"}:
+            broken = {**case, "state": {**case["state"],
+                                        "view": {**case["state"].get("view", {}), key: junk}}}
+            python_answers(broken)
+        for key in ("winner", "by", "remaining", "times", "ranking", "decided_by"):
+            result = {**(case["state"].get("result") or {"reason": "five"}), key: junk}
+            python_answers({**case, "state": {**case["state"], "status": "over",
+                                             "result": result}})

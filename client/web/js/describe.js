@@ -42,7 +42,7 @@ export function common() {
 // ---- values -----------------------------------------------------------------------------
 
 const isMap = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
-const isNum = (v) => typeof v === "number" && !Number.isNaN(v);
+const isNum = (v) => typeof v === "number" && Number.isFinite(v);
 const num = (v) => (isNum(v) ? v : 0);
 
 function lookup(ctx, path) {
