@@ -5,7 +5,7 @@ terminal client loop over 10^10 points (a hang), a Minesweeper board of
 100000 x 100000 made it build 10^10 cells (``MemoryError``). Every view a
 client folds into its room copy (a ``state``'s options and view, a ``moved``'s
 view) passes :func:`view_problem` first, in one place (:mod:`client.room`), so
-every UI is covered. The numbers are the options' limits in PROTOCOL.md; a game
+every UI is covered. The numbers are the options' limits in the games' descriptions; a game
 this client does not know is drawn as a note, never as a board, so it is not
 checked.
 """
@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from gridhall.client.plain import plain
-from gridhall.protocol.i18n import N_, _
+from gridhall.protocol.games import GAMES
+from gridhall.protocol.i18n import _
 
 
 @dataclass(frozen=True)
@@ -34,12 +35,11 @@ PATH_POINTS = 4
 """A Link-match link turns at most twice: its corner points, ends included."""
 
 BOARDS: dict[str, Board] = {
-    "gomoku": Board(N_("Gomoku"), (("size", 15, 19),), (("moves", "cells"),)),
-    "minesweeper": Board(N_("Minesweeper"), (("width", 0, 200), ("height", 0, 200)),
-                         (("rows", "rows"),)),
-    "linkmatch": Board(N_("Link-match"), (("width", 0, 30), ("height", 0, 16)),
-                       (("rows", "rows"), ("path", "path"), ("hint", "path"))),
+    name: Board(game.title, tuple((key, default, game.most(key)) for key, default in game.sides),
+                game.lists)
+    for name, game in GAMES.items() if game.sides
 }
+"""Each described game's board bounds: the largest sides its options allow."""
 
 
 def _side(value: Any, default: int) -> int | None:

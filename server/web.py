@@ -1,7 +1,8 @@
 """The browser client's files, served over plain HTTP on the game port.
 
 ``GET /`` (or any packaged path) without ``Upgrade: websocket`` gets a file from
-``gridhall.client``'s ``web/`` folder; everything else is left to the WebSocket
+``gridhall.client``'s ``web/`` folder, and ``GET /games.json`` the games' descriptions
+(:mod:`gridhall.protocol.games`); everything else is left to the WebSocket
 handshake. The files are read once into a fixed allow-list keyed by URL path, so
 a request can only ever name one of them: there is no file-system lookup at
 request time and therefore no directory traversal to guard against.
@@ -22,7 +23,7 @@ from importlib.resources.abc import Traversable
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
-from gridhall.protocol import i18n
+from gridhall.protocol import games, i18n
 
 CONTENT_TYPES = {
     ".html": "text/html; charset=utf-8",
@@ -84,15 +85,11 @@ def catalogs() -> dict[str, Asset]:
     """The message catalogs for the browser: ``/i18n/index.json`` (the languages offered,
     each named in itself) and ``/i18n/<lang>.json`` per language (``Catalog.to_json``),
     made once from the same ``.po`` files the Python clients read."""
-    def as_json(value: object) -> Asset:
-        body = json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()
-        return _asset(body, JSON)
-
     index = {"source": i18n.SOURCE,
              "languages": [{"lang": lang, "name": name} for lang, name in i18n.LANGUAGES.items()]}
-    found = {"/i18n/index.json": as_json(index)}
+    found = {"/i18n/index.json": _json(index)}
     for lang in i18n.LANGUAGES:
-        found[f"/i18n/{lang}.json"] = as_json(i18n.catalog(lang).to_json())
+        found[f"/i18n/{lang}.json"] = _json(i18n.catalog(lang).to_json())
     return found
 
 
@@ -101,6 +98,12 @@ def _content_type(name: str) -> str | None:
         if name.endswith(suffix):
             return kind
     return None
+
+
+def _json(data: object) -> Asset:
+    """``data`` as a compact UTF-8 JSON asset."""
+    body = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
+    return _asset(body, JSON)
 
 
 def _walk(folder: Traversable, prefix: str) -> dict[str, Asset]:
@@ -129,6 +132,7 @@ class StaticSite:
         if "/index.html" in self.assets:
             self.assets["/"] = self.assets["/index.html"]
             self.assets.update(catalogs())
+        self.assets["/games.json"] = _json(games.to_json())  # every game described once
 
     @classmethod
     def packaged(cls) -> StaticSite:

@@ -11,6 +11,7 @@ from gridhall.client.views.common import Look
 from gridhall.client.views.gomoku import GomokuView
 from gridhall.client.views.linkmatch import LinkMatchView
 from gridhall.client.views.minesweeper import MinesweeperView
+from gridhall.protocol.i18n import gettext as _
 
 VIEWS: dict[str, type[GameView]] = {
     GomokuView.name: GomokuView,
@@ -27,7 +28,7 @@ def view_for(game: str) -> GameView:
 
 def titles() -> dict[str, str]:
     """Game name -> title, in registry order (the create dialogs' game list)."""
-    return {name: cls.title for name, cls in VIEWS.items()}
+    return {name: _(cls.title) for name, cls in VIEWS.items()}
 
 
 __all__ = ["VIEWS", "GameView", "Look", "titles", "view_for"]

@@ -23,7 +23,12 @@ from gridhall.client.messages import Request, RoomEvent
 from gridhall.client.room import RoomCopy
 from gridhall.client.views.common import Message, names, seated
 from gridhall.client.views.form import Form, Preset
-from gridhall.protocol import Outcome, Termination
+from gridhall.protocol import games, schema
+from gridhall.protocol.games import render
+from gridhall.protocol.games.common import COMMON
+from gridhall.protocol.games.common import REASONS as REASONS
+from gridhall.protocol.games.describe import Game
+from gridhall.protocol.i18n import gettext as _
 
 Button = Literal["primary", "secondary", "chord"]
 """A click on a board cell: left click (or enter), right click (or ``f``), middle or
@@ -31,6 +36,33 @@ left+right (or ``c``). Each game's board model says what they mean."""
 
 Rule = Callable[[p.State, str | None], bool]
 """A condition on the room's state and our player id."""
+
+
+def state_map(state: p.State) -> dict[str, Any]:
+    """The fields of ``state`` the descriptions read, as the wire names them."""
+    return {"game": state.game, "status": state.status, "turn": state.turn,
+            "creator": state.creator, "players": state.players, "view": state.view,
+            "options": state.options, "result": state.result, "round": state.round}  # fmt: skip
+
+
+def _rule(conds: tuple[str, ...], game: Game) -> Rule:
+    def rule(state: p.State, me: str | None) -> bool:
+        ctx = render.context(game, COMMON, state_map(state), me)
+        return all(render.holds(ctx, c) for c in conds)
+
+    return rule
+
+
+def _request(fields: Mapping[str, Any]) -> Callable[[p.State], Request | None]:
+    """The described request (``{"type": "offer", "kind": "draw"}``) as a message."""
+    data = {k: v for k, v in fields.items() if k != "type"}
+    cls = p.CLIENT_MESSAGES[str(fields["type"])]
+
+    def request(state: p.State) -> Request | None:
+        made: Request = schema.from_map(cls, dict(data))
+        return made
+
+    return request
 
 
 def when_seated(state: p.State, me: str | None) -> bool:
@@ -60,12 +92,17 @@ class Action:
     shown: Rule = when_seated
     enabled: Rule = when_playing
 
+    @classmethod
+    def of(cls, game: Game, index: int) -> Action:
+        """The description's action ``index`` (the game's, then the common ones)."""
+        a = (*game.actions, *COMMON.actions)[index]
+        return cls(a.key, a.label, a.keys, a.help, _request(a.request),
+                   _rule(a.shown, game), _rule(a.enabled, game))  # fmt: skip
 
-RESIGN = Action("resign", "Resign", "R", "resign (or leave a co-op game)", lambda s: p.Resign())
-LEAVE = Action("leave", "Leave room", "ctrl+l", "leave the room", lambda s: p.LeaveRoom(),
-               shown=always, enabled=always)  # fmt: skip
-COMMON_ACTIONS = (RESIGN, LEAVE)
-"""Every game's room screen ends its action row with these."""
+
+COMMON_ACTIONS = tuple(Action.of(COMMON, i) for i in range(len(COMMON.actions)))
+"""Every game's room screen ends its action row with these (resign, leave)."""
+RESIGN, LEAVE = COMMON_ACTIONS
 
 AGAIN_KEYS = {"again": "p", "agree": "y", "decline": "n"}
 """Keys for the game-over bar's buttons. ``y`` and ``n`` answer whatever waits for our
@@ -73,77 +110,86 @@ answer (see :func:`yes_no_request`): an offer while a game runs, else another ga
 ANSWER_KEYS = {True: AGAIN_KEYS["agree"], False: AGAIN_KEYS["decline"]}
 """The yes / no keys."""
 
-REASONS: dict[Termination, str] = {
-    Termination.FIVE: "five in a row",
-    Termination.RESIGN: "resignation",
-    Termination.DRAW: "the board is full",
-    Termination.AGREED_DRAW: "agreement",
-    Termination.TIMEOUT: "time",
-    Termination.TIME: "time",
-    Termination.FORBIDDEN: "a forbidden move",
-    Termination.DISCONNECT: "disconnection",
-    Termination.CLEARED: "board cleared",
-    Termination.MINE: "a mine",
-}
-"""How a result's reason reads after "wins by" / "Draw by"."""
-
-OFFER_KINDS = {"draw": "a draw", "takeback": "to take back the last move"}
-"""What each kind of offer asks for, as in "Bob asks for a draw"."""
-OFFER_NAMES = {"draw": "draw", "takeback": "take-back"}
+OFFER_KINDS = ("draw", "takeback")
+"""The offers a game may make (``offer.kind``)."""
 
 
 class GameView:
-    """The default view: enough to sit in a room of a game this client does not
-    know (from a newer server). Games override what they show differently."""
+    """A game's view, read from its description (:mod:`gridhall.protocol.games`); the
+    default one is enough to sit in a room of a game this client does not know (from
+    a newer server). Subclasses add their board model."""
 
     name: ClassVar[str] = ""
+    description: ClassVar[Game] = Game(name="", title="")
     title: ClassVar[str] = ""
     presets: ClassVar[tuple[Preset, ...]] = (Preset("server defaults", {}),)
     form: ClassVar[Form] = ()
     actions: ClassVar[tuple[Action, ...]] = ()
     """The game's own buttons, shown before :data:`COMMON_ACTIONS`."""
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        game = cls.description
+        cls.name, cls.title = game.name, game.title
+        cls.form = tuple(f for f in game.form if f.form)
+        cls.presets = game.presets or GameView.presets
+        cls.actions = tuple(Action.of(game, i) for i in range(len(game.actions)))
+
     def __init__(self, name: str = "") -> None:
         self.game = name or self.name
-        self.heading = self.title or self.game.replace("-", " ").capitalize()
+        self.desc = self.description if self.description.name else games.describe(self.game)
+        self.heading = _(self.title) if self.title else self.desc.title
 
     # ---- lobby ------------------------------------------------------------------------
     def options_text(self, options: Message) -> str:
         """A short human summary of a room's options (lobby table)."""
-        return ", ".join(f"{k}={v}" for k, v in options.items() if v is not None)
+        if not self.desc.summary:
+            return ", ".join(f"{k}={v}" for k, v in options.items() if v is not None)
+        return render.summary(self.desc, COMMON, options)
 
     # ---- the room screen --------------------------------------------------------------
     def live_view(self, room: RoomCopy, me: str | None, now: float) -> Message:
         """The view with its clocks run on to ``now`` (the server sends them as of its
         latest event). Never changes the copy."""
-        return room.state.view if room.state is not None else {}
+        if room.state is None:
+            return {}
+        return render.live_view(self.desc, state_map(room.state), me, now, now - room.view_at)
 
     def status(self, room: RoomCopy, me: str | None, now: float) -> str:
         """The game's part of the status line."""
         state = room.state
-        return {"waiting": "Waiting for players…", "playing": "Playing",
-                "over": "Game over"}.get(state.status, "") if state else ""  # fmt: skip
+        if state is None:
+            return ""
+        if not self.desc.status:
+            return {"waiting": _("Waiting for players…"), "playing": _("Playing"),
+                    "over": _("Game over")}.get(state.status, "")  # fmt: skip
+        return render.status(self.desc, COMMON, state_map(state), me,
+                             self.live_view(room, me, now))
 
     def roles(self, state: p.State) -> dict[str, str]:
         """The note next to each player (colour, progress ...); seat numbers if none."""
-        return {}
+        return render.roles(self.desc, COMMON, state_map(state))
 
     def result_text(self, state: p.State, me: str | None) -> str:
-        """The game-over headline: who won and why."""
-        try:
-            outcome = Outcome.from_map(state.result or {})
-        except ValueError:
-            return "Game over."
-        why = REASONS.get(outcome.termination, outcome.termination.value)
-        if outcome.winner is None:
-            return f"Draw by {why}."
-        if outcome.winner == me:
-            return f"You win by {why}!"
-        return f"{names(state).get(outcome.winner, 'The opponent')} wins by {why}."
+        """The game-over headline: who won and why, for the viewer."""
+        return render.result(self.desc, COMMON, state_map(state), me)
 
-    def notice_text(self, event: str, data: Message, who: dict[str, str]) -> str:
+    def outcome(self, state: p.State, me: str | None) -> str:
+        """``win``, ``loss``, ``draw`` or ``none`` (spectator, not over) for the viewer."""
+        return str(render.context(self.desc, COMMON, state_map(state), me)["outcome"])
+
+    def ranking(self, state: p.State, me: str | None) -> list[str]:
+        """A finished race's standings, one line per racer (empty for other games)."""
+        return render.ranking(self.desc, COMMON, state_map(state), me)
+
+    def gesture(self, state: p.State, me: str | None) -> str:
+        """How to play with a pointer: told to players only."""
+        return _(self.desc.gesture) if self.desc.gesture and seated(state, me) else ""
+
+    def notice_text(self, event: str, data: Message, state: p.State) -> str:
         """A sentence for the game's own ``notice`` events."""
-        return event.replace("-", " ").capitalize() + "."
+        msg = {"type": "notice", "event": event, "data": data}
+        return render.event(self.desc, COMMON, msg, state_map(state), None) or ""
 
     def moved_text(self, msg: p.Moved, room: RoomCopy, me: str | None) -> str | None:
         """A line for a move, if the game announces moves (most do not: the board shows them)."""
@@ -151,13 +197,7 @@ class GameView:
 
     def offer_text(self, state: p.State, me: str | None) -> str | None:
         """A line about a pending draw / take-back offer (the view's ``pending``), or None."""
-        pending = state.view.get("pending")
-        if not isinstance(pending, dict):
-            return None
-        what = OFFER_KINDS.get(str(pending.get("kind")), str(pending.get("kind")))
-        if pending.get("from") == me:
-            return f"You asked for {what}; waiting for an answer."
-        return f"{names(state).get(str(pending.get('from')), 'Your opponent')} asks for {what}."
+        return render.offer(self.desc, COMMON, state_map(state), me)
 
     def event_text(self, msg: RoomEvent, room: RoomCopy, me: str | None) -> str | None:
         """The line to tell the player about one room event (already folded into
@@ -165,35 +205,9 @@ class GameView:
         state = room.state
         if state is None:
             return None
-        who = names(state)
-        sender = getattr(msg, "sender", None) or getattr(msg, "player", None)
-        if sender is not None and sender == me and not isinstance(msg, p.GameOver | p.Notice):
-            return None  # we know what we did
-        name = getattr(msg, "name", None) or who.get(str(sender), "Someone")
-        if isinstance(msg, p.GameOver):
-            return self.result_text(state, me)
         if isinstance(msg, p.Moved):
             return self.moved_text(msg, room, me)
-        if isinstance(msg, p.Notice):
-            return self.notice_text(msg.event, msg.data, who)
-        if isinstance(msg, p.PlayAgainEvent):
-            return f"{name} wants another game: Agree (y) or Decline (n)."
-        if isinstance(msg, p.AgreeAgainEvent):
-            return f"{name} agreed to another game."
-        if isinstance(msg, p.DeclineAgainEvent):
-            return f"{name} declined another game."
-        if isinstance(msg, p.OfferEvent):
-            return self.offer_text(state, me) or f"{name} made an offer."
-        if isinstance(msg, p.AnswerEvent):
-            verdict = "accepted" if msg.accept else "declined"
-            return f"{name} {verdict} the {OFFER_NAMES.get(msg.kind, msg.kind)} request."
-        if isinstance(msg, p.Resigned):
-            return f"{name} resigned."
-        if isinstance(msg, p.Joined) and sender is not None:
-            return f"{name} joined as {msg.role}."
-        if isinstance(msg, p.Left) and sender is not None:
-            return f"{name} left the room."
-        return None  # state, chat (its own pane), player-info (the players pane)
+        return render.event(self.desc, COMMON, schema.to_map(msg), state_map(state), me)
 
 
 # ---- decisions every room screen makes the same way -----------------------------------
@@ -220,12 +234,12 @@ def status_line(view: GameView, room: RoomCopy, me: str | None, connected: bool,
                 now: float) -> str:  # fmt: skip
     """The line under the board: the game's status, plus watching / offline notes."""
     if room.state is None:
-        return "Joining…"
+        return _("Joining…")
     line = view.status(room, me, now)
     if not seated(room.state, me):
-        line = "Watching · " + line
+        line = _("Watching · {line}", line=line)
     if not connected:
-        line = "Reconnecting… · " + line
+        line = _("Reconnecting… · {line}", line=line)
     return line
 
 
@@ -276,11 +290,14 @@ def banner(view: GameView, room: RoomCopy, me: str | None) -> Banner | None:
     asked = [who.get(pl, "?") for pl in room.again if pl != me]
     mine = me in room.again
     if mine:
-        text += "  Waiting for the others to agree…"
+        text += "  " + _("Waiting for the others to agree…")
+    elif len(asked) == 1:
+        text += "  " + _("{names} wants another game.", names=asked[0])
     elif asked:
-        text += f"  {', '.join(asked)} want{'s' if len(asked) == 1 else ''} another game."
+        text += "  " + _("{names} want another game.", names=", ".join(asked))
     if room.declined:
-        text += f"  {', '.join(who.get(pl, '?') for pl in room.declined)} declined."
+        text += "  " + _("{names} declined.",
+                         names=", ".join(who.get(pl, "?") for pl in room.declined))
     sit = seated(state, me)
     return Banner(text=text, again=sit and not asked and not mine,
                   agree=sit and bool(asked) and not mine,
@@ -311,7 +328,8 @@ def offer_bar(view: GameView, state: p.State, me: str | None) -> OfferBar | None
         return None
     can_answer = pending.get("from") != me and seated(state, me)
     if can_answer:
-        text += f"  Accept ({ANSWER_KEYS[True]}) or Decline ({ANSWER_KEYS[False]})."
+        text += "  " + _("Accept ({yes}) or Decline ({no}).", yes=ANSWER_KEYS[True],
+                         no=ANSWER_KEYS[False])
     return OfferBar(text, can_answer=can_answer, kind=str(pending.get("kind")))
 
 

@@ -6,7 +6,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from gridhall import protocol as p
-from gridhall.client.messages import OFFLINE, Refused
+from gridhall.client.messages import Refused
+from gridhall.protocol.games import render
+from gridhall.protocol.games.common import COMMON, ERRORS, REQUEST_TITLES
+from gridhall.protocol.i18n import gettext as _
 
 Message = dict[str, Any]
 """A map from the wire (a view, a result, a player entry)."""
@@ -27,71 +30,26 @@ class Look:
     underline: bool = False
 
 
-ERROR_HINTS = {
-    "bad-message": "The server could not understand that request.",
-    "unknown-type": "The server does not know that request (is it an older version?).",
-    "not-welcomed": "Still connecting; try again in a moment.",
-    "version-mismatch": "This client and the server speak different protocol versions; "
-    "update one of them.",
-    "no-such-room": "There is no room with that code; check it and try again.",
-    "room-full": "That room is full; join as a spectator instead.",
-    "wrong-password": "Wrong password for that private room.",
-    "not-in-room": "You are not in a room.",
-    "already-in-room": "Leave your current room first.",
-    "not-a-player": "Spectators cannot play; join a seat to play.",
-    "not-your-turn": "It is not your turn yet.",
-    "illegal-move": "That move is not allowed.",
-    "not-playing": "The game is not running right now.",
-    "no-pending-request": "There is nothing to answer.",
-    "rate-limited": "Slow down a little; the server is limiting requests.",
-    "server-busy": "The server is busy; try again shortly.",
-    OFFLINE: "Not connected; reconnecting.",
-}
+ERROR_HINTS = ERRORS
+"""A sentence per error code (the descriptions' common words)."""
 
-INTERNAL_ERROR_TEXT = (
-    "The server failed on that request. That is a fault in the server, not in what you "
-    "did; nothing changed, so try again, and tell whoever runs the server if it repeats."
-)
+INTERNAL_ERROR_TEXT = ERRORS["internal-error"]
 
 
 def error_text(refused: Refused) -> str:
     """The sentence to show for a refusal: the server's, else a hint by code. A
     server's own failure (``internal-error``) always gets our sentence, which
     says it was not the player's fault."""
-    if refused.code == p.ErrorCode.INTERNAL_ERROR:
-        return INTERNAL_ERROR_TEXT
-    text = refused.message.strip()
-    return text or ERROR_HINTS.get(refused.code, f"The server refused that ({refused.code}).")
-
-
-REQUEST_TITLES = {
-    "hello": "Could not connect",
-    "list-rooms": "Room list not loaded",
-    "create-room": "Room not created",
-    "join-room": "Could not join",
-    "leave-room": "Could not leave",
-    "sync": "Could not catch up with the room",
-    "player-info": "Name or colour not changed",
-    "move": "Move not made",
-    "chat": "Chat line not sent",
-    "resign": "Could not resign",
-    "play-again": "No new game",
-    "agree-again": "No new game",
-    "decline-again": "No new game",
-    "offer": "Offer not made",
-    "answer": "Not answered",
-    "start": "Race not started",
-}
-"""The heading of a refusal, in words, by the refused request's type (never the type)."""
+    return render.error_text(COMMON, refused.code, refused.message)
 
 
 def error_title(refused: Refused) -> str:
     """A short heading for a refusal: what did not happen, or that the server failed."""
     if refused.code == p.ErrorCode.INTERNAL_ERROR:
-        return "Server error"
+        return _("Server error")
     if refused.request is None:
-        return "Server says"
-    return REQUEST_TITLES.get(refused.request, "Not done")
+        return _("Server says")
+    return _(REQUEST_TITLES.get(refused.request, "Not done"))
 
 
 def player_color(player: Message) -> str:

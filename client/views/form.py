@@ -12,62 +12,13 @@ raises :class:`FormError` with a sentence saying what to fix.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any, TypeAlias
+from typing import Any
 
-Value: TypeAlias = str | int | bool | None
-"""A field's value; None leaves the option out (the server's default applies)."""
+from gridhall.protocol.games.describe import Choice, Field, Form, Number, Preset, Toggle, Value
+from gridhall.protocol.i18n import gettext as _
 
-
-@dataclass(frozen=True)
-class Choice:
-    """One of a few values, each with the label a player reads."""
-
-    key: str
-    label: str
-    choices: tuple[tuple[Value, str], ...]
-    default: Value
-    when: Mapping[str, Value] = field(default_factory=dict)
-
-    def label_of(self, value: Value) -> str:
-        return next((text for v, text in self.choices if v == value), self.choices[0][1])
-
-    def value_of(self, label: str) -> Value:
-        return next((v for v, text in self.choices if text == label), self.default)
-
-
-@dataclass(frozen=True)
-class Number:
-    """A whole number from ``lo`` to ``hi``."""
-
-    key: str
-    label: str
-    lo: int
-    hi: int
-    default: int
-    when: Mapping[str, Value] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class Toggle:
-    """On or off."""
-
-    key: str
-    label: str
-    default: bool
-    when: Mapping[str, Value] = field(default_factory=dict)
-
-
-Field: TypeAlias = Choice | Number | Toggle
-Form: TypeAlias = tuple[Field, ...]
-
-
-@dataclass(frozen=True)
-class Preset:
-    """A named starting point: values for some fields (the rest take their defaults)."""
-
-    label: str
-    values: Mapping[str, Value]
+__all__ = ["Choice", "Field", "Form", "FormError", "Number", "Preset", "Toggle", "Value",
+           "defaults", "is_active", "options", "parse", "with_preset"]
 
 
 class FormError(ValueError):
@@ -75,8 +26,8 @@ class FormError(ValueError):
 
 
 def defaults(form: Form) -> dict[str, Value]:
-    """Every field at its default."""
-    return {f.key: f.default for f in form}
+    """Every field the create form offers, at its default."""
+    return {f.key: f.default for f in form if f.form}
 
 
 def with_preset(form: Form, preset: Preset) -> dict[str, Value]:
@@ -98,13 +49,17 @@ def parse(f: Field, raw: Any) -> Value:
         except ValueError:
             number = None
         if number is None or not f.lo <= number <= f.hi:
-            raise FormError(f"{f.label} must be a whole number from {f.lo} to {f.hi}"
-                            f"{f'; got {text!r}' if text else ''}.")  # fmt: skip
+            if text:
+                raise FormError(_("{label} must be a whole number from {lo} to {hi}; got {text}.",
+                                  label=_(f.label), lo=f.lo, hi=f.hi, text=repr(text)))
+            raise FormError(_("{label} must be a whole number from {lo} to {hi}.",
+                              label=_(f.label), lo=f.lo, hi=f.hi))
         return number
     if isinstance(f, Toggle):
         return bool(raw)
     if raw not in {v for v, _ in f.choices}:
-        raise FormError(f"{f.label} must be one of: {', '.join(t for _, t in f.choices)}.")
+        raise FormError(_("{label} must be one of: {choices}.", label=_(f.label),
+                          choices=", ".join(_(t) for _v, t in f.choices)))
     value: Value = raw
     return value
 
@@ -114,7 +69,7 @@ def options(form: Form, values: Mapping[str, Any]) -> dict[str, Any]:
     None. Raises :class:`FormError` for a value out of range."""
     out: dict[str, Any] = {}
     for f in form:
-        if not is_active(f, values):
+        if not f.form or not is_active(f, values):
             continue
         value = parse(f, values.get(f.key, f.default))
         if value is not None:

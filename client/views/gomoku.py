@@ -5,16 +5,16 @@ from __future__ import annotations
 
 import contextlib
 from dataclasses import dataclass, field
-from typing import ClassVar
 
 from gridhall import protocol as p
 from gridhall.client.messages import Request
 from gridhall.client.room import RoomCopy
-from gridhall.client.views.base import Action, GameView
-from gridhall.client.views.common import Look, Message, clock, names
-from gridhall.client.views.form import Choice, Form, Preset
+from gridhall.client.views.base import GameView, state_map
+from gridhall.client.views.common import Look, Message
 from gridhall.protocol import Outcome
 from gridhall.protocol.cells import cell_name
+from gridhall.protocol.games import render
+from gridhall.protocol.games.gomoku import GOMOKU
 
 WOOD = "#c99a4b"
 LINE = "#6b4a1e"
@@ -100,38 +100,10 @@ class GomokuBoard:
         return p.Move(move={"x": x, "y": y})
 
 
-CLOCKS = ((None, "no clock"), ("5+3", "5 min + 3 s a move"), ("10+5", "10 min + 5 s a move"),
-          ("15+10", "15 min + 10 s a move"), ("30+20", "30 min + 20 s a move"))  # fmt: skip
-
-
 class GomokuView(GameView):
     """Two players, black moves first; offers of a draw or a take-back; optional clocks."""
 
-    name = "gomoku"
-    title = "Gomoku"
-    presets: ClassVar[tuple[Preset, ...]] = (
-        Preset("15×15 freestyle", {"size": 15, "rule": "freestyle"}),
-        Preset("15×15 standard (exactly five)", {"size": 15, "rule": "standard"}),
-        Preset("15×15 renju", {"size": 15, "rule": "renju"}),
-        Preset("19×19 freestyle", {"size": 19, "rule": "freestyle"}),
-        Preset("vs computer (easy)", {"size": 15, "rule": "freestyle", "ai": "easy"}),
-        Preset("vs computer (hard)", {"size": 15, "rule": "freestyle", "ai": "hard"}),
-        Preset("15×15 freestyle, 10+5 clock", {"size": 15, "rule": "freestyle", "clock": "10+5"}),
-    )
-    form: ClassVar[Form] = (
-        Choice("size", "Board", ((15, "15×15"), (19, "19×19")), 15),
-        Choice("rule", "Rule", (("freestyle", "freestyle: five or more"),
-                                ("standard", "standard: exactly five"),
-                                ("renju", "renju (15×15 only)")), "freestyle"),
-        Choice("clock", "Clock", CLOCKS, None),
-        Choice("ai", "Opponent", ((None, "a person"), ("easy", "computer (easy)"),
-                                  ("hard", "computer (hard)")), None),
-    )
-    actions: ClassVar[tuple[Action, ...]] = (
-        Action("draw", "Offer draw", "d", "offer a draw", lambda s: p.Offer(kind="draw")),
-        Action("takeback", "Take back", "t", "ask to take back your last move",
-               lambda s: p.Offer(kind="takeback")),
-    )
+    description = GOMOKU
 
     def board(self, room: RoomCopy) -> GomokuBoard:
         """The board; before a game exists the room options give its size."""
@@ -152,60 +124,12 @@ class GomokuView(GameView):
             return []
         return [(int(pt[0]), int(pt[1])) for pt in line if isinstance(pt, list | tuple)]
 
-    def options_text(self, options: Message) -> str:
-        size = options.get("size", 15)
-        parts = [f"{size}×{size} {options.get('rule', 'freestyle')}"]
-        clk = options.get("clock")
-        if isinstance(clk, dict):
-            parts.append(f"{clk.get('minutes', 0):g}+{clk.get('increment', 0):g}")
-        elif clk:
-            parts.append(str(clk))
-        if options.get("ai"):
-            parts.append(f"AI {options['ai']}")
-        return ", ".join(parts)
-
-    def roles(self, state: p.State) -> dict[str, str]:
-        return {str(pl): str(c) for pl, c in (state.view.get("colors") or {}).items()}
-
     def clocks(self, state: p.State, now: float) -> dict[str, float]:
         """Each player's time left at ``now``: the running player's clock counts down
         from ``since`` (the unix time their turn began); the other's stands."""
-        clk = state.view.get("clock")
-        if not isinstance(clk, dict):
+        view = render.live_view(self.desc, state_map(state), None, now, 0.0)
+        clk = view.get("clock")
+        remaining = clk.get("remaining") if isinstance(clk, dict) else None
+        if not isinstance(remaining, dict):
             return {}
-        running, since = clk.get("running"), clk.get("since")
-        out: dict[str, float] = {}
-        for player, seconds in (clk.get("remaining") or {}).items():
-            left = float(seconds)
-            if player == running and state.status == "playing" and isinstance(since, int | float):
-                left -= max(0.0, now - float(since))
-            out[str(player)] = max(0.0, left)
-        return out
-
-    def status(self, room: RoomCopy, me: str | None, now: float) -> str:
-        """Whose move, the move count, the last move, the rule and the clocks."""
-        state = room.state
-        if state is None:
-            return ""
-        board = GomokuBoard.from_view(state.view)
-        who = names(state)
-        parts: list[str] = []
-        if state.status == "waiting":
-            parts.append("Waiting for an opponent to join…")
-        elif state.status == "playing":
-            if state.turn == me:
-                parts.append(f"Your move ({board.next})")
-            else:
-                parts.append(f"{who.get(str(state.turn), 'Opponent')} to move ({board.next})")
-        else:
-            parts.append("Game over")
-        parts.append(f"move {len(board.stones) + (1 if state.status == 'playing' else 0)}")
-        if board.last is not None:
-            parts.append(f"last {board.coord(*board.last)}")
-        rule = state.view.get("rule") or state.options.get("rule")
-        if rule:
-            parts.append(str(rule))
-        clocks = self.clocks(state, now)
-        if clocks:
-            parts.append(", ".join(f"{who.get(pl, '?')} {clock(s)}" for pl, s in clocks.items()))
-        return " · ".join(parts)
+        return {str(pl): max(0.0, float(s)) for pl, s in remaining.items()}

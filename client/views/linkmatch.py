@@ -6,15 +6,13 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from typing import ClassVar
 
 from gridhall import protocol as p
 from gridhall.client.messages import Request
 from gridhall.client.room import RoomCopy
-from gridhall.client.views.base import Action, GameView, always, when_playing
-from gridhall.client.views.common import Look, Message, clock, names
-from gridhall.client.views.form import Choice, Form, Number, Preset
-from gridhall.protocol import Outcome, Termination
+from gridhall.client.views.base import GameView
+from gridhall.client.views.common import Look, Message
+from gridhall.protocol.games.linkmatch import LINKMATCH
 
 GLYPHS = "♠♣♥♦★●■▲◆♪☀☂☯⚑✿❄✚✦◐◑⊕⊗⊙⌘♞♜♛♚☘⬟⬢◈▼◇○□ABCDEFGHJKLMNPQRSTUVWXYZ23456789abdefghmnqrt"
 PALETTE = (
@@ -151,52 +149,10 @@ class LinkSelection:
             self.selected = None
 
 
-STANDING = {"cleared": "cleared", "time": "out of time", "resigned": "resigned"}
-"""How a racer who is out went out (the view's ``standing``), in words."""
-
-NOTICES = {
-    "race-start": "Go! The race is on.",
-    "time-up": "{name} ran out of time.",
-    "shuffled": "No moves were left for {name}: the board was shuffled.",
-    "cleared": "{name} cleared the board in {time}.",
-}
-
-
-def _start_shown(state: p.State, me: str | None) -> bool:
-    return state.status == "waiting" and state.creator == me
-
-
-def _racing(state: p.State, me: str | None) -> bool:
-    return when_playing(state, me) and not state.view.get("starts_in")
-
-
 class LinkMatchView(GameView):
     """Everyone races on the same board; the creator starts the race."""
 
-    name = "linkmatch"
-    title = "Link-match"
-    presets: ClassVar[tuple[Preset, ...]] = (
-        Preset("16×9, 36 kinds, 10 min", {"width": 16, "height": 9, "kinds": 36}),
-        Preset("12×7 quick, 5 min", {"width": 12, "height": 7, "kinds": 21, "time_limit": 300}),
-        Preset("8×6 tiny, 3 min", {"width": 8, "height": 6, "kinds": 12, "time_limit": 180}),
-        Preset("16×9 with gravity", {"width": 16, "height": 9, "kinds": 36, "gravity": "down"}),
-    )
-    form: ClassVar[Form] = (
-        Number("width", "Width", 2, 30, 16),
-        Number("height", "Height", 2, 16, 9),
-        Number("kinds", "Tile kinds", 1, 240, 36),
-        Number("time_limit", "Time limit (s)", 10, 3600, 600),
-        Choice("gravity", "Gravity", (("none", "none: tiles stay"),
-                                      ("down", "down: tiles fall")), "none"),
-    )
-    actions: ClassVar[tuple[Action, ...]] = (
-        Action("start", "Start", "g", "start the race (the room's creator)",
-               lambda s: p.Start(), shown=_start_shown, enabled=always),
-        Action("hint", "Hint", "h", "hint: a pair that links (costs time)",
-               lambda s: p.Move(move={"action": "hint"}), enabled=_racing),
-        Action("shuffle", "Shuffle", "s", "shuffle your remaining tiles",
-               lambda s: p.Move(move={"action": "shuffle"}), enabled=_racing),
-    )
+    description = LINKMATCH
 
     def board(self, room: RoomCopy, me: str | None, now: float) -> LinkBoard:
         """Our board with the countdown and clock run on to ``now``."""
@@ -212,117 +168,3 @@ class LinkMatchView(GameView):
         if state is None or state.status != "playing" or "rows" not in state.view:
             return None
         return selection.click(self.board(room, me, now), x, y)
-
-    def options_text(self, options: Message) -> str:
-        text = f"{options.get('width', 16)}×{options.get('height', 9)}, {options.get('kinds', 36)} kinds"
-        if options.get("gravity") == "down":
-            text += ", gravity"
-        return text
-
-    def live_view(self, room: RoomCopy, me: str | None, now: float) -> Message:
-        """The countdown runs down and then the racer's clock runs on from the latest
-        event, except for a racer who is out (cleared, out of time, resigned)."""
-        state = room.state
-        if state is None:
-            return {}
-        view = state.view
-        if state.status != "playing":
-            return view
-        since = max(0.0, now - room.view_at)
-        starts_in = view.get("starts_in")
-        elapsed = view.get("elapsed")
-        out = dict(view)
-        if isinstance(starts_in, int | float) and starts_in > 0:
-            out["starts_in"] = max(0.0, starts_in - since)
-            since = max(0.0, since - starts_in)
-        if (view.get("standing") or {}).get(me, "racing") == "racing" and isinstance(
-            elapsed, int | float
-        ):
-            out["elapsed"] = float(elapsed) + since
-        return out
-
-    def roles(self, state: p.State) -> dict[str, str]:
-        """Tiles each racer has left, and how a racer who is out went out."""
-        standing = state.view.get("standing") or {}
-        roles = {}
-        for player, left in (state.view.get("progress") or {}).items():
-            how = standing.get(player)
-            out = f" ({STANDING.get(how, how)})" if how not in (None, "racing") else ""
-            roles[str(player)] = f"{left} left{out}"
-        return roles
-
-    def result_text(self, state: p.State, me: str | None) -> str:
-        """A race lost to the clock says what put the winner ahead (the result's
-        ``decided_by``): fewer tiles, the same count reached first, or the seat."""
-        try:
-            outcome = Outcome.from_map(state.result or {})
-        except ValueError:
-            return "Game over."
-        if outcome.termination != Termination.TIME or outcome.winner is None:
-            return super().result_text(state, me)
-        who = names(state)
-        winner = outcome.winner
-        ranking = [str(pl) for pl in outcome.details.get("ranking") or []]
-        runner = next((pl for pl in ranking if pl != winner), None)
-        left = outcome.details.get("remaining") or {}
-
-        def name(pl: str | None) -> str:
-            return "you" if pl == me else who.get(str(pl), "the opponent")
-
-        head = "Time is up: you win" if winner == me else f"Time is up: {name(winner)} wins"
-        decided = outcome.details.get("decided_by")
-        if decided == "tiles" and runner is not None:
-            return (f"{head} with the fewest tiles left ({left.get(winner, '?')}; "
-                    f"{name(runner)} {left.get(runner, '?')}).")  # fmt: skip
-        if decided == "first" and runner is not None:
-            return (f"{head}: both {name(winner)} and {name(runner)} had "
-                    f"{left.get(winner, '?')} tiles left, and {name(winner)} got there first.")
-        if decided == "seat":
-            return f"{head}: nobody linked a pair, so the first seat wins."
-        return f"{head} with {left.get(winner, '?')} tiles left."
-
-    def notice_text(self, event: str, data: Message, who: dict[str, str]) -> str:
-        name = who.get(str(data.get("player")), "Someone")
-        template = NOTICES.get(event)
-        seconds = data.get("time")
-        time = clock(seconds) if isinstance(seconds, int | float) else "?"
-        return template.format(name=name, time=time) if template else super().notice_text(
-            event, data, who
-        )
-
-    def status(self, room: RoomCopy, me: str | None, now: float) -> str:
-        """Tiles left, the clock (with hint penalties), and every racer's progress."""
-        state = room.state
-        if state is None:
-            return ""
-        view = self.live_view(room, me, now)
-        board = LinkBoard.from_view(view)
-        limit = view.get("time_limit") or state.options.get("time_limit")
-        parts = [f"{board.remaining} tiles left"] if "remaining" in view else []
-        who = names(state)
-        if state.status == "waiting":
-            if state.creator == me:
-                start = next(a for a in self.actions if a.key == "start")
-                parts.insert(0, f"Press {start.label} ({start.keys}) when everyone is in")
-            else:
-                creator = who.get(str(state.creator), "the room's creator")
-                parts.insert(0, f"Waiting for {creator} to start the race")
-        if board.starts_in:
-            parts.insert(0, f"Starting in {int(board.starts_in + 0.99)}…")
-        timer = f"⏱ {clock(board.elapsed)}"
-        if isinstance(limit, int | float) and limit:
-            timer += f" / {clock(limit)}"
-        if view.get("penalty"):
-            timer += f" (+{int(view['penalty'])}s hints)"
-        parts.append(timer)
-        standing = view.get("standing") or {}
-        others = []
-        for player, left in board.progress.items():
-            if player == me:
-                continue
-            how = standing.get(player)
-            out = f" ({STANDING.get(how, how)})" if how not in (None, "racing") else ""
-            others.append(f"{who.get(player, '?')} {left}{out}")
-        if others:
-            parts.append("others: " + ", ".join(others))
-        return " · ".join(parts)

@@ -5,16 +5,15 @@ status line with a running clock, roles and actions."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any
 
 from gridhall import protocol as p
 from gridhall.client.messages import Request
 from gridhall.client.room import RoomCopy
-from gridhall.client.views.base import Action, Button, GameView
-from gridhall.client.views.common import Look, Message, clock, names, player_color
-from gridhall.client.views.form import Choice, Form, Number, Preset, Toggle
-from gridhall.protocol import Outcome, Termination
+from gridhall.client.views.base import Button, GameView
+from gridhall.client.views.common import Look, Message, player_color
 from gridhall.protocol.cells import cell_name
+from gridhall.protocol.games.minesweeper import MINESWEEPER
 
 NUMBER_COLORS = {
     "1": "#1f4fff",
@@ -169,40 +168,10 @@ def next_mark(ch: str) -> str:
     return {"#": "flag", "F": "question", "?": "none"}.get(ch, "flag")
 
 
-CUSTOM = {"preset": None}
-"""Width, height and mines apply only to a custom board (no preset)."""
-
-
 class MinesweeperView(GameView):
     """Everybody clears one shared board; the clock runs from the first reveal."""
 
-    name = "minesweeper"
-    title = "Minesweeper"
-    presets: ClassVar[tuple[Preset, ...]] = (
-        Preset("beginner 9×9, 10 mines", {"preset": "beginner"}),
-        Preset("intermediate 16×16, 40 mines", {"preset": "intermediate"}),
-        Preset("expert 30×16, 99 mines", {"preset": "expert"}),
-        Preset("expert, no guessing", {"preset": "expert", "no_guess": True}),
-        Preset("custom 40×20, 120 mines, 3 lives",
-               {"preset": None, "width": 40, "height": 20, "mines": 120, "lives": 3}),
-    )
-    form: ClassVar[Form] = (
-        Choice("preset", "Board", (("beginner", "beginner 9×9, 10 mines"),
-                                   ("intermediate", "intermediate 16×16, 40 mines"),
-                                   ("expert", "expert 30×16, 99 mines"),
-                                   (None, "custom size…")), "intermediate"),
-        Number("width", "Width", 1, 200, 16, when=CUSTOM),
-        Number("height", "Height", 1, 200, 16, when=CUSTOM),
-        Number("mines", "Mines", 1, 200 * 200 - 9, 40, when=CUSTOM),
-        Toggle("no_guess", "No guessing needed", False),
-        Number("lives", "Lives", 1, 99, 1),
-        Choice("first_click", "First click", (("opening", "opens an area"),
-                                              ("safe", "is only safe")), "opening"),
-    )
-    actions: ClassVar[tuple[Action, ...]] = (
-        Action("hint", "Hint", "h", "hint: a safe cell, or the best guess (adds time)",
-               lambda s: p.Move(move={"action": "hint"})),
-    )
+    description = MINESWEEPER
 
     def board(self, room: RoomCopy, me: str | None) -> MinesBoard:
         """The board with the other players' last clicks marked in their colours."""
@@ -224,82 +193,3 @@ class MinesweeperView(GameView):
         if room.state is None or room.state.status != "playing":
             return None
         return self.board(room, me).flag_around(x, y)
-
-    def options_text(self, options: Message) -> str:
-        if options.get("preset"):
-            text = str(options["preset"])
-        else:
-            text = (f"{options.get('width', 16)}×{options.get('height', 16)}, "
-                    f"{options.get('mines', 40)} mines")  # fmt: skip
-        if options.get("no_guess"):
-            text += ", no guessing"
-        if isinstance(options.get("lives"), int) and options["lives"] > 1:
-            text += f", {options['lives']} lives"
-        return text
-
-    def live_view(self, room: RoomCopy, me: str | None, now: float) -> Message:
-        """``elapsed`` runs on from the latest event while the game runs (from the
-        first reveal on)."""
-        state = room.state
-        if state is None:
-            return {}
-        view = state.view
-        elapsed = view.get("elapsed")
-        if state.status == "playing" and view.get("revealed") and isinstance(elapsed, int | float):
-            return {**view, "elapsed": float(elapsed) + max(0.0, now - room.view_at)}
-        return view
-
-    def roles(self, state: p.State) -> dict[str, str]:
-        """Cells each player opened (and mines hit), or that they left the game."""
-        notes = {}
-        for player, s in (state.view.get("stats") or {}).items():
-            hit = f", {s.get('mines_hit')} hit" if s.get("mines_hit") else ""
-            notes[str(player)] = f"{s.get('revealed', 0)} opened{hit}"
-        for player in state.view.get("left") or []:
-            notes[str(player)] = "left the game"
-        return notes
-
-    def status(self, room: RoomCopy, me: str | None, now: float) -> str:
-        """Mines left, time, revealed cells, and who did what last."""
-        state = room.state
-        if state is None:
-            return ""
-        board = MinesBoard.from_view(self.live_view(room, me, now))
-        parts = [
-            f"⚑ {board.mines_left()} mines left",
-            f"⏱ {clock(board.elapsed)}",
-            f"{board.revealed}/{board.width * board.height - board.mines} open",
-        ]
-        if board.lives > 1:
-            parts.append(f"♥ {board.lives_left}/{board.lives}")
-        if board.hint:
-            x, y, safe = board.hint
-            parts.append(f"hint: {board.coord(x, y)} "
-                         f"{'is safe' if safe else 'is the best guess'}")  # fmt: skip
-        who = names(state)
-        for player, move in list((board.last or room.last_actions).items())[-3:]:
-            if player == me:
-                continue
-            verb = {"reveal": "opened", "chord": "chorded", "mark": "marked",
-                    "flag-around": "flagged around"}.get(str(move.get("action")), "played")
-            mx, my = move.get("x"), move.get("y")
-            where = f" {board.coord(mx, my)}" if isinstance(mx, int) and isinstance(my, int) \
-                and mx >= 0 and my >= 0 else ""  # fmt: skip
-            parts.append(f"{who.get(player, '?')} {verb}{where}")
-        return " · ".join(parts)
-
-    def result_text(self, state: p.State, me: str | None) -> str:
-        """Co-op: everybody wins or loses together."""
-        try:
-            outcome = Outcome.from_map(state.result or {})
-        except ValueError:
-            return "Game over."
-        if outcome.termination == Termination.CLEARED:
-            return "Board cleared — everyone wins!"
-        if outcome.termination == Termination.RESIGN:
-            return "Everyone left the game."
-        if outcome.termination == Termination.DISCONNECT:
-            return "Everyone lost the connection; the game is over."
-        by = outcome.details.get("by")
-        who = names(state)
-        return f"Boom! {who.get(str(by), 'Someone')} hit a mine." if by else "Boom! A mine."

@@ -246,8 +246,9 @@ def test_status_lines_for_race_and_results() -> None:
     line = view.status(room_of(state, view_at=NOW), "a", NOW)
     assert "40 tiles left" in line and "1:01 / 10:00" in line and "bob 38" in line
     state = replace(state, status="over", result={"winner": "b", "reason": "cleared"})
-    assert view.result_text(state, "a") == "bob wins by board cleared."
-    assert view.result_text(state, "b").startswith("You win")
+    # a race result says who cleared first, not "wins by board cleared" (issue 23)
+    assert view.result_text(state, "a") == "bob cleared the board first and wins the race."
+    assert view.result_text(state, "b") == "You cleared the board first and win the race!"
 
 
 def test_linkmatch_countdown_then_clock_runs_on_between_events() -> None:
@@ -292,7 +293,7 @@ def test_event_texts_name_who_did_what_and_skip_our_own() -> None:
         return view.event_text(msg, room, me)  # type: ignore[arg-type]
 
     ev = {"room": "AB12CD", "seq": 6}
-    assert said(p.Joined(**ev, role="spectator", player="c", name="cy")) == "cy joined as spectator."
+    assert said(p.Joined(**ev, role="spectator", player="c", name="cy")) == "cy joined as a spectator."
     assert said(p.Left(**ev, player="b")) == "bob left the room."
     assert said(p.Resigned(**ev, player="b")) == "bob resigned."
     assert said(p.Resigned(**ev, player="a")) is None  # we know what we did
@@ -303,7 +304,7 @@ def test_event_texts_name_who_did_what_and_skip_our_own() -> None:
     assert said(p.AnswerEvent(**ev, sender="b", kind="takeback", accept=False)) == (
         "bob declined the take-back request.")  # fmt: skip
     assert said(p.AnswerEvent(**ev, sender="b", kind="draw", accept=True)) == (
-        "bob accepted the draw request.")  # fmt: skip
+        "bob accepted the draw offer.")  # fmt: skip
     offered = room_of(replace(room.state, view={**room.state.view,  # type: ignore[union-attr]
                                                  "pending": {"kind": "draw", "from": "b"}}))
     assert view.event_text(p.OfferEvent(**ev, sender="b", kind="draw"), offered, "a") == (
@@ -467,7 +468,7 @@ def test_lobby_rows_and_presets() -> None:
     assert gomoku.options_text({"size": 19, "rule": "renju"}) == "19×19 renju"
     assert gomoku.options_text({"size": 15, "rule": "freestyle", "ai": "hard",
                                 "clock": {"minutes": 10, "increment": 5}}) == (
-        "15×15 freestyle, 10+5, AI hard")  # fmt: skip
+        "15×15 freestyle, 10+5, vs computer (hard)")  # fmt: skip
     custom = {"preset": None, "width": 40, "height": 20, "mines": 120, "no_guess": True,
               "lives": 3}  # fmt: skip
     assert view_for("minesweeper").options_text(custom) == "40×20, 120 mines, no guessing, 3 lives"

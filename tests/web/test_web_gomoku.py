@@ -54,6 +54,10 @@ def test_invite_link_joins_and_five_in_a_row_wins(ann: Browser, bob: Browser,
         assert won == {(x, 7) for x in range(3, 8)}
     assert "You win by five in a row!" in ann.wait_css("#banner").text
     assert "Ann wins by five in a row." in bob.wait_css("#banner").text
+    # the bar is coloured by the result for each viewer: the loser's is not green
+    assert ann.find("#banner").get_attribute("data-outcome") == "win"
+    assert bob.find("#banner").get_attribute("data-outcome") == "loss"
+    assert "place a stone" in ann.find("#gesture-hint").text  # told to players
     box = bob.find("#chat-form input[name=chat]")
     box.send_keys("gg, well played")
     bob.find("#chat-form button[type=submit]").click()
@@ -91,7 +95,7 @@ def test_take_back_and_draw_offers_are_answered_in_the_other_browser(
 
     place(bob, ann, 6, 6, "white")
     ann.find("#actions [data-action=draw]").click()
-    bob.wait(lambda: "Ann offers a draw." in bob.find("#offer-bar").text, "the draw offer")
+    bob.wait(lambda: "Ann asks for a draw." in bob.find("#offer-bar").text, "the draw offer")
     bob.find("#offer-bar [data-action=accept]").click()
     for browser in (ann, bob):
         banner = browser.wait_css("#banner")
@@ -108,12 +112,12 @@ def test_resigning_ends_the_game_for_both(ann: Browser, bob: Browser,
 
 def test_computer_opponent_with_a_clock(ann: Browser, web_server: ServerThread) -> None:
     open_lobby(ann, web_server, "Ann")
-    create_room(ann, "gomoku", g_ai="easy", g_clock="3+2")
+    create_room(ann, "gomoku", opt_ai="easy", opt_clock="5+3")  # the Python clients' clocks
     ann.wait(lambda: "Computer (easy)" in ann.find("#players").text, "the computer seated")
     assert "computer easy" in ann.find("#players").text
     ann.wait(lambda: ann.status_state() == "playing", "the game to start")
-    assert "Ann 3:00" in ann.status() or "Ann 2:5" in ann.status()
-    ann.wait(lambda: "Ann 2:5" in ann.status(), "Ann's clock to run down between events")
+    assert "Ann 5:00" in ann.status() or "Ann 4:5" in ann.status()
+    ann.wait(lambda: "Ann 4:5" in ann.status(), "Ann's clock to run down between events")
     ann.cell(7, 7).click()
     ann.wait(lambda: list(ann.cells("stone").values()).count("white") == 1,
              "the computer's answer")

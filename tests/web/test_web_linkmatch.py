@@ -36,7 +36,7 @@ def test_a_link_shows_its_path_and_the_others_see_progress(ann: Browser, bob: Br
                                                            web_server: ServerThread,
                                                            shots: Path | None) -> None:
     open_lobby(ann, web_server, "Ann")
-    create_room(ann, "linkmatch", l_size="8x6x12")
+    create_room(ann, "linkmatch", preset="2")  # the 8×6 preset
     join_by_link(bob, invite_link(ann), "Bob", "linkmatch")
     assert not bob.find("#actions [data-action=start]").is_displayed()  # the creator starts
     ann.wait(lambda: "Bob" in ann.find("#players").text, "Bob seated")

@@ -41,7 +41,7 @@ def hidden(browser: Browser) -> set[Cell]:
 
 def start_coop(ann: Browser, bob: Browser, server: ServerThread) -> None:
     open_lobby(ann, server, "Ann")
-    create_room(ann, "minesweeper", m_preset="beginner")
+    create_room(ann, "minesweeper", opt_preset="beginner")
     join_by_link(bob, invite_link(ann), "Bob", "minesweeper")
     ann.wait(lambda: "Bob" in ann.find("#players").text, "Bob seated")
     ann.cell(4, 4).click()

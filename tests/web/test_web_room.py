@@ -70,7 +70,7 @@ def test_private_room_asks_for_its_password_and_spectators_watch(
     open_lobby(ann, web_server, "Ann")
     ann.find("#create-form [name=private]").click()
     ann.find("#create-form [name=password]").send_keys("sesame")
-    code = create_room(ann, "minesweeper", m_preset="beginner")
+    code = create_room(ann, "minesweeper", opt_preset="beginner")
     open_lobby(bob, web_server, "Bob")
     assert code not in bob.find("#room-list").text  # private rooms are not listed
 
@@ -92,7 +92,7 @@ def test_lobby_lists_public_rooms_and_joins_from_the_list(ann: Browser, bob: Bro
                                                           web_server: ServerThread,
                                                           shots: Path | None) -> None:
     open_lobby(ann, web_server, "Ann")
-    code = create_room(ann, "linkmatch", l_size="8x6x12")
+    code = create_room(ann, "linkmatch", preset="2")  # the 8×6 preset
     open_lobby(bob, web_server, "Bob")
     row = bob.wait(lambda: bob.find_all(f"#room-list tr[data-room='{code}']"), "the room row")[0]
     assert "Link-match" in row.text and "Ann" in row.text
@@ -135,7 +135,7 @@ def test_a_restart_close_says_so_and_the_page_reconnects_to_its_seat(
 def test_a_second_tab_takes_over_and_the_first_one_says_so(ann: Browser,
                                                            web_server: ServerThread) -> None:
     open_lobby(ann, web_server, "Ann")
-    create_room(ann, "minesweeper", m_preset="beginner")
+    create_room(ann, "minesweeper", opt_preset="beginner")
     first = ann.driver.current_window_handle
     ann.driver.switch_to.new_window("tab")
     try:
@@ -157,7 +157,7 @@ def test_a_second_tab_takes_over_and_the_first_one_says_so(ann: Browser,
 def test_an_invite_link_without_a_name_asks_for_one_then_joins(
         ann: Browser, bob: Browser, web_server: ServerThread) -> None:
     open_lobby(ann, web_server, "Ann")
-    code = create_room(ann, "linkmatch", l_size="8x6x12")
+    code = create_room(ann, "linkmatch", preset="2")  # the 8×6 preset
     bob.driver.get(invite_link(ann))  # a fresh origin: no saved name yet
     form = bob.wait_css("#name-form")
     assert f"invited to room {code}" in bob.find("#welcome-room").text

@@ -141,23 +141,23 @@ def test_invite_links_are_parsed_strictly(page: Browser) -> None:
 
 def test_texts_name_cells_and_requests_in_words(page: Browser) -> None:
     got = run(page, """
-      const text = await import('/js/text.js');
-      const race = (me) => text.statusLine({state: {game: 'linkmatch', status: 'waiting',
+      const text = await import('/js/describe.js');
+      const race = (me) => text.statusLine({game: 'linkmatch', status: 'waiting',
         creator: 'p1', players: [{player: 'p1', name: 'Ann'}, {player: 'p2', name: 'Bob'}],
-        view: {}}}, me, true, true);
+        view: {}}, me, {}, true);
       return {
         cells: [text.cellName(7, 7), text.columnName(8), text.columnName(25)],
         titles: ['agree-again', 'sync', 'move'].map((request) =>
           text.errorTitle({code: 'illegal-move', request})),
         creator: race('p1'), other: race('p2'),
-        onTime: text.resultText({game: 'linkmatch', players: [{player: 'p1', name: 'Ann'},
+        onTime: text.resultText({game: 'linkmatch', status: 'over', players: [{player: 'p1', name: 'Ann'},
           {player: 'p2', name: 'Bob'}], result: {winner: 'p2', reason: 'time',
           ranking: ['p2', 'p1'], remaining: {p1: 12, p2: 8}, decided_by: 'tiles'}}, 'p1'),
       };
     """)
     assert got["cells"] == ["H8", "J", "AA"]  # as protocol/cells.py names them
     assert got["titles"] == ["No new game", "Could not catch up with the room", "Move not made"]
-    assert got["creator"].startswith("Press Start when everyone is in")
+    assert got["creator"].startswith("Press Start (g) when everyone is in")
     assert got["other"].startswith("Waiting for Ann to start the race")
     assert got["onTime"] == "Time is up: Bob wins with the fewest tiles left (8; you 12)."
 

@@ -138,8 +138,30 @@ def test_every_client_file_is_packaged_and_served() -> None:
     for path in files:
         rel = path.relative_to(ROOT / "client").as_posix()
         assert any(fnmatch.fnmatch(rel, g) and rel.count("/") == g.count("/") for g in globs), rel
-    served = set(site().assets) - {"/"} - set(catalogs())  # catalogs: made from the .po files
+    # catalogs and descriptions are made from the .po files and protocol/games
+    served = set(site().assets) - {"/", "/games.json"} - set(catalogs())
     assert served == {"/" + p.relative_to(WEB).as_posix() for p in files}
+
+
+async def test_games_json_serves_every_description_with_the_page_headers(
+        server: GameServer) -> None:
+    """The browser reads the games' descriptions from the server, never from its own copy."""
+    from gridhall.protocol import games
+
+    status, headers, body = await get(server, "/games.json")
+    assert status == 200
+    assert headers["content-type"] == "application/json; charset=utf-8"
+    assert int(headers["content-length"]) == len(body)
+    assert headers["x-content-type-options"] == "nosniff"
+    assert "default-src 'self'" in headers["content-security-policy"]
+    assert headers["cache-control"] == "no-cache" and headers["etag"].startswith('"')
+    data = json.loads(body)
+    assert data == json.loads(json.dumps(games.to_json()))
+    assert set(data["games"]) == {"gomoku", "minesweeper", "linkmatch"}
+    clocks = [v for v, _ in data["games"]["gomoku"]["form"][2]["choices"]]
+    assert clocks == [None, "5+3", "10+5", "15+10", "30+20"]  # as the Python clients offer
+    status, _, nothing = await get(server, "/games.json", f"If-None-Match: {headers['etag']}")
+    assert status == 304 and nothing == b""
 
 
 def test_vendored_files_match_their_pins() -> None:

@@ -2,33 +2,49 @@
 // private rooms), and the create-room form with each game's options.
 
 import { $, el } from "./dom.js";
+import { describe, gameNames, gameTitle, optionsText } from "./describe.js";
 import { t } from "./i18n.js";
-import { GAME_TITLES, optionsText } from "./text.js";
 
-function int(value) {
-  return Number.parseInt(value, 10);
+// The create form is built from the game's description (its fields, bounds, defaults,
+// `when` conditions and presets), as the terminal and Tk clients build theirs.
+
+const FIELD = "opt-";
+
+function fieldsOf(game) {
+  return describe(game).form.filter((f) => f.form);
+}
+
+function active(field, values) {
+  return Object.entries(field.when || {}).every(([key, want]) => values[key] === want);
+}
+
+/** The value a field's widget holds, typed as the description's (null: left out). */
+function valueOf(field, input) {
+  if (field.kind === "toggle") return input.checked;
+  if (field.kind === "number") return Number.parseInt(input.value, 10);
+  const found = field.choices.find(([v]) => (v === null ? "" : String(v)) === input.value);
+  return found ? found[0] : field.default;
+}
+
+function formValues(form, game) {
+  const values = {};
+  for (const field of fieldsOf(game)) {
+    const input = form.elements[FIELD + field.key];
+    if (input) values[field.key] = valueOf(field, input);
+  }
+  return values;
 }
 
 /** The `create-room` fields the form describes (the server checks them). */
 export function createRequest(form) {
   const f = form.elements;
   const game = f.game.value;
-  let options = {};
-  if (game === "gomoku") {
-    options = { size: int(f["g-size"].value), rule: f["g-rule"].value };
-    if (f["g-ai"].value) options.ai = f["g-ai"].value;
-    if (f["g-clock"].value) options.clock = f["g-clock"].value;
-  } else if (game === "minesweeper") {
-    const preset = f["m-preset"].value;
-    options = preset === "custom"
-      ? { width: int(f["m-width"].value), height: int(f["m-height"].value), mines: int(f["m-mines"].value) }
-      : { preset };
-    options.first_click = f["m-first"].value;
-    options.lives = int(f["m-lives"].value) || 1;
-    if (f["m-noguess"].checked) options.no_guess = true;
-  } else if (game === "linkmatch") {
-    const [width, height, kinds] = f["l-size"].value.split("x").map(int);
-    options = { width, height, kinds, time_limit: int(f["l-time"].value), gravity: f["l-gravity"].value };
+  const values = formValues(form, game);
+  const options = {};
+  for (const field of fieldsOf(game)) {
+    const value = values[field.key];
+    if (!active(field, values) || value === null || value === undefined || Number.isNaN(value)) continue;
+    options[field.key] = value;
   }
   const fields = { game, options };
   const password = f.password.value;
@@ -43,6 +59,20 @@ export function roomStatus(status) {
   if (status === "playing") return t("playing");
   if (status === "over") return t("over");
   return String(status || "?");
+}
+
+function widget(field) {
+  const name = FIELD + field.key;
+  if (field.kind === "toggle") {
+    return el("label", { class: "check", "data-field": field.key },
+      el("input", { name, type: "checkbox" }), ` ${t(field.label)}`);
+  }
+  if (field.kind === "number") {
+    return el("label", { "data-field": field.key }, t(field.label),
+      el("input", { name, type: "number", min: field.lo, max: field.hi, step: 1, required: true }));
+  }
+  return el("label", { "data-field": field.key }, t(field.label),
+    el("select", { name }, field.choices.map(([v, label]) => el("option", { value: v === null ? "" : String(v) }, t(label)))));
 }
 
 export class LobbyView {
@@ -61,19 +91,49 @@ export class LobbyView {
       event.preventDefault();
       this.app.send("create-room", createRequest(this.createForm));
     });
-    const f = this.createForm.elements;
-    f.game.addEventListener("change", () => this.gameChanged());
-    f["m-preset"].addEventListener("change", () => {
-      $("[data-custom=minesweeper]").hidden = f["m-preset"].value !== "custom";
-    });
+    this.fields = $("#create-fields");
+    this.presets = $("#create-preset");
+    const games = this.createForm.elements.game;
+    games.replaceChildren(...gameNames().map((name) => el("option", { value: name }, gameTitle(name))));
+    games.addEventListener("change", () => this.gameChanged());
+    this.presets.addEventListener("change", () => this.applyPreset());
+    this.fields.addEventListener("change", () => this.showActive());
     this.gameChanged();
   }
 
+  /** Build the chosen game's fields and presets, then fill in its first preset. */
   gameChanged() {
     const game = this.createForm.elements.game.value;
-    for (const set of this.createForm.querySelectorAll("fieldset[data-game]")) {
-      set.hidden = set.dataset.game !== game;
-      set.disabled = set.hidden;
+    this.fields.replaceChildren(...fieldsOf(game).map(widget));
+    const presets = describe(game).presets;
+    this.presets.replaceChildren(...presets.map((p, i) => el("option", { value: String(i) }, t(p.label))));
+    this.presets.closest("label").hidden = presets.length === 0;
+    this.applyPreset();
+  }
+
+  /** The game's defaults with the chosen preset's values over them. */
+  applyPreset() {
+    const game = this.createForm.elements.game.value;
+    const preset = describe(game).presets[Number(this.presets.value)] || { values: {} };
+    const f = this.createForm.elements;
+    for (const field of fieldsOf(game)) {
+      const input = f[FIELD + field.key];
+      const value = Object.prototype.hasOwnProperty.call(preset.values, field.key) ? preset.values[field.key] : field.default;
+      if (field.kind === "toggle") input.checked = Boolean(value);
+      else input.value = value === null ? "" : String(value);
+    }
+    this.showActive();
+  }
+
+  /** Hide (and leave out) the fields whose `when` does not hold. */
+  showActive() {
+    const game = this.createForm.elements.game.value;
+    const values = formValues(this.createForm, game);
+    for (const field of fieldsOf(game)) {
+      const label = this.fields.querySelector(`[data-field="${field.key}"]`);
+      const on = active(field, values);
+      label.hidden = !on;
+      for (const input of label.querySelectorAll("input, select")) input.disabled = !on;
     }
   }
 
@@ -115,7 +175,7 @@ export class LobbyView {
       const players = (r.players || []).map(String);
       const tr = el("tr", { "data-room": code, tabindex: 0 },
         el("td", {}, el("code", {}, code)),
-        el("td", {}, GAME_TITLES[r.game] || String(r.game)),
+        el("td", {}, gameTitle(String(r.game))),
         el("td", { class: "dim" }, optionsText(String(r.game), r.options || {})),
         el("td", {}, `${players.join(", ") || "—"} (${players.length}${seats})`),
         el("td", {}, String(r.spectators || 0)),

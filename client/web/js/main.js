@@ -9,7 +9,7 @@ import { LANG_KEY, SOURCE, language, loadLanguage, preferredLanguage, t } from "
 import { LobbyView } from "./lobby.js";
 import { RoomView } from "./room.js";
 import { Session, saveName, savedName } from "./session.js";
-import { errorText, errorTitle } from "./text.js";
+import { errorText, errorTitle, loadDescriptions } from "./describe.js";
 import { translatePage } from "./translate.js";
 
 const TICK_MS = 500;
@@ -333,4 +333,6 @@ class App {
   }
 }
 
-new App().start();
+// The games' descriptions first: the lobby's form and every game text come from them.
+loadDescriptions().catch((err) => console.warn("game descriptions not loaded:", err))
+  .finally(() => new App().start());

@@ -3,55 +3,29 @@
 // server sent and sends intents; it never decides a result.
 
 import { $, clear, el } from "./dom.js";
-import { N_, t, tn } from "./i18n.js";
+import { t, tn } from "./i18n.js";
 import { drawQr } from "./qr.js";
 import { GomokuBoard } from "./boards/gomoku.js";
 import { LinkBoard } from "./boards/linkmatch.js";
 import { MinesBoard } from "./boards/minesweeper.js";
 import {
-  GAME_TITLES, OFFER_NAMES, names, noticeText, offerText, optionsText, playerColor, playerRoles,
+  actionStates, eventText, gameTitle, gestureText, liveView, offerText, optionsText, outcomeFor, playerRoles,
   rankingLines, resultText, statusLine,
-} from "./text.js";
+} from "./describe.js";
+import { names, playerColor } from "./text.js";
 
 const BOARDS = { gomoku: GomokuBoard, minesweeper: MinesBoard, linkmatch: LinkBoard };
-
-const ACTIONS = {
-  gomoku: [["draw", "Offer draw"], ["takeback", "Take back"]],
-  minesweeper: [["hint", "Hint"]],
-  linkmatch: [["start", "Start"], ["hint", "Hint"], ["shuffle", "Shuffle"]],
-};
-const COMMON = [["resign", N_("Resign")]];
-
-const GESTURES = {
-  gomoku: "Tap or click a point to place a stone.",
-  minesweeper: "Tap / left-click reveals (a satisfied number chords); long-press / right-click flags → ? → none (on a number: flag around); middle-click chords.",
-  linkmatch: "Tap a tile, then its twin: the link may turn twice, around the edge too.",
-};
 
 function seated(state, me) {
   return (state.players || []).some((p) => p.player === me);
 }
 
 /** The state with clocks run forward by the seconds since it arrived (the server
- * sends times as of its latest event; we count on between events). */
-export function liveState(state, secondsSince, skew) {
-  const view = state.view;
-  if (state.status !== "playing" || !view || typeof view !== "object") return state;
-  const live = { ...view };
-  if (live.starts_in > 0) {
-    const left = live.starts_in - secondsSince;
-    live.starts_in = Math.max(0, left);
-    if (left < 0 && typeof live.elapsed === "number") live.elapsed -= left;
-  } else if (typeof live.elapsed === "number" && (state.game !== "minesweeper" || live.revealed)) {
-    live.elapsed += secondsSince;
-  }
-  const clk = live.clock;
-  if (clk && clk.running && clk.remaining && typeof clk.since === "number") {
-    const used = Math.max(0, Date.now() / 1000 - skew - clk.since);
-    const left = Math.max(0, (clk.remaining[clk.running] || 0) - used);
-    live.clock = { ...clk, remaining: { ...clk.remaining, [clk.running]: left } };
-  }
-  return { ...state, view: live };
+ * sends times as of its latest event; we count on between events), as the game's
+ * description says which clocks run. `skew`: our clock minus the server's. */
+export function liveState(state, me, secondsSince, skew) {
+  if (state.status !== "playing" || !state.view || typeof state.view !== "object") return state;
+  return { ...state, view: liveView(state, me, Date.now() / 1000 - skew, secondsSince) };
 }
 
 export class RoomView {
@@ -108,8 +82,7 @@ export class RoomView {
       this.game = game;
       this.board = new BOARDS[game]((request, notice) => this.intent(request, notice));
       this.boardWrap.replaceChildren(this.board.el);
-      this.buildActions(game);
-      $("#gesture-hint").textContent = GESTURES[game] || "";
+      this.buildActions(copy.state, me);
       this.chatKeys = [];
       clear(this.chatLog);
     }
@@ -126,11 +99,6 @@ export class RoomView {
   /** One room message, already folded into the copy: notices and the link path. */
   handle(msg, before) {
     const state = this.copy ? this.copy.state : {};
-    const who = { ...names(before || {}), ...names(state) };
-    const sender = msg.from || msg.player;
-    const senderName = msg.name || who[sender] || t("Someone");
-    const mine = sender === this.me;
-    const notify = (text) => this.app.notify(text);
     switch (msg.type) {
       case "moved": {
         const view = state.view || {}; // the folded view (a delta's `view` is partial)
@@ -139,33 +107,17 @@ export class RoomView {
         if (this.board instanceof LinkBoard && msg.by === this.me && (msg.move || {}).action === "link") {
           this.board.showPath(view.path);
         }
-        break;
+        return;
       }
-      case "game-over": notify(resultText(state, this.me)); break;
-      case "play-again": if (!mine) notify(t("{name} wants another game.", { name: senderName })); break;
-      case "decline-again": if (!mine) notify(t("{name} declined another game.", { name: senderName })); break;
-      case "offer": if (!mine) notify(offerText(state, this.me) || t("An offer arrived.")); break;
-      case "answer": {
-        if (mine) break;
-        const params = { name: senderName, offer: OFFER_NAMES[msg.kind] || t("offer") };
-        notify(msg.accept ? t("{name} accepted the {offer} request.", params)
-          : t("{name} declined the {offer} request.", params));
-        break;
-      }
-      case "resigned": if (!mine) notify(t("{name} resigned.", { name: senderName })); break;
-      case "notice": notify(noticeText(msg.event, msg.data || {}, who)); break;
-      case "joined":
-        if (msg.player && !mine) {
-          notify(msg.role === "spectator" ? t("{name} joined as spectator.", { name: senderName })
-            : t("{name} joined as player.", { name: senderName }));
-        }
-        break;
-      case "left": if (msg.player && !mine) notify(t("{name} left the room.", { name: senderName })); break;
       case "state":
         if (this.board instanceof LinkBoard) this.board.showPath(null); // a new game or a resync
-        break;
+        return;
       default: break;
     }
+    // a leaver is gone from the folded state: name them from the state before
+    const named = msg.type === "left" && before ? { ...state, players: [...(before.players || []), ...(state.players || [])] } : state;
+    const text = eventText(msg, named, this.me);
+    if (text) this.app.notify(text);
   }
 
   // ---- drawing -----------------------------------------------------------------------
@@ -177,23 +129,23 @@ export class RoomView {
     const me = this.me;
     const sit = seated(state, me);
     $("#room-title").replaceChildren(
-      (GAME_TITLES[state.game] || state.game) + " · " + t("room") + " ",
+      `${gameTitle(state.game)} · ${t("room")} `,
       el("code", { "data-room-code": "" }, copy.room),
-      " · " + t("round {round}", { round: Number(state.round || 0) + 1 }),
+      ` · ${t("round {n}", { n: Number(state.round || 0) + 1 })}`,
       el("span", { class: "dim options" }, ` · ${optionsText(state.game, state.options || {})}`),
     );
     this.board.render({ state: this.live(), me, copy, seated: sit });
     this.fit();
     this.renderStatus();
     this.renderBars(sit);
-    this.renderActions(sit);
+    this.renderActions();
     this.renderPlayers();
     this.renderChat();
     this.renderInvite(copy.room);
   }
 
   live() {
-    return liveState(this.copy.state, (performance.now() - this.received) / 1000, this.skew);
+    return liveState(this.copy.state, this.me, (performance.now() - this.received) / 1000, this.skew);
   }
 
   /** Clocks and countdowns between events (called twice a second). */
@@ -207,9 +159,7 @@ export class RoomView {
   }
 
   renderStatus() {
-    const live = { ...this.copy, state: this.live() };
-    const sit = seated(live.state, this.me);
-    this.status.textContent = statusLine(live, this.me, this.app.connected, sit);
+    this.status.textContent = statusLine(this.copy.state, this.me, this.live().view || {}, this.app.connected);
     this.status.dataset.status = String(this.copy.state.status || "");
     this.status.dataset.turn = this.copy.state.turn === this.me ? "me" : String(this.copy.state.turn || "");
   }
@@ -218,7 +168,7 @@ export class RoomView {
     const state = this.copy.state;
     const me = this.me;
     // a pending draw / take-back offer
-    const text = state.game === "gomoku" && state.status === "playing" ? offerText(state, me) : null;
+    const text = state.status === "playing" ? offerText(state, me) : null;
     this.offerBar.hidden = !text;
     if (text) {
       const pending = (state.view || {}).pending || {};
@@ -244,35 +194,35 @@ export class RoomView {
     }
     this.banner.querySelector(".bar-text").textContent = line;
     this.banner.dataset.result = String((state.result || {}).reason || "");
+    this.banner.dataset.outcome = outcomeFor(state, me);
     const show = { again: sit && !asked.length && !mine, agree: sit && asked.length > 0 && !mine, decline: sit && asked.length > 0 && !mine };
     for (const b of this.banner.querySelectorAll("button")) b.hidden = !show[b.dataset.action];
     const ranking = this.banner.querySelector(".ranking");
-    ranking.replaceChildren(...(state.game === "linkmatch" ? rankingLines(state) : []).map((t) => el("li", {}, t)));
+    ranking.replaceChildren(...rankingLines(state, me).map((line) => el("li", {}, line)));
   }
 
-  buildActions(game) {
+  /** The game's buttons, then the common ones, as its description lists them. */
+  buildActions(state, me) {
     this.buttons = {};
-    const buttons = [...(ACTIONS[game] || []), ...COMMON].map(([key, label]) => {
-      const b = el("button", { type: "button", "data-action": key }, t(label));
-      b.addEventListener("click", () => this.action(key));
-      this.buttons[key] = b;
+    this.requests = {};
+    const buttons = actionStates(state, me).filter(({ action }) => action.key !== "leave").map(({ action }) => {
+      const b = el("button", { type: "button", "data-action": action.key, title: t(action.help) }, t(action.label));
+      b.addEventListener("click", () => this.action(action.key));
+      this.buttons[action.key] = b;
+      this.requests[action.key] = action.request;
       return b;
     });
     this.actions.replaceChildren(...buttons);
   }
 
-  renderActions(sit) {
-    const state = this.copy.state;
-    const playing = state.status === "playing";
-    for (const [key, b] of Object.entries(this.buttons)) {
-      if (key === "start") {
-        b.hidden = !(state.status === "waiting" && state.creator === this.me);
-        b.disabled = false;
-      } else {
-        b.hidden = !sit;
-        b.disabled = !playing;
-      }
+  renderActions() {
+    for (const { action, shown, enabled } of actionStates(this.copy.state, this.me)) {
+      const b = this.buttons[action.key];
+      if (!b) continue;
+      b.hidden = !shown;
+      b.disabled = !enabled;
     }
+    $("#gesture-hint").textContent = gestureText(this.copy.state, this.me);
   }
 
   renderPlayers() {
@@ -351,12 +301,12 @@ export class RoomView {
 
   action(key) {
     const state = this.copy ? this.copy.state : {};
-    const simple = {
-      resign: "resign", start: "start", again: "play-again", agree: "agree-again", decline: "decline-again",
-    };
-    if (simple[key]) this.app.send(simple[key]);
-    else if (key === "draw" || key === "takeback") this.app.send("offer", { kind: key });
-    else if (key === "hint" || key === "shuffle") this.app.send("move", { move: { action: key } });
+    const simple = { again: "play-again", agree: "agree-again", decline: "decline-again" };
+    const described = (this.requests || {})[key];
+    if (described) {
+      const { type, ...fields } = described;
+      this.app.send(type, fields);
+    } else if (simple[key]) this.app.send(simple[key]);
     else if (key === "accept" || key === "refuse") {
       const pending = (state.view || {}).pending;
       if (pending) this.app.send("answer", { kind: pending.kind, accept: key === "accept" });

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import re
 
+from gridhall.protocol.games import options
+from gridhall.protocol.games.gomoku import GOMOKU
+
 from ..base import JSON, OptionError, StartPolicy
 from .computer import COMPUTER
 from .game import GomokuGame, from_state
 
-RULES = ("freestyle", "standard", "renju")
 AI_LEVELS = COMPUTER.levels
 
 
@@ -43,27 +45,23 @@ class GomokuSpec:
     computer = COMPUTER
 
     def parse_options(self, raw: JSON) -> JSON:
-        size = raw.get("size", 15)
-        if size not in (15, 19) or isinstance(size, bool):
-            raise OptionError("size must be 15 or 19.")
-        rule = raw.get("rule", "freestyle")
-        if rule not in RULES:
-            raise OptionError("rule must be one of: " + ", ".join(RULES) + ".")
+        """Names, choices and bounds come from the description; here only what joins
+        fields (renju's board, the move limit's board) and the free-form clock."""
+        parsed = options.parse(GOMOKU, raw, OptionError, custom=("clock",))
+        size, rule, ai, move_limit = (parsed["size"], parsed["rule"], parsed["ai"],
+                                      parsed["move_limit"])  # fmt: skip
         if rule == "renju" and size != 15:
             raise OptionError("The renju rule is played on the 15x15 board.")
-        ai = raw.get("ai")
         if ai is not None and ai not in AI_LEVELS:
             raise OptionError("ai must be 'easy' or 'hard'.")
-        move_limit = raw.get("move_limit")
-        if move_limit is not None and (isinstance(move_limit, bool) or not isinstance(
-                move_limit, int) or not 10 <= move_limit <= size * size):
+        if move_limit is not None and move_limit > size * size:
             raise OptionError(f"move_limit must be an integer from 10 to {size * size}.")
-        options: JSON = {"size": size, "rule": rule}
-        clock = _parse_clock(raw.get("clock"))
+        out: JSON = {"size": size, "rule": rule}
+        clock = _parse_clock(parsed["clock"])
         for key, value in (("clock", clock), ("ai", ai), ("move_limit", move_limit)):
             if value is not None:
-                options[key] = value
-        return options
+                out[key] = value
+        return out
 
     def max_players(self, options: JSON) -> int:
         return 2

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-import math
+from gridhall.protocol.games import options
+from gridhall.protocol.games.linkmatch import LINKMATCH
 
 from ..base import JSON, Game, GameSpec, OptionError, StartPolicy
 from ...jobs import Job
@@ -11,32 +12,6 @@ from .game import LinkMatchGame, from_state
 from .jobs import board_job
 
 MAX_RACERS = 8
-_KNOWN = ("width", "height", "kinds", "time_limit", "gravity", "hint_penalty", "countdown")
-
-
-def _given(raw: JSON, name: str) -> object:
-    return raw.get(name)
-
-
-def _whole(raw: JSON, name: str, default: int, lo: int, hi: int) -> int:
-    value = _given(raw, name)
-    if value is None:
-        value = default
-    if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
-        raise OptionError(f"Option `{name}` must be a whole number from {lo} to {hi}; "
-                          f"got {value!r:.40}.")
-    return value
-
-
-def _seconds(raw: JSON, name: str, default: float, lo: float, hi: float) -> float:
-    value = _given(raw, name)
-    if value is None:
-        value = default
-    if (not isinstance(value, int | float) or isinstance(value, bool)
-            or not math.isfinite(value) or not lo <= value <= hi):
-        raise OptionError(f"Option `{name}` must be a number of seconds from {lo:g} to "
-                          f"{hi:g}; got {value!r:.40}.")
-    return value
 
 
 class LinkMatchSpec:
@@ -49,33 +24,20 @@ class LinkMatchSpec:
         self.computer = None
 
     def parse_options(self, raw: JSON) -> JSON:
-        """Validate and fill defaults; kinds default to 36 or what the board can hold."""
-        if not isinstance(raw, dict):
-            raise OptionError("Link-match options must be a map.")
-        unknown = sorted(str(k) for k in raw if k not in _KNOWN)
-        if unknown:
-            raise OptionError(f"Unknown Link-match option(s) {', '.join(unknown)}; "
-                              f"known options are {', '.join(_KNOWN)}.")
-        width = _whole(raw, "width", 16, 2, 30)
-        height = _whole(raw, "height", 9, 2, 16)
+        """Names, kinds, defaults and bounds come from the description; here only what
+        joins fields: an even cell count, and kinds (by default 36) that fit the board."""
+        parsed = options.parse(LINKMATCH, raw, OptionError)
+        width, height = parsed["width"], parsed["height"]
         cells = width * height
         if cells % 2:
             raise OptionError(f"A {width}x{height} board has an odd number of cells; "
                               "make width or height even so every tile has a partner.")
-        gravity = raw.get("gravity")
-        if gravity is None:
-            gravity = "none"
-        if gravity not in ("none", "down"):
-            raise OptionError(f"Option `gravity` must be `none` or `down`; got {gravity!r:.40}.")
-        return {
-            "width": width,
-            "height": height,
-            "kinds": _whole(raw, "kinds", min(36, cells // 2), 1, cells // 2),
-            "time_limit": _whole(raw, "time_limit", 600, 10, 3600),
-            "gravity": gravity,
-            "hint_penalty": _seconds(raw, "hint_penalty", 10, 0, 600),
-            "countdown": _seconds(raw, "countdown", 3, 0, 10),
-        }
+        if raw.get("kinds") is None:
+            parsed["kinds"] = min(int(parsed["kinds"]), cells // 2)
+        elif parsed["kinds"] > cells // 2:
+            raise OptionError(f"Option `kinds` must be a whole number from 1 to {cells // 2} "
+                              f"on a {width}x{height} board; got {parsed['kinds']!r:.40}.")
+        return parsed
 
     def max_players(self, options: JSON) -> int:
         """Up to eight racers, whatever the options."""

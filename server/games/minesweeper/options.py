@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from gridhall.protocol.games import options
+from gridhall.protocol.games.minesweeper import MINESWEEPER
 
 from ..base import JSON, OptionError
 
@@ -22,55 +23,39 @@ def no_guess_max_mines(cells: int) -> int:
     density = 0.22 if cells <= 1000 else 0.20 if cells <= 2500 else 0.18
     return int(cells * density)
 
-KNOWN = {"preset", "width", "height", "mines", "first_click", "no_guess", "max_adjacent",
-         "lives", "max_players", "hint_penalty"}
-
-
-def _int(raw: JSON, key: str, default: int, lo: int, hi: int) -> int:
-    value: Any = raw.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise OptionError(f"Option {key} must be a whole number.")
-    if not lo <= value <= hi:
-        raise OptionError(f"Option {key} must be between {lo} and {hi}.")
-    return value
+KNOWN = {f.key for f in MINESWEEPER.form}
+"""Every option, as the description lists them."""
 
 
 def parse_options(raw: JSON) -> JSON:
-    """Validate ``raw`` room options and return them complete."""
+    """Validate ``raw`` room options and return them complete. Names, kinds and bounds
+    come from the description; here only what joins fields (a preset or a size, the
+    cells a board needs, what no-guess and max_adjacent boards can hold)."""
     if not isinstance(raw, dict):
         raise OptionError("Options must be a map.")
-    unknown = sorted(set(raw) - KNOWN)
-    if unknown:
-        raise OptionError(f"Minesweeper has no option {unknown[0]!r}; "
-                          f"known options are {', '.join(sorted(KNOWN))}.")
     preset = raw.get("preset")
-    if preset is not None:
-        if preset not in PRESETS:
-            raise OptionError("Option preset must be beginner, intermediate or expert.")
-        sizes = dict(zip(("width", "height", "mines"), PRESETS[preset], strict=True))
-        if any(raw.get(k, v) != v for k, v in sizes.items()):
-            raise OptionError("Give either a preset or width/height/mines, not both.")
+    if preset is not None and preset not in PRESETS:
+        raise OptionError("Option preset must be beginner, intermediate or expert.")
     width0, height0, mines0 = PRESETS[preset or "intermediate"]
-    width = _int(raw, "width", width0, 1, MAX_SIDE)
-    height = _int(raw, "height", height0, 1, MAX_SIDE)
+    sized = {"preset": None, "width": width0, "height": height0, "mines": mines0}
+    parsed = options.parse(MINESWEEPER, raw, OptionError, defaults=sized)
+    if preset is not None:
+        given = dict(zip(("width", "height", "mines"), PRESETS[preset], strict=True))
+        if any(raw.get(k, v) != v for k, v in given.items()):
+            raise OptionError("Give either a preset or width/height/mines, not both.")
+    width, height, mines = parsed["width"], parsed["height"], parsed["mines"]
     cells = width * height
     if cells < 10:
         raise OptionError("The board needs at least 10 cells.")
-    mines = _int(raw, "mines", mines0, 1, cells - 9)
-    first_click = raw.get("first_click", "opening")
-    if first_click not in ("opening", "safe"):
-        raise OptionError("Option first_click must be opening or safe.")
-    no_guess = raw.get("no_guess", False)
-    if not isinstance(no_guess, bool):
-        raise OptionError("Option no_guess must be true or false.")
-    max_adjacent = raw.get("max_adjacent")
-    if max_adjacent is not None:
-        max_adjacent = _int(raw, "max_adjacent", 8, 1, 8)
-        if mines * 8 > cells * max_adjacent * 0.6:
-            raise OptionError(f"{mines} mines are too many for max_adjacent {max_adjacent} "
-                              f"on a {width}x{height} board; use fewer mines or a larger "
-                              "max_adjacent.")
-    if no_guess:
+    if mines > cells - 9:
+        raise OptionError(f"Option mines must be between 1 and {cells - 9} on a "
+                          f"{width}x{height} board.")
+    max_adjacent = parsed["max_adjacent"]
+    if max_adjacent is not None and mines * 8 > cells * max_adjacent * 0.6:
+        raise OptionError(f"{mines} mines are too many for max_adjacent {max_adjacent} "
+                          f"on a {width}x{height} board; use fewer mines or a larger "
+                          "max_adjacent.")
+    if parsed["no_guess"]:
         if cells > NO_GUESS_MAX_CELLS:
             raise OptionError("no_guess boards can have at most 10000 cells "
                               "(e.g. 100x100).")
@@ -78,19 +63,7 @@ def parse_options(raw: JSON) -> JSON:
         if mines > limit:
             raise OptionError(f"no_guess boards of {width}x{height} can hold at most {limit} "
                               "mines; use fewer mines or turn no_guess off.")
-    penalty = raw.get("hint_penalty", 20)
-    if isinstance(penalty, bool) or not isinstance(penalty, int | float) \
-            or not 0 <= penalty <= 3600:
-        raise OptionError("Option hint_penalty must be a number of seconds from 0 to 3600.")
-    return {
-        "preset": preset,
-        "width": width,
-        "height": height,
-        "mines": mines,
-        "first_click": first_click,
-        "no_guess": no_guess,
-        "max_adjacent": max_adjacent,
-        "lives": _int(raw, "lives", 1, 1, 99),
-        "max_players": _int(raw, "max_players", 8, 1, 8),
-        "hint_penalty": float(penalty),
-    }
+    parsed["hint_penalty"] = float(parsed["hint_penalty"])
+    return {key: parsed[key] for key in ("preset", "width", "height", "mines", "first_click",
+                                         "no_guess", "max_adjacent", "lives", "max_players",
+                                         "hint_penalty")}
