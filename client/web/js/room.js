@@ -131,7 +131,7 @@ export class RoomView {
     $("#room-title").replaceChildren(
       `${gameTitle(state.game)} · ${t("room")} `,
       el("code", { "data-room-code": "" }, copy.room),
-      ` · ${t("round {n}", { n: Number(state.round || 0) + 1 })}`,
+      " · " + t("round {round}", { round: Number(state.round || 0) + 1 }),
       el("span", { class: "dim options" }, ` · ${optionsText(state.game, state.options || {})}`),
     );
     this.board.render({ state: this.live(), me, copy, seated: sit });
