@@ -140,6 +140,8 @@ class RoomFrame(ttk.Frame):
     def handle(self, msg: RoomEvent, snap: Snapshot) -> None:
         """React to one room event (already folded into ``snap``)."""
         self.room, self.me, self.connected = snap.room, snap.player, snap.connected
+        if isinstance(msg, p.ChatEvent) and msg.sender == self.me:
+            self.chat.own_line_relayed()
         if self.room is not None:
             text = self.view.event_text(msg, self.room, self.me)
             if text:

@@ -18,6 +18,7 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Input, Label, RichLog, Static
 
 from gridhall import protocol as p
+from gridhall.client.chatdraft import ChatDraft
 from gridhall.client.messages import Request, RoomEvent
 from gridhall.client.room import RoomCopy
 from gridhall.client.tui.boards import Board, board_for
@@ -57,6 +58,7 @@ class RoomScreen(Screen[None]):
         self.view = view_for(game)
         self._chat_count = -1
         self._ready = False
+        self._draft = ChatDraft()
         for action in (*self.view.actions, *COMMON_ACTIONS):  # each game's keys
             self._bindings.bind(action.keys, f"act('{action.key}')", action.label,
                                 show=action in COMMON_ACTIONS)  # fmt: skip
@@ -131,6 +133,9 @@ class RoomScreen(Screen[None]):
         if isinstance(msg, p.ChatEvent):
             self._write_chat({"name": msg.name, "text": msg.text, "ts": msg.ts})
             self._chat_count += 1
+            box = self.query_one("#chat-input", Input)
+            if msg.sender == self.me and self._draft.accepted(box.value):
+                box.value = ""  # accepted: a refused line stays to be sent again
             return
         if room is not None:
             text = self.view.event_text(msg, room, self.me)
@@ -237,10 +242,9 @@ class RoomScreen(Screen[None]):
 
     @on(Input.Submitted, "#chat-input")
     def _send_chat(self, event: Input.Submitted) -> None:
-        text = event.value.strip()
+        text = self._draft.send(event.value)
         if text:
-            self.submit(p.Chat(text=text[:500]))
-        event.input.value = ""
+            self.submit(p.Chat(text=text))
 
     @on(Button.Pressed)
     def _button(self, event: Button.Pressed) -> None:

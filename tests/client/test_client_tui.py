@@ -20,6 +20,7 @@ from gridhall.client.tui.app import GridhallApp
 from gridhall.client.tui.boards import Board
 from gridhall.client.tui.help import HelpScreen
 from gridhall.protocol.schema import to_map
+from tests.conftest import url_of
 from tests.wsclient import WsClient
 
 SIZE = (120, 40)
@@ -192,7 +193,27 @@ async def test_chat_typed_in_one_client_shows_in_the_other(server_url: str) -> N
 
         await until(pb, shown)
         assert state(app_b)["chat"][-1]["text"] == "good luck"
-        assert app_a.screen.query_one("#chat-input").value == ""  # type: ignore[attr-defined]
+        box = app_a.screen.query_one("#chat-input", Input)
+        await until(pa, lambda: box.value == "")  # cleared once the server relayed it back
+
+
+async def test_a_refused_chat_line_stays_in_the_input(make_server: Any) -> None:
+    server = await make_server(chat_lines=1, chat_window=3600.0)  # one line an hour
+    async with apps(url_of(server), "ann", "bob") as (a, b):
+        (app_a, pa), _ = a, b
+        await start_gomoku(a, b)
+        box = app_a.screen.query_one("#chat-input", Input)
+        await pa.press("slash")
+        await pa.press(*"hello", "enter")
+        await until(pa, lambda: state(app_a)["chat"] and box.value == "")  # accepted
+        await pa.press(*"too fast", "enter")
+
+        def refused() -> bool:
+            return any("wait" in str(n.message).lower() for n in app_a._notifications)
+
+        await until(pa, refused)  # the server said why
+        assert box.value == "too fast"  # and the line is still there to send again
+        assert [line["text"] for line in state(app_a)["chat"]] == ["hello"]
 
 
 async def test_client_reconnects_after_a_drop_and_keeps_its_seat(server_url: str) -> None:
