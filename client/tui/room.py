@@ -71,7 +71,8 @@ class RoomScreen(Screen[None]):
                 yield board_for(self.game)(id="board")
             with Vertical(id="side"):
                 yield Static(id="players")
-                yield RichLog(id="chat", wrap=True, markup=False, auto_scroll=True)
+                yield RichLog(id="chat", wrap=True, markup=False, auto_scroll=True,
+                              min_width=1)  # wrap to the pane, not to 78 columns
                 yield Input(placeholder="chat… (enter sends)", id="chat-input", max_length=500)
         yield Static(id="status")
         with Horizontal(id="offer", classes="bar"):

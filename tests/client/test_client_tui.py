@@ -408,3 +408,17 @@ async def test_gomoku_clocks_show_in_the_status_line(server_url: str) -> None:
         clocks = re.compile(r"ann \d+:\d\d, bob \d+:\d\d$")
         await until(pa, lambda: clocks.search(status_text(app_a)))
         await until(pb, lambda: clocks.search(status_text(app_b)))
+
+
+async def test_chat_lines_wrap_to_the_chat_pane(server_url: str) -> None:
+    async with apps(server_url, "ann") as [(app, pilot)]:
+        app.session.submit("create-room", game="gomoku", options={})
+        await until(pilot, lambda: app.room_screen is not None and state(app))
+        words = " ".join(f"word{i:02d}" for i in range(30))  # 209 characters
+        app.session.submit("chat", text=words)
+        log = app.screen.query_one("#chat", RichLog)
+        await until(pilot, lambda: any("word29" in line.text for line in log.lines))
+        pane = log.scrollable_content_region.width
+        assert 20 < pane < 60  # the side pane, not the screen
+        assert all(line.cell_length <= pane for line in log.lines)
+        assert " ".join(line.text.strip() for line in log.lines).endswith(words)

@@ -16,8 +16,8 @@ def test_history_counts_one_move_in_the_singular(tmp_path: Path, monkeypatch: py
                                                  capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
     db = tmp_path / "g.db"
     db.touch()
-    game = SimpleNamespace(ended_at=0, room="K7MQ2D", game="gomoku", result={
-        "winner": "a", "reason": "resign"}, record={"moves": [[7, 7]]},
+    game = SimpleNamespace(started_at=0, ended_at=65, room="K7MQ2D", game="gomoku", result={
+        "winner": "a", "reason": "resign", "loser": "b"}, record={"moves": [[7, 7]]},
         players=[{"player": "a", "name": "Ann"}, {"player": "b", "name": "Bob"}])  # fmt: skip
     games = [game, SimpleNamespace(**{**vars(game), "record": {"moves": [[7, 7], [8, 8]]}})]
 
@@ -34,7 +34,8 @@ def test_history_counts_one_move_in_the_singular(tmp_path: Path, monkeypatch: py
     monkeypatch.setattr(cli, "Store", FakeStore)
     cli.print_history(str(db), 20)
     lines = capsys.readouterr().out.splitlines()
-    assert lines[1].endswith("Ann won (resign), 1 move") and lines[2].endswith(", 2 moves")
+    assert lines[1].endswith("Ann won: Bob resigned, 1 move in 1:05")
+    assert lines[2].endswith(", 2 moves in 1:05")
 
 
 def test_pbrain_help_prints_usage_instead_of_waiting_on_stdin() -> None:
