@@ -97,7 +97,9 @@ class RoomScreen(Screen[None]):
     def on_mount(self) -> None:
         self.query_one("#offer").display = False
         self.query_one("#banner").display = False
-        self.query_one(Board).focus()
+        board = self.query_one(Board)
+        board.clock = self.session.clock_time  # its countdown stands still offline too
+        board.focus()
         self.set_interval(1.0, self._tick)
         self._ready = True
         self.redraw()
@@ -168,7 +170,8 @@ class RoomScreen(Screen[None]):
         """The status line, with clocks run on to now (they move between events)."""
         room = self.room
         if room is not None and room.state is not None and self.ready:
-            line = status_line(self.view, room, self.me, self.session.connected, time.time())
+            line = status_line(self.view, room, self.me, self.session.connected,
+                               self.session.clock_time())  # fmt: skip
             self.query_one("#status", Static).update(plain_text(line))
 
     def _players_text(self, state: p.State) -> Text:

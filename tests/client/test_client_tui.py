@@ -6,9 +6,11 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -16,6 +18,7 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, Label, RichLog, Select
 
 from gridhall.client.session import Backoff
+from gridhall.client.tui import room as tui_room
 from gridhall.client.tui.app import GridhallApp
 from gridhall.client.tui.boards import Board
 from gridhall.client.tui.help import HelpScreen
@@ -422,3 +425,24 @@ async def test_chat_lines_wrap_to_the_chat_pane(server_url: str) -> None:
         assert 20 < pane < 60  # the side pane, not the screen
         assert all(line.cell_length <= pane for line in log.lines)
         assert " ".join(line.text.strip() for line in log.lines).endswith(words)
+
+
+async def test_clocks_stand_still_while_the_server_is_down(
+        make_server: Any, monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    server = await make_server()
+    now = [time.time()]
+    fake = SimpleNamespace(time=lambda: now[0], strftime=time.strftime, localtime=time.localtime)
+    monkeypatch.setattr(tui_room, "time", fake)  # whatever clock the screen reads
+    async with apps(url_of(server), "ann", "bob") as (a, b):
+        (app_a, pa), (app_b, _) = a, b
+        app_a.session.clock = lambda: now[0]
+        app_a.session.submit("create-room", game="gomoku", options={"clock": "10+5"})
+        await until(pa, lambda: app_a.room_screen is not None and state(app_a))
+        app_b.session.submit("join-room", room=app_a.session.room.room)  # type: ignore[union-attr]
+        await until(pa, lambda: "ann 10:00, bob 10:00" in status_text(app_a))
+        await server.close()
+        await until(pa, lambda: "Reconnecting" in status_text(app_a))
+        now[0] += 300  # five minutes offline
+        with app_a._context():  # as the screen's own timer would, in its app
+            app_a.room_screen._tick()  # type: ignore[union-attr]
+        assert "ann 10:00, bob 10:00" in status_text(app_a)
