@@ -17,10 +17,12 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, Label, RichLog, Select
 
+from gridhall import protocol as p
 from gridhall.client.session import Backoff
 from gridhall.client.tui import room as tui_room
 from gridhall.client.tui.app import GridhallApp
 from gridhall.client.tui.boards import Board
+from gridhall.client.tui.events import ServerEvent
 from gridhall.client.tui.help import HelpScreen
 from gridhall.protocol.schema import to_map
 from tests.conftest import url_of
@@ -44,7 +46,9 @@ async def until(pilot: Pilot[Any], cond: Callable[[], object], timeout: float = 
     deadline = asyncio.get_running_loop().time() + timeout
     while not cond():
         if asyncio.get_running_loop().time() > deadline:
-            raise AssertionError("condition not reached in time")
+            code = getattr(cond, "__code__", None)
+            where = f" (line {code.co_firstlineno})" if code is not None else ""
+            raise AssertionError(f"condition{where} not reached in {timeout:g} s")
         await pilot.pause(0.02)
 
 
@@ -446,3 +450,16 @@ async def test_clocks_stand_still_while_the_server_is_down(
         with app_a._context():  # as the screen's own timer would, in its app
             app_a.room_screen._tick()  # type: ignore[union-attr]
         assert "ann 10:00, bob 10:00" in status_text(app_a)
+
+
+async def test_server_messages_arriving_while_the_app_closes_are_ignored(
+        server_url: str, monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    async with apps(server_url, "ann") as [(app, _)]:
+        close_screens = app._close_all
+
+        async def close_then_hear_from_the_server() -> None:
+            await close_screens()
+            app.post_message(ServerEvent(p.Rooms(rooms=[])))  # an answer, just too late
+
+        monkeypatch.setattr(app, "_close_all", close_then_hear_from_the_server)
+    # leaving the block closed the app, screens first: the late message changed nothing
