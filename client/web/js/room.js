@@ -74,6 +74,7 @@ export class RoomView {
     this.received = performance.now();
     this.skew = 0;
     this.chatKeys = [];
+    this.chatSent = null; // the line sent and not yet relayed back by the server
     this.buttons = {};
 
     $("#leave").addEventListener("click", () => this.app.send("leave-room"));
@@ -85,10 +86,12 @@ export class RoomView {
     }
     this.chatForm.addEventListener("submit", (event) => {
       event.preventDefault();
-      const input = this.chatForm.elements.chat;
-      const text = input.value.trim();
+      // The line stays in the input until the server relays it back: a refused line
+      // (rate-limited, too long, offline) is not lost and can be sent again.
+      const text = this.chatForm.elements.chat.value.trim();
       if (!text) return;
-      if (this.app.send("chat", { text }) !== null) input.value = "";
+      this.chatSent = text;
+      this.app.send("chat", { text });
     });
     $("#copy-link").addEventListener("click", () => this.copyLink());
     new ResizeObserver(() => this.fit()).observe(this.boardWrap);
@@ -139,6 +142,13 @@ export class RoomView {
       case "offer": if (!mine) notify(offerText(state, this.me) || "An offer arrived."); break;
       case "answer":
         if (!mine) notify(`${senderName} ${msg.accept ? "accepted" : "declined"} the ${OFFER_NAMES[msg.kind] || "offer"} request.`);
+        break;
+      case "chat":
+        if (mine && this.chatSent !== null) { // accepted: clear it, unless typed on since
+          const input = this.chatForm.elements.chat;
+          if (input.value.trim() === this.chatSent) input.value = "";
+          this.chatSent = null;
+        }
         break;
       case "resigned": if (!mine) notify(`${senderName} resigned.`); break;
       case "notice": notify(noticeText(msg.event, msg.data || {}, who)); break;
