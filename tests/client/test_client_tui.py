@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
+from textual.widget import Widget
 from textual.widgets import DataTable, Input, Label, RichLog, Select
 
 from gridhall import protocol as p
@@ -81,14 +82,20 @@ def state(app: GridhallApp) -> dict[str, Any]:
     return to_map(current) if current is not None else {}
 
 
+def clickable(widget: Widget) -> bool:
+    """On screen, enabled and ready, as a player sees it: a widget just shown is laid out
+    on the next refresh, and a button still showing its last press (class ``-active``,
+    0.2 s, longer on a busy machine) ignores clicks: a second click too soon is lost."""
+    return bool(widget.display and not widget.disabled and widget.region.area
+                and not widget.has_class("-active"))
+
+
 async def press(pilot: Pilot[Any], selector: str) -> None:
-    """Click a button (or checkbox) once it is on screen and enabled, as a player would:
-    a widget just shown is laid out on the next refresh."""
+    """Click a button (or checkbox) once it is :func:`clickable`, as a player would."""
 
     def ready() -> bool:
         found = pilot.app.screen.query(selector)
-        return bool(found) and all(w.display and not w.disabled and w.region.area
-                                   for w in found)  # fmt: skip
+        return bool(found) and all(clickable(w) for w in found)
 
     await until(pilot, ready)
     await pilot.pause()
@@ -463,3 +470,21 @@ async def test_server_messages_arriving_while_the_app_closes_are_ignored(
 
         monkeypatch.setattr(app, "_close_all", close_then_hear_from_the_server)
     # leaving the block closed the app, screens first: the late message changed nothing
+
+
+async def test_a_button_showing_its_last_press_ignores_clicks_until_it_is_clickable(
+        server_url: str) -> None:  # fmt: skip
+    async with apps(server_url, "ann") as [(app, pilot)]:
+        await pilot.press("n")
+        await until(pilot, lambda: app.screen.query("#create-dialog"))
+        dialog = app.screen
+        ok = dialog.query_one("#ok")
+        ok.add_class("-active")  # as right after a first press
+        assert not clickable(ok)
+        assert await pilot.click("#ok")  # it lands on the button...
+        await pilot.pause()
+        assert app.screen is dialog  # ...and Textual ignores it: why press() waits
+        ok.remove_class("-active")
+        assert clickable(ok)
+        await press(pilot, "#ok")
+        await until(pilot, lambda: app.screen is not dialog)
