@@ -265,7 +265,9 @@ async def test_lobby_lists_rooms_and_joins_as_spectator(server_url: str) -> None
         await until(pa, lambda: "cy" in state(app_a).get("spectators", []))
         await until(pc, lambda: "Watching" in status_text(app_c))
         await click_point(pc, 7, 7)  # a spectator's click is not sent as a move
-        await pc.pause(0.2)
+        app_c.session.submit("chat", text="just watching")  # after anything the click sent
+        await until(pa, lambda: state(app_a)["chat"]
+                    and state(app_a)["chat"][-1]["text"] == "just watching")  # fmt: skip
         assert state(app_a)["view"]["moves"] == []
 
 
