@@ -54,7 +54,10 @@ def ending(game: GameRow) -> str:
         if why == Termination.CLEARED:
             return _("{winner} won the race, board cleared", winner=winner)
         if why == Termination.TIME:
-            return _("{winner} won on time, fewest tiles left", winner=winner)
+            left = (outcome.details.get("remaining") or {}).get(outcome.winner)
+            return ngettext("{winner} won when time ran out, {count} tile left",
+                            "{winner} won when time ran out, {count} tiles left",
+                            int(left or 0), winner=winner, count=left if left is not None else "?")
         return _("no winner: every racer resigned")
     texts = {
         Termination.FIVE: _("{winner} won with five in a row", winner=winner),

@@ -44,3 +44,20 @@ def test_pbrain_help_prints_usage_instead_of_waiting_on_stdin() -> None:
                           timeout=30)  # fmt: skip
     assert done.returncode == 0
     assert done.stdout.startswith("usage: gridhall-pbrain") and "Gomocup" in done.stdout
+
+
+def test_history_words_a_mine_hit_and_a_race_that_ran_out_of_time() -> None:
+    from gridhall.server.history_lines import describe
+    from gridhall.server.store import GameRow
+
+    players = [{"player": "a", "name": "Ann"}, {"player": "b", "name": "Bob"}]
+    mine = GameRow(1, "R1", "minesweeper", {}, players, {"winner": None, "reason": "mine",
+                   "by": "b"}, {"actions": [["a", "reveal", 1, 1, None, 0.5],
+                                            ["b", "join", None, None, None, 1.0],
+                                            ["b", "reveal", 2, 2, None, 2.0]]}, 0, 65)  # fmt: skip
+    assert describe(mine) == "lost: Bob hit a mine, 2 clicks in 1:05"
+    links = [{"action": "link", "ok": True}] * 6 + [{"action": "hint"}]
+    race = GameRow(2, "R2", "linkmatch", {}, players, {"winner": "a", "reason": "time",
+                   "remaining": {"a": 4, "b": 10}},
+                   {"actions": {"a": links, "b": [{"action": "link", "ok": False}]}}, 0, 185)  # fmt: skip
+    assert describe(race) == "Ann won when time ran out, 4 tiles left, 6 links (Ann 6, Bob 0) in 3:05"
