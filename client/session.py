@@ -44,6 +44,7 @@ from gridhall.client.messages import (
     Request,
     is_room_event,
 )
+from gridhall.client.clocktime import shown_time
 from gridhall.client.room import RoomCopy, apply
 from gridhall.client.plain import plain, plain_tree
 from gridhall.protocol import (
@@ -104,6 +105,9 @@ class Session:
         """Wall-clock time for :attr:`RoomCopy.view_at` (tests may pass their own)."""
         self.room: RoomCopy | None = None
         """Our copy of the room we are in; replaced (never changed) by each event."""
+        self.offline_since: float | None = None
+        """When (``clock`` time) our last welcomed connection dropped; None while
+        connected: clocks stand still from then (:meth:`clock_time`)."""
         self._listeners: list[Listener] = []
         self._ws: ClientConnection | None = None
         self._welcomed = False
@@ -122,6 +126,11 @@ class Session:
     def connected(self) -> bool:
         """True once ``welcome`` arrived on the current connection."""
         return self._ws is not None and self._welcomed
+
+    def clock_time(self) -> float:
+        """The time the room's clocks show: now, or while offline the moment the
+        connection dropped (see :mod:`client.clocktime`)."""
+        return shown_time(self.clock(), self.offline_since)
 
     @property
     def state(self) -> p.State | None:
@@ -263,6 +272,8 @@ class Session:
         except ConnectionClosed:
             pass
         finally:
+            if self._welcomed:
+                self.offline_since = self.clock()
             self._ws = None
             self._welcomed = False
         if ws.close_code is not None:
@@ -303,6 +314,7 @@ class Session:
             self.token = msg.token or self.token
             self.server_name = msg.server
             self._welcomed = True
+            self.offline_since = None
             if self.keep_token is not None and self.token:
                 self.keep_token(self.token)
             self._status("connected")

@@ -9,7 +9,7 @@ import logging
 import sys
 from pathlib import Path
 
-from . import collector, loops, origin
+from . import collector, history_lines, loops, origin
 from .app import GameServer
 from .config import ServerConfig
 from .discovery import WILDCARD_HOSTS, Advertiser, default_addresses
@@ -142,11 +142,8 @@ def print_history(db: str, limit: int) -> None:
     for g in games:
         when = datetime.datetime.fromtimestamp(g.ended_at).strftime("%Y-%m-%d %H:%M")
         names = {pl["player"]: pl["name"] for pl in g.players}
-        winner = g.result.get("winner")
-        outcome = f"{names.get(winner, winner)} won" if winner else "no winner"
-        moves = len(g.record.get("moves", g.record.get("actions", [])))
         print(f"{when}  room {g.room}  {g.game:<11} {' vs '.join(names.values()):<30} "
-              f"{outcome} ({g.result.get('reason')}), {moves} move{'' if moves == 1 else 's'}")
+              f"{history_lines.describe(g)}")
 
 
 def main(argv: list[str] | None = None) -> None:

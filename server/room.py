@@ -1040,7 +1040,7 @@ class Room:
         events = game.tick(now)
         for event in events:
             self._notice(out, event)
-        if events:
+        if events or game.result is not None:  # a clock ran out: its 0:00 is in the view
             self.broadcast_state(out)
         self._after_action(out, now)
 

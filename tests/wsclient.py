@@ -11,7 +11,9 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from gridhall import protocol
 
-TIMEOUT = 5.0
+TIMEOUT = 30.0
+"""A failure guard for what the server brings about (it returns as soon as the message
+comes): generous, since the machine running the tests may be busy."""
 
 
 class WsClient:

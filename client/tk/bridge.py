@@ -39,6 +39,8 @@ class Snapshot:
     connected: bool
     room: RoomCopy | None
     server_name: str | None = None
+    offline_since: float | None = None
+    """When the connection dropped (None while connected): clocks stand still then."""
 
 
 Handler = Callable[[Event, Snapshot], None]
@@ -68,7 +70,7 @@ class Bridge:
         """Runs on the session thread: note everything the UI may look at."""
         s = self.session
         snap = Snapshot(player=s.player, connected=s.connected, room=s.room,
-                        server_name=s.server_name)  # fmt: skip
+                        server_name=s.server_name, offline_since=s.offline_since)  # fmt: skip
         self._queue.put((msg, snap))
 
     def _schedule(self) -> None:

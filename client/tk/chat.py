@@ -7,10 +7,9 @@ import tkinter as tk
 from collections.abc import Callable
 from tkinter import ttk
 
+from gridhall.client.chatdraft import ChatDraft
 from gridhall.client.views.common import Message
 from gridhall.protocol.i18n import _
-
-MAX_CHAT = 500
 
 
 class ChatPanel(ttk.Frame):
@@ -19,6 +18,7 @@ class ChatPanel(ttk.Frame):
     def __init__(self, master: tk.Misc, on_send: Callable[[str], None]) -> None:
         super().__init__(master)
         self.on_send = on_send
+        self.draft = ChatDraft()
         self._shown: list[tuple[object, object, object]] = []
         self.log = tk.Text(self, height=10, width=34, wrap="word", state="disabled",
                            relief="flat", background="#1e1f22", foreground="#dcdcdc",
@@ -38,11 +38,16 @@ class ChatPanel(ttk.Frame):
         self.columnconfigure(0, weight=1)
 
     def _send(self, _event: object = None) -> str:
-        text = self.entry.get().strip()
+        """Send the line, leaving it in the entry until the server accepts it."""
+        text = self.draft.send(self.entry.get())
         if text:
-            self.on_send(text[:MAX_CHAT])
-        self.entry.delete(0, "end")
+            self.on_send(text)
         return "break"
+
+    def own_line_relayed(self) -> None:
+        """The server accepted our line: clear the entry (unless typed on since)."""
+        if self.draft.accepted(self.entry.get()):
+            self.entry.delete(0, "end")
 
     def show(self, chat: list[Message]) -> None:
         """Append lines we have not shown yet (or rebuild after a fresh snapshot)."""

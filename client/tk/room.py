@@ -14,6 +14,7 @@ from functools import partial
 from tkinter import ttk
 
 from gridhall import protocol as p
+from gridhall.client.clocktime import shown_time
 from gridhall.client.messages import Request, RoomEvent
 from gridhall.client.room import RoomCopy
 from gridhall.client.tk.boards import BoardCanvas, board_for
@@ -63,11 +64,13 @@ class RoomFrame(ttk.Frame):
         self.room: RoomCopy | None = None
         self.me: str | None = None
         self.connected = True
+        self.offline_since: float | None = None
 
         self.title = ttk.Label(self, style="Title.TLabel")
         self.title.grid(row=0, column=0, columnspan=2, sticky="w", pady=(0, 4))
         self.board: BoardCanvas = board_for(game)(self, self._intent, width=640, height=560)
         self.board.grid(row=1, column=0, sticky="nsew")
+        self.board.clock = self.now
 
         side = ttk.Frame(self, padding=(8, 0, 0, 0))
         side.grid(row=1, column=1, sticky="ns")
@@ -143,6 +146,9 @@ class RoomFrame(ttk.Frame):
     def handle(self, msg: RoomEvent, snap: Snapshot) -> None:
         """React to one room event (already folded into ``snap``)."""
         self.room, self.me, self.connected = snap.room, snap.player, snap.connected
+        self.offline_since = snap.offline_since
+        if isinstance(msg, p.ChatEvent) and msg.sender == self.me:
+            self.chat.own_line_relayed()
         if self.room is not None:
             text = self.view.event_text(msg, self.room, self.me)
             if text:
@@ -152,6 +158,7 @@ class RoomFrame(ttk.Frame):
 
     def set_connection(self, snap: Snapshot) -> None:
         self.connected = snap.connected
+        self.offline_since = snap.offline_since
         if snap.room is not None:
             self.room = snap.room
         self.tick()
@@ -175,9 +182,13 @@ class RoomFrame(ttk.Frame):
         """Refresh the status line (clocks run on between events) and moving boards."""
         if self.room is None or self.room.state is None:
             return
-        line = status_line(self.view, self.room, self.me, self.connected, time.time())
+        line = status_line(self.view, self.room, self.me, self.connected, self.now())
         self.status.configure(text=line.replace("⏱", "◷"))  # common fonts lack the stopwatch
         self.board.tick()
+
+    def now(self) -> float:
+        """The time the clocks show: they stand still while offline."""
+        return shown_time(time.time(), self.offline_since)
 
     def _players(self, state: p.State) -> None:
         lines = player_lines(state, self.me, self.view.roles(state))

@@ -70,6 +70,8 @@ class GridhallApp(PlainNotify[None]):
             self.push_screen(HelpScreen())
 
     async def on_server_event(self, event: ServerEvent) -> None:
+        if not self.is_running:
+            return  # closing: the screens are gone or going, and the session is next
         msg = event.msg
         if isinstance(msg, Connection):
             self._connection(msg)

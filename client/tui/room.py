@@ -18,6 +18,7 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Input, Label, RichLog, Static
 
 from gridhall import protocol as p
+from gridhall.client.chatdraft import ChatDraft
 from gridhall.client.messages import Request, RoomEvent
 from gridhall.client.room import RoomCopy
 from gridhall.client.tui.boards import Board, board_for
@@ -63,6 +64,7 @@ class RoomScreen(Screen[None]):
         self.view = view_for(game)
         self._chat_count = -1
         self._ready = False
+        self._draft = ChatDraft()
         for action in (*self.view.actions, *COMMON_ACTIONS):  # each game's keys
             self._bindings.bind(action.keys, f"act('{action.key}')", action.label,
                                 show=action in COMMON_ACTIONS)  # fmt: skip
@@ -75,7 +77,8 @@ class RoomScreen(Screen[None]):
                 yield board_for(self.game)(id="board")
             with Vertical(id="side"):
                 yield Static(id="players")
-                yield RichLog(id="chat", wrap=True, markup=False, auto_scroll=True)
+                yield RichLog(id="chat", wrap=True, markup=False, auto_scroll=True,
+                              min_width=1)  # wrap to the pane, not to 78 columns
                 yield Input(placeholder=_("chat… (enter sends)"), id="chat-input",
                             max_length=500)
         yield Static(id="status")
@@ -101,7 +104,9 @@ class RoomScreen(Screen[None]):
     def on_mount(self) -> None:
         self.query_one("#offer").display = False
         self.query_one("#banner").display = False
-        self.query_one(Board).focus()
+        board = self.query_one(Board)
+        board.clock = self.session.clock_time  # its countdown stands still offline too
+        board.focus()
         self.set_interval(1.0, self._tick)
         self._ready = True
         self.redraw()
@@ -138,6 +143,9 @@ class RoomScreen(Screen[None]):
         if isinstance(msg, p.ChatEvent):
             self._write_chat({"name": msg.name, "text": msg.text, "ts": msg.ts})
             self._chat_count += 1
+            box = self.query_one("#chat-input", Input)
+            if msg.sender == self.me and self._draft.accepted(box.value):
+                box.value = ""  # accepted: a refused line stays to be sent again
             return
         if room is not None:
             text = self.view.event_text(msg, room, self.me)
@@ -170,7 +178,8 @@ class RoomScreen(Screen[None]):
         """The status line, with clocks run on to now (they move between events)."""
         room = self.room
         if room is not None and room.state is not None and self.ready:
-            line = status_line(self.view, room, self.me, self.session.connected, time.time())
+            line = status_line(self.view, room, self.me, self.session.connected,
+                               self.session.clock_time())  # fmt: skip
             self.query_one("#status", Static).update(plain_text(line))
 
     def _players_text(self, state: p.State) -> Text:
@@ -246,10 +255,9 @@ class RoomScreen(Screen[None]):
 
     @on(Input.Submitted, "#chat-input")
     def _send_chat(self, event: Input.Submitted) -> None:
-        text = event.value.strip()
+        text = self._draft.send(event.value)
         if text:
-            self.submit(p.Chat(text=text[:500]))
-        event.input.value = ""
+            self.submit(p.Chat(text=text))
 
     @on(Button.Pressed)
     def _button(self, event: Button.Pressed) -> None:

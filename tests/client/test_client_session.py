@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
+import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any, TypeVar
@@ -187,3 +188,58 @@ def test_server_errors_reach_listeners_as_refusals_naming_the_request() -> None:
     assert seen == [Refused("internal-error", "boom", "move")]
     fatal = p.encode(p.Error(code="version-mismatch", message="Speak protocol 2."))
     assert session._on_frame(fatal) == "fatal"
+
+
+async def test_clocks_stand_still_from_the_moment_the_server_went_down(
+        make_server: Callable[..., Any]) -> None:  # fmt: skip
+    from gridhall.client.views.gomoku import GomokuView
+    from tests.conftest import url_of
+
+    server = await make_server()
+    url = url_of(server)
+    now = [time.time()]
+    async with running(url, "ann") as (a, _), running(url, "bob") as (b, _):
+        a.clock = lambda: now[0]
+        a.submit("create-room", game="gomoku", options={"clock": "10+5"})
+        await until(lambda: a.room is not None and a.state is not None)
+        b.submit("join-room", room=a.room.room)  # type: ignore[union-attr]
+        await until(lambda: a.state is not None and a.state.status == "playing")
+        assert a.offline_since is None and a.clock_time() == now[0]
+        await server.close()
+        await until(lambda: not a.connected)
+        assert a.offline_since == now[0]  # the moment the connection dropped
+        room = a.room
+        assert room is not None
+        shown = GomokuView().status(room, a.player, a.clock_time())
+        dropped = now[0]
+        now[0] += 300  # five minutes later, still offline
+        assert a.clock_time() == dropped and "ann 10:00" in shown
+        assert GomokuView().status(room, a.player, a.clock_time()) == shown
+
+
+async def test_the_minesweeper_timer_stands_still_while_offline(
+        make_server: Callable[..., Any]) -> None:  # fmt: skip
+    from gridhall.client.views.minesweeper import MinesweeperView
+    from tests.conftest import url_of
+
+    server = await make_server()
+    now = [time.time()]
+    async with running(url_of(server), "ann") as (a, _):
+        a.clock = lambda: now[0]
+        a.submit("create-room", game="minesweeper", options={"preset": "beginner"})
+        await until(lambda: a.state is not None and a.state.status == "playing")
+        a.submit("move", move={"action": "reveal", "x": 4, "y": 4})
+        await until(lambda: a.state is not None and a.state.view.get("revealed"))
+        view = MinesweeperView()
+
+        def elapsed() -> float:
+            assert a.room is not None
+            return float(view.live_view(a.room, a.player, a.clock_time())["elapsed"])
+
+        now[0] += 10  # connected: the timer runs
+        running_at = elapsed()
+        assert running_at >= 10
+        await server.close()
+        await until(lambda: not a.connected)
+        now[0] += 300  # offline: it stands where it was when the connection dropped
+        assert elapsed() == running_at

@@ -6,20 +6,27 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 from textual.pilot import Pilot
+from textual.widget import Widget
 from textual.widgets import DataTable, Input, Label, RichLog, Select
 
+from gridhall import protocol as p
 from gridhall.client.session import Backoff
+from gridhall.client.tui import room as tui_room
 from gridhall.client.tui.app import GridhallApp
 from gridhall.client.tui.boards import Board
+from gridhall.client.tui.events import ServerEvent
 from gridhall.client.tui.help import HelpScreen
 from gridhall.protocol.schema import to_map
+from tests.conftest import url_of
 from tests.wsclient import WsClient
 
 SIZE = (120, 40)
@@ -40,7 +47,9 @@ async def until(pilot: Pilot[Any], cond: Callable[[], object], timeout: float = 
     deadline = asyncio.get_running_loop().time() + timeout
     while not cond():
         if asyncio.get_running_loop().time() > deadline:
-            raise AssertionError("condition not reached in time")
+            code = getattr(cond, "__code__", None)
+            where = f" (line {code.co_firstlineno})" if code is not None else ""
+            raise AssertionError(f"condition{where} not reached in {timeout:g} s")
         await pilot.pause(0.02)
 
 
@@ -73,14 +82,20 @@ def state(app: GridhallApp) -> dict[str, Any]:
     return to_map(current) if current is not None else {}
 
 
+def clickable(widget: Widget) -> bool:
+    """On screen, enabled and ready, as a player sees it: a widget just shown is laid out
+    on the next refresh, and a button still showing its last press (class ``-active``,
+    0.2 s, longer on a busy machine) ignores clicks: a second click too soon is lost."""
+    return bool(widget.display and not widget.disabled and widget.region.area
+                and not widget.has_class("-active"))
+
+
 async def press(pilot: Pilot[Any], selector: str) -> None:
-    """Click a button (or checkbox) once it is on screen and enabled, as a player would:
-    a widget just shown is laid out on the next refresh."""
+    """Click a button (or checkbox) once it is :func:`clickable`, as a player would."""
 
     def ready() -> bool:
         found = pilot.app.screen.query(selector)
-        return bool(found) and all(w.display and not w.disabled and w.region.area
-                                   for w in found)  # fmt: skip
+        return bool(found) and all(clickable(w) for w in found)
 
     await until(pilot, ready)
     await pilot.pause()
@@ -192,7 +207,27 @@ async def test_chat_typed_in_one_client_shows_in_the_other(server_url: str) -> N
 
         await until(pb, shown)
         assert state(app_b)["chat"][-1]["text"] == "good luck"
-        assert app_a.screen.query_one("#chat-input").value == ""  # type: ignore[attr-defined]
+        box = app_a.screen.query_one("#chat-input", Input)
+        await until(pa, lambda: box.value == "")  # cleared once the server relayed it back
+
+
+async def test_a_refused_chat_line_stays_in_the_input(make_server: Any) -> None:
+    server = await make_server(chat_lines=1, chat_window=3600.0)  # one line an hour
+    async with apps(url_of(server), "ann", "bob") as (a, b):
+        (app_a, pa), _ = a, b
+        await start_gomoku(a, b)
+        box = app_a.screen.query_one("#chat-input", Input)
+        await pa.press("slash")
+        await pa.press(*"hello", "enter")
+        await until(pa, lambda: state(app_a)["chat"] and box.value == "")  # accepted
+        await pa.press(*"too fast", "enter")
+
+        def refused() -> bool:
+            return any("wait" in str(n.message).lower() for n in app_a._notifications)
+
+        await until(pa, refused)  # the server said why
+        assert box.value == "too fast"  # and the line is still there to send again
+        assert [line["text"] for line in state(app_a)["chat"]] == ["hello"]
 
 
 async def test_client_reconnects_after_a_drop_and_keeps_its_seat(server_url: str) -> None:
@@ -230,7 +265,9 @@ async def test_lobby_lists_rooms_and_joins_as_spectator(server_url: str) -> None
         await until(pa, lambda: "cy" in state(app_a).get("spectators", []))
         await until(pc, lambda: "Watching" in status_text(app_c))
         await click_point(pc, 7, 7)  # a spectator's click is not sent as a move
-        await pc.pause(0.2)
+        app_c.session.submit("chat", text="just watching")  # after anything the click sent
+        await until(pa, lambda: state(app_a)["chat"]
+                    and state(app_a)["chat"][-1]["text"] == "just watching")  # fmt: skip
         assert state(app_a)["view"]["moves"] == []
 
 
@@ -387,3 +424,69 @@ async def test_gomoku_clocks_show_in_the_status_line(server_url: str) -> None:
         clocks = re.compile(r"ann \d+:\d\d, bob \d+:\d\d$")
         await until(pa, lambda: clocks.search(status_text(app_a)))
         await until(pb, lambda: clocks.search(status_text(app_b)))
+
+
+async def test_chat_lines_wrap_to_the_chat_pane(server_url: str) -> None:
+    async with apps(server_url, "ann") as [(app, pilot)]:
+        app.session.submit("create-room", game="gomoku", options={})
+        await until(pilot, lambda: app.room_screen is not None and state(app))
+        words = " ".join(f"word{i:02d}" for i in range(30))  # 209 characters
+        app.session.submit("chat", text=words)
+        log = app.screen.query_one("#chat", RichLog)
+        await until(pilot, lambda: any("word29" in line.text for line in log.lines))
+        pane = log.scrollable_content_region.width
+        assert 20 < pane < 60  # the side pane, not the screen
+        assert all(line.cell_length <= pane for line in log.lines)
+        assert " ".join(line.text.strip() for line in log.lines).endswith(words)
+
+
+async def test_clocks_stand_still_while_the_server_is_down(
+        make_server: Any, monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    server = await make_server()
+    now = [time.time()]
+    fake = SimpleNamespace(time=lambda: now[0], strftime=time.strftime, localtime=time.localtime)
+    monkeypatch.setattr(tui_room, "time", fake)  # whatever clock the screen reads
+    async with apps(url_of(server), "ann", "bob") as (a, b):
+        (app_a, pa), (app_b, _) = a, b
+        app_a.session.clock = lambda: now[0]
+        app_a.session.submit("create-room", game="gomoku", options={"clock": "10+5"})
+        await until(pa, lambda: app_a.room_screen is not None and state(app_a))
+        app_b.session.submit("join-room", room=app_a.session.room.room)  # type: ignore[union-attr]
+        await until(pa, lambda: "ann 10:00, bob 10:00" in status_text(app_a))
+        await server.close()
+        await until(pa, lambda: "Reconnecting" in status_text(app_a))
+        now[0] += 300  # five minutes offline
+        with app_a._context():  # as the screen's own timer would, in its app
+            app_a.room_screen._tick()  # type: ignore[union-attr]
+        assert "ann 10:00, bob 10:00" in status_text(app_a)
+
+
+async def test_server_messages_arriving_while_the_app_closes_are_ignored(
+        server_url: str, monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    async with apps(server_url, "ann") as [(app, _)]:
+        close_screens = app._close_all
+
+        async def close_then_hear_from_the_server() -> None:
+            await close_screens()
+            app.post_message(ServerEvent(p.Rooms(rooms=[])))  # an answer, just too late
+
+        monkeypatch.setattr(app, "_close_all", close_then_hear_from_the_server)
+    # leaving the block closed the app, screens first: the late message changed nothing
+
+
+async def test_a_button_showing_its_last_press_ignores_clicks_until_it_is_clickable(
+        server_url: str) -> None:  # fmt: skip
+    async with apps(server_url, "ann") as [(app, pilot)]:
+        await pilot.press("n")
+        await until(pilot, lambda: app.screen.query("#create-dialog"))
+        dialog = app.screen
+        ok = dialog.query_one("#ok")
+        ok.add_class("-active")  # as right after a first press
+        assert not clickable(ok)
+        assert await pilot.click("#ok")  # it lands on the button...
+        await pilot.pause()
+        assert app.screen is dialog  # ...and Textual ignores it: why press() waits
+        ok.remove_class("-active")
+        assert clickable(ok)
+        await press(pilot, "#ok")
+        await until(pilot, lambda: app.screen is not dialog)

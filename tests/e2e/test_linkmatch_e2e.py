@@ -98,11 +98,19 @@ async def test_countdown_then_start_and_late_joiner_watches(server: GameServer) 
         await a.send("start")
         state = await a.expect("state", status="playing")
         assert 0 < state["view"]["starts_in"] <= 0.5
-        await a.send("move", move={"action": "hint"})
-        assert (await a.expect("error"))["code"] == "not-playing"
-        notice = await a.expect("notice", timeout=3)
-        assert notice["event"] == "race-start"
-        fresh = await a.expect("state")
+        await a.send("move", move={"action": "hint"})  # refused until the race starts
+        while (reply := await a.recv())["type"] not in ("error", "moved"):
+            pass
+        started = any(m["type"] == "notice" and m["event"] == "race-start"
+                      for m in a.received[:-1])  # fmt: skip
+        if reply["type"] == "error":  # (a busy machine may let the countdown end first)
+            assert reply["code"] == "not-playing" and not started
+            notice = await a.expect("notice")
+            assert notice["event"] == "race-start"
+        else:
+            assert started and "hint" in reply["view"]
+        fresh = next((m for m in a.received if m["type"] == "state" and m["seq"] > state["seq"]),
+                     None) or await a.expect("state")
         assert "starts_in" not in fresh["view"]
 
         await d.send("join-room", room=room)

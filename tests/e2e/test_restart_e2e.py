@@ -59,7 +59,7 @@ class ServerProcess:
         self.proc.send_signal(signal.SIGKILL if how == "kill-9" else signal.SIGTERM)
         code = await asyncio.to_thread(self.proc.wait, 20)
         assert code == (-signal.SIGKILL if how == "kill-9" else 0)
-        for _ in range(200):  # workers end with the server, even after kill -9
+        for _ in range(600):  # workers end with the server, even after kill -9 (30 s guard)
             if not any(Path(f"/proc/{pid}").exists() for pid in workers):
                 break
             await asyncio.sleep(0.05)

@@ -170,6 +170,19 @@ def test_a_gomoku_clock_running_out_ends_the_game_on_time() -> None:
     assert result["reason"] == "timeout" and result["winner"] == me(bob)
 
 
+def test_a_loss_on_time_sends_the_final_view_with_the_losers_clock_at_zero() -> None:
+    server = FakeServer()
+    ann, bob, _ = gomoku_pair(server, clock="1+0")
+    ann.send("move", T0 + 20, move={"x": 7, "y": 7})
+    a, b = me(ann), me(bob)
+    bob.clear()
+    server.advance(T0 + 20 + 60)  # bob's minute runs out
+    final, over = bob.received()[-2:]
+    assert isinstance(final, p.State) and isinstance(over, p.GameOver)
+    assert final.view["clock"]["remaining"] == {a: 40.0, b: 0.0}
+    assert final.view["clock"]["running"] is None and over.seq == final.seq + 1
+
+
 def test_a_move_after_the_clock_ran_out_loses_on_time_even_before_the_timer_fires() -> None:
     server = FakeServer()
     ann, bob, code = gomoku_pair(server, clock="1+0")

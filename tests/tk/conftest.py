@@ -70,10 +70,12 @@ def xvfb(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[ServerThread]:
+def server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[ServerThread]:
     """A real server on port 0, running in a background thread (overrides the
-    async fixture of the same name: the main thread belongs to Tk here)."""
-    srv = ServerThread(tmp_path / "gridhall.db")
+    async fixture of the same name: the main thread belongs to Tk here). A test's
+    ``@pytest.mark.server_config(...)`` sets its configuration."""
+    marker = request.node.get_closest_marker("server_config")
+    srv = ServerThread(tmp_path / "gridhall.db", **(marker.kwargs if marker else {}))
     yield srv
     srv.stop()
 

@@ -35,17 +35,17 @@ FAST = Backoff(first=0.05, cap=0.5)
 class ServerThread:
     """A real GameServer on 127.0.0.1 port 0, on its own loop in a daemon thread."""
 
-    def __init__(self, db: Path) -> None:
+    def __init__(self, db: Path, **config: Any) -> None:
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, name="test-server",
                                        daemon=True)  # fmt: skip
         self.thread.start()
-        self.server: GameServer = self.call(self._start(db))
+        self.server: GameServer = self.call(self._start(db, config))
         self.url = f"ws://127.0.0.1:{self.server.port}/"
 
     @staticmethod
-    async def _start(db: Path) -> GameServer:
-        server = GameServer(ServerConfig(host="127.0.0.1", port=0, db=str(db)))
+    async def _start(db: Path, config: dict[str, Any]) -> GameServer:
+        server = GameServer(ServerConfig(host="127.0.0.1", port=0, db=str(db), **config))
         await server.start()
         return server
 

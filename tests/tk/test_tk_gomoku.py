@@ -2,11 +2,25 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
+from types import SimpleNamespace
 
+import pytest
+
+from gridhall.client.tk import room as tk_room
 from gridhall.client.tk.app import TkApp
 from gridhall.client.tk.boards.gomoku import GomokuCanvas
-from tests.tk.driver import Opponent, Pump, click, press, room_state, screenshot, snap
+from tests.tk.driver import (
+    Opponent,
+    Pump,
+    ServerThread,
+    click,
+    press,
+    room_state,
+    screenshot,
+    snap,
+)
 
 
 def open_gomoku_room(app: TkApp, opp: Opponent, pump: Pump) -> str:
@@ -115,3 +129,26 @@ def test_board_scales_with_the_window(
     pump.until(lambda: board.geom.cell < big, "the board to shrink with the window")
     click(board, *board.pixel_of(3, 3))  # clicks still land on the right point
     pump.until(lambda: room_state(app)["view"]["moves"] == [[3, 3]], "the stone at D4")
+
+
+def test_tk_clocks_stand_still_while_the_server_is_down(
+    make_app: Callable[[str], TkApp], make_opponent: Callable[[str], Opponent], pump: Pump,
+    server: ServerThread, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    now = [time.time()]
+    fake = SimpleNamespace(time=lambda: now[0])
+    monkeypatch.setattr(tk_room, "time", fake)  # whatever clock the window reads
+    app = make_app("Ann")
+    app.session.clock = lambda: now[0]
+    opp = make_opponent("Bob")
+    app.lobby.choose("gomoku", 6)  # 15×15 freestyle, 10+5 clock
+    press(app.lobby.create_button)
+    pump.until(lambda: app.room is not None, "the room screen")
+    opp.send("join-room", room=snap(app).room.room)  # type: ignore[union-attr]
+    assert app.room is not None
+    pump.until(lambda: "Ann 10:00, Bob 10:00" in app.room.status.cget("text"), "both clocks")
+    server.call(server.server.close())
+    pump.until(lambda: "Reconnecting" in app.room.status.cget("text"), "the window offline")
+    now[0] += 300  # five minutes offline
+    app.room.tick()
+    assert "Ann 10:00, Bob 10:00" in app.room.status.cget("text")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
+
 from gridhall.client.tk.app import TkApp
 from tests.tk.driver import Opponent, Pump, click, press, room_state, screenshot, snap
 
@@ -40,7 +42,7 @@ def test_chat_goes_both_ways_and_a_second_window_watches_from_the_lobby(
     ann_chat.entry.event_generate("<Return>")
     got = opp.expect("chat", text="good luck, have fun")
     assert got["from"] == snap(ann).player and got["name"] == "Ann"
-    assert ann_chat.entry.get() == ""
+    pump.until(lambda: ann_chat.entry.get() == "", "the line cleared once the server relayed it")
 
     opp.send("chat", text="you too!")
     pump.until(lambda: any("Bob: you too!" in ln for ln in ann_chat.lines()), "Bob's line")
@@ -76,3 +78,26 @@ def test_window_reconnects_and_keeps_its_seat(
     assert "Reconnecting" not in ann.room.status.cget("text")
     click(ann.room.board, *ann.room.board.pixel_of(7, 7))
     assert opp.expect("moved", by=me)["move"] == {"x": 7, "y": 7}
+
+
+@pytest.mark.server_config(chat_lines=1, chat_window=3600.0)  # one chat line an hour
+def test_a_refused_chat_line_stays_in_the_entry(
+    make_app: Callable[[str], TkApp], make_opponent: Callable[[str], Opponent], pump: Pump
+) -> None:
+    ann = make_app("Ann")
+    opp = make_opponent("Bob")
+    ann.lobby.choose("gomoku", 0)
+    press(ann.lobby.create_button)
+    pump.until(lambda: ann.room is not None, "Ann's room screen")
+    opp.send("join-room", room=snap(ann).room.room)  # type: ignore[union-attr]
+    opp.expect("state", status="playing")
+    chat = ann.room.chat  # type: ignore[union-attr]
+    for line in ("hello", "too fast"):
+        chat.entry.insert(0, line)
+        press(chat.send_button)
+        if line == "hello":
+            opp.expect("chat", text="hello")
+            pump.until(lambda: chat.entry.get() == "", "the accepted line cleared")
+    pump.until(lambda: any("wait" in n.lower() for n in ann.notices), "the refusal shown")
+    assert chat.entry.get() == "too fast"  # still there, to send again
+    assert [c["text"] for c in room_state(ann)["chat"]] == ["hello"]

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
+from concurrent.futures import Future
 from pathlib import Path
 
 from tests.web.harness import (
+    WAIT,
     Browser,
     ServerThread,
     create_room,
@@ -12,6 +15,7 @@ from tests.web.harness import (
     join_by_link,
     open_lobby,
 )
+from tests.wsclient import WsClient
 
 
 def start_pair(ann: Browser, bob: Browser, server: ServerThread) -> str:
@@ -132,3 +136,24 @@ def test_leaving_returns_to_the_lobby_and_forgets_the_link(ann: Browser, bob: Br
     assert bob.js("return location.hash") == ""
     ann.wait(lambda: "You win by resignation!" in ann.wait_css("#banner").text,
              "Ann's win: leaving forfeits")
+
+
+def test_a_loss_on_time_shows_the_losers_clock_at_zero(bob: Browser,
+                                                       web_server: ServerThread) -> None:
+    """Ann (a raw client, black) lets her 3-second clock run out; Bob's page shows it."""
+    code: Future[str] = Future()
+
+    async def ann_runs_out() -> None:
+        ws_url = web_server.url.replace("http://", "ws://")
+        async with WsClient.connect(ws_url, "Ann") as ann:
+            await ann.send("create-room", game="gomoku",
+                           options={"clock": {"minutes": 0.05, "increment": 0}})
+            code.set_result((await ann.expect("joined"))["room"])
+            await ann.expect("game-over")
+
+    ann_done = asyncio.run_coroutine_threadsafe(ann_runs_out(), web_server.loop)
+    bob.driver.get(f"{web_server.url}?name=Bob#{code.result(WAIT)}")
+    bob.wait_css("[data-board='gomoku']")
+    bob.wait(lambda: bob.status_state() == "over", "the game to end on time")
+    assert bob.status().endswith("Ann 0:00, Bob 0:03")
+    ann_done.result(WAIT)

@@ -3,6 +3,7 @@ mouse buttons turned into requests by the game's view class."""
 
 from __future__ import annotations
 
+import time
 import tkinter as tk
 from collections.abc import Callable
 from typing import Any
@@ -52,6 +53,9 @@ class BoardCanvas(tk.Canvas):
         self.me: str | None = None
         self.geom = Geometry.fit(1, 1, 100, 100)
         self._inputs: BoardInputs | None = None
+        self.clock: Callable[[], float] = time.time
+        """The time the board's clocks show (the room frame gives one that stands
+        still while offline)."""
         self.bind("<Configure>", lambda _e: self.redraw())
         self.bind("<Button-1>", lambda e: self._click(e, "left"))
         self.bind("<Button-2>", lambda e: self._click(e, "middle"))

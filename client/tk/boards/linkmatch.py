@@ -4,7 +4,6 @@ link drawn as a green line for a moment (as in the Lianliankan source)."""
 
 from __future__ import annotations
 
-import time
 import tkinter as tk
 from typing import Any
 
@@ -53,7 +52,7 @@ class LinkCanvas(BoardCanvas):
 
     def board(self) -> LinkBoard:
         """Our board, its countdown run on to now."""
-        return self.game.board(self.room or RoomCopy("", 0), self.me, time.time())
+        return self.game.board(self.room or RoomCopy("", 0), self.me, self.clock())
 
     def cells(self) -> tuple[int, int]:
         return int(self.view.get("width") or 0), int(self.view.get("height") or 0)
@@ -61,10 +60,10 @@ class LinkCanvas(BoardCanvas):
     def click(self, x: int, y: int, button: Button) -> Request | None:
         if button != "primary" or self.room is None:
             return None
-        return self.game.click(self.room, self.me, self.selection, x, y, time.time())
+        return self.game.click(self.room, self.me, self.selection, x, y, self.clock())
 
     def show(self, room: RoomCopy, me: str | None) -> None:
-        self.selection.forget_if_gone(self.game.board(room, me, time.time()))
+        self.selection.forget_if_gone(self.game.board(room, me, self.clock()))
         super().show(room, me)
 
     def tick(self) -> None:

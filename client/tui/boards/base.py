@@ -10,6 +10,7 @@ each widget adds its own (listed in its ``KEYS_HELP``).
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from rich.style import Style
@@ -68,6 +69,9 @@ class Board(Widget, can_focus=True):
         self._chorded = False
         self._chord_released = 0.0
         self._inputs: BoardInputs | None = None
+        self.clock: Callable[[], float] = time.time
+        """The time the board's clocks show (the room screen gives the session's,
+        which stands still while offline)."""
 
     # -- geometry, provided by each game ----------------------------------------------
     def grid_size(self) -> tuple[int, int]:

@@ -53,7 +53,7 @@ class LinkWidget(Board):
 
     def click(self, x: int, y: int, button: Button) -> None:
         if button == "primary" and self.room is not None:
-            self.act(self.game.click(self.room, self.me, self.selection, x, y, time.time()))
+            self.act(self.game.click(self.room, self.me, self.selection, x, y, self.clock()))
             self.refresh()
 
     def action_deselect(self) -> None:
@@ -61,13 +61,13 @@ class LinkWidget(Board):
         self.refresh()
 
     def show(self, room: RoomCopy, me: str | None) -> None:
-        self.selection.forget_if_gone(self.game.board(room, me, time.time()))
+        self.selection.forget_if_gone(self.game.board(room, me, self.clock()))
         super().show(room, me)
 
     def render(self) -> Text:
         if self.room is None:
             return Text()
-        board = self.game.board(self.room, self.me, time.time())
+        board = self.game.board(self.room, self.me, self.clock())
         cursor = self.cursor if self.has_focus else None
         show_path = time.monotonic() < self._path_until
         text = Text(no_wrap=True)

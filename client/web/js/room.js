@@ -49,6 +49,7 @@ export class RoomView {
     this.received = performance.now();
     this.skew = 0;
     this.chatKeys = [];
+    this.chatSent = null; // the line sent and not yet relayed back by the server
     this.buttons = {};
 
     $("#leave").addEventListener("click", () => this.app.send("leave-room"));
@@ -60,10 +61,12 @@ export class RoomView {
     }
     this.chatForm.addEventListener("submit", (event) => {
       event.preventDefault();
-      const input = this.chatForm.elements.chat;
-      const text = input.value.trim();
+      // The line stays in the input until the server relays it back: a refused line
+      // (rate-limited, too long, offline) is not lost and can be sent again.
+      const text = this.chatForm.elements.chat.value.trim();
       if (!text) return;
-      if (this.app.send("chat", { text }) !== null) input.value = "";
+      this.chatSent = text;
+      this.app.send("chat", { text });
     });
     $("#copy-link").addEventListener("click", () => this.copyLink());
     new ResizeObserver(() => this.fit()).observe(this.boardWrap);
@@ -109,6 +112,14 @@ export class RoomView {
         }
         return;
       }
+      case "chat":
+        if ((msg.from || msg.player) === this.me && this.chatSent !== null) {
+          // accepted: clear it, unless typed on since
+          const input = this.chatForm.elements.chat;
+          if (input.value.trim() === this.chatSent) input.value = "";
+          this.chatSent = null;
+        }
+        return;
       case "state":
         if (this.board instanceof LinkBoard) this.board.showPath(null); // a new game or a resync
         return;
