@@ -3,13 +3,15 @@
 // server sent and sends intents; it never decides a result.
 
 import { $, clear, el } from "./dom.js";
+import { t } from "./i18n.js";
 import { drawQr } from "./qr.js";
+import { attachZoom } from "./zoom.js";
 import { GomokuBoard } from "./boards/gomoku.js";
 import { LinkBoard } from "./boards/linkmatch.js";
 import { MinesBoard } from "./boards/minesweeper.js";
 import {
-  GAME_TITLES, OFFER_NAMES, names, noticeText, offerText, optionsText, playerColor, playerRoles,
-  rankingLines, resultText, statusLine,
+  GAME_TITLES, OFFER_NAMES, cellName, names, noticeText, offerText, optionsText, playerColor,
+  playerRoles, rankingLines, resultText, statusLine,
 } from "./text.js";
 
 const BOARDS = { gomoku: GomokuBoard, minesweeper: MinesBoard, linkmatch: LinkBoard };
@@ -21,11 +23,34 @@ const ACTIONS = {
 };
 const COMMON = [["resign", "Resign"]];
 
+/** The terminal client's keys for the room's buttons (client/views Action.keys). */
+export const ACTION_KEYS = {
+  draw: "d", takeback: "t", hint: "h", shuffle: "s", start: "g", resign: "R",
+  again: "p", agree: "y", decline: "n", accept: "y", refuse: "n",
+};
+
+/** Cells below this size (CSS px) are too small to hit: the board starts zoomed in. */
+const MIN_TOUCH_CELL = 18;
+const MIN_MOUSE_CELL = 12;
+
 const GESTURES = {
   gomoku: "Tap or click a point to place a stone.",
   minesweeper: "Tap / left-click reveals (a satisfied number chords); long-press / right-click flags → ? → none (on a number: flag around); middle-click chords.",
   linkmatch: "Tap a tile, then its twin: the link may turn twice, around the edge too.",
 };
+
+/** "R" -> "Shift+R" for aria-keyshortcuts. */
+function shortcut(key) {
+  return key.length === 1 && key !== key.toLowerCase() ? `Shift+${key}` : key;
+}
+
+/** How the game ended for `me`: "win", "loss" or "neutral" (a draw, a spectator,
+ * a co-op result) -- the result bar's colour, never green for the loser. */
+export function outcome(state, me) {
+  const winner = (state.result || {}).winner;
+  if (winner === undefined || winner === null || !seated(state, me)) return "neutral";
+  return winner === me ? "win" : "loss";
+}
 
 function seated(state, me) {
   return (state.players || []).some((p) => p.player === me);
@@ -75,8 +100,26 @@ export class RoomView {
     this.skew = 0;
     this.chatKeys = [];
     this.buttons = {};
+    this.confirmBar = $("#confirm-bar");
+    this.confirmed = null; // what the confirm bar's Yes does
+    this.pendingChat = null; // {id, text}: cleared from the input once the server echoes it
+    this.zoomBar = $("#zoom-bar");
 
-    $("#leave").addEventListener("click", () => this.app.send("leave-room"));
+    $("#leave").addEventListener("click", () => this.leave());
+    this.confirmBar.addEventListener("click", (event) => {
+      const button = event.target.closest("button[data-confirm]");
+      if (!button) return;
+      const run = button.dataset.confirm === "yes" ? this.confirmed : null;
+      this.hideConfirm();
+      if (run) run();
+    });
+    const zoom = attachZoom(this.boardWrap, () => this.board);
+    this.zoomBar.addEventListener("click", (event) => {
+      const button = event.target.closest("button[data-zoom]");
+      if (button) zoom(Number(button.dataset.zoom));
+      this.renderZoom();
+    });
+    document.addEventListener("keydown", (event) => this.onKey(event));
     for (const bar of [this.offerBar, this.banner]) {
       bar.addEventListener("click", (event) => {
         const button = event.target.closest("button[data-action]");
@@ -88,7 +131,9 @@ export class RoomView {
       const input = this.chatForm.elements.chat;
       const text = input.value.trim();
       if (!text) return;
-      if (this.app.send("chat", { text }) !== null) input.value = "";
+      // the line stays in the input until the server echoes it (a refused line is not lost)
+      const id = this.app.send("chat", { text });
+      if (id !== null) this.pendingChat = { id, text };
     });
     $("#copy-link").addEventListener("click", () => this.copyLink());
     new ResizeObserver(() => this.fit()).observe(this.boardWrap);
@@ -108,7 +153,7 @@ export class RoomView {
       this.board = new BOARDS[game]((request, notice) => this.intent(request, notice));
       this.boardWrap.replaceChildren(this.board.el);
       this.buildActions(game);
-      $("#gesture-hint").textContent = GESTURES[game] || "";
+      this.hideConfirm();
       this.chatKeys = [];
       clear(this.chatLog);
     }
@@ -123,6 +168,7 @@ export class RoomView {
     const senderName = msg.name || who[sender] || "Someone";
     const mine = sender === this.me;
     const notify = (text) => this.app.notify(text);
+    const announce = (text) => this.app.announce(text);
     switch (msg.type) {
       case "moved": {
         const view = state.view || {}; // the folded view (a delta's `view` is partial)
@@ -131,16 +177,25 @@ export class RoomView {
         if (this.board instanceof LinkBoard && msg.by === this.me && (msg.move || {}).action === "link") {
           this.board.showPath(view.path);
         }
+        this.announceMove(msg, who);
         break;
       }
-      case "game-over": notify(resultText(state, this.me)); break;
+      // the result and offer bars show these: a screen reader hears them, no toast repeats them
+      case "game-over": announce(resultText(state, this.me)); break;
       case "play-again": if (!mine) notify(`${senderName} wants another game.`); break;
       case "decline-again": if (!mine) notify(`${senderName} declined another game.`); break;
-      case "offer": if (!mine) notify(offerText(state, this.me) || "An offer arrived."); break;
+      case "offer": if (!mine) announce(offerText(state, this.me) || t("An offer arrived.")); break;
       case "answer":
         if (!mine) notify(`${senderName} ${msg.accept ? "accepted" : "declined"} the ${OFFER_NAMES[msg.kind] || "offer"} request.`);
         break;
-      case "resigned": if (!mine) notify(`${senderName} resigned.`); break;
+      case "resigned": if (!mine) announce(t("{name} resigned.", { name: senderName })); break;
+      case "chat":
+        if (mine && this.pendingChat && msg.text === this.pendingChat.text) {
+          const input = this.chatForm.elements.chat;
+          if (input.value.trim() === this.pendingChat.text) input.value = "";
+          this.pendingChat = null;
+        }
+        break;
       case "notice": notify(noticeText(msg.event, msg.data || {}, who)); break;
       case "joined": if (msg.player && !mine) notify(`${senderName} joined as ${msg.role || "player"}.`); break;
       case "left": if (msg.player && !mine) notify(`${senderName} left the room.`); break;
@@ -149,6 +204,25 @@ export class RoomView {
         break;
       default: break;
     }
+  }
+
+  /** A move in words for the live region: who played, and the cell as its label says. */
+  announceMove(msg, who) {
+    const move = msg.move || {};
+    const by = msg.by === this.me ? t("You") : (who[msg.by] || t("Someone"));
+    if (Number.isInteger(move.x) && Number.isInteger(move.y) && this.board) {
+      const cell = this.board.cell(move.x, move.y);
+      const label = cell ? cell.getAttribute("aria-label") : cellName(move.x, move.y);
+      this.app.announce(t("{name}: {cell}", { name: by, cell: label || cellName(move.x, move.y) }));
+    } else if (move.action === "link" && Array.isArray(move.a) && Array.isArray(move.b)) {
+      this.app.announce(t("{name} linked {a} and {b}", {
+        name: by, a: cellName(move.a[0], move.a[1]), b: cellName(move.b[0], move.b[1]) }));
+    }
+  }
+
+  /** A refused request: a refused chat line stays in the input to send again. */
+  refused(msg) {
+    if (this.pendingChat && msg.re === this.pendingChat.id) this.pendingChat = null;
   }
 
   // ---- drawing -----------------------------------------------------------------------
@@ -173,6 +247,8 @@ export class RoomView {
     this.renderPlayers();
     this.renderChat();
     this.renderInvite(copy.room);
+    $("#gesture-hint").textContent = sit ? t(GESTURES[state.game] || "") : "";
+    if (this.confirmed && !(state.status === "playing" && sit)) this.hideConfirm();
   }
 
   live() {
@@ -222,6 +298,7 @@ export class RoomView {
     if (this.copy.declined.length) line += `  ${this.copy.declined.map((p) => who[p] || "?").join(", ")} declined.`;
     this.banner.querySelector(".bar-text").textContent = line;
     this.banner.dataset.result = String((state.result || {}).reason || "");
+    this.banner.dataset.outcome = outcome(state, me);
     const show = { again: sit && !asked.length && !mine, agree: sit && asked.length > 0 && !mine, decline: sit && asked.length > 0 && !mine };
     for (const b of this.banner.querySelectorAll("button")) b.hidden = !show[b.dataset.action];
     const ranking = this.banner.querySelector(".ranking");
@@ -231,7 +308,10 @@ export class RoomView {
   buildActions(game) {
     this.buttons = {};
     const buttons = [...(ACTIONS[game] || []), ...COMMON].map(([key, label]) => {
-      const b = el("button", { type: "button", "data-action": key }, label);
+      const b = el("button", {
+        type: "button", "data-action": key, "aria-keyshortcuts": ACTION_KEYS[key] ? shortcut(ACTION_KEYS[key]) : null,
+        title: ACTION_KEYS[key] ? t("{label} (key {key})", { label: t(label), key: ACTION_KEYS[key] }) : null,
+      }, t(label));
       b.addEventListener("click", () => this.action(key));
       this.buttons[key] = b;
       return b;
@@ -313,7 +393,78 @@ export class RoomView {
     const rect = this.boardWrap.getBoundingClientRect();
     const width = this.boardWrap.clientWidth - 4;
     const height = wide ? window.innerHeight - Math.max(rect.top, 0) - 150 : window.innerHeight * 0.72;
-    this.board.fit(width, Math.max(height, 200), coarse ? 26 : 14);
+    this.board.fit(width, Math.max(height, 200), coarse ? MIN_TOUCH_CELL : MIN_MOUSE_CELL);
+    this.renderZoom();
+  }
+
+  /** The zoom buttons show while the board is zoomed in or has more than 15 columns or rows. */
+  renderZoom() {
+    const b = this.board;
+    this.zoomBar.hidden = !b || !(b.zoomed || b.cols > 15 || b.rows > 15);
+  }
+
+  // ---- asking first ------------------------------------------------------------------
+
+  /** A live game we sit in: resigning or leaving ends it for us, so ask first. */
+  get liveSeat() {
+    const state = this.copy ? this.copy.state : {};
+    return state.status === "playing" && seated(state, this.me);
+  }
+
+  ask(question, yes, run) {
+    this.confirmed = run;
+    this.confirmBar.querySelector(".bar-text").textContent = question;
+    this.confirmBar.querySelector("[data-confirm=yes]").textContent = yes;
+    this.confirmBar.hidden = false;
+    this.confirmBar.querySelector("[data-confirm=no]").focus();
+  }
+
+  hideConfirm() {
+    this.confirmed = null;
+    this.confirmBar.hidden = true;
+  }
+
+  leave() {
+    if (!this.liveSeat) {
+      this.app.send("leave-room");
+      return;
+    }
+    this.ask(t("Leave the room? You give up this game."), t("Leave room"), () => this.app.send("leave-room"));
+  }
+
+  // ---- keys --------------------------------------------------------------------------
+
+  /** The room's keys, as in the terminal client; not while typing in a field. */
+  onKey(event) {
+    if (this.app.screen !== "room" || !this.copy || event.ctrlKey || event.metaKey || event.altKey) return;
+    const target = event.target;
+    if (target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement
+        || target instanceof HTMLSelectElement) return;
+    if (event.key === "Escape" && !this.confirmBar.hidden) {
+      this.hideConfirm();
+      return;
+    }
+    if (event.key === "/") {
+      event.preventDefault();
+      this.chatForm.elements.chat.focus();
+      return;
+    }
+    if (event.key === "+" || event.key === "=" || event.key === "-" || event.key === "0") {
+      if (!this.board) return;
+      const factor = { "+": 1.25, "=": 1.25, "-": 0.8, 0: 0 }[event.key];
+      this.board.zoomBy(factor);
+      this.renderZoom();
+      return;
+    }
+    const visible = (b) => b && !b.hidden && !b.disabled && b.offsetParent !== null;
+    const bars = [...this.offerBar.querySelectorAll("button"), ...this.banner.querySelectorAll("button")];
+    for (const b of [...Object.values(this.buttons), ...bars]) {
+      if (ACTION_KEYS[b.dataset.action] === event.key && visible(b)) {
+        event.preventDefault();
+        b.click();
+        return;
+      }
+    }
   }
 
   // ---- to the server -----------------------------------------------------------------
@@ -332,7 +483,9 @@ export class RoomView {
     const simple = {
       resign: "resign", start: "start", again: "play-again", agree: "agree-again", decline: "decline-again",
     };
-    if (simple[key]) this.app.send(simple[key]);
+    if (key === "resign" && this.liveSeat) {
+      this.ask(t("Resign this game?"), t("Resign"), () => this.app.send("resign"));
+    } else if (simple[key]) this.app.send(simple[key]);
     else if (key === "draw" || key === "takeback") this.app.send("offer", { kind: key });
     else if (key === "hint" || key === "shuffle") this.app.send("move", { move: { action: key } });
     else if (key === "accept" || key === "refuse") {

@@ -6,6 +6,7 @@
 // whose `points` are cell centres; the picked tile has the class `selected`.
 
 import { clear, svg } from "../dom.js";
+import { t } from "../i18n.js";
 import { GridBoard, centre } from "./grid.js";
 
 const GLYPHS = [..."♠♣♥♦★●■▲◆♪☀☂☯⚑✿❄✚✦◐◑⊕⊗⊙⌘♞♜♛♚☘⬟⬢◈▼◇○□ABCDEFGHJKLMNPQRSTUVWXYZ23456789abdefghmnqrt"];
@@ -17,11 +18,19 @@ export function glyph(kind) {
 
 export class LinkBoard extends GridBoard {
   constructor(intent) {
-    super("linkmatch", 1, { primary: (cell) => this.click(cell) });
+    super("linkmatch", 1, {
+      primary: (cell) => this.click(cell),
+      deselect: () => this.select(null),
+    }, t("Link-match board"));
     this.intent = intent;
     this.selected = null;
     this.kinds = [];
     this.ctx = null;
+  }
+
+  /** Escape drops the picked tile, as in the terminal client. */
+  get keyMap() {
+    return { ...super.keyMap, Escape: "deselect" };
   }
 
   kind(x, y) {
@@ -56,7 +65,8 @@ export class LinkBoard extends GridBoard {
           }
           if (picked) cell.classList.add("selected");
           if (hinted) cell.classList.add("hint");
-        });
+        }, [kind ? t("tile {glyph}", { glyph: glyph(kind).replace(TEXT_STYLE, "") }) : t("empty"),
+          picked ? t("picked") : "", hinted ? t("hint") : ""].filter(Boolean).join(", "));
       }
     }
     if (state.status === "waiting") this.say("Waiting for the room's creator to press Start");
@@ -75,7 +85,7 @@ export class LinkBoard extends GridBoard {
 
   click({ x, y }) {
     const ctx = this.ctx;
-    if (!ctx || !ctx.seated) return this.intent(null, "You are watching; spectators cannot play.");
+    if (!ctx || !ctx.seated) return this.intent(null, t("You are watching; spectators cannot play."));
     if (!this.kind(x, y) || (this.selected && this.selected[0] === x && this.selected[1] === y)) {
       this.select(null);
       return undefined;
