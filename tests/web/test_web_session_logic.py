@@ -109,6 +109,24 @@ def test_close_codes_decide_whether_to_retry(page: Browser) -> None:
                    "replaced": ["replaced", None], "fatal": ["fatal", None]}
 
 
+def test_a_planned_restart_reads_restarting_until_the_server_is_back(page: Browser) -> None:
+    got = run(page, """
+      const seen = [];
+      s.on((m) => { if (m.type === 'connection') seen.push(m.status); });
+      s.lost({code: 1012});               // the server said it is restarting
+      clearTimeout(s.retryTimer); s.retryTimer = null;
+      s.lost({code: 1006});               // the first retries fail while it starts again
+      clearTimeout(s.retryTimer); s.retryTimer = null;
+      s.lost({code: 1006});
+      clearTimeout(s.retryTimer); s.retryTimer = null;
+      s.onMessage({type: 'welcome', player: 'p1', server: 'x'});  // back
+      s.lost({code: 1006});               // a later drop is a plain loss again
+      clearTimeout(s.retryTimer); s.retryTimer = null;
+      return seen;
+    """)
+    assert got == ["restarting", "restarting", "restarting", "connected", "lost"]
+
+
 def test_not_in_room_drops_the_copy_and_backoff_grows_to_its_cap(page: Browser) -> None:
     got = run(page, """
       s.onMessage(state(1));

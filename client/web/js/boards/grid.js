@@ -18,13 +18,15 @@ import { cellName } from "../text.js";
 
 const MAX_CELL = 48;
 const MIN_ZOOM = 0.2;
-const MAX_ZOOM = 8;
+const MAX_ZOOMED_CELL = 96;
+const MAX_ZOOM = 40; // a 200x200 board fitted to a phone has 1.6 px cells
 
 export class GridBoard {
   /** `margin` is the frame around the cells, in cells (labels, the link ring). */
   constructor(game, margin, handlers, label) {
     this.game = game;
     this.margin = margin;
+    this.edge = 0; // a border drawn around the board, in cells (Minesweeper's bevel)
     this.handlers = handlers;
     this.cols = 0;
     this.rows = 0;
@@ -32,6 +34,7 @@ export class GridBoard {
     this.keys = [];
     this.cursor = null; // [x, y] of the cell in the tab order
     this.zoom = 1;
+    this.autoZoom = true; // the player has not zoomed this board yet
     this.fitted = 0; // the cell size that shows the whole board in the frame
     this.el = el("div", { class: `board board-${game}`, "data-board": game });
     this.under = svg("svg", { class: "layer under", "aria-hidden": "true" });
@@ -77,6 +80,7 @@ export class GridBoard {
     const [cx, cy] = this.cursor && this.cursor[0] < cols && this.cursor[1] < rows
       ? this.cursor : [Math.floor(cols / 2), Math.floor(rows / 2)];
     this.cursor = null;
+    this.autoZoom = true;
     if (cols && rows) this.moveCursor(cx, cy, false);
     return true;
   }
@@ -101,27 +105,26 @@ export class GridBoard {
    * the zoom; below `minCell` (too small for a finger) the board starts zoomed in and
    * pans inside its frame. */
   fit(width, height, minCell = 0) {
-    if (!this.cols || !this.rows) return;
-    const span = (n) => n + 2 * this.margin;
-    const fitted = Math.min(MAX_CELL, width / span(this.cols), height / span(this.rows));
-    if (Math.abs(fitted - this.fitted) > 0.01) {
-      const first = this.fitted === 0;
-      this.fitted = Math.max(1, fitted);
-      if (first && minCell > this.fitted) this.zoom = minCell / this.fitted;
-    }
+    if (!this.cols || !this.rows || width <= 0 || height <= 0) return; // not shown yet
+    const span = (n) => n + 2 * this.margin + 2 * this.edge;
+    this.fitted = Math.max(1, Math.min(MAX_CELL, width / span(this.cols), height / span(this.rows)));
+    // until the player zooms, a board too small to hit starts zoomed in to `minCell`
+    if (this.autoZoom) this.zoom = Math.min(MAX_ZOOM, Math.max(1, minCell / this.fitted));
     this.applyZoom();
   }
 
   /** Multiply the zoom by `factor` (clamped); 0 shows the whole board. */
   zoomBy(factor) {
-    this.zoom = factor === 0 ? 1 : Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, this.zoom * factor));
+    this.autoZoom = false;
+    const most = Math.max(1, Math.min(MAX_ZOOM, MAX_ZOOMED_CELL / this.fitted));
+    this.zoom = factor === 0 ? 1 : Math.min(most, Math.max(MIN_ZOOM, this.zoom * factor));
     this.applyZoom();
   }
 
   get zoomed() { return this.zoom > 1.001; }
 
   applyZoom() {
-    const cell = Math.max(1, Math.min(this.fitted * this.zoom, MAX_CELL * MAX_ZOOM));
+    const cell = Math.max(1, Math.min(this.fitted * this.zoom, MAX_ZOOMED_CELL));
     this.el.style.setProperty("--cell", `${Math.floor(cell * 100) / 100}px`);
     this.el.classList.toggle("zoomed", this.zoomed);
   }

@@ -48,6 +48,7 @@ export class MinesBoard extends GridBoard {
       tertiary: (cell) => this.act(cell, "tertiary"),
       around: (cell) => this.act(cell, "around"),
     }, t("Minesweeper board"));
+    this.edge = 0.14; // the bevelled border (app.css)
     this.intent = intent;
     this.rowsText = [];
     this.ctx = null;
