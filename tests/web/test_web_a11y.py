@@ -139,7 +139,9 @@ def test_linkmatch_from_the_keyboard(ann: Browser, web_server: ServerThread) -> 
     focus_board(ann)
     keys(ann, Keys.HOME, Keys.PAGE_UP, Keys.PAGE_UP, Keys.ENTER)
     ann.wait(lambda: "selected" in ann.cell(0, 0).get_attribute("class"), "the picked tile")
-    assert ann.cell(0, 0).get_attribute("aria-label").startswith("A1, tile ")
+    label = ann.cell(0, 0).get_attribute("aria-label")
+    assert label.startswith("A1, tile ") and label.endswith(", picked"), label
     keys(ann, Keys.ESCAPE)
     ann.wait(lambda: "selected" not in ann.cell(0, 0).get_attribute("class"), "dropped")
+    assert not ann.cell(0, 0).get_attribute("aria-label").endswith("picked")
     audit(ann, "linkmatch")

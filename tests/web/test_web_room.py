@@ -166,3 +166,21 @@ def test_an_invite_link_without_a_name_asks_for_one_then_joins(
     bob.wait_css("[data-board='linkmatch']")
     ann.wait(lambda: "Bob the Builder" in ann.find("#players").text, "Bob's tidied name")
     assert bob.js("return localStorage.getItem('gridhall.name')") == "Bob the Builder"
+
+
+def test_a_refused_chat_line_stays_in_the_input(ann: Browser, tmp_path: Path) -> None:
+    server = ServerThread(tmp_path / "chat.db", chat_lines=1, chat_window=3600.0)
+    try:
+        open_lobby(ann, server, "Ann")
+        create_room(ann, "gomoku")
+        say(ann, "first")
+        ann.wait(lambda: any("first" in t for t in chat_lines(ann)), "the first line")
+        box = ann.find("#chat-form input[name=chat]")
+        ann.wait(lambda: box.get_attribute("value") == "", "the sent line cleared")
+        say(ann, "second")  # past the chat limit: refused
+        ann.wait(lambda: ann.find("[data-notice]").is_displayed(), "the refusal")
+        assert box.get_attribute("value") == "second", "the refused line is kept to send again"
+        assert not any("second" in t for t in chat_lines(ann))
+    finally:
+        ann.driver.get("about:blank")
+        server.close()

@@ -7,6 +7,7 @@
 
 import { clear, svg } from "../dom.js";
 import { t } from "../i18n.js";
+import { cellName } from "../text.js";
 import { GridBoard, centre } from "./grid.js";
 
 const GLYPHS = [..."♠♣♥♦★●■▲◆♪☀☂☯⚑✿❄✚✦◐◑⊕⊗⊙⌘♞♜♛♚☘⬟⬢◈▼◇○□ABCDEFGHJKLMNPQRSTUVWXYZ23456789abdefghmnqrt"];
@@ -14,6 +15,12 @@ const TEXT_STYLE = "\uFE0E"; // ask for the text (not emoji) form of the symbols
 
 export function glyph(kind) {
   return GLYPHS[(kind - 1) % GLYPHS.length] + TEXT_STYLE;
+}
+
+/** What a screen reader says about a cell after its name ("tile ♠, picked"). */
+function tileLabel(kind, picked, hinted) {
+  return [kind ? t("tile {glyph}", { glyph: glyph(kind).replace(TEXT_STYLE, "") }) : t("empty"),
+    picked ? t("picked") : "", hinted ? t("hint") : ""].filter(Boolean).join(", ");
 }
 
 export class LinkBoard extends GridBoard {
@@ -65,8 +72,7 @@ export class LinkBoard extends GridBoard {
           }
           if (picked) cell.classList.add("selected");
           if (hinted) cell.classList.add("hint");
-        }, [kind ? t("tile {glyph}", { glyph: glyph(kind).replace(TEXT_STYLE, "") }) : t("empty"),
-          picked ? t("picked") : "", hinted ? t("hint") : ""].filter(Boolean).join(", "));
+        }, tileLabel(kind, picked, hinted));
       }
     }
     if (state.status === "waiting") this.say("Waiting for the room's creator to press Start");
@@ -104,7 +110,10 @@ export class LinkBoard extends GridBoard {
     this.selected = cell;
     for (const c of [before, cell]) {
       if (c && c[0] < this.cols && c[1] < this.rows) {
-        this.cell(c[0], c[1]).classList.toggle("selected", cell !== null && c === cell);
+        const node = this.cell(c[0], c[1]);
+        const picked = cell !== null && c === cell;
+        node.classList.toggle("selected", picked);
+        node.setAttribute("aria-label", `${cellName(c[0], c[1])}, ${tileLabel(this.kind(c[0], c[1]), picked, false)}`);
         this.keys[c[1] * this.cols + c[0]] = null; // repaint on the next render
       }
     }
