@@ -195,6 +195,9 @@ def test_big_boards_pan_and_zoom_inside_their_frame(
     bigger = ann.wait(lambda: (lambda f: f if f["cell"] > panned["cell"] + 1 else None)(
         ann.js(FRAME)), "bigger cells")
     assert (bigger["pageW"], bigger["pageX"]) == (viewport.width, 0)
+    ann.js("document.getElementById('board-wrap').dispatchEvent(new WheelEvent('wheel', "
+           "{deltaY: 200, ctrlKey: true, bubbles: true, cancelable: true}))")  # a trackpad pinch
+    ann.wait(lambda: ann.js(FRAME)["cell"] < bigger["cell"] - 1, "Ctrl + wheel to zoom out")
     ann.find("#zoom-bar [data-zoom='0']").click()  # the whole board
     whole = ann.wait(lambda: (lambda f: f if f["scrollW"] <= f["frameW"] + 1 else None)(
         ann.js(FRAME)), "the whole board in the frame")

@@ -219,3 +219,24 @@ def test_others_coming_and_going_fold_into_the_roster_without_a_sync(page: Brows
     assert got["spectators"] == ["Cyd"] and got["again"] == []
     assert got["players"] == [["p1", 0, None], ["p4", 2, "teal"]]
     assert got["old"] == ["sync"]
+
+
+def test_a_loss_on_time_shows_0_00_and_an_ended_clock_stops(page: Browser) -> None:
+    got = run(page, """
+      const room = await import('/js/room.js');
+      const text = await import('/js/text.js');
+      const over = (reason) => ({game: 'gomoku', status: 'over', players: state(1).players,
+        result: {winner: 'p2', reason},
+        view: {moves: [], clock: {remaining: {p1: 600, p2: 600}, increment: 5, running: 'p1', since: 1000}}});
+      const timeout = over('timeout');
+      room.freezeClock(timeout, 0, 1700);
+      const resign = over('resign');
+      room.freezeClock(resign, 0, 1005);
+      const later = room.liveState(resign, 60, 0);  // nothing runs after the end
+      const line = text.statusLine({state: timeout, lastActions: {}}, 'p1', true, true);
+      return {timeout: timeout.view.clock.remaining, resign: resign.view.clock.remaining,
+              later: later.view.clock.remaining, line};
+    """)
+    assert got["timeout"] == {"p1": 0, "p2": 600}
+    assert got["resign"] == {"p1": 595, "p2": 600} == got["later"]
+    assert "Ann 0:00" in got["line"] and "Bob 10:00" in got["line"]

@@ -56,6 +56,18 @@ function seated(state, me) {
   return (state.players || []).some((p) => p.player === me);
 }
 
+/** Stop a Gomoku clock that was running when the game ended (`game-over` carries no
+ * view): the mover's time as of the end, 0:00 after a loss on time. True if changed. */
+export function freezeClock(state, skew, now = Date.now() / 1000) {
+  const clk = (state.view || {}).clock;
+  if (!clk || !clk.running || !clk.remaining) return false;
+  const timeout = (state.result || {}).reason === "timeout";
+  const used = typeof clk.since === "number" ? Math.max(0, now - skew - clk.since) : 0;
+  const left = timeout ? 0 : Math.max(0, (clk.remaining[clk.running] || 0) - used);
+  state.view = { ...state.view, clock: { ...clk, running: null, remaining: { ...clk.remaining, [clk.running]: left } } };
+  return true;
+}
+
 /** The state with clocks run forward by the seconds since it arrived (the server
  * sends times as of its latest event; we count on between events). */
 export function liveState(state, secondsSince, skew) {
@@ -181,7 +193,10 @@ export class RoomView {
         break;
       }
       // the result and offer bars show these: a screen reader hears them, no toast repeats them
-      case "game-over": announce(resultText(state, this.me)); break;
+      case "game-over":
+        if (freezeClock(state, this.skew)) this.renderStatus();
+        announce(resultText(state, this.me));
+        break;
       case "play-again": if (!mine) notify(`${senderName} wants another game.`); break;
       case "decline-again": if (!mine) notify(`${senderName} declined another game.`); break;
       case "offer": if (!mine) announce(offerText(state, this.me) || t("An offer arrived.")); break;
