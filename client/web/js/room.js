@@ -125,6 +125,13 @@ export class RoomView {
       this.hideConfirm();
       if (run) run();
     });
+    this.confirmBar.setAttribute("aria-label", t("Confirm"));
+    this.confirmBar.querySelector("[data-confirm=no]").textContent = t("Cancel");
+    this.zoomBar.setAttribute("aria-label", t("Zoom"));
+    const zoomLabels = { 0.8: t("Zoom out"), 0: t("Show the whole board"), 1.25: t("Zoom in") };
+    for (const b of this.zoomBar.querySelectorAll("button[data-zoom]")) {
+      b.setAttribute("aria-label", zoomLabels[b.dataset.zoom]);
+    }
     const zoom = attachZoom(this.boardWrap, () => this.board);
     this.zoomBar.addEventListener("click", (event) => {
       const button = event.target.closest("button[data-zoom]");
