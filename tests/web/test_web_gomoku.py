@@ -110,6 +110,12 @@ def test_resigning_ends_the_game_for_both(ann: Browser, bob: Browser,
                                          web_server: ServerThread) -> None:
     start_pair(ann, bob, web_server)
     bob.find("#actions [data-action=resign]").click()
+    bob.wait_css("#confirm-bar")  # asked first: nothing is sent yet
+    bob.find("#confirm-bar [data-confirm=no]").click()
+    assert not bob.find("#confirm-bar").is_displayed()
+    assert bob.status_state() == "playing" and ann.status_state() == "playing"
+    bob.find("#actions [data-action=resign]").click()
+    bob.wait_css("#confirm-bar [data-confirm=yes]").click()
     ann.wait(lambda: "You win by resignation!" in ann.wait_css("#banner").text, "Ann's win")
     bob.wait(lambda: "Ann wins by resignation." in bob.wait_css("#banner").text, "Bob's loss")
 
@@ -132,6 +138,7 @@ def test_leaving_returns_to_the_lobby_and_forgets_the_link(ann: Browser, bob: Br
                                                            web_server: ServerThread) -> None:
     start_pair(ann, bob, web_server)
     bob.find("#leave").click()
+    bob.wait_css("#confirm-bar [data-confirm=yes]").click()  # leaving a live game asks first
     bob.wait_css("#lobby")
     assert bob.js("return location.hash") == ""
     ann.wait(lambda: "You win by resignation!" in ann.wait_css("#banner").text,

@@ -79,4 +79,5 @@ def test_a_link_shows_its_path_and_the_others_see_progress(ann: Browser, bob: Br
     assert Counter(k for k in kinds(ann).values() if k) == before
 
     bob.find("#actions [data-action=resign]").click()
+    bob.wait_css("#confirm-bar [data-confirm=yes]").click()
     ann.wait(lambda: "Bob" in ann.status() and "resigned" in ann.status(), "Bob out of the race")

@@ -109,6 +109,24 @@ def test_close_codes_decide_whether_to_retry(page: Browser) -> None:
                    "replaced": ["replaced", None], "fatal": ["fatal", None]}
 
 
+def test_a_planned_restart_reads_restarting_until_the_server_is_back(page: Browser) -> None:
+    got = run(page, """
+      const seen = [];
+      s.on((m) => { if (m.type === 'connection') seen.push(m.status); });
+      s.lost({code: 1012});               // the server said it is restarting
+      clearTimeout(s.retryTimer); s.retryTimer = null;
+      s.lost({code: 1006});               // the first retries fail while it starts again
+      clearTimeout(s.retryTimer); s.retryTimer = null;
+      s.lost({code: 1006});
+      clearTimeout(s.retryTimer); s.retryTimer = null;
+      s.onMessage({type: 'welcome', player: 'p1', server: 'x'});  // back
+      s.lost({code: 1006});               // a later drop is a plain loss again
+      clearTimeout(s.retryTimer); s.retryTimer = null;
+      return seen;
+    """)
+    assert got == ["restarting", "restarting", "restarting", "connected", "lost"]
+
+
 def test_not_in_room_drops_the_copy_and_backoff_grows_to_its_cap(page: Browser) -> None:
     got = run(page, """
       s.onMessage(state(1));
@@ -201,3 +219,24 @@ def test_others_coming_and_going_fold_into_the_roster_without_a_sync(page: Brows
     assert got["spectators"] == ["Cyd"] and got["again"] == []
     assert got["players"] == [["p1", 0, None], ["p4", 2, "teal"]]
     assert got["old"] == ["sync"]
+
+
+def test_a_loss_on_time_shows_0_00_and_an_ended_clock_stops(page: Browser) -> None:
+    got = run(page, """
+      const room = await import('/js/room.js');
+      const text = await import('/js/text.js');
+      const over = (reason) => ({game: 'gomoku', status: 'over', players: state(1).players,
+        result: {winner: 'p2', reason},
+        view: {moves: [], clock: {remaining: {p1: 600, p2: 600}, increment: 5, running: 'p1', since: 1000}}});
+      const timeout = over('timeout');
+      room.freezeClock(timeout, 0, 1700);
+      const resign = over('resign');
+      room.freezeClock(resign, 0, 1005);
+      const later = room.liveState(resign, 60, 0);  // nothing runs after the end
+      const line = text.statusLine({state: timeout, lastActions: {}}, 'p1', true, true);
+      return {timeout: timeout.view.clock.remaining, resign: resign.view.clock.remaining,
+              later: later.view.clock.remaining, line};
+    """)
+    assert got["timeout"] == {"p1": 0, "p2": 600}
+    assert got["resign"] == {"p1": 595, "p2": 600} == got["later"]
+    assert "Ann 0:00" in got["line"] and "Bob 10:00" in got["line"]

@@ -222,6 +222,7 @@ class App {
 
   onError(msg) {
     const room = this.autoJoins.get(msg.re);
+    if (this.room) this.room.refused(msg);
     if (room !== undefined) {
       this.autoJoins.delete(msg.re);
       if (this.pendingJoin && this.pendingJoin.room === room) this.pendingJoin = null;
@@ -232,6 +233,12 @@ class App {
         return;
       }
       if (msg.code === "no-such-room") this.clearHash();
+      if (msg.code === "room-full") { // every seat taken: offer to watch instead
+        this.notify(t("Every seat in room {room} is taken; you can watch the game.", { room }), {
+          label: t("Watch"), run: () => this.join({ room, role: "spectator" }),
+        });
+        return;
+      }
     }
     const title = errorTitle(msg);
     this.notify(title ? `${title}: ${errorText(msg)}` : errorText(msg));
@@ -307,18 +314,38 @@ class App {
     return this.session.send(type, fields);
   }
 
-  notify(text) {
+  /** A short message in the notice line (in the page's flow, so it never covers a
+   * control), with an optional button {label, run}; it goes after a while. */
+  notify(text, action = null) {
     const box = $("#notice");
-    box.textContent = text;
+    const children = [el("span", { class: "notice-text" }, text)];
+    if (action) {
+      const button = el("button", { type: "button", class: "small primary", "data-notice-action": "" }, action.label);
+      button.addEventListener("click", () => { box.hidden = true; action.run(); });
+      children.push(button);
+    }
+    box.replaceChildren(...children);
     box.hidden = false;
     clearTimeout(this.noticeTimer);
-    this.noticeTimer = setTimeout(() => { box.hidden = true; }, NOTICE_MS);
+    this.noticeTimer = setTimeout(() => { box.hidden = true; }, action ? NOTICE_MS * 3 : NOTICE_MS);
+  }
+
+  /** Say `text` to screen readers (moves, results, offers) without showing it. */
+  announce(text) {
+    if (!text) return;
+    const region = $("#announce");
+    // a new node each time, so the same sentence twice is read twice
+    region.replaceChildren(el("p", {}, text));
   }
 
   showScreen(name) {
     this.screen = name;
     for (const id of ["welcome", "lobby", "room"]) $(`#${id}`).hidden = id !== name;
     document.body.dataset.screen = name;
+    // the notice line: under the room's buttons while playing, else above the screen
+    const box = $("#notice");
+    if (name === "room") $("#notice-slot").append(box);
+    else $("main").prepend(box);
   }
 
   tick() {

@@ -5,6 +5,7 @@
 import { $, clear, el } from "./dom.js";
 import { t, tn } from "./i18n.js";
 import { drawQr } from "./qr.js";
+import { attachZoom } from "./zoom.js";
 import { GomokuBoard } from "./boards/gomoku.js";
 import { LinkBoard } from "./boards/linkmatch.js";
 import { MinesBoard } from "./boards/minesweeper.js";
@@ -12,12 +13,37 @@ import {
   actionStates, eventText, gameTitle, gestureText, liveView, offerText, optionsText, outcomeFor, playerRoles,
   rankingLines, resultText, statusLine,
 } from "./describe.js";
-import { names, playerColor } from "./text.js";
+import { cellName, names, playerColor } from "./text.js";
 
 const BOARDS = { gomoku: GomokuBoard, minesweeper: MinesBoard, linkmatch: LinkBoard };
 
+/** Keys of the offer and result bars' buttons; a game's own buttons take the keys its
+ * description gives them (the terminal client's keys). */
+const BAR_KEYS = { again: "p", agree: "y", decline: "n", accept: "y", refuse: "n" };
+
+/** Cells below this size (CSS px) are too small to hit: the board starts zoomed in. */
+const MIN_TOUCH_CELL = 18;
+const MIN_MOUSE_CELL = 12;
+
+/** "R" -> "Shift+R" for aria-keyshortcuts. */
+function shortcut(key) {
+  return key.length === 1 && key !== key.toLowerCase() ? `Shift+${key}` : key;
+}
+
 function seated(state, me) {
   return (state.players || []).some((p) => p.player === me);
+}
+
+/** Stop a Gomoku clock that was running when the game ended (`game-over` carries no
+ * view): the mover's time as of the end, 0:00 after a loss on time. True if changed. */
+export function freezeClock(state, skew, now = Date.now() / 1000) {
+  const clk = (state.view || {}).clock;
+  if (!clk || !clk.running || !clk.remaining) return false;
+  const timeout = (state.result || {}).reason === "timeout";
+  const used = typeof clk.since === "number" ? Math.max(0, now - skew - clk.since) : 0;
+  const left = timeout ? 0 : Math.max(0, (clk.remaining[clk.running] || 0) - used);
+  state.view = { ...state.view, clock: { ...clk, running: null, remaining: { ...clk.remaining, [clk.running]: left } } };
+  return true;
 }
 
 /** The state with clocks run forward by the seconds since it arrived (the server
@@ -49,10 +75,34 @@ export class RoomView {
     this.received = performance.now();
     this.skew = 0;
     this.chatKeys = [];
-    this.chatSent = null; // the line sent and not yet relayed back by the server
     this.buttons = {};
+    this.confirmBar = $("#confirm-bar");
+    this.confirmed = null; // what the confirm bar's Yes does
+    this.pendingChat = null; // {id, text}: cleared from the input once the server echoes it
+    this.zoomBar = $("#zoom-bar");
 
-    $("#leave").addEventListener("click", () => this.app.send("leave-room"));
+    $("#leave").addEventListener("click", () => this.leave());
+    this.confirmBar.addEventListener("click", (event) => {
+      const button = event.target.closest("button[data-confirm]");
+      if (!button) return;
+      const run = button.dataset.confirm === "yes" ? this.confirmed : null;
+      this.hideConfirm();
+      if (run) run();
+    });
+    this.confirmBar.setAttribute("aria-label", t("Confirm"));
+    this.confirmBar.querySelector("[data-confirm=no]").textContent = t("Cancel");
+    this.zoomBar.setAttribute("aria-label", t("Zoom"));
+    const zoomLabels = { 0.8: t("Zoom out"), 0: t("Show the whole board"), 1.25: t("Zoom in") };
+    for (const b of this.zoomBar.querySelectorAll("button[data-zoom]")) {
+      b.setAttribute("aria-label", zoomLabels[b.dataset.zoom]);
+    }
+    const zoom = attachZoom(this.boardWrap, () => this.board);
+    this.zoomBar.addEventListener("click", (event) => {
+      const button = event.target.closest("button[data-zoom]");
+      if (button) zoom(Number(button.dataset.zoom));
+      this.renderZoom();
+    });
+    document.addEventListener("keydown", (event) => this.onKey(event));
     for (const bar of [this.offerBar, this.banner]) {
       bar.addEventListener("click", (event) => {
         const button = event.target.closest("button[data-action]");
@@ -65,8 +115,9 @@ export class RoomView {
       // (rate-limited, too long, offline) is not lost and can be sent again.
       const text = this.chatForm.elements.chat.value.trim();
       if (!text) return;
-      this.chatSent = text;
-      this.app.send("chat", { text });
+      // the line stays in the input until the server echoes it (a refused line is not lost)
+      const id = this.app.send("chat", { text });
+      if (id !== null) this.pendingChat = { id, text };
     });
     $("#copy-link").addEventListener("click", () => this.copyLink());
     new ResizeObserver(() => this.fit()).observe(this.boardWrap);
@@ -86,6 +137,7 @@ export class RoomView {
       this.board = new BOARDS[game]((request, notice) => this.intent(request, notice));
       this.boardWrap.replaceChildren(this.board.el);
       this.buildActions(copy.state, me);
+      this.hideConfirm();
       this.chatKeys = [];
       clear(this.chatLog);
     }
@@ -95,13 +147,14 @@ export class RoomView {
   /** The player switched language: draw every text again. */
   relabel() {
     if (!this.copy || !this.game) return;
-    this.buildActions(this.game);
+    this.buildActions(this.copy.state, this.me);
     this.render();
   }
 
   /** One room message, already folded into the copy: notices and the link path. */
   handle(msg, before) {
     const state = this.copy ? this.copy.state : {};
+    const announce = (text) => this.app.announce(text);
     switch (msg.type) {
       case "moved": {
         const view = state.view || {}; // the folded view (a delta's `view` is partial)
@@ -110,14 +163,18 @@ export class RoomView {
         if (this.board instanceof LinkBoard && msg.by === this.me && (msg.move || {}).action === "link") {
           this.board.showPath(view.path);
         }
+        this.announceMove(msg, names(state));
         return;
       }
+      case "game-over": // the result bar shows it: a screen reader hears it, no toast repeats it
+        if (freezeClock(state, this.skew)) this.renderStatus();
+        announce(resultText(state, this.me));
+        return;
       case "chat":
-        if ((msg.from || msg.player) === this.me && this.chatSent !== null) {
-          // accepted: clear it, unless typed on since
-          const input = this.chatForm.elements.chat;
-          if (input.value.trim() === this.chatSent) input.value = "";
-          this.chatSent = null;
+        if ((msg.from || msg.player) === this.me && this.pendingChat && msg.text === this.pendingChat.text) {
+          const input = this.chatForm.elements.chat; // accepted: clear it, unless typed on since
+          if (input.value.trim() === this.pendingChat.text) input.value = "";
+          this.pendingChat = null;
         }
         return;
       case "state":
@@ -128,7 +185,29 @@ export class RoomView {
     // a leaver is gone from the folded state: name them from the state before
     const named = msg.type === "left" && before ? { ...state, players: [...(before.players || []), ...(state.players || [])] } : state;
     const text = eventText(msg, named, this.me);
-    if (text) this.app.notify(text);
+    if (!text) return;
+    // the offer bar shows an offer, the result bar a resignation: heard, not repeated
+    if (msg.type === "offer" || msg.type === "resigned") announce(text);
+    else this.app.notify(text);
+  }
+
+  /** A move in words for the live region: who played, and the cell as its label says. */
+  announceMove(msg, who) {
+    const move = msg.move || {};
+    const by = msg.by === this.me ? t("You") : (who[msg.by] || t("Someone"));
+    if (Number.isInteger(move.x) && Number.isInteger(move.y) && this.board) {
+      const cell = this.board.cell(move.x, move.y);
+      const label = cell ? cell.getAttribute("aria-label") : cellName(move.x, move.y);
+      this.app.announce(t("{name}: {cell}", { name: by, cell: label || cellName(move.x, move.y) }));
+    } else if (move.action === "link" && Array.isArray(move.a) && Array.isArray(move.b)) {
+      this.app.announce(t("{name} linked {a} and {b}", {
+        name: by, a: cellName(move.a[0], move.a[1]), b: cellName(move.b[0], move.b[1]) }));
+    }
+  }
+
+  /** A refused request: a refused chat line stays in the input to send again. */
+  refused(msg) {
+    if (this.pendingChat && msg.re === this.pendingChat.id) this.pendingChat = null;
   }
 
   // ---- drawing -----------------------------------------------------------------------
@@ -153,6 +232,7 @@ export class RoomView {
     this.renderPlayers();
     this.renderChat();
     this.renderInvite(copy.room);
+    if (this.confirmed && !(state.status === "playing" && sit)) this.hideConfirm();
   }
 
   live() {
@@ -216,11 +296,18 @@ export class RoomView {
   buildActions(state, me) {
     this.buttons = {};
     this.requests = {};
+    this.keys = { ...BAR_KEYS };
     const buttons = actionStates(state, me).filter(({ action }) => action.key !== "leave").map(({ action }) => {
-      const b = el("button", { type: "button", "data-action": action.key, title: t(action.help) }, t(action.label));
-      b.addEventListener("click", () => this.action(action.key));
-      this.buttons[action.key] = b;
-      this.requests[action.key] = action.request;
+      const key = action.key;
+      const letter = /^[A-Za-z]$/.test(action.keys || "") ? action.keys : null; // not ctrl+l
+      if (letter) this.keys[key] = letter;
+      const b = el("button", {
+        type: "button", "data-action": key, "aria-keyshortcuts": letter ? shortcut(letter) : null,
+        title: letter ? t("{label} (key {key})", { label: t(action.help), key: letter }) : t(action.help),
+      }, t(action.label));
+      b.addEventListener("click", () => this.action(key));
+      this.buttons[key] = b;
+      this.requests[key] = action.request;
       return b;
     });
     this.actions.replaceChildren(...buttons);
@@ -296,7 +383,78 @@ export class RoomView {
     const rect = this.boardWrap.getBoundingClientRect();
     const width = this.boardWrap.clientWidth - 4;
     const height = wide ? window.innerHeight - Math.max(rect.top, 0) - 150 : window.innerHeight * 0.72;
-    this.board.fit(width, Math.max(height, 200), coarse ? 26 : 14);
+    this.board.fit(width, Math.max(height, 200), coarse ? MIN_TOUCH_CELL : MIN_MOUSE_CELL);
+    this.renderZoom();
+  }
+
+  /** The zoom buttons show while the board is zoomed in or has more than 15 columns or rows. */
+  renderZoom() {
+    const b = this.board;
+    this.zoomBar.hidden = !b || !(b.zoomed || b.cols > 15 || b.rows > 15);
+  }
+
+  // ---- asking first ------------------------------------------------------------------
+
+  /** A live game we sit in: resigning or leaving ends it for us, so ask first. */
+  get liveSeat() {
+    const state = this.copy ? this.copy.state : {};
+    return state.status === "playing" && seated(state, this.me);
+  }
+
+  ask(question, yes, run) {
+    this.confirmed = run;
+    this.confirmBar.querySelector(".bar-text").textContent = question;
+    this.confirmBar.querySelector("[data-confirm=yes]").textContent = yes;
+    this.confirmBar.hidden = false;
+    this.confirmBar.querySelector("[data-confirm=no]").focus();
+  }
+
+  hideConfirm() {
+    this.confirmed = null;
+    this.confirmBar.hidden = true;
+  }
+
+  leave() {
+    if (!this.liveSeat) {
+      this.app.send("leave-room");
+      return;
+    }
+    this.ask(t("Leave the room? You give up this game."), t("Leave room"), () => this.app.send("leave-room"));
+  }
+
+  // ---- keys --------------------------------------------------------------------------
+
+  /** The room's keys, as in the terminal client; not while typing in a field. */
+  onKey(event) {
+    if (this.app.screen !== "room" || !this.copy || event.ctrlKey || event.metaKey || event.altKey) return;
+    const target = event.target;
+    if (target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement
+        || target instanceof HTMLSelectElement) return;
+    if (event.key === "Escape" && !this.confirmBar.hidden) {
+      this.hideConfirm();
+      return;
+    }
+    if (event.key === "/") {
+      event.preventDefault();
+      this.chatForm.elements.chat.focus();
+      return;
+    }
+    if (event.key === "+" || event.key === "=" || event.key === "-" || event.key === "0") {
+      if (!this.board) return;
+      const factor = { "+": 1.25, "=": 1.25, "-": 0.8, 0: 0 }[event.key];
+      this.board.zoomBy(factor);
+      this.renderZoom();
+      return;
+    }
+    const visible = (b) => b && !b.hidden && !b.disabled && b.offsetParent !== null;
+    const bars = [...this.offerBar.querySelectorAll("button"), ...this.banner.querySelectorAll("button")];
+    for (const b of [...Object.values(this.buttons), ...bars]) {
+      if ((this.keys || BAR_KEYS)[b.dataset.action] === event.key && visible(b)) {
+        event.preventDefault();
+        b.click();
+        return;
+      }
+    }
   }
 
   // ---- to the server -----------------------------------------------------------------
@@ -314,10 +472,13 @@ export class RoomView {
     const state = this.copy ? this.copy.state : {};
     const simple = { again: "play-again", agree: "agree-again", decline: "decline-again" };
     const described = (this.requests || {})[key];
-    if (described) {
+    const send = () => {
       const { type, ...fields } = described;
       this.app.send(type, fields);
-    } else if (simple[key]) this.app.send(simple[key]);
+    };
+    if (key === "resign" && described && this.liveSeat) this.ask(t("Resign this game?"), t("Resign"), send);
+    else if (described) send();
+    else if (simple[key]) this.app.send(simple[key]);
     else if (key === "accept" || key === "refuse") {
       const pending = (state.view || {}).pending;
       if (pending) this.app.send("answer", { kind: pending.kind, accept: key === "accept" });

@@ -70,6 +70,7 @@ export class Session {
     this.welcomed = false;
     this.attempt = 0;
     this.paused = null; // "replaced" (another tab took over) | "fatal" (version mismatch)
+    this.restarting = false; // closed for a planned restart, not yet back
     this.retryTimer = null;
     this.nextId = 1;
     this.requests = new Map();
@@ -148,7 +149,10 @@ export class Session {
     }
     const delay = backoffDelay(this.attempt);
     this.attempt += 1;
-    const status = event.code === CLOSE_RESTART ? "restarting" : "lost";
+    // after a planned restart the first retries fail while the server starts again:
+    // that is still "restarting", not "lost", until we are welcomed back
+    if (event.code === CLOSE_RESTART) this.restarting = true;
+    const status = this.restarting ? "restarting" : "lost";
     this.emit({ type: "connection", status, delay, attempt: this.attempt, code: event.code });
     this.retryTimer = setTimeout(() => {
       this.retryTimer = null;
@@ -189,6 +193,7 @@ export class Session {
       this.serverName = msg.server;
       this.welcomed = true;
       this.attempt = 0;
+      this.restarting = false;
       this.emit({ type: "connection", status: "connected" });
       const copy = this.room;
       if (copy !== null) setTimeout(() => this.syncIfStale(copy), 1500);

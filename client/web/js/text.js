@@ -11,7 +11,8 @@ export function names(state) {
   return out;
 }
 
-export const PLAYER_COLORS = ["#4aa3ff", "#ff7a59", "#7bd88f", "#e5c07b", "#c678dd", "#56b6c2", "#f38ba8"];
+// Okabe-Ito's colour-blind-safe hues, lightened to read on the dark page (WCAG AA)
+export const PLAYER_COLORS = ["#56b4e9", "#e69f00", "#3fbf9a", "#e3a6c9", "#f0e442", "#f28e5c", "#d0d0d0"];
 
 /** A player's chosen colour if it is a plain #rgb/#rrggbb, else one by seat. */
 export function playerColor(player) {

@@ -2,6 +2,7 @@
 // the cells (the last one marked); the winning five ringed and struck through.
 
 import { clear, svg } from "../dom.js";
+import { t } from "../i18n.js";
 import { GridBoard, centre } from "./grid.js";
 
 const COLUMNS = "ABCDEFGHJKLMNOPQRSTUVWXYZ";
@@ -14,7 +15,7 @@ function starPoints(n) {
 
 export class GomokuBoard extends GridBoard {
   constructor(intent) {
-    super("gomoku", 0.9, { primary: (cell) => this.click(cell) });
+    super("gomoku", 0.9, { primary: (cell) => this.click(cell) }, t("Gomoku board"));
     this.intent = intent;
     this.ctx = null;
   }
@@ -44,7 +45,8 @@ export class GomokuBoard extends GridBoard {
           } else delete cell.dataset.stone;
           if (k === last) cell.classList.add("last");
           if (win.has(k)) cell.classList.add("win");
-        });
+        }, [stone === "black" ? t("black stone") : stone === "white" ? t("white stone") : t("empty"),
+          k === last ? t("last move") : "", win.has(k) ? t("winning line") : ""].filter(Boolean).join(", "));
       }
     }
     this.drawWin(line);
@@ -93,7 +95,7 @@ export class GomokuBoard extends GridBoard {
 
   click({ x, y, node }) {
     const ctx = this.ctx;
-    if (!ctx || !ctx.seated) return this.intent(null, "You are watching; spectators cannot play.");
+    if (!ctx || !ctx.seated) return this.intent(null, t("You are watching; spectators cannot play."));
     const { state, me } = ctx;
     if (state.status !== "playing") return this.intent(null, "The game is not running right now.");
     if (state.turn !== me) return this.intent(null, "It is not your turn yet.");

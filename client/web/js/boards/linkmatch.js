@@ -6,6 +6,8 @@
 // whose `points` are cell centres; the picked tile has the class `selected`.
 
 import { clear, svg } from "../dom.js";
+import { t } from "../i18n.js";
+import { cellName } from "../text.js";
 import { GridBoard, centre } from "./grid.js";
 
 const GLYPHS = [..."♠♣♥♦★●■▲◆♪☀☂☯⚑✿❄✚✦◐◑⊕⊗⊙⌘♞♜♛♚☘⬟⬢◈▼◇○□ABCDEFGHJKLMNPQRSTUVWXYZ23456789abdefghmnqrt"];
@@ -15,13 +17,27 @@ export function glyph(kind) {
   return GLYPHS[(kind - 1) % GLYPHS.length] + TEXT_STYLE;
 }
 
+/** What a screen reader says about a cell after its name ("tile ♠, picked"). */
+function tileLabel(kind, picked, hinted) {
+  return [kind ? t("tile {glyph}", { glyph: glyph(kind).replace(TEXT_STYLE, "") }) : t("empty"),
+    picked ? t("picked") : "", hinted ? t("hint") : ""].filter(Boolean).join(", ");
+}
+
 export class LinkBoard extends GridBoard {
   constructor(intent) {
-    super("linkmatch", 1, { primary: (cell) => this.click(cell) });
+    super("linkmatch", 1, {
+      primary: (cell) => this.click(cell),
+      deselect: () => this.select(null),
+    }, t("Link-match board"));
     this.intent = intent;
     this.selected = null;
     this.kinds = [];
     this.ctx = null;
+  }
+
+  /** Escape drops the picked tile, as in the terminal client. */
+  get keyMap() {
+    return { ...super.keyMap, Escape: "deselect" };
   }
 
   kind(x, y) {
@@ -56,7 +72,7 @@ export class LinkBoard extends GridBoard {
           }
           if (picked) cell.classList.add("selected");
           if (hinted) cell.classList.add("hint");
-        });
+        }, tileLabel(kind, picked, hinted));
       }
     }
     if (state.status === "waiting") this.say("Waiting for the room's creator to press Start");
@@ -75,7 +91,7 @@ export class LinkBoard extends GridBoard {
 
   click({ x, y }) {
     const ctx = this.ctx;
-    if (!ctx || !ctx.seated) return this.intent(null, "You are watching; spectators cannot play.");
+    if (!ctx || !ctx.seated) return this.intent(null, t("You are watching; spectators cannot play."));
     if (!this.kind(x, y) || (this.selected && this.selected[0] === x && this.selected[1] === y)) {
       this.select(null);
       return undefined;
@@ -94,7 +110,10 @@ export class LinkBoard extends GridBoard {
     this.selected = cell;
     for (const c of [before, cell]) {
       if (c && c[0] < this.cols && c[1] < this.rows) {
-        this.cell(c[0], c[1]).classList.toggle("selected", cell !== null && c === cell);
+        const node = this.cell(c[0], c[1]);
+        const picked = cell !== null && c === cell;
+        node.classList.toggle("selected", picked);
+        node.setAttribute("aria-label", `${cellName(c[0], c[1])}, ${tileLabel(this.kind(c[0], c[1]), picked, false)}`);
         this.keys[c[1] * this.cols + c[0]] = null; // repaint on the next render
       }
     }

@@ -8,6 +8,7 @@
 // "0".."8" open, "*" mine, "X" exploded mine, "W" wrong flag).
 
 import { clear, svg } from "../dom.js";
+import { t, tn } from "../i18n.js";
 import { columnName, playerColor } from "../text.js";
 import { GridBoard, centre } from "./grid.js";
 
@@ -24,13 +25,30 @@ function classesOf(ch) {
   return ["open"];
 }
 
+/** What a screen reader says about a cell after its name ("3 mines around"). */
+export function cellLabel(ch) {
+  if (ch >= "1" && ch <= "8") return tn("{n} mine around", "{n} mines around", Number(ch));
+  const words = {
+    "#": t("hidden"), F: t("flagged"), "?": t("question mark"), "*": t("mine"),
+    X: t("exploded mine"), W: t("wrong flag"),
+  };
+  return words[ch] || t("no mines around");
+}
+
 export class MinesBoard extends GridBoard {
+  /** The terminal client's keys: f flag / ? / none, c chord, a flag around. */
+  get keyMap() {
+    return { ...super.keyMap, f: "secondary", c: "tertiary", a: "around" };
+  }
+
   constructor(intent) {
     super("minesweeper", 0.8, {
       primary: (cell) => this.act(cell, "primary"),
       secondary: (cell) => this.act(cell, "secondary"),
       tertiary: (cell) => this.act(cell, "tertiary"),
-    });
+      around: (cell) => this.act(cell, "around"),
+    }, t("Minesweeper board"));
+    this.edge = 0.14; // the bevelled border (app.css)
     this.intent = intent;
     this.rowsText = [];
     this.ctx = null;
@@ -71,7 +89,7 @@ export class MinesBoard extends GridBoard {
             cell.classList.add("other");
             cell.style.setProperty("--mark", mark);
           } else cell.style.removeProperty("--mark");
-        });
+        }, cellLabel(ch));
       }
     }
     this.el.classList.toggle("over", state.status === "over");
@@ -121,7 +139,7 @@ export class MinesBoard extends GridBoard {
 
   act({ x, y }, gesture) {
     const ctx = this.ctx;
-    if (!ctx || !ctx.seated) return this.intent(null, "You are watching; spectators cannot play.");
+    if (!ctx || !ctx.seated) return this.intent(null, t("You are watching; spectators cannot play."));
     if (ctx.state.status !== "playing") return this.intent(null, "The game is not running right now.");
     const ch = this.char(x, y);
     const number = ch >= "1" && ch <= "8";
@@ -134,6 +152,8 @@ export class MinesBoard extends GridBoard {
       else if (number) move = { action: "flag-around", x, y };
     } else if (gesture === "tertiary" && number) {
       move = { action: "chord", x, y };
+    } else if (gesture === "around" && number) {
+      move = { action: "flag-around", x, y };
     }
     return move ? this.intent(["move", { move }]) : undefined;
   }
