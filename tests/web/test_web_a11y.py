@@ -94,7 +94,7 @@ def test_gomoku_from_the_keyboard_with_labels_and_announcements(
     keys(bob, Keys.ARROW_RIGHT, " ")  # Space plays too
     ann.wait(lambda: ann.cell(8, 7).get_attribute("data-stone") == "white", "Bob's stone")
     keys(bob, "d")  # the terminal client's key: offer a draw
-    ann.wait(lambda: "offers a draw" in spoken(ann), "the offer spoken at Ann's")
+    ann.wait(lambda: "Bob asks for a draw" in spoken(ann), "the offer spoken at Ann's")
     ann.wait_css("#offer-bar")
     ann.js("document.activeElement.blur()")
     keys(ann, "n")  # no
@@ -114,7 +114,7 @@ def test_gomoku_from_the_keyboard_with_labels_and_announcements(
 
 def test_minesweeper_from_the_keyboard(ann: Browser, web_server: ServerThread) -> None:
     open_lobby(ann, web_server, "Ann")
-    create_room(ann, "minesweeper", m_preset="beginner")
+    create_room(ann, "minesweeper", opt_preset="beginner")
     assert focus_board(ann) == (4, 4)
     keys(ann, Keys.HOME, Keys.PAGE_UP)
     assert focused(ann) == (0, 0, "A1, hidden")
@@ -133,7 +133,7 @@ def test_minesweeper_from_the_keyboard(ann: Browser, web_server: ServerThread) -
 
 def test_linkmatch_from_the_keyboard(ann: Browser, web_server: ServerThread) -> None:
     open_lobby(ann, web_server, "Ann")
-    create_room(ann, "linkmatch", l_size="8x6x12")
+    create_room(ann, "linkmatch", preset="2")  # the 8×6 preset
     keys(ann, "g")  # the creator starts the race
     ann.wait(lambda: ann.status_state() == "playing", "the race")
     ann.wait(lambda: ann.js("return !!document.querySelector('[data-board] [data-kind]:not([data-kind=\"0\"])')"),

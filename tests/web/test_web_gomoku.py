@@ -164,3 +164,30 @@ def test_a_loss_on_time_shows_the_losers_clock_at_zero(bob: Browser,
     bob.wait(lambda: bob.status_state() == "over", "the game to end on time")
     assert bob.status().endswith("Ann 0:00, Bob 0:03")
     ann_done.result(WAIT)
+
+
+def test_clocks_stand_still_while_the_server_is_down(ann: Browser, tmp_path: Path) -> None:
+    """With the server gone, the running clock stops where the connection dropped (as in
+    the terminal and Tk clients). The page's time is moved on by a minute by the test,
+    not waited for: a clock that ran on would show it at the next redraw."""
+    server = ServerThread(tmp_path / "clock.db")
+    try:
+        open_lobby(ann, server, "Ann")
+        create_room(ann, "gomoku", opt_clock="10+5", opt_ai="easy")
+        ann.wait(lambda: ann.status_state() == "playing", "the game against the computer")
+        ann.js("""const wall = Date.now.bind(Date), perf = performance.now.bind(performance);
+                  window.__shift = 0;
+                  Date.now = () => wall() + window.__shift;
+                  performance.now = () => perf() + window.__shift;""")
+        ann.js("window.__shift += 120000")  # online, the clock runs: 2 minutes on
+        ann.wait(lambda: "Ann 7:" in ann.status(), "Ann's clock running while online")
+    finally:
+        server.close()
+    ann.wait(lambda: "Reconnecting" in ann.status(), "the page to see the server go")
+    frozen = ann.status()
+    ann.js("""window.__shift += 60000;  // a minute later, offline
+              window.__redraws = 0;
+              new MutationObserver(() => { window.__redraws += 1; })
+                .observe(document.querySelector('[data-status]'), {childList: true});""")
+    ann.wait(lambda: ann.js("return window.__redraws") >= 2, "the status line redrawn")
+    assert ann.status() == frozen and "Ann 7:" in frozen

@@ -133,7 +133,7 @@ def test_lobby_with_ten_rooms_and_every_create_form(
     for game in ("gomoku", "minesweeper", "linkmatch"):
         choose(ann, "game", game)
         if game == "minesweeper":
-            choose(ann, "m-preset", "custom")
+            choose(ann, "opt-preset", "")  # custom size: width, height and mines shown
         settle(ann)
         check_layout(ann, viewport, f"create {game}")
         ann.js("document.getElementById('create-form').scrollIntoView()")

@@ -224,7 +224,8 @@ def test_others_coming_and_going_fold_into_the_roster_without_a_sync(page: Brows
 def test_a_loss_on_time_shows_0_00_and_an_ended_clock_stops(page: Browser) -> None:
     got = run(page, """
       const room = await import('/js/room.js');
-      const text = await import('/js/text.js');
+      const text = await import('/js/describe.js');
+      await text.loadDescriptions();
       const over = (reason) => ({game: 'gomoku', status: 'over', players: state(1).players,
         result: {winner: 'p2', reason},
         view: {moves: [], clock: {remaining: {p1: 600, p2: 600}, increment: 5, running: 'p1', since: 1000}}});
@@ -232,8 +233,8 @@ def test_a_loss_on_time_shows_0_00_and_an_ended_clock_stops(page: Browser) -> No
       room.freezeClock(timeout, 0, 1700);
       const resign = over('resign');
       room.freezeClock(resign, 0, 1005);
-      const later = room.liveState(resign, 60, 0);  // nothing runs after the end
-      const line = text.statusLine({state: timeout, lastActions: {}}, 'p1', true, true);
+      const later = room.liveState(resign, 'p1', 60, 0);  // nothing runs after the end
+      const line = text.statusLine(timeout, 'p1', timeout.view, true);
       return {timeout: timeout.view.clock.remaining, resign: resign.view.clock.remaining,
               later: later.view.clock.remaining, line};
     """)

@@ -181,6 +181,7 @@ class App {
   }
 
   onConnection(msg) {
+    if (this.room) this.room.setOnline(msg.status === "connected");
     const bar = $("#connection");
     const retry = $("#reconnect");
     this.lastConnection = msg;

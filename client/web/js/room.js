@@ -49,9 +49,9 @@ export function freezeClock(state, skew, now = Date.now() / 1000) {
 /** The state with clocks run forward by the seconds since it arrived (the server
  * sends times as of its latest event; we count on between events), as the game's
  * description says which clocks run. `skew`: our clock minus the server's. */
-export function liveState(state, me, secondsSince, skew) {
+export function liveState(state, me, secondsSince, skew, now = Date.now() / 1000) {
   if (state.status !== "playing" || !state.view || typeof state.view !== "object") return state;
-  return { ...state, view: liveView(state, me, Date.now() / 1000 - skew, secondsSince) };
+  return { ...state, view: liveView(state, me, now - skew, secondsSince) };
 }
 
 export class RoomView {
@@ -74,6 +74,7 @@ export class RoomView {
     this.copy = null;
     this.received = performance.now();
     this.skew = 0;
+    this.offlineAt = null; // {perf, wall}: when the connection dropped, while it is down
     this.chatKeys = [];
     this.buttons = {};
     this.confirmBar = $("#confirm-bar");
@@ -236,7 +237,15 @@ export class RoomView {
   }
 
   live() {
-    return liveState(this.copy.state, this.me, (performance.now() - this.received) / 1000, this.skew);
+    const at = this.offlineAt || { perf: performance.now(), wall: Date.now() };
+    return liveState(this.copy.state, this.me, (at.perf - this.received) / 1000, this.skew, at.wall / 1000);
+  }
+
+  /** Clocks and timers stand still while we are offline (the server's may not: it
+   * tells us when we are back), as in the terminal and Tk clients. */
+  setOnline(online) {
+    if (online) this.offlineAt = null;
+    else if (!this.offlineAt) this.offlineAt = { perf: performance.now(), wall: Date.now() };
   }
 
   /** Clocks and countdowns between events (called twice a second). */
