@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from gridhall.protocol.cells import cell_name
-from gridhall.protocol.i18n import gettext, ngettext
+from gridhall.protocol.i18n import SOURCE, gettext, language, ngettext
 
 from .describe import Action, Each, Game, Text
 
@@ -419,10 +419,11 @@ def action_states(game: Game, common: Game, state: Mapping[str, Any],
 
 def error_text(common: Game, code: str, message: str = "") -> str:
     """A refusal's sentence: the server's own, else a hint by code (a server fault
-    always gets ours)."""
+    always gets ours). The server writes English: in another language the hint for
+    the code, in the player's words, says it better."""
     hints = common.words.get("errors", {})
-    if code == "internal-error":
-        return gettext(hints["internal-error"])
+    if code == "internal-error" or (language() != SOURCE and code in hints):
+        return gettext(hints[code])
     text = message.strip()
     if text:
         return text

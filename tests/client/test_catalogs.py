@@ -171,3 +171,17 @@ def test_the_process_language_follows_lang_then_the_locale() -> None:
     finally:
         i18n.set_language("en")
     assert i18n._("Resign") == "Resign"
+
+
+def test_a_refusal_reads_in_the_players_language_not_the_servers_english() -> None:
+    from gridhall.client.messages import Refused
+    from gridhall.client.views.common import error_text
+
+    refused = Refused(code="not-your-turn", message="It is Bob's turn.", request="move")
+    assert error_text(refused) == "It is Bob's turn."  # English: the server's own sentence
+    try:
+        i18n.set_language("vi")
+        said = error_text(refused)
+    finally:
+        i18n.set_language("en")
+    assert said == i18n.catalog("vi").gettext("It is not your turn yet.") != "It is not your turn yet."

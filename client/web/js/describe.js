@@ -4,7 +4,7 @@
 // notices and the lobby's summaries all come from the descriptions.
 // tests/fixtures/views/*.json hold this file and the Python one to the same output.
 
-import { t, tn } from "./i18n.js";
+import { SOURCE, language, t, tn } from "./i18n.js";
 
 let DATA = { common: { actions: [], results: [], notices: {}, words: {} }, games: {} };
 
@@ -412,7 +412,8 @@ export function gameTitle(name) {
 export function errorText(msg) {
   const hints = DATA.common.words.errors || {};
   const code = String(msg.code || "error");
-  if (code === "internal-error" && hints[code]) return t(hints[code]);
+  // the server writes English: in another language the code's hint says it in the player's words
+  if ((code === "internal-error" || language() !== SOURCE) && hints[code]) return t(hints[code]);
   const text = String(msg.message || "").trim();
   if (text) return text;
   return hints[code] ? t(hints[code]) : t("The server refused that ({code}).", { code });
