@@ -17,6 +17,7 @@ hand it to another thread, without locks or deep copies.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -48,6 +49,10 @@ class RoomCopy:
     view_at: float = 0.0
     """Wall-clock time the view last changed: clocks the view gives "as of the
     latest event" (``elapsed``, ``starts_in``) count on from here."""
+    skew: float = 0.0
+    """Our clock minus the server's, as the latest move showed it: a clock given by
+    the server's time (Gomoku's ``since``) runs from our time less this, so a machine
+    whose clock is off does not show the clocks off (as the browser corrects it)."""
 
 
 @dataclass(frozen=True)
@@ -101,6 +106,16 @@ def _snapshot(copy: RoomCopy | None, msg: p.State, now: float) -> RoomCopy:
     return replace(base, seq=msg.seq, state=msg, again=again, syncing=False, view_at=now)
 
 
+def _skew(view: Any, now: float, known: float) -> float:
+    """Our clock minus the server's: a move starts the next turn's clock at the server's
+    ``since``, which is when the move arrived, less the LAN's latency."""
+    clock = view.get("clock") if isinstance(view, dict) else None
+    since = clock.get("since") if isinstance(clock, dict) else None
+    if isinstance(since, bool) or not isinstance(since, int | float) or not math.isfinite(since):
+        return known
+    return now - float(since)
+
+
 def _fold(copy: RoomCopy, state: p.State, msg: RoomEvent, now: float) -> Applied:
     """Apply one event to the state: only fields the event carries (no game rules)."""
     if isinstance(msg, p.Moved):
@@ -115,7 +130,8 @@ def _fold(copy: RoomCopy, state: p.State, msg: RoomEvent, now: float) -> Applied
             return Applied(copy, refused=problem)
         actions = {**copy.last_actions, msg.by: dict(msg.move)}
         return Applied(replace(copy, state=replace(state, view=view, turn=msg.turn),
-                               last_actions=actions, view_at=now))  # fmt: skip
+                               last_actions=actions, view_at=now,
+                               skew=_skew(view, now, copy.skew)))  # fmt: skip
     if isinstance(msg, p.GameOver):
         state = replace(state, status="over", result=msg.result, turn=None)
         return Applied(replace(copy, state=state, again=(), declined=()))

@@ -153,7 +153,8 @@ class GameView:
         latest event). Never changes the copy."""
         if room.state is None:
             return {}
-        return render.live_view(self.desc, state_map(room.state), me, now, now - room.view_at)
+        return render.live_view(self.desc, state_map(room.state), me, now - room.skew,
+                                now - room.view_at)
 
     def status(self, room: RoomCopy, me: str | None, now: float) -> str:
         """The game's part of the status line."""

@@ -8,6 +8,7 @@ from dataclasses import replace
 
 from gridhall import protocol as p
 from gridhall.client.messages import Refused
+from gridhall.client.room import apply
 from gridhall.client.views import VIEWS, view_for
 from gridhall.client.views.base import (
     REASONS,
@@ -92,6 +93,25 @@ def test_gomoku_clock_counts_down_for_the_player_to_move_only() -> None:
     assert state.view["clock"]["remaining"]["b"] == 587.5  # the copy is never touched
     over = replace(state, status="over")
     assert view.clocks(over, NOW + 60)["b"] == 587.5  # a finished game's clocks stand
+
+
+def test_gomoku_clocks_follow_the_servers_time_on_a_machine_whose_clock_is_off() -> None:
+    """Our clock is an hour ahead of the server's: the move's clock ``since`` says so, and
+    bob's clock reads its full time right after ann's move, not an hour less."""
+    view = GomokuView()
+    state = gomoku_state([], options={"clock": {"minutes": 10, "increment": 5}})
+    state = replace(state, view={**state.view, "clock": {
+        "remaining": {"a": 600.0, "b": 600.0}, "increment": 5.0, "running": "a",
+        "since": NOW - 3600.0}})
+    server_now = NOW - 3600.0
+    clock = {"remaining": {"a": 605.0, "b": 600.0}, "increment": 5.0, "running": "b",
+             "since": server_now}  # fmt: skip
+    moved = p.Moved(room=state.room, seq=state.seq + 1, by="a", move={"x": 7, "y": 7},
+                    view={**gomoku_state([[7, 7]]).view, "clock": clock}, turn="b")
+    room = apply(room_of(state), moved, "a", NOW).room
+    assert room is not None
+    assert view.status(room, "a", NOW).endswith("ann 10:05, bob 10:00")
+    assert view.status(room, "a", NOW + 61).endswith("ann 10:05, bob 8:59")
 
 
 def test_gomoku_click_only_on_our_turn_and_empty_points() -> None:
