@@ -9,7 +9,7 @@ import logging
 import sys
 from pathlib import Path
 
-from . import collector, history_lines, loops, origin
+from . import collector, history_lines, loops, origin, settings_file
 from .app import GameServer
 from .config import ServerConfig
 from .discovery import WILDCARD_HOSTS, Advertiser, default_addresses
@@ -24,6 +24,17 @@ def ipv4(text: str) -> str:
     except ValueError:
         raise argparse.ArgumentTypeError(
             f"{text!r} is not an IPv4 address (e.g. 192.168.1.20)") from None
+
+
+def tcp_port(text: str) -> int:
+    """A ``--port`` value: 0 (any free port) to 65535."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a TCP port (0 to 65535)")
+    return value
 
 
 def rows(text: str) -> int:
@@ -71,7 +82,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="gridhall-server",
                                      description="Host gridhall games on your network.")
     parser.add_argument("--host", default=d.host, help="address to listen on (default all)")
-    parser.add_argument("--port", type=int, default=d.port, help=f"TCP port (default {d.port})")
+    parser.add_argument("--config", metavar="FILE",
+                        help="a TOML settings file: keys named as these options with "
+                        "underscores (max_rooms = 50); options given here win over it")
+    parser.add_argument("--port", type=tcp_port, default=d.port, help=f"TCP port (default {d.port})")
     parser.add_argument("--name", default=d.name, help="server name shown to players")
     parser.add_argument("--db", default=d.db,
                         help=f"SQLite file for live rooms, games and chat (default {d.db})")
@@ -147,7 +161,8 @@ def print_history(db: str, limit: int) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    args = build_parser().parse_args(argv)
+    settings = settings_file.parse(build_parser(), argv)
+    args = settings.args
     if args.command == "history":
         print_history(args.history_db or args.db, args.limit)
         return
@@ -174,7 +189,7 @@ def main(argv: list[str] | None = None) -> None:
     addresses = None if args.no_discovery else (args.advertise or default_addresses(args.host))
     collector.install()  # this process is the server: pace the garbage collector for it
     try:
-        loops.run(serve(server, addresses), factory)
+        loops.run(serve(server, addresses, settings.source()), factory)
     except OSError as exc:
         print(f"gridhall-server: cannot listen on {config.host}:{config.port}: {exc}",
               file=sys.stderr)
@@ -186,13 +201,15 @@ def public_rooms(server: GameServer) -> int:
     return sum(1 for r in server.hub.lobby.rooms.values() if not r.private and not r.closed)
 
 
-async def serve(server: GameServer, advertise: list[str] | None) -> None:
-    """Run until signalled; while listening, advertise on ``advertise`` (None: not at all)."""
+async def serve(server: GameServer, advertise: list[str] | None,
+                settings: str | None = None) -> None:
+    """Run until signalled; while listening, advertise on ``advertise`` (None: not at all).
+    ``settings`` says where the settings came from, for the start-up output."""
     advertiser: Advertiser | None = None
 
     def ready(srv: GameServer) -> None:
         nonlocal advertiser
-        announce(srv, advertised=advertise)
+        announce(srv, advertised=advertise, settings=settings)
         if advertise is not None:
             advertiser = Advertiser(srv.config.name, srv.port, advertise)
             advertiser.start()
@@ -205,10 +222,13 @@ async def serve(server: GameServer, advertise: list[str] | None) -> None:
             await advertiser.close()
 
 
-def announce(server: GameServer, advertised: list[str] | None = None) -> None:
+def announce(server: GameServer, advertised: list[str] | None = None,
+             settings: str | None = None) -> None:
     """Tell the operator the port and how a player on another machine joins."""
     port = server.port
     print(f"gridhall server '{server.config.name}' listening on port {port}", flush=True)
+    if settings is not None:
+        print(f"settings: {settings}", flush=True)
     print(f"database: {server.config.db}", flush=True)
     loop = loops.running()
     if loop is not None:
