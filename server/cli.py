@@ -9,7 +9,7 @@ import logging
 import sys
 from pathlib import Path
 
-from . import collector, history_lines, loops, origin, settings_file
+from . import collector, history_lines, logformat, loops, origin, settings_file
 from .app import GameServer
 from .config import ServerConfig
 from .discovery import WILDCARD_HOSTS, Advertiser, default_addresses
@@ -93,6 +93,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="sync every commit to disk (survives power loss; slower)")
     parser.add_argument("--log-level", default="INFO",
                         choices=["DEBUG", "INFO", "WARNING", "ERROR"])
+    parser.add_argument("--log-format", default="text", choices=logformat.FORMATS,
+                        help="text: readable lines (default); json: one JSON object per "
+                        "line, with the room's and the player's id where they apply")
     parser.add_argument("--grace", type=float, default=d.grace_seconds,
                         help="seconds a dropped player's seat is kept (default 60)")
     parser.add_argument("--max-rooms", type=int, default=d.max_rooms)
@@ -166,8 +169,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.command == "history":
         print_history(args.history_db or args.db, args.limit)
         return
-    logging.basicConfig(level=args.log_level, format="%(asctime)s %(levelname)s %(name)s: "
-                        "%(message)s")
+    logformat.configure(args.log_level, args.log_format)
     # websockets logs every HTTP request at INFO; a page load is dozens of files.
     logging.getLogger("websockets.server").setLevel(max(logging.WARNING,
                                                         logging.getLevelName(args.log_level)))

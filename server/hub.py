@@ -216,7 +216,7 @@ class Hub:
     def room_emptied(self, room: Room) -> None:
         self.lobby.remove(room)
         self._budgets.pop(room.code, None)
-        log.info("room %s closed", room.code)
+        log.info("room %s closed", room.code, extra={"room": room.code})
 
     def identity_released(self, ident: Identity, now: float) -> None:
         """``ident`` left its room for good: a computer or an offline player is
@@ -458,7 +458,8 @@ class Hub:
         room = self.lobby.create(ident, msg.game, msg.options, msg.private, msg.password,
                                  ident.address)
         room.max_spectators = self.config.max_spectators
-        log.info("%s created room %s (%s)", ident.name, room.code, room.spec.name)
+        log.info("%s created room %s (%s)", ident.name, room.code, room.spec.name,
+                 extra={"room": room.code, "player": ident.id})
         out.add(SaveRoom(room.code, {
             "code": room.code, "game": room.spec.name, "options": room.options,
             "creator": room.creator, "private": room.private,

@@ -851,7 +851,8 @@ class Room:
         self.game_started_at = now
         self._over_announced = False
         self.thinking.clear()
-        log.info("room %s: %s round %d starts", self.code, self.spec.name, self.round_no + 1)
+        log.info("room %s: %s round %d starts", self.code, self.spec.name, self.round_no + 1,
+                 extra={"room": self.code})
         self.broadcast_state(out)
         self._after_action(out, now, announce=False)
 
@@ -1032,7 +1033,8 @@ class Room:
                 ident = next((m for m in self.members if m.id == pid), None)
                 self.grace.pop(pid, None)
                 if ident is not None and not ident.connected:
-                    log.info("room %s: %s did not come back", self.code, ident.name)
+                    log.info("room %s: %s did not come back", self.code, ident.name,
+                             extra={"room": self.code, "player": ident.id})
                     self.leave(out, ident, now, reason=Termination.DISCONNECT)
         game = self.game
         if self.closed or game is None or game.result is not None:

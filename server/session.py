@@ -268,7 +268,8 @@ class Session:
         ident, effects = self.host.hub.hello(msg, now, self.link.peer)
         self.identity = ident
         self.host.bind(ident, self)
-        log.info("%s is %s (%s)", self.link.peer, ident.name, ident.id)
+        log.info("%s is %s (%s)", self.link.peer, ident.name, ident.id,
+                 extra={"player": ident.id})
         self.host.execute(effects)
 
     def closed(self, now: float) -> None:
