@@ -9,6 +9,8 @@ import logging
 import sys
 from pathlib import Path
 
+from gridhall.protocol.i18n import gettext as _
+
 from . import collector, history_lines, logformat, loops, origin, settings_file
 from .app import GameServer
 from .config import ServerConfig
@@ -230,7 +232,7 @@ def announce(server: GameServer, advertised: list[str] | None = None,
     port = server.port
     print(f"gridhall server '{server.config.name}' listening on port {port}", flush=True)
     if settings is not None:
-        print(f"settings: {settings}", flush=True)
+        print(_("settings: {source}", source=settings), flush=True)
     print(f"database: {server.config.db}", flush=True)
     loop = loops.running()
     if loop is not None:

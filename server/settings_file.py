@@ -74,7 +74,7 @@ def _kind(action: argparse.Action) -> str:
     return "string"
 
 
-_KIND_TEXT = {"bool": N_("true or false"), "int": N_("a whole number"),
+_KIND_TEXT = {"bool": N_("{true} or {false}"), "int": N_("a whole number"),
               "number": N_("a number"), "string": N_("a string")}
 
 
@@ -82,7 +82,7 @@ def _allowed(action: argparse.Action) -> str:
     """What an option accepts, in words."""
     if action.choices is not None:
         return _("one of {choices}", choices=", ".join(f'"{c}"' for c in action.choices))
-    what = _(_KIND_TEXT[_kind(action)])
+    what = _(_KIND_TEXT[_kind(action)], true="true", false="false")
     if isinstance(action, argparse._AppendAction):
         return _("a list, each item {what}", what=what)
     return what
@@ -137,7 +137,7 @@ def read(path: Path, parser: argparse.ArgumentParser) -> dict[str, object]:
         raise SettingsError(_("settings file {file}: cannot read it: {reason}", file=path,
                               reason=exc.strerror or exc)) from None
     except tomllib.TOMLDecodeError as exc:
-        raise SettingsError(_("settings file {file}: not valid TOML: {reason}", file=path,
+        raise SettingsError(_("settings file {file}: cannot parse it: {reason}", file=path,
                               reason=exc)) from None
     known = options(parser)
     values: dict[str, object] = {}
