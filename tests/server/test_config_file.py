@@ -129,8 +129,24 @@ def test_the_start_up_output_says_where_the_settings_came_from(
     assert settings_file.parse(parser(), []).source() == "defaults"
     assert settings_file.parse(parser(), ["--port", "0"]).source() == "command line"
     assert settings_file.parse(parser(), ["--config", path]).source() == path
+    served: list[str | None] = []
+    monkeypatch.setattr(cli, "GameServer", lambda config: SimpleNamespace(config=config))
+    monkeypatch.setattr(cli.collector, "install", lambda: None)
+    monkeypatch.setattr(cli, "serve", lambda server, addresses, settings: served.append(settings))
+    monkeypatch.setattr(cli.loops, "run", lambda main, factory: None)
+    cli.main(["--config", path, "--port", "0", "--no-discovery"])
+    assert served == [f"{path} + command line"]
     monkeypatch.setattr(cli, "lan_addresses", lambda: ["192.0.2.7"])
     server = SimpleNamespace(port=8765, config=SimpleNamespace(name="hall", db="/tmp/g.db",
                              host="0.0.0.0"), hub=SimpleNamespace(lobby=SimpleNamespace(rooms={})))
     cli.announce(server, settings=f"{path} + command line")  # type: ignore[arg-type]
     assert f"settings: {path} + command line\n" in capsys.readouterr().out
+
+
+def test_history_reads_the_database_the_file_names(tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "kept" / "hall.db"
+    path = write(tmp_path, f'db = "{db}"\n')
+    cli.main(["--config", path, "history"])
+    out = capsys.readouterr().out
+    assert f"database: {db}" in out and "No games yet" in out
