@@ -39,6 +39,8 @@ class Settings:
     """Keys whose value is the file's."""
     from_command_line: set[str] = field(default_factory=set)
     """Keys given on the command line (they win over the file)."""
+    keys: dict[str, str] = field(default_factory=dict)
+    """Every setting's key and its ``dest`` in ``args``."""
 
     def source(self) -> str:
         """One phrase for the start-up output, e.g. ``gridhall.toml + command line``."""
@@ -46,6 +48,16 @@ class Settings:
         if self.from_command_line:
             parts.append(_("command line"))
         return " + ".join(parts) or _("defaults")
+
+    def effective(self) -> dict[str, tuple[object, str]]:
+        """Every setting's value and where it came from (``default``, ``file`` or
+        ``command line``), by key: what an operator's page shows."""
+        def source(dest: str) -> str:
+            if dest in self.from_command_line:
+                return "command line"
+            return "file" if dest in self.from_file else "default"
+        return {key: (getattr(self.args, dest, None), source(dest))
+                for key, dest in self.keys.items()}
 
 
 def key_of(option: str) -> str:
@@ -195,8 +207,10 @@ def parse(parser: argparse.ArgumentParser, argv: Sequence[str] | None = None) ->
     option."""
     args = parser.parse_args(argv)
     path = getattr(args, "config", None)
+    keys = {key: action.dest for key, action in options(parser).items()}
     if path is None:
-        return Settings(args, from_command_line=given(parser, argv) & _dests(parser))
+        return Settings(args, from_command_line=given(parser, argv) & _dests(parser),
+                        keys=keys)
     try:
         values = read(Path(path), parser)
     except SettingsError as exc:
@@ -205,7 +219,7 @@ def parse(parser: argparse.ArgumentParser, argv: Sequence[str] | None = None) ->
     for dest, value in values.items():
         if dest not in on_command_line:
             setattr(args, dest, value)
-    return Settings(args, Path(path), set(values) - on_command_line, on_command_line)
+    return Settings(args, Path(path), set(values) - on_command_line, on_command_line, keys)
 
 
 def _dests(parser: argparse.ArgumentParser) -> set[str]:

@@ -67,6 +67,11 @@ def test_the_command_line_wins_over_the_file(tmp_path: Path,
     assert settings.from_file == {"name", "chat_days"}
     assert settings.from_command_line == {"max_rooms", "allow_origin", "port", "db"}
     assert settings.source() == f"{path} + command line"
+    effective = settings.effective()
+    assert effective["name"] == ("from file", "file")
+    assert effective["max_rooms"] == (9, "command line")
+    assert effective["max_connections"] == (ServerConfig().max_connections, "default")
+    assert set(effective) == set(settings_file.options(cli.build_parser()))
 
 
 @pytest.mark.parametrize(("line", "key", "allowed"), [
