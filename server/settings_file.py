@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import json
 import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -159,25 +160,30 @@ def read(path: Path, parser: argparse.ArgumentParser) -> dict[str, object]:
             near = difflib.get_close_matches(key, known, n=1)
             hint = _(" (did you mean {key}?)", key=near[0]) if near else ""
             raise SettingsError(_("settings file {file}: unknown key {key}{hint}; the keys "
-                                  "are: {keys}", file=path, key=key, hint=hint,
+                                  "are: {keys}", file=path, key=_bare(key), hint=hint,
                                   keys=", ".join(known)))
         try:
             values[action.dest] = check(action, value)
         except ValueError as exc:
             reason = f" ({exc})" if str(exc) else ""
             raise SettingsError(_("settings file {file}: {key} = {value} is refused{reason}; "
-                                  "allowed: {allowed}", file=path, key=key,
+                                  "allowed: {allowed}", file=path, key=_bare(key),
                                   value=_toml(value), reason=reason,
                                   allowed=_allowed(action))) from None
     return values
 
 
+def _bare(key: str) -> str:
+    """A key as written in the file: bare, or quoted when it is not a plain name."""
+    return key if key.replace("-", "_").isidentifier() else json.dumps(key)
+
+
 def _toml(value: object) -> str:
-    """A value as it reads in the file (short)."""
+    """A value as it reads in the file (short, on one line)."""
     if isinstance(value, bool):
         text = "true" if value else "false"
     elif isinstance(value, str):
-        text = '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        text = json.dumps(value, ensure_ascii=not value.isprintable())  # stays one line
     elif isinstance(value, list):
         text = "[" + ", ".join(_toml(v) for v in value) + "]"
     elif isinstance(value, dict):
