@@ -65,21 +65,10 @@ def _request(fields: Mapping[str, Any]) -> Callable[[p.State], Request | None]:
     return request
 
 
-def when_seated(state: p.State, me: str | None) -> bool:
-    return seated(state, me)
-
-
-def when_playing(state: p.State, me: str | None) -> bool:
-    return state.status == "playing"
-
-
-def always(state: p.State, me: str | None) -> bool:
-    return True
-
-
 @dataclass(frozen=True)
 class Action:
-    """A button on the room screen and the key that does the same."""
+    """A described action (:class:`gridhall.protocol.games.describe.Action`) made ready to
+    use: its named rules as functions of the state, its request as a message."""
 
     key: str
     """Stable name (the Tk button's key, the terminal button's id ``btn-<key>``)."""
@@ -89,8 +78,8 @@ class Action:
     help: str
     """What it does, for the help screen."""
     request: Callable[[p.State], Request | None]
-    shown: Rule = when_seated
-    enabled: Rule = when_playing
+    shown: Rule
+    enabled: Rule
 
     @classmethod
     def of(cls, game: Game, index: int) -> Action:
