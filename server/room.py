@@ -31,6 +31,7 @@ from gridhall.protocol.schema import evolve
 
 from .bots.policy import ComputerPolicy
 from .effects import Outbox, SaveChat, SaveGame, Send, Think, Work
+from .hosting import Moderation
 from .games.base import (
     JSON,
     Game,
@@ -163,6 +164,8 @@ class Room:
         self._start_queued = False
         self.max_spectators: int | None = None
         """Spectators admitted at most (None: no cap, as while a journal replays)."""
+        self.mod = Moderation(host=creator)
+        """The room's host, lock, mutes and kicks (``server/hosting.py``)."""
 
     # -- who is here ----------------------------------------------------------
     @property
@@ -193,7 +196,8 @@ class Room:
         return {"room": self.code, "game": self.spec.name, "options": self.options,
                 "players": [s.name for s in self.seated], "spectators": len(self.spectators),
                 "status": self.status, "private": self.private,
-                "seats": len(self.seats)}
+                "seats": len(self.seats), "locked": self.mod.locked,
+                "host": next((m.name for m in self.members if m.id == self.mod.host), None)}
 
     @property
     def password_hash(self) -> bytes | None:
@@ -215,6 +219,9 @@ class Room:
     def deadline(self) -> float | None:
         """When :meth:`tick` must run next (None: nothing is timed)."""
         times = list(self.grace.values())
+        mute_end = self.mod.next_mute_end()
+        if mute_end is not None:
+            times.append(mute_end)
         game = self.game
         if game is not None and game.result is None:
             game_deadline = game.deadline()
@@ -352,7 +359,8 @@ class Room:
             result=game.result if game is not None else None,
             chat=list(self.chat), creator=self.creator, round=self.round_no,
             private=self.private, pending_again=list(self.again) if self.again else None,
-            re=re)
+            re=re, host=self.mod.host, locked=self.mod.locked,
+            muted=[m.id for m in self.members if m.id in self.mod.muted])
 
     @staticmethod
     def _player_entry(seat: int, s: Identity) -> JSON:
@@ -957,6 +965,7 @@ class Room:
             "spectators": [s.id for s in self.spectators], "grace": dict(self.grace),
             "game": saved,
             "over_announced": self._over_announced, "tickets": self._tickets,
+            "hosting": self.mod.to_json(), "options": self.options,
         }
 
     def can_snapshot(self) -> bool:
@@ -979,6 +988,8 @@ class Room:
         self.grace = {k: float(v) for k, v in snap["grace"].items()}
         self._over_announced = bool(snap["over_announced"])
         self._tickets = int(snap.get("tickets", 0))
+        self.mod = Moderation.from_json(snap.get("hosting"), self.creator)
+        self.options = snap.get("options", self.options)  # a host may swap the computer
         for n, pid in enumerate(snap["seats"]):
             if pid is not None:
                 ident = member(pid)
