@@ -63,7 +63,7 @@ class Refused:
 RoomEvent: TypeAlias = (
     p.State | p.Joined | p.Left | p.Moved | p.GameOver | p.PlayerInfoEvent | p.ChatEvent
     | p.PlayAgainEvent | p.AgreeAgainEvent | p.DeclineAgainEvent | p.Resigned | p.OfferEvent
-    | p.AnswerEvent | p.Notice
+    | p.AnswerEvent | p.Notice | p.HostEvent
 )  # fmt: skip
 """Every server message about a room (each carries ``room`` and ``seq``)."""
 
@@ -79,7 +79,7 @@ Event: TypeAlias = ServerMessage | Connection | Refused
 Request: TypeAlias = (
     p.Hello | p.ListRooms | p.CreateRoom | p.JoinRoom | p.LeaveRoom | p.Sync | p.PlayerInfo
     | p.Move | p.Chat | p.Resign | p.PlayAgain | p.AgreeAgain | p.DeclineAgain | p.Offer
-    | p.Answer | p.Start
+    | p.Answer | p.Start | p.Host
 )  # fmt: skip
 """Every message a client may send (an intent from a board, button or dialog)."""
 

@@ -22,12 +22,15 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from gridhall import protocol as p
+from gridhall.client import hosting
 from gridhall.client.bounds import view_problem
 from gridhall.client.messages import RoomEvent
-from gridhall.protocol import delta
+from gridhall.protocol import delta, schema
 
 CHAT_KEEP = 200
 """Chat lines kept in the copy (the server's snapshot holds the last 50)."""
+KNOWN_KEEP = 512
+"""Member names remembered by id (:attr:`RoomCopy.known`)."""
 
 
 @dataclass(frozen=True)
@@ -53,6 +56,10 @@ class RoomCopy:
     """Our clock minus the server's, as the latest move showed it: a clock given by
     the server's time (Gomoku's ``since``) runs from our time less this, so a machine
     whose clock is off does not show the clocks off (as the browser corrects it)."""
+    known: dict[str, str] = field(default_factory=dict)
+    """Member id -> name, for members the state names only (spectators): learnt from
+    ``joined``, ``chat`` and ``host`` events, so a host can name a spectator in a
+    command and the member list can mark a spectator host."""
 
 
 @dataclass(frozen=True)
@@ -138,7 +145,16 @@ def _fold(copy: RoomCopy, state: p.State, msg: RoomEvent, now: float) -> Applied
     if isinstance(msg, p.ChatEvent):
         line = {"from": msg.sender, "name": msg.name, "text": msg.text, "ts": msg.ts}
         chat = [*state.chat, line][-CHAT_KEEP:]
+        copy = _learn(copy, msg.sender, msg.name)
         return Applied(replace(copy, state=replace(state, chat=chat)))
+    if isinstance(msg, p.HostEvent):
+        copy = _learn(copy, msg.player, msg.name)
+        folded = hosting.fold(state, msg)
+        logged = note(replace(copy, state=folded or state), schema.to_map(msg), now)
+        assert logged is not None
+        if folded is None:  # e.g. a computer seat swapped: the roster is the server's
+            return Applied(replace(logged, syncing=True), sync=not copy.syncing)
+        return Applied(logged)
     if isinstance(msg, p.PlayerInfoEvent):
         if not any(pl.get("player") == msg.player for pl in state.players):
             if msg.previous is None:  # an older server: no way to tell whose name changed
@@ -149,6 +165,8 @@ def _fold(copy: RoomCopy, state: p.State, msg: RoomEvent, now: float) -> Applied
                    for pl in state.players]  # fmt: skip
         return Applied(replace(copy, state=replace(state, players=players)))
     if isinstance(msg, p.Joined | p.Left):  # someone else came or went
+        if isinstance(msg, p.Joined):
+            copy = _learn(copy, msg.player, msg.name)
         roster = _roster(state, msg)
         if roster is None:  # an older server's event, without what the roster needs
             return Applied(replace(copy, syncing=True), sync=True)
@@ -167,6 +185,29 @@ def _fold(copy: RoomCopy, state: p.State, msg: RoomEvent, now: float) -> Applied
         view = {k: v for k, v in state.view.items() if k != "pending"}
         return Applied(replace(copy, state=replace(state, view=view)))
     return Applied(copy)  # resigned, notice: the state they change comes as its own event
+
+
+def note(copy: RoomCopy | None, event: dict[str, Any], now: float) -> RoomCopy | None:
+    """``copy`` with a line in the room's log that is not chat (a host event, an
+    announcement): kept with the chat lines, in order, as ``{"event": wire map}``, so
+    each UI words it in the player's language when it draws it."""
+    if copy is None or copy.state is None:
+        return copy
+    line = {"from": None, "name": "", "text": "", "ts": now, "event": event}
+    chat = [*copy.state.chat, line][-CHAT_KEEP:]
+    return replace(copy, state=replace(copy.state, chat=chat))
+
+
+def _learn(copy: RoomCopy, player: str | None, name: str | None) -> RoomCopy:
+    """Remember a member's name by id (bounded: a crowd of passing spectators
+    does not grow it past what the room could hold)."""
+    if player is None or name is None or copy.known.get(player) == name:
+        return copy
+    known = {k: v for k, v in copy.known.items() if k != player}
+    known[player] = name
+    while len(known) > KNOWN_KEEP:
+        known.pop(next(iter(known)))
+    return replace(copy, known=known)
 
 
 def _roster(state: p.State, msg: p.Joined | p.Left) -> p.State | None:

@@ -45,7 +45,8 @@ from gridhall.client.messages import (
     is_room_event,
 )
 from gridhall.client.clocktime import shown_time
-from gridhall.client.room import RoomCopy, apply
+from gridhall.client import hosting
+from gridhall.client.room import RoomCopy, apply, note
 from gridhall.client.plain import plain, plain_tree
 from gridhall.protocol import (
     CLIENT_MESSAGES,
@@ -192,6 +193,42 @@ class Session:
             return None  # the reader notices and reconnects
         return req
 
+    # ---- a room host's intents (PROTOCOL.md "Room hosts"; refused unless we host) ------
+
+    def kick(self, player: str, minutes: int | None = None) -> None:
+        """Remove ``player`` from the room for ``minutes`` (the server's default: 10)."""
+        self.submit(hosting.request("kick", player, minutes))
+
+    def mute(self, player: str, minutes: int | None = None) -> None:
+        """Mute ``player``'s chat in the room, for ``minutes`` or until unmuted."""
+        self.submit(hosting.request("mute", player, minutes))
+
+    def unmute(self, player: str) -> None:
+        self.submit(hosting.request("unmute", player))
+
+    def lock(self) -> None:
+        """Let nobody new join the room (members who drop still come back)."""
+        self.submit(hosting.request("lock"))
+
+    def unlock(self) -> None:
+        self.submit(hosting.request("unlock"))
+
+    def hand_over(self, player: str) -> None:
+        """Make ``player`` the room's host."""
+        self.submit(hosting.request("hand-over", player))
+
+    def computer(self, level: str | None) -> None:
+        """Between games: seat or swap the computer player at ``level`` (``easy``,
+        ``hard``), or with None remove the computer's seat."""
+        if level is not None:
+            self.submit(hosting.request("computer", level=level))
+            return
+        bot = hosting.computer(self.state) if self.state is not None else None
+        if bot is None or bot.player is None:
+            self._emit(Refused("bad-message", _("This room has no computer player."), "host"))
+            return
+        self.submit(hosting.request("kick", bot.player))
+
     # ---- lifecycle -----------------------------------------------------------------
 
     async def run(self) -> None:
@@ -327,6 +364,8 @@ class Session:
                 self.room = None  # our room is gone (e.g. while we were away)
             self._emit(Refused(msg.code, msg.message, request))
             return "fatal" if msg.code == p.ErrorCode.VERSION_MISMATCH else None
+        elif isinstance(msg, p.Announce):  # also a line in the room's log, if we are in one
+            self.room = note(self.room, to_map(msg), self.clock())
         elif is_room_event(msg):
             self._room_heard = True
             applied = apply(self.room, msg, self.player, self.clock())

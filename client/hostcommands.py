@@ -1,0 +1,118 @@
+"""The host's slash commands typed in a room's chat line (``/kick bob 30``,
+``/lock`` ...), read into ``host`` requests. Pure: the terminal client calls
+:func:`parse` on each line before sending it as chat.
+
+A line whose first word is not one of :data:`COMMANDS` is ordinary chat, so
+``/shrug`` still reaches the room. Names match members case-insensitively; a name
+that ends in digits is tried whole first (``/kick bob 2`` removes "bob 2" if there
+is one, else "bob" for 2 minutes).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from gridhall import protocol as p
+from gridhall.client.hosting import LEVELS, Member, computer, is_host, members, request
+from gridhall.protocol.i18n import N_, _
+
+MAX_MINUTES = 1440
+"""The longest removal or mute the protocol allows (a day)."""
+
+COMMANDS: dict[str, tuple[str, str]] = {
+    "kick": (N_("/kick NAME [minutes]"),
+             N_("remove a member from the room for a while (default 10 minutes)")),
+    "mute": (N_("/mute NAME [minutes]"),
+             N_("mute a member's chat (no minutes: until unmuted)")),
+    "unmute": (N_("/unmute NAME"), N_("let a muted member chat again")),
+    "lock": (N_("/lock"), N_("lock the room: nobody new may join")),
+    "unlock": (N_("/unlock"), N_("unlock the room")),
+    "host": (N_("/host NAME"), N_("hand the host role to another member")),
+    "computer": (N_("/computer easy|hard|off"),
+                 N_("between games: seat or swap the computer player, or remove it")),
+}
+"""Each command: (usage, what it does), marked for the catalogs, translated when shown."""
+
+
+@dataclass(frozen=True)
+class Command:
+    """A line read as a host command: the request to send, or why not (``error``)."""
+
+    request: p.Host | None = None
+    error: str | None = None
+
+
+def parse(line: str, state: p.State | None, known: dict[str, str],
+          me: str | None) -> Command | None:  # fmt: skip
+    """The command ``line`` holds, or None when it is ordinary chat."""
+    text = line.strip()
+    if not text.startswith("/"):
+        return None
+    word, _sep, rest = text[1:].partition(" ")
+    word = word.casefold()
+    if word not in COMMANDS:
+        return None
+    if state is None or not is_host(state, me):
+        return Command(error=_("Only the room's host can do that."))
+    rest = rest.strip()
+    if word in ("lock", "unlock"):
+        return Command(request(word))
+    if word == "computer":
+        return _computer(rest.casefold(), state)
+    if not rest:
+        return Command(error=_("Usage: {usage}", usage=_(COMMANDS[word][0])))
+    found = _member(rest, state, known, minutes_allowed=word in ("kick", "mute"))
+    if isinstance(found, str):
+        return Command(error=found)
+    member, minutes = found
+    assert member.player is not None
+    if member.player == me:
+        return Command(error=_("You cannot do that to yourself."))
+    action = "hand-over" if word == "host" else word
+    if action == "hand-over" and member.bot:
+        return Command(error=_("A computer player cannot host."))
+    return Command(request(action, member.player, minutes))
+
+
+def _computer(level: str, state: p.State) -> Command:
+    if level in LEVELS:
+        return Command(request("computer", level=level))
+    if level == "off":
+        bot = computer(state)
+        if bot is None:
+            return Command(error=_("This room has no computer player."))
+        return Command(request("kick", bot.player))
+    return Command(error=_("Usage: {usage}", usage=_(COMMANDS["computer"][0])))
+
+
+def _member(rest: str, state: p.State, known: dict[str, str],
+            minutes_allowed: bool) -> tuple[Member, int | None] | str:  # fmt: skip
+    """The member ``rest`` names (and the minutes after the name), or why not."""
+    everyone = members(state, known)
+    whole = _named(rest, everyone)
+    if whole is not None or not minutes_allowed:
+        return (whole, None) if whole is not None else _unknown(rest, everyone)
+    head, _sep, tail = rest.rpartition(" ")
+    if not head or not tail.isdigit():
+        return _unknown(rest, everyone)
+    minutes = int(tail)
+    if not 1 <= minutes <= MAX_MINUTES:
+        return _("Minutes go from 1 to {most}.", most=MAX_MINUTES)
+    found = _named(head.strip(), everyone)
+    return (found, minutes) if found is not None else _unknown(head.strip(), everyone)
+
+
+def _named(name: str, everyone: list[Member]) -> Member | None:
+    want = name.casefold()
+    for m in everyone:
+        if m.name.casefold() == want and m.player is not None:
+            return m
+    return None
+
+
+def _unknown(name: str, everyone: list[Member]) -> str:
+    want = name.casefold()
+    if any(m.name.casefold() == want for m in everyone):  # a spectator known by name only
+        return _("This client does not know who {name} is yet: they have not spoken or "
+                 "joined since you came in.", name=name)
+    return _("Nobody called {name} is in this room.", name=name)

@@ -1,0 +1,120 @@
+"""The words for a room's host events, the operator's messages and why we left a
+room: shared by the terminal and Tk clients, translated when shown.
+
+Everything named here came from the network: callers show it as data (the
+terminal client as a Rich ``Text``, never markup).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Any
+
+from gridhall import protocol as p
+from gridhall.client.hosting import host_name, members
+from gridhall.protocol.i18n import _, ngettext
+
+LOG_KEY = "event"
+"""The key of a room-log line that is not chat (a host event, an announcement) in
+``state.chat`` of our copy (:func:`gridhall.client.room.note`)."""
+
+
+def clock(epoch: float | None) -> str:
+    """A wire time (epoch seconds) as local ``HH:MM``, with the day when not today."""
+    if epoch is None or not math.isfinite(epoch):
+        return "?"
+    when = time.localtime(epoch)
+    if time.strftime("%Y%m%d", when) == time.strftime("%Y%m%d", time.localtime()):
+        return time.strftime("%H:%M", when)
+    return time.strftime("%a %H:%M", when)
+
+
+def _minutes_left(until: float | None, now: float) -> int:
+    return max(1, math.ceil(((until or now) - now) / 60))
+
+
+def event_text(event: dict[str, Any], state: p.State | None, known: dict[str, str],
+               me: str | None) -> str:  # fmt: skip
+    """A room-log line that is not chat, from its wire map (a ``host`` event or an
+    ``announce``)."""
+    kind = event.get("type")
+    if kind == "announce":
+        return _("Announcement from the server: {text}", text=str(event.get("text", "")))
+    if kind == "room-closed":
+        return closed_text(str(event.get("room", "")), event.get("reason"))
+    names: dict[str, str] = dict(known)
+    if state is not None:
+        names.update({m.player: m.name for m in members(state, known) if m.player})
+    by = event.get("by")
+    who = _("you") if by is not None and by == me else names.get(str(by), _("the host"))
+    target = event.get("player")
+    name = _("you") if target is not None and target == me else str(
+        event.get("name") or names.get(str(target), "?"))
+    action = event.get("action")
+    until = event.get("until")
+    until_f = float(until) if isinstance(until, int | float) else None
+    if action == "kick":
+        return _("{by} removed {name} from the room until {time}.", by=who, name=name,
+                 time=clock(until_f))
+    if action == "mute" and until_f is not None:
+        return _("{by} muted {name} until {time}.", by=who, name=name, time=clock(until_f))
+    if action == "mute":
+        return _("{by} muted {name}.", by=who, name=name)
+    if action == "unmute":
+        return _("{by} unmuted {name}.", by=who, name=name)
+    if action == "lock":
+        return _("{by} locked the room: nobody new can join.", by=who)
+    if action == "unlock":
+        return _("{by} unlocked the room.", by=who)
+    if action == "hand-over" and target is not None and target == me:
+        return _("You are now the room's host.")
+    if action == "hand-over" and by is None:
+        return _("{name} is now the room's host.", name=name)
+    if action == "hand-over":
+        return _("{by} made {name} the room's host.", by=who, name=name)
+    if action == "computer":
+        return _("{by} set the computer player to {level}.", by=who,
+                 level=str(event.get("level") or "?"))
+    return _("{by}: host action {action}.", by=who, action=str(action))
+
+
+def closed_text(room: str, reason: object) -> str:
+    """Why the room we were in is gone: the operator closed it."""
+    if isinstance(reason, str) and reason.strip():
+        return _("The server's operator closed room {code}: {reason}", code=room,
+                 reason=reason)
+    return _("The server's operator closed room {code}.", code=room)
+
+
+def farewell(msg: object, me: str | None, now: float) -> str | None:
+    """What to tell a player who lands in the lobby because of ``msg``: removed by
+    the host (until when), or the room closed; None for any other message."""
+    if isinstance(msg, p.RoomClosed):
+        return closed_text(msg.room, msg.reason)
+    if not isinstance(msg, p.Left) or msg.player != me or me is None:
+        return None
+    if msg.reason == "kicked":
+        left = _minutes_left(msg.until, now)
+        return ngettext("The host removed you from room {code} until {time} "
+                        "({n} minute from now).",
+                        "The host removed you from room {code} until {time} "
+                        "({n} minutes from now).", left, code=msg.room,
+                        time=clock(msg.until))  # fmt: skip
+    return None  # "closed" follows ``room-closed``, which said why
+
+
+def announce_text(msg: p.Announce) -> str:
+    """An operator's announcement to everyone on the server."""
+    return _("Announcement from the server: {text}", text=msg.text)
+
+
+def roster_note(state: p.State, known: dict[str, str]) -> str:
+    """The room's host and lock state in a few words, for the member list."""
+    parts = []
+    host = host_name(state, known)
+    if host is not None:
+        parts.append(_("Host: {name}", name=host))
+    if state.locked:
+        parts.append(_("locked"))
+    return " · ".join(parts)
