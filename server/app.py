@@ -54,6 +54,7 @@ from .memory import release_free_memory
 from .scheduler import Owner
 from .session import Link, Session, Sessions
 from .settings_file import Settings
+from .stats import Stats
 from .store import Store
 from .work import WorkPool
 
@@ -82,8 +83,12 @@ class GameServer:
         self.store = Store(self.config.db, durable_commits=self.config.durable_commits,
                            limits=self.config.retention())
         self.hub = Hub(self.config)
+        self.stats = Stats()
+        """The running figures (admin page, ``/metrics``)."""
         self.work = WorkPool(self.config.ai_workers, self.config.max_jobs,
-                             self.config.quick_workers, self.config.max_jobs_per_address)
+                             self.config.quick_workers, self.config.max_jobs_per_address,
+                             stats=self.stats)
+        self.stats.pool = self.work
         self.computers = Computers(self.work, self.config.ai_budget)
         self._trim: asyncio.TimerHandle | None = None
         self.connects = PerAddress(self.config.connects_per_second, self.config.connect_burst)
@@ -288,9 +293,11 @@ class GameServer:
         limit_kernel_buffer(ws, self.config.socket_send_buffer)
         if len(self.connections) >= self.max_connections or \
                 self.per_ip[conn.peer] >= self.config.max_connections_per_ip:
-            conn.send_frame(p.encode(p.Error(
+            busy = p.encode(p.Error(
                 code=ErrorCode.SERVER_BUSY.value,
-                message="The server has as many players as it allows; try again later.")))
+                message="The server has as many players as it allows; try again later."))
+            self.stats.frame_out(busy)
+            conn.send_frame(busy)
             conn.close(1013, "server busy")
             await conn.wait_closed()
             return
@@ -302,6 +309,7 @@ class GameServer:
             await conn.wait_closed()
             return
         self.connections.add(conn)
+        self.stats.connection_opened()
         self.per_ip[conn.peer] += 1
         session = Session(self, conn, time.time())
         no_hello = asyncio.get_running_loop().call_later(
@@ -327,6 +335,7 @@ class GameServer:
             no_hello.cancel()
             self.unwelcomed.leave(conn)
             self.connections.discard(conn)
+            self.stats.connection_closed()
             self.per_ip[conn.peer] -= 1
             if self.per_ip[conn.peer] <= 0:
                 del self.per_ip[conn.peer]
@@ -403,18 +412,25 @@ class GameServer:
         self._flush_handle = None
         stored, self._pending_store = self._pending_store, []
         frames, self._pending_frames = self._pending_frames, []
+        stats = self.stats
         if stored:
+            began = time.perf_counter()
             try:
                 self.store.write(stored)
             except Exception:  # the game goes on for the players even if the disk does not
                 log.exception("could not write %d changes to the store", len(stored))
+            else:
+                stats.commit(time.perf_counter() - began)
         for link, frame in frames:
             try:
+                stats.frame_out(frame)
                 link.send_frame(frame)
             except Exception:  # one failing socket must not cost the others their frames
                 log.exception("could not send to %s; closing that connection", link.peer)
                 with contextlib.suppress(Exception):
                     link.close(1011, "the server could not send to this connection")
+        if frames:
+            stats.delivered(time.perf_counter())
 
     def _arm(self, wake: Wake) -> None:
         timer = self._timers.pop(wake.key, None)
@@ -450,7 +466,7 @@ class GameServer:
 
         owner = Owner(work.address or "room:" + work.room, work.room)
         if not self.work.submit(run_job, work.job, owner=owner, key=("work", work.room),
-                                done=done, failed=failed, busy=busy):
+                                done=done, failed=failed, busy=busy, kind=work.job.kind):
             asyncio.get_running_loop().call_soon(busy)
 
     def _work_answered(self, work: Work, answer: JSON) -> None:
