@@ -11,6 +11,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from gridhall.client.hostcommands import COMMANDS as HOST_COMMANDS
 from gridhall.client.tui.boards import board_for
 from gridhall.client.views import VIEWS
 from gridhall.client.tui.text import translate_bindings
@@ -32,7 +33,10 @@ ROOM_KEYS: list[tuple[str, str, str]] = [
      N_("yes / no: accept or decline a draw or take-back offer; after a game, agree to or "
         "decline another")),
     (N_("room"), N_("/  then enter"), N_("chat;  escape returns to the board")),
+    (N_("host"), "H", N_("host tools: remove, mute or unmute a member, hand the host role "
+                         "over, lock the room, the computer player (also a button)")),
 ]
+"""The room's own keys; the host's slash commands follow (:data:`HOST_COMMANDS`)."""
 
 
 def keys() -> list[tuple[str, str, str]]:
@@ -44,7 +48,8 @@ def keys() -> list[tuple[str, str, str]]:
         rows += [(where, key, does) for key, does in board_for(name).KEYS_HELP]
         rows += [(where, a.keys, a.help) for a in view.actions]
     rows += [("room", a.keys, a.help) for a in COMMON_ACTIONS]
-    return rows + ROOM_KEYS
+    rows += ROOM_KEYS
+    return rows + [(N_("host"), usage, does) for usage, does in HOST_COMMANDS.values()]
 
 
 def keys_table() -> Table:

@@ -37,6 +37,7 @@ class LobbyScreen(Screen[None]):
         yield Header()
         with Vertical(id="lobby"):
             yield Label(_("Rooms on this server"), classes="title")
+            yield Label(id="lobby-note")
             yield DataTable(id="rooms", cursor_type="row", zebra_stripes=True)
             with Horizontal(id="join-bar"):
                 yield Input(placeholder=_("room code"), id="code", max_length=16)
@@ -49,6 +50,7 @@ class LobbyScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.query_one("#lobby-note", Label).display = False
         table = self.query_one("#rooms", DataTable)
         for key, label in (
             ("room", N_("Code")),
@@ -64,6 +66,16 @@ class LobbyScreen(Screen[None]):
 
     def on_screen_resume(self) -> None:
         self.action_refresh()
+
+    def note(self, said: str) -> None:
+        """Say why we are back in the lobby (removed by a room's host, a room closed)
+        until the next room is joined."""
+        label = self.query_one("#lobby-note", Label)
+        label.update(text(said))
+        label.display = bool(said)
+
+    def on_screen_suspend(self) -> None:
+        self.note("")  # said once: a later return to the lobby has its own reason
 
     def action_refresh(self) -> None:
         session = self.app.session  # type: ignore[attr-defined]

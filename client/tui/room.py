@@ -40,6 +40,16 @@ from gridhall.client.views.base import (
 from gridhall.client.plain import plain
 from gridhall.client.views.common import Message, player_lines, seated
 from gridhall.client.tui.text import translate_bindings
+from gridhall.client.hostcommands import parse
+from gridhall.client.hosting import is_host, members
+from gridhall.client.tui.hosttools import HostToolsScreen
+from gridhall.client.views.hosts import (
+    LOG_KEY,
+    computer_game,
+    event_text,
+    member_label,
+    roster_note,
+)
 from gridhall.protocol.i18n import N_, _
 
 ROOM_STATUS = {"waiting": N_("waiting"), "playing": N_("playing"), "over": N_("over")}
@@ -54,6 +64,7 @@ class RoomScreen(Screen[None]):
         Binding(ANSWER_KEYS[True], "answer(True)", N_("Yes"), show=False),
         Binding(ANSWER_KEYS[False], "answer(False)", N_("No"), show=False),
         Binding("slash", "chat", N_("Chat")),
+        Binding("H", "host_tools", N_("Host tools"), show=False),
         Binding("escape", "board", N_("Board"), show=False),
     ]
 
@@ -97,6 +108,7 @@ class RoomScreen(Screen[None]):
             *last, leave = COMMON_ACTIONS
             for action in last:
                 yield Button(action.label, id=f"btn-{action.key}", classes="action")
+            yield Button(_("Host tools"), id="btn-host-tools", classes="action")
             yield Button(_("Help"), id="btn-help", classes="action")
             yield Button(leave.label, id=f"btn-{leave.key}", classes="action")
         yield Footer()
@@ -185,18 +197,31 @@ class RoomScreen(Screen[None]):
     def _players_text(self, state: p.State) -> Text:
         text = Text()
         text.append(_("Players") + "\n", style="bold underline")
-        for line in player_lines(state, self.me, self.view.roles(state)):
+        room = self.room
+        known = room.known if room is not None else {}
+        note = roster_note(state, known)
+        if note:
+            text.append(plain(note) + "\n", style="italic")
+        muted = {str(m) for m in state.muted}
+        ids = [str(pl.get("player"))  # the order player_lines keeps
+               for pl in sorted(state.players, key=lambda pl: pl.get("seat") or 0)]
+        for line, pid in zip(player_lines(state, self.me, self.view.roles(state)), ids):
             text.append("● ", style=line.color)
             text.append(plain(line.name) + (" " + _("(you)") if line.me else ""),
                         style="bold" if line.me else "")
             text.append(f"  {plain(line.role)}", style="dim")
+            if pid == state.host:
+                text.append("  ★ " + _("host"), style="bold magenta")
+            if pid in muted:
+                text.append("  " + _("muted"), style="dim red")
             if not line.connected:
                 text.append("  " + _("offline"), style="bold red")
             if line.to_move:
                 text.append("  ◀ " + _("to move"), style="bold yellow")
             text.append("\n")
         if state.spectators:
-            watching = ", ".join(str(s) for s in state.spectators)
+            watching = ", ".join(member_label(m) if m.host or m.muted else m.name
+                                 for m in members(state, known) if not m.seated)
             text.append(plain(_("Watching: {names}", names=watching)),
                         style="dim")
         return text
@@ -206,6 +231,15 @@ class RoomScreen(Screen[None]):
         stamp = time.strftime("%H:%M", time.localtime(ts)) if isinstance(ts, int | float) else ""
         line = Text()
         line.append(f"{stamp} ", style="dim")
+        event = entry.get(LOG_KEY)
+        if isinstance(event, dict):  # a host event or an announcement, not chat
+            room = self.room
+            said = event_text(event, room.state if room else None,
+                              room.known if room else {}, self.me)  # fmt: skip
+            style = "bold yellow" if event.get("type") == "announce" else "italic magenta"
+            line.append(plain(said), style=style)
+            self.query_one("#chat", RichLog).write(line)
+            return
         line.append(plain(f"{entry.get('name')}: "), style="bold cyan")
         line.append(plain(entry.get("text")))
         self.query_one("#chat", RichLog).write(line)
@@ -236,6 +270,7 @@ class RoomScreen(Screen[None]):
                 self.query_one(f"#{key}").display = bool(getattr(bar, key))
 
     def _update_actions(self, state: p.State) -> None:
+        self.query_one("#btn-host-tools", Button).display = is_host(state, self.me)
         for a in action_states(self.view, state, self.me):
             button = self.query_one(f"#btn-{a.action.key}", Button)
             button.display = a.shown
@@ -255,6 +290,16 @@ class RoomScreen(Screen[None]):
 
     @on(Input.Submitted, "#chat-input")
     def _send_chat(self, event: Input.Submitted) -> None:
+        room = self.room
+        command = parse(event.value, room.state if room else None,
+                        room.known if room else {}, self.me)  # fmt: skip
+        if command is not None:  # a host command: sent as its request, never as chat
+            if command.error is not None:
+                self.notify(command.error, title=_("Host action not done"), severity="warning")
+                return
+            self.submit(command.request)
+            event.input.value = ""
+            return
         text = self._draft.send(event.value)
         if text:
             self.submit(p.Chat(text=text))
@@ -265,6 +310,9 @@ class RoomScreen(Screen[None]):
         if button_id == "btn-help":
             event.stop()
             self.app.action_help()  # type: ignore[attr-defined]
+        elif button_id == "btn-host-tools":
+            event.stop()
+            self.action_host_tools()
         elif button_id.startswith("btn-"):
             event.stop()
             self.action_act(button_id.removeprefix("btn-"))
@@ -295,6 +343,17 @@ class RoomScreen(Screen[None]):
         if request is None:
             self.app.bell()
         self.submit(request)
+
+    def action_host_tools(self) -> None:
+        """``H``: the host's tools for this room (for the host only)."""
+        room = self.room
+        state = room.state if room else None
+        if room is None or state is None or not is_host(state, self.me):
+            self.notify(_("Only the room's host can do that."), severity="warning")
+            return
+        others = [m for m in members(state, room.known) if m.player != self.me]
+        computers = computer_game(self.view) and state.status != "playing"
+        self.app.push_screen(HostToolsScreen(state, others, computers), self.submit)
 
     def action_chat(self) -> None:
         self.query_one("#chat-input", Input).focus()

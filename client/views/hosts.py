@@ -12,12 +12,40 @@ import time
 from typing import Any
 
 from gridhall import protocol as p
-from gridhall.client.hosting import host_name, members
-from gridhall.protocol.i18n import _, ngettext
+from gridhall.client.hosting import Member, host_name, members
+from gridhall.client.views.base import GameView
+from gridhall.protocol.i18n import N_, _, ngettext
 
 LOG_KEY = "event"
 """The key of a room-log line that is not chat (a host event, an announcement) in
 ``state.chat`` of our copy (:func:`gridhall.client.room.note`)."""
+
+
+LEVEL_WORDS = {"easy": N_("easy"), "hard": N_("hard")}
+"""The computer player's levels in words (translated when shown)."""
+
+
+def level_word(level: object) -> str:
+    return _(LEVEL_WORDS[level]) if isinstance(level, str) and level in LEVEL_WORDS else "?"
+
+
+def member_label(m: Member) -> str:
+    """A member as the host's tools list them: name, then host / muted / watching."""
+    parts = [m.name]
+    if m.host:
+        parts.append(_("host"))
+    if m.muted:
+        parts.append(_("muted"))
+    if m.bot:
+        parts.append(_("computer ({level})", level=level_word(m.bot)))
+    if not m.seated:
+        parts.append(_("watching"))
+    return " · ".join(parts)
+
+
+def computer_game(view: GameView) -> bool:
+    """The game can seat a computer player (its options have an ``ai`` choice)."""
+    return any(getattr(f, "key", None) == "ai" for f in view.desc.form)
 
 
 def clock(epoch: float | None) -> str:
@@ -75,7 +103,7 @@ def event_text(event: dict[str, Any], state: p.State | None, known: dict[str, st
         return _("{by} made {name} the room's host.", by=who, name=name)
     if action == "computer":
         return _("{by} set the computer player to {level}.", by=who,
-                 level=str(event.get("level") or "?"))
+                 level=level_word(event.get("level")))
     return _("{by}: host action {action}.", by=who, action=str(action))
 
 
