@@ -452,4 +452,3 @@ class HostEvent:
     minutes: int | None = None
     until: float | None = None
     level: str | None = None
-    re: int | None = None
