@@ -29,6 +29,9 @@ from gridhall.protocol import delta, schema
 
 CHAT_KEEP = 200
 """Chat lines kept in the copy (the server's snapshot holds the last 50)."""
+NOTE_KEY = "event"
+"""The key of a line in our copy's ``state.chat`` that is not chat but a note (a host
+event, an announcement: :func:`note`) holding the event's wire map."""
 KNOWN_KEEP = 512
 """Member names remembered by id (:attr:`RoomCopy.known`)."""
 
@@ -110,7 +113,16 @@ def _snapshot(copy: RoomCopy | None, msg: p.State, now: float) -> RoomCopy:
     if fresh_game:
         base = replace(base, again=(), declined=(), last_actions={})
     again = tuple(str(x) for x in msg.pending_again) if msg.pending_again else base.again
+    notes = [c for c in old.chat if c.get(NOTE_KEY)] if old is not None else []
+    if notes:  # the server's chat lines know nothing of our notes: keep them, in time order
+        chat = sorted([*msg.chat, *notes], key=_when)[-CHAT_KEEP:]
+        msg = replace(msg, chat=chat)
     return replace(base, seq=msg.seq, state=msg, again=again, syncing=False, view_at=now)
+
+
+def _when(line: Any) -> float:
+    ts = line.get("ts") if isinstance(line, dict) else None
+    return float(ts) if isinstance(ts, int | float) and math.isfinite(ts) else 0.0
 
 
 def _skew(view: Any, now: float, known: float) -> float:
@@ -190,10 +202,15 @@ def _fold(copy: RoomCopy, state: p.State, msg: RoomEvent, now: float) -> Applied
 def note(copy: RoomCopy | None, event: dict[str, Any], now: float) -> RoomCopy | None:
     """``copy`` with a line in the room's log that is not chat (a host event, an
     announcement): kept with the chat lines, in order, as ``{"event": wire map}``, so
-    each UI words it in the player's language when it draws it."""
+    each UI words it in the player's language when it draws it. Its time is the
+    server's (``now`` less our clock's skew), as chat lines carry, so a later
+    snapshot's chat lines and our notes keep their order."""
     if copy is None or copy.state is None:
         return copy
-    line = {"from": None, "name": "", "text": "", "ts": now, "event": event}
+    when = event.get("ts")
+    if isinstance(when, bool) or not isinstance(when, int | float):
+        when = now - copy.skew
+    line = {"from": None, "name": "", "text": "", "ts": when, NOTE_KEY: event}
     chat = [*copy.state.chat, line][-CHAT_KEEP:]
     return replace(copy, state=replace(copy.state, chat=chat))
 

@@ -12,11 +12,12 @@ import time
 from typing import Any
 
 from gridhall import protocol as p
+from gridhall.client.room import NOTE_KEY
 from gridhall.client.hosting import Member, host_name, members
 from gridhall.client.views.base import GameView
 from gridhall.protocol.i18n import N_, _, ngettext
 
-LOG_KEY = "event"
+LOG_KEY = NOTE_KEY
 """The key of a room-log line that is not chat (a host event, an announcement) in
 ``state.chat`` of our copy (:func:`gridhall.client.room.note`)."""
 
@@ -75,7 +76,7 @@ def event_text(event: dict[str, Any], state: p.State | None, known: dict[str, st
     if state is not None:
         names.update({m.player: m.name for m in members(state, known) if m.player})
     by = event.get("by")
-    who = _("you") if by is not None and by == me else names.get(str(by), _("the host"))
+    who = _("You") if by is not None and by == me else names.get(str(by), _("The host"))
     target = event.get("player")
     name = _("you") if target is not None and target == me else str(
         event.get("name") or names.get(str(target), "?"))
