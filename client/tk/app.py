@@ -4,6 +4,7 @@ bar for the connection. All server traffic arrives through :class:`Bridge`."""
 from __future__ import annotations
 
 import contextlib
+import time
 from collections.abc import Callable
 import tkinter as tk
 from tkinter import ttk
@@ -16,6 +17,7 @@ from gridhall.client.tk.bridge import Bridge, Snapshot
 from gridhall.client.tk.lobby import LobbyFrame
 from gridhall.client.tk.room import RoomFrame
 from gridhall.client.views.common import error_text, error_title
+from gridhall.client.views.hosts import announce_text, farewell
 from gridhall.protocol.i18n import _
 
 TICK_MS = 500
@@ -108,6 +110,15 @@ class TkApp:
             self.notify(f"{error_title(msg)}: {error_text(msg)}")
         elif isinstance(msg, p.Rooms):
             self.lobby.show_rooms(list(msg.rooms))
+        elif isinstance(msg, p.Announce):
+            self.notify(announce_text(msg))
+            if self.room is not None:  # it is a line in the room's log too
+                self.room.room = snap.room
+                self.room.redraw()
+        said = farewell(msg, snap.player, time.time())
+        if said is not None:  # removed by the host, or the room closed: say why in the lobby
+            self.notify(said)
+            self.lobby.note(said)
         self._follow_room(snap)
         if self.room is not None and is_room_event(msg):
             self.room.handle(msg, snap)
@@ -149,6 +160,7 @@ class TkApp:
             if self.room is not None:
                 self.room.destroy()
             self.lobby.pack_forget()
+            self.lobby.note("")  # said once: a later return has its own reason
             self.room = RoomFrame(self.body, game, self.bridge.submit, self.notify)
             self.room.pack(fill="both", expand=True)
         elif copy is None and self.room is not None:

@@ -6,8 +6,10 @@ import time
 import tkinter as tk
 from collections.abc import Callable
 from tkinter import ttk
+from typing import Any
 
 from gridhall.client.chatdraft import ChatDraft
+from gridhall.client.room import NOTE_KEY
 from gridhall.client.views.common import Message
 from gridhall.protocol.i18n import _
 
@@ -25,6 +27,9 @@ class ChatPanel(ttk.Frame):
                            padx=6, pady=4, font=("DejaVu Sans", 10))  # fmt: skip
         self.log.tag_configure("time", foreground="#7d8590")
         self.log.tag_configure("name", foreground="#6cb6ff", font=("DejaVu Sans", 10, "bold"))
+        self.log.tag_configure("note", foreground="#c678dd", font=("DejaVu Sans", 10, "italic"))
+        self.log.tag_configure("announce", foreground="#ffd866",
+                               font=("DejaVu Sans", 10, "bold"))
         scroll = ttk.Scrollbar(self, command=self.log.yview)
         self.log.configure(yscrollcommand=scroll.set)
         self.entry = ttk.Entry(self)
@@ -49,9 +54,12 @@ class ChatPanel(ttk.Frame):
         if self.draft.accepted(self.entry.get()):
             self.entry.delete(0, "end")
 
-    def show(self, chat: list[Message]) -> None:
-        """Append lines we have not shown yet (or rebuild after a fresh snapshot)."""
-        keys = [(c.get("ts"), c.get("from"), c.get("text")) for c in chat]
+    def show(self, chat: list[Message], note: Callable[[dict[str, Any]], str] | None = None,
+             ) -> None:  # fmt: skip
+        """Append lines we have not shown yet (or rebuild after a fresh snapshot); a
+        line that is a note (a host event, an announcement) is worded by ``note``."""
+        keys = [(c.get("ts"), c.get("from"), c.get("text") or str(c.get(NOTE_KEY)))
+                for c in chat]  # fmt: skip
         if keys[: len(self._shown)] != self._shown:
             self._shown = []
             self._edit(lambda: self.log.delete("1.0", "end"))
@@ -69,6 +77,11 @@ class ChatPanel(ttk.Frame):
                     else ""
                 )
                 self.log.insert("end", f"{stamp} ", "time")
+                event = entry.get(NOTE_KEY)
+                if isinstance(event, dict):
+                    kind = "announce" if event.get("type") == "announce" else "note"
+                    self.log.insert("end", (note(event) if note else "") + "\n", kind)
+                    continue
                 self.log.insert("end", f"{entry.get('name')}: ", "name")
                 self.log.insert("end", f"{entry.get('text')}\n")
             self.log.see("end")

@@ -47,6 +47,8 @@ class LobbyFrame(ttk.Frame):
         ttk.Label(self, text=_("Rooms on this server"), style="Title.TLabel").grid(
             row=0, column=0, sticky="w"
         )
+        self.farewell = ttk.Label(self, style="Notice.TLabel")
+        """Why we are back in the lobby (removed by a room's host, a room closed)."""
         self.table = ttk.Treeview(self, columns=[c[0] for c in COLUMNS], show="headings",
                                   selectmode="browse", height=12)  # fmt: skip
         for key, label, width in COLUMNS:
@@ -108,6 +110,14 @@ class LobbyFrame(ttk.Frame):
         self._game_changed()
         self.rowconfigure(1, weight=1)
         self.columnconfigure(0, weight=1)
+
+    def note(self, said: str) -> None:
+        """Say why we came back to the lobby, above the rooms, until we join a room."""
+        self.farewell.configure(text=said)
+        if said:
+            self.farewell.grid(row=4, column=0, sticky="w", pady=(8, 0))
+        else:
+            self.farewell.grid_remove()
 
     # ---- rooms --------------------------------------------------------------------------
     def refresh(self) -> None:

@@ -11,6 +11,7 @@ import time
 import tkinter as tk
 from collections.abc import Callable
 from functools import partial
+from typing import Any
 from tkinter import ttk
 
 from gridhall import protocol as p
@@ -34,7 +35,10 @@ from gridhall.client.views.base import (
     status_line,
     yes_no_request,
 )
+from gridhall.client.hosting import Member
+from gridhall.client.tk.hosttools import HostBar, MemberList
 from gridhall.client.views.common import player_lines, seated
+from gridhall.client.views.hosts import computer_game, event_text
 from gridhall.protocol.i18n import N_, _
 
 Submit = Callable[..., None]
@@ -78,7 +82,10 @@ class RoomFrame(ttk.Frame):
         self.players = tk.Text(side, height=6, width=34, relief="flat", state="disabled",
                                background="#1e1f22", foreground="#dcdcdc", padx=6, pady=4,
                                font=("DejaVu Sans", 10))  # fmt: skip
-        self.players.pack(fill="x", pady=(2, 8))
+        self.players.pack(fill="x", pady=(2, 4))
+        self.member_list = MemberList(self.players, self.submit)
+        self.host_bar = HostBar(side, self.submit, computer_game(self.view))
+        self.host_bar.pack(fill="x", pady=(0, 8))
         ttk.Label(side, text=_("Chat"), style="Heading.TLabel").pack(anchor="w")
         self.chat = ChatPanel(side, lambda text: self.submit(p.Chat(text=text)))
         self.chat.pack(fill="both", expand=True)
@@ -173,7 +180,7 @@ class RoomFrame(ttk.Frame):
                              + " · " + _("round {round}", round=state.round + 1))
         self.board.show(room, self.me)
         self._players(state)
-        self.chat.show(list(state.chat))
+        self.chat.show(list(state.chat), self._note_text)
         self._bars(room)
         self._buttons(state)
         self.tick()
@@ -190,12 +197,23 @@ class RoomFrame(ttk.Frame):
         """The time the clocks show: they stand still while offline."""
         return shown_time(time.time(), self.offline_since)
 
+    def _note_text(self, event: dict[str, Any]) -> str:
+        room = self.room
+        return event_text(event, room.state if room else None, room.known if room else {},
+                          self.me)  # fmt: skip
+
     def _players(self, state: p.State) -> None:
         lines = player_lines(state, self.me, self.view.roles(state))
+        room = self.room
+        everyone = self.member_list.lines_of(room, self.me) if room is not None else []
+        self.member_list.reset()
+        if room is not None:
+            self.host_bar.show(room, self.me)
         t = self.players
         t.configure(state="normal")
         t.delete("1.0", "end")
-        for i, line in enumerate(lines):
+        for i, (line, member) in enumerate(zip(lines, everyone)):
+            self.member_list.row(i + 1, member)
             dot = f"dot{i}"
             t.tag_configure(dot, foreground=line.color)
             t.insert("end", "● ", dot)
@@ -206,15 +224,30 @@ class RoomFrame(ttk.Frame):
                 t.insert("end", "  " + _("offline"), "off")
             if line.to_move:
                 t.insert("end", "  ◀ " + _("to move"), "turn")
+            self._marks(member)
             t.insert("end", "\n")
-        if state.spectators:
-            watching = ", ".join(str(s) for s in state.spectators)
-            t.insert("end", _("Watching: {names}", names=watching), "dim")
+        watching = everyone[len(lines):]
+        for n, member in enumerate(watching):
+            self.member_list.row(len(lines) + n + 1, member)
+            t.insert("end", "👁 " + member.name + (" " + _("(you)") if member.player == self.me
+                                                    and member.player else ""), "dim")
+            t.insert("end", "  " + _("watching"), "dim")
+            self._marks(member)
+            t.insert("end", "\n")
+        self.member_list.repick()
         t.tag_configure("me", font=("DejaVu Sans", 10, "bold"))
         t.tag_configure("dim", foreground="#8b949e")
         t.tag_configure("off", foreground="#ff6b6b")
         t.tag_configure("turn", foreground="#ffd866")
+        t.tag_configure("host", foreground="#c678dd")
         t.configure(state="disabled")
+
+    def _marks(self, member: Member) -> None:
+        """The host's star and a muted member's mark after a member's line."""
+        if member.host:
+            self.players.insert("end", "  ★ " + _("host"), "host")
+        if member.muted:
+            self.players.insert("end", "  " + _("muted"), "off")
 
     def _bars(self, room: RoomCopy) -> None:
         offer = offer_bar(self.view, room.state, self.me) if room.state else None

@@ -1,0 +1,91 @@
+"""The room's host in the Tk window: the member list marks the host and muted members,
+and its menu (right click, or Shift+F10 on the member picked with the arrow keys)
+mutes, removes and hands the role over; the Lock toggle locks the room."""
+
+from __future__ import annotations
+
+import tkinter as tk
+from collections.abc import Callable
+
+from gridhall.client.tk.app import TkApp
+from tests.tk.driver import Opponent, Pump, click, press, room_state, snap
+
+
+def pane(app: TkApp) -> list[str]:
+    assert app.room is not None
+    return app.room.players.get("1.0", "end").splitlines()
+
+
+def line_of(app: TkApp, name: str) -> int:
+    """The 1-based line of ``name`` in the member list."""
+    return next(i for i, ln in enumerate(pane(app), 1) if name in ln)
+
+
+def choose(menu: tk.Menu | None, label: str) -> None:
+    """Pick the entry ``label`` of a posted menu, as a click on it would."""
+    assert menu is not None, "no menu was posted"
+    end = menu.index("end")
+    labels = [menu.entrycget(i, "label") if menu.type(i) == "command" else ""
+              for i in range(int(end) + 1 if end is not None else 0)]  # fmt: skip
+    assert label in labels, labels
+    menu.unpost()
+    menu.invoke(labels.index(label))
+
+
+def test_host_menu_mutes_removes_hands_over_and_locks(
+    make_app: Callable[[str], TkApp], make_opponent: Callable[[str], Opponent], pump: Pump
+) -> None:
+    ann = make_app("Ann")
+    bob, cy = make_opponent("Bob"), make_opponent("Cy")
+    ann.lobby.choose("gomoku", 0)
+    press(ann.lobby.create_button)
+    pump.until(lambda: ann.room is not None, "Ann's room screen")
+    code = snap(ann).room.room  # type: ignore[union-attr]
+    bob.send("join-room", room=code)
+    bob.expect("state", room=code)
+    cy.send("join-room", room=code, role="spectator")
+    cy.expect("state", room=code)
+    cy.send("chat", text="hi all")  # now Ann's window knows the spectator by id
+    pump.until(lambda: any("Cy" in ln for ln in pane(ann)), "Cy in the member list")
+    assert "★ host" in pane(ann)[line_of(ann, "Ann") - 1]
+    room = ann.room
+    assert room is not None
+
+    # Right click on Bob's line: Mute.
+    room.players.update_idletasks()
+    box = room.players.bbox(f"{line_of(ann, 'Bob')}.2")
+    assert box is not None
+    click(room.players, box[0] + 2, box[1] + box[3] // 2, button=3)
+    choose(room.member_list.menu, "Mute")
+    assert bob.expect("host", action="mute", player=bob.player)["by"] == snap(ann).player
+    pump.until(lambda: "muted" in pane(ann)[line_of(ann, "Bob") - 1], "Bob marked muted")
+    pump.until(lambda: any("You muted Bob." in ln for ln in room.chat.lines()), "the log line")
+
+    # The keyboard: pick Bob with the arrow keys, Shift+F10, remove for 5 minutes.
+    room.players.focus_force()
+    pump.until(lambda: ann.root.focus_get() is room.players, "focus on the member list")
+    room.member_list.picked = None
+    for _ in range(line_of(ann, "Bob")):
+        room.players.event_generate("<Down>")
+    room.players.event_generate("<Shift-F10>")
+    pump.until(lambda: room.member_list.menu is not None
+               and room.member_list.menu.winfo_ismapped(), "the menu posted")  # fmt: skip
+    choose(room.member_list.menu, "Remove for 5 min")
+    left = bob.expect("left", player=bob.player)
+    assert left["reason"] == "kicked" and left["until"] > 0
+    pump.until(lambda: all("Bob" not in ln for ln in pane(ann)), "Bob gone from the list")
+
+    # The Lock toggle.
+    press(room.host_bar.lock)
+    cy.expect("host", action="lock")
+    pump.until(lambda: room_state(ann).get("locked") is True, "the room locked")
+    assert room.host_bar.locked.get()
+
+    # Make Cy (a spectator) the host: Ann's menu and tools go.
+    box = room.players.bbox(f"{line_of(ann, 'Cy')}.2")
+    assert box is not None
+    click(room.players, box[0] + 2, box[1] + box[3] // 2, button=3)
+    choose(room.member_list.menu, "Make host")
+    cy.expect("host", action="hand-over", player=cy.player)
+    pump.until(lambda: "★ host" in pane(ann)[line_of(ann, "Cy") - 1], "Cy marked host")
+    assert not room.member_list.host and not room.host_bar.lock.winfo_manager()
