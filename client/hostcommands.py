@@ -20,18 +20,24 @@ MAX_MINUTES = 1440
 """The longest removal or mute the protocol allows (a day)."""
 
 COMMANDS: dict[str, tuple[str, str]] = {
-    "kick": (N_("/kick NAME [minutes]"),
+    "kick": (N_("NAME [minutes]"),
              N_("remove a member from the room for a while (default 10 minutes)")),
-    "mute": (N_("/mute NAME [minutes]"),
-             N_("mute a member's chat (no minutes: until unmuted)")),
-    "unmute": (N_("/unmute NAME"), N_("let a muted member chat again")),
-    "lock": (N_("/lock"), N_("lock the room: nobody new may join")),
-    "unlock": (N_("/unlock"), N_("unlock the room")),
-    "host": (N_("/host NAME"), N_("hand the host role to another member")),
-    "computer": (N_("/computer easy|hard|off"),
-                 N_("between games: seat or swap the computer player, or remove it")),
+    "mute": (N_("NAME [minutes]"), N_("mute a member's chat (no minutes: until unmuted)")),
+    "unmute": (N_("NAME"), N_("let a muted member chat again")),
+    "lock": ("", N_("lock the room: nobody new may join")),
+    "unlock": ("", N_("unlock the room")),
+    "host": (N_("NAME"), N_("hand the host role to another member")),
+    "computer": ("easy|hard|off", N_("between games: seat or swap the computer player, or "
+                                     "remove it")),
 }
-"""Each command: (usage, what it does), marked for the catalogs, translated when shown."""
+"""Each command: (its arguments, what it does); the command words and levels are typed
+as they are, the rest is marked for the catalogs and translated when shown."""
+
+
+def usage(word: str) -> str:
+    """How to type command ``word``, e.g. ``/kick NAME [minutes]`` (translated)."""
+    args = COMMANDS[word][0]
+    return f"/{word} {_(args)}" if args else f"/{word}"
 
 
 @dataclass(frozen=True)
@@ -60,7 +66,7 @@ def parse(line: str, state: p.State | None, known: dict[str, str],
     if word == "computer":
         return _computer(rest.casefold(), state)
     if not rest:
-        return Command(error=_("Usage: {usage}", usage=_(COMMANDS[word][0])))
+        return Command(error=_("Usage: {usage}", usage=usage(word)))
     found = _member(rest, state, known, minutes_allowed=word in ("kick", "mute"))
     if isinstance(found, str):
         return Command(error=found)
@@ -82,7 +88,7 @@ def _computer(level: str, state: p.State) -> Command:
         if bot is None:
             return Command(error=_("This room has no computer player."))
         return Command(request("kick", bot.player))
-    return Command(error=_("Usage: {usage}", usage=_(COMMANDS["computer"][0])))
+    return Command(error=_("Usage: {usage}", usage=usage("computer")))
 
 
 def _member(rest: str, state: p.State, known: dict[str, str],

@@ -12,6 +12,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from gridhall.client.hostcommands import COMMANDS as HOST_COMMANDS
+from gridhall.client.hostcommands import usage
 from gridhall.client.tui.boards import board_for
 from gridhall.client.views import VIEWS
 from gridhall.client.tui.text import translate_bindings
@@ -49,7 +50,7 @@ def keys() -> list[tuple[str, str, str]]:
         rows += [(where, a.keys, a.help) for a in view.actions]
     rows += [("room", a.keys, a.help) for a in COMMON_ACTIONS]
     rows += ROOM_KEYS
-    return rows + [(N_("host"), usage, does) for usage, does in HOST_COMMANDS.values()]
+    return rows + [(N_("host"), usage(word), does) for word, (_args, does) in HOST_COMMANDS.items()]
 
 
 def keys_table() -> Table:
