@@ -12,7 +12,7 @@ from pathlib import Path
 from gridhall.protocol.i18n import gettext as _
 
 from . import collector, history_lines, logformat, loops, origin, settings_file
-from .app import GameServer
+from .app import GameServer, MetricsUnavailable
 from .config import ServerConfig
 from .discovery import WILDCARD_HOSTS, Advertiser, default_addresses
 from .netinfo import lan_addresses
@@ -136,6 +136,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="also accept browsers on pages from this origin, e.g. "
                         "http://games.example:8080 (repeatable; default: only the "
                         "server's own pages, and clients that send no Origin)")
+    parser.add_argument("--metrics", action="store_true",
+                        help="serve /metrics in the Prometheus text format, to this machine "
+                        "or with the admin token (needs pip install \"gridhall[metrics]\")")
     sub = parser.add_subparsers(dest="command")
     hist = sub.add_parser("history", help="print recent finished games and exit")
     hist.add_argument("--db", dest="history_db", default=None,
@@ -183,13 +186,19 @@ def main(argv: list[str] | None = None) -> None:
                           chat_rows=args.chat_rows, games_days=args.games_days,
                           games_rows=args.games_rows, games_mb=args.games_mb,
                           journal_rows=args.journal_rows,
-                          allow_origins=tuple(args.allow_origin or ()))
+                          allow_origins=tuple(args.allow_origin or ()),
+                          metrics=args.metrics)
     try:
         factory = loops.choose(args.loop)
     except loops.LoopUnavailable as exc:
         print(f"gridhall-server: --loop uvloop: {exc}", file=sys.stderr)
         sys.exit(2)
-    server = GameServer(config)
+    try:
+        server = GameServer(config)
+    except MetricsUnavailable:
+        print(_("gridhall-server: --metrics needs the prometheus-client package: "
+                "pip install \"gridhall[metrics]\" (or leave --metrics out)"), file=sys.stderr)
+        sys.exit(2)
     addresses = None if args.no_discovery else (args.advertise or default_addresses(args.host))
     collector.install()  # this process is the server: pace the garbage collector for it
     try:
@@ -250,3 +259,8 @@ def announce(server: GameServer, advertised: list[str] | None = None,
               "its connect screen and `gridhall --find` prints it.", flush=True)
     links = "  or  ".join(f"http://{a}:{port}/" for a in addresses) or f"http://localhost:{port}/"
     print(f"Or in a browser, phones too (nothing to install):  {links}", flush=True)
+    if getattr(server, "metrics", None) is not None:  # (tests pass stand-ins)
+        print(_("metrics: http://{address}:{port}/metrics (from this machine, or with "
+                "the admin token)", address="localhost" if host in WILDCARD_HOSTS
+                else f"[{host}]" if ":" in host else host,
+                port=port), flush=True)

@@ -129,6 +129,8 @@ class ServerConfig:
     allow_origins: tuple[str, ...] = ()
     """Web origins (``http://host:port``) allowed to open a WebSocket besides the
     server's own pages (see ``server/origin.py``)."""
+    metrics: bool = False
+    """Serve ``GET /metrics`` in the Prometheus text format (``server/metrics.py``)."""
 
     def retention(self) -> Limits:
         """The store's history limits (see ``server/retention.py``)."""
