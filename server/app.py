@@ -425,7 +425,8 @@ class GameServer:
             self._work_answered(work, answer)
 
         def failed(exc: BaseException) -> None:
-            log.error("room %s: a %s job failed: %r", work.room, work.job.kind, exc)
+            log.error("room %s: a %s job failed: %r", work.room, work.job.kind, exc,
+                      extra={"room": work.room})
             self._work_answered(work, {"error": "failed"})
 
         def busy() -> None:
