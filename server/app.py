@@ -34,7 +34,11 @@ from websockets.http11 import Request, Response
 from gridhall import protocol as p
 from gridhall.protocol import ErrorCode
 
-from . import origin, web
+from . import admin_web, origin, web
+from .admin_access import AdminAccess
+from .admin_channel import AdminChannel
+from .admin_status import RETENTION_KEYS, RoomActivity
+from .bans import refusal
 from .computer import Computers
 from .config import ServerConfig
 from .connection import Connection
@@ -50,6 +54,7 @@ from .jobs import BUSY, run_job
 from .memory import release_free_memory
 from .scheduler import Owner
 from .session import Link, Session, Sessions
+from .settings_file import Settings
 from .stats import Stats
 from .store import Store
 from .work import WorkPool
@@ -116,6 +121,17 @@ class GameServer:
         self._prune_timer: asyncio.TimerHandle | None = None
         self._server: Server | None = None
         self._closed = False
+        self.admin = AdminAccess(self.config.admin_token, self.config.admin_from)
+        """Who may open the admin page (``server/admin_access.py``)."""
+        self.admin_channel = AdminChannel(self)
+        self.activity = RoomActivity()
+        """Rooms' age, moves and last activity, for the admin page."""
+        self.settings: Settings | None = None
+        """Where each setting came from (set by the command line's ``main``)."""
+        self.admin_settings: dict[str, object] = {}
+        """Settings changed from the admin page (kept in the store; they win)."""
+        self.hub.bans.by_id.update((b.ban, b) for b in self.store.admin.load_bans(time.time()))
+        self.apply_admin_settings(self.store.admin.settings())
 
     # -- lifecycle ------------------------------------------------------------
     async def start(self) -> None:
@@ -139,6 +155,15 @@ class GameServer:
         log.info("gridhall server %r listening on %s:%d", self.config.name, self.config.host,
                  self.port)
 
+    def apply_admin_settings(self, values: dict[str, object]) -> None:
+        """Run with retention settings the admin page set (already checked, or read
+        back from the store: unknown keys are skipped)."""
+        for key, value in values.items():
+            if key in RETENTION_KEYS and isinstance(value, (int, float)):
+                setattr(self.config, key, value)
+                self.admin_settings[key] = value
+        self.store.pruner.limits = self.config.retention()
+
     @property
     def port(self) -> int:
         assert self._server is not None
@@ -150,6 +175,7 @@ class GameServer:
             return
         now = time.time()
         down_since = self.store.alive_at() or now
+        self.activity.restored(rooms, now)
         self.execute(self.hub.restore(identities, rooms, now, down_since))
         self._flush()
         log.info("restored %d rooms after %.0f s down", len(self.hub.lobby.rooms),
@@ -228,8 +254,20 @@ class GameServer:
         they come from another site's page (403) or the address opens connections
         too fast (429 with Retry-After)."""
         method = getattr(request, "method", "GET")
+        peer = _peer(connection)
+        if admin_web.is_admin(request):
+            allowed = self.admin.peer_allowed(peer)
+            page = admin_web.respond(request, allowed)
+            if page is not None:
+                return page
+            if not allowed:
+                return connection.respond(HTTPStatus.FORBIDDEN, "forbidden\n")
+        else:
+            ban = self.hub.bans.address(peer, time.time())
+            if ban is not None:
+                return connection.respond(HTTPStatus.FORBIDDEN, refusal(ban) + "\n")
         if self.metrics is not None and request.path.split("?", 1)[0] == "/metrics":
-            return self.metrics.respond(request, _peer(connection))
+            return self.metrics.respond(request, peer)
         if request.path == "/healthz" and method in web.ALLOWED_METHODS:
             health = connection.respond(HTTPStatus.OK, "ok\n")
             return web.headers_only(health) if method == "HEAD" else health
@@ -239,7 +277,6 @@ class GameServer:
         if not origin.allowed(request.headers.get("Origin"), request.headers.get("Host"),
                               self.allowed_origins):
             return connection.respond(HTTPStatus.FORBIDDEN, origin.REFUSAL)
-        peer = str(connection.remote_address[0]) if connection.remote_address else "?"
         if self.unwelcomed.by_address[peer] >= self.unwelcomed.per_address:
             response = connection.respond(HTTPStatus.TOO_MANY_REQUESTS,
                                           "Too many connections from your address have not "
@@ -257,6 +294,9 @@ class GameServer:
 
     # -- connections ----------------------------------------------------------
     async def _handle(self, ws: ServerConnection) -> None:
+        if ws.request is not None and admin_web.is_admin(ws.request):
+            await self.admin_channel.serve(ws)
+            return
         conn = Connection(ws, self.config)
         limit_kernel_buffer(ws, self.config.socket_send_buffer)
         if len(self.connections) >= self.max_connections or \
@@ -348,6 +388,7 @@ class GameServer:
                 self._run_work(effect)
             elif isinstance(effect, STORED):
                 self._pending_store.append(effect)
+                self.activity.stored(effect)
                 if isinstance(effect, DropRoom):
                     self.work.forget_room(effect.room)
         self._schedule_flush()

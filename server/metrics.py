@@ -4,14 +4,18 @@ Off unless the server runs with ``--metrics`` (``prometheus-client``, the
 ``metrics`` extra, is imported only then). Each server has its own
 ``CollectorRegistry`` and one collector that reads :class:`~.stats.Stats` and the
 live lobby when scraped, so nothing is global (several servers share a test
-process) and nothing is counted twice. Who may read it: :func:`may_read`.
+process) and nothing is counted twice. Who may read it: :func:`refusal` (the
+admin page's rule: this machine or an ``--admin-from`` network, or anyone with
+``Authorization: Bearer <admin token>``, a wrong token costing like a wrong
+admin hello).
 The names, types and labels are in ``docs/metrics.md``.
 """
 
 from __future__ import annotations
 
 import email.utils
-import ipaddress
+import math
+import time
 from collections.abc import Iterator
 from http import HTTPStatus
 from typing import TYPE_CHECKING
@@ -28,6 +32,7 @@ from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
 from . import web
+from .admin_access import AdminAccess
 from .games import registry as games
 from .stats import Histogram
 
@@ -36,6 +41,7 @@ if TYPE_CHECKING:
 
 PATH = "/metrics"
 REFUSAL = "metrics are served to this machine or with the admin token only\n"
+TEXT = "text/plain; charset=utf-8"
 
 
 class Exporter:
@@ -53,25 +59,35 @@ class Exporter:
         """The answer to ``GET /metrics`` from ``peer`` (403 if it may not read it)."""
         method = getattr(request, "method", "GET")
         if method not in web.ALLOWED_METHODS:
-            return _answer(HTTPStatus.METHOD_NOT_ALLOWED, b"method not allowed\n",
-                           "text/plain; charset=utf-8")
-        if not may_read(peer, request.headers.get("Authorization")):
-            return _answer(HTTPStatus.FORBIDDEN, REFUSAL.encode(), "text/plain; charset=utf-8")
+            return _answer(HTTPStatus.METHOD_NOT_ALLOWED, b"method not allowed\n", TEXT)
+        refused = refusal(self.server.admin, peer, request.headers.get("Authorization"),
+                          time.time())
+        if refused is not None:
+            status, wait = refused
+            if status is HTTPStatus.FORBIDDEN:
+                return _answer(status, REFUSAL.encode(), TEXT)
+            answer = _answer(status, f"too many wrong tokens; retry after {wait:.0f} s\n"
+                             .encode(), TEXT)
+            answer.headers["Retry-After"] = str(math.ceil(wait))
+            return answer
         answer = _answer(HTTPStatus.OK, self.render(), CONTENT_TYPE_LATEST)
         return web.headers_only(answer) if method == "HEAD" else answer
 
 
-def may_read(peer: str, authorization: str | None) -> bool:
-    """Whether a request from ``peer`` with this ``Authorization`` header may read the
-    figures: from this machine (loopback) only, for now."""
-    return is_loopback(peer)
-
-
-def is_loopback(peer: str) -> bool:
-    try:
-        return ipaddress.ip_address(peer.removeprefix("::ffff:")).is_loopback
-    except ValueError:
-        return False
+def refusal(access: AdminAccess, peer: str, authorization: str | None, now: float
+            ) -> tuple[HTTPStatus, float] | None:
+    """None if a request from ``peer`` with this ``Authorization`` header may read the
+    figures; else (403, 0) or, while the address pays for wrong tokens, (429, seconds
+    to wait). A peer the admin page allows needs no token."""
+    if access.peer_allowed(peer):
+        return None
+    token = bearer(authorization)
+    if token is None:
+        return HTTPStatus.FORBIDDEN, 0.0
+    wait = access.wait(peer, now)
+    if wait > 0:
+        return HTTPStatus.TOO_MANY_REQUESTS, wait
+    return None if access.attempt(peer, token, now) else (HTTPStatus.FORBIDDEN, 0.0)
 
 
 def bearer(authorization: str | None) -> str | None:

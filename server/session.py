@@ -281,7 +281,14 @@ class Session:
             return
         if self.identity is not None:
             raise ProtocolError(ErrorCode.BAD_MESSAGE, "You already said hello.", msg.id)
-        ident, effects = self.host.hub.hello(msg, now, self.link.peer)
+        try:
+            ident, effects = self.host.hub.hello(msg, now, self.link.peer)
+        except ProtocolError as exc:
+            if exc.code is not ErrorCode.BANNED:
+                raise
+            self.error(exc)
+            self.host.close_link(self.link, 1008, "banned")
+            return
         self.identity = ident
         self.host.bind(ident, self)
         log.info("%s is %s (%s)", self.link.peer, ident.name, ident.id,

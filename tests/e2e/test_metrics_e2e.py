@@ -11,7 +11,8 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from gridhall.server import app
 from gridhall.server.app import GameServer
-from gridhall.server.metrics import bearer, may_read
+from gridhall.server.admin_access import FREE_FAILURES, AdminAccess
+from gridhall.server.metrics import bearer, refusal
 from tests.wsclient import TIMEOUT, WsClient
 
 Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]
@@ -117,20 +118,38 @@ async def test_metrics_are_off_by_default(make_server: Any) -> None:
     assert status == 404 and b"gridhall_" not in body
 
 
-async def test_a_peer_the_gate_refuses_gets_403_and_nothing(
-        make_server: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    server = await make_server(metrics=True)
+async def test_a_remote_peer_needs_the_admin_token(
+        make_server: Any, monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    server = await make_server(metrics=True, admin_token="t" * 32)
     monkeypatch.setattr(app, "_peer", lambda connection: "192.0.2.7")  # seen as remote
-    status, _, body = await http_get(server, "/metrics")
-    assert status == 403 and b"gridhall_" not in body
+    for headers in ({}, {"Authorization": "Bearer " + "x" * 32},
+                    {"Authorization": "Basic " + "t" * 32}):
+        status, _, body = await http_get(server, "/metrics", headers)
+        assert status == 403 and b"gridhall_" not in body, headers
+    status, headers, body = await http_get(server, "/metrics",
+                                           {"Authorization": "Bearer " + "t" * 32})
+    assert status == 200 and b"gridhall_connections_total 0.0" in body
+    assert headers["content-type"].startswith("text/plain")
 
 
-def test_the_gate_lets_this_machine_in_and_no_one_else() -> None:
-    for peer in ("127.0.0.1", "127.0.0.2", "::1", "::ffff:127.0.0.1"):
-        assert may_read(peer, None), peer
+def test_the_gate_lets_in_this_machine_the_admin_networks_and_the_token() -> None:
+    access = AdminAccess("s" * 32, ["192.168.7.0/24"])
+    for peer in ("127.0.0.1", "127.0.0.2", "::1", "::ffff:127.0.0.1", "192.168.7.9"):
+        assert refusal(access, peer, None, 0.0) is None, peer
     for peer in ("192.168.1.20", "10.0.0.1", "::ffff:10.0.0.1", "fe80::1", "?", ""):
-        assert not may_read(peer, None), peer
-        assert not may_read(peer, "Bearer not-the-token"), peer
+        assert refusal(access, peer, None, 0.0) == (403, 0.0), peer
+        assert refusal(access, peer, "Bearer not-the-token", 0.0) == (403, 0.0), peer
+    assert refusal(access, "10.0.0.1", "Bearer " + "s" * 32, 0.0) is None
+
+
+def test_wrong_tokens_cost_the_address_a_wait() -> None:
+    access = AdminAccess("s" * 32)
+    for _ in range(FREE_FAILURES):
+        assert refusal(access, "10.0.0.1", "Bearer wrong", 100.0) == (403, 0.0)
+    status, wait = refusal(access, "10.0.0.1", "Bearer " + "s" * 32, 100.0) or (0, 0.0)
+    assert status == 429 and wait > 0  # even the right token waits its turn
+    assert refusal(access, "10.0.0.2", "Bearer " + "s" * 32, 100.0) is None
+    assert refusal(access, "10.0.0.1", "Bearer " + "s" * 32, 100.0 + wait) is None
 
 
 def test_bearer_reads_the_token_of_an_authorization_header() -> None:

@@ -65,7 +65,7 @@ def test_the_start_up_output_says_where_the_metrics_are(
     monkeypatch.setattr(cli, "lan_addresses", lambda: ["192.0.2.7"])
     server = SimpleNamespace(port=8765, config=SimpleNamespace(name="hall", db="/tmp/g.db",
                              host="0.0.0.0"), hub=SimpleNamespace(lobby=SimpleNamespace(rooms={})),
-                             metrics=object())
+                             metrics=object(), admin=SimpleNamespace(token="t" * 32))
     cli.announce(server)  # type: ignore[arg-type]
     assert "metrics: http://localhost:8765/metrics" in capsys.readouterr().out
     server.metrics = None
