@@ -327,6 +327,7 @@ def test_a_game_without_computer_players_refuses_the_computer_action() -> None:
     ann.send("create-room", game="minesweeper", options={"preset": "beginner"})
     refused = host(ann, action="computer", level="easy")
     assert isinstance(refused, p.Error) and refused.code == "bad-message"
+    assert "no computer opponent" in refused.message
 
 
 def test_hosts_lock_mutes_and_kicks_survive_a_restart(tmp_path: Path) -> None:
