@@ -327,13 +327,17 @@ def test_a_game_without_computer_players_refuses_the_computer_action() -> None:
     ann.send("create-room", game="minesweeper", options={"preset": "beginner"})
     refused = host(ann, action="computer", level="easy")
     assert isinstance(refused, p.Error) and refused.code == "bad-message"
+    assert "no computer opponent" in refused.message
 
 
-def test_hosts_lock_mutes_and_kicks_survive_a_restart(tmp_path: Path) -> None:
-    """kill -9 then start: the journal replays to the same host state, and a kick still
-    ends at its journalled time (not the restart's clock)."""
+@pytest.mark.parametrize("journal_rows", [1000, 1], ids=["journal", "snapshot"])
+def test_hosts_lock_mutes_and_kicks_survive_a_restart(tmp_path: Path, journal_rows: int
+                                                      ) -> None:
+    """kill -9 then start: the journal replays (or, snapshotting after every entry, the
+    snapshot holds) the same host state, and a kick still ends at its journalled time
+    (not the restart's clock)."""
     path = tmp_path / "g.db"
-    server = FakeServer(store=Store(path))
+    server = FakeServer(store=Store(path), journal_rows=journal_rows)
     ann, bob, cy, code = three(server)
     dan = connect(server, "Dan", peer="10.0.0.4")
     dan.send("join-room", room=code, role="spectator")
