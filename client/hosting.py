@@ -19,9 +19,9 @@ KICK_CHOICES = (5, 10, 30, 60)
 """Minutes offered by the clients' menus for removing a member."""
 
 
-def fold(state: p.State, msg: p.HostEvent) -> p.State | None:
-    """``state`` with one ``host`` event folded in; None when the change is the
-    server's to describe (a computer seat swapped or seated: ask for a ``sync``)."""
+def fold(state: p.State, msg: p.HostEvent) -> p.State:
+    """``state`` with one ``host`` event folded in. A computer player swapped or seated
+    changes nothing here: the server follows it with a ``state`` or a ``joined``."""
     action, who = msg.action, msg.player
     if action == "hand-over" and who is not None:
         return replace(state, host=who)
@@ -32,8 +32,6 @@ def fold(state: p.State, msg: p.HostEvent) -> p.State | None:
         return replace(state, muted=[*muted, who])
     if action == "unmute" and who is not None:
         return replace(state, muted=[m for m in state.muted if m != who])
-    if action == "computer":
-        return None
     return state  # kick: the ``left`` that follows removes the member
 
 

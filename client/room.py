@@ -161,12 +161,8 @@ def _fold(copy: RoomCopy, state: p.State, msg: RoomEvent, now: float) -> Applied
         return Applied(replace(copy, state=replace(state, chat=chat)))
     if isinstance(msg, p.HostEvent):
         copy = _learn(copy, msg.player, msg.name)
-        folded = hosting.fold(state, msg)
-        logged = note(replace(copy, state=folded or state), schema.to_map(msg), now)
-        assert logged is not None
-        if folded is None:  # e.g. a computer seat swapped: the roster is the server's
-            return Applied(replace(logged, syncing=True), sync=not copy.syncing)
-        return Applied(logged)
+        logged = note(replace(copy, state=hosting.fold(state, msg)), schema.to_map(msg), now)
+        return Applied(logged if logged is not None else copy)
     if isinstance(msg, p.PlayerInfoEvent):
         if not any(pl.get("player") == msg.player for pl in state.players):
             if msg.previous is None:  # an older server: no way to tell whose name changed

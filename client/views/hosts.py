@@ -90,6 +90,8 @@ def event_text(event: dict[str, Any], state: p.State | None, known: dict[str, st
         return _("{by} muted {name} until {time}.", by=who, name=name, time=clock(until_f))
     if action == "mute":
         return _("{by} muted {name}.", by=who, name=name)
+    if action == "unmute" and by is None:
+        return _("{name} may chat again: the mute ran out.", name=name)
     if action == "unmute":
         return _("{by} unmuted {name}.", by=who, name=name)
     if action == "lock":

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from gridhall.client.views import view_for
 from gridhall.client.views.common import Message
+from gridhall.protocol.i18n import _
 
 
 @dataclass(frozen=True)
@@ -18,6 +19,8 @@ class RoomRow:
     players: str
     spectators: str
     status: str
+    host: str = ""
+    """The host's name ("" when the server does not say)."""
 
 
 def room_rows(rooms: list[Message]) -> list[RoomRow]:
@@ -29,8 +32,11 @@ def room_rows(rooms: list[Message]) -> list[RoomRow]:
             room=str(r.get("room")),
             game=view.heading,
             options=view.options_text(options if isinstance(options, dict) else {}),
-            players=", ".join(str(n) for n in r.get("players") or []) or "—",
+            players=", ".join(("★ " if n == r.get("host") else "") + str(n)
+                              for n in r.get("players") or []) or "—",
             spectators=str(r.get("spectators") or 0),
-            status=str(r.get("status") or "?"),
+            status=str(r.get("status") or "?") + (" · " + _("locked") if r.get("locked")
+                                                   else ""),
+            host=str(r.get("host") or ""),
         ))  # fmt: skip
     return rows

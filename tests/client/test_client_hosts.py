@@ -15,6 +15,7 @@ from gridhall.client.hosting import members
 from gridhall.client.room import RoomCopy, apply
 from gridhall.client.session import Session
 from gridhall.client.views.hosts import event_text, farewell
+from gridhall.client.views.lobby import room_rows
 from gridhall.protocol.schema import to_map
 from tests.client.helpers import make_state, room_of
 
@@ -177,3 +178,20 @@ def test_computer_off_removes_the_computer_seat() -> None:
         "type": "host", "action": "kick", "player": "x"}
     assert to_map(cmd("/computer HARD", room=room_of(state)).request) == {
         "type": "host", "action": "computer", "level": "hard"}
+
+
+def test_a_mute_that_ran_out_is_said_so() -> None:
+    room = fold(hosted(muted=["b"]), {"type": "host", **EV, "seq": 6, "action": "unmute",
+                                      "by": None, "player": "b", "name": "bob"})
+    assert room is not None and room.state is not None and room.state.muted == []
+    said = event_text(room.state.chat[-1]["event"], room.state, room.known, "a")
+    assert said == "bob may chat again: the mute ran out."
+
+
+def test_the_lobby_marks_the_host_and_a_locked_room() -> None:
+    rooms = wire({"type": "rooms", "rooms": [
+        {"room": "AB12CD", "game": "gomoku", "players": ["ann", "bob"], "spectators": 0,
+         "status": "playing", "locked": True, "host": "bob"}]})
+    [row] = room_rows(list(rooms.rooms))
+    assert row.players == "ann, ★ bob" and row.status == "playing · locked"
+    assert row.host == "bob"
