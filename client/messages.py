@@ -20,6 +20,9 @@ ConnectionStatus = Literal["connecting", "connected", "lost", "closed", "failed"
 
 RESTARTING = 1012
 """The close code of a server stopping to restart (it keeps the rooms)."""
+REMOVED = 1008
+"""The close code of a connection the server's operator ended (or a ban): its
+reason says why, and a UI shows it."""
 
 
 @dataclass(frozen=True)
@@ -38,6 +41,12 @@ class Connection:
     def restarting(self) -> bool:
         """The server said it is restarting: our seat waits for us."""
         return self.code == RESTARTING
+
+    @property
+    def removed(self) -> bool:
+        """The server closed the connection on purpose and said why (``reason``): the
+        operator removed or banned us."""
+        return self.code == REMOVED and bool(self.reason)
 
 
 OFFLINE = "offline"

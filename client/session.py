@@ -120,6 +120,9 @@ class Session:
         self._wake = asyncio.Event()
         self._closed_by: tuple[int, str] | None = None
         self._room_heard = False
+        self._banned_until: float | None = None
+        """A ban's end (``clock`` time), from the server's ``banned`` answer to ``hello``:
+        no reconnect before it, as one would only be refused again."""
 
     # ---- what UIs read -------------------------------------------------------------
 
@@ -246,6 +249,9 @@ class Session:
                 if reason == "welcomed":
                     attempt = 0
                 delay = self.backoff.delay(attempt)
+                if self._banned_until is not None:
+                    delay = max(delay, self._banned_until - self.clock())
+                    self._banned_until = None
                 attempt += 1
                 code, why = self._closed_by or (None, "")
                 self._status("lost", attempt=attempt, delay=delay, code=code, reason=why)
@@ -362,6 +368,8 @@ class Session:
             request = self._requests.get(msg.re) if msg.re is not None else None
             if msg.code == p.ErrorCode.NOT_IN_ROOM and self.room is not None:
                 self.room = None  # our room is gone (e.g. while we were away)
+            if msg.code == p.ErrorCode.BANNED and msg.retry_after is not None:
+                self._banned_until = self.clock() + max(0.0, float(msg.retry_after))
             self._emit(Refused(msg.code, msg.message, request))
             return "fatal" if msg.code == p.ErrorCode.VERSION_MISMATCH else None
         elif isinstance(msg, p.Announce):  # also a line in the room's log, if we are in one

@@ -142,6 +142,9 @@ class TkApp:
                 text = "○ " + _("cannot reach {url}: {reason}", url=url, reason=msg.reason)
             else:
                 text = "○ " + _("connecting to {url}…", url=url)
+            if status == "lost" and msg.removed:  # the operator's words, as data
+                self.notify(_("The server closed the connection: {reason}",
+                              reason=msg.reason))
             self.connection.configure(text=text, foreground="#ff8c69")
             if not self.reconnect.winfo_manager():
                 self.reconnect.pack(side="right")

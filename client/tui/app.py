@@ -110,6 +110,9 @@ class GridhallApp(PlainNotify[None]):
         elif status == "lost":
             self.sub_title = f"{who} · " + _("offline, retrying in {seconds}s",
                                              seconds=f"{msg.delay:.1f}")
+            if msg.removed:  # the operator's words, as data
+                self.notify(_("The server closed the connection: {reason}", reason=msg.reason),
+                            severity="error", timeout=30)
         elif status == "failed":
             self._failures += 1
             if self._failures == 1:

@@ -3,6 +3,7 @@ the chat line, the Host tools dialog, and what the removed player is told."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from textual.pilot import Pilot
@@ -11,6 +12,8 @@ from textual.widgets import Input, Label, OptionList, RichLog, Static
 from gridhall.client.tui.app import GridhallApp
 from gridhall.client.tui.help import HelpScreen, keys
 from gridhall.client.tui.hosttools import HostToolsScreen
+from gridhall.server.admin_actions import AdminActions
+from tests.conftest import url_of
 from tests.client.test_client_tui import apps, press, start_gomoku, state, type_code, until
 
 
@@ -18,8 +21,9 @@ def notes(app: GridhallApp) -> list[str]:
     return [str(n.message) for n in app._notifications]
 
 
-def log_lines(app: GridhallApp) -> list[str]:
-    return [line.text for line in app.screen.query_one("#chat", RichLog).lines]
+def log_text(app: GridhallApp) -> str:
+    """The room log as one text (lines wrap at spaces in the narrow pane)."""
+    return " ".join(line.text.strip() for line in app.screen.query_one("#chat", RichLog).lines)
 
 
 def players_pane(app: GridhallApp) -> str:
@@ -46,7 +50,7 @@ async def test_host_kicks_and_the_kicked_is_told_in_the_lobby_until_when(
         await until(pb, lambda: app_b.room_screen is None)
         note = app_b.lobby.query_one("#lobby-note", Label)
         assert note.display and "until" in str(note.render()) and code in str(note.render())
-        await until(pa, lambda: any("You removed bob" in line for line in log_lines(app_a)))
+        await until(pa, lambda: "You removed bob" in log_text(app_a))
         assert app_a.screen.query_one("#chat-input", Input).value == ""
         assert state(app_a)["chat"] == [] or all(c.get("event") for c in state(app_a)["chat"])
         await type_code(pb, app_b, code)  # back too soon: refused, with the reason
@@ -78,8 +82,7 @@ async def test_host_locks_mutes_and_hands_over_through_the_dialog(server_url: st
         await until(pb, lambda: state(app_b).get("host") == app_b.session.player)
         await until(pa, lambda: not app_a.screen.query_one("#btn-host-tools").display)
         await until(pb, lambda: app_b.screen.query_one("#btn-host-tools").display)
-        await until(pa, lambda: any("made bob the room's host" in line
-                                    for line in log_lines(app_a)))  # fmt: skip
+        await until(pa, lambda: "made bob the room's host" in log_text(app_a))
 
 
 def test_help_lists_the_host_tools_and_commands() -> None:
@@ -87,3 +90,34 @@ def test_help_lists_the_host_tools_and_commands() -> None:
     assert any(key == "H" and "host tools" in does for _, key, does in rows)
     assert any(key.startswith("/kick") for _, key, _ in rows)
     assert HelpScreen  # the screen shows these rows (test_client_tui opens it)
+
+
+async def test_the_operators_announcement_room_closing_and_ban_reach_the_player(
+        make_server: Any) -> None:  # fmt: skip
+    server = await make_server()
+    admin = AdminActions(server)
+    async with apps(url_of(server), "ann") as [(app, pilot)]:
+        await pilot.press("n")
+        await until(pilot, lambda: app.screen.query("#create-dialog"))
+        await press(pilot, "#ok")
+        await until(pilot, lambda: app.room_screen is not None and state(app))
+        code = app.session.room.room  # type: ignore[union-attr]
+
+        admin.run({"action": "announce", "text": "[b]lunch[/b] at noon"}, time.time())
+        said = "Announcement from the server: [b]lunch[/b] at noon"
+        await until(pilot, lambda: said in notes(app))  # as written: never markup
+        await until(pilot, lambda: said in log_text(app))
+
+        admin.run({"action": "close-room", "room": code, "reason": "closing time"}, time.time())
+        await until(pilot, lambda: app.room_screen is None)
+        note = str(app.lobby.query_one("#lobby-note", Label).render())
+        assert note == f"The server's operator closed room {code}: closing time"
+
+        player = app.session.player
+        admin.run({"action": "ban", "player": player, "minutes": 30, "reason": "spam"},
+                  time.time())  # fmt: skip
+        await until(pilot, lambda: any("closed the connection" in n and "spam" in n
+                                       for n in notes(app)))  # fmt: skip
+        await until(pilot, lambda: any("banned" in n.lower() for n in notes(app)
+                                       if "closed the connection" not in n))  # fmt: skip
+        assert app.session._banned_until is not None or not app.session.connected

@@ -4,11 +4,13 @@ mutes, removes and hands the role over; the Lock toggle locks the room."""
 
 from __future__ import annotations
 
+import time
 import tkinter as tk
 from collections.abc import Callable
 
 from gridhall.client.tk.app import TkApp
-from tests.tk.driver import Opponent, Pump, click, press, room_state, snap
+from gridhall.server.admin_actions import AdminActions
+from tests.tk.driver import Opponent, Pump, ServerThread, click, press, room_state, snap
 
 
 def pane(app: TkApp) -> list[str]:
@@ -89,3 +91,32 @@ def test_host_menu_mutes_removes_hands_over_and_locks(
     cy.expect("host", action="hand-over", player=cy.player)
     pump.until(lambda: "★ host" in pane(ann)[line_of(ann, "Cy") - 1], "Cy marked host")
     assert not room.member_list.host and not room.host_bar.lock.winfo_manager()
+
+
+def test_removed_by_the_host_the_window_says_until_when_and_shows_announcements(
+    make_app: Callable[[str], TkApp], make_opponent: Callable[[str], Opponent], pump: Pump,
+    server: ServerThread,
+) -> None:
+    bob = make_opponent("Bob")
+    bob.send("create-room", game="gomoku", options={})
+    code = bob.expect("state")["room"]
+    ann = make_app("Ann")
+    ann.lobby.code.set(code)
+    press(ann.lobby.join_button)
+    pump.until(lambda: ann.room is not None, "Ann's room screen")
+    pump.until(lambda: any("★ host" in ln and "Bob" in ln for ln in pane(ann)), "Bob hosts")
+    assert ann.room is not None and not ann.room.member_list.host
+    assert ann.room.member_list.menu_for(ann.room.member_list.rows[1]) is None  # not the host
+
+    server.inspect(lambda: AdminActions(server.server).run(
+        {"action": "announce", "text": "lunch at noon"}, time.time()))
+    said = "Announcement from the server: lunch at noon"
+    pump.until(lambda: said in ann.notices, "the announcement in the status bar")
+    pump.until(lambda: any(said in ln for ln in ann.room.chat.lines()),  # type: ignore[union-attr]
+               "the announcement in the room's log")  # fmt: skip
+
+    bob.send("host", action="kick", player=snap(ann).player, minutes=10)
+    pump.until(lambda: ann.room is None, "Ann back in the lobby")
+    told = ann.lobby.farewell.cget("text")
+    assert code in told and "until" in told and "10 minutes" in told
+    assert ann.lobby.farewell.winfo_manager()
