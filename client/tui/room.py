@@ -47,7 +47,6 @@ from gridhall.client.views.hosts import (
     LOG_KEY,
     computer_game,
     event_text,
-    member_label,
     roster_note,
 )
 from gridhall.protocol.i18n import N_, _
@@ -220,7 +219,8 @@ class RoomScreen(Screen[None]):
                 text.append("  ◀ " + _("to move"), style="bold yellow")
             text.append("\n")
         if state.spectators:
-            watching = ", ".join(member_label(m) if m.host or m.muted else m.name
+            watching = ", ".join(m.name + ("  ★ " + _("host") if m.host else "")
+                                 + ("  " + _("muted") if m.muted else "")
                                  for m in members(state, known) if not m.seated)
             text.append(plain(_("Watching: {names}", names=watching)),
                         style="dim")
