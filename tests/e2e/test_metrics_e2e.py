@@ -177,3 +177,18 @@ def test_the_server_starts_without_prometheus_client_unless_metrics_is_asked_for
     with pytest.raises(app.MetricsUnavailable, match="prometheus-client"):
         GameServer(ServerConfig(db=str(tmp_path / "b.db"), metrics=True))
 
+
+
+async def test_a_move_that_needs_a_worker_job_counts_the_job_and_its_round_trip(
+        make_server: Any) -> None:
+    server = await make_server(metrics=True)
+    async with WsClient.connect(url(server), "Ann") as a:
+        await a.send("create-room", game="minesweeper", options={})
+        await a.expect("state", status="playing")
+        await a.send("move", move={"action": "reveal", "x": 0, "y": 0})
+        await a.expect("moved", by=a.player)  # the mines are laid in a worker first
+        samples, _ = await scrape(server)
+    jobs = by_label(samples, "gridhall_worker_jobs_total", "kind")
+    assert jobs.get("layout") == 1, jobs
+    assert samples["gridhall_worker_wait_seconds_count", (("kind", "layout"),)] == 1
+    assert samples["gridhall_move_round_trip_seconds_count", ()] == 1
