@@ -22,12 +22,12 @@ def url(server: GameServer) -> str:
     return f"ws://127.0.0.1:{server.port}/"
 
 
-async def http_get(server: GameServer, path: str, headers: dict[str, str] | None = None
-                   ) -> tuple[int, dict[str, str], bytes]:
-    """One raw HTTP/1.1 GET; the server closes the connection after answering."""
+async def http_get(server: GameServer, path: str, headers: dict[str, str] | None = None,
+                   method: str = "GET") -> tuple[int, dict[str, str], bytes]:
+    """One raw HTTP/1.1 request; the server closes the connection after answering."""
     reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
     extra = "".join(f"{k}: {v}\r\n" for k, v in (headers or {}).items())
-    writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{extra}\r\n".encode())
+    writer.write(f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{extra}\r\n".encode())
     data = await asyncio.wait_for(reader.read(), TIMEOUT)
     writer.close()
     head, _, body = data.partition(b"\r\n\r\n")
@@ -116,6 +116,14 @@ async def test_metrics_are_off_by_default(make_server: Any) -> None:
     server = await make_server()
     status, _, body = await http_get(server, "/metrics")
     assert status == 404 and b"gridhall_" not in body
+
+
+async def test_head_gets_the_headers_and_other_methods_405(make_server: Any) -> None:
+    server = await make_server(metrics=True)
+    status, headers, body = await http_get(server, "/metrics?x=1", method="HEAD")
+    assert status == 200 and body == b"" and int(headers["content-length"]) > 0
+    status, headers, _ = await http_get(server, "/metrics", method="POST")
+    assert status == 405 and headers["allow"] == "GET, HEAD"
 
 
 async def test_a_remote_peer_needs_the_admin_token(
