@@ -39,7 +39,6 @@ from .stats import Histogram
 if TYPE_CHECKING:
     from .app import GameServer
 
-PATH = "/metrics"
 REFUSAL = "metrics are served to this machine or with the admin token only\n"
 TEXT = "text/plain; charset=utf-8"
 
