@@ -72,6 +72,10 @@ async def test_host_locks_mutes_and_hands_over_through_the_dialog(server_url: st
         await until(pb, lambda: "muted" in players_pane(app_b))
         app_b.session.submit("chat", text="let me speak")
         await until(pb, lambda: any("muted your chat" in n for n in notes(app_b)))
+        app_a.session.unmute(app_b.session.player)  # the session's own intents
+        await until(pb, lambda: "muted" not in players_pane(app_b))
+        app_a.session.computer(None)  # gomoku with two people: no computer seat to remove
+        await until(pa, lambda: any("no computer player" in n for n in notes(app_a)))
 
         await pa.press("escape")  # back to the board, where keys are commands
         await pa.press("H")
