@@ -120,3 +120,25 @@ def test_removed_by_the_host_the_window_says_until_when_and_shows_announcements(
     told = ann.lobby.farewell.cget("text")
     assert code in told and "until" in told and "10 minutes" in told
     assert ann.lobby.farewell.winfo_manager()
+
+
+def test_between_games_the_host_swaps_the_computer_player(
+    make_app: Callable[[str], TkApp], pump: Pump
+) -> None:
+    ann = make_app("Ann")
+    ann.lobby.choose("gomoku", 4)  # vs computer (easy)
+    press(ann.lobby.create_button)
+    pump.until(lambda: room_state(ann).get("status") == "playing", "the game against it")
+    room = ann.room
+    assert room is not None
+    assert not room.host_bar.computer.winfo_manager()  # not during a game
+    bot = next(pl for pl in room_state(ann)["players"] if pl.get("bot"))
+    assert bot["bot"] == "easy"
+    press(room.actions["resign"])
+    pump.until(lambda: room_state(ann).get("status") == "over", "the game over")
+    pump.until(lambda: room.host_bar.computer.winfo_manager(), "the computer control")
+    choose(room.host_bar.computer_menu, "Computer: hard")
+    pump.until(lambda: any(pl.get("bot") == "hard" for pl in room_state(ann)["players"]),
+               "the computer player now hard")  # fmt: skip
+    pump.until(lambda: any("set the computer player to hard" in ln
+                           for ln in room.chat.lines()), "the log line")  # fmt: skip
