@@ -173,13 +173,15 @@ export class LobbyView {
       watch.addEventListener("click", (e) => { e.stopPropagation(); this.join(code, "spectator"); });
       const seats = Number.isInteger(r.seats) ? `/${r.seats}` : "";
       const players = (r.players || []).map(String);
-      const tr = el("tr", { "data-room": code, tabindex: 0 },
+      const tr = el("tr", { "data-room": code, "data-locked": r.locked === true ? "" : null, tabindex: 0 },
         el("td", {}, el("code", {}, code)),
         el("td", {}, gameTitle(String(r.game))),
         el("td", { class: "dim" }, optionsText(String(r.game), r.options || {})),
         el("td", {}, `${players.join(", ") || "—"} (${players.length}${seats})`),
         el("td", {}, String(r.spectators || 0)),
-        el("td", {}, roomStatus(r.status)),
+        el("td", {}, roomStatus(r.status), r.locked === true
+          ? el("span", { class: "lock", role: "img", "aria-label": t("locked"), title: t("locked: nobody new can join") }, "🔒")
+          : null),
         el("td", { class: "buttons" }, join, watch));
       tr.addEventListener("click", () => this.join(code, "player"));
       tr.addEventListener("keydown", (e) => { if (e.key === "Enter") this.join(code, "player"); });
