@@ -183,6 +183,25 @@ class Start:
     id: int | None = _req_id()
 
 
+HostAction = Literal["kick", "mute", "unmute", "lock", "unlock", "hand-over", "computer"]
+"""What a room's host may do (PROTOCOL.md, "Room hosts")."""
+KICK_MINUTES = 10
+"""How long a kick keeps someone out when ``minutes`` is not given."""
+
+
+@message("host", "client")
+class Host:
+    """A room host's action (added): remove, mute or unmute a member, lock or unlock the
+    room, hand the role over, or swap/seat the computer player (``level``)."""
+
+    TYPE: ClassVar[str]
+    action: HostAction
+    player: str | None = field(default=None, metadata={"min_len": 1, "max_len": 32})
+    minutes: int | None = field(default=None, metadata={"min": 1, "max": 1440})
+    level: Literal["easy", "hard"] | None = None
+    id: int | None = _req_id()
+
+
 # ---------------------------------------------------------------- server -> client
 
 @message("welcome", "server")
@@ -245,7 +264,9 @@ class Joined:
 
 @message("left", "server")
 class Left:
-    """``name``: the leaver's, so clients drop a spectator from the names they hold."""
+    """``name``: the leaver's, so clients drop a spectator from the names they hold.
+    ``reason`` (added): ``kicked`` (by the host, kept out until ``until``, epoch
+    seconds) or ``closed``; absent when the member left by themselves."""
 
     TYPE: ClassVar[str]
     room: str
@@ -253,6 +274,8 @@ class Left:
     player: str | None = None
     re: int | None = None
     name: str | None = None
+    reason: str | None = None
+    until: float | None = None
 
 
 @message("state", "server")
@@ -274,6 +297,12 @@ class State:
     private: bool = False
     pending_again: list[Any] | None = None
     re: int | None = None
+    host: str | None = field(default=None, metadata={"always": True})
+    """The room's host (added): who may send ``host``; null when nobody holds the role."""
+    locked: bool = False
+    """No newcomers may join (added); members who dropped still resume."""
+    muted: list[Any] = field(default_factory=list)
+    """Members whose chat the host muted (added)."""
 
 
 @message("moved", "server")
@@ -385,3 +414,20 @@ class Notice:
     seq: int
     event: str
     data: dict[str, Any] = field(default_factory=dict)
+
+
+@message("host", "server")
+class HostEvent:
+    """A host action done in the room (added), to every member: the answer to ``host``.
+    ``by`` is null when the server passed the role on by itself."""
+
+    TYPE: ClassVar[str]
+    room: str
+    seq: int
+    action: str
+    by: str | None = field(default=None, metadata={"always": True})
+    player: str | None = None
+    name: str | None = None
+    minutes: int | None = None
+    until: float | None = None
+    level: str | None = None

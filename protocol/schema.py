@@ -5,7 +5,8 @@ raises ProtocolError(bad-message) naming the field. Supported hints: str, int,
 float, bool, ``dict[str, Any]``, ``list[Any]``, ``Literal[...]`` and ``X | None``.
 Per-field limits live in ``field(metadata=...)``: ``min_len``/``max_len`` for
 strings and lists, ``min``/``max`` for numbers, ``key`` for a wire name that is a
-Python keyword (``from``), ``clean`` to trim and refuse control characters.
+Python keyword (``from``), ``clean`` to trim and refuse control characters, ``always``
+for an optional field sent as ``null`` rather than left out.
 """
 
 from __future__ import annotations
@@ -133,8 +134,10 @@ def from_map(cls: type[Any], data: dict[str, Any]) -> Any:
 
 @cache
 def _layout(cls: type) -> tuple[tuple[str, str, bool], ...]:
-    """(attribute, wire key, left out when None) for each field of ``cls``."""
-    return tuple((f.name, wire_key(f), f.default is None) for f in dataclasses.fields(cls))
+    """(attribute, wire key, left out when None) for each field of ``cls``; a field
+    marked ``always`` is sent even when None (``null``)."""
+    return tuple((f.name, wire_key(f), f.default is None and not f.metadata.get("always"))
+                 for f in dataclasses.fields(cls))
 
 
 def to_map(msg: Any) -> dict[str, Any]:

@@ -95,6 +95,7 @@ class Hub:
             p.Resign: self._resign, p.PlayAgain: self._play_again,
             p.AgreeAgain: self._agree_again, p.DeclineAgain: self._decline_again,
             p.Offer: self._offer, p.Answer: self._answer, p.Start: self._start,
+            p.Host: self._host,
         }
 
     # -- session inputs -------------------------------------------------------
@@ -148,11 +149,14 @@ class Hub:
             room = before or (self._room_named(msg.room) if isinstance(msg, p.JoinRoom)
                               else None)
             entry = {"k": "msg", "p": ident.id, "m": _journal_map(msg)}
+            act: Handler = handler
+            if isinstance(msg, p.Host):  # what it decides beyond the message is journalled
+                act = functools.partial(self._host, entry=entry)
             if room is None:
-                error = self._attempt(lambda: handler(out, ident, msg, now))
+                error = self._attempt(lambda: act(out, ident, msg, now))
             else:
                 error = self._attempt(lambda: self._input(
-                    out, room, entry, now, lambda: handler(out, ident, msg, now)))
+                    out, room, entry, now, lambda: act(out, ident, msg, now)))
         if ident.room is None and before is None and isinstance(msg, p.PlayerInfo) \
                 and error is None:
             out.add(self._saved(ident))
@@ -337,6 +341,8 @@ class Hub:
         self._replaying = True
         try:
             if saved.snapshot is not None:
+                for pid, level in saved.snapshot.get("computers", {}).items():
+                    self._computer(pid, level)
                 room.load_snapshot(saved.snapshot, self._member)
             for n, entry in saved.entries:
                 self._replay(room, entry)
@@ -354,6 +360,16 @@ class Hub:
         room.max_spectators = self.config.max_spectators  # none while its journal replays
         return room
 
+    def _computer(self, pid: str, level: str) -> Identity:
+        """A computer player a journal or snapshot names that the store no longer has
+        (a host removed it later): made again to replay, swept after the restore."""
+        ident = self.identities.by_id.get(pid)
+        if ident is None:
+            ident = Identity(id=pid, token_hash="computer:" + pid, name=computer_name(level),
+                             bot=level)
+            self.identities.add(ident)
+        return ident
+
     def _member(self, pid: str) -> Identity:
         ident = self.identities.by_id.get(pid)
         if ident is None:
@@ -366,6 +382,8 @@ class Hub:
         now = float(entry["t"])
         kind = entry["k"]
         ident = self.identities.by_id.get(entry["p"]) if "p" in entry else None
+        if ident is None and "level" in entry:  # a computer removed since (and forgotten)
+            ident = self._computer(entry["p"], entry["level"])
         try:
             if kind == "tick":
                 room.tick(out, now)
@@ -382,7 +400,10 @@ class Hub:
                 # The sender was connected and in this room (or joining it) back then.
                 ident.connected = True
                 ident.room = None if isinstance(msg, p.JoinRoom) else room
-                self._handlers[type(msg)](out, ident, msg, now)
+                if isinstance(msg, p.Host):
+                    self._host(out, ident, msg, now, entry)
+                else:
+                    self._handlers[type(msg)](out, ident, msg, now)
             elif kind == "join":
                 ident.connected = True
                 room.enter(out, ident, entry["role"], now, None)
@@ -472,14 +493,15 @@ class Hub:
         if level:
             bot, _ = self.identities.create(computer_name(str(level)), bot=str(level))
             out.add(self._saved(bot))
-            self._input(out, room, {"k": "computer-seat", "p": bot.id}, now,
-                        lambda: room.seat_computer(out, bot, now))
+            self._input(out, room, {"k": "computer-seat", "p": bot.id, "level": str(level)},
+                        now, lambda: room.seat_computer(out, bot, now))
 
     def _join_room(self, out: Outbox, ident: Identity, msg: p.JoinRoom, now: float) -> None:
         room = self.lobby.find(msg.room)
         budgeted = False
         if not self._replaying:
             self._not_in_room(ident)
+            room.mod.check_join(ident, now, msg.id)
             if room.protected and msg.password is not None:
                 wait = self.passwords.wait(room.code, ident.address, now)
                 if wait > 0:
@@ -536,6 +558,7 @@ class Hub:
 
     def _chat(self, out: Outbox, ident: Identity, msg: p.Chat, now: float) -> None:
         room = self._room(ident)
+        room.mod.check_chat(ident, now, msg.id)
         if ident.role == "spectator" and not self._replaying:
             self._afford(room, "chat", now, msg.id,
                          "This room's spectators are chatting as fast as it allows")
@@ -582,6 +605,36 @@ class Hub:
 
     def _start(self, out: Outbox, ident: Identity, msg: p.Start, now: float) -> None:
         self._room(ident).start(out, ident, now, re=msg.id)
+
+    def _host(self, out: Outbox, ident: Identity, msg: p.Host, now: float,
+              entry: JSON | None = None) -> None:
+        """A host action. What it decides from outside the room, the address a kick
+        keeps out and the id of a computer it seats, goes into its journal ``entry``
+        (and comes from there on a replay: addresses are not known then)."""
+        room = self._room(ident)
+        got: JSON = {} if entry is None else entry
+
+        def kick_address(target: Identity) -> str:
+            if self._replaying:
+                return str(got.get("addr", ""))
+            addr = target.address
+            if not addr or any(m.address == addr for m in room.members if m is not target):
+                return ""  # shared (a classroom behind one NAT): only the identity is kept out
+            got["addr"] = addr
+            return addr
+
+        def new_computer(level: str) -> Identity:
+            if self._replaying:
+                return self._computer(str(got["seat"]), level)
+            bot, _ = self.identities.create(computer_name(level), bot=level)
+            got["seat"] = bot.id
+            return bot
+
+        room.host_action(out, ident, msg, now, kick_address, new_computer)
+        if msg.action == "computer" and not self._replaying:
+            for bot in room.seated:
+                if bot.bot:
+                    out.add(self._saved(bot))
 
 
 def _journal_map(msg: Any) -> JSON:

@@ -43,9 +43,10 @@ from .games.base import (
     move_work,
     new_game_work,
 )
+from .hosting import Moderation
 from .identity import Identity
 from .jobs import Job
-from .names import name_key, unique_name
+from .names import computer_name, name_key, unique_name
 from .passwords import hash_password, password_job, same_digest
 
 log = logging.getLogger("gridhall.room")
@@ -163,6 +164,8 @@ class Room:
         self._start_queued = False
         self.max_spectators: int | None = None
         """Spectators admitted at most (None: no cap, as while a journal replays)."""
+        self.mod = Moderation(host=creator)
+        """The room's host, lock, mutes and kicks (``server/hosting.py``)."""
 
     # -- who is here ----------------------------------------------------------
     @property
@@ -193,7 +196,8 @@ class Room:
         return {"room": self.code, "game": self.spec.name, "options": self.options,
                 "players": [s.name for s in self.seated], "spectators": len(self.spectators),
                 "status": self.status, "private": self.private,
-                "seats": len(self.seats)}
+                "seats": len(self.seats), "locked": self.mod.locked,
+                "host": next((m.name for m in self.members if m.id == self.mod.host), None)}
 
     @property
     def password_hash(self) -> bytes | None:
@@ -215,6 +219,9 @@ class Room:
     def deadline(self) -> float | None:
         """When :meth:`tick` must run next (None: nothing is timed)."""
         times = list(self.grace.values())
+        mute_end = self.mod.next_mute_end()
+        if mute_end is not None:
+            times.append(mute_end)
         game = self.game
         if game is not None and game.result is None:
             game_deadline = game.deadline()
@@ -352,7 +359,8 @@ class Room:
             result=game.result if game is not None else None,
             chat=list(self.chat), creator=self.creator, round=self.round_no,
             private=self.private, pending_again=list(self.again) if self.again else None,
-            re=re)
+            re=re, host=self.mod.host, locked=self.mod.locked,
+            muted=[m.id for m in self.members if m.id in self.mod.muted])
 
     @staticmethod
     def _player_entry(seat: int, s: Identity) -> JSON:
@@ -434,6 +442,7 @@ class Room:
                re: int | None) -> None:
         ident.room, ident.role = self, role
         ident.name = unique_name(ident.name, [m.name for m in self.members])
+        self.mod.arrive(ident.id)
         if seat is not None:
             self.seats[seat] = ident
         else:
@@ -458,8 +467,9 @@ class Room:
         self._admit(out, bot, "player", seat, now, None)
 
     def leave(self, out: Outbox, ident: Identity, now: float, re: int | None = None,
-              reason: Termination = Termination.RESIGN) -> None:
-        """Remove ``ident``; a seated player in a game in progress forfeits."""
+              reason: Termination = Termination.RESIGN, kicked: float | None = None) -> None:
+        """Remove ``ident``; a seated player in a game in progress forfeits. ``kicked``:
+        the host removed them (until then; 0 for a computer), which ``left`` says."""
         self.grace.pop(ident.id, None)
         self._abandon(out, ident)
         game = self.game
@@ -476,16 +486,22 @@ class Room:
             self.spectators.remove(ident)
         if self.again is not None and ident.id in self.again:
             self.again = None
+        why = None if kicked is None else "kicked"
+        until = kicked or None
         seq = self.broadcast(out, lambda s: p.Left(room=self.code, seq=s, player=ident.id,
-                                                   name=ident.name), exclude=ident)
+                                                   name=ident.name, reason=why, until=until),
+                             exclude=ident)
         out.send([ident.id], p.Left(room=self.code, seq=seq, player=ident.id, re=re,
-                                    name=ident.name))
+                                    name=ident.name, reason=why, until=until))
         ident.room, ident.role = None, None
+        self.mod.depart(ident.id)
         if playing and self.members:  # the game's views changed (who is still in it)
             self.broadcast_state(out)
         if not ident.online or ident.bot:
             self.host.identity_released(ident, now)
         self._drop_lonely_bots(now)
+        if self.mod.host == ident.id:
+            self._pass_host(out)
         if not any(m.connected or m.id in self.grace for m in self.members):
             pending = self.pending
             if pending is not None and pending.kind == "join":  # a guess still being checked
@@ -666,9 +682,9 @@ class Room:
 
     def start(self, out: Outbox, ident: Identity, now: float, re: int | None = None
               ) -> None:
-        """The creator starts a manually started game (Link-match)."""
-        if ident.id != self.creator:
-            raise ProtocolError(ErrorCode.NOT_A_PLAYER, "Only the room's creator can start.")
+        """The host (at first the creator) starts a manually started game (Link-match)."""
+        if ident.id != self.mod.host:
+            raise ProtocolError(ErrorCode.NOT_A_PLAYER, "Only the room's host can start.")
         if self.spec.start != "manual":
             raise ProtocolError(ErrorCode.ILLEGAL_MOVE, "This game starts by itself.")
         if self.status == "playing":
@@ -957,6 +973,8 @@ class Room:
             "spectators": [s.id for s in self.spectators], "grace": dict(self.grace),
             "game": saved,
             "over_announced": self._over_announced, "tickets": self._tickets,
+            "hosting": self.mod.to_json(), "options": self.options,
+            "computers": {s.id: s.bot for s in self.seated if s.bot},
         }
 
     def can_snapshot(self) -> bool:
@@ -979,6 +997,8 @@ class Room:
         self.grace = {k: float(v) for k, v in snap["grace"].items()}
         self._over_announced = bool(snap["over_announced"])
         self._tickets = int(snap.get("tickets", 0))
+        self.mod = Moderation.from_json(snap.get("hosting"), self.creator)
+        self.options = snap.get("options", self.options)  # a host may swap the computer
         for n, pid in enumerate(snap["seats"]):
             if pid is not None:
                 ident = member(pid)
@@ -1027,7 +1047,9 @@ class Room:
         out.add(Work(self.code, pending.ticket, pending.job, self._charged(pending)))
 
     def tick(self, out: Outbox, now: float) -> None:
-        """Let time-driven rules run: game clocks, countdowns, reconnect grace."""
+        """Let time-driven rules run: game clocks, countdowns, reconnect grace, mutes."""
+        for pid in self.mod.ended_mutes(now):
+            self._unmute(out, None, pid)
         for pid, until in list(self.grace.items()):
             if now >= until and not self.closed:
                 ident = next((m for m in self.members if m.id == pid), None)
@@ -1046,6 +1068,146 @@ class Room:
             self.broadcast_state(out)
         self._after_action(out, now)
 
+
+    # -- the host's actions (server/hosting.py keeps what they decided) ---------
+    def host_action(self, out: Outbox, ident: Identity, msg: p.Host, now: float,
+                    kick_address: Callable[[Identity], str],
+                    new_computer: Callable[[str], Identity]) -> None:
+        """One ``host`` request; ProtocolError to refuse, changing nothing.
+        ``kick_address``: the address a kick also keeps out ("" for none);
+        ``new_computer``: a computer player of that level to seat (the hub makes it)."""
+        if ident.id != self.mod.host:
+            raise ProtocolError(ErrorCode.NOT_THE_HOST, "Only the room's host can do that.",
+                                msg.id)
+        action = msg.action
+        if action in ("lock", "unlock"):
+            self._lock(out, ident, action == "lock", msg.id)
+        elif action == "computer":
+            self._computer(out, ident, msg.level, now, msg.id, new_computer)
+        elif action == "unmute":
+            if msg.player is None or (msg.player not in self.mod.muted
+                                      and self._member(msg.player) is None):
+                raise self._no_target(msg)
+            if msg.player not in self.mod.muted:
+                raise ProtocolError(ErrorCode.BAD_MESSAGE, "That member is not muted.", msg.id)
+            self._unmute(out, ident, msg.player)
+        else:
+            target = self._target(ident, msg)
+            if action == "kick":
+                self._kick(out, ident, target, msg.minutes or p.KICK_MINUTES, now, msg.id,
+                           kick_address)
+            elif action == "mute":
+                self._mute(out, ident, target, msg.minutes, now, msg.id)
+            else:
+                self._hand_over(out, ident, target, msg.id)
+
+    def _member(self, pid: str) -> Identity | None:
+        return next((m for m in self.members if m.id == pid), None)
+
+    @staticmethod
+    def _no_target(msg: p.Host) -> ProtocolError:
+        if msg.player is None:
+            return ProtocolError(ErrorCode.BAD_MESSAGE, f"The host action {msg.action!r} "
+                                 "needs a 'player'.", msg.id)
+        return ProtocolError(ErrorCode.BAD_MESSAGE, f"Player {msg.player!r} is not in this "
+                             "room.", msg.id)
+
+    def _target(self, host: Identity, msg: p.Host) -> Identity:
+        """The member a kick, mute or hand-over is about (never the host)."""
+        target = None if msg.player is None else self._member(msg.player)
+        if target is None:
+            raise self._no_target(msg)
+        if target is host:
+            raise ProtocolError(ErrorCode.BAD_MESSAGE, "The host cannot do that to themselves.",
+                                msg.id)
+        if target.bot and msg.action != "kick":
+            raise ProtocolError(ErrorCode.BAD_MESSAGE, "A computer player cannot be muted or "
+                                "host the room.", msg.id)
+        return target
+
+    def _host_event(self, out: Outbox, by: Identity | None, action: str,
+                    target: Identity | None = None, **fields: Any) -> None:
+        pid = target.id if target is not None else fields.pop("player", None)
+        self.broadcast(out, lambda s: p.HostEvent(
+            room=self.code, seq=s, action=action, by=None if by is None else by.id,
+            player=pid, name=None if target is None else target.name, **fields))
+        log.info("room %s: host %s: %s %s", self.code, "server" if by is None else by.name,
+                 action, "" if target is None and pid is None else pid,
+                 extra={"room": self.code, "player": None if by is None else by.id,
+                        "target": pid})
+
+    def _lock(self, out: Outbox, host: Identity, lock: bool, re: int | None) -> None:
+        if self.mod.locked == lock:
+            raise ProtocolError(ErrorCode.BAD_MESSAGE, "The room is already "
+                                f"{'locked' if lock else 'unlocked'}.", re)
+        self.mod.locked = lock
+        self._host_event(out, host, "lock" if lock else "unlock")
+
+    def _kick(self, out: Outbox, host: Identity, target: Identity, minutes: int, now: float,
+              re: int | None, kick_address: Callable[[Identity], str]) -> None:
+        """Remove ``target`` for ``minutes`` (a computer: its seat, between games)."""
+        if target.bot:
+            if self.status == "playing":
+                raise ProtocolError(ErrorCode.GAME_IN_PROGRESS, "A computer player can be "
+                                    "removed between games only.", re)
+            self._host_event(out, host, "kick", target)
+            self.options = {k: v for k, v in self.options.items() if k != "ai"}
+            self.leave(out, target, now, kicked=0.0)
+            return
+        until = now + minutes * 60.0
+        self.mod.kick(target.id, kick_address(target), until, now)
+        self._host_event(out, host, "kick", target, minutes=minutes, until=until)
+        self.leave(out, target, now, kicked=until)
+
+    def _mute(self, out: Outbox, host: Identity, target: Identity, minutes: int | None,
+              now: float, re: int | None) -> None:
+        until = None if minutes is None else now + minutes * 60.0
+        self.mod.muted[target.id] = until
+        self._host_event(out, host, "mute", target, minutes=minutes, until=until)
+
+    def _unmute(self, out: Outbox, host: Identity | None, pid: str) -> None:
+        """Lift a mute: the host's ``unmute``, or (``host`` None) its time ended."""
+        del self.mod.muted[pid]
+        self._host_event(out, host, "unmute", self._member(pid), player=pid)
+
+    def _hand_over(self, out: Outbox, host: Identity, target: Identity, re: int | None) -> None:
+        self.mod.host = target.id
+        self._host_event(out, host, "hand-over", target)
+
+    def _pass_host(self, out: Outbox) -> None:
+        """The host left for good: the role passes on (``Moderation.successor``)."""
+        new = self.mod.successor(self.seated, self.spectators)
+        self.mod.host = None if new is None else new.id
+        if new is not None:
+            self._host_event(out, None, "hand-over", new)
+
+    def _computer(self, out: Outbox, host: Identity, level: str | None, now: float,
+                  re: int | None, new_computer: Callable[[str], Identity]) -> None:
+        """Between games: give the room's computer player ``level``, or seat one."""
+        if level is None:
+            raise ProtocolError(ErrorCode.BAD_MESSAGE, "The host action 'computer' needs a "
+                                "'level'.", re)
+        if self.spec.computer is None:
+            raise ProtocolError(ErrorCode.BAD_MESSAGE, f"{self.spec.name} has no computer "
+                                "opponent.", re)
+        if self.status == "playing":
+            raise ProtocolError(ErrorCode.GAME_IN_PROGRESS, "The computer player can be "
+                                "changed between games only.", re)
+        self.options = {**self.options, "ai": level}
+        bot = next((s for s in self.seated if s.bot), None)
+        if bot is not None:
+            bot.bot = level
+            bot.name = unique_name(computer_name(level),
+                                   [m.name for m in self.members if m is not bot])
+            self._host_event(out, host, "computer", bot, level=level)
+            self.broadcast_state(out)
+            return
+        if self._free_seat() is None:
+            raise ProtocolError(ErrorCode.ROOM_FULL, "Every seat is taken; remove a player "
+                                "first.", re)
+        bot = new_computer(level)
+        self._host_event(out, host, "computer", None, player=bot.id, level=level)
+        self.seat_computer(out, bot, now)
 
 
 def _kept(send: Send, delta: bool) -> Kept:

@@ -32,6 +32,12 @@ ERRORS = {
     "rate-limited": N_("Slow down a little; the server is limiting requests."),
     "server-busy": N_("The server is busy; try again shortly."),
     "offline": N_("Not connected; reconnecting."),
+    "not-the-host": N_("Only the room's host can do that."),
+    "kicked": N_("The host removed you from that room; you can rejoin it later."),
+    "room-locked": N_("That room is locked: nobody new can join it now."),
+    "muted": N_("The host has muted your chat in this room."),
+    "game-in-progress": N_("Not while a game is under way; wait until it is over."),
+    "banned": N_("The server's operator has banned you from this server for a while."),
     "internal-error": N_("The server failed on that request. That is a fault in the server, "
                          "not in what you did; nothing changed, so try again, and tell whoever "
                          "runs the server if it repeats."),
@@ -54,6 +60,7 @@ REQUEST_TITLES = {
     "offer": N_("Offer not made"),
     "answer": N_("Not answered"),
     "start": N_("Race not started"),
+    "host": N_("Host action not done"),
 }
 
 REASONS = {

@@ -32,6 +32,7 @@ CLIENT_EXAMPLES: dict[str, dict[str, Any]] = {
     "offer": {"kind": "takeback"},
     "answer": {"kind": "draw", "accept": False},
     "start": {},
+    "host": {"action": "kick", "player": "p2", "minutes": 30, "id": 9},
 }
 
 SERVER_EXAMPLES: dict[str, dict[str, Any]] = {
@@ -42,10 +43,12 @@ SERVER_EXAMPLES: dict[str, dict[str, Any]] = {
                          "spectators": 0, "status": "waiting", "private": False}]},
     "joined": {"room": "ABC234", "seq": 1, "role": "player", "seat": 0, "player": "p1",
                "name": "Ann", "re": 4},
-    "left": {"room": "ABC234", "seq": 9, "player": "p1"},
+    "left": {"room": "ABC234", "seq": 9, "player": "p1", "reason": "kicked",
+             "until": 1700000600.0},
     "state": {"room": "ABC234", "seq": 3, "game": "gomoku", "options": {"size": 15},
               "status": "playing", "players": [], "spectators": ["Cy"], "view": {"moves": []},
-              "chat": [], "turn": "p1", "creator": "p1", "round": 2, "private": False},
+              "chat": [], "turn": "p1", "creator": "p1", "round": 2, "private": False,
+              "host": "p1", "locked": True, "muted": ["p2"]},
     "moved": {"room": "ABC234", "seq": 4, "by": "p1", "move": {"x": 1, "y": 1},
               "view": {"moves": [[1, 1]]}},
     "game-over": {"room": "ABC234", "seq": 5, "result": {"winner": "p1", "reason": "five"}},
@@ -61,6 +64,8 @@ SERVER_EXAMPLES: dict[str, dict[str, Any]] = {
     "answer": {"room": "ABC234", "seq": 8, "from": "p1", "kind": "draw", "accept": True},
     "notice": {"room": "ABC234", "seq": 8, "event": "shuffled", "data": {"player": "p1"}},
     "profile": {"player": "p1", "name": "Ann", "color": "teal", "re": 3},
+    "host": {"room": "ABC234", "seq": 10, "action": "mute", "by": "p1", "player": "p2",
+             "name": "Bea", "minutes": 5, "until": 1700000300.0},
 }
 
 
@@ -80,6 +85,25 @@ def test_every_message_round_trips(sender: Any, examples: dict[str, dict[str, An
         assert again == msg
         wire = msgpack.unpackb(p.encode(msg), raw=False)
         assert wire == {"type": type_, **fields}, type_
+
+
+def test_a_role_passed_on_by_the_server_says_by_null_and_a_hostless_state_says_so() -> None:
+    """``host.by`` and ``state.host`` are sent as null, never left out (added fields)."""
+    event = p.HostEvent(room="ABC234", seq=3, action="hand-over", by=None, player="p2")
+    assert msgpack.unpackb(p.encode(event), raw=False)["by"] is None
+    state = p.decode(p.encode_map({"type": "state", **SERVER_EXAMPLES["state"]}), "server")
+    wire = msgpack.unpackb(p.encode(evolve(state, host=None)), raw=False)
+    assert wire["host"] is None and wire["locked"] is True and wire["muted"] == ["p2"]
+
+
+@pytest.mark.parametrize("fields", [{"action": "ban"}, {"action": "kick", "minutes": 0},
+                                    {"action": "mute", "minutes": 1441},
+                                    {"action": "computer", "level": "medium"},
+                                    {"action": "kick", "player": ""}])
+def test_a_host_request_out_of_bounds_is_a_bad_message(fields: dict[str, Any]) -> None:
+    with pytest.raises(ProtocolError) as err:
+        p.decode(p.encode_map({"type": "host", **fields, "id": 4}))
+    assert err.value.code == ErrorCode.BAD_MESSAGE and err.value.request_id == 4
 
 
 def test_name_is_trimmed_and_unknown_keys_ignored() -> None:
