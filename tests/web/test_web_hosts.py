@@ -8,6 +8,8 @@ import time
 from typing import Any
 
 import pytest
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.select import Select
 
 from gridhall import protocol
 from tests.web.harness import Browser, ServerThread, create_room, invite_link, join_by_link, open_lobby
@@ -136,3 +138,109 @@ def room_of_two(ann: Browser, bob: Browser, web_server: ServerThread) -> str:
     join_by_link(bob, invite_link(ann), "Bob", "gomoku")
     ann.wait(lambda: "Bob" in ann.find("#players").text, "Bob at Ann's")
     return code
+
+
+def row(browser: Browser, name: str) -> Any:
+    return next(li for li in browser.find_all("#players li")
+                if li.find_element("css selector", ".name").text == name)
+
+
+def has_crown(browser: Browser, name: str) -> bool:
+    return bool(row(browser, name).find_elements("css selector", "[data-host-mark]"))
+
+
+def log_lines(browser: Browser) -> list[str]:
+    return [li.text for li in browser.find_all("[data-chat-log] li.event")]
+
+
+def tools_for(browser: Browser, name: str) -> Any:
+    """Open the host's tools on ``name``'s row."""
+    box = row(browser, name).find_element("css selector", "details.host-tools")
+    if box.get_attribute("open") is None:
+        box.find_element("css selector", "summary").click()
+    return box
+
+
+def test_the_host_mutes_locks_and_removes_and_the_removed_player_is_kept_out(
+        ann: Browser, bob: Browser, web_server: ServerThread, room_of_two: str) -> None:
+    code = room_of_two
+    for browser in (ann, bob):
+        browser.wait(lambda b=browser: has_crown(b, "Ann") and not has_crown(b, "Bob"),
+                     "the crown on Ann's row")
+    assert row(ann, "Ann").find_element("css selector", ".host-mark").get_attribute("title") == "host"
+    assert not bob.find_all("details.host-tools") and not bob.find("#host-bar").is_displayed()
+    assert not row(ann, "Ann").find_elements("css selector", "details.host-tools")
+
+    tools_for(ann, "Bob").find_element("css selector", "[data-host=mute]").click()
+    for browser in (ann, bob):
+        browser.wait(lambda b=browser: row(b, "Bob").find_elements("css selector", "[data-muted]"),
+                     "Bob marked muted")
+    assert "You muted Bob." in log_lines(ann) and "Ann muted you." in log_lines(bob)
+    box = bob.find("#chat-form input[name=chat]")
+    box.send_keys("let me talk\n")
+    bob.wait(lambda: "muted your chat" in bob.find("[data-notice]").text, "the muted refusal")
+    assert box.get_attribute("value") == "let me talk"
+
+    ann.find("#lock-room").click()
+    bob.wait(lambda: bob.find("#room-lock").is_displayed(), "the lock note at Bob's")
+    ann.wait(lambda: ann.find("#lock-room").text == "Unlock the room", "the toggle to turn")
+    assert "Ann locked the room: nobody new can join." in log_lines(bob)
+
+    tools = tools_for(ann, "Bob")
+    Select(tools.find_element("css selector", "[data-minutes]")).select_by_value("5")
+    tools.find_element("css selector", "[data-host=kick]").click()
+    bob.wait_css("#lobby")
+    note = bulletin(bob, "kicked")
+    assert f"The host removed you from room {code}. You can join it again after" in note
+    ann.wait(lambda: "You removed Bob for 5 minutes." in log_lines(ann), "the kick in Ann's log")
+    ann.wait(lambda: len(ann.find_all("#players li")) == 1, "Bob gone from Ann's list")
+    locked = bob.wait(lambda: bob.find_all(f"#room-list tr[data-room='{code}'][data-locked]"),
+                      "the room listed as locked")[0]
+    assert locked.find_element("css selector", ".lock").get_attribute("aria-label") == "locked"
+
+    ann.find("#lock-room").click()
+    ann.wait(lambda: ann.find("#lock-room").text == "Lock the room", "the room unlocked")
+    bob.find("#refresh").click()
+    bob.wait(lambda: bob.find_all(f"#room-list tr[data-room='{code}']:not([data-locked])"),
+             "the room listed unlocked")[0].find_element("css selector", "button.primary").click()
+    bob.wait(lambda: "can join it again in" in bob.find("[data-notice]").text, "the kicked refusal")
+    assert bob.find("#lobby").is_displayed()
+
+
+def test_the_host_hands_the_role_over_and_the_crown_and_tools_follow(
+        ann: Browser, bob: Browser, web_server: ServerThread, room_of_two: str) -> None:
+    ann.wait(lambda: has_crown(ann, "Ann"), "Ann's crown")
+    tools_for(ann, "Bob").find_element("css selector", "[data-host=hand-over]").click()
+    for browser in (ann, bob):
+        browser.wait(lambda b=browser: has_crown(b, "Bob") and not has_crown(b, "Ann"),
+                     "the crown on Bob's row")
+    bob.wait(lambda: "You are the host now." in log_lines(bob), "the line at Bob's")
+    assert "Bob is the host now." in log_lines(ann)
+    assert not ann.find_all("details.host-tools") and not ann.find("#host-bar").is_displayed()
+    assert bob.find("#host-bar").is_displayed()
+    # the keyboard reaches the new host's tools: the summary opens with Enter
+    summary = row(bob, "Ann").find_element("css selector", "details.host-tools summary")
+    bob.js("arguments[0].focus()", summary)
+    summary.send_keys(Keys.ENTER)
+    bob.wait(lambda: row(bob, "Ann").find_element("css selector", "[data-host=kick]").is_displayed(),
+             "the tools open from the keyboard")
+
+
+def test_the_host_seats_and_removes_a_computer_between_games(ann: Browser,
+                                                             web_server: ServerThread) -> None:
+    open_lobby(ann, web_server, "Ann")
+    create_room(ann, "gomoku")
+    ann.wait(lambda: ann.find("#computer-tools").is_displayed(), "the computer control")
+    ann.find("#computer-tools [data-level=easy]").click()
+    ann.wait(lambda: len(ann.find_all("#players li")) == 2, "the computer seated")
+    ann.wait(lambda: ann.status_state() == "playing", "the game")
+    assert not ann.find("#computer-tools").is_displayed(), "not while a game is under way"
+    ann.find("#actions [data-action=resign]").click()
+    ann.find("#confirm-bar [data-confirm=yes]").click()
+    ann.wait(lambda: ann.find("#computer-tools").is_displayed(), "the control back between games")
+    ann.find("#computer-tools [data-level=hard]").click()
+    ann.wait(lambda: ann.find("#computer-tools [data-level=hard]").get_attribute("aria-pressed")
+             == "true", "the hard level chosen")
+    assert "computer hard" in ann.find("#players").text
+    ann.find("#computer-tools [data-host=kick]").click()
+    ann.wait(lambda: len(ann.find_all("#players li")) == 1, "the computer gone")

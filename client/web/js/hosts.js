@@ -116,8 +116,8 @@ export function hostEventText(msg, state, me, watchers = null) {
     case "mute":
       return minutes === null ? t("{by} muted {name}.", { by, name })
         : tn("{by} muted {name} for {n} minute.", "{by} muted {name} for {n} minutes.", minutes, { by, name });
-    case "unmute":
-      return t("{by} unmuted {name}.", { by, name });
+    case "unmute": // by nobody: the mute's time ended
+      return msg.by === null ? t("{name} can chat again.", { name }) : t("{by} unmuted {name}.", { by, name });
     case "lock":
       return t("{by} locked the room: nobody new can join.", { by });
     case "unlock":
