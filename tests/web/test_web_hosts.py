@@ -12,6 +12,7 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.select import Select
 
 from gridhall import protocol
+from tests.web.test_web_a11y import audit
 from tests.web.harness import Browser, ServerThread, create_room, invite_link, join_by_link, open_lobby
 
 RUN = """
@@ -224,6 +225,7 @@ def test_the_host_hands_the_role_over_and_the_crown_and_tools_follow(
     summary.send_keys(Keys.ENTER)
     bob.wait(lambda: row(bob, "Ann").find_element("css selector", "[data-host=kick]").is_displayed(),
              "the tools open from the keyboard")
+    audit(bob, "the host's tools")
 
 
 def test_the_host_seats_and_removes_a_computer_between_games(ann: Browser,
