@@ -35,6 +35,10 @@ class ErrorCode(StrEnum):
     """Kept out of this server by its operator, for a while (``retry_after``)."""
     INTERNAL_ERROR = "internal-error"
     """The server's own fault (a bug), never the client's: nothing changed."""
+    ADMIN_REFUSED = "admin-refused"
+    """The admin channel's ``admin-hello`` with a wrong token (PROTOCOL.md, "Admin")."""
+    NO_SUCH_PLAYER = "no-such-player"
+    """An admin action names a player the server does not know."""
 
 
 class ProtocolError(Exception):

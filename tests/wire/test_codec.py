@@ -66,6 +66,8 @@ SERVER_EXAMPLES: dict[str, dict[str, Any]] = {
     "profile": {"player": "p1", "name": "Ann", "color": "teal", "re": 3},
     "host": {"room": "ABC234", "seq": 10, "action": "mute", "by": "p1", "player": "p2",
              "name": "Bea", "minutes": 5, "until": 1700000300.0},
+    "announce": {"text": "The server restarts at noon.", "ts": 1700000000.5},
+    "room-closed": {"room": "ABC234", "seq": 10, "reason": "closing time"},
 }
 
 
