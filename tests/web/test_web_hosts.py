@@ -11,7 +11,6 @@ import pytest
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.select import Select
 
-from gridhall import protocol
 from tests.web.test_web_a11y import audit
 from tests.web.harness import Browser, ServerThread, create_room, invite_link, join_by_link, open_lobby
 
@@ -91,10 +90,9 @@ def test_host_events_fold_into_the_room_and_read_as_log_lines(ann: Browser,
     assert (got["removed"], got["flood"]) == (True, False)
 
 
-def operator_frame(server: ServerThread, msg: dict[str, Any]) -> None:
-    """Send ``msg`` to every connection as the server's operator tools do."""
-    frame = protocol.encode_map(msg)
-    server.sync(lambda: [c.send_frame(frame) for c in list(server.server.connections)])
+def operator(server: ServerThread, **action: Any) -> Any:
+    """Do what the admin page's operator does (the admin channel's own actions)."""
+    return server.sync(lambda: server.server.admin_channel.actions.run(action, time.time()))
 
 
 def bulletin(browser: Browser, kind: str) -> str:
@@ -102,34 +100,44 @@ def bulletin(browser: Browser, kind: str) -> str:
                                      if b.is_displayed()], f"the {kind} bulletin")[0])
 
 
-def test_the_operators_announcement_closing_and_removal_stay_on_the_page_as_text(
+def connection(browser: Browser, status: str) -> None:
+    browser.wait(lambda: browser.find("#connection").get_attribute("data-connection") == status,
+                 f"the connection to be {status}")
+
+
+def test_the_operators_announcement_closing_removal_and_ban_stay_on_the_page_as_text(
         ann: Browser, web_server: ServerThread) -> None:
     open_lobby(ann, web_server, "Ann")
     code = create_room(ann, "gomoku")
-    operator_frame(web_server, {"type": "announce", "text": "<b>Pizza</b> at 6", "ts": time.time()})
+    me = ann.find("#players li.me").get_attribute("data-player")
+    operator(web_server, action="announce", text="<b>Pizza</b> at 6")
     assert "<b>Pizza</b> at 6" in bulletin(ann, "announce")
     assert not ann.find_all("#bulletins b")
     assert ann.find("#bulletins").get_attribute("role") == "status"
 
-    seq = web_server.sync(lambda: web_server.server.hub.lobby.rooms[code].seq) + 1
-    player = ann.find("#players li.me").get_attribute("data-player")
-    operator_frame(web_server, {"type": "room-closed", "room": code, "seq": seq, "reason": "closing time"})
-    operator_frame(web_server, {"type": "left", "room": code, "seq": seq, "player": player, "reason": "closed"})
+    operator(web_server, action="close-room", room=code, reason="closing time")
     ann.wait_css("#lobby")
     assert f"closed room {code}: closing time" in bulletin(ann, "closed")
     assert "Pizza" in bulletin(ann, "announce"), "an announcement stays until dismissed"
     ann.find("[data-bulletin='announce'] [data-dismiss]").click()
     ann.wait(lambda: not ann.find_all("[data-bulletin='announce']"), "the dismissed line to go")
+    assert not ann.find("[data-notice]").is_displayed() or \
+        "not in a room" not in ann.find("[data-notice]").text
 
-    web_server.sync(lambda: [c.close(1008, "removed by the server's operator: spamming")
-                             for c in list(web_server.server.connections)])
+    operator(web_server, action="remove-player", player=me, reason="spamming")
     assert "removed you from the server: spamming" in bulletin(ann, "removed")
-    ann.wait(lambda: ann.find("#connection").get_attribute("data-connection") == "removed",
-             "the page to say it was removed")
+    connection(ann, "removed")
     assert ann.find("#reconnect").is_displayed(), "coming back is the player's choice"
     ann.find("#reconnect").click()
-    ann.wait(lambda: ann.find("#connection").get_attribute("data-connection") == "connected",
-             "the reconnect by hand")
+    connection(ann, "connected")
+
+    operator(web_server, action="ban", player=me, minutes=30, reason="flooding")
+    connection(ann, "removed")
+    ann.find("#reconnect").click()
+    connection(ann, "banned")
+    assert "banned from this server until" in bulletin(ann, "banned")
+    assert "flooding" in bulletin(ann, "banned")
+    assert ann.find("#reconnect").is_displayed()
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@
 //
 // Everything here is data from the network: it goes into the page as text, never markup.
 
-import { language, t, tn } from "./i18n.js";
+import { SOURCE, language, t, tn } from "./i18n.js";
 
 /** The removal times the host picks from, in minutes (the server takes 1..1440). */
 export const KICK_MINUTES = [5, 10, 30, 60];
@@ -130,6 +130,17 @@ export function hostEventText(msg, state, me, watchers = null) {
     default:
       return null;
   }
+}
+
+const UNTIL = new Set(["kicked", "muted", "banned"]);
+
+/** " Again from 14:05." after a refusal that lasts a while, when the page shows the
+ * code's own words (not English): the server's English sentence says how long, the
+ * translated hint does not. "" otherwise. */
+export function retryText(msg, now = Date.now() / 1000) {
+  const wait = msg.retry_after;
+  if (language() === SOURCE || !UNTIL.has(msg.code) || typeof wait !== "number" || !(wait > 0)) return "";
+  return " " + t("Again from {time}.", { time: clockTime(now + wait) });
 }
 
 /** What the removed player reads in the lobby, from the `left` event about them. */

@@ -11,7 +11,7 @@ import { RoomView } from "./room.js";
 import { Session, saveName, savedName } from "./session.js";
 import { errorText, errorTitle, loadDescriptions } from "./describe.js";
 import { Bulletins } from "./bulletins.js";
-import { announcementText, closedText, removedFromServerText, removedText } from "./hosts.js";
+import { announcementText, closedText, removedFromServerText, removedText, retryText } from "./hosts.js";
 import { translatePage } from "./translate.js";
 
 const TICK_MS = 500;
@@ -229,6 +229,7 @@ class App {
         break;
       case "banned":
         bar.textContent = "○ " + t("banned from this server");
+        retry.hidden = false;
         break;
       default:
         break;
@@ -257,8 +258,13 @@ class App {
         return;
       }
     }
+    if (msg.code === "banned") { // until when and why: it stays on the page
+      this.bulletins.show("banned", () => errorText(msg) + retryText(msg));
+      return;
+    }
     const title = errorTitle(msg);
-    this.notify(title ? `${title}: ${errorText(msg)}` : errorText(msg));
+    const text = errorText(msg) + retryText(msg);
+    this.notify(title ? `${title}: ${text}` : text);
   }
 
   /** The operator closed our room: say why (the `left` that follows takes us out). */

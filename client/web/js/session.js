@@ -240,6 +240,7 @@ export class Session {
       if (this.room !== null && this.room.room === roomId) this.room = null;
       return;
     }
+    if (kind === "room-closed") return; // the `left` that follows takes us out: no sync
     const copy = this.room;
     if (copy === null || copy.room !== roomId) return;
     noteWatcher(copy.watchers, msg, copy.state);
