@@ -12,6 +12,7 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.select import Select
 
 from tests.web.test_web_a11y import audit
+from tests.wsclient import WsClient
 from tests.web.harness import Browser, ServerThread, create_room, invite_link, join_by_link, open_lobby
 
 RUN = """
@@ -227,6 +228,19 @@ def test_the_host_hands_the_role_over_and_the_crown_and_tools_follow(
     assert "Bob is the host now." in log_lines(ann)
     assert not ann.find_all("details.host-tools") and not ann.find("#host-bar").is_displayed()
     assert bob.find("#host-bar").is_displayed()
+    # a spectator (a plain websocket client) gets the host's tools too
+    watcher = WsClient.connect(web_server.url.replace("http", "ws", 1), "Cy")
+    cy = web_server.call(watcher.__aenter__())
+    try:
+        web_server.call(cy.send("join-room", room=room_of_two, role="spectator"))
+        spectator = bob.wait(lambda: bob.find_all("#watchers li[data-player]"), "Cy's row")[0]
+        assert spectator.find_element("css selector", ".name").text == "Cy"
+        spectator.find_element("css selector", "summary").click()
+        spectator.find_element("css selector", "[data-host=mute]").click()
+        bob.wait(lambda: bob.find_all("#watchers li [data-muted]"), "Cy marked muted")
+        assert not ann.find("#watchers").is_displayed(), "only the host has the spectators' tools"
+    finally:
+        web_server.call(watcher.__aexit__(None, None, None))
     # the keyboard reaches the new host's tools: the summary opens with Enter
     summary = row(bob, "Ann").find_element("css selector", "details.host-tools summary")
     bob.js("arguments[0].focus()", summary)

@@ -196,6 +196,7 @@ export class RoomView {
         return;
       default: break;
     }
+    if (msg.type === "left" && msg.reason === "kicked") return; // the log's host line says it
     // a leaver is gone from the folded state: name them from the state before
     const named = msg.type === "left" && before ? { ...state, players: [...(before.players || []), ...(state.players || [])] } : state;
     const text = eventText(msg, named, this.me);
