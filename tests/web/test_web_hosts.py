@@ -239,15 +239,15 @@ def test_the_host_hands_the_role_over_and_the_crown_and_tools_follow(
         spectator.find_element("css selector", "[data-host=mute]").click()
         bob.wait(lambda: bob.find_all("#watchers li [data-muted]"), "Cy marked muted")
         assert not ann.find("#watchers").is_displayed(), "only the host has the spectators' tools"
+        # the keyboard reaches the new host's tools: the summary opens with Enter
+        summary = row(bob, "Ann").find_element("css selector", "details.host-tools summary")
+        bob.js("arguments[0].focus()", summary)
+        summary.send_keys(Keys.ENTER)
+        bob.wait(lambda: row(bob, "Ann").find_element("css selector", "[data-host=kick]")
+                 .is_displayed(), "the tools open from the keyboard")
+        audit(bob, "the host's tools")
     finally:
         web_server.call(watcher.__aexit__(None, None, None))
-    # the keyboard reaches the new host's tools: the summary opens with Enter
-    summary = row(bob, "Ann").find_element("css selector", "details.host-tools summary")
-    bob.js("arguments[0].focus()", summary)
-    summary.send_keys(Keys.ENTER)
-    bob.wait(lambda: row(bob, "Ann").find_element("css selector", "[data-host=kick]").is_displayed(),
-             "the tools open from the keyboard")
-    audit(bob, "the host's tools")
 
 
 def test_the_host_seats_and_removes_a_computer_between_games(ann: Browser,
