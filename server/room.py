@@ -1127,7 +1127,7 @@ class Room:
 
     def _host_event(self, out: Outbox, by: Identity | None, action: str,
                     target: Identity | None = None, **fields: Any) -> None:
-        pid = target.id if target is not None else fields.pop("player", None)
+        pid = fields.pop("player", None) if target is None else target.id
         self.broadcast(out, lambda s: p.HostEvent(
             room=self.code, seq=s, action=action, by=None if by is None else by.id,
             player=pid, name=None if target is None else target.name, **fields))
@@ -1168,7 +1168,8 @@ class Room:
     def _unmute(self, out: Outbox, host: Identity | None, pid: str) -> None:
         """Lift a mute: the host's ``unmute``, or (``host`` None) its time ended."""
         del self.mod.muted[pid]
-        self._host_event(out, host, "unmute", self._member(pid), player=pid)
+        target = self._member(pid)
+        self._host_event(out, host, "unmute", target, **({} if target else {"player": pid}))
 
     def _hand_over(self, out: Outbox, host: Identity, target: Identity, re: int | None) -> None:
         self.mod.host = target.id

@@ -35,7 +35,7 @@ BY_EVENT: dict[str, tuple[type[Any], str]] = {
     "player-info": (p.PlayerInfoEvent, "player"), "resign": (p.Resigned, "player"),
     "play-again": (p.PlayAgainEvent, "sender"), "agree-again": (p.AgreeAgainEvent, "sender"),
     "decline-again": (p.DeclineAgainEvent, "sender"), "offer": (p.OfferEvent, "sender"),
-    "answer": (p.AnswerEvent, "sender"),
+    "answer": (p.AnswerEvent, "sender"), "host": (p.HostEvent, "by"),
 }
 BY_STATE = ("start", "agree-again")
 GAMES: list[dict[str, Any]] = [
@@ -47,10 +47,10 @@ GAMES: list[dict[str, Any]] = [
 ]
 REQUESTS = ("hello", "list-rooms", "create-room", "join-room", "leave-room", "sync",
             "player-info", "move", "chat", "resign", "play-again", "agree-again",
-            "decline-again", "offer", "answer", "start")
+            "decline-again", "offer", "answer", "start", "host")
 STEPS = (*REQUESTS, "finish-job", "fail-job", "wait", "drop", "garbage")
 WEIGHTED = (*STEPS, "create-room", "join-room", "join-room", "move", "move", "move", "resign",
-            "play-again", "agree-again", "start", "finish-job", "leave-room")
+            "play-again", "agree-again", "start", "finish-job", "leave-room", "host")
 """Steps to draw from: the ones that move a room along come more often."""
 
 
@@ -161,6 +161,11 @@ class World:
                              ][(x + y) % 6]}
         if kind == "chat":
             return {"text": "hi"}
+        if kind == "host":  # every action, at anyone (the sender too), valid or not
+            action = ("kick", "mute", "unmute", "lock", "unlock", "hand-over", "computer")[x % 7]
+            return {"action": action, "player": self.agents[y % 3].player or "p0",
+                    **({"minutes": 1 + y % 3} if x % 2 else {}),
+                    **({"level": "hard"} if y % 2 else {})}
         if kind in ("offer", "answer"):
             return {"kind": "draw" if x % 2 else "takeback",
                     **({"accept": bool(y % 2)} if kind == "answer" else {})}

@@ -1,0 +1,85 @@
+"""Room hosts over real websockets: a server on port 0 (and a real server process killed
+with -9 and started again), real clients."""
+
+from __future__ import annotations
+
+from contextlib import AsyncExitStack
+from pathlib import Path
+
+from tests.e2e.test_restart_e2e import rejoin, server_process, stop_and_restart
+from tests.wsclient import WsClient, gomoku_pair
+
+
+async def test_a_player_who_is_not_the_host_cannot_kick(server_url: str) -> None:
+    async with gomoku_pair(server_url) as (a, b, _room):
+        await b.send("host", action="kick", player=a.player, minutes=5, id=7)
+        refused = await b.expect("error", re=7)
+        assert refused["code"] == "not-the-host"
+        await a.send("sync", id=8)
+        state = await a.expect("state", re=8)
+        assert state["host"] == a.player and [p["player"] for p in state["players"]] == \
+            [a.player, b.player]
+
+
+async def test_a_kicked_player_goes_to_the_lobby_and_cannot_rejoin(server_url: str) -> None:
+    async with gomoku_pair(server_url) as (a, b, room):
+        await a.send("host", action="kick", player=b.player, minutes=3, id=2)
+        event = await b.expect("host", action="kick")
+        assert event["by"] == a.player and event["player"] == b.player and event["minutes"] == 3
+        left = await b.expect("left", player=b.player)
+        assert left["reason"] == "kicked" and left["until"] == event["until"]
+        over = await a.expect("game-over")  # Bob's game was under way: he forfeits it
+        assert over["result"]["winner"] == a.player
+        await b.send("join-room", room=room, id=3)
+        refused = await b.expect("error", re=3)
+        assert refused["code"] == "kicked" and 0 < refused["retry_after"] <= 180
+        await b.send("list-rooms", id=4)
+        [entry] = (await b.expect("rooms", re=4))["rooms"]
+        assert entry["host"] == "Ann" and entry["locked"] is False
+
+
+async def test_host_lock_mute_and_kick_survive_kill_9(tmp_path: Path) -> None:
+    db = tmp_path / "g.db"
+    async with AsyncExitStack() as stack:
+        first = await stack.enter_async_context(server_process(db))
+        url = await first.ready()
+        a = await stack.enter_async_context(WsClient.connect(url, "Ann"))
+        b = await stack.enter_async_context(WsClient.connect(url, "Bob"))
+        c = await stack.enter_async_context(WsClient.connect(url, "Cy"))
+        d = await stack.enter_async_context(WsClient.connect(url, "Dan"))
+        await a.send("create-room", game="gomoku")
+        room = (await a.expect("joined"))["room"]
+        await b.send("join-room", room=room)
+        await b.expect("state", status="playing")
+        for who in (c, d):
+            await who.send("join-room", room=room, role="spectator")
+            await who.expect("state")
+        await a.send("host", action="mute", player=c.player)
+        await c.expect("host", action="mute")
+        await a.send("host", action="kick", player=d.player, minutes=30)
+        await d.expect("left", reason="kicked")
+        await a.send("host", action="lock")
+        await a.send("host", action="hand-over", player=b.player)
+        await b.expect("host", action="hand-over", by=a.player)
+        await d.send("create-room", game="gomoku")  # Dan elsewhere: his identity is kept
+        await d.expect("joined")  # (and every write before this frame is on disk)
+
+        url = await stop_and_restart(stack, first, db, "kill-9", [a, b, c, d])
+        a2 = await rejoin(stack, url, a, "Ann")
+        c2 = await rejoin(stack, url, c, "Cy")
+        d2 = await rejoin(stack, url, d, "Dan")
+        await a2.send("sync", id=1)
+        state = await a2.expect("state", re=1)
+        assert (state["host"], state["locked"], state["muted"]) == (b.player, True, [c.player])
+        await a2.send("host", action="unlock", id=2)
+        assert (await a2.expect("error", re=2))["code"] == "not-the-host"
+        await c2.send("chat", text="let me talk", id=3)
+        assert (await c2.expect("error", re=3))["code"] == "muted"
+        await d2.send("leave-room", id=4)
+        await d2.expect("left", re=4)
+        await d2.send("join-room", room=room, role="spectator", id=5)
+        refused = await d2.expect("error", re=5)
+        assert refused["code"] == "kicked" and 0 < refused["retry_after"] <= 1800
+        eve = await stack.enter_async_context(WsClient.connect(url, "Eve"))
+        await eve.send("join-room", room=room, role="spectator", id=6)
+        assert (await eve.expect("error", re=6))["code"] == "room-locked"
