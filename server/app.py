@@ -25,6 +25,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Sized
 from http import HTTPStatus
+from typing import TYPE_CHECKING
 
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
@@ -58,6 +59,9 @@ from .stats import Stats
 from .store import Store
 from .work import WorkPool
 
+if TYPE_CHECKING:
+    from .metrics import Exporter
+
 TRIM_AFTER = 2**20
 """Bytes a dropped connection must have held for the server to hand freed memory
 back to the OS (see ``server/memory.py``)."""
@@ -80,6 +84,8 @@ seconds, and soon again while one batch was not enough."""
 class GameServer:
     def __init__(self, config: ServerConfig | None = None) -> None:
         self.config = config or ServerConfig()
+        self.metrics = exporter(self) if self.config.metrics else None
+        """``GET /metrics`` (server/metrics.py), with ``--metrics`` only."""
         self.store = Store(self.config.db, durable_commits=self.config.durable_commits,
                            limits=self.config.retention())
         self.hub = Hub(self.config)
@@ -246,9 +252,11 @@ class GameServer:
         """``GET /healthz`` answers 200 for health checks; a plain GET gets the browser
         client's files (:mod:`.web`); WebSocket upgrades go on to the game, unless
         they come from another site's page (403) or the address opens connections
-        too fast (429 with Retry-After)."""
+        too fast (429 with Retry-After). A banned address gets 403 with the ban's
+        end and reason; ``/admin`` is the admin page and channel, for allowed peers
+        only (others: 404, or 403 at the upgrade; see ``server/admin_web.py``)."""
         method = getattr(request, "method", "GET")
-        peer = str(connection.remote_address[0]) if connection.remote_address else "?"
+        peer = _peer(connection)
         if admin_web.is_admin(request):
             allowed = self.admin.peer_allowed(peer)
             page = admin_web.respond(request, allowed)
@@ -260,6 +268,8 @@ class GameServer:
             ban = self.hub.bans.address(peer, time.time())
             if ban is not None:
                 return connection.respond(HTTPStatus.FORBIDDEN, refusal(ban) + "\n")
+        if self.metrics is not None and request.path.split("?", 1)[0] == "/metrics":
+            return self.metrics.respond(request, peer)
         if request.path == "/healthz" and method in web.ALLOWED_METHODS:
             health = connection.respond(HTTPStatus.OK, "ok\n")
             return web.headers_only(health) if method == "HEAD" else health
@@ -458,7 +468,8 @@ class GameServer:
             self._work_answered(work, answer)
 
         def failed(exc: BaseException) -> None:
-            log.error("room %s: a %s job failed: %r", work.room, work.job.kind, exc)
+            log.error("room %s: a %s job failed: %r", work.room, work.job.kind, exc,
+                      extra={"room": work.room})
             self._work_answered(work, {"error": "failed"})
 
         def busy() -> None:
@@ -493,6 +504,25 @@ class GameServer:
     def _trim_now(self) -> None:
         self._trim = None
         release_free_memory()
+
+
+class MetricsUnavailable(RuntimeError):
+    """``--metrics`` was asked for without ``prometheus-client`` installed."""
+
+
+def exporter(server: GameServer) -> Exporter:
+    """The server's ``/metrics`` (imports ``prometheus-client``, only needed then)."""
+    try:
+        from .metrics import Exporter
+    except ImportError as exc:
+        raise MetricsUnavailable(
+            "--metrics needs the prometheus-client package: pip install "
+            "\"gridhall[metrics]\" (or leave --metrics out)") from exc
+    return Exporter(server)
+
+
+def _peer(connection: ServerConnection) -> str:
+    return str(connection.remote_address[0]) if connection.remote_address else "?"
 
 
 def _received_frames(ws: ServerConnection) -> Sized | None:

@@ -12,7 +12,7 @@ from pathlib import Path
 from gridhall.protocol.i18n import gettext as _
 
 from . import admin_access, collector, history_lines, logformat, loops, origin, settings_file
-from .app import GameServer
+from .app import GameServer, MetricsUnavailable
 from .config import ServerConfig
 from .discovery import WILDCARD_HOSTS, Advertiser, default_addresses
 from .netinfo import lan_addresses
@@ -154,6 +154,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="also accept browsers on pages from this origin, e.g. "
                         "http://games.example:8080 (repeatable; default: only the "
                         "server's own pages, and clients that send no Origin)")
+    parser.add_argument("--metrics", action="store_true",
+                        help="serve /metrics in the Prometheus text format, to this machine "
+                        "or with the admin token (needs pip install \"gridhall[metrics]\")")
     parser.add_argument("--admin-from", action="append", metavar="CIDR", default=None,
                         type=admin_network,
                         help="also allow the admin page from this network, e.g. "
@@ -209,6 +212,7 @@ def main(argv: list[str] | None = None) -> None:
                           games_rows=args.games_rows, games_mb=args.games_mb,
                           journal_rows=args.journal_rows,
                           allow_origins=tuple(args.allow_origin or ()),
+                          metrics=args.metrics,
                           admin_token=args.admin_token,
                           admin_from=tuple(args.admin_from or ()))
     try:
@@ -216,7 +220,12 @@ def main(argv: list[str] | None = None) -> None:
     except loops.LoopUnavailable as exc:
         print(f"gridhall-server: --loop uvloop: {exc}", file=sys.stderr)
         sys.exit(2)
-    server = GameServer(config)
+    try:
+        server = GameServer(config)
+    except MetricsUnavailable:
+        print(_("gridhall-server: --metrics needs the prometheus-client package: "
+                "pip install \"gridhall[metrics]\" (or leave --metrics out)"), file=sys.stderr)
+        sys.exit(2)
     server.settings = settings
     addresses = None if args.no_discovery else (args.advertise or default_addresses(args.host))
     collector.install()  # this process is the server: pace the garbage collector for it
@@ -278,7 +287,13 @@ def announce(server: GameServer, advertised: list[str] | None = None,
               "its connect screen and `gridhall --find` prints it.", flush=True)
     links = "  or  ".join(f"http://{a}:{port}/" for a in addresses) or f"http://localhost:{port}/"
     print(f"Or in a browser, phones too (nothing to install):  {links}", flush=True)
-    print(_("admin: {link}", link=admin_link(server)), flush=True)
+    if getattr(server, "metrics", None) is not None:  # (tests pass stand-ins)
+        print(_("metrics: http://{address}:{port}/metrics (from this machine, or with "
+                "the admin token)", address="localhost" if host in WILDCARD_HOSTS
+                else f"[{host}]" if ":" in host else host,
+                port=port), flush=True)
+    if getattr(server, "admin", None) is not None:  # (stand-ins in tests may have none)
+        print(_("admin: {link}", link=admin_link(server)), flush=True)
 
 
 def admin_link(server: GameServer) -> str:

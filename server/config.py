@@ -134,6 +134,8 @@ class ServerConfig:
     ``server/admin_access.py``)."""
     admin_from: tuple[str, ...] = ()
     """Networks (CIDR) besides loopback allowed to reach the admin page."""
+    metrics: bool = False
+    """Serve ``GET /metrics`` in the Prometheus text format (``server/metrics.py``)."""
 
     def retention(self) -> Limits:
         """The store's history limits (see ``server/retention.py``)."""

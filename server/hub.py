@@ -350,7 +350,7 @@ class Hub:
         spec = self.lobby.games.get(row["game"])
         if spec is None:
             log.error("room %s: game %r is not hosted any more; dropped", row["code"],
-                      row["game"])
+                      row["game"], extra={"room": row["code"]})
             return None
         room = Room(self, row["code"], spec, row["options"], row["creator"],
                     bool(row["private"]), _unb64(row["password"]), _unb64(row["salt"]) or b"",
@@ -368,7 +368,8 @@ class Hub:
                 self._replay(room, entry)
                 self._journal_n[room.code] = n
         except Exception:
-            log.exception("room %s could not be restored; dropped", room.code)
+            log.exception("room %s could not be restored; dropped", room.code,
+                          extra={"room": room.code})
             self.lobby.rooms.pop(room.code, None)
             for m in room.members:
                 m.room = m.role = None

@@ -155,7 +155,8 @@ class Session:
         except ProtocolError as exc:
             self.refused(exc)
         except Exception:  # a server bug must not end the connection or the server
-            log.exception("internal error handling a frame from %s", self.link.peer)
+            log.exception("internal error handling a frame from %s", self.link.peer,
+                          extra={"player": self.identity.id if self.identity else None})
             self.send(p.Error(code=ErrorCode.INTERNAL_ERROR.value,
                               message="The server failed on that request; this is its own "
                                       "fault and has been logged.",

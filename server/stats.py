@@ -26,6 +26,8 @@ from gridhall.protocol import ErrorCode
 OTHER = "other"
 """The label of anything outside the protocol's known types and codes."""
 ERROR_CODES = frozenset(c.value for c in ErrorCode)
+_CLIENT_TYPES = p.CLIENT_MESSAGES
+"""The registry itself (not a copy): a type registered later counts under its name."""
 WINDOW = 10
 """Seconds over which :meth:`Stats.messages_per_second` averages."""
 COMMITS_KEPT = 1000
@@ -104,7 +106,7 @@ class Stats:
     # -- what the server feeds ---------------------------------------------------
     def message_in(self, kind: str, now: float) -> None:
         """A frame from a client: its type (``kind``), whatever became of it."""
-        if kind not in p.CLIENT_MESSAGES:
+        if kind not in _CLIENT_TYPES:
             kind = OTHER
         self.messages_in[kind] = self.messages_in.get(kind, 0) + 1
         second = int(now)
@@ -183,33 +185,26 @@ class Stats:
         return max(0.0, now - self.started)
 
 
+_TYPE_KEY = b"\xa4type"
+_NAMES = {bytes([0xA0 + len(t.encode())]) + t.encode(): t
+          for t in p.SERVER_MESSAGES if len(t.encode()) < 32}
+"""Each server message type as the codec writes it (a fixstr), to its name."""
+
+
 def frame_type(frame: bytes) -> str:
     """The ``type`` of an encoded server frame, read from its first bytes.
 
     The codec writes ``type`` as the map's first key (``protocol/schema.py``), so
-    this costs a few byte reads, not a decode; anything else is :data:`OTHER`."""
+    this costs a few byte reads and one dict lookup, not a decode; anything else is
+    :data:`OTHER`."""
     if not frame:
         return OTHER
     head = frame[0]
-    if 0x80 <= head <= 0x8F:  # fixmap
-        at = 1
-    elif head == 0xDE:  # map 16
-        at = 3
-    elif head == 0xDF:  # map 32
-        at = 5
-    else:
-        return OTHER
-    if frame[at:at + 5] != b"\xa4type":
+    at = 1 if 0x80 <= head <= 0x8F else 3 if head == 0xDE else 5 if head == 0xDF else 0
+    if not at or frame[at:at + 5] != _TYPE_KEY or len(frame) <= at + 5:
         return OTHER
     at += 5
-    if at >= len(frame):
-        return OTHER
-    size = frame[at]
-    if 0xA0 <= size <= 0xBF:  # fixstr: every type name is shorter than 32 bytes
-        kind = frame[at + 1:at + 1 + (size - 0xA0)].decode("utf-8", "replace")
-        if kind in p.SERVER_MESSAGES:
-            return kind
-    return OTHER
+    return _NAMES.get(frame[at:at + frame[at] - 0x9F], OTHER)
 
 
 def error_code(frame: bytes) -> str:

@@ -252,6 +252,14 @@ async def test_a_signed_in_page_gets_the_status_and_bad_requests_change_nothing(
                        {"action": "announce", "text": "bell\x07"},
                        {"action": "retention", "settings": {"max_rooms": 3}},
                        {"action": "retention", "settings": {"chat_days": -1}},
+                       {"action": "retention", "settings": {"chat_rows": 10**19}},
+                       {"action": "retention", "settings": {"chat_days": True}},
+                       {"action": "retention", "settings": {"games_mb": "7"}},
+                       {"action": "retention", "settings": [1]},
+                       {"action": "ban", "player": ["x"], "minutes": 5},
+                       {"action": "close-room", "room": room, "reason": {"a": 1}},
+                       {"action": None}, {"action": ["close-room"]},
+                       {"action": "unban", "ban": True},
                        {"action": "unban", "ban": 99}):
             answer = await page.act(**fields)
             assert answer["type"] == "error" and answer["code"] == "bad-message", fields
