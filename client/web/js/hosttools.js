@@ -4,10 +4,18 @@
 // computer opponent (easy, hard, none) where the game has one. The server checks every
 // request (anyone else gets `not-the-host`); this only draws and sends.
 
-import { $, el } from "./dom.js";
+import { $, el, svg } from "./dom.js";
 import { describe } from "./describe.js";
 import { t, tn } from "./i18n.js";
 import { KICK_DEFAULT, KICK_MINUTES, hasComputer, isHost, isMuted, knownWatchers } from "./hosts.js";
+
+/** A padlock drawn in SVG (an emoji may be missing from the device's fonts); its
+ * meaning is said by the text beside it. */
+export function lockIcon() {
+  return svg("svg", { class: "lock-icon", viewBox: "0 0 16 16", "aria-hidden": "true", focusable: "false" },
+    svg("path", { d: "M5 7V5a3 3 0 0 1 6 0v2", class: "lock-shackle" }),
+    svg("rect", { x: 3, y: 7, width: 10, height: 8, rx: 1.5, class: "lock-body" }));
+}
 
 export class HostTools {
   constructor(app) {
@@ -94,7 +102,7 @@ export class HostTools {
     const state = copy.state;
     const host = isHost(state, me);
     this.lockNote.hidden = state.locked !== true;
-    this.lockNote.textContent = "🔒 " + t("The room is locked: nobody new can join.");
+    this.lockNote.replaceChildren(lockIcon(), " " + t("The room is locked: nobody new can join."));
     this.renderHostNote(copy, me);
     this.bar.hidden = !host;
     this.bar.setAttribute("aria-label", t("Host tools"));

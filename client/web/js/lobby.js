@@ -4,6 +4,7 @@
 import { $, el } from "./dom.js";
 import { describe, gameNames, gameTitle, optionsText } from "./describe.js";
 import { t } from "./i18n.js";
+import { lockIcon } from "./hosttools.js";
 
 // The create form is built from the game's description (its fields, bounds, defaults,
 // `when` conditions and presets), as the terminal and Tk clients build theirs.
@@ -180,7 +181,7 @@ export class LobbyView {
         el("td", {}, `${players.join(", ") || "—"} (${players.length}${seats})`),
         el("td", {}, String(r.spectators || 0)),
         el("td", {}, roomStatus(r.status), r.locked === true
-          ? el("span", { class: "lock", role: "img", "aria-label": t("locked"), title: t("locked: nobody new can join") }, "🔒")
+          ? el("span", { class: "tag lock", title: t("locked: nobody new can join") }, lockIcon(), " " + t("locked"))
           : null),
         el("td", { class: "buttons" }, join, watch));
       tr.addEventListener("click", () => this.join(code, "player"));
