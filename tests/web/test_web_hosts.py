@@ -187,6 +187,7 @@ def test_the_host_mutes_locks_and_removes_and_the_removed_player_is_kept_out(
                      "Bob marked muted")
     assert "You muted Bob." in log_lines(ann) and "Ann muted you." in log_lines(bob)
     box = bob.find("#chat-form input[name=chat]")
+    assert box.get_attribute("placeholder") == "The host has muted your chat in this room."
     box.send_keys("let me talk\n")
     bob.wait(lambda: "muted your chat" in bob.find("[data-notice]").text, "the muted refusal")
     assert box.get_attribute("value") == "let me talk"

@@ -104,6 +104,9 @@ export class HostTools {
     this.lockNote.hidden = state.locked !== true;
     this.lockNote.replaceChildren(lockIcon(), " " + t("The room is locked: nobody new can join."));
     this.renderHostNote(copy, me);
+    // a muted member sees why their lines will be refused before typing one
+    $("#chat-form input[name=chat]").placeholder = isMuted(state, me)
+      ? t("The host has muted your chat in this room.") : t("Say something…");
     this.bar.hidden = !host;
     this.bar.setAttribute("aria-label", t("Host tools"));
     const watchers = host ? knownWatchers(state, copy.watchers).filter((w) => w.player !== me) : [];
