@@ -220,6 +220,12 @@ def test_invite_offer_confirm_and_result_screens(pair: tuple[Viewport, Browser, 
     ann.js("document.getElementById('invite-link').scrollIntoView()")
     check_layout(ann, viewport, "invite")
     shoot(ann, viewport, "invite", tmp_path)
+    summary = ann.find("#players details.host-tools summary")  # the host's tools on Bob
+    summary.click()
+    ann.wait_css("#players [data-host=hand-over]")
+    settle(ann)
+    check_layout(ann, viewport, "host tools")
+    summary.click()
 
     ann.cell(7, 7).click()
     bob.wait(lambda: bob.cell(7, 7).get_attribute("data-stone") == "black", "Ann's stone")

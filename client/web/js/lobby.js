@@ -4,6 +4,7 @@
 import { $, el } from "./dom.js";
 import { describe, gameNames, gameTitle, optionsText } from "./describe.js";
 import { t } from "./i18n.js";
+import { lockIcon } from "./hosttools.js";
 
 // The create form is built from the game's description (its fields, bounds, defaults,
 // `when` conditions and presets), as the terminal and Tk clients build theirs.
@@ -173,13 +174,15 @@ export class LobbyView {
       watch.addEventListener("click", (e) => { e.stopPropagation(); this.join(code, "spectator"); });
       const seats = Number.isInteger(r.seats) ? `/${r.seats}` : "";
       const players = (r.players || []).map(String);
-      const tr = el("tr", { "data-room": code, tabindex: 0 },
+      const tr = el("tr", { "data-room": code, "data-locked": r.locked === true ? "" : null, tabindex: 0 },
         el("td", {}, el("code", {}, code)),
         el("td", {}, gameTitle(String(r.game))),
         el("td", { class: "dim" }, optionsText(String(r.game), r.options || {})),
         el("td", {}, `${players.join(", ") || "—"} (${players.length}${seats})`),
         el("td", {}, String(r.spectators || 0)),
-        el("td", {}, roomStatus(r.status)),
+        el("td", {}, roomStatus(r.status), r.locked === true
+          ? el("span", { class: "tag lock", title: t("locked: nobody new can join") }, lockIcon(), " " + t("locked"))
+          : null),
         el("td", { class: "buttons" }, join, watch));
       tr.addEventListener("click", () => this.join(code, "player"));
       tr.addEventListener("keydown", (e) => { if (e.key === "Enter") this.join(code, "player"); });

@@ -10,6 +10,8 @@ import { LobbyView } from "./lobby.js";
 import { RoomView } from "./room.js";
 import { Session, saveName, savedName } from "./session.js";
 import { errorText, errorTitle, loadDescriptions } from "./describe.js";
+import { Bulletins } from "./bulletins.js";
+import { announcementText, closedText, removedFromServerText, removedText, retryText } from "./hosts.js";
 import { translatePage } from "./translate.js";
 
 const TICK_MS = 500;
@@ -48,6 +50,7 @@ class App {
     this.lastConnection = null; // the latest connection message, drawn again on a language switch
     this.invited = null; // the room code of the invite link, while the name form shows
     this.relabelling = null;
+    this.closing = null; // the room a `room-closed` named, until its `left` arrives
   }
 
   get connected() { return this.session !== null && this.session.connected; }
@@ -61,6 +64,7 @@ class App {
     if (invite.name) saveName(invite.name);
     this.lobby = new LobbyView(this);
     this.room = new RoomView(this);
+    this.bulletins = new Bulletins($("#bulletins"));
     $("#reconnect").addEventListener("click", () => this.session && this.session.connect());
     $("#rename").addEventListener("click", () => this.rename());
     window.addEventListener("hashchange", () => this.followHash());
@@ -114,6 +118,7 @@ class App {
       this.relabelling = null;
     }
     this.lobby.relabel();
+    this.bulletins.relabel();
     if (this.screen === "room") this.room.relabel();
   }
 
@@ -176,6 +181,9 @@ class App {
     else if (kind === "error") this.onError(msg);
     else if (kind === "rooms") this.lobby.showRooms(Array.isArray(msg.rooms) ? msg.rooms : []);
     else if (kind === "welcome") $("#server-name").textContent = String(msg.server || "");
+    else if (kind === "announce") this.bulletins.show("announce", () => announcementText(msg));
+    else if (kind === "room-closed") this.onClosed(msg);
+    else if (kind === "left" && this.session && msg.player === this.session.player) this.onRemoved(msg);
     this.follow();
     if (this.screen === "room" && typeof msg.room === "string") this.room.handle(msg, before);
   }
@@ -214,6 +222,15 @@ class App {
       case "fatal":
         bar.textContent = "○ " + t("this page is out of date: reload it");
         break;
+      case "removed":
+        bar.textContent = "○ " + t("removed by the server's operator");
+        retry.hidden = false;
+        if (msg !== this.relabelling) this.bulletins.show("removed", () => removedFromServerText(msg.reason));
+        break;
+      case "banned":
+        bar.textContent = "○ " + t("banned from this server");
+        retry.hidden = false;
+        break;
       default:
         break;
     }
@@ -241,8 +258,31 @@ class App {
         return;
       }
     }
+    if (msg.code === "banned") { // until when and why: it stays on the page
+      this.bulletins.show("banned", () => errorText(msg) + retryText(msg));
+      return;
+    }
     const title = errorTitle(msg);
-    this.notify(title ? `${title}: ${errorText(msg)}` : errorText(msg));
+    const text = errorText(msg) + retryText(msg);
+    this.notify(title ? `${title}: ${text}` : text);
+  }
+
+  /** The operator closed our room: say why (the `left` that follows takes us out). */
+  onClosed(msg) {
+    this.closing = msg.room;
+    this.bulletins.show("closed", () => closedText(msg.room, msg.reason));
+  }
+
+  /** The `left` about ourselves: removed by the host, or the room was closed. */
+  onRemoved(msg) {
+    const room = String(msg.room);
+    if (msg.reason === "kicked") {
+      const until = typeof msg.until === "number" ? msg.until : null;
+      this.bulletins.show("kicked", () => removedText(room, until));
+    } else if (msg.reason === "closed" && this.closing !== room) {
+      this.bulletins.show("closed", () => closedText(room, ""));
+    }
+    this.closing = null;
   }
 
   /** Show the room screen exactly while the session is in a room. */

@@ -14,6 +14,8 @@ import {
   rankingLines, resultText, statusLine,
 } from "./describe.js";
 import { cellName, names, playerColor } from "./text.js";
+import { HostTools } from "./hosttools.js";
+import { hostEventText } from "./hosts.js";
 
 const BOARDS = { gomoku: GomokuBoard, minesweeper: MinesBoard, linkmatch: LinkBoard };
 
@@ -28,6 +30,10 @@ const MIN_MOUSE_CELL = 12;
 /** "R" -> "Shift+R" for aria-keyshortcuts. */
 function shortcut(key) {
   return key.length === 1 && key !== key.toLowerCase() ? `Shift+${key}` : key;
+}
+
+function chatKey(line) {
+  return `${line.ts}|${line.from}|${line.text}`;
 }
 
 function seated(state, me) {
@@ -81,6 +87,8 @@ export class RoomView {
     this.confirmed = null; // what the confirm bar's Yes does
     this.pendingChat = null; // {id, text}: cleared from the input once the server echoes it
     this.zoomBar = $("#zoom-bar");
+    this.hostTools = new HostTools(app);
+    this.rosterKey = null; // what the players list was last drawn from
 
     $("#leave").addEventListener("click", () => this.leave());
     this.confirmBar.addEventListener("click", (event) => {
@@ -148,6 +156,8 @@ export class RoomView {
   /** The player switched language: draw every text again. */
   relabel() {
     if (!this.copy || !this.game) return;
+    this.chatKeys = []; // the log's event lines again, in the new language
+    this.rosterKey = null;
     this.buildActions(this.copy.state, this.me);
     this.render();
   }
@@ -181,8 +191,12 @@ export class RoomView {
       case "state":
         if (this.board instanceof LinkBoard) this.board.showPath(null); // a new game or a resync
         return;
+      case "host":
+        this.logEvent(msg, before);
+        return;
       default: break;
     }
+    if (msg.type === "left" && msg.reason === "kicked") return; // the log's host line says it
     // a leaver is gone from the folded state: name them from the state before
     const named = msg.type === "left" && before ? { ...state, players: [...(before.players || []), ...(state.players || [])] } : state;
     const text = eventText(msg, named, this.me);
@@ -190,6 +204,21 @@ export class RoomView {
     // the offer bar shows an offer, the result bar a resignation: heard, not repeated
     if (msg.type === "offer" || msg.type === "resigned") announce(text);
     else this.app.notify(text);
+  }
+
+  /** A `host` event as a line in the room's log (its words made when drawn, from the
+   * roster as it was, so a removed member is still named after leaving). */
+  logEvent(msg, before) {
+    const copy = this.copy;
+    if (!copy) return;
+    const events = copy.events || (copy.events = []);
+    if (events.some((e) => e.msg.seq === msg.seq && e.msg.action === msg.action)) return;
+    const chat = copy.state.chat || [];
+    const last = chat[chat.length - 1];
+    const roster = { players: [...((before || copy.state).players || [])] };
+    events.push({ msg, roster, watchers: new Map(copy.watchers), after: last ? chatKey(last) : null });
+    if (events.length > 50) events.shift();
+    this.renderChat();
   }
 
   /** A move in words for the live region: who played, and the cell as its label says. */
@@ -336,6 +365,12 @@ export class RoomView {
     const state = this.copy.state;
     const roles = playerRoles(state);
     const turn = state.status === "playing" ? state.turn : null;
+    const tools = this.hostTools;
+    const key = JSON.stringify([this.copy.room, state.players, state.spectators, state.host, state.muted, state.locked,
+      state.status, turn, this.me, roles, [...this.copy.watchers]]);
+    if (key === this.rosterKey) return; // unchanged: an open tool or a focused button stays as it is
+    this.rosterKey = key;
+    const focused = document.activeElement;
     const rows = [...(state.players || [])].sort((a, b) => (a.seat || 0) - (b.seat || 0)).map((p) => {
       const dot = el("span", { class: "dot" });
       dot.style.setProperty("--c", playerColor(p));
@@ -343,34 +378,54 @@ export class RoomView {
         dot,
         el("span", { class: "name" }, String(p.name)),
         p.player === this.me ? el("span", { class: "dim" }, " " + t("(you)")) : null,
+        ...tools.marks(state, p.player),
         p.bot ? el("span", { class: "tag" }, t("computer {level}", { level: p.bot })) : null,
         roles[p.player] ? el("span", { class: "dim role" }, roles[p.player]) : null,
         p.connected === false ? el("span", { class: "offline" }, t("offline")) : null,
-        p.player === turn ? el("span", { class: "turn" }, "◀ " + t("to move")) : null);
+        p.player === turn ? el("span", { class: "turn" }, "◀ " + t("to move")) : null,
+        tools.memberTools(state, this.me, p));
       return li;
     });
     this.players.replaceChildren(...rows);
+    tools.render(this.copy, this.me);
+    // a control the redraw moved (the host's tools are kept, not rebuilt) keeps the focus
+    if (focused && focused !== document.activeElement && focused.isConnected) focused.focus({ preventScroll: true });
     const watching = (state.spectators || []).map(String);
     this.spectators.textContent = watching.length ? t("Watching: {names}", { names: watching.join(", ") }) : "";
   }
 
-  renderChat() {
+  /** The chat lines with the host's events among them, each as [key, make node]. */
+  logItems() {
     const lines = this.copy.state.chat || [];
-    const keys = lines.map((l) => `${l.ts}|${l.from}|${l.text}`);
+    const events = this.copy.events || [];
+    const keys = new Set(lines.map(chatKey));
+    const eventItem = (e) => [`host|${e.msg.seq}|${e.msg.action}`, () => el("li", { class: "event", "data-event": e.msg.action },
+      hostEventText(e.msg, e.roster, this.me, e.watchers) || "")];
+    const items = events.filter((e) => e.after === null || !keys.has(e.after)).map(eventItem);
+    const colors = {};
+    for (const p of this.copy.state.players || []) colors[p.player] = playerColor(p);
+    for (const line of lines) {
+      const key = chatKey(line);
+      items.push([key, () => {
+        const name = el("span", { class: "name" }, String(line.name));
+        if (colors[line.from]) name.style.setProperty("--c", colors[line.from]);
+        return el("li", { "data-from": line.from }, name, el("span", { class: "text" }, String(line.text)));
+      }]);
+      items.push(...events.filter((e) => e.after === key).map(eventItem));
+    }
+    return items;
+  }
+
+  renderChat() {
+    const items = this.logItems();
+    const keys = items.map(([key]) => key);
     const prefix = this.chatKeys.length <= keys.length && this.chatKeys.every((k, i) => k === keys[i]);
     const atBottom = this.chatLog.scrollTop + this.chatLog.clientHeight >= this.chatLog.scrollHeight - 8;
     if (!prefix) {
       clear(this.chatLog);
       this.chatKeys = [];
     }
-    const colors = {};
-    for (const p of this.copy.state.players || []) colors[p.player] = playerColor(p);
-    for (let i = this.chatKeys.length; i < lines.length; i += 1) {
-      const line = lines[i];
-      const name = el("span", { class: "name" }, String(line.name));
-      if (colors[line.from]) name.style.setProperty("--c", colors[line.from]);
-      this.chatLog.append(el("li", { "data-from": line.from }, name, el("span", { class: "text" }, String(line.text))));
-    }
+    for (let i = this.chatKeys.length; i < items.length; i += 1) this.chatLog.append(items[i][1]());
     this.chatKeys = keys;
     if (atBottom || !prefix) this.chatLog.scrollTop = this.chatLog.scrollHeight;
   }

@@ -8,11 +8,12 @@
 //
 // Listeners get every server message (after it was applied) plus local ones:
 //   {type: "connection", status: "connecting" | "connected" | "lost" | "restarting"
-//    | "replaced" | "fatal", delay?, attempt?, code?}
+//    | "replaced" | "fatal" | "removed" | "banned", delay?, attempt?, code?, reason?}
 //   {type: "error", code: "offline", ...} for an intent sent while disconnected.
 
 import { PROTOCOL, decode, encode } from "./codec.js";
 import { applyDelta } from "./delta.js";
+import { foldHost, isOperatorRemoval, noteWatcher } from "./hosts.js";
 import { t } from "./i18n.js";
 
 const CHAT_KEEP = 200;
@@ -55,6 +56,7 @@ export class RoomCopy {
     this.declined = [];
     this.lastActions = {};
     this.syncing = false;
+    this.watchers = new Map(); // spectator id -> name, as far as events told us (hosts.js)
   }
 }
 
@@ -70,6 +72,7 @@ export class Session {
     this.welcomed = false;
     this.attempt = 0;
     this.paused = null; // "replaced" (another tab took over) | "fatal" (version mismatch)
+    // | "removed" (the server's operator closed us) | "banned"
     this.restarting = false; // closed for a planned restart, not yet back
     this.retryTimer = null;
     this.nextId = 1;
@@ -147,6 +150,13 @@ export class Session {
       this.emit({ type: "connection", status: "fatal" });
       return;
     }
+    // removed or banned by the server's operator: coming straight back would only be
+    // refused again (or undo the removal); the player may still reconnect by hand
+    if (this.paused === "banned" || isOperatorRemoval(event.reason)) {
+      if (this.paused !== "banned") this.paused = "removed";
+      this.emit({ type: "connection", status: this.paused, code: event.code, reason: String(event.reason || "") });
+      return;
+    }
     const delay = backoffDelay(this.attempt);
     this.attempt += 1;
     // after a planned restart the first retries fail while the server starts again:
@@ -201,6 +211,7 @@ export class Session {
       if (Number.isInteger(msg.re)) msg = { ...msg, request: this.requests.get(msg.re) };
       if (msg.code === "not-in-room" && this.room !== null) this.room = null;
       if (msg.code === "version-mismatch") this.paused = "fatal";
+      if (msg.code === "banned") this.paused = "banned";
     } else if (typeof msg.room === "string" && Number.isInteger(msg.seq)) {
       this.applyRoomEvent(msg);
     }
@@ -229,8 +240,10 @@ export class Session {
       if (this.room !== null && this.room.room === roomId) this.room = null;
       return;
     }
+    if (kind === "room-closed") return; // the `left` that follows takes us out: no sync
     const copy = this.room;
     if (copy === null || copy.room !== roomId) return;
+    noteWatcher(copy.watchers, msg, copy.state);
     if (seq <= copy.seq && !copy.syncing) return; // already in the snapshot we hold
     const gap = seq > copy.seq + 1;
     copy.seq = Math.max(copy.seq, seq);
@@ -337,6 +350,9 @@ export class Session {
         break;
       case "answer":
         if (state.view) delete state.view.pending;
+        break;
+      case "host":
+        if (foldHost(state, msg)) this.requestSync(copy);
         break;
       default:
         break;
