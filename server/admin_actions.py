@@ -37,6 +37,8 @@ MAX_REASON = 200
 MAX_ANNOUNCE = 500
 MAX_BAN_MINUTES = 525_600
 """A year."""
+MAX_RETENTION = 10**12
+"""The largest retention value taken from the page (the database's integers are 64-bit)."""
 
 Detail = dict[str, Any]
 
@@ -216,9 +218,12 @@ def check_retention(given: dict[str, Any]) -> dict[str, Any]:
                        + ", ".join(RETENTION_KEYS) + ".")
         action = actions[key]
         try:
-            values[key] = settings_file.check(action, value)
+            checked = settings_file.check(action, value)
+            if not isinstance(checked, (int, float)) or checked > MAX_RETENTION:
+                raise ValueError(f"at most {MAX_RETENTION}")
         except (ValueError, argparse.ArgumentTypeError) as exc:
             why = f" ({exc})" if str(exc) else ""
             raise _bad(f"{key} = {str(value)[:40]!r} is refused{why}; allowed: "
                        f"{settings_file._allowed(action)}.") from None
+        values[key] = checked
     return values

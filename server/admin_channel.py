@@ -95,7 +95,7 @@ class AdminChannel:
         finally:
             if sender is not None:
                 sender.cancel()
-                with contextlib.suppress(asyncio.CancelledError, ConnectionClosed):
+                with contextlib.suppress(asyncio.CancelledError, Exception):
                     await sender
             self.open.discard(ws)
 
@@ -149,7 +149,14 @@ class AdminChannel:
             await asyncio.sleep(STATUS_EVERY)
 
     def status_frame(self) -> bytes:
-        return p.encode_map(status(self.server, time.time()))
+        """A fresh ``admin-status`` (an ``internal-error`` should building it fail: a bug
+        must not end the page's socket)."""
+        try:
+            return p.encode_map(status(self.server, time.time()))
+        except Exception:
+            log.exception("could not build the admin status")
+            return error_frame(ErrorCode.INTERNAL_ERROR, "The server could not build its "
+                               "status; this is its own fault and has been logged.", None)
 
     def _request(self, frame: bytes | str, peer: str, bucket: TokenBucket) -> list[bytes]:
         """The frames that answer one request from a signed-in page."""

@@ -34,17 +34,21 @@ class RoomActivity:
 
     def __init__(self) -> None:
         self.created: dict[str, float] = {}
-        self.moves: Counter[str] = Counter()
+        self.moves: dict[str, int] = {}
         self.last: dict[str, float] = {}
 
     def stored(self, effect: Stored) -> None:
-        """An effect the server is about to write."""
-        if isinstance(effect, Log):
-            entry = effect.entry
+        """An effect the server is about to write (on the path of every move: cheap)."""
+        if type(effect) is Log:
+            entry, room = effect.entry, effect.room
             kind = entry.get("k")
-            if kind == "computer" or (kind == "msg" and entry.get("m", {}).get("type") == "move"):
-                self.moves[effect.room] += 1
-            self.last[effect.room] = float(entry.get("t", 0.0))
+            if kind == "msg":
+                message = entry.get("m")
+                if isinstance(message, dict) and message.get("type") == "move":
+                    self.moves[room] = self.moves.get(room, 0) + 1
+            elif kind == "computer":
+                self.moves[room] = self.moves.get(room, 0) + 1
+            self.last[room] = entry.get("t", 0.0)
         elif isinstance(effect, SaveRoom):
             now = float(effect.row.get("created_at") or time.time())
             self.created[effect.room] = self.last[effect.room] = now

@@ -32,6 +32,8 @@ def is_admin(request: Request) -> bool:
 def respond(request: Request, allowed: bool) -> Response | None:
     """The page (or 404 for a peer that is not ``allowed``); None lets a WebSocket
     upgrade go on to the admin channel (the caller refuses a peer not allowed)."""
+    if request.headers.get("Upgrade", "").strip().lower() == "websocket":
+        return None
     if not allowed:
         return web._plain(HTTPStatus.NOT_FOUND, "not found\n")
     return web.respond(dataclasses.replace(request, path=PAGE))

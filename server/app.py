@@ -252,7 +252,9 @@ class GameServer:
         """``GET /healthz`` answers 200 for health checks; a plain GET gets the browser
         client's files (:mod:`.web`); WebSocket upgrades go on to the game, unless
         they come from another site's page (403) or the address opens connections
-        too fast (429 with Retry-After)."""
+        too fast (429 with Retry-After). A banned address gets 403 with the ban's
+        end and reason; ``/admin`` is the admin page and channel, for allowed peers
+        only (others: 404, or 403 at the upgrade; see ``server/admin_web.py``)."""
         method = getattr(request, "method", "GET")
         peer = _peer(connection)
         if admin_web.is_admin(request):

@@ -293,7 +293,8 @@ def announce(server: GameServer, advertised: list[str] | None = None,
                 "the admin token)", address="localhost" if host in WILDCARD_HOSTS
                 else f"[{host}]" if ":" in host else host,
                 port=port), flush=True)
-    print(_("admin: {link}", link=admin_link(server)), flush=True)
+    if getattr(server, "admin", None) is not None:  # (stand-ins in tests may have none)
+        print(_("admin: {link}", link=admin_link(server)), flush=True)
 
 
 def admin_link(server: GameServer) -> str:

@@ -4,12 +4,14 @@ token, and a backoff on wrong tokens per address; bans as the server keeps them.
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 import pytest
 
 from gridhall.server import cli
 from gridhall.server.admin_access import FREE_FAILURES, AdminAccess
 from gridhall.server.admin_store import AUDIT_MARGIN, AUDIT_ROWS
+from gridhall.server.app import GameServer
 from gridhall.server.bans import Ban, Bans, refusal
 from gridhall.server.store import Store
 
@@ -97,3 +99,29 @@ def test_the_store_keeps_bans_settings_and_a_bounded_audit_log(tmp_path: object)
     count = store.db.execute("SELECT COUNT(*) FROM audit").fetchone()[0]
     assert count <= AUDIT_ROWS + AUDIT_MARGIN
     store.close()
+
+
+def test_admin_options_reach_the_server_from_the_file_and_the_command_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    settings = tmp_path / "gridhall.toml"
+    settings.write_text('admin_from = ["192.168.7.0/24"]\nadmin_token = "token-from-the-file"\n')
+    made: list[GameServer] = []
+    monkeypatch.setattr(cli, "serve", lambda server, addresses, settings: made.append(server))
+    monkeypatch.setattr(cli.loops, "run", lambda main, factory: None)
+    monkeypatch.setattr(cli.collector, "install", lambda: None)
+    cli.main(["--config", str(settings), "--db", str(tmp_path / "g.db"), "--port", "0",
+              "--no-discovery"])
+    cli.main(["--config", str(settings), "--db", str(tmp_path / "g.db"), "--port", "0",
+              "--no-discovery", "--admin-from", "10.9.0.0/16"])
+    from_file, overridden = made
+    try:
+        assert from_file.admin.token == "token-from-the-file"
+        assert from_file.admin.peer_allowed("192.168.7.9")
+        assert not from_file.admin.peer_allowed("10.9.1.1")
+        assert overridden.admin.peer_allowed("10.9.1.1")  # the command line wins
+        assert not overridden.admin.peer_allowed("192.168.7.9")
+        assert from_file.admin.peer_allowed("127.0.0.1")
+    finally:
+        for server in made:
+            server.work.close()
+            server.store.close()
