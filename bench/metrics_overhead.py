@@ -7,9 +7,10 @@ server's :class:`Stats` and once with one whose counting does nothing. The ratio
 takes the best of several rounds, alternating, so a busy machine affects both.
 Two kinds of message: a Gomoku move (journaled, answered to both players, its round
 trip measured) and a ``list-rooms`` (nothing stored). It also prints how long one
-``/metrics`` scrape takes with many rooms open.
+``/metrics`` scrape takes with many rooms open, and the figures' own calls timed
+alone (steadier on a busy machine than the difference of two runs).
 
-    .venv/bin/python bench/metrics_overhead.py [--rounds 15] [--games 2] [--lists 5000]
+    .venv/bin/python bench/metrics_overhead.py [--rounds 31] [--games 1] [--lists 2000]
 """
 
 from __future__ import annotations
@@ -135,7 +136,8 @@ async def best(rounds: int, run: Callable[[GameServer], Awaitable[float]]
     quiet: list[float] = []
     with tempfile.TemporaryDirectory() as tmp:
         for n in range(rounds + 1):
-            for stats, times in ((Stats, counted), (Quiet, quiet)):
+            sides: list[tuple[type[Stats], list[float]]] = [(Stats, counted), (Quiet, quiet)]
+            for stats, times in sides if n % 2 else sides[::-1]:  # each goes first by turns
                 server = server_in(tmp, f"{stats.__name__}{n}")
                 server.stats = stats()
                 try:
@@ -145,6 +147,24 @@ async def best(rounds: int, run: Callable[[GameServer], Awaitable[float]]
                 if n:
                     times.append(seconds)
     return min(counted), min(quiet)
+
+
+def counting_alone(repeat: int = 31, number: int = 20_000) -> float:
+    """Seconds the figures' own calls take for one answered request (one message in,
+    one frame out, the turn's end), best of ``repeat``: steadier than the difference
+    of two runs on a busy machine."""
+    stats = Stats()
+    frame = p.encode(p.Rooms(rooms=[], re=1))
+    clock = time.perf_counter
+    times = []
+    for _ in range(repeat):
+        began = clock()
+        for _ in range(number):
+            stats.message_in("list-rooms", T0)
+            stats.frame_out(frame)
+            stats.delivered(clock())
+        times.append(clock() - began)
+    return min(times) / number
 
 
 async def scrape(rooms: int) -> tuple[float, int]:
@@ -167,9 +187,9 @@ async def scrape(rooms: int) -> tuple[float, int]:
 
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=15)
-    parser.add_argument("--games", type=int, default=2)
-    parser.add_argument("--lists", type=int, default=5_000)
+    parser.add_argument("--rounds", type=int, default=31)
+    parser.add_argument("--games", type=int, default=1)
+    parser.add_argument("--lists", type=int, default=2_000)
     parser.add_argument("--rooms", type=int, default=2_000)
     args = parser.parse_args()
     moves = args.games * len(BLACK + WHITE)
@@ -179,6 +199,9 @@ async def main() -> None:
     with_figures, without = await best(args.rounds, lambda s: lists(s, args.lists))
     print(f"list-rooms:       {with_figures / args.lists * 1e6:.1f} us with the figures, "
           f"{without / args.lists * 1e6:.1f} us without: ratio {with_figures / without:.3f}")
+    alone = counting_alone()
+    print(f"the figures' own calls per request: {alone * 1e6:.2f} us, "
+          f"{alone / (without / args.lists):.1%} of a list-rooms without them")
     seconds, size = await scrape(args.rooms)
     print(f"/metrics with {args.rooms} rooms: {seconds * 1e3:.2f} ms, {size} bytes")
 
