@@ -247,3 +247,22 @@ def test_a_closed_room_leaves_nothing_live_behind(tmp_path: Path) -> None:
     assert con.execute("SELECT COUNT(*) FROM journal").fetchone()[0] == 0
     assert con.execute("SELECT COUNT(*) FROM identities WHERE token_hash = ?",
                        (ann.last(p.Welcome).token,)).fetchone()[0] == 0  # hashed, never kept
+
+
+def test_a_room_whose_player_was_forgotten_after_the_snapshot_still_comes_back(
+        tmp_path: Path) -> None:
+    """Bob's grace ends mid-game: he leaves and his identity is deleted, but the
+    game-start snapshot still seats him. The restore must replay past that."""
+    db, path = store(tmp_path)
+    server = FakeServer(store=db, grace_seconds=60)
+    ann, bob, code = gomoku(server)
+    ann.send("move", T0 + 1, move={"x": 7, "y": 7})
+    bob.drop(T0 + 2)
+    server.advance(T0 + 62)
+    assert ann.last(p.GameOver).result["reason"] == "disconnect"
+    server2 = restart(server, path, T0 + 100, T0 + 70)
+    assert code in server2.hub.lobby.rooms
+    state = resume(server2, ann, T0 + 101).last(p.State)
+    assert state.room == code and [pl["player"] for pl in state.players] == [me(ann)]
+    assert state.result is not None and state.result["reason"] == "disconnect"
+    assert me(bob) not in server2.hub.identities.by_id  # the stand-in is swept again
