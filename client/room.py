@@ -117,6 +117,11 @@ def _snapshot(copy: RoomCopy | None, msg: p.State, now: float) -> RoomCopy:
     if notes:  # the server's chat lines know nothing of our notes: keep them, in time order
         chat = sorted([*msg.chat, *notes], key=_when)[-CHAT_KEEP:]
         msg = replace(msg, chat=chat)
+    ids = msg.spectator_ids
+    if isinstance(ids, list) and len(ids) == len(msg.spectators):
+        for player, name in zip(ids, msg.spectators, strict=True):
+            if isinstance(player, str) and isinstance(name, str):
+                base = _learn(base, player, name)
     return replace(base, seq=msg.seq, state=msg, again=again, syncing=False, view_at=now)
 
 

@@ -324,6 +324,9 @@ class State:
     """No newcomers may join (added); members who dropped still resume."""
     muted: list[Any] = field(default_factory=list)
     """Members whose chat the host muted (added)."""
+    spectator_ids: list[Any] | None = None
+    """The spectators' player ids, in the order of ``spectators`` (added), so a
+    host's tools can name a spectator the client has seen no event from."""
 
 
 @message("moved", "server")

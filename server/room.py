@@ -354,6 +354,7 @@ class Room:
             options=self.options, status=self.status,
             players=[self._player_entry(n, s) for n, s in enumerate(self.seats) if s is not None],
             spectators=[s.name for s in self.spectators],
+            spectator_ids=[s.id for s in self.spectators],
             view=game.view(viewer) if game is not None else {},
             turn=game.turn() if game is not None else None,
             result=game.result if game is not None else None,

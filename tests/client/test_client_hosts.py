@@ -87,6 +87,14 @@ def test_a_spectator_host_is_marked_once_their_id_is_known() -> None:
     assert [m.name for m in members(room.state, room.known) if m.host] == ["cy"]
 
 
+def test_a_state_naming_spectators_ids_makes_them_known_at_once() -> None:
+    room = hosted(host="c", spectator_ids=["c"])
+    assert room.state is not None and room.known == {"c": "cy"}
+    assert [m.name for m in members(room.state, room.known) if m.host] == ["cy"]
+    room = hosted(host="c", spectator_ids=["c", "d"])  # not the spectators' list: ignored
+    assert room.known == {}
+
+
 def test_kicked_member_lands_in_the_lobby_told_until_when() -> None:
     until = time.time() + 600
     left = wire({"type": "left", **EV, "seq": 7, "player": "b", "reason": "kicked",

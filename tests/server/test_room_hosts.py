@@ -67,6 +67,9 @@ def test_the_creator_hosts_and_state_and_the_room_list_say_so() -> None:
     cy.send("list-rooms")
     [entry] = cy.last(p.Rooms).rooms
     assert entry["host"] == "Ann" and entry["locked"] is False
+    cy.send("join-room", room=_code, role="spectator")
+    got = state(ann)
+    assert got.spectators == ["Cy"] and got.spectator_ids == [me(cy)]
 
 
 @pytest.mark.parametrize("fields", ACTIONS)

@@ -71,6 +71,11 @@ def test_host_events_fold_into_the_room_and_read_as_log_lines(ann: Browser,
         line({action: 'hand-over', by: 'p2', player: 'p1', name: 'Ann'}),
         line({action: 'unmute', by: 'p9', player: 'p3'}),
       ];
+      s.onMessage({type: 'state', room: 'R', seq: 9, game: 'gomoku', status: 'waiting',
+        players: [{player: 'p1', name: 'Ann', seat: 0}], spectators: ['Cy'],
+        spectator_ids: ['p4'], view: {}, chat: [], round: 0, host: 'p4', locked: false,
+        muted: []});
+      out.fromState = hosts.knownWatchers(st(), s.room.watchers);
       out.removed = hosts.isOperatorRemoval("removed by the server's operator: spam");
       out.flood = hosts.isOperatorRemoval('message flood');
       return out;
@@ -78,6 +83,7 @@ def test_host_events_fold_into_the_room_and_read_as_log_lines(ann: Browser,
     assert got["afterLock"] == [["p2"], True]
     assert got["watchers"] == [{"player": "p3", "name": "Dee"}], "a spectator's id, from joined"
     assert got["afterHandOver"] == [[], False, "p2", 0]
+    assert got["fromState"] == [{"player": "p4", "name": "Cy"}], "ids a state names"
     assert got["synced"] == ["sync"], "a changed computer seat comes with a fresh state"
     assert got["lines"] == [
         "Bob removed Dee for 10 minutes.",

@@ -67,6 +67,17 @@ export function noteWatcher(watchers, msg, state) {
   }
 }
 
+/** Spectators' ids from a `state` that carries them (`spectator_ids`, in the order of
+ * `spectators`; older servers send none). */
+export function noteWatchers(watchers, state) {
+  const ids = state.spectator_ids;
+  const names = state.spectators;
+  if (!Array.isArray(ids) || !Array.isArray(names) || ids.length !== names.length) return;
+  ids.forEach((player, n) => {
+    if (typeof player === "string") watchers.set(player, String(names[n]));
+  });
+}
+
 /** Spectators with an id we know: [{player, name}], in the state's order. */
 export function knownWatchers(state, watchers) {
   const byName = new Map();

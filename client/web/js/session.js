@@ -13,7 +13,7 @@
 
 import { PROTOCOL, decode, encode } from "./codec.js";
 import { applyDelta } from "./delta.js";
-import { foldHost, isOperatorRemoval, noteWatcher } from "./hosts.js";
+import { foldHost, isOperatorRemoval, noteWatcher, noteWatchers } from "./hosts.js";
 import { t } from "./i18n.js";
 
 const CHAT_KEEP = 200;
@@ -269,6 +269,7 @@ export class Session {
     copy.seq = msg.seq;
     copy.syncing = false;
     if (Array.isArray(msg.pending_again)) copy.again = msg.pending_again.map(String);
+    noteWatchers(copy.watchers, msg);
   }
 
   syncIfStale(copy) {
