@@ -6,6 +6,8 @@ from __future__ import annotations
 from contextlib import AsyncExitStack
 from pathlib import Path
 
+from gridhall.server.app import GameServer
+from tests.e2e.test_admin_e2e import player_from
 from tests.e2e.test_restart_e2e import rejoin, server_process, stop_and_restart
 from tests.wsclient import WsClient, gomoku_pair
 
@@ -36,6 +38,28 @@ async def test_a_kicked_player_goes_to_the_lobby_and_cannot_rejoin(server_url: s
         await b.send("list-rooms", id=4)
         [entry] = (await b.expect("rooms", re=4))["rooms"]
         assert entry["host"] == "Ann" and entry["locked"] is False
+
+
+async def test_a_kick_also_keeps_out_a_new_identity_from_the_kicked_address(
+        server: GameServer) -> None:
+    """Eve (127.0.0.2) is removed; coming back without her token is a new identity, but
+    from the same address, which nobody else in the room shared: refused too."""
+    async with player_from(server, "127.0.0.1", "Ann") as ann, \
+            player_from(server, "127.0.0.2", "Eve") as eve:
+        await ann.send("create-room", game="gomoku", options={"size": 15})
+        room = (await ann.expect("joined"))["room"]
+        await eve.send("join-room", room=room, role="spectator")
+        await eve.expect("state")
+        await ann.send("host", action="kick", player=eve.player, minutes=5)
+        await eve.expect("left", reason="kicked")
+    async with player_from(server, "127.0.0.2", "Eve again") as eve2, \
+            player_from(server, "127.0.0.3", "Cy") as cy:
+        assert eve2.player != eve.player
+        await eve2.send("join-room", room=room, role="spectator", id=1)
+        refused = await eve2.expect("error", re=1)
+        assert refused["code"] == "kicked" and 0 < refused["retry_after"] <= 300
+        await cy.send("join-room", room=room, role="spectator", id=2)
+        assert (await cy.expect("joined", re=2))["room"] == room
 
 
 async def test_host_lock_mute_and_kick_survive_kill_9(tmp_path: Path) -> None:
