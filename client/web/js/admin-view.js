@@ -80,7 +80,7 @@ class KeyedList {
       row.item = item;
       const sig = signature(item);
       if (sig !== row.sig) {
-        row.body.replaceChildren(...this.body(item));
+        row.body.replaceChildren(...this.body(item).filter((node) => node !== null));
         row.sig = sig;
       }
       const next = previous ? previous.nextSibling : this.ul.firstChild;
