@@ -24,8 +24,21 @@ class ErrorCode(StrEnum):
     NO_PENDING_REQUEST = "no-pending-request"
     RATE_LIMITED = "rate-limited"
     SERVER_BUSY = "server-busy"
+    NOT_THE_HOST = "not-the-host"
+    """A host action from someone who is not the room's host."""
+    KICKED = "kicked"
+    """Removed from that room by its host, for a while (``retry_after``)."""
+    ROOM_LOCKED = "room-locked"
+    MUTED = "muted"
+    GAME_IN_PROGRESS = "game-in-progress"
+    BANNED = "banned"
+    """Kept out of this server by its operator, for a while (``retry_after``)."""
     INTERNAL_ERROR = "internal-error"
     """The server's own fault (a bug), never the client's: nothing changed."""
+    ADMIN_REFUSED = "admin-refused"
+    """The admin channel's ``admin-hello`` with a wrong token (PROTOCOL.md, "Admin")."""
+    NO_SUCH_PLAYER = "no-such-player"
+    """An admin action names a player the server does not know."""
 
 
 class ProtocolError(Exception):

@@ -218,6 +218,27 @@ class Profile:
     re: int | None = None
 
 
+@message("announce", "server")
+class Announce:
+    """The server's operator speaks to every connected client (added; not a room
+    event: no ``room``, no ``seq``). Clients show ``text`` as plain text."""
+
+    TYPE: ClassVar[str]
+    text: str
+    ts: float
+
+
+@message("room-closed", "server")
+class RoomClosed:
+    """The server's operator closed the room (added): each member gets this, then a
+    ``left`` with the same ``seq``, its own id and ``reason: "closed"``."""
+
+    TYPE: ClassVar[str]
+    room: str
+    seq: int
+    reason: str
+
+
 @message("rooms", "server")
 class Rooms:
     TYPE: ClassVar[str]
@@ -253,6 +274,8 @@ class Left:
     player: str | None = None
     re: int | None = None
     name: str | None = None
+    reason: str | None = None
+    until: float | None = None
 
 
 @message("state", "server")

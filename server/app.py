@@ -25,6 +25,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Sized
 from http import HTTPStatus
+from typing import TYPE_CHECKING
 
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
@@ -33,7 +34,11 @@ from websockets.http11 import Request, Response
 from gridhall import protocol as p
 from gridhall.protocol import ErrorCode
 
-from . import origin, web
+from . import admin_web, origin, web
+from .admin_access import AdminAccess
+from .admin_channel import AdminChannel
+from .admin_status import RETENTION_KEYS, RoomActivity
+from .bans import refusal
 from .computer import Computers
 from .config import ServerConfig
 from .connection import Connection
@@ -49,8 +54,13 @@ from .jobs import BUSY, run_job
 from .memory import release_free_memory
 from .scheduler import Owner
 from .session import Link, Session, Sessions
+from .settings_file import Settings
+from .stats import Stats
 from .store import Store
 from .work import WorkPool
+
+if TYPE_CHECKING:
+    from .metrics import Exporter
 
 TRIM_AFTER = 2**20
 """Bytes a dropped connection must have held for the server to hand freed memory
@@ -74,11 +84,17 @@ seconds, and soon again while one batch was not enough."""
 class GameServer:
     def __init__(self, config: ServerConfig | None = None) -> None:
         self.config = config or ServerConfig()
+        self.metrics = exporter(self) if self.config.metrics else None
+        """``GET /metrics`` (server/metrics.py), with ``--metrics`` only."""
         self.store = Store(self.config.db, durable_commits=self.config.durable_commits,
                            limits=self.config.retention())
         self.hub = Hub(self.config)
+        self.stats = Stats()
+        """The running figures (admin page, ``/metrics``)."""
         self.work = WorkPool(self.config.ai_workers, self.config.max_jobs,
-                             self.config.quick_workers, self.config.max_jobs_per_address)
+                             self.config.quick_workers, self.config.max_jobs_per_address,
+                             stats=self.stats)
+        self.stats.pool = self.work
         self.computers = Computers(self.work, self.config.ai_budget)
         self._trim: asyncio.TimerHandle | None = None
         self.connects = PerAddress(self.config.connects_per_second, self.config.connect_burst)
@@ -105,6 +121,17 @@ class GameServer:
         self._prune_timer: asyncio.TimerHandle | None = None
         self._server: Server | None = None
         self._closed = False
+        self.admin = AdminAccess(self.config.admin_token, self.config.admin_from)
+        """Who may open the admin page (``server/admin_access.py``)."""
+        self.admin_channel = AdminChannel(self)
+        self.activity = RoomActivity()
+        """Rooms' age, moves and last activity, for the admin page."""
+        self.settings: Settings | None = None
+        """Where each setting came from (set by the command line's ``main``)."""
+        self.admin_settings: dict[str, object] = {}
+        """Settings changed from the admin page (kept in the store; they win)."""
+        self.hub.bans.by_id.update((b.ban, b) for b in self.store.admin.load_bans(time.time()))
+        self.apply_admin_settings(self.store.admin.settings())
 
     # -- lifecycle ------------------------------------------------------------
     async def start(self) -> None:
@@ -128,6 +155,15 @@ class GameServer:
         log.info("gridhall server %r listening on %s:%d", self.config.name, self.config.host,
                  self.port)
 
+    def apply_admin_settings(self, values: dict[str, object]) -> None:
+        """Run with retention settings the admin page set (already checked, or read
+        back from the store: unknown keys are skipped)."""
+        for key, value in values.items():
+            if key in RETENTION_KEYS and isinstance(value, (int, float)):
+                setattr(self.config, key, value)
+                self.admin_settings[key] = value
+        self.store.pruner.limits = self.config.retention()
+
     @property
     def port(self) -> int:
         assert self._server is not None
@@ -139,6 +175,7 @@ class GameServer:
             return
         now = time.time()
         down_since = self.store.alive_at() or now
+        self.activity.restored(rooms, now)
         self.execute(self.hub.restore(identities, rooms, now, down_since))
         self._flush()
         log.info("restored %d rooms after %.0f s down", len(self.hub.lobby.rooms),
@@ -215,8 +252,24 @@ class GameServer:
         """``GET /healthz`` answers 200 for health checks; a plain GET gets the browser
         client's files (:mod:`.web`); WebSocket upgrades go on to the game, unless
         they come from another site's page (403) or the address opens connections
-        too fast (429 with Retry-After)."""
+        too fast (429 with Retry-After). A banned address gets 403 with the ban's
+        end and reason; ``/admin`` is the admin page and channel, for allowed peers
+        only (others: 404, or 403 at the upgrade; see ``server/admin_web.py``)."""
         method = getattr(request, "method", "GET")
+        peer = _peer(connection)
+        if admin_web.is_admin(request):
+            allowed = self.admin.peer_allowed(peer)
+            page = admin_web.respond(request, allowed)
+            if page is not None:
+                return page
+            if not allowed:
+                return connection.respond(HTTPStatus.FORBIDDEN, "forbidden\n")
+        else:
+            ban = self.hub.bans.address(peer, time.time())
+            if ban is not None:
+                return connection.respond(HTTPStatus.FORBIDDEN, refusal(ban) + "\n")
+        if self.metrics is not None and request.path.split("?", 1)[0] == "/metrics":
+            return self.metrics.respond(request, peer)
         if request.path == "/healthz" and method in web.ALLOWED_METHODS:
             health = connection.respond(HTTPStatus.OK, "ok\n")
             return web.headers_only(health) if method == "HEAD" else health
@@ -226,7 +279,6 @@ class GameServer:
         if not origin.allowed(request.headers.get("Origin"), request.headers.get("Host"),
                               self.allowed_origins):
             return connection.respond(HTTPStatus.FORBIDDEN, origin.REFUSAL)
-        peer = str(connection.remote_address[0]) if connection.remote_address else "?"
         if self.unwelcomed.by_address[peer] >= self.unwelcomed.per_address:
             response = connection.respond(HTTPStatus.TOO_MANY_REQUESTS,
                                           "Too many connections from your address have not "
@@ -244,13 +296,18 @@ class GameServer:
 
     # -- connections ----------------------------------------------------------
     async def _handle(self, ws: ServerConnection) -> None:
+        if ws.request is not None and admin_web.is_admin(ws.request):
+            await self.admin_channel.serve(ws)
+            return
         conn = Connection(ws, self.config)
         limit_kernel_buffer(ws, self.config.socket_send_buffer)
         if len(self.connections) >= self.max_connections or \
                 self.per_ip[conn.peer] >= self.config.max_connections_per_ip:
-            conn.send_frame(p.encode(p.Error(
+            busy = p.encode(p.Error(
                 code=ErrorCode.SERVER_BUSY.value,
-                message="The server has as many players as it allows; try again later.")))
+                message="The server has as many players as it allows; try again later."))
+            self.stats.frame_out(busy)
+            conn.send_frame(busy)
             conn.close(1013, "server busy")
             await conn.wait_closed()
             return
@@ -262,6 +319,7 @@ class GameServer:
             await conn.wait_closed()
             return
         self.connections.add(conn)
+        self.stats.connection_opened()
         self.per_ip[conn.peer] += 1
         session = Session(self, conn, time.time())
         no_hello = asyncio.get_running_loop().call_later(
@@ -287,6 +345,7 @@ class GameServer:
             no_hello.cancel()
             self.unwelcomed.leave(conn)
             self.connections.discard(conn)
+            self.stats.connection_closed()
             self.per_ip[conn.peer] -= 1
             if self.per_ip[conn.peer] <= 0:
                 del self.per_ip[conn.peer]
@@ -331,6 +390,7 @@ class GameServer:
                 self._run_work(effect)
             elif isinstance(effect, STORED):
                 self._pending_store.append(effect)
+                self.activity.stored(effect)
                 if isinstance(effect, DropRoom):
                     self.work.forget_room(effect.room)
         self._schedule_flush()
@@ -362,18 +422,25 @@ class GameServer:
         self._flush_handle = None
         stored, self._pending_store = self._pending_store, []
         frames, self._pending_frames = self._pending_frames, []
+        stats = self.stats
         if stored:
+            began = time.perf_counter()
             try:
                 self.store.write(stored)
             except Exception:  # the game goes on for the players even if the disk does not
                 log.exception("could not write %d changes to the store", len(stored))
+            else:
+                stats.commit(time.perf_counter() - began)
         for link, frame in frames:
             try:
+                stats.frame_out(frame)
                 link.send_frame(frame)
             except Exception:  # one failing socket must not cost the others their frames
                 log.exception("could not send to %s; closing that connection", link.peer)
                 with contextlib.suppress(Exception):
                     link.close(1011, "the server could not send to this connection")
+        if frames:
+            stats.delivered(time.perf_counter())
 
     def _arm(self, wake: Wake) -> None:
         timer = self._timers.pop(wake.key, None)
@@ -401,7 +468,8 @@ class GameServer:
             self._work_answered(work, answer)
 
         def failed(exc: BaseException) -> None:
-            log.error("room %s: a %s job failed: %r", work.room, work.job.kind, exc)
+            log.error("room %s: a %s job failed: %r", work.room, work.job.kind, exc,
+                      extra={"room": work.room})
             self._work_answered(work, {"error": "failed"})
 
         def busy() -> None:
@@ -409,7 +477,7 @@ class GameServer:
 
         owner = Owner(work.address or "room:" + work.room, work.room)
         if not self.work.submit(run_job, work.job, owner=owner, key=("work", work.room),
-                                done=done, failed=failed, busy=busy):
+                                done=done, failed=failed, busy=busy, kind=work.job.kind):
             asyncio.get_running_loop().call_soon(busy)
 
     def _work_answered(self, work: Work, answer: JSON) -> None:
@@ -436,6 +504,25 @@ class GameServer:
     def _trim_now(self) -> None:
         self._trim = None
         release_free_memory()
+
+
+class MetricsUnavailable(RuntimeError):
+    """``--metrics`` was asked for without ``prometheus-client`` installed."""
+
+
+def exporter(server: GameServer) -> Exporter:
+    """The server's ``/metrics`` (imports ``prometheus-client``, only needed then)."""
+    try:
+        from .metrics import Exporter
+    except ImportError as exc:
+        raise MetricsUnavailable(
+            "--metrics needs the prometheus-client package: pip install "
+            "\"gridhall[metrics]\" (or leave --metrics out)") from exc
+    return Exporter(server)
+
+
+def _peer(connection: ServerConnection) -> str:
+    return str(connection.remote_address[0]) if connection.remote_address else "?"
 
 
 def _received_frames(ws: ServerConnection) -> Sized | None:

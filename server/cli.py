@@ -11,8 +11,8 @@ from pathlib import Path
 
 from gridhall.protocol.i18n import gettext as _
 
-from . import collector, history_lines, logformat, loops, origin, settings_file
-from .app import GameServer
+from . import admin_access, collector, history_lines, logformat, loops, origin, settings_file
+from .app import GameServer, MetricsUnavailable
 from .config import ServerConfig
 from .discovery import WILDCARD_HOSTS, Advertiser, default_addresses
 from .netinfo import lan_addresses
@@ -79,6 +79,24 @@ def web_origin(text: str) -> str:
     return found
 
 
+def admin_network(text: str) -> str:
+    """An ``--admin-from`` value: an address or network in CIDR form."""
+    try:
+        return str(admin_access.network(text))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not an address or network (e.g. 192.168.1.0/24)") from None
+
+
+def admin_token(text: str) -> str:
+    """An ``--admin-token`` value: 16 to 256 URL-safe characters (it goes in a link)."""
+    if not 16 <= len(text) <= 256 or not all(c.isascii() and (c.isalnum() or c in "-_.~")
+                                             for c in text):
+        raise argparse.ArgumentTypeError("an admin token is 16 to 256 characters from "
+                                         "A-Z, a-z, 0-9 and - _ . ~")
+    return text
+
+
 def build_parser() -> argparse.ArgumentParser:
     d = ServerConfig()
     parser = argparse.ArgumentParser(prog="gridhall-server",
@@ -136,6 +154,16 @@ def build_parser() -> argparse.ArgumentParser:
                         help="also accept browsers on pages from this origin, e.g. "
                         "http://games.example:8080 (repeatable; default: only the "
                         "server's own pages, and clients that send no Origin)")
+    parser.add_argument("--metrics", action="store_true",
+                        help="serve /metrics in the Prometheus text format, to this machine "
+                        "or with the admin token (needs pip install \"gridhall[metrics]\")")
+    parser.add_argument("--admin-from", action="append", metavar="CIDR", default=None,
+                        type=admin_network,
+                        help="also allow the admin page from this network, e.g. "
+                        "192.168.1.0/24 (repeatable; default: this machine only)")
+    parser.add_argument("--admin-token", type=admin_token, default=None, metavar="TOKEN",
+                        help="the admin page's secret (default: a new random one each start, "
+                        "printed in the admin link)")
     sub = parser.add_subparsers(dest="command")
     hist = sub.add_parser("history", help="print recent finished games and exit")
     hist.add_argument("--db", dest="history_db", default=None,
@@ -183,13 +211,22 @@ def main(argv: list[str] | None = None) -> None:
                           chat_rows=args.chat_rows, games_days=args.games_days,
                           games_rows=args.games_rows, games_mb=args.games_mb,
                           journal_rows=args.journal_rows,
-                          allow_origins=tuple(args.allow_origin or ()))
+                          allow_origins=tuple(args.allow_origin or ()),
+                          metrics=args.metrics,
+                          admin_token=args.admin_token,
+                          admin_from=tuple(args.admin_from or ()))
     try:
         factory = loops.choose(args.loop)
     except loops.LoopUnavailable as exc:
         print(f"gridhall-server: --loop uvloop: {exc}", file=sys.stderr)
         sys.exit(2)
-    server = GameServer(config)
+    try:
+        server = GameServer(config)
+    except MetricsUnavailable:
+        print(_("gridhall-server: --metrics needs the prometheus-client package: "
+                "pip install \"gridhall[metrics]\" (or leave --metrics out)"), file=sys.stderr)
+        sys.exit(2)
+    server.settings = settings
     addresses = None if args.no_discovery else (args.advertise or default_addresses(args.host))
     collector.install()  # this process is the server: pace the garbage collector for it
     try:
@@ -250,3 +287,21 @@ def announce(server: GameServer, advertised: list[str] | None = None,
               "its connect screen and `gridhall --find` prints it.", flush=True)
     links = "  or  ".join(f"http://{a}:{port}/" for a in addresses) or f"http://localhost:{port}/"
     print(f"Or in a browser, phones too (nothing to install):  {links}", flush=True)
+    if getattr(server, "metrics", None) is not None:  # (tests pass stand-ins)
+        print(_("metrics: http://{address}:{port}/metrics (from this machine, or with "
+                "the admin token)", address="localhost" if host in WILDCARD_HOSTS
+                else f"[{host}]" if ":" in host else host,
+                port=port), flush=True)
+    if getattr(server, "admin", None) is not None:  # (stand-ins in tests may have none)
+        print(_("admin: {link}", link=admin_link(server)), flush=True)
+
+
+def admin_link(server: GameServer) -> str:
+    """The admin page's address with the token in its fragment (never sent to a server).
+    On a wildcard listen address it names this machine, where the page is allowed."""
+    host = server.config.host
+    if host in WILDCARD_HOSTS:
+        host = "127.0.0.1"
+    elif ":" in host:
+        host = f"[{host}]"
+    return f"http://{host}:{server.port}/admin#{server.admin.token}"

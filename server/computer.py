@@ -65,7 +65,8 @@ class Computers:
         stale answer by its request. A job lost with its worker (the pool starts new
         ones) is asked once more: the seat would otherwise wait for its move forever."""
         def failed(exc: BaseException) -> None:
-            log.error("room %s: the computer failed to find a move: %r", job.room, exc)
+            log.error("room %s: the computer failed to find a move: %r", job.room, exc,
+                      extra={"room": job.room, "player": job.bot})
             if retry and isinstance(exc, BrokenExecutor):
                 self.schedule(job, answer, retry=False)
 

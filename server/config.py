@@ -129,6 +129,13 @@ class ServerConfig:
     allow_origins: tuple[str, ...] = ()
     """Web origins (``http://host:port``) allowed to open a WebSocket besides the
     server's own pages (see ``server/origin.py``)."""
+    admin_token: str | None = None
+    """The admin page's token (None: a new random one each start; see
+    ``server/admin_access.py``)."""
+    admin_from: tuple[str, ...] = ()
+    """Networks (CIDR) besides loopback allowed to reach the admin page."""
+    metrics: bool = False
+    """Serve ``GET /metrics`` in the Prometheus text format (``server/metrics.py``)."""
 
     def retention(self) -> Limits:
         """The store's history limits (see ``server/retention.py``)."""

@@ -31,6 +31,7 @@ from gridhall import protocol as p
 from gridhall.protocol import ErrorCode, ProtocolError
 from gridhall.protocol.schema import from_map, to_map
 
+from .bans import Bans, refusal
 from .config import ServerConfig
 from .effects import (
     DropRoom,
@@ -47,10 +48,11 @@ from .effects import (
 from .fairness import PasswordGuard, PerAddress
 from .fanout import Kind, RoomBudget
 from .games.base import JSON
-from .identity import Identities, Identity
+from .identity import Identities, Identity, token_hash
 from .lobby import Lobby
 from .names import clean_color, clean_name, computer_name
 from .room import Room
+from .room_closing import close_room
 
 log = logging.getLogger("gridhall.hub")
 
@@ -76,6 +78,8 @@ class Hub:
         self.lobby = Lobby(self, config.max_rooms, config.grace_seconds,
                            config.max_rooms_per_address)
         self.passwords = PasswordGuard()
+        self.bans = Bans()
+        """The operator's bans in force (loaded from the store at start)."""
         self.creations = PerAddress(config.room_creations_per_minute / 60.0,
                                     config.room_creation_burst)
         self._armed: dict[str, float | None] = {}
@@ -104,7 +108,13 @@ class Hub:
         or make a new one. A name that cannot be kept raises ProtocolError.
 
         The caller binds the connection to the identity (closing an older one
-        that spoke for it) before carrying out the effects."""
+        that spoke for it) before carrying out the effects. A token the operator
+        banned raises ProtocolError(``banned``) before anything changes."""
+        if msg.token:
+            ban = self.bans.token(token_hash(msg.token), now)
+            if ban is not None:
+                raise ProtocolError(ErrorCode.BANNED, refusal(ban), msg.id,
+                                    retry_after=round(ban.until - now, 3))
         name = clean_name(msg.name, msg.id)
         ident = self.identities.resume(msg.token) if msg.token else None
         token = msg.token
@@ -210,6 +220,16 @@ class Hub:
         room = self.lobby.rooms.get(key)
         if room is not None:
             self._input(out, room, {"k": "tick"}, now, lambda: room.tick(out, now))
+        return out.effects
+
+    def close_room(self, code: str, reason: str, now: float) -> list[Effect]:
+        """The server's operator closes room ``code`` (``server/room_closing.py``);
+        ProtocolError(``no-such-room``) if there is none."""
+        room = self.lobby.find(code)
+        out = Outbox()
+        self._input(out, room, {"k": "closed"}, now,
+                    lambda: close_room(out, room, reason, now))
+        log.info("room %s closed by the operator", room.code, extra={"room": room.code})
         return out.effects
 
     # -- what rooms tell the hub (RoomHost) -----------------------------------
@@ -326,7 +346,7 @@ class Hub:
         spec = self.lobby.games.get(row["game"])
         if spec is None:
             log.error("room %s: game %r is not hosted any more; dropped", row["code"],
-                      row["game"])
+                      row["game"], extra={"room": row["code"]})
             return None
         room = Room(self, row["code"], spec, row["options"], row["creator"],
                     bool(row["private"]), _unb64(row["password"]), _unb64(row["salt"]) or b"",
@@ -342,7 +362,8 @@ class Hub:
                 self._replay(room, entry)
                 self._journal_n[room.code] = n
         except Exception:
-            log.exception("room %s could not be restored; dropped", room.code)
+            log.exception("room %s could not be restored; dropped", room.code,
+                          extra={"room": room.code})
             self.lobby.rooms.pop(room.code, None)
             for m in room.members:
                 m.room = m.role = None

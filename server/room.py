@@ -701,7 +701,8 @@ class Room:
         try:
             self.move(out, bot, move, now)
         except ProtocolError as exc:
-            log.error("room %s: the computer's move was refused: %s", self.code, exc.message)
+            log.error("room %s: the computer's move was refused: %s", self.code, exc.message,
+                      extra={"room": self.code, "player": bot.id})
 
     def _ask_computers(self, out: Outbox, game: Game) -> None:
         computer = self.spec.computer

@@ -16,6 +16,7 @@ hands the hub's effects to its :class:`SessionHost` to carry out.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, Protocol
@@ -28,6 +29,7 @@ from .effects import Effect
 from .hub import Hub
 from .identity import Identity
 from .limits import SlidingWindow, TokenBucket
+from .stats import Stats
 
 log = logging.getLogger("gridhall.session")
 
@@ -59,6 +61,7 @@ class SessionHost(Protocol):
 
     config: ServerConfig
     hub: Hub
+    stats: Stats
 
     def bind(self, ident: Identity, session: Session) -> None:
         """``session`` now speaks for ``ident`` (an older one is closed)."""
@@ -119,6 +122,9 @@ class Session:
         self.deferred_sync: p.Sync | None = None
         """A ``sync`` waiting for the snapshot limit (the ones asked meanwhile folded in)."""
         self._sync_armed = False
+        self.received_at = 0.0
+        """``time.perf_counter()`` when the frame being handled arrived (a move's
+        round trip starts there)."""
 
     def send(self, msg: Any) -> None:
         self.host.reply(self.link, p.encode(msg))
@@ -129,12 +135,17 @@ class Session:
 
     def receive(self, frame: bytes | str, now: float) -> None:
         """Handle one frame; never raises for anything the client sent."""
+        self.received_at = time.perf_counter()
         if not self.bucket.take(now):
             self.over_rate(frame, now)
             return
         msg: Any = None
         try:
-            msg = p.decode(frame, "client")
+            try:
+                msg = p.decode(frame, "client")
+            finally:
+                self.host.stats.message_in(msg.TYPE if msg is not None else
+                                           _type_of(frame), now)
             if isinstance(msg, p.Sync) and self.identity is not None:  # see defer_sync
                 self.bucket.tokens = min(self.bucket.burst, self.bucket.tokens + 1.0)
                 if not self.sync_flood.take(now):
@@ -144,7 +155,8 @@ class Session:
         except ProtocolError as exc:
             self.refused(exc)
         except Exception:  # a server bug must not end the connection or the server
-            log.exception("internal error handling a frame from %s", self.link.peer)
+            log.exception("internal error handling a frame from %s", self.link.peer,
+                          extra={"player": self.identity.id if self.identity else None})
             self.send(p.Error(code=ErrorCode.INTERNAL_ERROR.value,
                               message="The server failed on that request; this is its own "
                                       "fault and has been logged.",
@@ -160,6 +172,8 @@ class Session:
                 data = p.decode_map(frame)
             except ProtocolError:
                 pass
+        kind = data.get("type")
+        self.host.stats.message_in(kind if isinstance(kind, str) else "", now)
         if data.get("type") == "sync" and self.identity is not None:
             if not self.sync_flood.take(now):
                 self.host.close_link(self.link, 1008, "message flood")
@@ -223,6 +237,8 @@ class Session:
     def handle(self, ident: Identity, msg: Any, now: float) -> None:
         """Pass a message that is within every limit to the hub."""
         effects, error = self.host.hub.handle(ident, msg, now)
+        if error is None and isinstance(msg, p.Move) and effects:
+            self.host.stats.move_accepted(self.received_at)
         self.host.execute(effects)
         if error is not None:
             if error.request_id is None:
@@ -265,7 +281,14 @@ class Session:
             return
         if self.identity is not None:
             raise ProtocolError(ErrorCode.BAD_MESSAGE, "You already said hello.", msg.id)
-        ident, effects = self.host.hub.hello(msg, now, self.link.peer)
+        try:
+            ident, effects = self.host.hub.hello(msg, now, self.link.peer)
+        except ProtocolError as exc:
+            if exc.code is not ErrorCode.BANNED:
+                raise
+            self.error(exc)
+            self.host.close_link(self.link, 1008, "banned")
+            return
         self.identity = ident
         self.host.bind(ident, self)
         log.info("%s is %s (%s)", self.link.peer, ident.name, ident.id,
@@ -278,3 +301,15 @@ class Session:
         self.identity = None
         if ident is not None and self.host.unbind(ident, self):
             self.host.execute(self.host.hub.disconnected(ident, now))
+
+
+def _type_of(frame: bytes | str) -> str:
+    """The ``type`` a frame the codec refused claims to be (only counted, bounded
+    by :meth:`Stats.message_in`)."""
+    if isinstance(frame, bytes):
+        try:
+            kind = p.decode_map(frame).get("type")
+        except ProtocolError:
+            return ""
+        return kind if isinstance(kind, str) else ""
+    return ""

@@ -11,6 +11,8 @@ One SQLite file in WAL mode. It holds:
 - ``journal``: per room, every input that changed it, in order (who, what, when);
 - ``games`` and ``chat``: finished games and chat lines, for ``history``, kept
   within the operator's limits (``server/retention.py``);
+- ``bans``, ``audit`` and ``admin_settings``: what the server's operator decided
+  (``server/admin_store.py``);
 - ``meta``: ``alive_at``, refreshed every few seconds while the server runs, so a
   restart knows how long it was down.
 
@@ -65,6 +67,7 @@ from .effects import (
     SaveSnapshot,
     Stored,
 )
+from .admin_store import AdminTables
 from .hub import SavedRoom
 from .retention import Limits, Pruner
 
@@ -173,6 +176,8 @@ class Store:
         self.db.execute("PRAGMA wal_autocheckpoint=0")  # the Checkpointer's job
         self.checkpointer = Checkpointer(self.path)
         self.pruner = Pruner(self.db, limits or Limits())
+        self.admin = AdminTables(self.db)
+        """Bans, the audit log and settings changed from the admin page."""
 
     # -- the live state -------------------------------------------------------
     def write(self, effects: list[Stored]) -> None:

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .scheduler import JobClass, Owner, Scheduler
+from .stats import Stats
 
 log = logging.getLogger("gridhall.work")
 
@@ -65,6 +66,9 @@ class _Call:
     done: Callable[[Any], None]
     failed: Callable[[BaseException], None]
     busy: Callable[[], None]
+    kind: str = "work"
+    queued_at: float = 0.0
+    """``time.perf_counter()`` when it was offered (its wait in the queue starts)."""
 
 
 class WorkPool:
@@ -75,8 +79,10 @@ class WorkPool:
     that waits, waits in the scheduler's fair, bounded queue."""
 
     def __init__(self, workers: int, max_jobs: int, reserve: int = 1,
-                 per_address: int = 4) -> None:
+                 per_address: int = 4, stats: Stats | None = None) -> None:
         self.scheduler: Scheduler[_Call] = Scheduler(workers, reserve, max_jobs, per_address)
+        self.stats = stats
+        """Where each job's kind, wait and run time are counted (if anywhere)."""
         self.workers = self.scheduler.total
         self._pool: Executor | None = None
         self._tasks: set[asyncio.Task[None]] = set()
@@ -85,6 +91,10 @@ class WorkPool:
     @property
     def running(self) -> int:
         return self.scheduler.running
+
+    def queued(self) -> int:
+        """Jobs waiting for a worker."""
+        return self.scheduler.queued()
 
     @property
     def pool(self) -> Executor:
@@ -105,15 +115,17 @@ class WorkPool:
     def submit(self, fn: Callable[..., Any], *args: Any, owner: Owner,
                cls: JobClass = "quick", key: Hashable | None = None,
                done: Callable[[Any], None], failed: Callable[[BaseException], None],
-               busy: Callable[[], None] = lambda: None) -> bool:
+               busy: Callable[[], None] = lambda: None, kind: str | None = None) -> bool:
         """Queue ``fn(*args)`` for a worker; ``done(value)`` or ``failed(exc)`` is
         called on the loop once it ran. False (nothing queued) when the owner's
         address is past its share of quick jobs; ``busy()`` is called later if a
         queued job is pushed out by a fairer one. A newer job under the same
-        ``key`` replaces a queued one (which then never answers)."""
+        ``key`` replaces a queued one (which then never answers). ``kind`` names the
+        job in the figures (default: its class)."""
         if self._closed:
             return False
-        admission = self.scheduler.offer(_Call(fn, args, done, failed, busy), owner, cls, key)
+        call = _Call(fn, args, done, failed, busy, kind or cls, time.perf_counter())
+        admission = self.scheduler.offer(call, owner, cls, key)
         loop = asyncio.get_running_loop()
         for call in admission.evicted:
             loop.call_soon(call.busy)
@@ -135,11 +147,13 @@ class WorkPool:
 
     async def _run(self, ticket: int, call: _Call) -> None:
         pool = self.pool
+        began = time.perf_counter()
         try:
             value = await asyncio.get_running_loop().run_in_executor(pool, call.fn, *call.args)
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # a broken pool or an unpicklable answer
+            self._count(call, began)
             if isinstance(exc, BrokenExecutor) and self._pool is pool:
                 log.error("a worker process died; starting new ones")
                 self._pool = None  # the next job starts a fresh pool
@@ -147,8 +161,13 @@ class WorkPool:
             self._finished(ticket)
             call.failed(exc)
             return
+        self._count(call, began)
         self._finished(ticket)
         call.done(value)
+
+    def _count(self, call: _Call, began: float) -> None:
+        if self.stats is not None:
+            self.stats.job_done(call.kind, began - call.queued_at, time.perf_counter() - began)
 
     def _finished(self, ticket: int) -> None:
         self.scheduler.finished(ticket)

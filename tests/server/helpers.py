@@ -14,6 +14,7 @@ from gridhall.server.identity import Identity
 from gridhall.server.jobs import run_job
 from gridhall.server.session import Session, Sessions
 from gridhall.server.store import Store
+from gridhall.server.stats import Stats
 
 T0 = 1_800_000_000.0
 
@@ -62,6 +63,7 @@ class FakeServer:
         config.setdefault("db", ":memory:")
         self.config = ServerConfig(**config)
         self.hub = Hub(self.config)
+        self.stats = Stats()
         self.store = store
         self.sessions = Sessions()
         self.other: list[Effect] = []

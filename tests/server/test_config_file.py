@@ -145,7 +145,8 @@ def test_the_start_up_output_says_where_the_settings_came_from(
     assert served == [f"{path} + command line"]
     monkeypatch.setattr(cli, "lan_addresses", lambda: ["192.0.2.7"])
     server = SimpleNamespace(port=8765, config=SimpleNamespace(name="hall", db="/tmp/g.db",
-                             host="0.0.0.0"), hub=SimpleNamespace(lobby=SimpleNamespace(rooms={})))
+                             host="0.0.0.0"), hub=SimpleNamespace(lobby=SimpleNamespace(rooms={})),
+                             admin=SimpleNamespace(token="t" * 32))
     cli.announce(server, settings=f"{path} + command line")  # type: ignore[arg-type]
     assert f"settings: {path} + command line\n" in capsys.readouterr().out
 

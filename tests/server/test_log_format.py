@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from gridhall import protocol as p
 from gridhall.server import cli, logformat, settings_file
 from tests.wsclient import WsClient
 
@@ -73,3 +74,21 @@ def test_the_readable_format_stays_the_default_and_json_is_a_setting(tmp_path: P
     path = tmp_path / "gridhall.toml"
     path.write_text('log_format = "json"\n', "utf-8")
     assert settings_file.parse(parser(), ["--config", str(path)]).args.log_format == "json"
+
+
+def test_an_internal_error_is_logged_with_the_players_id(
+        json_lines: Lines, monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    from tests.server.helpers import FakeServer, connect
+
+    server = FakeServer()
+    ann = connect(server, "Ann")
+
+    def broken(*args: object) -> None:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(server.hub, "handle", broken)
+    ann.send("list-rooms")
+    assert ann.errors()[-1].code == "internal-error"
+    logged = [json.loads(line) for line in json_lines.lines if "internal error" in line]
+    assert logged and logged[-1]["player"] == ann.last(p.Welcome).player
+    assert "RuntimeError: a bug" in logged[-1]["exception"]

@@ -182,7 +182,8 @@ def test_the_server_prints_the_browser_link(capsys: pytest.CaptureFixture[str],
                                             monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(cli, "lan_addresses", lambda: ["192.0.2.7"])
     server = SimpleNamespace(port=8765, config=SimpleNamespace(name="hall", db="/tmp/g.db", host="0.0.0.0"),
-                             hub=SimpleNamespace(lobby=SimpleNamespace(rooms={})))
+                             hub=SimpleNamespace(lobby=SimpleNamespace(rooms={})),
+                             admin=SimpleNamespace(token="t" * 32))
     cli.announce(server)  # type: ignore[arg-type]
     out = capsys.readouterr().out
     assert "http://192.0.2.7:8765/" in out

@@ -61,6 +61,8 @@ SERVER_EXAMPLES: dict[str, dict[str, Any]] = {
     "answer": {"room": "ABC234", "seq": 8, "from": "p1", "kind": "draw", "accept": True},
     "notice": {"room": "ABC234", "seq": 8, "event": "shuffled", "data": {"player": "p1"}},
     "profile": {"player": "p1", "name": "Ann", "color": "teal", "re": 3},
+    "announce": {"text": "The server restarts at noon.", "ts": 1700000000.5},
+    "room-closed": {"room": "ABC234", "seq": 10, "reason": "closing time"},
 }
 
 

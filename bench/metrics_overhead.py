@@ -1,0 +1,187 @@
+"""What counting the server's figures (server/stats.py) costs per message.
+
+In one process and one run, the same messages go through the real session, hub,
+store and flush (no sockets: the links keep the frames) twice over: once with the
+server's :class:`Stats` and once with one whose counting does nothing. The ratio
+(with / without) is the cost of the figures on per-message handling; each side
+takes the best of several rounds, alternating, so a busy machine affects both.
+Two kinds of message: a Gomoku move (journaled, answered to both players, its round
+trip measured) and a ``list-rooms`` (nothing stored). It also prints how long one
+``/metrics`` scrape takes with many rooms open.
+
+    .venv/bin/python bench/metrics_overhead.py [--rounds 15] [--games 2] [--lists 5000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from gridhall import protocol as p
+from gridhall.server.app import GameServer, exporter
+from gridhall.server.config import ServerConfig
+from gridhall.server.session import Session
+from gridhall.server.stats import Stats
+
+# A full 15x15 board with no five anywhere: every game runs all 225 moves to a draw.
+BLACK = [(x, y) for y in range(15) for x in range(15) if ((x // 2) + y) % 2 == 0]
+WHITE = [(x, y) for y in range(15) for x in range(15) if ((x // 2) + y) % 2 == 1]
+T0 = 1_800_000_000.0
+
+
+class Quiet(Stats):
+    """Figures that count nothing: the baseline."""
+
+    def message_in(self, kind: str, now: float) -> None:
+        pass
+
+    def frame_out(self, frame: bytes) -> None:
+        pass
+
+    def move_accepted(self, started: float) -> None:
+        pass
+
+    def delivered(self, now: float) -> None:
+        pass
+
+    def commit(self, seconds: float) -> None:
+        pass
+
+
+class Link:
+    """A connection that keeps only how many frames it got."""
+
+    peer = "10.0.0.1"
+    closed = False
+
+    def __init__(self) -> None:
+        self.frames = 0
+        self.last = b""
+
+    def send_frame(self, frame: bytes) -> None:
+        self.frames += 1
+        self.last = frame
+
+    def close(self, code: int, reason: str) -> None:
+        self.closed = True
+
+
+def server_in(tmp: str, name: str) -> GameServer:
+    return GameServer(ServerConfig(host="127.0.0.1", port=0, db=f"{tmp}/{name}.db",
+                                   rate_per_second=1e9, rate_burst=10**9, max_rooms=10**5,
+                                   max_rooms_per_address=10**5, metrics=True))
+
+
+async def hello(server: GameServer, name: str) -> tuple[Session, Link]:
+    link = Link()
+    session = Session(server, link, T0)
+    session.receive(p.encode_map({"type": "hello", "protocol": 1, "name": name}), T0)
+    await turn()
+    return session, link
+
+
+async def turn() -> None:
+    """End the event loop's turn: the server commits and delivers (its own flush)."""
+    await asyncio.sleep(0)
+
+
+async def play(server: GameServer, games: int) -> float:
+    """Seconds for ``games`` full Gomoku games, move by move, a flush after each."""
+    a, a_link = await hello(server, "A")
+    b, _ = await hello(server, "B")
+    spent = 0.0
+    for _ in range(games):
+        a.receive(p.encode_map({"type": "create-room", "game": "gomoku"}), T0)
+        await turn()
+        room = p.decode_map(a_link.last, p.MAX_SERVER_FRAME).get("room")
+        b.receive(p.encode_map({"type": "join-room", "room": room}), T0)
+        await turn()
+        frames = [p.encode_map({"type": "move", "move": {"x": x, "y": y}})
+                  for pair in zip(BLACK, WHITE) for x, y in pair]
+        began = time.perf_counter()
+        for n, frame in enumerate(frames):
+            (a if n % 2 == 0 else b).receive(frame, T0)
+            await turn()
+        spent += time.perf_counter() - began
+        for s in (a, b):
+            s.receive(p.encode_map({"type": "leave-room"}), T0)
+        await turn()
+    return spent
+
+
+async def lists(server: GameServer, count: int) -> float:
+    """Seconds for ``count`` list-rooms, a flush after each."""
+    a, _ = await hello(server, "A")
+    frame = p.encode_map({"type": "list-rooms"})
+    began = time.perf_counter()
+    for _ in range(count):
+        a.receive(frame, T0)
+        await turn()
+    return time.perf_counter() - began
+
+
+async def best(rounds: int, run: Callable[[GameServer], Awaitable[float]]
+               ) -> tuple[float, float]:
+    """(best seconds with the figures, best without), alternating, fresh servers (after
+    one round of each to warm up)."""
+    counted: list[float] = []
+    quiet: list[float] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for n in range(rounds + 1):
+            for stats, times in ((Stats, counted), (Quiet, quiet)):
+                server = server_in(tmp, f"{stats.__name__}{n}")
+                server.stats = stats()
+                try:
+                    seconds = await run(server)
+                finally:
+                    server.store.close()
+                if n:
+                    times.append(seconds)
+    return min(counted), min(quiet)
+
+
+async def scrape(rooms: int) -> tuple[float, int]:
+    """Seconds for one /metrics render with ``rooms`` rooms open, and its size."""
+    with tempfile.TemporaryDirectory() as tmp:
+        server = server_in(tmp, "scrape")
+        try:
+            for n in range(rooms):
+                session, _ = await hello(server, f"P{n}")
+                session.receive(p.encode_map({"type": "create-room", "game": "gomoku"}), T0)
+                await turn()
+            render = exporter(server).render
+            render()
+            began = time.perf_counter()
+            body = render()
+            return time.perf_counter() - began, len(body)
+        finally:
+            server.store.close()
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=15)
+    parser.add_argument("--games", type=int, default=2)
+    parser.add_argument("--lists", type=int, default=5_000)
+    parser.add_argument("--rooms", type=int, default=2_000)
+    args = parser.parse_args()
+    moves = args.games * len(BLACK + WHITE)
+    with_figures, without = await best(args.rounds, lambda s: play(s, args.games))
+    print(f"move (journaled): {with_figures / moves * 1e6:.1f} us with the figures, "
+          f"{without / moves * 1e6:.1f} us without: ratio {with_figures / without:.3f}")
+    with_figures, without = await best(args.rounds, lambda s: lists(s, args.lists))
+    print(f"list-rooms:       {with_figures / args.lists * 1e6:.1f} us with the figures, "
+          f"{without / args.lists * 1e6:.1f} us without: ratio {with_figures / without:.3f}")
+    seconds, size = await scrape(args.rooms)
+    print(f"/metrics with {args.rooms} rooms: {seconds * 1e3:.2f} ms, {size} bytes")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
