@@ -36,6 +36,7 @@ const RETENTION = {
   games_days: N_("Finished games kept (days)"),
   games_rows: N_("Finished games kept in all"),
   games_mb: N_("Finished games' size in all (MB)"),
+  journal_rows: N_("Journal entries a live room keeps"),
 };
 
 /** Settings whose value the page never shows, should the server ever send one. */
@@ -198,8 +199,8 @@ export class AdminView {
   }
 
   announceForm() {
-    const text = el("textarea", { name: "text", required: true, maxlength: MAX_ANNOUNCEMENT,
-      rows: 3 });
+    const text = el("input", { name: "text", required: true, maxlength: MAX_ANNOUNCEMENT,
+      autocomplete: "off" }); // one line: the server takes no control characters
     const form = el("form", { id: "announce-form", class: "admin-form" },
       el("label", {}, el("span", {}, t("A message to every connected player")), text),
       el("button", { type: "submit", class: "primary" }, t("Send to everyone")));
@@ -302,7 +303,10 @@ export class AdminView {
     const sig = signature(Object.keys(retention).sort());
     if (sig !== this.retentionSig) {
       this.retentionSig = sig;
-      this.retentionFields.replaceChildren(...Object.keys(retention).sort().map((key) => {
+      const known = Object.keys(RETENTION);
+      const rank = (key) => (known.includes(key) ? known.indexOf(key) : known.length);
+      const keys = Object.keys(retention).sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : 1));
+      this.retentionFields.replaceChildren(...keys.map((key) => {
         const input = el("input", { name: key, type: "number", min: 0, step: "any",
           required: true, inputmode: "decimal" });
         input.addEventListener("input", () => { input.dataset.dirty = "1"; });

@@ -71,7 +71,21 @@ class AdminPage {
       const token = takeToken();
       if (token) this.open(token);
     });
+    // leaving the page (or the back-forward cache keeping it) ends the admin session
+    // now, instead of leaving a socket the server keeps serving
+    window.addEventListener("pagehide", () => this.leave());
+    window.addEventListener("pageshow", (event) => {
+      if (event.persisted && this.token && !this.ws && !this.refused) this.connect();
+    });
     this.open(takeToken());
+  }
+
+  leave() {
+    clearTimeout(this.retryTimer);
+    const ws = this.ws;
+    this.ws = null;
+    this.welcomed = false;
+    if (ws) ws.close(1000, "page closed");
   }
 
   /** Start over with `token`: nothing of a previous session stays. */
