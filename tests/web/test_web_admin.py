@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.select import Select
 from websockets.exceptions import ConnectionClosed
 
@@ -79,7 +80,9 @@ def text_of(browser: Browser, css: str) -> str:
 
 
 def notice(browser: Browser, words: str) -> None:
-    browser.wait(lambda: words in text_of(browser, "#notice"), f"the notice {words!r}")
+    """The notice line says ``words`` (read as textContent: it hides itself after a while)."""
+    browser.wait(lambda: words in browser.js("return document.getElementById('notice').textContent"),
+                 f"the notice {words!r}")
 
 
 def test_without_the_token_the_page_shows_nothing_of_the_server(
@@ -153,7 +156,8 @@ def test_an_announcement_and_the_retention_settings(
 
     days = ann.find("#retention-form input[name=chat_days]")
     ann.wait(lambda: days.get_attribute("value") == "30", "the retention values")
-    days.clear()
+    days.click()  # as a person edits it: focused, all selected, typed over
+    days.send_keys(Keys.CONTROL, "a")
     days.send_keys("7")
     ann.find("#retention-form button[type=submit]").click()
     notice(ann, "History limits saved.")

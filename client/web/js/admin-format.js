@@ -48,12 +48,14 @@ export function when(epochSeconds) {
     { dateStyle: "medium", timeStyle: "short" }).format(new Date(epochSeconds * 1000));
 }
 
-/** Any value the server sends as one line of plain text (lists joined, maps as JSON). */
+/** Any value the server sends as one line of plain text: lists joined, maps as
+ * "key: value, ...", nothing as "–". */
 export function plain(value) {
   if (value === null || value === undefined) return NONE;
-  if (Array.isArray(value)) return value.map(plain).join(", ");
+  if (Array.isArray(value)) return value.length ? value.map(plain).join(", ") : NONE;
   if (typeof value === "object") {
-    try { return JSON.stringify(value); } catch { return NONE; }
+    const keys = Object.keys(value);
+    return keys.length ? keys.map((k) => `${k}: ${plain(value[k])}`).join(", ") : NONE;
   }
   return String(value);
 }

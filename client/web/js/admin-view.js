@@ -54,6 +54,8 @@ function signature(value) {
   try { return JSON.stringify(value); } catch { return String(Math.random()); }
 }
 
+let rowCount = 0;
+
 /**
  * A <ul> whose rows are keyed: update(items) adds, drops, orders rows; a row's body is
  * drawn again only when its item changed, its actions (buttons) are made once.
@@ -72,9 +74,12 @@ class KeyedList {
       seen.add(key);
       let row = this.rows.get(key);
       if (!row) {
-        const body = el("div", { class: "item-body" });
+        const body = el("div", { class: "item-body", id: `item-${++rowCount}` });
+        const buttons = this.actions(() => this.rows.get(key)?.item);
+        // a button's name says what it does, its description which row it is for
+        for (const button of buttons) button.setAttribute("aria-describedby", body.id);
         const li = el("li", { class: "item", dataset: { key } }, body,
-          el("div", { class: "item-actions" }, this.actions(() => this.rows.get(key)?.item)));
+          el("div", { class: "item-actions" }, buttons));
         row = { li, body, sig: null, item };
         this.rows.set(key, row);
       }
@@ -309,7 +314,9 @@ export class AdminView {
       this.retentionFields.replaceChildren(...keys.map((key) => {
         const input = el("input", { name: key, type: "number", min: 0, step: "any",
           required: true, inputmode: "decimal" });
-        input.addEventListener("input", () => { input.dataset.dirty = "1"; });
+        for (const kind of ["input", "change"]) {
+          input.addEventListener(kind, () => { input.dataset.dirty = "1"; });
+        }
         return el("label", {}, el("span", {}, key in RETENTION ? t(RETENTION[key]) : key), input);
       }));
     }
@@ -338,8 +345,7 @@ export class AdminView {
       el("time", { class: "dim" }, when(a.ts)), " ",
       el("code", { class: "address" }, text(a.address)), " ",
       el("strong", {}, text(a.action)),
-      a.detail !== null && a.detail !== undefined && a.detail !== ""
-        ? el("span", { class: "detail" }, " ", plain(a.detail)) : null)));
+      plain(a.detail) !== NONE ? el("span", { class: "detail" }, " ", plain(a.detail)) : null)));
     this.auditEmpty.hidden = audit.length > 0;
   }
 }
