@@ -56,6 +56,8 @@ class AdminTables:
     # -- bans -------------------------------------------------------------------
     def add_ban(self, address: str | None, player: str | None, token_hash: str | None,
                 name: str | None, until: float, reason: str, now: float) -> Ban:
+        """A new ban (the ended ones go at the same time, so the table stays small)."""
+        self.db.execute("DELETE FROM bans WHERE until <= ?", (now,))
         cursor = self.db.execute(
             "INSERT INTO bans (address, player, token_hash, name, until, reason, created_at)"
             " VALUES (?, ?, ?, ?, ?, ?, ?)",

@@ -223,8 +223,9 @@ def main(argv: list[str] | None = None) -> None:
     try:
         server = GameServer(config)
     except MetricsUnavailable:
-        print(_("gridhall-server: --metrics needs the prometheus-client package: "
-                "pip install \"gridhall[metrics]\" (or leave --metrics out)"), file=sys.stderr)
+        print(_("gridhall-server: --metrics needs the {package} package: {command} (or "
+                "leave --metrics out)", package="prometheus-client",
+                command='pip install "gridhall[metrics]"'), file=sys.stderr)
         sys.exit(2)
     server.settings = settings
     addresses = None if args.no_discovery else (args.advertise or default_addresses(args.host))

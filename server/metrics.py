@@ -39,7 +39,6 @@ from .stats import Histogram
 if TYPE_CHECKING:
     from .app import GameServer
 
-PATH = "/metrics"
 REFUSAL = "metrics are served to this machine or with the admin token only\n"
 TEXT = "text/plain; charset=utf-8"
 
@@ -59,7 +58,9 @@ class Exporter:
         """The answer to ``GET /metrics`` from ``peer`` (403 if it may not read it)."""
         method = getattr(request, "method", "GET")
         if method not in web.ALLOWED_METHODS:
-            return _answer(HTTPStatus.METHOD_NOT_ALLOWED, b"method not allowed\n", TEXT)
+            not_allowed = _answer(HTTPStatus.METHOD_NOT_ALLOWED, b"method not allowed\n", TEXT)
+            not_allowed.headers["Allow"] = ", ".join(web.ALLOWED_METHODS)
+            return not_allowed
         refused = refusal(self.server.admin, peer, request.headers.get("Authorization"),
                           time.time())
         if refused is not None:

@@ -102,6 +102,8 @@ class Stats:
         self._seconds = [-1] * (WINDOW + 1)
         self._per_second = [0] * (WINDOW + 1)
         self._moves: deque[float] = deque(maxlen=PENDING_MOVES)
+        self._moved_out = False
+        """A ``moved`` frame went out since the last :meth:`delivered`."""
 
     # -- what the server feeds ---------------------------------------------------
     def message_in(self, kind: str, now: float) -> None:
@@ -120,7 +122,9 @@ class Stats:
         """A frame handed to a socket (an ``error`` also counts as a refusal)."""
         kind = frame_type(frame)
         self.frames_out[kind] = self.frames_out.get(kind, 0) + 1
-        if kind == "error":
+        if kind == "moved":
+            self._moved_out = True
+        elif kind == "error":
             code = error_code(frame)
             self.refusals[code] = self.refusals.get(code, 0) + 1
 
@@ -132,11 +136,16 @@ class Stats:
 
     def move_accepted(self, started: float) -> None:
         """A ``move`` received at ``started`` (``time.perf_counter``) was played; its
-        round trip ends when its ``moved`` is handed to the sockets (:meth:`delivered`)."""
+        round trip ends when its ``moved`` is handed to the sockets (:meth:`delivered`):
+        in the same turn, or with a job's answer when the move needed one."""
         self._moves.append(started)
 
     def delivered(self, now: float) -> None:
-        """This turn's frames went to the sockets at ``now`` (``time.perf_counter``)."""
+        """This turn's frames went to the sockets at ``now`` (``time.perf_counter``);
+        if a ``moved`` was among them, the moves played so far have their round trip."""
+        if not self._moved_out:
+            return
+        self._moved_out = False
         moves = self._moves
         while moves:
             self.move_round_trip.observe(max(0.0, now - moves.popleft()))

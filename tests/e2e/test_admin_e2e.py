@@ -6,6 +6,7 @@ fails instead of hanging."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import socket
 import sqlite3
 from collections.abc import AsyncIterator, Iterator
@@ -371,7 +372,9 @@ async def test_a_banned_player_is_refused_at_hello_even_after_a_restart(
         assert again.player == player
 
 
-async def test_an_announcement_reaches_every_connected_client(make_server: Any) -> None:
+async def test_an_announcement_reaches_every_connected_client(
+        make_server: Any, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO, "gridhall.admin")
     server: GameServer = await make_server()
     url = game_url(server)
     async with WsClient.connect(url, "Ann") as ann, WsClient.connect(url, "Bob") as bob, \
@@ -383,6 +386,8 @@ async def test_an_announcement_reaches_every_connected_client(make_server: Any) 
             said = await client.expect("announce")
             assert said["text"] == "Server restarts at noon <b>!</b>" and said["ts"] > 0
     assert server.store.admin.recent_audit()[0]["detail"]["to"] == 2
+    said = [r.getMessage() for r in caplog.records if r.name == "gridhall.admin"]
+    assert any(line.startswith("admin announce from 127.0.0.1: ") for line in said)
 
 
 async def test_retention_changes_apply_now_and_survive_a_restart(make_server: Any) -> None:

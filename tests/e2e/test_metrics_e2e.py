@@ -22,12 +22,12 @@ def url(server: GameServer) -> str:
     return f"ws://127.0.0.1:{server.port}/"
 
 
-async def http_get(server: GameServer, path: str, headers: dict[str, str] | None = None
-                   ) -> tuple[int, dict[str, str], bytes]:
-    """One raw HTTP/1.1 GET; the server closes the connection after answering."""
+async def http_get(server: GameServer, path: str, headers: dict[str, str] | None = None,
+                   method: str = "GET") -> tuple[int, dict[str, str], bytes]:
+    """One raw HTTP/1.1 request; the server closes the connection after answering."""
     reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
     extra = "".join(f"{k}: {v}\r\n" for k, v in (headers or {}).items())
-    writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{extra}\r\n".encode())
+    writer.write(f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{extra}\r\n".encode())
     data = await asyncio.wait_for(reader.read(), TIMEOUT)
     writer.close()
     head, _, body = data.partition(b"\r\n\r\n")
@@ -118,6 +118,14 @@ async def test_metrics_are_off_by_default(make_server: Any) -> None:
     assert status == 404 and b"gridhall_" not in body
 
 
+async def test_head_gets_the_headers_and_other_methods_405(make_server: Any) -> None:
+    server = await make_server(metrics=True)
+    status, headers, body = await http_get(server, "/metrics?x=1", method="HEAD")
+    assert status == 200 and body == b"" and int(headers["content-length"]) > 0
+    status, headers, _ = await http_get(server, "/metrics", method="POST")
+    assert status == 405 and headers["allow"] == "GET, HEAD"
+
+
 async def test_a_remote_peer_needs_the_admin_token(
         make_server: Any, monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
     server = await make_server(metrics=True, admin_token="t" * 32)
@@ -177,3 +185,18 @@ def test_the_server_starts_without_prometheus_client_unless_metrics_is_asked_for
     with pytest.raises(app.MetricsUnavailable, match="prometheus-client"):
         GameServer(ServerConfig(db=str(tmp_path / "b.db"), metrics=True))
 
+
+
+async def test_a_move_that_needs_a_worker_job_counts_the_job_and_its_round_trip(
+        make_server: Any) -> None:
+    server = await make_server(metrics=True)
+    async with WsClient.connect(url(server), "Ann") as a:
+        await a.send("create-room", game="minesweeper", options={})
+        await a.expect("state", status="playing")
+        await a.send("move", move={"action": "reveal", "x": 0, "y": 0})
+        await a.expect("moved", by=a.player)  # the mines are laid in a worker first
+        samples, _ = await scrape(server)
+    jobs = by_label(samples, "gridhall_worker_jobs_total", "kind")
+    assert jobs.get("layout") == 1, jobs
+    assert samples["gridhall_worker_wait_seconds_count", (("kind", "layout"),)] == 1
+    assert samples["gridhall_move_round_trip_seconds_count", ()] == 1

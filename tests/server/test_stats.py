@@ -87,11 +87,16 @@ def test_histogram_buckets_are_cumulative_and_end_at_inf() -> None:
     assert hist.count == 4 and abs(hist.sum - 3.65) < 1e-9
 
 
-def test_a_played_move_waits_for_its_frames_to_be_delivered() -> None:
+def test_a_played_move_waits_for_its_moved_to_be_delivered() -> None:
     stats = Stats()
     stats.move_accepted(10.0)
     stats.move_accepted(10.5)
+    stats.frame_out(p.encode_map({"type": "chat"}))
+    stats.delivered(10.8)  # a move waiting for a job: no moved yet
+    assert stats.move_round_trip.count == 0
+    stats.frame_out(p.encode_map({"type": "moved"}))
     stats.delivered(11.0)
+    stats.frame_out(p.encode_map({"type": "moved"}))
     stats.delivered(12.0)  # nothing pending: nothing observed
     assert stats.move_round_trip.count == 2
     assert abs(stats.move_round_trip.sum - 1.5) < 1e-9
