@@ -50,19 +50,26 @@ function text(value) {
   return value === null || value === undefined ? "" : String(value);
 }
 
-function signature(value) {
-  try { return JSON.stringify(value); } catch { return String(Math.random()); }
+/** `value` as a string that changes when it does (`volatile` keys left out). */
+function signature(value, volatile = []) {
+  try {
+    return JSON.stringify(value, (key, v) => (volatile.includes(key) ? undefined : v));
+  } catch {
+    return String(Math.random());
+  }
 }
 
 let rowCount = 0;
 
 /**
  * A <ul> whose rows are keyed: update(items) adds, drops, orders rows; a row's body is
- * drawn again only when its item changed, its actions (buttons) are made once.
+ * drawn again only when its item changed (but for its `volatile` fields, which change
+ * every second and which `refresh(item, body)` writes in place), its actions (buttons)
+ * are made once.
  */
 class KeyedList {
-  constructor(ul, empty, key, body, actions) {
-    Object.assign(this, { ul, empty, key, body, actions, rows: new Map() });
+  constructor(ul, empty, key, body, actions, volatile = [], refresh = null) {
+    Object.assign(this, { ul, empty, key, body, actions, volatile, refresh, rows: new Map() });
   }
 
   update(items) {
@@ -84,11 +91,12 @@ class KeyedList {
         this.rows.set(key, row);
       }
       row.item = item;
-      const sig = signature(item);
+      const sig = signature(item, this.volatile);
       if (sig !== row.sig) {
         row.body.replaceChildren(...this.body(item).filter((node) => node !== null));
         row.sig = sig;
       }
+      if (this.refresh) this.refresh(item, row.body);
       const next = previous ? previous.nextSibling : this.ul.firstChild;
       if (next !== row.li) this.ul.insertBefore(row.li, next);
       previous = row.li;
@@ -142,7 +150,11 @@ export class AdminView {
       (r) => this.roomBody(r), (item) => [
         el("button", { type: "button", class: "small danger", dataset: { action: "close-room" },
           onclick: () => item() && this.actions.closeRoom(item()) }, t("Close room")),
-      ]);
+      ], ["age_s", "last_activity_s", "moves"], (r, body) => {
+        const facts = body.querySelector(".facts");
+        const now = this.roomFacts(r);
+        if (facts && facts.textContent !== now) facts.textContent = now;
+      });
 
     this.playersEmpty = el("p", { class: "dim" }, t("Nobody is connected."));
     const players = el("ul", { id: "admin-players", class: "items" });
@@ -248,12 +260,6 @@ export class AdminView {
     const flags = [tag(roomStatus(r.status))];
     if (r.private) flags.push(tag(t("private")));
     if (r.locked) flags.push(tag(t("locked")));
-    const facts = [
-      r.host !== null && r.host !== undefined ? t("host: {name}", { name: text(r.host) }) : t("no host"),
-      t("open for {age}", { age: duration(r.age_s) }),
-      tn("{n} move", "{n} moves", typeof r.moves === "number" ? r.moves : 0),
-      t("last activity {ago} ago", { ago: duration(r.last_activity_s) }),
-    ];
     const members = list(r.members).map((m) => el("li", {},
       el("span", { class: "name" }, text(m.name)),
       tag(roleName(m.role)),
@@ -263,10 +269,20 @@ export class AdminView {
     return [
       el("h3", { class: "item-title" }, el("code", {}, text(r.room)), " ",
         el("span", {}, text(r.game)), " ", flags),
-      el("p", { class: "dim facts" }, facts.join(" · ")),
+      el("p", { class: "dim facts" }), // roomFacts, written every second
       members.length ? el("ul", { class: "members" }, members)
         : el("p", { class: "dim" }, t("No members.")),
     ];
+  }
+
+  /** The line of a room that changes every second. */
+  roomFacts(r) {
+    return [
+      r.host !== null && r.host !== undefined ? t("host: {name}", { name: text(r.host) }) : t("no host"),
+      t("open for {age}", { age: duration(r.age_s) }),
+      tn("{n} move", "{n} moves", typeof r.moves === "number" ? r.moves : 0),
+      t("last activity {ago} ago", { ago: duration(r.last_activity_s) }),
+    ].join(" · ");
   }
 
   playerBody(p) {
