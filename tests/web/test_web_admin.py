@@ -18,7 +18,7 @@ from selenium.webdriver.support.select import Select
 from websockets.exceptions import ConnectionClosed
 
 from tests.web.harness import WAIT, Browser, ServerThread
-from tests.web.test_web_a11y import audit
+from tests.web.test_web_a11y import audit, keys
 from tests.wsclient import WsClient
 
 TOKEN = "the-admin-page-test-token-0123456789"
@@ -121,10 +121,16 @@ def test_figures_and_a_room_show_and_the_room_is_closed_from_the_page(
     phone_width_fits(ann)
 
     closed = players.soon(zoe.expect("room-closed"))
-    ann.find("#admin-rooms [data-action=close-room]").click()
-    ann.wait_css("dialog.ask input[name=reason]").send_keys("closing <b>time</b>")
+    ann.js("document.querySelector('#admin-rooms [data-action=close-room]').focus()")
+    keys(ann, Keys.ENTER)  # from the keyboard: the question takes the focus
+    ann.wait(lambda: ann.js("return document.activeElement.name") == "reason", "the question")
     audit(ann, "close-room dialog")
-    ann.find("dialog.ask button[type=submit]").click()
+    keys(ann, Keys.ESCAPE)  # no: nothing is sent, the focus goes back to the button
+    ann.wait(lambda: not ann.find_all("dialog.ask"), "the question gone")
+    assert ann.js("return document.activeElement.dataset.action") == "close-room"
+    keys(ann, Keys.ENTER)
+    ann.wait(lambda: ann.js("return document.activeElement.name") == "reason", "the question")
+    keys(ann, "closing <b>time</b>", Keys.ENTER)
     assert closed.result(WAIT)["reason"] == "closing <b>time</b>"
     notice(ann, f"Room {room} closed.")
     ann.wait(lambda: room not in text_of(ann, "#admin-rooms"), "the room gone from the list")

@@ -262,7 +262,8 @@ class AdminPage {
   }
 
   failed(msg) {
-    if (!this.pending.delete(msg.re)) return;
+    // an answer to a request, or the server's own error (no `re`): said either way
+    if (!this.pending.delete(msg.re) && msg.re !== undefined && msg.re !== null) return;
     this.notice(t("Refused: {message}", { message: text(msg.message || msg.code) }), "error");
   }
 
