@@ -217,6 +217,11 @@ class GameServer:
             self._prune_timer.cancel()
         for conn in list(self.connections):
             conn.close(RESTART_CLOSE, RESTART_REASON)
+        # admin pages are not game connections: websockets closes only the first time
+        # it is asked to, so they are told here, or the close waits on them
+        await asyncio.gather(*(ws.close(RESTART_CLOSE, "server restarting")
+                               for ws in list(self.admin_channel.open)),
+                             return_exceptions=True)
         if self._server is not None:
             self._server.close(close_connections=False)
             await asyncio.gather(*(c.wait_closed() for c in list(self.connections)),

@@ -372,6 +372,15 @@ async def test_a_banned_player_is_refused_at_hello_even_after_a_restart(
         assert again.player == player
 
 
+async def test_a_server_stopping_closes_an_open_admin_page_too(make_server: Any) -> None:
+    server: GameServer = await make_server()
+    async with admin(server) as page:
+        closing = asyncio.ensure_future(server.close())
+        code, reason = await closed_with(page.ws)
+        assert code == 1012 and "restarting" in reason
+        await asyncio.wait_for(closing, DEADLINE)
+
+
 async def test_an_announcement_reaches_every_connected_client(
         make_server: Any, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.INFO, "gridhall.admin")
