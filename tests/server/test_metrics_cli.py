@@ -11,25 +11,7 @@ from typing import Any
 import pytest
 
 from gridhall.server import cli
-from gridhall.server.config import ServerConfig
-
-
-class Started(Exception):
-    pass
-
-
-def config_of(monkeypatch: pytest.MonkeyPatch, argv: list[str]) -> ServerConfig:
-    """Run ``gridhall-server`` up to building the server; the config it got."""
-    seen: list[ServerConfig] = []
-
-    def game_server(config: ServerConfig) -> Any:
-        seen.append(config)
-        raise Started
-
-    monkeypatch.setattr(cli, "GameServer", game_server)
-    with pytest.raises(Started):
-        cli.main(argv)
-    return seen[0]
+from tests.server.test_config_file import start as config_of
 
 
 def test_metrics_are_off_unless_asked_for_on_the_command_line_or_in_the_file(
