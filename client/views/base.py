@@ -41,7 +41,8 @@ Rule = Callable[[p.State, str | None], bool]
 def state_map(state: p.State) -> dict[str, Any]:
     """The fields of ``state`` the descriptions read, as the wire names them."""
     return {"game": state.game, "status": state.status, "turn": state.turn,
-            "creator": state.creator, "players": state.players, "view": state.view,
+            "creator": state.creator, "host": state.host, "players": state.players,
+            "view": state.view,
             "options": state.options, "result": state.result, "round": state.round}  # fmt: skip
 
 

@@ -14,7 +14,7 @@ Every text is an English message id marked with ``N_`` and translated when shown
 The little languages, the same in Python and JavaScript:
 
 * A *path* names a value: ``view.clock.remaining`` walks the context (``status``,
-  ``turn``, ``creator``, ``view``, ``options``, ``result``, ``data``, ``me``,
+  ``turn``, ``creator``, ``host``, ``view``, ``options``, ``result``, ``data``, ``me``,
   ``outcome``, ``@key`` / ``@value`` inside an :class:`Each`, ``$fact`` for a fact
   computed for the same text). A path in quotes (``'black``) is a literal string.
 * A *fact* is a path, a number, or a list ``[function, args...]`` with a function
@@ -22,7 +22,7 @@ The little languages, the same in Python and JavaScript:
   ``ceil``, ``first``, ``last``, ``cell``, ``name``, ``you``, ``clock``, ``word``,
   ``has``).
 * A *condition* is a named rule (``seated``, ``playing``, ``waiting``, ``over``,
-  ``my_turn``, ``creator``, ``racing``, ``pending``, ``pending_mine``), a path (true
+  ``my_turn``, ``creator``, ``host`` (the viewer hosts the room), ``racing``, ``pending``, ``pending_mine``), a path (true
   when truthy) or ``path=value`` (``@me`` for our id), any of them negated by ``!``.
   A text applies when all its conditions hold.
 """

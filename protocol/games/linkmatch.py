@@ -40,8 +40,8 @@ LINKMATCH = Game(
                {"width": 16, "height": 9, "kinds": 36, "gravity": "down"}),
     ),
     actions=(
-        Action("start", N_("Start"), "g", N_("start the race (the room's creator)"),
-               {"type": "start"}, shown=("waiting", "creator"), enabled=("always",)),
+        Action("start", N_("Start"), "g", N_("start the race (the room's host)"),
+               {"type": "start"}, shown=("waiting", "host"), enabled=("always",)),
         Action("hint", N_("Hint"), "h", N_("hint: a pair that links (costs time)"),
                {"type": "move", "move": {"action": "hint"}}, enabled=("racing",)),
         Action("shuffle", N_("Shuffle"), "s", N_("shuffle your remaining tiles"),
@@ -52,9 +52,9 @@ LINKMATCH = Game(
     status=(
         Text(N_("Starting in {n}…"), when=("view.starts_in",),
              facts={"n": ["ceil", "view.starts_in"]}),
-        Text(N_("Press Start (g) when everyone is in"), when=("waiting", "creator")),
-        Text(N_("Waiting for {name} to start the race"), when=("waiting", "!creator"),
-             facts={"name": ["name", "creator", N_("the room's creator")]}),
+        Text(N_("Press Start (g) when everyone is in"), when=("waiting", "host")),
+        Text(N_("Waiting for {name} to start the race"), when=("waiting", "!host"),
+             facts={"name": ["name", "host", N_("the room's host")]}),
         Text(N_("{n} tile left"), plural=N_("{n} tiles left"), when=("?view.remaining",),
              facts={"n": "view.remaining"}),
         Text(N_("⏱ {time} / {limit} (+{penalty}s hints)"), when=("$limit", "view.penalty"),

@@ -189,6 +189,7 @@ RULES: dict[str, Callable[[Ctx], bool]] = {
     "my_turn": lambda c: c.get("status") == "playing" and c.get("turn") is not None
     and c.get("turn") == c.get("me"),
     "creator": lambda c: c.get("creator") is not None and c.get("creator") == c.get("me"),
+    "host": lambda c: c.get("host") is not None and c.get("host") == c.get("me"),
     "racing": lambda c: c.get("status") == "playing" and not lookup(c, "view.starts_in"),
     "in_race": lambda c: _at(lookup(c, "view.standing"), c.get("me")) in (None, "racing"),
     "pending": _pending,
@@ -277,6 +278,8 @@ def context(game: Game, common: Game, state: Mapping[str, Any], me: str | None,
         "game_desc": game, "common": common, "me": me,
         "game": state.get("game"), "status": state.get("status"), "turn": state.get("turn"),
         "creator": state.get("creator"), "players": state.get("players") or [],
+        # a server from before room hosts names no host: its creator starts the race
+        "host": state.get("host") or state.get("creator"),
         "view": view if view is not None else (state.get("view") or {}),
         "options": state.get("options") or {}, "result": state.get("result"),
         "round": state.get("round"), **extra,

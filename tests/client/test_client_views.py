@@ -453,6 +453,16 @@ def test_the_races_creator_is_told_to_start_it_and_the_others_who_will() -> None
     assert "bob 30 (out of time)" in view.status(room_of(racing, view_at=NOW), "a", NOW)
 
 
+def test_the_race_is_started_by_the_host_once_the_creator_handed_over() -> None:
+    view = view_for("linkmatch")
+    waiting = make_state("linkmatch", status="waiting", creator="a", host="b")
+    assert action_request(view, "start", waiting, "b") == p.Start()
+    assert action_request(view, "start", waiting, "a") is None
+    room = room_of(waiting, view_at=NOW)
+    assert view.status(room, "b", NOW).startswith("Press Start (g) when everyone is in")
+    assert view.status(room, "a", NOW).startswith("Waiting for bob to start the race")
+
+
 def test_status_line_says_watching_and_reconnecting() -> None:
     view = view_for("linkmatch")
     room = room_of(make_state("linkmatch", status="waiting", creator="a"), view_at=NOW)

@@ -117,7 +117,7 @@ class LinkCanvas(BoardCanvas):
             self.create_line(*pts, fill=PATH, width=max(3.0, c * 0.12), capstyle=tk.ROUND,
                              joinstyle=tk.ROUND, tags="path")  # fmt: skip
         if state.status == "waiting":
-            self.message(_("Waiting for the room's creator to press Start"))
+            self.message(_("Waiting for the room's host to press Start"))
         elif state.status == "playing" and "rows" not in state.view:
             self.message(_("Watching the race: each racer's board is private"))
         elif board.starts_in:

@@ -179,6 +179,7 @@ const RULES = {
   over: (c) => c.status === "over",
   my_turn: (c) => c.status === "playing" && present(c.turn) && c.turn === c.me,
   creator: (c) => present(c.creator) && c.creator === c.me,
+  host: (c) => present(c.host) && c.host === c.me,
   racing: (c) => c.status === "playing" && !lookup(c, "view.starts_in"),
   in_race: (c) => [null, "racing"].includes(at(lookup(c, "view.standing"), c.me)),
   pending,
@@ -259,6 +260,8 @@ function context(game, state, me, view = null, extra = {}) {
   const ctx = {
     gameDesc: game, common: DATA.common, me,
     game: state.game, status: state.status, turn: state.turn ?? null, creator: state.creator ?? null,
+    // a server from before room hosts names no host: its creator starts the race
+    host: state.host ?? state.creator ?? null,
     players: state.players || [], view: view !== null ? view : state.view || {},
     options: state.options || {}, result: state.result ?? null, round: state.round, ...extra,
   };
