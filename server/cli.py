@@ -11,7 +11,7 @@ from pathlib import Path
 
 from gridhall.protocol.i18n import gettext as _
 
-from . import admin_access, collector, history_lines, logformat, loops, origin, settings_file
+from . import admin_access, collector, game_export, history_lines, logformat, loops, origin, settings_file
 from .app import GameServer, MetricsUnavailable
 from .config import ServerConfig
 from .discovery import WILDCARD_HOSTS, Advertiser, default_addresses
@@ -169,6 +169,14 @@ def build_parser() -> argparse.ArgumentParser:
     hist.add_argument("--db", dest="history_db", default=None,
                       help="SQLite file (default: the server's --db)")
     hist.add_argument("--limit", type=int, default=20)
+    export = sub.add_parser("export", help=_("print one finished Gomoku game and exit"))
+    export.add_argument("game_id", type=int, metavar="GAME_ID",
+                        help=_("the game's number, the first column of history"))
+    export.add_argument("--format", dest="export_format", choices=game_export.FORMATS,
+                        default="psq", help=_("psq: Piskvork's format, as Gomocup publishes "
+                                              "games (default); text: one move a line (H8)"))
+    export.add_argument("--db", dest="export_db", default=None,
+                        help=_("SQLite file (default: the server's --db)"))
     return parser
 
 
@@ -189,8 +197,33 @@ def print_history(db: str, limit: int) -> None:
     for g in games:
         when = datetime.datetime.fromtimestamp(g.ended_at).strftime("%Y-%m-%d %H:%M")
         names = {pl["player"]: pl["name"] for pl in g.players}
-        print(f"{when}  room {g.room}  {g.game:<11} {' vs '.join(names.values()):<30} "
+        print(f"{g.id:>5}  {when}  room {g.room}  {g.game:<11} {' vs '.join(names.values()):<30} "
               f"{history_lines.describe(g)}")
+
+
+def print_export(db: str, game_id: int, fmt: str) -> int:
+    """Print game ``game_id`` in ``fmt`` to stdout; 2 (after one line on stderr) if
+    there is no such Gomoku game."""
+    if not Path(db).exists():
+        print(_("gridhall-server: no database at {db} (--db chooses another file)", db=db),
+              file=sys.stderr)
+        return 2
+    store = Store(db)
+    try:
+        game = store.game(game_id)
+    finally:
+        store.close()
+    if game is None:
+        print(_("gridhall-server: no finished game {id} in {db} (history lists them)",
+                id=game_id, db=db), file=sys.stderr)
+        return 2
+    try:
+        text = game_export.export(game, fmt)
+    except game_export.NotExportable as exc:
+        print(f"gridhall-server: {exc}", file=sys.stderr)
+        return 2
+    sys.stdout.write(text)
+    return 0
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -199,6 +232,8 @@ def main(argv: list[str] | None = None) -> None:
     if args.command == "history":
         print_history(args.history_db or args.db, args.limit)
         return
+    if args.command == "export":
+        sys.exit(print_export(args.export_db or args.db, args.game_id, args.export_format))
     logformat.configure(args.log_level, args.log_format)
     # websockets logs every HTTP request at INFO; a page load is dozens of files.
     logging.getLogger("websockets.server").setLevel(max(logging.WARNING,

@@ -292,6 +292,16 @@ class Store:
         return [GameRow(r[0], r[1], r[2], json.loads(r[3]), json.loads(r[4]),
                         json.loads(r[5]), json.loads(r[6]), r[7], r[8]) for r in rows]
 
+    def game(self, game_id: int) -> GameRow | None:
+        """The finished game with this id (``history`` prints it), or None."""
+        r = self.db.execute(
+            "SELECT id, room, game, options, players, result, record, started_at, ended_at"
+            " FROM games WHERE id = ?", (game_id,)).fetchone()
+        if r is None:
+            return None
+        return GameRow(r[0], r[1], r[2], json.loads(r[3]), json.loads(r[4]),
+                       json.loads(r[5]), json.loads(r[6]), r[7], r[8])
+
     def chat_lines(self, room: str, limit: int = 50) -> list[tuple[str, str, str, float]]:
         rows = self.db.execute(
             "SELECT player, name, text, ts FROM chat WHERE room = ? ORDER BY ts DESC, id DESC"

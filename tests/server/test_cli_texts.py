@@ -16,7 +16,7 @@ def test_history_counts_one_move_in_the_singular(tmp_path: Path, monkeypatch: py
                                                  capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
     db = tmp_path / "g.db"
     db.touch()
-    game = SimpleNamespace(started_at=0, ended_at=65, room="K7MQ2D", game="gomoku", result={
+    game = SimpleNamespace(id=1, started_at=0, ended_at=65, room="K7MQ2D", game="gomoku", result={
         "winner": "a", "reason": "resign", "loser": "b"}, record={"moves": [[7, 7]]},
         players=[{"player": "a", "name": "Ann"}, {"player": "b", "name": "Bob"}])  # fmt: skip
     games = [game, SimpleNamespace(**{**vars(game), "record": {"moves": [[7, 7], [8, 8]]}})]
