@@ -171,12 +171,17 @@ def build_parser() -> argparse.ArgumentParser:
     hist.add_argument("--limit", type=int, default=20)
     export = sub.add_parser("export", help=_("print one finished Gomoku game and exit"))
     export.add_argument("game_id", type=int, metavar="GAME_ID",
-                        help=_("the game's number, the first column of history"))
+                        help=_("the game's number, the first column of {command}",
+                                command="history"))
     export.add_argument("--format", dest="export_format", choices=game_export.FORMATS,
-                        default="psq", help=_("psq: Piskvork's format, as Gomocup publishes "
-                                              "games (default); text: one move a line (H8)"))
+                        default="psq", help=_("{psq}: the format of {piskvork}, as {gomocup} "
+                                              "publishes games (default); {text}: one move a "
+                                              "line ({example})", psq="psq", text="text",
+                                              piskvork="Piskvork", gomocup="Gomocup",
+                                              example="H8"))
     export.add_argument("--db", dest="export_db", default=None,
-                        help=_("SQLite file (default: the server's --db)"))
+                        help=_("{sqlite} file (default: the server's --db)",
+                                sqlite="SQLite"))
     return parser
 
 
@@ -214,8 +219,8 @@ def print_export(db: str, game_id: int, fmt: str) -> int:
     finally:
         store.close()
     if game is None:
-        print(_("gridhall-server: no finished game {id} in {db} (history lists them)",
-                id=game_id, db=db), file=sys.stderr)
+        print(_("gridhall-server: no finished game {id} in {db} ({command} lists them)",
+                id=game_id, db=db, command="history"), file=sys.stderr)
         return 2
     try:
         text = game_export.export(game, fmt)
