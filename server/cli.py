@@ -179,7 +179,7 @@ def build_parser() -> argparse.ArgumentParser:
                                               "line ({example})", psq="psq", text="text",
                                               piskvork="Piskvork", gomocup="Gomocup",
                                               example="H8"))
-    export.add_argument("--db", dest="export_db", default=None,
+    export.add_argument("--db", dest="export_db", default=None, metavar="FILE",
                         help=_("{sqlite} file (default: the server's --db)",
                                 sqlite="SQLite"))
     return parser

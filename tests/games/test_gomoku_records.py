@@ -150,3 +150,22 @@ def test_any_game_round_trips_through_psq(record: GameRecord) -> None:
 @given(_games())
 def test_any_game_round_trips_through_a_move_list(record: GameRecord) -> None:
     assert read_moves(write_moves(record), size=record.size).moves == record.moves
+
+
+_LINES = st.lists(st.one_of(
+    st.text(max_size=12),
+    st.builds("{},{},{}".format, st.integers(-3, 25), st.integers(-3, 25), st.integers(-9, 9)),
+    st.sampled_from(["-1", "0", "1,Freestyle", "", " \r", "i9", "H8", "AAA1"])), max_size=30)
+
+
+@given(_LINES, st.sampled_from(["", "Piskvorky 20x20, 11:11, 0\n", "Piskvorky 7x7, 0:0, 1\n"]))
+def test_any_text_reads_as_a_game_or_a_record_error(lines: list[str], header: str) -> None:
+    text = header + "\n".join(lines)
+    for read in (read_psq, read_moves):
+        try:
+            record = read(text)
+        except RecordError as exc:
+            assert exc.line >= 0 and str(exc).startswith(f"line {exc.line}: ")
+        else:
+            assert len(set(record.moves)) == len(record.moves)
+            assert all(0 <= v < record.size for move in record.moves for v in move)
