@@ -15,11 +15,12 @@ from typing import Any
 
 import pytest
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.exceptions import InvalidStatus
 
 from gridhall import protocol as p
 from gridhall.server import admin_channel, cli, web
 from gridhall.server.app import GameServer
+from tests.e2e.test_handshake_e2e import closed_with
 from tests.wsclient import WsClient
 
 DEADLINE = 30.0
@@ -85,15 +86,6 @@ async def admin(server: GameServer, token: str | None = None) -> AsyncIterator[A
         welcome = await page.hello(token or server.admin.token)
         assert welcome["type"] == "admin-welcome" and welcome["re"] == 1, welcome
         yield page
-
-
-async def closed_with(ws: ClientConnection) -> tuple[int, str]:
-    """The close code and reason the server ends ``ws`` with."""
-    with pytest.raises(ConnectionClosed) as info:
-        while True:
-            await asyncio.wait_for(ws.recv(), DEADLINE)
-    assert info.value.rcvd is not None, "closed without a close frame"
-    return info.value.rcvd.code, info.value.rcvd.reason
 
 
 def bound(address: str) -> socket.socket:
