@@ -13,14 +13,22 @@ import { errorText, errorTitle, loadDescriptions } from "./describe.js";
 import { Bulletins } from "./bulletins.js";
 import { announcementText, closedText, removedFromServerText, removedText, retryText } from "./hosts.js";
 import { translatePage } from "./translate.js";
+import { parseRoute } from "./routes.js";
+import { Queries } from "./queries.js";
+import { HistoryView } from "./history.js";
+import { ReplayView } from "./replay.js";
+import { LeaderboardView } from "./leaderboard.js";
+import { ProfileView } from "./profile.js";
 
 const TICK_MS = 500;
 const LOBBY_REFRESH_MS = 5000;
 const NOTICE_MS = 8000;
 const ROLE_KEY = "gridhall.role.";
+const SCREENS = ["history", "replay", "leaderboard", "profile"]; // the routes' screens
 
 /** Room code and name from the page address. */
 export function parseInvite(loc) {
+  if (parseRoute(loc.hash)) return { code: null, name: new URLSearchParams(loc.search).get("name") || "", bad: false };
   let hash = decodeURIComponent(loc.hash.replace(/^#\/?/, ""));
   let query = new URLSearchParams(loc.search);
   const q = hash.indexOf("?");
@@ -51,6 +59,9 @@ class App {
     this.invited = null; // the room code of the invite link, while the name form shows
     this.relabelling = null;
     this.closing = null; // the room a `room-closed` named, until its `left` arrives
+    this.route = null; // {view, arg}: a history, replay, leaderboard or profile screen shows
+    this.features = new Set(); // what the server offers beyond the basics (`welcome.features`)
+    this.queries = new Queries((type, fields) => this.send(type, fields));
   }
 
   get connected() { return this.session !== null && this.session.connected; }
@@ -65,6 +76,10 @@ class App {
     this.lobby = new LobbyView(this);
     this.room = new RoomView(this);
     this.bulletins = new Bulletins($("#bulletins"));
+    this.views = {
+      history: new HistoryView(this), replay: new ReplayView(this),
+      leaderboard: new LeaderboardView(this), profile: new ProfileView(this),
+    };
     $("#reconnect").addEventListener("click", () => this.session && this.session.connect());
     $("#rename").addEventListener("click", () => this.rename());
     window.addEventListener("hashchange", () => this.followHash());
@@ -119,6 +134,7 @@ class App {
     }
     this.lobby.relabel();
     this.bulletins.relabel();
+    if (this.route) this.views[this.route.view].relabel();
     if (this.screen === "room") this.room.relabel();
   }
 
@@ -152,6 +168,7 @@ class App {
     this.showName(name);
     this.showScreen("lobby");
     this.session.connect();
+    this.followRoute();
   }
 
   showName(name) {
@@ -177,10 +194,14 @@ class App {
   onMessage(msg) {
     const kind = msg.type;
     const before = this.room.copy ? this.room.copy.state : null;
+    if (this.queries.take(msg)) return; // an answer a screen is waiting for
+    if (kind === "analysis") this.views.replay.onAnalysis(msg);
+    if (kind === "game-over") this.room.gameId = Number.isInteger(msg.game_id) ? msg.game_id : null;
+    else if (kind === "state" && msg.status !== "over") this.room.gameId = null;
     if (kind === "connection") this.onConnection(msg);
     else if (kind === "error") this.onError(msg);
     else if (kind === "rooms") this.lobby.showRooms(Array.isArray(msg.rooms) ? msg.rooms : []);
-    else if (kind === "welcome") $("#server-name").textContent = String(msg.server || "");
+    else if (kind === "welcome") this.onWelcome(msg);
     else if (kind === "announce") this.bulletins.show("announce", () => announcementText(msg));
     else if (kind === "room-closed") this.onClosed(msg);
     else if (kind === "left" && this.session && msg.player === this.session.player) this.onRemoved(msg);
@@ -207,6 +228,7 @@ class App {
         bar.textContent = "○ " + t("connecting…");
         break;
       case "lost":
+        this.queries.dropAll();
         bar.textContent = "○ " + t("offline · retrying in {seconds} s", { seconds: Math.ceil(msg.delay || 0) });
         retry.hidden = false;
         break;
@@ -236,6 +258,16 @@ class App {
     }
     retry.textContent = t("Reconnect now");
     if (this.screen === "room") this.room.renderStatus();
+  }
+
+  /** The server's name, and what it offers: the lobby's links to history and
+   * leaderboards show only when it has them. */
+  onWelcome(msg) {
+    $("#server-name").textContent = String(msg.server || "");
+    this.features = new Set(Array.isArray(msg.features) ? msg.features.map(String) : []);
+    $("#browse-links").hidden = !this.features.has("history");
+    for (const a of document.querySelectorAll("[data-needs]")) a.hidden = !this.features.has(a.dataset.needs);
+    if (this.route) this.followRoute(); // its query again, now it can be sent
   }
 
   onError(msg) {
@@ -291,7 +323,7 @@ class App {
     if (copy && copy.state.game) {
       if (this.pendingJoin && this.pendingJoin.room === copy.room) this.pendingJoin = null;
       this.room.show(copy, this.session.player);
-      if (this.screen !== "room") {
+      if (this.screen !== "room" && !this.route) {
         this.showScreen("room");
         this.room.fit();
         this.setHash(copy.room);
@@ -327,7 +359,46 @@ class App {
     this.autoJoins.set(id, pending.room);
   }
 
+  /** Show the screen the address names (#history, #replay/ID, ...), or leave one. */
+  followRoute() {
+    const route = parseRoute(location.hash);
+    if (!route) {
+      if (this.route) this.leaveBrowse();
+      return;
+    }
+    if (this.route && this.route.view !== route.view) this.views[this.route.view].close?.();
+    this.route = route;
+    if (!this.session) return; // after the name form
+    this.showScreen(route.view);
+    this.views[route.view].open(route.arg);
+  }
+
+  /** Back from a history screen to the room we are in, or the lobby. */
+  leaveBrowse() {
+    if (this.route) this.views[this.route.view].close?.();
+    this.route = null;
+    const copy = this.session ? this.session.room : null;
+    this.showScreen(copy && copy.state.game ? "room" : "lobby");
+    if (this.screen === "room") {
+      this.setHash(copy.room);
+      this.room.fit();
+    } else {
+      this.clearHash();
+      this.lobby.refresh();
+    }
+  }
+
   followHash() {
+    if (parseRoute(location.hash)) {
+      this.followRoute();
+      return;
+    }
+    if (this.route) { // away from a history screen: back, then maybe into a room
+      const { code: next } = parseInvite(location);
+      this.leaveBrowse();
+      if (!next) return;
+      history.replaceState(null, "", `/#${next}`);
+    }
     const { code } = parseInvite(location);
     if (!code || !this.session) return;
     const current = this.session.room;
@@ -381,7 +452,7 @@ class App {
 
   showScreen(name) {
     this.screen = name;
-    for (const id of ["welcome", "lobby", "room"]) $(`#${id}`).hidden = id !== name;
+    for (const id of ["welcome", "lobby", "room", ...SCREENS]) $(`#${id}`).hidden = id !== name;
     document.body.dataset.screen = name;
     // the notice line: under the room's buttons while playing, else above the screen
     const box = $("#notice");

@@ -16,6 +16,7 @@ import {
 import { cellName, names, playerColor } from "./text.js";
 import { HostTools } from "./hosttools.js";
 import { hostEventText } from "./hosts.js";
+import { routeHash } from "./routes.js";
 
 const BOARDS = { gomoku: GomokuBoard, minesweeper: MinesBoard, linkmatch: LinkBoard };
 
@@ -326,8 +327,19 @@ export class RoomView {
     this.banner.dataset.outcome = outcomeFor(state, me);
     const show = { again: sit && !asked.length && !mine, agree: sit && asked.length > 0 && !mine, decline: sit && asked.length > 0 && !mine };
     for (const b of this.banner.querySelectorAll("button")) b.hidden = !show[b.dataset.action];
+    this.renderReplayLink();
     const ranking = this.banner.querySelector(".ranking");
     ranking.replaceChildren(...rankingLines(state, me).map((line) => el("li", {}, line)));
+  }
+
+  /** After a game: "Replay this game" (the `game-over` named its stored id), else a
+   * link to the history; only when the server keeps one. */
+  renderReplayLink() {
+    const link = $("#replay-link");
+    const known = Number.isInteger(this.gameId);
+    link.hidden = !this.app.features.has("history");
+    link.href = known ? routeHash("replay", this.gameId) : routeHash("history");
+    link.textContent = known ? t("Replay this game") : t("History");
   }
 
   /** The game's buttons, then the common ones, as its description lists them. */

@@ -1,0 +1,459 @@
+// The replay screen (#replay/GAME_ID): a finished game step by step on the same board
+// renderers as a live game, fed with each frame's view (replay-model.js). Controls:
+// start / previous / next / end (`[data-replay=...]`), a slider, autoplay with a speed,
+// the step counter (`[data-replay-step]` = moves shown), and the link to share.
+// Gomoku numbers its stones and, once analysed, marks the moves that lost a won
+// position or missed a forced win with the engine's best move; Minesweeper colours
+// each cell by the player who revealed or flagged it and names who hit each mine;
+// Link-match shows every racer's board side by side with the step's path.
+
+import { $, el, svg } from "./dom.js";
+import { t, tn } from "./i18n.js";
+import { cellName, clock, gameTitle, optionsText, resultText } from "./describe.js";
+import { GomokuBoard } from "./boards/gomoku.js";
+import { LinkBoard } from "./boards/linkmatch.js";
+import { MinesBoard } from "./boards/minesweeper.js";
+import { centre } from "./boards/grid.js";
+import { Replay } from "./replay-model.js";
+import { failureText, navBar, playerList, when } from "./browse.js";
+import { routeHash } from "./routes.js";
+import { playerColor } from "./text.js";
+
+const SPEEDS = [0.5, 1, 2, 4, 8]; // steps a second
+const MARKS = { "lost-win": "This move lost a won position.", "missed-vcf": "This move missed a forced win." };
+
+function point(v) {
+  return Array.isArray(v) && Number.isInteger(v[0]) && Number.isInteger(v[1]) ? v : null;
+}
+
+/** A replay's step in words: "12. Ann: H8" (the label is data, e.g. "H8"). */
+function stepText(step, k, who) {
+  if (!step) return t("The start: no moves yet.");
+  const name = who[step.by] || t("Someone");
+  const label = typeof step.label === "string" && step.label ? step.label : "";
+  const at = typeof step.t === "number" ? clock(step.t) : "";
+  return label ? t("Move {n}: {name}, {move} ({time})", { n: k, name, move: label, time: at })
+    : t("Move {n}: {name} ({time})", { n: k, name, time: at });
+}
+
+export class ReplayView {
+  constructor(app) {
+    this.app = app;
+    this.section = $("#replay");
+    this.replay = null;
+    this.gameId = null;
+    this.boards = [];
+    this.timer = null;
+    this.speed = 2;
+    this.analysis = null;
+    this.asking = 0;
+    document.addEventListener("keydown", (event) => this.onKey(event));
+    window.addEventListener("resize", () => this.fit());
+  }
+
+  /** Show game `arg` (its id as text). */
+  open(arg) {
+    const id = Number(arg);
+    if (this.replay && this.gameId === id) {
+      this.build();
+      this.draw();
+      return;
+    }
+    this.stop();
+    this.gameId = id;
+    this.replay = null;
+    this.analysis = null;
+    this.build();
+    this.load();
+  }
+
+  /** Leaving the screen: autoplay stops. */
+  close() { this.stop(); }
+
+  relabel() {
+    this.build();
+    this.draw();
+  }
+
+  async load() {
+    if (!this.app.connected) return;
+    const asking = ++this.asking;
+    this.error.textContent = "";
+    try {
+      const answer = await this.app.queries.ask("get-replay", { game_id: this.gameId });
+      if (asking !== this.asking) return;
+      this.replay = new Replay(answer);
+      this.replay.jump(0);
+      this.build();
+      this.draw();
+      this.loadRest(asking);
+      if (this.replay.game === "gomoku" && this.app.features.has("analysis")) this.analyse(false);
+    } catch (err) {
+      if (asking === this.asking) this.error.textContent = failureText(err);
+    }
+  }
+
+  /** Steps past the first page (over 2,000 steps) come a page at a time. */
+  async loadRest(asking) {
+    while (this.replay && this.replay.next !== null && asking === this.asking) {
+      try {
+        const page = await this.app.queries.ask("get-replay", { game_id: this.gameId, from: this.replay.next });
+        if (asking !== this.asking) return;
+        this.replay.extend(page.steps, page.next);
+        this.draw();
+      } catch (err) {
+        this.error.textContent = failureText(err);
+        return;
+      }
+    }
+  }
+
+  // ---- building the screen ------------------------------------------------------------
+
+  build() {
+    this.error = el("p", { class: "view-error", role: "status" });
+    const head = el("div", { class: "card replay-head" }, el("h2", {}, t("Replay of game {id}", { id: this.gameId })), this.error);
+    this.section.replaceChildren(navBar(this.app), head);
+    const r = this.replay;
+    if (!r) return;
+    head.firstChild.textContent = t("{game} · game {id}", { game: gameTitle(r.game), id: this.gameId });
+    head.append(
+      el("p", { class: "dim" }, optionsText(r.game, r.options), " · ", when(r.endedAt),
+        r.rated ? el("span", { class: "tag" }, t("rated")) : null),
+      el("p", {}, playerList(r.players)),
+      this.resultLine = el("p", { class: "replay-result" }),
+    );
+    this.boardsBox = el("div", { class: `replay-boards replay-${r.game}` });
+    this.boards = [];
+    const racers = r.game === "linkmatch" && r.view && typeof r.frame(r.length).view.boards === "object"
+      ? r.players.map((p) => p.player) : [null];
+    for (const racer of racers) {
+      const Board = { gomoku: GomokuBoard, minesweeper: MinesBoard, linkmatch: LinkBoard }[r.game];
+      if (!Board) break;
+      const board = new Board(() => undefined); // a replay takes no moves
+      const wrap = el("div", { class: "board-wrap" }, board.el);
+      const caption = racer === null ? null : el("figcaption", {}, this.racerName(racer));
+      this.boardsBox.append(el("figure", { class: "replay-board" }, caption, wrap));
+      this.boards.push({ board, wrap, racer, caption });
+    }
+    this.stepBox = el("span", { "data-replay-step": "" }, "0");
+    this.total = el("span", { class: "dim" });
+    const button = (what, glyph, label, key) => {
+      const b = el("button", { type: "button", "data-replay": what, "aria-label": label, title: label, "aria-keyshortcuts": key }, glyph);
+      b.addEventListener("click", () => this.control(what));
+      return b;
+    };
+    this.playButton = el("button", { type: "button", class: "primary", "data-replay": "play" });
+    this.playButton.addEventListener("click", () => (this.timer ? this.stop() : this.play()));
+    const speed = el("select", { class: "small", "aria-label": t("Speed") },
+      SPEEDS.map((s) => el("option", { value: String(s) }, t("{n}× speed", { n: s }))));
+    speed.value = String(this.speed);
+    speed.addEventListener("change", () => {
+      this.speed = Number(speed.value);
+      if (this.timer) this.play();
+    });
+    this.slider = el("input", { type: "range", min: 0, max: r.length, value: r.position, "aria-label": t("Move shown") });
+    this.slider.addEventListener("input", () => this.show(Number(this.slider.value)));
+    const controls = el("div", { class: "replay-controls", role: "group", "aria-label": t("Replay controls") },
+      button("start", "⏮", t("To the start"), "Home"), button("prev", "◀", t("Previous move"), "ArrowLeft"),
+      el("span", { class: "counter" }, this.stepBox, this.total),
+      button("next", "▶", t("Next move"), "ArrowRight"), button("end", "⏭", t("To the end"), "End"),
+      this.playButton, speed);
+    this.stepLine = el("p", { class: "replay-step dim", "aria-live": "polite" });
+    this.marks = el("div", { class: "replay-analysis" });
+    this.legend = el("p", { class: "replay-legend dim" });
+    const link = el("input", { readonly: true, class: "replay-link", "aria-label": t("Link to this replay"),
+      value: `${location.origin}/${routeHash("replay", this.gameId)}` });
+    const copy = el("button", { type: "button", class: "small" }, t("Copy link"));
+    copy.addEventListener("click", () => this.copyLink(link));
+    this.section.append(el("div", { class: "card replay-card" },
+      this.boardsBox, controls, this.slider, this.stepLine, this.legend, this.marks,
+      el("div", { class: "invite" }, link, copy)));
+    this.renderAnalysis();
+  }
+
+  racerName(pid) {
+    const p = (this.replay ? this.replay.players : []).find((q) => q.player === pid);
+    return p ? String(p.name) : String(pid);
+  }
+
+  // ---- stepping -----------------------------------------------------------------------
+
+  control(what) {
+    const r = this.replay;
+    if (!r) return;
+    if (what !== "play") this.stop();
+    if (what === "start") this.show(0);
+    else if (what === "prev") this.show(r.position - 1);
+    else if (what === "next") this.show(r.position + 1);
+    else if (what === "end") this.show(r.length);
+  }
+
+  show(k) {
+    if (!this.replay) return;
+    this.replay.jump(k);
+    this.draw();
+  }
+
+  play() {
+    const r = this.replay;
+    if (!r) return;
+    clearInterval(this.timer);
+    if (r.atEnd) r.jump(0);
+    this.timer = setInterval(() => {
+      if (!this.replay || this.replay.atEnd) {
+        this.stop();
+        return;
+      }
+      this.replay.forward();
+      this.draw();
+    }, 1000 / this.speed);
+    this.renderPlay();
+  }
+
+  stop() {
+    clearInterval(this.timer);
+    this.timer = null;
+    this.renderPlay();
+  }
+
+  renderPlay() {
+    if (!this.playButton || !this.playButton.isConnected) return;
+    this.playButton.textContent = this.timer ? `⏸ ${t("Pause")}` : `⏵ ${t("Play")}`;
+    this.playButton.setAttribute("aria-pressed", this.timer ? "true" : "false");
+  }
+
+  /** Arrow keys step, Home / End jump; not while typing or on the board's own cursor. */
+  onKey(event) {
+    if (this.app.screen !== "replay" || !this.replay || event.ctrlKey || event.metaKey || event.altKey) return;
+    const target = event.target;
+    if (target instanceof HTMLInputElement || target instanceof HTMLSelectElement
+        || target instanceof HTMLTextAreaElement || (target.closest && target.closest("[data-board]"))) return;
+    const what = { ArrowLeft: "prev", ArrowRight: "next", Home: "start", End: "end" }[event.key];
+    if (!what) return;
+    event.preventDefault();
+    this.control(what);
+  }
+
+  // ---- drawing ------------------------------------------------------------------------
+
+  draw() {
+    const r = this.replay;
+    if (!r || !this.stepBox) return;
+    const k = r.position;
+    const { view, owners } = r.frame(k);
+    const over = k === r.length && r.complete;
+    const state = {
+      game: r.game, options: r.options, players: r.players, status: over ? "over" : "playing",
+      result: over ? r.result : null, view: { ...view },
+    };
+    delete state.view.starts_in;
+    delete state.view.last; // the outlines of players' last actions belong to a live game
+    for (const { board, racer, caption } of this.boards) {
+      if (racer === null) {
+        board.render({ state, me: null, copy: { lastActions: {} }, seated: false });
+      } else {
+        const rows = (view.boards || {})[racer];
+        board.render({ state: { ...state, view: { ...state.view, rows: Array.isArray(rows) ? rows : [] } },
+          me: racer, copy: { lastActions: {} }, seated: false });
+        const left = (view.progress || {})[racer];
+        caption.textContent = Number.isInteger(left)
+          ? t("{name}: {n} tiles left", { name: this.racerName(racer), n: left }) : this.racerName(racer);
+      }
+    }
+    const step = r.step(k);
+    if (r.game === "gomoku") this.decorateGomoku(view, k);
+    else if (r.game === "minesweeper") this.decorateMines(view, owners);
+    else if (r.game === "linkmatch") this.drawPath(step, view);
+    this.stepBox.textContent = String(k);
+    this.total.textContent = ` / ${r.length}${r.complete ? "" : "…"}`;
+    this.slider.max = String(r.length);
+    this.slider.value = String(k);
+    const who = Object.fromEntries(r.players.map((p) => [p.player, String(p.name)]));
+    this.stepLine.textContent = stepText(step, k, who);
+    this.resultLine.textContent = over ? resultText(state, this.app.session ? this.app.session.player : null) : "";
+    for (const b of this.section.querySelectorAll("[data-replay=start], [data-replay=prev]")) b.disabled = k === 0;
+    for (const b of this.section.querySelectorAll("[data-replay=next], [data-replay=end]")) b.disabled = k >= r.length;
+    this.renderPlay();
+    this.renderNote(k);
+    this.fit();
+  }
+
+  fit() {
+    const coarse = window.matchMedia("(pointer: coarse)").matches;
+    for (const { board, wrap } of this.boards) {
+      board.fit(wrap.clientWidth - 4, Math.max(window.innerHeight * 0.66, 200), coarse ? 18 : 12);
+    }
+  }
+
+  /** Gomoku: every stone numbered in the order played; an analysed move's mark. */
+  decorateGomoku(view, k) {
+    const { board } = this.boards[0] || {};
+    if (!board) return;
+    const moves = Array.isArray(view.moves) ? view.moves : [];
+    moves.forEach((m, i) => {
+      const p = point(m);
+      if (!p) return;
+      const [cx, cy] = centre(p[0], p[1]);
+      board.over.append(svg("text", { class: `move-number ${i % 2 ? "on-white" : "on-black"}`, x: cx, y: cy + 0.13, "data-n": i + 1 }, String(i + 1)));
+    });
+    const note = this.note(k);
+    const last = point(moves[k - 1]);
+    if (note && note.mark && last) {
+      const [mx, my] = centre(last[0], last[1]);
+      board.over.append(svg("circle", { class: "mistake", "data-mark": note.mark, cx: mx, cy: my, r: 0.46 }));
+    }
+    const best = note && note.mark ? point(note.best) : null;
+    if (best) {
+      const [bx, by] = centre(best[0], best[1]);
+      board.over.append(svg("circle", { class: "best-move", "data-best": `${best[0]},${best[1]}`, cx: bx, cy: by, r: 0.4 }));
+    }
+  }
+
+  /** Minesweeper: each player's reveals and flags in their colour; at the end, who hit
+   * which mine. */
+  decorateMines(view, owners) {
+    const { board } = this.boards[0] || {};
+    if (!board || !this.replay) return;
+    const colors = {};
+    const who = {};
+    for (const p of this.replay.players) {
+      colors[p.player] = playerColor(p);
+      who[p.player] = String(p.name);
+    }
+    const hits = new Map();
+    for (const h of Array.isArray(view.hit) ? view.hit : []) {
+      if (Array.isArray(h) && Number.isInteger(h[0]) && Number.isInteger(h[1])) hits.set(`${h[0]},${h[1]}`, String(h[2]));
+    }
+    for (let y = 0; y < board.rows; y += 1) {
+      for (let x = 0; x < board.cols; x += 1) {
+        const key = `${x},${y}`;
+        const cell = board.cell(x, y);
+        const owner = hits.get(key) || owners.get(key);
+        const color = owner !== undefined ? colors[owner] : undefined;
+        cell.classList.toggle("owned", color !== undefined);
+        if (color !== undefined) {
+          cell.style.setProperty("--owner", color);
+          cell.dataset.by = owner;
+        } else {
+          cell.style.removeProperty("--owner");
+          delete cell.dataset.by;
+        }
+        if (hits.has(key)) {
+          cell.dataset.hit = hits.get(key);
+          const label = cell.getAttribute("aria-label") || "";
+          const add = t("hit by {name}", { name: who[hits.get(key)] || "?" });
+          if (!label.endsWith(add)) cell.setAttribute("aria-label", `${label}, ${add}`);
+        } else delete cell.dataset.hit;
+      }
+    }
+    const players = this.replay.players;
+    this.legend.replaceChildren(players.length > 1 ? t("Each player's reveals and flags are in their colour:") : "",
+      players.length > 1 ? " " : "", players.length > 1 ? playerList(players) : "");
+  }
+
+  /** Link-match: the path of the link this step made, on its racer's board. */
+  drawPath(step, view) {
+    for (const { board, racer } of this.boards) {
+      const path = step && (racer === null || step.by === racer) ? (step.path || view.path) : null;
+      board.showPath(Array.isArray(path) ? path : null);
+      const line = board.over.querySelector("polyline[data-path]");
+      if (line) line.classList.add("replay-path");
+    }
+  }
+
+  // ---- analysis (Gomoku) --------------------------------------------------------------
+
+  /** Ask for the analysis (`start`: the player pressed the button; else only a stored
+   * one is worth showing, but asking is how we learn it exists). */
+  async analyse(start) {
+    if (!this.replay || this.replay.game !== "gomoku") return;
+    if (!start && this.analysis) return;
+    try {
+      const answer = await this.app.queries.ask("analyse", { game_id: this.gameId });
+      this.onAnalysis(answer);
+    } catch (err) {
+      if (start) this.marks.textContent = failureText(err);
+    }
+  }
+
+  /** An `analysis` answer, or the server's push when the job is done. */
+  onAnalysis(msg) {
+    if (!this.replay || msg.game_id !== this.gameId) return;
+    this.analysis = msg;
+    this.renderAnalysis();
+    this.draw();
+  }
+
+  note(k) {
+    const moves = this.analysis && Array.isArray(this.analysis.moves) ? this.analysis.moves : [];
+    return moves.find((m) => m && m.n === k) || null;
+  }
+
+  renderAnalysis() {
+    if (!this.marks) return;
+    const r = this.replay;
+    if (!r || r.game !== "gomoku" || !this.app.features.has("analysis")) {
+      this.marks.replaceChildren();
+      return;
+    }
+    const a = this.analysis;
+    const status = a ? String(a.status) : "";
+    const parts = [el("h3", {}, t("Analysis"))];
+    if (status === "queued" || status === "running") {
+      const [done, total] = Array.isArray(a.progress) ? a.progress : [0, 0];
+      parts.push(el("p", { "data-analysis": status }, total
+        ? t("The computer is analysing the game: {done} of {total} moves.", { done, total })
+        : t("The computer is analysing the game…")));
+    } else if (status === "done") {
+      const marked = (Array.isArray(a.moves) ? a.moves : []).filter((m) => m && m.mark && Number.isInteger(m.n));
+      parts.push(el("p", { "data-analysis": "done" }, marked.length
+        ? tn("The computer found {n} mistake.", "The computer found {n} mistakes.", marked.length)
+        : t("The computer found no lost wins or missed forced wins.")));
+      if (marked.length) {
+        parts.push(el("ol", { class: "mistakes" }, marked.map((m) => {
+          const b = el("button", { type: "button", class: "small", "data-jump": m.n },
+            t("Move {n}: {what}", { n: m.n, what: t(MARKS[m.mark] || "This move was a mistake.") }));
+          b.addEventListener("click", () => { this.stop(); this.show(m.n); });
+          return el("li", {}, b);
+        })));
+      }
+    } else {
+      if (status === "failed") parts.push(el("p", { "data-analysis": "failed" }, t("The analysis failed.")));
+      const b = el("button", { type: "button", "data-analyse": "" }, t("Analyse this game"));
+      b.addEventListener("click", () => this.analyse(true));
+      parts.push(b);
+    }
+    parts.push(this.noteLine = el("p", { class: "replay-note" }));
+    this.marks.replaceChildren(...parts);
+  }
+
+  renderNote(k) {
+    if (!this.noteLine) return;
+    const note = this.note(k);
+    if (!note) {
+      this.noteLine.textContent = "";
+      return;
+    }
+    const score = Number(note.eval);
+    const words = [];
+    if (note.mark) words.push(t(MARKS[note.mark] || "This move was a mistake."));
+    const best = point(note.best);
+    if (note.mark && best) words.push(t("The computer's move: {cell}.", { cell: cellName(best[0], best[1]) }));
+    if (Number.isFinite(score)) words.push(t("Evaluation for the mover: {score}", { score: Math.round(score) }));
+    this.noteLine.textContent = words.join(" ");
+  }
+
+  async copyLink(input) {
+    try {
+      await navigator.clipboard.writeText(input.value);
+      this.app.notify(t("Link copied."));
+      return;
+    } catch { /* plain http on a LAN address: a selection copy */ }
+    input.focus();
+    input.select();
+    let copied = false;
+    try { copied = document.execCommand("copy"); } catch { copied = false; }
+    this.app.notify(copied ? t("Link copied.") : t("Select the link and copy it."));
+  }
+}
