@@ -1,0 +1,127 @@
+"""History and replays in real browsers against a real server: a game played to the end
+is listed at /#history, opens at /#replay/ID, and steps with the documented hooks
+(`[data-replay=...]`, `[data-replay-step]`, the board's cells); a co-op Minesweeper
+replay colours each player's cells and shows the mines at the end; a phone shows it
+without sideways scrolling."""
+
+from __future__ import annotations
+
+import asyncio
+from concurrent.futures import Future
+
+from selenium.webdriver.common.keys import Keys
+
+from tests.web.harness import WAIT, Browser, ServerThread, open_lobby
+from tests.web.layout import DESKTOP, PHONE, check_layout, emulate
+from tests.web.test_web_gomoku import place, start_pair
+from tests.wsclient import WsClient
+
+
+def stones(browser: Browser) -> dict[tuple[int, int], str]:
+    return {xy: v for xy, v in browser.cells("stone").items() if v}
+
+
+def step_shown(browser: Browser) -> str:
+    return str(browser.find("[data-replay-step]").text)
+
+
+def press(browser: Browser, what: str, want: str) -> None:
+    """Click a replay button and wait for the step counter to say ``want``."""
+    browser.find(f"[data-replay={what}]").click()
+    browser.wait(lambda: step_shown(browser) == want, f"step {want} after {what}")
+
+
+def test_a_finished_gomoku_game_is_listed_and_replayed_move_by_move(
+        ann: Browser, bob: Browser, web_server: ServerThread) -> None:
+    start_pair(ann, bob, web_server)
+    for i in range(4):
+        place(ann, bob, 3 + i, 7, "black")
+        place(bob, ann, 3 + i, 9, "white")
+    place(ann, bob, 7, 7, "black")
+    ann.wait(lambda: ann.status_state() == "over", "the game to end")
+    link = ann.wait_css("#banner [data-replay-link]")  # "Replay this game" (or the history)
+
+    link.click()
+    ann.wait_css("#history [data-history], #replay [data-board]")
+    ann.driver.get(f"{web_server.url}#history")
+    games = ann.wait(lambda: ann.find_all("[data-history] [data-game-id]"), "the finished game")
+    assert len(games) == 1
+    game_id = games[0].get_attribute("data-game-id")
+    assert "Ann" in games[0].text and "Bob" in games[0].text
+    games[0].click()
+
+    ann.wait(lambda: ann.js("return location.hash") == f"#replay/{game_id}", "the replay's address")
+    ann.wait_css("#replay [data-board='gomoku']")
+    ann.wait(lambda: step_shown(ann) == "0", "the start")
+    assert stones(ann) == {}
+    press(ann, "next", "1")
+    assert stones(ann) == {(3, 7): "black"}
+    press(ann, "next", "2")
+    assert stones(ann) == {(3, 7): "black", (3, 9): "white"}
+    press(ann, "end", "9")
+    assert len(stones(ann)) == 9
+    ann.wait(lambda: ann.find_all("#replay [data-win-line]"), "the winning five")
+    assert "You win by five in a row!" in ann.find("#replay .replay-result").text
+    numbers = ann.js("return [...document.querySelectorAll('#replay .move-number')]"
+                     ".map((n) => n.textContent)")
+    assert numbers == [str(n) for n in range(1, 10)]  # the stones are numbered
+    press(ann, "prev", "8")
+    assert (7, 7) not in stones(ann) and ann.find_all("#replay [data-win-line]") == []
+    press(ann, "start", "0")
+    assert stones(ann) == {}
+    # the keyboard: arrows step, End / Home jump
+    body = ann.find("body")
+    body.send_keys(Keys.ARROW_RIGHT)
+    ann.wait(lambda: step_shown(ann) == "1", "step 1 from the right arrow")
+    body.send_keys(Keys.END)
+    ann.wait(lambda: step_shown(ann) == "9", "the end from End")
+    assert str(ann.find("#replay .replay-link").get_attribute("value")).endswith(
+        f"/#replay/{game_id}")
+
+    # the shared link opens the same replay in another browser, at the start
+    bob.driver.get(f"{web_server.url}#replay/{game_id}")
+    bob.wait_css("#replay [data-board='gomoku']")
+    bob.wait(lambda: step_shown(bob) == "0", "Bob's replay at the start")
+    press(bob, "end", "9")
+    assert stones(bob) == stones(ann)
+
+
+def test_a_minesweeper_replay_colours_each_players_cells_and_shows_the_mines(
+        ann: Browser, web_server: ServerThread) -> None:
+    """Cy (a raw client) reveals a cell and leaves, which ends the co-op game; Ann's
+    phone replays it: Cy's cells carry Cy's colour, the end shows the mines."""
+    done: Future[str] = Future()
+
+    async def cy_plays() -> None:
+        ws_url = web_server.url.replace("http://", "ws://")
+        async with WsClient.connect(ws_url, "Cy") as cy:
+            await cy.send("create-room", game="minesweeper",
+                          options={"width": 9, "height": 9, "mines": 10})
+            await cy.expect("joined")
+            await cy.send("move", move={"action": "reveal", "x": 4, "y": 4})
+            await cy.expect("moved")
+            await cy.send("leave-room")
+            await cy.expect("left")
+            done.set_result(cy.player)
+
+    asyncio.run_coroutine_threadsafe(cy_plays(), web_server.loop).result(WAIT)
+    cy = done.result(WAIT)
+    emulate(ann, PHONE)
+    try:
+        open_lobby(ann, web_server, "Ann")
+        ann.driver.get(f"{web_server.url}#history")
+        game = ann.wait(lambda: ann.find_all("[data-history] [data-game-id]"), "Cy's game")[0]
+        check_layout(ann, PHONE, "history")
+        game.click()
+        ann.wait_css("#replay [data-board='minesweeper']")
+        press(ann, "next", "1")
+        opened = {xy for xy, v in ann.cells("cell").items() if v not in ("#", "F", "?")}
+        owners = {xy: v for xy, v in ann.cells("by").items() if v}
+        assert (4, 4) in opened and set(owners) == opened and set(owners.values()) == {cy}
+        total = str(ann.find("#replay input[type=range]").get_attribute("max"))
+        if step_shown(ann) != total:
+            press(ann, "end", total)
+        assert "*" in ann.cells("cell").values()  # every mine, once the game is over
+        check_layout(ann, PHONE, "replay")
+    finally:
+        emulate(ann, DESKTOP)
