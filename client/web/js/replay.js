@@ -155,9 +155,9 @@ export class ReplayView {
     this.slider = el("input", { type: "range", min: 0, max: r.length, value: r.position, "aria-label": t("Move shown") });
     this.slider.addEventListener("input", () => this.show(Number(this.slider.value)));
     const controls = el("div", { class: "replay-controls", role: "group", "aria-label": t("Replay controls") },
-      button("start", "⏮", t("To the start"), "Home"), button("prev", "◀", t("Previous move"), "ArrowLeft"),
+      button("start", "«", t("To the start"), "Home"), button("prev", "‹", t("Previous move"), "ArrowLeft"),
       el("span", { class: "counter" }, this.stepBox, this.total),
-      button("next", "▶", t("Next move"), "ArrowRight"), button("end", "⏭", t("To the end"), "End"),
+      button("next", "›", t("Next move"), "ArrowRight"), button("end", "»", t("To the end"), "End"),
       this.playButton, speed);
     this.stepLine = el("p", { class: "replay-step dim", "aria-live": "polite" });
     this.marks = el("div", { class: "replay-analysis" });
@@ -219,7 +219,7 @@ export class ReplayView {
 
   renderPlay() {
     if (!this.playButton || !this.playButton.isConnected) return;
-    this.playButton.textContent = this.timer ? `⏸ ${t("Pause")}` : `⏵ ${t("Play")}`;
+    this.playButton.textContent = this.timer ? t("Pause") : t("Play");
     this.playButton.setAttribute("aria-pressed", this.timer ? "true" : "false");
   }
 
