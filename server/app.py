@@ -89,6 +89,7 @@ class GameServer:
         self.store = Store(self.config.db, durable_commits=self.config.durable_commits,
                            limits=self.config.retention())
         self.hub = Hub(self.config)
+        self.hub.ratings.load(self.store.ratings.load())
         self.stats = Stats()
         """The running figures (admin page, ``/metrics``)."""
         self.work = WorkPool(self.config.ai_workers, self.config.max_jobs,

@@ -13,12 +13,15 @@ could lose.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gridhall import protocol as p
 
 from .games.base import JSON
 from .jobs import Job
+
+if TYPE_CHECKING:
+    from .ratings import Change
 
 
 class Send:
@@ -76,6 +79,8 @@ class SaveGame:
     record: JSON
     started_at: float
     ended_at: float
+    ratings: tuple[Change, ...] = ()
+    """A rated game's rating changes, saved in the same transaction (``server/ratings.py``)."""
 
 
 @dataclass(frozen=True)

@@ -51,6 +51,7 @@ from .games.base import JSON
 from .identity import Identities, Identity, token_hash
 from .lobby import Lobby
 from .names import clean_color, clean_name, computer_name
+from .ratings import Ratings
 from .room import Room
 from .room_closing import close_room
 
@@ -80,6 +81,8 @@ class Hub:
         self.passwords = PasswordGuard()
         self.bans = Bans()
         """The operator's bans in force (loaded from the store at start)."""
+        self.ratings = Ratings()
+        """Every rating (loaded from the store at start; rated rooms update it)."""
         self.creations = PerAddress(config.room_creations_per_minute / 60.0,
                                     config.room_creation_burst)
         self._armed: dict[str, float | None] = {}
@@ -379,6 +382,7 @@ class Hub:
         if room.closed:
             return None
         room.max_spectators = self.config.max_spectators  # none while its journal replays
+        room.ratings = self.ratings  # nor ratings: the store holds what its games changed
         return room
 
     def _computer(self, pid: str, level: str) -> Identity:
@@ -506,6 +510,7 @@ class Hub:
         room = self.lobby.create(ident, msg.game, msg.options, msg.private, msg.password,
                                  ident.address)
         room.max_spectators = self.config.max_spectators
+        room.ratings = self.ratings
         log.info("%s created room %s (%s)", ident.name, room.code, room.spec.name,
                  extra={"room": room.code, "player": ident.id})
         out.add(SaveRoom(room.code, {

@@ -69,6 +69,7 @@ from .effects import (
 )
 from .admin_store import AdminTables
 from .hub import SavedRoom
+from .ratings_store import RatingsTables
 from .retention import Limits, Pruner
 
 SCHEMA_VERSION = 2
@@ -178,6 +179,8 @@ class Store:
         self.pruner = Pruner(self.db, limits or Limits())
         self.admin = AdminTables(self.db)
         """Bans, the audit log and settings changed from the admin page."""
+        self.ratings = RatingsTables(self.db)
+        """Ratings and Minesweeper team records (``server/ratings_store.py``)."""
 
     # -- the live state -------------------------------------------------------
     def write(self, effects: list[Stored]) -> None:
@@ -236,11 +239,12 @@ class Store:
         else:
             assert isinstance(e, SaveGame)
             texts = (_json(e.options), _json(e.players), _json(e.result), _json(e.record))
-            db.execute(
+            cursor = db.execute(
                 "INSERT INTO games (room, game, options, players, result, record, started_at,"
                 " ended_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (e.room, e.game, *texts, e.started_at, e.ended_at))
             self.pruner.game_added(sum(map(len, texts)))
+            self.ratings.game_saved(int(cursor.lastrowid or 0), e)
 
     def load_live(self) -> tuple[list[dict[str, Any]], list[SavedRoom]]:
         """Every stored identity and live room (with its snapshot and journal)."""
