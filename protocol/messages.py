@@ -386,6 +386,9 @@ class GameOver:
     room: str
     seq: int
     result: dict[str, Any]
+    ratings: dict[str, Any] | None = None
+    """A rated game's rating changes (added): ``{player: {"before", "after"}}`` for
+    each person (computers keep their fixed ratings)."""
 
 
 @message("player-info", "server")

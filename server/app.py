@@ -93,6 +93,7 @@ class GameServer:
         self.queries = HistoryService(self.config.db, self.config.history_threads,
                                       self.config.history_waiting, fallback=self.store.db)
         """History queries, off the event loop (``server/history_service.py``)."""
+        self.hub.ratings.load(self.store.ratings.load())
         self.stats = Stats()
         """The running figures (admin page, ``/metrics``)."""
         self.work = WorkPool(self.config.ai_workers, self.config.max_jobs,
