@@ -67,11 +67,13 @@ from .effects import (
     SaveSnapshot,
     Stored,
 )
+from . import analysis_store
 from .admin_store import AdminTables
 from .hub import SavedRoom
 from .retention import Limits, Pruner
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
+"""3 added ``analyses`` (server/analysis_store.py)."""
 CHECKPOINT_EVERY = 1.0
 """Seconds at most between a commit and the checkpoint that syncs it to the disk."""
 SCHEMA = """
@@ -172,6 +174,7 @@ class Store:
         self.db.execute("PRAGMA synchronous=" + ("FULL" if durable_commits else "NORMAL"))
         self.db.execute("PRAGMA busy_timeout=5000")
         self.db.executescript(SCHEMA)
+        analysis_store.create(self.db)
         self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         self.db.execute("PRAGMA wal_autocheckpoint=0")  # the Checkpointer's job
         self.checkpointer = Checkpointer(self.path)
@@ -301,6 +304,12 @@ class Store:
             return None
         return GameRow(r[0], r[1], r[2], json.loads(r[3]), json.loads(r[4]),
                        json.loads(r[5]), json.loads(r[6]), r[7], r[8])
+
+    def save_analysis(self, game_id: int, engine: str, budget: float,
+                      moves: list[dict[str, Any]], made_at: float) -> None:
+        """Keep a game's finished analysis (``server/analysis_store.py``)."""
+        analysis_store.save(self.db, game_id, engine, budget, moves, made_at)
+        self.checkpointer.poke()
 
     def chat_lines(self, room: str, limit: int = 50) -> list[tuple[str, str, str, float]]:
         rows = self.db.execute(
