@@ -40,7 +40,7 @@ class ErrorCode(StrEnum):
     NO_SUCH_PLAYER = "no-such-player"
     """An admin action names a player the server does not know."""
     NO_SUCH_GAME = "no-such-game"
-    """``get-replay`` names no finished game the server keeps (added)."""
+    """No finished game has that id (a live or unknown game)."""
 
 
 class ProtocolError(Exception):

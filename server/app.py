@@ -38,6 +38,7 @@ from . import admin_web, origin, web
 from .admin_access import AdminAccess
 from .admin_channel import AdminChannel
 from .admin_status import RETENTION_KEYS, RoomActivity
+from .analysis_service import Analyses
 from .bans import refusal
 from .computer import Computers
 from .config import ServerConfig
@@ -101,6 +102,9 @@ class GameServer:
                              stats=self.stats)
         self.stats.pool = self.work
         self.computers = Computers(self.work, self.config.ai_budget)
+        self.analyses = Analyses(self.work, self.store.path, self.store.save_analysis,
+                                 self.config.analysis_budget, self.config.max_analyses)
+        """``analyse`` requests (server/analysis_service.py)."""
         self._trim: asyncio.TimerHandle | None = None
         self.connects = PerAddress(self.config.connects_per_second, self.config.connect_burst)
         self.sessions = Sessions()
@@ -239,6 +243,7 @@ class GameServer:
         if self._trim is not None:
             self._trim.cancel()
         self.computers.close()
+        self.analyses.close()
         self.work.close()
         self.queries.close()
         self.store.mark_alive(time.time())

@@ -101,6 +101,11 @@ class ServerConfig:
     """Quick jobs queued or running at once for one address; past it ``server-busy``."""
     ai_budget: float = 2.0
     """Seconds the hard computer opponent may think per move."""
+    analysis_budget: float = 0.5
+    """Seconds the engine thinks about each position of a game it analyses."""
+    max_analyses: int = 4
+    """Games analysed at once over all addresses (one per address); past it
+    ``analyse`` gets ``server-busy`` with ``retry_after``."""
     chat_days: float = 30.0
     chat_rows_per_room: int = 500
     chat_rows: int = 200_000

@@ -23,6 +23,7 @@ from typing import Any, Protocol
 
 from gridhall import protocol as p
 from gridhall.protocol import ErrorCode, ProtocolError
+from gridhall.protocol.analysis import Analyse
 
 from .config import ServerConfig
 from .effects import Effect
@@ -243,6 +244,9 @@ class Session:
                                     f"fast; wait {wait:.1f} s.", rid, retry_after=wait)
             service.ask(self, msg)
             return
+        if isinstance(msg, Analyse):
+            self.analyse(msg, now)
+            return
         if isinstance(msg, p.Chat) and ident.room is not None and not self.chat.allow(now):
             wait = round(self.chat.retry_after(now), 3)
             self.strike(now)
@@ -260,6 +264,14 @@ class Session:
             if error.request_id is None:
                 error.request_id = getattr(msg, "id", None)
             self.refused(error)
+
+    def analyse(self, msg: Analyse, now: float) -> None:
+        """An ``analyse`` goes to the server's analyses (``server/analysis_service.py``)."""
+        analyses = getattr(self.host, "analyses", None)
+        if analyses is None:
+            raise ProtocolError(ErrorCode.UNKNOWN_TYPE, "This server does not analyse games.",
+                                msg.id)
+        analyses.request(self, self.link.peer, msg, now)
 
     def defer_sync(self, msg: p.Sync, now: float) -> None:
         """Keep a ``sync`` until the snapshot limit allows one; another asked meanwhile

@@ -67,6 +67,7 @@ from .effects import (
     SaveSnapshot,
     Stored,
 )
+from . import analysis_store
 from .admin_store import AdminTables
 from .hub import SavedRoom
 from .history import count_moves, index_game, migrate as migrate_history
@@ -74,7 +75,8 @@ from .ratings_store import RatingsTables
 from .retention import Limits, Pruner
 
 SCHEMA_VERSION = 3
-"""3: games gained ``source`` and ``moves`` and the ``game_players`` index (history)."""
+"""3: games gained ``source`` and ``moves`` and the ``game_players`` index (history);
+``analyses`` (server/analysis_store.py)."""
 CHECKPOINT_EVERY = 1.0
 """Seconds at most between a commit and the checkpoint that syncs it to the disk."""
 SCHEMA = """
@@ -178,6 +180,7 @@ class Store:
         self.db.execute("PRAGMA busy_timeout=5000")
         self.db.executescript(SCHEMA)
         migrate_history(self.db)
+        analysis_store.create(self.db)
         self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         self.db.execute("PRAGMA wal_autocheckpoint=0")  # the Checkpointer's job
         self.checkpointer = Checkpointer(self.path)
@@ -318,6 +321,12 @@ class Store:
             return None
         return GameRow(r[0], r[1], r[2], json.loads(r[3]), json.loads(r[4]),
                        json.loads(r[5]), json.loads(r[6]), r[7], r[8])
+
+    def save_analysis(self, game_id: int, engine: str, budget: float,
+                      moves: list[dict[str, Any]], made_at: float) -> None:
+        """Keep a game's finished analysis (``server/analysis_store.py``)."""
+        analysis_store.save(self.db, game_id, engine, budget, moves, made_at)
+        self.checkpointer.poke()
 
     def chat_lines(self, room: str, limit: int = 50) -> list[tuple[str, str, str, float]]:
         rows = self.db.execute(

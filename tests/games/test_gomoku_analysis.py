@@ -1,0 +1,56 @@
+"""The analysis of a Gomoku game: per-ply engine answers and the marks they give."""
+
+from __future__ import annotations
+
+from gridhall.server.games.gomoku.analysis import WIN_EVAL, analyse_ply, notes, positions
+
+DOUBLE_FOUR = [(6, 7), (5, 7), (7, 7), (9, 3), (8, 7), (0, 14), (9, 4), (14, 14), (9, 5),
+               (14, 0), (9, 6), (0, 0)]
+"""Black to move: (9, 7) makes two fours at once (row 7 and column 9)."""
+
+
+def test_a_vcf_is_found_with_its_first_stone_as_the_best_move() -> None:
+    value, best, line = analyse_ply(DOUBLE_FOUR, 15, "freestyle", 0.2)
+    assert value == WIN_EVAL and best == (9, 7) and line == [(9, 7)]
+
+
+def test_a_full_board_has_no_best_move() -> None:
+    full = [(x, y) for y in range(5) for x in range(5)]
+    assert analyse_ply(full, 5, "freestyle", 0.05) == (0, None, None)
+
+
+def test_a_move_off_the_vcf_that_loses_the_win_is_marked_missed_vcf() -> None:
+    moves = [(0, 0), (1, 1), (2, 2), (3, 3)]
+    results = [(0, None, None), (0, None, None), (WIN_EVAL, (9, 7), [(9, 7), (9, 8), (5, 5)]),
+               (-20, (4, 4), None), (10, None, None)]
+    marked = notes(moves, results)
+    assert marked[2] == {"n": 3, "eval": WIN_EVAL, "best": [9, 7], "mark": "missed-vcf"}
+    assert all("mark" not in n for i, n in enumerate(marked) if i != 2)
+
+
+def test_a_won_position_given_away_without_a_vcf_is_marked_lost_win() -> None:
+    moves = [(0, 0), (1, 1), (2, 2)]
+    results = [(WIN_EVAL, (4, 4), None), (50, (3, 3), None), (200, (5, 5), None), (0, None, None)]
+    assert notes(moves, results)[0]["mark"] == "lost-win"
+
+
+def test_a_stone_of_the_vcf_played_in_the_wrong_order_is_a_lost_win() -> None:
+    moves = [(9, 8), (1, 1), (2, 2)]
+    results = [(WIN_EVAL, (9, 7), [(9, 7), (1, 2), (9, 8)]), (0, None, None), (0, None, None),
+               (0, None, None)]
+    assert notes(moves, results)[0]["mark"] == "lost-win"
+
+
+def test_keeping_the_win_or_winning_is_not_marked() -> None:
+    # the mover wins again at its next turn, then makes five with its last stone
+    moves = [(0, 0), (1, 1), (2, 2)]
+    results = [(WIN_EVAL, (0, 0), None), (-300, (1, 1), None), (WIN_EVAL, (2, 2), None)]
+    assert all("mark" not in n for n in notes(moves, results))
+    assert positions(moves, five_at_end=True) == 3 and positions(moves, False) == 4
+
+
+def test_a_win_kept_until_the_game_ended_otherwise_is_not_marked() -> None:
+    # the opponent resigned after the mover's last ply: its position there is lost
+    moves = [(0, 0), (1, 1)]
+    results = [(0, None, None), (WIN_EVAL, (1, 1), None), (-WIN_EVAL, None, None)]
+    assert all("mark" not in n for n in notes(moves, results))
