@@ -298,7 +298,7 @@ class Store:
         """Store a finished game (``source``: ``import`` for one read from a file);
         returns its id."""
         self.write([SaveGame(room, game, options, players, result, record, started_at,
-                             ended_at, source)])
+                             ended_at, source=source)])
         gid: int = self.db.execute("SELECT max(id) FROM games").fetchone()[0]
         return gid
 
