@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import asyncio
 from concurrent.futures import Future
+from pathlib import Path
 
 from selenium.webdriver.common.keys import Keys
 
 from tests.web.harness import WAIT, Browser, ServerThread, open_lobby
 from tests.web.layout import DESKTOP, PHONE, check_layout, emulate
 from tests.web.test_web_gomoku import place, start_pair
-from tests.wsclient import WsClient
+from tests.wsclient import WsClient, gomoku_pair
 
 
 def stones(browser: Browser) -> dict[tuple[int, int], str]:
@@ -125,3 +126,45 @@ def test_a_minesweeper_replay_colours_each_players_cells_and_shows_the_mines(
         check_layout(ann, PHONE, "replay")
     finally:
         emulate(ann, DESKTOP)
+
+
+def test_an_analysed_gomoku_game_marks_the_missed_win_with_the_computers_move(
+        ann: Browser, tmp_path: Path) -> None:
+    """Black (a raw client) has a four after move 7 that White leaves open, and plays
+    elsewhere at move 9 (White then resigns): the analysis marks move 9 and draws the
+    computer's winning move."""
+    server = ServerThread(tmp_path / "analysis.db", analysis_budget=0.05)
+    try:
+        black_moves = [(3, 7), (4, 7), (5, 7), (6, 7), (0, 0)]
+        white_moves = [(2, 7), (3, 12), (12, 12), (12, 0)]
+
+        async def play() -> None:
+            url = server.url.replace("http://", "ws://")
+            async with gomoku_pair(url) as (black, white, _room):
+                for n, (x, y) in enumerate(black_moves):
+                    await black.send("move", move={"x": x, "y": y})
+                    await white.expect("moved")
+                    if n == len(white_moves):
+                        await white.send("resign")
+                        await black.expect("game-over")
+                        return
+                    await white.send("move", move={"x": white_moves[n][0], "y": white_moves[n][1]})
+                    await black.expect("moved", by=white.player)
+
+        asyncio.run_coroutine_threadsafe(play(), server.loop).result(WAIT)
+        open_lobby(ann, server, "Ann")
+        ann.driver.get(f"{server.url}#replay/1")
+        ann.wait_css("#replay [data-board='gomoku']")
+        ann.wait_css("#replay [data-analyse]").click()
+        jump = ann.wait_css("#replay [data-jump='9']", timeout=WAIT * 2)  # the job's push
+        assert ann.find("[data-analysis]").get_attribute("data-analysis") == "done"
+        jump.click()
+        ann.wait(lambda: step_shown(ann) == "9", "move 9 shown")
+        mark = ann.wait_css("#replay circle[data-mark]")
+        assert mark.get_attribute("data-mark") in ("lost-win", "missed-vcf")
+        best = ann.find("#replay circle[data-best]").get_attribute("data-best")
+        assert best == "7,7"
+        assert "computer" in ann.find("#replay .replay-note").text
+    finally:
+        ann.driver.get("about:blank")
+        server.close()

@@ -87,7 +87,6 @@ export class ReplayView {
       this.build();
       this.draw();
       this.loadRest(asking);
-      if (this.replay.game === "gomoku" && this.app.features.has("analysis")) this.analyse(false);
     } catch (err) {
       if (asking === this.asking) this.error.textContent = failureText(err);
     }
@@ -364,16 +363,15 @@ export class ReplayView {
 
   // ---- analysis (Gomoku) --------------------------------------------------------------
 
-  /** Ask for the analysis (`start`: the player pressed the button; else only a stored
-   * one is worth showing, but asking is how we learn it exists). */
-  async analyse(start) {
+  /** Ask for the analysis (on request only: asking starts a job on the server unless
+   * the game was analysed before, which is then answered at once). */
+  async analyse() {
     if (!this.replay || this.replay.game !== "gomoku") return;
-    if (!start && this.analysis) return;
     try {
       const answer = await this.app.queries.ask("analyse", { game_id: this.gameId });
       this.onAnalysis(answer);
     } catch (err) {
-      if (start) this.marks.textContent = failureText(err);
+      this.marks.append(el("p", { class: "view-error" }, failureText(err)));
     }
   }
 
@@ -421,7 +419,7 @@ export class ReplayView {
     } else {
       if (status === "failed") parts.push(el("p", { "data-analysis": "failed" }, t("The analysis failed.")));
       const b = el("button", { type: "button", "data-analyse": "" }, t("Analyse this game"));
-      b.addEventListener("click", () => this.analyse(true));
+      b.addEventListener("click", () => this.analyse());
       parts.push(b);
     }
     parts.push(this.noteLine = el("p", { class: "replay-note" }));
