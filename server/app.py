@@ -35,6 +35,7 @@ from gridhall import protocol as p
 from gridhall.protocol import ErrorCode
 
 from . import admin_web, origin, web
+from . import leaderboards  # noqa: F401  (registers the rating queries with the service)
 from .admin_access import AdminAccess
 from .admin_channel import AdminChannel
 from .admin_status import RETENTION_KEYS, RoomActivity
@@ -48,6 +49,7 @@ from .fdlimit import raise_soft_limit, socket_caps
 from .gate import Gate
 from .games.base import JSON
 from .handshake import HandshakeGuard, deepen_backlog
+from .history_service import HistoryService
 from .hub import Hub
 from .identity import Identity
 from .jobs import BUSY, run_job
@@ -90,6 +92,9 @@ class GameServer:
                            limits=self.config.retention())
         self.hub = Hub(self.config)
         self.hub.ratings.load(self.store.ratings.load())
+        self.queries = HistoryService(self.config.db, self.config.history_threads,
+                                      self.config.history_waiting, fallback=self.store.db)
+        """History queries, off the event loop (``server/history_service.py``)."""
         self.stats = Stats()
         """The running figures (admin page, ``/metrics``)."""
         self.work = WorkPool(self.config.ai_workers, self.config.max_jobs,
@@ -236,6 +241,7 @@ class GameServer:
             self._trim.cancel()
         self.computers.close()
         self.work.close()
+        self.queries.close()
         self.store.mark_alive(time.time())
         self.store.close()
         log.info("server stopped; rooms kept for the next start")
