@@ -35,10 +35,10 @@ from gridhall import protocol as p
 from gridhall.protocol import ErrorCode
 
 from . import admin_web, origin, web
+from . import leaderboards  # noqa: F401  (registers the rating queries with the service)
 from .admin_access import AdminAccess
 from .admin_channel import AdminChannel
 from .admin_status import RETENTION_KEYS, RoomActivity
-from .analysis_service import Analyses
 from .bans import refusal
 from .computer import Computers
 from .config import ServerConfig
@@ -91,10 +91,10 @@ class GameServer:
         self.store = Store(self.config.db, durable_commits=self.config.durable_commits,
                            limits=self.config.retention())
         self.hub = Hub(self.config)
+        self.hub.ratings.load(self.store.ratings.load())
         self.queries = HistoryService(self.config.db, self.config.history_threads,
                                       self.config.history_waiting, fallback=self.store.db)
         """History queries, off the event loop (``server/history_service.py``)."""
-        self.hub.ratings.load(self.store.ratings.load())
         self.stats = Stats()
         """The running figures (admin page, ``/metrics``)."""
         self.work = WorkPool(self.config.ai_workers, self.config.max_jobs,
@@ -102,9 +102,6 @@ class GameServer:
                              stats=self.stats)
         self.stats.pool = self.work
         self.computers = Computers(self.work, self.config.ai_budget)
-        self.analyses = Analyses(self.work, self.store.path, self.store.save_analysis,
-                                 self.config.analysis_budget, self.config.max_analyses)
-        """``analyse`` requests (server/analysis_service.py)."""
         self._trim: asyncio.TimerHandle | None = None
         self.connects = PerAddress(self.config.connects_per_second, self.config.connect_burst)
         self.sessions = Sessions()
@@ -243,7 +240,6 @@ class GameServer:
         if self._trim is not None:
             self._trim.cancel()
         self.computers.close()
-        self.analyses.close()
         self.work.close()
         self.queries.close()
         self.store.mark_alive(time.time())

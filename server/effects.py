@@ -79,10 +79,10 @@ class SaveGame:
     record: JSON
     started_at: float
     ended_at: float
-    ratings: tuple[Change, ...] = ()
-    """A rated game's rating changes, saved in the same transaction (``server/ratings.py``)."""
     source: str | None = None
     """Where the game came from when it was not played here (``import``)."""
+    ratings: tuple[Change, ...] = ()
+    """A rated game's rating changes, saved in the same transaction (``server/ratings.py``)."""
 
 
 @dataclass(frozen=True)

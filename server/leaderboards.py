@@ -1,9 +1,11 @@
 """Reading ratings and records back: leaderboards, profiles, Minesweeper team records.
 
-Plain functions over a SQLite connection (the history service's read-only one, off
-the event loop), answering the ``leaderboard``, ``get-profile`` and ``records``
-requests (PROTOCOL.md, "History, replays, ratings"). A bad request raises
-:class:`QueryError` with a sentence for the client; nothing here writes.
+Plain functions over a SQLite connection, registered with the history service
+(``server/history_service.py``: off the event loop, on its read-only connections,
+rate-limited per connection with the other history queries) as the answers to
+``leaderboard``, ``get-profile`` and ``records`` (PROTOCOL.md, "History, replays,
+ratings"). A bad request raises :class:`QueryError` with a sentence for the
+client; nothing here writes.
 Names are the identity's current name (``identities``), else the name the
 player last played a rated game under.
 """
@@ -15,6 +17,11 @@ import sqlite3
 from collections.abc import Callable
 from typing import Any
 
+from gridhall import protocol as p
+from gridhall.protocol import ErrorCode, ProtocolError
+
+from .history import list_games
+from .history_service import query
 from .ratings import PROVISIONAL_GAMES, RATED_GAMES, display
 from .ratings_store import RECORD_BOARDS
 
@@ -145,3 +152,34 @@ def profile(db: sqlite3.Connection, player: str,
     return {"player": player, "name": name or "?", "ratings": ratings,
             "recent": recent(db, player, RECENT) if recent is not None else [],
             "records": {"minesweeper": sorted(mine, key=_record_order)}}
+
+
+def _refused(exc: QueryError, rid: int | None) -> ProtocolError:
+    return ProtocolError(ErrorCode.BAD_MESSAGE, str(exc), rid)
+
+
+def _recent(db: sqlite3.Connection, player: str, limit: int) -> list[JSON]:
+    return list_games(db, player=player, limit=limit)[0]
+
+
+@query(p.GetLeaderboard)
+def _leaderboard(db: sqlite3.Connection, msg: p.GetLeaderboard) -> p.Leaderboard:
+    try:
+        page = leaderboard(db, msg.game, msg.offset, msg.limit, msg.around)
+    except QueryError as exc:
+        raise _refused(exc, msg.id) from None
+    return p.Leaderboard(**page, re=msg.id)
+
+
+@query(p.GetProfile)
+def _profile(db: sqlite3.Connection, msg: p.GetProfile) -> p.PlayerProfile:
+    try:
+        found = profile(db, msg.player, _recent)
+    except QueryError as exc:
+        raise _refused(exc, msg.id) from None
+    return p.PlayerProfile(**found, re=msg.id)
+
+
+@query(p.GetRecords)
+def _records(db: sqlite3.Connection, msg: p.GetRecords) -> p.Records:
+    return p.Records(game=msg.game, records=records(db), re=msg.id)

@@ -961,7 +961,7 @@ class Room:
         self.broadcast(out, lambda s: p.GameOver(room=self.code, seq=s, result=result,
                                                  ratings=ratings))
         out.add(SaveGame(self.code, self.spec.name, self.options, players, result,
-                         record, self.game_started_at, now, tuple(changes)))
+                         record, self.game_started_at, now, ratings=tuple(changes)))
 
     def _rate(self, game: Game, result: JSON, record: JSON) -> list[Change]:
         """A rated room's rating changes for this game (none if it is not rated)."""

@@ -255,7 +255,7 @@ class Store:
             assert cursor.lastrowid is not None
             index_game(db, cursor.lastrowid, e.players)
             self.pruner.game_added(sum(map(len, texts)))
-            self.ratings.game_saved(int(cursor.lastrowid or 0), e)
+            self.ratings.game_saved(cursor.lastrowid, e)
 
     def load_live(self) -> tuple[list[dict[str, Any]], list[SavedRoom]]:
         """Every stored identity and live room (with its snapshot and journal)."""
@@ -298,7 +298,7 @@ class Store:
         """Store a finished game (``source``: ``import`` for one read from a file);
         returns its id."""
         self.write([SaveGame(room, game, options, players, result, record, started_at,
-                             ended_at, source=source)])
+                             ended_at, source)])
         gid: int = self.db.execute("SELECT max(id) FROM games").fetchone()[0]
         return gid
 

@@ -25,7 +25,7 @@ def rated_game(ratings: Ratings, winner: Seat, loser: Seat, at: float) -> SaveGa
     players = [{"player": s.player, "name": s.name, "seat": n, **({"bot": s.bot} if s.bot else {})}
                for n, s in enumerate(seats)]
     return SaveGame("R1", "gomoku", {"size": 15, "rule": "freestyle", "rated": True}, players,
-                    result, MOVES, at - 60, at, tuple(changes))
+                    result, MOVES, at - 60, at, ratings=tuple(changes))
 
 
 def test_ratings_are_saved_with_the_game_and_load_back(tmp_path: Path) -> None:
