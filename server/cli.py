@@ -11,7 +11,7 @@ from pathlib import Path
 
 from gridhall.protocol.i18n import gettext as _
 
-from . import admin_access, collector, game_export, history_lines, logformat, loops, origin, settings_file
+from . import admin_access, collector, engines, game_export, history_lines, logformat, loops, origin, settings_file
 from .app import GameServer, MetricsUnavailable
 from .config import ServerConfig
 from .discovery import WILDCARD_HOSTS, Advertiser, default_addresses
@@ -97,6 +97,18 @@ def admin_token(text: str) -> str:
     return text
 
 
+def seconds(text: str) -> float:
+    """A time budget in seconds: more than 0, at most an hour."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 < value <= 3600:
+        raise argparse.ArgumentTypeError(_("{text} is not a number of seconds (more than 0, "
+                                           "at most 3600)", text=repr(text)))
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     d = ServerConfig()
     parser = argparse.ArgumentParser(prog="gridhall-server",
@@ -122,6 +134,16 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--max-connections", type=int, default=d.max_connections)
     parser.add_argument("--ai-budget", type=float, default=d.ai_budget,
                         help="seconds the hard computer opponent thinks per move (default 2)")
+    parser.add_argument("--analysis-budget", type=seconds, default=d.analysis_budget,
+                        metavar="SECONDS",
+                        help=_("seconds the engine thinks about each position of a game it "
+                               "analyses (default {default:g})", default=d.analysis_budget))
+    parser.add_argument("--engine", "--engines", dest="engines", action="append",
+                        type=engines.engine_option, default=None, metavar="NAME=COMMAND",
+                        help=_("offer a Gomocup engine installed here as the computer "
+                               "level {level} (repeatable; e.g. {example}); one that does "
+                               "not answer at start is not offered", level="engine:NAME",
+                               example="rapfi=/opt/rapfi/pbrain-rapfi"))
     keep = parser.add_argument_group("retention", "what the database keeps (0: no limit "
                                      "of that kind); older rows are deleted a few at a time")
     keep.add_argument("--chat-days", type=days, default=d.chat_days, metavar="DAYS",
@@ -247,6 +269,9 @@ def main(argv: list[str] | None = None) -> None:
                           durable_commits=args.durable_commits,
                           grace_seconds=args.grace, max_rooms=args.max_rooms,
                           max_connections=args.max_connections, ai_budget=args.ai_budget,
+                          analysis_budget=args.analysis_budget,
+                          engines=tuple((e.name, e.argv) for e in map(engines.parse_spec,
+                                                                        args.engines or ())),
                           chat_days=args.chat_days, chat_rows_per_room=args.chat_rows_per_room,
                           chat_rows=args.chat_rows, games_days=args.games_days,
                           games_rows=args.games_rows, games_mb=args.games_mb,
