@@ -50,6 +50,7 @@ from .games.gomoku.spec import GomokuSpec
 from .gate import Gate
 from .games.base import JSON
 from .handshake import HandshakeGuard, deepen_backlog
+from .history_service import HistoryService
 from .hub import Hub
 from .identity import Identity
 from .jobs import BUSY, run_job
@@ -91,6 +92,9 @@ class GameServer:
         self.store = Store(self.config.db, durable_commits=self.config.durable_commits,
                            limits=self.config.retention())
         self.hub = Hub(self.config)
+        self.queries = HistoryService(self.config.db, self.config.history_threads,
+                                      self.config.history_waiting, fallback=self.store.db)
+        """History queries, off the event loop (``server/history_service.py``)."""
         self.stats = Stats()
         """The running figures (admin page, ``/metrics``)."""
         self.work = WorkPool(self.config.ai_workers, self.config.max_jobs,
@@ -98,7 +102,7 @@ class GameServer:
                              stats=self.stats)
         self.stats.pool = self.work
         self.computers = Computers(self.work, self.config.ai_budget)
-        self.analyses = Analyses(self.work, self.store.path, self.store.save_analysis,
+        self.analyses = Analyses(self.work, self.queries, self.store.save_analysis,
                                  self.config.analysis_budget, self.config.max_analyses)
         """``analyse`` requests (server/analysis_service.py)."""
         self._trim: asyncio.TimerHandle | None = None
@@ -258,6 +262,7 @@ class GameServer:
         self.computers.close()
         self.analyses.close()
         self.work.close()
+        self.queries.close()
         self.store.mark_alive(time.time())
         self.store.close()
         log.info("server stopped; rooms kept for the next start")
