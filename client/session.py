@@ -45,7 +45,7 @@ from gridhall.client.messages import (
     is_room_event,
 )
 from gridhall.client.clocktime import shown_time
-from gridhall.client import hosting
+from gridhall.client import hosting, served
 from gridhall.client.room import RoomCopy, apply, note
 from gridhall.client.plain import plain, plain_tree
 from gridhall.protocol import (
@@ -298,6 +298,7 @@ class Session:
         self._ws = ws
         self._welcomed = False
         self._closed_by = None
+        refresh = asyncio.ensure_future(served.refresh(self.url))  # this server's engines
         # Back in a room we were in: ask for what we missed, as events, from our seq on.
         since = self.room.seq if self.room is not None and self.token else None
         hello = p.Hello(protocol=PROTOCOL_VERSION, name=self.name, token=self.token or None,
@@ -319,6 +320,7 @@ class Session:
                 self.offline_since = self.clock()
             self._ws = None
             self._welcomed = False
+            refresh.cancel()
         if ws.close_code is not None:
             self._closed_by = (ws.close_code, ws.close_reason or "")
         return outcome

@@ -40,7 +40,7 @@ class ErrorCode(StrEnum):
     NO_SUCH_PLAYER = "no-such-player"
     """An admin action names a player the server does not know."""
     NO_SUCH_GAME = "no-such-game"
-    """No finished game has that id (a live or unknown game)."""
+    """No finished game the server keeps has that id (``get-replay``, ``analyse``; added)."""
 
 
 class ProtocolError(Exception):

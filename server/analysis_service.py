@@ -6,9 +6,10 @@ ends every connection that asked and is still open gets one more ``analysis``
 (``done`` or ``failed``, no ``re``). The job is one position per worker job, in the
 pool's ``computer`` class (``server/scheduler.py``): quick jobs that a person waits
 for go first, and other rooms' computers take turns with it between positions.
-Bounds: one analysis per address at a time and ``max_analyses`` in all (past them:
-``server-busy`` with ``retry_after``); a connection's requests share the history
-queries' rate (``history_per_second``, ``history_burst``).
+The game and a stored analysis are read on a history thread's read-only connection
+(``server/history_service.py``). Bounds: one analysis per address at a time and
+``max_analyses`` in all (past them: ``server-busy`` with ``retry_after``); a
+connection's requests share the history queries' rate (``Session.queries``).
 """
 
 from __future__ import annotations
@@ -29,16 +30,11 @@ from . import analysis_store
 from .games.gomoku import analysis
 from .games.gomoku.ai import RULES
 from .jobs import Job, run_job
-from .limits import TokenBucket
+from .history_service import HistoryService
 from .scheduler import Owner
 from .work import WorkPool
 
 log = logging.getLogger("gridhall.analysis")
-
-PER_SECOND = 2.0
-BURST = 10
-"""History queries a connection may make (when the config does not say)."""
-
 
 class Asker(Protocol):
     """A connection that asked (a ``Session``): where answers go."""
@@ -67,42 +63,38 @@ class Running:
 class Analyses:
     """The server's analyses: see the module docstring."""
 
-    def __init__(self, work: WorkPool, db_path: str, save: Callable[..., None],
-                 budget: float = 0.5, max_analyses: int = 4,
-                 per_second: float = PER_SECOND, burst: int = BURST) -> None:
+    def __init__(self, work: WorkPool, reader: HistoryService, save: Callable[..., None],
+                 budget: float = 0.5, max_analyses: int = 4) -> None:
         self.work = work
-        self.db_path = db_path
+        self.reader = reader
+        """Where the game is read, off the loop."""
         self.save = save
         """``Store.save_analysis``: called on the loop when a job is done."""
         self.budget = budget
         self.max_analyses = max(1, max_analyses)
-        self.per_second = per_second
-        self.burst = burst
         self.running: dict[int, Running] = {}
         self.jobs = 0
         """Positions sent to the pool so far (tests read it)."""
-        self._buckets: weakref.WeakKeyDictionary[Any, TokenBucket] = weakref.WeakKeyDictionary()
         self._tasks: set[asyncio.Task[None]] = set()
         self.closed = False
 
     # -- requests -----------------------------------------------------------------
-    def request(self, asker: Asker, address: str, msg: Analyse, now: float) -> None:
-        """Handle one ``analyse`` (raises ProtocolError for a refusal at once)."""
-        bucket = self._buckets.get(asker)
-        if bucket is None:
-            bucket = self._buckets[asker] = TokenBucket(self.per_second, self.burst, now)
-        if not bucket.take(now):
-            wait = round(bucket.retry_after(), 3)
-            raise ProtocolError(ErrorCode.RATE_LIMITED, "Too many history requests; wait "
-                                f"{wait:.1f} s.", msg.id, retry_after=wait)
-        task = asyncio.get_running_loop().create_task(self._answer(asker, address, msg))
+    def request(self, asker: Asker, address: str, msg: Analyse) -> None:
+        """Handle one ``analyse`` (within the connection's rate: the caller checked);
+        ProtocolError for a refusal at once."""
+        try:
+            found = self.reader.read(analysis_store.lookup, msg.game_id, analysis.ENGINE)
+        except ProtocolError as exc:
+            exc.request_id = msg.id
+            raise
+        task = asyncio.get_running_loop().create_task(self._answer(asker, address, msg, found))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def _answer(self, asker: Asker, address: str, msg: Analyse) -> None:
+    async def _answer(self, asker: Asker, address: str, msg: Analyse,
+                      reading: asyncio.Future[analysis_store.Found]) -> None:
         try:
-            found = await asyncio.to_thread(analysis_store.lookup, self.db_path, msg.game_id,
-                                            analysis.ENGINE)
+            found = await reading
         except Exception:
             log.exception("could not read game %d for an analysis", msg.game_id)
             asker.send(p.Error(code=ErrorCode.INTERNAL_ERROR.value,

@@ -2,8 +2,9 @@
 
 Rows are written on the event loop through the server's one :class:`~.store.Store`
 connection (one small insert when a job ends) and read off the loop by
-:func:`lookup`, which opens its own read-only connection: a request never waits on
-a big record's decoding on the loop. A row belongs to a game: rows whose game the
+:func:`lookup`, on a history thread's read-only connection
+(``server/history_service.py``): a request never waits on a big record's decoding
+on the loop. A row belongs to a game: rows whose game the
 retention limits removed are deleted with the next insert.
 """
 
@@ -54,19 +55,14 @@ def save(db: sqlite3.Connection, game_id: int, engine: str, budget: float,
     db.execute("DELETE FROM analyses WHERE game_id NOT IN (SELECT id FROM games)")
 
 
-def lookup(path: str, game_id: int, engine: str) -> Found:
-    """The game and its analysis, read on a connection of this call's own (run it
-    in a thread: the record's JSON may be large)."""
-    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-    try:
-        db.execute("PRAGMA busy_timeout=5000")
-        row = db.execute("SELECT game, options, record, result FROM games WHERE id = ?",
-                         (game_id,)).fetchone()
-        if row is None:
-            return Found()
-        stored = db.execute("SELECT budget, result FROM analyses WHERE game_id = ? AND"
-                            " engine = ?", (game_id, engine)).fetchone()
-    finally:
-        db.close()
+def lookup(db: sqlite3.Connection, game_id: int, engine: str) -> Found:
+    """The game and its analysis (run it on a history thread's read-only connection:
+    the record's JSON may be large)."""
+    row = db.execute("SELECT game, options, record, result FROM games WHERE id = ?",
+                     (game_id,)).fetchone()
+    if row is None:
+        return Found()
+    stored = db.execute("SELECT budget, result FROM analyses WHERE game_id = ? AND"
+                        " engine = ?", (game_id, engine)).fetchone()
     analysis = None if stored is None else {"budget": stored[0], "moves": json.loads(stored[1])}
     return Found(row[0], json.loads(row[1]), json.loads(row[2]), json.loads(row[3]), analysis)

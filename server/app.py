@@ -32,9 +32,9 @@ from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
 from gridhall import protocol as p
-from gridhall.protocol import ErrorCode
+from gridhall.protocol import ErrorCode, games
 
-from . import admin_web, origin, web
+from . import admin_web, engines, origin, web
 from . import leaderboards  # noqa: F401  (registers the rating queries with the service)
 from .admin_access import AdminAccess
 from .admin_channel import AdminChannel
@@ -46,6 +46,7 @@ from .connection import Connection
 from .effects import STORED, DropRoom, Effect, Send, Stored, Think, Wake, Work
 from .fairness import PerAddress
 from .fdlimit import raise_soft_limit, socket_caps
+from .games.gomoku.spec import GomokuSpec
 from .gate import Gate
 from .games.base import JSON
 from .handshake import HandshakeGuard, deepen_backlog
@@ -102,7 +103,12 @@ class GameServer:
                              stats=self.stats)
         self.stats.pool = self.work
         self.computers = Computers(self.work, self.config.ai_budget)
+        self.analyses = Analyses(self.work, self.queries, self.store.save_analysis,
+                                 self.config.analysis_budget, self.config.max_analyses)
+        """``analyse`` requests (server/analysis_service.py)."""
         self._trim: asyncio.TimerHandle | None = None
+        self.served: dict[str, web.Asset] = {}
+        """This server's own answers to some paths (``/games.json`` with its engines)."""
         self.connects = PerAddress(self.config.connects_per_second, self.config.connect_burst)
         self.sessions = Sessions()
         """The session speaking for each connected player id."""
@@ -141,6 +147,7 @@ class GameServer:
 
     # -- lifecycle ------------------------------------------------------------
     async def start(self) -> None:
+        await self._offer_engines()
         self._restore()
         self._mark_alive()
         self._prune()
@@ -160,6 +167,20 @@ class GameServer:
         self.work.warm_up()
         log.info("gridhall server %r listening on %s:%d", self.config.name, self.config.host,
                  self.port)
+
+    async def _offer_engines(self) -> None:
+        """Probe the external engines (server/engines.py); offer those that answer."""
+        if not self.config.engines:
+            return
+        offered = await engines.probe_all(
+            engines.EngineSpec(name, argv) for name, argv in self.config.engines)
+        self.computers.engines = offered
+        if offered:
+            spec = GomokuSpec(tuple(offered))
+            self.hub.lobby.games["gomoku"] = spec
+            described = games.to_json()
+            described["games"]["gomoku"] = spec.description.to_json()
+            self.served["/games.json"] = web.games_json(described)
 
     def apply_admin_settings(self, values: dict[str, object]) -> None:
         """Run with retention settings the admin page set (already checked, or read
@@ -285,7 +306,7 @@ class GameServer:
         if request.path == "/healthz" and method in web.ALLOWED_METHODS:
             health = connection.respond(HTTPStatus.OK, "ok\n")
             return web.headers_only(health) if method == "HEAD" else health
-        page = web.respond(request)
+        page = web.respond(request, self.served)
         if page is not None:
             return page
         if not origin.allowed(request.headers.get("Origin"), request.headers.get("Host"),

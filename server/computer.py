@@ -11,8 +11,12 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from typing import Any
 from concurrent.futures import BrokenExecutor
 
+from gridhall.protocol.games.engines import PREFIX, is_engine
+
+from . import engines
 from .effects import Think
 from .games import registry
 from .games.base import JSON
@@ -57,6 +61,8 @@ class Computers:
     def __init__(self, work: WorkPool, budget: float = DEFAULT_BUDGET) -> None:
         self.work = work
         self.budget = budget
+        self.engines: dict[str, tuple[str, ...]] = {}
+        """External engines offered (``server/engines.py``): name -> command."""
 
     def schedule(self, job: Think, answer: Answer, retry: bool = True) -> None:
         """Think about ``job`` and call ``answer(job, move)`` on the loop when done.
@@ -70,10 +76,21 @@ class Computers:
             if retry and isinstance(exc, BrokenExecutor):
                 self.schedule(job, answer, retry=False)
 
-        self.work.submit(think, job.game, job.request, job.level, self.budget,
+        fn, args = self._thinker(job)
+        self.work.submit(fn, *args,
                          owner=Owner(job.address or "room:" + job.room, job.room),
                          cls="computer", key=("think", job.room, job.bot),
                          done=lambda move: answer(job, move), failed=failed)
+
+    def _thinker(self, job: Think) -> tuple[Callable[..., JSON], tuple[Any, ...]]:
+        """What the worker runs: an external engine's level through its pipes, the
+        game's own computer otherwise (also for an engine no longer offered)."""
+        if is_engine(job.level):
+            argv = self.engines.get(job.level[len(PREFIX):])
+            if argv is not None:
+                return engines.think, (argv, job.request, self.budget)
+            return think, (job.game, job.request, "hard", self.budget)
+        return think, (job.game, job.request, job.level, self.budget)
 
     def close(self) -> None:
         """Nothing of its own to stop: the pool's close cancels what is out."""

@@ -152,6 +152,10 @@ class ServerConfig:
     """Networks (CIDR) besides loopback allowed to reach the admin page."""
     metrics: bool = False
     """Serve ``GET /metrics`` in the Prometheus text format (``server/metrics.py``)."""
+    engines: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    """External Gomoku engines, (name, command words) each: probed at start, and
+    those that answer are offered as the computer levels ``engine:NAME``
+    (``server/engines.py``)."""
 
     def retention(self) -> Limits:
         """The store's history limits (see ``server/retention.py``)."""

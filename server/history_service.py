@@ -40,6 +40,7 @@ HANDLERS: dict[type, Handler] = {}
 """The query handler for each message type the service answers."""
 
 M = TypeVar("M")
+T = TypeVar("T")
 
 
 def query(cls: type[M]) -> Callable[[Callable[[sqlite3.Connection, M], Any]],
@@ -108,6 +109,37 @@ class HistoryService:
             asker.send_frame(frame)
 
         future.add_done_callback(done)
+
+    def read(self, fn: Callable[..., T], *args: Any) -> asyncio.Future[T]:
+        """Run ``fn(db, *args)`` on a pool thread's read-only connection (inline on the
+        fallback connection in tests), for a service that answers on the loop itself
+        (``server/analysis_service.py``); ProtocolError(server-busy) as for queries."""
+        if self.busy >= self.waiting:
+            raise ProtocolError(ErrorCode.SERVER_BUSY, "The server is answering many history "
+                                "questions; ask again in a moment.", retry_after=1.0)
+        loop = asyncio.get_running_loop()
+        if self.fallback is not None:
+            done: asyncio.Future[T] = loop.create_future()
+            try:
+                done.set_result(fn(self.fallback, *args))
+            except Exception as exc:
+                done.set_exception(exc)
+            return done
+        self.busy += 1
+
+        def run() -> T:
+            db: sqlite3.Connection | None = getattr(self._local, "db", None)
+            if db is None:
+                db = self._local.db = self.connect()
+            return fn(db, *args)
+
+        future = loop.run_in_executor(self._pool, run)
+
+        def finished(_: asyncio.Future[T]) -> None:
+            self.busy -= 1
+
+        future.add_done_callback(finished)
+        return future
 
     def _answer(self, msg: Any) -> bytes:
         """In a pool thread: the answer frame, from this thread's connection."""

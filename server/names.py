@@ -77,7 +77,8 @@ def is_reserved(name: str) -> bool:
 
 
 def computer_name(level: str) -> str:
-    return f"{COMPUTER} ({level})"
+    """``Computer (hard)``; an external engine by its name: ``Computer (rapfi)``."""
+    return f"{COMPUTER} ({level.removeprefix('engine:')})"
 
 
 def unique_name(name: str, taken: Iterable[str]) -> str:

@@ -271,7 +271,12 @@ class Session:
         if analyses is None:
             raise ProtocolError(ErrorCode.UNKNOWN_TYPE, "This server does not analyse games.",
                                 msg.id)
-        analyses.request(self, self.link.peer, msg, now)
+        if not self.queries.take(now):  # the history queries' rate, shared
+            wait = round(self.queries.retry_after(), 3)
+            self.strike(now)
+            raise ProtocolError(ErrorCode.RATE_LIMITED, "You are asking for history too "
+                                f"fast; wait {wait:.1f} s.", msg.id, retry_after=wait)
+        analyses.request(self, self.link.peer, msg)
 
     def defer_sync(self, msg: p.Sync, now: float) -> None:
         """Keep a ``sync`` until the snapshot limit allows one; another asked meanwhile

@@ -74,9 +74,9 @@ from .history import count_moves, index_game, migrate as migrate_history
 from .ratings_store import RatingsTables
 from .retention import Limits, Pruner
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 """3: games gained ``source`` and ``moves`` and the ``game_players`` index (history);
-``analyses`` (server/analysis_store.py)."""
+4: ``analyses``, each game's engine analysis (server/analysis_store.py)."""
 CHECKPOINT_EVERY = 1.0
 """Seconds at most between a commit and the checkpoint that syncs it to the disk."""
 SCHEMA = """

@@ -14,6 +14,7 @@ import email.utils
 import hashlib
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from http import HTTPStatus
@@ -139,23 +140,25 @@ class StaticSite:
         """The files installed with ``gridhall.client`` (``client/web/``)."""
         return cls(resources.files("gridhall.client") / "web")
 
-    def respond(self, request: Request) -> Response | None:
+    def respond(self, request: Request, extra: Mapping[str, Asset] | None = None
+                ) -> Response | None:
         """A response for a plain GET or HEAD (405 for other methods); None for
-        WebSocket upgrades (the handshake goes on)."""
+        WebSocket upgrades (the handshake goes on). ``extra``: this server's own
+        answers for some paths (its ``/games.json`` with its engines)."""
         method = getattr(request, "method", "GET")  # websockets < 15 parses GET only
         if method not in ALLOWED_METHODS:
             refusal = _plain(HTTPStatus.METHOD_NOT_ALLOWED, "method not allowed\n")
             refusal.headers["Allow"] = ", ".join(ALLOWED_METHODS)
             return refusal
         if method == "HEAD":
-            return headers_only(self._get(request))
+            return headers_only(self._get(request, extra))
         if request.headers.get("Upgrade", "").strip().lower() == "websocket":
             return None
-        return self._get(request)
+        return self._get(request, extra)
 
-    def _get(self, request: Request) -> Response:
+    def _get(self, request: Request, extra: Mapping[str, Asset] | None = None) -> Response:
         path = request.path.split("?", 1)[0].split("#", 1)[0]
-        asset = self.assets.get(path)
+        asset = (extra or {}).get(path) or self.assets.get(path)
         if asset is None:
             return _plain(HTTPStatus.NOT_FOUND, "not found\n")
         headers = Headers([
@@ -203,6 +206,11 @@ def site() -> StaticSite:
     return StaticSite.packaged()
 
 
-def respond(request: Request) -> Response | None:
+def respond(request: Request, extra: Mapping[str, Asset] | None = None) -> Response | None:
     """``process_request`` helper: serve the browser client, or let the upgrade through."""
-    return site().respond(request)
+    return site().respond(request, extra)
+
+
+def games_json(description: object) -> Asset:
+    """A ``/games.json`` of this server's own (its descriptions with its engines)."""
+    return _json(description)

@@ -67,6 +67,18 @@ class PbrainEngine:
         """How long to wait for a move: the engine's limit plus slack for startup."""
         return self.timeout_turn_ms / 1000 * 1.5 + 2.0
 
+    async def about(self, timeout: float = 10.0) -> str:
+        """The engine's ABOUT line (its name, version, author), as it sent it."""
+        await self._send("ABOUT")
+        return await self._reply(timeout)
+
+    async def set_time(self, timeout_turn_ms: int, time_left_ms: int | None = None) -> None:
+        """Tell the engine its time for the next move, and what is left of its clock."""
+        self.timeout_turn_ms = timeout_turn_ms
+        await self._send(f"INFO timeout_turn {timeout_turn_ms}")
+        if time_left_ms is not None:
+            await self._send(f"INFO time_left {time_left_ms}")
+
     async def move(self, moves: list[tuple[int, int]]) -> tuple[int, int]:
         """The engine's move for the side to move after `moves` (black first)."""
         await self._send("RESTART")

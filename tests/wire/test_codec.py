@@ -39,6 +39,7 @@ CLIENT_EXAMPLES: dict[str, dict[str, Any]] = {
     "leaderboard": {"game": "gomoku", "around": "p1", "offset": 20, "limit": 50, "id": 12},
     "get-profile": {"player": "p1", "id": 13},
     "records": {"game": "minesweeper", "id": 14},
+    "analyse": {"game_id": 42, "id": 12},
 }
 
 SERVER_EXAMPLES: dict[str, dict[str, Any]] = {
@@ -95,6 +96,10 @@ SERVER_EXAMPLES: dict[str, dict[str, Any]] = {
                                               "history": [[1700000100.5, 1093, 42]]}},
                        "recent": [], "records": {"minesweeper": []}, "re": 13},
     "records": {"game": "minesweeper", "records": [], "re": 14},
+    "analysis": {"game_id": 42, "status": "done", "engine": "hard", "budget": 0.5,
+                 "moves": [{"n": 1, "eval": 12, "best": [7, 7]},
+                           {"n": 2, "eval": 1000, "best": [9, 7], "mark": "missed-vcf"}],
+                 "re": 12},
 }
 
 

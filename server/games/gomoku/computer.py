@@ -14,8 +14,12 @@ class GomokuComputer:
 
     def request(self, game: Game, player: str) -> JSON:
         view = game.view(player)
-        return {"moves": [list(m) for m in view["moves"]], "size": view["size"],
-                "rule": view["rule"]}
+        request: JSON = {"moves": [list(m) for m in view["moves"]], "size": view["size"],
+                         "rule": view["rule"]}
+        clock = view.get("clock")
+        if clock is not None:  # what the mover has left (fixed while it thinks)
+            request["time_left"] = clock["remaining"].get(player)
+        return request
 
     def warm_up(self) -> None:
         """Fill the search's lazy tables (in a worker, before its first move)."""

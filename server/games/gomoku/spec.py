@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from gridhall.protocol.games import options
+from gridhall.protocol.games.engines import PREFIX, is_engine, with_engines
 from gridhall.protocol.games.gomoku import GOMOKU
 
 from ...ratings import REFERENCE
@@ -45,15 +46,21 @@ class GomokuSpec:
     min_players = 2
     computer = COMPUTER
 
+    def __init__(self, engines: tuple[str, ...] = ()) -> None:
+        self.engines = engines
+        """External engines offered as ``ai`` levels ``engine:NAME`` (server/engines.py)."""
+        self.description = with_engines(GOMOKU, engines)
+
     def parse_options(self, raw: JSON) -> JSON:
         """Names, choices and bounds come from the description; here only what joins
         fields (renju's board, the move limit's board) and the free-form clock."""
-        parsed = options.parse(GOMOKU, raw, OptionError, custom=("clock",))
+        parsed = options.parse(self.description, raw, OptionError, custom=("clock",))
         size, rule, ai, move_limit = (parsed["size"], parsed["rule"], parsed["ai"],
                                       parsed["move_limit"])  # fmt: skip
         if rule == "renju" and size != 15:
             raise OptionError("The renju rule is played on the 15x15 board.")
-        if ai is not None and ai not in AI_LEVELS:
+        if ai is not None and ai not in AI_LEVELS and not (
+                is_engine(ai) and ai[len(PREFIX):] in self.engines):
             raise OptionError("ai must be 'easy' or 'hard'.")
         if move_limit is not None and move_limit > size * size:
             raise OptionError(f"move_limit must be an integer from 10 to {size * size}.")
