@@ -39,6 +39,7 @@ from . import leaderboards  # noqa: F401  (registers the rating queries with the
 from .admin_access import AdminAccess
 from .admin_channel import AdminChannel
 from .admin_status import RETENTION_KEYS, RoomActivity
+from .analysis_service import Analyses
 from .bans import refusal
 from .computer import Computers
 from .config import ServerConfig
@@ -261,6 +262,7 @@ class GameServer:
         if self._trim is not None:
             self._trim.cancel()
         self.computers.close()
+        self.analyses.close()
         self.work.close()
         self.queries.close()
         self.store.mark_alive(time.time())
