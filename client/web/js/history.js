@@ -67,6 +67,7 @@ export class HistoryView {
     const asking = ++this.asking;
     this.error.textContent = "";
     this.more.disabled = true;
+    this.list.setAttribute("aria-busy", "true"); // tests and screen readers: an answer is due
     try {
       const answer = await this.app.queries.ask("list-games", fields);
       if (asking !== this.asking) return;
@@ -77,7 +78,10 @@ export class HistoryView {
     } catch (err) {
       if (asking === this.asking) this.error.textContent = failureText(err);
     } finally {
-      if (asking === this.asking) this.more.disabled = false;
+      if (asking === this.asking) {
+        this.more.disabled = false;
+        this.list.removeAttribute("aria-busy");
+      }
     }
   }
 

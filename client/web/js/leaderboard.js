@@ -84,7 +84,7 @@ export class LeaderboardView {
       "aria-current": g === this.game ? "page" : null,
     }, gameTitle(g)));
     this.error = el("p", { class: "view-error", role: "status" });
-    this.body = el("div", {});
+    this.body = el("div", { class: "leaderboard-body" });
     const mine = el("button", { type: "button", "data-my-rank": "" }, t("My rank"));
     mine.addEventListener("click", () => this.load({ around: this.app.session.player }));
     const top = el("button", { type: "button" }, t("Top"));
@@ -103,6 +103,7 @@ export class LeaderboardView {
     const asking = ++this.asking;
     this.error.textContent = "";
     const game = this.game;
+    this.body.setAttribute("aria-busy", "true"); // tests and screen readers: an answer is due
     try {
       if (!RATED_GAMES.includes(game)) {
         const answer = await this.app.queries.ask("records", { game });
@@ -119,6 +120,8 @@ export class LeaderboardView {
       this.render();
     } catch (err) {
       if (asking === this.asking) this.error.textContent = failureText(err);
+    } finally {
+      if (asking === this.asking) this.body.removeAttribute("aria-busy");
     }
   }
 
