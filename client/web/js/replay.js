@@ -8,7 +8,7 @@
 // Link-match shows every racer's board side by side with the step's path.
 
 import { $, el, svg } from "./dom.js";
-import { t, tn } from "./i18n.js";
+import { N_, t, tn } from "./i18n.js";
 import { cellName, clock, gameTitle, optionsText, resultText } from "./describe.js";
 import { GomokuBoard } from "./boards/gomoku.js";
 import { LinkBoard } from "./boards/linkmatch.js";
@@ -20,7 +20,7 @@ import { routeHash } from "./routes.js";
 import { playerColor } from "./text.js";
 
 const SPEEDS = [0.5, 1, 2, 4, 8]; // steps a second
-const MARKS = { "lost-win": "This move lost a won position.", "missed-vcf": "This move missed a forced win." };
+const MARKS = { "lost-win": N_("This move lost a won position."), "missed-vcf": N_("This move missed a forced win.") };
 
 function point(v) {
   return Array.isArray(v) && Number.isInteger(v[0]) && Number.isInteger(v[1]) ? v : null;
