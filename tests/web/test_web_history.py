@@ -11,9 +11,11 @@ from concurrent.futures import Future
 from pathlib import Path
 
 from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.select import Select
 
 from tests.web.harness import WAIT, Browser, ServerThread, open_lobby
 from tests.web.layout import DESKTOP, PHONE, check_layout, emulate
+from tests.web.test_web_a11y import audit
 from tests.web.test_web_gomoku import place, start_pair
 from tests.wsclient import WsClient, gomoku_pair
 
@@ -78,6 +80,14 @@ def test_a_finished_gomoku_game_is_listed_and_replayed_move_by_move(
     ann.wait(lambda: step_shown(ann) == "9", "the end from End")
     assert str(ann.find("#replay .replay-link").get_attribute("value")).endswith(
         f"/#replay/{game_id}")
+    audit(ann, "the replay")
+    # autoplay from the start runs to the end and stops there
+    press(ann, "start", "0")
+    Select(ann.find("#replay .replay-controls select")).select_by_value("8")
+    ann.find("[data-replay=play]").click()
+    ann.wait(lambda: step_shown(ann) == "9"
+             and ann.find("[data-replay=play]").get_attribute("aria-pressed") == "false",
+             "autoplay to reach the end and stop")
 
     # the shared link opens the same replay in another browser, at the start
     bob.driver.get(f"{web_server.url}#replay/{game_id}")
@@ -113,6 +123,7 @@ def test_a_minesweeper_replay_colours_each_players_cells_and_shows_the_mines(
         ann.driver.get(f"{web_server.url}#history")
         game = ann.wait(lambda: ann.find_all("[data-history] [data-game-id]"), "Cy's game")[0]
         check_layout(ann, PHONE, "history")
+        audit(ann, "the history")
         game.click()
         ann.wait_css("#replay [data-board='minesweeper']")
         press(ann, "next", "1")

@@ -9,6 +9,7 @@ import asyncio
 
 from tests.web.harness import WAIT, Browser, ServerThread, create_room, open_lobby
 from tests.web.layout import DESKTOP, PHONE, check_layout, emulate
+from tests.web.test_web_a11y import audit
 from tests.wsclient import WsClient
 
 
@@ -63,10 +64,12 @@ def test_a_rated_game_puts_its_players_on_the_leaderboard_best_first(
     emulate(ann, PHONE)
     try:
         check_layout(ann, PHONE, "profile")
+        audit(ann, "the profile")
         ann.find("#profile [data-game-id] a").click()
         ann.wait_css("#replay [data-board='gomoku']")
         ann.driver.get(f"{web_server.url}#leaderboard/gomoku")
         ann.wait(lambda: "Eve" in board_names(ann), "the leaderboard on a phone")
         check_layout(ann, PHONE, "leaderboard")
+        audit(ann, "the leaderboard")
     finally:
         emulate(ann, DESKTOP)
