@@ -47,6 +47,8 @@ def test_a_rated_game_puts_its_players_on_the_leaderboard_best_first(
     ann.find("#actions [data-action=resign]").click()
     ann.wait_css("#confirm-bar [data-confirm=yes]").click()
     ann.wait(lambda: ann.status_state() == "over", "the resignation")
+    change = ann.wait_css("#banner [data-rating-change]")  # game-over's `ratings`
+    assert change.text.startswith("Your rating: 1000 → ")
 
     ann.driver.get(f"{web_server.url}#leaderboard/gomoku")
     ann.wait(lambda: {"Cy", "Dee", "Eve"} <= set(board_names(ann)), "the rated players")

@@ -196,8 +196,10 @@ class App {
     const before = this.room.copy ? this.room.copy.state : null;
     if (this.queries.take(msg)) return; // an answer a screen is waiting for
     if (kind === "analysis") this.views.replay.onAnalysis(msg);
-    if (kind === "game-over") this.room.gameId = Number.isInteger(msg.game_id) ? msg.game_id : null;
-    else if (kind === "state" && msg.status !== "over") this.room.gameId = null;
+    if (kind === "game-over") {
+      this.room.gameId = Number.isInteger(msg.game_id) ? msg.game_id : null;
+      this.room.ratings = msg.ratings && typeof msg.ratings === "object" ? msg.ratings : null;
+    } else if (kind === "state" && msg.status !== "over") this.room.gameId = this.room.ratings = null;
     if (kind === "connection") this.onConnection(msg);
     else if (kind === "error") this.onError(msg);
     else if (kind === "rooms") this.lobby.showRooms(Array.isArray(msg.rooms) ? msg.rooms : []);

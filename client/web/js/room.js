@@ -340,6 +340,12 @@ export class RoomView {
     link.hidden = !this.app.features.has("history");
     link.href = known ? routeHash("replay", this.gameId) : routeHash("history");
     link.textContent = known ? t("Replay this game") : t("History");
+    // a rated game: our rating before and after it (`game-over.ratings`)
+    const mine = (this.ratings || {})[this.me];
+    const change = $("#rating-change");
+    change.hidden = !(mine && Number.isFinite(mine.before) && Number.isFinite(mine.after));
+    change.textContent = change.hidden ? "" : t("Your rating: {before} → {after}",
+      { before: Math.round(mine.before), after: Math.round(mine.after) });
   }
 
   /** The game's buttons, then the common ones, as its description lists them. */
