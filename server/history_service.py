@@ -113,7 +113,9 @@ class HistoryService:
             raise ProtocolError(ErrorCode.SERVER_BUSY, "The server is answering many history "
                                 "questions; ask again in a moment.", rid, retry_after=1.0)
         if self.fallback is not None:
-            asker.send_frame(self.answer(msg, self.fallback))
+            frame = self.answer(msg, self.fallback)
+            assert isinstance(frame, bytes)  # nothing is deferred without defer=True
+            asker.send_frame(frame)
             return
         self.busy += 1
         future = asyncio.get_running_loop().run_in_executor(self._pool, self._answer, msg)
@@ -174,14 +176,14 @@ class HistoryService:
         return db
 
     @staticmethod
-    def answer(msg: Any, db: sqlite3.Connection, defer: bool = False) -> Any:
+    def answer(msg: Any, db: sqlite3.Connection, defer: bool = False) -> bytes | Deferred:
         """``msg``'s answer frame (an ``error`` for a refused query), never raises;
         with ``defer``, the :class:`Deferred` work a frame still needs, if any."""
         rid = getattr(msg, "id", None)
         try:
             answer = HANDLERS[type(msg)](db, msg)
             if isinstance(answer, Deferred):
-                return answer if defer else answer.fn(*answer.args)
+                return answer if defer else bytes(answer.fn(*answer.args))
             return p.encode(answer)
         except ProtocolError as exc:
             return error_frame(exc, rid)
