@@ -21,6 +21,7 @@ for a worker process, which returns the answer frame), or raises ProtocolError.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import sqlite3
 import threading
@@ -34,7 +35,7 @@ from gridhall import protocol as p
 from gridhall.protocol import ErrorCode, ProtocolError
 
 from .games import registry
-from .history import list_games, load_game
+from .history import list_games, load_stored
 from .replays import ReplayError, page
 from .scheduler import Owner
 from .work import WorkPool
@@ -218,7 +219,7 @@ def _list_games(db: sqlite3.Connection, msg: p.ListGames) -> p.Games:
 
 @query(p.GetReplay)
 def _get_replay(db: sqlite3.Connection, msg: p.GetReplay) -> Deferred:
-    found = load_game(db, msg.game_id)
+    found = load_stored(db, msg.game_id)
     if found is None:
         raise ProtocolError(ErrorCode.NO_SUCH_GAME, f"No finished game {msg.game_id} is "
                             "kept here.", msg.id)
@@ -226,11 +227,11 @@ def _get_replay(db: sqlite3.Connection, msg: p.GetReplay) -> Deferred:
     return Deferred(replay_frame, (summary, record, msg.start_step, msg.id), "replay")
 
 
-def replay_frame(summary: dict[str, Any], record: dict[str, Any], first: int,
-                 rid: int | None) -> bytes:
-    """The ``replay`` answer frame for a stored game (in a worker process)."""
+def replay_frame(summary: dict[str, Any], record: str, first: int, rid: int | None) -> bytes:
+    """The ``replay`` answer frame for a stored game, its record as stored (JSON
+    text: parsed here, in a worker process, not on the way there)."""
     try:
-        return p.encode(_replay(summary, record, first, rid))
+        return p.encode(_replay(summary, json.loads(record), first, rid))
     except ProtocolError as exc:
         return error_frame(exc, rid)
 
