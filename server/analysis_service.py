@@ -4,8 +4,9 @@ A request is answered at once (with ``re``): ``done`` with the notes when the ga
 was analysed before, else ``queued``/``running`` with the progress; when the job
 ends every connection that asked and is still open gets one more ``analysis``
 (``done`` or ``failed``, no ``re``). The job is one position per worker job, in the
-pool's ``computer`` class (``server/scheduler.py``): quick jobs that a person waits
-for go first, and other rooms' computers take turns with it between positions.
+pool's ``background`` class (``server/scheduler.py``): quick jobs that a person waits
+for and computer moves go first, and one computer slot is always left to computers,
+so a move waits behind at most the positions already being thought about.
 The game and a stored analysis are read on a history thread's read-only connection
 (``server/history_service.py``). Bounds: one analysis per address at a time and
 ``max_analyses`` in all (past them: ``server-busy`` with ``retry_after``); a
@@ -152,7 +153,7 @@ class Analyses:
                   kind="analysis", budget=self.budget * 4 + 2)
         self.jobs += 1
         accepted = self.work.submit(
-            run_job, job, owner=Owner(run.address, f"analysis:{run.game_id}"), cls="computer",
+            run_job, job, owner=Owner(run.address, f"analysis:{run.game_id}"), cls="background",
             key=("analysis", run.game_id), kind="analysis",
             done=lambda answer: self._ply_done(run, answer),
             failed=lambda exc: self._fail(run, repr(exc)))

@@ -31,6 +31,7 @@ from gridhall.protocol.i18n import gettext as _
 
 from .bots.pbrain_bridge import PbrainEngine, PbrainError
 from .games.gomoku.ai import choose_move
+from .games.gomoku.ai.position import Position
 
 log = logging.getLogger("gridhall.engines")
 
@@ -161,6 +162,15 @@ def think(argv: tuple[str, ...], request: dict[str, Any], budget: float) -> dict
         turn_ms = max(50, min(turn_ms, left_ms))
     try:
         x, y = _run(_move(argv, moves, size, rule, turn_ms, left_ms))
+        if rule == "renju" and not _legal(moves, size, rule, (x, y)):
+            raise PbrainError(f"engine played a renju foul at {x},{y}")
     except (PbrainError, OSError, ValueError):
         x, y = choose_move(moves, size, rule, "hard", min(budget, turn_ms / 1000))
     return {"x": x, "y": y}
+
+
+def _legal(moves: list[tuple[int, int]], size: int, rule: str, point: tuple[int, int]) -> bool:
+    """Not a foul for the side to move (the room would refuse it and the seat would
+    never move again)."""
+    pos = Position(size, rule, moves)
+    return pos.legal(pos.to_move, pos.grid.index(*point))

@@ -14,6 +14,11 @@ and asks which ones may start; the scheduler only keeps the books. Its rules:
 - No address holds every slot: an address runs at most ``total - 1`` jobs
   (of any class) and at most half the computer slots (at least one), so
   another address's job finds a free slot, not a queue behind computers.
+- ``background`` jobs (a game's analysis, one position each) run on computer
+  slots only when no computer job waits for one, and never on the last free one:
+  at most ``workers - 1`` of them at once (one when there is a single worker), so a
+  computer move waits behind at most what is already running. Never refused:
+  they are bounded by their key and by the service that sends them.
 - Bounds. A quick job past its address's cap (queued and running) is refused
   at once (``server-busy``); when all ``max_queued`` quick places are taken, a
   newcomer from an address holding fewer evicts the newest queued job of the
@@ -32,8 +37,8 @@ from typing import Generic, Literal, TypeVar
 
 T = TypeVar("T")
 
-JobClass = Literal["quick", "computer"]
-CLASSES: tuple[JobClass, ...] = ("quick", "computer")
+JobClass = Literal["quick", "computer", "background"]
+CLASSES: tuple[JobClass, ...] = ("quick", "computer", "background")
 """In the order a free slot goes to them."""
 
 
@@ -128,6 +133,8 @@ class Scheduler(Generic[T]):
         self.address_slots = max(1, self.total - 1)
         """Slots one address may hold at once (of any class)."""
         self.address_computer_slots = max(1, self.computer_slots // 2)
+        self.background_slots = max(1, self.computer_slots - 1)
+        """Computer slots background jobs may hold at once (one is kept for computers)."""
         """Computer slots one address may hold at once."""
         self._queues: dict[JobClass, _Queue[T]] = {c: _Queue() for c in CLASSES}
         self._keys: dict[Hashable, Entry[T]] = {}
@@ -222,7 +229,11 @@ class Scheduler(Generic[T]):
         """The next job to start: quick first, addresses in turn, skipping those
         at their share; computers only on a computer slot."""
         for cls in CLASSES:
-            if cls == "computer" and self._running_class[cls] >= self.computer_slots:
+            thinking = self._running_class["computer"] + self._running_class["background"]
+            if cls != "quick" and thinking >= self.computer_slots:
+                continue
+            if cls == "background" and (self._running_class[cls] >= self.background_slots
+                                        or self._queues["computer"].count):
                 continue
             queue = self._queues[cls]
             for address in list(queue.by_address):
@@ -243,6 +254,7 @@ class Scheduler(Generic[T]):
             del self._running_of[address]
             self._running_by.pop((address, "quick"), None)
             self._running_by.pop((address, "computer"), None)
+            self._running_by.pop((address, "background"), None)
 
     def _quick_to_shed(self, newcomer: str) -> Entry[T] | None:
         """When the quick places are all taken: the newest queued job of the

@@ -11,6 +11,8 @@ One SQLite file in WAL mode. It holds:
 - ``journal``: per room, every input that changed it, in order (who, what, when);
 - ``games`` and ``chat``: finished games and chat lines, for ``history``, kept
   within the operator's limits (``server/retention.py``);
+- ``analyses``: each finished game's engine analysis, made once
+  (``server/analysis_store.py``);
 - ``bans``, ``audit`` and ``admin_settings``: what the server's operator decided
   (``server/admin_store.py``);
 - ``meta``: ``alive_at``, refreshed every few seconds while the server runs, so a

@@ -72,3 +72,19 @@ async def test_without_engines_the_description_is_the_packaged_one(
     async with WsClient.connect(url_of(server), "Ann") as a:
         await a.send("create-room", game="gomoku", options={"ai": "engine:fake"}, id=1)
         assert (await a.expect("error", re=1))["code"] == "bad-message"
+
+
+async def test_an_engine_that_dies_when_asked_for_a_move_is_replaced_by_the_hard_engine(
+        make_server: Callable[..., Any]) -> None:
+    """It answered at start (START, ABOUT) so it is offered; every move it fails on is
+    played by the hard engine instead, and the game goes on."""
+    dying = (("dying", (sys.executable, FAKE, "--die-after", "0")),)
+    server: GameServer = await make_server(engines=dying, ai_budget=0.2)
+    async with WsClient.connect(url_of(server), "Ann") as a:
+        await a.send("create-room", game="gomoku", options={"ai": "engine:dying"})
+        bot = (await a.expect("state", status="playing"))["players"][1]["player"]
+        for x, y in [(7, 7), (7, 8)]:
+            await a.send("move", move={"x": x, "y": y})
+            reply = (await a.expect("moved", by=bot))["move"]
+            assert reply["y"] != 0  # not the fake's first empty point: the hard engine's
+            assert abs(reply["x"] - 7) <= 3 and abs(reply["y"] - 7) <= 3

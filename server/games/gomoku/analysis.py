@@ -11,7 +11,9 @@ Scores are from the side to move: -1000..1000, where +-1000 is a forced win
 
 from __future__ import annotations
 
+import importlib
 import math
+from collections.abc import Callable
 from typing import Any
 
 from gridhall.server.games.gomoku.ai import clock, hard
@@ -41,6 +43,20 @@ def _squash(score: int) -> int:
     return max(-999, min(999, round(999 * math.tanh(score / SCALE))))
 
 
+VcfFinder = Callable[[list[Point], int, str, float], "list[Point] | None"]
+
+
+def _vcf_finder() -> VcfFinder:
+    """The engine's ``ai/vcf.find_vcf`` (shortest lines first, shared memo) where the
+    engine has it, else :func:`_find_vcf`: the same question and answer."""
+    try:
+        module = importlib.import_module("gridhall.server.games.gomoku.ai.vcf")
+    except ImportError:
+        return _find_vcf
+    found: VcfFinder = module.find_vcf
+    return found
+
+
 def _find_vcf(moves: list[Point], size: int, rule: str, deadline: float) -> list[Point] | None:
     """A VCF for the side to move (its stones and the forced replies, alternating)."""
     pos = Position(size, rule, moves)
@@ -59,7 +75,7 @@ def analyse_ply(moves: list[Point], size: int, rule: str, budget: float) -> PlyR
     moves = [(int(x), int(y)) for x, y in moves]
     if len(moves) >= size * size:
         return 0, None, None
-    line = _find_vcf(moves, size, rule, start + budget * VCF_SHARE)
+    line = _vcf_finder()(moves, size, rule, start + budget * VCF_SHARE)
     if line:
         return WIN_EVAL, line[0], line
     pos = Position(size, rule, moves)
