@@ -150,3 +150,19 @@ def test_only_the_best_times_are_kept(tmp_path: Path) -> None:
     assert best[0]["time"] == 100.0 - (BEST_TIMES + 5)
     assert records(store.db)[0]["games"] == BEST_TIMES + 5
     store.close()
+
+
+def test_around_and_pages_agree_when_ratings_tie(tmp_path: Path) -> None:
+    store = Store(tmp_path / "g.db")
+    db = store.db
+    db.executemany("INSERT INTO ratings VALUES (?, 'linkmatch', ?, 1.0, 3, 1, ?, ?, NULL)",
+                   [(f"p{n:02}", 20.0 + n // 4, 17.0 + n // 4, f"P{n:02}") for n in range(30)])
+    whole = [r["player"] for r in leaderboard(db, "linkmatch", limit=50)["rows"]]
+    for pid in whole:
+        rank = whole.index(pid) + 1
+        assert rank_of(db, "linkmatch", pid) == rank
+        got = leaderboard(db, "linkmatch", around=pid)
+        assert [r["player"] for r in got["rows"]] == whole[max(0, rank - 6):rank + 5]
+        assert [r["rank"] for r in got["rows"]] == list(range(max(1, rank - 5),
+                                                              min(30, rank + 5) + 1))
+    store.close()
