@@ -168,12 +168,15 @@ def profile(db: sqlite3.Connection, player: str,
                          "provisional": bot is None and games < PROVISIONAL_GAMES,
                          "history": [list(h) for h in reversed(history)]}
         name = name or last_name or None
-    mine = [{**_record(board, no_guess, lives, games, wins), "best": best,
-             "best_game": best_game}
+    mine = [{**_record(board, no_guess, lives, games, wins),
+             "best": [] if best is None else [{"time": best, "game_id": best_game}]}
             for board, no_guess, lives, games, wins, best, best_game in db.execute(
                 "SELECT board, no_guess, lives, games, wins, best, best_game FROM"
                 " player_records WHERE player = ?", (player,))]
     ident = db.execute("SELECT name FROM identities WHERE id = ?", (player,)).fetchone()
+    if ident is None:  # gone: the name of their latest stored game, if any
+        ident = db.execute("SELECT name FROM game_players WHERE player = ? ORDER BY game_id"
+                           " DESC LIMIT 1", (player,)).fetchone()
     if ident is not None:
         name = ident[0]
     if name is None and not ratings and not mine:

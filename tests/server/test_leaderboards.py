@@ -137,8 +137,15 @@ def test_minesweeper_team_records_per_board_flag_and_lives(tmp_path: Path) -> No
     assert [(b["time"], b["game_id"], b["names"]) for b in first["best"]] == [
         (31.5, 3, ["Cy", "Bob"]), (50.0, 1, ["Ann", "Bob"])]
     mine = profile(store.db, "pann")["records"]["minesweeper"]
-    assert [(r["board"], r["games"], r["wins"], r["best"], r["best_game"]) for r in mine] == [
-        ("beginner", 2, 1, 50.0, 1), ("beginner", 1, 1, 40.0, 4), ("expert", 1, 1, 20.0, 6)]
+    assert [(r["board"], r["games"], r["wins"], r["best"]) for r in mine] == [
+        ("beginner", 2, 1, [{"time": 50.0, "game_id": 1}]),
+        ("beginner", 1, 1, [{"time": 40.0, "game_id": 4}]),
+        ("expert", 1, 1, [{"time": 20.0, "game_id": 6}])]
+    assert profile(store.db, "pbob")["records"]["minesweeper"][0]["best"] == [
+        {"time": 31.5, "game_id": 3}]  # his best, with Cy
+    store.write([sweep(7, ["Dan"], "mine", 3.0)])
+    dan = profile(store.db, "pdan")
+    assert dan["records"]["minesweeper"][0]["best"] == [] and dan["name"] == "Dan"
     store.close()
 
 
