@@ -98,6 +98,11 @@ def test_a_finished_gomoku_game_is_listed_and_replayed_move_by_move(
     press(bob, "end", "9")
     assert stones(bob) == stones(ann)
 
+    # a game that is not there is said so, in place
+    bob.driver.get(f"{web_server.url}#replay/999")
+    bob.wait(lambda: "no finished game" in bob.wait_css("#replay .view-error").text,
+             "the refusal of game 999")
+
 
 def test_a_minesweeper_replay_colours_each_players_cells_and_shows_the_mines(
         ann: Browser, web_server: ServerThread) -> None:

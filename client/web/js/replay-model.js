@@ -66,16 +66,18 @@ export class Replay {
     const at = Math.max(0, Math.min(this.length, Math.trunc(Number(k) || 0)));
     let from = at;
     while (!this.cache.has(from)) from -= 1;
-    let { view, owners } = this.cache.get(from);
+    const kept = this.cache.get(from);
+    let view = kept.view;
+    const owners = new Map(kept.owners); // changed in place below; kept frames hold copies
     for (let i = from + 1; i <= at; i += 1) {
       const step = this.steps[i - 1];
       const next = step.delta && typeof step.delta === "object"
         ? applyDelta(view, step.view || {}, step.delta)
         : step.view;
       if (!next || typeof next !== "object") throw new ReplayError(`step ${i} does not fit the frame before it`);
-      owners = changedBy(owners, view, next, step.by);
+      changedBy(owners, view, next, step.by);
       view = next;
-      if (i % CACHE_EVERY === 0) this.cache.set(i, { view, owners });
+      if (i % CACHE_EVERY === 0) this.cache.set(i, { view, owners: new Map(owners) });
     }
     return { view, owners };
   }
@@ -96,13 +98,11 @@ export class Replay {
   get atEnd() { return this.position >= this.length; }
 }
 
-/** `owners` with the cells that differ between two frames' `rows` given to `by`
- * (a new map only when something changed, so kept frames never share edits). */
+/** Give `by` the cells whose character differs between two frames' `rows`. */
 function changedBy(owners, before, after, by) {
   const old = before && before.rows;
   const rows = after && after.rows;
-  if (!Array.isArray(rows) || typeof by !== "string" || rows === old) return owners;
-  let out = owners;
+  if (!Array.isArray(rows) || typeof by !== "string" || rows === old) return;
   for (let y = 0; y < rows.length; y += 1) {
     const was = Array.isArray(old) ? String(old[y] || "") : "";
     const now = String(rows[y] || "");
@@ -110,11 +110,8 @@ function changedBy(owners, before, after, by) {
     for (let x = 0; x < now.length; x += 1) {
       if (now[x] === was[x]) continue;
       const key = `${x},${y}`;
-      if (!OWNED.has(now[x]) && !out.has(key)) continue;
-      if (out === owners) out = new Map(owners);
-      if (OWNED.has(now[x])) out.set(key, by);
-      else out.delete(key); // a flag taken off: nobody's now
+      if (OWNED.has(now[x])) owners.set(key, by);
+      else owners.delete(key); // a flag taken off, or a mine the end shows: nobody's
     }
   }
-  return out;
 }
