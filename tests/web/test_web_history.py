@@ -186,3 +186,53 @@ def test_an_analysed_gomoku_game_marks_the_missed_win_with_the_computers_move(
     finally:
         ann.driver.get("about:blank")
         server.close()
+
+
+def test_a_linkmatch_replay_shows_every_racers_board_with_each_links_path(
+        ann: Browser, web_server: ServerThread) -> None:
+    """Cy and Dee (raw clients) each link the pair their hint shows, then resign; the
+    replay shows both boards side by side, each link's path on its racer's board."""
+    async def race() -> None:
+        url = web_server.url.replace("http://", "ws://")
+        async with WsClient.connect(url, "Cy") as cy, WsClient.connect(url, "Dee") as dee:
+            await cy.send("create-room", game="linkmatch",
+                          options={"width": 8, "height": 6, "countdown": 0})
+            room = (await cy.expect("joined"))["room"]
+            await dee.send("join-room", room=room)
+            await cy.expect("joined", player=dee.player)
+            await cy.send("start")
+            for racer in (cy, dee):
+                await racer.expect("state", status="playing")
+            for racer in (cy, dee):
+                await racer.send("move", move={"action": "hint"})
+                moved = await racer.expect("moved", by=racer.player)
+                while "hint" not in (moved.get("view") or {}):
+                    moved = await racer.expect("moved", by=racer.player)
+                a, b = moved["view"]["hint"]
+                await racer.send("move", move={"action": "link", "a": a, "b": b})
+                await racer.expect("moved", by=racer.player)
+            await cy.send("resign")
+            await dee.send("resign")
+            await cy.expect("game-over")
+
+    asyncio.run_coroutine_threadsafe(race(), web_server.loop).result(WAIT)
+    open_lobby(ann, web_server, "Ann")
+    ann.driver.get(f"{web_server.url}#replay/1")
+    ann.wait(lambda: len(ann.find_all("#replay [data-board='linkmatch']")) == 2, "two boards")
+    captions = [str(c.text) for c in ann.find_all("#replay figcaption")]
+    assert captions[0].startswith("Cy") and captions[1].startswith("Dee")
+
+    def paths() -> list[bool]:
+        return [bool(f.find_elements("css selector", "polyline[data-path]"))
+                for f in ann.find_all("#replay figure")]
+
+    def tiles() -> list[int]:
+        return [len(f.find_elements("css selector", "[data-kind]:not([data-kind='0'])"))
+                for f in ann.find_all("#replay figure")]
+
+    full = tiles()
+    assert paths() == [False, False] and full[0] == full[1] == 48
+    press(ann, "next", "1")  # Cy's link: two tiles gone from Cy's board, its path drawn
+    assert paths() == [True, False] and tiles() == [46, 48]
+    press(ann, "next", "2")  # then Dee's
+    assert paths() == [False, True] and tiles() == [46, 46]
