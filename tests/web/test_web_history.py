@@ -131,6 +131,16 @@ def test_a_minesweeper_replay_colours_each_players_cells_and_shows_the_mines(
         game = ann.wait(lambda: ann.find_all("[data-history] [data-game-id]"), "Cy's game")[0]
         check_layout(ann, PHONE, "history")
         audit(ann, "the history")
+        # the filters: another game lists nothing; the game and Cy's name (any case) list it
+        form = ann.find("#history form")
+        Select(form.find_element("css selector", "[name=game]")).select_by_value("gomoku")
+        form.find_element("css selector", "button[type=submit]").click()
+        ann.wait(lambda: not ann.find_all("[data-history] [data-game-id]"), "no Gomoku games")
+        Select(form.find_element("css selector", "[name=game]")).select_by_value("minesweeper")
+        form.find_element("css selector", "[name=name]").send_keys("CY")
+        form.find_element("css selector", "button[type=submit]").click()
+        game = ann.wait(lambda: ann.find_all("[data-history]:not([aria-busy]) [data-game-id]"),
+                        "Cy's game, filtered")[0]
         game.click()
         ann.wait_css("#replay [data-board='minesweeper']")
         press(ann, "next", "1")
