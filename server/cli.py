@@ -163,6 +163,9 @@ def build_parser() -> argparse.ArgumentParser:
     keep.add_argument("--games-mb", type=megabytes, default=d.games_mb, metavar="MB",
                       help="megabytes of finished games' records kept in all, the latest "
                       f"(default {d.games_mb:g})")
+    keep.add_argument("--rated-identity-days", type=days, default=d.rated_identity_days,
+                      metavar="DAYS", help="days an offline player with a rating can still "
+                      f"resume their identity (default {d.rated_identity_days:g}; 0: for good)")
     keep.add_argument("--journal-rows", type=rows, default=d.journal_rows, metavar="ROWS",
                       help="journal entries a live room keeps before it is snapshotted "
                       f"again, mid-game too (default {d.journal_rows})")
@@ -324,6 +327,7 @@ def main(argv: list[str] | None = None) -> None:
                           chat_rows=args.chat_rows, games_days=args.games_days,
                           games_rows=args.games_rows, games_mb=args.games_mb,
                           journal_rows=args.journal_rows,
+                          rated_identity_days=args.rated_identity_days,
                           allow_origins=tuple(args.allow_origin or ()),
                           metrics=args.metrics,
                           admin_token=args.admin_token,

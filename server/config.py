@@ -27,8 +27,9 @@ class ServerConfig:
     grace_seconds: float = 60.0
     """How long a dropped player's seat is kept for a reconnect."""
     rated_identity_days: float = 365.0
-    """How long an offline identity with a rating stays resumable (others: the grace
-    period); its ratings rows are kept by player id even after (docs/ratings.md)."""
+    """Days an offline identity with a rating stays resumable (others: the grace
+    period; 0: for good); its ratings rows are kept by player id even after
+    (docs/ratings.md)."""
     max_rooms: int = 200
     max_rooms_per_address: int = 10
     """Open rooms created from one address (a dropped creator's room counts until

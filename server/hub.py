@@ -59,6 +59,8 @@ from .room_closing import close_room
 log = logging.getLogger("gridhall.hub")
 
 Handler = Callable[[Outbox, Identity, Any, float], None]
+KEPT_FOR_GOOD = 100 * 365.0
+"""Days a rated identity is kept offline when ``rated_identity_days`` is 0 (no limit)."""
 
 
 @dataclass
@@ -495,7 +497,8 @@ class Hub:
         stepping away."""
         at = now + self.config.grace_seconds
         if self.ratings.has(ident.id):
-            at = max(at, now + self.config.rated_identity_days * 86400.0)
+            days = self.config.rated_identity_days or KEPT_FOR_GOOD
+            at = max(at, now + days * 86400.0)
         self._expiry[ident.id] = at
         out.add(Wake("@" + ident.id, at))
         out.add(self._saved(ident, expires=at))

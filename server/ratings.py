@@ -20,7 +20,7 @@ which is applied to the table at once and saved with the game in one transaction
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -190,5 +190,5 @@ def reference_rows(game: str) -> list[tuple[str, str, Rating]]:
     """The computers' fixed ratings as leaderboard rows (Gomoku has computers)."""
     if game != "gomoku":
         return []
-    return [(COMPUTER_ID + level, level, replace(Rating(mu, sigma), games=0))
+    return [(COMPUTER_ID + level, level, Rating(mu, sigma))
             for level, (mu, sigma) in REFERENCE.items()]

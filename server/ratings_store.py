@@ -132,7 +132,10 @@ class RatingsTables:
     def _rated(self, game_id: int, game: str, ended_at: float, player: str, name: str,
                r: Rating) -> None:
         db = self.db
-        db.execute("INSERT OR REPLACE INTO ratings VALUES (?,?,?,?,?,?,?,?,NULL)",
+        db.execute("INSERT INTO ratings VALUES (?,?,?,?,?,?,?,?,NULL) ON CONFLICT (player, game)"
+                   " DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, games ="
+                   " excluded.games, wins = excluded.wins, ordinal = excluded.ordinal,"
+                   " name = CASE excluded.name WHEN '' THEN name ELSE excluded.name END",
                    (player, game, r.mu, r.sigma, r.games, r.wins, r.ordinal, name))
         db.execute("INSERT OR REPLACE INTO rating_history VALUES (?,?,?,?,?)",
                    (player, game, game_id, ended_at, r.shown))

@@ -173,3 +173,13 @@ def test_around_and_pages_agree_when_ratings_tie(tmp_path: Path) -> None:
         assert [r["rank"] for r in got["rows"]] == list(range(max(1, rank - 5),
                                                               min(30, rank + 5) + 1))
     store.close()
+
+
+def test_a_racer_whose_name_the_room_lost_keeps_the_name_on_the_board(tmp_path: Path) -> None:
+    store = Store(tmp_path / "g.db")
+    ratings = Ratings()
+    store.write([rated_game(ratings, Seat("pa", "Ann"), Seat("pb", "Bob"), 100.0),
+                 rated_game(ratings, Seat("pb", "Bob"), Seat("pa", ""), 200.0)])
+    names = {r["player"]: r["name"] for r in leaderboard(store.db, "gomoku")["rows"]}
+    assert names["pa"] == "Ann" and names["pb"] == "Bob"
+    store.close()

@@ -6,7 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from gridhall import protocol as p
+from gridhall.server import cli
 from gridhall.server.effects import ForgetIdentity, SaveGame
 from gridhall.server.store import Store
 
@@ -104,3 +107,16 @@ def test_a_rated_player_is_kept_when_offline_a_casual_one_forgotten(tmp_path: Pa
     restarted.hub.ratings.load(server.store.ratings.load())
     restarted.restore(T0 + 20 * 86400, T0 + 20 * 86400)
     assert me(bob) in restarted.hub.identities.by_id
+
+
+@pytest.mark.parametrize(("days", "kept"), [(2.0, False), (0.0, True)])
+def test_rated_identity_days_bounds_the_keeping_0_keeps_for_good(days: float,
+                                                                 kept: bool) -> None:
+    assert cli.build_parser().parse_args(["--rated-identity-days", "2"]).rated_identity_days == 2
+    server = FakeServer(grace_seconds=60, rated_identity_days=days)
+    ann, bob = pair(server, rated=True)
+    five(ann, bob)
+    ann.send("leave-room", T0 + 5)
+    ann.drop(T0 + 6)
+    server.advance(T0 + 3 * 86400)
+    assert (me(ann) in server.hub.identities.by_id) is kept

@@ -186,3 +186,30 @@ async def test_rating_queries_share_the_history_rate_limit(make_server: Any) -> 
         refused = await ask(e, "get-profile", 3, player=e.player)
         assert refused["code"] == "rate-limited" and refused["retry_after"] > 0
         assert (await ask(e, "list-rooms", 4))["type"] == "rooms"
+
+
+async def test_ratings_come_back_after_a_restart(make_server: Any, tmp_path: Any) -> None:
+    db = str(tmp_path / "restart.db")
+    server = await make_server(db=db)
+    async with gomoku_pair(url_of(server), {"rated": True}) as (ann, bob, _room):
+        first = (await five(ann, bob))["ratings"]
+        token = ann.token
+    await server.close()
+    again = await make_server(db=db)
+    async with WsClient.connect(url_of(again), "Ann", token=token) as ann:
+        assert ann.player in first
+        board = await ask(ann, "leaderboard", 1, game="gomoku", around=ann.player)
+        mine = next(r for r in board["rows"] if r["player"] == ann.player)
+        assert mine["rating"] == first[ann.player]["after"] and mine["games"] == 1
+        await ann.send("leave-room")  # the finished game's room came back too
+        await ann.expect("left", player=ann.player)
+        async with WsClient.connect(url_of(again), "Bob") as cy:  # a newcomer this time
+            await ann.send("create-room", game="gomoku", options={"rated": True})
+            room = (await ann.expect("joined"))["room"]
+            await cy.send("join-room", room=room)
+            await ann.expect("state", status="playing")
+            await cy.expect("state", status="playing")
+            black, white = (ann, cy) if (await ann.request("sync", "state"))["turn"] == \
+                ann.player else (cy, ann)
+            second = (await five(black, white))["ratings"]
+        assert second[ann.player]["before"] == first[ann.player]["after"]
