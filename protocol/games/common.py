@@ -61,6 +61,7 @@ REQUEST_TITLES = {
     "answer": N_("Not answered"),
     "start": N_("Race not started"),
     "host": N_("Host action not done"),
+    "analyse": N_("Game not analysed"),
 }
 
 REASONS = {
