@@ -66,6 +66,7 @@ REQUEST_TITLES = {
     "leaderboard": N_("Leaderboard not loaded"),
     "get-profile": N_("Profile not loaded"),
     "records": N_("Records not loaded"),
+    "analyse": N_("Game not analysed"),
 }
 
 REASONS = {
