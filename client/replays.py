@@ -1,0 +1,338 @@
+"""A replay for the Python clients: where it stands (step k of N), autoplay, and each
+game's frame made easy to draw (the live boards' models plus what a replay adds).
+
+The server sends a finished game as its start view and one step per action, each a
+view in the ``moved`` delta form (PROTOCOL.md "History, replays, ratings");
+:class:`gridhall.protocol.replay.Replay` turns them into the view after any step.
+Here, display-free for the terminal and Tk clients:
+
+- Gomoku: every stone's move number, the winning five, and an analysed move's mark
+  with the engine's best move;
+- Minesweeper: each cell in the colour of the player who opened or flagged it (found
+  by comparing each frame with the one before), and at the end the mines and who hit one;
+- Link-match: every racer's board, the step's link path on the board of who made it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from gridhall.client.bounds import view_problem
+from gridhall.client.views.common import Message, player_color
+from gridhall.client.views.gomoku import GomokuBoard
+from gridhall.client.views.linkmatch import LinkBoard
+from gridhall.client.views.minesweeper import MinesBoard
+from gridhall.protocol.cells import cell_name
+from gridhall.protocol.i18n import _
+from gridhall.protocol.delta import DeltaError, apply
+
+SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
+"""Autoplay speeds, in steps a second."""
+Point = tuple[int, int]
+
+
+def _point(value: object) -> Point | None:
+    if isinstance(value, list | tuple) and len(value) >= 2 and all(
+            isinstance(v, int) and not isinstance(v, bool) for v in value[:2]):
+        return int(value[0]), int(value[1])
+    return None
+
+
+def _points(value: object) -> list[Point]:
+    if not isinstance(value, list):
+        return []
+    return [pt for pt in map(_point, value) if pt is not None]
+
+
+class Frames:
+    """The views of a replay by index (0 = the start), folding the steps' deltas and
+    keeping every :attr:`EVERY`-th view, so a jump costs at most that many folds."""
+
+    EVERY = 64
+
+    def __init__(self, start: Message, steps: list[Message]) -> None:
+        self.steps = [s for s in steps if isinstance(s, dict)]
+        self._kept: dict[int, Message] = {0: dict(start)}
+        self._last: tuple[int, Message] = (0, self._kept[0])
+
+    def __len__(self) -> int:
+        return len(self.steps) + 1
+
+    def step(self, k: int) -> Message:
+        """Step ``k`` (1-based): the action that made frame ``k``."""
+        return self.steps[k - 1]
+
+    def view(self, k: int) -> Message:
+        k = max(0, min(len(self.steps), k))
+        at, view = self._last
+        if at > k:
+            at = max(i for i in self._kept if i <= k)
+            view = self._kept[at]
+        while at < k:
+            step = self.steps[at]
+            whole, delta = step.get("view"), step.get("delta")
+            whole = whole if isinstance(whole, dict) else {}
+            delta = delta if isinstance(delta, dict) else {}
+            try:
+                view = apply(view, whole, delta)
+            except DeltaError as exc:
+                raise ReplayError(str(exc)) from exc
+            at += 1
+            if at % self.EVERY == 0:
+                self._kept[at] = view
+        self._last = (at, view)
+        return view
+
+
+class ReplayError(ValueError):
+    """A ``replay`` answer this client cannot show (a board beyond the protocol)."""
+
+
+class ReplayPlayer:
+    """One replay on screen: the position (0 = before the first action, N = the end),
+    autoplay on or off at one of :data:`SPEEDS`, and the analysis if any."""
+
+    def __init__(self, answer: Message) -> None:
+        self.data = answer
+        self.game = str(answer.get("game") or "")
+        self.game_id = int(answer.get("game_id") or 0)
+        self.options: Message = dict(answer.get("options") or {})
+        self.players: list[Message] = [pl for pl in answer.get("players") or []
+                                       if isinstance(pl, dict)]  # fmt: skip
+        start = answer.get("start")
+        start = start if isinstance(start, dict) else {}
+        problem = view_problem(self.game, {**self.options, **start})
+        if problem is not None:
+            raise ReplayError(problem)
+        self.replay = Frames(start, list(answer.get("steps") or []))
+        self.index = 0
+        self.playing = False
+        self.speed = SPEEDS.index(1.0)
+        self.notes: dict[int, Message] = {}
+        """Ply (1-based) -> the analysis' note on that move."""
+        self.analysis_status: str | None = None
+        self._owners: list[dict[Point, str]] | None = None
+
+    # ---- position ---------------------------------------------------------------------
+    @property
+    def count(self) -> int:
+        """N: the number of steps (actions) in the game."""
+        return len(self.replay) - 1
+
+    def go(self, index: int) -> bool:
+        """Show the board after ``index`` actions (clamped); True if that moved."""
+        index = max(0, min(self.count, index))
+        moved, self.index = index != self.index, index
+        if self.index == self.count:
+            self.playing = False
+        return moved
+
+    def forward(self) -> bool:
+        return self.go(self.index + 1)
+
+    def back(self) -> bool:
+        return self.go(self.index - 1)
+
+    def counter(self) -> str:
+        """"k / N", the step shown and how many there are."""
+        return f"{self.index} / {self.count}"
+
+    def view(self) -> Message:
+        """The shown frame's view, over the game's options."""
+        return {**self.options, **self.replay.view(self.index)}
+
+    def step(self) -> Message:
+        """The step that led to the shown frame ({} at the start)."""
+        return self.replay.step(self.index) if self.index else {}
+
+    # ---- autoplay ---------------------------------------------------------------------
+    def toggle(self) -> bool:
+        """Start or stop autoplay (from the start again when at the end)."""
+        if not self.playing and self.index >= self.count:
+            self.index = 0
+        self.playing = not self.playing and self.count > 0
+        return self.playing
+
+    def faster(self, up: bool) -> float:
+        self.speed = max(0, min(len(SPEEDS) - 1, self.speed + (1 if up else -1)))
+        return SPEEDS[self.speed]
+
+    @property
+    def interval(self) -> float:
+        """Seconds between two autoplay steps."""
+        return 1.0 / SPEEDS[self.speed]
+
+    # ---- who is who -------------------------------------------------------------------
+    def names(self) -> dict[str, str]:
+        return {str(pl.get("player")): str(pl.get("name") or "?") for pl in self.players}
+
+    def colors(self) -> dict[str, str]:
+        return {str(pl.get("player")): player_color(pl) for pl in self.players}
+
+    def by_name(self) -> str:
+        """Who made the shown step ("" at the start)."""
+        by = self.step().get("by")
+        return self.names().get(str(by), str(by)) if by is not None else ""
+
+    # ---- analysis (Gomoku) -------------------------------------------------------------
+    def take_analysis(self, answer: Message) -> bool:
+        """Fold in an ``analysis`` answer for this game; True if it was ours."""
+        if answer.get("game_id") != self.game_id:
+            return False
+        self.analysis_status = str(answer.get("status") or "")
+        for note in answer.get("moves") or []:
+            if isinstance(note, dict) and isinstance(note.get("n"), int):
+                self.notes[int(note["n"])] = note
+        return True
+
+    def note(self) -> Message | None:
+        """The analysis of the move that made the shown frame, if any."""
+        return self.notes.get(self.index)
+
+    def note_text(self) -> str:
+        """The shown move's analysis in words ("" if not analysed)."""
+        note = self.note()
+        if note is None:
+            return ""
+        best = _point(note.get("best"))
+        where = cell_name(*best) if best else "-"
+        score = note.get("eval")
+        mark = note.get("mark")
+        if mark == "lost-win":
+            said = _("Move {n} let a won position go; the engine's best move: {cell}.",
+                     n=self.index, cell=where)
+        elif mark == "missed-vcf":
+            said = _("Move {n} missed a forced win; the engine's best move: {cell}.",
+                     n=self.index, cell=where)
+        else:
+            said = _("Move {n}: the engine's best move: {cell}.", n=self.index, cell=where)
+        if isinstance(score, int | float):
+            said += " " + _("Evaluation: {score}", score=int(score))
+        return said
+
+    def marked(self) -> list[int]:
+        """The plies the analysis marked (lost a win, missed a forced win)."""
+        return sorted(n for n, note in self.notes.items() if note.get("mark"))
+
+    # ---- Minesweeper: who opened what ---------------------------------------------------
+    def owners(self) -> dict[Point, str]:
+        """Cell -> colour of the player who opened or flagged it, up to the shown step."""
+        if self._owners is None:
+            self._owners = _owner_history(self)
+        return self._owners[self.index]
+
+
+def _owner_history(player: ReplayPlayer) -> list[dict[Point, str]]:
+    """Each frame's owners, by comparing every frame's rows with the one before: a
+    cell that changed belongs to whoever made the step (a cleared flag to nobody)."""
+    colors = player.colors()
+    history: list[dict[Point, str]] = [{}]
+    before = [str(r) for r in player.replay.view(0).get("rows") or []]
+    for k in range(1, player.count + 1):
+        owners = dict(history[-1])
+        color = colors.get(str(player.replay.step(k).get("by")), "#ffffff")
+        rows = [str(r) for r in player.replay.view(k).get("rows") or []]
+        for y, (old, new) in enumerate(zip(before, rows, strict=False)):
+            if old == new:
+                continue
+            for x, (a, b) in enumerate(zip(old, new, strict=False)):
+                if a != b:
+                    if b == "#":
+                        owners.pop((x, y), None)
+                    elif (x, y) not in owners or a in "F?":
+                        owners[(x, y)] = color
+        history.append(owners)
+        before = rows
+    return history
+
+
+# ---- the frames, per game --------------------------------------------------------------
+
+
+@dataclass
+class GomokuFrame:
+    """The stones with their move numbers, the winning five, the analysed best move."""
+
+    board: GomokuBoard
+    numbers: dict[Point, int] = field(default_factory=dict)
+    line: set[Point] = field(default_factory=set)
+    best: Point | None = None
+    marked: bool = False
+    """The move shown was marked by the analysis (lost a win, missed a forced win)."""
+
+
+def gomoku_frame(player: ReplayPlayer) -> GomokuFrame:
+    view = player.view()
+    board = GomokuBoard.from_view(view)
+    moves = _points(view.get("moves"))
+    numbers = {pt: i + 1 for i, pt in enumerate(moves)}
+    line = set(_points(view.get("line")))
+    if not line and player.index == player.count:
+        result = player.data.get("result")
+        details = result.get("details") if isinstance(result, dict) else None
+        line = set(_points((details or {}).get("line") if isinstance(details, dict) else None))
+    note = player.note() or {}
+    best = _point(note.get("best"))
+    return GomokuFrame(board, numbers, line, best if best not in board.stones or note.get("mark")
+                       else None, bool(note.get("mark")))  # fmt: skip
+
+
+@dataclass
+class MinesFrame:
+    """The field, who opened or flagged each cell, and at the end who hit a mine."""
+
+    board: MinesBoard
+    owners: dict[Point, str] = field(default_factory=dict)
+    hits: dict[Point, str] = field(default_factory=dict)
+
+
+def mines_frame(player: ReplayPlayer) -> MinesFrame:
+    view = player.view()
+    colors = player.colors()
+    hits: dict[Point, str] = {}
+    for hit in view.get("hit") or []:
+        pt = _point(hit)
+        if pt is not None and isinstance(hit, list) and len(hit) >= 3:
+            hits[pt] = colors.get(str(hit[2]), "#ff2a2a")
+    return MinesFrame(MinesBoard.from_view(view), player.owners(), hits)
+
+
+@dataclass
+class RacerFrame:
+    """One racer's board in a Link-match replay, the step's path on it if theirs."""
+
+    player: str
+    name: str
+    color: str
+    board: LinkBoard
+    path: bool = False
+
+
+def link_frames(player: ReplayPlayer) -> list[RacerFrame]:
+    """Every racer's board at the shown step, in seat order."""
+    view = player.view()
+    step = player.step()
+    boards = view.get("boards")
+    if not isinstance(boards, dict):  # an older answer: the one board there is
+        boards = {str(step.get("by") or ""): view.get("rows") or []}
+    path = _points(step.get("path") or view.get("path"))
+    names, colors = player.names(), player.colors()
+    order = [str(pl.get("player")) for pl in
+             sorted(player.players, key=lambda pl: pl.get("seat") or 0)]  # fmt: skip
+    order += [str(pid) for pid in boards if str(pid) not in order]
+    frames = []
+    for pid in order:
+        rows = boards.get(pid)
+        if not isinstance(rows, list):
+            continue
+        mine = str(step.get("by")) == pid and bool(path)
+        board = LinkBoard.from_view({**view, "rows": rows, "path": path if mine else []})
+        frames.append(RacerFrame(pid, names.get(pid, pid), colors.get(pid, "#ffffff"), board,
+                                 mine))  # fmt: skip
+    return frames
+
+
+def frame_inputs(player: ReplayPlayer) -> tuple[Any, ...]:
+    """What the shown frame depends on (a board redraws only when it changes)."""
+    return (player.index, len(player.notes))
