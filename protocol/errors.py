@@ -39,6 +39,8 @@ class ErrorCode(StrEnum):
     """The admin channel's ``admin-hello`` with a wrong token (PROTOCOL.md, "Admin")."""
     NO_SUCH_PLAYER = "no-such-player"
     """An admin action names a player the server does not know."""
+    NO_SUCH_GAME = "no-such-game"
+    """``get-replay`` names no finished game the server keeps (added)."""
 
 
 class ProtocolError(Exception):

@@ -29,6 +29,7 @@ from typing import Any
 
 from gridhall import protocol as p
 from gridhall.protocol import ErrorCode, ProtocolError
+from gridhall.protocol.features import FEATURES
 from gridhall.protocol.schema import from_map, to_map
 
 from .bans import Bans, refusal
@@ -128,7 +129,8 @@ class Hub:
         ident.deltas = bool(msg.deltas)
         out = Outbox()
         out.send([ident.id], p.Welcome(protocol=p.PROTOCOL_VERSION, player=ident.id,
-                                       token=token, server=self.config.name, re=msg.id))
+                                       token=token, server=self.config.name, re=msg.id,
+                                       features=list(FEATURES)))
         out.add(self._saved(ident))
         if self._expiry.pop(ident.id, None) is not None:
             out.add(Wake("@" + ident.id, None))
