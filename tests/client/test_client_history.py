@@ -154,6 +154,7 @@ def test_minesweeper_cells_take_the_colour_of_who_opened_them_and_hits_show() ->
     player.go(3)
     frame = mines_frame(player)
     assert frame.hits == {(3, 1): "#0000ff"}
+    assert (2, 1) not in frame.owners  # a mine the end shows is nobody's
     assert "✱" in mines_text(frame).plain
 
 
