@@ -5,11 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from test_client_tui import apps, until  # shared helpers
-from textual.widgets import DataTable, Static
+from test_client_tui import FAST, SIZE, apps, until  # shared helpers
+from textual.widgets import DataTable, Label, Static
 
 from gridhall.client.replays import gomoku_frame
+from gridhall.client.tui.app import GridhallApp
 from gridhall.client.tui.history import HistoryScreen
+from gridhall.client.tui.leaderboard import LeaderboardScreen
+from gridhall.client.tui.profile import ProfileScreen
 from gridhall.client.tui.replay import ReplayScreen
 from tests.e2e.test_gomoku_e2e import play_to_five
 from tests.wsclient import gomoku_pair
@@ -55,3 +58,31 @@ async def test_a_finished_game_is_listed_and_its_replay_steps(server_url: str) -
         assert shown_text(replay, "#replay-step").startswith("7 / 9")
         await pilot.press("escape")
         await until(pilot, lambda: isinstance(app.screen, HistoryScreen))
+
+
+async def test_the_leaderboard_after_a_rated_game_shows_my_rank(server_url: str) -> None:
+    async with gomoku_pair(server_url, {"rated": True}) as (black, white, _room):
+        await play_to_five(black, white)
+        over = await white.expect("game-over")
+        assert set(over["ratings"]) == {black.player, white.player}
+        token = white.token  # the loser looks: the winner is above them
+        await white.send("leave-room")
+        await white.expect("left")
+    app = GridhallApp(server_url, "Bob", token=token, backoff=FAST)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: "ratings" in app.session.features)
+        await pilot.press("l")
+        await until(pilot, lambda: isinstance(app.screen, LeaderboardScreen))
+        table = app.screen.query_one("#leaderboard", DataTable)
+        await until(pilot, lambda: table.row_count >= 2)
+        names = [str(table.get_row_at(i)[1]) for i in range(table.row_count)]
+        assert names.index("Ann") < names.index("Bob")  # best first (computers are rated too)
+        label = str(app.screen.query_one("#leaderboard-rank", Label).render())
+        assert label.startswith(f"Your rank: {names.index('Bob') + 1} of ")
+        assert table.cursor_row == names.index("Bob")  # on my own row
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, ProfileScreen))
+        ratings = app.screen.query_one("#profile-ratings", DataTable)
+        await until(pilot, lambda: ratings.row_count == 1)
+        assert str(ratings.get_row_at(0)[0]) == "Gomoku"
+        assert app.screen.query_one("#profile-recent", DataTable).row_count == 1
