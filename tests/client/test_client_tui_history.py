@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from test_client_tui import FAST, SIZE, apps, until  # shared helpers
+from test_client_tui import FAST, SIZE, until  # shared helpers
 from textual.widgets import DataTable, Label, Static
 
+from gridhall.client.history import Opening
 from gridhall.client.replays import gomoku_frame
 from gridhall.client.tui.app import GridhallApp
 from gridhall.client.tui.history import HistoryScreen
@@ -27,9 +28,8 @@ async def test_a_finished_game_is_listed_and_its_replay_steps(server_url: str) -
     async with gomoku_pair(server_url) as (black, white, _room):
         await play_to_five(black, white, row=3)
         await white.expect("game-over")
-    async with apps(server_url, "cat") as [(app, pilot)]:
-        await until(pilot, lambda: "history" in app.session.features)
-        await pilot.press("h")
+    app = GridhallApp(server_url, "cat", backoff=FAST, opening=Opening(history=True))
+    async with app.run_test(size=SIZE) as pilot:  # as `gridhall --history` starts
         await until(pilot, lambda: isinstance(app.screen, HistoryScreen))
         table = app.screen.query_one("#games", DataTable)
         await until(pilot, lambda: table.row_count == 1)
