@@ -150,6 +150,9 @@ class ReplayScreen(AskingScreen):
             note = _("Analysing…")
         elif not note and player.analysis_status == "failed":
             note = _("The analysis failed.")
+        if player.analysis_status == "done":
+            marked = ", ".join(str(n) for n in player.marked()) or _("none")
+            note = (note + "  " if note else "") + _("Marked moves: {moves}", moves=marked)
         self.query_one("#replay-note", Static).update(text(note))
         self.query_one("#replay-play", Button).label = _("Pause") if player.playing else _("Play")
 
