@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from test_client_tui import FAST, SIZE, until  # shared helpers
 from textual.widgets import DataTable, Label, Static
 
@@ -15,6 +16,8 @@ from gridhall.client.tui.history import HistoryScreen
 from gridhall.client.tui.leaderboard import LeaderboardScreen
 from gridhall.client.tui.profile import ProfileScreen
 from gridhall.client.tui.replay import ReplayScreen
+from gridhall.protocol.features import FEATURES
+from tests.conftest import url_of
 from tests.e2e.test_gomoku_e2e import play_to_five
 from tests.wsclient import gomoku_pair
 
@@ -86,3 +89,27 @@ async def test_the_leaderboard_after_a_rated_game_shows_my_rank(server_url: str)
         await until(pilot, lambda: ratings.row_count == 1)
         assert str(ratings.get_row_at(0)[0]) == "Gomoku"
         assert app.screen.query_one("#profile-recent", DataTable).row_count == 1
+
+
+async def test_gridhall_replay_opens_a_game_and_analyses_it(make_server: Any) -> None:
+    if "analysis" not in FEATURES:
+        pytest.skip("this server has no analysis yet")
+    server = await make_server(analysis_budget=0.02)
+    url = url_of(server)
+    async with gomoku_pair(url) as (black, white, _room):
+        await play_to_five(black, white, row=3)
+        game_id = (await black.request("list-games", "games"))["games"][0]["game_id"]
+    app = GridhallApp(url, "cat", backoff=FAST, opening=Opening(replay=game_id))
+    async with app.run_test(size=SIZE) as pilot:  # as `gridhall --replay ID` starts
+        await until(pilot, lambda: isinstance(app.screen, ReplayScreen)
+                    and app.screen.player is not None)
+        replay = app.screen
+        assert isinstance(replay, ReplayScreen) and replay.player is not None
+        assert replay.query_one("#replay-analyse").display  # the server offers analysis
+        await pilot.press("a")
+        await until(pilot, lambda: replay.player is not None
+                    and replay.player.analysis_status == "done", timeout=120)
+        assert sorted(replay.player.notes) == list(range(1, 10))  # a note on every move
+        await pilot.press("home", "right")
+        assert "Move 1" in shown_text(replay, "#replay-note")
+        assert "Marked moves" in shown_text(replay, "#replay-note")
