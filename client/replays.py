@@ -198,6 +198,13 @@ class ReplayPlayer:
         """The plies the analysis marked (lost a win, missed a forced win)."""
         return sorted(n for n, note in self.notes.items() if note.get("mark"))
 
+    def next_marked(self) -> bool:
+        """Go to the next move the analysis marked (after the last: the first again)."""
+        marked = self.marked()
+        if not marked:
+            return False
+        return self.go(next((n for n in marked if n > self.index), marked[0]))
+
     # ---- Minesweeper: who opened what ---------------------------------------------------
     def owners(self) -> dict[Point, str]:
         """Cell -> colour of the player who opened or flagged it, up to the shown step."""

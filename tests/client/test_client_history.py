@@ -119,6 +119,8 @@ def test_analysis_marks_a_move_and_shows_the_best_point() -> None:
         {"n": 3, "eval": 20, "best": [4, 7]},
         {"n": 4, "eval": -1000, "best": [5, 7], "mark": "missed-vcf"}]})
     assert player.marked() == [4]
+    assert player.next_marked() and player.index == 4
+    assert not player.next_marked() and player.index == 4  # round to the only one
     player.go(4)
     frame = gomoku_frame(player)
     assert frame.marked and frame.best == (5, 7)
