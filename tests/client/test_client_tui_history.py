@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from test_client_tui import FAST, SIZE, until  # shared helpers
+from test_client_tui import FAST, SIZE, snapshot, until  # shared helpers
 from textual.widgets import DataTable, Label, Static
 
 from gridhall.client.history import Opening
@@ -37,6 +37,7 @@ async def test_a_finished_game_is_listed_and_its_replay_steps(server_url: str) -
         table = app.screen.query_one("#games", DataTable)
         await until(pilot, lambda: table.row_count == 1)
         row = [str(cell) for cell in table.get_row_at(0)]
+        snapshot(app, "history")
         assert "Ann" in row[2] and "Bob" in row[2]
         table.focus()
         await pilot.press("enter")
@@ -59,6 +60,7 @@ async def test_a_finished_game_is_listed_and_its_replay_steps(server_url: str) -
         assert gomoku_frame(replay.player).numbers == {(0, 3): 1, (0, 4): 2}
         await pilot.press("g", *"7", "enter")
         assert shown_text(replay, "#replay-step").startswith("7 / 9")
+        snapshot(app, "replay-gomoku")
         await pilot.press("escape")
         await until(pilot, lambda: isinstance(app.screen, HistoryScreen))
 
@@ -83,12 +85,14 @@ async def test_the_leaderboard_after_a_rated_game_shows_my_rank(server_url: str)
         label = str(app.screen.query_one("#leaderboard-rank", Label).render())
         assert label.startswith(f"Your rank: {names.index('Bob') + 1} of ")
         assert table.cursor_row == names.index("Bob")  # on my own row
+        snapshot(app, "leaderboard")
         await pilot.press("enter")
         await until(pilot, lambda: isinstance(app.screen, ProfileScreen))
         ratings = app.screen.query_one("#profile-ratings", DataTable)
         await until(pilot, lambda: ratings.row_count == 1)
         assert str(ratings.get_row_at(0)[0]) == "Gomoku"
         assert app.screen.query_one("#profile-recent", DataTable).row_count == 1
+        snapshot(app, "profile")
 
 
 async def test_gridhall_replay_opens_a_game_and_analyses_it(make_server: Any) -> None:
