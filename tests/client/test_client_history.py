@@ -199,6 +199,7 @@ def test_leaderboard_rows_mark_me_provisional_and_computers() -> None:
          "provisional": True}]}  # fmt: skip
     rows = rank_rows(answer, "a")
     assert rows[1].me and rows[1].rating == "1210?" and "cpu" in rows[0].name
+    assert rows[0].bot and not rows[1].bot
     assert "2" in my_rank(answer, "a") and "12" in my_rank(answer, "a")
     assert board_request("gomoku", around="a") == {"type": "leaderboard", "game": "gomoku",
                                                    "limit": 20, "around": "a"}
