@@ -114,8 +114,13 @@ class ReplayPlayer:
         return f"{self.index} / {self.count}"
 
     def view(self) -> Message:
-        """The shown frame's view, over the game's options."""
-        return {**self.options, **self.frame(self.index)}
+        """The shown frame's view, over the game's options (ReplayError if it is beyond
+        what the protocol allows: a client never draws such a board)."""
+        view = {**self.options, **self.frame(self.index)}
+        problem = view_problem(self.game, view)
+        if problem is not None:
+            raise ReplayError(problem)
+        return view
 
     def frame(self, k: int) -> Message:
         """Frame ``k``'s view; ReplayError if the steps do not fold (a broken answer)."""

@@ -151,6 +151,12 @@ def test_a_board_beyond_the_protocol_is_refused() -> None:
     answer["start"] = {"size": 100000, "moves": []}
     with pytest.raises(ReplayError):
         ReplayPlayer(answer)
+    answer = gomoku_replay([[1, 1]])
+    answer["steps"][0]["view"]["size"] = 100000  # a later frame: refused when shown
+    player = ReplayPlayer(answer)
+    player.go(1)
+    with pytest.raises(ReplayError):
+        gomoku_frame(player)
 
 
 def test_minesweeper_cells_take_the_colour_of_who_opened_them_and_hits_show() -> None:
