@@ -268,3 +268,14 @@ def test_a_long_replay_grows_page_by_page() -> None:
     player.extend({"steps": later})
     assert player.count == 50 and player.go(50)
     assert len(gomoku_frame(player).numbers) == 50 and player.by_name() == "bob"
+
+
+@pytest.mark.parametrize("bad", [
+    {"game_id": "x", "game": 5, "players": "ann", "result": "won", "options": [1]},
+    {"game_id": 3, "game": "gomoku", "players": [1, None, {"name": {}}],
+     "result": {"winner": [], "reason": {}}, "ended_at": "soon", "moves": None},
+    {"game_id": 4, "game": "minesweeper", "result": {"reason": "meteor"}, "rated": "yes"},
+])  # fmt: skip
+def test_a_summary_of_any_shape_is_a_row_never_a_crash(bad: dict[str, Any]) -> None:
+    row = game_row(bad, "a")
+    assert isinstance(row.result, str) and isinstance(row.players, str)

@@ -10,6 +10,7 @@ from test_client_tui import FAST, SIZE, snapshot, until  # shared helpers
 from textual.widgets import DataTable, Label, Static
 
 from gridhall.client.history import Opening
+from gridhall.client.session import Backoff
 from gridhall.client.replays import gomoku_frame
 from gridhall.client.tui.app import GridhallApp
 from gridhall.client.tui.history import HistoryScreen
@@ -117,3 +118,16 @@ async def test_gridhall_replay_opens_a_game_and_analyses_it(make_server: Any) ->
         await pilot.press("home", "right")
         assert "Move 1" in shown_text(replay, "#replay-note")
         assert "Marked moves" in shown_text(replay, "#replay-note")
+
+
+async def test_a_replay_the_client_cannot_draw_is_said_not_crashed() -> None:
+    app = GridhallApp("ws://127.0.0.1:9/", "cat", backoff=Backoff(first=60, cap=60))
+    async with app.run_test(size=SIZE) as pilot:  # offline: the answer is handed in
+        replay = ReplayScreen(4)
+        await app.push_screen(replay)
+        await pilot.pause()
+        replay.answer("replay", {"game_id": 4, "game": "gomoku", "options": {}, "players": [],
+                                 "start": {"size": 15, "moves": 5}, "steps": []})
+        await pilot.pause()
+        assert "cannot be shown" in shown_text(replay, "#replay-board")
+        assert app.is_running and app.screen is replay
