@@ -17,6 +17,7 @@ from typing import Any
 
 from gridhall.client import config
 from gridhall.client.address import AddressError, server_url
+from gridhall.client.history import Opening
 from gridhall.client.messages import Connection
 from gridhall.client.plain import plain
 from gridhall.client.views import titles
@@ -52,6 +53,19 @@ def choose_language(argv: list[str] | None = None) -> str:
     return i18n.set_language(known.lang or i18n.from_environment())
 
 
+def game_id(text: str) -> int:
+    """``--replay``: a game id, a whole number from 1 (as ``gridhall-server history`` prints)."""
+    if not text.strip().isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(
+            _("{value} is not a game id (a whole number such as 42)", value=repr(text)))
+    return int(text)
+
+
+def opening(args: argparse.Namespace) -> Opening:
+    """The screen the command line asks to open first (shared by both clients)."""
+    return Opening(history=bool(args.history), replay=args.replay)
+
+
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     choose_language(argv)
     saved = config.load()
@@ -72,6 +86,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help=_("your name in rooms, 1-32 chars (now: {name})", name=saved.name),
     )
     parser.add_argument("--tk", action="store_true", help=_("use the Tk window instead"))
+    parser.add_argument("--history", action="store_true",
+                        help=_("open the list of finished games once connected"))
+    parser.add_argument("--replay", type=game_id, default=None, metavar="GAME_ID",
+                        help=_("open the replay of finished game GAME_ID once connected"))
     parser.add_argument("--find", action="store_true",
                         help=_("list the gridhall servers on this network and exit"))  # fmt: skip
     parser.add_argument(
@@ -139,9 +157,10 @@ def main(argv: list[str] | None = None) -> int:
             print("gridhall: " + _("the Tk client is not available ({module} is missing).",
                                    module=exc.name), file=sys.stderr)  # fmt: skip
             return 1
+        first = {"opening": opening(args)} if opening(args) else {}
         return int(tk_client.main(args.server, name, default=default,
                                   remember=remember_when_connected,
-                                  tokens=(config.saved_token, config.save_token)) or 0)
+                                  tokens=(config.saved_token, config.save_token), **first) or 0)
     try:
         from gridhall.client.tui.app import GridhallApp
         from gridhall.client.tui.connect import ConnectApp
@@ -158,7 +177,8 @@ def main(argv: list[str] | None = None) -> int:
     url = server_url(server)
     # The token this server gave us last time takes us straight back to our seat.
     app = GridhallApp(url, name, token=config.saved_token(url),
-                      keep_token=lambda token: config.save_token(url, token))
+                      keep_token=lambda token: config.save_token(url, token),
+                      opening=opening(args))
     app.session.add_listener(remember_when_connected(server))
     app.run()
     return 0

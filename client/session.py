@@ -45,6 +45,7 @@ from gridhall.client.messages import (
     is_room_event,
 )
 from gridhall.client.clocktime import shown_time
+from gridhall.client.history import features
 from gridhall.client import hosting, served
 from gridhall.client.room import RoomCopy, apply, note
 from gridhall.client.plain import plain, plain_tree
@@ -100,6 +101,9 @@ class Session:
         """Called with each token the server gives us (the CLI saves it on disk)."""
         self.player: str | None = None
         self.server_name: str | None = None
+        self.features: frozenset[str] = frozenset()
+        """What the server offers beyond the base contract (``welcome.features``):
+        a UI shows a feature's screens only when its name is here."""
         self.backoff = backoff or Backoff()
         self.open_timeout = open_timeout
         self.clock = clock
@@ -358,6 +362,7 @@ class Session:
             self.player = msg.player
             self.token = msg.token or self.token
             self.server_name = msg.server
+            self.features = features(msg)
             self._welcomed = True
             self.offline_since = None
             if self.keep_token is not None and self.token:

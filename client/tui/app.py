@@ -11,9 +11,11 @@ from typing import ClassVar
 from textual.binding import Binding, BindingType
 
 from gridhall import protocol as p
+from gridhall.client.history import Opening
 from gridhall.client.messages import Connection, Event, Refused, is_room_event
 from gridhall.client.plain import plain
 from gridhall.client.session import Backoff, Session
+from gridhall.client.tui.asking import deliver
 from gridhall.client.tui.events import ServerEvent
 from gridhall.client.tui.help import HelpScreen
 from gridhall.client.tui.lobby import LobbyScreen
@@ -42,6 +44,7 @@ class GridhallApp(PlainNotify[None]):
         token: str | None = None,
         backoff: Backoff | None = None,
         keep_token: Callable[[str], None] | None = None,
+        opening: Opening | None = None,
     ) -> None:
         super().__init__()
         translate_bindings(self)
@@ -51,6 +54,8 @@ class GridhallApp(PlainNotify[None]):
         self.room_screen: RoomScreen | None = None
         self._runner: asyncio.Task[None] | None = None
         self._failures = 0
+        self.opening = opening or Opening()
+        """A screen to show once connected (``gridhall --history`` / ``--replay ID``)."""
 
     def _from_session(self, msg: Event) -> None:
         self.post_message(ServerEvent(msg))
@@ -93,6 +98,7 @@ class GridhallApp(PlainNotify[None]):
         await self._follow_room()
         if self.room_screen is not None and is_room_event(msg):
             self.room_screen.handle(msg)
+        deliver(self.screen_stack, msg)
 
     def _connection(self, msg: Connection) -> None:
         status = msg.status
@@ -101,6 +107,8 @@ class GridhallApp(PlainNotify[None]):
             self._failures = 0
             self.sub_title = f"{who} · {plain(self.session.server_name or _('connected'))}"
             self.lobby.action_refresh()
+            self.lobby.refresh_bindings()  # the server's features decide the history keys
+            self._open_first()
         elif status == "lost" and msg.restarting:
             self.sub_title = f"{who} · " + _("server restarting, reconnecting in {seconds}s",
                                              seconds=f"{msg.delay:.1f}")
@@ -124,6 +132,14 @@ class GridhallApp(PlainNotify[None]):
                 )
         if self.room_screen is not None:
             self.room_screen.redraw()
+
+    def _open_first(self) -> None:
+        """Show what the command line asked for, once, over the lobby."""
+        opening, self.opening = self.opening, Opening()
+        if opening.replay is not None:
+            self.lobby.open_replay(opening.replay)
+        elif opening.history:
+            self.lobby.action_history()
 
     async def _follow_room(self) -> None:
         """Show the room screen exactly while the session is in a room."""

@@ -25,6 +25,13 @@ COMMON_KEYS: list[tuple[str, str, str]] = [
     (N_("lobby"), "r", N_("refresh the room list (it also refreshes itself)")),
     (N_("lobby"), "n", N_("create a room: game, preset and options, private + password")),
     (N_("lobby"), N_("enter on a row"), N_("join that room;  w watches it instead")),
+    (N_("lobby"), "h", N_("history: finished games (enter opens a replay)")),
+    (N_("lobby"), "l  p", N_("leaderboard (y: my rank, m: more);  my profile")),
+    (N_("replay"), "←  →  Home  End", N_("step back, forward, to the start, to the end")),
+    (N_("replay"), "g", N_("go to a move (type its number, enter)")),
+    (N_("replay"), N_("space  +  -"), N_("autoplay on or off, faster, slower")),
+    (N_("replay"), "a  m", N_("analyse a Gomoku game;  the next move the analysis marked")),
+    (N_("replay"), "c", N_("copy the link to the replay")),
     (N_("room"), N_("arrows"), N_("move the board cursor")),
 ]
 """(where, keys, what they do), marked for the catalogs and translated when shown."""

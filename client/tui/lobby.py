@@ -12,6 +12,7 @@ from textual.screen import Screen
 from textual.widgets import Button, DataTable, Footer, Header, Input, Label
 
 from gridhall import protocol as p
+from gridhall.client.history import HISTORY, RATINGS
 from gridhall.client.tui.create import CreateRoomScreen
 from gridhall.client.tui.text import text, translate_bindings
 from gridhall.client.views.lobby import room_rows
@@ -27,7 +28,13 @@ class LobbyScreen(Screen[None]):
         Binding("r", "refresh", N_("Refresh")),
         Binding("n", "create", N_("New room")),
         Binding("w", "watch", N_("Watch")),
+        Binding("h", "history", N_("History")),
+        Binding("l", "leaderboard", N_("Leaderboard")),
+        Binding("p", "profile", N_("My profile")),
     ]
+    FEATURE_ACTIONS: ClassVar[dict[str, str]] = {
+        "history": HISTORY, "leaderboard": RATINGS, "profile": RATINGS}
+    """Actions shown only when the server announces their feature."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -142,3 +149,33 @@ class LobbyScreen(Screen[None]):
         if password := self.query_one("#password", Input).value:
             fields["password"] = password
         self.app.session.submit("join-room", **fields)  # type: ignore[attr-defined]
+
+    # ---- finished games, ratings (issue 25) ------------------------------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """History and ratings keys only when the server offers them."""
+        feature = self.FEATURE_ACTIONS.get(action)
+        if feature is None:
+            return True
+        return feature in self.app.session.features  # type: ignore[attr-defined]
+
+    def action_history(self) -> None:
+        from gridhall.client.tui.history import HistoryScreen
+
+        self.app.push_screen(HistoryScreen())
+
+    def action_leaderboard(self) -> None:
+        from gridhall.client.tui.leaderboard import LeaderboardScreen
+
+        self.app.push_screen(LeaderboardScreen())
+
+    def action_profile(self) -> None:
+        from gridhall.client.tui.profile import ProfileScreen
+
+        player = self.app.session.player  # type: ignore[attr-defined]
+        if player is not None:
+            self.app.push_screen(ProfileScreen(player))
+
+    def open_replay(self, game_id: int) -> None:
+        from gridhall.client.tui.replay import ReplayScreen
+
+        self.app.push_screen(ReplayScreen(game_id))
