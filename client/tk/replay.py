@@ -63,10 +63,10 @@ class ReplayWindow(tk.Toplevel):
         bar.pack(fill="x")
         self.buttons: dict[str, ttk.Button] = {}
         for key, text, run in (
-            ("start", "⏮ " + _("Start"), partial(self.go, 0)),
+            ("start", "⇤ " + _("Start"), partial(self.go, 0)),
             ("prev", "◀ " + _("Back"), self.back),
             ("next", _("Forward") + " ▶", self.forward),
-            ("end", _("End") + " ⏭", self.to_end),
+            ("end", _("End") + " ⇥", self.to_end),
             ("play", _("Play"), self.toggle),
             ("slower", "−", partial(self.faster, False)),
         ):

@@ -39,6 +39,7 @@ from gridhall.client.views.minesweeper import MinesBoard
 
 BEST = "#19c23c"
 MARKED = "#e0302a"
+LAST = "#ff4a3d"
 FALLBACK = "#ffffff"
 _HEX = re.compile(r"#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})")
 
@@ -84,22 +85,23 @@ class GomokuReplay(GomokuCanvas):
         frame = self.frame
         if frame is None:
             return
-        self.delete("win")
+        self.delete("win", "last")  # the last move's number is red instead
         c = g.cell
+        if len(frame.line) >= 2:
+            pts = sorted(frame.line)
+            (ax, ay), (bx, by) = g.center(*pts[0]), g.center(*pts[-1])
+            self.create_line(ax, ay, bx, by, fill=MARKED, width=max(3, c * 0.06),
+                             capstyle=tk.ROUND, tags="win")  # fmt: skip
         number_font = font(c * 0.38)
         for (x, y), n in frame.numbers.items():
             color = frame.board.stones.get((x, y))
             if color is None:
                 continue
             px, py = g.center(x, y)
+            ink = "#f0f0f0" if color == "black" else "#141414"
             self.create_text(px, py, text=str(n), font=number_font,
-                             fill="#f0f0f0" if color == "black" else "#141414",
+                             fill=LAST if (x, y) == frame.board.last else ink,
                              tags=("number", f"number-{n}"))  # fmt: skip
-        if len(frame.line) >= 2:
-            pts = sorted(frame.line)
-            (ax, ay), (bx, by) = g.center(*pts[0]), g.center(*pts[-1])
-            self.create_line(ax, ay, bx, by, fill=MARKED, width=max(3, c * 0.08),
-                             capstyle=tk.ROUND, tags="win")  # fmt: skip
         if frame.marked and frame.board.last is not None:
             px, py = g.center(*frame.board.last)
             r = c * 0.52
@@ -143,7 +145,7 @@ class MinesReplay(MinesCanvas):
         if frame is None:
             return
         c = g.cell
-        w = max(2.0, c * 0.1)
+        w = max(2.0, c * 0.06)
         for (x, y), color in frame.owners.items():
             if 0 <= x < board.width and 0 <= y < board.height:
                 bx0, by0, bx1, by1 = g.box(x, y)
