@@ -125,12 +125,13 @@ class GameRow:
     tags: str
 
 
-def players_text(players: list[Message]) -> str:
-    """The seated players by seat: "ann vs bob" (computers marked)."""
+def players_text(players: list[Message], game: str = "") -> str:
+    """The seated players by seat: "ann vs bob", a co-op team "ann, bob" (computers
+    marked)."""
     names = [str(pl.get("name") or "?") + (" " + _("(computer)") if pl.get("bot") else "")
              for pl in sorted(players, key=lambda pl: pl.get("seat") or 0)
              if isinstance(pl, dict)]  # fmt: skip
-    return _(" vs ").join(names)
+    return (_(", ") if game == "minesweeper" else _(" vs ")).join(names)
 
 
 def finished_state(summary: Message, view: Message | None = None) -> p.State:
@@ -172,7 +173,7 @@ def game_row(summary: Message, me: str | None) -> GameRow:
         game_id=int(summary.get("game_id") or 0),
         game=game,
         title=view_for(game).heading,
-        players=players_text(list(summary.get("players") or [])),
+        players=players_text(list(summary.get("players") or []), game),
         result=result_text(summary, me),
         when=when_text(summary.get("ended_at")),
         moves=str(summary.get("moves", "")),

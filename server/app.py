@@ -48,6 +48,7 @@ from .fdlimit import raise_soft_limit, socket_caps
 from .gate import Gate
 from .games.base import JSON
 from .handshake import HandshakeGuard, deepen_backlog
+from .history_service import HistoryService
 from .hub import Hub
 from .identity import Identity
 from .jobs import BUSY, run_job
@@ -89,6 +90,9 @@ class GameServer:
         self.store = Store(self.config.db, durable_commits=self.config.durable_commits,
                            limits=self.config.retention())
         self.hub = Hub(self.config)
+        self.queries = HistoryService(self.config.db, self.config.history_threads,
+                                      self.config.history_waiting, fallback=self.store.db)
+        """History queries, off the event loop (``server/history_service.py``)."""
         self.stats = Stats()
         """The running figures (admin page, ``/metrics``)."""
         self.work = WorkPool(self.config.ai_workers, self.config.max_jobs,
@@ -235,6 +239,7 @@ class GameServer:
             self._trim.cancel()
         self.computers.close()
         self.work.close()
+        self.queries.close()
         self.store.mark_alive(time.time())
         self.store.close()
         log.info("server stopped; rooms kept for the next start")

@@ -118,7 +118,7 @@ class HistoryScreen(AskingScreen):
 
     @on(Select.Changed, "#history-game")
     async def _game_changed(self) -> None:
-        if self.is_mounted:
+        if self.is_mounted and self.filters() != self.pages.filters:
             await self.action_reload()
 
     @on(Input.Submitted, "#history-name")
