@@ -99,10 +99,10 @@ class LeaderboardWindow(tk.Toplevel):
         box.bind("<<ComboboxSelected>>", lambda _e: self.show_page(0))
         self.mine_button = ttk.Button(top, text=_("My rank"), command=self.my_rank)
         self.mine_button.pack(side="left", padx=2)
-        self.prev_button = ttk.Button(top, text="◀ " + _("Better"),
+        self.prev_button = ttk.Button(top, text="◀ " + _("Previous page"),
                                       command=lambda: self.show_page(self.offset - PAGE))
         self.prev_button.pack(side="left", padx=2)
-        self.next_button = ttk.Button(top, text=_("Further down") + " ▶",
+        self.next_button = ttk.Button(top, text=_("Next page") + " ▶",
                                       command=lambda: self.show_page(self.offset + PAGE))
         self.next_button.pack(side="left", padx=2)
         self.table = _table(body, BOARD_COLUMNS, 16)

@@ -3,6 +3,7 @@ directly (no server): what they ask, and what they draw from the answer."""
 
 from __future__ import annotations
 
+import gc
 import tkinter as tk
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -43,6 +44,7 @@ def root(xvfb: str) -> Iterator[tk.Tk]:
     theme.apply(window)
     yield window
     window.destroy()
+    gc.collect()  # Tk variables must die on this thread, not in a network thread's GC
 
 
 def settle(root: tk.Tk) -> None:
