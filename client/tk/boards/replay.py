@@ -40,6 +40,8 @@ from gridhall.client.views.minesweeper import MinesBoard
 BEST = "#19c23c"
 MARKED = "#e0302a"
 LAST = "#ff4a3d"
+REPAINT_OVER = 200
+"""Changed cells past which a Minesweeper frame is repainted whole."""
 FALLBACK = "#ffffff"
 _HEX = re.compile(r"#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})")
 
@@ -124,6 +126,8 @@ class MinesReplay(MinesCanvas):
     def __init__(self, master: tk.Misc, **kw: Any) -> None:
         super().__init__(master, _nothing, **kw)
         self.frame: MinesFrame | None = None
+        self._owned: dict[tuple[int, int], tuple[str, int]] = {}
+        """The colour frames on the canvas now, by cell: (colour, canvas item)."""
 
     def show_frame(self, player: ReplayPlayer) -> None:
         frame = mines_frame(player)
@@ -138,24 +142,53 @@ class MinesReplay(MinesCanvas):
     def click(self, x: int, y: int, button: Button) -> Request | None:
         return None
 
+    def redraw(self) -> None:
+        """A jump over many steps repaints the whole field: deleting thousands of cells
+        one by one (by tag, which Tk looks up item by item) takes far longer."""
+        drawn = self._drawn
+        if drawn is not None and self.frame is not None and _changed_cells(
+                drawn, self.frame.board) > REPAINT_OVER:  # fmt: skip
+            self._drawn = None
+        super().redraw()
+
+    def draw(self, g: Geometry) -> None:
+        self._owned = {}  # the canvas was cleared: every mark is drawn again
+        super().draw(g)
+
     def _overlays(self, g: Geometry, board: MinesBoard) -> None:
-        self.delete("owner", "hit")
+        """Each opened or flagged cell framed in its player's colour; only the frames
+        that changed since the last step are redrawn (a big field has tens of
+        thousands), then raised over the cells redrawn beneath them."""
         super()._overlays(g, board)
         frame = self.frame
-        if frame is None:
-            return
+        owners = frame.owners if frame is not None else {}
         c = g.cell
         w = max(2.0, c * 0.06)
-        for (x, y), color in frame.owners.items():
-            if 0 <= x < board.width and 0 <= y < board.height:
-                bx0, by0, bx1, by1 = g.box(x, y)
-                self.create_rectangle(bx0 + w / 2, by0 + w / 2, bx1 - w / 2, by1 - w / 2,
-                                      outline=color, width=w, tags="owner")  # fmt: skip
-        for (x, y), color in frame.hits.items():
+        gone = [pt for pt, (color, _item) in self._owned.items() if owners.get(pt) != color]
+        for pt in gone:
+            self.delete(self._owned.pop(pt)[1])
+        for (x, y), color in owners.items():
+            if (x, y) in self._owned or not (0 <= x < board.width and 0 <= y < board.height):
+                continue
+            bx0, by0, bx1, by1 = g.box(x, y)
+            item = self.create_rectangle(bx0 + w / 2, by0 + w / 2, bx1 - w / 2, by1 - w / 2,
+                                         outline=color, width=w, tags="owner")  # fmt: skip
+            self._owned[(x, y)] = (color, item)
+        self.tag_raise("owner")
+        self.delete("hit")
+        for (x, y), color in (frame.hits if frame is not None else {}).items():
             px, py = g.center(x, y)
             r = c * 0.5
             self.create_oval(px - r, py - r, px + r, py + r, outline=color,
                              width=max(3.0, c * 0.14), tags="hit")  # fmt: skip
+
+
+def _changed_cells(old: MinesBoard, new: MinesBoard) -> int:
+    """How many cells differ between two frames of the same field."""
+    if (old.width, old.height) != (new.width, new.height):
+        return old.width * old.height
+    return sum(sum(a != b for a, b in zip(r, q, strict=False))
+               for r, q in zip(old.rows, new.rows, strict=False) if r != q)  # fmt: skip
 
 
 class RacerReplay(LinkCanvas):
