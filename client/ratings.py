@@ -96,20 +96,27 @@ class RecordRow:
 
 
 def record_rows(records: list[Any]) -> list[RecordRow]:
-    """Team records (best time, with the team and the game it was set in)."""
+    """Team records, one per preset board, no-guess flag and lives: the best time with
+    the team and the game it was set in (the ``records`` answer lists the best times;
+    a profile's record holds its own best time and ``best_game``)."""
     rows = []
     for rec in records:
         if not isinstance(rec, dict):
             continue
-        best = rec.get("best_time", rec.get("best"))
-        team = rec.get("names", rec.get("team")) or []
+        best, team, game_id = rec.get("best"), rec.get("names"), rec.get("best_game")
+        if isinstance(best, list):  # the best times, fastest first
+            top = best[0] if best and isinstance(best[0], dict) else {}
+            best, team, game_id = top.get("time"), top.get("names"), top.get("game_id")
+        preset = str(rec.get("board") or rec.get("preset") or "")
+        lives = rec.get("lives")
+        if isinstance(lives, int) and lives > 1:
+            preset += " · " + _("{lives} lives", lives=lives)
         rate = rec.get("win_rate")
-        game_id = rec.get("game_id")
         rows.append(RecordRow(
-            preset=str(rec.get("preset") or ""),
+            preset=preset,
             no_guess=_("yes") if rec.get("no_guess") else _("no"),
             best=_("{seconds} s", seconds=_number(best, 1)) if _number(best) else "",
-            team=", ".join(str(n) for n in team) if isinstance(team, list) else str(team),
+            team=", ".join(str(n) for n in team) if isinstance(team, list) else "",
             games=_number(rec.get("games")),
             wins=_number(rec.get("wins")),
             win_rate=f"{100 * rate:.0f}%" if isinstance(rate, int | float) else "",
@@ -168,3 +175,16 @@ def profile_records(profile: Message) -> list[RecordRow]:
     found = records.get("minesweeper") if isinstance(records, dict) else None
     return record_rows(found if isinstance(found, list) else [])
 
+
+
+def rating_change(ratings: object, me: str | None) -> str | None:
+    """A rated game's ``game-over.ratings`` for us: "Your rating: 1000 → 1032 (+32)"."""
+    mine = ratings.get(me) if isinstance(ratings, dict) and me is not None else None
+    if not isinstance(mine, dict):
+        return None
+    before, after = mine.get("before"), mine.get("after")
+    if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in (before, after)):
+        return None
+    assert isinstance(before, int | float) and isinstance(after, int | float)
+    return _("Your rating: {before} → {after} ({change})", before=round(before),
+             after=round(after), change=f"{round(after) - round(before):+d}")

@@ -30,6 +30,8 @@ from gridhall.protocol.delta import DeltaError, apply
 SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
 """Autoplay speeds, in steps a second."""
 Point = tuple[int, int]
+OPENED = frozenset("012345678F?")
+"""Minesweeper cells a player's action opens or marks (not the mines the end shows)."""
 
 
 def _point(value: object) -> Point | None:
@@ -237,11 +239,12 @@ def _owner_history(player: ReplayPlayer) -> list[dict[Point, str]]:
             if old == new:
                 continue
             for x, (a, b) in enumerate(zip(old, new, strict=False)):
-                if a != b:
-                    if b == "#":
-                        owners.pop((x, y), None)
-                    elif (x, y) not in owners or a in "F?":
-                        owners[(x, y)] = color
+                if a == b:
+                    continue
+                if b == "#":
+                    owners.pop((x, y), None)
+                elif b in OPENED and ((x, y) not in owners or a in "F?"):
+                    owners[(x, y)] = color  # mines shown at the end belong to nobody
         history.append(owners)
         before = rows
     return history
@@ -316,7 +319,7 @@ def link_frames(player: ReplayPlayer) -> list[RacerFrame]:
     boards = view.get("boards")
     if not isinstance(boards, dict):  # an older answer: the one board there is
         boards = {str(step.get("by") or ""): view.get("rows") or []}
-    path = _points(step.get("path") or view.get("path"))
+    path = _points(step.get("path") or (view.get("path") if step.get("label") else None))
     names, colors = player.names(), player.colors()
     order = [str(pl.get("player")) for pl in
              sorted(player.players, key=lambda pl: pl.get("seat") or 0)]  # fmt: skip

@@ -52,6 +52,7 @@ from .games.base import JSON
 from .identity import Identities, Identity, token_hash
 from .lobby import Lobby
 from .names import clean_color, clean_name, computer_name
+from .ratings import Ratings
 from .room import Room
 from .room_closing import close_room
 
@@ -81,6 +82,8 @@ class Hub:
         self.passwords = PasswordGuard()
         self.bans = Bans()
         """The operator's bans in force (loaded from the store at start)."""
+        self.ratings = Ratings()
+        """Every rating (loaded from the store at start; rated rooms update it)."""
         self.creations = PerAddress(config.room_creations_per_minute / 60.0,
                                     config.room_creation_burst)
         self._armed: dict[str, float | None] = {}
@@ -93,6 +96,8 @@ class Hub:
         """Per room, the journal entry its latest snapshot follows."""
         self._replaying = False
         self._released: list[str] = []
+        self._kept: list[Identity] = []
+        """Offline rated players who left their room in this input (kept, not forgotten)."""
         self._handlers: dict[type[Any], Handler] = {
             p.ListRooms: self._list_rooms, p.CreateRoom: self._create_room,
             p.JoinRoom: self._join_room, p.LeaveRoom: self._leave_room, p.Sync: self._sync,
@@ -246,8 +251,12 @@ class Hub:
 
     def identity_released(self, ident: Identity, now: float) -> None:
         """``ident`` left its room for good: a computer or an offline player is
-        forgotten now; a connected one stays (in the lobby)."""
+        forgotten now (an offline player with a rating is kept, see
+        :meth:`_expire_later`); a connected one stays (in the lobby)."""
         if not ident.connected and not self._replaying:  # a restore sweeps at its end
+            if self.ratings.has(ident.id) and ident.bot is None:
+                self._kept.append(ident)
+                return
             self.identities.forget(ident)
             self._released.append(ident.id)
 
@@ -265,6 +274,9 @@ class Hub:
             for pid in self._released:
                 out.add(ForgetIdentity(pid))
             self._released = []
+            for kept in self._kept:
+                self._expire_later(out, kept, now)
+            self._kept = []
             changed = room.seq != seq or room.refusal_counted or room.pending is not pending
             if room.closed:
                 if not self._replaying:
@@ -338,7 +350,9 @@ class Hub:
         for ident in list(self.identities.by_id.values()):
             if ident.room is None:
                 at = expiries.get(ident.id)
-                if ident.bot or at is None or at <= now:
+                if at is None and not ident.bot and self.ratings.has(ident.id):
+                    self._expire_later(out, ident, now)  # its room is gone; it is kept
+                elif ident.bot or at is None or at <= now:
                     self._forget(out, ident)
                 else:
                     self._expiry[ident.id] = at
@@ -381,6 +395,7 @@ class Hub:
         if room.closed:
             return None
         room.max_spectators = self.config.max_spectators  # none while its journal replays
+        room.ratings = self.ratings  # nor ratings: the store holds what its games changed
         return room
 
     def _computer(self, pid: str, level: str) -> Identity:
@@ -475,8 +490,12 @@ class Hub:
             self._armed[room.code] = at
 
     def _expire_later(self, out: Outbox, ident: Identity, now: float) -> None:
-        """Keep a roomless, disconnected identity resumable for the grace period."""
+        """Keep a roomless, disconnected identity resumable for the grace period; one
+        with a rating for ``rated_identity_days``, so no one loses a rating by
+        stepping away."""
         at = now + self.config.grace_seconds
+        if self.ratings.has(ident.id):
+            at = max(at, now + self.config.rated_identity_days * 86400.0)
         self._expiry[ident.id] = at
         out.add(Wake("@" + ident.id, at))
         out.add(self._saved(ident, expires=at))
@@ -508,6 +527,7 @@ class Hub:
         room = self.lobby.create(ident, msg.game, msg.options, msg.private, msg.password,
                                  ident.address)
         room.max_spectators = self.config.max_spectators
+        room.ratings = self.ratings
         log.info("%s created room %s (%s)", ident.name, room.code, room.spec.name,
                  extra={"room": room.code, "player": ident.id})
         out.add(SaveRoom(room.code, {

@@ -70,6 +70,7 @@ from .effects import (
 from .admin_store import AdminTables
 from .hub import SavedRoom
 from .history import count_moves, index_game, migrate as migrate_history
+from .ratings_store import RatingsTables
 from .retention import Limits, Pruner
 
 SCHEMA_VERSION = 3
@@ -183,6 +184,8 @@ class Store:
         self.pruner = Pruner(self.db, limits or Limits())
         self.admin = AdminTables(self.db)
         """Bans, the audit log and settings changed from the admin page."""
+        self.ratings = RatingsTables(self.db)
+        """Ratings and Minesweeper team records (``server/ratings_store.py``)."""
 
     # -- the live state -------------------------------------------------------
     def write(self, effects: list[Stored]) -> None:
@@ -249,6 +252,7 @@ class Store:
             assert cursor.lastrowid is not None
             index_game(db, cursor.lastrowid, e.players)
             self.pruner.game_added(sum(map(len, texts)))
+            self.ratings.game_saved(cursor.lastrowid, e)
 
     def load_live(self) -> tuple[list[dict[str, Any]], list[SavedRoom]]:
         """Every stored identity and live room (with its snapshot and journal)."""

@@ -20,6 +20,7 @@ from textual.widgets import Button, Footer, Header, Input, Label, RichLog, Stati
 from gridhall import protocol as p
 from gridhall.client.chatdraft import ChatDraft
 from gridhall.client.messages import Request, RoomEvent
+from gridhall.client.ratings import rating_change
 from gridhall.client.room import RoomCopy
 from gridhall.client.tui.boards import Board, board_for
 from gridhall.client.tui.text import text as plain_text
@@ -163,6 +164,9 @@ class RoomScreen(Screen[None]):
             if text:
                 self.notify(text, title=_("Game over") if isinstance(msg, p.GameOver) else "",
                             timeout=6)  # fmt: skip
+            change = rating_change(getattr(msg, "ratings", None), self.me)
+            if isinstance(msg, p.GameOver) and change:
+                self.notify(change, title=_("Rated game"), timeout=10)
         self.query_one(Board).room_event(msg)
         self.redraw()
 

@@ -9,7 +9,15 @@ import pytest
 
 from gridhall.client.cli import game_id
 from gridhall.client.history import Filters, GamePages, features, game_row, replay_link
-from gridhall.client.ratings import board_request, my_rank, rank_rows, rating_lines, sparkline
+from gridhall.client.ratings import (
+    board_request,
+    my_rank,
+    rank_rows,
+    rating_lines,
+    record_rows,
+    rating_change,
+    sparkline,
+)
 from gridhall.client.replays import ReplayError, ReplayPlayer, gomoku_frame, link_frames, mines_frame
 from gridhall.client.tui.replay_board import gomoku_text, mines_text
 
@@ -154,6 +162,7 @@ def test_minesweeper_cells_take_the_colour_of_who_opened_them_and_hits_show() ->
     player.go(3)
     frame = mines_frame(player)
     assert frame.hits == {(3, 1): "#0000ff"}
+    assert (2, 1) not in frame.owners  # a mine the end shows is nobody's
     assert "✱" in mines_text(frame).plain
 
 
@@ -195,3 +204,21 @@ def test_profile_ratings_draw_their_history_as_a_sparkline() -> None:
     (line,) = rating_lines(profile)
     assert line.trend == "▁▆█" and line.last_change == "+100" and line.rating == "1300?"
     assert sparkline([]) == ""
+
+
+def test_team_records_show_the_best_time_with_its_team() -> None:
+    (row,) = record_rows([{"board": "beginner", "no_guess": True, "lives": 3, "games": 4,
+                           "wins": 2, "win_rate": 0.5, "best": [
+                               {"time": 31.25, "game_id": 8, "names": ["ann", "bob"]},
+                               {"time": 40.0, "game_id": 9, "names": ["ann"]}]}])
+    assert (row.best, row.team, row.game_id, row.win_rate) == ("31.2 s", "ann, bob", 8, "50%")
+    assert "beginner" in row.preset and "3" in row.preset
+    (mine,) = record_rows([{"board": "expert", "no_guess": False, "lives": 1, "games": 1,
+                            "wins": 1, "win_rate": 1.0, "best": 99.0, "best_game": 3}])
+    assert (mine.best, mine.game_id, mine.preset) == ("99.0 s", 3, "expert")
+
+
+def test_a_rated_game_over_tells_my_rating_change() -> None:
+    ratings = {"a": {"before": 1000, "after": 1032.4}, "b": {"before": 990, "after": 960}}
+    assert rating_change(ratings, "a") == "Your rating: 1000 → 1032 (+32)"
+    assert rating_change(ratings, "c") is None and rating_change(None, "a") is None
