@@ -1,5 +1,6 @@
 """The Tk window against a real server: a Gomoku game is finished, then found in the
-history window (opened from the Games menu's key) and replayed step by step."""
+history window (opened from the Games menu's key) and replayed step by step; after a
+rated game the leaderboard ranks the winner first and opens a profile."""
 
 from __future__ import annotations
 
@@ -7,8 +8,30 @@ from collections.abc import Callable
 
 from gridhall.client.tk.app import TkApp
 from gridhall.client.tk.boards.replay import GomokuReplay
-from tests.tk.driver import Opponent, Pump, click, screenshot_root, snap
+from tests.tk.driver import Opponent, Pump, click, press, room_state, screenshot_root, snap
 from tests.tk.test_tk_gomoku import open_gomoku_room
+
+
+def play_five(app: TkApp, opp: Opponent, pump: Pump) -> None:
+    """The window (black) makes five in a row by mouse; the opponent answers below."""
+    assert app.room is not None
+    board = app.room.board
+    me = snap(app).player
+    for i in range(5):
+        click(board, *board.pixel_of(5 + i, 7))
+        opp.expect("moved", by=me)
+        if i < 4:
+            opp.send("move", move={"x": 5 + i, "y": 8})
+            pump.until(lambda n=i: len(room_state(app)["view"]["moves"]) == 2 * n + 2,
+                       "the reply on the Tk board")  # fmt: skip
+    opp.expect("game-over")
+
+
+def menu_key(app: TkApp, pump: Pump, sequence: str) -> None:
+    """A Games menu key pressed in the main window."""
+    app.root.focus_force()
+    pump.until(lambda: app.root.focus_get() is not None, "focus on the window")
+    app.root.event_generate(sequence)
 
 
 def test_a_finished_game_is_listed_in_history_and_replayed_move_by_move(
@@ -19,20 +42,8 @@ def test_a_finished_game_is_listed_in_history_and_replayed_move_by_move(
     pump.until(lambda: "history" in app.features, "the server's features")
     assert app.windows.menu.entrycget(0, "state") == "normal"  # Finished games…
     open_gomoku_room(app, opp, pump)
-    assert app.room is not None
-    board = app.room.board
-    me = snap(app).player
-    for i in range(5):  # black makes five in a row; white answers below
-        click(board, *board.pixel_of(5 + i, 7))
-        opp.expect("moved", by=me)
-        if i < 4:
-            opp.send("move", move={"x": 5 + i, "y": 8})
-            opp.expect("moved", by=opp.player)
-    opp.expect("game-over")
-
-    app.root.focus_force()
-    pump.until(lambda: app.root.focus_get() is not None, "focus on the window")
-    app.root.event_generate("<Control-h>")  # Games -> Finished games
+    play_five(app, opp, pump)
+    menu_key(app, pump, "<Control-h>")  # Games -> Finished games
     history = app.windows.history
     assert history is not None
     pump.until(lambda: len(history.rows()) == 1, "the finished game in the history")
@@ -53,3 +64,35 @@ def test_a_finished_game_is_listed_in_history_and_replayed_move_by_move(
     assert replay.counter.cget("text") == "9 / 9" and replay_board.find_withtag("win")
     assert replay.link.endswith(f"/#replay/{game_id}")
     screenshot_root(app.root, "tk-history")
+
+
+def test_after_a_rated_game_the_leaderboard_ranks_the_winner_and_opens_a_profile(
+    make_app: Callable[[str], TkApp], make_opponent: Callable[[str], Opponent], pump: Pump
+) -> None:
+    app = make_app("Ann")
+    opp = make_opponent("Bob")
+    pump.until(lambda: "ratings" in app.features, "the server's features")
+    app.lobby.choose("gomoku", 0)
+    app.lobby.set_option("rated", True)
+    press(app.lobby.create_button)
+    pump.until(lambda: app.room is not None, "the room screen")
+    opp.send("join-room", room=snap(app).room.room)  # type: ignore[union-attr]
+    opp.expect("state", status="playing")
+    pump.until(lambda: room_state(app).get("status") == "playing", "the game to start")
+    assert room_state(app)["options"]["rated"] is True
+    play_five(app, opp, pump)
+
+    menu_key(app, pump, "<Control-b>")  # Games -> Leaderboard
+    board = app.windows.leaderboard
+    assert board is not None
+    pump.until(lambda: "Bob" in board.names(), "both players on the leaderboard")
+    names = board.names()  # the computers' fixed ratings are ranked too
+    assert names.index("Ann") < names.index("Bob")  # the winner above the loser
+    assert "Your rank" in board.status.cget("text")
+    bob = next(iid for iid, player in board.players.items() if player == opp.player)
+    board.table.selection_set(bob)
+    board.open_selected()
+    (profile,) = app.windows.profiles
+    pump.until(lambda: profile.profile, "Bob's profile")
+    assert profile.heading.cget("text") == "Bob"
+    assert profile.recent.get_children()  # the rated game, which opens its replay

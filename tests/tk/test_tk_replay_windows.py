@@ -260,8 +260,8 @@ def test_profile_window_draws_the_rating_history_and_opens_recent_games(root: tk
         "rating": 1300, "games": 3, "wins": 2, "provisional": True,
         "history": [[1.0, 1000, 1], [2.0, 1200, 2], [3.0, 1300, 3]]}},
         recent=[summary(7)], records={"minesweeper": [
-            {"preset": "beginner", "no_guess": True, "best_time": 31.5, "names": ["ann"],
-             "game_id": 6, "games": 2, "wins": 1, "win_rate": 0.5}]})  # fmt: skip
+            {"board": "beginner", "no_guess": True, "lives": 1, "games": 2, "wins": 1,
+             "win_rate": 0.5, "best": 31.5, "best_game": 6}]})  # fmt: skip
     settle(root)
     assert "ann" in window.heading.cget("text")
     assert window.history() == [1000, 1200, 1300]
