@@ -81,6 +81,7 @@ def test_after_a_rated_game_the_leaderboard_ranks_the_winner_and_opens_a_profile
     pump.until(lambda: room_state(app).get("status") == "playing", "the game to start")
     assert room_state(app)["options"]["rated"] is True
     play_five(app, opp, pump)
+    pump.until(lambda: any("Your rating" in n for n in app.notices), "my rating's change")
 
     menu_key(app, pump, "<Control-b>")  # Games -> Leaderboard
     board = app.windows.leaderboard
