@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from gridhall import protocol as p
 from gridhall.client.tk.app import TkApp
 from gridhall.client.tk.boards.replay import GomokuReplay
 from tests.tk.driver import Opponent, Pump, click, press, room_state, screenshot_root, snap
@@ -97,3 +98,16 @@ def test_after_a_rated_game_the_leaderboard_ranks_the_winner_and_opens_a_profile
     pump.until(lambda: profile.profile, "Bob's profile")
     assert profile.heading.cget("text") == "Bob"
     assert profile.recent.get_children()  # the rated game, which opens its replay
+
+
+def test_an_older_server_without_history_gets_no_history_window(
+    make_app: Callable[[str], TkApp], pump: Pump
+) -> None:
+    app = make_app("Ann")
+    pump.until(lambda: "history" in app.features, "the server's features")
+    old = p.Welcome(protocol=1, player=str(snap(app).player), token="t", server="old")
+    app.on_message(old, snap(app))  # a welcome from before features existed
+    assert app.windows.menu.entrycget(0, "state") == "disabled"
+    menu_key(app, pump, "<Control-h>")
+    assert app.windows.history is None
+    assert "older version" in app.notices[-1]

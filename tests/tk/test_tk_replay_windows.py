@@ -238,11 +238,11 @@ def test_leaderboard_window_pages_finds_my_rank_and_opens_profiles(root: tk.Tk) 
     window = LeaderboardWindow(root, server.answers, opened.append, me="a")
     assert server.asked == [{"type": "leaderboard", "game": "gomoku", "limit": 20}]
     server.answer(type="leaderboard", game="gomoku", total=2, offset=0, rows=[
-        {"rank": 1, "player": "b", "name": "b a d", "rating": 1510.2, "games": 12,
+        {"rank": 1, "player": "b", "name": "b {a\\ d", "rating": 1510.2, "games": 12,
          "provisional": False},
         {"rank": 2, "player": "a", "name": "ann", "rating": 1200, "games": 3,
          "provisional": True}])  # fmt: skip
-    assert window.names() == ["b a d", "ann"]
+    assert window.names() == ["b {a\\ d", "ann"]  # a name is text, never a Tcl list
     assert "2" in window.status.cget("text")  # my rank
     window.mine_button.invoke()
     assert server.asked[-1]["around"] == "a"
