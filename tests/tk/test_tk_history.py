@@ -4,12 +4,25 @@ rated game the leaderboard ranks the winner first and opens a profile."""
 
 from __future__ import annotations
 
+import gc
+import tkinter as tk
 from collections.abc import Callable
 
 from gridhall import protocol as p
+from gridhall.client.history import Opening
 from gridhall.client.tk.app import TkApp
 from gridhall.client.tk.boards.replay import GomokuReplay
-from tests.tk.driver import Opponent, Pump, click, press, room_state, screenshot_root, snap
+from tests.tk.driver import (
+    FAST,
+    Opponent,
+    Pump,
+    ServerThread,
+    click,
+    press,
+    room_state,
+    screenshot_root,
+    snap,
+)
 from tests.tk.test_tk_gomoku import open_gomoku_room
 
 
@@ -111,3 +124,21 @@ def test_an_older_server_without_history_gets_no_history_window(
     menu_key(app, pump, "<Control-h>")
     assert app.windows.history is None
     assert "older version" in app.notices[-1]
+
+
+def test_history_flag_opens_the_history_window_once_connected(
+    xvfb: str, server: ServerThread, pump: Pump
+) -> None:
+    app = TkApp(server.url, "Ann", root=tk.Tk(className="gridhall"), backoff=FAST,
+                opening=Opening(history=True))  # gridhall --tk --history
+    pump.apps.append(app)
+    try:
+        app.start()
+        pump.until(lambda: app.windows.history is not None, "the history window")
+        history = app.windows.history
+        assert history is not None
+        pump.until(lambda: "No finished games" in history.status.cget("text"), "an empty list")
+    finally:
+        app.close()
+        pump.apps.remove(app)
+        gc.collect()  # Tk variables must die on this thread
