@@ -25,7 +25,8 @@ from gridhall.client.views.linkmatch import LinkBoard
 from gridhall.client.views.minesweeper import MinesBoard
 from gridhall.protocol.cells import cell_name
 from gridhall.protocol.i18n import _
-from gridhall.protocol.delta import DeltaError, apply
+from gridhall.protocol.delta import DeltaError
+from gridhall.protocol.replay import Replay
 
 SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
 """Autoplay speeds, in steps a second."""
@@ -47,44 +48,10 @@ def _points(value: object) -> list[Point]:
     return [pt for pt in map(_point, value) if pt is not None]
 
 
-class Frames:
-    """The views of a replay by index (0 = the start), folding the steps' deltas and
-    keeping every :attr:`EVERY`-th view, so a jump costs at most that many folds."""
-
-    EVERY = 64
-
-    def __init__(self, start: Message, steps: list[Message]) -> None:
-        self.steps = [s for s in steps if isinstance(s, dict)]
-        self._kept: dict[int, Message] = {0: dict(start)}
-        self._last: tuple[int, Message] = (0, self._kept[0])
-
-    def __len__(self) -> int:
-        return len(self.steps) + 1
-
-    def step(self, k: int) -> Message:
-        """Step ``k`` (1-based): the action that made frame ``k``."""
-        return self.steps[k - 1]
-
-    def view(self, k: int) -> Message:
-        k = max(0, min(len(self.steps), k))
-        at, view = self._last
-        if at > k:
-            at = max(i for i in self._kept if i <= k)
-            view = self._kept[at]
-        while at < k:
-            step = self.steps[at]
-            whole, delta = step.get("view"), step.get("delta")
-            whole = whole if isinstance(whole, dict) else {}
-            delta = delta if isinstance(delta, dict) else {}
-            try:
-                view = apply(view, whole, delta)
-            except DeltaError as exc:
-                raise ReplayError(str(exc)) from exc
-            at += 1
-            if at % self.EVERY == 0:
-                self._kept[at] = view
-        self._last = (at, view)
-        return view
+def _steps(answer: Message) -> list[Message]:
+    """An answer's steps, each a map (anything else would not fold)."""
+    steps = answer.get("steps")
+    return [s for s in steps if isinstance(s, dict)] if isinstance(steps, list) else []
 
 
 class ReplayError(ValueError):
@@ -107,7 +74,7 @@ class ReplayPlayer:
         problem = view_problem(self.game, {**self.options, **start})
         if problem is not None:
             raise ReplayError(problem)
-        self.replay = Frames(start, list(answer.get("steps") or []))
+        self.replay = Replay(start, _steps(answer), total=None)
         self.index = 0
         self.playing = False
         self.speed = SPEEDS.index(1.0)
@@ -119,8 +86,14 @@ class ReplayPlayer:
     # ---- position ---------------------------------------------------------------------
     @property
     def count(self) -> int:
-        """N: the number of steps (actions) in the game."""
-        return len(self.replay) - 1
+        """N: the number of steps (actions) loaded; a long game's later pages are
+        added with :meth:`extend` as they come."""
+        return self.replay.loaded
+
+    def extend(self, answer: Message) -> None:
+        """The next page of a long game's steps (a ``replay`` answer with ``from``)."""
+        self.replay.extend(_steps(answer))
+        self._owners = None
 
     def go(self, index: int) -> bool:
         """Show the board after ``index`` actions (clamped); True if that moved."""
@@ -142,11 +115,19 @@ class ReplayPlayer:
 
     def view(self) -> Message:
         """The shown frame's view, over the game's options."""
-        return {**self.options, **self.replay.view(self.index)}
+        return {**self.options, **self.frame(self.index)}
 
-    def step(self) -> Message:
-        """The step that led to the shown frame ({} at the start)."""
-        return self.replay.step(self.index) if self.index else {}
+    def frame(self, k: int) -> Message:
+        """Frame ``k``'s view; ReplayError if the steps do not fold (a broken answer)."""
+        try:
+            return self.replay.view(k)
+        except (DeltaError, TypeError, ValueError, KeyError, IndexError) as exc:
+            raise ReplayError(_("This replay cannot be shown: {problem}",
+                                problem=str(exc)[:200])) from exc
+
+    def step(self, k: int | None = None) -> Message:
+        """The step that led to frame ``k`` (default: the shown one); {} at the start."""
+        return self.replay.step(self.index if k is None else k) or {}
 
     # ---- autoplay ---------------------------------------------------------------------
     def toggle(self) -> bool:
@@ -230,11 +211,11 @@ def _owner_history(player: ReplayPlayer) -> list[dict[Point, str]]:
     cell that changed belongs to whoever made the step (a cleared flag to nobody)."""
     colors = player.colors()
     history: list[dict[Point, str]] = [{}]
-    before = [str(r) for r in player.replay.view(0).get("rows") or []]
+    before = [str(r) for r in player.frame(0).get("rows") or []]
     for k in range(1, player.count + 1):
         owners = dict(history[-1])
-        color = colors.get(str(player.replay.step(k).get("by")), "#ffffff")
-        rows = [str(r) for r in player.replay.view(k).get("rows") or []]
+        color = colors.get(str(player.step(k).get("by")), "#ffffff")
+        rows = [str(r) for r in player.frame(k).get("rows") or []]
         for y, (old, new) in enumerate(zip(before, rows, strict=False)):
             if old == new:
                 continue

@@ -92,15 +92,16 @@ class GameServer:
                            limits=self.config.retention())
         self.hub = Hub(self.config)
         self.hub.ratings.load(self.store.ratings.load())
-        self.queries = HistoryService(self.config.db, self.config.history_threads,
-                                      self.config.history_waiting, fallback=self.store.db)
-        """History queries, off the event loop (``server/history_service.py``)."""
         self.stats = Stats()
         """The running figures (admin page, ``/metrics``)."""
         self.work = WorkPool(self.config.ai_workers, self.config.max_jobs,
                              self.config.quick_workers, self.config.max_jobs_per_address,
                              stats=self.stats)
         self.stats.pool = self.work
+        self.queries = HistoryService(self.config.db, self.config.history_threads,
+                                      self.config.history_waiting, fallback=self.store.db,
+                                      work=self.work)
+        """History queries, off the event loop (``server/history_service.py``)."""
         self.computers = Computers(self.work, self.config.ai_budget)
         self._trim: asyncio.TimerHandle | None = None
         self.connects = PerAddress(self.config.connects_per_second, self.config.connect_burst)

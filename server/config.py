@@ -56,8 +56,9 @@ class ServerConfig:
     connection: a burst, then this many a second (``rate-limited`` past it)."""
     history_threads: int = 2
     history_waiting: int = 32
-    """Threads answering history queries (each with its own read-only database
-    connection), and queries waiting or running at once (``server-busy`` past it)."""
+    """Threads reading the database for history queries (each with its own read-only
+    connection; replays are then built in the worker processes), and queries waiting
+    or running at once (``server-busy`` past it)."""
     chat_lines: int = 8
     chat_window: float = 10.0
     """At most ``chat_lines`` chat messages per ``chat_window`` seconds."""

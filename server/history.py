@@ -141,9 +141,18 @@ def list_games(db: sqlite3.Connection, *, game: str | None = None, player: str |
 
 def load_game(db: sqlite3.Connection, game_id: int) -> tuple[JSON, JSON] | None:
     """The summary and the stored record of finished game ``game_id``, or None."""
+    found = load_stored(db, game_id)
+    if found is None:
+        return None
+    record: JSON = json.loads(found[1])
+    return found[0], record
+
+
+def load_stored(db: sqlite3.Connection, game_id: int) -> tuple[JSON, str] | None:
+    """The summary of finished game ``game_id`` and its record as stored (JSON text,
+    parsed by whoever replays it), or None."""
     row = db.execute(f"SELECT {SUMMARY_COLUMNS}, record FROM games WHERE id = ?",
                      (game_id,)).fetchone()
     if row is None:
         return None
-    record: JSON = json.loads(row[-1])
-    return summary(row[:-1]), record
+    return summary(row[:-1]), str(row[-1])

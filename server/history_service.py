@@ -1,10 +1,12 @@
 """History queries (``list-games``, ``get-replay``) answered off the event loop.
 
-A query reads the database and may re-run a whole game (a replay), so it runs in a
-small thread pool of its own, each thread with its own READ-ONLY SQLite connection
-(WAL lets it read while the server writes): a big query never stalls a room. The
-answer is encoded in the thread and handed back to the loop, which sends it to the
-asking connection if it is still open.
+A query reads the database in a small thread pool of its own, each thread with its
+own READ-ONLY SQLite connection (WAL lets it read while the server writes; SQLite
+lets go of Python's lock while it works). What costs CPU, re-running a whole game
+for a replay, is handed on to the server's worker processes (``server/work.py``, a
+quick job charged to the asking address), so it competes with no room for Python's
+lock: a big query never stalls a room. The answer frame comes back to the loop,
+which sends it to the asking connection if it is still open.
 
 Bounds: each connection may ask :attr:`ServerConfig.history_per_second` queries a
 second, bursts of :attr:`ServerConfig.history_burst` (``Session.queries``, shared
@@ -12,17 +14,20 @@ by every query type registered here); at most :attr:`ServerConfig.history_waitin
 queries wait or run at once over the whole server (past it ``server-busy``).
 
 Other query types (leaderboards, profiles) register a handler with :func:`query`:
-``handler(db, msg)`` returns the answer message or raises ProtocolError.
+``handler(db, msg)`` returns the answer message, or a :class:`Deferred` (heavy work
+for a worker process, which returns the answer frame), or raises ProtocolError.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import sqlite3
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
@@ -30,8 +35,10 @@ from gridhall import protocol as p
 from gridhall.protocol import ErrorCode, ProtocolError
 
 from .games import registry
-from .history import list_games, load_game
+from .history import list_games, load_stored
 from .replays import ReplayError, page
+from .scheduler import Owner
+from .work import WorkPool
 
 log = logging.getLogger("gridhall.history")
 
@@ -54,6 +61,16 @@ def query(cls: type[M]) -> Callable[[Callable[[sqlite3.Connection, M], Any]],
     return wrap
 
 
+@dataclass(frozen=True)
+class Deferred:
+    """Work a query's answer still needs, for a worker process: ``fn(*args)`` (module
+    level, picklable) returns the answer frame."""
+
+    fn: Callable[..., bytes]
+    args: tuple[Any, ...]
+    kind: str
+
+
 class Asker(Protocol):
     """The connection a query came from (a :class:`~.session.Session`)."""
 
@@ -71,8 +88,11 @@ class HistoryService:
     answers inline on the store's own connection ``fallback``."""
 
     def __init__(self, db: str, threads: int = 2, waiting: int = 32,
-                 fallback: sqlite3.Connection | None = None) -> None:
+                 fallback: sqlite3.Connection | None = None,
+                 work: WorkPool | None = None) -> None:
         self.path = db
+        self.work = work
+        """Where deferred work runs (None: in the query's thread)."""
         self.waiting = waiting
         self.busy = 0
         """Queries waiting or running now."""
@@ -86,35 +106,65 @@ class HistoryService:
     def handles(msg: Any) -> bool:
         return type(msg) in HANDLERS
 
-    def ask(self, asker: Asker, msg: Any) -> None:
-        """Answer ``msg`` to ``asker`` later (on the loop); ProtocolError(server-busy)
-        at once when too many queries are in hand."""
+    def ask(self, asker: Asker, msg: Any, address: str = "") -> None:
+        """Answer ``msg`` to ``asker`` (from ``address``) later, on the loop;
+        ProtocolError(server-busy) at once when too many queries are in hand."""
         rid = getattr(msg, "id", None)
         if self.busy >= self.waiting:
             raise ProtocolError(ErrorCode.SERVER_BUSY, "The server is answering many history "
                                 "questions; ask again in a moment.", rid, retry_after=1.0)
         if self.fallback is not None:
-            asker.send_frame(self.answer(msg, self.fallback))
+            frame = self.answer(msg, self.fallback)
+            assert isinstance(frame, bytes)  # nothing is deferred without defer=True
+            asker.send_frame(frame)
             return
         self.busy += 1
         future = asyncio.get_running_loop().run_in_executor(self._pool, self._answer, msg)
 
-        def done(fut: asyncio.Future[bytes]) -> None:
-            self.busy -= 1
+        def done(fut: asyncio.Future[bytes | Deferred]) -> None:
             if fut.cancelled():
+                self.busy -= 1
                 return
             exc = fut.exception()
-            frame = fut.result() if exc is None else error_frame(_internal(), rid)
-            asker.send_frame(frame)
+            answer = fut.result() if exc is None else error_frame(_internal(), rid)
+            if isinstance(answer, Deferred):
+                self._defer(asker, answer, rid, address)
+                return
+            self.busy -= 1
+            asker.send_frame(answer)
 
         future.add_done_callback(done)
 
-    def _answer(self, msg: Any) -> bytes:
-        """In a pool thread: the answer frame, from this thread's connection."""
+    def _defer(self, asker: Asker, job: Deferred, rid: int | None, address: str) -> None:
+        """Run ``job`` in the worker pool, then send its frame."""
+        def finish(frame: bytes) -> None:
+            self.busy -= 1
+            asker.send_frame(frame)
+
+        def failed(exc: BaseException) -> None:
+            log.error("a %s job failed: %r", job.kind, exc)
+            finish(error_frame(_internal(), rid))
+
+        def busy() -> None:
+            finish(error_frame(ProtocolError(
+                ErrorCode.SERVER_BUSY, "Every worker is busy; ask again in a moment.",
+                retry_after=1.0), rid))
+
+        work = self.work
+        if work is None:  # pragma: no cover - answer() ran it in the thread already
+            finish(job.fn(*job.args))
+            return
+        if not work.submit(job.fn, *job.args, owner=Owner(address, "history"),
+                           done=finish, failed=failed, busy=busy, kind=job.kind):
+            asyncio.get_running_loop().call_soon(busy)
+
+    def _answer(self, msg: Any) -> bytes | Deferred:
+        """In a pool thread: the answer frame (or the work it still needs), from this
+        thread's connection."""
         db: sqlite3.Connection | None = getattr(self._local, "db", None)
         if db is None:
             db = self._local.db = self.connect()
-        return self.answer(msg, db)
+        return self.answer(msg, db, defer=self.work is not None)
 
     def connect(self) -> sqlite3.Connection:
         """A read-only connection to the store (one per thread)."""
@@ -127,11 +177,15 @@ class HistoryService:
         return db
 
     @staticmethod
-    def answer(msg: Any, db: sqlite3.Connection) -> bytes:
-        """``msg``'s answer frame (an ``error`` for a refused query), never raises."""
+    def answer(msg: Any, db: sqlite3.Connection, defer: bool = False) -> bytes | Deferred:
+        """``msg``'s answer frame (an ``error`` for a refused query), never raises;
+        with ``defer``, the :class:`Deferred` work a frame still needs, if any."""
         rid = getattr(msg, "id", None)
         try:
-            return p.encode(HANDLERS[type(msg)](db, msg))
+            answer = HANDLERS[type(msg)](db, msg)
+            if isinstance(answer, Deferred):
+                return answer if defer else bytes(answer.fn(*answer.args))
+            return p.encode(answer)
         except ProtocolError as exc:
             return error_frame(exc, rid)
         except Exception:  # a server bug must not lose the answer
@@ -164,25 +218,39 @@ def _list_games(db: sqlite3.Connection, msg: p.ListGames) -> p.Games:
 
 
 @query(p.GetReplay)
-def _get_replay(db: sqlite3.Connection, msg: p.GetReplay) -> p.Replay:
-    found = load_game(db, msg.game_id)
+def _get_replay(db: sqlite3.Connection, msg: p.GetReplay) -> Deferred:
+    found = load_stored(db, msg.game_id)
     if found is None:
         raise ProtocolError(ErrorCode.NO_SUCH_GAME, f"No finished game {msg.game_id} is "
                             "kept here.", msg.id)
     summary, record = found
+    return Deferred(replay_frame, (summary, record, msg.start_step, msg.id), "replay")
+
+
+def replay_frame(summary: dict[str, Any], record: str, first: int, rid: int | None) -> bytes:
+    """The ``replay`` answer frame for a stored game, its record as stored (JSON
+    text: parsed here, in a worker process, not on the way there)."""
     try:
-        steps = page(summary["game"], record, msg.start_step,
+        return p.encode(_replay(summary, json.loads(record), first, rid))
+    except ProtocolError as exc:
+        return error_frame(exc, rid)
+
+
+def _replay(summary: dict[str, Any], record: dict[str, Any], first: int,
+            rid: int | None) -> p.Replay:
+    try:
+        steps = page(summary["game"], record, first,
                      duration=summary["ended_at"] - summary["started_at"])
     except IndexError as exc:
         raise ProtocolError(ErrorCode.BAD_MESSAGE, f"Field 'from' is past the last step: "
-                            f"{exc}.", msg.id) from None
+                            f"{exc}.", rid) from None
     except ReplayError as exc:
-        log.warning("game %d: %s", msg.game_id, exc)
-        raise ProtocolError(ErrorCode.NO_SUCH_GAME, f"Game {msg.game_id} cannot be "
-                            "replayed.", msg.id) from None
+        log.warning("game %d: %s", summary["game_id"], exc)
+        raise ProtocolError(ErrorCode.NO_SUCH_GAME, f"Game {summary['game_id']} cannot be "
+                            "replayed.", rid) from None
     return p.Replay(game_id=summary["game_id"], game=summary["game"],
                     options=summary["options"], players=summary["players"],
                     result=summary["result"], started_at=summary["started_at"],
                     ended_at=summary["ended_at"], rated=summary["rated"], start=steps.start,
-                    steps=steps.steps, total=steps.total, first=msg.start_step,
-                    next=steps.next, source=summary.get("source"), re=msg.id)
+                    steps=steps.steps, total=steps.total, first=first,
+                    next=steps.next, source=summary.get("source"), re=rid)

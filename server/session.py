@@ -241,7 +241,7 @@ class Session:
                 self.strike(now)
                 raise ProtocolError(ErrorCode.RATE_LIMITED, "You are asking for history too "
                                     f"fast; wait {wait:.1f} s.", rid, retry_after=wait)
-            service.ask(self, msg)
+            service.ask(self, msg, self.link.peer)
             return
         if isinstance(msg, p.Chat) and ident.room is not None and not self.chat.allow(now):
             wait = round(self.chat.retry_after(now), 3)

@@ -27,7 +27,7 @@ COMMON_KEYS: list[tuple[str, str, str]] = [
     (N_("lobby"), N_("enter on a row"), N_("join that room;  w watches it instead")),
     (N_("lobby"), "h", N_("history: finished games (enter opens a replay)")),
     (N_("lobby"), "l  p", N_("leaderboard (y: my rank, m: more);  my profile")),
-    (N_("replay"), N_("left  right  home  end"), N_("step back, forward, to the start, to the end")),
+    (N_("replay"), "←  →  Home  End", N_("step back, forward, to the start, to the end")),
     (N_("replay"), "g", N_("go to a move (type its number, enter)")),
     (N_("replay"), N_("space  +  -"), N_("autoplay on or off, faster, slower")),
     (N_("replay"), "a  c", N_("analyse a Gomoku game;  copy the link to the replay")),

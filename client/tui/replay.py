@@ -120,7 +120,7 @@ class ReplayScreen(AskingScreen):
         """A later page of a long game's steps."""
         assert self.player is not None
         at_end = self.player.index == self.player.count
-        self.player.replay.steps += [s for s in data.get("steps") or [] if isinstance(s, dict)]
+        self.player.extend(data)
         if at_end:
             self.player.go(self.player.count)
         self._ask_more(data)
@@ -131,7 +131,11 @@ class ReplayScreen(AskingScreen):
         player = self.player
         if player is None:
             return
-        self.query_one("#replay-board", Static).update(render(player))
+        try:
+            board = render(player)
+        except ReplayError as exc:
+            board = text(str(exc))
+        self.query_one("#replay-board", Static).update(board)
         step = player.counter()
         by = player.by_name()
         line = step + (f" · {by}" if by else "")
@@ -146,6 +150,9 @@ class ReplayScreen(AskingScreen):
             note = _("Analysing…")
         elif not note and player.analysis_status == "failed":
             note = _("The analysis failed.")
+        if player.analysis_status == "done":
+            marked = ", ".join(str(n) for n in player.marked()) or _("none")
+            note = (note + "  " if note else "") + _("Marked moves: {moves}", moves=marked)
         self.query_one("#replay-note", Static).update(text(note))
         self.query_one("#replay-play", Button).label = _("Pause") if player.playing else _("Play")
 

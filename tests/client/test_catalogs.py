@@ -26,7 +26,7 @@ ENGLISH = {"the", "and", "you", "your", "room", "rooms", "game", "games", "with"
 CODE = re.compile(r"\{[^}]*\}|--\w+|\w+://\S*|HOST\S*|gridhall(?:-server)?|mDNS|UDP|Textual|Tk")
 """What a translation keeps as written: placeholders, options, addresses, names."""
 KEPT = {"enter", "esc", "lan", "url", "ipv6", "qr", "localhost", "port", "w", "f", "c", "a", "x",
-        "g", "y", "n"}
+        "g", "y", "n", "m"}
 """Words a translation may share with its English: key names and technical terms."""
 SAME_ALLOWED: dict[str, set[str]] = {"vi": {", "}}
 """msgids whose translation may equal them: Vietnamese separates a list with ", " too."""

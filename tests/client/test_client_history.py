@@ -222,3 +222,12 @@ def test_a_rated_game_over_tells_my_rating_change() -> None:
     ratings = {"a": {"before": 1000, "after": 1032.4}, "b": {"before": 990, "after": 960}}
     assert rating_change(ratings, "a") == "Your rating: 1000 → 1032 (+32)"
     assert rating_change(ratings, "c") is None and rating_change(None, "a") is None
+
+
+def test_a_replay_whose_steps_do_not_fold_says_so() -> None:
+    answer = gomoku_replay([[1, 1]])
+    answer["steps"][0]["delta"] = {"moves": {"at": 5, "append": [[2, 2]]}}
+    player = ReplayPlayer(answer)
+    player.go(1)
+    with pytest.raises(ReplayError):
+        gomoku_frame(player)

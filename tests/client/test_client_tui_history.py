@@ -5,12 +5,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from test_client_tui import apps, until  # shared helpers
-from textual.widgets import DataTable, Static
+import pytest
+from test_client_tui import FAST, SIZE, until  # shared helpers
+from textual.widgets import DataTable, Label, Static
 
+from gridhall.client.history import Opening
 from gridhall.client.replays import gomoku_frame
+from gridhall.client.tui.app import GridhallApp
 from gridhall.client.tui.history import HistoryScreen
+from gridhall.client.tui.leaderboard import LeaderboardScreen
+from gridhall.client.tui.profile import ProfileScreen
 from gridhall.client.tui.replay import ReplayScreen
+from gridhall.protocol.features import FEATURES
+from tests.conftest import url_of
 from tests.e2e.test_gomoku_e2e import play_to_five
 from tests.wsclient import gomoku_pair
 
@@ -24,9 +31,8 @@ async def test_a_finished_game_is_listed_and_its_replay_steps(server_url: str) -
     async with gomoku_pair(server_url) as (black, white, _room):
         await play_to_five(black, white, row=3)
         await white.expect("game-over")
-    async with apps(server_url, "cat") as [(app, pilot)]:
-        await until(pilot, lambda: "history" in app.session.features)
-        await pilot.press("h")
+    app = GridhallApp(server_url, "cat", backoff=FAST, opening=Opening(history=True))
+    async with app.run_test(size=SIZE) as pilot:  # as `gridhall --history` starts
         await until(pilot, lambda: isinstance(app.screen, HistoryScreen))
         table = app.screen.query_one("#games", DataTable)
         await until(pilot, lambda: table.row_count == 1)
@@ -55,3 +61,55 @@ async def test_a_finished_game_is_listed_and_its_replay_steps(server_url: str) -
         assert shown_text(replay, "#replay-step").startswith("7 / 9")
         await pilot.press("escape")
         await until(pilot, lambda: isinstance(app.screen, HistoryScreen))
+
+
+async def test_the_leaderboard_after_a_rated_game_shows_my_rank(server_url: str) -> None:
+    async with gomoku_pair(server_url, {"rated": True}) as (black, white, _room):
+        await play_to_five(black, white)
+        over = await white.expect("game-over")
+        assert set(over["ratings"]) == {black.player, white.player}
+        token = white.token  # the loser looks: the winner is above them
+        await white.send("leave-room")
+        await white.expect("left")
+    app = GridhallApp(server_url, "Bob", token=token, backoff=FAST)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: "ratings" in app.session.features)
+        await pilot.press("l")
+        await until(pilot, lambda: isinstance(app.screen, LeaderboardScreen))
+        table = app.screen.query_one("#leaderboard", DataTable)
+        await until(pilot, lambda: table.row_count >= 2)
+        names = [str(table.get_row_at(i)[1]) for i in range(table.row_count)]
+        assert names.index("Ann") < names.index("Bob")  # best first (computers are rated too)
+        label = str(app.screen.query_one("#leaderboard-rank", Label).render())
+        assert label.startswith(f"Your rank: {names.index('Bob') + 1} of ")
+        assert table.cursor_row == names.index("Bob")  # on my own row
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, ProfileScreen))
+        ratings = app.screen.query_one("#profile-ratings", DataTable)
+        await until(pilot, lambda: ratings.row_count == 1)
+        assert str(ratings.get_row_at(0)[0]) == "Gomoku"
+        assert app.screen.query_one("#profile-recent", DataTable).row_count == 1
+
+
+async def test_gridhall_replay_opens_a_game_and_analyses_it(make_server: Any) -> None:
+    if "analysis" not in FEATURES:
+        pytest.skip("this server has no analysis yet")
+    server = await make_server(analysis_budget=0.02)
+    url = url_of(server)
+    async with gomoku_pair(url) as (black, white, _room):
+        await play_to_five(black, white, row=3)
+        game_id = (await black.request("list-games", "games"))["games"][0]["game_id"]
+    app = GridhallApp(url, "cat", backoff=FAST, opening=Opening(replay=game_id))
+    async with app.run_test(size=SIZE) as pilot:  # as `gridhall --replay ID` starts
+        await until(pilot, lambda: isinstance(app.screen, ReplayScreen)
+                    and app.screen.player is not None)
+        replay = app.screen
+        assert isinstance(replay, ReplayScreen) and replay.player is not None
+        assert replay.query_one("#replay-analyse").display  # the server offers analysis
+        await pilot.press("a")
+        await until(pilot, lambda: replay.player is not None
+                    and replay.player.analysis_status == "done", timeout=120)
+        assert sorted(replay.player.notes) == list(range(1, 10))  # a note on every move
+        await pilot.press("home", "right")
+        assert "Move 1" in shown_text(replay, "#replay-note")
+        assert "Marked moves" in shown_text(replay, "#replay-note")

@@ -155,3 +155,39 @@ def test_an_unknown_kind_of_record_is_a_replay_error() -> None:
         replays.page("chess", {})
     with pytest.raises(replays.ReplayError):
         replays.page("gomoku", {"moves": [[0, 0]]})
+
+
+def test_a_race_replays_every_racer_on_one_timeline_with_hint_penalties_taken_off() -> None:
+    from gridhall.server.games.linkmatch.board import copy_rows
+    from gridhall.server.games.linkmatch.game import LinkMatchGame
+    from gridhall.server.games.linkmatch.paths import first_pair
+
+    options = {"width": 4, "height": 4, "kinds": 2, "gravity": "none", "time_limit": 600,
+               "countdown": 0, "hint_penalty": 5}
+    game = LinkMatchGame(options, ["p1", "p2"], 7, 0.0)
+    order: list[str] = []
+
+    def link(player: str, now: float) -> None:
+        pair = first_pair(copy_rows(game.racers[player].rows))
+        assert pair is not None
+        game.apply(player, {"action": "link", "a": list(pair[0]), "b": list(pair[1])}, now)
+        order.append(player)
+
+    game.apply("p2", {"action": "hint"}, 0.5)  # p2's clock now runs 5 s ahead
+    link("p2", 1.0)
+    link("p1", 2.0)
+    link("p2", 3.0)
+    game.refused("p1", {"action": "link", "a": [0, 0], "b": [0, 0]}, 3.5)  # not a step
+    link("p1", 4.0)
+    game.resign("p2", 5.0)
+    while game.result is None:
+        link("p1", 6.0 + len(order))
+    replay = replays.page("linkmatch", game.record())
+    assert [s["by"] for s in replay.steps] == [*order[:4], "p2", *order[4:]]  # p2 resigned
+    assert all("path" in s["view"] for s in replay.steps if s["by"] == "p1")
+    last = frames(replay.start, replay.steps)[-1]
+    assert last["boards"] == {p: r.rows for p, r in game.racers.items()}
+    spectator = game.view(None)
+    for key in ("progress", "finished", "standing"):
+        assert last[key] == spectator[key]
+    assert replay.steps[0]["t"] == 1.0  # p2's clock said 6.0: the penalty is taken off
