@@ -63,10 +63,11 @@ def rank_of(db: sqlite3.Connection, game: str, player: str) -> int | None:
                       (game, player)).fetchone()
     if mine is None:
         return None
-    above = db.execute("SELECT COUNT(*) FROM ratings WHERE game = ? AND (ordinal > ? OR"
-                       " (ordinal = ? AND player < ?))",
-                       (game, mine[0], mine[0], player)).fetchone()[0]
-    return int(above) + 1
+    better = db.execute("SELECT COUNT(*) FROM ratings WHERE game = ? AND ordinal > ?",
+                        (game, mine[0])).fetchone()[0]
+    tied = db.execute("SELECT COUNT(*) FROM ratings WHERE game = ? AND ordinal = ? AND"
+                      " player < ?", (game, mine[0], player)).fetchone()[0]
+    return int(better) + int(tied) + 1
 
 
 def leaderboard(db: sqlite3.Connection, game: str, offset: int | None = None,
@@ -78,17 +79,45 @@ def leaderboard(db: sqlite3.Connection, game: str, offset: int | None = None,
         limit = DEFAULT_LIMIT
     if not 1 <= limit <= MAX_LIMIT:
         raise QueryError(f"limit must be from 1 to {MAX_LIMIT}.")
-    if around is not None:
-        rank = rank_of(db, game, around)
-        if rank is None:
-            raise QueryError(f"Player {around!r:.40} has no {game} rating yet.")
-        offset = max(0, rank - 1 - AROUND)
-        limit = rank - offset + AROUND
-    offset = offset or 0
     total = int(db.execute("SELECT COUNT(*) FROM ratings WHERE game = ?",
                            (game,)).fetchone()[0])
-    found = db.execute(_ROW + " WHERE r.game = ? ORDER BY r.ordinal DESC, r.player"
-                       " LIMIT ? OFFSET ?", (game, limit, offset)).fetchall()
+    if around is not None:
+        return _around(db, game, around, total)
+    offset = offset or 0
+    # The skipped rows are stepped over in the covering index only; the page's own
+    # rows are then read whole.
+    found = db.execute(_ROW + " JOIN (SELECT player AS k FROM ratings WHERE game = ?"
+                       " ORDER BY ordinal DESC, player LIMIT ? OFFSET ?) ON r.player = k"
+                       " WHERE r.game = ? ORDER BY r.ordinal DESC, r.player",
+                       (game, limit, offset, game)).fetchall()
+    rows = [_row(offset + n, r) for n, r in enumerate(found, 1)]
+    return {"game": game, "rows": rows, "total": total, "offset": offset}
+
+
+def _around(db: sqlite3.Connection, game: str, player: str, total: int) -> JSON:
+    """The player's row and :data:`AROUND` either side, read from the index at the
+    player's place (the rank costs one count; no page is skipped through)."""
+    rank = rank_of(db, game, player)
+    mine = db.execute("SELECT ordinal FROM ratings WHERE game = ? AND player = ?",
+                      (game, player)).fetchone()
+    if rank is None or mine is None:
+        raise QueryError(f"Player {player!r:.40} has no {game} rating yet.")
+    # Each part is one range of the index (an OR would scan from the board's end).
+    ordinal = mine[0]
+    above = db.execute(_ROW + " WHERE r.game = ? AND r.ordinal = ? AND r.player < ?"
+                       " ORDER BY r.player DESC LIMIT ?",
+                       (game, ordinal, player, AROUND)).fetchall()
+    above += db.execute(_ROW + " WHERE r.game = ? AND r.ordinal > ? ORDER BY r.ordinal,"
+                        " r.player DESC LIMIT ?", (game, ordinal, AROUND - len(above))
+                        ).fetchall()
+    below = db.execute(_ROW + " WHERE r.game = ? AND r.ordinal = ? AND r.player >= ?"
+                       " ORDER BY r.player LIMIT ?",
+                       (game, ordinal, player, AROUND + 1)).fetchall()
+    below += db.execute(_ROW + " WHERE r.game = ? AND r.ordinal < ? ORDER BY r.ordinal DESC,"
+                        " r.player LIMIT ?", (game, ordinal, AROUND + 1 - len(below))
+                        ).fetchall()
+    offset = rank - 1 - len(above)
+    found = [*reversed(above), *below]
     rows = [_row(offset + n, r) for n, r in enumerate(found, 1)]
     return {"game": game, "rows": rows, "total": total, "offset": offset}
 
@@ -139,12 +168,15 @@ def profile(db: sqlite3.Connection, player: str,
                          "provisional": bot is None and games < PROVISIONAL_GAMES,
                          "history": [list(h) for h in reversed(history)]}
         name = name or last_name or None
-    mine = [{**_record(board, no_guess, lives, games, wins), "best": best,
-             "best_game": best_game}
+    mine = [{**_record(board, no_guess, lives, games, wins),
+             "best": [] if best is None else [{"time": best, "game_id": best_game}]}
             for board, no_guess, lives, games, wins, best, best_game in db.execute(
                 "SELECT board, no_guess, lives, games, wins, best, best_game FROM"
                 " player_records WHERE player = ?", (player,))]
     ident = db.execute("SELECT name FROM identities WHERE id = ?", (player,)).fetchone()
+    if ident is None:  # gone: the name of their latest stored game, if any
+        ident = db.execute("SELECT name FROM game_players WHERE player = ? ORDER BY game_id"
+                           " DESC LIMIT 1", (player,)).fetchone()
     if ident is not None:
         name = ident[0]
     if name is None and not ratings and not mine:

@@ -13,6 +13,8 @@ One SQLite file in WAL mode. It holds:
   within the operator's limits (``server/retention.py``);
 - ``bans``, ``audit`` and ``admin_settings``: what the server's operator decided
   (``server/admin_store.py``);
+- ``ratings``, ``rating_history`` and Minesweeper's team records, written with the
+  finished game they come from (``server/ratings_store.py``);
 - ``meta``: ``alive_at``, refreshed every few seconds while the server runs, so a
   restart knows how long it was down.
 

@@ -137,8 +137,15 @@ def test_minesweeper_team_records_per_board_flag_and_lives(tmp_path: Path) -> No
     assert [(b["time"], b["game_id"], b["names"]) for b in first["best"]] == [
         (31.5, 3, ["Cy", "Bob"]), (50.0, 1, ["Ann", "Bob"])]
     mine = profile(store.db, "pann")["records"]["minesweeper"]
-    assert [(r["board"], r["games"], r["wins"], r["best"], r["best_game"]) for r in mine] == [
-        ("beginner", 2, 1, 50.0, 1), ("beginner", 1, 1, 40.0, 4), ("expert", 1, 1, 20.0, 6)]
+    assert [(r["board"], r["games"], r["wins"], r["best"]) for r in mine] == [
+        ("beginner", 2, 1, [{"time": 50.0, "game_id": 1}]),
+        ("beginner", 1, 1, [{"time": 40.0, "game_id": 4}]),
+        ("expert", 1, 1, [{"time": 20.0, "game_id": 6}])]
+    assert profile(store.db, "pbob")["records"]["minesweeper"][0]["best"] == [
+        {"time": 31.5, "game_id": 3}]  # his best, with Cy
+    store.write([sweep(7, ["Dan"], "mine", 3.0)])
+    dan = profile(store.db, "pdan")
+    assert dan["records"]["minesweeper"][0]["best"] == [] and dan["name"] == "Dan"
     store.close()
 
 
@@ -149,4 +156,20 @@ def test_only_the_best_times_are_kept(tmp_path: Path) -> None:
     assert len(best) == BEST_TIMES
     assert best[0]["time"] == 100.0 - (BEST_TIMES + 5)
     assert records(store.db)[0]["games"] == BEST_TIMES + 5
+    store.close()
+
+
+def test_around_and_pages_agree_when_ratings_tie(tmp_path: Path) -> None:
+    store = Store(tmp_path / "g.db")
+    db = store.db
+    db.executemany("INSERT INTO ratings VALUES (?, 'linkmatch', ?, 1.0, 3, 1, ?, ?, NULL)",
+                   [(f"p{n:02}", 20.0 + n // 4, 17.0 + n // 4, f"P{n:02}") for n in range(30)])
+    whole = [r["player"] for r in leaderboard(db, "linkmatch", limit=50)["rows"]]
+    for pid in whole:
+        rank = whole.index(pid) + 1
+        assert rank_of(db, "linkmatch", pid) == rank
+        got = leaderboard(db, "linkmatch", around=pid)
+        assert [r["player"] for r in got["rows"]] == whole[max(0, rank - 6):rank + 5]
+        assert [r["rank"] for r in got["rows"]] == list(range(max(1, rank - 5),
+                                                              min(30, rank + 5) + 1))
     store.close()
