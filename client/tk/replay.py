@@ -83,6 +83,8 @@ class ReplayWindow(tk.Toplevel):
         self.buttons["copy"] = ttk.Button(bar, text=_("Copy link"), command=self.copy_link)
         self.buttons["copy"].pack(side="right", padx=2)
         self.buttons["analyse"] = ttk.Button(bar, text=_("Analyse"), command=self.analyse)
+        self.buttons["marked"] = ttk.Button(bar, text=_("Next marked move"), takefocus=False,
+                                            command=self.next_marked)  # fmt: skip
         link_row = ttk.Frame(self, padding=(6, 0, 6, 6))
         link_row.pack(fill="x")
         ttk.Label(link_row, text=_("Link to share:")).pack(side="left")
@@ -92,7 +94,8 @@ class ReplayWindow(tk.Toplevel):
         for sequence, run in (("<Left>", self.back), ("<Right>", self.forward),
                               ("<Home>", partial(self.go, 0)), ("<End>", self.to_end),
                               ("<space>", self.toggle), ("<plus>", partial(self.faster, True)),
-                              ("<minus>", partial(self.faster, False))):  # fmt: skip
+                              ("<minus>", partial(self.faster, False)),
+                              ("<KeyPress-m>", self.next_marked)):  # fmt: skip
             self.bind(sequence, partial(self._key, run))
         self.protocol("WM_DELETE_WINDOW", self.close)
         self.answers.pushed.append(self._pushed)
@@ -175,6 +178,13 @@ class ReplayWindow(tk.Toplevel):
     def to_end(self) -> None:
         if self.player is not None:
             self.go(self.player.count)
+
+    def next_marked(self) -> None:
+        """The next move the analysis marked (round to the first after the last)."""
+        if self.player is None or not self.player.marked():
+            return
+        marked = self.player.marked()
+        self.go(next((n for n in marked if n > self.player.index), marked[0]))
 
     def _slid(self, value: str) -> None:
         self.go(round(float(value)))
@@ -273,6 +283,8 @@ class ReplayWindow(tk.Toplevel):
         if self.player.take_analysis(answer):
             if self.player.analysis_status == "failed":
                 self.buttons["analyse"].state(["!disabled"])
+            if self.player.marked() and not self.buttons["marked"].winfo_manager():
+                self.buttons["marked"].pack(side="right", padx=2)
             self.show()
 
     def state_text(self) -> dict[str, Any]:

@@ -118,7 +118,8 @@ def test_replay_window_shows_the_analysis_mark_and_best_move(root: tk.Tk) -> Non
     server.answer(type="analysis", game_id=4, status="queued", engine="hard", budget=0.5)
     server.answers.take({"type": "analysis", "game_id": 4, "status": "done", "moves": [
         {"n": 4, "eval": -1000, "best": [5, 7], "mark": "missed-vcf"}]})  # pushed, no re
-    window.go(4)
+    key(window, "KeyPress-m")  # the next marked move
+    assert window.counter.cget("text") == "4 / 4"
     board = window.board
     assert isinstance(board, GomokuReplay)
     assert board.find_withtag("marked") and board.find_withtag("best")

@@ -145,6 +145,8 @@ class MinesReplay(MinesCanvas):
     def redraw(self) -> None:
         """A jump over many steps repaints the whole field: deleting thousands of cells
         one by one (by tag, which Tk looks up item by item) takes far longer."""
+        if self.winfo_width() <= 1:
+            return  # not laid out yet: its <Configure> draws it, once, at its size
         drawn = self._drawn
         if drawn is not None and self.frame is not None and _changed_cells(
                 drawn, self.frame.board) > REPAINT_OVER:  # fmt: skip
