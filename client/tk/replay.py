@@ -12,7 +12,6 @@ import tkinter as tk
 from collections.abc import Callable
 from functools import partial
 from tkinter import ttk
-from typing import Any
 
 from gridhall.client.history import players_text, replay_link, result_text
 from gridhall.client.replays import SPEEDS, ReplayError, ReplayPlayer
@@ -55,7 +54,6 @@ class ReplayWindow(tk.Toplevel):
         self.note = ttk.Label(self, style="Status.TLabel", anchor="w")
         self.note.pack(fill="x", padx=6)
 
-        self.position = tk.IntVar(self, value=0)
         self.slider = ttk.Scale(self, from_=0, to=0, orient="horizontal",
                                 command=self._slid, takefocus=False)  # fmt: skip
         self.slider.pack(fill="x", padx=8, pady=(6, 0))
@@ -224,7 +222,6 @@ class ReplayWindow(tk.Toplevel):
             return
         self.board.show_frame(player)
         self.counter.configure(text=player.counter())
-        self.position.set(player.index)
         if round(float(self.slider.get())) != player.index:
             self.slider.set(player.index)
         self.buttons["play"].configure(text=_("Pause") if player.playing else _("Play"))
@@ -286,8 +283,3 @@ class ReplayWindow(tk.Toplevel):
             if self.player.marked() and not self.buttons["marked"].winfo_manager():
                 self.buttons["marked"].pack(side="right", padx=2)
             self.show()
-
-    def state_text(self) -> dict[str, Any]:
-        """What the window shows, in words (for tests and screen readers)."""
-        return {"counter": self.counter.cget("text"), "note": self.note.cget("text"),
-                "players": self.players.cget("text")}  # fmt: skip
