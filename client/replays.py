@@ -81,7 +81,7 @@ class ReplayPlayer:
         self.notes: dict[int, Message] = {}
         """Ply (1-based) -> the analysis' note on that move."""
         self.analysis_status: str | None = None
-        self._owners: list[dict[Point, str]] | None = None
+        self._owners: Owners | None = None
 
     # ---- position ---------------------------------------------------------------------
     @property
@@ -198,37 +198,67 @@ class ReplayPlayer:
         """The plies the analysis marked (lost a win, missed a forced win)."""
         return sorted(n for n, note in self.notes.items() if note.get("mark"))
 
+    def next_marked(self) -> bool:
+        """Go to the next move the analysis marked (after the last: the first again)."""
+        marked = self.marked()
+        if not marked:
+            return False
+        return self.go(next((n for n in marked if n > self.index), marked[0]))
+
     # ---- Minesweeper: who opened what ---------------------------------------------------
     def owners(self) -> dict[Point, str]:
         """Cell -> colour of the player who opened or flagged it, up to the shown step."""
         if self._owners is None:
-            self._owners = _owner_history(self)
-        return self._owners[self.index]
+            self._owners = Owners(self)
+        return self._owners.at(self.index)
 
 
-def _owner_history(player: ReplayPlayer) -> list[dict[Point, str]]:
-    """Each frame's owners, by comparing every frame's rows with the one before: a
-    cell that changed belongs to whoever made the step (a cleared flag to nobody)."""
-    colors = player.colors()
-    history: list[dict[Point, str]] = [{}]
-    before = [str(r) for r in player.frame(0).get("rows") or []]
-    for k in range(1, player.count + 1):
-        owners = dict(history[-1])
-        color = colors.get(str(player.step(k).get("by")), "#ffffff")
-        rows = [str(r) for r in player.frame(k).get("rows") or []]
-        for y, (old, new) in enumerate(zip(before, rows, strict=False)):
-            if old == new:
-                continue
-            for x, (a, b) in enumerate(zip(old, new, strict=False)):
-                if a == b:
+class Owners:
+    """Who opened or flagged each Minesweeper cell, at any step: every step's changes,
+    found once by comparing each frame's rows with the one before (a cell that changed
+    belongs to whoever made the step; a cleared flag to nobody), with the whole map
+    kept every :attr:`EVERY` steps, so any step costs one copy and a few changes."""
+
+    EVERY = 64
+
+    def __init__(self, player: ReplayPlayer) -> None:
+        colors = player.colors()
+        owners: dict[Point, str] = {}
+        self.changes: list[list[tuple[Point, str | None]]] = [[]]
+        self.kept: dict[int, dict[Point, str]] = {0: {}}
+        before = [str(r) for r in player.frame(0).get("rows") or []]
+        for k in range(1, player.count + 1):
+            color = colors.get(str(player.step(k).get("by")), "#ffffff")
+            rows = [str(r) for r in player.frame(k).get("rows") or []]
+            changed: list[tuple[Point, str | None]] = []
+            for y, (old, new) in enumerate(zip(before, rows, strict=False)):
+                if old == new:
                     continue
-                if b == "#":
-                    owners.pop((x, y), None)
-                elif b in OPENED and ((x, y) not in owners or a in "F?"):
-                    owners[(x, y)] = color  # mines shown at the end belong to nobody
-        history.append(owners)
-        before = rows
-    return history
+                for x, (a, b) in enumerate(zip(old, new, strict=False)):
+                    if a == b:
+                        continue
+                    if b == "#" and (x, y) in owners:
+                        changed.append(((x, y), None))
+                        del owners[(x, y)]
+                    elif b in OPENED and ((x, y) not in owners or a in "F?"):
+                        changed.append(((x, y), color))  # mines the end shows: nobody's
+                        owners[(x, y)] = color
+            self.changes.append(changed)
+            if k % self.EVERY == 0:
+                self.kept[k] = dict(owners)
+            before = rows
+
+    def at(self, k: int) -> dict[Point, str]:
+        k = max(0, min(len(self.changes) - 1, k))
+        base = k - k % self.EVERY
+        owners = dict(self.kept[base])
+        for j in range(base + 1, k + 1):
+            for cell, color in self.changes[j]:
+                if color is None:
+                    owners.pop(cell, None)
+                else:
+                    owners[cell] = color
+        return owners
 
 
 # ---- the frames, per game --------------------------------------------------------------

@@ -36,6 +36,7 @@ class ReplayScreen(AskingScreen):
         Binding("plus,equals_sign", "speed(True)", N_("Faster"), show=False),
         Binding("minus", "speed(False)", N_("Slower"), show=False),
         Binding("a", "analyse", N_("Analyse"), show=False),
+        Binding("m", "next_marked", N_("Next marked move"), show=False),
         Binding("c", "copy_link", N_("Copy link"), show=False),
         Binding("escape", "close", N_("Close")),
     ]
@@ -165,6 +166,12 @@ class ReplayScreen(AskingScreen):
         if self.player is not None:
             self.player.go(0 if where == "start" else self.player.count)
             self.redraw()
+
+    def action_next_marked(self) -> None:
+        if self.player is not None and self.player.next_marked():
+            self.redraw()
+        else:
+            self.app.bell()
 
     def action_goto(self) -> None:
         box = self.query_one("#replay-goto", Input)

@@ -4,11 +4,13 @@ at the end; every Link-match racer's board side by side with the step's path."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from rich.columns import Columns
 from rich.console import RenderableType
 from rich.panel import Panel
 from rich.style import Style
-from rich.text import Text
+from rich.text import Span, Text
 
 from gridhall.client.plain import plain
 from gridhall.client.replays import (
@@ -21,6 +23,7 @@ from gridhall.client.replays import (
     mines_frame,
 )
 from gridhall.client.tui.boards.base import LABEL, styled
+from gridhall.client.views.common import Look
 from gridhall.client.views.gomoku import BLACK_STONE, LINE, WHITE_STONE, WOOD
 from gridhall.protocol.cells import column_name, row_name
 from gridhall.protocol.i18n import _
@@ -31,6 +34,17 @@ BEST_BG = "#2e9e4f"
 """The engine's best move at an analysed, marked move."""
 MARKED_BG = "#e08a2c"
 """The stone of a move the analysis marked."""
+
+
+@lru_cache(maxsize=512)
+def look_style(look: Look) -> Style:
+    """One Style per look (a big field has thousands of cells and few looks)."""
+    return styled(look)
+
+
+@lru_cache(maxsize=512)
+def style(fg: str | None, bg: str | None, bold: bool = False) -> Style:
+    return Style(color=fg, bgcolor=bg, bold=bold)
 
 
 def render(player: ReplayPlayer) -> RenderableType:
@@ -80,30 +94,60 @@ def gomoku_text(frame: GomokuFrame) -> Text:
     return text
 
 
+class Runs:
+    """Text built as runs of one style (a 100 x 100 field is 20,000 pieces, but far
+    fewer runs: one ``Span`` per run instead of one ``Text.append`` per piece)."""
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+        self.spans: list[Span] = []
+        self.at = 0
+        self._start = 0
+        self._style: Style | None = None
+
+    def add(self, piece: str, style: Style) -> None:
+        if style is not self._style:
+            self._close()
+            self._start, self._style = self.at, style
+        self.parts.append(piece)
+        self.at += len(piece)
+
+    def _close(self) -> None:
+        if self._style is not None and self.at > self._start:
+            self.spans.append(Span(self._start, self.at, self._style))
+
+    def text(self) -> Text:
+        self._close()
+        self._style = None
+        return Text("".join(self.parts), spans=self.spans, no_wrap=True)
+
+
 def mines_text(frame: MinesFrame) -> Text:
     """Each opened or flagged cell with a stripe in its player's colour; hits in theirs."""
     board = frame.board
     gutter = len(str(board.height)) + 1
-    text = Text(" " * gutter, style=LABEL, no_wrap=True)
+    out = Runs()
+    out.add(" " * gutter, LABEL)
     for x in range(board.width):
-        text.append(f"{column_name(x):<2}", LABEL)
-    text.append("\n")
+        out.add(f"{column_name(x):<2}", LABEL)
+    out.add("\n", LABEL)
     for y in range(board.height):
-        text.append(f"{row_name(y):>{gutter - 1}} ", LABEL)
+        out.add(f"{row_name(y):>{gutter - 1}} ", LABEL)
         for x in range(board.width):
             look = board.look(x, y)
             owner = frame.owners.get((x, y))
             hit = frame.hits.get((x, y))
-            style = styled(look)
             if hit is not None:
-                style = Style(color="#000000", bgcolor=hit, bold=True)
+                cell = style("#000000", hit, True)
             elif owner is not None and board.char(x, y) == "F":
-                style = Style(color=owner, bgcolor=look.bg, bold=True)
-            text.append(look.glyph, style)
-            text.append(" ", Style(bgcolor=hit or owner or look.bg))
+                cell = style(owner, look.bg, True)
+            else:
+                cell = look_style(look)
+            out.add(look.glyph, cell)
+            out.add(" ", style(None, hit or owner or look.bg))
         if y < board.height - 1:
-            text.append("\n")
-    return text
+            out.add("\n", LABEL)
+    return out.text()
 
 
 def racer_text(frame: RacerFrame) -> Text:

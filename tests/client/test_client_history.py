@@ -7,8 +7,15 @@ from typing import Any
 
 import pytest
 
-from gridhall.client.cli import game_id
-from gridhall.client.history import Filters, GamePages, features, game_row, replay_link
+from gridhall.client.cli import game_id, opening, parse_args
+from gridhall.client.history import (
+    Filters,
+    GamePages,
+    Opening,
+    features,
+    game_row,
+    replay_link,
+)
 from gridhall.client.ratings import (
     board_request,
     my_rank,
@@ -119,6 +126,8 @@ def test_analysis_marks_a_move_and_shows_the_best_point() -> None:
         {"n": 3, "eval": 20, "best": [4, 7]},
         {"n": 4, "eval": -1000, "best": [5, 7], "mark": "missed-vcf"}]})
     assert player.marked() == [4]
+    assert player.next_marked() and player.index == 4
+    assert not player.next_marked() and player.index == 4  # round to the only one
     player.go(4)
     frame = gomoku_frame(player)
     assert frame.marked and frame.best == (5, 7)
@@ -231,3 +240,24 @@ def test_a_replay_whose_steps_do_not_fold_says_so() -> None:
     player.go(1)
     with pytest.raises(ReplayError):
         gomoku_frame(player)
+
+
+def test_history_and_replay_options_open_their_screen(tmp_path: Any,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GRIDHALL_CONFIG_DIR", str(tmp_path))
+    assert opening(parse_args(["--replay", "42"])) == Opening(replay=42)
+    assert opening(parse_args(["--history"])) == Opening(history=True)
+    assert not opening(parse_args([]))
+
+
+def test_a_long_replay_grows_page_by_page() -> None:
+    moves = [[x, y] for y in range(4) for x in range(15)][:50]
+    answer = gomoku_replay(moves)
+    later = answer["steps"][30:]
+    answer["steps"] = answer["steps"][:30]
+    player = ReplayPlayer(answer)
+    player.go(30)
+    assert player.count == 30 and gomoku_frame(player).numbers[(14, 1)] == 30
+    player.extend({"steps": later})
+    assert player.count == 50 and player.go(50)
+    assert len(gomoku_frame(player).numbers) == 50 and player.by_name() == "bob"
