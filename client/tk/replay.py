@@ -37,7 +37,6 @@ class ReplayWindow(tk.Toplevel):
         self.analysis = analysis
         self.player: ReplayPlayer | None = None
         self.board: ReplayBoard | None = None
-        self._loaded: Message | None = None
         self._auto: str | None = None
         self.title(_("Replay of game {id}", id=game_id))
         self.geometry("900x760")
@@ -108,25 +107,26 @@ class ReplayWindow(tk.Toplevel):
         self.answers.ask(request, self._page)
 
     def _page(self, answer: Message | None) -> None:
-        """One page of steps arrived: ask for the next, or show the game."""
+        """One page of steps arrived: show the game from the first page on, and ask
+        for the next page while there is one (a long game grows as they come)."""
         if not self.winfo_exists():
             return
         if answer is None or answer.get("type") != "replay":
-            self.status.configure(text=_("This replay could not be loaded."))
+            if self.player is None:
+                self.status.configure(text=_("This replay could not be loaded."))
+            else:
+                self.note.configure(text=_("The rest of this replay could not be loaded."))
             return
-        if self._loaded is None:
-            self._loaded = dict(answer)
-            self._loaded["steps"] = list(answer.get("steps") or [])
+        if self.player is None:
+            self.load(answer)
         else:
-            self._loaded["steps"] += list(answer.get("steps") or [])
-        steps = len(self._loaded["steps"])
+            self.player.extend(answer)
+            self.slider.configure(to=self.player.count)
+            self.show()
         more = answer.get("next")
-        if isinstance(more, int) and more > 0 and steps < MAX_STEPS:
-            self.status.configure(text=_("Loading the replay… {done} / {total} moves",
-                                         done=steps, total=answer.get("total", "?")))
+        if self.player is not None and isinstance(more, int) and more > 0 \
+                and self.player.count < MAX_STEPS:  # fmt: skip
             self._ask(more)
-            return
-        self.load(self._loaded)
 
     def load(self, answer: Message) -> None:
         """Show a complete ``replay`` answer."""
@@ -179,10 +179,8 @@ class ReplayWindow(tk.Toplevel):
 
     def next_marked(self) -> None:
         """The next move the analysis marked (round to the first after the last)."""
-        if self.player is None or not self.player.marked():
-            return
-        marked = self.player.marked()
-        self.go(next((n for n in marked if n > self.player.index), marked[0]))
+        if self.player is not None and self.player.next_marked():
+            self.show()
 
     def _slid(self, value: str) -> None:
         self.go(round(float(value)))

@@ -146,8 +146,10 @@ def test_replay_window_loads_a_long_game_page_by_page(root: tk.Tk) -> None:
     whole = gomoku_answer(FIVE)
     server.answer(**{**whole, "steps": whole["steps"][:5], "next": 5})
     assert server.asked[-1] == {"type": "get-replay", "game_id": 4, "from": 5}
-    assert window.player is None
+    window.to_end()  # the first page shows at once
+    assert window.counter.cget("text") == "5 / 5"
     server.answer(**{**whole, "steps": whole["steps"][5:], "first": 5, "next": None})
+    assert len(server.asked) == 2
     window.to_end()
     assert window.counter.cget("text") == "9 / 9"
 
