@@ -11,7 +11,9 @@ from collections.abc import Callable
 from gridhall import protocol as p
 from gridhall.client.history import Opening
 from gridhall.client.tk.app import TkApp
-from gridhall.client.tk.boards.replay import GomokuReplay
+from gridhall.client.tk.boards.replay import GomokuReplay, LinkReplay, MinesReplay, tk_color
+from gridhall.client.views.common import player_color
+from gridhall.server.games.linkmatch.paths import first_pair
 from tests.tk.driver import (
     FAST,
     Opponent,
@@ -24,6 +26,10 @@ from tests.tk.driver import (
     snap,
 )
 from tests.tk.test_tk_gomoku import open_gomoku_room
+
+LINK_OPTIONS = {"width": 4, "height": 4, "kinds": 2, "countdown": 0, "hint_penalty": 0}
+MINES_OPTIONS = {"preset": None, "width": 5, "height": 5, "mines": 3, "lives": 1,
+                 "first_click": "safe"}  # fmt: skip
 
 
 def play_five(app: TkApp, opp: Opponent, pump: Pump) -> None:
@@ -142,3 +148,65 @@ def test_history_flag_opens_the_history_window_once_connected(
         app.close()
         pump.apps.remove(app)
         gc.collect()  # Tk variables must die on this thread
+
+
+def test_race_and_minesweeper_replays_draw_the_servers_frames(
+    make_app: Callable[[str], TkApp], make_opponent: Callable[[str], Opponent], pump: Pump
+) -> None:
+    """A race and a co-op field played by a raw client, replayed in the Tk window from
+    the server's own frames: the racer's board with each link's path, and the field
+    with its opener's colour and, at the end, the mines."""
+    app = make_app("Ann")
+    dan = make_opponent("Dan")
+    dan.send("create-room", game="linkmatch", options=LINK_OPTIONS)
+    dan.expect("state", status="waiting")
+    dan.send("start")
+    rows = dan.expect("state", status="playing")["view"]["rows"]
+    while True:
+        pair = first_pair(rows)
+        assert pair is not None
+        dan.send("move", move={"action": "link", "a": list(pair[0]), "b": list(pair[1])})
+        view = dan.expect("moved", by=dan.player)["view"]
+        rows = view["rows"]
+        if view["remaining"] == 0:
+            break
+    dan.expect("game-over")
+    dan.send("leave-room")
+    dan.expect("left")
+    dan.send("create-room", game="minesweeper", options=MINES_OPTIONS)
+    view = dan.expect("state", status="playing")["view"]
+    while view["exploded"] == [] and view["revealed"] < 25 - 3:
+        x, y = next((x, y) for y in range(5) for x in range(5) if view["rows"][y][x] == "#")
+        dan.send("move", move={"action": "reveal", "x": x, "y": y})
+        view = dan.expect("moved", by=dan.player)["view"]
+    dan.expect("game-over")
+
+    history = app.windows.open_history()
+    assert history is not None
+    pump.until(lambda: len(history.rows()) == 2, "both games in the history")
+    mines_id, race_id = history.rows()  # newest first
+    race = app.windows.open_replay(race_id)
+    assert race is not None
+    pump.until(lambda: race.player is not None, "the race's replay")
+    assert isinstance(race.board, LinkReplay)
+    (racer,) = race.board.canvases().values()
+    assert racer.find_withtag("tile-0-0") and not racer.find_withtag("path")
+    race.forward()
+    assert racer.find_withtag("path")  # the first link's path on the racer's board
+    race.to_end()
+    assert not any(racer.find_withtag(f"tile-{x}-{y}") for x in range(4) for y in range(4))
+
+    field = app.windows.open_replay(mines_id)
+    assert field is not None
+    pump.until(lambda: field.player is not None, "the field's replay")
+    assert isinstance(field.board, MinesReplay)
+    field.forward()
+    board = field.board
+    pump.until(lambda: board.find_withtag("owner"), "the first reveal, in Dan's colour")
+    owners = board.find_withtag("owner")
+    assert {board.itemcget(i, "outline") for i in owners} == {
+        tk_color(player_color(field.player.players[0]))}
+    field.to_end()
+    assert board.frame is not None
+    shown = "".join(board.frame.board.rows)
+    assert sum(shown.count(mark) for mark in "*XF") == 3  # every mine: hit, shown or flagged
