@@ -83,7 +83,7 @@ def test_a_finished_game_is_listed_in_history_and_replayed_move_by_move(
     replay.to_end()
     assert replay.counter.cget("text") == "9 / 9" and replay_board.find_withtag("win")
     assert replay.link.endswith(f"/#replay/{game_id}")
-    screenshot_root(app.root, "tk-history")
+    screenshot_root(replay, "replay-gomoku")  # type: ignore[arg-type]
 
 
 def test_after_a_rated_game_the_leaderboard_ranks_the_winner_and_opens_a_profile(
@@ -193,6 +193,7 @@ def test_race_and_minesweeper_replays_draw_the_servers_frames(
     assert racer.find_withtag("tile-0-0") and not racer.find_withtag("path")
     race.forward()
     assert racer.find_withtag("path")  # the first link's path on the racer's board
+    screenshot_root(race, "replay-linkmatch")  # type: ignore[arg-type]
     race.to_end()
     assert not any(racer.find_withtag(f"tile-{x}-{y}") for x in range(4) for y in range(4))
 
@@ -210,3 +211,4 @@ def test_race_and_minesweeper_replays_draw_the_servers_frames(
     assert board.frame is not None
     shown = "".join(board.frame.board.rows)
     assert sum(shown.count(mark) for mark in "*XF") == 3  # every mine: hit, shown or flagged
+    screenshot_root(field, "replay-minesweeper")  # type: ignore[arg-type]
