@@ -125,23 +125,32 @@ class GameRow:
     tags: str
 
 
+def seat(player: Message) -> int:
+    """A player's seat for sorting (0 when the data has none)."""
+    value = player.get("seat")
+    return value if isinstance(value, int) else 0
+
+
 def players_text(players: list[Message], game: str = "") -> str:
     """The seated players by seat: "ann vs bob", a co-op team "ann, bob" (computers
     marked)."""
+    seated = sorted((pl for pl in players if isinstance(pl, dict)), key=seat)
     names = [str(pl.get("name") or "?") + (" " + _("(computer)") if pl.get("bot") else "")
-             for pl in sorted(players, key=lambda pl: pl.get("seat") or 0)
-             if isinstance(pl, dict)]  # fmt: skip
+             for pl in seated]  # fmt: skip
     return (_(", ") if game == "minesweeper" else _(" vs ")).join(names)
 
 
 def finished_state(summary: Message, view: Message | None = None) -> p.State:
     """A finished game as a room ``state`` (status ``over``), so the game's own words
     for its result (the views' ``result_text``) apply to a stored game too."""
-    players = [pl for pl in summary.get("players") or [] if isinstance(pl, dict)]
+    players = summary.get("players")
+    options, result = summary.get("options"), summary.get("result")
     return p.State(room="", seq=0, game=str(summary.get("game") or ""),
-                   options=dict(summary.get("options") or {}), status="over",
-                   players=players, spectators=[], view=dict(view or {}), chat=[],
-                   result=summary.get("result") or None)  # fmt: skip
+                   options=options if isinstance(options, dict) else {}, status="over",
+                   players=[pl for pl in players if isinstance(pl, dict)]
+                   if isinstance(players, list) else [],
+                   spectators=[], view=dict(view or {}), chat=[],
+                   result=result if isinstance(result, dict) and result else None)  # fmt: skip
 
 
 def result_text(summary: Message, me: str | None) -> str:
@@ -150,7 +159,7 @@ def result_text(summary: Message, me: str | None) -> str:
         return _("unfinished")
     try:
         return view_for(str(summary.get("game") or "")).result_text(finished_state(summary), me)
-    except (KeyError, TypeError, ValueError):  # a result shape this client does not know
+    except (AttributeError, KeyError, TypeError, ValueError):  # a shape this client does not know
         return _("Game over.")
 
 
@@ -164,16 +173,17 @@ def when_text(ts: object) -> str:
 def game_row(summary: Message, me: str | None) -> GameRow:
     """A summary from ``games`` as words (network text stays data: the UI shows it plain)."""
     game = str(summary.get("game") or "")
+    players = summary.get("players")
     tags = []
     if summary.get("rated"):
         tags.append(_("rated"))
     if summary.get("source") == "import":
         tags.append(_("imported"))
     return GameRow(
-        game_id=int(summary.get("game_id") or 0),
+        game_id=game_id if isinstance(game_id := summary.get("game_id"), int) else 0,
         game=game,
         title=view_for(game).heading,
-        players=players_text(list(summary.get("players") or []), game),
+        players=players_text(players if isinstance(players, list) else [], game),
         result=result_text(summary, me),
         when=when_text(summary.get("ended_at")),
         moves=str(summary.get("moves", "")),

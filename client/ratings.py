@@ -45,6 +45,8 @@ class RankRow:
     rating: str
     games: str
     me: bool
+    bot: bool = False
+    """A computer's fixed reference rating (it has no profile)."""
 
 
 def _number(value: object, digits: int = 0) -> str:
@@ -67,7 +69,8 @@ def rank_rows(answer: Message, me: str | None) -> list[RankRow]:
         if row.get("provisional") and rating:
             rating += "?"
         rows.append(RankRow(str(row.get("player") or ""), _number(row.get("rank")), name,
-                            rating, _number(row.get("games")), row.get("player") == me))  # fmt: skip
+                            rating, _number(row.get("games")), row.get("player") == me,
+                            bool(row.get("bot"))))  # fmt: skip
     return rows
 
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gridhall.client.bounds import view_problem
+from gridhall.client.history import seat
 from gridhall.client.views.common import Message, player_color
 from gridhall.client.views.gomoku import GomokuBoard
 from gridhall.client.views.linkmatch import LinkBoard
@@ -65,10 +66,11 @@ class ReplayPlayer:
     def __init__(self, answer: Message) -> None:
         self.data = answer
         self.game = str(answer.get("game") or "")
-        self.game_id = int(answer.get("game_id") or 0)
-        self.options: Message = dict(answer.get("options") or {})
-        self.players: list[Message] = [pl for pl in answer.get("players") or []
-                                       if isinstance(pl, dict)]  # fmt: skip
+        game_id, options, players = (answer.get(k) for k in ("game_id", "options", "players"))
+        self.game_id = game_id if isinstance(game_id, int) else 0
+        self.options: Message = dict(options) if isinstance(options, dict) else {}
+        self.players: list[Message] = [pl for pl in players if isinstance(pl, dict)
+                                       ] if isinstance(players, list) else []  # fmt: skip
         start = answer.get("start")
         start = start if isinstance(start, dict) else {}
         problem = view_problem(self.game, {**self.options, **start})
@@ -114,8 +116,13 @@ class ReplayPlayer:
         return f"{self.index} / {self.count}"
 
     def view(self) -> Message:
-        """The shown frame's view, over the game's options."""
-        return {**self.options, **self.frame(self.index)}
+        """The shown frame's view, over the game's options (ReplayError if it is beyond
+        what the protocol allows: a client never draws such a board)."""
+        view = {**self.options, **self.frame(self.index)}
+        problem = view_problem(self.game, view)
+        if problem is not None:
+            raise ReplayError(problem)
+        return view
 
     def frame(self, k: int) -> Message:
         """Frame ``k``'s view; ReplayError if the steps do not fold (a broken answer)."""
@@ -333,7 +340,7 @@ def link_frames(player: ReplayPlayer) -> list[RacerFrame]:
     path = _points(step.get("path") or (view.get("path") if step.get("label") else None))
     names, colors = player.names(), player.colors()
     order = [str(pl.get("player")) for pl in
-             sorted(player.players, key=lambda pl: pl.get("seat") or 0)]  # fmt: skip
+             sorted(player.players, key=seat)]  # fmt: skip
     order += [str(pid) for pid in boards if str(pid) not in order]
     frames = []
     for pid in order:

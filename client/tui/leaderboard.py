@@ -103,8 +103,9 @@ class LeaderboardScreen(AskingScreen):
         mine = None
         for i, row in enumerate(rank_rows(data, me)):
             style = "bold reverse" if row.me else ""
+            key = row.player if row.player and not row.bot else f"row-{i}"  # no profile
             table.add_row(*(text(c, style) for c in (row.rank, row.name, row.rating, row.games)),
-                          key=row.player or f"row-{i}")
+                          key=key)
             if row.me:
                 mine = i
         if mine is not None:

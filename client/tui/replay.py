@@ -92,7 +92,7 @@ class ReplayScreen(AskingScreen):
     def _start(self, data: Message) -> None:
         try:
             self.player = ReplayPlayer(data)
-        except ReplayError as exc:
+        except (ReplayError, TypeError, ValueError) as exc:
             self.query_one("#replay-board", Static).update(text(str(exc)))
             return
         me = self.session.player
@@ -136,6 +136,8 @@ class ReplayScreen(AskingScreen):
             board = render(player)
         except ReplayError as exc:
             board = text(str(exc))
+        except (AttributeError, IndexError, KeyError, TypeError, ValueError) as exc:
+            board = text(_("This replay cannot be shown: {problem}", problem=repr(exc)[:200]))
         self.query_one("#replay-board", Static).update(board)
         step = player.counter()
         by = player.by_name()

@@ -151,6 +151,12 @@ def test_a_board_beyond_the_protocol_is_refused() -> None:
     answer["start"] = {"size": 100000, "moves": []}
     with pytest.raises(ReplayError):
         ReplayPlayer(answer)
+    answer = gomoku_replay([[1, 1]])
+    answer["steps"][0]["view"]["size"] = 100000  # a later frame: refused when shown
+    player = ReplayPlayer(answer)
+    player.go(1)
+    with pytest.raises(ReplayError):
+        gomoku_frame(player)
 
 
 def test_minesweeper_cells_take_the_colour_of_who_opened_them_and_hits_show() -> None:
@@ -199,6 +205,7 @@ def test_leaderboard_rows_mark_me_provisional_and_computers() -> None:
          "provisional": True}]}  # fmt: skip
     rows = rank_rows(answer, "a")
     assert rows[1].me and rows[1].rating == "1210?" and "cpu" in rows[0].name
+    assert rows[0].bot and not rows[1].bot
     assert "2" in my_rank(answer, "a") and "12" in my_rank(answer, "a")
     assert board_request("gomoku", around="a") == {"type": "leaderboard", "game": "gomoku",
                                                    "limit": 20, "around": "a"}
@@ -261,3 +268,14 @@ def test_a_long_replay_grows_page_by_page() -> None:
     player.extend({"steps": later})
     assert player.count == 50 and player.go(50)
     assert len(gomoku_frame(player).numbers) == 50 and player.by_name() == "bob"
+
+
+@pytest.mark.parametrize("bad", [
+    {"game_id": "x", "game": 5, "players": "ann", "result": "won", "options": [1]},
+    {"game_id": 3, "game": "gomoku", "players": [1, None, {"name": {}}],
+     "result": {"winner": [], "reason": {}}, "ended_at": "soon", "moves": None},
+    {"game_id": 4, "game": "minesweeper", "result": {"reason": "meteor"}, "rated": "yes"},
+])  # fmt: skip
+def test_a_summary_of_any_shape_is_a_row_never_a_crash(bad: dict[str, Any]) -> None:
+    row = game_row(bad, "a")
+    assert isinstance(row.result, str) and isinstance(row.players, str)

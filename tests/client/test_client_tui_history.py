@@ -6,10 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from test_client_tui import FAST, SIZE, until  # shared helpers
+from test_client_tui import FAST, SIZE, snapshot, until  # shared helpers
 from textual.widgets import DataTable, Label, Static
 
 from gridhall.client.history import Opening
+from gridhall.client.session import Backoff
 from gridhall.client.replays import gomoku_frame
 from gridhall.client.tui.app import GridhallApp
 from gridhall.client.tui.history import HistoryScreen
@@ -37,6 +38,7 @@ async def test_a_finished_game_is_listed_and_its_replay_steps(server_url: str) -
         table = app.screen.query_one("#games", DataTable)
         await until(pilot, lambda: table.row_count == 1)
         row = [str(cell) for cell in table.get_row_at(0)]
+        snapshot(app, "history")
         assert "Ann" in row[2] and "Bob" in row[2]
         table.focus()
         await pilot.press("enter")
@@ -59,6 +61,7 @@ async def test_a_finished_game_is_listed_and_its_replay_steps(server_url: str) -
         assert gomoku_frame(replay.player).numbers == {(0, 3): 1, (0, 4): 2}
         await pilot.press("g", *"7", "enter")
         assert shown_text(replay, "#replay-step").startswith("7 / 9")
+        snapshot(app, "replay-gomoku")
         await pilot.press("escape")
         await until(pilot, lambda: isinstance(app.screen, HistoryScreen))
 
@@ -83,12 +86,14 @@ async def test_the_leaderboard_after_a_rated_game_shows_my_rank(server_url: str)
         label = str(app.screen.query_one("#leaderboard-rank", Label).render())
         assert label.startswith(f"Your rank: {names.index('Bob') + 1} of ")
         assert table.cursor_row == names.index("Bob")  # on my own row
+        snapshot(app, "leaderboard")
         await pilot.press("enter")
         await until(pilot, lambda: isinstance(app.screen, ProfileScreen))
         ratings = app.screen.query_one("#profile-ratings", DataTable)
         await until(pilot, lambda: ratings.row_count == 1)
         assert str(ratings.get_row_at(0)[0]) == "Gomoku"
         assert app.screen.query_one("#profile-recent", DataTable).row_count == 1
+        snapshot(app, "profile")
 
 
 async def test_gridhall_replay_opens_a_game_and_analyses_it(make_server: Any) -> None:
@@ -113,3 +118,16 @@ async def test_gridhall_replay_opens_a_game_and_analyses_it(make_server: Any) ->
         await pilot.press("home", "right")
         assert "Move 1" in shown_text(replay, "#replay-note")
         assert "Marked moves" in shown_text(replay, "#replay-note")
+
+
+async def test_a_replay_the_client_cannot_draw_is_said_not_crashed() -> None:
+    app = GridhallApp("ws://127.0.0.1:9/", "cat", backoff=Backoff(first=60, cap=60))
+    async with app.run_test(size=SIZE) as pilot:  # offline: the answer is handed in
+        replay = ReplayScreen(4)
+        await app.push_screen(replay)
+        await pilot.pause()
+        replay.answer("replay", {"game_id": 4, "game": "gomoku", "options": {}, "players": [],
+                                 "start": {"size": 15, "moves": 5}, "steps": []})
+        await pilot.pause()
+        assert "cannot be shown" in shown_text(replay, "#replay-board")
+        assert app.is_running and app.screen is replay
