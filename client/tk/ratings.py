@@ -157,7 +157,8 @@ class LeaderboardWindow(tk.Toplevel):
         self.total = total if isinstance(total, int) else len(rows)
         for n, row in enumerate(rows):
             iid = f"row{n}"
-            self.players[iid] = row.player
+            if not row.bot:  # a computer's fixed rating has no profile
+                self.players[iid] = row.player
             self.table.insert("", "end", iid=iid, tags=("me",) if row.me else (),
                               values=(row.rank, row.name, row.rating, row.games))  # fmt: skip
             if row.me:

@@ -244,13 +244,17 @@ def test_leaderboard_window_pages_finds_my_rank_and_opens_profiles(root: tk.Tk) 
         {"rank": 1, "player": "b", "name": "b {a\\ d", "rating": 1510.2, "games": 12,
          "provisional": False},
         {"rank": 2, "player": "a", "name": "ann", "rating": 1200, "games": 3,
-         "provisional": True}])  # fmt: skip
-    assert window.names() == ["b {a\\ d", "ann"]  # a name is text, never a Tcl list
+         "provisional": True},
+        {"rank": 3, "player": "cpu", "name": "Computer", "rating": 900, "games": 0,
+         "bot": True}])  # fmt: skip
+    assert window.names() == ["b {a\\ d", "ann", "Computer (computer)"]  # text, not Tcl
     assert "2" in window.status.cget("text")  # my rank
     window.mine_button.invoke()
     assert server.asked[-1]["around"] == "a"
     window.table.selection_set("row0")
     window.open_selected()
+    window.table.selection_set("row2")
+    window.open_selected()  # a computer has no profile
     assert opened == ["b"]
 
 
