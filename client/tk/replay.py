@@ -36,6 +36,8 @@ class ReplayWindow(tk.Toplevel):
         self.link = replay_link(url, game_id)
         self.analysis = analysis
         self.player: ReplayPlayer | None = None
+        self.progress: tuple[int, int] | None = None
+        """How far the server's analysis is: positions done, of all."""
         self.board: ReplayBoard | None = None
         self._auto: str | None = None
         self.title(_("Replay of game {id}", id=game_id))
@@ -244,7 +246,9 @@ class ReplayWindow(tk.Toplevel):
         if analysed:
             said += " · " + analysed
         elif player.analysis_status in ("queued", "running"):
-            said += " · " + _("analysing…")
+            done, total = self.progress or (None, None)
+            said += " · " + (_("analysing… {done} / {total}", done=done, total=total)
+                             if total else _("analysing…"))  # fmt: skip
         marked = player.marked()
         if marked:
             said += " · " + _("Marked moves: {moves}", moves=", ".join(map(str, marked)))
@@ -275,6 +279,10 @@ class ReplayWindow(tk.Toplevel):
         """An ``analysis`` (asked, or pushed when the job finished)."""
         if answer.get("type") != "analysis" or self.player is None:
             return
+        progress = answer.get("progress")
+        if answer.get("game_id") == self.game_id and isinstance(progress, list) \
+                and len(progress) == 2 and all(isinstance(v, int) for v in progress):  # fmt: skip
+            self.progress = (int(progress[0]), int(progress[1]))
         if self.player.take_analysis(answer):
             if self.player.analysis_status == "failed":
                 self.buttons["analyse"].state(["!disabled"])

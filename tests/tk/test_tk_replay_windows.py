@@ -115,7 +115,10 @@ def test_replay_window_shows_the_analysis_mark_and_best_move(root: tk.Tk) -> Non
     assert window.buttons["analyse"].winfo_manager()
     window.buttons["analyse"].invoke()
     assert server.asked[-1] == {"type": "analyse", "game_id": 4}
-    server.answer(type="analysis", game_id=4, status="queued", engine="hard", budget=0.5)
+    server.answer(type="analysis", game_id=4, status="running", engine="hard", budget=0.5,
+                  progress=[1, 4])
+    window.go(2)
+    assert "1 / 4" in window.note.cget("text")  # how far the analysis is
     server.answers.take({"type": "analysis", "game_id": 4, "status": "done", "moves": [
         {"n": 4, "eval": -1000, "best": [5, 7], "mark": "missed-vcf"}]})  # pushed, no re
     key(window, "KeyPress-m")  # the next marked move
