@@ -157,9 +157,12 @@ class ReplayWindow(tk.Toplevel):
         self.destroy()
 
     # ---- moving -----------------------------------------------------------------------
-    def _key(self, run: Callable[[], object], _event: tk.Event) -> str | None:
-        if isinstance(self.focus_get(), tk.Entry | ttk.Entry):
+    def _key(self, run: Callable[[], object], event: tk.Event) -> str | None:
+        focus = self.focus_get()
+        if isinstance(focus, tk.Entry | ttk.Entry):
             return None  # the link's text: keys move its cursor
+        if event.keysym == "space" and isinstance(focus, tk.Button | ttk.Button):
+            return None  # Space pressed the focused button (Copy link, Analyse)
         run()
         return "break"
 

@@ -103,8 +103,9 @@ def test_replay_window_steps_by_keys_buttons_and_slider_and_copies_the_link(root
     assert window.counter.cget("text") == "9 / 9"
     window.slider.set(5)
     assert window.counter.cget("text") == "5 / 9"
-    window.buttons["copy"].invoke()
+    key(window.buttons["copy"], "space")  # Space on a focused button presses it only
     assert root.clipboard_get() == "http://10.0.0.5:8765/#replay/4"
+    assert window.player is not None and not window.player.playing
 
 
 def test_replay_window_shows_the_analysis_mark_and_best_move(root: tk.Tk) -> None:
