@@ -49,6 +49,11 @@ class RankRow:
     """A computer's fixed reference rating (it has no profile)."""
 
 
+def _list(value: object) -> list[Any]:
+    """``value`` if it is a list, else none (data of another shape is skipped)."""
+    return value if isinstance(value, list) else []
+
+
 def _number(value: object, digits: int = 0) -> str:
     if isinstance(value, bool) or not isinstance(value, int | float):
         return ""
@@ -59,7 +64,7 @@ def rank_rows(answer: Message, me: str | None) -> list[RankRow]:
     """A ``leaderboard`` answer's rows, best first; provisional ratings marked ``?``
     and computers named as such."""
     rows = []
-    for row in answer.get("rows") or []:
+    for row in _list(answer.get("rows")):
         if not isinstance(row, dict):
             continue
         name = str(row.get("name") or "?")
@@ -77,7 +82,7 @@ def rank_rows(answer: Message, me: str | None) -> list[RankRow]:
 def my_rank(answer: Message, me: str | None) -> str:
     """"Your rank: 3 of 12" when we are on the page, else how many are rated."""
     total = answer.get("total")
-    total = total if isinstance(total, int) else len(answer.get("rows") or [])
+    total = total if isinstance(total, int) else len(_list(answer.get("rows")))
     for row in rank_rows(answer, me):
         if row.me:
             return _("Your rank: {rank} of {total}", rank=row.rank, total=total)
@@ -156,7 +161,7 @@ def rating_lines(profile: Message) -> list[RatingLine]:
     for game, entry in (ratings.items() if isinstance(ratings, dict) else ()):
         if not isinstance(entry, dict):
             continue
-        history = [float(h[1]) for h in entry.get("history") or []
+        history = [float(h[1]) for h in _list(entry.get("history"))
                    if isinstance(h, list) and len(h) >= 2 and isinstance(h[1], int | float)]
         rating = _number(entry.get("rating"))
         if entry.get("provisional") and rating:
@@ -169,7 +174,7 @@ def rating_lines(profile: Message) -> list[RatingLine]:
 
 def recent_rows(profile: Message, me: str | None) -> list[GameRow]:
     """A profile's recent games, newest first (each opens its replay)."""
-    return [game_row(s, me) for s in profile.get("recent") or [] if isinstance(s, dict)
+    return [game_row(s, me) for s in _list(profile.get("recent")) if isinstance(s, dict)
             and isinstance(s.get("game_id"), int)]  # fmt: skip
 
 

@@ -171,7 +171,8 @@ class ReplayPlayer:
         if answer.get("game_id") != self.game_id:
             return False
         self.analysis_status = str(answer.get("status") or "")
-        for note in answer.get("moves") or []:
+        moves = answer.get("moves")
+        for note in moves if isinstance(moves, list) else []:
             if isinstance(note, dict) and isinstance(note.get("n"), int):
                 self.notes[int(note["n"])] = note
         return True
@@ -312,7 +313,8 @@ def mines_frame(player: ReplayPlayer) -> MinesFrame:
     view = player.view()
     colors = player.colors()
     hits: dict[Point, str] = {}
-    for hit in view.get("hit") or []:
+    hits_seen = view.get("hit")
+    for hit in hits_seen if isinstance(hits_seen, list) else []:
         pt = _point(hit)
         if pt is not None and isinstance(hit, list) and len(hit) >= 3:
             hits[pt] = colors.get(str(hit[2]), "#ff2a2a")

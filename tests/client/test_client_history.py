@@ -19,8 +19,10 @@ from gridhall.client.history import (
 from gridhall.client.ratings import (
     board_request,
     my_rank,
+    profile_records,
     rank_rows,
     rating_lines,
+    recent_rows,
     record_rows,
     rating_change,
     sparkline,
@@ -279,3 +281,18 @@ def test_a_long_replay_grows_page_by_page() -> None:
 def test_a_summary_of_any_shape_is_a_row_never_a_crash(bad: dict[str, Any]) -> None:
     row = game_row(bad, "a")
     assert isinstance(row.result, str) and isinstance(row.players, str)
+
+
+@pytest.mark.parametrize("bad", [
+    {"rows": [{"rank": "1", "rating": "x"}, 5], "total": "many"},
+    {"ratings": {"gomoku": {"history": 5, "rating": None}, "x": 3}, "recent": [{"game_id": 2}],
+     "records": {"minesweeper": [{"best": [{"time": "x", "names": 5}], "win_rate": "half"}]}},
+    {"ratings": {"gomoku": {"history": [[1, "x"], 7, [2.0, 1100]]}}, "records": [1]},
+])  # fmt: skip
+def test_leaderboards_and_profiles_of_any_shape_are_rows_never_a_crash(bad: Any) -> None:
+    rank_rows(bad, "a")
+    my_rank(bad, "a")
+    rating_lines(bad)
+    recent_rows(bad, "a")
+    profile_records(bad)
+    record_rows([bad])
