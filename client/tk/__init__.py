@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import tkinter  # noqa: F401 - missing Tk fails at import, which client.cli reports
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from gridhall.client.history import Opening
 
 Listener = Callable[[Any], None]
 Tokens = tuple[Callable[[str], str | None], Callable[[str, str], None]]
@@ -14,12 +17,13 @@ Tokens = tuple[Callable[[str], str | None], Callable[[str, str], None]]
 
 def main(server: str | None, name: str, *, default: str = "",
          remember: Callable[[str], Listener] | None = None,
-         tokens: Tokens | None = None) -> int:  # fmt: skip
+         tokens: Tokens | None = None, opening: Opening | None = None) -> int:  # fmt: skip
     """Open the window and run until it is closed; the exit status. Without a
     ``server`` (``--server`` text) the window first shows the connect screen, with
     ``default`` typed in. ``remember(server)`` makes a listener for the session
     (the CLI's: save the server once it answered); ``tokens`` reads the token kept
-    for the chosen server (back to our seat) and keeps the one it gives."""
+    for the chosen server (back to our seat) and keeps the one it gives; ``opening``
+    is what ``--history`` / ``--replay ID`` asked to show once connected."""
     from gridhall.client.address import server_url
     from gridhall.client.tk.app import TkApp
     from gridhall.client.tk.connect import ask_server
@@ -43,7 +47,7 @@ def main(server: str | None, name: str, *, default: str = "",
         def keep(new: str) -> None:
             save(url, new)
 
-    app = TkApp(url, name, root=root, token=token, keep_token=keep)
+    app = TkApp(url, name, root=root, token=token, keep_token=keep, opening=opening)
     if remember is not None:
         app.session.add_listener(remember(server))
     return app.run()

@@ -10,15 +10,19 @@ import tkinter as tk
 from tkinter import ttk
 
 from gridhall import protocol as p
+from gridhall.client.history import ANSWERS, REQUESTS, Opening, features
 from gridhall.client.messages import Connection, Event, Refused, is_room_event
 from gridhall.client.session import Backoff, Session
 from gridhall.client.tk import theme
+from gridhall.client.tk.answers import Answers
 from gridhall.client.tk.bridge import Bridge, Snapshot
 from gridhall.client.tk.lobby import LobbyFrame
+from gridhall.client.tk.menu import Windows
 from gridhall.client.tk.room import RoomFrame
 from gridhall.client.views.common import error_text, error_title
 from gridhall.client.views.hosts import announce_text, farewell
 from gridhall.protocol.i18n import _
+from gridhall.protocol.schema import to_map
 
 TICK_MS = 500
 LOBBY_REFRESH_MS = 5000
@@ -38,6 +42,7 @@ class TkApp:
         token: str | None = None,
         backoff: Backoff | None = None,
         keep_token: Callable[[str], None] | None = None,
+        opening: Opening | None = None,
     ) -> None:
         self.root = root or tk.Tk(className="gridhall")
         self.root.title(f"gridhall · {name}")
@@ -46,6 +51,12 @@ class TkApp:
         self.bridge = Bridge(self.session, self.root, self.on_message)
         self.notices: list[str] = []
         """Every notice shown, oldest first (what the player was told)."""
+        self.features: frozenset[str] = frozenset()
+        """What the server announced in ``welcome.features`` (history, ratings ...)."""
+        self.answers = Answers(self.bridge.ask)
+        self.windows = Windows(self)
+        """The history, replay, leaderboard and profile windows, and their menu."""
+        self.opening = opening or Opening()
 
         self.body = ttk.Frame(self.root)
         self.body.pack(fill="both", expand=True)
@@ -108,6 +119,14 @@ class TkApp:
             self._connection(msg, snap)
         elif isinstance(msg, Refused):
             self.notify(f"{error_title(msg)}: {error_text(msg)}")
+            if msg.request in REQUESTS:
+                self.answers.refused(msg.request)
+        elif isinstance(msg, p.Welcome):
+            self.features = features(msg)
+            self.windows.welcomed(snap.player)
+            self.windows.opening()
+        elif getattr(msg, "TYPE", None) in ANSWERS:
+            self.answers.take(to_map(msg))
         elif isinstance(msg, p.Rooms):
             self.lobby.show_rooms(list(msg.rooms))
         elif isinstance(msg, p.Announce):
@@ -132,6 +151,7 @@ class TkApp:
             self.reconnect.pack_forget()
             self.lobby.refresh()
         elif status in ("lost", "failed", "connecting"):
+            self.answers.forget()
             if status == "lost" and msg.restarting:
                 text = "○ " + _("server restarting; your game is kept · reconnecting in "
                                 "{seconds}s", seconds=f"{msg.delay:.1f}") + f" · {url}"

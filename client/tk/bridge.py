@@ -46,6 +46,15 @@ class Snapshot:
 Handler = Callable[[Event, Snapshot], None]
 
 
+@dataclass(frozen=True)
+class Sent:
+    """A request :meth:`Bridge.ask` sent went out with id ``req`` (None: refused
+    before leaving); queued behind the messages that came before it."""
+
+    req: int | None
+    then: Callable[[int | None], None]
+
+
 class Bridge:
     """Runs a session in the background and hands its messages to ``handler`` on
     the Tk thread; :meth:`submit` sends intents from the Tk thread without blocking."""
@@ -55,7 +64,7 @@ class Bridge:
         self.root = root
         self.handler = handler
         self.latest = Snapshot(player=None, connected=False, room=None)
-        self._queue: queue.Queue[tuple[Event, Snapshot]] = queue.Queue()
+        self._queue: queue.Queue[tuple[Event | Sent, Snapshot]] = queue.Queue()
         self._thread: threading.Thread | None = None
         self._after: str | None = None
         self._closed = False
@@ -87,8 +96,11 @@ class Bridge:
                     msg, snap = self._queue.get_nowait()
                 except queue.Empty:
                     break
-                self.latest = snap
                 handled += 1
+                if isinstance(msg, Sent):
+                    msg.then(msg.req)
+                    continue
+                self.latest = snap
                 try:
                     self.handler(msg, snap)
                 except tk.TclError:
@@ -104,6 +116,20 @@ class Bridge:
         never blocks the UI."""
         if self.session.loop is not None:
             self.session.submit(request, **fields)
+
+    def ask(self, request: dict[str, Any], then: Callable[[int | None], None]) -> None:
+        """Send a request whose answer is wanted (it echoes the id as ``re``): ``then``
+        gets the id on the Tk thread, or None if it was not sent."""
+        loop = self.session.loop
+        if loop is None or not loop.is_running():
+            then(None)
+            return
+
+        async def send() -> None:
+            req = await self.session.send(request)
+            self._queue.put((Sent(req, then), self.latest))
+
+        asyncio.run_coroutine_threadsafe(send(), loop)
 
     def reconnect_now(self) -> None:
         self.session.reconnect_now()

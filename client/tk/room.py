@@ -17,6 +17,7 @@ from tkinter import ttk
 from gridhall import protocol as p
 from gridhall.client.clocktime import shown_time
 from gridhall.client.messages import Request, RoomEvent
+from gridhall.client.ratings import rating_change
 from gridhall.client.room import RoomCopy
 from gridhall.client.tk.boards import BoardCanvas, board_for
 from gridhall.client.tk.bridge import Snapshot
@@ -160,6 +161,9 @@ class RoomFrame(ttk.Frame):
             text = self.view.event_text(msg, self.room, self.me)
             if text:
                 self.notify(text)
+            change = rating_change(getattr(msg, "ratings", None), self.me)
+            if isinstance(msg, p.GameOver) and change:
+                self.notify(change)  # a rated game: how our rating moved
         self.board.room_event(msg)
         self.redraw()
 
