@@ -13,6 +13,8 @@ One SQLite file in WAL mode. It holds:
   within the operator's limits (``server/retention.py``);
 - ``bans``, ``audit`` and ``admin_settings``: what the server's operator decided
   (``server/admin_store.py``);
+- ``identity_tokens`` and ``link_codes``: more tokens per identity (linked devices)
+  and the live link codes, hashed (``server/link_store.py``);
 - ``meta``: ``alive_at``, refreshed every few seconds while the server runs, so a
   restart knows how long it was down.
 
@@ -57,18 +59,22 @@ from typing import Any
 import msgpack
 
 from .effects import (
+    DropLinkCode,
     DropRoom,
     ForgetIdentity,
     Log,
     SaveChat,
     SaveGame,
     SaveIdentity,
+    SaveLinkCode,
     SaveRoom,
     SaveSnapshot,
+    SaveToken,
     Stored,
 )
 from .admin_store import AdminTables
 from .hub import SavedRoom
+from .link_store import LinkTables
 from .retention import Limits, Pruner
 
 SCHEMA_VERSION = 2
@@ -178,6 +184,8 @@ class Store:
         self.pruner = Pruner(self.db, limits or Limits())
         self.admin = AdminTables(self.db)
         """Bans, the audit log and settings changed from the admin page."""
+        self.links = LinkTables(self.db)
+        """Linked devices' tokens and live link codes."""
 
     # -- the live state -------------------------------------------------------
     def write(self, effects: list[Stored]) -> None:
@@ -229,6 +237,9 @@ class Store:
                        (e.player, e.token_hash, e.name, e.color, e.bot, e.expires))
         elif isinstance(e, ForgetIdentity):
             db.execute("DELETE FROM identities WHERE id = ?", (e.player,))
+            self.links.forget(e.player)
+        elif isinstance(e, (SaveToken, SaveLinkCode, DropLinkCode)):
+            self.links.apply(e)
         elif isinstance(e, SaveChat):
             db.execute("INSERT INTO chat (room, player, name, text, ts) VALUES (?,?,?,?,?)",
                        (e.room, e.player, e.name, e.text, e.ts))
