@@ -33,6 +33,7 @@ CLIENT_EXAMPLES: dict[str, dict[str, Any]] = {
     "answer": {"kind": "draw", "accept": False},
     "start": {},
     "host": {"action": "kick", "player": "p2", "minutes": 30, "id": 9},
+    "link-code": {"id": 10},
 }
 
 SERVER_EXAMPLES: dict[str, dict[str, Any]] = {
@@ -68,6 +69,7 @@ SERVER_EXAMPLES: dict[str, dict[str, Any]] = {
              "name": "Bea", "minutes": 5, "until": 1700000300.0},
     "announce": {"text": "The server restarts at noon.", "ts": 1700000000.5},
     "room-closed": {"room": "ABC234", "seq": 10, "reason": "closing time"},
+    "link-code": {"code": "K7MQ-2D9X", "expires_at": 1700000600.0, "re": 10},
 }
 
 
