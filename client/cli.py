@@ -52,6 +52,16 @@ def choose_language(argv: list[str] | None = None) -> str:
     return i18n.set_language(known.lang or i18n.from_environment())
 
 
+def link_code(text: str) -> str:
+    """``--link``: a link code as typed (``client/linking.py`` checks its shape)."""
+    from gridhall.client.linking import parse_code
+
+    try:
+        return parse_code(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     choose_language(argv)
     saved = config.load()
@@ -72,6 +82,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help=_("your name in rooms, 1-32 chars (now: {name})", name=saved.name),
     )
     parser.add_argument("--tk", action="store_true", help=_("use the Tk window instead"))
+    parser.add_argument("--link", default=None, type=link_code, metavar="CODE",
+                        help=_("play as yourself from another device: the link code it "
+                               "shows (valid 10 minutes, once)"))
     parser.add_argument("--find", action="store_true",
                         help=_("list the gridhall servers on this network and exit"))  # fmt: skip
     parser.add_argument(
@@ -141,7 +154,8 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         return int(tk_client.main(args.server, name, default=default,
                                   remember=remember_when_connected,
-                                  tokens=(config.saved_token, config.save_token)) or 0)
+                                  tokens=(config.saved_token, config.save_token),
+                                  link=args.link) or 0)
     try:
         from gridhall.client.tui.app import GridhallApp
         from gridhall.client.tui.connect import ConnectApp
@@ -158,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
     url = server_url(server)
     # The token this server gave us last time takes us straight back to our seat.
     app = GridhallApp(url, name, token=config.saved_token(url),
-                      keep_token=lambda token: config.save_token(url, token))
+                      keep_token=lambda token: config.save_token(url, token), link=args.link)
     app.session.add_listener(remember_when_connected(server))
     app.run()
     return 0

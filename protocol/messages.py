@@ -224,6 +224,9 @@ class Welcome:
     server: str
     features: list[str] | None = None
     """What the server supports beyond the base contract (added), e.g. ``link``."""
+    name: str | None = None
+    """The identity's name as the server holds it (added): after ``hello.link`` it is
+    the first device's, not the one this ``hello`` sent."""
     re: int | None = None
 
 

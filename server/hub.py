@@ -143,7 +143,8 @@ class Hub:
         ident.deltas = bool(msg.deltas)
         out.send([ident.id], p.Welcome(protocol=p.PROTOCOL_VERSION, player=ident.id,
                                        token=token, server=self.config.name,
-                                       features=list(FEATURES), re=msg.id))
+                                       features=list(FEATURES), name=ident.name,
+                                       re=msg.id))
         out.add(self._saved(ident))
         if self._expiry.pop(ident.id, None) is not None:
             out.add(Wake("@" + ident.id, None))

@@ -36,6 +36,7 @@ async def test_device_b_becomes_device_a_and_both_tokens_work_after_a_restart(
         welcome = await link_hello(phone, code)
         assert welcome["type"] == "welcome" and welcome["re"] == 9
         assert welcome["player"] == first[0] and welcome["token"] != first[1]
+        assert welcome["name"] == "Ann"
         profile = await phone.request("player-info", "profile", color="#00aa00")
         assert profile["name"] == "Ann"
         second = welcome["token"]
