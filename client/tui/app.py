@@ -119,8 +119,8 @@ class GridhallApp(PlainNotify[None]):
             self.lobby.action_refresh()
         elif status == "lost" and msg.replaced:
             self.sub_title = f"{who} · " + _("playing on another device")
-            self.notify(_("You are now playing on another device. Press Ctrl+R to play "
-                          "here again."), severity="warning", timeout=30)
+            self.notify(_("You are now playing on another device. Press {key} to play "
+                          "here again.", key="Ctrl+R"), severity="warning", timeout=30)
         elif status == "lost" and msg.restarting:
             self.sub_title = f"{who} · " + _("server restarting, reconnecting in {seconds}s",
                                              seconds=f"{msg.delay:.1f}")
