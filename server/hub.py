@@ -134,6 +134,11 @@ class Hub:
         else:
             ident = self.identities.resume(msg.token) if msg.token else None
             token = msg.token
+            if ident is not None and ident.linked:  # a ban names the first device's token
+                ban = self.bans.token(ident.token_hash, now)
+                if ban is not None:
+                    raise ProtocolError(ErrorCode.BANNED, refusal(ban), msg.id,
+                                        retry_after=round(ban.until - now, 3))
         if ident is None or ident.bot is not None or token is None:
             ident, token = self.identities.create(name)
         elif ident.room is None and msg.link is None:

@@ -132,3 +132,21 @@ def test_codes_and_linked_tokens_survive_a_restart(tmp_path: Path) -> None:
         device = Client(server3, T0 + 120)
         assert device.hello("x", token=token, now=T0 + 120).player == first.player
     assert refusal(linked(server3, code, T0 + 121, peer="10.0.0.7")).code == "bad-link"
+
+
+def test_a_ban_on_the_player_keeps_out_every_device_it_was_linked_to() -> None:
+    from gridhall.server.bans import Ban
+    from gridhall.server.identity import token_hash
+
+    server = FakeServer()
+    laptop = connect(server, "Ann")
+    first = laptop.last(p.Welcome)
+    code = code_for(laptop).code
+    phone = linked(server, code, T0 + 1)
+    second = phone.last(p.Welcome).token
+    phone.drop(T0 + 2)
+    server.hub.bans.add(Ban(1, None, first.player, token_hash(first.token), "Ann",
+                            T0 + 600, "spam"))
+    again = Client(server, T0 + 3)
+    again.send("hello", T0 + 3, protocol=1, name="Ann", token=second)
+    assert refusal(again).code == "banned" and again.link.close_code == 1008
