@@ -32,7 +32,7 @@ class GridhallApp(PlainNotify[None]):
     TITLE = "gridhall"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f1,question_mark", "help", N_("Help")),
-        Binding("ctrl+l", "link", N_("Other device")),
+        Binding("ctrl+o", "link", N_("Other device")),
         Binding("ctrl+r", "reconnect", N_("Reconnect")),
         Binding("ctrl+q", "quit", N_("Quit"), priority=True),
     ]

@@ -69,7 +69,7 @@ async def test_the_terminal_client_shows_a_code_and_takes_one(server_url: str) -
         laptop = GridhallApp(server_url, "ann", backoff=FAST)
         pilot = await stack.enter_async_context(laptop.run_test(size=SIZE))
         await ui_until(pilot, lambda: laptop.session.connected)
-        await pilot.press("ctrl+l")
+        await pilot.press("ctrl+o")
         await ui_until(pilot, lambda: isinstance(laptop.screen, LinkScreen))
         await press(pilot, "#link-show")
 
@@ -83,7 +83,7 @@ async def test_the_terminal_client_shows_a_code_and_takes_one(server_url: str) -
         pilot2 = await stack.enter_async_context(phone.run_test(size=SIZE))
         await ui_until(pilot2, lambda: phone.session.connected)
         other = phone.session.player
-        await pilot2.press("ctrl+l")
+        await pilot2.press("ctrl+o")
         await ui_until(pilot2, lambda: isinstance(phone.screen, LinkScreen))
         await pilot2.click("#link-input")
         await pilot2.press(*"ZZ", "enter")  # not a code: said here, nothing sent
