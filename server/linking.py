@@ -102,9 +102,8 @@ class LinkCodes:
                 self.drop(digest)
             self.guesses.failed(address, now)
             raise LinkRefused(text)
-        self.drop(digest)
-        self.guesses.succeeded(address)
-        return pending.player, digest
+        self.drop(digest)  # a right code does not clear the address's failures: anyone
+        return pending.player, digest  # can make one for themselves, between guesses
 
     def drop(self, digest: str) -> None:
         pending = self.by_hash.pop(digest, None)

@@ -150,3 +150,18 @@ def test_a_ban_on_the_player_keeps_out_every_device_it_was_linked_to() -> None:
     again = Client(server, T0 + 3)
     again.send("hello", T0 + 3, protocol=1, name="Ann", token=second)
     assert refusal(again).code == "banned" and again.link.close_code == 1008
+
+
+def test_a_right_code_of_ones_own_does_not_reset_the_backoff() -> None:
+    server = FakeServer()
+    guesser = Client(server, T0, "10.0.0.9")
+    for _ in range(5):
+        guesser.send("hello", T0, protocol=1, name="G", link="AAAA-AAAA")
+    mine = connect(server, "Mallory", T0, peer="10.0.0.9")
+    own = linked(server, code_for(mine, T0).code, T0 + 1, peer="10.0.0.9")
+    assert own.last(p.Welcome).player == mine.last(p.Welcome).player
+    again = Client(server, T0 + 1, "10.0.0.9")
+    again.send("hello", T0 + 1, protocol=1, name="G", link="AAAA-AAAA")
+    again.send("hello", T0 + 1, protocol=1, name="G", link="AAAA-AAAA")
+    error = refusal(again)
+    assert error.code == "rate-limited" and error.retry_after == pytest.approx(2.0)
