@@ -41,6 +41,8 @@ class ErrorCode(StrEnum):
     """``hello`` with a link code that is wrong, used or expired (added)."""
     NO_SUCH_PLAYER = "no-such-player"
     """An admin action names a player the server does not know."""
+    NO_SUCH_GAME = "no-such-game"
+    """``get-replay`` names no finished game the server keeps (added)."""
 
 
 class ProtocolError(Exception):

@@ -213,6 +213,39 @@ class Host:
     id: int | None = _req_id()
 
 
+HISTORY_PAGE = 20
+"""Games a ``list-games`` answers when it gives no ``limit``."""
+MAX_HISTORY_PAGE = 50
+"""The most games one ``list-games`` may ask for."""
+REPLAY_PAGE = 2000
+"""Steps one ``replay`` answer carries; a longer game is asked for again with ``from``."""
+
+
+@message("list-games", "client")
+class ListGames:
+    """Finished games, newest first (added, feature ``history``): filtered by ``game``,
+    a seated ``player`` id or a player's ``name`` (any case), older than ``before``."""
+
+    TYPE: ClassVar[str]
+    game: GameName | None = field(default=None, metadata={"min_len": 1, "max_len": 32})
+    player: str | None = field(default=None, metadata={"min_len": 1, "max_len": 32})
+    name: str | None = _name(default=None)
+    before: int | None = field(default=None, metadata={"min": 1, "max": 2**53})
+    limit: int = field(default=HISTORY_PAGE, metadata={"min": 1, "max": MAX_HISTORY_PAGE})
+    id: int | None = _req_id()
+
+
+@message("get-replay", "client")
+class GetReplay:
+    """A finished game as the views it went through (added, feature ``history``);
+    ``from``: the first step wanted, for a game of more than :data:`REPLAY_PAGE` steps."""
+
+    TYPE: ClassVar[str]
+    game_id: int = field(metadata={"min": 1, "max": 2**53})
+    start_step: int = field(default=0, metadata={"key": "from", "min": 0, "max": 2**31})
+    id: int | None = _req_id()
+
+
 # ---------------------------------------------------------------- server -> client
 
 @message("welcome", "server")
@@ -222,12 +255,13 @@ class Welcome:
     player: str
     token: str
     server: str
-    features: list[str] | None = None
-    """What the server supports beyond the base contract (added), e.g. ``link``."""
     name: str | None = None
     """The identity's name as the server holds it (added): after ``hello.link`` it is
     the first device's, not the one this ``hello`` sent."""
     re: int | None = None
+    features: list[Any] | None = None
+    """What this server supports beyond the base contract (added; strings, see
+    :mod:`gridhall.protocol.features`); absent from older servers: none of it."""
 
 
 @message("error", "server")
@@ -482,3 +516,39 @@ class HostEvent:
     minutes: int | None = None
     until: float | None = None
     level: str | None = None
+
+
+@message("games", "server")
+class Games:
+    """The answer to ``list-games`` (added): game summaries, newest first; ``next``
+    is the ``before`` of the following page, null at the end."""
+
+    TYPE: ClassVar[str]
+    games: list[Any]
+    next: int | None = field(default=None, metadata={"always": True})
+    re: int | None = None
+
+
+@message("replay", "server")
+class Replay:
+    """The answer to ``get-replay`` (added): the game's ``start`` view and its ``steps``
+    (each ``{t, by, view, delta}``, in the ``moved`` delta form); ``next`` is the
+    ``from`` of the following page, null when these are the last steps."""
+
+    TYPE: ClassVar[str]
+    game_id: int
+    game: str
+    options: dict[str, Any]
+    players: list[Any]
+    result: dict[str, Any]
+    started_at: float
+    ended_at: float
+    rated: bool
+    start: dict[str, Any]
+    steps: list[Any]
+    total: int
+    """Steps in the whole game (this answer holds those from ``first``)."""
+    first: int = 0
+    next: int | None = field(default=None, metadata={"always": True})
+    source: str | None = None
+    re: int | None = None

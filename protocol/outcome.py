@@ -35,6 +35,9 @@ class Termination(StrEnum):
     """Minesweeper: the last life was lost on a mine."""
     TIME = "time"
     """Link-match: time ran out and nobody cleared; the fewest tiles left wins."""
+    IMPORTED = "imported"
+    """Gomoku (added): a game imported from a file that ends without five in a row or a
+    full board (``gridhall-server import``); nobody won."""
 
 
 @dataclass(frozen=True)

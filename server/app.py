@@ -48,6 +48,7 @@ from .fdlimit import raise_soft_limit, socket_caps
 from .gate import Gate
 from .games.base import JSON
 from .handshake import HandshakeGuard, deepen_backlog
+from .history_service import HistoryService
 from .hub import Hub
 from .identity import Identity
 from .jobs import BUSY, run_job
@@ -95,6 +96,10 @@ class GameServer:
                              self.config.quick_workers, self.config.max_jobs_per_address,
                              stats=self.stats)
         self.stats.pool = self.work
+        self.queries = HistoryService(self.config.db, self.config.history_threads,
+                                      self.config.history_waiting, fallback=self.store.db,
+                                      work=self.work)
+        """History queries, off the event loop (``server/history_service.py``)."""
         self.computers = Computers(self.work, self.config.ai_budget)
         self._trim: asyncio.TimerHandle | None = None
         self.connects = PerAddress(self.config.connects_per_second, self.config.connect_burst)
@@ -236,6 +241,7 @@ class GameServer:
             self._trim.cancel()
         self.computers.close()
         self.work.close()
+        self.queries.close()
         self.store.mark_alive(time.time())
         self.store.close()
         log.info("server stopped; rooms kept for the next start")

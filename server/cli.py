@@ -12,9 +12,11 @@ from pathlib import Path
 from gridhall.protocol.i18n import gettext as _
 
 from . import admin_access, collector, game_export, history_lines, logformat, loops, origin, settings_file
+from . import game_import
 from .app import GameServer, MetricsUnavailable
 from .config import ServerConfig
 from .discovery import WILDCARD_HOSTS, Advertiser, default_addresses
+from .games.gomoku.records import RecordError
 from .netinfo import lan_addresses
 from .store import Store
 
@@ -182,7 +184,49 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--db", dest="export_db", default=None, metavar="FILE",
                         help=_("{sqlite} file (default: the server's --db)",
                                 sqlite="SQLite"))
+    imp = sub.add_parser("import", help=_("store a Gomoku game from a file as a finished "
+                                          "game, print its number and exit"))
+    imp.add_argument("import_file", metavar="FILE",
+                     help=_("the game: a {psq} file, or one move a line ({example})",
+                            psq="PSQ", example="H8"))
+    imp.add_argument("--format", dest="import_format", choices=game_import.FORMATS,
+                     default="psq", help=_("{psq}: the format of {piskvork} (default); "
+                                           "{text}: one move a line", psq="psq", text="text",
+                                           piskvork="Piskvork"))
+    imp.add_argument("--size", dest="import_size", type=int, default=15, metavar="N",
+                     help=_("the board's size for a move list (default: {size})", size=15))
+    imp.add_argument("--db", dest="import_db", default=None, metavar="FILE",
+                     help=_("{sqlite} file (default: the server's --db)", sqlite="SQLite"))
     return parser
+
+
+def run_import(db: str, path: str, fmt: str, size: int) -> int:
+    """Store the game in file ``path`` and print its id; 2 (after one line on stderr,
+    nothing stored) if the file cannot be read or is not a game."""
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as exc:
+        print(_("gridhall-server: cannot read {file}: {reason}", file=path,
+                reason=exc.strerror or exc), file=sys.stderr)
+        return 2
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        text = raw.decode("latin-1")  # Piskvork writes engine names in the ANSI code page
+    try:
+        game = game_import.prepare(game_import.read(text, fmt, size))
+    except (RecordError, game_import.NotImportable) as exc:
+        print(f"gridhall-server: {path}: {exc}", file=sys.stderr)
+        return 2
+    store = Store(db)
+    try:
+        gid = store.save_game("-", "gomoku", game.options, game.players, game.result,
+                              game.record, game.started_at, game.ended_at,
+                              source=game_import.SOURCE)
+    finally:
+        store.close()
+    print(gid)
+    return 0
 
 
 def print_history(db: str, limit: int) -> None:
@@ -239,6 +283,9 @@ def main(argv: list[str] | None = None) -> None:
         return
     if args.command == "export":
         sys.exit(print_export(args.export_db or args.db, args.game_id, args.export_format))
+    if args.command == "import":
+        sys.exit(run_import(args.import_db or args.db, args.import_file, args.import_format,
+                            args.import_size))
     logformat.configure(args.log_level, args.log_format)
     # websockets logs every HTTP request at INFO; a page load is dozens of files.
     logging.getLogger("websockets.server").setLevel(max(logging.WARNING,

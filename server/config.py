@@ -47,6 +47,15 @@ class ServerConfig:
     snapshot_burst: int = 5
     """``sync``, ``join-room`` and ``create-room`` (each answered with a whole room)
     per connection: a burst, then this many a second."""
+    history_per_second: float = 2.0
+    history_burst: int = 10
+    """History queries (``list-games``, ``get-replay``, leaderboards, profiles) per
+    connection: a burst, then this many a second (``rate-limited`` past it)."""
+    history_threads: int = 2
+    history_waiting: int = 32
+    """Threads reading the database for history queries (each with its own read-only
+    connection; replays are then built in the worker processes), and queries waiting
+    or running at once (``server-busy`` past it)."""
     chat_lines: int = 8
     chat_window: float = 10.0
     """At most ``chat_lines`` chat messages per ``chat_window`` seconds."""

@@ -76,6 +76,8 @@ class SaveGame:
     record: JSON
     started_at: float
     ended_at: float
+    source: str | None = None
+    """Where the game came from when it was not played here (``import``)."""
 
 
 @dataclass(frozen=True)

@@ -147,9 +147,8 @@ class Hub:
         ident.address = address
         ident.deltas = bool(msg.deltas)
         out.send([ident.id], p.Welcome(protocol=p.PROTOCOL_VERSION, player=ident.id,
-                                       token=token, server=self.config.name,
-                                       features=list(FEATURES), name=ident.name,
-                                       re=msg.id))
+                                       token=token, server=self.config.name, re=msg.id,
+                                       features=list(FEATURES), name=ident.name))
         out.add(self._saved(ident))
         if self._expiry.pop(ident.id, None) is not None:
             out.add(Wake("@" + ident.id, None))

@@ -113,6 +113,8 @@ class Session:
         self.chat = SlidingWindow(config.chat_lines, config.chat_window)
         self.strikes = SlidingWindow(config.max_rate_strikes, config.strike_window)
         self.snapshots = TokenBucket(config.snapshots_per_second, config.snapshot_burst, now)
+        self.queries = TokenBucket(config.history_per_second, config.history_burst, now)
+        """History queries (``server/history_service.py``), all types together."""
         self.bad_messages = 0
         self.identity: Identity | None = None
         self.sync_flood = TokenBucket(SYNC_FLOOD * config.rate_per_second,
@@ -128,6 +130,11 @@ class Session:
 
     def send(self, msg: Any) -> None:
         self.host.reply(self.link, p.encode(msg))
+
+    def send_frame(self, frame: bytes) -> None:
+        """An answer that comes later (a history query's), unless the connection is gone."""
+        if not self.link.closed:
+            self.host.reply(self.link, frame)
 
     def error(self, exc: ProtocolError) -> None:
         self.send(p.Error(code=exc.code.value, message=exc.message, re=exc.request_id,
@@ -227,6 +234,15 @@ class Session:
             self.strike(now)
             raise ProtocolError(ErrorCode.RATE_LIMITED, f"{msg.TYPE} sends a whole room; "
                                 f"wait {wait:.1f} s before asking again.", rid, retry_after=wait)
+        service = getattr(self.host, "queries", None)
+        if service is not None and service.handles(msg):
+            if not self.queries.take(now):
+                wait = round(self.queries.retry_after(), 3)
+                self.strike(now)
+                raise ProtocolError(ErrorCode.RATE_LIMITED, "You are asking for history too "
+                                    f"fast; wait {wait:.1f} s.", rid, retry_after=wait)
+            service.ask(self, msg, self.link.peer)
+            return
         if isinstance(msg, p.Chat) and ident.room is not None and not self.chat.allow(now):
             wait = round(self.chat.retry_after(now), 3)
             self.strike(now)

@@ -74,10 +74,12 @@ from .effects import (
 )
 from .admin_store import AdminTables
 from .hub import SavedRoom
+from .history import count_moves, index_game, migrate as migrate_history
 from .link_store import LinkTables
 from .retention import Limits, Pruner
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
+"""3: games gained ``source`` and ``moves`` and the ``game_players`` index (history)."""
 CHECKPOINT_EVERY = 1.0
 """Seconds at most between a commit and the checkpoint that syncs it to the disk."""
 SCHEMA = """
@@ -90,7 +92,9 @@ CREATE TABLE IF NOT EXISTS games (
     result TEXT NOT NULL,
     record TEXT NOT NULL,
     started_at REAL NOT NULL,
-    ended_at REAL NOT NULL
+    ended_at REAL NOT NULL,
+    source TEXT,
+    moves INTEGER
 );
 CREATE INDEX IF NOT EXISTS games_ended ON games(ended_at);
 CREATE TABLE IF NOT EXISTS chat (
@@ -178,6 +182,7 @@ class Store:
         self.db.execute("PRAGMA synchronous=" + ("FULL" if durable_commits else "NORMAL"))
         self.db.execute("PRAGMA busy_timeout=5000")
         self.db.executescript(SCHEMA)
+        migrate_history(self.db)
         self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         self.db.execute("PRAGMA wal_autocheckpoint=0")  # the Checkpointer's job
         self.checkpointer = Checkpointer(self.path)
@@ -247,10 +252,13 @@ class Store:
         else:
             assert isinstance(e, SaveGame)
             texts = (_json(e.options), _json(e.players), _json(e.result), _json(e.record))
-            db.execute(
+            cursor = db.execute(
                 "INSERT INTO games (room, game, options, players, result, record, started_at,"
-                " ended_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (e.room, e.game, *texts, e.started_at, e.ended_at))
+                " ended_at, source, moves) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (e.room, e.game, *texts, e.started_at, e.ended_at, e.source,
+                 count_moves(e.game, e.record)))
+            assert cursor.lastrowid is not None
+            index_game(db, cursor.lastrowid, e.players)
             self.pruner.game_added(sum(map(len, texts)))
 
     def load_live(self) -> tuple[list[dict[str, Any]], list[SavedRoom]]:
@@ -289,9 +297,14 @@ class Store:
     # -- history ----------------------------------------------------------------
     def save_game(self, room: str, game: str, options: dict[str, Any],
                   players: list[dict[str, Any]], result: dict[str, Any],
-                  record: dict[str, Any], started_at: float, ended_at: float) -> None:
+                  record: dict[str, Any], started_at: float, ended_at: float,
+                  source: str | None = None) -> int:
+        """Store a finished game (``source``: ``import`` for one read from a file);
+        returns its id."""
         self.write([SaveGame(room, game, options, players, result, record, started_at,
-                             ended_at)])
+                             ended_at, source)])
+        gid: int = self.db.execute("SELECT max(id) FROM games").fetchone()[0]
+        return gid
 
     def save_chat(self, room: str, player: str, name: str, text: str, ts: float) -> None:
         self.write([SaveChat(room, player, name, text, ts)])

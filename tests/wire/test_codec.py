@@ -33,11 +33,15 @@ CLIENT_EXAMPLES: dict[str, dict[str, Any]] = {
     "answer": {"kind": "draw", "accept": False},
     "start": {},
     "host": {"action": "kick", "player": "p2", "minutes": 30, "id": 9},
-    "link-code": {"id": 10},
+    "list-games": {"game": "gomoku", "player": "p1", "name": "Ann", "before": 40, "limit": 10,
+                   "id": 10},
+    "get-replay": {"game_id": 42, "from": 2000, "id": 11},
+    "link-code": {"id": 12},
 }
 
 SERVER_EXAMPLES: dict[str, dict[str, Any]] = {
-    "welcome": {"protocol": 1, "player": "p1", "token": "secret", "server": "hall", "re": 1},
+    "welcome": {"protocol": 1, "player": "p1", "token": "secret", "server": "hall", "re": 1,
+                "features": ["history"]},
     "error": {"code": "bad-message", "message": "Field 'x' must be an integer.", "re": 3,
               "retry_after": 0.25},
     "rooms": {"rooms": [{"room": "ABC234", "game": "gomoku", "options": {}, "players": ["a"],
@@ -69,7 +73,16 @@ SERVER_EXAMPLES: dict[str, dict[str, Any]] = {
              "name": "Bea", "minutes": 5, "until": 1700000300.0},
     "announce": {"text": "The server restarts at noon.", "ts": 1700000000.5},
     "room-closed": {"room": "ABC234", "seq": 10, "reason": "closing time"},
-    "link-code": {"code": "K7MQ-2D9X", "expires_at": 1700000600.0, "re": 10},
+    "games": {"games": [{"game_id": 41, "game": "gomoku", "moves": 9, "rated": False}],
+              "next": None, "re": 10},
+    "replay": {"game_id": 42, "game": "gomoku", "options": {"size": 15},
+               "players": [{"player": "p1", "name": "Ann", "seat": 0}],
+               "result": {"winner": "p1", "reason": "five"}, "started_at": 1700000000.5,
+               "ended_at": 1700000100.5, "rated": False, "start": {"moves": []},
+               "steps": [{"t": 1.5, "by": "p1", "view": {"next": "white"},
+                          "delta": {"moves": {"at": 0, "append": [[7, 7]]}}}],
+               "total": 1, "first": 0, "next": None, "source": "import", "re": 11},
+    "link-code": {"code": "K7MQ-2D9X", "expires_at": 1700000600.0, "re": 12},
 }
 
 
