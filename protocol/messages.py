@@ -246,6 +246,37 @@ class GetReplay:
     id: int | None = _req_id()
 
 
+@message("leaderboard", "client")
+class GetLeaderboard:
+    """A page of a game's leaderboard, best first (added, feature ``ratings``): from
+    ``offset`` (``limit`` rows), or ``around`` a player: their rank and 5 either side."""
+
+    TYPE: ClassVar[str]
+    game: Literal["gomoku", "linkmatch"]
+    around: str | None = field(default=None, metadata={"min_len": 1, "max_len": 32})
+    offset: int | None = field(default=None, metadata={"min": 0, "max": 2**31})
+    limit: int | None = field(default=None, metadata={"min": 1, "max": MAX_HISTORY_PAGE})
+    id: int | None = _req_id()
+
+
+@message("get-profile", "client")
+class GetProfile:
+    """A player's ratings with their history, recent games and records (added)."""
+
+    TYPE: ClassVar[str]
+    player: str = field(metadata={"min_len": 1, "max_len": 32})
+    id: int | None = _req_id()
+
+
+@message("records", "client")
+class GetRecords:
+    """Co-op Minesweeper's team records (added, feature ``ratings``)."""
+
+    TYPE: ClassVar[str]
+    game: Literal["minesweeper"]
+    id: int | None = _req_id()
+
+
 # ---------------------------------------------------------------- server -> client
 
 @message("welcome", "server")
@@ -411,6 +442,9 @@ class GameOver:
     room: str
     seq: int
     result: dict[str, Any]
+    ratings: dict[str, Any] | None = None
+    """A rated game's rating changes (added): ``{player: {"before", "after"}}`` for
+    each person (computers keep their fixed ratings)."""
 
 
 @message("player-info", "server")
@@ -551,4 +585,43 @@ class Replay:
     first: int = 0
     next: int | None = field(default=None, metadata={"always": True})
     source: str | None = None
+    re: int | None = None
+
+
+@message("leaderboard", "server")
+class Leaderboard:
+    """The answer to ``leaderboard`` (added): ``rows`` of ``{rank, player, name, rating,
+    games, provisional, bot?}`` best first, ``total`` rows in all, from ``offset``."""
+
+    TYPE: ClassVar[str]
+    game: str
+    rows: list[Any]
+    total: int
+    offset: int
+    re: int | None = None
+
+
+@message("player-profile", "server")
+class PlayerProfile:
+    """The answer to ``get-profile`` (added): ``ratings`` per game kind (``rating``,
+    ``games``, ``wins``, ``provisional``, ``history`` of ``[ended_at, rating, game_id]``),
+    ``recent`` game summaries and ``records`` (``{"minesweeper": [...]}``)."""
+
+    TYPE: ClassVar[str]
+    player: str
+    name: str
+    ratings: dict[str, Any]
+    recent: list[Any]
+    records: dict[str, Any]
+    re: int | None = None
+
+
+@message("records", "server")
+class Records:
+    """The answer to ``records`` (added): Minesweeper team records, per preset board,
+    no-guess flag and lives."""
+
+    TYPE: ClassVar[str]
+    game: str
+    records: list[Any]
     re: int | None = None

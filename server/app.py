@@ -35,6 +35,7 @@ from gridhall import protocol as p
 from gridhall.protocol import ErrorCode
 
 from . import admin_web, origin, web
+from . import leaderboards  # noqa: F401  (registers the rating queries with the service)
 from .admin_access import AdminAccess
 from .admin_channel import AdminChannel
 from .admin_status import RETENTION_KEYS, RoomActivity
@@ -90,6 +91,7 @@ class GameServer:
         self.store = Store(self.config.db, durable_commits=self.config.durable_commits,
                            limits=self.config.retention())
         self.hub = Hub(self.config)
+        self.hub.ratings.load(self.store.ratings.load())
         self.stats = Stats()
         """The running figures (admin page, ``/metrics``)."""
         self.work = WorkPool(self.config.ai_workers, self.config.max_jobs,

@@ -26,6 +26,9 @@ class ServerConfig:
     db: str = field(default_factory=lambda: str(default_db_path()))
     grace_seconds: float = 60.0
     """How long a dropped player's seat is kept for a reconnect."""
+    rated_identity_days: float = 365.0
+    """How long an offline identity with a rating stays resumable (others: the grace
+    period); its ratings rows are kept by player id even after (docs/ratings.md)."""
     max_rooms: int = 200
     max_rooms_per_address: int = 10
     """Open rooms created from one address (a dropped creator's room counts until

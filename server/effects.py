@@ -13,12 +13,15 @@ could lose.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gridhall import protocol as p
 
 from .games.base import JSON
 from .jobs import Job
+
+if TYPE_CHECKING:
+    from .ratings import Change
 
 
 class Send:
@@ -78,6 +81,8 @@ class SaveGame:
     ended_at: float
     source: str | None = None
     """Where the game came from when it was not played here (``import``)."""
+    ratings: tuple[Change, ...] = ()
+    """A rated game's rating changes, saved in the same transaction (``server/ratings.py``)."""
 
 
 @dataclass(frozen=True)

@@ -57,6 +57,7 @@ from .identity import Identities, Identity, token_hash
 from .linking import LinkCodes, LinkRefused, shown
 from .lobby import Lobby
 from .names import clean_color, clean_name, computer_name
+from .ratings import Ratings
 from .room import Room
 from .room_closing import close_room
 
@@ -86,9 +87,10 @@ class Hub:
         self.passwords = PasswordGuard()
         self.links = LinkCodes()
         """Live link codes (by hash) and the backoff on wrong ones (``server/linking.py``)."""
-        self._lingering: list[Identity] = []
         self.bans = Bans()
         """The operator's bans in force (loaded from the store at start)."""
+        self.ratings = Ratings()
+        """Every rating (loaded from the store at start; rated rooms update it)."""
         self.creations = PerAddress(config.room_creations_per_minute / 60.0,
                                     config.room_creation_burst)
         self._armed: dict[str, float | None] = {}
@@ -101,6 +103,8 @@ class Hub:
         """Per room, the journal entry its latest snapshot follows."""
         self._replaying = False
         self._released: list[str] = []
+        self._kept: list[Identity] = []
+        """Offline rated players who left their room in this input (kept, not forgotten)."""
         self._handlers: dict[type[Any], Handler] = {
             p.ListRooms: self._list_rooms, p.CreateRoom: self._create_room,
             p.JoinRoom: self._join_room, p.LeaveRoom: self._leave_room, p.Sync: self._sync,
@@ -303,10 +307,12 @@ class Hub:
 
     def identity_released(self, ident: Identity, now: float) -> None:
         """``ident`` left its room for good: a computer or an offline player is
-        forgotten now; a connected one stays (in the lobby)."""
+        forgotten now (an offline player with a rating is kept, see
+        :meth:`_expire_later`); a connected one stays (in the lobby)."""
         if not ident.connected and not self._replaying:  # a restore sweeps at its end
-            if (self.links.expires(ident.id) or 0.0) > now:
-                self._lingering.append(ident)  # kept for its link code
+            if (self.ratings.has(ident.id) and ident.bot is None) \
+                    or (self.links.expires(ident.id) or 0.0) > now:
+                self._kept.append(ident)  # kept for its rating, or its link code
                 return
             self.identities.forget(ident)
             self.links.forget_player(ident.id)
@@ -326,9 +332,9 @@ class Hub:
             for pid in self._released:
                 out.add(ForgetIdentity(pid))
             self._released = []
-            for kept in self._lingering:
+            for kept in self._kept:
                 self._expire_later(out, kept, now)
-            self._lingering = []
+            self._kept = []
             changed = room.seq != seq or room.refusal_counted or room.pending is not pending
             if room.closed:
                 if not self._replaying:
@@ -414,7 +420,9 @@ class Hub:
                 code_end = self.links.expires(ident.id)  # kept while its link code works
                 if code_end is not None and code_end > now and (at is None or at < code_end):
                     at = code_end
-                if ident.bot or at is None or at <= now:
+                if at is None and not ident.bot and self.ratings.has(ident.id):
+                    self._expire_later(out, ident, now)  # its room is gone; it is kept
+                elif ident.bot or at is None or at <= now:
                     self._forget(out, ident)
                 else:
                     self._expiry[ident.id] = at
@@ -457,6 +465,7 @@ class Hub:
         if room.closed:
             return None
         room.max_spectators = self.config.max_spectators  # none while its journal replays
+        room.ratings = self.ratings  # nor ratings: the store holds what its games changed
         return room
 
     def _computer(self, pid: str, level: str) -> Identity:
@@ -551,8 +560,12 @@ class Hub:
             self._armed[room.code] = at
 
     def _expire_later(self, out: Outbox, ident: Identity, now: float) -> None:
-        """Keep a roomless, disconnected identity resumable for the grace period."""
+        """Keep a roomless, disconnected identity resumable for the grace period; one
+        with a rating for ``rated_identity_days``, so no one loses a rating by
+        stepping away; one with a link code while the code works."""
         at = max(now + self.config.grace_seconds, self.links.expires(ident.id) or 0.0)
+        if self.ratings.has(ident.id):
+            at = max(at, now + self.config.rated_identity_days * 86400.0)
         self._expiry[ident.id] = at
         out.add(Wake("@" + ident.id, at))
         out.add(self._saved(ident, expires=at))
@@ -584,6 +597,7 @@ class Hub:
         room = self.lobby.create(ident, msg.game, msg.options, msg.private, msg.password,
                                  ident.address)
         room.max_spectators = self.config.max_spectators
+        room.ratings = self.ratings
         log.info("%s created room %s (%s)", ident.name, room.code, room.spec.name,
                  extra={"room": room.code, "player": ident.id})
         out.add(SaveRoom(room.code, {

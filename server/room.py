@@ -48,6 +48,7 @@ from .identity import Identity
 from .jobs import Job
 from .names import computer_name, name_key, unique_name
 from .passwords import hash_password, password_job, same_digest
+from .ratings import Change, Ratings, Seat, announced
 
 log = logging.getLogger("gridhall.room")
 
@@ -166,6 +167,9 @@ class Room:
         """Spectators admitted at most (None: no cap, as while a journal replays)."""
         self.mod = Moderation(host=creator)
         """The room's host, lock, mutes and kicks (``server/hosting.py``)."""
+        self.ratings: Ratings | None = None
+        """The server's ratings, which a rated game updates (None while a journal
+        replays: the store already holds what those games changed)."""
 
     # -- who is here ----------------------------------------------------------
     @property
@@ -949,11 +953,24 @@ class Room:
         assert game.result is not None
         self._over_announced = True
         result = game.result
-        self.broadcast(out, lambda s: p.GameOver(room=self.code, seq=s, result=result))
         players = [{"player": s.id, "name": s.name, "seat": n, **({"bot": s.bot} if s.bot else {})}
                    for n, s in enumerate(self.seats) if s is not None]
+        record = game.record()
+        changes = self._rate(game, result, record)
+        ratings = announced(changes) if changes else None
+        self.broadcast(out, lambda s: p.GameOver(room=self.code, seq=s, result=result,
+                                                 ratings=ratings))
         out.add(SaveGame(self.code, self.spec.name, self.options, players, result,
-                         game.record(), self.game_started_at, now))
+                         record, self.game_started_at, now, ratings=tuple(changes)))
+
+    def _rate(self, game: Game, result: JSON, record: JSON) -> list[Change]:
+        """A rated room's rating changes for this game (none if it is not rated)."""
+        if self.ratings is None or not self.options.get("rated"):
+            return []
+        seated = {s.id: s for s in self.seated}
+        seats = [Seat(pid, seated[pid].name, seated[pid].bot) if pid in seated
+                 else Seat(pid, "") for pid in game.players]
+        return self.ratings.rate(self.spec.name, seats, result, record)
 
     # -- durability -----------------------------------------------------------
     def to_snapshot(self, whole: bool = False) -> JSON:

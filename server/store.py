@@ -15,6 +15,8 @@ One SQLite file in WAL mode. It holds:
   (``server/admin_store.py``);
 - ``identity_tokens`` and ``link_codes``: more tokens per identity (linked devices)
   and the live link codes, hashed (``server/link_store.py``);
+- ``ratings``, ``rating_history`` and Minesweeper's team records, written with the
+  finished game they come from (``server/ratings_store.py``);
 - ``meta``: ``alive_at``, refreshed every few seconds while the server runs, so a
   restart knows how long it was down.
 
@@ -76,6 +78,7 @@ from .admin_store import AdminTables
 from .hub import SavedRoom
 from .history import count_moves, index_game, migrate as migrate_history
 from .link_store import LinkTables
+from .ratings_store import RatingsTables
 from .retention import Limits, Pruner
 
 SCHEMA_VERSION = 3
@@ -191,6 +194,8 @@ class Store:
         """Bans, the audit log and settings changed from the admin page."""
         self.links = LinkTables(self.db)
         """Linked devices' tokens and live link codes."""
+        self.ratings = RatingsTables(self.db)
+        """Ratings and Minesweeper team records (``server/ratings_store.py``)."""
 
     # -- the live state -------------------------------------------------------
     def write(self, effects: list[Stored]) -> None:
@@ -260,6 +265,7 @@ class Store:
             assert cursor.lastrowid is not None
             index_game(db, cursor.lastrowid, e.players)
             self.pruner.game_added(sum(map(len, texts)))
+            self.ratings.game_saved(cursor.lastrowid, e)
 
     def load_live(self) -> tuple[list[dict[str, Any]], list[SavedRoom]]:
         """Every stored identity and live room (with its snapshot and journal)."""

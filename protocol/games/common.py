@@ -63,6 +63,11 @@ REQUEST_TITLES = {
     "answer": N_("Not answered"),
     "start": N_("Race not started"),
     "host": N_("Host action not done"),
+    "list-games": N_("Game list not loaded"),
+    "get-replay": N_("Replay not loaded"),
+    "leaderboard": N_("Leaderboard not loaded"),
+    "get-profile": N_("Profile not loaded"),
+    "records": N_("Records not loaded"),
     "link-code": N_("No link code"),
     "link": N_("Not linked"),
 }

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from gridhall.protocol.i18n import N_
 
-from .describe import Action, Choice, Each, Game, Live, Number, Preset, Text
+from .describe import Action, Choice, Each, Game, Live, Number, Preset, Text, Toggle
 
 CLOCKS = ((None, N_("no clock")), ("5+3", N_("5 min + 3 s a move")),
           ("10+5", N_("10 min + 5 s a move")), ("15+10", N_("15 min + 10 s a move")),
@@ -23,6 +23,7 @@ GOMOKU = Game(
         Choice("ai", N_("Opponent"), ((None, N_("a person")), ("easy", N_("computer (easy)")),
                                       ("hard", N_("computer (hard)"))), None),
         Number("move_limit", N_("Move limit"), 10, 361, None, form=False),
+        Toggle("rated", N_("Rated (the game changes ratings)"), False),
     ),
     presets=(
         Preset(N_("15×15 freestyle"), {"size": 15, "rule": "freestyle"}),
@@ -72,6 +73,7 @@ GOMOKU = Game(
              facts={"clock": "options.clock"}),
         Text(N_("vs computer ({level})"), when=("options.ai",),
              facts={"level": ["word", "levels", "options.ai"]}),
+        Text(N_("rated"), when=("options.rated",)),
     ),
     gesture=N_("Tap or click a point to place a stone."),
     sides=(("size", 15),),

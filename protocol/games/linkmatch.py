@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from gridhall.protocol.i18n import N_
 
-from .describe import Action, Choice, Each, Game, Live, Number, Preset, Text
+from .describe import Action, Choice, Each, Game, Live, Number, Preset, Text, Toggle
 
 STANDING = {"cleared": N_("cleared"), "time": N_("out of time"), "resigned": N_("resigned")}
 """How a racer who is out went out (the view's ``standing``), in words."""
@@ -30,6 +30,7 @@ LINKMATCH = Game(
                                           ("down", N_("down: tiles fall"))), "none"),
         Number("hint_penalty", N_("Hint penalty (s)"), 0, 600, 10, form=False, real=True),
         Number("countdown", N_("Countdown (s)"), 0, 10, 3, form=False, real=True),
+        Toggle("rated", N_("Rated (the game changes ratings)"), False),
     ),
     presets=(
         Preset(N_("16×9, 36 kinds, 10 min"), {"width": 16, "height": 9, "kinds": 36}),
@@ -129,6 +130,7 @@ LINKMATCH = Game(
                     "height": ["first", "options.height", 9],
                     "kinds": ["first", "options.kinds", 36]}),
         Text(N_("gravity"), when=("options.gravity=down",)),
+        Text(N_("rated"), when=("options.rated",)),
     ),
     ranking=Text("{items}", each=Each("result.ranking", (
         Text(N_("{name}: cleared in {time}"), when=("$left=0",),

@@ -26,11 +26,12 @@ def form_options(game: str, start: int = 0, **changes: object) -> dict[str, obje
 
 
 def test_gomoku_form_covers_size_rule_clock_and_computer() -> None:
-    assert form_options("gomoku") == {"size": 15, "rule": "freestyle"}
-    assert form_options("gomoku", 3) == {"size": 19, "rule": "freestyle"}
-    assert form_options("gomoku", 4) == {"size": 15, "rule": "freestyle", "ai": "easy"}
-    assert form_options("gomoku", clock="10+5", ai="hard", rule="renju") == {
-        "size": 15, "rule": "renju", "clock": "10+5", "ai": "hard"}  # fmt: skip
+    assert form_options("gomoku") == {"size": 15, "rule": "freestyle", "rated": False}
+    assert form_options("gomoku", 3) == {"size": 19, "rule": "freestyle", "rated": False}
+    assert form_options("gomoku", 4) == {"size": 15, "rule": "freestyle", "ai": "easy",
+                                         "rated": False}
+    assert form_options("gomoku", clock="10+5", ai="hard", rule="renju", rated=True) == {
+        "size": 15, "rule": "renju", "clock": "10+5", "ai": "hard", "rated": True}  # fmt: skip
     fields = {f.key: f for f in view_for("gomoku").form}
     assert isinstance(fields["clock"], Choice) and "10+5" in dict(fields["clock"].choices)
     assert isinstance(fields["ai"], Choice) and {"easy", "hard"} <= set(dict(fields["ai"].choices))
@@ -50,7 +51,8 @@ def test_minesweeper_form_uses_the_custom_size_only_without_a_preset() -> None:
 
 def test_linkmatch_form_covers_size_kinds_time_and_gravity() -> None:
     assert form_options("linkmatch", 2) == {"width": 8, "height": 6, "kinds": 12,
-                                            "time_limit": 180, "gravity": "none"}  # fmt: skip
+                                            "time_limit": 180, "gravity": "none",
+                                            "rated": False}  # fmt: skip
     assert form_options("linkmatch", gravity="down", time_limit="90")["gravity"] == "down"
     keys = {f.key for f in view_for("linkmatch").form}
     assert {"width", "height", "kinds", "time_limit", "gravity"} <= keys

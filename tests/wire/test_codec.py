@@ -36,7 +36,10 @@ CLIENT_EXAMPLES: dict[str, dict[str, Any]] = {
     "list-games": {"game": "gomoku", "player": "p1", "name": "Ann", "before": 40, "limit": 10,
                    "id": 10},
     "get-replay": {"game_id": 42, "from": 2000, "id": 11},
-    "link-code": {"id": 12},
+    "leaderboard": {"game": "gomoku", "around": "p1", "offset": 20, "limit": 50, "id": 12},
+    "get-profile": {"player": "p1", "id": 13},
+    "records": {"game": "minesweeper", "id": 14},
+    "link-code": {"id": 15},
 }
 
 SERVER_EXAMPLES: dict[str, dict[str, Any]] = {
@@ -56,7 +59,8 @@ SERVER_EXAMPLES: dict[str, dict[str, Any]] = {
               "host": "p1", "locked": True, "muted": ["p2"]},
     "moved": {"room": "ABC234", "seq": 4, "by": "p1", "move": {"x": 1, "y": 1},
               "view": {"moves": [[1, 1]]}},
-    "game-over": {"room": "ABC234", "seq": 5, "result": {"winner": "p1", "reason": "five"}},
+    "game-over": {"room": "ABC234", "seq": 5, "result": {"winner": "p1", "reason": "five"},
+                  "ratings": {"p1": {"before": 1000, "after": 1093}}},
     "player-info": {"room": "ABC234", "seq": 6, "player": "p1", "name": "Ann", "color": "red",
                     "connected": False},
     "chat": {"room": "ABC234", "seq": 7, "from": "p1", "name": "Ann", "text": "hi",
@@ -82,7 +86,17 @@ SERVER_EXAMPLES: dict[str, dict[str, Any]] = {
                "steps": [{"t": 1.5, "by": "p1", "view": {"next": "white"},
                           "delta": {"moves": {"at": 0, "append": [[7, 7]]}}}],
                "total": 1, "first": 0, "next": None, "source": "import", "re": 11},
-    "link-code": {"code": "K7MQ-2D9X", "expires_at": 1700000600.0, "re": 12},
+    "leaderboard": {"game": "gomoku", "rows": [{"rank": 1, "player": "p1", "name": "Ann",
+                                                "rating": 1093, "games": 1,
+                                                "provisional": True}],
+                    "total": 3, "offset": 0, "re": 12},
+    "player-profile": {"player": "p1", "name": "Ann",
+                       "ratings": {"gomoku": {"rating": 1093, "games": 1, "wins": 1,
+                                              "provisional": True,
+                                              "history": [[1700000100.5, 1093, 42]]}},
+                       "recent": [], "records": {"minesweeper": []}, "re": 13},
+    "records": {"game": "minesweeper", "records": [], "re": 14},
+    "link-code": {"code": "K7MQ-2D9X", "expires_at": 1700000600.0, "re": 15},
 }
 
 

@@ -7,6 +7,7 @@ import re
 from gridhall.protocol.games import options
 from gridhall.protocol.games.gomoku import GOMOKU
 
+from ...ratings import REFERENCE
 from ..base import JSON, OptionError, StartPolicy
 from .computer import COMPUTER
 from .game import GomokuGame, from_state
@@ -56,9 +57,13 @@ class GomokuSpec:
             raise OptionError("ai must be 'easy' or 'hard'.")
         if move_limit is not None and move_limit > size * size:
             raise OptionError(f"move_limit must be an integer from 10 to {size * size}.")
+        if parsed["rated"] and ai is not None and ai not in REFERENCE:
+            raise OptionError("A game against this computer cannot be rated: it has no "
+                              "reference rating.")
         out: JSON = {"size": size, "rule": rule}
         clock = _parse_clock(parsed["clock"])
-        for key, value in (("clock", clock), ("ai", ai), ("move_limit", move_limit)):
+        for key, value in (("clock", clock), ("ai", ai), ("move_limit", move_limit),
+                           ("rated", parsed["rated"] or None)):
             if value is not None:
                 out[key] = value
         return out

@@ -27,6 +27,8 @@ class LinkMatchSpec:
         """Names, kinds, defaults and bounds come from the description; here only what
         joins fields: an even cell count, and kinds (by default 36) that fit the board."""
         parsed = options.parse(LINKMATCH, raw, OptionError)
+        if not parsed["rated"]:
+            del parsed["rated"]  # casual rooms' options stay as they were
         width, height = parsed["width"], parsed["height"]
         cells = width * height
         if cells % 2:

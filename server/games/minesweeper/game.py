@@ -473,6 +473,7 @@ class MinesweeperGame:
         }
         if by is not None:
             details["by"] = by
+        details["time"] = self.elapsed()  # the team's time, hint penalties included
         self.result = Outcome(reason, None, details).to_map()
         self.hint = None
 

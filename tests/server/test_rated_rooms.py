@@ -1,0 +1,106 @@
+"""Rated rooms through the hub (no sockets): the option, game-over's ratings, the
+rating saved with the game, and rated identities that are kept."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from gridhall import protocol as p
+from gridhall.server.effects import ForgetIdentity, SaveGame
+from gridhall.server.store import Store
+
+from tests.server.helpers import T0, Client, FakeServer, connect
+
+
+def me(client: Client) -> str:
+    player: str = client.last(p.Welcome).player
+    return player
+
+
+def pair(server: FakeServer, **options: Any) -> tuple[Client, Client]:
+    ann, bob = connect(server, "Ann"), connect(server, "Bob")
+    ann.send("create-room", game="gomoku", options=options)
+    bob.send("join-room", room=ann.last(p.Joined).room)
+    return ann, bob
+
+
+def five(black: Client, white: Client, now: float = T0 + 1) -> None:
+    for i in range(4):
+        black.send("move", now, move={"x": i, "y": 0})
+        white.send("move", now, move={"x": i, "y": 1})
+    black.send("move", now, move={"x": 4, "y": 0})
+
+
+def test_a_rated_game_over_carries_each_persons_rating_change() -> None:
+    server = FakeServer()
+    ann, bob = pair(server, rated=True)
+    assert ann.last(p.State).options["rated"] is True
+    five(ann, bob)
+    over = bob.last(p.GameOver)
+    assert over.ratings is not None and set(over.ratings) == {me(ann), me(bob)}
+    assert over.ratings[me(ann)]["before"] == 1000 < over.ratings[me(ann)]["after"]
+    assert over.ratings == ann.last(p.GameOver).ratings
+    saved = next(e for e in server.other if isinstance(e, SaveGame))
+    assert {c.player for c in saved.ratings} == {me(ann), me(bob)}
+    assert server.hub.ratings.get(me(ann), "gomoku").games == 1
+
+
+def test_a_casual_game_changes_no_rating_and_keeps_its_options() -> None:
+    server = FakeServer()
+    ann, bob = pair(server)
+    assert "rated" not in ann.last(p.State).options
+    five(ann, bob)
+    assert ann.last(p.GameOver).ratings is None
+    assert server.hub.ratings.table == {}
+    assert p.encode(ann.last(p.GameOver)).find(b"ratings") == -1  # the old wire form
+
+
+def test_rated_against_the_computer_moves_only_the_person() -> None:
+    server = FakeServer()
+    ann = connect(server, "Ann")
+    ann.send("create-room", game="gomoku", options={"rated": True, "ai": "easy"})
+    bot = next(pid for pid in ann.last(p.State).view["colors"] if pid != me(ann))
+    ann.send("move", T0 + 1, move={"x": 7, "y": 7})
+    for think in server.thinks():  # the computer answers with a stone, then Ann resigns
+        server.execute(server.hub.computer_move(think, {"x": 0, "y": 0}, T0 + 2))
+    ann.send("resign", T0 + 3)
+    over = ann.last(p.GameOver)
+    assert over.result["winner"] == bot
+    assert over.ratings is not None and list(over.ratings) == [me(ann)]
+    assert over.ratings[me(ann)]["after"] < 1000 + 1  # lost to the easy computer
+    assert not server.hub.ratings.has(bot)
+
+
+def test_rated_options_are_checked() -> None:
+    server = FakeServer()
+    ann = connect(server, "Ann")
+    ann.send("create-room", game="gomoku", options={"rated": "yes"})
+    assert "rated" in ann.errors()[-1].message
+    ann.send("create-room", game="minesweeper", options={"rated": True})
+    assert ann.errors()[-1].code == "bad-message"
+    ann.send("create-room", game="linkmatch", options={"rated": True})
+    assert ann.last(p.State).options["rated"] is True
+
+
+def test_a_rated_player_is_kept_when_offline_a_casual_one_forgotten(tmp_path: Path) -> None:
+    server = FakeServer(store=Store(tmp_path / "g.db"), grace_seconds=60)
+    ann, bob = pair(server, rated=True)
+    five(ann, bob)
+    cy = connect(server, "Cy")
+    for c in (ann, bob, cy):
+        c.send("leave-room", T0 + 5) if c is not cy else None
+        c.drop(T0 + 6)
+    server.advance(T0 + 10 * 86400)
+    known = server.hub.identities.by_id
+    assert me(ann) in known and me(bob) in known and me(cy) not in known
+    forgotten = {e.player for e in server.other if isinstance(e, ForgetIdentity)}
+    assert me(cy) in forgotten and me(ann) not in forgotten
+    again = Client(server, T0 + 10 * 86400)  # Ann comes back days later: same identity
+    assert again.hello("Ann", ann.last(p.Welcome).token).player == me(ann)
+    # after a restart the kept identities are still there (their expiry is stored)
+    restarted = FakeServer(store=server.store, grace_seconds=60)
+    assert server.store is not None
+    restarted.hub.ratings.load(server.store.ratings.load())
+    restarted.restore(T0 + 20 * 86400, T0 + 20 * 86400)
+    assert me(bob) in restarted.hub.identities.by_id
