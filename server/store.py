@@ -10,7 +10,8 @@ One SQLite file in WAL mode. It holds:
   latest snapshot and the journal entry that snapshot follows (``base``);
 - ``journal``: per room, every input that changed it, in order (who, what, when);
 - ``games`` and ``chat``: finished games and chat lines, for ``history``, kept
-  within the operator's limits (``server/retention.py``);
+  within the operator's limits (``server/retention.py``); ``game_players`` says who
+  played each game, for the history queries' filters (``server/history.py``);
 - ``bans``, ``audit`` and ``admin_settings``: what the server's operator decided
   (``server/admin_store.py``);
 - ``identity_tokens`` and ``link_codes``: more tokens per identity (linked devices)

@@ -63,7 +63,7 @@ REQUEST_TITLES = {
     "answer": N_("Not answered"),
     "start": N_("Race not started"),
     "host": N_("Host action not done"),
-    "list-games": N_("Game list not loaded"),
+    "list-games": N_("Game history not loaded"),
     "get-replay": N_("Replay not loaded"),
     "leaderboard": N_("Leaderboard not loaded"),
     "get-profile": N_("Profile not loaded"),
@@ -83,6 +83,7 @@ REASONS = {
     "disconnect": N_("disconnection"),
     "cleared": N_("board cleared"),
     "mine": N_("a mine"),
+    "imported": N_("imported from a file"),
 }
 """How a result's reason reads after "wins by" / "Draw by"."""
 
@@ -102,6 +103,8 @@ COMMON = Game(
                {"type": "leave-room"}, shown=("always",), enabled=("always",)),
     ),
     results=(
+        Text(N_("No result: the game was {reason}."), when=("result.reason=imported",),
+             facts={"reason": REASON}),
         Text(N_("Draw by {reason}."), when=("$reason", "!?result.winner"),
              facts={"reason": REASON}),
         Text(N_("You win by {reason}!"), when=("$reason", "result.winner=@me"),
