@@ -64,6 +64,14 @@ def game_id(text: str) -> int:
 def opening(args: argparse.Namespace) -> Opening:
     """The screen the command line asks to open first (shared by both clients)."""
     return Opening(history=bool(args.history), replay=args.replay)
+def link_code(text: str) -> str:
+    """``--link``: a link code as typed (``client/linking.py`` checks its shape)."""
+    from gridhall.client.linking import parse_code
+
+    try:
+        return parse_code(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -90,6 +98,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         help=_("open the list of finished games once connected"))
     parser.add_argument("--replay", type=game_id, default=None, metavar="GAME_ID",
                         help=_("open the replay of finished game GAME_ID once connected"))
+    parser.add_argument("--link", default=None, type=link_code, metavar="CODE",
+                        help=_("play as yourself from another device: the link code it "
+                               "shows (valid 10 minutes, once)"))
     parser.add_argument("--find", action="store_true",
                         help=_("list the gridhall servers on this network and exit"))  # fmt: skip
     parser.add_argument(
@@ -160,7 +171,9 @@ def main(argv: list[str] | None = None) -> int:
         first = {"opening": opening(args)} if opening(args) else {}
         return int(tk_client.main(args.server, name, default=default,
                                   remember=remember_when_connected,
-                                  tokens=(config.saved_token, config.save_token), **first) or 0)
+                                  tokens=(config.saved_token, config.save_token),
+                                  link=args.link,
+                                  **first) or 0)
     try:
         from gridhall.client.tui.app import GridhallApp
         from gridhall.client.tui.connect import ConnectApp
@@ -178,7 +191,7 @@ def main(argv: list[str] | None = None) -> int:
     # The token this server gave us last time takes us straight back to our seat.
     app = GridhallApp(url, name, token=config.saved_token(url),
                       keep_token=lambda token: config.save_token(url, token),
-                      opening=opening(args))
+                      opening=opening(args), link=args.link)
     app.session.add_listener(remember_when_connected(server))
     app.run()
     return 0

@@ -20,6 +20,9 @@ ConnectionStatus = Literal["connecting", "connected", "lost", "closed", "failed"
 
 RESTARTING = 1012
 """The close code of a server stopping to restart (it keeps the rooms)."""
+REPLACED = 4000
+"""The close code when this identity connected again elsewhere (another tab, or a
+device it was linked to): the client waits to be told to take it back."""
 REMOVED = 1008
 """The close code of a connection the server's operator ended (or a ban): its
 reason says why, and a UI shows it."""
@@ -41,6 +44,11 @@ class Connection:
     def restarting(self) -> bool:
         """The server said it is restarting: our seat waits for us."""
         return self.code == RESTARTING
+
+    @property
+    def replaced(self) -> bool:
+        """This identity connected from elsewhere; no reconnect until asked."""
+        return self.code == REPLACED
 
     @property
     def removed(self) -> bool:
@@ -79,7 +87,7 @@ RoomEvent: TypeAlias = (
 ROOM_EVENTS = RoomEvent.__args__
 """The same, for ``isinstance``."""
 
-ServerMessage: TypeAlias = p.Welcome | p.Rooms | RoomEvent
+ServerMessage: TypeAlias = p.Welcome | p.Rooms | p.LinkCodeIssued | RoomEvent
 """What the server sends, less ``error`` (which listeners see as :class:`Refused`)."""
 
 Event: TypeAlias = ServerMessage | Connection | Refused
@@ -88,7 +96,7 @@ Event: TypeAlias = ServerMessage | Connection | Refused
 Request: TypeAlias = (
     p.Hello | p.ListRooms | p.CreateRoom | p.JoinRoom | p.LeaveRoom | p.Sync | p.PlayerInfo
     | p.Move | p.Chat | p.Resign | p.PlayAgain | p.AgreeAgain | p.DeclineAgain | p.Offer
-    | p.Answer | p.Start | p.Host
+    | p.Answer | p.Start | p.Host | p.LinkCode
 )  # fmt: skip
 """Every message a client may send (an intent from a board, button or dialog)."""
 

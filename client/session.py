@@ -37,6 +37,7 @@ from gridhall import protocol as p
 from gridhall.client.messages import (
     BAD_VIEW,
     OFFLINE,
+    REPLACED,
     Connection,
     ConnectionStatus,
     Event,
@@ -90,10 +91,16 @@ class Session:
         clock: Callable[[], float] = time.time,
         keep_token: Callable[[str], None] | None = None,
         deltas: bool = True,
+        link: str | None = None,
     ) -> None:
         self.url = url
         self.name = name
         self.token = token
+        self.link = link
+        """A link code to say ``hello`` with (once) instead of the token: this device
+        then becomes the identity that asked for the code (:meth:`link_with`)."""
+        self.features: tuple[str, ...] = ()
+        """What the server supports beyond the base contract (``welcome.features``)."""
         self.keep_token = keep_token
         self.deltas = deltas
         """Ask for ``moved`` as changes to the view we hold (smaller frames; folded by
@@ -124,6 +131,9 @@ class Session:
         self._wake = asyncio.Event()
         self._closed_by: tuple[int, str] | None = None
         self._room_heard = False
+        self._linking = False
+        """The current connection's ``hello`` carried a link code (not yet answered)."""
+        self._relink = False
         self._banned_until: float | None = None
         """A ban's end (``clock`` time), from the server's ``banned`` answer to ``hello``:
         no reconnect before it, as one would only be refused again."""
@@ -253,11 +263,21 @@ class Session:
                 if reason == "welcomed":
                     attempt = 0
                 delay = self.backoff.delay(attempt)
+                if self._relink:  # we closed it ourselves to say hello with a link code
+                    self._relink = False
+                    if reason == "welcomed":
+                        continue
                 if self._banned_until is not None:
                     delay = max(delay, self._banned_until - self.clock())
                     self._banned_until = None
                 attempt += 1
                 code, why = self._closed_by or (None, "")
+                if code == REPLACED:  # our other device (or tab) has it now: no tug of war
+                    self._status("lost", attempt=attempt, delay=0.0, code=code, reason=why)
+                    self._wake.clear()
+                    await self._wake.wait()
+                    attempt = 0
+                    continue
                 self._status("lost", attempt=attempt, delay=delay, code=code, reason=why)
                 self._wake.clear()
                 with contextlib.suppress(TimeoutError):
@@ -275,6 +295,30 @@ class Session:
         if self._loop is not None and not self._stopped.is_set():
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._stopped.wait(), timeout=2)
+
+    def request_link_code(self) -> None:
+        """Ask for a code that carries this identity to another device (the answer
+        is a ``LinkCodeIssued`` for the listeners)."""
+        self.submit(p.LinkCode())
+
+    def link_with(self, code: str) -> None:
+        """Become the identity that showed ``code`` on another device: reconnect now
+        with ``hello.link``. A refused code is a :class:`Refused` (``bad-link``) and
+        the session goes on as before. Safe from any thread."""
+        loop = self._loop
+        if loop is None:
+            self.link = code
+            return
+
+        def relink() -> None:
+            self.link = code
+            self._relink = True
+            ws = self._ws
+            if ws is not None:
+                loop.create_task(ws.close(1000, "linking to another identity"))
+            self._wake.set()
+
+        loop.call_soon_threadsafe(relink)
 
     def reconnect_now(self) -> None:
         """Skip the rest of the current backoff pause (a UI's "retry now")."""
@@ -307,6 +351,10 @@ class Session:
         since = self.room.seq if self.room is not None and self.token else None
         hello = p.Hello(protocol=PROTOCOL_VERSION, name=self.name, token=self.token or None,
                         since=since, deltas=self.deltas or None)
+        self._linking = self.link is not None
+        if self.link is not None:
+            hello = p.Hello(protocol=PROTOCOL_VERSION, name=self.name, link=self.link,
+                            deltas=self.deltas or None)
         outcome = "failed"
         try:
             await ws.send(p.encode(hello))
@@ -359,6 +407,12 @@ class Session:
 
     def _on_message(self, msg: Any) -> str | None:
         if isinstance(msg, p.Welcome):
+            if self._linking:  # we are now the identity that asked for the code
+                self.link = None
+                self._linking = False
+                self.room = None
+                self.name = msg.name or self.name
+            self.features = tuple(msg.features or ())
             self.player = msg.player
             self.token = msg.token or self.token
             self.server_name = msg.server
@@ -373,6 +427,9 @@ class Session:
                 self._loop.call_later(1.5, self._sync_if_stale, self.room.room)
         elif isinstance(msg, p.Error):
             request = self._requests.get(msg.re) if msg.re is not None else None
+            if self._linking and not self._welcomed:
+                self._link_refused()
+                request = "link"
             if msg.code == p.ErrorCode.NOT_IN_ROOM and self.room is not None:
                 self.room = None  # our room is gone (e.g. while we were away)
             if msg.code == p.ErrorCode.BANNED and msg.retry_after is not None:
@@ -392,6 +449,17 @@ class Session:
                 self._send_sync()
         self._emit(msg)
         return None
+
+    def _link_refused(self) -> None:
+        """The server refused our link code: say hello again as before (the same
+        connection stays open for it), with our own token or as someone new."""
+        self.link = None
+        self._linking = False
+        ws = self._ws
+        if ws is not None and self._loop is not None:
+            hello = p.Hello(protocol=PROTOCOL_VERSION, name=self.name, token=self.token or None,
+                            deltas=self.deltas or None)
+            self._loop.create_task(ws.send(p.encode(hello)))
 
     def _refuse_room(self, code: str, why: str) -> None:
         """A room this client cannot show (a board beyond the protocol): say why, and

@@ -37,6 +37,8 @@ class ErrorCode(StrEnum):
     """The server's own fault (a bug), never the client's: nothing changed."""
     ADMIN_REFUSED = "admin-refused"
     """The admin channel's ``admin-hello`` with a wrong token (PROTOCOL.md, "Admin")."""
+    BAD_LINK = "bad-link"
+    """``hello`` with a link code that is wrong, used or expired (added)."""
     NO_SUCH_PLAYER = "no-such-player"
     """An admin action names a player the server does not know."""
     NO_SUCH_GAME = "no-such-game"

@@ -66,6 +66,9 @@ class Hello:
     deltas: bool | None = None
     """True: this client folds ``moved.delta`` (see :mod:`gridhall.protocol.delta`), so
     its ``moved`` events carry the changes instead of the whole view."""
+    link: str | None = field(default=None, metadata={"min_len": 1, "max_len": 16})
+    """Instead of ``token``, on a second device: a link code from ``link-code`` (added),
+    which makes this connection the identity that asked for it."""
     id: int | None = _req_id()
 
 
@@ -91,6 +94,14 @@ class JoinRoom:
     room: str = _text(16)
     role: Literal["player", "spectator"] = "player"
     password: str | None = field(default=None, metadata={"min_len": 1, "max_len": 64})
+    id: int | None = _req_id()
+
+
+@message("link-code", "client")
+class LinkCode:
+    """Ask for a one-time code that carries this identity to another device (added)."""
+
+    TYPE: ClassVar[str]
     id: int | None = _req_id()
 
 
@@ -275,6 +286,9 @@ class Welcome:
     player: str
     token: str
     server: str
+    name: str | None = None
+    """The identity's name as the server holds it (added): after ``hello.link`` it is
+    the first device's, not the one this ``hello`` sent."""
     re: int | None = None
     features: list[Any] | None = None
     """What this server supports beyond the base contract (added; strings, see
@@ -290,6 +304,17 @@ class Error:
     retry_after: float | None = None
     """Seconds to wait before the same request can succeed (added; rate limits,
     password backoff, a busy room or server)."""
+
+
+@message("link-code", "server")
+class LinkCodeIssued:
+    """The answer to ``link-code`` (added): the code to type on the other device (shown
+    with a dash) and when it stops working (unix time)."""
+
+    TYPE: ClassVar[str]
+    code: str
+    expires_at: float
+    re: int | None = None
 
 
 @message("profile", "server")

@@ -137,6 +137,30 @@ class ForgetIdentity:
 
 
 @dataclass(frozen=True)
+class SaveToken:
+    """One more token (its hash) for an identity: a device it was linked to."""
+
+    player: str
+    token_hash: str
+
+
+@dataclass(frozen=True)
+class SaveLinkCode:
+    """A link code (its hash only) given to ``player``, working until ``expires``."""
+
+    code_hash: str
+    player: str
+    expires: float
+
+
+@dataclass(frozen=True)
+class DropLinkCode:
+    """A link code was used or replaced."""
+
+    code_hash: str
+
+
+@dataclass(frozen=True)
 class Think:
     """Ask a computer player for its move in a worker process.
 
@@ -180,10 +204,10 @@ class Wake:
 
 
 Stored = SaveChat | SaveGame | SaveRoom | Log | SaveSnapshot | DropRoom | SaveIdentity | \
-    ForgetIdentity
+    ForgetIdentity | SaveToken | SaveLinkCode | DropLinkCode
 Effect = Send | Think | Work | Wake | Stored
 STORED = (SaveChat, SaveGame, SaveRoom, Log, SaveSnapshot, DropRoom, SaveIdentity,
-          ForgetIdentity)
+          ForgetIdentity, SaveToken, SaveLinkCode, DropLinkCode)
 
 
 class Outbox:

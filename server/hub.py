@@ -23,6 +23,7 @@ from __future__ import annotations
 import base64
 import functools
 import logging
+import secrets
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -35,14 +36,17 @@ from gridhall.protocol.schema import from_map, to_map
 from .bans import Bans, refusal
 from .config import ServerConfig
 from .effects import (
+    DropLinkCode,
     DropRoom,
     Effect,
     ForgetIdentity,
     Log,
     Outbox,
     SaveIdentity,
+    SaveLinkCode,
     SaveRoom,
     SaveSnapshot,
+    SaveToken,
     Think,
     Wake,
 )
@@ -50,6 +54,7 @@ from .fairness import PasswordGuard, PerAddress
 from .fanout import Kind, RoomBudget
 from .games.base import JSON
 from .identity import Identities, Identity, token_hash
+from .linking import LinkCodes, LinkRefused, shown
 from .lobby import Lobby
 from .names import clean_color, clean_name, computer_name
 from .ratings import Ratings
@@ -82,6 +87,8 @@ class Hub:
         self.lobby = Lobby(self, config.max_rooms, config.grace_seconds,
                            config.max_rooms_per_address)
         self.passwords = PasswordGuard()
+        self.links = LinkCodes()
+        """Live link codes (by hash) and the backoff on wrong ones (``server/linking.py``)."""
         self.bans = Bans()
         """The operator's bans in force (loaded from the store at start)."""
         self.ratings = Ratings()
@@ -107,7 +114,7 @@ class Hub:
             p.Resign: self._resign, p.PlayAgain: self._play_again,
             p.AgreeAgain: self._agree_again, p.DeclineAgain: self._decline_again,
             p.Offer: self._offer, p.Answer: self._answer, p.Start: self._start,
-            p.Host: self._host,
+            p.Host: self._host, p.LinkCode: self._link_code,
         }
 
     # -- session inputs -------------------------------------------------------
@@ -125,19 +132,29 @@ class Hub:
                 raise ProtocolError(ErrorCode.BANNED, refusal(ban), msg.id,
                                     retry_after=round(ban.until - now, 3))
         name = clean_name(msg.name, msg.id)
-        ident = self.identities.resume(msg.token) if msg.token else None
-        token = msg.token
+        out = Outbox()
+        ident: Identity | None
+        token: str | None
+        if msg.link is not None:
+            ident, token = self._redeem(out, msg, address, now)
+        else:
+            ident = self.identities.resume(msg.token) if msg.token else None
+            token = msg.token
+            if ident is not None and ident.linked:  # a ban names the first device's token
+                ban = self.bans.token(ident.token_hash, now)
+                if ban is not None:
+                    raise ProtocolError(ErrorCode.BANNED, refusal(ban), msg.id,
+                                        retry_after=round(ban.until - now, 3))
         if ident is None or ident.bot is not None or token is None:
             ident, token = self.identities.create(name)
-        elif ident.room is None:
+        elif ident.room is None and msg.link is None:
             ident.name = name
         ident.connected = True
         ident.address = address
         ident.deltas = bool(msg.deltas)
-        out = Outbox()
         out.send([ident.id], p.Welcome(protocol=p.PROTOCOL_VERSION, player=ident.id,
                                        token=token, server=self.config.name, re=msg.id,
-                                       features=list(FEATURES)))
+                                       features=list(FEATURES), name=ident.name))
         out.add(self._saved(ident))
         if self._expiry.pop(ident.id, None) is not None:
             out.add(Wake("@" + ident.id, None))
@@ -146,6 +163,45 @@ class Hub:
             self._input(out, room, {"k": "back", "p": ident.id, "since": msg.since}, now,
                         lambda: room.resumed(out, ident, now, msg.id, msg.since))
         return ident, out.effects
+
+    def _redeem(self, out: Outbox, msg: p.Hello, address: str, now: float
+                ) -> tuple[Identity, str]:
+        """``hello`` with a link code: the identity that asked for it, with a new
+        token of this device's own (its hash kept beside the first one's)."""
+        assert msg.link is not None
+        wait = self.links.wait(address, now)
+        if wait > 0:
+            raise ProtocolError(ErrorCode.RATE_LIMITED, "Too many wrong link codes; wait "
+                                f"{wait:.1f} s before trying again.", msg.id,
+                                retry_after=round(wait, 3))
+        try:
+            player, digest = self.links.redeem(msg.link, address, now)
+            ident = self.identities.by_id.get(player)
+            if ident is None or ident.bot is not None:
+                raise LinkRefused(player)
+        except LinkRefused:
+            raise ProtocolError(ErrorCode.BAD_LINK, "That link code is wrong, used or "
+                                "expired; ask the other device for a new one.",
+                                msg.id) from None
+        out.add(DropLinkCode(digest))
+        ban = self.bans.token(ident.token_hash, now)
+        if ban is not None:
+            raise ProtocolError(ErrorCode.BANNED, refusal(ban), msg.id,
+                                retry_after=round(ban.until - now, 3))
+        token = secrets.token_urlsafe(24)
+        self.identities.add_token(ident, token_hash(token))
+        out.add(SaveToken(ident.id, token_hash(token)))
+        log.info("%s linked a new device from %s", ident.id, address,
+                 extra={"player": ident.id})
+        return ident, token
+
+    def _link_code(self, out: Outbox, ident: Identity, msg: p.LinkCode, now: float) -> None:
+        """A one-time code for another device to become this identity."""
+        code, digest, _old = self.links.issue(ident.id, now)
+        expires = self.links.expires(ident.id) or now
+        out.add(SaveLinkCode(digest, ident.id, expires))
+        out.send([ident.id], p.LinkCodeIssued(code=shown(code), expires_at=expires,
+                                              re=msg.id))
 
     def handle(self, ident: Identity, msg: Any, now: float
                ) -> tuple[list[Effect], ProtocolError | None]:
@@ -162,7 +218,7 @@ class Hub:
         error: ProtocolError | None = None
         if handler is None:
             error = ProtocolError(ErrorCode.BAD_MESSAGE, f"{msg.TYPE!r} is not expected now.")
-        elif isinstance(msg, (p.ListRooms, p.CreateRoom)):  # journalled inside, if at all
+        elif isinstance(msg, (p.ListRooms, p.CreateRoom, p.LinkCode)):  # journalled inside
             error = self._attempt(lambda: handler(out, ident, msg, now))
         else:
             room = before or (self._room_named(msg.room) if isinstance(msg, p.JoinRoom)
@@ -256,10 +312,12 @@ class Hub:
         forgotten now (an offline player with a rating is kept, see
         :meth:`_expire_later`); a connected one stays (in the lobby)."""
         if not ident.connected and not self._replaying:  # a restore sweeps at its end
-            if self.ratings.has(ident.id) and ident.bot is None:
-                self._kept.append(ident)
+            if (self.ratings.has(ident.id) and ident.bot is None) \
+                    or (self.links.expires(ident.id) or 0.0) > now:
+                self._kept.append(ident)  # kept for its rating, or its link code
                 return
             self.identities.forget(ident)
+            self.links.forget_player(ident.id)
             self._released.append(ident.id)
 
     # -- the journal ----------------------------------------------------------
@@ -319,11 +377,14 @@ class Hub:
 
     def _forget(self, out: Outbox, ident: Identity) -> None:
         self.identities.forget(ident)
+        self.links.forget_player(ident.id)
         out.add(ForgetIdentity(ident.id))
 
     # -- restoring ------------------------------------------------------------
     def restore(self, identities: list[JSON], rooms: Iterable[SavedRoom], now: float,
-                down_since: float) -> list[Effect]:
+                down_since: float, links: tuple[list[tuple[str, str]],
+                                                list[tuple[str, str, float]]] | None = None
+                ) -> list[Effect]:
         """Rebuild identities and every live room after a restart, then give each
         person the grace period from ``now``. Clocks skip the downtime: the time
         since the server was last known to run (``down_since``, its last "alive"
@@ -331,6 +392,12 @@ class Hub:
         for row in identities:
             self.identities.add(Identity(id=row["id"], token_hash=row["token_hash"],
                                          name=row["name"], color=row["color"], bot=row["bot"]))
+        tokens, codes = links or ([], [])
+        for pid, digest in tokens:  # linked devices' tokens
+            if pid in self.identities.by_id:
+                self.identities.add_token(self.identities.by_id[pid], digest)
+        for digest, pid, expires in codes:
+            self.links.add(digest, pid, expires)
         out = Outbox()
         rooms = list(rooms)
         last_seen = {saved.row["code"]: max([down_since, *(float(e["t"]) for _, e in
@@ -352,6 +419,9 @@ class Hub:
         for ident in list(self.identities.by_id.values()):
             if ident.room is None:
                 at = expiries.get(ident.id)
+                code_end = self.links.expires(ident.id)  # kept while its link code works
+                if code_end is not None and code_end > now and (at is None or at < code_end):
+                    at = code_end
                 if at is None and not ident.bot and self.ratings.has(ident.id):
                     self._expire_later(out, ident, now)  # its room is gone; it is kept
                 elif ident.bot or at is None or at <= now:
@@ -494,8 +564,8 @@ class Hub:
     def _expire_later(self, out: Outbox, ident: Identity, now: float) -> None:
         """Keep a roomless, disconnected identity resumable for the grace period; one
         with a rating for ``rated_identity_days``, so no one loses a rating by
-        stepping away."""
-        at = now + self.config.grace_seconds
+        stepping away; one with a link code while the code works."""
+        at = max(now + self.config.grace_seconds, self.links.expires(ident.id) or 0.0)
         if self.ratings.has(ident.id):
             days = self.config.rated_identity_days or KEPT_FOR_GOOD
             at = max(at, now + days * 86400.0)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
@@ -30,6 +30,8 @@ class Identity:
     """The network address of the connection that last said hello for it."""
     deltas: bool = False
     """That connection folds ``moved`` deltas (it said ``deltas: true`` in ``hello``)."""
+    linked: set[str] = field(default_factory=set)
+    """Hashes of more tokens for it: devices it was carried to with a link code."""
 
     @property
     def online(self) -> bool:
@@ -63,6 +65,11 @@ class Identities:
         self.by_id[ident.id] = ident
         self.by_token[ident.token_hash] = ident
 
+    def add_token(self, ident: Identity, digest: str) -> None:
+        """One more token for ``ident`` (a linked device); both keep working."""
+        ident.linked.add(digest)
+        self.by_token[digest] = ident
+
     def resume(self, token: str) -> Identity | None:
         return self.by_token.get(token_hash(token))
 
@@ -70,6 +77,8 @@ class Identities:
         """Drop an identity nobody can resume any more (offline and roomless)."""
         self.by_id.pop(ident.id, None)
         self.by_token.pop(ident.token_hash, None)
+        for digest in ident.linked:
+            self.by_token.pop(digest, None)
 
     def __len__(self) -> int:
         return len(self.by_id)

@@ -16,6 +16,8 @@ One SQLite file in WAL mode. It holds:
   (``server/analysis_store.py``);
 - ``bans``, ``audit`` and ``admin_settings``: what the server's operator decided
   (``server/admin_store.py``);
+- ``identity_tokens`` and ``link_codes``: more tokens per identity (linked devices)
+  and the live link codes, hashed (``server/link_store.py``);
 - ``ratings``, ``rating_history`` and Minesweeper's team records, written with the
   finished game they come from (``server/ratings_store.py``);
 - ``meta``: ``alive_at``, refreshed every few seconds while the server runs, so a
@@ -62,20 +64,24 @@ from typing import Any
 import msgpack
 
 from .effects import (
+    DropLinkCode,
     DropRoom,
     ForgetIdentity,
     Log,
     SaveChat,
     SaveGame,
     SaveIdentity,
+    SaveLinkCode,
     SaveRoom,
     SaveSnapshot,
+    SaveToken,
     Stored,
 )
 from . import analysis_store
 from .admin_store import AdminTables
 from .hub import SavedRoom
 from .history import count_moves, index_game, migrate as migrate_history
+from .link_store import LinkTables
 from .ratings_store import RatingsTables
 from .retention import Limits, Pruner
 
@@ -192,6 +198,8 @@ class Store:
         self.pruner = Pruner(self.db, limits or Limits())
         self.admin = AdminTables(self.db)
         """Bans, the audit log and settings changed from the admin page."""
+        self.links = LinkTables(self.db)
+        """Linked devices' tokens and live link codes."""
         self.ratings = RatingsTables(self.db)
         """Ratings and Minesweeper team records (``server/ratings_store.py``)."""
 
@@ -245,6 +253,9 @@ class Store:
                        (e.player, e.token_hash, e.name, e.color, e.bot, e.expires))
         elif isinstance(e, ForgetIdentity):
             db.execute("DELETE FROM identities WHERE id = ?", (e.player,))
+            self.links.forget(e.player)
+        elif isinstance(e, (SaveToken, SaveLinkCode, DropLinkCode)):
+            self.links.apply(e)
         elif isinstance(e, SaveChat):
             db.execute("INSERT INTO chat (room, player, name, text, ts) VALUES (?,?,?,?,?)",
                        (e.room, e.player, e.name, e.text, e.ts))

@@ -17,13 +17,15 @@ Tokens = tuple[Callable[[str], str | None], Callable[[str, str], None]]
 
 def main(server: str | None, name: str, *, default: str = "",
          remember: Callable[[str], Listener] | None = None,
-         tokens: Tokens | None = None, opening: Opening | None = None) -> int:  # fmt: skip
+         tokens: Tokens | None = None, opening: Opening | None = None,
+         link: str | None = None) -> int:  # fmt: skip
     """Open the window and run until it is closed; the exit status. Without a
     ``server`` (``--server`` text) the window first shows the connect screen, with
     ``default`` typed in. ``remember(server)`` makes a listener for the session
     (the CLI's: save the server once it answered); ``tokens`` reads the token kept
     for the chosen server (back to our seat) and keeps the one it gives; ``opening``
-    is what ``--history`` / ``--replay ID`` asked to show once connected."""
+    is what ``--history`` / ``--replay ID`` asked to show once connected; ``link``
+    (``--link CODE``) makes this device the player who showed that code elsewhere."""
     from gridhall.client.address import server_url
     from gridhall.client.tk.app import TkApp
     from gridhall.client.tk.connect import ask_server
@@ -47,7 +49,8 @@ def main(server: str | None, name: str, *, default: str = "",
         def keep(new: str) -> None:
             save(url, new)
 
-    app = TkApp(url, name, root=root, token=token, keep_token=keep, opening=opening)
+    app = TkApp(url, name, root=root, token=token, keep_token=keep, opening=opening,
+                link=link)
     if remember is not None:
         app.session.add_listener(remember(server))
     return app.run()

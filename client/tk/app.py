@@ -16,6 +16,7 @@ from gridhall.client.session import Backoff, Session
 from gridhall.client.tk import theme
 from gridhall.client.tk.answers import Answers
 from gridhall.client.tk.bridge import Bridge, Snapshot
+from gridhall.client.tk.linking import LinkDialog
 from gridhall.client.tk.lobby import LobbyFrame
 from gridhall.client.tk.menu import Windows
 from gridhall.client.tk.room import RoomFrame
@@ -43,11 +44,13 @@ class TkApp:
         backoff: Backoff | None = None,
         keep_token: Callable[[str], None] | None = None,
         opening: Opening | None = None,
+        link: str | None = None,
     ) -> None:
         self.root = root or tk.Tk(className="gridhall")
         self.root.title(f"gridhall · {name}")
         theme.apply(self.root)
-        self.session = Session(url, name, token=token, backoff=backoff, keep_token=keep_token)
+        self.session = Session(url, name, token=token, backoff=backoff, keep_token=keep_token,
+                               link=link)
         self.bridge = Bridge(self.session, self.root, self.on_message)
         self.notices: list[str] = []
         """Every notice shown, oldest first (what the player was told)."""
@@ -68,6 +71,9 @@ class TkApp:
                                     command=self.bridge.reconnect_now)
         self.notice = ttk.Label(bar, style="Bar.TLabel", foreground="#ffd866")
         self.notice.pack(side="left", padx=16)
+        self.linking = ttk.Button(bar, text=_("Other device…"), command=self.open_link)
+        self.linking.pack(side="right")
+        self.link_dialog: LinkDialog | None = None
 
         self.lobby = LobbyFrame(self.body, self.bridge.submit, self.notify)
         self.lobby.pack(fill="both", expand=True)
@@ -129,6 +135,8 @@ class TkApp:
             self.answers.take(to_map(msg))
         elif isinstance(msg, p.Rooms):
             self.lobby.show_rooms(list(msg.rooms))
+        elif isinstance(msg, p.LinkCodeIssued) and self.link_dialog is not None:
+            self.link_dialog.show(msg)
         elif isinstance(msg, p.Announce):
             self.notify(announce_text(msg))
             if self.room is not None:  # it is a line in the room's log too
@@ -146,13 +154,17 @@ class TkApp:
         status = msg.status
         url = self.session.url
         if status == "connected":
+            self.root.title(f"gridhall · {self.session.name}")  # a link code renames us
             self.connection.configure(text=f"● {snap.server_name or _('connected')} · {url}",
                                       foreground="#7bd88f")  # fmt: skip
             self.reconnect.pack_forget()
             self.lobby.refresh()
         elif status in ("lost", "failed", "connecting"):
             self.answers.forget()
-            if status == "lost" and msg.restarting:
+            if status == "lost" and msg.replaced:
+                text = "○ " + _("playing on another device · press Reconnect now to play "
+                                "here again")
+            elif status == "lost" and msg.restarting:
                 text = "○ " + _("server restarting; your game is kept · reconnecting in "
                                 "{seconds}s", seconds=f"{msg.delay:.1f}") + f" · {url}"
             elif status == "lost":
@@ -191,6 +203,16 @@ class TkApp:
             self.room = None
             self.lobby.pack(fill="both", expand=True)
             self.lobby.refresh()
+
+    def open_link(self) -> None:
+        """The link dialog: show a code for another device, or type one from it."""
+        if self.link_dialog is not None and self.link_dialog.winfo_exists():
+            self.link_dialog.lift()
+            return
+        self.link_dialog = LinkDialog(self.root, self.session, self._link_closed)
+
+    def _link_closed(self) -> None:
+        self.link_dialog = None
 
     def notify(self, text: str) -> None:
         """Tell the player something in the status bar for a few seconds."""

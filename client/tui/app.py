@@ -18,6 +18,7 @@ from gridhall.client.session import Backoff, Session
 from gridhall.client.tui.asking import deliver
 from gridhall.client.tui.events import ServerEvent
 from gridhall.client.tui.help import HelpScreen
+from gridhall.client.tui.linking import LinkScreen
 from gridhall.client.tui.lobby import LobbyScreen
 from gridhall.client.tui.room import RoomScreen
 from gridhall.client.tui.text import PlainNotify, translate_bindings
@@ -33,6 +34,8 @@ class GridhallApp(PlainNotify[None]):
     TITLE = "gridhall"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f1,question_mark", "help", N_("Help")),
+        Binding("ctrl+o", "link", N_("Other device")),
+        Binding("ctrl+r", "reconnect", N_("Reconnect")),
         Binding("ctrl+q", "quit", N_("Quit"), priority=True),
     ]
 
@@ -45,10 +48,12 @@ class GridhallApp(PlainNotify[None]):
         backoff: Backoff | None = None,
         keep_token: Callable[[str], None] | None = None,
         opening: Opening | None = None,
+        link: str | None = None,
     ) -> None:
         super().__init__()
         translate_bindings(self)
-        self.session = Session(url, name, token=token, backoff=backoff, keep_token=keep_token)
+        self.session = Session(url, name, token=token, backoff=backoff, keep_token=keep_token,
+                               link=link)
         self.session.add_listener(self._from_session)
         self.lobby = LobbyScreen()
         self.room_screen: RoomScreen | None = None
@@ -76,6 +81,14 @@ class GridhallApp(PlainNotify[None]):
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen())
 
+    def action_link(self) -> None:
+        """The link dialog: carry this player to another device, or the other way."""
+        if not isinstance(self.screen, LinkScreen):
+            self.push_screen(LinkScreen(self.session))
+
+    def action_reconnect(self) -> None:
+        self.session.reconnect_now()
+
     async def on_server_event(self, event: ServerEvent) -> None:
         if not self.is_running:
             return  # closing: the screens are gone or going, and the session is next
@@ -86,6 +99,8 @@ class GridhallApp(PlainNotify[None]):
             self.notify(error_text(msg), title=error_title(msg), severity="error", timeout=6)
         elif isinstance(msg, p.Rooms):
             self.lobby.show_rooms(list(msg.rooms))
+        elif isinstance(msg, p.LinkCodeIssued) and isinstance(self.screen, LinkScreen):
+            self.screen.show(msg)
         elif isinstance(msg, p.Announce):
             self.notify(announce_text(msg), title=_("Announcement"), severity="warning",
                         timeout=30)
@@ -105,10 +120,15 @@ class GridhallApp(PlainNotify[None]):
         who = plain(f"{self.session.name} → {self.session.url}")
         if status == "connected":
             self._failures = 0
+            who = plain(f"{self.session.name} → {self.session.url}")  # a link renames us
             self.sub_title = f"{who} · {plain(self.session.server_name or _('connected'))}"
             self.lobby.action_refresh()
             self.lobby.refresh_bindings()  # the server's features decide the history keys
             self._open_first()
+        elif status == "lost" and msg.replaced:
+            self.sub_title = f"{who} · " + _("playing on another device")
+            self.notify(_("You are now playing on another device. Press {key} to play "
+                          "here again.", key="Ctrl+R"), severity="warning", timeout=30)
         elif status == "lost" and msg.restarting:
             self.sub_title = f"{who} · " + _("server restarting, reconnecting in {seconds}s",
                                              seconds=f"{msg.delay:.1f}")

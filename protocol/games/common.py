@@ -38,6 +38,8 @@ ERRORS = {
     "muted": N_("The host has muted your chat in this room."),
     "game-in-progress": N_("Not while a game is under way; wait until it is over."),
     "banned": N_("The server's operator has banned you from this server for a while."),
+    "bad-link": N_("That link code is wrong, used or expired; ask the other device for a "
+                   "new one."),
     "internal-error": N_("The server failed on that request. That is a fault in the server, "
                          "not in what you did; nothing changed, so try again, and tell whoever "
                          "runs the server if it repeats."),
@@ -67,6 +69,8 @@ REQUEST_TITLES = {
     "get-profile": N_("Profile not loaded"),
     "records": N_("Records not loaded"),
     "analyse": N_("Game not analysed"),
+    "link-code": N_("No link code"),
+    "link": N_("Not linked"),
 }
 
 REASONS = {

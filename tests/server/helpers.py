@@ -79,7 +79,8 @@ class FakeServer:
         """Start again from the store, as a restarted server does."""
         assert self.store is not None
         identities, rooms = self.store.load_live()
-        self.execute(self.hub.restore(identities, rooms, now, down_since))
+        links = (self.store.links.tokens(), self.store.links.codes(now))
+        self.execute(self.hub.restore(identities, rooms, now, down_since, links))
 
     def bind(self, ident: Identity, session: Session) -> None:
         self.sessions.bind(ident, session)

@@ -40,6 +40,7 @@ CLIENT_EXAMPLES: dict[str, dict[str, Any]] = {
     "get-profile": {"player": "p1", "id": 13},
     "records": {"game": "minesweeper", "id": 14},
     "analyse": {"game_id": 42, "id": 12},
+    "link-code": {"id": 15},
 }
 
 SERVER_EXAMPLES: dict[str, dict[str, Any]] = {
@@ -100,6 +101,7 @@ SERVER_EXAMPLES: dict[str, dict[str, Any]] = {
                  "moves": [{"n": 1, "eval": 12, "best": [7, 7]},
                            {"n": 2, "eval": 1000, "best": [9, 7], "mark": "missed-vcf"}],
                  "re": 12},
+    "link-code": {"code": "K7MQ-2D9X", "expires_at": 1700000600.0, "re": 15},
 }
 
 

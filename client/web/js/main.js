@@ -6,6 +6,7 @@
 
 import { $, el } from "./dom.js";
 import { LANG_KEY, SOURCE, language, loadLanguage, preferredLanguage, t } from "./i18n.js";
+import { LinkView } from "./linking.js";
 import { LobbyView } from "./lobby.js";
 import { RoomView } from "./room.js";
 import { Session, saveName, savedName } from "./session.js";
@@ -80,6 +81,7 @@ class App {
       history: new HistoryView(this), replay: new ReplayView(this),
       leaderboard: new LeaderboardView(this), profile: new ProfileView(this),
     };
+    this.linking = new LinkView(this);
     $("#reconnect").addEventListener("click", () => this.session && this.session.connect());
     $("#rename").addEventListener("click", () => this.rename());
     window.addEventListener("hashchange", () => this.followHash());
@@ -135,6 +137,7 @@ class App {
     this.lobby.relabel();
     this.bulletins.relabel();
     if (this.route) this.views[this.route.view].relabel();
+    this.linking.relabel();
     if (this.screen === "room") this.room.relabel();
   }
 
@@ -162,8 +165,9 @@ class App {
     });
   }
 
-  connect(name) {
+  connect(name, link = null) {
     this.session = new Session(socketUrl(), name);
+    this.session.link = link;
     this.session.on((msg) => this.onMessage(msg));
     this.showName(name);
     this.showScreen("lobby");
@@ -204,11 +208,29 @@ class App {
     else if (kind === "error") this.onError(msg);
     else if (kind === "rooms") this.lobby.showRooms(Array.isArray(msg.rooms) ? msg.rooms : []);
     else if (kind === "welcome") this.onWelcome(msg);
+    else if (kind === "link-code") this.linking.show(msg);
     else if (kind === "announce") this.bulletins.show("announce", () => announcementText(msg));
     else if (kind === "room-closed") this.onClosed(msg);
     else if (kind === "left" && this.session && msg.player === this.session.player) this.onRemoved(msg);
     this.follow();
     if (this.screen === "room" && typeof msg.room === "string") this.room.handle(msg, before);
+  }
+
+  onWelcome(msg) {
+    $("#server-name").textContent = String(msg.server || "");
+    this.linking.welcomed(this.session);
+    this.showName(this.session.name); // a link code makes us the other device's player
+  }
+
+  /** Become the player another device showed `code` for (from the start screen too). */
+  linkWith(code) {
+    if (!this.session) {
+      const typed = $("#name-form").elements.name.value.trim().replace(/\s+/g, " ").slice(0, 32);
+      this.invited = null;
+      this.connect(typed || savedName() || t("Player"), code);
+      return;
+    }
+    this.session.linkWith(code);
   }
 
   onConnection(msg) {
@@ -463,6 +485,7 @@ class App {
   }
 
   tick() {
+    this.linking.tick();
     if (this.screen === "room") this.room.tick();
     else if (this.screen === "lobby") {
       this.sinceRefresh += TICK_MS;

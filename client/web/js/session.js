@@ -78,6 +78,9 @@ export class Session {
     this.nextId = 1;
     this.requests = new Map();
     this.listeners = [];
+    this.link = null; // a link code to say hello with once, instead of the token (linking.js)
+    this.linking = false; // the current connection's hello carried it, not yet answered
+    this.features = []; // welcome.features: what the server offers beyond the base contract
   }
 
   get connected() { return this.ws !== null && this.welcomed; }
@@ -112,7 +115,9 @@ export class Session {
     ws.onopen = () => {
       // deltas: `moved` carries the changes to the view we hold (fold() applies them)
       const hello = { type: "hello", protocol: PROTOCOL, name: this.name, deltas: true };
-      if (this.token) hello.token = this.token;
+      this.linking = this.link !== null;
+      if (this.linking) hello.link = this.link;
+      else if (this.token) hello.token = this.token;
       ws.send(encode(hello));
     };
     ws.onmessage = (event) => {
@@ -132,6 +137,20 @@ export class Session {
   /** Reconnect at once if we are waiting to (a "retry now" button, the tab shown again). */
   wake() {
     if (this.ws === null && this.paused === null) this.connect();
+  }
+
+  /** Become the player who showed `code` on another device: connect again at once with
+   * `hello.link`. A refused code comes as an error (request "link"), and the session
+   * goes on as before with its own token. */
+  linkWith(code) {
+    this.link = code;
+    const old = this.ws;
+    if (old !== null) {
+      this.ws = null;
+      this.welcomed = false;
+      old.close(1000);
+    }
+    this.connect();
   }
 
   /** Drop the socket as a network failure would (tests, and a UI's "reconnect now"). */
@@ -195,6 +214,16 @@ export class Session {
   onMessage(msg) {
     const kind = msg.type;
     if (kind === "welcome") {
+      this.features = Array.isArray(msg.features) ? msg.features.map(String) : [];
+      if (this.linking) { // we are now the identity that showed the code
+        this.linking = false;
+        this.link = null;
+        this.room = null;
+        if (typeof msg.name === "string" && msg.name) {
+          this.name = msg.name;
+          saveName(msg.name);
+        }
+      }
       this.player = msg.player;
       if (msg.token) {
         this.token = msg.token;
@@ -209,6 +238,14 @@ export class Session {
       if (copy !== null) setTimeout(() => this.syncIfStale(copy), 1500);
     } else if (kind === "error") {
       if (Number.isInteger(msg.re)) msg = { ...msg, request: this.requests.get(msg.re) };
+      if (this.linking && !this.welcomed) { // the code was refused: hello as before
+        this.linking = false;
+        this.link = null;
+        msg = { ...msg, request: "link" };
+        const hello = { type: "hello", protocol: PROTOCOL, name: this.name, deltas: true };
+        if (this.token) hello.token = this.token;
+        if (this.ws !== null) this.ws.send(encode(hello));
+      }
       if (msg.code === "not-in-room" && this.room !== null) this.room = null;
       if (msg.code === "version-mismatch") this.paused = "fatal";
       if (msg.code === "banned") this.paused = "banned";

@@ -1,0 +1,84 @@
+"""The link dialog of the terminal client: show a code that carries this player to
+another device, or type the code another device shows (``client/linking.py``)."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label
+
+from gridhall import protocol as p
+from gridhall.client.linking import FEATURE, code_lines, parse_code
+from gridhall.client.session import Session
+from gridhall.client.tui.text import text, translate_bindings
+from gridhall.protocol.i18n import N_, _
+
+
+class LinkScreen(ModalScreen[None]):
+    """"Use on another device" (ask for a code and show it) and "I have a code"."""
+
+    DEFAULT_CSS = """
+    LinkScreen { align: center middle; }
+    #link-dialog { width: 64; height: auto; padding: 1 2; border: thick $accent;
+                   background: $surface; }
+    #link-dialog .title { margin-bottom: 1; }
+    #link-code { text-style: bold; color: $success; margin: 1 0 0 0; }
+    #link-error { color: $error; }
+    #link-dialog Horizontal { height: auto; margin-top: 1; }
+    #link-dialog Input { width: 1fr; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", N_("Close"))]
+
+    def __init__(self, session: Session) -> None:
+        super().__init__()
+        translate_bindings(self)
+        self.session = session
+
+    def compose(self) -> ComposeResult:
+        offered = FEATURE in self.session.features
+        with Vertical(id="link-dialog"):
+            yield Label(_("Use on another device"), classes="title")
+            if offered:
+                yield Button(_("Show a code"), id="link-show", variant="primary")
+            else:
+                yield Label(_("This server does not give link codes."))
+            yield Label("", id="link-code")
+            yield Label("", id="link-info")
+            yield Label(_("I have a code"), classes="title")
+            with Horizontal():
+                yield Input(placeholder="K7MQ-2D9X", id="link-input", max_length=16)
+                yield Button(_("Use this code"), id="link-use", variant="success")
+            yield Label("", id="link-error")
+            yield Button(_("Close"), id="link-close")
+
+    @on(Button.Pressed, "#link-show")
+    def _ask(self) -> None:
+        self.session.request_link_code()
+
+    def show(self, issued: p.LinkCodeIssued) -> None:
+        """The server's answer: the code, and how long it works."""
+        self.query_one("#link-code", Label).update(text(issued.code))
+        self.query_one("#link-info", Label).update(
+            text("\n".join(code_lines(issued.code, issued.expires_at))))
+
+    @on(Button.Pressed, "#link-use")
+    @on(Input.Submitted, "#link-input")
+    def _use(self) -> None:
+        error = self.query_one("#link-error", Label)
+        try:
+            code = parse_code(self.query_one("#link-input", Input).value)
+        except ValueError as exc:
+            error.update(text(str(exc)))
+            return
+        error.update("")
+        self.session.link_with(code)
+        self.dismiss(None)
+
+    @on(Button.Pressed, "#link-close")
+    def action_close(self) -> None:
+        self.dismiss(None)
