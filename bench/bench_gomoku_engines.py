@@ -30,7 +30,7 @@ BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH.parent))
 sys.path.insert(0, str(BENCH))
 
-from gomoku_engines import ENGINES  # noqa: E402
+from gomoku_engines import ENGINES, engine_spec, file_label  # noqa: E402
 from gomoku_match import OPENINGS, Game, Side, play, write_psq  # noqa: E402
 
 HARD = "gridhall-hard"
@@ -65,7 +65,17 @@ def main() -> None:
         help="what a move is charged: the worker's CPU time (default), or wall time",
     )
     ap.add_argument("--jobs", type=int, default=2, help="games played at once")
-    ap.add_argument("--engines", default=",".join(ENGINES), help="comma-separated names")
+    ap.add_argument(
+        "--engines",
+        default=",".join(ENGINES),
+        help="comma-separated names; pbrain:COMMAND plays any Gomocup engine (pbrain_engine.py)",
+    )
+    ap.add_argument(
+        "--losses",
+        type=Path,
+        default=None,
+        help="also copy every game hard lost here (e.g. bench/samples/losses/)",
+    )
     ap.add_argument("--records", type=Path, default=BENCH / "results" / "engines")
     args = ap.parse_args()
     theirs_budget = args.budget if args.their_budget is None else args.their_budget
@@ -73,7 +83,7 @@ def main() -> None:
     print(f"load before: {os.getloadavg()[0]:.2f} (1-min), {os.cpu_count()} cpus")
     names = []
     for name in args.engines.split(","):
-        spec = ENGINES[name]
+        spec = engine_spec(name)
         why = spec.missing()
         if why:
             print(f"skip {name} ({spec.describe}): {why}")
@@ -95,10 +105,12 @@ def main() -> None:
             e, k, c = key
             ours = 1 if c else 2
             verdict = "won" if g.winner == ours else "draw" if g.winner == 0 else "LOST"
-            name = f"{e}-{k}-hard_{'black' if c else 'white'}.psq"
+            name = f"{file_label(e)}-{k}-hard_{'black' if c else 'white'}.psq"
             write_psq(g, args.records / name)
+            if args.losses is not None and verdict == "LOST":
+                write_psq(g, args.losses / name)
             print(
-                f"{e:9s} game {k} hard {'black' if c else 'white'}: {verdict} in "
+                f"{file_label(e):9s} game {k} hard {'black' if c else 'white'}: {verdict} in "
                 f"{len(g.moves)} moves ({g.reason}); overruns hard {g.overruns[ours]}, "
                 f"{e} {g.overruns[3 - ours]}  -> {args.records / name}",
                 flush=True,
@@ -125,7 +137,7 @@ def main() -> None:
                 over[0] += g.overruns[ours]
                 over[1] += g.overruns[3 - ours]
                 ours_times += [t for i, t in enumerate(g.times) if i >= 2 and 1 + i % 2 == ours]
-        print(f"{e:9s} {row[0]:>17s} {row[1]:>17s}  {over[0]}/{over[1]}")
+        print(f"{file_label(e):9s} {row[0]:>17s} {row[1]:>17s}  {over[0]}/{over[1]}")
     if ours_times:
         print(
             f"hard time per move ({args.clock} clock, harness): avg "

@@ -42,8 +42,16 @@ OPENINGS: tuple[tuple[Point, ...], ...] = (
     ((7, 7), (8, 5)),
     ((7, 7), (6, 6)),
     ((7, 7), (9, 7)),
+    ((7, 7), (7, 8)),
+    ((7, 7), (6, 7)),
+    ((7, 7), (8, 6)),
+    ((7, 7), (9, 9)),
+    ((7, 7), (7, 9)),
+    ((7, 7), (5, 6)),
+    ((7, 7), (9, 5)),
 )
-"""Black at the centre, white near it: one per game pair, so the games of a match differ."""
+"""Black at the centre, white near it: one per game pair, so the games of a match differ
+(15, as Gomocup-style matches use; the last seven mirror or widen the first eight)."""
 
 
 def _make_engine(kind: str, budget: float, clock_kind: str) -> Any:
@@ -55,7 +63,7 @@ def _make_engine(kind: str, budget: float, clock_kind: str) -> Any:
     import gomoku_engines  # bench/ is on sys.path in the worker too
 
     gomoku_engines.CLOCK = clock_kind
-    return gomoku_engines.ENGINES[kind].factory(budget)
+    return gomoku_engines.engine_spec(kind).factory(budget)
 
 
 class _Ours:
@@ -95,10 +103,22 @@ def _worker(conn: Connection, kind: str, budget: float, clock_kind: str, path: l
 
 
 def cpu_seconds(pid: int) -> float:
-    """CPU time (user + system) a process has used so far, from /proc."""
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / _TICKS
+    """CPU time (user + system) a process and its live descendants have used so far,
+    from /proc: a pbrain opponent thinks in a child of its worker."""
+    total = 0.0
+    todo = [pid]
+    while todo:
+        p = todo.pop()
+        try:
+            with open(f"/proc/{p}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / _TICKS
+            for task in os.listdir(f"/proc/{p}/task"):
+                with open(f"/proc/{p}/task/{task}/children") as f:
+                    todo += [int(c) for c in f.read().split()]
+        except (FileNotFoundError, ProcessLookupError):
+            continue  # a child that just exited: its time is no longer the move's
+    return total
 
 
 _TICKS = os.sysconf("SC_CLK_TCK")
