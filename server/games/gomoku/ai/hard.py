@@ -11,10 +11,12 @@ just ends, and the move is still chosen from what is known):
 5. the opponent's threat-space line: keep only moves after which it has none;
 6. PVS over the moves kept, deepening until the time is used.
 
-Time: the hard cap is `CAP` of the budget, checked every few nodes. A quiet
-position (no threat line either way, no open three, no double-threat point,
-every threat search finished) stops deepening at `QUIET` of the budget unless
-the last iteration's score fell (search.DROP); a sharp one may use the cap.
+Time: the hard cap is `CAP` of the budget, checked every few nodes. The PVS
+deepens until the cap (an iteration cut short still counts when it found a
+better move); a quiet position (no threat line either way, no open three, no
+double-threat point, every threat search finished) starts no new iteration
+after `QUIET` of the budget unless the last iteration's score fell
+(search.DROP). So the clock's time is used, not left on the table.
 """
 
 from __future__ import annotations
@@ -24,13 +26,14 @@ from dataclasses import dataclass
 from gridhall.server.games.gomoku.ai import clock
 from gridhall.server.games.gomoku.ai.patterns import C_FIVE, C_FOUR, C_THREE
 from gridhall.server.games.gomoku.ai.position import Position
-from gridhall.server.games.gomoku.ai.search import Searcher
+from gridhall.server.games.gomoku.ai.search import Searcher, shared_table
 from gridhall.server.games.gomoku.ai.threats import ThreatSearch, Timeout
 
-CAP = 0.85
-"""Fraction of the budget after which every search stops."""
-QUIET = 0.5
-"""Fraction of the budget a quiet position may use."""
+CAP = 0.93
+"""Fraction of the budget after which every search stops (the rest is for the
+answer's way back: the worker's pipe, the event loop, a pbrain pipe)."""
+QUIET = 0.8
+"""Fraction of the budget after which a quiet position starts no new iteration."""
 
 
 @dataclass
@@ -149,7 +152,7 @@ def choose_in(
                 if len(passed) == 1:
                     break
 
-    searcher = Searcher(pos, cap, width=10)
+    searcher = Searcher(pos, cap, width=10, tt=shared_table(size, pos.rule))
     root_moves = searcher.moves_for(me, searcher.forced(me)[1], 14)
     root_moves = [p for p in root_moves if pos.legal(me, p)] or legal[:1]
     if defences:
@@ -171,7 +174,7 @@ def choose_in(
     st.sharp = sharp
     # a quiet position stops at QUIET of the budget, but the search itself always
     # gets a fair share, however long the threat stages took
-    soft = cap if sharp else min(cap, max(start + budget * QUIET, clock.now() + budget * 0.3))
+    soft = cap if sharp else until(QUIET)
     best, score, depth = searcher.root(root_moves, soft=soft)
     st.nodes += searcher.nodes
     st.depth, st.score = depth, score
