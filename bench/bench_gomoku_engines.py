@@ -38,11 +38,11 @@ HARD = "gridhall-hard"
 
 def run_pair(
     engine: str, k: int, budget: float, theirs_budget: float, clock: str, ours_black: bool
-) -> tuple[Game, list[float]]:
+) -> tuple[Game, list[float], list[tuple[int, int, float, str]]]:
     ours, theirs = Side(HARD, budget, clock), Side(engine, theirs_budget, clock)
     try:
         black, white = (ours, theirs) if ours_black else (theirs, ours)
-        return play(black, white, OPENINGS[k % len(OPENINGS)]), ours.walls
+        return play(black, white, OPENINGS[k % len(OPENINGS)]), ours.walls, ours.stats
     finally:
         ours.close()
         theirs.close()
@@ -93,13 +93,15 @@ def main() -> None:
     t0 = time.perf_counter()
     results: dict[tuple[str, int, bool], Game] = {}
     ours_walls: list[float] = []
+    ours_stats: list[tuple[int, int, float, str]] = []
     with ThreadPoolExecutor(args.jobs) as pool:
         futs = {
             pool.submit(run_pair, e, k, args.budget, theirs_budget, args.clock, c): (e, k, c)
             for e, k, c in jobs
         }
         for fut, key in futs.items():
-            g, walls = fut.result()
+            g, walls, stats = fut.result()
+            ours_stats.extend(stats)
             results[key] = g
             ours_walls.extend(walls)
             e, k, c = key
@@ -112,7 +114,7 @@ def main() -> None:
             print(
                 f"{file_label(e):9s} game {k} hard {'black' if c else 'white'}: {verdict} in "
                 f"{len(g.moves)} moves ({g.reason}); overruns hard {g.overruns[ours]}, "
-                f"{e} {g.overruns[3 - ours]}  -> {args.records / name}",
+                f"{file_label(e)} {g.overruns[3 - ours]}  -> {args.records / name}",
                 flush=True,
             )
     wall = time.perf_counter() - t0
@@ -148,6 +150,17 @@ def main() -> None:
         print(
             f"hard wall time per move incl. pipe: avg {sum(ours_walls) / len(ours_walls):.3f} s, "
             f"max {max(ours_walls):.3f} s"
+        )
+    searched = [s for s in ours_stats if s[3] in ("search", "defence")]
+    if searched:
+        nodes = sum(s[1] for s in ours_stats)
+        secs = sum(s[2] for s in ours_stats)
+        print(
+            f"hard search: {len(searched)} of {len(ours_stats)} moves by PVS, avg depth "
+            f"{sum(s[0] for s in searched) / len(searched):.1f} (max "
+            f"{max(s[0] for s in searched)}), avg nodes per move "
+            f"{nodes / len(ours_stats):.0f}, {nodes / max(secs, 1e-9):.0f} nodes/s "
+            f"(engine clock)"
         )
 
 

@@ -76,9 +76,18 @@ class _Ours:
         self.choose = choose_move
         self.level = level
         self.budget = budget
+        self.stats: tuple[int, int, float, str] | None = None
+        """The last move's (depth, nodes, seconds, reason), for the bench's report."""
 
     def move(self, moves: list[Point]) -> Point:
-        return self.choose(moves, SIZE, "freestyle", self.level, self.budget)
+        if self.level != "hard":
+            return self.choose(moves, SIZE, "freestyle", self.level, self.budget)
+        from gridhall.server.games.gomoku.ai import hard
+
+        st = hard.Stats()  # what choose_move runs for "hard", with its stats kept
+        move = hard.choose(moves, SIZE, "freestyle", self.budget, st)
+        self.stats = (st.depth, st.nodes, st.seconds, st.reason)
+        return move
 
     def fallback(self, moves: list[Point]) -> Point:
         return self.choose(moves, SIZE, "freestyle", "easy", self.budget)
@@ -97,7 +106,7 @@ def _worker(conn: Connection, kind: str, budget: float, clock_kind: str, path: l
         what, moves = msg
         try:
             move = engine.move(moves) if what == "move" else engine.fallback(moves)
-            conn.send(("ok", (int(move[0]), int(move[1]))))
+            conn.send(("ok", (int(move[0]), int(move[1])), getattr(engine, "stats", None)))
         except Exception as exc:  # an engine bug loses its game; report it, do not hang
             conn.send(("error", f"{type(exc).__name__}: {exc}"))
 
@@ -135,6 +144,8 @@ class Side:
         self.conn: Connection | None = None
         self.walls: list[float] = []
         """Wall seconds of every move asked, for the report."""
+        self.stats: list[tuple[int, int, float, str]] = []
+        """(depth, nodes, seconds, reason) of every move an engine reported them for."""
         self._start()
 
     def _start(self) -> None:
@@ -171,7 +182,9 @@ class Side:
             if used > limit or wall > wall_limit:
                 break
         else:
-            status, value = self.conn.recv()
+            status, value, *extra = self.conn.recv()
+            if extra and extra[0] is not None:
+                self.stats.append(extra[0])
             wall = time.perf_counter() - start
             used = cpu_seconds(self.proc.pid) - cpu0 if self.clock == "cpu" else wall
             self.walls.append(wall)
@@ -192,7 +205,7 @@ class Side:
     def _fallback(self, moves: list[Point]) -> Point | None:
         assert self.conn is not None
         self.conn.send(("fallback", list(moves)))
-        status, value = self.conn.recv()
+        status, value, *_ = self.conn.recv()
         return value if status == "ok" else None
 
     def close(self) -> None:

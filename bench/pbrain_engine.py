@@ -42,7 +42,7 @@ class PbrainOpponent(Engine):
 def label(name: str) -> str:
     """A short, file-name-safe name for `pbrain:COMMAND`: the executable's base name."""
     cmd = shlex.split(name.removeprefix(PREFIX))
-    return "pbrain-" + (Path(cmd[0]).name if cmd else "none")
+    return Path(cmd[0]).name if cmd else "pbrain"
 
 
 def spec(name: str) -> EngineSpec:
