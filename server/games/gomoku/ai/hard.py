@@ -176,7 +176,7 @@ def choose_in(
     # gets a fair share, however long the threat stages took
     soft = cap if sharp else until(QUIET)
     best, score, depth = searcher.root(root_moves, soft=soft)
-    st.nodes += searcher.nodes
+    st.nodes += searcher.nodes + searcher.vcf.nodes
     st.depth, st.score = depth, score
     return done(best, "search" if defences is None else "defence")
 

@@ -14,7 +14,7 @@ from gridhall.server.games.gomoku.ai import clock
 from gridhall.server.games.gomoku.ai.patterns import C_FIVE, C_FOUR, C_THREE
 from gridhall.server.games.gomoku.ai.position import SB, SW, WEIGHT, Position
 from gridhall.server.games.gomoku.renju import BLACK
-from gridhall.server.games.gomoku.ai.threats import Timeout
+from gridhall.server.games.gomoku.ai.threats import ThreatSearch, Timeout
 
 WIN = 1_000_000
 EXACT, LOWER, UPPER = 0, 1, 2
@@ -28,6 +28,8 @@ DOUBLE_MINE = 1200
 """Leaf bonus when the side to move has a double-threat point."""
 DOUBLE_THEIRS = 300
 """Leaf penalty per double-threat point of the opponent (times four for two or more)."""
+LEAF_VCF = 8
+"""Fours a leaf's VCF check may play: quiescence for the sharpest tactics."""
 SIDE = 0x5DEECE66D_2545F491
 """Mixed into the hash when white is to move, so a TT entry is for one side to move."""
 TT_MAX = 400_000
@@ -59,6 +61,8 @@ class Searcher:
         self.width = width
         self.nodes = 0
         self.tt: dict[int, tuple[int, int, int, int]] = {} if tt is None else tt
+        self.vcf = ThreatSearch(pos, deadline)
+        """Leaf VCF checks, sharing the process's threat memo."""
         self.killers: dict[int, list[int]] = {}
         """Per ply, the last two moves that caused a cutoff there: tried early."""
 
@@ -180,6 +184,11 @@ class Searcher:
         if restricted is not None and len(restricted) == 1 and len(pos.stack) < 60:
             depth += 1  # a single forced reply costs no depth
         if depth <= 0:
+            if restricted is None and pos.threats[me][C_FOUR]:
+                # a leaf where the side to move can four: is it a win by fours?
+                line = self.vcf.vcf(LEAF_VCF)
+                if line:
+                    return WIN - len(pos.stack) - len(line)
             return self.evaluate()
         key = pos.hash if me == BLACK else pos.hash ^ SIDE
         entry = self.tt.get(key)
