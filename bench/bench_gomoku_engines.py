@@ -66,6 +66,12 @@ def main() -> None:
     )
     ap.add_argument("--jobs", type=int, default=2, help="games played at once")
     ap.add_argument(
+        "--colour",
+        choices=("both", "black", "white"),
+        default="both",
+        help="hard's colour: both (the default, a fair match) or one, to study it",
+    )
+    ap.add_argument(
         "--engines",
         default=",".join(ENGINES),
         help="comma-separated names; pbrain:COMMAND plays any Gomocup engine (pbrain_engine.py)",
@@ -89,7 +95,8 @@ def main() -> None:
             print(f"skip {name} ({spec.describe}): {why}")
         else:
             names.append(name)
-    jobs = [(e, k, colour) for e in names for k in range(args.games) for colour in (True, False)]
+    colours = {"both": (True, False), "black": (True,), "white": (False,)}[args.colour]
+    jobs = [(e, k, colour) for e in names for k in range(args.games) for colour in colours]
     t0 = time.perf_counter()
     results: dict[tuple[str, int, bool], Game] = {}
     ours_walls: list[float] = []
@@ -131,7 +138,7 @@ def main() -> None:
         over = [0, 0]
         for c in (True, False):
             ours = 1 if c else 2
-            gs = [results[(e, k, c)] for k in range(args.games)]
+            gs = [results[(e, k, c)] for k in range(args.games) if (e, k, c) in results]
             w = sum(g.winner == ours for g in gs)
             d = sum(g.winner == 0 for g in gs)
             row.append(f"{w}-{len(gs) - w - d}-{d}")

@@ -8,7 +8,8 @@ just ends, and the move is still chosen from what is known):
 3. the opponent's VCF (as if it moved now): keep only moves that refute it;
 4. otherwise our VCT (a proof), then our threat-space line (an estimate: played
    only if the opponent has no VCF after its first move);
-5. the opponent's threat-space line: keep only moves after which it has none;
+5. the opponent's threat-space line: keep only moves after which it has none
+   (and when a few such moves are left, a deeper VCT check between them);
 6. PVS over the moves kept, deepening until the time is used.
 
 Time: the hard cap is `CAP` of the budget, checked every few nodes. The PVS
@@ -32,6 +33,8 @@ from gridhall.server.games.gomoku.ai.threats import ThreatSearch, Timeout
 CAP = 0.93
 """Fraction of the budget after which every search stops (the rest is for the
 answer's way back: the worker's pipe, the event loop, a pbrain pipe)."""
+DEEP_CHECK = 6
+"""At most this many surviving defences get the deepest (four-three) VCT check."""
 QUIET = 0.8
 """Fraction of the budget after which a quiet position starts no new iteration."""
 
@@ -140,8 +143,11 @@ def choose_in(
         # the strictest test first: a move must stop the fours, should stop a proven
         # VCT, and preferably the threat-space estimate too; a level nobody passes
         # is skipped (against it we are lost anyway, or it was a false alarm)
-        levels = (("vcf", 0.55), ("vct2", 0.62), ("vct3", 0.68), ("tss", 0.72))
+        # then, when a few moves are left, a deeper proof picks between them
+        levels = (("vcf", 0.55), ("vct2", 0.62), ("vct3", 0.68), ("tss", 0.72), ("vct4", 0.8))
         for kind, frac in levels:
+            if kind == "vct4" and (defences is None or len(defences) > DEEP_CHECK):
+                break
             if kind == "vcf" and "vcf" not in threats:
                 continue
             if kind.startswith("vct") and not ({"vcf", "vct"} & threats.keys()):
@@ -206,7 +212,7 @@ def _opponent_line(
 
 def _opponent_wins_after(pos: Position, p: int, kind: str, deadline: float, st: Stats) -> bool:
     """Does the opponent still have a win after our p: a VCF, or (by `kind`) a
-    VCT of up to two or three threes ("vct2", "vct3"), or a threat-space line?
+    VCT of up to two, three or four threes ("vct2" .. "vct4"), or a threat-space line?
 
     If p is a four, the opponent's forced block is played and the opponent is
     then asked as if it moved again: a four only counts as a defence if it also
