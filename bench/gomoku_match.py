@@ -45,13 +45,14 @@ OPENINGS: tuple[tuple[Point, ...], ...] = (
     ((7, 7), (7, 8)),
     ((7, 7), (6, 7)),
     ((7, 7), (8, 6)),
-    ((7, 7), (9, 9)),
+    ((7, 7), (6, 9)),
     ((7, 7), (7, 9)),
     ((7, 7), (5, 6)),
-    ((7, 7), (9, 5)),
+    ((7, 7), (9, 6)),
 )
 """Black at the centre, white near it: one per game pair, so the games of a match differ
-(15, as Gomocup-style matches use; the last seven mirror or widen the first eight)."""
+(15, as Gomocup-style matches use: white on each of the eight neighbours of the centre,
+and seven a knight's move or two points away)."""
 
 
 def _make_engine(kind: str, budget: float, clock_kind: str) -> Any:
