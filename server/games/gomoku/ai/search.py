@@ -32,18 +32,19 @@ LEAF_VCF = 8
 """Fours a leaf's VCF check may play: quiescence for the sharpest tactics."""
 SIDE = 0x5DEECE66D_2545F491
 """Mixed into the hash when white is to move, so a TT entry is for one side to move."""
-TT_MAX = 400_000
-"""Entries a shared table may hold before it is cleared (about 100 MB at most)."""
-_TABLES: dict[tuple[int, str], dict[int, tuple[int, int, int, int]]] = {}
+TT_MAX = 200_000
+"""Entries the shared table may hold before it is cleared (some 30 MB)."""
+_TABLE: tuple[tuple[int, str], dict[int, tuple[int, int, int, int]]] = ((0, ""), {})
 
 
 def shared_table(size: int, rule: str) -> dict[int, tuple[int, int, int, int]]:
-    """This process's transposition table for a board size and rule set: kept from
-    one move to the next (positions recur two plies later), cleared when full."""
-    tt = _TABLES.setdefault((size, rule), {})
-    if len(tt) > TT_MAX:
-        tt.clear()
-    return tt
+    """This process's transposition table: kept from one move to the next (positions
+    recur two plies later), for one board size and rule set at a time (another
+    starts it afresh), cleared when full."""
+    global _TABLE
+    if _TABLE[0] != (size, rule) or len(_TABLE[1]) > TT_MAX:
+        _TABLE = ((size, rule), {})
+    return _TABLE[1]
 
 
 class Searcher:

@@ -29,7 +29,7 @@ class Timeout(Exception):
     """The search ran out of its time budget."""
 
 
-CACHE_MAX = 300_000
+CACHE_MAX = 200_000
 """Entries a shared memo may hold before it is cleared."""
 
 
@@ -48,19 +48,19 @@ class Memo:
         return len(self.failed) + len(self.won) + len(self.vcf_failed)
 
 
-_MEMOS: dict[tuple[int, str], Memo] = {}
+_MEMO: tuple[tuple[int, str], Memo] = ((0, ""), Memo())
 
 
 def shared_memo(size: int, rule: str) -> Memo:
-    """This process's threat memo for a board size and rule set.
+    """This process's threat memo, for one board size and rule set at a time.
 
     A result depends only on the stones and the attacker, so the engine's many
     searches of one move, and of the next moves of the same game, share what
     they proved; a search cut short by Timeout records nothing."""
-    memo = _MEMOS.get((size, rule))
-    if memo is None or memo.size() > CACHE_MAX:
-        memo = _MEMOS[(size, rule)] = Memo()
-    return memo
+    global _MEMO
+    if _MEMO[0] != (size, rule) or _MEMO[1].size() > CACHE_MAX:
+        _MEMO = ((size, rule), Memo())
+    return _MEMO[1]
 
 
 class ThreatSearch:
