@@ -13,8 +13,35 @@ core, and wall-clock seconds would then measure the scheduler, not the engines;
 (black at the centre, white's first stone next to it). Engines that are not
 installed are skipped with the pip line that would add them. Records go to
 `--records` (default bench/results/engines/, git-ignored); the table gives
-W-L-D per colour, the overruns of each side, and hard's time per move as
-charged (max/budget) and in wall seconds.
+W-L-D per colour, the overruns of each side, hard's time per move as
+charged (max/budget) and in wall seconds, and its search depth and nodes/s.
+`--losses DIR` also copies every game hard lost there (bench/samples/losses/
+keeps the latest ones); `--colour white` plays hard's hard side only.
+
+Any Gomocup (pbrain) engine plays as `--engines pbrain:COMMAND` (pbrain_engine.py),
+e.g. Rapfi built from its source outside this repository (GPL, measurement only:
+`cmake -B build -DCMAKE_BUILD_TYPE=Release -DNO_COMMAND_MODULES=ON
+-DNO_MULTI_THREADING=ON && cmake --build build`; with no config.toml beside it,
+it runs its built-in classical evaluation, no network weights, one thread).
+
+Measured 2026-11-24 on 2 cores shared with seven other engineers' jobs (load
+average 10-50), 1 s per move, 15 openings x both colours:
+
+    nice -n 10 .venv/bin/python bench/bench_gomoku_engines.py --engines tss \
+        --games 15 --jobs 2 --clock cpu --losses bench/samples/losses/tss-cpu
+    tss: hard black 15-0-0, hard white 12-3-0 (27/30 = 90%); overruns hard 0, tss 11;
+    hard 0.415 s CPU per move on average (max 0.940), PVS on 130 of 311 moves,
+    depth 5.0 on average (max 7), 5,192 nodes per move, 12,500 nodes/s.
+    Before this round (the same command, 16 games): 13/16, as in the issue.
+
+    nice -n 10 .venv/bin/python bench/bench_gomoku_engines.py \
+        --engines pbrain:/work/rapfi-src/Rapfi/build/pbrain-rapfi --games 15 --jobs 1 \
+        --clock wall --losses bench/samples/losses/rapfi-wall
+    Rapfi (classical): hard black 1-14-0, hard white 0-15-0; the one win came from a
+    Rapfi overrun (the harness played its fallback); overruns hard 7, Rapfi 4. Load
+    30-52: hard averaged 0.68 s wall and ~1,000 nodes/s, Rapfi ~160K nodes/s to
+    depth ~16 (900K unloaded). Far from one game in five: pure Python searches some
+    70 times fewer nodes at equal CPU, and the game is decided by move 10-20.
 """
 
 from __future__ import annotations
