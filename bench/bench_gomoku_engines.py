@@ -34,6 +34,13 @@ average 10-50), 1 s per move, 15 openings x both colours:
     depth 5.0 on average (max 7), 5,192 nodes per move, 12,500 nodes/s.
     Before this round (the same command, 16 games): 13/16, as in the issue.
 
+    nice -n 10 .venv/bin/python bench/bench_gomoku_engines.py --engines tss \
+        --games 8 --jobs 1 --clock wall --losses bench/samples/losses/tss-wall
+    tss, wall clock at load 33-48 (a niced process got about an eighth of a core):
+    hard black 7-1-0, hard white 3-5-0 (10/16); overruns hard 1, tss 39; hard 0.559 s
+    wall per move, depth 3.0 (max 5), 1,500 nodes/s. This measures the machine's
+    load more than the engines: rerun it on an idle machine.
+
     nice -n 10 .venv/bin/python bench/bench_gomoku_engines.py \
         --engines pbrain:/work/rapfi-src/Rapfi/build/pbrain-rapfi --games 15 --jobs 1 \
         --clock wall --losses bench/samples/losses/rapfi-wall
