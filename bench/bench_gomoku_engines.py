@@ -13,8 +13,42 @@ core, and wall-clock seconds would then measure the scheduler, not the engines;
 (black at the centre, white's first stone next to it). Engines that are not
 installed are skipped with the pip line that would add them. Records go to
 `--records` (default bench/results/engines/, git-ignored); the table gives
-W-L-D per colour, the overruns of each side, and hard's time per move as
-charged (max/budget) and in wall seconds.
+W-L-D per colour, the overruns of each side, hard's time per move as
+charged (max/budget) and in wall seconds, and its search depth and nodes/s.
+`--losses DIR` also copies every game hard lost there (bench/samples/losses/
+keeps the latest ones); `--colour white` plays hard's hard side only.
+
+Any Gomocup (pbrain) engine plays as `--engines pbrain:COMMAND` (pbrain_engine.py),
+e.g. Rapfi built from its source outside this repository (GPL, measurement only:
+`cmake -B build -DCMAKE_BUILD_TYPE=Release -DNO_COMMAND_MODULES=ON
+-DNO_MULTI_THREADING=ON && cmake --build build`; with no config.toml beside it,
+it runs its built-in classical evaluation, no network weights, one thread).
+
+Measured 2026-11-24 on 2 cores shared with seven other engineers' jobs (load
+average 10-50), 1 s per move, 15 openings x both colours:
+
+    nice -n 10 .venv/bin/python bench/bench_gomoku_engines.py --engines tss \
+        --games 15 --jobs 2 --clock cpu --losses bench/samples/losses/tss-cpu
+    tss: hard black 15-0-0, hard white 12-3-0 (27/30 = 90%); overruns hard 0, tss 11;
+    hard 0.415 s CPU per move on average (max 0.940), PVS on 130 of 311 moves,
+    depth 5.0 on average (max 7), 5,192 nodes per move, 12,500 nodes/s.
+    Before this round (the same command, 16 games): 13/16, as in the issue.
+
+    nice -n 10 .venv/bin/python bench/bench_gomoku_engines.py --engines tss \
+        --games 8 --jobs 1 --clock wall --losses bench/samples/losses/tss-wall
+    tss, wall clock at load 33-48 (a niced process got about an eighth of a core):
+    hard black 7-1-0, hard white 3-5-0 (10/16); overruns hard 1, tss 39; hard 0.559 s
+    wall per move, depth 3.0 (max 5), 1,500 nodes/s. This measures the machine's
+    load more than the engines: rerun it on an idle machine.
+
+    nice -n 10 .venv/bin/python bench/bench_gomoku_engines.py \
+        --engines pbrain:/work/rapfi-src/Rapfi/build/pbrain-rapfi --games 15 --jobs 1 \
+        --clock wall --losses bench/samples/losses/rapfi-wall
+    Rapfi (classical): hard black 1-14-0, hard white 0-15-0; the one win came from a
+    Rapfi overrun (the harness played its fallback); overruns hard 7, Rapfi 4. Load
+    30-52: hard averaged 0.68 s wall and ~1,000 nodes/s, Rapfi ~160K nodes/s to
+    depth ~16 (900K unloaded). Far from one game in five: pure Python searches some
+    70 times fewer nodes at equal CPU, and the game is decided by move 10-20.
 """
 
 from __future__ import annotations
@@ -30,7 +64,7 @@ BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH.parent))
 sys.path.insert(0, str(BENCH))
 
-from gomoku_engines import ENGINES  # noqa: E402
+from gomoku_engines import ENGINES, engine_spec, file_label  # noqa: E402
 from gomoku_match import OPENINGS, Game, Side, play, write_psq  # noqa: E402
 
 HARD = "gridhall-hard"
@@ -38,11 +72,11 @@ HARD = "gridhall-hard"
 
 def run_pair(
     engine: str, k: int, budget: float, theirs_budget: float, clock: str, ours_black: bool
-) -> tuple[Game, list[float]]:
+) -> tuple[Game, list[float], list[tuple[int, int, float, str]]]:
     ours, theirs = Side(HARD, budget, clock), Side(engine, theirs_budget, clock)
     try:
         black, white = (ours, theirs) if ours_black else (theirs, ours)
-        return play(black, white, OPENINGS[k % len(OPENINGS)]), ours.walls
+        return play(black, white, OPENINGS[k % len(OPENINGS)]), ours.walls, ours.stats
     finally:
         ours.close()
         theirs.close()
@@ -65,7 +99,23 @@ def main() -> None:
         help="what a move is charged: the worker's CPU time (default), or wall time",
     )
     ap.add_argument("--jobs", type=int, default=2, help="games played at once")
-    ap.add_argument("--engines", default=",".join(ENGINES), help="comma-separated names")
+    ap.add_argument(
+        "--colour",
+        choices=("both", "black", "white"),
+        default="both",
+        help="hard's colour: both (the default, a fair match) or one, to study it",
+    )
+    ap.add_argument(
+        "--engines",
+        default=",".join(ENGINES),
+        help="comma-separated names; pbrain:COMMAND plays any Gomocup engine (pbrain_engine.py)",
+    )
+    ap.add_argument(
+        "--losses",
+        type=Path,
+        default=None,
+        help="also copy every game hard lost here (e.g. bench/samples/losses/)",
+    )
     ap.add_argument("--records", type=Path, default=BENCH / "results" / "engines")
     args = ap.parse_args()
     theirs_budget = args.budget if args.their_budget is None else args.their_budget
@@ -73,34 +123,39 @@ def main() -> None:
     print(f"load before: {os.getloadavg()[0]:.2f} (1-min), {os.cpu_count()} cpus")
     names = []
     for name in args.engines.split(","):
-        spec = ENGINES[name]
+        spec = engine_spec(name)
         why = spec.missing()
         if why:
             print(f"skip {name} ({spec.describe}): {why}")
         else:
             names.append(name)
-    jobs = [(e, k, colour) for e in names for k in range(args.games) for colour in (True, False)]
+    colours = {"both": (True, False), "black": (True,), "white": (False,)}[args.colour]
+    jobs = [(e, k, colour) for e in names for k in range(args.games) for colour in colours]
     t0 = time.perf_counter()
     results: dict[tuple[str, int, bool], Game] = {}
     ours_walls: list[float] = []
+    ours_stats: list[tuple[int, int, float, str]] = []
     with ThreadPoolExecutor(args.jobs) as pool:
         futs = {
             pool.submit(run_pair, e, k, args.budget, theirs_budget, args.clock, c): (e, k, c)
             for e, k, c in jobs
         }
         for fut, key in futs.items():
-            g, walls = fut.result()
+            g, walls, stats = fut.result()
+            ours_stats.extend(stats)
             results[key] = g
             ours_walls.extend(walls)
             e, k, c = key
             ours = 1 if c else 2
             verdict = "won" if g.winner == ours else "draw" if g.winner == 0 else "LOST"
-            name = f"{e}-{k}-hard_{'black' if c else 'white'}.psq"
+            name = f"{file_label(e)}-{k}-hard_{'black' if c else 'white'}.psq"
             write_psq(g, args.records / name)
+            if args.losses is not None and verdict == "LOST":
+                write_psq(g, args.losses / name)
             print(
-                f"{e:9s} game {k} hard {'black' if c else 'white'}: {verdict} in "
+                f"{file_label(e):9s} game {k} hard {'black' if c else 'white'}: {verdict} in "
                 f"{len(g.moves)} moves ({g.reason}); overruns hard {g.overruns[ours]}, "
-                f"{e} {g.overruns[3 - ours]}  -> {args.records / name}",
+                f"{file_label(e)} {g.overruns[3 - ours]}  -> {args.records / name}",
                 flush=True,
             )
     wall = time.perf_counter() - t0
@@ -117,7 +172,7 @@ def main() -> None:
         over = [0, 0]
         for c in (True, False):
             ours = 1 if c else 2
-            gs = [results[(e, k, c)] for k in range(args.games)]
+            gs = [results[(e, k, c)] for k in range(args.games) if (e, k, c) in results]
             w = sum(g.winner == ours for g in gs)
             d = sum(g.winner == 0 for g in gs)
             row.append(f"{w}-{len(gs) - w - d}-{d}")
@@ -125,7 +180,7 @@ def main() -> None:
                 over[0] += g.overruns[ours]
                 over[1] += g.overruns[3 - ours]
                 ours_times += [t for i, t in enumerate(g.times) if i >= 2 and 1 + i % 2 == ours]
-        print(f"{e:9s} {row[0]:>17s} {row[1]:>17s}  {over[0]}/{over[1]}")
+        print(f"{file_label(e):9s} {row[0]:>17s} {row[1]:>17s}  {over[0]}/{over[1]}")
     if ours_times:
         print(
             f"hard time per move ({args.clock} clock, harness): avg "
@@ -136,6 +191,17 @@ def main() -> None:
         print(
             f"hard wall time per move incl. pipe: avg {sum(ours_walls) / len(ours_walls):.3f} s, "
             f"max {max(ours_walls):.3f} s"
+        )
+    searched = [s for s in ours_stats if s[3] in ("search", "defence")]
+    if searched:
+        nodes = sum(s[1] for s in ours_stats)
+        secs = sum(s[2] for s in ours_stats)
+        print(
+            f"hard search: {len(searched)} of {len(ours_stats)} moves by PVS, avg depth "
+            f"{sum(s[0] for s in searched) / len(searched):.1f} (max "
+            f"{max(s[0] for s in searched)}), avg nodes per move "
+            f"{nodes / len(ours_stats):.0f}, {nodes / max(secs, 1e-9):.0f} nodes/s "
+            f"(engine clock)"
         )
 
 

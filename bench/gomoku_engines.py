@@ -60,9 +60,13 @@ class EngineSpec:
     modules: tuple[str, ...]
     describe: str
     factory: Callable[[float], Engine]
+    check: Callable[[], str | None] | None = None
+    """A custom availability test (pbrain engines: is the executable there?)."""
 
     def missing(self) -> str | None:
         """Why the engine cannot run here (a pip line), or None when it can."""
+        if self.check is not None:
+            return self.check()
         for mod in self.modules:
             if importlib.util.find_spec(mod) is None:
                 return f"not installed: pip install {self.package}"
@@ -272,3 +276,21 @@ ENGINES: dict[str, EngineSpec] = {
         ),
     )
 }
+
+
+def engine_spec(name: str) -> EngineSpec:
+    """The opponent called `name`: one of ENGINES, or `pbrain:COMMAND` (pbrain_engine.py)."""
+    if name.startswith("pbrain:"):
+        import pbrain_engine
+
+        return pbrain_engine.spec(name)
+    return ENGINES[name]
+
+
+def file_label(name: str) -> str:
+    """`name` made safe for record file names (a pbrain command becomes its base name)."""
+    if name.startswith("pbrain:"):
+        import pbrain_engine
+
+        return pbrain_engine.label(name)
+    return name

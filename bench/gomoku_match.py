@@ -42,8 +42,17 @@ OPENINGS: tuple[tuple[Point, ...], ...] = (
     ((7, 7), (8, 5)),
     ((7, 7), (6, 6)),
     ((7, 7), (9, 7)),
+    ((7, 7), (7, 8)),
+    ((7, 7), (6, 7)),
+    ((7, 7), (8, 6)),
+    ((7, 7), (6, 9)),
+    ((7, 7), (7, 9)),
+    ((7, 7), (5, 6)),
+    ((7, 7), (9, 6)),
 )
-"""Black at the centre, white near it: one per game pair, so the games of a match differ."""
+"""Black at the centre, white near it: one per game pair, so the games of a match differ
+(15, as Gomocup-style matches use: white on each of the eight neighbours of the centre,
+and seven a knight's move or two points away)."""
 
 
 def _make_engine(kind: str, budget: float, clock_kind: str) -> Any:
@@ -55,7 +64,7 @@ def _make_engine(kind: str, budget: float, clock_kind: str) -> Any:
     import gomoku_engines  # bench/ is on sys.path in the worker too
 
     gomoku_engines.CLOCK = clock_kind
-    return gomoku_engines.ENGINES[kind].factory(budget)
+    return gomoku_engines.engine_spec(kind).factory(budget)
 
 
 class _Ours:
@@ -68,9 +77,18 @@ class _Ours:
         self.choose = choose_move
         self.level = level
         self.budget = budget
+        self.stats: tuple[int, int, float, str] | None = None
+        """The last move's (depth, nodes, seconds, reason), for the bench's report."""
 
     def move(self, moves: list[Point]) -> Point:
-        return self.choose(moves, SIZE, "freestyle", self.level, self.budget)
+        if self.level != "hard":
+            return self.choose(moves, SIZE, "freestyle", self.level, self.budget)
+        from gridhall.server.games.gomoku.ai import hard
+
+        st = hard.Stats()  # what choose_move runs for "hard", with its stats kept
+        move = hard.choose(moves, SIZE, "freestyle", self.budget, st)
+        self.stats = (st.depth, st.nodes, st.seconds, st.reason)
+        return move
 
     def fallback(self, moves: list[Point]) -> Point:
         return self.choose(moves, SIZE, "freestyle", "easy", self.budget)
@@ -89,16 +107,28 @@ def _worker(conn: Connection, kind: str, budget: float, clock_kind: str, path: l
         what, moves = msg
         try:
             move = engine.move(moves) if what == "move" else engine.fallback(moves)
-            conn.send(("ok", (int(move[0]), int(move[1]))))
+            conn.send(("ok", (int(move[0]), int(move[1])), getattr(engine, "stats", None)))
         except Exception as exc:  # an engine bug loses its game; report it, do not hang
             conn.send(("error", f"{type(exc).__name__}: {exc}"))
 
 
 def cpu_seconds(pid: int) -> float:
-    """CPU time (user + system) a process has used so far, from /proc."""
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / _TICKS
+    """CPU time (user + system) a process and its live descendants have used so far,
+    from /proc: a pbrain opponent thinks in a child of its worker."""
+    total = 0.0
+    todo = [pid]
+    while todo:
+        p = todo.pop()
+        try:
+            with open(f"/proc/{p}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / _TICKS
+            for task in os.listdir(f"/proc/{p}/task"):
+                with open(f"/proc/{p}/task/{task}/children") as f:
+                    todo += [int(c) for c in f.read().split()]
+        except (FileNotFoundError, ProcessLookupError):
+            continue  # a child that just exited: its time is no longer the move's
+    return total
 
 
 _TICKS = os.sysconf("SC_CLK_TCK")
@@ -115,6 +145,8 @@ class Side:
         self.conn: Connection | None = None
         self.walls: list[float] = []
         """Wall seconds of every move asked, for the report."""
+        self.stats: list[tuple[int, int, float, str]] = []
+        """(depth, nodes, seconds, reason) of every move an engine reported them for."""
         self._start()
 
     def _start(self) -> None:
@@ -151,7 +183,9 @@ class Side:
             if used > limit or wall > wall_limit:
                 break
         else:
-            status, value = self.conn.recv()
+            status, value, *extra = self.conn.recv()
+            if extra and extra[0] is not None:
+                self.stats.append(extra[0])
             wall = time.perf_counter() - start
             used = cpu_seconds(self.proc.pid) - cpu0 if self.clock == "cpu" else wall
             self.walls.append(wall)
@@ -172,7 +206,7 @@ class Side:
     def _fallback(self, moves: list[Point]) -> Point | None:
         assert self.conn is not None
         self.conn.send(("fallback", list(moves)))
-        status, value = self.conn.recv()
+        status, value, *_ = self.conn.recv()
         return value if status == "ok" else None
 
     def close(self) -> None:

@@ -41,9 +41,10 @@ class Brain:
 
     # time --------------------------------------------------------------------
     def budget(self) -> float:
-        """Seconds to think: most of timeout_turn, and a slice of the match clock."""
+        """Seconds to think: most of timeout_turn (the engine stops at hard.CAP of
+        it, the rest covers the pipe), and a slice of the match clock."""
         turn = self.timeout_turn / 1000 if self.timeout_turn > 0 else 0.05
-        seconds = turn * 0.8 - 0.05
+        seconds = turn * 0.9 - 0.03
         if self.time_left is not None:
             seconds = min(seconds, self.time_left / 1000 / 15)
         return max(0.02, seconds)

@@ -148,7 +148,7 @@ def test_time_left_shrinks_the_budget() -> None:
 
     b = Brain(sys.stdout)
     b.handle("INFO timeout_turn 5000")
-    assert 3.0 < b.budget() <= 4.0
+    assert 4.0 < b.budget() <= 4.5  # most of the turn is used, a margin is kept
     b.handle("INFO time_left 3000")
     assert b.budget() <= 0.25
 

@@ -8,13 +8,16 @@ just ends, and the move is still chosen from what is known):
 3. the opponent's VCF (as if it moved now): keep only moves that refute it;
 4. otherwise our VCT (a proof), then our threat-space line (an estimate: played
    only if the opponent has no VCF after its first move);
-5. the opponent's threat-space line: keep only moves after which it has none;
+5. the opponent's threat-space line: keep only moves after which it has none
+   (and when a few such moves are left, a deeper VCT check between them);
 6. PVS over the moves kept, deepening until the time is used.
 
-Time: the hard cap is `CAP` of the budget, checked every few nodes. A quiet
-position (no threat line either way, no open three, no double-threat point,
-every threat search finished) stops deepening at `QUIET` of the budget unless
-the last iteration's score fell (search.DROP); a sharp one may use the cap.
+Time: the hard cap is `CAP` of the budget, checked every few nodes. The PVS
+deepens until the cap (an iteration cut short still counts when it found a
+better move); a quiet position (no threat line either way, no open three, no
+double-threat point, every threat search finished) starts no new iteration
+after `QUIET` of the budget unless the last iteration's score fell
+(search.DROP). So the clock's time is used, not left on the table.
 """
 
 from __future__ import annotations
@@ -24,13 +27,16 @@ from dataclasses import dataclass
 from gridhall.server.games.gomoku.ai import clock
 from gridhall.server.games.gomoku.ai.patterns import C_FIVE, C_FOUR, C_THREE
 from gridhall.server.games.gomoku.ai.position import Position
-from gridhall.server.games.gomoku.ai.search import Searcher
+from gridhall.server.games.gomoku.ai.search import Searcher, shared_table
 from gridhall.server.games.gomoku.ai.threats import ThreatSearch, Timeout
 
-CAP = 0.85
-"""Fraction of the budget after which every search stops."""
-QUIET = 0.5
-"""Fraction of the budget a quiet position may use."""
+CAP = 0.93
+"""Fraction of the budget after which every search stops (the rest is for the
+answer's way back: the worker's pipe, the event loop, a pbrain pipe)."""
+DEEP_CHECK = 6
+"""At most this many surviving defences get the deepest (four-three) VCT check."""
+QUIET = 0.8
+"""Fraction of the budget after which a quiet position starts no new iteration."""
 
 
 @dataclass
@@ -137,8 +143,11 @@ def choose_in(
         # the strictest test first: a move must stop the fours, should stop a proven
         # VCT, and preferably the threat-space estimate too; a level nobody passes
         # is skipped (against it we are lost anyway, or it was a false alarm)
-        levels = (("vcf", 0.55), ("vct2", 0.62), ("vct3", 0.68), ("tss", 0.72))
+        # then, when a few moves are left, a deeper proof picks between them
+        levels = (("vcf", 0.55), ("vct2", 0.62), ("vct3", 0.68), ("tss", 0.72), ("vct4", 0.8))
         for kind, frac in levels:
+            if kind == "vct4" and (defences is None or len(defences) > DEEP_CHECK):
+                break
             if kind == "vcf" and "vcf" not in threats:
                 continue
             if kind.startswith("vct") and not ({"vcf", "vct"} & threats.keys()):
@@ -149,7 +158,7 @@ def choose_in(
                 if len(passed) == 1:
                     break
 
-    searcher = Searcher(pos, cap, width=10)
+    searcher = Searcher(pos, cap, width=10, tt=shared_table(size, pos.rule))
     root_moves = searcher.moves_for(me, searcher.forced(me)[1], 14)
     root_moves = [p for p in root_moves if pos.legal(me, p)] or legal[:1]
     if defences:
@@ -171,9 +180,9 @@ def choose_in(
     st.sharp = sharp
     # a quiet position stops at QUIET of the budget, but the search itself always
     # gets a fair share, however long the threat stages took
-    soft = cap if sharp else min(cap, max(start + budget * QUIET, clock.now() + budget * 0.3))
+    soft = cap if sharp else until(QUIET)
     best, score, depth = searcher.root(root_moves, soft=soft)
-    st.nodes += searcher.nodes
+    st.nodes += searcher.nodes + searcher.vcf.nodes
     st.depth, st.score = depth, score
     return done(best, "search" if defences is None else "defence")
 
@@ -203,7 +212,7 @@ def _opponent_line(
 
 def _opponent_wins_after(pos: Position, p: int, kind: str, deadline: float, st: Stats) -> bool:
     """Does the opponent still have a win after our p: a VCF, or (by `kind`) a
-    VCT of up to two or three threes ("vct2", "vct3"), or a threat-space line?
+    VCT of up to two, three or four threes ("vct2" .. "vct4"), or a threat-space line?
 
     If p is a four, the opponent's forced block is played and the opponent is
     then asked as if it moved again: a four only counts as a defence if it also

@@ -14,7 +14,7 @@ from gridhall.server.games.gomoku.ai import clock
 from gridhall.server.games.gomoku.ai.patterns import C_FIVE, C_FOUR, C_THREE
 from gridhall.server.games.gomoku.ai.position import SB, SW, WEIGHT, Position
 from gridhall.server.games.gomoku.renju import BLACK
-from gridhall.server.games.gomoku.ai.threats import Timeout
+from gridhall.server.games.gomoku.ai.threats import ThreatSearch, Timeout
 
 WIN = 1_000_000
 EXACT, LOWER, UPPER = 0, 1, 2
@@ -28,17 +28,44 @@ DOUBLE_MINE = 1200
 """Leaf bonus when the side to move has a double-threat point."""
 DOUBLE_THEIRS = 300
 """Leaf penalty per double-threat point of the opponent (times four for two or more)."""
+LEAF_VCF = 8
+"""Fours a leaf's VCF check may play: quiescence for the sharpest tactics."""
+SIDE = 0x5DEECE66D_2545F491
+"""Mixed into the hash when white is to move, so a TT entry is for one side to move."""
+TT_MAX = 200_000
+"""Entries the shared table may hold before it is cleared (some 30 MB)."""
+_TABLE: tuple[tuple[int, str], dict[int, tuple[int, int, int, int]]] = ((0, ""), {})
+
+
+def shared_table(size: int, rule: str) -> dict[int, tuple[int, int, int, int]]:
+    """This process's transposition table: kept from one move to the next (positions
+    recur two plies later), for one board size and rule set at a time (another
+    starts it afresh), cleared when full."""
+    global _TABLE
+    if _TABLE[0] != (size, rule) or len(_TABLE[1]) > TT_MAX:
+        _TABLE = ((size, rule), {})
+    return _TABLE[1]
 
 
 class Searcher:
     """Iterative-deepening PVS over a Position for the side to move."""
 
-    def __init__(self, pos: Position, deadline: float, width: int = 10) -> None:
+    def __init__(
+        self,
+        pos: Position,
+        deadline: float,
+        width: int = 10,
+        tt: dict[int, tuple[int, int, int, int]] | None = None,
+    ) -> None:
         self.pos = pos
         self.deadline = deadline
         self.width = width
         self.nodes = 0
-        self.tt: dict[int, tuple[int, int, int, int]] = {}
+        self.tt: dict[int, tuple[int, int, int, int]] = {} if tt is None else tt
+        self.vcf = ThreatSearch(pos, deadline)
+        """Leaf VCF checks, sharing the process's threat memo."""
+        self.killers: dict[int, list[int]] = {}
+        """Per ply, the last two moves that caused a cutoff there: tried early."""
 
     def _tick(self) -> None:
         self.nodes += 1
@@ -158,8 +185,14 @@ class Searcher:
         if restricted is not None and len(restricted) == 1 and len(pos.stack) < 60:
             depth += 1  # a single forced reply costs no depth
         if depth <= 0:
+            if restricted is None and pos.threats[me][C_FOUR]:
+                # a leaf where the side to move can four: is it a win by fours?
+                line = self.vcf.vcf(LEAF_VCF)
+                if line:
+                    return WIN - len(pos.stack) - len(line)
             return self.evaluate()
-        entry = self.tt.get(pos.hash)
+        key = pos.hash if me == BLACK else pos.hash ^ SIDE
+        entry = self.tt.get(key)
         tt_move = -1
         if entry is not None:
             e_depth, flag, e_score, tt_move = entry
@@ -173,6 +206,13 @@ class Searcher:
         moves = self.moves_for(me, restricted, self.width)
         if not moves:
             return -(WIN - len(pos.stack) - 1) if restricted is not None else 0
+        ply = len(pos.stack)
+        killers = self.killers.get(ply)
+        if killers:
+            for k in reversed(killers):
+                if k in moves and k != moves[0]:
+                    moves.remove(k)
+                    moves.insert(1 if len(moves) > 1 else 0, k)
         if tt_move in moves:
             moves.remove(tt_move)
             moves.insert(0, tt_move)
@@ -194,9 +234,14 @@ class Searcher:
             if score > alpha:
                 alpha = score
             if alpha >= beta:
+                if killers is None:
+                    self.killers[ply] = [p]
+                elif p not in killers:
+                    killers.insert(0, p)
+                    del killers[2:]
                 break
         flag = EXACT if a0 < best < beta else (LOWER if best >= beta else UPPER)
-        self.tt[pos.hash] = (depth, flag, best, best_move)
+        self.tt[key] = (depth, flag, best, best_move)
         return best
 
     def root(
@@ -204,15 +249,14 @@ class Searcher:
     ) -> tuple[int, int, int]:
         """Best move, its score and the depth completed (>= 1 unless out of time).
 
-        Deepens until the deadline. Past `soft` (or when the next iteration would
-        likely end past it) it stops, unless the last iteration's score fell by
-        more than DROP (trouble found: think on, up to the deadline). An
-        iteration cut short still counts if it already found a move better than
-        the previous best."""
+        Deepens until the deadline. Past `soft` it starts no new iteration,
+        unless the last iteration's score fell by more than DROP (trouble found:
+        think on, up to the deadline). An iteration cut short still counts if it
+        already found a move better than the previous best, so the last one is
+        started whenever time is left."""
         pos = self.pos
         best_move, best_score, done = moves[0], 0, 0
         for depth in range(1, max_depth + 1):
-            began = clock.now()
             it_best, it_score, searched = moves[0], -WIN * 2, 0
             try:
                 alpha, beta = -WIN * 2, WIN * 2
@@ -241,8 +285,6 @@ class Searcher:
             moves.insert(0, it_best)
             if abs(best_score) >= WIN - 100:
                 break
-            if soft is not None and not dropped:
-                t = clock.now()
-                if t > soft or t + 2 * (t - began) > soft:
-                    break
+            if soft is not None and not dropped and clock.now() > soft:
+                break
         return best_move, best_score, done

@@ -29,16 +29,51 @@ class Timeout(Exception):
     """The search ran out of its time budget."""
 
 
+CACHE_MAX = 200_000
+"""Entries a shared memo may hold before it is cleared."""
+
+
+class Memo:
+    """What threat searches proved, by stones and attacker (both in every key)."""
+
+    def __init__(self) -> None:
+        self.failed: set[tuple[int, int, int]] = set()
+        """VCT / threat-space searches that found nothing, with their depth code."""
+        self.won: dict[tuple[int, int], list[int]] = {}
+        """VCT wins already proven, by (hash, attacker): transpositions are common."""
+        self.vcf_failed: dict[tuple[int, int], int] = {}
+        """The deepest VCF search that found nothing, by (hash, attacker)."""
+
+    def size(self) -> int:
+        return len(self.failed) + len(self.won) + len(self.vcf_failed)
+
+
+_MEMO: tuple[tuple[int, str], Memo] = ((0, ""), Memo())
+
+
+def shared_memo(size: int, rule: str) -> Memo:
+    """This process's threat memo, for one board size and rule set at a time.
+
+    A result depends only on the stones and the attacker, so the engine's many
+    searches of one move, and of the next moves of the same game, share what
+    they proved; a search cut short by Timeout records nothing."""
+    global _MEMO
+    if _MEMO[0] != (size, rule) or _MEMO[1].size() > CACHE_MAX:
+        _MEMO = ((size, rule), Memo())
+    return _MEMO[1]
+
+
 class ThreatSearch:
     """VCF / VCT / threat-space estimate on one position, for the side to move."""
 
-    def __init__(self, pos: Position, deadline: float) -> None:
+    def __init__(self, pos: Position, deadline: float, shared: bool = True) -> None:
         self.pos = pos
         self.deadline = deadline
         self.nodes = 0
-        self.failed: set[tuple[int, int, int]] = set()
-        self.won: dict[tuple[int, int], list[int]] = {}
-        """VCT wins already proven, by (hash, attacker): transpositions are common."""
+        memo = shared_memo(pos.size, pos.rule) if shared else Memo()
+        self.failed = memo.failed
+        self.won = memo.won
+        self.vcf_failed = memo.vcf_failed
         self.cost: list[int] = []
         """Blocking points the last successful threat-space line gave the defender."""
 
@@ -87,8 +122,8 @@ class ThreatSearch:
         self._tick()
         if depth <= 0:
             return None
-        key = (pos.hash, me, 0)
-        if key in self.failed:
+        key = (pos.hash, me)
+        if self.vcf_failed.get(key, 0) >= depth:
             return None
         op = 3 - me
         for a in self._four_moves(me):
@@ -112,7 +147,7 @@ class ThreatSearch:
                         return [a, b, *rest]
             finally:
                 pos.unmake()
-        self.failed.add(key)
+        self.vcf_failed[key] = depth
         return None
 
     # VCT (proof within depth) ----------------------------------------------------------
