@@ -99,8 +99,6 @@ class Session:
         self.link = link
         """A link code to say ``hello`` with (once) instead of the token: this device
         then becomes the identity that asked for the code (:meth:`link_with`)."""
-        self.features: tuple[str, ...] = ()
-        """What the server supports beyond the base contract (``welcome.features``)."""
         self.keep_token = keep_token
         self.deltas = deltas
         """Ask for ``moved`` as changes to the view we hold (smaller frames; folded by
@@ -412,7 +410,6 @@ class Session:
                 self._linking = False
                 self.room = None
                 self.name = msg.name or self.name
-            self.features = tuple(msg.features or ())
             self.player = msg.player
             self.token = msg.token or self.token
             self.server_name = msg.server
