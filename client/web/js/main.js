@@ -216,12 +216,6 @@ class App {
     if (this.screen === "room" && typeof msg.room === "string") this.room.handle(msg, before);
   }
 
-  onWelcome(msg) {
-    $("#server-name").textContent = String(msg.server || "");
-    this.linking.welcomed(this.session);
-    this.showName(this.session.name); // a link code makes us the other device's player
-  }
-
   /** Become the player another device showed `code` for (from the start screen too). */
   linkWith(code) {
     if (!this.session) {
@@ -284,10 +278,13 @@ class App {
     if (this.screen === "room") this.room.renderStatus();
   }
 
-  /** The server's name, and what it offers: the lobby's links to history and
-   * leaderboards show only when it has them. */
+  /** The server's name, our name (a link code makes us the other device's player),
+   * and what it offers: the lobby's links to history and leaderboards and the link-code
+   * button show only when it has them. */
   onWelcome(msg) {
     $("#server-name").textContent = String(msg.server || "");
+    this.linking.welcomed(this.session);
+    this.showName(this.session.name); // a link code makes us the other device's player
     this.features = new Set(Array.isArray(msg.features) ? msg.features.map(String) : []);
     $("#browse-links").hidden = !this.features.has("history");
     for (const a of document.querySelectorAll("[data-needs]")) a.hidden = !this.features.has(a.dataset.needs);
