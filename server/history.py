@@ -24,14 +24,14 @@ JSON = dict[str, Any]
 MINESWEEPER_CLICKS = ("reveal", "chord", "mark", "flag-around")
 """Minesweeper log entries that are a click on the board (as ``history_lines`` counts)."""
 
-SCHEMA = (
+SCHEMA = (  # a rowid table: SQLite 3.40's integrity_check misreads a WITHOUT ROWID one
     """CREATE TABLE IF NOT EXISTS game_players (
         game_id INTEGER NOT NULL,
         player TEXT NOT NULL,
         name TEXT NOT NULL COLLATE NOCASE,
         seat INTEGER NOT NULL,
         PRIMARY KEY (game_id, seat)
-    ) WITHOUT ROWID""",
+    )""",
     "CREATE INDEX IF NOT EXISTS game_players_player ON game_players(player, game_id)",
     "CREATE INDEX IF NOT EXISTS game_players_name ON game_players(name, game_id)",
     "CREATE INDEX IF NOT EXISTS games_kind ON games(game, id)",

@@ -65,6 +65,7 @@ def test_games_filter_by_kind_player_and_name_newest_first(tmp_path: Path) -> No
     assert [g["game_id"] for g in games] == [ids[1], ids[0]]
     games, _ = history.list_games(db, player="p1", name="bob")
     assert [g["game_id"] for g in games] == [ids[2], ids[0]]
+    assert db.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
     games, more = history.list_games(db, limit=1, before=ids[2])
     assert [g["game_id"] for g in games] == [ids[1]] and more == ids[1]
     assert history.list_games(db, game="minesweeper") == ([], None)
