@@ -48,8 +48,10 @@ def test_a_finished_gomoku_game_is_listed_and_replayed_move_by_move(
     ann.wait_css("#history [data-history], #replay [data-board]")
     ann.wait_css("#history [data-browse-back], #replay [data-browse-back]").click()
     ann.wait_css("#room [data-board='gomoku']")  # back in the room, the game still shown
-    ann.driver.get(f"{web_server.url}#history")
-    games = ann.wait(lambda: ann.find_all("[data-history] [data-game-id]"), "the finished game")
+    ann.driver.get(f"{web_server.url}#history")  # the same page: a new fragment
+    games = ann.wait(lambda: ann.find_all(
+        "#history:not([hidden]) [data-history]:not([aria-busy]) [data-game-id]"),
+        "the finished game")
     assert len(games) == 1
     game_id = games[0].get_attribute("data-game-id")
     assert "Ann" in games[0].text and "Bob" in games[0].text

@@ -124,8 +124,9 @@ export class ReplayView {
     );
     this.boardsBox = el("div", { class: `replay-boards replay-${r.game}` });
     this.boards = [];
-    const racers = r.game === "linkmatch" && r.view && typeof r.frame(r.length).view.boards === "object"
-      ? r.players.map((p) => p.player) : [null];
+    // Link-match: one board per racer when the frames hold every racer's (`boards`)
+    const boards = r.game === "linkmatch" ? r.frame(r.length).view.boards : null;
+    const racers = boards && typeof boards === "object" ? r.players.map((p) => p.player) : [null];
     for (const racer of racers) {
       const Board = { gomoku: GomokuBoard, minesweeper: MinesBoard, linkmatch: LinkBoard }[r.game];
       if (!Board) break;
