@@ -54,3 +54,12 @@ def test_a_win_kept_until_the_game_ended_otherwise_is_not_marked() -> None:
     moves = [(0, 0), (1, 1)]
     results = [(0, None, None), (WIN_EVAL, (1, 1), None), (-WIN_EVAL, None, None)]
     assert all("mark" not in n for n in notes(moves, results))
+
+
+def test_a_missed_vcf_is_marked_even_when_the_engine_sees_a_slower_win_later() -> None:
+    # a VCF at ply 1, none at the mover's next turn, where the engine (given time) finds
+    # a win by threes: the VCF was still missed, whatever the engine's budget found later
+    moves = [(0, 0), (1, 1), (2, 2)]
+    results = [(WIN_EVAL, (9, 7), [(9, 7)]), (-200, (4, 4), None), (WIN_EVAL, (8, 5), None),
+               (0, None, None)]
+    assert notes(moves, results)[0]["mark"] == "missed-vcf"

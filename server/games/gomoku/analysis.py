@@ -102,7 +102,8 @@ def notes(moves: list[Point], results: list[PlyResult]) -> list[dict[str, Any]]:
     analysis of the position before ply k + 1 (and, if present, of the final one).
 
     A mover "still wins" after its ply when the ply made five (no position follows
-    it), when it holds a forced win again at its next turn, or, when the game ended
+    it), when it holds a forced win again at its next turn (after a VCF: a VCF again,
+    see :func:`_still_wins`), or, when the game ended
     before that turn, when the opponent's position after the ply is lost. Marks:
     ``missed-vcf`` when a VCF existed and the ply was none of its attacking stones
     and did not win otherwise; ``lost-win`` when the mover had a forced win and no
@@ -114,16 +115,22 @@ def notes(moves: list[Point], results: list[PlyResult]) -> list[dict[str, Any]]:
         value, best, line = results[k]
         note: dict[str, Any] = {"n": k + 1, "eval": value,
                                 "best": list(best) if best is not None else None}
-        if value >= WIN_EVAL and not _still_wins(k, results):
+        if value >= WIN_EVAL and not _still_wins(k, results, by_fours=bool(line)):
             attacks = line[0::2] if line else []
             note["mark"] = "missed-vcf" if line and played not in attacks else "lost-win"
         out.append(note)
     return out
 
 
-def _still_wins(k: int, results: list[PlyResult]) -> bool:
+def _still_wins(k: int, results: list[PlyResult], by_fours: bool = False) -> bool:
+    """Does the mover of ply k + 1 still hold its forced win after it? ``by_fours``
+    (it had a VCF): only a VCF again at its next turn counts (a line of fours is
+    checked to the end), not the engine's view of slower wins, which depends on
+    how far it got within the budget: a missed VCF is marked on every machine."""
     if k + 1 >= len(results):
         return True  # nothing after this ply: it made five
     if k + 2 < len(results):
+        if by_fours:
+            return bool(results[k + 2][2])
         return results[k + 2][0] >= WIN_EVAL
     return -results[k + 1][0] >= WIN_EVAL
