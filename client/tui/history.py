@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.css.query import NoMatches
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, DataTable, Footer, Header, Input, Label, Select
 
@@ -52,9 +53,17 @@ class HistoryScreen(AskingScreen):
             yield Label(id="history-status")
         yield Footer()
 
-    async def on_mount(self) -> None:
+    def on_mount(self) -> None:
         self.title = _("History")
-        table = self.query_one("#games", DataTable)
+        # After the first refresh: under load the screen's composed children may not
+        # all be attached yet when Mount arrives (seen as NoMatches on a loaded machine).
+        self.call_after_refresh(self._first_load)
+
+    async def _first_load(self) -> None:
+        try:
+            table = self.query_one("#games", DataTable)
+        except NoMatches:  # closed before it was shown
+            return
         for key, label in (("id", N_("Game id")), ("game", N_("Game")),
                            ("players", N_("Players")), ("result", N_("Result")),
                            ("ended", N_("Ended")), ("moves", N_("Moves")),

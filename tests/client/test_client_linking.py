@@ -104,8 +104,9 @@ async def test_gridhall_link_code_starts_as_the_other_device(server_url: str,
         code = parse_code(issued(seen_a)[0].code)
         app = GridhallApp(server_url, "phone", backoff=FAST, link=code)
         async with app.run_test(size=SIZE) as pilot:
-            await ui_until(pilot, lambda: app.session.connected)
-            assert app.session.player == a.player and "ann" in app.sub_title
+            # the title follows the connection's status event, handled after `connected`
+            await ui_until(pilot, lambda: app.session.connected and "ann" in app.sub_title)
+            assert app.session.player == a.player
 
 
 def test_the_link_option_refuses_a_malformed_code(capsys: Any) -> None:

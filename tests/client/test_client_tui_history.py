@@ -34,7 +34,8 @@ async def test_a_finished_game_is_listed_and_its_replay_steps(server_url: str) -
         await white.expect("game-over")
     app = GridhallApp(server_url, "cat", backoff=FAST, opening=Opening(history=True))
     async with app.run_test(size=SIZE) as pilot:  # as `gridhall --history` starts
-        await until(pilot, lambda: isinstance(app.screen, HistoryScreen))
+        await until(pilot, lambda: isinstance(app.screen, HistoryScreen)
+                    and bool(app.screen.query('#games')))  # composed, not only current
         table = app.screen.query_one("#games", DataTable)
         await until(pilot, lambda: table.row_count == 1)
         row = [str(cell) for cell in table.get_row_at(0)]
@@ -78,7 +79,8 @@ async def test_the_leaderboard_after_a_rated_game_shows_my_rank(server_url: str)
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: "ratings" in app.session.features)
         await pilot.press("l")
-        await until(pilot, lambda: isinstance(app.screen, LeaderboardScreen))
+        await until(pilot, lambda: isinstance(app.screen, LeaderboardScreen)
+                    and bool(app.screen.query('#leaderboard')))  # composed, not only current
         table = app.screen.query_one("#leaderboard", DataTable)
         await until(pilot, lambda: table.row_count >= 2)
         names = [str(table.get_row_at(i)[1]) for i in range(table.row_count)]
@@ -88,7 +90,8 @@ async def test_the_leaderboard_after_a_rated_game_shows_my_rank(server_url: str)
         assert table.cursor_row == names.index("Bob")  # on my own row
         snapshot(app, "leaderboard")
         await pilot.press("enter")
-        await until(pilot, lambda: isinstance(app.screen, ProfileScreen))
+        await until(pilot, lambda: isinstance(app.screen, ProfileScreen)
+                    and bool(app.screen.query('#profile-ratings')))  # composed, not only current
         ratings = app.screen.query_one("#profile-ratings", DataTable)
         await until(pilot, lambda: ratings.row_count == 1)
         assert str(ratings.get_row_at(0)[0]) == "Gomoku"
