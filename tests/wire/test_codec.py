@@ -212,7 +212,7 @@ def _decode_is_total(data: bytes) -> None:
             assert p.encode(again) == p.encode(msg)  # as frames: NaN != NaN as a value
 
 
-@settings(max_examples=1000, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow])
 @given(st.binary(max_size=512))
 def test_random_bytes_decode_or_raise_protocol_error(data: bytes) -> None:
     _decode_is_total(data)
@@ -241,7 +241,7 @@ def mutated_frames(draw: st.DrawFn) -> bytes:
     return bytes(frame)
 
 
-@settings(max_examples=1500, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=600, suppress_health_check=[HealthCheck.too_slow])
 @given(mutated_frames())
 def test_mutated_valid_frames_decode_or_raise_protocol_error(data: bytes) -> None:
     _decode_is_total(data)
@@ -255,7 +255,7 @@ json_values = st.recursive(
     max_leaves=20)
 
 
-@settings(max_examples=1000, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(sorted(set(p.CLIENT_MESSAGES) | set(p.SERVER_MESSAGES))),
        st.dictionaries(st.sampled_from(["protocol", "name", "token", "id", "game", "options",
                                         "room", "role", "text", "move", "kind", "accept",
