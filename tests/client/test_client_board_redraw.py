@@ -34,7 +34,8 @@ async def test_events_that_change_nothing_drawn_leave_the_board_and_a_move_redra
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: app.session.connected)
             app.session.submit("join-room", room="EV1L00")
-            await until(pilot, lambda: app.room_screen is not None and app.screen is app.room_screen)
+            # The room screen is pushed before it is composed: wait for its board.
+            await until(pilot, lambda: app.screen is app.room_screen and app.screen.query(Board))
             board = app.screen.query_one(Board)
             await until(pilot, lambda: board.room is app.session.room)
             await pilot.pause()
