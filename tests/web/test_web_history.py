@@ -245,6 +245,7 @@ def test_a_linkmatch_replay_shows_every_racers_board_with_each_links_path(
     full = tiles()
     assert paths() == [False, False] and full[0] == full[1] == 48
     press(ann, "next", "1")  # Cy's link: two tiles gone from Cy's board, its path drawn
-    assert paths() == [True, False] and tiles() == [46, 48]
+    # The counter can change before the boards are redrawn: wait for the drawing.
+    ann.wait(lambda: paths() == [True, False] and tiles() == [46, 48], "Cy's link drawn")
     press(ann, "next", "2")  # then Dee's
-    assert paths() == [False, True] and tiles() == [46, 46]
+    ann.wait(lambda: paths() == [False, True] and tiles() == [46, 46], "Dee's link drawn")
