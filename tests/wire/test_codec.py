@@ -212,7 +212,7 @@ def _decode_is_total(data: bytes) -> None:
             assert p.encode(again) == p.encode(msg)  # as frames: NaN != NaN as a value
 
 
-@settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=1000, suppress_health_check=[HealthCheck.too_slow])
 @given(st.binary(max_size=512))
 def test_random_bytes_decode_or_raise_protocol_error(data: bytes) -> None:
     _decode_is_total(data)
