@@ -135,11 +135,11 @@ async def probe(url: str) -> None:
 async def serve(port: int, db: str) -> None:
     """The server with its default settings, plus a sampler that prints
     ``L unix_time lag_ms`` every 10 ms: how late the event loop ran a 10 ms timer."""
-    from gridhall.server.app import GameServer
-    from gridhall.server.config import ServerConfig
+    from gridhall.server.io.app import GameServer
+    from gridhall.server.core.config import ServerConfig
 
     try:
-        from gridhall.server import collector
+        from gridhall.server.io import collector
     except ImportError:  # an older install (--server-path) has no collector policy
         pass
     else:

@@ -20,10 +20,10 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from gridhall import protocol as p
-from gridhall.server.admin_status import status
-from gridhall.server.app import GameServer
-from gridhall.server.config import ServerConfig
-from gridhall.server.effects import Log
+from gridhall.server.io.admin_status import status
+from gridhall.server.io.app import GameServer
+from gridhall.server.core.config import ServerConfig
+from gridhall.server.core.effects import Log
 
 
 class Quiet:

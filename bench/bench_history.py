@@ -27,16 +27,16 @@ from pathlib import Path
 from typing import Any
 
 from gridhall import protocol as p
-from gridhall.server import history, replays
+from gridhall.server.io import history, replays
 from gridhall.server.games.base import GameError
 from gridhall.server.games.gomoku.game import GomokuGame
 from gridhall.server.games.linkmatch.board import copy_rows
 from gridhall.server.games.linkmatch.game import LinkMatchGame
 from gridhall.server.games.linkmatch.paths import first_pair
 from gridhall.server.games.minesweeper.game import from_layout
-from gridhall.server.history_service import HistoryService
-from gridhall.server.store import Store
-from gridhall.server.work import WorkPool
+from gridhall.server.io.history_service import HistoryService
+from gridhall.server.io.store import Store
+from gridhall.server.io.work import WorkPool
 
 
 def gomoku_record() -> dict[str, Any]:

@@ -24,10 +24,10 @@ from pathlib import Path
 from typing import Any
 
 from gridhall import protocol as p
-from gridhall.server.effects import SaveGame
-from gridhall.server.leaderboards import leaderboard, profile
-from gridhall.server.ratings import Ratings, Seat, announced
-from gridhall.server.store import Store
+from gridhall.server.core.effects import SaveGame
+from gridhall.server.io.leaderboards import leaderboard, profile
+from gridhall.server.core.ratings import Ratings, Seat, announced
+from gridhall.server.io.store import Store
 
 MOVES = {"moves": [[x, 7] for x in range(9)]}
 

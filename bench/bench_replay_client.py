@@ -2,7 +2,7 @@
 
 For a full 15x15 Gomoku game, a 100x100 co-op Minesweeper game (thousands of
 actions, several pages) and a 4-racer Link-match race, as the server pages them
-(``server/replays.py``), the terminal client's work per key:
+(``server/io/replays.py``), the terminal client's work per key:
 
 - ``open``: fold the answer to its last frame and draw it (the replay opens on the end);
 - ``back``: one step back from the end, drawn (``Left``); the viewer keeps a view every
@@ -27,7 +27,7 @@ from bench_history import gomoku_record, linkmatch_record, minesweeper_record  #
 from gridhall.client.replays import ReplayPlayer  # noqa: E402
 from gridhall.client.tui.replay_board import render  # noqa: E402
 from gridhall.protocol.replay import Replay  # noqa: E402
-from gridhall.server import replays  # noqa: E402
+from gridhall.server.io import replays  # noqa: E402
 
 
 def answer(game: str, record: dict[str, Any]) -> dict[str, Any]:

@@ -91,8 +91,8 @@ def watch_time_split() -> Callable[[], None]:
     (a frame's decode, rules and effects; the flush of store writes and sends); the
     returned function prints the totals (the server calls it on SIGUSR1), so the bench
     can say where a move's time goes."""
-    from gridhall.server.app import GameServer
-    from gridhall.server.session import Session
+    from gridhall.server.io.app import GameServer
+    from gridhall.server.core.session import Session
 
     clock = time.thread_time
     spent = {"frames": 0, "receive": 0.0, "flush": 0.0}
@@ -122,14 +122,14 @@ def serve_gridhall(db: str, on_usr1: Callable[[], None] | None = None) -> None:
     and connections), printing its port. Connections come from distinct addresses,
     so the per-address limits stay as configured. ``on_usr1`` runs on SIGUSR1 (as a
     loop's signal handler, which asyncio's loop and uvloop both honour)."""
-    from gridhall.server.app import GameServer
-    from gridhall.server.config import ServerConfig
+    from gridhall.server.io.app import GameServer
+    from gridhall.server.core.config import ServerConfig
 
     config = ServerConfig(host="127.0.0.1", port=0, db=db, max_rooms=10_000,
                           max_connections=20_000, rate_per_second=1e6, rate_burst=10**6)
     server = GameServer(config)
     try:
-        from gridhall.server import collector
+        from gridhall.server.io import collector
     except ImportError:  # an older install (--gridhall-python) has no collector policy
         pass
     else:
@@ -235,8 +235,8 @@ def serve_floor(db: str) -> None:
     """The relay plus decoding, the journal's commit before the broadcast, and one
     encoded ``moved`` frame per move (see the module docstring)."""
     from gridhall.protocol.codec import decode_map
-    from gridhall.server.effects import Log, Stored
-    from gridhall.server.store import Store
+    from gridhall.server.core.effects import Log, Stored
+    from gridhall.server.io.store import Store
 
     store = Store(db)
     packer = msgpack.Packer(use_bin_type=True)

@@ -1,4 +1,4 @@
-"""What counting the server's figures (server/stats.py) costs per message.
+"""What counting the server's figures (server/core/stats.py) costs per message.
 
 In one process and one run, the same messages go through the real session, hub,
 store and flush (no sockets: the links keep the frames) twice over: once with the
@@ -26,10 +26,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from gridhall import protocol as p
-from gridhall.server.app import GameServer, exporter
-from gridhall.server.config import ServerConfig
-from gridhall.server.session import Session
-from gridhall.server.stats import Stats
+from gridhall.server.io.app import GameServer, exporter
+from gridhall.server.core.config import ServerConfig
+from gridhall.server.core.session import Session
+from gridhall.server.core.stats import Stats
 
 # A full 15x15 board with no five anywhere: every game runs all 225 moves to a draw.
 BLACK = [(x, y) for y in range(15) for x in range(15) if ((x // 2) + y) % 2 == 0]

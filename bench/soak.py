@@ -531,8 +531,8 @@ def client_process(port: int, first: int, count: int, until: float,
 def serve(port: int, db: str, loop: str) -> None:
     """The server with its default settings (run as this file with ``--serve``), on the
     event loop ``gridhall-server --loop`` would pick (uvloop when installed)."""
-    from gridhall.server.app import GameServer
-    from gridhall.server.config import ServerConfig
+    from gridhall.server.io.app import GameServer
+    from gridhall.server.core.config import ServerConfig
 
     async def main() -> None:
         server = GameServer(ServerConfig(host="127.0.0.1", port=port, db=db))
@@ -544,7 +544,7 @@ def serve(port: int, db: str, loop: str) -> None:
         await server.close()
 
     try:
-        from gridhall.server import loops
+        from gridhall.server.io import loops
     except ImportError:  # an older tree (--server-path) without the choice
         asyncio.run(main())
     else:

@@ -11,14 +11,15 @@ from pathlib import Path
 
 from gridhall.protocol.i18n import gettext as _
 
-from . import admin_access, collector, engines, game_export, history_lines, logformat, loops, origin, settings_file
-from . import game_import
-from .app import GameServer, MetricsUnavailable
-from .config import ServerConfig
-from .discovery import WILDCARD_HOSTS, Advertiser, default_addresses
+from .core import admin_access, origin
+from .io import collector, engines, game_export, history_lines, logformat, loops, settings_file
+from .io import game_import
+from .io.app import GameServer, MetricsUnavailable
+from .core.config import ServerConfig
+from .io.discovery import WILDCARD_HOSTS, Advertiser, default_addresses
 from .games.gomoku.records import RecordError
-from .netinfo import lan_addresses
-from .store import Store
+from .io.netinfo import lan_addresses
+from .io.store import Store
 
 
 def ipv4(text: str) -> str:

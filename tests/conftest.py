@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from gridhall.server.app import GameServer
-from gridhall.server.config import ServerConfig
+from gridhall.server.io.app import GameServer
+from gridhall.server.core.config import ServerConfig
 
 os.environ["GRIDHALL_DISCOVERY_INTERFACES"] = "127.0.0.1"
 """LAN discovery in every test (servers started as child processes too) announces and

@@ -1,6 +1,6 @@
 """The contract between a room and a game's pure rules.
 
-A room (server/room.py) owns ordering, seats, connections and the wire; a game
+A room (server/core/room.py) owns ordering, seats, connections and the wire; a game
 owns rules and hidden state. Games never import asyncio, websockets or msgpack:
 time comes in as a ``now`` argument (unix seconds, float) so tests, bots and
 benchmarks can drive a game without a clock.
@@ -23,7 +23,7 @@ from typing import Any, Literal, Protocol
 
 from gridhall.protocol import Termination
 
-from ..jobs import Job
+from ..core.jobs import Job
 
 JSON = dict[str, Any]
 
@@ -130,7 +130,7 @@ class Game(Protocol):
 class PreparedMoves(Protocol):
     """A game some of whose moves need heavy work first (a mine layout, a hint's
     search, a shuffle). The room asks :meth:`work_for` before :meth:`Game.apply`;
-    for a :class:`~gridhall.server.jobs.Job` it runs the job off the event loop
+    for a :class:`~gridhall.server.core.jobs.Job` it runs the job off the event loop
     and later calls ``apply`` with the job's value as ``prepared``. ``apply``
     without ``prepared`` still does the work inline (tests, replays, bots)."""
 

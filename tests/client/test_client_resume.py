@@ -14,8 +14,8 @@ from gridhall import protocol as p
 from gridhall.client import config
 from gridhall.client.messages import Connection, Event
 from gridhall.client.session import Session
-from gridhall.server.app import GameServer
-from gridhall.server.config import ServerConfig
+from gridhall.server.io.app import GameServer
+from gridhall.server.core.config import ServerConfig
 
 from tests.client.test_client_session import FAST, gomoku_pair, running, until
 

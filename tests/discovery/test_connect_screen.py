@@ -20,7 +20,7 @@ from gridhall.client import cli, config
 from gridhall.client.discovery import Browser
 from gridhall.client.messages import Connection
 from gridhall.client.tui.connect import ConnectApp
-from gridhall.server.discovery import Advertiser
+from gridhall.server.io.discovery import Advertiser
 
 WAIT = 30.0
 SIZE = (100, 30)

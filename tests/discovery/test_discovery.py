@@ -20,7 +20,7 @@ import pytest
 from gridhall.client.discovery import Browser, FoundServer, find
 from gridhall.protocol import PROTOCOL_VERSION
 from gridhall.server import cli as server_cli
-from gridhall.server.discovery import Advertiser
+from gridhall.server.io.discovery import Advertiser
 from tests.wsclient import WsClient
 
 pytestmark = pytest.mark.usefixtures("loopback_multicast")

@@ -18,8 +18,9 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import InvalidStatus
 
 from gridhall import protocol as p
-from gridhall.server import admin_channel, cli, web
-from gridhall.server.app import GameServer
+from gridhall.server import cli
+from gridhall.server.io import admin_channel, web
+from gridhall.server.io.app import GameServer
 from tests.e2e.test_handshake_e2e import closed_with
 from tests.wsclient import WsClient
 

@@ -6,7 +6,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from gridhall.server.app import GameServer
+from gridhall.server.io.app import GameServer
 from tests.conftest import url_of
 from tests.wsclient import WsClient, gomoku_pair
 

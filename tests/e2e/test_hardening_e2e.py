@@ -15,8 +15,8 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import InvalidStatus
 
 from gridhall import protocol as p
-from gridhall.server.app import GameServer
-from gridhall.server.connection import Connection
+from gridhall.server.io.app import GameServer
+from gridhall.server.io.connection import Connection
 from tests.wsclient import WsClient
 
 DEADLINE = 30.0

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from gridhall.server import cli
-from gridhall.server.app import GameServer
+from gridhall.server.io.app import GameServer
 from gridhall.server.games.minesweeper import deduce
 from tests.conftest import url_of
 from tests.wsclient import WsClient

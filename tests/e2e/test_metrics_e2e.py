@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from gridhall.server import app
-from gridhall.server.app import GameServer
-from gridhall.server.admin_access import FREE_FAILURES, AdminAccess
-from gridhall.server.metrics import bearer, refusal
+from gridhall.server.io import app
+from gridhall.server.io.app import GameServer
+from gridhall.server.core.admin_access import FREE_FAILURES, AdminAccess
+from gridhall.server.io.metrics import bearer, refusal
 from tests.wsclient import TIMEOUT, WsClient
 
 Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]
@@ -177,7 +177,7 @@ def test_the_server_starts_without_prometheus_client_unless_metrics_is_asked_for
         return real_import(name, *args, **kwargs)
 
     monkeypatch.setattr(builtins, "__import__", no_prometheus)
-    from gridhall.server.config import ServerConfig
+    from gridhall.server.core.config import ServerConfig
 
     server = GameServer(ServerConfig(db=str(tmp_path / "a.db")))
     assert server.metrics is None

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from gridhall.server import lobby
+from gridhall.server.core import lobby
 from gridhall.server.games.minesweeper import deduce
 from tests.wsclient import WsClient
 

@@ -8,9 +8,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from gridhall.server.app import GameServer
-from gridhall.server.effects import SaveChat
-from gridhall.server.store import Store
+from gridhall.server.io.app import GameServer
+from gridhall.server.core.effects import SaveChat
+from gridhall.server.io.store import Store
 from tests.wsclient import WsClient
 
 CAP = 20

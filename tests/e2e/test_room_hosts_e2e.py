@@ -6,7 +6,7 @@ from __future__ import annotations
 from contextlib import AsyncExitStack
 from pathlib import Path
 
-from gridhall.server.app import GameServer
+from gridhall.server.io.app import GameServer
 from tests.e2e.test_admin_e2e import player_from
 from tests.e2e.test_restart_e2e import rejoin, server_process, stop_and_restart
 from tests.wsclient import WsClient, gomoku_pair

@@ -7,14 +7,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gridhall import protocol as p
-from gridhall.server.config import ServerConfig
-from gridhall.server.effects import STORED, Effect, Send, Think, Wake, Work
-from gridhall.server.hub import Hub
-from gridhall.server.identity import Identity
-from gridhall.server.jobs import run_job
-from gridhall.server.session import Session, Sessions
-from gridhall.server.store import Store
-from gridhall.server.stats import Stats
+from gridhall.server.core.config import ServerConfig
+from gridhall.server.core.effects import STORED, Effect, Send, Think, Wake, Work
+from gridhall.server.core.hub import Hub
+from gridhall.server.core.identity import Identity
+from gridhall.server.io.job_runner import run_job
+from gridhall.server.core.session import Session, Sessions
+from gridhall.server.io.store import Store
+from gridhall.server.core.stats import Stats
 
 T0 = 1_800_000_000.0
 

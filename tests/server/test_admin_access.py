@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from gridhall.server import cli
-from gridhall.server.admin_access import FREE_FAILURES, AdminAccess
-from gridhall.server.admin_store import AUDIT_MARGIN, AUDIT_ROWS
-from gridhall.server.app import GameServer
-from gridhall.server.bans import Ban, Bans, refusal
-from gridhall.server.store import Store
+from gridhall.server.core.admin_access import FREE_FAILURES, AdminAccess
+from gridhall.server.io.admin_store import AUDIT_MARGIN, AUDIT_ROWS
+from gridhall.server.io.app import GameServer
+from gridhall.server.core.bans import Ban, Bans, refusal
+from gridhall.server.io.store import Store
 
 T0 = 1_800_000_000.0
 

@@ -8,10 +8,10 @@ from pathlib import Path
 
 from gridhall import protocol as p
 from gridhall.protocol import ErrorCode, ProtocolError
-from gridhall.server.bans import Ban
-from gridhall.server.effects import DropRoom, Log
-from gridhall.server.identity import token_hash
-from gridhall.server.store import Store
+from gridhall.server.core.bans import Ban
+from gridhall.server.core.effects import DropRoom, Log
+from gridhall.server.core.identity import token_hash
+from gridhall.server.io.store import Store
 from tests.server.helpers import T0, Client, FakeServer, connect
 
 

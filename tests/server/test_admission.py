@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from gridhall.server import cli
-from gridhall.server.fdlimit import socket_caps
-from gridhall.server.gate import Gate
-from gridhall.server.origin import allowed, normalize
+from gridhall.server.io.fdlimit import socket_caps
+from gridhall.server.core.gate import Gate
+from gridhall.server.core.origin import allowed, normalize
 
 
 def test_a_gate_refuses_past_an_addresses_bound_and_evicts_the_oldest_past_the_total() -> None:

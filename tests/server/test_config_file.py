@@ -9,8 +9,9 @@ from typing import Any
 
 import pytest
 
-from gridhall.server import cli, settings_file
-from gridhall.server.config import ServerConfig
+from gridhall.server import cli
+from gridhall.server.io import settings_file
+from gridhall.server.core.config import ServerConfig
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "gridhall.example.toml"
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from gridhall import protocol as p
-from gridhall.server.app import GameServer
-from gridhall.server.config import ServerConfig
-from gridhall.server.session import Session
+from gridhall.server.io.app import GameServer
+from gridhall.server.core.config import ServerConfig
+from gridhall.server.core.session import Session
 
 from tests.server.helpers import T0, FakeLink
 

@@ -7,7 +7,7 @@ from typing import Any
 from gridhall import protocol as p
 from gridhall.client.messages import is_room_event
 from gridhall.client.room import RoomCopy, apply
-from gridhall.server.room import EVERYONE
+from gridhall.server.core.room import EVERYONE
 
 from tests.server.helpers import T0, Client, FakeServer
 

@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from gridhall import protocol as p
-from gridhall.server.effects import Think
-from gridhall.server.store import Store
+from gridhall.server.core.effects import Think
+from gridhall.server.io.store import Store
 
 from tests.server.helpers import T0, Client, FakeServer, connect
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from gridhall import protocol as p
-from gridhall.server.fairness import Backoff
+from gridhall.server.core.fairness import Backoff
 
 from tests.server.helpers import T0, Client, FakeServer, connect
 

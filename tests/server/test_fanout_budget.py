@@ -5,7 +5,7 @@ whoever is refused is told why and how long to wait. Players keep their own limi
 from __future__ import annotations
 
 from gridhall import protocol as p
-from gridhall.server.fanout import FrameBudget
+from gridhall.server.core.fanout import FrameBudget
 from tests.server.helpers import T0, Client, FakeServer, connect
 
 

@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 
 from gridhall.protocol.delta import apply
-from gridhall.server import history, replays
+from gridhall.server.io import history, replays
 from gridhall.server.games.gomoku.game import GomokuGame
 from gridhall.server.games.minesweeper.game import from_layout
-from gridhall.server.retention import Limits
-from gridhall.server.store import SCHEMA_VERSION, Store
+from gridhall.server.io.retention import Limits
+from gridhall.server.io.store import SCHEMA_VERSION, Store
 
 NOW = 1_800_000_000.0
 OPTIONS = {"size": 15, "rule": "freestyle"}

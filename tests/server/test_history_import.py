@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from gridhall.server import cli, history, replays
-from gridhall.server.store import Store
+from gridhall.server import cli
+from gridhall.server.io import history, replays
+from gridhall.server.io.store import Store
 
 from tests.server.test_export_cli import export, play_a_game
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from gridhall.protocol.delta import apply
-from gridhall.server.app import GameServer
+from gridhall.server.io.app import GameServer
 from gridhall.server.games.linkmatch.paths import first_pair
 from tests.conftest import url_of
 from tests.wsclient import WsClient, gomoku_pair

@@ -1,5 +1,5 @@
 """Ratings and team records in the store, and the queries that read them back
-(server/ratings_store.py, server/leaderboards.py)."""
+(server/io/ratings_store.py, server/io/leaderboards.py)."""
 
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
-from gridhall.server.effects import SaveGame, SaveIdentity
-from gridhall.server.leaderboards import QueryError, leaderboard, profile, rank_of, records
-from gridhall.server.ratings import Ratings, Seat
-from gridhall.server.ratings_store import BEST_TIMES
-from gridhall.server.store import Store
+from gridhall.server.core.effects import SaveGame, SaveIdentity
+from gridhall.server.io.leaderboards import QueryError, leaderboard, profile, rank_of, records
+from gridhall.server.core.ratings import Ratings, Seat
+from gridhall.server.io.ratings_store import BEST_TIMES
+from gridhall.server.io.store import Store
 
 MOVES = {"moves": [[7, 7], [8, 8], [9, 9]]}
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gridhall.server.limits import SlidingWindow, TokenBucket
+from gridhall.server.core.limits import SlidingWindow, TokenBucket
 
 
 def test_bucket_allows_a_burst_then_refuses_until_it_refills() -> None:

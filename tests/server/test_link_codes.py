@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from gridhall import protocol as p
-from gridhall.server.linking import VALID_FOR, normal, shown
-from gridhall.server.store import Store
+from gridhall.server.core.linking import VALID_FOR, normal, shown
+from gridhall.server.io.store import Store
 
 from tests.server.helpers import T0, Client, FakeServer, connect
 
@@ -135,8 +135,8 @@ def test_codes_and_linked_tokens_survive_a_restart(tmp_path: Path) -> None:
 
 
 def test_a_ban_on_the_player_keeps_out_every_device_it_was_linked_to() -> None:
-    from gridhall.server.bans import Ban
-    from gridhall.server.identity import token_hash
+    from gridhall.server.core.bans import Ban
+    from gridhall.server.core.identity import token_hash
 
     server = FakeServer()
     laptop = connect(server, "Ann")

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from gridhall.protocol import ErrorCode, ProtocolError
-from gridhall.server.identity import Identities
-from gridhall.server.lobby import CODE_ALPHABET, CODE_LENGTH, Lobby
-from gridhall.server.room import Room
+from gridhall.server.core.identity import Identities
+from gridhall.server.core.lobby import CODE_ALPHABET, CODE_LENGTH, Lobby
+from gridhall.server.core.room import Room
 
 
 class Host:

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from gridhall import protocol as p
-from gridhall.server import cli, logformat, settings_file
+from gridhall.server import cli
+from gridhall.server.io import logformat, settings_file
 from tests.wsclient import WsClient
 
 

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 import uvloop
 
-from gridhall.server import cli, loops
+from gridhall.server import cli
+from gridhall.server.io import loops
 
 
 def test_auto_and_uvloop_choose_uvloop_when_it_is_installed() -> None:

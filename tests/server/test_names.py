@@ -6,7 +6,7 @@ import pytest
 
 from gridhall import protocol as p
 from gridhall.protocol import ProtocolError
-from gridhall.server.names import MAX_NAME, clean_color, clean_name, name_key, unique_name
+from gridhall.server.core.names import MAX_NAME, clean_color, clean_name, name_key, unique_name
 
 from tests.server.helpers import Client, FakeServer, connect
 

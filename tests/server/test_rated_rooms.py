@@ -10,8 +10,8 @@ import pytest
 
 from gridhall import protocol as p
 from gridhall.server import cli
-from gridhall.server.effects import ForgetIdentity, SaveGame
-from gridhall.server.store import Store
+from gridhall.server.core.effects import ForgetIdentity, SaveGame
+from gridhall.server.io.store import Store
 
 from tests.server.helpers import T0, Client, FakeServer, connect
 

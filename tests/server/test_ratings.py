@@ -1,8 +1,8 @@
-"""Rating math (server/ratings.py): who moves, by how much, and when nothing moves."""
+"""Rating math (server/core/ratings.py): who moves, by how much, and when nothing moves."""
 
 from __future__ import annotations
 
-from gridhall.server.ratings import (
+from gridhall.server.core.ratings import (
     PROVISIONAL_GAMES,
     REFERENCE,
     Rating,

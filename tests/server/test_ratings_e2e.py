@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from gridhall.server.app import GameServer
+from gridhall.server.io.app import GameServer
 from gridhall.server.games.linkmatch.paths import first_pair
-from gridhall.server.ratings import REFERENCE, display
+from gridhall.server.core.ratings import REFERENCE, display
 from tests.conftest import url_of
 from tests.wsclient import WsClient, gomoku_pair
 

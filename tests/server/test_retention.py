@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from gridhall.server import cli
-from gridhall.server.config import ServerConfig
-from gridhall.server.effects import SaveChat, SaveGame
-from gridhall.server.retention import BATCH, DAY, GAME_BATCH, Limits
-from gridhall.server.store import Store
+from gridhall.server.core.config import ServerConfig
+from gridhall.server.core.effects import SaveChat, SaveGame
+from gridhall.server.io.retention import BATCH, DAY, GAME_BATCH, Limits
+from gridhall.server.io.store import Store
 
 NOW = 1_800_000_000.0
 

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from gridhall import protocol as p
-from gridhall.server.effects import Outbox
-from gridhall.server.store import Store
+from gridhall.server.core.effects import Outbox
+from gridhall.server.io.store import Store
 
 from tests.server.helpers import T0, Client, FakeServer, connect
 

@@ -3,7 +3,7 @@ quick jobs never behind computers."""
 
 from __future__ import annotations
 
-from gridhall.server.scheduler import JobClass, Owner, Scheduler
+from gridhall.server.core.scheduler import JobClass, Owner, Scheduler
 
 
 def owner(address: str, room: str = "R") -> Owner:

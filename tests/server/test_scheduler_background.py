@@ -3,7 +3,7 @@ never on the last free computer slot."""
 
 from __future__ import annotations
 
-from gridhall.server.scheduler import Scheduler
+from gridhall.server.core.scheduler import Scheduler
 from tests.server.test_scheduler import offer, started
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from gridhall.server import cli
-from gridhall.server.config import ServerConfig, default_db_path
+from gridhall.server.core.config import ServerConfig, default_db_path
 
 
 def test_the_database_defaults_to_the_users_data_folder(tmp_path: Path,
@@ -30,7 +30,7 @@ def test_history_without_a_database_says_so_and_creates_nothing(
 
 def test_history_reads_the_servers_database_and_says_when_it_is_empty(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from gridhall.server.store import Store
+    from gridhall.server.io.store import Store
 
     db = tmp_path / "g.db"
     Store(db).close()

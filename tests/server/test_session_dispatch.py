@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from gridhall import protocol as p
-from gridhall.server.hub import Hub
+from gridhall.server.core.hub import Hub
 
 from tests.server.helpers import T0, Client, FakeServer, connect
 

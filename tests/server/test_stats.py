@@ -1,4 +1,4 @@
-"""The server's running figures (server/stats.py): what they count, and that a
+"""The server's running figures (server/core/stats.py): what they count, and that a
 stranger cannot grow their label sets."""
 
 from __future__ import annotations
@@ -7,12 +7,12 @@ import asyncio
 from pathlib import Path
 
 from gridhall import protocol as p
-from gridhall.server.app import GameServer
-from gridhall.server.config import ServerConfig
-from gridhall.server.stats import OTHER, Histogram, Stats, error_code, frame_type
-from gridhall.server.scheduler import Owner
-from gridhall.server.session import Session
-from gridhall.server.work import WorkPool
+from gridhall.server.io.app import GameServer
+from gridhall.server.core.config import ServerConfig
+from gridhall.server.core.stats import OTHER, Histogram, Stats, error_code, frame_type
+from gridhall.server.core.scheduler import Owner
+from gridhall.server.core.session import Session
+from gridhall.server.io.work import WorkPool
 
 from tests.server.helpers import T0, FakeLink, FakeServer, connect
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from gridhall.server.effects import Log, SaveRoom
-from gridhall.server.store import Store
+from gridhall.server.core.effects import Log, SaveRoom
+from gridhall.server.io.store import Store
 
 
 def journal(path: Path) -> list[tuple[str, int]]:

@@ -8,16 +8,17 @@ from typing import Any
 import pytest
 
 from gridhall import protocol as p
-from gridhall.server.effects import Outbox, Work
+from gridhall.server.core.effects import Outbox, Work
 from gridhall.server.games.linkmatch.game import LinkMatchGame
 from gridhall.server.games.linkmatch.jobs import make_board, shuffle_rows
 from gridhall.server.games.linkmatch.spec import SPEC as LINKMATCH
 from gridhall.server.games.minesweeper import jobs as ms_jobs
 from gridhall.server.games.minesweeper.game import MinesweeperGame, from_layout, replay
 from gridhall.server.games.minesweeper.options import parse_options
-from gridhall.server.jobs import BUSY, Job, OutOfTime, run_job
-from gridhall.server.room import BUSY_RETRY
-from gridhall.server.store import Store
+from gridhall.server.core.jobs import BUSY, Job, OutOfTime
+from gridhall.server.io.job_runner import run_job
+from gridhall.server.core.room import BUSY_RETRY
+from gridhall.server.io.store import Store
 
 from tests.server.helpers import T0, Client, FakeServer, connect
 
@@ -264,9 +265,9 @@ async def test_a_worker_that_dies_does_not_fail_every_later_job() -> None:
     import operator
     import os
 
-    from gridhall.server.work import WorkPool
+    from gridhall.server.io.work import WorkPool
 
-    from gridhall.server.scheduler import Owner
+    from gridhall.server.core.scheduler import Owner
 
     pool = WorkPool(1, 4)
     owner = Owner("10.0.0.2", "ROOM")
@@ -288,8 +289,8 @@ async def test_a_computer_whose_worker_died_is_asked_again() -> None:
     import asyncio
     from concurrent.futures.process import BrokenProcessPool
 
-    from gridhall.server.computer import Computers
-    from gridhall.server.effects import Think
+    from gridhall.server.io.computer import Computers
+    from gridhall.server.core.effects import Think
 
     loop = asyncio.get_running_loop()
 

@@ -9,8 +9,8 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from gridhall.server.scheduler import Owner
-from gridhall.server.work import WorkPool
+from gridhall.server.core.scheduler import Owner
+from gridhall.server.io.work import WorkPool
 
 
 class Answers:

@@ -22,8 +22,8 @@ from gridhall.client.session import Backoff
 from gridhall.client.tk.app import TkApp
 from gridhall.client.tk.bridge import Snapshot
 from gridhall.protocol.schema import to_map
-from gridhall.server.app import GameServer
-from gridhall.server.config import ServerConfig
+from gridhall.server.io.app import GameServer
+from gridhall.server.core.config import ServerConfig
 from tests.wsclient import WsClient
 
 T = TypeVar("T")

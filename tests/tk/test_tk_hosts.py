@@ -9,7 +9,7 @@ import tkinter as tk
 from collections.abc import Callable
 
 from gridhall.client.tk.app import TkApp
-from gridhall.server.admin_actions import AdminActions
+from gridhall.server.io.admin_actions import AdminActions
 from tests.tk.driver import Opponent, Pump, ServerThread, click, press, room_state, snap
 
 

@@ -23,8 +23,8 @@ from selenium.common.exceptions import StaleElementReferenceException, WebDriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.remote.webelement import WebElement
 
-from gridhall.server.app import GameServer
-from gridhall.server.config import ServerConfig
+from gridhall.server.io.app import GameServer
+from gridhall.server.core.config import ServerConfig
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"

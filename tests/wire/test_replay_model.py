@@ -9,7 +9,7 @@ import pytest
 
 from gridhall.protocol.delta import apply
 from gridhall.protocol.replay import Replay
-from gridhall.server import replays
+from gridhall.server.io import replays
 from gridhall.server.games.gomoku.game import GomokuGame
 
 MOVES = [(x, y) for y in range(0, 15, 3) for x in range(15)][:40]

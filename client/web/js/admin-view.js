@@ -28,7 +28,7 @@ const FIGURES = [
   ["uptime_s", N_("Uptime"), (f) => duration(f.uptime_s)],
 ];
 
-/** Labels of the retention knobs (server/retention.py); other keys show as themselves. */
+/** Labels of the retention knobs (server/io/retention.py); other keys show as themselves. */
 const RETENTION = {
   chat_days: N_("Chat kept (days)"),
   chat_rows_per_room: N_("Chat lines kept per room"),

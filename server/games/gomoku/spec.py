@@ -8,7 +8,7 @@ from gridhall.protocol.games import options
 from gridhall.protocol.games.engines import PREFIX, is_engine, with_engines
 from gridhall.protocol.games.gomoku import GOMOKU
 
-from ...ratings import REFERENCE
+from ...core.ratings import REFERENCE
 from ..base import JSON, OptionError, StartPolicy
 from .computer import COMPUTER
 from .game import GomokuGame, from_state
@@ -48,7 +48,7 @@ class GomokuSpec:
 
     def __init__(self, engines: tuple[str, ...] = ()) -> None:
         self.engines = engines
-        """External engines offered as ``ai`` levels ``engine:NAME`` (server/engines.py)."""
+        """External engines offered as ``ai`` levels ``engine:NAME`` (server/io/engines.py)."""
         self.description = with_engines(GOMOKU, engines)
 
     def parse_options(self, raw: JSON) -> JSON:

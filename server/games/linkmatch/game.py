@@ -22,7 +22,7 @@ from typing import Literal
 
 from gridhall.protocol import Outcome, Termination
 
-from ...jobs import Job
+from ...core.jobs import Job
 from ..base import JSON, GameError, Played
 from .board import Gravity, Pair, Rows, copy_rows, count_tiles, remove_pair
 from .jobs import make_board, shuffle_job, shuffle_rows

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 
-from ...jobs import Job
+from ...core.jobs import Job
 from ..base import JSON
 from .board import Gravity, Rows
 from .generate import generate, shuffle_tiles

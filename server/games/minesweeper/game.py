@@ -20,7 +20,7 @@ from typing import Any
 from gridhall.protocol import Outcome, Termination
 from gridhall.protocol.cells import board_span
 
-from ...jobs import Job
+from ...core.jobs import Job
 from ..base import JSON, GameError, Played
 from .board import Board, Neighbourhood, counts_text
 from .jobs import board_of, find_hint, hint_job, layout_job, make_layout

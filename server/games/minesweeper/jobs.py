@@ -1,7 +1,7 @@
 """Minesweeper's heavy steps as picklable jobs: mine layouts and hints.
 
 Both are plain functions of plain data, so the room can run them in a worker
-process (``server/jobs.py``) and the game applies the answer later; the game
+process (``server/core/jobs.py``) and the game applies the answer later; the game
 also calls them inline when nobody prepared the answer (tests, replays, bots).
 Their answers are plain maps, kept in a room's log as they are.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 
-from ...jobs import Job, OutOfTime
+from ...core.jobs import Job, OutOfTime
 from ..base import JSON
 from .board import Board, counts_text
 from .generate import GenerationFailed, generate_no_guess, random_layout

@@ -1,0 +1,231 @@
+"""What the pure core (rooms, lobby, hub) asks the I/O layer around it to do.
+
+The core never sends, writes or sleeps: each input returns a list of these
+effects, in order, and ``server/io/app.py`` carries them out (sockets, SQLite,
+timers, the worker processes). Tests read them directly.
+
+Durability rule: the I/O layer writes every store effect of an input (and of
+the inputs handled in the same event-loop turn) in one SQLite transaction
+before it delivers any of their sends, so nothing is broadcast that a crash
+could lose.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from gridhall import protocol as p
+
+from ..games.base import JSON
+from .jobs import Job
+
+if TYPE_CHECKING:
+    from .ratings import Change
+
+
+class Send:
+    """Deliver one protocol message to each of ``to`` (player ids), in order.
+
+    A plain class with slots rather than a dataclass: one is made per event on the
+    path of every move, and ``frame`` is read for each of them."""
+
+    __slots__ = ("_frame", "msg", "to")
+
+    def __init__(self, to: tuple[str, ...], msg: Any) -> None:
+        self.to = to
+        self.msg = msg
+        self._frame: bytes | None = None
+
+    @property
+    def frame(self) -> bytes:
+        """The message encoded once, however many recipients it has."""
+        frame = self._frame
+        if frame is None:
+            frame = self._frame = p.encode(self.msg)
+        return frame
+
+    @classmethod
+    def encoded(cls, to: tuple[str, ...], frame: bytes) -> Send:
+        """A message kept only as its frame (a replayed event); ``msg`` is None."""
+        send = cls(to, None)
+        send._frame = frame
+        return send
+
+    def __repr__(self) -> str:
+        return f"Send(to={self.to!r}, msg={self.msg!r})"
+
+
+@dataclass(frozen=True)
+class SaveChat:
+    """Keep a chat line."""
+
+    room: str
+    player: str
+    name: str
+    text: str
+    ts: float
+
+
+@dataclass(frozen=True)
+class SaveGame:
+    """Keep a finished game: who played, the result and everything to replay it."""
+
+    room: str
+    game: str
+    options: JSON
+    players: list[JSON]
+    result: JSON
+    record: JSON
+    started_at: float
+    ended_at: float
+    source: str | None = None
+    """Where the game came from when it was not played here (``import``)."""
+    ratings: tuple[Change, ...] = ()
+    """A rated game's rating changes, saved in the same transaction (``server/core/ratings.py``)."""
+
+
+@dataclass(frozen=True)
+class SaveRoom:
+    """A new room: everything fixed at its creation (the secret seed included)."""
+
+    room: str
+    row: JSON
+
+
+@dataclass(frozen=True)
+class Log:
+    """An input a room accepted, appended to its journal (``n`` counts from 1)."""
+
+    room: str
+    n: int
+    entry: JSON
+
+
+@dataclass(frozen=True)
+class SaveSnapshot:
+    """The room's state after journal entry ``n``: older entries are no longer needed."""
+
+    room: str
+    n: int
+    snapshot: JSON
+
+
+@dataclass(frozen=True)
+class DropRoom:
+    """The room closed: its row, journal and snapshot go."""
+
+    room: str
+
+
+@dataclass(frozen=True)
+class SaveIdentity:
+    """An identity as it must survive a restart (``expires``: when it is forgotten
+    unless resumed, for roomless ones)."""
+
+    player: str
+    token_hash: str
+    name: str
+    color: str | None
+    bot: str | None
+    expires: float | None = None
+
+
+@dataclass(frozen=True)
+class ForgetIdentity:
+    player: str
+
+
+@dataclass(frozen=True)
+class SaveToken:
+    """One more token (its hash) for an identity: a device it was linked to."""
+
+    player: str
+    token_hash: str
+
+
+@dataclass(frozen=True)
+class SaveLinkCode:
+    """A link code (its hash only) given to ``player``, working until ``expires``."""
+
+    code_hash: str
+    player: str
+    expires: float
+
+
+@dataclass(frozen=True)
+class DropLinkCode:
+    """A link code was used or replaced."""
+
+    code_hash: str
+
+
+@dataclass(frozen=True)
+class Think:
+    """Ask a computer player for its move in a worker process.
+
+    ``request`` is the game's picklable description of the position; the answer
+    goes back to the hub with the same request, so a position that changed
+    meanwhile (a take-back) is recognised and thought about again."""
+
+    room: str
+    bot: str
+    game: str
+    level: str
+    request: JSON = field(default_factory=dict)
+    address: str = ""
+    """The address that owns the room: its computers share that address's share."""
+
+
+@dataclass(frozen=True)
+class Work:
+    """Run a heavy :class:`~gridhall.server.core.jobs.Job` for room ``room`` in a worker.
+
+    The answer (``run_job``'s plain map) goes back through the hub's
+    ``work_done(room, ticket, answer, now)``; ``ticket`` tells the room which of
+    its requests it answers. A room has at most one job out at a time."""
+
+    room: str
+    ticket: int
+    job: Job
+    address: str = ""
+    """Whom the job is charged to: the address that asked (or owns the room)."""
+
+
+@dataclass(frozen=True)
+class Wake:
+    """Call the hub's ``wake(key, now)`` at ``at`` (unix time); None cancels.
+
+    Keys are room codes (game clocks, countdowns, reconnect grace) or
+    ``@<player id>`` (forgetting an identity nobody resumed)."""
+
+    key: str
+    at: float | None
+
+
+Stored = SaveChat | SaveGame | SaveRoom | Log | SaveSnapshot | DropRoom | SaveIdentity | \
+    ForgetIdentity | SaveToken | SaveLinkCode | DropLinkCode
+Effect = Send | Think | Work | Wake | Stored
+STORED = (SaveChat, SaveGame, SaveRoom, Log, SaveSnapshot, DropRoom, SaveIdentity,
+          ForgetIdentity, SaveToken, SaveLinkCode, DropLinkCode)
+
+
+class Outbox:
+    """Collects effects in order; the return value of every core input."""
+
+    def __init__(self) -> None:
+        self.effects: list[Effect] = []
+
+    def send(self, to: list[str] | tuple[str, ...], msg: Any) -> Send | None:
+        if not to:
+            return None
+        send = Send(tuple(to), msg)
+        self.effects.append(send)
+        return send
+
+    def add(self, effect: Effect) -> None:
+        self.effects.append(effect)
+
+    def sent(self) -> list[Send]:
+        """The sends so far (for tests and the lobby)."""
+        return [e for e in self.effects if isinstance(e, Send)]

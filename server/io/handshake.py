@@ -1,0 +1,115 @@
+"""Sockets before the WebSocket handshake: bounded in number, bytes and time.
+
+A stranger can open a TCP connection and send a request head slowly, or a huge
+one, without ever finishing it. websockets itself allows about 1 MiB of headers
+per socket and keeps them in memory, and the server once held 1.1 GiB for
+1,000 such sockets. Here each socket is a :class:`GuardedConnection` (the
+``create_connection`` class given to ``serve()``):
+
+- it waits in a :class:`~.gate.Gate` from ``connection_made`` until its request
+  has been read: an address past its own bound is cut at once, and past the
+  total the oldest waiter is cut to let the newcomer in;
+- it may send at most ``max_request_head`` bytes before its request is read,
+  else it is cut (no answer: it is not a request we could read);
+- ``serve()``'s ``open_timeout`` cuts it if the handshake takes longer.
+
+Cut sockets are aborted (RST, no lingering close), which frees their buffers at
+once; the server then hands the freed heap back to the OS (``on_freed``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import socket
+from collections.abc import Callable, Iterable
+from typing import ClassVar, cast
+
+from websockets.asyncio.server import ServerConnection
+from websockets.protocol import Event
+
+from ..core.gate import Gate
+
+
+class HandshakeGuard:
+    """The server's sockets before the handshake, and what each may send."""
+
+    def __init__(self, total: int, per_address: int, max_request_head: int,
+                 on_freed: Callable[[int], None] | None = None) -> None:
+        self.gate: Gate[GuardedConnection] = Gate(total, per_address)
+        self.max_request_head = max_request_head
+        self.on_freed = on_freed
+        """Called with the bytes a dropped pending socket had sent (for a trim)."""
+        self.refused = 0
+        """Sockets cut: an address over its bound, the oldest past the total, or too
+        many bytes before the request was read (for logs and benchmarks)."""
+
+    def connection_class(self) -> type[GuardedConnection]:
+        """A ``create_connection`` class for ``serve()`` bound to this guard."""
+        return type("Guarded", (GuardedConnection,), {"guard": self})
+
+
+class GuardedConnection(ServerConnection):
+    """A server connection that waits in its guard's gate until its request is read."""
+
+    guard: ClassVar[HandshakeGuard]
+    _head = 0
+    """Bytes received before the request was read."""
+
+    _refused = False
+    """Cut in ``connection_made``, before websockets set anything up for it."""
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        peer = transport.get_extra_info("peername")
+        address = str(peer[0]) if peer else "?"
+        admitted, evicted = self.guard.gate.enter(self, address)
+        if evicted is not None:
+            self.guard.refused += 1
+            evicted.transport.abort()
+        if not admitted:  # the cheapest refusal: no handler task, no handshake
+            self.guard.refused += 1
+            self._refused = True
+            cast(asyncio.Transport, transport).abort()
+            return
+        super().connection_made(transport)
+
+    def data_received(self, data: bytes) -> None:
+        if self.request is None:
+            self._head += len(data)
+            if self._head > self.guard.max_request_head:
+                self.guard.refused += 1
+                self._passed()
+                self.transport.abort()
+                return
+        super().data_received(data)
+
+    def process_event(self, event: Event) -> None:
+        if self.request is None:  # the first event is the request: the head is read
+            self._passed(dropped=False)
+        super().process_event(event)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self._refused:
+            return  # websockets never saw it
+        self._passed()
+        super().connection_lost(exc)
+
+    def _passed(self, dropped: bool = True) -> None:
+        """Out of the gate: its request was read, or (``dropped``) it is gone."""
+        self.guard.gate.leave(self)
+        if dropped and self._head and self.guard.on_freed is not None:
+            self.guard.on_freed(self._head)
+        self._head = 0
+
+
+def deepen_backlog(listening: Iterable[socket.socket], backlog: int) -> None:
+    """Let the kernel queue ``backlog`` connections on each listening socket.
+
+    asyncio uses one number both for the kernel's queue and for how many sockets
+    it accepts in one turn of the loop; its default (100) keeps a turn short, but
+    a burst of attackers' connects then fills the queue and new players' SYNs are
+    dropped (retried after 1 s, 3 s ...). Listening again on a duplicate of the
+    socket deepens the kernel's queue only."""
+    for sock in listening:
+        with contextlib.suppress(OSError), sock.dup() as same:
+            same.listen(backlog)

@@ -1,0 +1,187 @@
+"""The store's tables for ratings and Minesweeper team records (part of
+``server/io/store.py``'s file and connection; see there for durability).
+
+They are written inside the transaction that saves the finished game
+(:meth:`RatingsTables.game_saved`), so a crash never keeps a game without its
+rating change or a rating change without its game. Rows are keyed by player id
+and outlive the game rows the retention rules prune (``server/io/retention.py``).
+
+- ``ratings``: per (player, game kind) the OpenSkill belief, games and wins, the
+  ordinal the leaderboard orders by, the name of the latest rated game (shown when
+  the identity is gone; otherwise ``identities.name``, the current one) and, for
+  the computers' fixed reference rows, their level (``bot``);
+- ``rating_history``: the shown rating after each rated game, the latest
+  :data:`HISTORY_ROWS` per player and kind;
+- ``team_records`` / ``team_times`` / ``player_records``: co-op Minesweeper per
+  preset board, no-guess flag and lives: games and wins, the
+  :data:`BEST_TIMES` best winning times with the team and the game id, and each
+  person's own games, wins and best time. Custom boards keep no records.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Mapping
+from typing import Any
+
+from ..core.effects import SaveGame
+from ..core.names import computer_name
+from ..core.ratings import RATED_GAMES, Rating, reference_rows
+
+HISTORY_ROWS = 500
+"""Rating history rows kept per player and game kind (a profile shows 50)."""
+BEST_TIMES = 10
+"""Best times kept per Minesweeper record."""
+RECORD_BOARDS = ("beginner", "intermediate", "expert")
+"""Minesweeper boards with records: the presets (custom sizes are not comparable)."""
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS ratings (
+    player TEXT NOT NULL,
+    game TEXT NOT NULL,
+    mu REAL NOT NULL,
+    sigma REAL NOT NULL,
+    games INTEGER NOT NULL,
+    wins INTEGER NOT NULL,
+    ordinal REAL NOT NULL,
+    name TEXT NOT NULL,
+    bot TEXT,
+    PRIMARY KEY (player, game)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS ratings_board ON ratings(game, ordinal DESC, player);
+CREATE TABLE IF NOT EXISTS rating_history (
+    player TEXT NOT NULL,
+    game TEXT NOT NULL,
+    game_id INTEGER NOT NULL,
+    ended_at REAL NOT NULL,
+    rating INTEGER NOT NULL,
+    PRIMARY KEY (player, game, game_id)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS team_records (
+    board TEXT NOT NULL,
+    no_guess INTEGER NOT NULL,
+    lives INTEGER NOT NULL,
+    games INTEGER NOT NULL,
+    wins INTEGER NOT NULL,
+    PRIMARY KEY (board, no_guess, lives)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS team_times (
+    board TEXT NOT NULL,
+    no_guess INTEGER NOT NULL,
+    lives INTEGER NOT NULL,
+    time REAL NOT NULL,
+    game_id INTEGER NOT NULL,
+    names TEXT NOT NULL,
+    ended_at REAL NOT NULL,
+    PRIMARY KEY (board, no_guess, lives, time, game_id)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS player_records (
+    player TEXT NOT NULL,
+    board TEXT NOT NULL,
+    no_guess INTEGER NOT NULL,
+    lives INTEGER NOT NULL,
+    games INTEGER NOT NULL,
+    wins INTEGER NOT NULL,
+    best REAL,
+    best_game INTEGER,
+    PRIMARY KEY (player, board, no_guess, lives)
+) WITHOUT ROWID;
+"""
+
+
+def record_key(options: Mapping[str, Any]) -> tuple[str, int, int] | None:
+    """A Minesweeper game's record: (preset, no-guess, lives), or None (custom)."""
+    board = options.get("preset")
+    if board not in RECORD_BOARDS:
+        return None
+    lives = options.get("lives")
+    return str(board), int(bool(options.get("no_guess"))), \
+        int(lives) if isinstance(lives, int) else 1
+
+
+class RatingsTables:
+    """Ratings and team records on the store's connection."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+        db.executescript(SCHEMA)
+        for game in RATED_GAMES:  # the computers' fixed rows, as the code defines them now
+            db.execute("DELETE FROM ratings WHERE game = ? AND bot IS NOT NULL", (game,))
+            for pid, level, r in reference_rows(game):
+                db.execute("INSERT OR REPLACE INTO ratings VALUES (?,?,?,?,?,?,?,?,?)",
+                           (pid, game, r.mu, r.sigma, 0, 0, r.ordinal, computer_name(level),
+                            level))
+
+    def load(self) -> list[tuple[str, str, float, float, int, int]]:
+        """Every person's rating: ``(player, game, mu, sigma, games, wins)``."""
+        return [(str(r[0]), str(r[1]), float(r[2]), float(r[3]), int(r[4]), int(r[5]))
+                for r in self.db.execute(
+                    "SELECT player, game, mu, sigma, games, wins FROM ratings"
+                    " WHERE bot IS NULL")]
+
+    # -- inside the store's write transaction ----------------------------------
+    def game_saved(self, game_id: int, e: SaveGame) -> None:
+        """A finished game was inserted as ``game_id``: its rating changes and
+        records go in with it."""
+        for change in e.ratings:
+            self._rated(game_id, e.game, e.ended_at, change.player, change.name, change.after)
+        if e.game == "minesweeper":
+            self._team(game_id, e)
+
+    def _rated(self, game_id: int, game: str, ended_at: float, player: str, name: str,
+               r: Rating) -> None:
+        db = self.db
+        db.execute("INSERT INTO ratings VALUES (?,?,?,?,?,?,?,?,NULL) ON CONFLICT (player, game)"
+                   " DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, games ="
+                   " excluded.games, wins = excluded.wins, ordinal = excluded.ordinal,"
+                   " name = CASE excluded.name WHEN '' THEN name ELSE excluded.name END",
+                   (player, game, r.mu, r.sigma, r.games, r.wins, r.ordinal, name))
+        db.execute("INSERT OR REPLACE INTO rating_history VALUES (?,?,?,?,?)",
+                   (player, game, game_id, ended_at, r.shown))
+        if r.games > HISTORY_ROWS:
+            db.execute("DELETE FROM rating_history WHERE player = ? AND game = ? AND game_id"
+                       " IN (SELECT game_id FROM rating_history WHERE player = ? AND game = ?"
+                       " ORDER BY game_id DESC LIMIT -1 OFFSET ?)",
+                       (player, game, player, game, HISTORY_ROWS))
+
+    def _team(self, game_id: int, e: SaveGame) -> None:
+        key = record_key(e.options)
+        result = e.result
+        people = [p for p in e.players if not p.get("bot")]
+        time = result.get("time")
+        if key is None or not people or not _started(result):
+            return
+        won = result.get("reason") == "cleared" and isinstance(time, (int, float))
+        db = self.db
+        db.execute("INSERT INTO team_records VALUES (?,?,?,1,?) ON CONFLICT (board, no_guess,"
+                   " lives) DO UPDATE SET games = games + 1, wins = wins + excluded.wins",
+                   (*key, int(won)))
+        for p in people:
+            best = float(time) if won and isinstance(time, (int, float)) else None
+            db.execute(
+                "INSERT INTO player_records VALUES (?,?,?,?,1,?,?,?) ON CONFLICT (player, board,"
+                " no_guess, lives) DO UPDATE SET"
+                " games = games + 1, wins = wins + excluded.wins,"
+                " best_game = CASE WHEN excluded.best IS NOT NULL AND (best IS NULL OR"
+                " excluded.best < best) THEN excluded.best_game ELSE best_game END,"
+                " best = CASE WHEN excluded.best IS NOT NULL AND (best IS NULL OR"
+                " excluded.best < best) THEN excluded.best ELSE best END",
+                (str(p["player"]), *key, int(won), best, game_id if won else None))
+        if won:
+            names = json.dumps([str(p.get("name", "?")) for p in people])
+            db.execute("INSERT OR REPLACE INTO team_times VALUES (?,?,?,?,?,?,?)",
+                       (*key, float(time), game_id, names, e.ended_at))  # type: ignore[arg-type]
+            db.execute("DELETE FROM team_times WHERE board = ? AND no_guess = ? AND lives = ?"
+                       " AND (time, game_id) IN (SELECT time, game_id FROM team_times WHERE"
+                       " board = ? AND no_guess = ? AND lives = ? ORDER BY time, game_id"
+                       " LIMIT -1 OFFSET ?)", (*key, *key, BEST_TIMES))
+
+
+def _started(result: Mapping[str, Any]) -> bool:
+    """Did the team play at all (a board everyone left unopened is no game)?"""
+    if result.get("reason") in ("cleared", "mine"):
+        return True
+    stats = result.get("stats")
+    return isinstance(stats, dict) and any(
+        isinstance(s, dict) and s.get("revealed") for s in stats.values())
