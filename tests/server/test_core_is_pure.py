@@ -1,0 +1,168 @@
+"""The server's core (``server/core/``) is sans-I/O: it never imports the event loop,
+sockets, a database client or threads, so it can be driven from a test, a bench or
+another front end (a cluster node) exactly as it is.
+
+Two checks, because each misses what the other sees: importing every core module in a
+fresh interpreter shows what really enters ``sys.modules`` (through games, protocol,
+third-party packages); reading the import statements of everything the core can reach
+catches an import hidden inside a function, which only runs when that function does.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+TOP = Path(__file__).resolve().parents[2]
+CORE = TOP / "server" / "core"
+FOLDERS = {"protocol": TOP / "protocol", "server": TOP / "server", "client": TOP / "client"}
+"""Where each part of the ``gridhall`` import name lives in the checkout (setup.py)."""
+
+FORBIDDEN = ("asyncio", "websockets", "sqlite3", "psycopg", "asyncpg", "redis", "socket",
+             "threading", "concurrent.futures")
+
+
+WAIVED = {("threading", "gridhall.protocol.codec")}
+"""(module, importer) pairs let through, each for a reason: the wire codec (the protocol
+layer the core speaks, not the core) keeps one msgpack packer per thread in a
+``threading.local``, so a frame encoded off the loop cannot share a buffer; it starts
+no thread and waits on nothing."""
+
+
+def forbidden(module: str) -> bool:
+    """Is ``module`` (a dotted name) one of :data:`FORBIDDEN` or inside one?"""
+    return any(module == name or module.startswith(name + ".") for name in FORBIDDEN)
+
+
+def core_modules() -> list[str]:
+    """Every module under ``server/core/``, as its import name."""
+    names = []
+    for path in sorted(CORE.rglob("*.py")):
+        parts = path.relative_to(TOP).with_suffix("").parts
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        names.append("gridhall." + ".".join(parts))
+    return names
+
+
+PROBE = """
+import importlib, json, sys
+
+FORBIDDEN = {forbidden!r}
+seen = {{}}
+
+
+class Watch:
+    '''Notes who imports a forbidden module (the innermost gridhall frame), imports nothing.'''
+
+    def find_spec(self, name, path=None, target=None):
+        if any(name == f or name.startswith(f + ".") for f in FORBIDDEN) and name not in seen:
+            frame, via = sys._getframe(1), "?"
+            while frame is not None:
+                module = frame.f_globals.get("__name__", "")
+                if module.startswith("gridhall."):
+                    via = module
+                    break
+                frame = frame.f_back
+            seen[name] = via
+        return None
+
+
+before = set(sys.modules)
+sys.meta_path.insert(0, Watch())
+for module in {modules!r}:
+    importlib.import_module(module)
+entered = sorted(m for m in set(sys.modules) - before
+                 if any(m == f or m.startswith(f + ".") for f in FORBIDDEN))
+print(json.dumps({{"entered": entered, "via": seen}}))
+"""
+
+
+def test_importing_the_core_brings_in_no_io_module() -> None:
+    modules = core_modules()
+    assert "gridhall.server.core.hub" in modules and "gridhall.server.core.room" in modules
+    script = PROBE.format(forbidden=FORBIDDEN, modules=modules)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          cwd=TOP, check=False)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout.splitlines()[-1])
+    unexplained = [m for m in report["entered"] if (m, report["via"].get(m)) not in WAIVED]
+    assert unexplained == [], f"imported by (innermost gridhall module): {report['via']}"
+
+
+def resolve(importer: str, is_package: bool, node: ast.ImportFrom) -> str:
+    """The absolute module name of a ``from ... import`` in module ``importer``."""
+    if not node.level:
+        return node.module or ""
+    package = importer.split(".") if is_package else importer.split(".")[:-1]
+    base = package[: len(package) - (node.level - 1)]
+    return ".".join(base + ([node.module] if node.module else []))
+
+
+def source_of(module: str) -> tuple[Path, bool] | None:
+    """The file of a ``gridhall`` module in this checkout (and whether it is a package)."""
+    parts = module.split(".")
+    if parts[0] != "gridhall" or len(parts) < 2 or parts[1] not in FOLDERS:
+        return None
+    folder = FOLDERS[parts[1]].joinpath(*parts[2:])
+    if (folder / "__init__.py").is_file():
+        return folder / "__init__.py", True
+    if folder.with_suffix(".py").is_file():
+        return folder.with_suffix(".py"), False
+    return None
+
+
+def imports_of(module: str, path: Path, is_package: bool) -> list[tuple[str, int]]:
+    """Every module an import statement anywhere in ``path`` names (in functions too),
+    with its line; ``from X import y`` names ``X`` and, when it is one, the module
+    ``X.y``. Imports under ``if TYPE_CHECKING:`` count: they must not name I/O either."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found += [(alias.name, node.lineno) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = resolve(module, is_package, node)
+            found.append((base, node.lineno))
+            found += [(f"{base}.{alias.name}", node.lineno) for alias in node.names
+                      if source_of(f"{base}.{alias.name}") is not None
+                      or forbidden(f"{base}.{alias.name}")]
+    return found
+
+
+def test_no_import_statement_the_core_can_reach_names_an_io_module() -> None:
+    """Follows every import statement from the core through gridhall's own modules
+    (games, bots, protocol), lazy ones included."""
+    todo = core_modules()
+    reached: set[str] = set()
+    bad: list[str] = []
+    while todo:
+        module = todo.pop()
+        if module in reached:
+            continue
+        reached.add(module)
+        found = source_of(module)
+        if found is None:
+            continue
+        path, is_package = found
+        for name, line in imports_of(module, path, is_package):
+            where = f"{path.relative_to(TOP)}:{line} imports {name}"
+            if forbidden(name) and (name, module) not in WAIVED:
+                bad.append(where)
+            elif name.startswith("gridhall.server.io") or name == "gridhall.server.cli":
+                bad.append(where + " (the core must not reach back into the I/O layer)")
+            elif name.startswith("gridhall."):
+                todo.append(name)
+    assert "gridhall.server.games.base" in reached
+    assert bad == []
+
+
+def test_the_checks_see_a_lazy_import(tmp_path: Path) -> None:
+    """The statement check is not vacuous: an import inside a function is found."""
+    path = tmp_path / "lazy.py"
+    path.write_text("def later():\n    import sqlite3\n    from concurrent.futures import Future\n")
+    names = [name for name, _ in imports_of("gridhall.server.core.lazy", path, False)]
+    assert "sqlite3" in names and "concurrent.futures" in names
+    assert forbidden("concurrent.futures") and not forbidden("concurrency")
