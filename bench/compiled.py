@@ -29,8 +29,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 CORE = [
     "protocol/codec.py", "protocol/schema.py", "protocol/delta.py", "protocol/errors.py",
-    "protocol/cells.py", "server/core/hub.py", "server/core/room.py", "server/core/effects.py",
-    "server/core/limits.py", "server/core/session.py", "server/core/lobby.py", "server/core/identity.py",
+    "protocol/cells.py", "server/core/hub.py", "server/core/room/room.py",
+    "server/core/room/events.py", "server/core/room/jobs.py", "server/core/room/lifecycle.py",
+    "server/core/effects.py", "server/core/limits.py", "server/core/session.py", "server/core/lobby.py", "server/core/identity.py",
     "server/games/base.py", "server/games/gomoku/game.py", "server/games/gomoku/rules.py",
     "server/games/gomoku/spec.py",
 ]

@@ -1,6 +1,6 @@
 """The contract between a room and a game's pure rules.
 
-A room (server/core/room.py) owns ordering, seats, connections and the wire; a game
+A room (server/core/room/) owns ordering, seats, connections and the wire; a game
 owns rules and hidden state. Games never import asyncio, websockets or msgpack:
 time comes in as a ``now`` argument (unix seconds, float) so tests, bots and
 benchmarks can drive a game without a clock.

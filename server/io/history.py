@@ -1,7 +1,7 @@
 """Finished games as the History screens ask for them: summaries, filtered and paged.
 
 Only the ``games`` table is read, and only FINISHED games are ever stored there
-(``server/core/room.py`` saves a game at its end), so no answer built here can carry
+(``server/core/room/`` saves a game at its end), so no answer built here can carry
 a live board. The filters are served by ``game_players`` (one row per seated
 player, kept by :func:`index_game` and a trigger that follows deletions) and an
 index on ``games(game, id)``; :func:`migrate` adds both to an older database.

@@ -23,7 +23,7 @@ One SQLite file in WAL mode. It holds:
 - ``meta``: ``alive_at``, refreshed every few seconds while the server runs, so a
   restart knows how long it was down.
 
-The scheme: a room is a deterministic state machine (``server/core/room.py``), so its
+The scheme: a room is a deterministic state machine (``server/core/room/``), so its
 state is its snapshot plus the journal entries after it; the snapshot is taken
 each time a new game starts, and every ``journal_rows`` entries in between (so a
 game that never ends keeps a bounded journal), and the entries it covers are

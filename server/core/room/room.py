@@ -12,61 +12,52 @@ countdown, or the end of a dropped player's reconnect grace.
 One room processes one input at a time. Each event the room emits takes the next
 ``seq``; every recipient of that event gets the same number. Snapshots (``state``
 to one member on join, sync or resume) repeat the current ``seq``.
+
+The class composes the parts that are each readable and tested alone: the numbered
+events and their replay buffer (``events.py``), the one job in flight (``jobs.py``),
+the snapshot the store keeps (``snapshot.py``) and the phases, as one transition
+table (``lifecycle.py``). What stays here is who may do what, and in which order.
 """
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import logging
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any, Literal, Protocol, cast
+from typing import Any, Protocol, cast
 
 from gridhall import protocol as p
 from gridhall.protocol import ErrorCode, ProtocolError, Termination
-from gridhall.protocol.delta import diff
 from gridhall.protocol.schema import evolve
 
-from ..bots.policy import ComputerPolicy
-from .effects import Outbox, SaveChat, SaveGame, Send, Think, Work
-from ..games.base import (
+from ...bots.policy import ComputerPolicy
+from ...games.base import (
     JSON,
     Game,
     GameError,
     GameSpec,
     PreparedGames,
     PreparedMoves,
-    SavedGames,
-    game_state,
     move_work,
     new_game_work,
 )
-from .hosting import Moderation
-from .identity import Identity
-from .jobs import Job
-from .names import computer_name, name_key, unique_name
-from .passwords import hash_password, password_job, same_digest
-from .ratings import Change, Ratings, Seat, announced
+from ..effects import Outbox, SaveChat, SaveGame, Send, Think
+from ..hosting import Moderation
+from ..identity import Identity
+from ..jobs import Job
+from ..names import computer_name, name_key, unique_name
+from ..passwords import hash_password, password_job, same_digest
+from ..ratings import Change, Ratings, Seat, announced
+from . import snapshot as snapshots
+from .events import EventLog
+from .jobs import BUSY_RETRY, JobSlot, Pending, Role
+from .lifecycle import Lifecycle, Status, Step
+from .snapshot import Snapshot, game_seed
 
 log = logging.getLogger("gridhall.room")
 
 CHAT_HISTORY = 50
-RECENT_EVENTS = 256
-RECENT_BYTES = 1 << 20
-"""A room keeps its latest events (at most this many, and about this many encoded
-bytes) so a client that missed some gets them as events on ``sync`` with ``since``."""
-
-Kept = tuple[tuple[str, ...], bytes, bool]
-"""An event as a room keeps it for replay: (recipients, encoded frame, is a delta).
-Plain tuples of strings and bytes, which the garbage collector stops tracking: kept
-messages (256 events in each of hundreds of rooms, each holding its view) made every
-full collection walk them all, and round trips at 1,000 players had a p99 of 100-300 ms."""
-
-Role = Literal["player", "spectator"]
-EVERYONE = "*"
-"""The key, in the recent-events buffer, of an event every member got alike."""
 
 
 class RoomHost(Protocol):
@@ -79,40 +70,7 @@ class RoomHost(Protocol):
     def password_tried(self, room: Room, ident: Identity, ok: bool, now: float) -> None: ...
 
 
-__all__ = ["BUSY_RETRY", "Pending", "Room", "RoomHost", "game_seed", "hash_password"]
-
-BUSY_RETRY = 0.25
-"""``retry_after`` (seconds) for a request refused because the room's job is out."""
-
-
-@dataclass
-class Pending:
-    """The room's one job in flight, and what to do with its answer.
-
-    ``kind``: ``move`` (apply ``move`` by ``ident`` with the answer), ``new-game``
-    (start a game on the prepared board, made from ``seed``), ``join`` (admit
-    ``ident`` as ``role`` if the password digest matches)."""
-
-    kind: Literal["move", "new-game", "join"]
-    what: str
-    ident: Identity | None = None
-    re: int | None = None
-    move: JSON | None = None
-    role: Role = "player"
-    seed: int = 0
-    exclusive: bool = False
-    """No other move may be applied until the answer is in (``Job.exclusive``)."""
-    job: Job | None = None
-    """The job itself, to ask again after a restart (None while replaying a journal:
-    the answer is in it)."""
-    ticket: int = 0
-
-
-def game_seed(room_seed: int, games_started: int) -> int:
-    """The seed of a room's n-th game: derived, so replaying a room's inputs
-    recreates the same boards."""
-    digest = hashlib.sha256(f"{room_seed}:{games_started}".encode()).digest()
-    return int.from_bytes(digest[:8], "big") >> 1
+__all__ = ["BUSY_RETRY", "CHAT_HISTORY", "Pending", "Room", "RoomHost", "game_seed", "hash_password"]
 
 
 class Room:
@@ -137,32 +95,27 @@ class Room:
         self.creator = creator
         self.seats: list[Identity | None] = [None] * spec.max_players(options)
         self.spectators: list[Identity] = []
-        self.seq = 0
+        self.events = EventLog()
+        """The numbered events and their replay buffer (``events.py``)."""
+        self.jobs = JobSlot(code, address)
+        """The room's one heavy job in flight (``jobs.py``, see :meth:`work_done`)."""
+        self.life = Lifecycle()
+        """The room's phase (``lifecycle.py``): waiting, playing, over, closed."""
         self.chat: deque[JSON] = deque(maxlen=CHAT_HISTORY)
         self.game: Game | None = None
         self.games_started = 0
         self.round_no = 0
         self.game_started_at = 0.0
-        self._game_players: list[str] = []
-        self._over_announced = False
+        self.game_players: list[str] = []
+        """Who plays the current game (a snapshot remakes it for them)."""
+        self.over_announced = False
         self.again: list[str] | None = None
         self.grace: dict[str, float] = {}
         """Seated players whose connection dropped: player id -> end of their grace."""
         self.thinking: dict[str, JSON] = {}
         """Computer players asked for a move: bot id -> the position they think about."""
-        self.recent: deque[tuple[int, dict[str, tuple[Kept, ...]], int]] = deque()
-        """Per event: for each viewer, its frames (the whole form, then the delta form),
-        and their bytes."""
-        self._views: dict[str, JSON] = {}
-        """The view the latest view-carrying event gave each viewer: what deltas patch."""
-        self._recent_bytes = 0
         self.refusal_counted = False
         """Set when a refused move still changed the game (its rules count misses)."""
-        self.closed = False
-        self.pending: Pending | None = None
-        """The room's one heavy job in flight (see :meth:`work_done`)."""
-        self._tickets = 0
-        self._start_queued = False
         self.max_spectators: int | None = None
         """Spectators admitted at most (None: no cap, as while a journal replays)."""
         self.mod = Moderation(host=creator)
@@ -170,6 +123,33 @@ class Room:
         self.ratings: Ratings | None = None
         """The server's ratings, which a rated game updates (None while a journal
         replays: the store already holds what those games changed)."""
+
+    # -- the parts, as the hub and tests read them -----------------------------
+    @property
+    def seq(self) -> int:
+        """The ``seq`` of the room's latest event."""
+        return self.events.seq
+
+    @seq.setter
+    def seq(self, value: int) -> None:
+        self.events.seq = value
+
+    @property
+    def recent(self) -> Any:
+        return self.events.recent
+
+    @property
+    def _views(self) -> dict[str, JSON]:
+        return self.events.views
+
+    @property
+    def pending(self) -> Pending | None:
+        """The room's one heavy job in flight."""
+        return self.jobs.pending
+
+    @property
+    def closed(self) -> bool:
+        return self.life.closed
 
     # -- who is here ----------------------------------------------------------
     @property
@@ -184,10 +164,14 @@ class Room:
         return [m.id for m in self.members if m is not exclude]
 
     @property
-    def status(self) -> Literal["waiting", "playing", "over"]:
-        if self.game is None:
-            return "waiting"
-        return "playing" if self.game.result is None else "over"
+    def status(self) -> Status:
+        return self.life.status
+
+    def _settle(self) -> None:
+        """After any call into the game's rules: a game that now has a result is over
+        (the lifecycle's state-triggered transition)."""
+        game = self.game
+        self.life.settle(game is not None and game.result is not None)
 
     def seat_of(self, ident: Identity) -> int | None:
         for n, s in enumerate(self.seats):
@@ -234,57 +218,16 @@ class Room:
         return min(times) if times else None
 
     # -- sending --------------------------------------------------------------
-    def _next_seq(self) -> int:
-        self.seq += 1
-        return self.seq
-
     def broadcast(self, out: Outbox, make: Callable[[int], Any],
                   exclude: Identity | None = None) -> int:
         """Emit one event (same ``seq`` for all) identical for every recipient."""
-        seq = self._next_seq()
-        send = out.send(self.member_ids(exclude), make(seq))
-        if send is None:
-            self._remember(seq, {}, 0)
-        else:
-            kept = _kept(send, False)
-            self._remember(seq, {EVERYONE: (kept,)}, len(kept[1]))
-        return seq
+        return self.events.broadcast(out, self.member_ids(exclude), make)
 
     def broadcast_views(self, out: Outbox, make: Callable[[int, str | None], Any],
                         deltas: bool = False) -> int:
         """Emit one event with a ``view`` that depends on what the recipient may see
-        (one ``seq``). ``make`` is called once per distinct viewer (once for all in a
-        game whose view is shared; every non-player shares one), so a view is built
-        and encoded once however many get it. With ``deltas``, members who asked
-        for them get the view as changes from the previous one (``moved.delta``)."""
-        seq = self._next_seq()
-        groups = self._view_groups()
-        sends: dict[str, tuple[Kept, ...]] = {}
-        size = 0
-        for viewer, members in groups.items():
-            key = EVERYONE if viewer is None else viewer
-            msg = make(seq, viewer)
-            base = self._views.get(key)
-            self._views[key] = msg.view
-            want = [m.id for m in members if m.deltas] if deltas else []
-            rest = [m.id for m in members if not (deltas and m.deltas) and not m.bot]
-            (want or rest).extend(m.id for m in members if m.bot and not m.deltas)
-            parts = diff(base, msg.view) if want and base is not None else None
-            if parts is None:
-                rest += want
-                want = []
-            variants = []
-            whole = out.send(rest, msg)
-            if whole is not None:
-                variants.append(_kept(whole, False))
-            if parts is not None:
-                changes = out.send(want, evolve(msg, view=parts[0], delta=parts[1]))
-                if changes is not None:
-                    variants.append(_kept(changes, True))
-            size += sum(len(k[1]) for k in variants)
-            sends[key] = tuple(variants)
-        self._remember(seq, sends, size)
-        return seq
+        (one ``seq``); see :meth:`EventLog.broadcast_views`."""
+        return self.events.broadcast_views(out, self._view_groups(), make, deltas)
 
     def _view_groups(self) -> dict[str | None, list[Identity]]:
         """Members by the view they get (see :meth:`_viewer`), in member order; one
@@ -297,36 +240,10 @@ class Room:
             groups.setdefault(self._viewer(m), []).append(m)
         return groups
 
-    def _remember(self, seq: int, sends: dict[str, tuple[Kept, ...]], size: int) -> None:
-        """Keep an event (``size`` bytes of frames) for members who miss it; oldest
-        go first past the bounds."""
-        self.recent.append((seq, sends, size))
-        self._recent_bytes += size
-        while self.recent and (len(self.recent) > RECENT_EVENTS
-                               or self._recent_bytes > RECENT_BYTES):
-            self._recent_bytes -= self.recent.popleft()[2]
-
     def missed(self, ident: Identity, since: int) -> list[Send] | None:
         """The events after ``since`` as ``ident`` would have got them, or None when
-        some are no longer kept (the caller sends a ``state`` instead). A client
-        that takes deltas gets an event's delta form if there is one; a client
-        that does not is never given one (a ``state`` instead)."""
-        if since >= self.seq:
-            return []
-        if not self.recent or self.recent[0][0] > since + 1:
-            return None
-        key = self._viewer(ident) or EVERYONE
-        found = []
-        for seq, sends, _ in self.recent:
-            if seq > since:
-                variants = sends.get(key) or sends.get(EVERYONE) or ()
-                if not any(ident.id in to for to, _, _ in variants):
-                    continue
-                fit = [frame for _, frame, delta in variants if ident.deltas or not delta]
-                if not fit:
-                    return None
-                found.append(Send.encoded((ident.id,), fit[-1]))
-        return found
+        some are no longer kept (the caller sends a ``state`` instead)."""
+        return self.events.missed(ident, self._viewer(ident), since)
 
     def _viewer(self, ident: Identity) -> str | None:
         """The id a game builds a view for: only its own players see private state
@@ -343,11 +260,7 @@ class Room:
         no delta is ever folded into a view it was not made from."""
         viewer = self._viewer(ident)
         state = self.snapshot(viewer, re=re)
-        key = EVERYONE if viewer is None else viewer
-        base = self._views.get(key)
-        if base is not None and any(type(v) is list and base.get(k) != v
-                                    for k, v in state.view.items()):
-            del self._views[key]
+        self.events.snapshot_taken(viewer, state.view)
         return state
 
     def snapshot(self, viewer: str | None, seq: int | None = None,
@@ -483,6 +396,7 @@ class Room:
         if playing:
             assert game is not None
             game.resign(ident.id, now, reason=reason)
+            self._settle()
             self._after_action(out, now)
         seat = self.seat_of(ident)
         if seat is not None:
@@ -536,10 +450,10 @@ class Room:
 
     def close(self, now: float) -> None:
         """The room ends: nobody is left who could come back."""
-        self.closed = True
+        self.life.process(Step.CLOSE)
         self.grace.clear()
         self.thinking.clear()
-        self.pending = None
+        self.jobs.drop()
         for m in self.members:
             m.room, m.role = None, None
             if not m.online or m.bot:
@@ -622,7 +536,7 @@ class Room:
         """Apply a move; one that needs heavy work first becomes the room's job
         and is applied with its answer (``prepared``) in :meth:`work_done`."""
         game = self._player_game(ident)
-        if prepared is None and self.pending is not None and self.pending.exclusive:
+        if prepared is None and self.jobs.pending is not None and self.jobs.pending.exclusive:
             raise self.busy(re)
         if prepared is None:
             job = move_work(game, ident.id, move, now)
@@ -639,7 +553,9 @@ class Room:
         except GameError as exc:
             game.refused(ident.id, move, now)
             self.refusal_counted = True
+            self._settle()
             raise ProtocolError(exc.code, exc.message) from None
+        self._settle()
         turn = game.turn()
         self.broadcast_views(out, lambda seq, viewer: p.Moved(
             room=self.code, seq=seq, by=ident.id,
@@ -649,12 +565,13 @@ class Room:
             self._notice(out, notice)
         self._after_action(out, now)
 
-    @staticmethod
-    def _game_call(call: Callable[[], Any]) -> Any:
+    def _game_call(self, call: Callable[[], Any]) -> Any:
         try:
             return call()
         except GameError as exc:
             raise ProtocolError(exc.code, exc.message) from None
+        finally:
+            self._settle()
 
     def _notice(self, out: Outbox, notice: JSON) -> None:
         data = {k: v for k, v in notice.items() if k != "type"}
@@ -696,7 +613,7 @@ class Room:
             raise ProtocolError(ErrorCode.ILLEGAL_MOVE, "The game is already running.")
         if not self.seated:
             raise ProtocolError(ErrorCode.NOT_PLAYING, "Nobody is seated to play.")
-        if self.pending is not None:
+        if self.jobs.pending is not None:
             raise self.busy()
         if self.status == "over":
             self.round_no += 1
@@ -739,26 +656,10 @@ class Room:
     # -- heavy work ------------------------------------------------------------
     def busy(self, re: int | None = None) -> ProtocolError:
         """The refusal for a request that needs a job while the room's job is out."""
-        what = self.pending.what if self.pending is not None else "something"
-        return ProtocolError(ErrorCode.SERVER_BUSY, f"This room is still working out {what}; "
-                             "try again in a moment.", re, retry_after=BUSY_RETRY)
+        return self.jobs.busy(re)
 
     def _launch(self, out: Outbox, job: Job | None, pending: Pending) -> None:
-        """Make ``job`` the room's one job in flight, or refuse with ``server-busy``.
-        (No ``job`` while a journal is replayed: its answer is the next entry.)"""
-        if self.pending is not None:
-            raise self.busy(pending.re)
-        self._tickets += 1
-        pending.ticket = self._tickets
-        pending.job = job
-        self.pending = pending
-        if job is not None:
-            out.add(Work(self.code, pending.ticket, job, self._charged(pending)))
-
-    def _charged(self, pending: Pending) -> str:
-        """The address a job counts against: whoever asked, else the room's creator."""
-        asker = pending.ident
-        return asker.address if asker is not None and asker.address else self.address
+        self.jobs.launch(out, job, pending)
 
     def _tell(self, out: Outbox, ident: Identity | None, exc: ProtocolError,
               re: int | None) -> None:
@@ -769,16 +670,17 @@ class Room:
 
     def work_done(self, out: Outbox, ticket: int, answer: JSON, now: float) -> None:
         """The answer to the room's job (``run_job``'s map): finish what waited on it."""
-        pending = self.pending
-        if pending is None or pending.ticket != ticket or self.closed:
-            return  # the room moved on (it closed, or a new game replaced the old)
-        self.pending = None
+        if self.closed:
+            return
+        pending = self.jobs.answered(ticket)
+        if pending is None:
+            return  # the room moved on (a new game replaced the old)
         if "value" in answer:
             self._finish_work(out, pending, answer["value"], now)
         else:
             self._work_failed(out, pending, str(answer.get("error")), now)
-        if self._start_queued and self.pending is None:
-            self._start_queued = False
+        if self.jobs.start_queued and self.jobs.pending is None:
+            self.jobs.start_queued = False
             self._new_game(out, now)
 
     def _finish_work(self, out: Outbox, pending: Pending, value: Any, now: float) -> None:
@@ -846,9 +748,9 @@ class Room:
         """Start the next game, or ask for its board first (a job) if the game
         needs one made; a busy room starts it once its job is answered. ``ident``
         and ``re``: the ``start`` that asked, told if the board cannot be made."""
-        if self.pending is not None:
-            if self.pending.kind != "new-game":
-                self._start_queued = True
+        if self.jobs.pending is not None:
+            if self.jobs.pending.kind != "new-game":
+                self.jobs.start_queued = True
             return
         seed = game_seed(self.seed, self.games_started)
         job = new_game_work(self.spec, self.options, seed)
@@ -863,15 +765,17 @@ class Room:
         players = [s.id for s in self.seated]
         if not players:
             return
-        self._game_players = list(players)
+        self.game_players = list(players)
         self.games_started += 1
         if prepared is None:
             self.game = self.spec.new_game(self.options, players, self.round_no, seed, now)
         else:
             self.game = cast(PreparedGames, self.spec).new_game(
                 self.options, players, self.round_no, seed, now, prepared=prepared)
+        self.life.process(Step.GAME_STARTED)
+        self._settle()
         self.game_started_at = now
-        self._over_announced = False
+        self.over_announced = False
         self.thinking.clear()
         log.info("room %s: %s round %d starts", self.code, self.spec.name, self.round_no + 1,
                  extra={"room": self.code})
@@ -930,6 +834,7 @@ class Room:
         self.again = None
         self.round_no += 1
         self.game = None
+        self.life.process(Step.REMATCH)
         if not self._maybe_start(out, now):
             if self.spec.start == "manual":
                 self._new_game(out, now, ident, re)  # everyone agreed: the race starts
@@ -942,16 +847,17 @@ class Room:
         game = self.game
         if game is None:
             return
+        self._settle()
         if game.result is not None:
             self.thinking.clear()
-            if announce and not self._over_announced:
+            if announce and not self.over_announced:
                 self._game_over(out, game, now)
             return
         self._ask_computers(out, game)
 
     def _game_over(self, out: Outbox, game: Game, now: float) -> None:
         assert game.result is not None
-        self._over_announced = True
+        self.over_announced = True
         result = game.result
         players = [{"player": s.id, "name": s.name, "seat": n, **({"bot": s.bot} if s.bot else {})}
                    for n, s in enumerate(self.seats) if s is not None]
@@ -974,69 +880,16 @@ class Room:
 
     # -- durability -----------------------------------------------------------
     def to_snapshot(self, whole: bool = False) -> JSON:
-        """The room's state as plain data.
-
-        Taken right after a new game started, the game itself is not serialised: it
-        is made again from its seed, as it was (journal entries after the snapshot
-        replay what happened since). ``whole`` (any time :meth:`can_snapshot` says
-        so): the game is saved as it is now, so the journal before it can go."""
-        game = self.game
-        saved = None if game is None else {"players": list(self._game_players),
-                                           "started_at": self.game_started_at}
-        if whole and game is not None and saved is not None:
-            saved["state"] = game_state(self.spec, game)
-        return {
-            "seq": self.seq, "chat": list(self.chat), "round": self.round_no,
-            "games_started": self.games_started, "again": self.again,
-            "seats": [s.id if s is not None else None for s in self.seats],
-            "spectators": [s.id for s in self.spectators], "grace": dict(self.grace),
-            "game": saved,
-            "over_announced": self._over_announced, "tickets": self._tickets,
-            "hosting": self.mod.to_json(), "options": self.options,
-            "computers": {s.id: s.bot for s in self.seated if s.bot},
-        }
+        """The room's state as plain data (``snapshot.py``'s :class:`Snapshot`)."""
+        return cast(JSON, snapshots.to_snapshot(self, whole))
 
     def can_snapshot(self) -> bool:
-        """Can :meth:`to_snapshot` (``whole``) describe the room now? Not while a job
-        is out (its answer is journalled after), nor for a game that cannot be saved
-        whole mid-game."""
-        if self.pending is not None or self._start_queued:
-            return False
-        game = self.game
-        return game is None or (hasattr(game, "state")
-                                and hasattr(self.spec, "restore_game"))
+        """Can :meth:`to_snapshot` (``whole``) describe the room now?"""
+        return snapshots.can_snapshot(self)
 
-    def load_snapshot(self, snap: JSON, member: Callable[[str], Identity]) -> None:
+    def load_snapshot(self, snap: Snapshot | JSON, member: Callable[[str], Identity]) -> None:
         """Become the room :meth:`to_snapshot` described; ``member`` finds identities."""
-        self.seq = int(snap["seq"])
-        self.chat.extend(snap["chat"])
-        self.round_no = int(snap["round"])
-        self.games_started = int(snap["games_started"])
-        self.again = snap["again"]
-        self.grace = {k: float(v) for k, v in snap["grace"].items()}
-        self._over_announced = bool(snap["over_announced"])
-        self._tickets = int(snap.get("tickets", 0))
-        self.mod = Moderation.from_json(snap.get("hosting"), self.creator)
-        self.options = snap.get("options", self.options)  # a host may swap the computer
-        for n, pid in enumerate(snap["seats"]):
-            if pid is not None:
-                ident = member(pid)
-                self.seats[n], ident.room, ident.role = ident, self, "player"
-        for pid in snap["spectators"]:
-            ident = member(pid)
-            self.spectators.append(ident)
-            ident.room, ident.role = self, "spectator"
-        game = snap["game"]
-        if game is not None and game.get("state") is not None:
-            self._game_players = list(game["players"])
-            self.game_started_at = float(game["started_at"])
-            self.game = cast(SavedGames, self.spec).restore_game(game["state"])
-        elif game is not None:
-            self._game_players = list(game["players"])
-            self.game_started_at = float(game["started_at"])
-            self.game = self.spec.new_game(self.options, self._game_players, self.round_no,
-                                           game_seed(self.seed, self.games_started - 1),
-                                           self.game_started_at)
+        snapshots.load_snapshot(self, snap, member)
 
     def restored(self, out: Outbox, now: float, downtime: float) -> None:
         """The server came back after ``downtime`` seconds: clocks resume where they
@@ -1048,22 +901,9 @@ class Room:
                 m.connected = False
                 self.grace[m.id] = now + self.grace_seconds
         self.thinking.clear()
-        self._resume_work(out)
+        self.jobs.resume(out)
         if self.game is not None:
             self._after_action(out, now)
-
-    def _resume_work(self, out: Outbox) -> None:
-        """A job that was out when the server stopped is asked for again (its
-        answer is the same: jobs are deterministic); a password check is dropped
-        (the password is not kept), and the guesser simply is not in the room."""
-        pending = self.pending
-        if pending is None:
-            return
-        if pending.kind == "join" or pending.job is None:
-            self.pending = None
-            self._start_queued = False
-            return
-        out.add(Work(self.code, pending.ticket, pending.job, self._charged(pending)))
 
     def tick(self, out: Outbox, now: float) -> None:
         """Let time-driven rules run: game clocks, countdowns, reconnect grace, mutes."""
@@ -1081,12 +921,12 @@ class Room:
         if self.closed or game is None or game.result is not None:
             return
         events = game.tick(now)
+        self._settle()
         for event in events:
             self._notice(out, event)
         if events or game.result is not None:  # a clock ran out: its 0:00 is in the view
             self.broadcast_state(out)
         self._after_action(out, now)
-
 
     # -- the host's actions (server/core/hosting.py keeps what they decided) ---------
     def host_action(self, out: Outbox, ident: Identity, msg: p.Host, now: float,
@@ -1228,7 +1068,3 @@ class Room:
         bot = new_computer(level)
         self._host_event(out, host, "computer", None, player=bot.id, level=level)
         self.seat_computer(out, bot, now)
-
-
-def _kept(send: Send, delta: bool) -> Kept:
-    return (send.to, send.frame, delta)
