@@ -31,7 +31,6 @@ from typing import Any
 from gridhall import protocol as p
 from gridhall.protocol import ErrorCode, ProtocolError
 from gridhall.protocol.features import FEATURES
-from gridhall.protocol.schema import from_map, to_map
 
 from .bans import Bans, refusal
 from .config import ServerConfig
@@ -54,6 +53,22 @@ from .fairness import PasswordGuard, PerAddress
 from .fanout import Kind, RoomBudget
 from ..games.base import JSON
 from .identity import Identities, Identity, token_hash
+from .journal import (
+    Back,
+    Closed,
+    ComputerMoved,
+    ComputerSeated,
+    Entry,
+    Gone,
+    JobAnswered,
+    Joined,
+    JournalError,
+    Request,
+    Restored,
+    Tick,
+    encode,
+)
+from .journal import decode as decode_entry
 from .linking import LinkCodes, LinkRefused, shown
 from .lobby import Lobby
 from .names import clean_color, clean_name, computer_name
@@ -160,7 +175,7 @@ class Hub:
             out.add(Wake("@" + ident.id, None))
         room = ident.room
         if room is not None:
-            self._input(out, room, {"k": "back", "p": ident.id, "since": msg.since}, now,
+            self._input(out, room, Back(ident.id, msg.since), now,
                         lambda: room.resumed(out, ident, now, msg.id, msg.since))
         return ident, out.effects
 
@@ -213,7 +228,7 @@ class Hub:
         out = Outbox()
         before = ident.room
         if before is not None and self._due(before, now):
-            self._input(out, before, {"k": "tick"}, now, lambda: before.tick(out, now))
+            self._input(out, before, Tick(), now, lambda: before.tick(out, now))
         handler = self._handlers.get(type(msg))
         error: ProtocolError | None = None
         if handler is None:
@@ -223,10 +238,13 @@ class Hub:
         else:
             room = before or (self._room_named(msg.room) if isinstance(msg, p.JoinRoom)
                               else None)
-            entry = {"k": "msg", "p": ident.id, "m": _journal_map(msg)}
+            choices: dict[str, str] = {}
             act: Handler = handler
             if isinstance(msg, p.Host):  # what it decides beyond the message is journalled
-                act = functools.partial(self._host, entry=entry)
+                act = functools.partial(self._host, choices=choices)
+
+            def entry() -> Entry:
+                return Request(ident.id, msg, choices.get("addr"), choices.get("seat"))
             if room is None:
                 error = self._attempt(lambda: act(out, ident, msg, now))
             else:
@@ -245,7 +263,7 @@ class Hub:
         if room is not None:
             if ident.role == "spectator":  # a spectator's drop is a departure
                 self._budget(room, now).charge("roster", len(room.members), now)
-            self._input(out, room, {"k": "gone", "p": ident.id}, now,
+            self._input(out, room, Gone(ident.id), now,
                         lambda: room.disconnected(out, ident, now))
         else:
             self._expire_later(out, ident, now)
@@ -257,8 +275,7 @@ class Hub:
         room = self.lobby.rooms.get(job.room)
         bot = self.identities.by_id.get(job.bot)
         if room is not None and bot is not None and bot.room is room:
-            entry = {"k": "computer", "p": bot.id, "request": job.request, "move": move}
-            self._input(out, room, entry, now,
+            self._input(out, room, ComputerMoved(bot.id, job.request, move), now,
                         lambda: room.computer_move(out, bot, job.request, move, now))
         return out.effects
 
@@ -267,11 +284,11 @@ class Hub:
         out = Outbox()
         room = self.lobby.rooms.get(room_code)
         if room is not None:
-            self._input(out, room, {"k": "tick"}, now, lambda: room.tick(out, now))
+            self._input(out, room, Tick(), now, lambda: room.tick(out, now))
             asker = room.pending.ident if room.pending is not None else None
-            entry: JSON = {"k": "work", "ticket": ticket, "answer": answer}
-            if asker is not None:  # whether the asker was still there decides the outcome
-                entry.update(p=asker.id, c=asker.connected)
+            # whether the asker was still there decides the outcome
+            entry = JobAnswered(ticket, answer) if asker is None else \
+                JobAnswered(ticket, answer, asker.id, asker.connected)
             self._input(out, room, entry, now,
                         lambda: room.work_done(out, ticket, answer, now))
         return out.effects
@@ -288,7 +305,7 @@ class Hub:
         self._armed.pop(key, None)
         room = self.lobby.rooms.get(key)
         if room is not None:
-            self._input(out, room, {"k": "tick"}, now, lambda: room.tick(out, now))
+            self._input(out, room, Tick(), now, lambda: room.tick(out, now))
         return out.effects
 
     def close_room(self, code: str, reason: str, now: float) -> list[Effect]:
@@ -296,7 +313,7 @@ class Hub:
         ProtocolError(``no-such-room``) if there is none."""
         room = self.lobby.find(code)
         out = Outbox()
-        self._input(out, room, {"k": "closed"}, now,
+        self._input(out, room, Closed(), now,
                     lambda: close_room(out, room, reason, now))
         log.info("room %s closed by the operator", room.code, extra={"room": room.code})
         return out.effects
@@ -321,10 +338,11 @@ class Hub:
             self._released.append(ident.id)
 
     # -- the journal ----------------------------------------------------------
-    def _input(self, out: Outbox, room: Room, entry: JSON, now: float,
+    def _input(self, out: Outbox, room: Room, entry: Entry | Callable[[], Entry], now: float,
                call: Callable[[], None]) -> None:
         """Run one input of ``room``; journal it if it changed the room, keep the
-        room's timer in step, and snapshot the room when a new game began."""
+        room's timer in step, and snapshot the room when a new game began. ``entry``
+        may be a function, for an input whose entry holds what it decided."""
         seq, games, pending = room.seq, room.games_started, room.pending
         room.refusal_counted = False
         self._released = []
@@ -346,7 +364,8 @@ class Hub:
             elif changed and not self._replaying:
                 n = self._journal_n.get(room.code, 0) + 1
                 self._journal_n[room.code] = n
-                out.add(Log(room.code, n, {**entry, "t": now}))
+                made = entry() if callable(entry) else entry
+                out.add(Log(room.code, n, {**encode(made), "t": now}))
                 if room.games_started != games:
                     out.add(SaveSnapshot(room.code, n, room.to_snapshot()))
                     self._snapshot_n[room.code] = n
@@ -413,7 +432,7 @@ class Hub:
                 m.room, m.role = room, "spectator"
         for room in restored:
             downtime = max(0.0, now - last_seen[room.code])
-            self._input(out, room, {"k": "restored", "down": downtime}, now,
+            self._input(out, room, Restored(downtime), now,
                         functools.partial(room.restored, out, now, downtime))
         expiries = {row["id"]: row["expires"] for row in identities}
         for ident in list(self.identities.by_id.values()):
@@ -492,50 +511,52 @@ class Hub:
             self.identities.add(ident)
         return ident
 
-    def _replay(self, room: Room, entry: JSON) -> None:
+    def _replay(self, room: Room, data: JSON) -> None:
         """Feed one journal entry through the code path that first handled it."""
         out = Outbox()  # everything sent during a replay was sent before the restart
-        now = float(entry["t"])
-        kind = entry["k"]
-        ident = self.identities.by_id.get(entry["p"]) if "p" in entry else None
-        if ident is None and "level" in entry:  # a computer removed since (and forgotten)
-            ident = self._computer(entry["p"], entry["level"])
+        now = float(data["t"])
         try:
-            if kind == "tick":
-                room.tick(out, now)
-            elif kind == "restored":
-                room.restored(out, now, float(entry["down"]))
-            elif kind == "work":  # a job's answer, as it came (never asked again)
-                if ident is not None:
-                    ident.connected = bool(entry["c"])
-                room.work_done(out, int(entry["ticket"]), entry["answer"], now)
-            elif ident is None:
-                raise KeyError(f"journal entry {kind} names an unknown player")
-            elif kind == "msg":
-                msg = from_map(p.CLIENT_MESSAGES[entry["m"]["type"]], entry["m"])
-                # The sender was connected and in this room (or joining it) back then.
-                ident.connected = True
-                ident.room = None if isinstance(msg, p.JoinRoom) else room
-                if isinstance(msg, p.Host):
-                    self._host(out, ident, msg, now, entry)
-                else:
-                    self._handlers[type(msg)](out, ident, msg, now)
-            elif kind == "join":
-                ident.connected = True
-                room.enter(out, ident, entry["role"], now, None)
-            elif kind == "computer-seat":
-                room.seat_computer(out, ident, now)
-            elif kind == "gone":
-                ident.connected = False
-                room.disconnected(out, ident, now)
-            elif kind == "back":
-                ident.connected = True
-                room.resumed(out, ident, now, None, entry.get("since"))
-            elif kind == "computer":
-                room.thinking[ident.id] = entry["request"]
-                room.computer_move(out, ident, entry["request"], entry["move"], now)
-            else:
-                raise KeyError(f"unknown journal entry {kind!r}")
+            entry = decode_entry(data)
+            pid = getattr(entry, "player", None)
+            ident = self.identities.by_id.get(pid) if pid is not None else None
+            if ident is None and isinstance(entry, ComputerSeated):  # removed since (forgotten)
+                ident = self._computer(entry.player, entry.level)
+            match entry:
+                case Tick():
+                    room.tick(out, now)
+                case Restored(down=down):
+                    room.restored(out, now, down)
+                case JobAnswered(ticket=ticket, answer=answer, connected=connected):
+                    if ident is not None:  # a job's answer, as it came (never asked again)
+                        ident.connected = bool(connected)
+                    room.work_done(out, ticket, answer, now)
+                case Closed():
+                    raise JournalError("a closed room's input is never journalled")
+                case _ if ident is None:
+                    raise JournalError(f"journal entry {data.get('k')!r} names an unknown "
+                                       "player")
+                case Request(message=msg):
+                    # The sender was connected and in this room (or joining it) back then.
+                    ident.connected = True
+                    ident.room = None if isinstance(msg, p.JoinRoom) else room
+                    if isinstance(msg, p.Host):
+                        self._host(out, ident, msg, now, _choices(entry))
+                    else:
+                        self._handlers[type(msg)](out, ident, msg, now)
+                case Joined(role=role):
+                    ident.connected = True
+                    room.enter(out, ident, role, now, None)
+                case ComputerSeated():
+                    room.seat_computer(out, ident, now)
+                case Gone():
+                    ident.connected = False
+                    room.disconnected(out, ident, now)
+                case Back(since=since):
+                    ident.connected = True
+                    room.resumed(out, ident, now, None, since)
+                case ComputerMoved(request=request, move=move):
+                    room.thinking[ident.id] = request
+                    room.computer_move(out, ident, request, move, now)
         except ProtocolError:
             pass  # it was refused the first time too (and journalled for its side effect)
 
@@ -609,14 +630,14 @@ class Hub:
             "password": _b64(room.password_hash), "salt": _b64(room.salt),
             "seed": room.seed, "address": room.address,
             "created_at": now}))
-        self._input(out, room, {"k": "join", "p": ident.id, "role": "player"}, now,
+        self._input(out, room, Joined(ident.id, "player"), now,
                     lambda: room.enter(out, ident, "player", now, msg.id))
         level = room.options.get("ai")
         if level:
             bot, _ = self.identities.create(computer_name(str(level)), bot=str(level))
             out.add(self._saved(bot))
-            self._input(out, room, {"k": "computer-seat", "p": bot.id, "level": str(level)},
-                        now, lambda: room.seat_computer(out, bot, now))
+            self._input(out, room, ComputerSeated(bot.id, str(level)), now,
+                        lambda: room.seat_computer(out, bot, now))
 
     def _join_room(self, out: Outbox, ident: Identity, msg: p.JoinRoom, now: float) -> None:
         room = self.lobby.find(msg.room)
@@ -729,12 +750,12 @@ class Hub:
         self._room(ident).start(out, ident, now, re=msg.id)
 
     def _host(self, out: Outbox, ident: Identity, msg: p.Host, now: float,
-              entry: JSON | None = None) -> None:
+              choices: dict[str, str] | None = None) -> None:
         """A host action. What it decides from outside the room, the address a kick
-        keeps out and the id of a computer it seats, goes into its journal ``entry``
-        (and comes from there on a replay: addresses are not known then)."""
+        keeps out and the id of a computer it seats, goes into ``choices`` for its
+        journal entry (and comes from there on a replay: addresses are not known then)."""
         room = self._room(ident)
-        got: JSON = {} if entry is None else entry
+        got: dict[str, str] = {} if choices is None else choices
 
         def kick_address(target: Identity) -> str:
             if self._replaying:
@@ -759,12 +780,10 @@ class Hub:
                     out.add(self._saved(bot))
 
 
-def _journal_map(msg: Any) -> JSON:
-    """A client message as the journal keeps it: no request id, never a password."""
-    data = to_map(msg)
-    data.pop("id", None)
-    data.pop("password", None)
-    return data
+def _choices(entry: Request) -> dict[str, str]:
+    """What a journalled host action decided (see :meth:`Hub._host`)."""
+    found = {"addr": entry.address, "seat": entry.seat}
+    return {k: v for k, v in found.items() if v is not None}
 
 
 def _b64(data: bytes | None) -> str | None:
