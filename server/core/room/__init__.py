@@ -5,7 +5,8 @@
 - ``events.py``: the numbered events, their replay buffer and the views deltas patch;
 - ``jobs.py``: the room's one heavy job in flight and its ticket;
 - ``snapshot.py``: the room as plain data for the store, and back;
-- ``lifecycle.py``: the phases (waiting, playing, over, closed) as one transition table.
+- ``lifecycle.py``: the phases (waiting, playing, over, closed) as one transition table;
+- ``host_actions.py``: what the room's host may do (lock, kick, mute, hand over, computer).
 """
 
 from __future__ import annotations

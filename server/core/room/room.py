@@ -15,8 +15,9 @@ to one member on join, sync or resume) repeat the current ``seq``.
 
 The class composes the parts that are each readable and tested alone: the numbered
 events and their replay buffer (``events.py``), the one job in flight (``jobs.py``),
-the snapshot the store keeps (``snapshot.py``) and the phases, as one transition
-table (``lifecycle.py``). What stays here is who may do what, and in which order.
+the snapshot the store keeps (``snapshot.py``), the phases, as one transition
+table (``lifecycle.py``), and the host's actions (``host_actions.py``). What stays here
+is who may do what, and in which order.
 """
 
 from __future__ import annotations
@@ -46,9 +47,10 @@ from ..effects import Outbox, SaveChat, SaveGame, Send, Think
 from ..hosting import Moderation
 from ..identity import Identity
 from ..jobs import Job
-from ..names import computer_name, name_key, unique_name
+from ..names import name_key, unique_name
 from ..passwords import hash_password, password_job, same_digest
 from ..ratings import Change, Ratings, Seat, announced
+from . import host_actions
 from . import snapshot as snapshots
 from .events import EventLog
 from .jobs import BUSY_RETRY, JobSlot, Pending, Role
@@ -329,7 +331,7 @@ class Room:
         """Seat or admit ``ident`` once any password is settled."""
         seat: int | None = None
         if role == "player":
-            seat = self._free_seat()
+            seat = self.free_seat()
             if seat is None:
                 raise ProtocolError(ErrorCode.ROOM_FULL, "Every seat is taken; join as a "
                                     "spectator to watch.")
@@ -353,7 +355,7 @@ class Room:
             raise ProtocolError(ErrorCode.ROOM_FULL, f"This room has {cap} spectators, as "
                                 "many as it admits; try again later.", re)
 
-    def _free_seat(self) -> int | None:
+    def free_seat(self) -> int | None:
         return next((n for n, s in enumerate(self.seats) if s is None), None)
 
     def _admit(self, out: Outbox, ident: Identity, role: Role, seat: int | None, now: float,
@@ -380,7 +382,7 @@ class Room:
 
     def seat_computer(self, out: Outbox, bot: Identity, now: float) -> None:
         """Put a computer player in the first free seat."""
-        seat = self._free_seat()
+        seat = self.free_seat()
         assert seat is not None, "a computer is seated only in a room with a free seat"
         self._admit(out, bot, "player", seat, now, None)
 
@@ -420,7 +422,7 @@ class Room:
             self.host.identity_released(ident, now)
         self._drop_lonely_bots(now)
         if self.mod.host == ident.id:
-            self._pass_host(out)
+            host_actions.pass_host(self, out)
         if not any(m.connected or m.id in self.grace for m in self.members):
             pending = self.pending
             if pending is not None and pending.kind == "join":  # a guess still being checked
@@ -908,7 +910,7 @@ class Room:
     def tick(self, out: Outbox, now: float) -> None:
         """Let time-driven rules run: game clocks, countdowns, reconnect grace, mutes."""
         for pid in self.mod.ended_mutes(now):
-            self._unmute(out, None, pid)
+            host_actions.unmute(self, out, None, pid)
         for pid, until in list(self.grace.items()):
             if now >= until and not self.closed:
                 ident = next((m for m in self.members if m.id == pid), None)
@@ -928,143 +930,15 @@ class Room:
             self.broadcast_state(out)
         self._after_action(out, now)
 
-    # -- the host's actions (server/core/hosting.py keeps what they decided) ---------
+    # -- the host's actions (host_actions.py; server/core/hosting.py keeps what they decided)
     def host_action(self, out: Outbox, ident: Identity, msg: p.Host, now: float,
                     kick_address: Callable[[Identity], str],
                     new_computer: Callable[[str], Identity]) -> None:
         """One ``host`` request; ProtocolError to refuse, changing nothing.
         ``kick_address``: the address a kick also keeps out ("" for none);
         ``new_computer``: a computer player of that level to seat (the hub makes it)."""
-        if ident.id != self.mod.host:
-            raise ProtocolError(ErrorCode.NOT_THE_HOST, "Only the room's host can do that.",
-                                msg.id)
-        action = msg.action
-        if action in ("lock", "unlock"):
-            self._lock(out, ident, action == "lock", msg.id)
-        elif action == "computer":
-            self._computer(out, ident, msg.level, now, msg.id, new_computer)
-        elif action == "unmute":
-            if msg.player is None or (msg.player not in self.mod.muted
-                                      and self._member(msg.player) is None):
-                raise self._no_target(msg)
-            if msg.player not in self.mod.muted:
-                raise ProtocolError(ErrorCode.BAD_MESSAGE, "That member is not muted.", msg.id)
-            self._unmute(out, ident, msg.player)
-        else:
-            target = self._target(ident, msg)
-            if action == "kick":
-                self._kick(out, ident, target, msg.minutes or p.KICK_MINUTES, now, msg.id,
-                           kick_address)
-            elif action == "mute":
-                self._mute(out, ident, target, msg.minutes, now, msg.id)
-            else:
-                self._hand_over(out, ident, target, msg.id)
+        host_actions.host_action(self, out, ident, msg, now, kick_address, new_computer)
 
-    def _member(self, pid: str) -> Identity | None:
+    def member(self, pid: str) -> Identity | None:
+        """The member with id ``pid``, if there is one."""
         return next((m for m in self.members if m.id == pid), None)
-
-    @staticmethod
-    def _no_target(msg: p.Host) -> ProtocolError:
-        if msg.player is None:
-            return ProtocolError(ErrorCode.BAD_MESSAGE, f"The host action {msg.action!r} "
-                                 "needs a 'player'.", msg.id)
-        return ProtocolError(ErrorCode.BAD_MESSAGE, f"Player {msg.player!r} is not in this "
-                             "room.", msg.id)
-
-    def _target(self, host: Identity, msg: p.Host) -> Identity:
-        """The member a kick, mute or hand-over is about (never the host)."""
-        target = None if msg.player is None else self._member(msg.player)
-        if target is None:
-            raise self._no_target(msg)
-        if target is host:
-            raise ProtocolError(ErrorCode.BAD_MESSAGE, "The host cannot do that to themselves.",
-                                msg.id)
-        if target.bot and msg.action != "kick":
-            raise ProtocolError(ErrorCode.BAD_MESSAGE, "A computer player cannot be muted or "
-                                "host the room.", msg.id)
-        return target
-
-    def _host_event(self, out: Outbox, by: Identity | None, action: str,
-                    target: Identity | None = None, **fields: Any) -> None:
-        pid = fields.pop("player", None) if target is None else target.id
-        self.broadcast(out, lambda s: p.HostEvent(
-            room=self.code, seq=s, action=action, by=None if by is None else by.id,
-            player=pid, name=None if target is None else target.name, **fields))
-        log.info("room %s: host %s: %s %s", self.code, "server" if by is None else by.name,
-                 action, "" if target is None and pid is None else pid,
-                 extra={"room": self.code, "player": None if by is None else by.id,
-                        "target": pid})
-
-    def _lock(self, out: Outbox, host: Identity, lock: bool, re: int | None) -> None:
-        if self.mod.locked == lock:
-            raise ProtocolError(ErrorCode.BAD_MESSAGE, "The room is already "
-                                f"{'locked' if lock else 'unlocked'}.", re)
-        self.mod.locked = lock
-        self._host_event(out, host, "lock" if lock else "unlock")
-
-    def _kick(self, out: Outbox, host: Identity, target: Identity, minutes: int, now: float,
-              re: int | None, kick_address: Callable[[Identity], str]) -> None:
-        """Remove ``target`` for ``minutes`` (a computer: its seat, between games)."""
-        if target.bot:
-            if self.status == "playing":
-                raise ProtocolError(ErrorCode.GAME_IN_PROGRESS, "A computer player can be "
-                                    "removed between games only.", re)
-            self._host_event(out, host, "kick", target)
-            self.options = {k: v for k, v in self.options.items() if k != "ai"}
-            self.leave(out, target, now, kicked=0.0)
-            return
-        until = now + minutes * 60.0
-        self.mod.kick(target.id, kick_address(target), until, now)
-        self._host_event(out, host, "kick", target, minutes=minutes, until=until)
-        self.leave(out, target, now, kicked=until)
-
-    def _mute(self, out: Outbox, host: Identity, target: Identity, minutes: int | None,
-              now: float, re: int | None) -> None:
-        until = None if minutes is None else now + minutes * 60.0
-        self.mod.muted[target.id] = until
-        self._host_event(out, host, "mute", target, minutes=minutes, until=until)
-
-    def _unmute(self, out: Outbox, host: Identity | None, pid: str) -> None:
-        """Lift a mute: the host's ``unmute``, or (``host`` None) its time ended."""
-        del self.mod.muted[pid]
-        target = self._member(pid)
-        self._host_event(out, host, "unmute", target, **({} if target else {"player": pid}))
-
-    def _hand_over(self, out: Outbox, host: Identity, target: Identity, re: int | None) -> None:
-        self.mod.host = target.id
-        self._host_event(out, host, "hand-over", target)
-
-    def _pass_host(self, out: Outbox) -> None:
-        """The host left for good: the role passes on (``Moderation.successor``)."""
-        new = self.mod.successor(self.seated, self.spectators)
-        self.mod.host = None if new is None else new.id
-        if new is not None:
-            self._host_event(out, None, "hand-over", new)
-
-    def _computer(self, out: Outbox, host: Identity, level: str | None, now: float,
-                  re: int | None, new_computer: Callable[[str], Identity]) -> None:
-        """Between games: give the room's computer player ``level``, or seat one."""
-        if level is None:
-            raise ProtocolError(ErrorCode.BAD_MESSAGE, "The host action 'computer' needs a "
-                                "'level'.", re)
-        if self.spec.computer is None:
-            raise ProtocolError(ErrorCode.BAD_MESSAGE, f"{self.spec.name} has no computer "
-                                "opponent.", re)
-        if self.status == "playing":
-            raise ProtocolError(ErrorCode.GAME_IN_PROGRESS, "The computer player can be "
-                                "changed between games only.", re)
-        self.options = {**self.options, "ai": level}
-        bot = next((s for s in self.seated if s.bot), None)
-        if bot is not None:
-            bot.bot = level
-            bot.name = unique_name(computer_name(level),
-                                   [m.name for m in self.members if m is not bot])
-            self._host_event(out, host, "computer", bot, level=level)
-            self.broadcast_state(out)
-            return
-        if self._free_seat() is None:
-            raise ProtocolError(ErrorCode.ROOM_FULL, "Every seat is taken; remove a player "
-                                "first.", re)
-        bot = new_computer(level)
-        self._host_event(out, host, "computer", None, player=bot.id, level=level)
-        self.seat_computer(out, bot, now)
