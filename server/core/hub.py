@@ -8,7 +8,7 @@ who may do what is unit-tested without a socket.
 
 Durability (see also ``server/io/store.py``): a room is a deterministic state
 machine, so the hub journals every input that changed a room (a ``Log`` effect:
-the input, who sent it and the time) and, when a room starts a new game, a
+the input, typed in ``server/core/journal.py``, who sent it and the time) and, when a room starts a new game, a
 snapshot of the room that makes the older entries unnecessary; also, mid-game,
 every ``journal_rows`` entries (when the game can be saved whole), so the journal
 of a game that never ends stays bounded. Identities and
