@@ -41,6 +41,8 @@ from .admin_channel import AdminChannel
 from .admin_status import RETENTION_KEYS, RoomActivity
 from .analysis_service import Analyses
 from .bans import refusal
+from gridhall.server.cluster_nodes import own_address
+from .netinfo import lan_addresses
 from .computer import Computers
 from .config import ServerConfig
 from .connection import Connection
@@ -166,6 +168,7 @@ class GameServer:
             open_timeout=self.config.handshake_timeout, server_header=SERVER_HEADER,
             create_connection=self.handshakes.connection_class())
         deepen_backlog(self._server.sockets, self.config.listen_backlog)
+        self.hub.nodes.own = own_address(self.config.host, self.port, lan_addresses)
         self.work.warm_up()
         log.info("gridhall server %r listening on %s:%d", self.config.name, self.config.host,
                  self.port)
@@ -314,7 +317,7 @@ class GameServer:
         if page is not None:
             return page
         if not origin.allowed(request.headers.get("Origin"), request.headers.get("Host"),
-                              self.allowed_origins):
+                              self.allowed_origins | self.hub.nodes.origins()):
             return connection.respond(HTTPStatus.FORBIDDEN, origin.REFUSAL)
         if self.unwelcomed.by_address[peer] >= self.unwelcomed.per_address:
             response = connection.respond(HTTPStatus.TOO_MANY_REQUESTS,

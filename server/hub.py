@@ -30,7 +30,8 @@ from typing import Any
 
 from gridhall import protocol as p
 from gridhall.protocol import ErrorCode, ProtocolError
-from gridhall.protocol.features import FEATURES
+from gridhall.protocol.features import CLUSTER, FEATURES
+from gridhall.server.cluster_nodes import NodeList
 from gridhall.protocol.schema import from_map, to_map
 
 from .bans import Bans, refusal
@@ -93,6 +94,8 @@ class Hub:
         """The operator's bans in force (loaded from the store at start)."""
         self.ratings = Ratings()
         """Every rating (loaded from the store at start; rated rooms update it)."""
+        self.nodes = NodeList(config.peers)
+        """The cluster's node addresses for ``welcome.nodes`` (``server/cluster_nodes.py``)."""
         self.creations = PerAddress(config.room_creations_per_minute / 60.0,
                                     config.room_creation_burst)
         self._armed: dict[str, float | None] = {}
@@ -152,9 +155,11 @@ class Hub:
         ident.connected = True
         ident.address = address
         ident.deltas = bool(msg.deltas)
+        nodes = self.nodes.addresses()
         out.send([ident.id], p.Welcome(protocol=p.PROTOCOL_VERSION, player=ident.id,
                                        token=token, server=self.config.name, re=msg.id,
-                                       features=list(FEATURES), name=ident.name))
+                                       features=[*FEATURES, *([CLUSTER] if nodes else [])],
+                                       name=ident.name, nodes=nodes or None))
         out.add(self._saved(ident))
         if self._expiry.pop(ident.id, None) is not None:
             out.add(Wake("@" + ident.id, None))
