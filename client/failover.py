@@ -50,7 +50,8 @@ def _address(item: object) -> str | None:
         return None
     if parts.scheme.lower() not in ("ws", "wss") or not parts.hostname or port is None:
         return None
-    if parts.username or parts.password or parts.query or parts.fragment:
+    if parts.username or parts.password or parts.query or parts.fragment or \
+            parts.path not in ("", "/"):
         return None
     if not all(ch.isascii() and ch.isprintable() and ch != " " for ch in item.strip()):
         return None

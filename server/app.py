@@ -313,7 +313,7 @@ class GameServer:
         if request.path == "/healthz" and method in web.ALLOWED_METHODS:
             health = connection.respond(HTTPStatus.OK, "ok\n")
             return web.headers_only(health) if method == "HEAD" else health
-        page = web.respond(request, self.served)
+        page = web.respond(request, self.served, self.hub.nodes.addresses())
         if page is not None:
             return page
         if not origin.allowed(request.headers.get("Origin"), request.headers.get("Host"),

@@ -136,7 +136,7 @@ async def test_no_node_answering_ends_in_gave_up_until_asked_again(
 
 def test_only_well_formed_node_addresses_are_kept() -> None:
     raw = ["ws://a:1/", "wss://b.example:443/", "ws://a:1/", "http://c:1/", "file:///etc",
-           "ws://d/", "ws://e:1/?x", "ws://u:p@f:1/", 7, None, "ws://g:1/\ufffd", "ws://" + "h" * 300 + ":1/"]
+           "ws://d/", "ws://e:1/?x", "ws://u:p@f:1/", "ws://g:1/path", 7, None, "ws://g:1/\ufffd", "ws://" + "h" * 300 + ":1/"]
     assert node_addresses(raw) == ["ws://a:1/", "wss://b.example:443/"]
     assert node_addresses("ws://a:1/") == [] and node_addresses(None) == []
     many = [f"ws://n{i}:1/" for i in range(1000)]

@@ -79,3 +79,13 @@ async def test_a_page_from_another_node_may_open_a_socket(
         async with connect(url_of(lone), origin="http://127.0.0.2:9001"):  # type: ignore[arg-type]
             pass
     assert refused.value.response.status_code == 403
+
+
+def test_a_nodes_pages_may_connect_to_the_other_nodes_and_nowhere_else() -> None:
+    from gridhall.server.web import csp
+
+    policy = csp("127.0.0.1:8765", ["ws://b:9001/", "wss://c.example:443/",
+                                    "ws://x;script-src *:1/", "http://d:1/"])
+    connect = policy.split("connect-src ", 1)[1].split(";", 1)[0]
+    assert connect.split() == ["'self'", "ws://127.0.0.1:8765", "wss://127.0.0.1:8765",
+                               "ws://b:9001", "wss://c.example:443"]
