@@ -113,6 +113,9 @@ class Session:
         self.features: frozenset[str] = frozenset()
         """What the server offers beyond the base contract (``welcome.features``):
         a UI shows a feature's screens only when its name is here."""
+        self.home = url
+        """The address the player chose; ``keep_token`` keeps that node's tokens only."""
+        self._home_player: str | None = None
         self.nodes: list[str] = []
         """Every node of the server's cluster, from the last ``welcome`` (none: a single
         server); where the session goes when its node is gone."""
@@ -446,8 +449,10 @@ class Session:
             self.features = features(msg)
             self._welcomed = True
             self.offline_since = None
-            if self.keep_token is not None and self.token:
-                self.keep_token(self.token)
+            if self.url == self.home:
+                self._home_player = self.player
+            if self.keep_token is not None and self.token and self.player == self._home_player:
+                self.keep_token(self.token)  # not another node's stranger over our own
             self._status("connected")
             self._room_heard = False
             if self.room is not None and self._loop is not None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import socket
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -39,10 +39,11 @@ def dead_address() -> Iterator[str]:
 
 
 @asynccontextmanager
-async def session(url: str, name: str, rounds: int = 10_000
+async def session(url: str, name: str, rounds: int = 10_000,
+                  keep_token: Callable[[str], None] | None = None,
                   ) -> AsyncIterator[tuple[Session, list[Event]]]:
     """A connected session (trying a cluster's nodes ``rounds`` rounds) and what it saw."""
-    s = Session(url, name, backoff=FAST, rounds=rounds)
+    s = Session(url, name, backoff=FAST, rounds=rounds, keep_token=keep_token)
     seen: list[Event] = []
     s.add_listener(seen.append)
     task = asyncio.create_task(s.run())
@@ -63,8 +64,9 @@ async def test_a_client_goes_to_the_next_node_when_its_node_is_gone(tmp_path: Pa
     a = await start(tmp_path / "a.db", peers=(url_of(b),))
     url_a, url_b = url_of(a), url_of(b)
     b.hub.nodes.peers = (url_a,)  # given each other, as --peer would
+    kept: list[str] = []
     try:
-        async with session(url_a, "ann") as (ann, seen):
+        async with session(url_a, "ann", keep_token=kept.append) as (ann, seen):
             assert ann.nodes == [url_a, url_b] and "cluster" in ann.features
             ann.submit("create-room", game="gomoku", options={"size": 15})
             await until(lambda: ann.state is not None)
@@ -77,6 +79,8 @@ async def test_a_client_goes_to_the_next_node_when_its_node_is_gone(tmp_path: Pa
             assert ann.room is None
             held = [i for i in b.hub.identities.by_id.values() if i.connected]
             assert [(i.id, i.name) for i in held] == [(ann.player, "ann")]
+            # the token kept on disk for a's address stays a's (b's would not seat us there)
+            assert set(kept) == {kept[0]} and ann.token != kept[0]
             ann.submit(p.ListRooms())
             await until(lambda: any(isinstance(m, p.Rooms) for m in seen))
     finally:

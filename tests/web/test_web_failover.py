@@ -30,6 +30,7 @@ def test_the_page_reconnects_to_the_next_node_when_its_node_is_gone(
         page = a.url
         open_lobby(ann, a, "Ann")
         create_room(ann, "gomoku")
+        token = ann.js("return localStorage.getItem('gridhall.token')")
         ann.js(WATCH)
         a.close()
         ann.wait(lambda: ann.find("#connection").get_attribute("data-connection")
@@ -43,6 +44,8 @@ def test_the_page_reconnects_to_the_next_node_when_its_node_is_gone(
                                 if i.connected])
         assert names == ["Ann"]
         ann.wait_css("#lobby")
+        # the token kept for the page's own node stays that node's
+        assert ann.js("return localStorage.getItem('gridhall.token')") == token
     finally:
         ann.driver.get("about:blank")
         b.close()

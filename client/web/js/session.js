@@ -85,6 +85,8 @@ export class Session {
     this.link = null; // a link code to say hello with once, instead of the token (linking.js)
     this.linking = false; // the current connection's hello carried it, not yet answered
     this.features = []; // welcome.features: what the server offers beyond the base contract
+    this.home = url; // the page's own node: localStorage keeps the tokens it gave only
+    this.homePlayer = null;
     this.nodes = []; // welcome.nodes: every node of the server's cluster (none: one server)
     this.route = null; // the failover under way since the last welcome (failover.js)
     this.rounds = ROUNDS; // failed rounds over a cluster's nodes before giving up
@@ -250,9 +252,11 @@ export class Session {
       this.player = msg.player;
       this.nodes = nodeAddresses(msg.nodes);
       this.route = null;
+      if (this.url === this.home) this.homePlayer = msg.player;
       if (msg.token) {
         this.token = msg.token;
-        storage.set(TOKEN_KEY, msg.token);
+        // not another node's stranger over our own: the page reloads at its own node
+        if (msg.player === this.homePlayer) storage.set(TOKEN_KEY, msg.token);
       }
       this.serverName = msg.server;
       this.welcomed = true;
