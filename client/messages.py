@@ -15,7 +15,7 @@ from typing import Literal, TypeAlias, TypeGuard
 
 from gridhall import protocol as p
 
-ConnectionStatus = Literal["connecting", "connected", "lost", "closed", "failed"]
+ConnectionStatus = Literal["connecting", "connected", "lost", "closed", "failed", "gave-up"]
 
 
 RESTARTING = 1012
@@ -30,15 +30,19 @@ reason says why, and a UI shows it."""
 
 @dataclass(frozen=True)
 class Connection:
-    """The connection changed: ``lost`` comes with the ``delay`` before the next try
+    """The connection changed: ``connecting`` names the ``address`` tried (a cluster's
+    other node, after a drop); ``lost`` comes with the ``delay`` before the next try
     and, when the server closed it, its close ``code`` and ``reason``; ``failed``
-    with the ``reason`` the connect failed."""
+    with the ``reason`` the connect failed; ``gave-up`` when none of a cluster's
+    ``count`` nodes answered (until the UI asks to reconnect)."""
 
     status: ConnectionStatus
     attempt: int = 0
     delay: float = 0.0
     reason: str = ""
     code: int | None = None
+    address: str = ""
+    count: int = 0
 
     @property
     def restarting(self) -> bool:

@@ -5,7 +5,9 @@ into the typed messages of :mod:`gridhall.protocol`, keeps our copy of the room
 we are in (:mod:`client.room` folds each event into it), asks for a ``sync``
 when a room's ``seq`` skips, and reconnects with the saved token (exponential
 backoff with jitter) when the connection drops, so the server gives us our
-seat back. Message types a newer server may add are skipped, not fatal.
+seat back; a cluster's other nodes (``welcome.nodes``) are tried in turn, a
+bounded number of rounds (:mod:`client.failover`). Message types a newer server
+may add are skipped, not fatal.
 
 It knows no game rules and no UI. A UI registers listeners (called on the
 session's event loop after each message has been applied) and sends intents
@@ -46,6 +48,7 @@ from gridhall.client.messages import (
     is_room_event,
 )
 from gridhall.client.clocktime import shown_time
+from gridhall.client.failover import ROUNDS, Route, node_addresses
 from gridhall.client.history import features
 from gridhall.client import hosting, served
 from gridhall.client.room import RoomCopy, apply, note
@@ -92,6 +95,7 @@ class Session:
         keep_token: Callable[[str], None] | None = None,
         deltas: bool = True,
         link: str | None = None,
+        rounds: int = ROUNDS,
     ) -> None:
         self.url = url
         self.name = name
@@ -109,6 +113,15 @@ class Session:
         self.features: frozenset[str] = frozenset()
         """What the server offers beyond the base contract (``welcome.features``):
         a UI shows a feature's screens only when its name is here."""
+        self.home = url
+        """The address the player chose; ``keep_token`` keeps that node's tokens only."""
+        self._home_player: str | None = None
+        self.nodes: list[str] = []
+        """Every node of the server's cluster, from the last ``welcome`` (none: a single
+        server); where the session goes when its node is gone."""
+        self.rounds = rounds
+        """Failed rounds over a cluster's nodes before the session gives up (status
+        ``gave-up``; :meth:`reconnect_now` starts again)."""
         self.backoff = backoff or Backoff()
         self.open_timeout = open_timeout
         self.clock = clock
@@ -252,14 +265,23 @@ class Session:
         self._loop = asyncio.get_running_loop()
         self._stopped.clear()
         attempt = 0
+        route = Route.from_(self.url, self.nodes)
         try:
             while not self._closing:
-                self._status("connecting", attempt=attempt)
+                self.url = route.current
+                self._status("connecting", attempt=attempt, address=self.url)
                 reason = await self._one_connection()
                 if reason == "fatal" or self._closing:
                     break
                 if reason == "welcomed":
                     attempt = 0
+                    route = Route.from_(self.url, self.nodes)  # this node first, then the others
+                elif not route.failed():
+                    continue  # on to the cluster's next node at once
+                elif len(route.order) > 1 and route.rounds >= self.rounds:
+                    route = await self._give_up(route)
+                    attempt = 0
+                    continue
                 delay = self.backoff.delay(attempt)
                 if self._relink:  # we closed it ourselves to say hello with a link code
                     self._relink = False
@@ -283,6 +305,14 @@ class Session:
         finally:
             self._status("closed")
             self._stopped.set()
+
+    async def _give_up(self, route: Route) -> Route:
+        """No node answered for :attr:`rounds` rounds: say so, and wait until asked to
+        try again (:meth:`reconnect_now`); then start over from the same node."""
+        self._status("gave-up", attempt=route.rounds, count=len(route.order))
+        self._wake.clear()
+        await self._wake.wait()
+        return Route(route.order)
 
     async def close(self) -> None:
         """Stop for good: close the socket and end :meth:`run`."""
@@ -410,14 +440,19 @@ class Session:
                 self._linking = False
                 self.room = None
                 self.name = msg.name or self.name
+            if self.player is not None and msg.player != self.player:
+                self.room = None  # someone new here (a node that did not know our token)
             self.player = msg.player
             self.token = msg.token or self.token
+            self.nodes = node_addresses(msg.nodes)
             self.server_name = msg.server
             self.features = features(msg)
             self._welcomed = True
             self.offline_since = None
-            if self.keep_token is not None and self.token:
-                self.keep_token(self.token)
+            if self.url == self.home:
+                self._home_player = self.player
+            if self.keep_token is not None and self.token and self.player == self._home_player:
+                self.keep_token(self.token)  # not another node's stranger over our own
             self._status("connected")
             self._room_heard = False
             if self.room is not None and self._loop is not None:

@@ -293,6 +293,9 @@ class Welcome:
     features: list[Any] | None = None
     """What this server supports beyond the base contract (added; strings, see
     :mod:`gridhall.protocol.features`); absent from older servers: none of it."""
+    nodes: list[Any] | None = None
+    """Every node of this server's cluster (added, feature ``cluster``): ``ws://`` URLs,
+    this node first; where a client goes when its node is gone. Absent: one server."""
 
 
 @message("error", "server")

@@ -19,6 +19,7 @@ from .core.config import ServerConfig
 from .io.discovery import WILDCARD_HOSTS, Advertiser, default_addresses
 from .games.gomoku.records import RecordError
 from .io.netinfo import lan_addresses
+from .core.cluster_nodes import node_url
 from .io.store import Store
 
 
@@ -71,6 +72,15 @@ def _amount(text: str, unit: str) -> float:
     if not 0 <= value < float("inf"):
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of {unit} (0 or more)")
     return value
+
+
+def peer_address(text: str) -> str:
+    """A ``--peer`` value: another node's address, ws://host:port/."""
+    found = node_url(text)
+    if found is None:
+        raise argparse.ArgumentTypeError(
+            _("{value} is not a node address (e.g. ws://192.168.1.20:8765/)", value=repr(text)))
+    return found
 
 
 def web_origin(text: str) -> str:
@@ -183,6 +193,10 @@ def build_parser() -> argparse.ArgumentParser:
                         help="also accept browsers on pages from this origin, e.g. "
                         "http://games.example:8080 (repeatable; default: only the "
                         "server's own pages, and clients that send no Origin)")
+    parser.add_argument("--peer", action="append", metavar="URL", default=None,
+                        type=peer_address,
+                        help=_("another node of this cluster, ws://HOST:PORT/ (repeatable): "
+                               "clients are told of it and go there when this server is gone"))
     parser.add_argument("--metrics", action="store_true",
                         help="serve /metrics in the Prometheus text format, to this machine "
                         "or with the admin token (needs pip install \"gridhall[metrics]\")")
@@ -330,6 +344,7 @@ def main(argv: list[str] | None = None) -> None:
                           journal_rows=args.journal_rows,
                           rated_identity_days=args.rated_identity_days,
                           allow_origins=tuple(args.allow_origin or ()),
+                          peers=tuple(args.peer or ()),
                           metrics=args.metrics,
                           admin_token=args.admin_token,
                           admin_from=tuple(args.admin_from or ()))

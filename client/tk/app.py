@@ -10,8 +10,10 @@ import tkinter as tk
 from tkinter import ttk
 
 from gridhall import protocol as p
+from gridhall.client.failover import gave_up_text, reconnecting_text
 from gridhall.client.history import ANSWERS, REQUESTS, Opening, features
 from gridhall.client.messages import Connection, Event, Refused, is_room_event
+from gridhall.client.plain import plain
 from gridhall.client.session import Backoff, Session
 from gridhall.client.tk import theme
 from gridhall.client.tk.answers import Answers
@@ -159,7 +161,7 @@ class TkApp:
                                       foreground="#7bd88f")  # fmt: skip
             self.reconnect.pack_forget()
             self.lobby.refresh()
-        elif status in ("lost", "failed", "connecting"):
+        elif status in ("lost", "failed", "connecting", "gave-up"):
             self.answers.forget()
             if status == "lost" and msg.replaced:
                 text = "○ " + _("playing on another device · press Reconnect now to play "
@@ -172,6 +174,10 @@ class TkApp:
                                 seconds=f"{msg.delay:.1f}") + f" · {url}"
             elif status == "failed":
                 text = "○ " + _("cannot reach {url}: {reason}", url=url, reason=msg.reason)
+            elif status == "gave-up":
+                text = "○ " + gave_up_text(msg.count)
+            elif msg.attempt > 0:  # back to our node, or a cluster's next one
+                text = "○ " + reconnecting_text(plain(msg.address or url))
             else:
                 text = "○ " + _("connecting to {url}…", url=url)
             if status == "lost" and msg.removed:  # the operator's words, as data

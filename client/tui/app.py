@@ -11,6 +11,7 @@ from typing import ClassVar
 from textual.binding import Binding, BindingType
 
 from gridhall import protocol as p
+from gridhall.client.failover import gave_up_text, reconnecting_text
 from gridhall.client.history import Opening
 from gridhall.client.messages import Connection, Event, Refused, is_room_event
 from gridhall.client.plain import plain
@@ -141,6 +142,11 @@ class GridhallApp(PlainNotify[None]):
             if msg.removed:  # the operator's words, as data
                 self.notify(_("The server closed the connection: {reason}", reason=msg.reason),
                             severity="error", timeout=30)
+        elif status == "connecting" and msg.attempt > 0:  # back to our node, or the next one
+            self.sub_title = f"{who} · " + reconnecting_text(plain(msg.address))
+        elif status == "gave-up":
+            self.sub_title = f"{who} · " + gave_up_text(msg.count)
+            self.notify(gave_up_text(msg.count), severity="error", timeout=30)
         elif status == "failed":
             self._failures += 1
             if self._failures == 1:

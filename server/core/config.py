@@ -147,6 +147,9 @@ class ServerConfig:
     allow_origins: tuple[str, ...] = ()
     """Web origins (``http://host:port``) allowed to open a WebSocket besides the
     server's own pages (see ``server/core/origin.py``)."""
+    peers: tuple[str, ...] = ()
+    """Other nodes' addresses (``ws://host:port/``, ``--peer``): sent to clients in
+    ``welcome.nodes`` so they can fail over (``server/core/cluster_nodes.py``)."""
     admin_token: str | None = None
     """The admin page's token (None: a new random one each start; see
     ``server/core/admin_access.py``)."""

@@ -30,9 +30,10 @@ from typing import Any
 
 from gridhall import protocol as p
 from gridhall.protocol import ErrorCode, ProtocolError
-from gridhall.protocol.features import FEATURES
+from gridhall.protocol.features import CLUSTER, FEATURES
 
 from .bans import Bans, refusal
+from .cluster_nodes import NodeList
 from .config import ServerConfig
 from .effects import (
     DropLinkCode,
@@ -108,6 +109,8 @@ class Hub:
         """The operator's bans in force (loaded from the store at start)."""
         self.ratings = Ratings()
         """Every rating (loaded from the store at start; rated rooms update it)."""
+        self.nodes = NodeList(config.peers)
+        """The cluster's node addresses for ``welcome.nodes`` (``server/core/cluster_nodes.py``)."""
         self.creations = PerAddress(config.room_creations_per_minute / 60.0,
                                     config.room_creation_burst)
         self._armed: dict[str, float | None] = {}
@@ -167,9 +170,11 @@ class Hub:
         ident.connected = True
         ident.address = address
         ident.deltas = bool(msg.deltas)
+        nodes = self.nodes.addresses()
         out.send([ident.id], p.Welcome(protocol=p.PROTOCOL_VERSION, player=ident.id,
                                        token=token, server=self.config.name, re=msg.id,
-                                       features=list(FEATURES), name=ident.name))
+                                       features=[*FEATURES, *([CLUSTER] if nodes else [])],
+                                       name=ident.name, nodes=nodes or None))
         out.add(self._saved(ident))
         if self._expiry.pop(ident.id, None) is not None:
             out.add(Wake("@" + ident.id, None))

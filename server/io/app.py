@@ -42,6 +42,8 @@ from .admin_channel import AdminChannel
 from .admin_status import RETENTION_KEYS, RoomActivity
 from .analysis_service import Analyses
 from ..core.bans import refusal
+from ..core.cluster_nodes import own_address
+from .netinfo import lan_addresses
 from .computer import Computers
 from ..core.config import ServerConfig
 from .connection import Connection
@@ -168,6 +170,7 @@ class GameServer:
             open_timeout=self.config.handshake_timeout, server_header=SERVER_HEADER,
             create_connection=self.handshakes.connection_class())
         deepen_backlog(self._server.sockets, self.config.listen_backlog)
+        self.hub.nodes.own = own_address(self.config.host, self.port, lan_addresses)
         self.work.warm_up()
         log.info("gridhall server %r listening on %s:%d", self.config.name, self.config.host,
                  self.port)
@@ -312,11 +315,11 @@ class GameServer:
         if request.path == "/healthz" and method in web.ALLOWED_METHODS:
             health = connection.respond(HTTPStatus.OK, "ok\n")
             return web.headers_only(health) if method == "HEAD" else health
-        page = web.respond(request, self.served)
+        page = web.respond(request, self.served, self.hub.nodes.addresses())
         if page is not None:
             return page
         if not origin.allowed(request.headers.get("Origin"), request.headers.get("Host"),
-                              self.allowed_origins):
+                              self.allowed_origins | self.hub.nodes.origins()):
             return connection.respond(HTTPStatus.FORBIDDEN, origin.REFUSAL)
         if self.unwelcomed.by_address[peer] >= self.unwelcomed.per_address:
             response = connection.respond(HTTPStatus.TOO_MANY_REQUESTS,

@@ -14,7 +14,7 @@ import email.utils
 import hashlib
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from http import HTTPStatus
@@ -53,11 +53,16 @@ HOST = re.compile(r"(?:[A-Za-z0-9.-]{1,253}|\[[0-9A-Fa-f:.]{2,45}\])(?::[0-9]{1,
 """A Host header that is a plain name, IPv4 or [IPv6] address, with an optional port."""
 
 
-def csp(host: str | None) -> str:
-    """The policy for a page requested with ``Host: host``."""
+def csp(host: str | None, nodes: Iterable[str] = ()) -> str:
+    """The policy for a page requested with ``Host: host``; ``nodes``: the other nodes
+    of its cluster (``ws://host:port/``), where the page's socket may fail over to."""
     connect = "'self'"
     if host and HOST.fullmatch(host):
         connect += f" ws://{host} wss://{host}"
+    for node in nodes:
+        scheme, _, rest = node.partition("://")
+        if scheme in ("ws", "wss") and HOST.fullmatch(rest.rstrip("/")):
+            connect += f" {scheme}://{rest.rstrip('/')}"
     return CSP.format(connect=connect)
 
 
@@ -140,23 +145,25 @@ class StaticSite:
         """The files installed with ``gridhall.client`` (``client/web/``)."""
         return cls(resources.files("gridhall.client") / "web")
 
-    def respond(self, request: Request, extra: Mapping[str, Asset] | None = None
-                ) -> Response | None:
+    def respond(self, request: Request, extra: Mapping[str, Asset] | None = None,
+                nodes: Iterable[str] = ()) -> Response | None:
         """A response for a plain GET or HEAD (405 for other methods); None for
         WebSocket upgrades (the handshake goes on). ``extra``: this server's own
-        answers for some paths (its ``/games.json`` with its engines)."""
+        answers for some paths (its ``/games.json`` with its engines); ``nodes``: its
+        cluster's nodes, which its pages may connect to."""
         method = getattr(request, "method", "GET")  # websockets < 15 parses GET only
         if method not in ALLOWED_METHODS:
             refusal = _plain(HTTPStatus.METHOD_NOT_ALLOWED, "method not allowed\n")
             refusal.headers["Allow"] = ", ".join(ALLOWED_METHODS)
             return refusal
         if method == "HEAD":
-            return headers_only(self._get(request, extra))
+            return headers_only(self._get(request, extra, nodes))
         if request.headers.get("Upgrade", "").strip().lower() == "websocket":
             return None
-        return self._get(request, extra)
+        return self._get(request, extra, nodes)
 
-    def _get(self, request: Request, extra: Mapping[str, Asset] | None = None) -> Response:
+    def _get(self, request: Request, extra: Mapping[str, Asset] | None = None,
+             nodes: Iterable[str] = ()) -> Response:
         path = request.path.split("?", 1)[0].split("#", 1)[0]
         asset = (extra or {}).get(path) or self.assets.get(path)
         if asset is None:
@@ -166,7 +173,7 @@ class StaticSite:
             ("Connection", "close"),
             ("Cache-Control", "no-cache"),  # revalidate by ETag: upgrades show at once
             ("ETag", asset.etag),
-            ("Content-Security-Policy", csp(request.headers.get("Host"))),
+            ("Content-Security-Policy", csp(request.headers.get("Host"), nodes)),
             *SECURITY_HEADERS,
         ])
         if asset.etag in _etags(request.headers.get("If-None-Match", "")):
@@ -206,9 +213,10 @@ def site() -> StaticSite:
     return StaticSite.packaged()
 
 
-def respond(request: Request, extra: Mapping[str, Asset] | None = None) -> Response | None:
+def respond(request: Request, extra: Mapping[str, Asset] | None = None,
+            nodes: Iterable[str] = ()) -> Response | None:
     """``process_request`` helper: serve the browser client, or let the upgrade through."""
-    return site().respond(request, extra)
+    return site().respond(request, extra, nodes)
 
 
 def games_json(description: object) -> Asset:

@@ -5,7 +5,7 @@
 // ?name=NAME (before the #, or after the code: #ROOMCODE?name=NAME) sets the name.
 
 import { $, el } from "./dom.js";
-import { LANG_KEY, SOURCE, language, loadLanguage, preferredLanguage, t } from "./i18n.js";
+import { LANG_KEY, SOURCE, language, loadLanguage, preferredLanguage, t, tn } from "./i18n.js";
 import { LinkView } from "./linking.js";
 import { LobbyView } from "./lobby.js";
 import { RoomView } from "./room.js";
@@ -243,7 +243,15 @@ class App {
         }
         break;
       case "connecting":
-        bar.textContent = "○ " + t("connecting…");
+        bar.textContent = "○ " + (msg.attempt > 0 && msg.address // back to our node, or the next one
+          ? t("Reconnecting to {address}…", { address: msg.address })
+          : t("connecting…"));
+        break;
+      case "gave-up":
+        bar.textContent = "○ " + tn("The server did not answer; gave up. Reconnect to try again.",
+          "None of the {count} servers of this cluster answered; gave up. Reconnect to try again.",
+          msg.count, { count: msg.count });
+        retry.hidden = false;
         break;
       case "lost":
         this.queries.dropAll();

@@ -3,16 +3,20 @@
 // Mirrors client/session.py: say `hello` (with the token kept in localStorage, so a
 // reload or a dropped connection gets the seat back), keep the latest `state` of our
 // room and fold room events into it, ask for `sync` when a room's `seq` skips, and
-// reconnect with exponential backoff and jitter. It knows no game rules: whose turn it
-// is comes from the server's `turn` field, never from the board.
+// reconnect with exponential backoff and jitter; a cluster's other nodes
+// (`welcome.nodes`) are tried in turn, a bounded number of rounds (failover.js). It
+// knows no game rules: whose turn it is comes from the server's `turn` field, never
+// from the board.
 //
 // Listeners get every server message (after it was applied) plus local ones:
 //   {type: "connection", status: "connecting" | "connected" | "lost" | "restarting"
-//    | "replaced" | "fatal" | "removed" | "banned", delay?, attempt?, code?, reason?}
+//    | "replaced" | "fatal" | "removed" | "banned" | "gave-up", delay?, attempt?, code?,
+//    reason?, address? (the node tried, with "connecting"), count? (nodes, "gave-up")}
 //   {type: "error", code: "offline", ...} for an intent sent while disconnected.
 
 import { PROTOCOL, decode, encode } from "./codec.js";
 import { applyDelta } from "./delta.js";
+import { ROUNDS, Route, nodeAddresses } from "./failover.js";
 import { foldHost, isOperatorRemoval, noteWatcher, noteWatchers } from "./hosts.js";
 import { t } from "./i18n.js";
 
@@ -72,7 +76,7 @@ export class Session {
     this.welcomed = false;
     this.attempt = 0;
     this.paused = null; // "replaced" (another tab took over) | "fatal" (version mismatch)
-    // | "removed" (the server's operator closed us) | "banned"
+    // | "removed" (the server's operator closed us) | "banned" | "gave-up" (no node answered)
     this.restarting = false; // closed for a planned restart, not yet back
     this.retryTimer = null;
     this.nextId = 1;
@@ -81,6 +85,11 @@ export class Session {
     this.link = null; // a link code to say hello with once, instead of the token (linking.js)
     this.linking = false; // the current connection's hello carried it, not yet answered
     this.features = []; // welcome.features: what the server offers beyond the base contract
+    this.home = url; // the page's own node: localStorage keeps the tokens it gave only
+    this.homePlayer = null;
+    this.nodes = []; // welcome.nodes: every node of the server's cluster (none: one server)
+    this.route = null; // the failover under way since the last welcome (failover.js)
+    this.rounds = ROUNDS; // failed rounds over a cluster's nodes before giving up
   }
 
   get connected() { return this.ws !== null && this.welcomed; }
@@ -99,9 +108,10 @@ export class Session {
   connect() {
     clearTimeout(this.retryTimer);
     this.retryTimer = null;
+    if (this.paused === "gave-up") this.route = null; // asked again: start over from here
     this.paused = null;
     if (this.ws !== null) return;
-    this.emit({ type: "connection", status: "connecting", attempt: this.attempt });
+    this.emit({ type: "connection", status: "connecting", attempt: this.attempt, address: this.url });
     let ws;
     try {
       ws = new WebSocket(this.url);
@@ -176,6 +186,20 @@ export class Session {
       this.emit({ type: "connection", status: this.paused, code: event.code, reason: String(event.reason || "") });
       return;
     }
+    if (this.route === null) { // was up: this node first, then the others
+      this.route = new Route(this.url, this.nodes);
+    } else if (!this.route.failed()) { // on to the cluster's next node at once
+      this.url = this.route.current;
+      this.connect();
+      return;
+    } else {
+      this.url = this.route.current;
+      if (this.route.order.length > 1 && this.route.rounds >= this.rounds) {
+        this.paused = "gave-up";
+        this.emit({ type: "connection", status: "gave-up", attempt: this.route.rounds, count: this.route.order.length });
+        return;
+      }
+    }
     const delay = backoffDelay(this.attempt);
     this.attempt += 1;
     // after a planned restart the first retries fail while the server starts again:
@@ -224,10 +248,15 @@ export class Session {
           saveName(msg.name);
         }
       }
+      if (this.player !== null && msg.player !== this.player) this.room = null; // someone new here
       this.player = msg.player;
+      this.nodes = nodeAddresses(msg.nodes);
+      this.route = null;
+      if (this.url === this.home) this.homePlayer = msg.player;
       if (msg.token) {
         this.token = msg.token;
-        storage.set(TOKEN_KEY, msg.token);
+        // not another node's stranger over our own: the page reloads at its own node
+        if (msg.player === this.homePlayer) storage.set(TOKEN_KEY, msg.token);
       }
       this.serverName = msg.server;
       this.welcomed = true;
