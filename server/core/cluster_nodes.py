@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 from urllib.parse import urlsplit
 
 WILDCARD_HOSTS = ("", "0.0.0.0", "::")
-"""Listen addresses that mean "every interface" (as server/discovery.py has them)."""
+"""Listen addresses that mean "every interface" (as server/io/discovery.py has them)."""
 
 MAX_NODES = 32
 """Addresses sent in one ``welcome`` at most (clients keep no more either)."""
@@ -38,7 +38,7 @@ def node_url(text: str) -> str | None:
 
 
 def page_origin(url: str) -> str | None:
-    """The web origin (``http://host:port``, as server/origin.py normalises it) of a
+    """The web origin (``http://host:port``, as server/core/origin.py normalises it) of a
     page served by the node at ws ``url``: a page loaded from one node may open its
     socket to another node of the same cluster."""
     normal = node_url(url)

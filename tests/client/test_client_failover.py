@@ -16,8 +16,8 @@ from gridhall import protocol as p
 from gridhall.client.failover import MAX_NODES, Route, gave_up_text, node_addresses
 from gridhall.client.messages import Connection, Event
 from gridhall.client.session import Session
-from gridhall.server.app import GameServer
-from gridhall.server.config import ServerConfig
+from gridhall.server.io.app import GameServer
+from gridhall.server.core.config import ServerConfig
 
 from tests.client.test_client_session import FAST, WAIT, gomoku_pair, until
 from tests.conftest import url_of

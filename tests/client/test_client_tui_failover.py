@@ -13,8 +13,8 @@ import pytest
 from gridhall.client.failover import gave_up_text
 from gridhall.client.messages import Connection
 from gridhall.client.tui.events import ServerEvent
-from gridhall.server.app import GameServer
-from gridhall.server.config import ServerConfig
+from gridhall.server.io.app import GameServer
+from gridhall.server.core.config import ServerConfig
 
 from tests.client.test_client_tui import apps, until
 from tests.conftest import url_of
