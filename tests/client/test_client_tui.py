@@ -429,7 +429,9 @@ async def test_gomoku_clocks_show_in_the_status_line(server_url: str) -> None:
 async def test_chat_lines_wrap_to_the_chat_pane(server_url: str) -> None:
     async with apps(server_url, "ann") as [(app, pilot)]:
         app.session.submit("create-room", game="gomoku", options={})
-        await until(pilot, lambda: app.room_screen is not None and state(app))
+        # the room screen pushed is not yet the room screen composed: wait for its chat
+        await until(pilot, lambda: app.room_screen is not None and state(app)
+                    and bool(app.screen.query("#chat")))
         words = " ".join(f"word{i:02d}" for i in range(30))  # 209 characters
         app.session.submit("chat", text=words)
         log = app.screen.query_one("#chat", RichLog)
