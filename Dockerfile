@@ -1,11 +1,14 @@
 # The gridhall server as a container: one process, the database on /data.
+# EXTRAS picks the optional parts: "fast" by default, "fast,cluster" for a cluster node
+# (docker-compose.yml's cluster profile), which adds the Redis and PostgreSQL clients.
 FROM python:3.11-slim
+ARG EXTRAS=fast
 WORKDIR /app
 COPY pyproject.toml setup.py README.md ./
 COPY protocol ./protocol
 COPY server ./server
 COPY client ./client
-RUN pip install --no-cache-dir ".[fast]"
+RUN pip install --no-cache-dir ".[${EXTRAS}]"
 VOLUME ["/data"]
 EXPOSE 8765
 STOPSIGNAL SIGTERM
