@@ -60,7 +60,7 @@ from .scheduler import Owner
 from .session import Link, Session, Sessions
 from .settings_file import Settings
 from .stats import Stats
-from .store import Store
+from .store_api import RoomStore, open_store
 from .work import WorkPool
 
 if TYPE_CHECKING:
@@ -90,8 +90,7 @@ class GameServer:
         self.config = config or ServerConfig()
         self.metrics = exporter(self) if self.config.metrics else None
         """``GET /metrics`` (server/metrics.py), with ``--metrics`` only."""
-        self.store = Store(self.config.db, durable_commits=self.config.durable_commits,
-                           limits=self.config.retention())
+        self.store: RoomStore = open_store(self.config)
         self.hub = Hub(self.config)
         self.hub.ratings.load(self.store.ratings.load())
         self.stats = Stats()
