@@ -52,7 +52,6 @@ from .gate import Gate
 from .games.base import JSON
 from .handshake import HandshakeGuard, deepen_backlog
 from .history_service import HistoryService
-from .hub import Hub
 from .identity import Identity
 from .jobs import BUSY, run_job
 from .memory import release_free_memory
@@ -61,9 +60,11 @@ from .session import Link, Session, Sessions
 from .settings_file import Settings
 from .stats import Stats
 from .store_api import RoomStore, open_store
+from .cluster.wiring import hub_for, start_node
 from .work import WorkPool
 
 if TYPE_CHECKING:
+    from .cluster.service import ClusterService
     from .metrics import Exporter
 
 TRIM_AFTER = 2**20
@@ -91,7 +92,9 @@ class GameServer:
         self.metrics = exporter(self) if self.config.metrics else None
         """``GET /metrics`` (server/metrics.py), with ``--metrics`` only."""
         self.store: RoomStore = open_store(self.config)
-        self.hub = Hub(self.config)
+        self.hub = hub_for(self.config, self.store)
+        self.cluster: ClusterService | None = None
+        """This node's part in a cluster (``--cluster``; ``server/cluster/``)."""
         self.hub.ratings.load(self.store.ratings.load())
         self.stats = Stats()
         """The running figures (admin page, ``/metrics``)."""
@@ -166,6 +169,7 @@ class GameServer:
             create_connection=self.handshakes.connection_class())
         deepen_backlog(self._server.sockets, self.config.listen_backlog)
         self.work.warm_up()
+        self.cluster = await start_node(self)
         log.info("gridhall server %r listening on %s:%d", self.config.name, self.config.host,
                  self.port)
 
@@ -262,6 +266,8 @@ class GameServer:
         self._timers.clear()
         if self._trim is not None:
             self._trim.cancel()
+        if self.cluster is not None:
+            await self.cluster.close()
         self.computers.close()
         self.analyses.close()
         self.work.close()

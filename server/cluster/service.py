@@ -1,0 +1,214 @@
+"""One node's part in the cluster: leases, heartbeat, lobby, takeovers (docs/cluster.md).
+
+Runs beside :class:`~gridhall.server.app.GameServer` on its event loop. Every third of a
+lease it renews the leases of the rooms this node owns, says it is alive (with its ws
+address) and lists its public rooms; then it looks for rooms whose owner is dead (its
+node key and the room's lease both gone) and takes them over: a new epoch from Redis,
+a compare-and-set of the owner in PostgreSQL, and the room replayed from PostgreSQL as a
+restart replays it (:meth:`ClusterHub.adopt`). Players then resume by token here.
+
+Redis down: rooms this node owns go on (their writes are fenced in PostgreSQL, which
+nobody else can move while Redis is down); what needs another node, or a lease, is
+refused with ``cluster-unavailable``. When Redis is back the node re-registers, takes
+its leases again (a Redis that restarted empty has none), and waits one lease before
+taking anything over, so that every live node has had a beat to say so.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from typing import TYPE_CHECKING, Any
+
+import redis.asyncio as aioredis
+from redis.exceptions import RedisError
+
+from ..connection import Connection
+from .cluster_hub import ClusterHub
+from .lease import Leases
+from .node import Registry, node_key
+from .pg_store import PgStore
+
+if TYPE_CHECKING:
+    from ..app import GameServer
+
+log = logging.getLogger("gridhall.cluster")
+
+MOVED_CLOSE = 1012
+MOVED_REASON = "this room moved to another server node; reconnect to find it"
+
+
+class ClusterService:
+    """See the module docstring."""
+
+    def __init__(self, server: GameServer, address: str) -> None:
+        config = server.config
+        assert config.cluster and isinstance(server.store, PgStore)
+        assert isinstance(server.hub, ClusterHub)
+        self.server = server
+        self.store: PgStore = server.store
+        self.hub: ClusterHub = server.hub
+        self.node = self.store.node
+        self.lease_ms = config.lease_ms
+        self.redis: Any = aioredis.from_url(
+            config.cluster, socket_timeout=max(0.2, config.lease_ms / 3000),
+            socket_connect_timeout=max(0.2, config.lease_ms / 3000))
+        self.leases = Leases(self.redis, self.node, self.lease_ms)
+        self.registry = Registry(self.redis, self.node, address, self.lease_ms)
+        self.address = address
+        self.available = False
+        """Redis answered the last beat (else cross-node work is refused)."""
+        self.nodes: dict[str, str] = {}
+        """Live nodes' ws addresses, by node id (this one included)."""
+        self.elsewhere: list[dict[str, Any]] = []
+        """Other nodes' public rooms (what ``list-rooms`` adds)."""
+        self.takeovers = 0
+        self._listed: set[str] = set()
+        self._unleased: set[str] = set()
+        """Rooms made here whose lease is not taken yet (Redis was down)."""
+        self._quiet_until = 0.0
+        self._task: asyncio.Task[None] | None = None
+        self._wake = asyncio.Event()
+        self.store.on_created = self._created
+        self.store.on_dropped = self._dropped
+        self.store.on_lost = self._lost
+        self.hub.elsewhere = lambda: self.elsewhere
+        self.hub.available = lambda: self.available
+
+    # -- lifecycle --------------------------------------------------------------
+    async def start(self) -> None:
+        await self._beat()
+        self._task = asyncio.get_running_loop().create_task(self._run())
+        log.info("cluster node %s at %s", self.node, self.address)
+
+    async def close(self) -> None:
+        """Stop beating and hand this node's rooms to the others (their leases go now,
+        so a takeover does not wait for them to run out)."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        with contextlib.suppress(RedisError, OSError):
+            for room in list(self.store.epochs):
+                await self.leases.release(room)
+            await self.redis.delete(self.registry_key())
+        await self.redis.aclose()
+
+    def registry_key(self) -> str:
+        return node_key(self.node)
+
+    def addresses(self) -> list[str]:
+        """Every live node's ws address, this node's first (``welcome.nodes``)."""
+        return [self.address, *sorted(a for n, a in self.nodes.items() if n != self.node)]
+
+    # -- the store's news ---------------------------------------------------------
+    def _created(self, room: str, epoch: int) -> None:
+        self._unleased.add(room)
+        self._wake.set()
+
+    def _dropped(self, room: str) -> None:
+        self._unleased.discard(room)
+        self._spawn(self._release(room))
+
+    def _lost(self, room: str) -> None:
+        """Another node owns ``room`` now: stop serving it at once, and close its
+        people's connections so they find it where it is."""
+        self._unleased.discard(room)
+        for pid in self.hub.let_go(room):
+            session = self.server.sessions.get(pid)
+            if session is None:
+                continue
+            link = session.link
+            if isinstance(link, Connection):
+                link.close(MOVED_CLOSE, MOVED_REASON, flush=False)  # nothing refused goes out
+            else:
+                link.close(MOVED_CLOSE, MOVED_REASON)
+
+    async def _release(self, room: str) -> None:
+        with contextlib.suppress(RedisError, OSError):
+            await self.leases.release(room)
+            await self.registry.unlist([room])
+            self._listed.discard(room)
+
+    def _spawn(self, work: Any) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        task.add_done_callback(lambda t: t.cancelled() or t.exception())
+
+    # -- the beat ---------------------------------------------------------------
+    async def _run(self) -> None:
+        while True:
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), self.lease_ms / 3000)
+            self._wake.clear()
+            try:
+                await self._beat()
+                if time.monotonic() >= self._quiet_until:
+                    await self._take_over_dead_rooms()
+            except (RedisError, OSError) as exc:
+                if self.available:
+                    log.warning("cluster: Redis is unreachable (%s); serving the rooms "
+                                "this node owns, refusing cross-node work", exc)
+                self.available = False
+            except Exception:
+                log.exception("cluster: beat failed")
+
+    async def _beat(self) -> None:
+        for room in sorted(self._unleased):
+            epoch = self.store.epochs.get(room)
+            if epoch is not None:
+                await self.leases.hold(room, epoch)
+            self._unleased.discard(room)
+        owned = [r for r in self.store.epochs if r not in self._unleased]
+        for room in await self.leases.renew(owned):
+            log.warning("room %s: its lease is held by another node", room)
+            self.store.disown(room)
+            self._lost(room)
+        rooms = self.hub.lobby.rooms
+        listings = {code: rooms[code].summary() for code in self.store.epochs
+                    if code in rooms and not rooms[code].private and not rooms[code].closed}
+        gone = sorted(self._listed - set(listings))
+        rejoined = await self.registry.beat(listings, gone)
+        self._listed = set(listings)
+        if rejoined or not self.available:
+            if not self.available:
+                log.info("cluster: Redis answers; node %s is back in the cluster", self.node)
+            self._quiet_until = time.monotonic() + self.lease_ms / 1000
+        self.available = True
+        self.nodes = await self.registry.alive()
+        self.elsewhere = [listing for code, listing in (await self.registry.listings()).items()
+                          if listing.get("node") != self.node and code not in rooms
+                          and listing.get("node") in self.nodes]
+
+    async def _take_over_dead_rooms(self) -> None:
+        for room, node, epoch in self.store.live_rooms():
+            if node == self.node or node in self.nodes or room in self.store.epochs:
+                continue
+            if await self.leases.held(room) or await self.registry.is_alive(node):
+                continue  # (a node that registered since this beat's look)
+            await self.take_over(room, (node, epoch))
+
+    async def take_over(self, room: str, previous: tuple[str, int]) -> bool:
+        """Own ``room`` (whose owner ``previous`` is dead) and replay it here."""
+        epoch = await self.leases.take(room)
+        if epoch is None:
+            return False
+        claimed = self.store.claim(room, epoch, previous)
+        saved = self.store.load_room(room) if claimed is not None else None
+        if claimed is None or saved is None:
+            self.store.disown(room)
+            await self.leases.release(room)
+            return False
+        await self.leases.raise_epoch(room, claimed)
+        now = time.time()
+        down_since = self.store.alive_at(previous[0]) or now
+        online = list(self.server.sessions)
+        effects = self.hub.adopt(saved, self.store.identities(), now, down_since, online)
+        self.server.execute(effects)
+        self.takeovers += 1
+        with contextlib.suppress(RedisError, OSError):
+            await self.registry.unlist([room])
+        log.warning("room %s taken over from node %s (epoch %d)", room, previous[0], claimed,
+                    extra={"room": room})
+        return True
