@@ -69,6 +69,10 @@ CREATE TABLE IF NOT EXISTS node_alive (
 );
 """
 
+SCHEMA_LOCK = 0x67726964
+"""The advisory lock nodes take to create the tables (PostgreSQL's ``CREATE TABLE IF
+NOT EXISTS`` is not safe against another session doing the same at once)."""
+
 FENCE = "(SELECT epoch FROM room_owner WHERE room = %(room)s) = %(epoch)s"
 """The condition every write of a room's state carries: its writer still owns it."""
 
@@ -125,7 +129,9 @@ class PgStore:
         self.node = node
         self.clustered = clustered
         self.pg = psycopg.connect(url, autocommit=True)
-        self.pg.execute(SCHEMA)
+        with self.pg.transaction():  # nodes starting together: one creates the tables
+            self.pg.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
+            self.pg.execute(SCHEMA)
         self.db: sqlite3.Connection = local.db
         self.admin = local.admin
         self.links = local.links

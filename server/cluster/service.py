@@ -69,6 +69,9 @@ class ClusterService:
         self._unleased: set[str] = set()
         """Rooms made here whose lease is not taken yet (Redis was down)."""
         self._quiet_until = 0.0
+        self._cut_off = False
+        """Redis stopped answering after this node had joined (said once, and again
+        when it is back)."""
         self._task: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
         self.store.on_created = self._created
@@ -147,10 +150,11 @@ class ClusterService:
                 if time.monotonic() >= self._quiet_until:
                     await self._take_over_dead_rooms()
             except (RedisError, OSError) as exc:
-                if self.available:
+                if not self._cut_off:
                     log.warning("cluster: Redis is unreachable (%s); serving the rooms "
                                 "this node owns, refusing cross-node work", exc)
                 self.available = False
+                self._cut_off = True
             except Exception:
                 log.exception("cluster: beat failed")
 
@@ -172,10 +176,12 @@ class ClusterService:
         rejoined = await self.registry.beat(listings, gone)
         self._listed = set(listings)
         if rejoined or not self.available:
-            if not self.available:
-                log.info("cluster: Redis answers; node %s is back in the cluster", self.node)
+            if self._cut_off:
+                log.warning("cluster: Redis answers; node %s is back in the cluster",
+                            self.node)
             self._quiet_until = time.monotonic() + self.lease_ms / 1000
         self.available = True
+        self._cut_off = False
         self.nodes = await self.registry.alive()
         self.elsewhere = [listing for code, listing in (await self.registry.listings()).items()
                           if listing.get("node") != self.node and code not in rooms

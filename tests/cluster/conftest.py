@@ -159,6 +159,19 @@ def postgres_url(postgres_server: PostgresServer) -> str:
 
 
 @pytest.fixture
+def redis_clean(redis_server: RedisServer) -> str:
+    """The shared Redis (started again if a test stopped it), emptied of what earlier
+    tests' nodes left; its URL."""
+    redis = pytest.importorskip("redis", reason="pip install \"gridhall[cluster]\"")
+    if redis_server.proc is None:
+        redis_server.start()
+    client = redis.Redis.from_url(redis_server.url)
+    client.flushdb()
+    client.close()
+    return redis_server.url
+
+
+@pytest.fixture
 def fresh_db(postgres_server: PostgresServer) -> str:
     """A new, empty database of its own for one test (its URL)."""
     psycopg = pytest.importorskip("psycopg", reason="pip install \"gridhall[cluster]\"")

@@ -17,17 +17,6 @@ pytest.importorskip("redis", reason="pip install \"gridhall[cluster]\"")
 pytestmark = pytest.mark.timeout(120)
 
 
-@pytest.fixture
-def redis_clean(redis_url: str) -> str:
-    """The shared Redis, emptied of what earlier tests' nodes left."""
-    import redis
-
-    client = redis.Redis.from_url(redis_url)
-    client.flushdb()
-    client.close()
-    return redis_url
-
-
 async def test_gomoku_on_a_killed_node_is_finished_on_another(
         tmp_path: Path, redis_clean: str, fresh_db: str) -> None:
     async with AsyncExitStack() as stack:
