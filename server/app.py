@@ -370,6 +370,9 @@ class GameServer:
         welcomed = False
         try:
             async for frame in ws:
+                if self.cluster is not None and await self.cluster.relay.intercept(session,
+                                                                                   frame):
+                    continue  # the room's owner is another node (server/cluster/relay.py)
                 session.receive(frame, time.time())
                 if conn.closed:
                     break
@@ -391,6 +394,8 @@ class GameServer:
             self.per_ip[conn.peer] -= 1
             if self.per_ip[conn.peer] <= 0:
                 del self.per_ip[conn.peer]
+            if self.cluster is not None:
+                self.cluster.relay.gone(session)
             if not self._closed:
                 session.closed(time.time())
             if conn.closed:

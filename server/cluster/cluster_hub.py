@@ -19,7 +19,7 @@ from gridhall import protocol as p
 from gridhall.protocol import ErrorCode, ProtocolError
 
 from ..config import ServerConfig
-from ..effects import Effect, Outbox
+from ..effects import Effect, Outbox, Wake
 from ..hub import Hub, SavedRoom
 from ..identity import Identity, token_hash
 
@@ -43,6 +43,8 @@ class ClusterHub(Hub):
         """Token hash -> the identity row the shared store has (made on any node)."""
         self.elsewhere = elsewhere
         """The public listings of rooms other nodes own (the lobby shows them too)."""
+        self.fetch_by_id: Callable[[str], IdentityRow | None] = lambda pid: None
+        """Player id -> the identity row the shared store has."""
         self.available: Callable[[], bool] = lambda: True
         """Redis answers (else what needs another node, or a lease, is refused)."""
 
@@ -56,9 +58,9 @@ class ClusterHub(Hub):
 
     def _list_rooms(self, out: Outbox, ident: Identity, msg: p.ListRooms, now: float) -> None:
         here = self.lobby.listing()
-        codes = {r["code"] for r in here}
+        codes = {r["room"] for r in here}
         others = [{k: v for k, v in r.items() if k not in NODE_KEYS}
-                  for r in self.elsewhere() if r.get("code") not in codes]
+                  for r in self.elsewhere() if r.get("room") not in codes]
         out.send([ident.id], p.Rooms(rooms=here + others, re=msg.id))
 
     def _create_room(self, out: Outbox, ident: Identity, msg: p.CreateRoom, now: float) -> None:
@@ -70,7 +72,7 @@ class ClusterHub(Hub):
     def _join_room(self, out: Outbox, ident: Identity, msg: p.JoinRoom, now: float) -> None:
         code = msg.room.strip().upper()
         if not self._replaying and code not in self.lobby.rooms:
-            listing = next((r for r in self.elsewhere() if r.get("code") == code), None)
+            listing = next((r for r in self.elsewhere() if r.get("room") == code), None)
             if not self.available():
                 raise ProtocolError(ErrorCode.CLUSTER_UNAVAILABLE, UNAVAILABLE.format(
                     what=f"Room {code} may be on another node"), msg.id, retry_after=1.0)
@@ -79,6 +81,30 @@ class ClusterHub(Hub):
                                     f"another node: connect to {listing['address']} "
                                     "to join it.", msg.id)
         super()._join_room(out, ident, msg, now)
+
+    def attach(self, pid: str, address: str, since: int | None, deltas: bool, now: float
+               ) -> tuple[Identity, list[Effect]]:
+        """A player connected to another node, whose session runs here (the relay):
+        that node checked the token; here it is back in its room, if it has one, with
+        what it missed after ``since``."""
+        ident = self.identities.by_id.get(pid)
+        if ident is None:
+            row = self.fetch_by_id(pid)
+            if row is None:
+                raise ProtocolError(ErrorCode.BAD_MESSAGE, "Your identity is not known to "
+                                    "the node that serves this room; say hello again.")
+            ident = self._known(row)
+        ident.connected = True
+        ident.address = address
+        ident.deltas = deltas
+        out = Outbox()
+        if self._expiry.pop(ident.id, None) is not None:
+            out.add(Wake("@" + ident.id, None))
+        room = ident.room
+        if room is not None:
+            self._input(out, room, {"k": "back", "p": ident.id, "since": since}, now,
+                        functools.partial(room.resumed, out, ident, now, None, since))
+        return ident, out.effects
 
     def _known(self, row: IdentityRow) -> Identity:
         ident = self.identities.by_id.get(row["id"])

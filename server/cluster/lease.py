@@ -54,8 +54,10 @@ def epoch_key(room: str) -> str:
 class Leases:
     """This node's leases, over a ``redis.asyncio`` client."""
 
-    def __init__(self, redis: Any, node: str, lease_ms: int) -> None:
+    def __init__(self, redis: Any, node: str, lease_ms: int, now: Any = None) -> None:
         self.redis = redis
+        self.now = now
+        """A synchronous client (``redis.Redis``) for :meth:`hold_now`."""
         self.node = node
         self.lease_ms = lease_ms
         self._renew = redis.register_script(RENEW)
@@ -67,6 +69,18 @@ class Leases:
         ok = await self.redis.set(owner_key(room), self.node, nx=True, px=self.lease_ms)
         await self._at_least(keys=[epoch_key(room)], args=[epoch])
         return bool(ok)
+
+    def hold_now(self, room: str, epoch: int) -> bool:
+        """:meth:`hold`, before the event loop goes on (one round trip): a room this
+        node just made is leased before anyone hears of it, so a player sent its code
+        finds its owner at once. False if Redis did not answer (the beat retries)."""
+        if self.now is None:
+            return False
+        pipe = self.now.pipeline(transaction=False)
+        pipe.set(owner_key(room), self.node, nx=True, px=self.lease_ms)
+        pipe.eval(AT_LEAST, 1, epoch_key(room), epoch)
+        pipe.execute()
+        return True
 
     async def take(self, room: str) -> int | None:
         """Take over a room whose lease is gone: the new epoch, or None if the lease is
@@ -86,7 +100,8 @@ class Leases:
             return []
         pipe = self.redis.pipeline(transaction=False)
         for room in rooms:
-            self._renew(keys=[owner_key(room)], args=[self.node, self.lease_ms], client=pipe)
+            await self._renew(keys=[owner_key(room)], args=[self.node, self.lease_ms],
+                              client=pipe)
         answers = await pipe.execute()
         return [room for room, answer in zip(rooms, answers) if int(answer) == 0]
 

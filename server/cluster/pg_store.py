@@ -277,6 +277,10 @@ class PgStore:
         found = self.identities("WHERE token_hash = %s", (digest,))
         return found[0] if found else None
 
+    def identity_by_id(self, pid: str) -> dict[str, Any] | None:
+        found = self.identities("WHERE id = %s", (pid,))
+        return found[0] if found else None
+
     def load_room(self, room: str) -> SavedRoom | None:
         """A live room as stored: fixed facts, snapshot, journal."""
         row = self.pg.execute("SELECT row, snapshot, base FROM live_rooms WHERE room = %s",

@@ -22,14 +22,16 @@ import logging
 import time
 from typing import TYPE_CHECKING, Any
 
+import redis
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from ..connection import Connection
 from .cluster_hub import ClusterHub
-from .lease import Leases
+from .lease import Leases, owner_key
 from .node import Registry, node_key
 from .pg_store import PgStore
+from .relay import PLAYER_TTL_MS, Relay, _text, in_key, out_key, player_key
 
 if TYPE_CHECKING:
     from ..app import GameServer
@@ -53,9 +55,11 @@ class ClusterService:
         self.node = self.store.node
         self.lease_ms = config.lease_ms
         self.redis: Any = aioredis.from_url(
-            config.cluster, socket_timeout=max(0.2, config.lease_ms / 3000),
-            socket_connect_timeout=max(0.2, config.lease_ms / 3000))
-        self.leases = Leases(self.redis, self.node, self.lease_ms)
+            config.cluster, socket_timeout=max(0.5, config.lease_ms / 1000),
+            socket_connect_timeout=max(0.5, config.lease_ms / 1000))
+        timeout = max(0.5, config.lease_ms / 1000)
+        self.leases = Leases(self.redis, self.node, self.lease_ms, now=redis.Redis.from_url(
+            config.cluster, socket_timeout=timeout, socket_connect_timeout=timeout))
         self.registry = Registry(self.redis, self.node, address, self.lease_ms)
         self.address = address
         self.available = False
@@ -78,17 +82,21 @@ class ClusterService:
         self.store.on_dropped = self._dropped
         self.store.on_lost = self._lost
         self.hub.elsewhere = lambda: self.elsewhere
+        self.hub.fetch_by_id = self.store.identity_by_id
+        self.relay = Relay(self)
         self.hub.available = lambda: self.available
 
     # -- lifecycle --------------------------------------------------------------
     async def start(self) -> None:
         await self._beat()
         self._task = asyncio.get_running_loop().create_task(self._run())
+        self.relay.start()
         log.info("cluster node %s at %s", self.node, self.address)
 
     async def close(self) -> None:
         """Stop beating and hand this node's rooms to the others (their leases go now,
         so a takeover does not wait for them to run out)."""
+        await self.relay.close()
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -98,6 +106,7 @@ class ClusterService:
                 await self.leases.release(room)
             await self.redis.delete(self.registry_key())
         await self.redis.aclose()
+        self.leases.now.close()
 
     def registry_key(self) -> str:
         return node_key(self.node)
@@ -108,6 +117,12 @@ class ClusterService:
 
     # -- the store's news ---------------------------------------------------------
     def _created(self, room: str, epoch: int) -> None:
+        try:
+            if self.available and self.leases.hold_now(room, epoch):
+                self.relay.watch_new(in_key(room))
+                return
+        except (RedisError, OSError) as exc:
+            log.warning("room %s: no lease yet (%s); retried on the next beat", room, exc)
         self._unleased.add(room)
         self._wake.set()
 
@@ -134,6 +149,7 @@ class ClusterService:
             await self.leases.release(room)
             await self.registry.unlist([room])
             self._listed.discard(room)
+            await self.redis.delete(in_key(room), out_key(room))
 
     def _spawn(self, work: Any) -> None:
         task = asyncio.get_running_loop().create_task(work)
@@ -162,6 +178,7 @@ class ClusterService:
         for room in sorted(self._unleased):
             epoch = self.store.epochs.get(room)
             if epoch is not None:
+                self.relay.watch_new(in_key(room))
                 await self.leases.hold(room, epoch)
             self._unleased.discard(room)
         owned = [r for r in self.store.epochs if r not in self._unleased]
@@ -182,10 +199,25 @@ class ClusterService:
             self._quiet_until = time.monotonic() + self.lease_ms / 1000
         self.available = True
         self._cut_off = False
+        await self._relay_beat()
         self.nodes = await self.registry.alive()
         self.elsewhere = [listing for code, listing in (await self.registry.listings()).items()
                           if listing.get("node") != self.node and code not in rooms
                           and listing.get("node") in self.nodes]
+
+    async def _relay_beat(self) -> None:
+        """Say where this node's players are; let relayed clients of a room whose owner
+        changed go (to resume where it is now)."""
+        pipe = self.redis.pipeline(transaction=False)
+        for pid, room in self.relay.players().items():
+            pipe.set(player_key(pid), room, px=PLAYER_TTL_MS)
+        relayed = sorted(self.relay.proxied_rooms())
+        for room in relayed:
+            pipe.get(owner_key(room))
+        answers = await pipe.execute()
+        owners = answers[len(answers) - len(relayed):] if relayed else []
+        self.relay.check_owners({room: None if o is None else _text(o)
+                                 for room, o in zip(relayed, owners)})
 
     async def _take_over_dead_rooms(self) -> None:
         for room, node, epoch in self.store.live_rooms():
@@ -207,6 +239,7 @@ class ClusterService:
             await self.leases.release(room)
             return False
         await self.leases.raise_epoch(room, claimed)
+        await self.relay.watch(in_key(room))
         now = time.time()
         down_since = self.store.alive_at(previous[0]) or now
         online = list(self.server.sessions)

@@ -15,7 +15,7 @@ from typing import Any
 
 from tests.wsclient import WsClient
 
-LEASE_MS = 1500
+LEASE_MS = 2500
 """Short, so a takeover comes soon; long enough that a busy 2-core machine's scheduling
 never costs a live node its leases (they are renewed every third of it)."""
 
@@ -105,6 +105,7 @@ async def cluster(tmp: Path, redis_url: str, postgres_url: str, count: int = 3
     finally:
         for node in nodes:
             node.stop()
+            print(f"--- {node.name} logged:", "".join(node.log[-40:]))  # shown on failure
 
 
 async def rejoin(stack: AsyncExitStack, url: str, old: WsClient, name: str) -> WsClient:
