@@ -141,6 +141,8 @@ class PgStore:
         """The rooms this node owns, with the epoch it owns each under."""
         self.on_created: Callable[[str, int], None] = lambda room, epoch: None
         self.on_dropped: Callable[[str], None] = lambda room: None
+        self.on_written: Callable[[set[str]], None] = lambda rooms: None
+        """Called after each commit with the rooms whose journal grew."""
         self.on_lost: Callable[[str], None] = lambda room: None
         """Called after a write found the room owned by another node (its effects were
         not written); the server must stop serving the room at once."""
@@ -166,6 +168,8 @@ class PgStore:
             self.on_created(room, epoch)
         for room in dropped:
             self.on_dropped(room)
+        if live:
+            self.on_written({e.room for e in live if isinstance(e, Log)} - set(lost))
 
     def _write_live(self, effects: list[Stored]
                     ) -> tuple[list[tuple[str, int]], list[str], list[str]]:

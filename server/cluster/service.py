@@ -81,6 +81,8 @@ class ClusterService:
         self.store.on_created = self._created
         self.store.on_dropped = self._dropped
         self.store.on_lost = self._lost
+        self.store.on_written = self._written
+        self._members: dict[str, frozenset[str]] = {}
         self.hub.elsewhere = lambda: self.elsewhere
         self.hub.fetch_by_id = self.store.identity_by_id
         self.relay = Relay(self)
@@ -125,6 +127,29 @@ class ClusterService:
             log.warning("room %s: no lease yet (%s); retried on the next beat", room, exc)
         self._unleased.add(room)
         self._wake.set()
+
+    def _written(self, rooms: set[str]) -> None:
+        """Where each player of these rooms is goes to Redis as soon as it changes,
+        before anyone hears of it: after a failover, whichever node a player reaches
+        finds its room through it (:meth:`Relay._resume_elsewhere`)."""
+        lobby = self.hub.lobby.rooms
+        changed: dict[str, str] = {}
+        for code in rooms:
+            room = lobby.get(code)
+            members = frozenset(m.id for m in room.members if not m.bot) if room else None
+            if members is not None and members != self._members.get(code):
+                self._members[code] = members
+                changed.update((pid, code) for pid in members)
+            elif members is None:
+                self._members.pop(code, None)
+        if changed and self.available:
+            try:
+                pipe = self.leases.now.pipeline(transaction=False)
+                for pid, code in changed.items():
+                    pipe.set(player_key(pid), code, px=PLAYER_TTL_MS)
+                pipe.execute()
+            except (RedisError, OSError) as exc:
+                log.warning("cluster: could not say where players are (%s)", exc)
 
     def _dropped(self, room: str) -> None:
         self._unleased.discard(room)
