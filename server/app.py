@@ -344,7 +344,8 @@ class GameServer:
         conn = Connection(ws, self.config)
         limit_kernel_buffer(ws, self.config.socket_send_buffer)
         if len(self.connections) >= self.max_connections or \
-                self.per_ip[conn.peer] >= self.config.max_connections_per_ip:
+                self.per_ip[conn.peer] >= self.config.max_connections_per_ip or \
+                (self.cluster is not None and not await self.cluster.admits(conn.peer)):
             busy = p.encode(p.Error(
                 code=ErrorCode.SERVER_BUSY.value,
                 message="The server has as many players as it allows; try again later."))
@@ -394,6 +395,8 @@ class GameServer:
             self.per_ip[conn.peer] -= 1
             if self.per_ip[conn.peer] <= 0:
                 del self.per_ip[conn.peer]
+            if self.cluster is not None:
+                self.cluster.left(conn.peer)
             if self.cluster is not None:
                 self.cluster.relay.gone(session)
             if not self._closed:

@@ -150,6 +150,10 @@ def build_parser() -> argparse.ArgumentParser:
                         help="seconds a dropped player's seat is kept (default 60)")
     parser.add_argument("--max-rooms", type=int, default=d.max_rooms)
     parser.add_argument("--max-connections", type=int, default=d.max_connections)
+    parser.add_argument("--max-connections-per-address", type=int, metavar="N",
+                        default=d.max_connections_per_ip,
+                        help="connections from one address (over the whole cluster with "
+                             f"--cluster; default {d.max_connections_per_ip})")
     parser.add_argument("--ai-budget", type=float, default=d.ai_budget,
                         help="seconds the hard computer opponent thinks per move (default 2)")
     parser.add_argument("--analysis-budget", type=seconds, default=d.analysis_budget,
@@ -336,6 +340,7 @@ def main(argv: list[str] | None = None) -> None:
                           durable_commits=args.durable_commits,
                           grace_seconds=args.grace, max_rooms=args.max_rooms,
                           max_connections=args.max_connections, ai_budget=args.ai_budget,
+                          max_connections_per_ip=args.max_connections_per_address,
                           analysis_budget=args.analysis_budget,
                           engines=tuple((e.name, e.argv) for e in map(engines.parse_spec,
                                                                         args.engines or ())),

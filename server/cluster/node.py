@@ -22,6 +22,16 @@ def node_key(node: str) -> str:
     return f"{PREFIX}node:{node}"
 
 
+def addr_key(peer: str) -> str:
+    """One address's open connections, per node (per-address limits over the cluster);
+    a dead node's count stops counting when its node key is gone."""
+    return f"{PREFIX}addr:{peer}"
+
+
+ADDR_TTL_MS = 3_600_000
+"""An address's counts go an hour after its last connection changed them."""
+
+
 class Registry:
     """This node's entry, the others', and the shared lobby."""
 

@@ -29,7 +29,7 @@ from redis.exceptions import RedisError
 from ..connection import Connection
 from .cluster_hub import ClusterHub
 from .lease import Leases, owner_key
-from .node import Registry, node_key
+from .node import ADDR_TTL_MS, Registry, addr_key, node_key
 from .pg_store import PgStore
 from .relay import PLAYER_TTL_MS, Relay, _text, in_key, out_key, player_key
 
@@ -83,6 +83,8 @@ class ClusterService:
         self.store.on_lost = self._lost
         self.store.on_written = self._written
         self._members: dict[str, frozenset[str]] = {}
+        self._published: set[str] = set()
+        """Addresses whose connection count this node wrote on its last beat."""
         self.hub.elsewhere = lambda: self.elsewhere
         self.hub.fetch_by_id = self.store.identity_by_id
         self.relay = Relay(self)
@@ -116,6 +118,42 @@ class ClusterService:
     def addresses(self) -> list[str]:
         """Every live node's ws address, this node's first (``welcome.nodes``)."""
         return [self.address, *sorted(a for n, a in self.nodes.items() if n != self.node)]
+
+    # -- per-address limits over the cluster ----------------------------------------
+    async def admits(self, peer: str) -> bool:
+        """Whether one more connection from ``peer`` keeps the address within
+        ``max_connections_per_ip`` over every live node (``gridhall:addr:{peer}`` holds
+        each node's count); counted there when it does. Without Redis, each node holds
+        the limit alone. Two nodes admitting at the same instant may both pass: the bound
+        is approximate by one connection per node."""
+        if not self.available:
+            return True
+        try:
+            counts = {_text(n): int(c) for n, c in
+                      (await self.redis.hgetall(addr_key(peer))).items()}
+            others = sorted(n for n, c in counts.items() if n != self.node and c > 0)
+            alive = [True] * len(others)
+            if others:
+                pipe = self.redis.pipeline(transaction=False)
+                for node in others:
+                    pipe.exists(node_key(node))
+                alive = [bool(x) for x in await pipe.execute()]
+            total = self.server.per_ip[peer] + sum(
+                counts[n] for n, up in zip(others, alive) if up)
+            if total >= self.server.config.max_connections_per_ip:
+                return False
+            pipe = self.redis.pipeline(transaction=False)
+            pipe.hincrby(addr_key(peer), self.node, 1)
+            pipe.pexpire(addr_key(peer), ADDR_TTL_MS)
+            await pipe.execute()
+        except (RedisError, OSError, ValueError):
+            return True
+        return True
+
+    def left(self, peer: str) -> None:
+        """A connection from ``peer`` ended (the next beat rewrites the counts anyway)."""
+        if self.available:
+            self._spawn(self.redis.hincrby(addr_key(peer), self.node, -1))
 
     # -- the store's news ---------------------------------------------------------
     def _created(self, room: str, epoch: int) -> None:
@@ -225,6 +263,15 @@ class ClusterService:
         self.available = True
         self._cut_off = False
         await self._relay_beat()
+        per_ip = dict(self.server.per_ip)  # this node's connections per address, again
+        pipe = self.redis.pipeline(transaction=False)
+        for peer, count in per_ip.items():
+            pipe.hset(addr_key(peer), self.node, count)
+            pipe.pexpire(addr_key(peer), ADDR_TTL_MS)
+        for peer in self._published - set(per_ip):
+            pipe.hdel(addr_key(peer), self.node)
+        await pipe.execute()
+        self._published = set(per_ip)
         self.nodes = await self.registry.alive()
         self.elsewhere = [listing for code, listing in (await self.registry.listings()).items()
                           if listing.get("node") != self.node and code not in rooms

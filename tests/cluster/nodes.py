@@ -94,10 +94,10 @@ class Node:
 
 
 @asynccontextmanager
-async def cluster(tmp: Path, redis_url: str, postgres_url: str, count: int = 3
-                  ) -> AsyncIterator[list[Node]]:
-    """``count`` nodes, ready; all stopped at the end."""
-    nodes = [Node(tmp, f"node{i}", redis_url, postgres_url) for i in range(count)]
+async def cluster(tmp: Path, redis_url: str, postgres_url: str, count: int = 3,
+                  extra: tuple[str, ...] = ()) -> AsyncIterator[list[Node]]:
+    """``count`` nodes (with the options ``extra``), ready; all stopped at the end."""
+    nodes = [Node(tmp, f"node{i}", redis_url, postgres_url, *extra) for i in range(count)]
     try:
         for node in nodes:
             await node.ready()

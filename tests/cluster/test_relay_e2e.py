@@ -78,3 +78,18 @@ async def test_the_owner_killed_with_players_on_two_nodes(
                 await a2.expect("moved", by=b.player)
         over = await b2.expect("game-over")
         assert over["result"]["winner"] == a.player
+
+
+async def test_connections_per_address_are_counted_over_the_cluster(
+        tmp_path: Path, redis_clean: str, fresh_db: str) -> None:
+    async with AsyncExitStack() as stack:
+        nodes = await stack.enter_async_context(cluster(
+            tmp_path, redis_clean, fresh_db, extra=("--max-connections-per-address", "2")))
+        await stack.enter_async_context(WsClient.connect(nodes[0].url, "Ann"))
+        await stack.enter_async_context(WsClient.connect(nodes[1].url, "Bob"))
+        third = await stack.enter_async_context(WsClient.connect(nodes[2].url))
+        busy = await third.expect("error")
+        assert busy["code"] == "server-busy"
+        with pytest.raises(ConnectionClosed) as closed:
+            await third.recv()
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1013
