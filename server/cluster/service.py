@@ -273,6 +273,10 @@ class ClusterService:
         await pipe.execute()
         self._published = set(per_ip)
         self.nodes = await self.registry.alive()
+        listed = getattr(self.hub, "nodes", None)  # welcome.nodes (server/cluster_nodes.py)
+        if listed is not None:
+            listed.own = self.address
+            listed.peers = tuple(a for n, a in sorted(self.nodes.items()) if n != self.node)
         self.elsewhere = [listing for code, listing in (await self.registry.listings()).items()
                           if listing.get("node") != self.node and code not in rooms
                           and listing.get("node") in self.nodes]
