@@ -21,6 +21,7 @@ round trip is a fraction of a millisecond, and one transaction covers a whole tu
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import sqlite3
@@ -159,7 +160,11 @@ class PgStore:
         dropped: list[str] = []
         lost: list[str] = []
         if live:
-            created, dropped, lost = self._write_live(live)
+            try:
+                created, dropped, lost = self._write_live(self.connected(), live)
+            except psycopg.Error as exc:
+                self._unreachable(live, rest, exc)
+                raise
         if rest:
             self.local.write(rest)
         for room in lost:
@@ -171,14 +176,37 @@ class PgStore:
         if live:
             self.on_written({e.room for e in live if isinstance(e, Log)} - set(lost))
 
-    def _write_live(self, effects: list[Stored]
+    def connected(self) -> psycopg.Connection[Any]:
+        """The connection, made again if PostgreSQL dropped it (a restart, a network
+        cut); psycopg's error if it still cannot be reached."""
+        if self.pg.closed or self.pg.broken:
+            self.pg = psycopg.connect(self.url, autocommit=True)
+        return self.pg
+
+    def _unreachable(self, live: list[Stored], rest: list[Stored], exc: Exception) -> None:
+        """PostgreSQL failed a commit: nothing of it was written, so nothing of it may
+        be shown. Every room in it is let go at once (:attr:`on_lost`: its players are
+        closed before this turn's frames go out) and taken over again, from what
+        PostgreSQL has, once its lease runs out (by this node or another)."""
+        rooms = sorted({r for r in map(_room_of, live) if r is not None})
+        log.error("PostgreSQL failed a commit (%s); letting %d rooms go", exc, len(rooms))
+        for room in rooms:
+            self.epochs.pop(room, None)
+        with contextlib.suppress(psycopg.Error):
+            self.pg.close()
+        if rest:
+            self.local.write(rest)
+        for room in rooms:
+            self.on_lost(room)
+
+    def _write_live(self, pg: psycopg.Connection[Any], effects: list[Stored]
                     ) -> tuple[list[tuple[str, int]], list[str], list[str]]:
         rooms = {r for r in map(_room_of, effects) if r is not None}
         created = [(e.room, 1) for e in effects
                    if isinstance(e, SaveRoom) and e.room not in self.epochs]
         lost: list[str] = []
         dropped: list[str] = []
-        with self.pg.transaction():
+        with pg.transaction():
             for room, epoch in created:  # a new room: this node is its first owner
                 cur = self.pg.execute(
                     "INSERT INTO room_owner (room, epoch, node) VALUES (%s, %s, %s)"

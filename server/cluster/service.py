@@ -2,8 +2,8 @@
 
 Runs beside :class:`~gridhall.server.app.GameServer` on its event loop. Every third of a
 lease it renews the leases of the rooms this node owns, says it is alive (with its ws
-address) and lists its public rooms; then it looks for rooms whose owner is dead (its
-node key and the room's lease both gone) and takes them over: a new epoch from Redis,
+address) and lists its public rooms; then it looks for live rooms whose lease is gone
+(their owner died, paused, or let them go) and takes them over: a new epoch from Redis,
 a compare-and-set of the owner in PostgreSQL, and the room replayed from PostgreSQL as a
 restart replays it (:meth:`ClusterHub.adopt`). Players then resume by token here.
 
@@ -296,12 +296,11 @@ class ClusterService:
                                  for room, o in zip(relayed, owners)})
 
     async def _take_over_dead_rooms(self) -> None:
+        self.store.connected()
         for room, node, epoch in self.store.live_rooms():
-            if node == self.node or node in self.nodes or room in self.store.epochs:
-                continue
-            if await self.leases.held(room) or await self.registry.is_alive(node):
-                continue  # (a node that registered since this beat's look)
-            await self.take_over(room, (node, epoch))
+            if room in self.store.epochs or await self.leases.held(room):
+                continue  # owned here, or leased: its owner lives
+            await self.take_over(room, (node, epoch))  # (this node's own, let go, too)
 
     async def take_over(self, room: str, previous: tuple[str, int]) -> bool:
         """Own ``room`` (whose owner ``previous`` is dead) and replay it here."""

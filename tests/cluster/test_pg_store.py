@@ -96,3 +96,25 @@ def test_one_process_alone_restores_every_room_under_a_new_epoch(
     assert [r.row["code"] for r in rooms] == ["R1"] and second.epochs == {"R1": 2}
     assert [n for n, _ in rooms[0].entries] == [1]
     second.close()
+
+
+def test_a_failed_commit_writes_nothing_and_lets_its_rooms_go(
+        stores: tuple[PgStore, PgStore]) -> None:
+    """PostgreSQL drops the node's connection mid-game: that turn is not stored, so its
+    rooms are let go at once (their players closed before the turn's frames go out);
+    the node connects again and can take them back under a new epoch."""
+    import psycopg
+
+    a, b = stores
+    lost: list[str] = []
+    a.on_lost = lost.append
+    a.write([SaveRoom("R1", row("R1")), move("R1", 1)])
+    b.pg.execute("SELECT pg_terminate_backend(%s)", (a.pg.info.backend_pid,))
+    with pytest.raises(psycopg.Error):
+        a.write([move("R1", 2), SaveIdentity("p1", "h1", "Ann", None, None)])
+    assert lost == ["R1"] and a.epochs == {}
+    assert journal(b, "R1") == [1] and b.identity_by_token("h1") is None
+    a.connected()
+    assert a.claim("R1", None, previous=("a", 1)) == 2
+    a.write([move("R1", 2)])
+    assert journal(b, "R1") == [1, 2]
