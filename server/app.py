@@ -371,10 +371,9 @@ class GameServer:
         welcomed = False
         try:
             async for frame in ws:
-                if self.cluster is not None and await self.cluster.relay.intercept(session,
-                                                                                   frame):
-                    continue  # the room's owner is another node (server/cluster/relay.py)
-                session.receive(frame, time.time())
+                if self.cluster is None or not await self.cluster.relay.intercept(session,
+                                                                                  frame):
+                    session.receive(frame, time.time())  # (else relayed: server/cluster/)
                 if conn.closed:
                     break
                 if not welcomed and session.identity is not None:

@@ -140,8 +140,9 @@ class Relay:
         if proxy is not None:
             self._send_in(proxy, {"k": "frame", "d": frame})
             return True
-        if not isinstance(frame, bytes) or not self.service.available:
-            return False
+        if not isinstance(frame, bytes) or not self.service.available or \
+                (session.identity is not None and session.identity.room is not None):
+            return False  # (a player in a room here joins nothing: no need to look)
         kind, fields = _peek(frame)
         if session.identity is None:
             if kind != "hello" or not fields.get("token"):

@@ -3,7 +3,8 @@
 Runs beside :class:`~gridhall.server.app.GameServer` on its event loop. Every third of a
 lease it renews the leases of the rooms this node owns, says it is alive (with its ws
 address) and lists its public rooms; then it looks for live rooms whose lease is gone
-(their owner died, paused, or let them go) and takes them over: a new epoch from Redis,
+and whose owner is dead (or is this node, which let them go after a failed commit) and
+takes them over: a new epoch from Redis,
 a compare-and-set of the owner in PostgreSQL, and the room replayed from PostgreSQL as a
 restart replays it (:meth:`ClusterHub.adopt`). Players then resume by token here.
 
@@ -298,8 +299,12 @@ class ClusterService:
     async def _take_over_dead_rooms(self) -> None:
         self.store.connected()
         for room, node, epoch in self.store.live_rooms():
-            if room in self.store.epochs or await self.leases.held(room):
-                continue  # owned here, or leased: its owner lives
+            if room in self.store.epochs or (node != self.node and node in self.nodes):
+                continue  # owned here, or its owner lives (a live node's room may be
+                # between its creation and its lease when Redis blinked)
+            if await self.leases.held(room) or (
+                    node != self.node and await self.registry.is_alive(node)):
+                continue  # (a node that registered since this beat's look)
             await self.take_over(room, (node, epoch))  # (this node's own, let go, too)
 
     async def take_over(self, room: str, previous: tuple[str, int]) -> bool:
