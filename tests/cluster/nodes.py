@@ -15,7 +15,7 @@ from typing import Any
 
 from tests.wsclient import WsClient
 
-LEASE_MS = 2500
+LEASE_MS = 4000
 """Short, so a takeover comes soon; long enough that a busy 2-core machine's scheduling
 never costs a live node its leases (they are renewed every third of it)."""
 
