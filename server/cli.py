@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import datetime
 import ipaddress
 import logging
@@ -136,6 +137,21 @@ def build_parser() -> argparse.ArgumentParser:
                         help=f"SQLite file for live rooms, games and chat (default {d.db})")
     parser.add_argument("--durable-commits", action="store_true",
                         help="sync every commit to disk (survives power loss; slower)")
+    node = parser.add_argument_group("cluster", "several nodes sharing rooms (docs/cluster.md; "
+                                     'pip install "gridhall[cluster]")')
+    node.add_argument("--cluster", metavar="REDIS_URL", default=None,
+                      help="run as one node of a cluster: redis://HOST:PORT[/DB]")
+    node.add_argument("--store", metavar="POSTGRES_URL", default=None,
+                      help="keep live rooms and identities in PostgreSQL: "
+                           "postgresql://USER@HOST:PORT/DB")
+    node.add_argument("--node-address", metavar="URL", default=None,
+                      help="the ws:// address this node gives clients (default: built from "
+                           "--host and --port)")
+    node.add_argument("--node-id", metavar="NAME", default=None,
+                      help="this node's name in the cluster (default: a new one each start)")
+    node.add_argument("--lease-ms", type=int, default=d.lease_ms, metavar="MS",
+                      help="room lease: another node takes a dead node's rooms over this "
+                           f"long after it stops (default {d.lease_ms})")
     parser.add_argument("--log-level", default="INFO",
                         choices=["DEBUG", "INFO", "WARNING", "ERROR"])
     parser.add_argument("--log-format", default="text", choices=logformat.FORMATS,
@@ -145,6 +161,10 @@ def build_parser() -> argparse.ArgumentParser:
                         help="seconds a dropped player's seat is kept (default 60)")
     parser.add_argument("--max-rooms", type=int, default=d.max_rooms)
     parser.add_argument("--max-connections", type=int, default=d.max_connections)
+    parser.add_argument("--max-connections-per-address", type=int, metavar="N",
+                        default=d.max_connections_per_ip,
+                        help="connections from one address (over the whole cluster with "
+                             f"--cluster; default {d.max_connections_per_ip})")
     parser.add_argument("--ai-budget", type=float, default=d.ai_budget,
                         help="seconds the hard computer opponent thinks per move (default 2)")
     parser.add_argument("--analysis-budget", type=seconds, default=d.analysis_budget,
@@ -335,6 +355,7 @@ def main(argv: list[str] | None = None) -> None:
                           durable_commits=args.durable_commits,
                           grace_seconds=args.grace, max_rooms=args.max_rooms,
                           max_connections=args.max_connections, ai_budget=args.ai_budget,
+                          max_connections_per_ip=args.max_connections_per_address,
                           analysis_budget=args.analysis_budget,
                           engines=tuple((e.name, e.argv) for e in map(engines.parse_spec,
                                                                         args.engines or ())),
@@ -347,7 +368,21 @@ def main(argv: list[str] | None = None) -> None:
                           peers=tuple(args.peer or ()),
                           metrics=args.metrics,
                           admin_token=args.admin_token,
-                          admin_from=tuple(args.admin_from or ()))
+                          admin_from=tuple(args.admin_from or ()),
+                          cluster=args.cluster, store=args.store,
+                          node_address=args.node_address, node_id=args.node_id,
+                          lease_ms=args.lease_ms)
+    wanted = (["redis"] if args.cluster else []) + (["psycopg"] if args.store else [])
+    lacking = [name for name in wanted if importlib.util.find_spec(name) is None]
+    if lacking:
+        print(_("gridhall-server: --cluster and --store need the {package} package: "
+                "{command}", package=" and ".join(lacking),
+                command='pip install "gridhall[cluster]"'), file=sys.stderr)
+        sys.exit(2)
+    if args.cluster and not args.store:
+        print(_("gridhall-server: --cluster needs --store postgresql://... (the rooms' "
+                "shared store)"), file=sys.stderr)
+        sys.exit(2)
     try:
         factory = loops.choose(args.loop)
     except loops.LoopUnavailable as exc:

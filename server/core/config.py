@@ -161,6 +161,18 @@ class ServerConfig:
     """External Gomoku engines, (name, command words) each: probed at start, and
     those that answer are offered as the computer levels ``engine:NAME``
     (``server/io/engines.py``)."""
+    cluster: str | None = None
+    """Redis URL (``redis://HOST:PORT/DB``): run as one node of a cluster sharing
+    rooms (``docs/cluster.md``); needs ``store``."""
+    store: str | None = None
+    """PostgreSQL URL: live rooms, journals and identities go there (SQLite keeps history)."""
+    node_address: str | None = None
+    """The ws:// URL this node advertises to clients (None: built from host and port)."""
+    node_id: str | None = None
+    """This node's name in the cluster (None: a new random one each start)."""
+    lease_ms: int = 3000
+    """A room owner's lease in Redis: another node takes its rooms over this long after
+    it stops renewing (renewed every third of it)."""
 
     def retention(self) -> Limits:
         """The store's history limits (see ``server/io/retention.py``)."""

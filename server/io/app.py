@@ -55,7 +55,6 @@ from ..core.gate import Gate
 from ..games.base import JSON
 from .handshake import HandshakeGuard, deepen_backlog
 from .history_service import HistoryService
-from ..core.hub import Hub
 from ..core.identity import Identity
 from ..core.jobs import BUSY
 from .job_runner import run_job
@@ -64,10 +63,12 @@ from ..core.scheduler import Owner
 from ..core.session import Link, Session, Sessions
 from .settings_file import Settings
 from ..core.stats import Stats
-from .store import Store
+from .store_api import RoomStore, open_store
+from ..cluster.wiring import hub_for, start_node
 from .work import WorkPool
 
 if TYPE_CHECKING:
+    from ..cluster.service import ClusterService
     from .metrics import Exporter
 
 TRIM_AFTER = 2**20
@@ -94,9 +95,10 @@ class GameServer:
         self.config = config or ServerConfig()
         self.metrics = exporter(self) if self.config.metrics else None
         """``GET /metrics`` (server/io/metrics.py), with ``--metrics`` only."""
-        self.store = Store(self.config.db, durable_commits=self.config.durable_commits,
-                           limits=self.config.retention())
-        self.hub = Hub(self.config)
+        self.store: RoomStore = open_store(self.config)
+        self.hub = hub_for(self.config, self.store)
+        self.cluster: ClusterService | None = None
+        """This node's part in a cluster (``--cluster``; ``server/cluster/``)."""
         self.hub.ratings.load(self.store.ratings.load())
         self.stats = Stats()
         """The running figures (admin page, ``/metrics``)."""
@@ -172,6 +174,7 @@ class GameServer:
         deepen_backlog(self._server.sockets, self.config.listen_backlog)
         self.hub.nodes.own = own_address(self.config.host, self.port, lan_addresses)
         self.work.warm_up()
+        self.cluster = await start_node(self)
         log.info("gridhall server %r listening on %s:%d", self.config.name, self.config.host,
                  self.port)
 
@@ -268,6 +271,8 @@ class GameServer:
         self._timers.clear()
         if self._trim is not None:
             self._trim.cancel()
+        if self.cluster is not None:
+            await self.cluster.close()
         self.computers.close()
         self.analyses.close()
         self.work.close()
@@ -344,7 +349,8 @@ class GameServer:
         conn = Connection(ws, self.config)
         limit_kernel_buffer(ws, self.config.socket_send_buffer)
         if len(self.connections) >= self.max_connections or \
-                self.per_ip[conn.peer] >= self.config.max_connections_per_ip:
+                self.per_ip[conn.peer] >= self.config.max_connections_per_ip or \
+                (self.cluster is not None and not await self.cluster.admits(conn.peer)):
             busy = p.encode(p.Error(
                 code=ErrorCode.SERVER_BUSY.value,
                 message="The server has as many players as it allows; try again later."))
@@ -370,7 +376,9 @@ class GameServer:
         welcomed = False
         try:
             async for frame in ws:
-                session.receive(frame, time.time())
+                if self.cluster is None or not await self.cluster.relay.intercept(session,
+                                                                                  frame):
+                    session.receive(frame, time.time())  # (else relayed: server/cluster/)
                 if conn.closed:
                     break
                 if not welcomed and session.identity is not None:
@@ -391,6 +399,10 @@ class GameServer:
             self.per_ip[conn.peer] -= 1
             if self.per_ip[conn.peer] <= 0:
                 del self.per_ip[conn.peer]
+            if self.cluster is not None:
+                self.cluster.left(conn.peer)
+            if self.cluster is not None:
+                self.cluster.relay.gone(session)
             if not self._closed:
                 session.closed(time.time())
             if conn.closed:

@@ -50,6 +50,9 @@ stall every room for as long as the disk takes (tens of ms). A
 :class:`Checkpointer` thread with its own connection runs them instead, at most
 :data:`CHECKPOINT_EVERY` seconds after a commit (the GIL is released while SQLite
 works). Commits, and so what is durable before it is broadcast, are unchanged.
+
+Several nodes sharing rooms keep the live state in PostgreSQL instead, fenced by each
+room owner's epoch: ``server/cluster/pg_store.py`` and ``docs/cluster.md``.
 """
 
 from __future__ import annotations

@@ -1,0 +1,170 @@
+"""The hub of one cluster node: the single-process hub, plus rooms arriving and leaving.
+
+A node adopts a room another node owned (after a takeover) through the SAME replay
+code a restart uses (:meth:`Hub._replay_room`, then the ``restored`` input that moves
+the clocks past the downtime), and lets a room go at once when the store says another
+node owns it now. Identities made on other nodes are fetched from the shared store when
+their token says hello here. Still no I/O of its own: the lookups are callables the
+cluster service passes in.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import Callable, Collection
+from typing import Any
+
+from gridhall import protocol as p
+from gridhall.protocol import ErrorCode, ProtocolError
+
+from ..core.config import ServerConfig
+from ..core.effects import Effect, Outbox, Wake
+from ..core.hub import Hub, SavedRoom
+from ..core.identity import Identity, token_hash
+from ..core.journal import Back, Restored
+
+log = logging.getLogger("gridhall.cluster")
+
+IdentityRow = dict[str, Any]
+NODE_KEYS = ("node", "address")
+"""What the cluster's lobby adds to a room's listing (not sent to clients)."""
+UNAVAILABLE = ("{what}, and this server node cannot reach the rest of the cluster right "
+               "now; nothing changed. Try again in a moment.")
+
+
+class ClusterHub(Hub):
+    """See the module docstring."""
+
+    def __init__(self, config: ServerConfig,
+                 fetch_identity: Callable[[str], IdentityRow | None] = lambda digest: None,
+                 elsewhere: Callable[[], list[Any]] = list) -> None:
+        super().__init__(config)
+        self.fetch_identity = fetch_identity
+        """Token hash -> the identity row the shared store has (made on any node)."""
+        self.elsewhere = elsewhere
+        """The public listings of rooms other nodes own (the lobby shows them too)."""
+        self.fetch_by_id: Callable[[str], IdentityRow | None] = lambda pid: None
+        """Player id -> the identity row the shared store has."""
+        self.available: Callable[[], bool] = lambda: True
+        """Redis answers (else what needs another node, or a lease, is refused)."""
+
+    def hello(self, msg: p.Hello, now: float, address: str = ""
+              ) -> tuple[Identity, list[Effect]]:
+        if msg.token and msg.link is None and self.identities.resume(msg.token) is None:
+            row = self.fetch_identity(token_hash(msg.token))
+            if row is not None and row["id"] not in self.identities.by_id:
+                self._known(row)
+        return super().hello(msg, now, address)
+
+    def _list_rooms(self, out: Outbox, ident: Identity, msg: p.ListRooms, now: float) -> None:
+        here = self.lobby.listing()
+        codes = {r["room"] for r in here}
+        others = [{k: v for k, v in r.items() if k not in NODE_KEYS}
+                  for r in self.elsewhere() if r.get("room") not in codes]
+        out.send([ident.id], p.Rooms(rooms=here + others, re=msg.id))
+
+    def _create_room(self, out: Outbox, ident: Identity, msg: p.CreateRoom, now: float) -> None:
+        if not self.available():
+            raise ProtocolError(ErrorCode.CLUSTER_UNAVAILABLE, UNAVAILABLE.format(
+                what="A new room needs a lease"), msg.id, retry_after=1.0)
+        super()._create_room(out, ident, msg, now)
+
+    def _join_room(self, out: Outbox, ident: Identity, msg: p.JoinRoom, now: float) -> None:
+        code = msg.room.strip().upper()
+        if not self._replaying and code not in self.lobby.rooms:
+            listing = next((r for r in self.elsewhere() if r.get("room") == code), None)
+            if not self.available():
+                raise ProtocolError(ErrorCode.CLUSTER_UNAVAILABLE, UNAVAILABLE.format(
+                    what=f"Room {code} may be on another node"), msg.id, retry_after=1.0)
+            if listing is not None and listing.get("address"):
+                raise ProtocolError(ErrorCode.NO_SUCH_ROOM, f"Room {code} is served by "
+                                    f"another node: connect to {listing['address']} "
+                                    "to join it.", msg.id)
+        super()._join_room(out, ident, msg, now)
+
+    def attach(self, pid: str, address: str, since: int | None, deltas: bool, now: float
+               ) -> tuple[Identity, list[Effect]]:
+        """A player connected to another node, whose session runs here (the relay):
+        that node checked the token; here it is back in its room, if it has one, with
+        what it missed after ``since``."""
+        ident = self.identities.by_id.get(pid)
+        if ident is None:
+            row = self.fetch_by_id(pid)
+            if row is None:
+                raise ProtocolError(ErrorCode.BAD_MESSAGE, "Your identity is not known to "
+                                    "the node that serves this room; say hello again.")
+            ident = self._known(row)
+        ident.connected = True
+        ident.address = address
+        ident.deltas = deltas
+        out = Outbox()
+        if self._expiry.pop(ident.id, None) is not None:
+            out.add(Wake("@" + ident.id, None))
+        room = ident.room
+        if room is not None:
+            self._input(out, room, Back(ident.id, since), now,
+                        functools.partial(room.resumed, out, ident, now, None, since))
+        return ident, out.effects
+
+    def _known(self, row: IdentityRow) -> Identity:
+        ident = self.identities.by_id.get(row["id"])
+        if ident is None:
+            ident = Identity(id=row["id"], token_hash=row["token_hash"], name=row["name"],
+                             color=row["color"], bot=row["bot"])
+            self.identities.add(ident)
+        return ident
+
+    def adopt(self, saved: SavedRoom, identities: list[IdentityRow], now: float,
+              down_since: float, online: Collection[str] = ()) -> list[Effect]:
+        """Take over a room another node owned: replay it as a restart does, move its
+        clocks past the time since its owner was last known alive (``down_since``), and
+        give its people the grace period; those already connected here (``online``)
+        are back in their seats at once."""
+        code = saved.row["code"]
+        if code in self.lobby.rooms:
+            return []
+        for row in identities:
+            self._known(row)
+        before = {i.id: (i.room, i.role, i.connected) for i in self.identities.by_id.values()}
+        room = self._replay_room(saved)
+        final = {m.id for m in room.members} if room is not None else set()
+        for ident in self.identities.by_id.values():  # the replay touched only this room
+            if ident.id not in final and ident.id in before:
+                ident.room, ident.role, ident.connected = before[ident.id]
+        out = Outbox()
+        if room is None:
+            return out.effects
+        for m in room.seated:
+            m.room, m.role = room, "player"
+        for m in room.spectators:
+            m.room, m.role = room, "spectator"
+        last_seen = max([down_since, *(float(e["t"]) for _, e in saved.entries)])
+        downtime = max(0.0, now - last_seen)
+        self._input(out, room, Restored(downtime), now,
+                    functools.partial(room.restored, out, now, downtime))
+        for m in list(room.members):
+            if m.id in online and not m.bot:
+                m.connected = True
+                self._input(out, room, Back(m.id, None), now,
+                            functools.partial(room.resumed, out, m, now, None, None))
+        log.info("room %s taken over after %.1f s", code, downtime, extra={"room": code})
+        return out.effects
+
+    def let_go(self, code: str) -> list[str]:
+        """Another node owns room ``code`` now: forget it here without a word to the
+        store. Returns who was in it (their connections are to be closed)."""
+        room = self.lobby.rooms.pop(code, None)
+        if room is None:
+            return []
+        members = [m for m in room.members if not m.bot]
+        for m in room.members:
+            m.room = m.role = None
+            if m.bot:
+                self.identities.forget(m)
+        self._journal_n.pop(code, None)
+        self._snapshot_n.pop(code, None)
+        self._budgets.pop(code, None)
+        self._armed.pop(code, None)
+        log.warning("room %s: another node owns it now; let go", code, extra={"room": code})
+        return [m.id for m in members]

@@ -1,0 +1,390 @@
+"""Players on one node, their room on another: the session relayed over Redis streams.
+
+A client may connect to any node. When it joins a room another node owns (or resumes
+by token into one), the node it reached (the *edge*) says ``hello`` for it itself, as
+always, and from then on forwards each of its frames, untouched, to the room's owner on
+the stream ``gridhall:room:{id}:in``; the owner runs an ordinary
+:class:`~gridhall.server.core.session.Session` for it whose link writes frames back on
+``gridhall:room:{id}:out``, and the edge hands them to the client. So every rule, limit
+and view is the owner's, decided once, and frames still leave the owner only after its
+commit. Each message carries ``s``, a per-player sequence number: a gap (a message
+lost, Redis restarted) closes the client's connection with 1012, and the client's
+reconnect resumes with ``since``, the existing resync path for anything missed. When
+the room's owner changes (a takeover), the edge closes its relayed clients the same way
+and they resume wherever the room is now.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from redis.exceptions import RedisError
+
+from gridhall import protocol as p
+from gridhall.protocol import ProtocolError
+
+from ..core.session import Session
+from .lease import PREFIX, owner_key
+
+if TYPE_CHECKING:
+    from .service import ClusterService
+
+log = logging.getLogger("gridhall.cluster.relay")
+
+MOVED_CLOSE = 1012
+MOVED_REASON = "your room moved to another server node; reconnect to resume"
+BLOCK_MS = 100
+"""How long one read of the streams waits for news (a new stream is read from the next
+read on)."""
+MAXLEN = 10_000
+"""Messages a room's stream keeps (trimmed approximately)."""
+PLAYER_TTL_MS = 24 * 3600 * 1000
+
+
+def in_key(room: str) -> str:
+    return f"{PREFIX}room:{room}:in"
+
+
+def out_key(room: str) -> str:
+    return f"{PREFIX}room:{room}:out"
+
+
+def player_key(pid: str) -> str:
+    """Which room a player is in (the owner writes it): a node the player reaches
+    after a failover finds the room through it."""
+    return f"{PREFIX}player:{pid}"
+
+
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+@dataclass
+class Proxy:
+    """At the edge: one client whose session runs on the room's owner."""
+
+    session: Session
+    pid: str
+    room: str
+    owner: str
+    conn: str
+    """This connection's name in the messages (a reconnect is another one)."""
+    expected: int = 0
+    """The next ``s`` from the owner."""
+    sent: int = 0
+
+
+@dataclass(eq=False)
+class RemoteLink:
+    """At the owner: the link of a session whose client is connected to another node."""
+
+    relay: Relay
+    room: str
+    pid: str
+    edge: str
+    peer: str
+    conn: str
+    closed: bool = False
+    sent: int = 0
+    session: Session | None = field(default=None, repr=False)
+
+    def send_frame(self, frame: bytes) -> None:
+        if not self.closed:
+            self.relay.out(self, {"k": "frame", "d": frame})
+
+    def close(self, code: int, reason: str) -> None:
+        if not self.closed:
+            self.relay.out(self, {"k": "close", "c": code, "r": reason})
+            self.closed = True
+
+
+class Relay:
+    """Both halves of the relay for one node (see the module docstring)."""
+
+    def __init__(self, service: ClusterService) -> None:
+        self.service = service
+        self.server = service.server
+        self.redis: Any = service.redis
+        self.node = service.node
+        self.proxies: dict[Session, Proxy] = {}
+        """Edge: relayed clients, by their local session."""
+        self.remote: dict[tuple[str, str], RemoteLink] = {}
+        """Owner: (room, player) -> the link of the session run here for it."""
+        self._read_from: dict[str, str] = {}
+        self._outbox: list[tuple[str, dict[str, Any]]] = []
+        self._wrote = asyncio.Event()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._conns = 0
+
+    def start(self) -> None:
+        loop = asyncio.get_running_loop()
+        self._tasks = [loop.create_task(self._read()), loop.create_task(self._write())]
+
+    async def close(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+    # -- the edge ---------------------------------------------------------------
+    async def intercept(self, session: Session, frame: bytes | str) -> bool:
+        """Called for every frame a client sends this node: True if the relay took it
+        (forwarded to the room's owner, or a hello handled and relayed)."""
+        proxy = self.proxies.get(session)
+        if proxy is not None:
+            self._send_in(proxy, {"k": "frame", "d": frame})
+            return True
+        if not isinstance(frame, bytes) or not self.service.available or \
+                (session.identity is not None and session.identity.room is not None):
+            return False  # (a player in a room here joins nothing: no need to look)
+        kind, fields = _peek(frame)
+        if session.identity is None:
+            if kind != "hello" or not fields.get("token"):
+                return False
+            session.receive(frame, time.time())  # this node says hello, as always
+            ident = session.identity
+            if ident is not None and ident.room is None:
+                await self._resume_elsewhere(session, ident.id, fields.get("since"))
+            return True
+        if kind == "join-room" and isinstance(fields.get("room"), str) \
+                and session.identity.room is None:
+            code = fields["room"].strip().upper()
+            if code in self.server.hub.lobby.rooms or not 0 < len(code) <= 16:
+                return False
+            try:  # private rooms are not listed: the lease says who owns it
+                owner = await self.redis.get(owner_key(code))
+                if owner is None or _text(owner) == self.node or session.link.closed \
+                        or session.identity is None or session.identity.room is not None:
+                    return False
+                await self._open(session, code, _text(owner), None)
+            except (RedisError, OSError):
+                return False  # the hub answers (cluster-unavailable)
+            self._send_in(self.proxies[session], {"k": "frame", "d": frame})
+            return True
+        return False
+
+    async def _resume_elsewhere(self, session: Session, pid: str, since: Any) -> None:
+        """A player said hello here whose room is on another node: relay to it."""
+        try:
+            room = await self.redis.get(player_key(pid))
+            if room is None:
+                return
+            code = _text(room)
+            if code in self.server.hub.lobby.rooms:
+                return
+            owner = await self.redis.get(owner_key(code))
+            if owner is None or _text(owner) == self.node or session.link.closed:
+                return
+            self.server._flush()  # this node's welcome goes first
+            await self._open(session, code, _text(owner),
+                             since if isinstance(since, int) else None)
+        except (RedisError, OSError):
+            return
+
+    async def watch(self, key: str) -> None:
+        """Read ``key`` from its current end on (a room this node now owns, or one it
+        now relays for): nothing an earlier owner was sent is ever replayed here."""
+        if key in self._read_from:
+            return
+        last = await self.redis.xrevrange(key, count=1)
+        self._read_from[key] = _text(last[0][0]) if last else "0-0"
+
+    def watch_new(self, key: str) -> None:
+        """Read ``key`` from its start: a new room's stream (none before it)."""
+        self._read_from[key] = "0-0"
+
+    async def _open(self, session: Session, room: str, owner: str, since: int | None
+                    ) -> None:
+        assert session.identity is not None
+        await self.watch(out_key(room))
+        self._conns += 1
+        proxy = Proxy(session, session.identity.id, room, owner, f"{self.node}:{self._conns}")
+        self.proxies[session] = proxy
+        self._send_in(proxy, {"k": "open", "a": session.link.peer,
+                              "since": -1 if since is None else since,
+                              "deltas": int(session.identity.deltas)})
+
+    def _send_in(self, proxy: Proxy, fields: dict[str, Any]) -> None:
+        fields.update(p=proxy.pid, n=self.node, i=proxy.conn, s=proxy.sent)
+        proxy.sent += 1
+        self._queue(in_key(proxy.room), fields)
+
+    def gone(self, session: Session) -> None:
+        """A relayed client's connection ended: the owner's session for it ends too."""
+        proxy = self.proxies.pop(session, None)
+        if proxy is not None:
+            self._send_in(proxy, {"k": "close"})
+
+    def check_owners(self, owners: dict[str, str | None]) -> None:
+        """Rooms whose owner changed (``owners``: room -> owning node now): their
+        relayed clients are closed, to resume wherever the room is now."""
+        for session, proxy in list(self.proxies.items()):
+            if proxy.room in owners and owners[proxy.room] != proxy.owner:
+                self._drop(session, MOVED_CLOSE, MOVED_REASON)
+
+    def _drop(self, session: Session, code: int, reason: str) -> None:
+        self.proxies.pop(session, None)
+        session.link.close(code, reason)
+
+    def proxied_rooms(self) -> set[str]:
+        return {proxy.room for proxy in self.proxies.values()}
+
+    def _deliver(self, fields: dict[bytes, Any]) -> None:
+        pid = _text(fields.get(b"p", b""))
+        if _text(fields.get(b"n", b"")) != self.node:
+            return
+        conn = _text(fields.get(b"i", b""))
+        for session, proxy in list(self.proxies.items()):
+            if proxy.conn != conn:
+                continue
+            seq = int(fields.get(b"s", -1))
+            if seq != proxy.expected:
+                log.warning("relay: lost frames for %s (got %d, wanted %d); resyncing",
+                            pid, seq, proxy.expected)
+                self._drop(session, MOVED_CLOSE, MOVED_REASON)
+                return
+            proxy.expected += 1
+            if _text(fields.get(b"k", b"")) == "close":
+                self._drop(session, int(fields.get(b"c", 1000)), _text(fields.get(b"r", b"")))
+            else:
+                session.link.send_frame(bytes(fields.get(b"d", b"")))
+            return
+
+    # -- the owner --------------------------------------------------------------
+    def out(self, link: RemoteLink, fields: dict[str, Any]) -> None:
+        fields.update(p=link.pid, n=link.edge, i=link.conn, s=link.sent)
+        link.sent += 1
+        self._queue(out_key(link.room), fields)
+
+    def _arrived(self, room: str, fields: dict[bytes, Any]) -> None:
+        kind = _text(fields.get(b"k", b""))
+        pid = _text(fields.get(b"p", b""))
+        conn = _text(fields.get(b"i", b""))
+        now = time.time()
+        link = self.remote.get((room, pid))
+        if kind == "open":
+            if link is not None and link.session is not None:
+                self._end(link, now)
+            self._attach(room, pid, _text(fields.get(b"n", b"")),
+                         _text(fields.get(b"a", b"?")), conn, int(fields.get(b"since", -1)),
+                         bool(int(fields.get(b"deltas", 0))), now)
+        elif link is None or link.session is None or link.conn != conn:
+            return  # an older connection's (the player reconnected since)
+        elif kind == "frame":
+            link.session.receive(bytes(fields.get(b"d", b"")), now)
+            if link.closed:
+                self._end(link, now)
+        elif kind == "close":
+            link.closed = True
+            self._end(link, now)
+
+    def _attach(self, room: str, pid: str, edge: str, peer: str, conn: str, since: int,
+                deltas: bool, now: float) -> None:
+        hub = self.service.hub
+        link = RemoteLink(self, room, pid, edge, peer, conn)
+        session = Session(self.server, link, now)
+        link.session = session
+        try:
+            ident, effects = hub.attach(pid, peer, None if since < 0 else since, deltas, now)
+        except ProtocolError as exc:
+            session.error(exc)
+            link.close(1008, exc.message)
+            return
+        self.remote[(room, pid)] = link
+        session.identity = ident
+        self.server.bind(ident, session)
+        self.server.execute(effects)
+
+    def _end(self, link: RemoteLink, now: float) -> None:
+        if self.remote.get((link.room, link.pid)) is link:
+            del self.remote[(link.room, link.pid)]
+        session = link.session
+        if session is not None:
+            session.closed(now)
+
+    # -- streams ------------------------------------------------------------------
+    def _queue(self, key: str, fields: dict[str, Any]) -> None:
+        self._outbox.append((key, fields))
+        self._wrote.set()
+
+    async def _write(self) -> None:
+        """One writer: messages reach Redis in the order they were made."""
+        while True:
+            await self._wrote.wait()
+            self._wrote.clear()
+            batch, self._outbox = self._outbox, []
+            if not batch:
+                continue
+            pipe = self.redis.pipeline(transaction=False)
+            for key, fields in batch:
+                pipe.xadd(key, fields, maxlen=MAXLEN, approximate=True)
+            try:
+                await pipe.execute()
+            except (RedisError, OSError) as exc:
+                log.warning("relay: Redis refused %d messages (%s)", len(batch), exc)
+                self._lost_all()
+
+    def _lost_all(self) -> None:
+        """Redis lost messages: every relayed client resyncs by reconnecting."""
+        for session in list(self.proxies):
+            self._drop(session, MOVED_CLOSE, MOVED_REASON)
+        now = time.time()
+        for link in list(self.remote.values()):
+            link.closed = True
+            self._end(link, now)
+
+    async def _read(self) -> None:
+        while True:
+            streams = self._streams()
+            if not streams:
+                await asyncio.sleep(BLOCK_MS / 1000)  # nothing to read yet
+                continue
+            try:
+                answer = await self.redis.xread(streams, block=BLOCK_MS, count=500)
+            except (RedisError, OSError):
+                await asyncio.sleep(BLOCK_MS / 1000)
+                continue
+            for key, messages in answer or []:
+                name = _text(key)
+                for msg_id, fields in messages:
+                    self._read_from[name] = _text(msg_id)
+                    try:
+                        self._handle(name, fields)
+                    except Exception:
+                        log.exception("relay: a message on %s failed", name)
+
+    def _streams(self) -> dict[str, str]:
+        wanted = {in_key(r) for r in self.service.store.epochs}
+        wanted |= {out_key(r) for r in self.proxied_rooms()}
+        for key in list(self._read_from):
+            if key not in wanted:
+                del self._read_from[key]
+        return dict(self._read_from)
+
+    def _handle(self, key: str, fields: dict[bytes, Any]) -> None:
+        room = key.removeprefix(PREFIX + "room:").rsplit(":", 1)[0]
+        if key.endswith(":in"):
+            self._arrived(room, fields)
+        else:
+            self._deliver(fields)
+
+    def players(self) -> dict[str, str]:
+        """Owner: every member of the rooms this node owns -> its room."""
+        rooms = self.server.hub.lobby.rooms
+        return {m.id: code for code in self.service.store.epochs if code in rooms
+                for m in rooms[code].members if not m.bot}
+
+
+def _peek(frame: bytes) -> tuple[str, dict[str, Any]]:
+    try:
+        fields = p.decode_map(frame)
+    except ProtocolError:
+        return "", {}
+    kind = fields.get("type")
+    return (kind if isinstance(kind, str) else ""), fields

@@ -1,0 +1,333 @@
+"""One node's part in the cluster: leases, heartbeat, lobby, takeovers (docs/cluster.md).
+
+Runs beside :class:`~gridhall.server.io.app.GameServer` on its event loop. Every third of a
+lease it renews the leases of the rooms this node owns, says it is alive (with its ws
+address) and lists its public rooms; then it looks for live rooms whose lease is gone
+and whose owner is dead (or is this node, which let them go after a failed commit) and
+takes them over: a new epoch from Redis,
+a compare-and-set of the owner in PostgreSQL, and the room replayed from PostgreSQL as a
+restart replays it (:meth:`ClusterHub.adopt`). Players then resume by token here.
+
+Redis down: rooms this node owns go on (their writes are fenced in PostgreSQL, which
+nobody else can move while Redis is down); what needs another node, or a lease, is
+refused with ``cluster-unavailable``. When Redis is back the node re-registers, takes
+its leases again (a Redis that restarted empty has none), and waits one lease before
+taking anything over, so that every live node has had a beat to say so.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from typing import TYPE_CHECKING, Any
+
+import redis
+import redis.asyncio as aioredis
+from redis.exceptions import RedisError
+
+from ..io.connection import Connection
+from .cluster_hub import ClusterHub
+from .lease import Leases, owner_key
+from .node import ADDR_TTL_MS, Registry, addr_key, node_key
+from .pg_store import PgStore
+from .relay import PLAYER_TTL_MS, Relay, _text, in_key, out_key, player_key
+
+if TYPE_CHECKING:
+    from ..io.app import GameServer
+
+log = logging.getLogger("gridhall.cluster")
+
+MOVED_CLOSE = 1012
+MOVED_REASON = "this room moved to another server node; reconnect to find it"
+
+
+class ClusterService:
+    """See the module docstring."""
+
+    def __init__(self, server: GameServer, address: str) -> None:
+        config = server.config
+        assert config.cluster and isinstance(server.store, PgStore)
+        assert isinstance(server.hub, ClusterHub)
+        self.server = server
+        self.store: PgStore = server.store
+        self.hub: ClusterHub = server.hub
+        self.node = self.store.node
+        self.lease_ms = config.lease_ms
+        self.redis: Any = aioredis.from_url(
+            config.cluster, socket_timeout=max(0.5, config.lease_ms / 1000),
+            socket_connect_timeout=max(0.5, config.lease_ms / 1000))
+        timeout = max(0.5, config.lease_ms / 1000)
+        self.leases = Leases(self.redis, self.node, self.lease_ms, now=redis.Redis.from_url(
+            config.cluster, socket_timeout=timeout, socket_connect_timeout=timeout))
+        self.registry = Registry(self.redis, self.node, address, self.lease_ms)
+        self.address = address
+        self.available = False
+        """Redis answered the last beat (else cross-node work is refused)."""
+        self.nodes: dict[str, str] = {}
+        """Live nodes' ws addresses, by node id (this one included)."""
+        self.elsewhere: list[dict[str, Any]] = []
+        """Other nodes' public rooms (what ``list-rooms`` adds)."""
+        self.takeovers = 0
+        self._listed: set[str] = set()
+        self._unleased: set[str] = set()
+        """Rooms made here whose lease is not taken yet (Redis was down)."""
+        self._quiet_until = 0.0
+        self._cut_off = False
+        """Redis stopped answering after this node had joined (said once, and again
+        when it is back)."""
+        self._task: asyncio.Task[None] | None = None
+        self._wake = asyncio.Event()
+        self.store.on_created = self._created
+        self.store.on_dropped = self._dropped
+        self.store.on_lost = self._lost
+        self.store.on_written = self._written
+        self._members: dict[str, frozenset[str]] = {}
+        self._published: set[str] = set()
+        """Addresses whose connection count this node wrote on its last beat."""
+        self.hub.elsewhere = lambda: self.elsewhere
+        self.hub.fetch_by_id = self.store.identity_by_id
+        self.relay = Relay(self)
+        self.hub.available = lambda: self.available
+
+    # -- lifecycle --------------------------------------------------------------
+    async def start(self) -> None:
+        await self._beat()
+        self._task = asyncio.get_running_loop().create_task(self._run())
+        self.relay.start()
+        log.info("cluster node %s at %s", self.node, self.address)
+
+    async def close(self) -> None:
+        """Stop beating and hand this node's rooms to the others (their leases go now,
+        so a takeover does not wait for them to run out)."""
+        await self.relay.close()
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        with contextlib.suppress(RedisError, OSError):
+            for room in list(self.store.epochs):
+                await self.leases.release(room)
+            await self.redis.delete(self.registry_key())
+        await self.redis.aclose()
+        self.leases.now.close()
+
+    def registry_key(self) -> str:
+        return node_key(self.node)
+
+    def addresses(self) -> list[str]:
+        """Every live node's ws address, this node's first (``welcome.nodes``)."""
+        return [self.address, *sorted(a for n, a in self.nodes.items() if n != self.node)]
+
+    # -- per-address limits over the cluster ----------------------------------------
+    async def admits(self, peer: str) -> bool:
+        """Whether one more connection from ``peer`` keeps the address within
+        ``max_connections_per_ip`` over every live node (``gridhall:addr:{peer}`` holds
+        each node's count); counted there when it does. Without Redis, each node holds
+        the limit alone. Two nodes admitting at the same instant may both pass: the bound
+        is approximate by one connection per node."""
+        if not self.available:
+            return True
+        try:
+            counts = {_text(n): int(c) for n, c in
+                      (await self.redis.hgetall(addr_key(peer))).items()}
+            others = sorted(n for n, c in counts.items() if n != self.node and c > 0)
+            alive = [True] * len(others)
+            if others:
+                pipe = self.redis.pipeline(transaction=False)
+                for node in others:
+                    pipe.exists(node_key(node))
+                alive = [bool(x) for x in await pipe.execute()]
+            total = self.server.per_ip[peer] + sum(
+                counts[n] for n, up in zip(others, alive) if up)
+            if total >= self.server.config.max_connections_per_ip:
+                return False
+            pipe = self.redis.pipeline(transaction=False)
+            pipe.hincrby(addr_key(peer), self.node, 1)
+            pipe.pexpire(addr_key(peer), ADDR_TTL_MS)
+            await pipe.execute()
+        except (RedisError, OSError, ValueError):
+            return True
+        return True
+
+    def left(self, peer: str) -> None:
+        """A connection from ``peer`` ended (the next beat rewrites the counts anyway)."""
+        if self.available:
+            self._spawn(self.redis.hincrby(addr_key(peer), self.node, -1))
+
+    # -- the store's news ---------------------------------------------------------
+    def _created(self, room: str, epoch: int) -> None:
+        try:
+            if self.available and self.leases.hold_now(room, epoch):
+                self.relay.watch_new(in_key(room))
+                return
+        except (RedisError, OSError) as exc:
+            log.warning("room %s: no lease yet (%s); retried on the next beat", room, exc)
+        self._unleased.add(room)
+        self._wake.set()
+
+    def _written(self, rooms: set[str]) -> None:
+        """Where each player of these rooms is goes to Redis as soon as it changes,
+        before anyone hears of it: after a failover, whichever node a player reaches
+        finds its room through it (:meth:`Relay._resume_elsewhere`)."""
+        lobby = self.hub.lobby.rooms
+        changed: dict[str, str] = {}
+        for code in rooms:
+            room = lobby.get(code)
+            members = frozenset(m.id for m in room.members if not m.bot) if room else None
+            if members is not None and members != self._members.get(code):
+                self._members[code] = members
+                changed.update((pid, code) for pid in members)
+            elif members is None:
+                self._members.pop(code, None)
+        if changed and self.available:
+            try:
+                pipe = self.leases.now.pipeline(transaction=False)
+                for pid, code in changed.items():
+                    pipe.set(player_key(pid), code, px=PLAYER_TTL_MS)
+                pipe.execute()
+            except (RedisError, OSError) as exc:
+                log.warning("cluster: could not say where players are (%s)", exc)
+
+    def _dropped(self, room: str) -> None:
+        self._unleased.discard(room)
+        self._spawn(self._release(room))
+
+    def _lost(self, room: str) -> None:
+        """Another node owns ``room`` now: stop serving it at once, and close its
+        people's connections so they find it where it is."""
+        self._unleased.discard(room)
+        for pid in self.hub.let_go(room):
+            session = self.server.sessions.get(pid)
+            if session is None:
+                continue
+            link = session.link
+            if isinstance(link, Connection):
+                link.close(MOVED_CLOSE, MOVED_REASON, flush=False)  # nothing refused goes out
+            else:
+                link.close(MOVED_CLOSE, MOVED_REASON)
+
+    async def _release(self, room: str) -> None:
+        with contextlib.suppress(RedisError, OSError):
+            await self.leases.release(room)
+            await self.registry.unlist([room])
+            self._listed.discard(room)
+            await self.redis.delete(in_key(room), out_key(room))
+
+    def _spawn(self, work: Any) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        task.add_done_callback(lambda t: t.cancelled() or t.exception())
+
+    # -- the beat ---------------------------------------------------------------
+    async def _run(self) -> None:
+        while True:
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), self.lease_ms / 3000)
+            self._wake.clear()
+            try:
+                await self._beat()
+                if time.monotonic() >= self._quiet_until:
+                    await self._take_over_dead_rooms()
+            except (RedisError, OSError) as exc:
+                if not self._cut_off:
+                    log.warning("cluster: Redis is unreachable (%s); serving the rooms "
+                                "this node owns, refusing cross-node work", exc)
+                self.available = False
+                self._cut_off = True
+            except Exception:
+                log.exception("cluster: beat failed")
+
+    async def _beat(self) -> None:
+        for room in sorted(self._unleased):
+            epoch = self.store.epochs.get(room)
+            if epoch is not None:
+                self.relay.watch_new(in_key(room))
+                await self.leases.hold(room, epoch)
+            self._unleased.discard(room)
+        owned = [r for r in self.store.epochs if r not in self._unleased]
+        for room in await self.leases.renew(owned):
+            log.warning("room %s: its lease is held by another node", room)
+            self.store.disown(room)
+            self._lost(room)
+        rooms = self.hub.lobby.rooms
+        listings = {code: rooms[code].summary() for code in self.store.epochs
+                    if code in rooms and not rooms[code].private and not rooms[code].closed}
+        gone = sorted(self._listed - set(listings))
+        rejoined = await self.registry.beat(listings, gone)
+        self._listed = set(listings)
+        if rejoined or not self.available:
+            if self._cut_off:
+                log.warning("cluster: Redis answers; node %s is back in the cluster",
+                            self.node)
+            self._quiet_until = time.monotonic() + self.lease_ms / 1000
+        self.available = True
+        self._cut_off = False
+        await self._relay_beat()
+        per_ip = dict(self.server.per_ip)  # this node's connections per address, again
+        pipe = self.redis.pipeline(transaction=False)
+        for peer, count in per_ip.items():
+            pipe.hset(addr_key(peer), self.node, count)
+            pipe.pexpire(addr_key(peer), ADDR_TTL_MS)
+        for peer in self._published - set(per_ip):
+            pipe.hdel(addr_key(peer), self.node)
+        await pipe.execute()
+        self._published = set(per_ip)
+        self.nodes = await self.registry.alive()
+        listed = getattr(self.hub, "nodes", None)  # welcome.nodes (server/core/cluster_nodes.py)
+        if listed is not None:
+            listed.own = self.address
+            listed.peers = tuple(a for n, a in sorted(self.nodes.items()) if n != self.node)
+        self.elsewhere = [listing for code, listing in (await self.registry.listings()).items()
+                          if listing.get("node") != self.node and code not in rooms
+                          and listing.get("node") in self.nodes]
+
+    async def _relay_beat(self) -> None:
+        """Say where this node's players are; let relayed clients of a room whose owner
+        changed go (to resume where it is now)."""
+        pipe = self.redis.pipeline(transaction=False)
+        for pid, room in self.relay.players().items():
+            pipe.set(player_key(pid), room, px=PLAYER_TTL_MS)
+        relayed = sorted(self.relay.proxied_rooms())
+        for room in relayed:
+            pipe.get(owner_key(room))
+        answers = await pipe.execute()
+        owners = answers[len(answers) - len(relayed):] if relayed else []
+        self.relay.check_owners({room: None if o is None else _text(o)
+                                 for room, o in zip(relayed, owners)})
+
+    async def _take_over_dead_rooms(self) -> None:
+        self.store.connected()
+        for room, node, epoch in self.store.live_rooms():
+            if room in self.store.epochs or (node != self.node and node in self.nodes):
+                continue  # owned here, or its owner lives (a live node's room may be
+                # between its creation and its lease when Redis blinked)
+            if await self.leases.held(room) or (
+                    node != self.node and await self.registry.is_alive(node)):
+                continue  # (a node that registered since this beat's look)
+            await self.take_over(room, (node, epoch))  # (this node's own, let go, too)
+
+    async def take_over(self, room: str, previous: tuple[str, int]) -> bool:
+        """Own ``room`` (whose owner ``previous`` is dead) and replay it here."""
+        epoch = await self.leases.take(room)
+        if epoch is None:
+            return False
+        claimed = self.store.claim(room, epoch, previous)
+        saved = self.store.load_room(room) if claimed is not None else None
+        if claimed is None or saved is None:
+            self.store.disown(room)
+            await self.leases.release(room)
+            return False
+        await self.leases.raise_epoch(room, claimed)
+        await self.relay.watch(in_key(room))
+        now = time.time()
+        down_since = self.store.alive_at(previous[0]) or now
+        online = list(self.server.sessions)
+        effects = self.hub.adopt(saved, self.store.identities(), now, down_since, online)
+        self.server.execute(effects)
+        self.takeovers += 1
+        with contextlib.suppress(RedisError, OSError):
+            await self.registry.unlist([room])
+        log.warning("room %s taken over from node %s (epoch %d)", room, previous[0], claimed,
+                    extra={"room": room})
+        return True

@@ -1,0 +1,73 @@
+"""The store as the server sees it: one interface, two back ends.
+
+:class:`RoomStore` is what :class:`~gridhall.server.io.app.GameServer` calls on its store.
+SQLite's :class:`~gridhall.server.io.store.Store` implements it for one process (the
+default, needing nothing); :class:`~gridhall.server.cluster.pg_store.PgStore` implements
+it on PostgreSQL for several nodes sharing rooms (``docs/cluster.md``), where each live
+room has one owner at a time and every journal write carries the owner's epoch as a
+fencing token (SQLite ignores epochs: it has one owner).
+"""
+
+from __future__ import annotations
+
+import secrets
+import sqlite3
+from typing import TYPE_CHECKING, Any, Protocol
+
+from ..core.effects import Stored
+from ..core.hub import SavedRoom
+
+if TYPE_CHECKING:
+    from .admin_store import AdminTables
+    from ..core.config import ServerConfig
+    from .link_store import LinkTables
+    from .ratings_store import RatingsTables
+    from .retention import Pruner
+
+
+class RoomStore(Protocol):
+    """What the server keeps, and how it gets it back after a restart or a takeover."""
+
+    db: sqlite3.Connection
+    """The SQLite file history queries read (PostgreSQL's store keeps history there too)."""
+    admin: AdminTables
+    links: LinkTables
+    ratings: RatingsTables
+    pruner: Pruner
+
+    def write(self, effects: list[Stored]) -> None:
+        """Apply store effects in one transaction (all or nothing per room)."""
+
+    def load_live(self) -> tuple[list[dict[str, Any]], list[SavedRoom]]:
+        """The identities and the live rooms this process is to restore at start."""
+
+    def mark_alive(self, now: float) -> None:
+        """Record that this server was running at ``now``."""
+
+    def alive_at(self) -> float | None:
+        """When this server was last known to run (the downtime a restart skips)."""
+
+    def prune(self, now: float) -> bool:
+        """One batch of history past the retention limits; True if more is left."""
+
+    def save_analysis(self, game_id: int, engine: str, budget: float,
+                      moves: list[dict[str, Any]], made_at: float) -> None:
+        """Keep a finished game's engine analysis."""
+
+    def close(self) -> None:
+        """Flush and close."""
+
+
+def open_store(config: ServerConfig) -> RoomStore:
+    """The store ``config`` asks for: SQLite (``--db``), or PostgreSQL (``--store``)
+    with the SQLite file kept for history, ratings and the operator's tables."""
+    from .store import Store
+
+    local = Store(config.db, durable_commits=config.durable_commits, limits=config.retention())
+    if not config.store:
+        return local
+    from ..cluster.pg_store import PgStore
+
+    if not config.node_id:  # one process alone keeps its name across restarts
+        config.node_id = "n-" + secrets.token_hex(4) if config.cluster else "single"
+    return PgStore(config.store, local, node=config.node_id, clustered=bool(config.cluster))

@@ -1,0 +1,135 @@
+"""Cluster nodes as real ``gridhall-server`` processes on loopback, for the e2e tests."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import signal
+import subprocess
+import sys
+import threading
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack, asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from tests.wsclient import WsClient
+
+LEASE_MS = 4000
+"""Short, so a takeover comes soon; long enough that a busy 2-core machine's scheduling
+never costs a live node its leases (they are renewed every third of it)."""
+
+
+class Node:
+    """One node: its own SQLite file for history, the shared Redis and PostgreSQL."""
+
+    def __init__(self, tmp: Path, name: str, redis_url: str, postgres_url: str,
+                 *extra: str) -> None:
+        self.name = name
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "gridhall.server", "--host", "127.0.0.1", "--port", "0",
+             "--db", str(tmp / f"{name}.db"), "--log-level", "WARNING", "--ai-budget", "0.2",
+             "--no-discovery", "--cluster", redis_url, "--store", postgres_url,
+             "--lease-ms", str(LEASE_MS), "--node-id", name, *extra],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.port = 0
+        self.log: list[str] = []
+        self.ended = False
+
+    @property
+    def url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/"
+
+    async def ready(self) -> str:
+        assert self.proc.stdout is not None
+        line = await asyncio.to_thread(self.proc.stdout.readline)
+        assert line, f"node {self.name} did not start: {self.proc.stderr.read()}"  # type: ignore[union-attr]
+        self.port = int(line.rsplit(" ", 1)[1])
+        self._grew = asyncio.Event()
+        threading.Thread(target=self._read_log, args=(asyncio.get_running_loop(),),
+                         daemon=True).start()
+        return self.url
+
+    def _read_log(self, loop: asyncio.AbstractEventLoop) -> None:
+        """(A thread) every line the node logs, kept, and the waiters told."""
+        assert self.proc.stderr is not None
+        for line in self.proc.stderr:
+            self.log.append(line)
+            with contextlib.suppress(RuntimeError):  # the test (and its loop) ended
+                loop.call_soon_threadsafe(self._grew.set)
+        self.ended = True
+        with contextlib.suppress(RuntimeError):
+            loop.call_soon_threadsafe(self._grew.set)
+
+    async def logged(self, text: str) -> str:
+        """Wait for a line of this node's log that contains ``text`` (the event a test
+        waits on, e.g. a takeover); the guard is the test's timeout."""
+        seen = 0
+        while True:
+            for line in self.log[seen:]:
+                if text in line:
+                    return line
+            seen = len(self.log)
+            assert not self.ended, f"node {self.name} ended before logging {text!r}"
+            self._grew.clear()
+            if len(self.log) == seen:
+                await self._grew.wait()
+
+    async def kill(self) -> None:
+        """``kill -9``: no goodbye, no lease released."""
+        self.proc.send_signal(signal.SIGKILL)
+        await asyncio.to_thread(self.proc.wait, 20)
+
+    def pause(self) -> None:
+        self.proc.send_signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        self.proc.send_signal(signal.SIGCONT)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGCONT)
+            self.proc.kill()
+            self.proc.wait(10)
+
+
+@asynccontextmanager
+async def cluster(tmp: Path, redis_url: str, postgres_url: str, count: int = 3,
+                  extra: tuple[str, ...] = ()) -> AsyncIterator[list[Node]]:
+    """``count`` nodes (with the options ``extra``), ready; all stopped at the end."""
+    nodes = [Node(tmp, f"node{i}", redis_url, postgres_url, *extra) for i in range(count)]
+    try:
+        for node in nodes:
+            await node.ready()
+        yield nodes
+    finally:
+        for node in nodes:
+            node.stop()
+            print(f"--- {node.name} logged:", "".join(node.log[-40:]))  # shown on failure
+
+
+async def rejoin(stack: AsyncExitStack, url: str, old: WsClient, name: str) -> WsClient:
+    """A new connection (to another node) resuming ``old``'s identity by its token."""
+    client = await stack.enter_async_context(WsClient.connect(url))
+    seen = max((m["seq"] for m in old.received if "seq" in m and "room" in m), default=0)
+    await client.send("hello", protocol=1, name=name, token=old.token, since=seen)
+    welcome = await client.expect("welcome")
+    assert welcome["player"] == old.player
+    client.player, client.token = old.player, old.token
+    return client
+
+
+async def next_owner(candidates: list[Node], room: str) -> Node:
+    """Wait until one of ``candidates`` logs that it took ``room`` over; that node."""
+    tasks = {asyncio.ensure_future(node.logged(f"room {room} taken over")): node
+             for node in candidates}
+    done, pending = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+    for task in pending:
+        task.cancel()
+    return tasks[done.pop()]
+
+
+def last_view(client: WsClient) -> dict[str, Any]:
+    view: dict[str, Any] = next(m["view"] for m in reversed(client.received)
+                                if m["type"] in ("state", "moved"))
+    return view

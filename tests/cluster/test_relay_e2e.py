@@ -1,0 +1,95 @@
+"""Players on different nodes in one room: the node a player reached relays its
+session to the room's owner; after the owner is killed, each resumes by token on
+whichever node it reaches."""
+
+from __future__ import annotations
+
+from contextlib import AsyncExitStack
+from pathlib import Path
+
+import pytest
+from websockets.exceptions import ConnectionClosed
+
+from tests.cluster.nodes import cluster, next_owner, rejoin
+from tests.wsclient import WsClient
+
+pytest.importorskip("redis", reason="pip install \"gridhall[cluster]\"")
+pytestmark = pytest.mark.timeout(120)
+
+
+async def cross_node_gomoku(stack: AsyncExitStack, host: str, guest: str
+                            ) -> tuple[WsClient, WsClient, str]:
+    a = await stack.enter_async_context(WsClient.connect(host, "Ann"))
+    b = await stack.enter_async_context(WsClient.connect(guest, "Bob"))
+    await a.send("create-room", game="gomoku")
+    room = (await a.expect("joined"))["room"]
+    await b.send("join-room", room=room)  # its code, from Ann; no listing needed
+    await b.expect("state", status="playing")
+    await a.expect("state", status="playing")
+    return a, b, room
+
+
+async def test_players_on_two_nodes_play_one_room_to_the_end(
+        tmp_path: Path, redis_clean: str, fresh_db: str) -> None:
+    async with AsyncExitStack() as stack:
+        nodes = await stack.enter_async_context(cluster(tmp_path, redis_clean, fresh_db))
+        a, b, room = await cross_node_gomoku(stack, nodes[0].url, nodes[1].url)
+        for i in range(4):
+            await a.send("move", move={"x": i, "y": 0})
+            moved = await b.expect("moved", by=a.player)
+            assert moved["room"] == room
+            await b.send("move", move={"x": i, "y": 1})
+            await a.expect("moved", by=b.player)
+        await b.send("move", move={"x": 9, "y": 9})  # not Bob's turn: the owner refuses
+        assert (await b.expect("error"))["code"] == "not-your-turn"
+        await a.send("move", move={"x": 4, "y": 0})
+        over = await b.expect("game-over")
+        assert over["result"]["winner"] == a.player and over["result"]["reason"] == "five"
+        await a.expect("game-over")
+
+
+async def test_the_owner_killed_with_players_on_two_nodes(
+        tmp_path: Path, redis_clean: str, fresh_db: str) -> None:
+    async with AsyncExitStack() as stack:
+        nodes = await stack.enter_async_context(cluster(tmp_path, redis_clean, fresh_db))
+        a, b, room = await cross_node_gomoku(stack, nodes[0].url, nodes[1].url)
+        for i in range(3):
+            await a.send("move", move={"x": i, "y": 0})
+            await b.expect("moved", by=a.player)
+            await b.send("move", move={"x": i, "y": 1})
+            await a.expect("moved", by=b.player)
+        await nodes[0].kill()
+        heir = await next_owner(nodes[1:], room)
+        with pytest.raises(ConnectionClosed):  # Bob's node lets him go, to resume
+            while True:
+                await b.recv()
+        other = nodes[2] if heir is nodes[1] else nodes[1]
+        a2 = await rejoin(stack, other.url, a, "Ann")  # wherever it is, by token
+        b2 = await rejoin(stack, nodes[1].url, b, "Bob")
+        await a2.send("sync")
+        state = await a2.expect("state")
+        assert state["room"] == room and state["turn"] == a.player
+        assert state["view"]["moves"] == [[0, 0], [0, 1], [1, 0], [1, 1], [2, 0], [2, 1]]
+        for i in (3, 4):
+            await a2.send("move", move={"x": i, "y": 0})
+            if i == 3:
+                await b2.expect("moved", by=a.player)
+                await b2.send("move", move={"x": i, "y": 1})
+                await a2.expect("moved", by=b.player)
+        over = await b2.expect("game-over")
+        assert over["result"]["winner"] == a.player
+
+
+async def test_connections_per_address_are_counted_over_the_cluster(
+        tmp_path: Path, redis_clean: str, fresh_db: str) -> None:
+    async with AsyncExitStack() as stack:
+        nodes = await stack.enter_async_context(cluster(
+            tmp_path, redis_clean, fresh_db, extra=("--max-connections-per-address", "2")))
+        await stack.enter_async_context(WsClient.connect(nodes[0].url, "Ann"))
+        await stack.enter_async_context(WsClient.connect(nodes[1].url, "Bob"))
+        third = await stack.enter_async_context(WsClient.connect(nodes[2].url))
+        busy = await third.expect("error")
+        assert busy["code"] == "server-busy"
+        with pytest.raises(ConnectionClosed) as closed:
+            await third.recv()
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1013
