@@ -28,7 +28,7 @@
 #include <string.h>
 #include <time.h>
 
-#define MAXS 19
+#define MAXS 20
 #define PAD 5
 #define W (MAXS + 2 * PAD)
 #define NCELL (W * W)
@@ -795,7 +795,7 @@ static PyObject *core_search(PyObject *self, PyObject *args)
     if (!PyArg_ParseTuple(args, "iiOidp", &size, &rule, &stones, &me, &budget, &cpu))
         return NULL;
     if (size < 5 || size > MAXS || rule < 0 || rule > 1 || me < 1 || me > 2) {
-        PyErr_SetString(PyExc_ValueError, "size 5..19, rule 0 or 1, side 1 or 2");
+        PyErr_SetString(PyExc_ValueError, "size 5..20, rule 0 or 1, side 1 or 2");
         return NULL;
     }
     Ctx *c = (Ctx *)malloc(sizeof(Ctx));

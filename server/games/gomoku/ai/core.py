@@ -30,6 +30,8 @@ ENV = "GRIDHALL_PURE_PYTHON"
 """Set (to anything but "" or "0") to keep every search in Python."""
 RULES = {"freestyle": 0, "standard": 1}
 """Rule sets the core plays (its code for each); renju's fouls are Python's."""
+SIZES = range(5, 21)
+"""Board sizes the core plays (15x15, 19x19, Gomocup's 20x20, ...)."""
 
 
 def built() -> bool:
@@ -37,9 +39,14 @@ def built() -> bool:
     return _core is not None
 
 
-def usable(rule: str) -> bool:
-    """Will a search under `rule` run in the C core?"""
-    return _core is not None and rule in RULES and os.environ.get(ENV, "") in ("", "0")
+def usable(rule: str, size: int) -> bool:
+    """Will a search under `rule` on a `size` board run in the C core?"""
+    return (
+        _core is not None
+        and rule in RULES
+        and size in SIZES
+        and os.environ.get(ENV, "") in ("", "0")
+    )
 
 
 def search(pos: Position, seconds: float, stats: Stats) -> int:

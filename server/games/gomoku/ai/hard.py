@@ -73,7 +73,7 @@ def choose_in(
         st.seconds = clock.now() - start
         return pos.xy(p)
 
-    if core.usable(pos.rule):  # the compiled core: the same search, far deeper
+    if core.usable(pos.rule, size):  # the compiled core: the same search, far deeper
         p = core.search(pos, max(budget * CAP - (clock.now() - start), 0.001), st)
         return done(p, st.reason)
     if not pos.stack:
