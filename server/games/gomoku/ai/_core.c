@@ -569,7 +569,7 @@ static int pvs(Ctx *c, int me, int depth, int alpha, int beta, int ply)
         moves[0] = forced;
         n = 1;
     } else {
-        n = gen_moves(c, me, moves, ply < 2 ? 18 : 13, ply);
+        n = gen_moves(c, me, moves, ply < 2 ? 20 : ply < 6 ? 14 : 10, ply);
         if (n == 0)
             return c->ccount[op][K_4O] ? -(WIN - ply - 3) : 0;
     }
@@ -589,7 +589,11 @@ static int pvs(Ctx *c, int me, int depth, int alpha, int beta, int ply)
         if (i == 0) {
             score = -pvs(c, op, depth - 1, -beta, -alpha, ply + 1);
         } else {
-            int red = (depth >= 3 && i >= 4 && quiet) ? 1 : 0;
+            int red = 0;
+            if (depth >= 3 && i >= 3 && quiet)
+                red = 1 + (i >= 7) + (depth >= 6 && i >= 10);
+            if (red > depth - 2)
+                red = depth - 2;
             score = -pvs(c, op, depth - 1 - red, -alpha - 1, -alpha, ply + 1);
             if (score > alpha && red)
                 score = -pvs(c, op, depth - 1, -alpha - 1, -alpha, ply + 1);
