@@ -589,11 +589,7 @@ static int pvs(Ctx *c, int me, int depth, int alpha, int beta, int ply)
         if (i == 0) {
             score = -pvs(c, op, depth - 1, -beta, -alpha, ply + 1);
         } else {
-            int red = 0;
-            if (depth >= 3 && i >= 3 && quiet)
-                red = 1 + (i >= 7) + (depth >= 6 && i >= 10);
-            if (red > depth - 2)
-                red = depth - 2;
+            int red = (depth >= 4 && i >= 5 && quiet) ? 2 : 0;
             score = -pvs(c, op, depth - 1 - red, -alpha - 1, -alpha, ply + 1);
             if (score > alpha && red)
                 score = -pvs(c, op, depth - 1, -alpha - 1, -alpha, ply + 1);
