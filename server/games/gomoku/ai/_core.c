@@ -465,6 +465,129 @@ static int vcf(Ctx *c, int me, int depth, int *line)
     return 0;
 }
 
+
+/* ---- VCT (threes and fours) ------------------------------------------------ */
+
+static int vct(Ctx *c, int me, int depth, int fours, int *line);
+
+/* me threatens an open four (or a double four); op is to move. Can op meet it
+ * with a block (a point where me would make four) or a counter-four? A
+ * counter-four forces our block; then op is asked again if we still threaten. */
+static int refuted(Ctx *c, int me, int depth, int fours, int level)
+{
+    int op = 3 - me;
+    int cand[MAXS * MAXS], sc[MAXS * MAXS], n = 0;
+    for (int i = 0; i < c->nboard; i++) {
+        int p = c->board[i];
+        if (c->cell[p] || !(has_four(c, me, p) || has_four(c, op, p)))
+            continue;
+        int s = c->att[me][p] + c->att[op][p], j = n++;
+        while (j > 0 && sc[j - 1] < s) {
+            sc[j] = sc[j - 1];
+            cand[j] = cand[j - 1];
+            j--;
+        }
+        sc[j] = s;
+        cand[j] = p;
+    }
+    for (int i = 0; i < n; i++) {
+        int d = cand[i], ok = 0;
+        make(c, d, op);
+        if (c->ccount[op][K_FIVE]) {
+            if (c->ccount[op][K_FIVE] > 1) {
+                ok = 1;
+            } else {
+                make(c, find_combo(c, op, K_FIVE), me);
+                if (c->ccount[me][K_FIVE])
+                    ok = 0; /* our block made a four: we keep the initiative */
+                else if (c->ccount[me][K_4O] && level < 4)
+                    ok = refuted(c, me, depth, fours, level + 1);
+                else
+                    ok = !c->ccount[me][K_4O];
+                unmake(c);
+            }
+        } else {
+            ok = !vct(c, me, depth - 1, fours, NULL);
+        }
+        unmake(c);
+        if (c->stop)
+            return 1;
+        if (ok)
+            return 1;
+    }
+    return 0;
+}
+
+/* A win by threes and fours for `me` (to move) with at most `depth` threes and
+ * `fours` fours: the plies of its first moves in `line` (may be NULL), 0 if none. */
+static int vct(Ctx *c, int me, int depth, int fours, int *line)
+{
+    int op = 3 - me;
+    if (time_up(c))
+        return 0;
+    if (c->ccount[me][K_FIVE] || (!c->ccount[op][K_FIVE] && c->ccount[me][K_4O]))
+        return vcf(c, me, 2, line);
+    int r = vcf(c, me, 12, line);
+    if (r || c->stop)
+        return r;
+    if (depth <= 0 || c->ccount[op][K_FIVE] || c->ccount[op][K_4O])
+        return 0;
+    uint64_t key = c->hash ^ (me == 2 ? SIDE_KEY : 0) ^ 0x5A5A5A5A12345ULL;
+    VcfEntry *e = &c->vm[key & ((1u << VCF_BITS) - 1)];
+    int code = depth * 64 + fours;
+    if (e->key == key && e->depth >= code)
+        return 0;
+    int moves[MAXS * MAXS], sc[MAXS * MAXS], n = 0;
+    for (int i = 0; i < c->nboard; i++) {
+        int p = c->board[i];
+        int k = c->combo[me][p];
+        if (c->cell[p] || k < K_THREE || (k == K_FOUR && fours <= 0))
+            continue;
+        int s = c->att[me][p] + c->def[op][p];
+        if (n == 14 && sc[13] >= s)
+            continue;
+        int j = n < 14 ? n++ : 13;
+        while (j > 0 && sc[j - 1] < s) {
+            sc[j] = sc[j - 1];
+            moves[j] = moves[j - 1];
+            j--;
+        }
+        sc[j] = s;
+        moves[j] = p;
+    }
+    for (int i = 0; i < n && !c->stop; i++) {
+        int a = moves[i], found = 0;
+        make(c, a, me);
+        int fives = c->ccount[me][K_FIVE];
+        if (fives == 1) {
+            if (fours > 0) {
+                int b = find_combo(c, me, K_FIVE);
+                make(c, b, op);
+                int rest = vct(c, me, depth, fours - 1, line ? line + 2 : NULL);
+                unmake(c);
+                if (rest) {
+                    found = rest + 2;
+                    if (line) line[1] = b;
+                }
+            }
+        } else if (fives >= 2) {
+            found = 1;
+        } else if (c->ccount[me][K_4O] && !refuted(c, me, depth, fours, 0)) {
+            found = 1;
+        }
+        unmake(c);
+        if (found && !c->stop) {
+            if (line) line[0] = a;
+            return found;
+        }
+    }
+    if (!c->stop) {
+        e->key = key;
+        e->depth = code;
+    }
+    return 0;
+}
+
 /* ---- move generation and evaluation -------------------------------------- */
 
 /* Moves of `me` by attack + defence value, best first; at most `width`
@@ -631,8 +754,10 @@ typedef struct {
     const char *reason;
 } Result;
 
-/* Does op win by fours after our move p? (Our four forces its block first.) */
-static int op_vcf_after(Ctx *c, int me, int p)
+/* Does op win after our move p: by fours (vct_depth 0) or by threes and fours
+ * (up to vct_depth threes)? Our four forces its block first, and then op is
+ * asked as if it moved again: a four only defends if it breaks op's line. */
+static int op_wins_after(Ctx *c, int me, int p, int vct_depth)
 {
     int op = 3 - me, made = 1, r;
     make(c, p, me);
@@ -643,11 +768,24 @@ static int op_vcf_after(Ctx *c, int me, int p)
             make(c, find_combo(c, me, K_FIVE), op);
             made = 2;
         }
-        r = vcf(c, op, 20, NULL) != 0;
+        r = vct_depth ? vct(c, op, vct_depth, 8, NULL) != 0 : vcf(c, op, 20, NULL) != 0;
     }
     while (made--)
         unmake(c);
     return r;
+}
+
+/* Keep those of `moves` after which op has no win of that kind (all, if none). */
+static int refuters(Ctx *c, int me, int *moves, int n, int vct_depth)
+{
+    int keep[MAXS * MAXS], k = 0;
+    for (int i = 0; i < n && !c->stop; i++)
+        if (!op_wins_after(c, me, moves[i], vct_depth))
+            keep[k++] = moves[i];
+    if (c->stop || k == 0)
+        return n;
+    memcpy(moves, keep, (size_t)k * sizeof(int));
+    return k;
 }
 
 static void search_root(Ctx *c, int me, double budget, Result *res)
@@ -696,21 +834,38 @@ static void search_root(Ctx *c, int me, double budget, Result *res)
             }
     }
     res->move = moves[0];
-    /* the opponent's VCF if it moved now: keep only moves that refute it */
-    c->deadline = start + budget * 0.3;
-    if (vcf(c, op, 40, NULL)) {
-        int keep[MAXS * MAXS], k = 0;
-        int all[MAXS * MAXS], m = gen_moves(c, me, all, 60, 0);
-        for (int i = 0; i < m && !c->stop; i++)
-            if (!op_vcf_after(c, me, all[i]))
-                keep[k++] = all[i];
-        if (!c->stop && k > 0) {
-            memcpy(moves, keep, (size_t)k * sizeof(int));
-            n = k;
-            res->reason = "defence";
+    /* our VCT, played when the opponent has no VCF after its first move */
+    c->deadline = start + budget * 0.25;
+    for (int d = 1; d <= 6 && !c->stop; d++) {
+        if (vct(c, me, d, 8, line) && !c->stop) {
+            if (!op_wins_after(c, me, line[0], 0) && !c->stop) {
+                res->move = line[0];
+                res->reason = "vct";
+                return;
+            }
+            break;
         }
-        res->move = moves[0];
     }
+    c->stop = 0;
+    /* the opponent's VCF, else its VCT, if it moved now: keep only moves that refute it */
+    c->deadline = start + budget * 0.5;
+    if (vcf(c, op, 40, NULL)) {
+        n = gen_moves(c, me, moves, 60, 0);
+        n = refuters(c, me, moves, n, 0);
+        res->reason = "defence";
+    } else {
+        for (int d = 1; d <= 4 && !c->stop; d++) {
+            if (vct(c, op, d, 8, NULL) && !c->stop) {
+                int m = gen_moves(c, me, moves, 40, 0);
+                int k = refuters(c, me, moves, m, d);
+                n = k;
+                if (k < m)
+                    res->reason = "defence";
+                break;
+            }
+        }
+    }
+    res->move = moves[0];
     c->stop = 0;
     c->deadline = start + budget;
     if (n == 1) {
