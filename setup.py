@@ -21,7 +21,7 @@ setup(
         Extension(
             "gridhall.server.games.gomoku.ai._core",
             ["server/games/gomoku/ai/_core.c"],
-            extra_compile_args=["-O2"],
+            extra_compile_args=["-O3"],
             optional=True,
         )
     ],

@@ -14,7 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from gridhall.server.games.gomoku.ai import choose_move, core, hard
+from gridhall.server.games.gomoku.ai import choose_move, clock, core, hard
 from gridhall.server.games.gomoku.ai.patterns import C_FIVE
 from gridhall.server.games.gomoku.ai.position import Position
 from gridhall.server.games.gomoku.renju import forbidden_points
@@ -81,6 +81,17 @@ def test_blocks_an_open_three(engine: str) -> None:
     assert choose_move(moves, 15, "standard", "hard", BUDGET) in {(4, 10), (8, 10), (3, 10), (9, 10)}
 
 
+@pytest.fixture
+def cpu_clock() -> Iterator[None]:
+    """Budgets in CPU seconds: work done, whatever the machine's load."""
+    clock.use("cpu")
+    try:
+        yield
+    finally:
+        clock.use("wall")
+
+
+@pytest.mark.usefixtures("cpu_clock")
 @pytest.mark.parametrize("moves", VCF_POSITIONS)
 def test_a_vcf_is_found_and_played_to_five(engine: str, moves: list[Point]) -> None:
     """The attacker's moves, each answered by the only block, end in a five."""

@@ -26,6 +26,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdatomic.h>
 #include <time.h>
 
 #define MAXS 20
@@ -56,6 +57,7 @@ static Combo COMBOS[6561];         /* a cell's 4 shapes (base 9) -> class, value
 static uint8_t shape3[2][59049];   /* [exact][base-3 key] -> shape */
 static uint8_t *pairs[2];          /* [0 freestyle, 1 standard]: base-4 key -> b<<4|w */
 static uint64_t zob[3][NCELL];
+static atomic_flag shared_busy = ATOMIC_FLAG_INIT;
 static uint64_t SIDE_KEY = 0x5DEECE66D2545F49ULL;
 static int POW3[10];
 
@@ -184,6 +186,10 @@ typedef struct {
     int32_t depth;
 } VcfEntry;
 
+static TTEntry *shared_tt;
+static VcfEntry *shared_vm;
+static int shared_rule = -1;
+
 #define TT_BITS 20
 #define VCF_BITS 18
 enum { EXACT, LOWER, UPPER };
@@ -208,7 +214,7 @@ typedef struct {
     int killers[MAXPLY][2];
     int32_t hist[3][NCELL];
     long long nodes;
-    int stop, seldepth;
+    int stop, seldepth, shared;
     double deadline;
 } Ctx;
 
@@ -349,6 +355,31 @@ static int ctx_init(Ctx *c, int size, int rule, int cpu)
         }
         refresh(c, p);
     }
+    /* the process's tables, kept from one move to the next (positions recur two
+     * plies later; entries are exact positions, so another game's do no harm);
+     * a search that finds them in use by another thread gets fresh ones */
+    if (!atomic_flag_test_and_set(&shared_busy)) {
+        if (!shared_tt) {
+            shared_tt = (TTEntry *)calloc((size_t)1 << TT_BITS, sizeof(TTEntry));
+            shared_vm = (VcfEntry *)calloc((size_t)1 << VCF_BITS, sizeof(VcfEntry));
+        }
+        if (shared_tt && shared_vm && shared_rule == rule) {
+            c->tt = shared_tt;
+            c->vm = shared_vm;
+            c->shared = 1;
+            return 0;
+        }
+        if (shared_tt && shared_vm) {
+            memset(shared_tt, 0, sizeof(TTEntry) << TT_BITS);
+            memset(shared_vm, 0, sizeof(VcfEntry) << VCF_BITS);
+            shared_rule = rule;
+            c->tt = shared_tt;
+            c->vm = shared_vm;
+            c->shared = 1;
+            return 0;
+        }
+        atomic_flag_clear(&shared_busy);
+    }
     c->tt = (TTEntry *)calloc((size_t)1 << TT_BITS, sizeof(TTEntry));
     c->vm = (VcfEntry *)calloc((size_t)1 << VCF_BITS, sizeof(VcfEntry));
     return (c->tt && c->vm) ? 0 : -1;
@@ -356,6 +387,10 @@ static int ctx_init(Ctx *c, int size, int rule, int cpu)
 
 static void ctx_free(Ctx *c)
 {
+    if (c->shared) {
+        atomic_flag_clear(&shared_busy);
+        return;
+    }
     free(c->tt);
     free(c->vm);
 }
