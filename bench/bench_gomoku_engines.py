@@ -43,6 +43,12 @@ pure-Python nodes/s), 2026-11-24, load 9-26, 1 s per move, CPU clock for both si
     same, 30/30); overruns hard 0, tss 20; hard 0.41 s CPU per move on average (max
     0.94), PVS on 148 of 338 moves, depth 9.0 (max 13), 904,000 nodes/s.
 
+    nice -n 10 .venv/bin/python bench/bench_gomoku_engines.py --engines tss \
+        --games 8 --jobs 1 --clock wall --losses bench/samples/losses/tss-wall-ccore
+    tss, wall clock at load 8-15: hard black 8-0-0, hard white 8-0-0 (16/16; was
+    10/16); overruns hard 0, tss 11; hard 0.35 s wall per move (max 0.945), depth 9.2
+    (max 12), 630,000 nodes/s.
+
 Pure-Python engine, measured 2026-11-24 on 2 cores shared with seven other
 engineers' jobs (load average 10-50), 1 s per move, 15 openings x both colours:
 
