@@ -125,9 +125,34 @@ static inline int combo_of(const int *s)
     return K_NONE;
 }
 
-static int build_tables(void)
+/* The pair table of rule r, digit by digit (base 4 in, base 3 for each colour). */
+static void fill_pairs(uint8_t *t, int r, int i, int key4, int kb, int kw)
 {
     static const int TO_B[4] = {0, 1, 2, 2}, TO_W[4] = {0, 2, 1, 2};
+    if (i < 0) {
+        t[key4] = (uint8_t)(shape3[r][kb] << 4 | shape3[r][kw]);
+        return;
+    }
+    for (int d = 0; d < 4; d++)
+        fill_pairs(t, r, i - 1, key4 | d << (2 * i), kb + TO_B[d] * POW3[i],
+                   kw + TO_W[d] * POW3[i]);
+}
+
+/* Built on a rule's first search, with the GIL held (so once per process). */
+static int ensure_pairs(int r)
+{
+    if (pairs[r])
+        return 0;
+    uint8_t *t = (uint8_t *)malloc(1 << 20);
+    if (!t)
+        return -1;
+    fill_pairs(t, r, 9, 0, 0, 0);
+    pairs[r] = t;
+    return 0;
+}
+
+static int build_tables(void)
+{
     POW3[0] = 1;
     for (int i = 1; i < 10; i++)
         POW3[i] = POW3[i - 1] * 3;
@@ -135,20 +160,6 @@ static int build_tables(void)
     for (int e = 0; e < 2; e++)
         for (int k = 0; k < 59049; k++)
             shape_of(e, k);
-    for (int r = 0; r < 2; r++) {
-        pairs[r] = (uint8_t *)malloc(1 << 20);
-        if (!pairs[r])
-            return -1;
-        for (int key = 0; key < (1 << 20); key++) {
-            int kb = 0, kw = 0;
-            for (int i = 0; i < 10; i++) {
-                int d = (key >> (2 * i)) & 3;
-                kb += TO_B[d] * POW3[i];
-                kw += TO_W[d] * POW3[i];
-            }
-            pairs[r][key] = (uint8_t)(shape3[r][kb] << 4 | shape3[r][kw]);
-        }
-    }
     for (int code = 0; code < 6561; code++) {
         int sh[4], w = 0, dv = 0;
         for (int d = 0; d < 4; d++) {
@@ -988,6 +999,8 @@ static PyObject *core_search(PyObject *self, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "size 5..20, rule 0 or 1, side 1 or 2");
         return NULL;
     }
+    if (ensure_pairs(rule) < 0)
+        return PyErr_NoMemory();
     Ctx *c = (Ctx *)malloc(sizeof(Ctx));
     if (!c || ctx_init(c, size, rule, cpu) < 0) {
         if (c) ctx_free(c);
