@@ -189,3 +189,17 @@ def test_two_threads_search_at_once() -> None:
         answers = list(pool.map(lambda m: choose_move(m, 15, "freestyle", "hard", 0.1), games))
     for moves, move in zip(games, answers):
         assert move not in moves
+
+
+def test_any_stones_on_any_size_get_an_empty_point() -> None:
+    """Even boards no game reaches (fives on the board, nearly full): no crash."""
+    search = core._core.search  # type: ignore[union-attr]
+    rng = random.Random(1)
+    for k in range(120):
+        size = rng.randint(5, 20)
+        cells = [(x, y) for x in range(size) for y in range(size)]
+        rng.shuffle(cells)
+        n = rng.randint(0, size * size - 1)
+        stones = [(x, y, 1 + i % 2) for i, (x, y) in enumerate(cells[:n])]
+        x, y, *_ = search(size, k % 2, stones, 1 + n % 2, 0.005, bool(k % 3))
+        assert 0 <= x < size and 0 <= y < size and (x, y) not in cells[:n]
