@@ -24,8 +24,33 @@ e.g. Rapfi built from its source outside this repository (GPL, measurement only:
 -DNO_MULTI_THREADING=ON && cmake --build build`; with no config.toml beside it,
 it runs its built-in classical evaluation, no network weights, one thread).
 
-Measured 2026-11-24 on 2 cores shared with seven other engineers' jobs (load
-average 10-50), 1 s per move, 15 openings x both colours:
+With the compiled search core (ai/_core.c; bench/bench_gomoku_core.py: 57x the
+pure-Python nodes/s), 2026-11-24, load 9-26, 1 s per move, CPU clock for both sides:
+
+    nice -n 10 .venv/bin/python bench/bench_gomoku_engines.py \
+        --engines pbrain:/work/rapfi-src/Rapfi/build/pbrain-rapfi --games 15 --jobs 2 \
+        --clock cpu --losses bench/samples/losses/rapfi-ccore
+    Rapfi (classical, 1 thread): hard black 3-12-0, hard white 0-15-0 (3/30 = 10%,
+    no overruns either side; the one-in-five asked is not reached); hard 0.50 s CPU
+    per move on average (max 0.94), PVS on 444 of 573 moves, depth 6.6 on average
+    (max 12; VCF/VCT lines beyond), 426,000 nodes per move, 852,000 nodes/s.
+    Three shorter runs of the same (5 openings x 2 colours) while the core grew:
+    1/10, 1/10, 3/10, every win as black. White loses by move 20-35: from these
+    openings freestyle favours black, and Rapfi's evaluation outplays ours early.
+    nice -n 10 .venv/bin/python bench/bench_gomoku_engines.py --engines tss \
+        --games 15 --jobs 2 --clock cpu --losses bench/samples/losses/tss-ccore
+    tss: hard black 15-0-0, hard white 14-1-0 (29/30 = 97%; an earlier run of the
+    same, 30/30); overruns hard 0, tss 20; hard 0.41 s CPU per move on average (max
+    0.94), PVS on 148 of 338 moves, depth 9.0 (max 13), 904,000 nodes/s.
+
+    nice -n 10 .venv/bin/python bench/bench_gomoku_engines.py --engines tss \
+        --games 8 --jobs 1 --clock wall --losses bench/samples/losses/tss-wall-ccore
+    tss, wall clock at load 8-15: hard black 8-0-0, hard white 8-0-0 (16/16; was
+    10/16); overruns hard 0, tss 11; hard 0.35 s wall per move (max 0.945), depth 9.2
+    (max 12), 630,000 nodes/s.
+
+Pure-Python engine, measured 2026-11-24 on 2 cores shared with seven other
+engineers' jobs (load average 10-50), 1 s per move, 15 openings x both colours:
 
     nice -n 10 .venv/bin/python bench/bench_gomoku_engines.py --engines tss \
         --games 15 --jobs 2 --clock cpu --losses bench/samples/losses/tss-cpu

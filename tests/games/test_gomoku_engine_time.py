@@ -6,7 +6,7 @@ import itertools
 
 import pytest
 
-from gridhall.server.games.gomoku.ai import clock, hard
+from gridhall.server.games.gomoku.ai import clock, core, hard
 
 TICK = 0.01
 """Fake seconds per clock read: the engine reads the clock every few nodes, so
@@ -17,6 +17,8 @@ time here is a count of work done, the same on any machine."""
 def fake_clock(monkeypatch: pytest.MonkeyPatch) -> None:
     ticks = itertools.count()
     monkeypatch.setattr(clock, "now", lambda: next(ticks) * TICK)
+    # the compiled core reads its own clock: these are the Python engine's rules
+    monkeypatch.setenv(core.ENV, "1")
 
 
 @pytest.mark.usefixtures("fake_clock")

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gridhall.server.games.gomoku.ai import clock
+from gridhall.server.games.gomoku.ai import clock, core
 from gridhall.server.games.gomoku.ai.patterns import C_FIVE, C_FOUR, C_THREE
 from gridhall.server.games.gomoku.ai.position import Position
 from gridhall.server.games.gomoku.ai.search import Searcher, shared_table
@@ -73,6 +73,9 @@ def choose_in(
         st.seconds = clock.now() - start
         return pos.xy(p)
 
+    if core.usable(pos.rule, size):  # the compiled core: the same search, far deeper
+        p = core.search(pos, max(budget * CAP - (clock.now() - start), 0.001), st)
+        return done(p, st.reason)
     if not pos.stack:
         return done(pos.grid.index(size // 2, size // 2), "opening")
     legal = [p for p in pos.candidates() if pos.legal(me, p)]
