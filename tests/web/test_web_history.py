@@ -249,4 +249,13 @@ def test_a_linkmatch_replay_shows_every_racers_board_with_each_links_path(
     # link at step 2 (not reproduced since); a wrong drawing still fails, after WAIT.
     ann.wait(lambda: paths() == [True, False] and tiles() == [46, 48], "Cy's link drawn")
     press(ann, "next", "2")  # then Dee's
-    ann.wait(lambda: paths() == [False, True] and tiles() == [46, 46], "Dee's link drawn")
+    seen: list[object] = []
+
+    def dee_drawn() -> bool:
+        seen[:] = [paths(), tiles()]
+        return seen == [[False, True], [46, 46]]
+
+    try:
+        ann.wait(dee_drawn, "Dee's link drawn")
+    except AssertionError as exc:  # say what was drawn instead
+        raise AssertionError(f"{exc}; last seen (paths, tiles): {seen}") from None
