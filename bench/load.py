@@ -40,6 +40,8 @@ do, so the per-address limits see what they would see in a hall of players.
     .venv/bin/python bench/load.py --quick         # a smaller, faster run
     .venv/bin/python bench/load.py --only gridhall --profile /tmp/prof   # py-spy, top functions
     .venv/bin/python bench/load.py --breakdown     # where gridhall's time per frame goes
+    .venv/bin/python bench/load.py --nodes 2       # the cluster: 1 and 2 nodes, cross-node
+                                                   # moves, against SQLite (load_cluster.py)
 """
 
 from __future__ import annotations
