@@ -423,6 +423,7 @@ async def one_move(kind: str, room: Room) -> float:
         await recv_type(room.black, "game-over")
         await recv_type(room.white, "game-over")
         await room.black.send(pack({"type": "play-again"}))
+        await recv_type(room.white, "play-again")  # an agree-again before it is refused
         await room.white.send(pack({"type": "agree-again"}))
         await recv_type(room.black, "state")
         await recv_type(room.white, "state")
