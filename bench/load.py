@@ -496,7 +496,12 @@ async def drive(phase: Phase, first: int, rooms: int, ready: Any, go: Any, out: 
 
 def client_process(phase: Phase, first: int, rooms: int, ready: Any, go: Any,
                    out: Any) -> None:
-    asyncio.run(drive(phase, first, rooms, ready, go, out))
+    try:
+        asyncio.run(drive(phase, first, rooms, ready, go, out))
+    except Exception as exc:  # told at once, so the run stops now, not at its timeout
+        ready.put(0)
+        out.put({"error": f"{type(exc).__name__}: {exc}"})
+        raise
 
 
 class Measured(Protocol):
@@ -527,6 +532,10 @@ def run_clients(server: Measured, phase: Phase, rooms: int, procs: int,
     cpu0, wall0 = server.cpu(), time.perf_counter()
     go.set()
     results = [out.get(timeout=phase.seconds + 600) for _ in workers]
+    for failed in (r["error"] for r in results if "error" in r):
+        for w in workers:
+            w.kill()
+        raise RuntimeError(f"a client process failed: {failed}")
     cpu, wall = server.cpu() - cpu0, time.perf_counter() - wall0
     split1 = server.split() if split else None
     for w in workers:

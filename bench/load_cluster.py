@@ -37,8 +37,11 @@ from dataclasses import dataclass, field
 import load
 from cluster_services import PostgresServer, RedisServer, cpu_seconds, services
 
-LEASE_MS = 3000
-"""The nodes' default lease (``--lease-ms``)."""
+LEASE_MS = 10_000
+"""Longer than the nodes' default (3 s): on a shared, overloaded machine a starved node
+misses its renewals and its rooms are taken over mid-run (its relayed players are then
+closed with 1012), which measures the scheduler, not a move. A takeover during the
+run still shows in the report (the nodes' log)."""
 
 
 def serve_node(db: str, redis_url: str, store_url: str, node_id: str) -> None:
@@ -139,6 +142,7 @@ class Figures:
     paced_us: float = 0.0
     """Everything's CPU (nodes + Redis + PostgreSQL) per move in the latency run."""
     warnings: list[str] = field(default_factory=list)
+    failed: str = ""
 
     @property
     def total_us(self) -> float:
@@ -182,6 +186,8 @@ def measure(setup: Setup, args: argparse.Namespace, redis: RedisServer,
             figures.max_ms = max(rtts) * 1e3
             figures.paced_us = ((paced["server_cpu"] + group.services())
                                 / max(1, paced["moves"]) * 1e6)
+        except RuntimeError as exc:  # a client failed: say so, go on with the next setup
+            figures.failed = str(exc)
         finally:
             for i, node in enumerate(nodes):  # what they logged while measured
                 figures.warnings += [f"node{i}: {line}" for line in list(node.log)
@@ -215,13 +221,19 @@ def report(args: argparse.Namespace, setups: list[Setup], figs: dict[str, Figure
               f"CPU/move (all) x{new.total_us / old.total_us:.2f}, "
               f"p50 x{new.p50_ms / old.p50_ms:.2f}, p99 x{new.p99_ms / old.p99_ms:.2f}")
 
-    ratios(f"{one} / sqlite", figs[one], figs["sqlite"])
-    ratios(f"{many} / {one}", figs[many], figs[one])
-    ratios(f"{cross} / {many} (same-node)", figs[cross], figs[many])
-    extra = figs[cross].total_us - figs[many].total_us
-    print(f"a cross-node move costs {extra:+.1f} us of CPU (all processes) and "
-          f"{figs[cross].p50_ms - figs[many].p50_ms:+.2f} ms at p50 over a same-node one")
+    if any(f.failed or not f.moves_per_s or not f.p50_ms for f in figs.values()):
+        print("(no ratios: a setup failed)")
+    else:
+        ratios(f"{one} / sqlite", figs[one], figs["sqlite"])
+        ratios(f"{many} / {one}", figs[many], figs[one])
+        ratios(f"{cross} / {many} (same-node)", figs[cross], figs[many])
+        extra = figs[cross].total_us - figs[many].total_us
+        print(f"a cross-node move costs {extra:+.1f} us of CPU (all processes) and "
+              f"{figs[cross].p50_ms - figs[many].p50_ms:+.2f} ms at p50 over a same-node "
+              "one")
     for label in labels:
+        if figs[label].failed:
+            print(f"[{label}] FAILED: {figs[label].failed}")
         lines = figs[label].warnings
         if lines:
             taken = sum("taken over" in line for line in lines)
