@@ -18,7 +18,7 @@ nodes and, separately, to Redis and PostgreSQL (their processes' CPU time). Rati
 printed against the baselines of the same run. Connections come from many 127.x
 addresses, one each, as in ``load.py``.
 
-    nice -n 10 .venv/bin/python bench/load.py --nodes 2            # about 8 minutes
+    nice -n 10 .venv/bin/python bench/load.py --nodes 2            # about 6 minutes
     nice -n 10 .venv/bin/python bench/load.py --nodes 2 --quick    # 200 players, 10 s
 """
 
