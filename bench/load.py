@@ -40,6 +40,8 @@ do, so the per-address limits see what they would see in a hall of players.
     .venv/bin/python bench/load.py --quick         # a smaller, faster run
     .venv/bin/python bench/load.py --only gridhall --profile /tmp/prof   # py-spy, top functions
     .venv/bin/python bench/load.py --breakdown     # where gridhall's time per frame goes
+    .venv/bin/python bench/load.py --nodes 2       # the cluster: 1 and 2 nodes, cross-node
+                                                   # moves, against SQLite (load_cluster.py)
 """
 
 from __future__ import annotations
@@ -59,7 +61,7 @@ from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import msgpack
 from websockets.asyncio.client import ClientConnection, connect
@@ -372,8 +374,12 @@ async def recv_type(ws: ClientConnection, kind: str, room: Room | None = None
             return msg
 
 
-async def gridhall_room(port: int, n: int, deltas: bool) -> Room:
-    a, b = await open_ws(port, 2 * n), await open_ws(port, 2 * n + 1)
+async def gridhall_room(port: int, n: int, deltas: bool, join_port: int | None = None
+                        ) -> Room:
+    """Room ``n``: its creator on ``port``, the other player on ``join_port`` (another
+    cluster node, ``--nodes``: that player's frames are relayed) or on ``port`` too."""
+    a = await open_ws(port, 2 * n)
+    b = await open_ws(port if join_port is None else join_port, 2 * n + 1)
     for ws, name in ((a, f"a{n}"), (b, f"b{n}")):
         hello: dict[str, Any] = {"type": "hello", "protocol": 1, "name": name}
         if deltas:
@@ -417,6 +423,7 @@ async def one_move(kind: str, room: Room) -> float:
         await recv_type(room.black, "game-over")
         await recv_type(room.white, "game-over")
         await room.black.send(pack({"type": "play-again"}))
+        await recv_type(room.white, "play-again")  # an agree-again before it is refused
         await room.white.send(pack({"type": "agree-again"}))
         await recv_type(room.black, "state")
         await recv_type(room.white, "state")
@@ -432,6 +439,17 @@ class Phase:
     seconds: float
     rate: float
     deltas: bool
+    ports: tuple[int, ...] = ()
+    """``--nodes``: the cluster's nodes; rooms are spread over them."""
+    cross: bool = False
+    """``--nodes``: each room's second player on the next node (cross-node rooms)."""
+
+    def room_ports(self, n: int) -> tuple[int, int]:
+        """Room ``n``'s creator's and other player's server ports."""
+        if not self.ports:
+            return self.port, self.port
+        first = n % len(self.ports)
+        return self.ports[first], self.ports[(first + self.cross) % len(self.ports)]
 
 
 def cpu_self() -> float:
@@ -443,7 +461,8 @@ async def drive(phase: Phase, first: int, rooms: int, ready: Any, go: Any, out: 
     opened = []
     for n in range(first, first + rooms):
         if phase.kind == "gridhall":
-            opened.append(await gridhall_room(phase.port, n, phase.deltas))
+            port, join_port = phase.room_ports(n)
+            opened.append(await gridhall_room(port, n, phase.deltas, join_port))
         else:
             opened.append(await bare_room(phase.kind, phase.port, n))
     ready.put(os.getpid())
@@ -477,10 +496,24 @@ async def drive(phase: Phase, first: int, rooms: int, ready: Any, go: Any, out: 
 
 def client_process(phase: Phase, first: int, rooms: int, ready: Any, go: Any,
                    out: Any) -> None:
-    asyncio.run(drive(phase, first, rooms, ready, go, out))
+    try:
+        asyncio.run(drive(phase, first, rooms, ready, go, out))
+    except Exception as exc:  # told at once, so the run stops now, not at its timeout
+        ready.put(0)
+        out.put({"error": f"{type(exc).__name__}: {exc}"})
+        raise
 
 
-def run_clients(server: ServerProc, phase: Phase, rooms: int, procs: int,
+class Measured(Protocol):
+    """What a phase measures on the server side: a ``ServerProc``, or the cluster's
+    nodes (``load_cluster.Nodes``)."""
+
+    def cpu(self) -> float: ...
+
+    def split(self) -> tuple[int, float, float, float]: ...
+
+
+def run_clients(server: Measured, phase: Phase, rooms: int, procs: int,
                 first: int, split: bool = False) -> dict[str, Any]:
     """Run one phase: connect every room, then start all clients at once; the server's
     CPU time is taken from then until the last client reports (and, with ``split``, the
@@ -499,6 +532,10 @@ def run_clients(server: ServerProc, phase: Phase, rooms: int, procs: int,
     cpu0, wall0 = server.cpu(), time.perf_counter()
     go.set()
     results = [out.get(timeout=phase.seconds + 600) for _ in workers]
+    for failed in (r["error"] for r in results if "error" in r):
+        for w in workers:
+            w.kill()
+        raise RuntimeError(f"a client process failed: {failed}")
     cpu, wall = server.cpu() - cpu0, time.perf_counter() - wall0
     split1 = server.split() if split else None
     for w in workers:
@@ -749,9 +786,18 @@ def main() -> None:
                         "per frame, handling (decode, rules, effects), flushing (store "
                         "commit, sends) and the rest (websockets, asyncio, the kernel)")
     parser.add_argument("--quick", action="store_true", help="200 players, 10 s, 1k idle")
+    parser.add_argument("--nodes", type=int, default=0, metavar="N",
+                        help="the cluster instead (bench/load_cluster.py): Redis, PostgreSQL "
+                        "and 1, then N gridhall nodes, same-node and cross-node rooms, "
+                        "against the SQLite server")
     args = parser.parse_args()
     if args.quick:
         args.players, args.seconds, args.idle = 200, 10.0, [1000]
+    if args.nodes:
+        from load_cluster import run_cluster
+
+        run_cluster(args)
+        return
     print(f"load: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}; "
           f"{args.players} players, {args.fast_rooms} fast rooms, {args.seconds:.0f} s runs"
           f"{', uvloop' if args.uvloop else ''}"
