@@ -46,8 +46,8 @@ run still shows in the report (the nodes' log)."""
 
 def serve_node(db: str, redis_url: str, store_url: str, node_id: str) -> None:
     """One cluster node with the load bench's opened-up limits, printing its port."""
-    from gridhall.server.app import GameServer
-    from gridhall.server.config import ServerConfig
+    from gridhall.server.io.app import GameServer
+    from gridhall.server.core.config import ServerConfig
 
     config = ServerConfig(host="127.0.0.1", port=0, db=db, max_rooms=10_000,
                           max_connections=20_000, rate_per_second=1e6, rate_burst=10**6,
