@@ -54,7 +54,7 @@ def serve_node(db: str, redis_url: str, store_url: str, node_id: str) -> None:
                           cluster=redis_url, store=store_url, node_id=node_id,
                           lease_ms=LEASE_MS)
     server = GameServer(config)
-    from gridhall.server import collector
+    from gridhall.server.io import collector
 
     collector.install()  # as gridhall-server does
     asyncio.run(server.run_until_signalled(lambda srv: print(srv.port, flush=True)))
