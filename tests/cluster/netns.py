@@ -118,6 +118,16 @@ class Lan:
     def plug(self, host: Host) -> None:
         ip("-n", self.ns, "link", "set", host.port, "up")
 
+    def cut(self, host: Host, other: Host) -> None:
+        """Partition ``host`` from ``other`` alone (each drops what goes to the other);
+        both still reach everyone else."""
+        ip("-n", host.ns, "route", "add", "prohibit", f"{other.address}/32")
+        ip("-n", other.ns, "route", "add", "prohibit", f"{host.address}/32")
+
+    def heal(self, host: Host, other: Host) -> None:
+        ip("-n", host.ns, "route", "del", "prohibit", f"{other.address}/32")
+        ip("-n", other.ns, "route", "del", "prohibit", f"{host.address}/32")
+
     def remove(self) -> None:
         """Kill what still runs in this run's namespaces (only processes it started),
         then delete them; their cables go with them."""
