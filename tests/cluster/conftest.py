@@ -17,7 +17,7 @@ import socket
 import subprocess
 import tempfile
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
@@ -42,19 +42,25 @@ class RedisServer:
     """``redis-server`` on a free loopback port, no persistence; :meth:`restart` loses
     everything it held, as a Redis crash without persistence does."""
 
-    def __init__(self, binary: str, workdir: Path) -> None:
+    def __init__(self, binary: str, workdir: Path, host: str = "127.0.0.1",
+                 run: Sequence[str] = ()) -> None:
+        """``run`` prefixes the command (e.g. ``ip netns exec NS``: on another host)."""
         self.binary = binary
         self.workdir = workdir
+        self.host = host
+        self.run = list(run)
         self.port = free_port()
         self.proc: subprocess.Popen[str] | None = None
 
     @property
     def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
+        return f"redis://{self.host}:{self.port}/0"
 
     def start(self) -> None:
         self.proc = subprocess.Popen(
-            [self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+            [*self.run, self.binary, "--port", str(self.port), "--bind", self.host,
+             # another host's clients (a test LAN in namespaces): no password here
+             *(["--protected-mode", "no"] if self.run else []), "--save", "",
              "--appendonly", "no", "--dir", str(self.workdir), "--loglevel", "notice"],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         assert self.proc.stdout is not None
@@ -86,8 +92,14 @@ class PostgresServer:
     """A throw-away PostgreSQL cluster (``initdb`` + ``pg_ctl``) on a free loopback
     port; trust authentication on loopback only."""
 
-    def __init__(self, bindir: Path) -> None:
+    def __init__(self, bindir: Path, host: str = "127.0.0.1", run: Sequence[str] = (),
+                 clients: str = "") -> None:
+        """``run`` prefixes the server's start (e.g. ``ip netns exec NS``: on another
+        host); ``clients`` (a CIDR) may connect besides loopback."""
         self.bindir = bindir
+        self.host = host
+        self.prefix = list(run)
+        self.clients = clients
         self.root = Path(tempfile.mkdtemp(prefix="gridhall-pg-"))
         self.data = self.root / "data"
         self.port = free_port()
@@ -98,19 +110,23 @@ class PostgresServer:
             self.as_user = ["runuser", "-u", "postgres", "--"]
         self.user = "postgres" if self.as_user else pwd.getpwuid(os.geteuid()).pw_name
 
-    def run(self, *argv: str) -> None:
-        subprocess.run([*self.as_user, *argv], check=True, stdout=subprocess.DEVNULL,
-                       stderr=subprocess.PIPE, cwd=self.root)
+    def run(self, *argv: str, prefix: Sequence[str] = ()) -> None:
+        subprocess.run([*prefix, *self.as_user, *argv], check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=self.root)
 
     def start(self) -> None:
         self.run(str(self.bindir / "initdb"), "-D", str(self.data), "-U", self.user,
                  "--auth=trust", "--no-sync", "-E", "UTF8")
+        if self.clients:
+            with open(self.data / "pg_hba.conf", "a") as hba:
+                hba.write(f"host all all {self.clients} trust\n")
         self.run(str(self.bindir / "pg_ctl"), "-D", str(self.data), "-w", "-l",
                  str(self.root / "log"), "-o",
-                 f"-h 127.0.0.1 -p {self.port} -k {self.root} -F", "start")
+                 f"-h {self.host} -p {self.port} -k {self.root} -F", "start",
+                 prefix=self.prefix)
 
     def url(self, db: str = "postgres") -> str:
-        return f"postgresql://{self.user}@127.0.0.1:{self.port}/{db}"
+        return f"postgresql://{self.user}@{self.host}:{self.port}/{db}"
 
     def stop(self) -> None:
         try:

@@ -8,7 +8,7 @@ import signal
 import subprocess
 import sys
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -24,10 +24,12 @@ class Node:
     """One node: its own SQLite file for history, the shared Redis and PostgreSQL."""
 
     def __init__(self, tmp: Path, name: str, redis_url: str, postgres_url: str,
-                 *extra: str) -> None:
+                 *extra: str, host: str = "127.0.0.1", run: Sequence[str] = ()) -> None:
+        """``run`` prefixes the command (e.g. ``ip netns exec NS``: on another host)."""
         self.name = name
+        self.host = host
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "gridhall.server", "--host", "127.0.0.1", "--port", "0",
+            [*run, sys.executable, "-m", "gridhall.server", "--host", host, "--port", "0",
              "--db", str(tmp / f"{name}.db"), "--log-level", "WARNING", "--ai-budget", "0.2",
              "--no-discovery", "--cluster", redis_url, "--store", postgres_url,
              "--lease-ms", str(LEASE_MS), "--node-id", name, *extra],
@@ -38,7 +40,7 @@ class Node:
 
     @property
     def url(self) -> str:
-        return f"ws://127.0.0.1:{self.port}/"
+        return f"ws://{self.host}:{self.port}/"
 
     async def ready(self) -> str:
         assert self.proc.stdout is not None
