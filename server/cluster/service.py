@@ -309,6 +309,7 @@ class ClusterService:
 
     async def take_over(self, room: str, previous: tuple[str, int]) -> bool:
         """Own ``room`` (whose owner ``previous`` is dead) and replay it here."""
+        start = await self.relay.position(in_key(room))
         epoch = await self.leases.take(room)
         if epoch is None:
             return False
@@ -319,7 +320,7 @@ class ClusterService:
             await self.leases.release(room)
             return False
         await self.leases.raise_epoch(room, claimed)
-        await self.relay.watch(in_key(room))
+        self.relay.watch_from(in_key(room), start)  # (no await before the adoption)
         now = time.time()
         down_since = self.store.alive_at(previous[0]) or now
         online = list(self.server.sessions)
