@@ -23,6 +23,7 @@ from ..core.effects import Effect, Outbox, Wake
 from ..core.hub import Hub, SavedRoom
 from ..core.identity import Identity, token_hash
 from ..core.journal import Back, Restored
+from ..core.linking import code_hash, normal
 
 log = logging.getLogger("gridhall.cluster")
 
@@ -48,14 +49,41 @@ class ClusterHub(Hub):
         """Player id -> the identity row the shared store has."""
         self.available: Callable[[], bool] = lambda: True
         """Redis answers (else what needs another node, or a lease, is refused)."""
+        self.take_link: Callable[[str], tuple[str, float] | None] = lambda digest: None
+        """A link code's hash -> its player and end, used up in the shared store."""
 
     def hello(self, msg: p.Hello, now: float, address: str = ""
               ) -> tuple[Identity, list[Effect]]:
         if msg.token and msg.link is None and self.identities.resume(msg.token) is None:
-            row = self.fetch_identity(token_hash(msg.token))
-            if row is not None and row["id"] not in self.identities.by_id:
-                self._known(row)
+            digest = token_hash(msg.token)
+            row = self.fetch_identity(digest)
+            if row is not None:
+                ident = self._known(row)
+                if digest != ident.token_hash:  # a device linked on another node
+                    self.identities.add_token(ident, digest)
+        if msg.link is not None and self.links.wait(address, now) <= 0:
+            self._fetch_link(msg.link)
         return super().hello(msg, now, address)
+
+    def _fetch_link(self, text: str) -> None:
+        """A link code is used up in the shared store first (a code made on any node
+        works once, on any node): known here if it was live there, dropped here if
+        another node used it."""
+        code = normal(text)
+        if code is None:
+            return
+        digest = code_hash(code)
+        taken = self.take_link(digest)
+        if taken is None:
+            self.links.drop(digest)
+            return
+        player, expires = taken
+        if player not in self.identities.by_id:
+            row = self.fetch_by_id(player)
+            if row is None:
+                return
+            self._known(row)
+        self.links.add(digest, player, expires)
 
     def _list_rooms(self, out: Outbox, ident: Identity, msg: p.ListRooms, now: float) -> None:
         here = self.lobby.listing()

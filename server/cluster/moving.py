@@ -55,7 +55,7 @@ async def wait_for_owner(service: ClusterService, session: Session, room: str
             return service.node  # taken over here: the adoption seated the player
         owner = await redis.get(owner_key(room))
         if owner is not None:
-            node = owner.decode() if isinstance(owner, bytes) else str(owner)
+            node = str(owner.decode() if isinstance(owner, bytes) else owner)
             if node != service.node and await registry.is_alive(node):
                 return node
         await asyncio.sleep(POLL)

@@ -88,6 +88,7 @@ class ClusterService:
         """Addresses whose connection count this node wrote on its last beat."""
         self.hub.elsewhere = lambda: self.elsewhere
         self.hub.fetch_by_id = self.store.identity_by_id
+        self.hub.take_link = self.store.pg_links.take
         self.relay = Relay(self)
         self.hub.available = lambda: self.available
 
