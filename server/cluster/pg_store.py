@@ -12,8 +12,8 @@ a move after another node took the room over: its transaction finds 0 rows writt
 rolls back, and the node stops owning the room at once (:attr:`PgStore.on_lost`). The
 primary key ``(room, seq)`` refuses two writers of the same entry besides.
 
-Linked devices' tokens and link codes are here too (``pg_links.py``). History
-(finished games, chat), ratings and the operator's tables stay
+Linked devices' tokens, link codes (``pg_links.py``) and bans (``pg_bans.py``) are
+here too. History (finished games, chat), ratings, the audit log and settings stay
 in the node's own SQLite file (:attr:`PgStore.local`): they are written after the game
 they come from and read by that node's history queries (``docs/cluster.md`` says what
 that costs). Calls are synchronous on the event loop, as SQLite's are: a loopback
@@ -34,8 +34,11 @@ import psycopg
 
 from ..core.effects import DropRoom, ForgetIdentity, Log, SaveIdentity, SaveRoom, SaveSnapshot, Stored
 from ..core.hub import SavedRoom
+from ..io.admin_store import AdminTables
 from ..io.link_store import LinkTables
 from ..io.store import Store
+from .pg_bans import SCHEMA as BAN_SCHEMA
+from .pg_bans import PgAdmin
 from .pg_links import LINK_KINDS, PgLinks
 from .pg_links import SCHEMA as LINK_SCHEMA
 
@@ -139,8 +142,10 @@ class PgStore:
             self.pg.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
             self.pg.execute(SCHEMA)
             self.pg.execute(LINK_SCHEMA)
+            self.pg.execute(BAN_SCHEMA)
         self.db: sqlite3.Connection = local.db
-        self.admin = local.admin
+        self.admin: AdminTables = PgAdmin(local.admin, self.connected)
+        """Bans in PostgreSQL (every node's); the audit log and settings stay local."""
         self.pg_links = PgLinks(self.connected)
         """Linked devices' tokens and link codes, shared by every node."""
         self.links: LinkTables = self.pg_links

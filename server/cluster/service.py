@@ -31,6 +31,7 @@ from ..io.connection import Connection
 from .cluster_hub import ClusterHub
 from .lease import Leases, owner_key
 from .node import ADDR_TTL_MS, Registry, addr_key, node_key
+from .pg_bans import sync_bans
 from .pg_store import PgStore
 from .relay import PLAYER_TTL_MS, Relay, _text, in_key, out_key, player_key
 
@@ -275,6 +276,7 @@ class ClusterService:
         await pipe.execute()
         self._published = set(per_ip)
         self.nodes = await self.registry.alive()
+        sync_bans(self.server, time.time())  # bans made on other nodes hold here
         listed = getattr(self.hub, "nodes", None)  # welcome.nodes (server/core/cluster_nodes.py)
         if listed is not None:
             listed.own = self.address
