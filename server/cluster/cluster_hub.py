@@ -17,6 +17,7 @@ from typing import Any
 
 from gridhall import protocol as p
 from gridhall.protocol import ErrorCode, ProtocolError
+from gridhall.protocol.i18n import gettext as _
 
 from ..core.config import ServerConfig
 from ..core.effects import Effect, Outbox, Wake
@@ -50,6 +51,8 @@ class ClusterHub(Hub):
         self.available: Callable[[], bool] = lambda: True
         """Redis answers (else what needs another node, or a lease, is refused)."""
         self.take_link: Callable[[str], tuple[str, float] | None] = lambda digest: None
+        self.held_elsewhere: Callable[[str], int] = lambda address: 0
+        """Open rooms other live nodes hold that were created from an address."""
         """A link code's hash -> its player and end, used up in the shared store."""
 
     def hello(self, msg: p.Hello, now: float, address: str = ""
@@ -96,6 +99,12 @@ class ClusterHub(Hub):
         if not self.available():
             raise ProtocolError(ErrorCode.CLUSTER_UNAVAILABLE, UNAVAILABLE.format(
                 what="A new room needs a lease"), msg.id, retry_after=1.0)
+        cap = self.lobby.max_rooms_per_address
+        if cap is not None and self.lobby.held_by(ident.address) < cap <= \
+                self.lobby.held_by(ident.address) + self.held_elsewhere(ident.address):
+            raise ProtocolError(ErrorCode.SERVER_BUSY, _(
+                "Your address already holds {cap} rooms on this server's nodes, as many "
+                "as one address may; leave one first.", cap=cap), msg.id)
         super()._create_room(out, ident, msg, now)
 
     def _join_room(self, out: Outbox, ident: Identity, msg: p.JoinRoom, now: float) -> None:

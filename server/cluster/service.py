@@ -30,7 +30,7 @@ from redis.exceptions import RedisError
 from ..io.connection import Connection
 from .cluster_hub import ClusterHub
 from .lease import Leases, owner_key
-from .node import ADDR_TTL_MS, Registry, addr_key, node_key
+from .node import ADDR_TTL_MS, Registry, addr_key, held_key, node_key
 from .pg_bans import sync_bans
 from .pg_store import PgStore
 from .relay import PLAYER_TTL_MS, Relay, _text, in_key, out_key, player_key
@@ -90,6 +90,9 @@ class ClusterService:
         self.hub.elsewhere = lambda: self.elsewhere
         self.hub.fetch_by_id = self.store.identity_by_id
         self.hub.take_link = self.store.pg_links.take
+        self.hub.held_elsewhere = self.held_elsewhere
+        self._held: set[str] = set()
+        """Addresses whose held rooms this node wrote on its last beat."""
         self.relay = Relay(self)
         self.hub.available = lambda: self.available
 
@@ -153,6 +156,34 @@ class ClusterService:
             return True
         return True
 
+    def held_elsewhere(self, address: str) -> int:
+        """Open rooms created from ``address`` that other live nodes hold (0 without
+        Redis: each node then holds ``max_rooms_per_address`` alone)."""
+        if not self.available or not address:
+            return 0
+        try:
+            counts = {_text(n): int(c) for n, c in
+                      self.leases.now.hgetall(held_key(address)).items()}
+            others = sorted(n for n, c in counts.items() if n != self.node and c > 0)
+            if not others:
+                return 0
+            pipe = self.leases.now.pipeline(transaction=False)
+            for node in others:
+                pipe.exists(node_key(node))
+            return sum(counts[n] for n, up in zip(others, pipe.execute()) if up)
+        except (RedisError, OSError, ValueError):
+            return 0
+
+    def _held_rooms(self) -> dict[str, int]:
+        """Open rooms this node owns, by the address that created them."""
+        held: dict[str, int] = {}
+        rooms = self.hub.lobby.rooms
+        for code in self.store.epochs:
+            room = rooms.get(code)
+            if room is not None and room.address and not room.closed:
+                held[room.address] = held.get(room.address, 0) + 1
+        return held
+
     def left(self, peer: str) -> None:
         """A connection from ``peer`` ended (the next beat rewrites the counts anyway)."""
         if self.available:
@@ -163,6 +194,10 @@ class ClusterService:
         try:
             if self.available and self.leases.hold_now(room, epoch):
                 self.relay.watch_new(in_key(room))
+                made = self.hub.lobby.rooms.get(room)
+                if made is not None and made.address:  # counted over the cluster at once
+                    self.leases.now.hincrby(held_key(made.address), self.node, 1)
+                    self.leases.now.pexpire(held_key(made.address), ADDR_TTL_MS)
                 return
         except (RedisError, OSError) as exc:
             log.warning("room %s: no lease yet (%s); retried on the next beat", room, exc)
@@ -273,8 +308,15 @@ class ClusterService:
             pipe.pexpire(addr_key(peer), ADDR_TTL_MS)
         for peer in self._published - set(per_ip):
             pipe.hdel(addr_key(peer), self.node)
+        held = self._held_rooms()  # and the rooms each address holds here
+        for peer, count in held.items():
+            pipe.hset(held_key(peer), self.node, count)
+            pipe.pexpire(held_key(peer), ADDR_TTL_MS)
+        for peer in self._held - set(held):
+            pipe.hdel(held_key(peer), self.node)
         await pipe.execute()
         self._published = set(per_ip)
+        self._held = set(held)
         self.nodes = await self.registry.alive()
         sync_bans(self.server, time.time())  # bans made on other nodes hold here
         listed = getattr(self.hub, "nodes", None)  # welcome.nodes (server/core/cluster_nodes.py)
