@@ -52,6 +52,8 @@ class ClusterHub(Hub):
         """Redis answers (else what needs another node, or a lease, is refused)."""
         self.take_link: Callable[[str], tuple[str, float] | None] = lambda digest: None
         self.held_elsewhere: Callable[[str], int] = lambda address: 0
+        self.shared_creations: Callable[[str, float], float] = lambda address, now: 0.0
+        """The cluster's bucket of room creations for an address: the wait, or 0.0."""
         """Open rooms other live nodes hold that were created from an address."""
         """A link code's hash -> its player and end, used up in the shared store."""
 
@@ -99,12 +101,18 @@ class ClusterHub(Hub):
         if not self.available():
             raise ProtocolError(ErrorCode.CLUSTER_UNAVAILABLE, UNAVAILABLE.format(
                 what="A new room needs a lease"), msg.id, retry_after=1.0)
+        self._not_in_room(ident)
         cap = self.lobby.max_rooms_per_address
         if cap is not None and self.lobby.held_by(ident.address) < cap <= \
                 self.lobby.held_by(ident.address) + self.held_elsewhere(ident.address):
             raise ProtocolError(ErrorCode.SERVER_BUSY, _(
                 "Your address already holds {cap} rooms on this server's nodes, as many "
                 "as one address may; leave one first.", cap=cap), msg.id)
+        wait = self.shared_creations(ident.address, now) if ident.address else 0.0
+        if wait > 0:  # (after the refusals that spend nothing)
+            raise ProtocolError(ErrorCode.RATE_LIMITED, _(
+                "Your address is creating rooms too fast; wait {seconds} s.",
+                seconds=f"{wait:.1f}"), msg.id, retry_after=round(wait, 3))
         super()._create_room(out, ident, msg, now)
 
     def _join_room(self, out: Outbox, ident: Identity, msg: p.JoinRoom, now: float) -> None:

@@ -32,6 +32,7 @@ from .cluster_hub import ClusterHub
 from .lease import Leases, owner_key
 from .node import ADDR_TTL_MS, Registry, addr_key, held_key, node_key
 from .pg_bans import sync_bans
+from . import shared_rate
 from .pg_store import PgStore
 from .relay import PLAYER_TTL_MS, Relay, _text, in_key, out_key, player_key
 
@@ -91,6 +92,7 @@ class ClusterService:
         self.hub.fetch_by_id = self.store.identity_by_id
         self.hub.take_link = self.store.pg_links.take
         self.hub.held_elsewhere = self.held_elsewhere
+        self.hub.shared_creations = self.shared_creations
         self._held: set[str] = set()
         """Addresses whose held rooms this node wrote on its last beat."""
         self.relay = Relay(self)
@@ -173,6 +175,19 @@ class ClusterService:
             return sum(counts[n] for n, up in zip(others, pipe.execute()) if up)
         except (RedisError, OSError, ValueError):
             return 0
+
+    def shared_creations(self, address: str, now: float) -> float:
+        """The cluster's bucket of room creations from ``address`` (0.0: go on; else
+        the seconds to wait); without Redis, only each node's own bucket counts."""
+        if not self.available:
+            return 0.0
+        config = self.server.config
+        try:
+            return shared_rate.take(self.leases.now, address,
+                                    config.room_creations_per_minute / 60.0,
+                                    config.room_creation_burst, now)
+        except (RedisError, OSError, ValueError):
+            return 0.0
 
     def _held_rooms(self) -> dict[str, int]:
         """Open rooms this node owns, by the address that created them."""

@@ -31,3 +31,22 @@ async def test_the_rooms_one_address_holds_are_counted_over_the_cluster(
         await one_more.send("create-room", game="gomoku")
         refused = await one_more.expect("error")
         assert refused["code"] == "server-busy" and str(cap) in refused["message"]
+
+
+async def test_room_creations_per_address_are_rated_over_the_cluster(
+        tmp_path: Path, redis_clean: str, fresh_db: str) -> None:
+    burst = ServerConfig().room_creation_burst
+    async with AsyncExitStack() as stack:
+        nodes = await stack.enter_async_context(cluster(tmp_path, redis_clean, fresh_db,
+                                                        count=2))
+        for i in range(burst):  # made and left at once, half on each node, all from
+            host = await stack.enter_async_context(  # 127.0.0.1
+                WsClient.connect(nodes[i % 2].url, f"Host{i}"))
+            await host.send("create-room", game="gomoku")
+            await host.expect("joined")
+            await host.send("leave-room")
+            await host.expect("left")
+        one_more = await stack.enter_async_context(WsClient.connect(nodes[1].url, "Eve"))
+        await one_more.send("create-room", game="gomoku")
+        refused = await one_more.expect("error")
+        assert refused["code"] == "rate-limited" and "too fast" in refused["message"]
