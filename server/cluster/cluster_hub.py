@@ -17,12 +17,14 @@ from typing import Any
 
 from gridhall import protocol as p
 from gridhall.protocol import ErrorCode, ProtocolError
+from gridhall.protocol.i18n import gettext as _
 
 from ..core.config import ServerConfig
 from ..core.effects import Effect, Outbox, Wake
 from ..core.hub import Hub, SavedRoom
 from ..core.identity import Identity, token_hash
 from ..core.journal import Back, Restored
+from ..core.linking import code_hash, normal
 
 log = logging.getLogger("gridhall.cluster")
 
@@ -48,14 +50,45 @@ class ClusterHub(Hub):
         """Player id -> the identity row the shared store has."""
         self.available: Callable[[], bool] = lambda: True
         """Redis answers (else what needs another node, or a lease, is refused)."""
+        self.take_link: Callable[[str], tuple[str, float] | None] = lambda digest: None
+        self.held_elsewhere: Callable[[str], int] = lambda address: 0
+        self.shared_creations: Callable[[str, float], float] = lambda address, now: 0.0
+        """The cluster's bucket of room creations for an address: the wait, or 0.0."""
+        """Open rooms other live nodes hold that were created from an address."""
+        """A link code's hash -> its player and end, used up in the shared store."""
 
     def hello(self, msg: p.Hello, now: float, address: str = ""
               ) -> tuple[Identity, list[Effect]]:
         if msg.token and msg.link is None and self.identities.resume(msg.token) is None:
-            row = self.fetch_identity(token_hash(msg.token))
-            if row is not None and row["id"] not in self.identities.by_id:
-                self._known(row)
+            digest = token_hash(msg.token)
+            row = self.fetch_identity(digest)
+            if row is not None:
+                ident = self._known(row)
+                if digest != ident.token_hash:  # a device linked on another node
+                    self.identities.add_token(ident, digest)
+        if msg.link is not None and self.links.wait(address, now) <= 0:
+            self._fetch_link(msg.link)
         return super().hello(msg, now, address)
+
+    def _fetch_link(self, text: str) -> None:
+        """A link code is used up in the shared store first (a code made on any node
+        works once, on any node): known here if it was live there, dropped here if
+        another node used it."""
+        code = normal(text)
+        if code is None:
+            return
+        digest = code_hash(code)
+        taken = self.take_link(digest)
+        if taken is None:
+            self.links.drop(digest)
+            return
+        player, expires = taken
+        if player not in self.identities.by_id:
+            row = self.fetch_by_id(player)
+            if row is None:
+                return
+            self._known(row)
+        self.links.add(digest, player, expires)
 
     def _list_rooms(self, out: Outbox, ident: Identity, msg: p.ListRooms, now: float) -> None:
         here = self.lobby.listing()
@@ -68,6 +101,18 @@ class ClusterHub(Hub):
         if not self.available():
             raise ProtocolError(ErrorCode.CLUSTER_UNAVAILABLE, UNAVAILABLE.format(
                 what="A new room needs a lease"), msg.id, retry_after=1.0)
+        self._not_in_room(ident)
+        cap = self.lobby.max_rooms_per_address
+        if cap is not None and self.lobby.held_by(ident.address) < cap <= \
+                self.lobby.held_by(ident.address) + self.held_elsewhere(ident.address):
+            raise ProtocolError(ErrorCode.SERVER_BUSY, _(
+                "Your address already holds {cap} rooms on this server's nodes, as many "
+                "as one address may; leave one first.", cap=cap), msg.id)
+        wait = self.shared_creations(ident.address, now) if ident.address else 0.0
+        if wait > 0:  # (after the refusals that spend nothing)
+            raise ProtocolError(ErrorCode.RATE_LIMITED, _(
+                "Your address is creating rooms too fast; wait {seconds} s.",
+                seconds=f"{wait:.1f}"), msg.id, retry_after=round(wait, 3))
         super()._create_room(out, ident, msg, now)
 
     def _join_room(self, out: Outbox, ident: Identity, msg: p.JoinRoom, now: float) -> None:

@@ -28,6 +28,12 @@ def addr_key(peer: str) -> str:
     return f"{PREFIX}addr:{peer}"
 
 
+def held_key(peer: str) -> str:
+    """The open rooms created from one address, per node (``max_rooms_per_address``
+    over the cluster); a dead node's count stops counting when its node key is gone."""
+    return f"{PREFIX}held:{peer}"
+
+
 ADDR_TTL_MS = 3_600_000
 """An address's counts go an hour after its last connection changed them."""
 

@@ -12,7 +12,8 @@ a move after another node took the room over: its transaction finds 0 rows writt
 rolls back, and the node stops owning the room at once (:attr:`PgStore.on_lost`). The
 primary key ``(room, seq)`` refuses two writers of the same entry besides.
 
-History (finished games, chat), ratings, linked devices and the operator's tables stay
+Linked devices' tokens, link codes (``pg_links.py``) and bans (``pg_bans.py``) are
+here too. History (finished games, chat), ratings, the audit log and settings stay
 in the node's own SQLite file (:attr:`PgStore.local`): they are written after the game
 they come from and read by that node's history queries (``docs/cluster.md`` says what
 that costs). Calls are synchronous on the event loop, as SQLite's are: a loopback
@@ -33,7 +34,13 @@ import psycopg
 
 from ..core.effects import DropRoom, ForgetIdentity, Log, SaveIdentity, SaveRoom, SaveSnapshot, Stored
 from ..core.hub import SavedRoom
+from ..io.admin_store import AdminTables
+from ..io.link_store import LinkTables
 from ..io.store import Store
+from .pg_bans import SCHEMA as BAN_SCHEMA
+from .pg_bans import PgAdmin
+from .pg_links import LINK_KINDS, PgLinks
+from .pg_links import SCHEMA as LINK_SCHEMA
 
 log = logging.getLogger("gridhall.cluster.store")
 
@@ -82,7 +89,8 @@ JOURNAL = ("INSERT INTO room_journal (room, seq, epoch, entry)"
            " FROM unnest(%(seqs)s::bigint[], %(entries)s::bytea[]) AS t(s, e)"
            " WHERE " + FENCE)
 
-LIVE_KINDS = (Log, SaveSnapshot, SaveRoom, DropRoom, SaveIdentity, ForgetIdentity)
+LIVE_KINDS = (Log, SaveSnapshot, SaveRoom, DropRoom, SaveIdentity, ForgetIdentity,
+              *LINK_KINDS)
 """The effects PostgreSQL keeps; the rest go to the node's SQLite file."""
 
 
@@ -133,9 +141,14 @@ class PgStore:
         with self.pg.transaction():  # nodes starting together: one creates the tables
             self.pg.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
             self.pg.execute(SCHEMA)
+            self.pg.execute(LINK_SCHEMA)
+            self.pg.execute(BAN_SCHEMA)
         self.db: sqlite3.Connection = local.db
-        self.admin = local.admin
-        self.links = local.links
+        self.admin: AdminTables = PgAdmin(local.admin, self.connected)
+        """Bans in PostgreSQL (every node's); the audit log and settings stay local."""
+        self.pg_links = PgLinks(self.connected)
+        """Linked devices' tokens and link codes, shared by every node."""
+        self.links: LinkTables = self.pg_links
         self.ratings = local.ratings
         self.pruner = local.pruner
         self.epochs: dict[str, int] = {}
@@ -282,6 +295,9 @@ class PgStore:
                 (e.player, e.token_hash, e.name, e.color, e.bot, e.expires))
         elif isinstance(e, ForgetIdentity):
             self.pg.execute("DELETE FROM identities WHERE id = %s", (e.player,))
+            self.pg_links.forget(e.player)
+        elif isinstance(e, LINK_KINDS):
+            self.pg_links.apply(e)
 
     # -- reads ----------------------------------------------------------------
     def load_live(self) -> tuple[list[dict[str, Any]], list[SavedRoom]]:
@@ -305,8 +321,10 @@ class PgStore:
                  "expires": r[5]} for r in rows]
 
     def identity_by_token(self, digest: str) -> dict[str, Any] | None:
-        """The identity whose token hashes to ``digest`` (made on any node), or None."""
-        found = self.identities("WHERE token_hash = %s", (digest,))
+        """The identity whose token (a linked device's too) hashes to ``digest`` (made
+        on any node), or None."""
+        found = self.identities("WHERE token_hash = %s OR id = (SELECT player FROM"
+                                " identity_tokens WHERE token_hash = %s)", (digest, digest))
         return found[0] if found else None
 
     def identity_by_id(self, pid: str) -> dict[str, Any] | None:

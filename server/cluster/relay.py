@@ -30,6 +30,7 @@ from gridhall.protocol import ProtocolError
 
 from ..core.session import Session
 from .lease import PREFIX, owner_key
+from .moving import wait_for_owner
 
 if TYPE_CHECKING:
     from .service import ClusterService
@@ -44,6 +45,9 @@ read on)."""
 MAXLEN = 10_000
 """Messages a room's stream keeps (trimmed approximately)."""
 PLAYER_TTL_MS = 24 * 3600 * 1000
+MAX_HELD = 64
+"""Frames a relayed client may send while its room is being taken over (held, then
+sent on to the new owner); past that it is closed (1012) to reconnect."""
 
 
 def in_key(room: str) -> str:
@@ -120,13 +124,17 @@ class Relay:
         self._wrote = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._conns = 0
+        self.moving: dict[Session, list[bytes]] = {}
+        """Edge: relayed clients whose room is being taken over, with what they sent
+        meanwhile (:meth:`_follow`)."""
+        self._following: set[asyncio.Task[None]] = set()
 
     def start(self) -> None:
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self._read()), loop.create_task(self._write())]
 
     async def close(self) -> None:
-        for task in self._tasks:
+        for task in [*self._tasks, *self._following]:
             task.cancel()
         for task in self._tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -139,6 +147,13 @@ class Relay:
         proxy = self.proxies.get(session)
         if proxy is not None:
             self._send_in(proxy, {"k": "frame", "d": frame})
+            return True
+        held = self.moving.get(session)
+        if held is not None:  # its room is being taken over: held until it lands
+            if len(held) >= MAX_HELD:
+                session.link.close(MOVED_CLOSE, MOVED_REASON)
+            else:
+                held.append(frame if isinstance(frame, bytes) else frame.encode())
             return True
         if not isinstance(frame, bytes) or not self.service.available or \
                 (session.identity is not None and session.identity.room is not None):
@@ -170,7 +185,10 @@ class Relay:
         return False
 
     async def _resume_elsewhere(self, session: Session, pid: str, since: Any) -> None:
-        """A player said hello here whose room is on another node: relay to it."""
+        """A player said hello here whose room is on another node: relay to it. A room
+        in the middle of a takeover (no lease, or its owner dead) is waited for
+        (:mod:`.moving`): back in the seat here or relayed to the new owner, else the
+        client is closed (1012) to reconnect."""
         try:
             room = await self.redis.get(player_key(pid))
             if room is None:
@@ -179,11 +197,12 @@ class Relay:
             if code in self.server.hub.lobby.rooms:
                 return
             owner = await self.redis.get(owner_key(code))
-            if owner is None or _text(owner) == self.node or session.link.closed:
+            if owner is None or not await self.service.registry.is_alive(_text(owner)):
+                owner = await wait_for_owner(self.service, session, code)
+            if owner is None or owner == self.node or session.link.closed:
                 return
             self.server._flush()  # this node's welcome goes first
-            await self._open(session, code, _text(owner),
-                             since if isinstance(since, int) else None)
+            await self._open(session, code, owner, since if isinstance(since, int) else None)
         except (RedisError, OSError):
             return
 
@@ -194,6 +213,17 @@ class Relay:
             return
         last = await self.redis.xrevrange(key, count=1)
         self._read_from[key] = _text(last[0][0]) if last else "0-0"
+
+    async def position(self, key: str) -> str:
+        """Where ``key`` ends now (read from there on with :meth:`watch_from`)."""
+        last = await self.redis.xrevrange(key, count=1)
+        return _text(last[0][0]) if last else "0-0"
+
+    def watch_from(self, key: str, start: str) -> None:
+        """Read ``key`` after ``start``: a room taken over is read from the moment its
+        lease was taken, so a player's ``open`` sent as soon as the lease showed the
+        new owner is read once the room is replayed, never skipped."""
+        self._read_from.setdefault(key, start)
 
     def watch_new(self, key: str) -> None:
         """Read ``key`` from its start: a new room's stream (none before it)."""
@@ -217,16 +247,46 @@ class Relay:
 
     def gone(self, session: Session) -> None:
         """A relayed client's connection ended: the owner's session for it ends too."""
+        self.moving.pop(session, None)
         proxy = self.proxies.pop(session, None)
         if proxy is not None:
             self._send_in(proxy, {"k": "close"})
 
     def check_owners(self, owners: dict[str, str | None]) -> None:
         """Rooms whose owner changed (``owners``: room -> owning node now): their
-        relayed clients are closed, to resume wherever the room is now."""
+        relayed clients follow the room to its new owner (:meth:`_follow`)."""
         for session, proxy in list(self.proxies.items()):
             if proxy.room in owners and owners[proxy.room] != proxy.owner:
-                self._drop(session, MOVED_CLOSE, MOVED_REASON)
+                self.proxies.pop(session, None)
+                self._send_in(proxy, {"k": "close"})  # (if the old owner still runs)
+                self.moving[session] = []
+                task = asyncio.get_running_loop().create_task(
+                    self._follow(session, proxy.room))
+                self._following.add(task)
+                task.add_done_callback(self._following.discard)
+
+    async def _follow(self, session: Session, room: str) -> None:
+        """Wait for ``room``'s takeover, then relay ``session`` to the new owner (or,
+        taken over here, the adoption seated it); what the client sent meanwhile
+        follows. Closed (1012) to reconnect if the room did not land in time."""
+        try:
+            owner = await wait_for_owner(self.service, session, room)
+            if owner is None and not session.link.closed:
+                session.link.close(MOVED_CLOSE, MOVED_REASON)
+            elif owner is not None and owner != self.node and not session.link.closed:
+                await self._open(session, room, owner, None)
+        except (RedisError, OSError):
+            session.link.close(MOVED_CLOSE, MOVED_REASON)
+        finally:
+            held = self.moving.pop(session, [])
+            proxy = self.proxies.get(session)
+            for frame in held:
+                if session.link.closed:
+                    break
+                if proxy is not None:
+                    self._send_in(proxy, {"k": "frame", "d": frame})
+                else:
+                    session.receive(frame, time.time())
 
     def _drop(self, session: Session, code: int, reason: str) -> None:
         self.proxies.pop(session, None)

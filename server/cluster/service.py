@@ -30,7 +30,9 @@ from redis.exceptions import RedisError
 from ..io.connection import Connection
 from .cluster_hub import ClusterHub
 from .lease import Leases, owner_key
-from .node import ADDR_TTL_MS, Registry, addr_key, node_key
+from .node import ADDR_TTL_MS, Registry, addr_key, held_key, node_key
+from .pg_bans import sync_bans
+from . import shared_rate
 from .pg_store import PgStore
 from .relay import PLAYER_TTL_MS, Relay, _text, in_key, out_key, player_key
 
@@ -88,6 +90,11 @@ class ClusterService:
         """Addresses whose connection count this node wrote on its last beat."""
         self.hub.elsewhere = lambda: self.elsewhere
         self.hub.fetch_by_id = self.store.identity_by_id
+        self.hub.take_link = self.store.pg_links.take
+        self.hub.held_elsewhere = self.held_elsewhere
+        self.hub.shared_creations = self.shared_creations
+        self._held: set[str] = set()
+        """Addresses whose held rooms this node wrote on its last beat."""
         self.relay = Relay(self)
         self.hub.available = lambda: self.available
 
@@ -151,6 +158,47 @@ class ClusterService:
             return True
         return True
 
+    def held_elsewhere(self, address: str) -> int:
+        """Open rooms created from ``address`` that other live nodes hold (0 without
+        Redis: each node then holds ``max_rooms_per_address`` alone)."""
+        if not self.available or not address:
+            return 0
+        try:
+            counts = {_text(n): int(c) for n, c in
+                      self.leases.now.hgetall(held_key(address)).items()}
+            others = sorted(n for n, c in counts.items() if n != self.node and c > 0)
+            if not others:
+                return 0
+            pipe = self.leases.now.pipeline(transaction=False)
+            for node in others:
+                pipe.exists(node_key(node))
+            return sum(counts[n] for n, up in zip(others, pipe.execute()) if up)
+        except (RedisError, OSError, ValueError):
+            return 0
+
+    def shared_creations(self, address: str, now: float) -> float:
+        """The cluster's bucket of room creations from ``address`` (0.0: go on; else
+        the seconds to wait); without Redis, only each node's own bucket counts."""
+        if not self.available:
+            return 0.0
+        config = self.server.config
+        try:
+            return shared_rate.take(self.leases.now, address,
+                                    config.room_creations_per_minute / 60.0,
+                                    config.room_creation_burst, now)
+        except (RedisError, OSError, ValueError):
+            return 0.0
+
+    def _held_rooms(self) -> dict[str, int]:
+        """Open rooms this node owns, by the address that created them."""
+        held: dict[str, int] = {}
+        rooms = self.hub.lobby.rooms
+        for code in self.store.epochs:
+            room = rooms.get(code)
+            if room is not None and room.address and not room.closed:
+                held[room.address] = held.get(room.address, 0) + 1
+        return held
+
     def left(self, peer: str) -> None:
         """A connection from ``peer`` ended (the next beat rewrites the counts anyway)."""
         if self.available:
@@ -161,6 +209,10 @@ class ClusterService:
         try:
             if self.available and self.leases.hold_now(room, epoch):
                 self.relay.watch_new(in_key(room))
+                made = self.hub.lobby.rooms.get(room)
+                if made is not None and made.address:  # counted over the cluster at once
+                    self.leases.now.hincrby(held_key(made.address), self.node, 1)
+                    self.leases.now.pexpire(held_key(made.address), ADDR_TTL_MS)
                 return
         except (RedisError, OSError) as exc:
             log.warning("room %s: no lease yet (%s); retried on the next beat", room, exc)
@@ -271,9 +323,17 @@ class ClusterService:
             pipe.pexpire(addr_key(peer), ADDR_TTL_MS)
         for peer in self._published - set(per_ip):
             pipe.hdel(addr_key(peer), self.node)
+        held = self._held_rooms()  # and the rooms each address holds here
+        for peer, count in held.items():
+            pipe.hset(held_key(peer), self.node, count)
+            pipe.pexpire(held_key(peer), ADDR_TTL_MS)
+        for peer in self._held - set(held):
+            pipe.hdel(held_key(peer), self.node)
         await pipe.execute()
         self._published = set(per_ip)
+        self._held = set(held)
         self.nodes = await self.registry.alive()
+        sync_bans(self.server, time.time())  # bans made on other nodes hold here
         listed = getattr(self.hub, "nodes", None)  # welcome.nodes (server/core/cluster_nodes.py)
         if listed is not None:
             listed.own = self.address
@@ -309,6 +369,7 @@ class ClusterService:
 
     async def take_over(self, room: str, previous: tuple[str, int]) -> bool:
         """Own ``room`` (whose owner ``previous`` is dead) and replay it here."""
+        start = await self.relay.position(in_key(room))
         epoch = await self.leases.take(room)
         if epoch is None:
             return False
@@ -319,7 +380,7 @@ class ClusterService:
             await self.leases.release(room)
             return False
         await self.leases.raise_epoch(room, claimed)
-        await self.relay.watch(in_key(room))
+        self.relay.watch_from(in_key(room), start)  # (no await before the adoption)
         now = time.time()
         down_since = self.store.alive_at(previous[0]) or now
         online = list(self.server.sessions)
