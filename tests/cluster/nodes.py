@@ -135,3 +135,24 @@ def last_view(client: WsClient) -> dict[str, Any]:
     view: dict[str, Any] = next(m["view"] for m in reversed(client.received)
                                 if m["type"] in ("state", "moved"))
     return view
+
+
+SIX_MOVES = [[0, 0], [0, 1], [1, 0], [1, 1], [2, 0], [2, 1]]
+"""The moves the cluster's Gomoku tests play before the room's owner is lost."""
+
+
+async def finish_resumed_gomoku(a2: WsClient, b2: WsClient, room: str) -> None:
+    """Ann (black, to move) and Bob, back after their room moved node: the room kept all
+    six moves, and the game goes on to Ann's five."""
+    await a2.send("sync")
+    state = await a2.expect("state")
+    assert state["room"] == room and state["turn"] == a2.player
+    assert state["view"]["moves"] == SIX_MOVES
+    await a2.send("move", move={"x": 3, "y": 0})
+    await b2.expect("moved", by=a2.player)
+    await b2.send("move", move={"x": 3, "y": 1})
+    await a2.expect("moved", by=b2.player)
+    await a2.send("move", move={"x": 4, "y": 0})
+    over = await b2.expect("game-over")
+    assert over["result"]["winner"] == a2.player and over["result"]["reason"] == "five"
+    await a2.expect("game-over")

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from gridhall.server.games.linkmatch import available_pairs
-from tests.cluster.nodes import cluster, last_view, next_owner, rejoin
+from tests.cluster.nodes import cluster, finish_resumed_gomoku, last_view, next_owner, rejoin
 from tests.wsclient import WsClient
 
 pytest.importorskip("redis", reason="pip install \"gridhall[cluster]\"")
@@ -40,18 +40,7 @@ async def test_gomoku_on_a_killed_node_is_finished_on_another(
         b2 = await rejoin(stack, heir.url, b, "Bob")
         info = await a2.expect("player-info", player=b.player, connected=True)
         assert info["seq"] > seq  # seq goes on from where it was
-        await a2.send("sync")
-        state = await a2.expect("state")
-        assert state["room"] == room and state["turn"] == a.player
-        assert state["view"]["moves"] == [[0, 0], [0, 1], [1, 0], [1, 1], [2, 0], [2, 1]]
-        for i in (3, 4):
-            await a2.send("move", move={"x": i, "y": 0})
-            if i == 3:
-                await b2.expect("moved", by=a.player)
-                await b2.send("move", move={"x": i, "y": 1})
-                await a2.expect("moved", by=b.player)
-        over = await b2.expect("game-over")
-        assert over["result"]["winner"] == a.player and over["result"]["reason"] == "five"
+        await finish_resumed_gomoku(a2, b2, room)
 
 
 

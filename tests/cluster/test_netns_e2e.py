@@ -32,13 +32,11 @@ from websockets.exceptions import ConnectionClosed
 
 from tests.cluster.conftest import PostgresServer, RedisServer, _pg_bin, missing
 from tests.cluster.netns import SUBNET, Host, Lan, lan, unavailable
-from tests.cluster.nodes import Node, next_owner
+from tests.cluster.nodes import Node, finish_resumed_gomoku, next_owner
 from tests.wsclient import WsClient
 
 pytest.importorskip("redis", reason="pip install \"gridhall[cluster]\"")
 pytestmark = pytest.mark.timeout(120)
-
-MOVES = [[0, 0], [0, 1], [1, 0], [1, 1], [2, 0], [2, 1]]
 
 
 @dataclass
@@ -143,19 +141,7 @@ async def finish(stack: AsyncExitStack, site: Site, heir: Node, a: WsClient,
     await b.expect("state", room=room)
     other = site.nodes[2] if heir is site.nodes[1] else site.nodes[1]
     a2 = await stack.enter_async_context(player(site.players, other, "Ann", a))
-    b2 = b
-    await a2.send("sync")
-    state = await a2.expect("state")
-    assert state["room"] == room and state["turn"] == a.player
-    assert state["view"]["moves"] == MOVES
-    await a2.send("move", move={"x": 3, "y": 0})
-    await b2.expect("moved", by=a.player)
-    await b2.send("move", move={"x": 3, "y": 1})
-    await a2.expect("moved", by=b.player)
-    await a2.send("move", move={"x": 4, "y": 0})
-    over = await b2.expect("game-over")
-    assert over["result"]["winner"] == a.player and over["result"]["reason"] == "five"
-    await a2.expect("game-over")
+    await finish_resumed_gomoku(a2, b, room)
 
 
 async def test_a_killed_host_s_game_is_finished_on_another_host(site: Site) -> None:

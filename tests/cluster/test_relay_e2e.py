@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-from tests.cluster.nodes import cluster, next_owner, rejoin
+from tests.cluster.nodes import cluster, finish_resumed_gomoku, next_owner, rejoin
 from tests.wsclient import WsClient
 
 pytest.importorskip("redis", reason="pip install \"gridhall[cluster]\"")
@@ -64,18 +64,7 @@ async def test_the_owner_killed_with_players_on_two_nodes(
         other = nodes[2] if heir is nodes[1] else nodes[1]
         a2 = await rejoin(stack, other.url, a, "Ann")  # wherever it is, by token
         b2 = b
-        await a2.send("sync")
-        state = await a2.expect("state")
-        assert state["room"] == room and state["turn"] == a.player
-        assert state["view"]["moves"] == [[0, 0], [0, 1], [1, 0], [1, 1], [2, 0], [2, 1]]
-        for i in (3, 4):
-            await a2.send("move", move={"x": i, "y": 0})
-            if i == 3:
-                await b2.expect("moved", by=a.player)
-                await b2.send("move", move={"x": i, "y": 1})
-                await a2.expect("moved", by=b.player)
-        over = await b2.expect("game-over")
-        assert over["result"]["winner"] == a.player
+        await finish_resumed_gomoku(a2, b2, room)
 
 
 async def test_connections_per_address_are_counted_over_the_cluster(
