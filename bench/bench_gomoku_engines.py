@@ -24,8 +24,34 @@ e.g. Rapfi built from its source outside this repository (GPL, measurement only:
 -DNO_MULTI_THREADING=ON && cmake --build build`; with no config.toml beside it,
 it runs its built-in classical evaluation, no network weights, one thread).
 
-With the compiled search core (ai/_core.c; bench/bench_gomoku_core.py: 57x the
-pure-Python nodes/s), 2026-11-24, load 9-26, 1 s per move, CPU clock for both sides:
+With the compiled search core's graded reductions and wider root VCT,
+2026-11-24/25, load 1-2, 1 s per move:
+
+    nice -n 10 .venv/bin/python bench/bench_gomoku_engines.py \
+        --engines pbrain:/work/rapfi-src/Rapfi/build/pbrain-rapfi --games 15 --jobs 2 \
+        --clock cpu --losses bench/samples/losses/rapfi-ccore
+    Rapfi (classical, 1 thread), three runs: hard black 7-8, 6-9, 4-11; hard white
+    0-15 each (17/90, 19%); two more runs of the same search from an experiment
+    build: 10/30 and 7/30. The search before it, same session: 6/30 and 3/30.
+    No overruns either side; hard 0.45-0.48 s CPU per move on average (max 0.94),
+    depth 6.7 on average (max 12-13; VCF/VCT lines beyond), 780,000-970,000 nodes/s.
+    Every win is as black; one game in five holds over the 180 games (39 wins,
+    22%), not in every run of 30 (4 to 10).
+    nice -n 10 .venv/bin/python bench/bench_gomoku_engines.py \
+        --engines pbrain:/work/rapfi-src/Rapfi/build/pbrain-rapfi --games 15 --jobs 1 \
+        --clock wall --losses bench/samples/losses/rapfi-ccore-wall
+    Rapfi, wall clock, one game at a time (load 1.0): hard black 5-10, white 0-15.
+    nice -n 10 .venv/bin/python bench/bench_gomoku_engines.py --engines tss \
+        --games 15 --jobs 2 --clock cpu
+    tss: hard black 15-0-0, hard white 15-0-0 (30/30); overruns hard 0, tss 13;
+    depth 9.4 on average (max 12), 812,000 nodes/s.
+    nice -n 10 .venv/bin/python bench/bench_gomoku_engines.py --engines tss \
+        --games 8 --jobs 1 --clock wall
+    tss, wall clock: hard black 8-0-0, hard white 8-0-0 (16/16); overruns hard 0, tss 8.
+
+With the compiled search core before that (ai/_core.c with two-ply reductions and
+a narrower root VCT; bench/bench_gomoku_core.py: 57x the pure-Python nodes/s),
+2026-11-24, load 9-26, 1 s per move, CPU clock for both sides:
 
     nice -n 10 .venv/bin/python bench/bench_gomoku_engines.py \
         --engines pbrain:/work/rapfi-src/Rapfi/build/pbrain-rapfi --games 15 --jobs 2 \

@@ -68,7 +68,11 @@ class EngineSpec:
         if self.check is not None:
             return self.check()
         for mod in self.modules:
-            if importlib.util.find_spec(mod) is None:
+            try:
+                found = importlib.util.find_spec(mod) is not None
+            except ModuleNotFoundError:  # a dotted name whose parent package is absent
+                found = False
+            if not found:
                 return f"not installed: pip install {self.package}"
         return None
 
