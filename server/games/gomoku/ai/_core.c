@@ -441,6 +441,23 @@ static inline int has_four(Ctx *c, int col, int p)
     return k == K_FOUR || k == K_43 || k == K_4O;
 }
 
+/* Insert move p with score s into a best-first list (out, sc) of n entries
+ * holding at most cap: the new n. Every move list of the search is built so. */
+static inline int add_ranked(int *out, int *sc, int n, int cap, int p, int s)
+{
+    if (n == cap && sc[n - 1] >= s)
+        return n;
+    int j = n < cap ? n++ : n - 1;
+    while (j > 0 && sc[j - 1] < s) {
+        sc[j] = sc[j - 1];
+        out[j] = out[j - 1];
+        j--;
+    }
+    sc[j] = s;
+    out[j] = p;
+    return n;
+}
+
 /* ---- VCF ---------------------------------------------------------------- */
 
 static int vcf_moves(Ctx *c, int me, int *out)
@@ -457,16 +474,8 @@ static int vcf_moves(Ctx *c, int me, int *out)
     int sc[MAXS * MAXS];
     for (int i = 0; i < c->nboard; i++) {
         int p = c->board[i];
-        if (has_four(c, me, p)) {
-            int s = c->att[me][p], j = n++;
-            while (j > 0 && sc[j - 1] < s) {
-                sc[j] = sc[j - 1];
-                out[j] = out[j - 1];
-                j--;
-            }
-            sc[j] = s;
-            out[j] = p;
-        }
+        if (has_four(c, me, p))
+            n = add_ranked(out, sc, n, MAXS * MAXS, p, c->att[me][p]);
     }
     return n;
 }
@@ -536,14 +545,7 @@ static int refuted(Ctx *c, int me, int depth, int fours, int level)
         int p = c->board[i];
         if (c->cell[p] || !(has_four(c, me, p) || has_four(c, op, p)))
             continue;
-        int s = c->att[me][p] + c->att[op][p], j = n++;
-        while (j > 0 && sc[j - 1] < s) {
-            sc[j] = sc[j - 1];
-            cand[j] = cand[j - 1];
-            j--;
-        }
-        sc[j] = s;
-        cand[j] = p;
+        n = add_ranked(cand, sc, n, MAXS * MAXS, p, c->att[me][p] + c->att[op][p]);
     }
     for (int i = 0; i < n; i++) {
         int d = cand[i], ok = 0;
@@ -598,17 +600,7 @@ static int vct(Ctx *c, int me, int depth, int fours, int *line)
         int k = c->combo[me][p];
         if (c->cell[p] || k < K_THREE || (k == K_FOUR && fours <= 0))
             continue;
-        int s = c->att[me][p] + c->def[op][p];
-        if (n == VCT_WIDTH && sc[VCT_WIDTH - 1] >= s)
-            continue;
-        int j = n < VCT_WIDTH ? n++ : VCT_WIDTH - 1;
-        while (j > 0 && sc[j - 1] < s) {
-            sc[j] = sc[j - 1];
-            moves[j] = moves[j - 1];
-            j--;
-        }
-        sc[j] = s;
-        moves[j] = p;
+        n = add_ranked(moves, sc, n, VCT_WIDTH, p, c->att[me][p] + c->def[op][p]);
     }
     for (int i = 0; i < n && !c->stop; i++) {
         int a = moves[i], found = 0;
@@ -664,16 +656,7 @@ static int gen_moves(Ctx *c, int me, int *out, int width, int ply)
         int s = c->att[me][p] + c->def[op][p] + (c->hist[me][p] >> 4);
         if (p == k0 || p == k1)
             s += 300;
-        if (n == cap && sc[n - 1] >= s)
-            continue;
-        int j = n < cap ? n++ : n - 1;
-        while (j > 0 && sc[j - 1] < s) {
-            sc[j] = sc[j - 1];
-            out[j] = out[j - 1];
-            j--;
-        }
-        sc[j] = s;
-        out[j] = p;
+        n = add_ranked(out, sc, n, cap, p, s);
     }
     return n;
 }
