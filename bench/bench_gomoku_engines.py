@@ -30,13 +30,13 @@ With the compiled search core's graded reductions and wider root VCT,
     nice -n 10 .venv/bin/python bench/bench_gomoku_engines.py \
         --engines pbrain:/work/rapfi-src/Rapfi/build/pbrain-rapfi --games 15 --jobs 2 \
         --clock cpu --losses bench/samples/losses/rapfi-ccore
-    Rapfi (classical, 1 thread), three runs: hard black 7-8, 6-9, 4-11; hard white
-    0-15 each (17/90, 19%); two more runs of the same search from an experiment
+    Rapfi (classical, 1 thread), four runs: hard black 7-8, 6-9, 4-11, 5-10; hard
+    white 0-15 each (22/120, 18%); two more runs of the same search from an experiment
     build: 10/30 and 7/30. The search before it, same session: 6/30 and 3/30.
     No overruns either side; hard 0.45-0.48 s CPU per move on average (max 0.94),
     depth 6.7 on average (max 12-13; VCF/VCT lines beyond), 780,000-970,000 nodes/s.
-    Every win is as black; one game in five holds over the 180 games (39 wins,
-    22%), not in every run of 30 (4 to 10).
+    Every win is as black; one game in five holds over all 210 games at 1 s (44
+    wins, 21%, with the wall-clock run below), not in every run of 30 (4 to 10).
     nice -n 10 .venv/bin/python bench/bench_gomoku_engines.py \
         --engines pbrain:/work/rapfi-src/Rapfi/build/pbrain-rapfi --games 15 --jobs 1 \
         --clock wall --losses bench/samples/losses/rapfi-ccore-wall

@@ -45,7 +45,7 @@ enum { K_NONE, K_THREE, K_FOUR, K_33, K_43, K_4O, K_FIVE, NCOMBO };
  * deep, the VCT_WIDTH best threats tried at each step (every VCT search uses
  * that width). Against Rapfi at 1 s per move (bench_gomoku_engines.py) the
  * earlier 25% / 6 / 14 with two-ply reductions won 9 of 60 games; these with
- * graded reductions 39 of 180: most wins as black start from a VCT found early. */
+ * graded reductions 44 of 210: most wins as black start from a VCT found early. */
 #define VCT_SHARE 0.4
 #define VCT_THREES 10
 #define VCT_WIDTH 20
