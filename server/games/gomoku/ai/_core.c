@@ -752,10 +752,11 @@ static int pvs(Ctx *c, int me, int depth, int alpha, int beta, int ply)
         } else {
             /* late quiet moves: a shallower look first, a full one if it beats alpha */
             int red = 0;
-            if (quiet && depth >= 3 && i >= 3)
+            if (quiet && depth >= 3 && i >= 3) {
                 red = 1 + (i >= 7) + (depth >= 6 && i >= 10);
-            if (red > depth - 2)
-                red = depth - 2 > 0 ? depth - 2 : 0;
+                if (red > depth - 2)
+                    red = depth - 2; /* at least one ply is left to search */
+            }
             score = -pvs(c, op, depth - 1 - red, -alpha - 1, -alpha, ply + 1);
             if (score > alpha && red)
                 score = -pvs(c, op, depth - 1, -alpha - 1, -alpha, ply + 1);
