@@ -24,6 +24,32 @@ e.g. Rapfi built from its source outside this repository (GPL, measurement only:
 -DNO_MULTI_THREADING=ON && cmake --build build`; with no config.toml beside it,
 it runs its built-in classical evaluation, no network weights, one thread).
 
+With the evaluation weighting the side to move's shapes 1.2 times the opponent's
+(ai/_core.c OWN_PERMILLE), 2026-11-25, load 1-2, 1 s per move:
+
+    nice -n 10 .venv/bin/python bench/bench_gomoku_engines.py \
+        --engines pbrain:/work/rapfi-src/Rapfi/build/pbrain-rapfi --games 15 --jobs 2 \
+        --clock cpu --losses bench/samples/losses/rapfi-ccore
+    Rapfi (classical, 1 thread), two runs: hard black 6-9 and 5-10, hard white 0-15
+    each; one more run of the same search from an experiment build: 5-10 and 0-15.
+    No overruns; hard 0.46-0.49 s CPU per move on average (max 0.94),
+    depth 6.6-6.9 on average (max 13), 930,000-950,000 nodes/s.
+    nice -n 10 .venv/bin/python bench/bench_gomoku_engines.py \
+        --engines pbrain:/work/rapfi-src/Rapfi/build/pbrain-rapfi --games 15 --jobs 1 \
+        --clock wall --losses bench/samples/losses/rapfi-ccore-wall
+    Rapfi, wall clock, one game at a time (load 1.0): hard black 5-10, white 0-15.
+    ... --engines pbrain:... --games 15 --jobs 2 --clock cpu --colour black --budget B
+    Black's side only, runs interleaved in one session (an experiment build per
+    evaluation): at B = 1 s the even sum won 24 of 60 (5, 6, 10, 3 of 15) and 1.2
+    won 26 of 60 (7, 6, 6, 7); at B = 0.4-0.5 s the even sum won 13 of 60 and 1.2
+    won 24 of 60 (1.3: 18 of 45). So the weighting helps at short budgets and is
+    even at 1 s. In all at 1 s, 47 wins in 120 games as black (39%) and none in 60
+    as white; the four full runs won 21 of 120 (17.5%): one game in five is not met.
+    --engines tss --games 15 --jobs 2 --clock cpu: hard black 15-0, white 15-0.
+    --engines tss --games 8 --jobs 1 --clock wall, two runs: hard black 8-0 and
+    8-0, white 7-1 and 8-0 (31/32; the loss is game 0 as white, where the even sum
+    plays the same moves from white's second on). With the CPU-clock run: 61 of 62.
+
 With the compiled search core's graded reductions and wider root VCT,
 2026-11-24/25, load 1-2, 1 s per move:
 

@@ -28,6 +28,21 @@ async def _advertise(name: str, port: int) -> Advertiser:
 @pytest.mark.usefixtures("loopback_multicast")
 def test_connect_screen_lists_the_server_and_join_opens_its_lobby(
         xvfb: str, server: ServerThread, pump: Pump) -> None:  # fmt: skip
+    # The connect screen's Tk variables become garbage once it closes; an automatic
+    # collection in the server's or the browser's thread would free them there, and
+    # Tcl refuses calls from another thread. So no automatic collection meanwhile:
+    # they are freed here, on the main thread, once the window is out of scope.
+    gc.disable()
+    try:
+        _join_from_the_connect_screen(server, pump)
+    finally:
+        pump.apps.clear()
+        gc.collect()
+        gc.enable()
+
+
+def _join_from_the_connect_screen(server: ServerThread, pump: Pump) -> None:
+    """The test's body, in its own frame so nothing of the window outlives it."""
     name = f"Kitchen hall {uuid.uuid4().hex[:4]}"
     advertiser = server.call(_advertise(name, server.server.port))
     root = tk.Tk(className="gridhall")
@@ -66,5 +81,3 @@ def test_connect_screen_lists_the_server_and_join_opens_its_lobby(
         app.close()
     finally:
         server.call(advertiser.close())
-        pump.apps.clear()
-        gc.collect()
