@@ -265,7 +265,16 @@ class LinkMatchRun:
                 timeline.append((wall, seat, n, player, entry))
                 if entry.get("action") == "hint" and entry.get("pair"):
                     penalty += self.penalty
-        timeline.sort(key=lambda item: item[:3])
+        if timeline and all(type(item[4].get("n")) is int for item in timeline):
+            # the order the game took them in; each racer's times are its own clock
+            # to the millisecond, so two racers' can tie or cross by a fraction of one
+            timeline.sort(key=lambda item: item[4]["n"])
+            latest = 0.0
+            for i, (wall, seat, k, player, entry) in enumerate(timeline):
+                latest = max(latest, wall)
+                timeline[i] = (latest, seat, k, player, entry)
+        else:  # a record from before ``n``
+            timeline.sort(key=lambda item: item[:3])
         return timeline
 
     def view(self) -> JSON:

@@ -83,8 +83,11 @@ async def test_an_engine_that_dies_when_asked_for_a_move_is_replaced_by_the_hard
     async with WsClient.connect(url_of(server), "Ann") as a:
         await a.send("create-room", game="gomoku", options={"ai": "engine:dying"})
         bot = (await a.expect("state", status="playing"))["players"][1]["player"]
-        for x, y in [(7, 7), (7, 8)]:
+        taken: set[tuple[int, int]] = set()
+        for choices in ([(7, 7)], [(7, 8), (8, 7), (6, 6)]):  # a free one: it may reply at (7, 8)
+            x, y = next(p for p in choices if p not in taken)
             await a.send("move", move={"x": x, "y": y})
             reply = (await a.expect("moved", by=bot))["move"]
+            taken |= {(x, y), (reply["x"], reply["y"])}
             assert reply["y"] != 0  # not the fake's first empty point: the hard engine's
             assert abs(reply["x"] - 7) <= 3 and abs(reply["y"] - 7) <= 3

@@ -382,7 +382,9 @@ def test_record_has_seed_board_actions_with_times_and_result() -> None:
     assert record["seed"] == 42 and record["board"] == game.board
     assert record["options"]["width"] == 4 and record["result"] == game.result
     actions = record["actions"]["p1"]
-    assert actions[0] == {"t": 1.0, "action": "link", "a": [0, 0], "b": [0, 0], "ok": False}
+    assert actions[0] == {"t": 1.0, "action": "link", "a": [0, 0], "b": [0, 0], "ok": False,
+                          "n": 0}
+    assert [a["n"] for a in actions] == list(range(len(actions)))
     assert actions[1]["action"] == "hint" and actions[1]["t"] == 2.0
     assert [a["ok"] for a in actions[2:]] == [True] * 8
     assert record["actions"]["p2"] == []

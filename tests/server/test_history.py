@@ -192,3 +192,29 @@ def test_a_race_replays_every_racer_on_one_timeline_with_hint_penalties_taken_of
     for key in ("progress", "finished", "standing"):
         assert last[key] == spectator[key]
     assert replay.steps[0]["t"] == 1.0  # p2's clock said 6.0: the penalty is taken off
+
+
+def test_a_race_replays_actions_in_the_order_they_were_taken_even_within_a_millisecond(
+        ) -> None:  # fmt: skip
+    """Racers' times are their clocks to the millisecond, so a resignation a fraction
+    of one after another racer's link carries the same time; the replay still shows
+    the link first (it once put the first seat first, showing no path for the link)."""
+    from gridhall.server.games.linkmatch.board import copy_rows
+    from gridhall.server.games.linkmatch.game import LinkMatchGame
+    from gridhall.server.games.linkmatch.paths import first_pair
+
+    options = {"width": 4, "height": 4, "kinds": 2, "gravity": "none", "time_limit": 600,
+               "countdown": 0, "hint_penalty": 5}
+    game = LinkMatchGame(options, ["cy", "dee"], 7, 0.0)
+    pair = first_pair(copy_rows(game.racers["dee"].rows))
+    assert pair is not None
+    game.apply("dee", {"action": "link", "a": list(pair[0]), "b": list(pair[1])}, 5.1236)
+    game.resign("cy", 5.1238)
+    record = game.record()
+    assert record["actions"]["dee"][0]["t"] >= record["actions"]["cy"][0]["t"]  # a tie
+    steps = replays.page("linkmatch", record).steps
+    assert [s["by"] for s in steps[:2]] == ["dee", "cy"]
+    assert "path" in steps[0]["view"] and "path" not in steps[1]["view"]
+    assert steps[0]["t"] <= steps[1]["t"]
+    del record["actions"]["dee"][0]["n"]  # a record from before ``n``: time, then seat
+    assert [s["by"] for s in replays.page("linkmatch", record).steps[:2]] == ["cy", "dee"]

@@ -245,8 +245,9 @@ def test_a_linkmatch_replay_shows_every_racers_board_with_each_links_path(
     full = tiles()
     assert paths() == [False, False] and full[0] == full[1] == 48
     press(ann, "next", "1")  # Cy's link: two tiles gone from Cy's board, its path drawn
-    # Wait for the drawing rather than read it once: one CI run read no path for Dee's
-    # link at step 2 (not reproduced since); a wrong drawing still fails, after WAIT.
+    # Wait for the drawing rather than read it once. (Step 2 once showed Cy's
+    # resignation: it fell in the same millisecond as Dee's link, and the replay put
+    # the first seat first; actions now carry their order, tests/server/test_history.py.)
     ann.wait(lambda: paths() == [True, False] and tiles() == [46, 48], "Cy's link drawn")
     press(ann, "next", "2")  # then Dee's
     seen: list[object] = []

@@ -93,6 +93,13 @@ class LinkMatchGame:
         tiles = count_tiles(self.board)
         self.racers = {p: Racer(copy_rows(self.board), tiles) for p in self.players}
 
+    def _note(self, racer: Racer, entry: JSON) -> None:
+        """Log a racer's action with ``n``, its place among every racer's actions:
+        the times are each racer's own clock to the millisecond, so two racers'
+        actions can tie or cross by a fraction of one, and a replay orders by ``n``."""
+        entry["n"] = sum(len(r.log) + r.omitted for r in self.racers.values())
+        racer.note(entry)
+
     # -- clocks ---------------------------------------------------------------
 
     def _clock(self, racer: Racer, now: float) -> float:
@@ -193,7 +200,7 @@ class LinkMatchGame:
     def _link(self, player: str, racer: Racer, move: Move, path: list[tuple[int, int]],
               clock: float, prepared: JSON | None) -> list[JSON]:
         assert move.a is not None and move.b is not None
-        racer.note({"t": round(clock, 3), **move.wire(), "ok": True})
+        self._note(racer, {"t": round(clock, 3), **move.wire(), "ok": True})
         remove_pair(racer.rows, move.a, move.b, self.gravity)
         racer.remaining -= 2
         racer.reached = clock
@@ -214,7 +221,7 @@ class LinkMatchGame:
         if pair:
             racer.hints += 1
             racer.penalty += float(self.options["hint_penalty"])
-        racer.note({"t": round(clock, 3), "action": "hint", "pair": racer.hint})
+        self._note(racer, {"t": round(clock, 3), "action": "hint", "pair": racer.hint})
 
     def _shuffle(self, player: str, racer: Racer, clock: float, auto: bool,
                  prepared: JSON | None = None) -> None:
@@ -226,7 +233,7 @@ class LinkMatchGame:
         racer.shuffled = auto
         if not auto:
             racer.path = None
-        racer.note({"t": round(clock, 3), "action": "shuffle", "auto": auto})
+        self._note(racer, {"t": round(clock, 3), "action": "shuffle", "auto": auto})
 
     # -- leaving, time, the end -----------------------------------------------
 
@@ -244,7 +251,7 @@ class LinkMatchGame:
         if find_path(racer.rows, parsed.a, parsed.b) is not None:
             return
         racer.wrong += 1
-        racer.note({"t": round(self._clock(racer, now), 3), **parsed.wire(), "ok": False})
+        self._note(racer, {"t": round(self._clock(racer, now), 3), **parsed.wire(), "ok": False})
 
     def resign(self, player: str, now: float,
                reason: Termination = Termination.RESIGN) -> None:
@@ -258,7 +265,7 @@ class LinkMatchGame:
             return
         self._now = max(self._now, now)
         self._leave(racer, "resigned", self._clock(racer, now))
-        racer.note({"t": racer.final, "action": "resign", "reason": reason.value})
+        self._note(racer, {"t": racer.final, "action": "resign", "reason": reason.value})
         self._settle(now)
 
     def _leave(self, racer: Racer, status: Status, clock: float) -> None:

@@ -664,13 +664,15 @@ static int gen_moves(Ctx *c, int me, int *out, int width, int ply)
 /* The side to move's shape values count OWN_PERMILLE/1000 of the opponent's:
  * it plays first, so its shapes are a tempo ahead. Against Rapfi as black at
  * 0.4-0.5 s per move (bench_gomoku_engines.py --colour black) 1.2 won 24 of 60
- * games where the even sum won 13 of 60 in the same session (1.3: 18 of 45). */
+ * games where the even sum won 13 of 60 in the same session (1.3: 18 of 45); at
+ * 1 s the two were even (26 and 24 of 60). */
 #define OWN_PERMILLE 1200
 
 static int evaluate(Ctx *c, int me)
 {
     int op = 3 - me;
-    int s = (int)(((long long)c->total[me] * OWN_PERMILLE - (long long)c->total[op] * 1000) / 1000) + 20;
+    long long own = (long long)c->total[me] * OWN_PERMILLE, other = (long long)c->total[op] * 1000;
+    int s = (int)((own - other) / 1000) + 20;
     if (c->ccount[me][K_43] || c->ccount[me][K_33])
         s += 1200;
     int theirs = c->ccount[op][K_43] + c->ccount[op][K_33];

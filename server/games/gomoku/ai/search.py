@@ -78,8 +78,9 @@ class Searcher:
     def evaluate(self) -> int:
         """Shape totals from the side to move's view (its own weighted up), with a
         tempo bonus, plus the double threats the sums miss: a point where one
-        stone makes four-three, four-four or three-three. The side to move can play one now (nearly a
-        win); the opponent's must be answered, and two of them rarely can be."""
+        stone makes four-three, four-four or three-three. The side to move can
+        play one now (nearly a win); the opponent's must be answered, and two of
+        them rarely can be."""
         pos = self.pos
         me = pos.to_move
         op = 3 - me
