@@ -50,9 +50,12 @@ async def wait_for_owner(service: ClusterService, session: Session, room: str
         service.server.unwelcomed.leave(link)  # it said hello: no hello timer
     deadline = time.monotonic() + WAIT_LEASES * service.lease_ms / 1000
     registry, redis = service.registry, service.redis
-    while not link.closed and time.monotonic() < deadline:
+    while not link.closed:
         if room in service.hub.lobby.rooms:
             return service.node  # taken over here: the adoption seated the player
+        if time.monotonic() >= deadline:
+            break  # (looked at after the room: a takeover that stalled this node's
+            # loop past the deadline still seated the player here)
         owner = await redis.get(owner_key(room))
         if owner is not None:
             node = str(owner.decode() if isinstance(owner, bytes) else owner)

@@ -4,9 +4,11 @@ let go at once, identities made elsewhere, and refusals while Redis is away."""
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
 
 from gridhall import protocol as p
 from gridhall.server.cluster.cluster_hub import ClusterHub
+from gridhall.server.cluster.moving import wait_for_owner
 from gridhall.server.io.store import Store
 from tests.server.helpers import T0, Client, FakeServer, connect
 
@@ -52,6 +54,28 @@ def test_an_adopted_room_is_replayed_and_leaves_other_rooms_alone(tmp_path: Path
     assert hub.adopt(rooms[0], identities, T0 + 12, T0 + 5) == []  # already here
     assert sorted(hub.let_go(room)) == sorted([ann.last(p.Welcome).player, bob])
     assert room not in hub.lobby.rooms and hub.identities.by_id[bob].room is None
+
+
+async def test_a_player_seated_by_a_takeover_that_outlasted_the_wait_is_not_closed(
+        tmp_path: Path) -> None:
+    """A takeover can hold this node's loop (PostgreSQL waits on the old owner's row
+    lock, a long replay) past the wait's deadline. The player it seated here stays:
+    the room having landed counts before the clock (server/cluster/moving.py)."""
+    store, room, token, _ = played_elsewhere(tmp_path)
+    identities, rooms = store.load_live()
+    here = node(fetch_identity={r["token_hash"]: r for r in identities}.get)
+    hub = here.hub
+    assert isinstance(hub, ClusterHub)
+    ann = Client(here, T0 + 1)
+    ann.hello("Ann", token, now=T0 + 1)  # relayed, as it were: roomless here
+    assert hub.identities.by_id[ann.last(p.Welcome).player].room is None
+    here.execute(hub.adopt(rooms[0], identities, T0 + 10, T0 + 5, [ann.last(p.Welcome).player]))
+    service = SimpleNamespace(  # the deadline is already past when the wait starts
+        store=SimpleNamespace(owner=lambda code: ("node1", 2)), lease_ms=0, node="node1",
+        hub=hub, server=here, registry=None, redis=None)
+    assert await wait_for_owner(service, ann.session, room) == "node1"  # type: ignore[arg-type]
+    assert not ann.link.closed
+    assert ann.last(p.State).room == room
 
 
 def test_a_token_made_on_another_node_says_hello_here(tmp_path: Path) -> None:
