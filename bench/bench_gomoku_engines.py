@@ -24,6 +24,28 @@ e.g. Rapfi built from its source outside this repository (GPL, measurement only:
 -DNO_MULTI_THREADING=ON && cmake --build build`; with no config.toml beside it,
 it runs its built-in classical evaluation, no network weights, one thread).
 
+With the VCT's counter-four check and black's open-three extension (ai/_core.c
+refuted, EXT_MAX), 2026-11-25, a quiet machine, 1 s per move, one game at a time:
+
+    .venv/bin/python bench/bench_gomoku_engines.py \
+        --engines pbrain:/work/rapfi-src/Rapfi/build/pbrain-rapfi --games 15 --jobs 1 \
+        --clock wall --losses bench/samples/losses/rapfi-ccore-wall
+    Rapfi (classical, 1 thread), four runs: hard black 7-8, 6-9, 7-8 and 6-9,
+    hard white 0-15 each (26 of 120, 22%). No overruns; hard 0.42-0.46 s wall per move
+    on average (max 0.93), depth 6.4 on average (max 12), 1,020,000 nodes/s.
+    ... --clock wall --jobs 1 --colour black, runs interleaved (experiment builds):
+    with the extension 7-8, 8-7, 4-11; the same search without it 4-11 (from a
+    full run), 6-9, 6-9. In all, black won 45 of 105 with it (43%) and white none.
+    .venv/bin/python bench/bench_gomoku_engines.py --engines tss --games 15 \
+        --jobs 1 --clock wall
+    tss: hard black 15-0-0, hard white 15-0-0 (30/30; the same without the
+    extension: 30/30); overruns hard 0, tss 17; depth 9.3 on average.
+    nice -n 10 .venv/bin/python bench/bench_gomoku_engines.py --engines tss \
+        --games 15 --jobs 2 --clock cpu --losses bench/samples/losses/tss-ccore
+    tss, CPU clock: hard black 15-0-0, hard white 14-1-0 (29/30; the loss is
+    opening 10 as white, as with an earlier core). With the extension for both
+    colours (not kept) white lost 1 to 3 of 15 here.
+
 With the evaluation weighting the side to move's shapes 1.2 times the opponent's
 (ai/_core.c OWN_PERMILLE), 2026-11-25, load 1-2, 1 s per move:
 

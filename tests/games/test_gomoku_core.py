@@ -17,6 +17,7 @@ import pytest
 from gridhall.server.games.gomoku.ai import choose_move, clock, core, hard
 from gridhall.server.games.gomoku.ai.patterns import C_FIVE
 from gridhall.server.games.gomoku.ai.position import Position
+from gridhall.server.games.gomoku.ai.threats import ThreatSearch
 from gridhall.server.games.gomoku.renju import forbidden_points
 
 Point = tuple[int, int]
@@ -203,3 +204,25 @@ def test_any_stones_on_any_size_get_an_empty_point() -> None:
         stones = [(x, y, 1 + i % 2) for i, (x, y) in enumerate(cells[:n])]
         x, y, *_ = search(size, k % 2, stones, 1 + n % 2, 0.005, bool(k % 3))
         assert 0 <= x < size and 0 <= y < size and (x, y) not in cells[:n]
+
+
+COUNTER_FOUR_GAME: list[Point] = [
+    (7, 7), (5, 6), (6, 8), (4, 7), (6, 7), (6, 5), (7, 4), (5, 7), (8, 6), (5, 9),
+    (5, 8), (3, 9), (4, 8), (3, 8), (2, 9), (8, 5), (9, 5), (10, 4), (7, 8), (8, 8),
+    (7, 6), (7, 5), (3, 10), (4, 9), (6, 10), (6, 9), (7, 9), (7, 10),
+]  # fmt: skip
+"""A game Rapfi won against the hard engine (bench, wall clock): black's 25th move,
+(6, 10), was played as a VCT; white's four at (6, 9) made black block at (7, 9),
+which made a four of black's own, and white's block at (7, 10) left black's attack
+with nothing."""
+
+
+@pytest.mark.usefixtures("cpu_clock")
+def test_a_vct_is_refuted_by_a_counter_four_whose_block_breaks_the_attack(engine: str) -> None:
+    # the premise: after the refutation black has no forced win left
+    after = Position(15, "freestyle", COUNTER_FOUR_GAME)
+    assert ThreatSearch(after, clock.now() + 30.0, shared=False).vct(depth=4) is None
+    # the VCT search used to count black's four-making block as keeping the initiative
+    st = hard.Stats()
+    move = hard.choose(COUNTER_FOUR_GAME[:24], 15, "freestyle", 1.0, st)
+    assert not (st.reason == "vct" and move == (6, 10))

@@ -235,7 +235,9 @@ class ThreatSearch:
         """The defender (to move) can meet me's threat with one of `defences`.
 
         A counter-four forces the attacker's block, after which the defender moves
-        again; if the attacker's threat is gone by then, count it as refuted.
+        again; if the attacker's threat is gone by then, count it as refuted. If
+        that block makes a four, the defender takes its point and the attack must
+        still win from there (the block may have broken it).
         """
         pos = self.pos
         op = 3 - me
@@ -253,8 +255,15 @@ class ThreatSearch:
                         return True
                     pos.make(b, me)
                     try:
-                        if pos.threats[me][C_FIVE]:
-                            continue  # the block made a four: the attacker keeps the initiative
+                        ours = pos.threats[me][C_FIVE]
+                        if len(ours) > 1:
+                            continue  # the block made an open four or two fours: a win
+                        if ours:
+                            # the block made a four: the defender takes its point, and
+                            # what is left of the attack must still win
+                            if self._still_wins(me, next(iter(ours)), depth, vcf_depth):
+                                continue
+                            return True
                         if not self.threatens_open_four(me):
                             return True
                         again = set(pos.threats[me][C_FOUR]) | set(pos.threats[op][C_FOUR])
@@ -270,6 +279,23 @@ class ThreatSearch:
             finally:
                 pos.unmake()
         return False
+
+    def _still_wins(self, me: int, point: int, depth: int, vcf_depth: int) -> bool:
+        """After the defender blocks me's four at `point`: does me still win?"""
+        pos = self.pos
+        op = 3 - me
+        if not pos.legal(op, point):
+            return True
+        pos.make(point, op)
+        try:
+            if pos.threats[op][C_FIVE]:
+                return False  # the block made a four back: counted as refuted
+            return (
+                self._vcf(me, vcf_depth) is not None
+                or self._vct(me, depth - 1, vcf_depth, 4) is not None
+            )
+        finally:
+            pos.unmake()
 
     # threat-space estimate --------------------------------------------------------------
     def threat_space(self, depth: int = 4, fours: int = 6) -> list[int] | None:
