@@ -98,6 +98,7 @@ def frame(type_: str, **fields: Any) -> bytes:
 
 # -- the probe (a separate process, so attackers never delay its clock) ------------
 
+
 async def probe(url: str) -> None:
     """Play marks in a room of our own; print ``sent_unix_time rtt_ms`` per move,
     and ``W sent_unix_time waited_ms`` every 0.1 s while an answer is late (so a
@@ -113,8 +114,9 @@ async def probe(url: str) -> None:
             next_at += 0.1
             sent = time.time()
             start = time.perf_counter()
-            await ws.send(frame("move", move={"action": "mark", "x": 0, "y": 0,
-                                              "mark": next(marks)}, id=n))
+            await ws.send(
+                frame("move", move={"action": "mark", "x": 0, "y": 0, "mark": next(marks)}, id=n)
+            )
             while True:
                 try:
                     data = await asyncio.wait_for(ws.recv(), 0.1)
@@ -132,11 +134,12 @@ async def probe(url: str) -> None:
 
 # -- the server (a separate process, with a loop-lag sampler) -------------------------
 
+
 async def serve(port: int, db: str) -> None:
     """The server with its default settings, plus a sampler that prints
     ``L unix_time lag_ms`` every 10 ms: how late the event loop ran a 10 ms timer."""
-    from gridhall.server.io.app import GameServer
     from gridhall.server.core.config import ServerConfig
+    from gridhall.server.io.app import GameServer
 
     try:
         from gridhall.server.io import collector
@@ -159,6 +162,7 @@ async def serve(port: int, db: str) -> None:
 
 
 # -- measuring -----------------------------------------------------------------------
+
 
 def cpu_seconds(pid: int) -> float:
     """User + system CPU time of one process (its main process; not its workers)."""
@@ -263,10 +267,19 @@ class Row:
             lat = [f"{len(ordered)}", f"{p50:.1f}", f"{p99:.1f}", f"{self.max():.1f}"]
         else:
             lat = ["0", "-", "-", f">{self.stalled:.0f}"]
-        return [self.name, *lat, f"{self.lag[0]:.1f}/{self.lag[1]:.0f}",
-                f"{self.before:.0f}", f"{self.peak:.0f}",
-                f"{self.after:.0f}", f"{self.cpu:.0%}", f"{self.starved:.0%}",
-                f"{self.workers:.0%}", f"{self.attackers:.0%}", self.note]
+        return [
+            self.name,
+            *lat,
+            f"{self.lag[0]:.1f}/{self.lag[1]:.0f}",
+            f"{self.before:.0f}",
+            f"{self.peak:.0f}",
+            f"{self.after:.0f}",
+            f"{self.cpu:.0%}",
+            f"{self.starved:.0%}",
+            f"{self.workers:.0%}",
+            f"{self.attackers:.0%}",
+            self.note,
+        ]
 
     def p99(self) -> float:
         ordered = sorted(self.probes) or [float("inf")]
@@ -279,6 +292,7 @@ class Row:
 
 
 # -- attacker helpers ----------------------------------------------------------------
+
 
 @dataclass
 class Attack:
@@ -305,9 +319,14 @@ class Attack:
         return time.time() < self.until
 
     @contextlib.asynccontextmanager
-    async def client(self, address: str, name: str, read: bool = True,
-                     rcvbuf: int | None = None, retry: bool = False
-                     ) -> AsyncIterator[ClientConnection]:
+    async def client(
+        self,
+        address: str,
+        name: str,
+        read: bool = True,
+        rcvbuf: int | None = None,
+        retry: bool = False,
+    ) -> AsyncIterator[ClientConnection]:
         """A welcomed connection from ``address``; ``read`` drains (and counts
         error codes of) everything the server sends. ``retry``: a connect refused
         because too many from this address are still connecting (a crowd arriving
@@ -330,8 +349,7 @@ class Attack:
                 if drain is not None:
                     drain.cancel()
 
-    async def _connect(self, address: str, read: bool, rcvbuf: int | None
-                       ) -> ClientConnection:
+    async def _connect(self, address: str, read: bool, rcvbuf: int | None) -> ClientConnection:
         sock = socket.socket()
         if rcvbuf is not None:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
@@ -339,8 +357,14 @@ class Attack:
             sock.bind((address, 0))
             sock.setblocking(False)
             await asyncio.get_running_loop().sock_connect(sock, ("127.0.0.1", self.port))
-            return await connect(self.url, sock=sock, compression=None, max_size=MAX_FRAME,
-                                 max_queue=None if read else 1, close_timeout=1)
+            return await connect(
+                self.url,
+                sock=sock,
+                compression=None,
+                max_size=MAX_FRAME,
+                max_queue=None if read else 1,
+                close_timeout=1,
+            )
         except BaseException:
             sock.close()
             raise
@@ -351,8 +375,9 @@ class Attack:
                 if isinstance(data, bytes) and b"\xa5error" in data[:16]:
                     self.counts[str(decode_map(data, MAX_FRAME).get("code"))] += 1
 
-    async def paced(self, ws: ClientConnection, make: Callable[[int], bytes],
-                    rate: float = 19.0) -> None:
+    async def paced(
+        self, ws: ClientConnection, make: Callable[[int], bytes], rate: float = 19.0
+    ) -> None:
         """Send ``make(n)`` at ``rate`` per second until the attack ends."""
         self.begin()
         next_at = time.monotonic()
@@ -368,8 +393,9 @@ class Attack:
 async def expect(ws: ClientConnection, type_: str, timeout: float = 30.0) -> dict[str, Any]:
     end = time.monotonic() + timeout
     while True:
-        msg = decode_map(await asyncio.wait_for(ws.recv(), max(0.01, end - time.monotonic())),
-                         MAX_FRAME)
+        msg = decode_map(
+            await asyncio.wait_for(ws.recv(), max(0.01, end - time.monotonic())), MAX_FRAME
+        )
         if msg["type"] == type_:
             return msg
         if msg["type"] == "error" and type_ != "error":
@@ -377,6 +403,7 @@ async def expect(ws: ClientConnection, type_: str, timeout: float = 30.0) -> dic
 
 
 # -- the attacks -----------------------------------------------------------------------
+
 
 async def attack_hints(a: Attack) -> str:
     async with a.client("127.0.0.2", "Host", read=False) as host:
@@ -387,14 +414,17 @@ async def attack_hints(a: Attack) -> str:
         async with contextlib.AsyncExitStack() as stack:
             players = [host]
             for n in range(3):
-                ws = await stack.enter_async_context(a.client("127.0.0.2", f"H{n}",
-                                                              read=False))
+                ws = await stack.enter_async_context(a.client("127.0.0.2", f"H{n}", read=False))
                 await ws.send(frame("join-room", room=room))
                 await expect(ws, "state")
                 players.append(ws)
             drains = [asyncio.create_task(a._drain(ws)) for ws in players]
-            await asyncio.gather(*(a.paced(ws, lambda n: frame("move", move={"action": "hint"},
-                                                               id=n)) for ws in players))
+            await asyncio.gather(
+                *(
+                    a.paced(ws, lambda n: frame("move", move={"action": "hint"}, id=n))
+                    for ws in players
+                )
+            )
             for d in drains:
                 d.cancel()
     return f"{a.counts['sent']} hints asked, {a.counts['server-busy']} busy"
@@ -410,16 +440,20 @@ async def attack_passwords(a: Attack) -> str:
             while a.running():  # closed for flooding? come back, as an attacker would
                 try:
                     async with a.client("127.0.0.3", f"G{n}") as ws:
-                        await a.paced(ws, lambda k: frame("join-room", room=room,
-                                                          password=f"guess{n}-{k}", id=k))
+                        await a.paced(
+                            ws,
+                            lambda k: frame("join-room", room=room, password=f"guess{n}-{k}", id=k),
+                        )
                 except (ConnectionClosed, OSError, InvalidHandshake, TimeoutError):
                     a.counts["closed"] += 1
                     await asyncio.sleep(0.2)
 
         await asyncio.gather(*(guesser(n) for n in range(20)))
     c = a.counts
-    return (f"{c['sent']} guesses: {c['wrong-password']} wrong, {c['rate-limited']} "
-            f"limited, {c['server-busy']} busy; {c['closed']} connections closed or refused")
+    return (
+        f"{c['sent']} guesses: {c['wrong-password']} wrong, {c['rate-limited']} "
+        f"limited, {c['server-busy']} busy; {c['closed']} connections closed or refused"
+    )
 
 
 async def attack_generation(a: Attack) -> str:
@@ -427,24 +461,33 @@ async def attack_generation(a: Attack) -> str:
 
     async def minesweeper(n: int) -> None:
         async with a.client(f"127.0.0.{4 + n}", f"M{n}") as ws:
-            steps = itertools.cycle([
-                frame("create-room", game="minesweeper", options=ng),
-                frame("move", move={"action": "reveal", "x": 50, "y": 50}),
-                frame("leave-room")])
+            steps = itertools.cycle(
+                [
+                    frame("create-room", game="minesweeper", options=ng),
+                    frame("move", move={"action": "reveal", "x": 50, "y": 50}),
+                    frame("leave-room"),
+                ]
+            )
             await a.paced(ws, lambda k: next(steps), rate=6.0)
 
     async def linkmatch(n: int) -> None:
         async with a.client(f"127.0.0.{8 + n}", f"L{n}") as ws:
-            steps = itertools.cycle([
-                frame("create-room", game="linkmatch",
-                      options={"width": 30, "height": 16, "countdown": 0}),
-                frame("start"), frame("leave-room")])
+            steps = itertools.cycle(
+                [
+                    frame(
+                        "create-room",
+                        game="linkmatch",
+                        options={"width": 30, "height": 16, "countdown": 0},
+                    ),
+                    frame("start"),
+                    frame("leave-room"),
+                ]
+            )
             await a.paced(ws, lambda k: next(steps), rate=6.0)
 
-    await asyncio.gather(*(minesweeper(n) for n in range(4)),
-                         *(linkmatch(n) for n in range(2)))
+    await asyncio.gather(*(minesweeper(n) for n in range(4)), *(linkmatch(n) for n in range(2)))
     c = a.counts
-    return (f"{c['sent']} frames: {c['server-busy']} busy, {c['rate-limited']} limited")
+    return f"{c['sent']} frames: {c['server-busy']} busy, {c['rate-limited']} limited"
 
 
 async def attack_slow_readers(a: Attack) -> str:
@@ -456,8 +499,14 @@ async def attack_slow_readers(a: Attack) -> str:
         drain = asyncio.create_task(a._drain(owner))
         a.begin()
         marks = itertools.cycle(["flag", "none"])
-        mover = asyncio.create_task(a.paced(owner, lambda k: frame(  # each move: 40 KB out
-            "move", move={"action": "mark", "x": 0, "y": 0, "mark": next(marks)})))
+        mover = asyncio.create_task(
+            a.paced(
+                owner,
+                lambda k: frame(  # each move: 40 KB out
+                    "move", move={"action": "mark", "x": 0, "y": 0, "mark": next(marks)}
+                ),
+            )
+        )
 
         async def spectator(n: int) -> None:
             while a.running():
@@ -485,8 +534,9 @@ async def attack_room_cap(a: Attack) -> str:
                     msg = decode_map(await asyncio.wait_for(ws.recv(), 5), MAX_FRAME)
                     while msg["type"] == "welcome":
                         msg = decode_map(await asyncio.wait_for(ws.recv(), 5), MAX_FRAME)
-                    a.counts["created" if msg["type"] == "joined" else
-                             str(msg.get("code", msg["type"]))] += 1
+                    a.counts[
+                        "created" if msg["type"] == "joined" else str(msg.get("code", msg["type"]))
+                    ] += 1
             except (ConnectionClosed, OSError, InvalidHandshake, TimeoutError):
                 a.counts["refused connection"] += 1
                 await asyncio.sleep(0.1)
@@ -500,8 +550,10 @@ async def attack_room_cap(a: Attack) -> str:
             msg = decode_map(await other.recv(), MAX_FRAME)
         others = "can" if msg["type"] == "joined" else f"cannot ({msg.get('code')})"
     c = a.counts
-    return (f"one address made {c['created']} rooms ({c['server-busy']} busy, "
-            f"{c['rate-limited']} limited); another address {others} create one")
+    return (
+        f"one address made {c['created']} rooms ({c['server-busy']} busy, "
+        f"{c['rate-limited']} limited); another address {others} create one"
+    )
 
 
 async def attack_flood(a: Attack) -> str:
@@ -527,8 +579,10 @@ async def attack_flood(a: Attack) -> str:
             closed = f"closed {exc.rcvd.code} {exc.rcvd.reason!r}" if exc.rcvd else "closed"
         task.cancel()
     sent = a.counts["sent"]
-    return (f"{sent} frames, {sent - len(answered)} unanswered, "
-            f"{a.counts['rate-limited']} rate-limited answers, {closed}")
+    return (
+        f"{sent} frames, {sent - len(answered)} unanswered, "
+        f"{a.counts['rate-limited']} rate-limited answers, {closed}"
+    )
 
 
 async def attack_names(a: Attack) -> str:
@@ -544,37 +598,47 @@ async def attack_names(a: Attack) -> str:
         except TimeoutError:
             return {"type": "nothing"}
 
-    async with a.client("127.0.0.16", "Bob", read=False) as bob, \
-            a.client("127.0.0.16", "b\u200bob\u202e", read=False) as twin, \
-            a.client("127.0.0.16", "Computer (hard)", read=False) as fake:
+    async with (
+        a.client("127.0.0.16", "Bob", read=False) as bob,
+        a.client("127.0.0.16", "b\u200bob\u202e", read=False) as twin,
+        a.client("127.0.0.16", "Computer (hard)", read=False) as fake,
+    ):
         await first(bob, "welcome")
         await first(twin, "welcome")
-        checks["reserved name refused"] = (await first(fake, "welcome", "error"))["type"] \
-            == "error"
+        checks["reserved name refused"] = (await first(fake, "welcome", "error"))["type"] == "error"
         await twin.send(frame("player-info", color="teal", id=1))
         checks["player-info outside a room answered"] = (
-            await first(twin, "profile", "error", "player-info")).get("re") == 1
+            await first(twin, "profile", "error", "player-info")
+        ).get("re") == 1
         await bob.send(frame("create-room", game="gomoku"))
         room = (await first(bob, "joined"))["room"]
         await twin.send(frame("join-room", room=room))
         joined = await first(twin, "joined")
-        checks["no duplicate or invisible name"] = joined.get("name") not in (None, "Bob", "bob",
-                                                                          "b\u200bob\u202e")
+        checks["no duplicate or invisible name"] = joined.get("name") not in (
+            None,
+            "Bob",
+            "bob",
+            "b\u200bob\u202e",
+        )
         await bob.send(frame("player-info", color="<script>x</script>", id=2))
         checks["free-text colour refused"] = (await first(bob, "error", "player-info"))[
-            "type"] == "error"
+            "type"
+        ] == "error"
     failed = [k for k, ok in checks.items() if not ok]
     a.counts["failed"] = len(failed)
     return "all rules hold" if not failed else "FAILS: " + "; ".join(failed)
 
 
-GOMOKU_POINTS = sorted(((x, y) for x in range(15) for y in range(15)),
-                       key=lambda pt: (abs(pt[0] - 7) + abs(pt[1] - 7), pt))
+GOMOKU_POINTS = sorted(
+    ((x, y) for x in range(15) for y in range(15)),
+    key=lambda pt: (abs(pt[0] - 7) + abs(pt[1] - 7), pt),
+)
 """Where a scripted Gomoku player puts its stones: the first empty one, centre out."""
 
 
-async def gomoku_moves(a: Attack, ws: ClientConnection, me: str,
-                       replies: list[float] | None = None) -> None:
+async def gomoku_moves(
+    a: Attack, ws: ClientConnection, me: str, replies: list[float] | None = None
+) -> None:
     """Play Gomoku against the room's computer until the attack ends: a stone on
     each turn, ``play-again`` after each game; ``replies`` gets the ms from each
     of our moves to the computer's answer."""
@@ -600,8 +664,9 @@ async def gomoku_moves(a: Attack, ws: ClientConnection, me: str,
             sent = time.perf_counter()
 
 
-async def answered(ws: ClientConnection, send: bytes, rid: int, done: Callable[[dict[str, Any]],
-                   bool]) -> tuple[float, str]:
+async def answered(
+    ws: ClientConnection, send: bytes, rid: int, done: Callable[[dict[str, Any]], bool]
+) -> tuple[float, str]:
     """Send a request; (ms, "ok" or the error's code) once it is answered (an error
     without ``re`` counts: some refusals do not say which request they answer)."""
     start = time.perf_counter()
@@ -624,8 +689,10 @@ def latencies(name: str, samples: list[float], codes: Counter[str]) -> str:
     ordered = sorted(samples)
     p90 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.9))]
     refused = ",".join(f"{n} {c}" for c, n in codes.items() if c != "ok")
-    return (f"{name} {statistics.median(ordered):.0f}/{p90:.0f}/{ordered[-1]:.0f} ms "
-            f"n={len(ordered)}" + (f" ({refused})" if refused else ""))
+    return (
+        f"{name} {statistics.median(ordered):.0f}/{p90:.0f}/{ordered[-1]:.0f} ms "
+        f"n={len(ordered)}" + (f" ({refused})" if refused else "")
+    )
 
 
 async def attack_computers(a: Attack) -> str:
@@ -641,8 +708,12 @@ async def attack_computers(a: Attack) -> str:
             await ws.send(frame("create-room", game="gomoku", options={"ai": "hard"}))
             await gomoku_moves(a, ws, me)
 
-    async def paced(address: str, name: str, every: float,
-                    step: Callable[[ClientConnection, int], Awaitable[None]]) -> None:
+    async def paced(
+        address: str,
+        name: str,
+        every: float,
+        step: Callable[[ClientConnection, int], Awaitable[None]],
+    ) -> None:
         async with a.client(address, name, read=False) as ws:
             await expect(ws, "welcome")
             for n in itertools.count(1):
@@ -662,8 +733,12 @@ async def attack_computers(a: Attack) -> str:
             times[kind].append(ms)
 
     async def join(ws: ClientConnection, n: int) -> None:
-        sample = await answered(ws, frame("join-room", room=private, password="pw", id=n), n,
-                                lambda m: m["type"] == "joined")
+        sample = await answered(
+            ws,
+            frame("join-room", room=private, password="pw", id=n),
+            n,
+            lambda m: m["type"] == "joined",
+        )
         timed("join", sample)
         if sample[1] == "ok":
             await ws.send(frame("leave-room"))
@@ -672,18 +747,30 @@ async def attack_computers(a: Attack) -> str:
     async def reveal(ws: ClientConnection, n: int) -> None:
         await ws.send(frame("create-room", game="minesweeper", options={"preset": "expert"}))
         await expect(ws, "state")
-        timed("reveal", await answered(ws, frame("move", move={"action": "reveal", "x": 15,
-                                                               "y": 8}, id=n), n,
-                                       lambda m: m["type"] == "moved"))
+        timed(
+            "reveal",
+            await answered(
+                ws,
+                frame("move", move={"action": "reveal", "x": 15, "y": 8}, id=n),
+                n,
+                lambda m: m["type"] == "moved",
+            ),
+        )
         await ws.send(frame("leave-room"))
         await expect(ws, "left")
 
     async def race(ws: ClientConnection, n: int) -> None:
         await ws.send(frame("create-room", game="linkmatch", options={"countdown": 0}))
         await expect(ws, "state")
-        timed("race", await answered(ws, frame("start", id=n), n,
-                                     lambda m: m["type"] == "state"
-                                     and m.get("status") == "playing"))
+        timed(
+            "race",
+            await answered(
+                ws,
+                frame("start", id=n),
+                n,
+                lambda m: m["type"] == "state" and m.get("status") == "playing",
+            ),
+        )
         await ws.send(frame("leave-room"))
         await expect(ws, "left")
 
@@ -697,13 +784,20 @@ async def attack_computers(a: Attack) -> str:
         await owner.send(frame("create-room", game="gomoku", password="pw"))
         private = (await expect(owner, "joined"))["room"]
         a.begin()
-        await asyncio.gather(*(hard(n) for n in range(10)), easy(),
-                             paced("127.0.0.31", "Joiner", 1.1, join),
-                             paced("127.0.0.33", "Revealer", 2.1, reveal),
-                             paced("127.0.0.34", "Racer", 2.1, race))
+        await asyncio.gather(
+            *(hard(n) for n in range(10)),
+            easy(),
+            paced("127.0.0.31", "Joiner", 1.1, join),
+            paced("127.0.0.33", "Revealer", 2.1, reveal),
+            paced("127.0.0.34", "Racer", 2.1, race),
+        )
     busy = sum(c["server-busy"] for c in codes.values())
-    return "; ".join([latencies(k, v, codes[k]) for k, v in times.items()]
-                     + [f"{a.counts['computer moves']} computer moves, {busy} busy"])
+    return "; ".join(
+        [latencies(k, v, codes[k]) for k, v in times.items()]
+        + [f"{a.counts['computer moves']} computer moves, {busy} busy"]
+    )
+
+
 TERMINAL_CLIENT = """
 import sys
 from gridhall.client.tui.app import GridhallApp
@@ -731,12 +825,22 @@ async def attack_client_text(a: Attack) -> str:
         await evil.send(frame("create-room", game="gomoku"))
         room = (await expect(evil, "joined"))["room"]
         a.begin()
-        procs = [await asyncio.create_subprocess_exec(
-            sys.executable, "-c", TERMINAL_CLIENT, a.url, room, str(a.seconds),
-            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
-            for _ in range(clients)]
-        chat = asyncio.create_task(a.paced(evil, lambda n: frame("chat", text=f"[/]{n} [bold]"),
-                                           rate=0.5))
+        procs = [
+            await asyncio.create_subprocess_exec(
+                sys.executable,
+                "-c",
+                TERMINAL_CLIENT,
+                a.url,
+                room,
+                str(a.seconds),
+                stdout=asyncio.subprocess.DEVNULL,
+                stderr=asyncio.subprocess.PIPE,
+            )
+            for _ in range(clients)
+        ]
+        chat = asyncio.create_task(
+            a.paced(evil, lambda n: frame("chat", text=f"[/]{n} [bold]"), rate=0.5)
+        )
         for proc in procs:
             _, err = await proc.communicate()
             if proc.returncode != 0:
@@ -747,6 +851,8 @@ async def attack_client_text(a: Attack) -> str:
     a.counts["crashed"] = crashed
     why = "; ".join(k for k in a.counts if k not in ("sent", "crashed"))
     return f"{clients} terminal clients, {crashed} crashed" + (f" ({why})" if why else "")
+
+
 async def attack_spectator_churn(a: Attack) -> str:
     room = ""
     created, ready = asyncio.Event(), asyncio.Event()
@@ -768,8 +874,9 @@ async def attack_spectator_churn(a: Attack) -> str:
                     welcome = await expect(ws, "welcome")
                     token.setdefault(n, welcome["token"])
                     if not room:
-                        await ws.send(frame("create-room", game="minesweeper",
-                                            options={"preset": "beginner"}))
+                        await ws.send(
+                            frame("create-room", game="minesweeper", options={"preset": "beginner"})
+                        )
                         room = (await expect(ws, "joined"))["room"]
                         await expect(ws, "state")
                         created.set()
@@ -790,8 +897,13 @@ async def attack_spectator_churn(a: Attack) -> str:
 
                     reader = asyncio.create_task(read())
                     try:
-                        await a.paced(ws, lambda k: frame("move", move={
-                            "action": "mark", "x": 8, "y": n, "mark": next(marks)}), rate=2.0)
+                        await a.paced(
+                            ws,
+                            lambda k: frame(
+                                "move", move={"action": "mark", "x": 8, "y": n, "mark": next(marks)}
+                            ),
+                            rate=2.0,
+                        )
                     finally:
                         reader.cancel()
                     return
@@ -811,9 +923,11 @@ async def attack_spectator_churn(a: Attack) -> str:
 
     await asyncio.gather(player(0), player(1), *(spectator(n) for n in range(20)))
     c = a.counts
-    return (f"{c['churns']} join+leave; players: {c['player disconnects']} disconnects, "
-            f"{c['player syncs']} syncs sent, {c['player rate-limited']} rate-limited; "
-            f"spectators: {c['rate-limited']} rate-limited")
+    return (
+        f"{c['churns']} join+leave; players: {c['player disconnects']} disconnects, "
+        f"{c['player syncs']} syncs sent, {c['player rate-limited']} rate-limited; "
+        f"spectators: {c['rate-limited']} rate-limited"
+    )
 
 
 async def attack_fanout(a: Attack) -> str:
@@ -851,8 +965,7 @@ async def attack_fanout(a: Attack) -> str:
                 settled.set()
 
         async def watch(n: int) -> None:
-            async with a.client(f"127.0.0.{30 + n % 10}", f"W{n}", read=False,
-                                retry=True) as ws:
+            async with a.client(f"127.0.0.{30 + n % 10}", f"W{n}", read=False, retry=True) as ws:
                 await expect(ws, "welcome")
                 while True:  # join to watch, waiting as told when arrivals are paced
                     await ws.send(frame("join-room", room=room, role="spectator"))
@@ -879,18 +992,21 @@ async def attack_fanout(a: Attack) -> str:
                 reader = asyncio.create_task(count())
                 await asyncio.sleep(random.random() * 1.25)
                 try:
-                    await a.paced(ws, lambda k: frame("chat", text=f"line {k} from {n}"),
-                                  rate=0.8)
+                    await a.paced(ws, lambda k: frame("chat", text=f"line {k} from {n}"), rate=0.8)
                 finally:
                     reader.cancel()
 
         await asyncio.gather(*(spectator(n) for n in range(400)))
         drain.cancel()
     c = a.counts
-    return (f"{c['in the room']} watching, {c['room-full']} room-full; {c['sent']} lines "
-            f"sent, {received['lines']} broadcast, {c['rate-limited']} rate-limited, "
-            f"{c['not-in-room']} not in a room; {received['frames'] / a.seconds:.0f} frames/s "
-            "to spectators")
+    return (
+        f"{c['in the room']} watching, {c['room-full']} room-full; {c['sent']} lines "
+        f"sent, {received['lines']} broadcast, {c['rate-limited']} rate-limited, "
+        f"{c['not-in-room']} not in a room; {received['frames'] / a.seconds:.0f} frames/s "
+        "to spectators"
+    )
+
+
 def db_mb(path: str) -> float:
     """The database's size on disk: the file and its WAL (MB)."""
     total = 0
@@ -928,18 +1044,20 @@ async def attack_disk(a: Attack) -> str:
     async def flaggers() -> None:
         async with contextlib.AsyncExitStack() as stack:
             host = await stack.enter_async_context(a.client("127.0.0.40", "F0", read=False))
-            await host.send(frame("create-room", game="minesweeper",
-                                  options={"width": 30, "height": 16, "mines": 99,
-                                           "max_players": 8}))
+            await host.send(
+                frame(
+                    "create-room",
+                    game="minesweeper",
+                    options={"width": 30, "height": 16, "mines": 99, "max_players": 8},
+                )
+            )
             room = (await expect(host, "joined"))["room"]
             await host.send(frame("move", move={"action": "reveal", "x": 15, "y": 8}))
             rows = (await expect(host, "moved"))["view"]["rows"]
-            hidden = [(x, y) for y, row in enumerate(rows) for x, ch in enumerate(row)
-                      if ch == "#"]
+            hidden = [(x, y) for y, row in enumerate(rows) for x, ch in enumerate(row) if ch == "#"]
             players = [host]
             for n in range(1, 8):
-                ws = await stack.enter_async_context(a.client("127.0.0.40", f"F{n}",
-                                                              read=False))
+                ws = await stack.enter_async_context(a.client("127.0.0.40", f"F{n}", read=False))
                 await ws.send(frame("join-room", room=room))
                 await expect(ws, "state")
                 players.append(ws)
@@ -948,11 +1066,22 @@ async def attack_disk(a: Attack) -> str:
             def toggle(n: int, k: int) -> bytes:
                 x, y = hidden[(n * 7 + k // 2) % len(hidden)]
                 a.counts["marks"] += 1
-                return frame("move", move={"action": "mark", "x": x, "y": y,
-                                           "mark": "flag" if k % 2 == 0 else "none"})
+                return frame(
+                    "move",
+                    move={
+                        "action": "mark",
+                        "x": x,
+                        "y": y,
+                        "mark": "flag" if k % 2 == 0 else "none",
+                    },
+                )
 
-            await asyncio.gather(*(a.paced(ws, lambda k, n=n: toggle(n, k), rate=10.0)
-                                   for n, ws in enumerate(players)))
+            await asyncio.gather(
+                *(
+                    a.paced(ws, lambda k, n=n: toggle(n, k), rate=10.0)
+                    for n, ws in enumerate(players)
+                )
+            )
             for d in drains:
                 d.cancel()
 
@@ -986,35 +1115,46 @@ async def attack_disk(a: Attack) -> str:
     async def chat_room_owned(r: int) -> None:
         """A chat room: its creator chats, nine spectators of it too."""
         async with a.client(f"127.0.0.{20 + r}", f"C{r}0", read=False) as ws:
-            await ws.send(frame("create-room", game="minesweeper",
-                                options={"preset": "beginner", "max_players": 8}))
+            await ws.send(
+                frame(
+                    "create-room",
+                    game="minesweeper",
+                    options={"preset": "beginner", "max_players": 8},
+                )
+            )
             room = (await expect(ws, "joined"))["room"]
             drain = asyncio.create_task(a._drain(ws))
-            others = [again("chatter", lambda k=k: chatter(room, r * 10 + k))
-                      for k in range(1, 10)]
-            await asyncio.gather(a.paced(ws, lambda k: frame("chat", text=f"{text}{k}"),
-                                         rate=0.7), *others)
+            others = [again("chatter", lambda k=k: chatter(room, r * 10 + k)) for k in range(1, 10)]
+            await asyncio.gather(
+                a.paced(ws, lambda k: frame("chat", text=f"{text}{k}"), rate=0.7), *others
+            )
             drain.cancel()
 
-    await asyncio.gather(sample(), again("flagger", flaggers),
-                         *(again("resigner", lambda n=n: resigner(n)) for n in range(4)),
-                         *(again("chat room", lambda r=r: chat_room_owned(r))
-                           for r in range(4)))
+    await asyncio.gather(
+        sample(),
+        again("flagger", flaggers),
+        *(again("resigner", lambda n=n: resigner(n)) for n in range(4)),
+        *(again("chat room", lambda r=r: chat_room_owned(r)) for r in range(4)),
+    )
     measure()
     tables = ""
     with contextlib.suppress(sqlite3.Error), contextlib.closing(sqlite3.connect(a.db)) as db:
-        tables = ", ".join(f"{t} {db.execute(f'SELECT COUNT(*) FROM {t}').fetchone()[0]}"
-                           for t in ("chat", "journal", "games"))
+        tables = ", ".join(
+            f"{t} {db.execute(f'SELECT COUNT(*) FROM {t}').fetchone()[0]}"
+            for t in ("chat", "journal", "games")
+        )
     files = " ".join(f"{d:.1f}" for d, _, _ in sizes)
     wals = " ".join(f"{w:.1f}" for _, w, _ in sizes)
     rss = " ".join(f"{r:.0f}" for _, _, r in sizes)
-    return (f"every {a.seconds / 10:.0f} s: db file MB {files}; WAL MB {wals}; RSS MB {rss}; "
-            f"{a.counts['sent'] - a.counts['marks']} chat lines, {a.counts['marks']} marks, "
-            f"{a.counts['games']} games resigned; rows at the end: {tables}; closed: "
-            + (", ".join(f"{k} {v}" for k, v in a.counts.items() if k.endswith("closed"))
-               or "none"))
-async def raw_socket(a: Attack, address: str
-                     ) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    return (
+        f"every {a.seconds / 10:.0f} s: db file MB {files}; WAL MB {wals}; RSS MB {rss}; "
+        f"{a.counts['sent'] - a.counts['marks']} chat lines, {a.counts['marks']} marks, "
+        f"{a.counts['games']} games resigned; rows at the end: {tables}; closed: "
+        + (", ".join(f"{k} {v}" for k, v in a.counts.items() if k.endswith("closed")) or "none")
+    )
+
+
+async def raw_socket(a: Attack, address: str) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
     """A plain TCP connection to the server from ``address`` (no handshake)."""
     sock = socket.socket()
     try:
@@ -1043,6 +1183,7 @@ async def until_cut(a: Attack, reader: asyncio.StreamReader) -> bool:
 
 async def newcomer(a: Attack, address: str, name: str) -> bool:
     """Can a new player from ``address`` connect, say hello and open a room within 5 s?"""
+
     async def attempt() -> None:
         async with a.client(address, name, read=False) as ws:
             await expect(ws, "welcome")
@@ -1064,8 +1205,7 @@ async def newcomers(a: Attack, address: str, every: float = 1.0) -> None:
     while a.running():
         await asyncio.sleep(every)
         n += 1
-        a.counts["newcomer ok" if await newcomer(a, address, f"New{n}") else
-                 "newcomer failed"] += 1
+        a.counts["newcomer ok" if await newcomer(a, address, f"New{n}") else "newcomer failed"] += 1
 
 
 async def attack_headers(a: Attack) -> str:
@@ -1077,8 +1217,9 @@ async def attack_headers(a: Attack) -> str:
     async def one() -> None:
         while a.running():
             try:  # a connect into a full accept queue waits for SYN retries: bound it
-                reader, writer = await asyncio.wait_for(raw_socket(a, "127.0.0.17"),
-                                                        max(0.01, a.until - time.time()))
+                reader, writer = await asyncio.wait_for(
+                    raw_socket(a, "127.0.0.17"), max(0.01, a.until - time.time())
+                )
             except (OSError, TimeoutError):
                 a.counts["connect failed"] += 1
                 await asyncio.sleep(0.5)
@@ -1106,8 +1247,10 @@ async def attack_headers(a: Attack) -> str:
 
     await asyncio.gather(*(one() for _ in range(1000)))
     c = a.counts
-    return (f"{c['sockets']} sockets sent {c['MiB']:.0f} MiB of headers; {c['cut']} cut, "
-            f"{c['connect failed']} connects failed")
+    return (
+        f"{c['sockets']} sockets sent {c['MiB']:.0f} MiB of headers; {c['cut']} cut, "
+        f"{c['connect failed']} connects failed"
+    )
 
 
 async def attack_slow_sockets(a: Attack) -> str:
@@ -1145,8 +1288,10 @@ async def attack_slow_sockets(a: Attack) -> str:
 
     await asyncio.gather(*(one() for _ in range(1100)), newcomers(a, "127.0.0.19"))
     c = a.counts
-    return (f"{c['sockets']} slow sockets, {c['cut']} cut; new players: "
-            f"{c['newcomer ok']} in, {c['newcomer failed']} failed")
+    return (
+        f"{c['sockets']} slow sockets, {c['cut']} cut; new players: "
+        f"{c['newcomer ok']} in, {c['newcomer failed']} failed"
+    )
 
 
 async def attack_no_hello(a: Attack) -> str:
@@ -1171,12 +1316,16 @@ async def attack_no_hello(a: Attack) -> str:
                 a.counts["refused"] += 1
             await asyncio.sleep(0.5)
 
-    await asyncio.gather(*(one(f"127.0.0.{20 + n}") for n in range(10) for _ in range(50)),
-                         newcomers(a, "127.0.0.30"))
+    await asyncio.gather(
+        *(one(f"127.0.0.{20 + n}") for n in range(10) for _ in range(50)),
+        newcomers(a, "127.0.0.30"),
+    )
     c = a.counts
-    return (f"{c['connections']} idle connections ({c['closed']} closed by the server, "
-            f"{c['refused']} refused); new players: {c['newcomer ok']} in, "
-            f"{c['newcomer failed']} failed")
+    return (
+        f"{c['connections']} idle connections ({c['closed']} closed by the server, "
+        f"{c['refused']} refused); new players: {c['newcomer ok']} in, "
+        f"{c['newcomer failed']} failed"
+    )
 
 
 async def attack_origin(a: Attack) -> str:
@@ -1196,19 +1345,27 @@ async def attack_origin(a: Attack) -> str:
 
 
 ATTACKS: dict[str, Callable[[Attack], Awaitable[str]]] = {
-    "hints": attack_hints, "passwords": attack_passwords, "generation": attack_generation,
-    "slow-readers": attack_slow_readers, "room-cap": attack_room_cap, "flood": attack_flood,
+    "hints": attack_hints,
+    "passwords": attack_passwords,
+    "generation": attack_generation,
+    "slow-readers": attack_slow_readers,
+    "room-cap": attack_room_cap,
+    "flood": attack_flood,
     "names": attack_names,
     "computers": attack_computers,
     "client-text": attack_client_text,
-    "spectator-churn": attack_spectator_churn, "fanout": attack_fanout,
+    "spectator-churn": attack_spectator_churn,
+    "fanout": attack_fanout,
     "disk": attack_disk,
-    "headers": attack_headers, "slow-sockets": attack_slow_sockets,
-    "no-hello": attack_no_hello, "origin": attack_origin,
+    "headers": attack_headers,
+    "slow-sockets": attack_slow_sockets,
+    "no-hello": attack_no_hello,
+    "origin": attack_origin,
 }
 
 
 # -- running it all --------------------------------------------------------------------
+
 
 def soft_nofile(limit: int) -> None:
     """Start the server with this soft open-files limit (a desktop's default is 1024;
@@ -1226,8 +1383,9 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-async def wait_listening(port: int, proc: subprocess.Popen[bytes] | asyncio.subprocess.Process
-                         ) -> None:
+async def wait_listening(
+    port: int, proc: subprocess.Popen[bytes] | asyncio.subprocess.Process
+) -> None:
     for _ in range(200):
         with contextlib.suppress(OSError):
             _, writer = await asyncio.open_connection("127.0.0.1", port)
@@ -1274,22 +1432,32 @@ async def session(args: argparse.Namespace, names: list[str], idle: bool) -> lis
     url = f"ws://127.0.0.1:{port}/"
     env = dict(os.environ)
     if args.server_path:
-        env["PYTHONPATH"] = os.pathsep.join(filter(None, [args.server_path,
-                                                         env.get("PYTHONPATH")]))
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [args.server_path, env.get("PYTHONPATH")]))
     tmp = tempfile.TemporaryDirectory()
     server = await asyncio.create_subprocess_exec(
-        sys.executable, __file__, "--serve", str(port), "--db", f"{tmp.name}/attack.db",
-        env=env, cwd=tmp.name, stdout=asyncio.subprocess.PIPE,
-        preexec_fn=lambda: soft_nofile(args.nofile))
+        sys.executable,
+        __file__,
+        "--serve",
+        str(port),
+        "--db",
+        f"{tmp.name}/attack.db",
+        env=env,
+        cwd=tmp.name,
+        stdout=asyncio.subprocess.PIPE,
+        preexec_fn=lambda: soft_nofile(args.nofile),
+    )
     assert server.stdout is not None
     await wait_listening(port, server)
     probe_proc = await asyncio.create_subprocess_exec(
-        sys.executable, __file__, "--probe", url, stdout=asyncio.subprocess.PIPE)
+        sys.executable, __file__, "--probe", url, stdout=asyncio.subprocess.PIPE
+    )
     assert probe_proc.stdout is not None
     watch = Watch(server.pid)
-    tasks = [asyncio.create_task(watch.read_probe(probe_proc.stdout)),
-             asyncio.create_task(watch.read_lag(server.stdout)),
-             asyncio.create_task(watch.sample_rss())]
+    tasks = [
+        asyncio.create_task(watch.read_probe(probe_proc.stdout)),
+        asyncio.create_task(watch.read_lag(server.stdout)),
+        asyncio.create_task(watch.sample_rss()),
+    ]
     rows: list[Row] = []
     try:
         for _ in range(300):  # the probe's first 30 round trips: it runs, the server is warm
@@ -1298,15 +1466,24 @@ async def session(args: argparse.Namespace, names: list[str], idle: bool) -> lis
             await asyncio.sleep(0.1)
         baseline = rss_mb(server.pid)
         if idle:
-            rows.append(Row("(idle)", [r for t, r in watch.rtts], baseline, baseline,
-                            baseline, "", baseline=baseline, lag=watch.lag(0.0, time.time())))
+            rows.append(
+                Row(
+                    "(idle)",
+                    [r for t, r in watch.rtts],
+                    baseline,
+                    baseline,
+                    baseline,
+                    "",
+                    baseline=baseline,
+                    lag=watch.lag(0.0, time.time()),
+                )
+            )
         for name in names:
             before = rss_mb(server.pid)
             start = time.time()
             cpu0, work0 = cpu_seconds(server.pid), workers_cpu_seconds(server.pid)
             wait0, own0 = cpu_wait_seconds(server.pid), time.process_time()
-            attack = Attack(url, port, args.seconds, db=f"{tmp.name}/attack.db",
-                            pid=server.pid)
+            attack = Attack(url, port, args.seconds, db=f"{tmp.name}/attack.db", pid=server.pid)
             try:
                 note = await asyncio.wait_for(ATTACKS[name](attack), args.seconds + 60)
             except Exception as exc:  # report, and go on with the next attack
@@ -1320,10 +1497,23 @@ async def session(args: argparse.Namespace, names: list[str], idle: bool) -> lis
             await asyncio.sleep(5.0)
             after = rss_mb(server.pid)
             peak = max((r for t, r in watch.rss if start <= t), default=after)
-            rows.append(Row(name, [r for t, r in watch.rtts if start <= t <= end], before,
-                            peak, after, note, stalled=watch.stalled(start, end), cpu=cpu,
-                            workers=workers, starved=starved, attackers=attackers,
-                            baseline=baseline, lag=watch.lag(start, end)))
+            rows.append(
+                Row(
+                    name,
+                    [r for t, r in watch.rtts if start <= t <= end],
+                    before,
+                    peak,
+                    after,
+                    note,
+                    stalled=watch.stalled(start, end),
+                    cpu=cpu,
+                    workers=workers,
+                    starved=starved,
+                    attackers=attackers,
+                    baseline=baseline,
+                    lag=watch.lag(start, end),
+                )
+            )
             print(f"  {name}: done ({note})", file=sys.stderr, flush=True)
     finally:
         for task in tasks:
@@ -1343,47 +1533,84 @@ async def session(args: argparse.Namespace, names: list[str], idle: bool) -> lis
 
 def report(rows: list[Row], args: argparse.Namespace) -> None:
     load = os.getloadavg()
-    print(f"server: {'tree ' + args.server_path if args.server_path else 'this tree'}"
-          f"{', fresh for each attack' if args.fresh else ''}; "
-          f"{args.seconds:.0f} s per attack; load average {load[0]:.2f} {load[1]:.2f} "
-          f"{load[2]:.2f} on {os.cpu_count()} cores")
-    head = ["attack", "probes", "p50 ms", "p99 ms", "max ms", "loop lag p99/max", "RSS before",
-            "peak",
-            "+5 s (MB)", "loop CPU", "CPU wait", "workers", "attackers", "what happened"]
+    print(
+        f"server: {'tree ' + args.server_path if args.server_path else 'this tree'}"
+        f"{', fresh for each attack' if args.fresh else ''}; "
+        f"{args.seconds:.0f} s per attack; load average {load[0]:.2f} {load[1]:.2f} "
+        f"{load[2]:.2f} on {os.cpu_count()} cores"
+    )
+    head = [
+        "attack",
+        "probes",
+        "p50 ms",
+        "p99 ms",
+        "max ms",
+        "loop lag p99/max",
+        "RSS before",
+        "peak",
+        "+5 s (MB)",
+        "loop CPU",
+        "CPU wait",
+        "workers",
+        "attackers",
+        "what happened",
+    ]
     table = [head, *[r.cells() for r in rows]]
     widths = [max(len(row[i]) for row in table) for i in range(len(head) - 1)]
     for row in table:
-        print("  ".join(c.rjust(w) if i else c.ljust(w)
-                        for i, (c, w) in enumerate(zip(row, widths, strict=False)))
-              + "  " + row[-1])
-    print(f"goals: probe max <= {GOAL_MAX_MS:.0f} ms and p99 <= {GOAL_P99_MS:.0f} ms under "
-          f"every attack; RSS within {GOAL_RSS_MB:.0f} MB of the baseline "
-          f"(the server's RSS before the first attack) 5 s after")
+        print(
+            "  ".join(
+                c.rjust(w) if i else c.ljust(w)
+                for i, (c, w) in enumerate(zip(row, widths, strict=False))
+            )
+            + "  "
+            + row[-1]
+        )
+    print(
+        f"goals: probe max <= {GOAL_MAX_MS:.0f} ms and p99 <= {GOAL_P99_MS:.0f} ms under "
+        f"every attack; RSS within {GOAL_RSS_MB:.0f} MB of the baseline "
+        f"(the server's RSS before the first attack) 5 s after"
+    )
     for r in rows[1:]:
         met = r.max() <= GOAL_MAX_MS and r.p99() <= GOAL_P99_MS
         latency = "met" if met else "n/a" if not r.probes and not r.stalled else "MISSED"
         memory = r.after - r.baseline <= GOAL_RSS_MB
-        print(f"  {r.name:<13} latency {latency:<7} "
-              f"memory {'met' if memory else 'MISSED'} ({r.after - r.baseline:+.0f} MB)")
+        print(
+            f"  {r.name:<13} latency {latency:<7} "
+            f"memory {'met' if memory else 'MISSED'} ({r.after - r.baseline:+.0f} MB)"
+        )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=10.0, help="length of each attack")
-    parser.add_argument("--only", default=",".join(ATTACKS),
-                        help="comma-separated attacks (default all): " + ", ".join(ATTACKS))
-    parser.add_argument("--server-path", default=None,
-                        help="run the server from this folder's gridhall/ (before/after)")
+    parser.add_argument(
+        "--only",
+        default=",".join(ATTACKS),
+        help="comma-separated attacks (default all): " + ", ".join(ATTACKS),
+    )
+    parser.add_argument(
+        "--server-path",
+        default=None,
+        help="run the server from this folder's gridhall/ (before/after)",
+    )
     parser.add_argument("--probe", metavar="URL", help=argparse.SUPPRESS)
     parser.add_argument("--serve", metavar="PORT", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--db", help=argparse.SUPPRESS)
     parser.add_argument("--url", help="attack this running server instead (no probe, no RSS)")
-    parser.add_argument("--fresh", action="store_true",
-                        help="a fresh server for each attack (no carry-over between them)")
+    parser.add_argument(
+        "--fresh",
+        action="store_true",
+        help="a fresh server for each attack (no carry-over between them)",
+    )
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--nofile", type=int, default=1024,
-                        help="the server's soft open-files limit at start, as on a desktop "
-                        "(default 1024; 0: this shell's)")
+    parser.add_argument(
+        "--nofile",
+        type=int,
+        default=1024,
+        help="the server's soft open-files limit at start, as on a desktop "
+        "(default 1024; 0: this shell's)",
+    )
     args = parser.parse_args()
     if args.probe:
         with contextlib.suppress(KeyboardInterrupt, ConnectionClosed):

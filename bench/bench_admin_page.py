@@ -86,11 +86,15 @@ def main() -> int:
     if "error" in got:
         print(got["error"])
         return 1
-    print(f"{args.rooms} rooms ({args.rooms * 4} members), {args.players} players; "
-          f"median of {args.rounds} seconds' statuses")
+    print(
+        f"{args.rooms} rooms ({args.rooms * 4} members), {args.players} players; "
+        f"median of {args.rounds} seconds' statuses"
+    )
     print(f"  drawing the whole page again (baseline): {got['whole']:7.1f} ms")
-    print(f"  the page's keyed redraw:                {got['keyed']:7.1f} ms"
-          f"  ({got['keyed'] / got['whole']:.2f}x the baseline)")
+    print(
+        f"  the page's keyed redraw:                {got['keyed']:7.1f} ms"
+        f"  ({got['keyed'] / got['whole']:.2f}x the baseline)"
+    )
     return 0
 
 

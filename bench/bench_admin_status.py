@@ -20,10 +20,10 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from gridhall import protocol as p
-from gridhall.server.io.admin_status import status
-from gridhall.server.io.app import GameServer
 from gridhall.server.core.config import ServerConfig
 from gridhall.server.core.effects import Log
+from gridhall.server.io.admin_status import status
+from gridhall.server.io.app import GameServer
 
 
 class Quiet:
@@ -51,15 +51,23 @@ def best(call: Any, runs: int) -> float:
 
 async def main(rooms: int, spectators: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        server = GameServer(ServerConfig(host="127.0.0.1", port=0, db=f"{tmp}/b.db",
-                                         max_rooms=rooms + 1, max_rooms_per_address=rooms,
-                                         room_creation_burst=rooms))
+        server = GameServer(
+            ServerConfig(
+                host="127.0.0.1",
+                port=0,
+                db=f"{tmp}/b.db",
+                max_rooms=rooms + 1,
+                max_rooms_per_address=rooms,
+                room_creation_burst=rooms,
+            )
+        )
         await server.start()
         hub, now = server.hub, time.time()
 
         def person(name: str, n: int) -> Any:
-            ident, effects = hub.hello(p.Hello(protocol=1, name=name), now, f"10.0.{n // 250}."
-                                       f"{n % 250}")
+            ident, effects = hub.hello(
+                p.Hello(protocol=1, name=name), now, f"10.0.{n // 250}.{n % 250}"
+            )
             server.execute(effects)
             server.sessions[ident.id] = SimpleNamespace(identity=ident, link=Quiet())  # type: ignore[assignment]
             return ident
@@ -70,25 +78,34 @@ async def main(rooms: int, spectators: int) -> None:
             server.execute(hub.handle(host, p.CreateRoom(game="gomoku"), now)[0])
             assert host.room is not None
             code = host.room.code
-            server.execute(hub.handle(person(f"Guest{r}", n := n + 1), p.JoinRoom(room=code),
-                                      now)[0])
+            server.execute(
+                hub.handle(person(f"Guest{r}", n := n + 1), p.JoinRoom(room=code), now)[0]
+            )
             for s in range(spectators):
-                server.execute(hub.handle(person(f"Watcher{r}-{s}", n := n + 1),
-                                          p.JoinRoom(room=code, role="spectator"), now)[0])
+                server.execute(
+                    hub.handle(
+                        person(f"Watcher{r}-{s}", n := n + 1),
+                        p.JoinRoom(room=code, role="spectator"),
+                        now,
+                    )[0]
+                )
         await asyncio.sleep(0.1)  # let the store write what the set-up did
         frame = p.encode_map(status(server, time.time()))
         admin = best(lambda: p.encode_map(status(server, time.time())), 20)
         lobby = best(lambda: p.encode(p.Rooms(rooms=hub.lobby.listing())), 20)
-        entry = {"k": "msg", "p": "p1", "m": {"type": "move", "move": {"x": 1, "y": 2}},
-                 "t": now}
+        entry = {"k": "msg", "p": "p1", "m": {"type": "move", "move": {"x": 1, "y": 2}}, "t": now}
         effects = [Log("ROOM01", i, entry) for i in range(10_000)]
         count = best(lambda: [server.activity.stored(e) for e in effects], 5) / len(effects)
         make = best(lambda: [Log("ROOM01", i, entry) for i in range(10_000)], 5) / 10_000
         print(f"{rooms} rooms, {n} connected players ({spectators} spectators a room)")
-        print(f"admin-status: {admin * 1000:.2f} ms to build and encode, {len(frame):,} bytes"
-              f"; lobby listing: {lobby * 1000:.2f} ms; ratio {admin / lobby:.1f}x")
-        print(f"room activity per stored input: {count * 1e9:.0f} ns; making the input's Log: "
-              f"{make * 1e9:.0f} ns; ratio {count / make:.2f}x")
+        print(
+            f"admin-status: {admin * 1000:.2f} ms to build and encode, {len(frame):,} bytes"
+            f"; lobby listing: {lobby * 1000:.2f} ms; ratio {admin / lobby:.1f}x"
+        )
+        print(
+            f"room activity per stored input: {count * 1e9:.0f} ns; making the input's Log: "
+            f"{make * 1e9:.0f} ns; ratio {count / make:.2f}x"
+        )
         for sid in list(server.sessions):
             del server.sessions[sid]
         await server.close()

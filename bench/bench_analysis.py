@@ -29,9 +29,9 @@ from websockets.asyncio.client import connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from gridhall.server.io.app import GameServer
 from gridhall.server.core.config import ServerConfig
 from gridhall.server.games.gomoku.ai import choose_move
+from gridhall.server.io.app import GameServer
 from tests.wsclient import WsClient
 
 
@@ -49,8 +49,7 @@ async def client_from(address: str, port: int, name: str) -> AsyncIterator[WsCli
     sock.bind((address, 0))
     sock.setblocking(False)
     await asyncio.get_running_loop().sock_connect(sock, ("127.0.0.1", port))
-    async with connect(f"ws://127.0.0.1:{port}/", sock=sock, compression=None,
-                       max_size=None) as ws:
+    async with connect(f"ws://127.0.0.1:{port}/", sock=sock, compression=None, max_size=None) as ws:
         client = WsClient(ws)
         await client.hello(name)
         yield client
@@ -104,40 +103,66 @@ def line(name: str, ms: list[float], base: list[float] | None = None) -> str:
 
 async def main(budget: float, games: int, plies: int, rounds: int) -> None:
     with tempfile.TemporaryDirectory() as folder:
-        server = GameServer(ServerConfig(host="127.0.0.1", port=0, db=f"{folder}/b.db",
-                                         analysis_budget=budget, max_analyses=games,
-                                         room_creations_per_minute=6000.0,
-                                         room_creation_burst=1000,
-                                         snapshots_per_second=1000.0, snapshot_burst=1000))
+        server = GameServer(
+            ServerConfig(
+                host="127.0.0.1",
+                port=0,
+                db=f"{folder}/b.db",
+                analysis_budget=budget,
+                max_analyses=games,
+                room_creations_per_minute=6000.0,
+                room_creation_burst=1000,
+                snapshots_per_second=1000.0,
+                snapshot_burst=1000,
+            )
+        )
         await server.start()
         try:
             now = time.time()
-            ids = [server.store.save_game(
-                "BENCH", "gomoku", {"size": 15, "rule": "freestyle"},
-                [{"player": "a", "name": "A", "seat": 0}, {"player": "b", "name": "B", "seat": 1}],
-                {"winner": None, "reason": "agreed-draw"},
-                {"moves": [list(m) for m in self_play(plies, n)], "colors": {"a": "black",
-                                                                              "b": "white"}},
-                now - 60, now) for n in range(games)]
+            ids = [
+                server.store.save_game(
+                    "BENCH",
+                    "gomoku",
+                    {"size": 15, "rule": "freestyle"},
+                    [
+                        {"player": "a", "name": "A", "seat": 0},
+                        {"player": "b", "name": "B", "seat": 1},
+                    ],
+                    {"winner": None, "reason": "agreed-draw"},
+                    {
+                        "moves": [list(m) for m in self_play(plies, n)],
+                        "colors": {"a": "black", "b": "white"},
+                    },
+                    now - 60,
+                    now,
+                )
+                for n in range(games)
+            ]
             await probe(server.port, 3)  # warm the workers
             base = await probe(server.port, rounds)
             spent: list[tuple[int, float]] = []
-            jobs = [asyncio.create_task(analyse(server.port, f"127.0.0.{2 + n}", gid, spent))
-                    for n, gid in enumerate(ids)]
+            jobs = [
+                asyncio.create_task(analyse(server.port, f"127.0.0.{2 + n}", gid, spent))
+                for n, gid in enumerate(ids)
+            ]
             loaded = await probe(server.port, rounds)
             await asyncio.gather(*jobs)
         finally:
             await server.close()
-    print(f"{games} analyses of {plies}-ply games, budget {budget:g} s a position, "
-          f"ai_workers 2 + 1 quick")
+    print(
+        f"{games} analyses of {plies}-ply games, budget {budget:g} s a position, "
+        f"ai_workers 2 + 1 quick"
+    )
     print(line("easy reply, idle", base[0]))
     print(line("easy reply, analysing", loaded[0], base[0]))
     print(line("first reveal, idle", base[1]))
     print(line("first reveal, analysing", loaded[1], base[1]))
     for positions, seconds in spent:
-        print(f"analysis: {positions} positions in {seconds:.1f} s = "
-              f"{seconds / positions:.2f} s a position ({seconds / positions / budget:.2f}x "
-              "the budget)")
+        print(
+            f"analysis: {positions} positions in {seconds:.1f} s = "
+            f"{seconds / positions:.2f} s a position ({seconds / positions / budget:.2f}x "
+            "the budget)"
+        )
 
 
 if __name__ == "__main__":

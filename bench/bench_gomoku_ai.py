@@ -31,11 +31,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from gomoku_match import OPENINGS, Game, Side, five_at, write_psq  # noqa: E402
+from gomoku_match import play as play_match  # noqa: E402
+
 from gridhall.server.games.gomoku.ai import clock, easy, hard  # noqa: E402
 from gridhall.server.games.gomoku.ai.position import Position  # noqa: E402
 from gridhall.server.games.gomoku.ai.threats import ThreatSearch, Timeout  # noqa: E402
-from gomoku_match import OPENINGS, Game, Side, five_at, write_psq  # noqa: E402
-from gomoku_match import play as play_match  # noqa: E402
 
 Point = tuple[int, int]
 

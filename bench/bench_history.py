@@ -27,13 +27,13 @@ from pathlib import Path
 from typing import Any
 
 from gridhall import protocol as p
-from gridhall.server.io import history, replays
 from gridhall.server.games.base import GameError
 from gridhall.server.games.gomoku.game import GomokuGame
 from gridhall.server.games.linkmatch.board import copy_rows
 from gridhall.server.games.linkmatch.game import LinkMatchGame
 from gridhall.server.games.linkmatch.paths import first_pair
 from gridhall.server.games.minesweeper.game import from_layout
+from gridhall.server.io import history, replays
 from gridhall.server.io.history_service import HistoryService
 from gridhall.server.io.store import Store
 from gridhall.server.io.work import WorkPool
@@ -57,8 +57,7 @@ def minesweeper_record(size: int = 100, actions: int = 3000) -> dict[str, Any]:
     mines = rng.sample(cells, size * size // 7)
     mine_set = set(mines)
     players = ["p1", "p2", "p3", "p4"]
-    game = from_layout(mines, None, width=size, height=size, players=players,
-                       options={"lives": 3})
+    game = from_layout(mines, None, width=size, height=size, players=players, options={"lives": 3})
     safe = [c for c in cells if c not in mine_set]
     rng.shuffle(safe)
     for n in range(actions):
@@ -80,8 +79,15 @@ def minesweeper_record(size: int = 100, actions: int = 3000) -> dict[str, Any]:
 
 
 def linkmatch_record() -> dict[str, Any]:
-    options = {"width": 16, "height": 9, "kinds": 36, "gravity": "none", "time_limit": 600,
-               "countdown": 0, "hint_penalty": 0}
+    options = {
+        "width": 16,
+        "height": 9,
+        "kinds": 36,
+        "gravity": "none",
+        "time_limit": 600,
+        "countdown": 0,
+        "hint_penalty": 0,
+    }
     players = ["p1", "p2", "p3", "p4"]
     game = LinkMatchGame(options, players, 3, 0.0)
     t = 0.0
@@ -119,9 +125,16 @@ def bench_list(path: Path, games: int) -> None:
     record = {"moves": [[0, 0]]}
     for n in range(games):
         a, b = rng.sample(names, 2)
-        store.save_game("R1", "gomoku", {"size": 15}, [
-            {"player": f"p{a}", "name": a, "seat": 0}, {"player": f"p{b}", "name": b, "seat": 1}],
-            {"winner": None, "reason": "draw"}, record, n, n + 1)
+        store.save_game(
+            "R1",
+            "gomoku",
+            {"size": 15},
+            [{"player": f"p{a}", "name": a, "seat": 0}, {"player": f"p{b}", "name": b, "seat": 1}],
+            {"winner": None, "reason": "draw"},
+            record,
+            n,
+            n + 1,
+        )
     db = store.db
     who = "PLAYER7"
     indexed = timed(lambda: history.list_games(db, name=who, limit=20), 20)
@@ -133,24 +146,31 @@ def bench_list(path: Path, games: int) -> None:
                 found.append(history.summary(row))
                 if len(found) == 20:
                     break
+
     baseline = timed(scan, 5)
-    print(f"list-games name filter over {games} games: {indexed:.2f} ms "
-          f"(scan baseline {baseline:.1f} ms, {baseline / indexed:.0f}x faster)")
+    print(
+        f"list-games name filter over {games} games: {indexed:.2f} ms "
+        f"(scan baseline {baseline:.1f} ms, {baseline / indexed:.0f}x faster)"
+    )
     store.close()
 
 
 def bench_replays(records: dict[str, dict[str, Any]]) -> None:
     for game, record in records.items():
+
         def rules_only(game: str = game, record: dict[str, Any] = record) -> None:
             for _ in replays.make_run(game, record).actions():
                 pass
+
         base = timed(rules_only)
         built = timed(lambda game=game, record=record: replays.page(game, record))  # type: ignore[misc]
         page = replays.page(game, record)
         size = len(p.encode_map({"start": page.start, "steps": page.steps}))
-        print(f"replay {game:<11}: {page.total:>5} steps, first page {len(page.steps)} steps "
-              f"{size / 1024:.0f} KiB in {built:.0f} ms (rules alone {base:.0f} ms, "
-              f"{built / base:.1f}x)")
+        print(
+            f"replay {game:<11}: {page.total:>5} steps, first page {len(page.steps)} steps "
+            f"{size / 1024:.0f} KiB in {built:.0f} ms (rules alone {base:.0f} ms, "
+            f"{built / base:.1f}x)"
+        )
 
 
 async def loop_lag(service: HistoryService, msg: Any, inline: bool, n: int = 10) -> float:
@@ -201,10 +221,16 @@ async def idle_lag(seconds: float) -> float:
 
 async def bench_loop(path: Path, record: dict[str, Any]) -> None:
     store = Store(path)
-    gid = store.save_game("R2", "minesweeper", record["options"],
-                          [{"player": q, "name": q, "seat": n}
-                           for n, q in enumerate(record["players"])],
-                          {"winner": None, "reason": "resign"}, record, 0.0, 1.0)
+    gid = store.save_game(
+        "R2",
+        "minesweeper",
+        record["options"],
+        [{"player": q, "name": q, "seat": n} for n, q in enumerate(record["players"])],
+        {"winner": None, "reason": "resign"},
+        record,
+        0.0,
+        1.0,
+    )
     store.close()
     msg = p.GetReplay(game_id=gid, id=1)
     work = WorkPool(2, 32, 1, per_address=16)
@@ -217,10 +243,12 @@ async def bench_loop(path: Path, record: dict[str, Any]) -> None:
     work.close()
     idle = await idle_lag(3.0)
     print(f"loop lag with nothing asked (the machine's own noise): {idle:.0f} ms")
-    print(f"loop lag while 10 big replays are answered: {lags['workers']:.0f} ms built in "
-          f"the worker processes, {lags['threads']:.0f} ms built in the history threads, "
-          f"{lags['loop']:.0f} ms on the loop "
-          f"({lags['loop'] / max(lags['workers'], 0.001):.0f}x less than on the loop)")
+    print(
+        f"loop lag while 10 big replays are answered: {lags['workers']:.0f} ms built in "
+        f"the worker processes, {lags['threads']:.0f} ms built in the history threads, "
+        f"{lags['loop']:.0f} ms on the loop "
+        f"({lags['loop'] / max(lags['workers'], 0.001):.0f}x less than on the loop)"
+    )
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -230,8 +258,9 @@ def main(argv: list[str] | None = None) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         bench_list(Path(tmp) / "list.db", args.games)
         mines = minesweeper_record()
-        bench_replays({"gomoku": gomoku_record(), "minesweeper": mines,
-                       "linkmatch": linkmatch_record()})
+        bench_replays(
+            {"gomoku": gomoku_record(), "minesweeper": mines, "linkmatch": linkmatch_record()}
+        )
         asyncio.run(bench_loop(Path(tmp) / "loop.db", mines))
     sys.stdout.flush()
 

@@ -61,23 +61,32 @@ def brute_links(rows: Rows, a: Point, b: Point) -> bool:
         return False
     line_a = [(x, a[1]) for x in range(-1, w + 1)] + [(a[0], y) for y in range(-1, h + 1)]
     line_b = [(x, b[1]) for x in range(-1, w + 1)] + [(b[0], y) for y in range(-1, h + 1)]
-    return any((p == a or free(p)) and clear(a, p) and (q == b or free(q)) and clear(p, q)
-               and clear(q, b) for p in line_a for q in line_b)
+    return any(
+        (p == a or free(p)) and clear(a, p) and (q == b or free(q)) and clear(p, q) and clear(q, b)
+        for p in line_a
+        for q in line_b
+    )
 
 
 def naive_pairs(rows: Rows) -> list[tuple[Point, Point]]:
     """Baseline: find_path on every same-kind pair."""
     tiles = [(x, y) for y, row in enumerate(rows) for x, k in enumerate(row) if k]
-    return [(a, b) for i, a in enumerate(tiles) for b in tiles[i + 1:]
-            if rows[a[1]][a[0]] == rows[b[1]][b[0]] and find_path(rows, a, b) is not None]
+    return [
+        (a, b)
+        for i, a in enumerate(tiles)
+        for b in tiles[i + 1 :]
+        if rows[a[1]][a[0]] == rows[b[1]][b[0]] and find_path(rows, a, b) is not None
+    ]
 
 
 def line(name: str, value: float, base_name: str, base: float) -> None:
-    print(f"{name:<40} {value * 1e6:>11.1f} us   baseline {base_name:<26} "
-          f"{base * 1e6:>11.1f} us   ratio {base / value:>7.1f}x faster"
-          if value < base else
-          f"{name:<40} {value * 1e6:>11.1f} us   baseline {base_name:<26} "
-          f"{base * 1e6:>11.1f} us   ratio {value / base:>7.1f}x slower")
+    print(
+        f"{name:<40} {value * 1e6:>11.1f} us   baseline {base_name:<26} "
+        f"{base * 1e6:>11.1f} us   ratio {base / value:>7.1f}x faster"
+        if value < base
+        else f"{name:<40} {value * 1e6:>11.1f} us   baseline {base_name:<26} "
+        f"{base * 1e6:>11.1f} us   ratio {value / base:>7.1f}x slower"
+    )
 
 
 def bench_paths() -> None:
@@ -99,22 +108,38 @@ def bench_paths() -> None:
 def bench_pairs() -> None:
     full = generate(16, 9, 36, "none", random.Random(3)).rows
     assert sorted(available_pairs(full)) == sorted(naive_pairs(full))
-    line("available_pairs, full 16x9/36", per_call(lambda: available_pairs(full)),
-         "find_path on each pair", per_call(lambda: naive_pairs(full)))
+    line(
+        "available_pairs, full 16x9/36",
+        per_call(lambda: available_pairs(full)),
+        "find_path on each pair",
+        per_call(lambda: naive_pairs(full)),
+    )
     big = generate(30, 16, 36, "none", random.Random(3)).rows
-    line("available_pairs, full 30x16/36", per_call(lambda: available_pairs(big)),
-         "find_path on each pair", per_call(lambda: naive_pairs(big)))
+    line(
+        "available_pairs, full 30x16/36",
+        per_call(lambda: available_pairs(big)),
+        "find_path on each pair",
+        per_call(lambda: naive_pairs(big)),
+    )
 
 
 def bench_generation() -> None:
     configs: list[tuple[int, int, int, Gravity]] = [
-        (16, 9, 36, "none"), (16, 9, 36, "down"), (30, 16, 36, "none"), (30, 16, 36, "down")]
+        (16, 9, 36, "none"),
+        (16, 9, 36, "down"),
+        (30, 16, 36, "none"),
+        (30, 16, 36, "down"),
+    ]
     seeds = itertools.count()
     for width, height, kinds, gravity in configs:
         gen = per_call(functools.partial(_generate, width, height, kinds, gravity, seeds), 1.0)
         deal = per_call(functools.partial(_deal, width, height, kinds, seeds))
-        line(f"generate {width}x{height}/{kinds} gravity={gravity}", gen,
-             "random unsolvable deal", deal)
+        line(
+            f"generate {width}x{height}/{kinds} gravity={gravity}",
+            gen,
+            "random unsolvable deal",
+            deal,
+        )
 
 
 def _generate(w: int, h: int, k: int, g: Gravity, seeds: Iterator[int]) -> Rows:
@@ -124,7 +149,7 @@ def _generate(w: int, h: int, k: int, g: Gravity, seeds: Iterator[int]) -> Rows:
 def _deal(w: int, h: int, k: int, seeds: Iterator[int]) -> Rows:
     cells = [1 + i % k for i in range(w * h // 2)] * 2
     random.Random(next(seeds)).shuffle(cells)
-    return [cells[y * w:(y + 1) * w] for y in range(h)]
+    return [cells[y * w : (y + 1) * w] for y in range(h)]
 
 
 def main() -> None:

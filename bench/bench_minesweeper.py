@@ -57,8 +57,9 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return centre - half, centre + half
 
 
-def _timed(make: Callable[[int], object], seeds: range) -> tuple[list[float], list[float],
-                                                                 list[object]]:
+def _timed(
+    make: Callable[[int], object], seeds: range
+) -> tuple[list[float], list[float], list[object]]:
     """Wall and CPU seconds per call, sorted, and the results in seed order."""
     wall, cpu, out = [], [], []
     for seed in seeds:
@@ -73,15 +74,21 @@ def _ms(xs: list[float]) -> str:
     return f"median {statistics.median(xs) * 1e3:7.1f} ms, max {xs[-1] * 1e3:7.1f} ms"
 
 
-def cleared_by_deduce(width: int, height: int, mines: list[tuple[int, int]],
-                      first: tuple[int, int]) -> bool:
+def cleared_by_deduce(
+    width: int, height: int, mines: list[tuple[int, int]], first: tuple[int, int]
+) -> bool:
     """Reveal ``first``, then only what ``deduce`` proves; True if all clears."""
     board = Board(width, height, [y * width + x for x, y in mines])
     revealed, flags = bytearray(width * height), bytearray(width * height)
     board.flood(first[1] * width + first[0], revealed, flags)
     while True:
-        rows = ["".join(str(board.counts[y * width + x]) if revealed[y * width + x] else "#"
-                        for x in range(width)) for y in range(height)]
+        rows = [
+            "".join(
+                str(board.counts[y * width + x]) if revealed[y * width + x] else "#"
+                for x in range(width)
+            )
+            for y in range(height)
+        ]
         safe, _ = deduce(rows, len(mines))
         if not safe:
             return sum(revealed) == width * height - len(mines)
@@ -97,18 +104,24 @@ def bench_generation(boards: int, big_boards: int, verify: int) -> None:
     flat = first[1] * w + first[0]
     generate_no_guess(w, h, m, first, -1)  # warm caches (neighbour tables)
     wall, cpu, layouts = _timed(lambda s: generate_no_guess(w, h, m, first, s), range(boards))
-    owall, ocpu, _ = _timed(lambda s: old_generate.no_guess_layout(
-        w, h, m, flat, "opening", random.Random(s)), range(boards))
+    owall, ocpu, _ = _timed(
+        lambda s: old_generate.no_guess_layout(w, h, m, flat, "opening", random.Random(s)),
+        range(boards),
+    )
     print(f"no-guess expert 30x16/99, first click at the centre ({boards} boards)")
     print(f"  new   wall {_ms(wall)} | cpu {_ms(cpu)}")
     print(f"  old   wall {_ms(owall)} | cpu {_ms(ocpu)}")
-    print(f"  ratio old/new (cpu): median {statistics.median(ocpu) / statistics.median(cpu):.1f}x,"
-          f" max {ocpu[-1] / cpu[-1]:.1f}x")
-    print(f"  Tatham mines.c reference: median {TATHAM_EXPERT_MS[0]} ms, max "
-          f"{TATHAM_EXPERT_MS[1]} ms; goal <= {GOAL_EXPERT_MS[0]:.1f} ms median, "
-          f"<= {GOAL_EXPERT_MS[1]:.1f} ms max; new/Tatham (cpu): median "
-          f"{statistics.median(cpu) * 1e3 / TATHAM_EXPERT_MS[0]:.2f}x, max "
-          f"{cpu[-1] * 1e3 / TATHAM_EXPERT_MS[1]:.2f}x")
+    print(
+        f"  ratio old/new (cpu): median {statistics.median(ocpu) / statistics.median(cpu):.1f}x,"
+        f" max {ocpu[-1] / cpu[-1]:.1f}x"
+    )
+    print(
+        f"  Tatham mines.c reference: median {TATHAM_EXPERT_MS[0]} ms, max "
+        f"{TATHAM_EXPERT_MS[1]} ms; goal <= {GOAL_EXPERT_MS[0]:.1f} ms median, "
+        f"<= {GOAL_EXPERT_MS[1]:.1f} ms max; new/Tatham (cpu): median "
+        f"{statistics.median(cpu) * 1e3 / TATHAM_EXPERT_MS[0]:.2f}x, max "
+        f"{cpu[-1] * 1e3 / TATHAM_EXPERT_MS[1]:.2f}x"
+    )
     extra = [generate_no_guess(w, h, m, first, boards + s) for s in range(verify)]
     checked = [lay for lay in layouts if isinstance(lay, list)] + extra
     ok = sum(cleared_by_deduce(w, h, lay, first) for lay in checked)
@@ -119,14 +132,20 @@ def bench_generation(boards: int, big_boards: int, verify: int) -> None:
     generate_no_guess(bw, bh, bm, bfirst, -1)
     wall, cpu, _ = _timed(lambda s: generate_no_guess(bw, bh, bm, bfirst, s), range(big_boards))
     old_n = max(1, min(3, big_boards))
-    owall, ocpu, _ = _timed(lambda s: old_generate.no_guess_layout(
-        bw, bh, bm, 50 * bw + 50, "opening", random.Random(s)), range(old_n))
+    owall, ocpu, _ = _timed(
+        lambda s: old_generate.no_guess_layout(
+            bw, bh, bm, 50 * bw + 50, "opening", random.Random(s)
+        ),
+        range(old_n),
+    )
     print(f"no-guess 100x100/2000, first click at the centre ({big_boards} boards, old: {old_n})")
     print(f"  new   wall {_ms(wall)} | cpu {_ms(cpu)}")
     print(f"  old   wall {_ms(owall)} | cpu {_ms(ocpu)}")
-    print(f"  ratio old/new (cpu median): {statistics.median(ocpu) / statistics.median(cpu):.1f}x;"
-          f" Tatham reference {TATHAM_BIG_MS[0]:.0f}-{TATHAM_BIG_MS[1]:.0f} ms; goal <= "
-          f"{GOAL_BIG_MS:.0f} ms")
+    print(
+        f"  ratio old/new (cpu median): {statistics.median(ocpu) / statistics.median(cpu):.1f}x;"
+        f" Tatham reference {TATHAM_BIG_MS[0]:.0f}-{TATHAM_BIG_MS[1]:.0f} ms; goal <= "
+        f"{GOAL_BIG_MS:.0f} ms"
+    )
 
 
 def _scattered_view(seed: int, mines: int = 2000, reveals: int = 200) -> list[str]:
@@ -136,8 +155,12 @@ def _scattered_view(seed: int, mines: int = 2000, reveals: int = 200) -> list[st
     safe = [c for c in range(10_000) if not board.is_mine(c)]
     for c in rng.sample(safe, reveals):
         board.flood(c, revealed, flags)
-    return ["".join(str(board.counts[y * 100 + x]) if revealed[y * 100 + x] else "#"
-                    for x in range(100)) for y in range(100)]
+    return [
+        "".join(
+            str(board.counts[y * 100 + x]) if revealed[y * 100 + x] else "#" for x in range(100)
+        )
+        for y in range(100)
+    ]
 
 
 def bench_deduce(positions: int) -> None:
@@ -148,8 +171,10 @@ def bench_deduce(positions: int) -> None:
     print(f"deduce on 100x100/2000 views after 200 random reveals ({positions} views)")
     print(f"  new   wall {_ms(wall)} | cpu {_ms(cpu)}")
     print(f"  old   wall {_ms(owall)} | cpu {_ms(ocpu)}")
-    print(f"  ratio old/new (cpu median): {statistics.median(ocpu) / statistics.median(cpu):.0f}x;"
-          f" same certainties as the old deduce on {same}/{positions} views")
+    print(
+        f"  ratio old/new (cpu median): {statistics.median(ocpu) / statistics.median(cpu):.0f}x;"
+        f" same certainties as the old deduce on {same}/{positions} views"
+    )
 
 
 def bench_flood() -> None:
@@ -169,8 +194,10 @@ def bench_flood() -> None:
             revealed[c] = 1
         base.append(time.perf_counter() - t)
     f, b = min(runs), min(base)
-    print(f"200x200 flood fill (10 mines, {len(opened)} cells opened): {f * 1e3:.1f} ms; "
-          f"baseline plain loop over 40000 cells {b * 1e3:.1f} ms; ratio {f / b:.1f}x")
+    print(
+        f"200x200 flood fill (10 mines, {len(opened)} cells opened): {f * 1e3:.1f} ms; "
+        f"baseline plain loop over 40000 cells {b * 1e3:.1f} ms; ratio {f / b:.1f}x"
+    )
 
 
 def old_play(seed: int) -> bool:
@@ -197,7 +224,9 @@ def old_play(seed: int) -> bool:
 
 def _rate(label: str, wins: int, games: int) -> str:
     lo, hi = wilson(wins, games)
-    return f"{label}: {wins}/{games} = {wins / games:.2%}  (95% Wilson interval {lo:.2%} - {hi:.2%})"
+    return (
+        f"{label}: {wins}/{games} = {wins / games:.2%}  (95% Wilson interval {lo:.2%} - {hi:.2%})"
+    )
 
 
 def bench_win_rate(games: int, workers: int, baseline_games: int) -> None:
@@ -206,30 +235,40 @@ def bench_win_rate(games: int, workers: int, baseline_games: int) -> None:
         wins = sum(pool.imap_unordered(play_seed, range(games), chunksize=10))
         dt = time.perf_counter() - t
         base = sum(pool.imap_unordered(old_play, range(baseline_games), chunksize=20))
-    print(f"solver, expert 30x16/99 with the opening rule ({games} games, {workers} processes,"
-          f" {dt:.0f} s)")
+    print(
+        f"solver, expert 30x16/99 with the opening rule ({games} games, {workers} processes,"
+        f" {dt:.0f} s)"
+    )
     print("  " + _rate("new (first click at (3, 3))", wins, games))
     if baseline_games:
         print("  " + _rate("old (random first click), same seeds", base, baseline_games))
         print(f"  difference new - old: {wins / games - base / baseline_games:+.2%}")
     lo, _ = wilson(wins, games)
-    print(f"  goal >= {GOAL_WIN_RATE:.1%}: point estimate {'meets' if wins / games >= GOAL_WIN_RATE else 'misses'}"
-          f" it; lower 95% bound {lo:.2%}. Published: JSMinesweeper 54.3%, "
-          "MineSweeperProb 53.45%")
+    print(
+        f"  goal >= {GOAL_WIN_RATE:.1%}: point estimate {'meets' if wins / games >= GOAL_WIN_RATE else 'misses'}"
+        f" it; lower 95% bound {lo:.2%}. Published: JSMinesweeper 54.3%, "
+        "MineSweeperProb 53.45%"
+    )
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--games", type=int, default=500, help="solver games (goal: 10000)")
     parser.add_argument("--workers", type=int, default=2, help="processes for the games")
     parser.add_argument("--boards", type=int, default=50, help="expert no-guess boards")
     parser.add_argument("--big-boards", type=int, default=5, help="100x100/2000 boards")
-    parser.add_argument("--verify", type=int, default=150,
-                        help="extra expert no-guess boards checked with deduce")
+    parser.add_argument(
+        "--verify", type=int, default=150, help="extra expert no-guess boards checked with deduce"
+    )
     parser.add_argument("--deduce-views", type=int, default=3)
-    parser.add_argument("--baseline-games", type=int, default=None,
-                        help="games for the old solver (default: --games; 0 skips)")
+    parser.add_argument(
+        "--baseline-games",
+        type=int,
+        default=None,
+        help="games for the old solver (default: --games; 0 skips)",
+    )
     parser.add_argument("--only", choices=("solver", "generation", "deduce"), default=None)
     args = parser.parse_args()
     if args.only in (None, "generation"):

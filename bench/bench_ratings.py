@@ -25,8 +25,8 @@ from typing import Any
 
 from gridhall import protocol as p
 from gridhall.server.core.effects import SaveGame
-from gridhall.server.io.leaderboards import leaderboard, profile
 from gridhall.server.core.ratings import Ratings, Seat, announced
+from gridhall.server.io.leaderboards import leaderboard, profile
 from gridhall.server.io.store import Store
 
 MOVES = {"moves": [[x, 7] for x in range(9)]}
@@ -56,16 +56,21 @@ def bench_rate() -> None:
     changes = ratings.rate("gomoku", [a, b], result, MOVES)
 
     def over() -> bytes:
-        return p.encode(p.GameOver(room="ABC234", seq=9, result=result,
-                                   ratings=announced(changes)))
+        return p.encode(p.GameOver(room="ABC234", seq=9, result=result, ratings=announced(changes)))
 
     base = per_call(over, 2000)
     print("rate (in the room's turn):")
     line("baseline: encode a game-over", base, base)
-    line("Gomoku, two people", per_call(lambda: ratings.rate("gomoku", [a, b], result,
-                                                              MOVES), 2000), base)
-    line("Link-match, 8 racers", per_call(lambda: ratings.rate("linkmatch", racers, race, {}),
-                                          500), base)
+    line(
+        "Gomoku, two people",
+        per_call(lambda: ratings.rate("gomoku", [a, b], result, MOVES), 2000),
+        base,
+    )
+    line(
+        "Link-match, 8 racers",
+        per_call(lambda: ratings.rate("linkmatch", racers, race, {}), 500),
+        base,
+    )
 
 
 def bench_store(folder: Path) -> None:
@@ -80,8 +85,17 @@ def bench_store(folder: Path) -> None:
         result = {"winner": a.player, "reason": "five"}
         changes = ratings.rate("gomoku", [a, b], result, MOVES) if rated else []
         players = [{"player": s.player, "name": s.name, "seat": k} for k, s in enumerate((a, b))]
-        return SaveGame("R1", "gomoku", {"size": 15, "rule": "freestyle", "rated": rated},
-                        players, result, MOVES, 0.0, float(n), ratings=tuple(changes))
+        return SaveGame(
+            "R1",
+            "gomoku",
+            {"size": 15, "rule": "freestyle", "rated": rated},
+            players,
+            result,
+            MOVES,
+            0.0,
+            float(n),
+            ratings=tuple(changes),
+        )
 
     base = per_call(lambda: store.write([game(False)]), 300)
     print("store (one transaction per game):")
@@ -95,26 +109,37 @@ def bench_queries(folder: Path, players: int) -> None:
     rng = random.Random(1)
     db = store.db
     db.execute("BEGIN")
-    db.executemany("INSERT INTO ratings VALUES (?, 'gomoku', ?, ?, ?, ?, ?, ?, NULL)",
-                   ((f"p{n:07}", mu, sigma, 20, 10, mu - 3 * sigma, f"Player {n}")
-                    for n in range(players)
-                    for mu, sigma in [(rng.gauss(25, 4), rng.uniform(1, 8))]))
-    db.executemany("INSERT INTO rating_history VALUES (?, 'gomoku', ?, ?, ?)",
-                   ((f"p{n:07}", g, float(g), 1000 + g) for n in range(0, players, 97)
-                    for g in range(200)))
+    db.executemany(
+        "INSERT INTO ratings VALUES (?, 'gomoku', ?, ?, ?, ?, ?, ?, NULL)",
+        (
+            (f"p{n:07}", mu, sigma, 20, 10, mu - 3 * sigma, f"Player {n}")
+            for n in range(players)
+            for mu, sigma in [(rng.gauss(25, 4), rng.uniform(1, 8))]
+        ),
+    )
+    db.executemany(
+        "INSERT INTO rating_history VALUES (?, 'gomoku', ?, ?, ?)",
+        ((f"p{n:07}", g, float(g), 1000 + g) for n in range(0, players, 97) for g in range(200)),
+    )
     db.execute("COMMIT")
     middle = f"p{players // 2:07}"
-    base = per_call(lambda: db.execute("SELECT COUNT(*) FROM ratings WHERE game = 'gomoku'")
-                    .fetchone(), 20)
+    base = per_call(
+        lambda: db.execute("SELECT COUNT(*) FROM ratings WHERE game = 'gomoku'").fetchone(), 20
+    )
     print(f"queries over {players:,} rated players:")
     line("baseline: count the board", base, base)
     line("leaderboard, first page of 20", per_call(lambda: leaderboard(db, "gomoku"), 20), base)
-    line(f"leaderboard, offset {players // 2:,}",
-         per_call(lambda: leaderboard(db, "gomoku", offset=players // 2), 20), base)
-    line("leaderboard around a middle player",
-         per_call(lambda: leaderboard(db, "gomoku", around=middle), 20), base)
-    line("profile (200 history points)",
-         per_call(lambda: profile(db, "p0000097"), 20), base)
+    line(
+        f"leaderboard, offset {players // 2:,}",
+        per_call(lambda: leaderboard(db, "gomoku", offset=players // 2), 20),
+        base,
+    )
+    line(
+        "leaderboard around a middle player",
+        per_call(lambda: leaderboard(db, "gomoku", around=middle), 20),
+        base,
+    )
+    line("profile (200 history points)", per_call(lambda: profile(db, "p0000097"), 20), base)
     store.close()
 
 

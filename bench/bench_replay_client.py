@@ -41,8 +41,15 @@ def answer(game: str, record: dict[str, Any]) -> dict[str, Any]:
         at = more.next
     ids = record.get("players") or list(record.get("colors") or {}) or ["p1", "p2"]
     players = [{"player": p, "name": p, "seat": i} for i, p in enumerate(ids)]
-    return {"game_id": 1, "game": game, "options": record["options"], "players": players,
-            "result": {}, "start": first.start, "steps": steps}
+    return {
+        "game_id": 1,
+        "game": game,
+        "options": record["options"],
+        "players": players,
+        "result": {},
+        "start": first.start,
+        "steps": steps,
+    }
 
 
 def ms(fn: Any) -> float:
@@ -71,10 +78,12 @@ def bench(game: str, record: dict[str, Any]) -> None:
     naive.view(n)
     baseline = ms(lambda: naive.view(n - 1))
     folds = ms(lambda: player.frame(n - 2))
-    print(f"{game:12} {n:5} steps  open {opened:7.1f} ms  back {back:6.1f} ms  "
-          f"jump {jump:6.1f} ms  owners {owners:7.1f} ms  "
-          f"back-fold {folds:6.2f} ms vs from the start {baseline:7.2f} ms "
-          f"(x{baseline / max(folds, 1e-3):.0f})")
+    print(
+        f"{game:12} {n:5} steps  open {opened:7.1f} ms  back {back:6.1f} ms  "
+        f"jump {jump:6.1f} ms  owners {owners:7.1f} ms  "
+        f"back-fold {folds:6.2f} ms vs from the start {baseline:7.2f} ms "
+        f"(x{baseline / max(folds, 1e-3):.0f})"
+    )
 
 
 def main() -> None:

@@ -70,13 +70,16 @@ def main() -> int:
     if "error" in got:
         print(got["error"])
         return 1
-    print(f"Minesweeper {args.size}x{args.size}, {args.steps} steps; "
-          f"{got['kept']} frames kept")
-    for key, what in (("back", "201 steps back from the end"),
-                      ("jumps", f"{args.jumps} random jumps")):
+    print(f"Minesweeper {args.size}x{args.size}, {args.steps} steps; {got['kept']} frames kept")
+    for key, what in (
+        ("back", "201 steps back from the end"),
+        ("jumps", f"{args.jumps} random jumps"),
+    ):
         model, baseline = got[key]
-        print(f"  {what}: fold from the start (baseline) {baseline:8.1f} ms, "
-              f"the model {model:7.1f} ms ({model / baseline:.3f}x the baseline)")
+        print(
+            f"  {what}: fold from the start (baseline) {baseline:8.1f} ms, "
+            f"the model {model:7.1f} ms ({model / baseline:.3f}x the baseline)"
+        )
     return 0
 
 

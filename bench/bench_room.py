@@ -22,8 +22,8 @@ from websockets.asyncio.server import ServerConnection, serve
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from gridhall.server.io.app import GameServer
 from gridhall.server.core.config import ServerConfig
+from gridhall.server.io.app import GameServer
 from tests.wsclient import WsClient
 
 # A full 15x15 board with no five anywhere: every game runs all 225 moves to a draw.
@@ -52,8 +52,11 @@ async def echo_baseline(frames: int) -> float:
 async def room_moves(games: int) -> tuple[float, int]:
     """Moves per second: each move is sent and seen by the opponent before the next."""
     with tempfile.TemporaryDirectory() as tmp:
-        server = GameServer(ServerConfig(host="127.0.0.1", port=0, db=f"{tmp}/b.db",
-                                         rate_per_second=1e9, rate_burst=10**9))
+        server = GameServer(
+            ServerConfig(
+                host="127.0.0.1", port=0, db=f"{tmp}/b.db", rate_per_second=1e9, rate_burst=10**9
+            )
+        )
         await server.start()
         url = f"ws://127.0.0.1:{server.port}/"
         moves = 0

@@ -23,8 +23,10 @@ from gridhall.client.tk.answers import Answers
 from gridhall.client.tk.boards import replay as replay_boards
 from gridhall.client.tk.replay import ReplayWindow
 
-PLAYERS = [{"player": "a", "name": "ann", "seat": 0, "color": "#ff0000"},
-           {"player": "b", "name": "bob", "seat": 1, "color": "#0000ff"}]  # fmt: skip
+PLAYERS = [
+    {"player": "a", "name": "ann", "seat": 0, "color": "#ff0000"},
+    {"player": "b", "name": "bob", "seat": 1, "color": "#0000ff"},
+]
 
 
 def answer(size: int, steps: int, seed: int = 1) -> dict[str, Any]:
@@ -37,10 +39,25 @@ def answer(size: int, steps: int, seed: int = 1) -> dict[str, Any]:
     for k in range(steps):
         for _ in range(per):
             rows[rng.randrange(size)][rng.randrange(size)] = "0"
-        out.append({"t": float(k), "by": "ab"[k % 2], "delta": {},
-                    "view": {**start, "rows": ["".join(r) for r in rows]}})  # fmt: skip
-    return {"type": "replay", "game_id": 1, "game": "minesweeper", "options": {},
-            "players": PLAYERS, "result": {}, "start": start, "steps": out, "re": 1}
+        out.append(
+            {
+                "t": float(k),
+                "by": "ab"[k % 2],
+                "delta": {},
+                "view": {**start, "rows": ["".join(r) for r in rows]},
+            }
+        )
+    return {
+        "type": "replay",
+        "game_id": 1,
+        "game": "minesweeper",
+        "options": {},
+        "players": PLAYERS,
+        "result": {},
+        "start": start,
+        "steps": out,
+        "re": 1,
+    }
 
 
 def timed(root: tk.Tk, run: Callable[[], object]) -> float:
@@ -84,8 +101,10 @@ def main() -> None:
         base = measure(root, data)
     finally:
         replay_boards.REPAINT_OVER = keep
-    print(f"Minesweeper {args.size}x{args.size}, {args.steps} steps "
-          f"(seconds; baseline: jumps drawn cell by cell)")  # fmt: skip
+    print(
+        f"Minesweeper {args.size}x{args.size}, {args.steps} steps "
+        f"(seconds; baseline: jumps drawn cell by cell)"
+    )
     for key, value in now.items():
         ratio = base[key] / value if value else float("inf")
         print(f"  {key:18} {value:7.2f}   baseline {base[key]:7.2f}   x{ratio:.1f} faster")

@@ -30,19 +30,16 @@ from tests.cluster.conftest import PostgresServer, RedisServer, _pg_bin  # noqa:
 from tests.cluster.nodes import Node, rejoin  # noqa: E402
 from tests.wsclient import WsClient  # noqa: E402
 
-
 PACE = 0.08
 """Seconds between a player's moves (the server's rate limit is per connection)."""
 
 
-async def round_trips(a: WsClient, b: WsClient, moves: int, cell: tuple[int, int]
-                      ) -> list[float]:
+async def round_trips(a: WsClient, b: WsClient, moves: int, cell: tuple[int, int]) -> list[float]:
     times: list[float] = []
     for i in range(moves):
         mark = "flag" if i % 2 == 0 else "none"
         began = time.perf_counter()
-        await a.send("move", move={"action": "mark", "x": cell[0], "y": cell[1],
-                                   "mark": mark})
+        await a.send("move", move={"action": "mark", "x": cell[0], "y": cell[1], "mark": mark})
         await b.expect("moved", by=a.player)
         times.append((time.perf_counter() - began) * 1000)
         await asyncio.sleep(PACE)  # within the message rate a player is allowed
@@ -52,12 +49,13 @@ async def round_trips(a: WsClient, b: WsClient, moves: int, cell: tuple[int, int
 def summary(name: str, times: list[float]) -> str:
     times = sorted(times)
     p99 = times[min(len(times) - 1, int(len(times) * 0.99))]
-    return (f"{name:<10} {len(times):>5} moves  median {statistics.median(times):6.2f} ms"
-            f"  p99 {p99:6.2f} ms")
+    return (
+        f"{name:<10} {len(times):>5} moves  median {statistics.median(times):6.2f} ms"
+        f"  p99 {p99:6.2f} ms"
+    )
 
 
-async def pair(stack: AsyncExitStack, url: str, room: str | None
-               ) -> tuple[WsClient, WsClient, str]:
+async def pair(stack: AsyncExitStack, url: str, room: str | None) -> tuple[WsClient, WsClient, str]:
     a = await stack.enter_async_context(WsClient.connect(url, "Ann"))
     b = await stack.enter_async_context(WsClient.connect(url, "Bob"))
     if room is None:
@@ -81,16 +79,16 @@ async def main(moves: int, lease_ms: int) -> None:
     pg = PostgresServer(bindir)
     redis.start()
     pg.start()
-    nodes = [Node(tmp, f"node{i}", redis.url, pg.url(), "--lease-ms", str(lease_ms))
-             for i in range(2)]
+    nodes = [
+        Node(tmp, f"node{i}", redis.url, pg.url(), "--lease-ms", str(lease_ms)) for i in range(2)
+    ]
     try:
         async with AsyncExitStack() as stack:
             for node in nodes:
                 await node.ready()
             a, b, room = await pair(stack, nodes[0].url, None)
             rows = next(m["view"]["rows"] for m in reversed(a.received) if "view" in m)
-            cell = next((x, y) for y, row in enumerate(rows) for x, c in enumerate(row)
-                        if c == "#")
+            cell = next((x, y) for y, row in enumerate(rows) for x, c in enumerate(row) if c == "#")
             print(summary("same-node", await round_trips(a, b, moves, cell)))
             a2, b2, _ = await pair(stack, nodes[1].url, room)
             print(summary("relayed", await round_trips(a2, b2, moves, cell)))
@@ -102,8 +100,10 @@ async def main(moves: int, lease_ms: int) -> None:
             await back.send("sync")
             await back.expect("state")
             resumed = time.perf_counter() - began
-            print(f"takeover   lease {lease_ms} ms: taken over after {taken:.2f} s, "
-                  f"a player resumed after {resumed:.2f} s")
+            print(
+                f"takeover   lease {lease_ms} ms: taken over after {taken:.2f} s, "
+                f"a player resumed after {resumed:.2f} s"
+            )
     finally:
         for node in nodes:
             node.stop()

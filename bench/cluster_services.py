@@ -78,10 +78,27 @@ class RedisServer:
 
     def start(self) -> None:
         self.proc = subprocess.Popen(
-            [self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-             "--appendonly", "no", "--dir", str(self.workdir), "--loglevel", "notice",
-             "--maxclients", "10000"],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            [
+                self.binary,
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                str(self.workdir),
+                "--loglevel",
+                "notice",
+                "--maxclients",
+                "10000",
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
         assert self.proc.stdout is not None
         for line in self.proc.stdout:  # blocks until Redis says it is ready (or ends)
             if "Ready to accept connections" in line:
@@ -135,16 +152,37 @@ class PostgresServer:
         self.user = "postgres" if self.as_user else pwd.getpwuid(os.geteuid()).pw_name
 
     def run(self, *argv: str) -> None:
-        subprocess.run([*self.as_user, *argv], check=True, stdout=subprocess.DEVNULL,
-                       stderr=subprocess.PIPE, cwd=self.root)
+        subprocess.run(
+            [*self.as_user, *argv],
+            check=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            cwd=self.root,
+        )
 
     def start(self) -> None:
-        self.run(str(self.bindir / "initdb"), "-D", str(self.data), "-U", self.user,
-                 "--auth=trust", "--no-sync", "-E", "UTF8")
-        self.run(str(self.bindir / "pg_ctl"), "-D", str(self.data), "-w", "-l",
-                 str(self.root / "log"), "-o",
-                 f"-h 127.0.0.1 -p {self.port} -k {self.root} -F -c max_connections=300",
-                 "start")
+        self.run(
+            str(self.bindir / "initdb"),
+            "-D",
+            str(self.data),
+            "-U",
+            self.user,
+            "--auth=trust",
+            "--no-sync",
+            "-E",
+            "UTF8",
+        )
+        self.run(
+            str(self.bindir / "pg_ctl"),
+            "-D",
+            str(self.data),
+            "-w",
+            "-l",
+            str(self.root / "log"),
+            "-o",
+            f"-h 127.0.0.1 -p {self.port} -k {self.root} -F -c max_connections=300",
+            "start",
+        )
 
     def url(self, db: str = "postgres") -> str:
         return f"postgresql://{self.user}@127.0.0.1:{self.port}/{db}"
@@ -169,8 +207,7 @@ class PostgresServer:
 
     def stop(self) -> None:
         try:
-            self.run(str(self.bindir / "pg_ctl"), "-D", str(self.data), "-m", "immediate",
-                     "stop")
+            self.run(str(self.bindir / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "stop")
         finally:
             shutil.rmtree(self.root, ignore_errors=True)
 

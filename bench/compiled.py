@@ -28,11 +28,24 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 CORE = [
-    "protocol/codec.py", "protocol/schema.py", "protocol/delta.py", "protocol/errors.py",
-    "protocol/cells.py", "server/core/hub.py", "server/core/room/room.py",
-    "server/core/room/events.py", "server/core/room/jobs.py", "server/core/room/lifecycle.py",
-    "server/core/effects.py", "server/core/limits.py", "server/core/session.py", "server/core/lobby.py", "server/core/identity.py",
-    "server/games/base.py", "server/games/gomoku/game.py", "server/games/gomoku/rules.py",
+    "protocol/codec.py",
+    "protocol/schema.py",
+    "protocol/delta.py",
+    "protocol/errors.py",
+    "protocol/cells.py",
+    "server/core/hub.py",
+    "server/core/room/room.py",
+    "server/core/room/events.py",
+    "server/core/room/jobs.py",
+    "server/core/room/lifecycle.py",
+    "server/core/effects.py",
+    "server/core/limits.py",
+    "server/core/session.py",
+    "server/core/lobby.py",
+    "server/core/identity.py",
+    "server/games/base.py",
+    "server/games/gomoku/game.py",
+    "server/games/gomoku/rules.py",
     "server/games/gomoku/spec.py",
 ]
 """What mypyc compiles. ``protocol/messages.py`` is left out: its dataclasses are read
@@ -47,14 +60,23 @@ def build(out: Path) -> Path:
     package.mkdir(parents=True)
     (package / "__init__.py").write_text("")
     for folder in ("protocol", "server", "client"):
-        shutil.copytree(ROOT / folder, package / folder,
-                        ignore=shutil.ignore_patterns("__pycache__", "*.so"))
+        shutil.copytree(
+            ROOT / folder, package / folder, ignore=shutil.ignore_patterns("__pycache__", "*.so")
+        )
     mypyc = Path(sys.executable).with_name("mypyc")
     # the project's mypy settings, read from here: a pyproject.toml inside ``out`` would be
     # taken by the build mypyc runs there as the package's own
-    subprocess.run([str(mypyc), "--config-file", str(ROOT / "pyproject.toml"),
-                    *(f"gridhall/{module}" for module in CORE)],
-                   cwd=out, check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(
+        [
+            str(mypyc),
+            "--config-file",
+            str(ROOT / "pyproject.toml"),
+            *(f"gridhall/{module}" for module in CORE),
+        ],
+        cwd=out,
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
     python = out / "python"
     python.write_text(f'#!/bin/sh\nPYTHONPATH="{out}" exec "{sys.executable}" "$@"\n')
     python.chmod(0o755)

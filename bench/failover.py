@@ -34,10 +34,24 @@ from gridhall.client.session import Session
 
 def node(db: Path, *peers: str) -> tuple[subprocess.Popen[str], str]:
     proc = subprocess.Popen(
-        [sys.executable, "-m", "gridhall.server", "--host", "127.0.0.1", "--port", "0",
-         "--db", str(db), "--log-level", "WARNING", "--no-discovery",
-         *(arg for peer in peers for arg in ("--peer", peer))],
-        stdout=subprocess.PIPE, text=True)
+        [
+            sys.executable,
+            "-m",
+            "gridhall.server",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--db",
+            str(db),
+            "--log-level",
+            "WARNING",
+            "--no-discovery",
+            *(arg for peer in peers for arg in ("--peer", peer)),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     assert proc.stdout is not None
     port = int(proc.stdout.readline().rsplit(" ", 1)[1])
     return proc, f"ws://127.0.0.1:{port}/"
@@ -54,6 +68,7 @@ async def welcomed_all(sessions: list[Session], since: float, url: str) -> list[
                 times[i] = time.perf_counter() - since
                 if len(times) == len(sessions):
                     done.set()
+
         s.add_listener(listener)
 
     for i, s in enumerate(sessions):
@@ -64,8 +79,10 @@ async def welcomed_all(sessions: list[Session], since: float, url: str) -> list[
 
 def summary(times: list[float]) -> str:
     p99 = times[min(len(times) - 1, int(len(times) * 0.99))]
-    return (f"median {statistics.median(times) * 1000:6.0f} ms  p99 {p99 * 1000:6.0f} ms  "
-            f"max {times[-1] * 1000:6.0f} ms")
+    return (
+        f"median {statistics.median(times) * 1000:6.0f} ms  p99 {p99 * 1000:6.0f} ms  "
+        f"max {times[-1] * 1000:6.0f} ms"
+    )
 
 
 async def main(clients: int, runs: int) -> None:

@@ -82,6 +82,7 @@ WHITE = [(x, y) for y in range(15) for x in range(15) if ((x // 2) + y) % 2 == 1
 
 # ----------------------------------------------------------------------- servers
 
+
 def use_uvloop() -> None:
     import uvloop
 
@@ -93,8 +94,8 @@ def watch_time_split() -> Callable[[], None]:
     (a frame's decode, rules and effects; the flush of store writes and sends); the
     returned function prints the totals (the server calls it on SIGUSR1), so the bench
     can say where a move's time goes."""
-    from gridhall.server.io.app import GameServer
     from gridhall.server.core.session import Session
+    from gridhall.server.io.app import GameServer
 
     clock = time.thread_time
     spent = {"frames": 0, "receive": 0.0, "flush": 0.0}
@@ -124,11 +125,18 @@ def serve_gridhall(db: str, on_usr1: Callable[[], None] | None = None) -> None:
     and connections), printing its port. Connections come from distinct addresses,
     so the per-address limits stay as configured. ``on_usr1`` runs on SIGUSR1 (as a
     loop's signal handler, which asyncio's loop and uvloop both honour)."""
-    from gridhall.server.io.app import GameServer
     from gridhall.server.core.config import ServerConfig
+    from gridhall.server.io.app import GameServer
 
-    config = ServerConfig(host="127.0.0.1", port=0, db=db, max_rooms=10_000,
-                          max_connections=20_000, rate_per_second=1e6, rate_burst=10**6)
+    config = ServerConfig(
+        host="127.0.0.1",
+        port=0,
+        db=db,
+        max_rooms=10_000,
+        max_connections=20_000,
+        rate_per_second=1e6,
+        rate_burst=10**6,
+    )
     server = GameServer(config)
     try:
         from gridhall.server.io import collector
@@ -136,6 +144,7 @@ def serve_gridhall(db: str, on_usr1: Callable[[], None] | None = None) -> None:
         pass
     else:
         collector.install()  # as gridhall-server does
+
     def ready(srv: GameServer) -> None:
         if on_usr1 is not None:
             import signal
@@ -146,8 +155,13 @@ def serve_gridhall(db: str, on_usr1: Callable[[], None] | None = None) -> None:
     asyncio.run(server.run_until_signalled(ready))
 
 
-SERVER_OPTIONS: dict[str, Any] = {"compression": None, "max_size": 64 * 1024, "max_queue": 16,
-                                  "ping_interval": 10, "ping_timeout": 10}
+SERVER_OPTIONS: dict[str, Any] = {
+    "compression": None,
+    "max_size": 64 * 1024,
+    "max_queue": 16,
+    "ping_interval": 10,
+    "ping_timeout": 10,
+}
 """The transport settings gridhall's server uses, for the bare servers too."""
 
 
@@ -269,8 +283,12 @@ def serve_floor(db: str) -> None:
                     asyncio.get_running_loop().call_soon(flush)
                 moves[key] += 1
                 logs.append(Log(key, moves[key], {"by": by, "move": move}))
-                frames.append((pair, packer.pack({"type": "moved", "seq": moves[key],
-                                                  "by": by, "move": move})))
+                frames.append(
+                    (
+                        pair,
+                        packer.pack({"type": "moved", "seq": moves[key], "by": by, "move": move}),
+                    )
+                )
         finally:
             pair.remove(ws)
             if not pair:
@@ -286,8 +304,9 @@ class ServerProc:
     port: int
 
     @classmethod
-    def start(cls, kind: str, tmp: str, uvloop: bool, python: str | None = None,
-              breakdown: bool = False) -> ServerProc:
+    def start(
+        cls, kind: str, tmp: str, uvloop: bool, python: str | None = None, breakdown: bool = False
+    ) -> ServerProc:
         args = [python or sys.executable, __file__, f"--serve-{kind}", f"{tmp}/load.db"]
         if uvloop:
             args.append("--uvloop")
@@ -329,6 +348,7 @@ class ServerProc:
 
 # ----------------------------------------------------------------------- clients
 
+
 def pack(msg: dict[str, Any]) -> bytes:
     data: bytes = msgpack.packb(msg, use_bin_type=True)
     return data
@@ -345,8 +365,14 @@ def address(n: int) -> str:
 
 
 async def open_ws(port: int, n: int, path: str = "/") -> ClientConnection:
-    return await connect(f"ws://127.0.0.1:{port}{path}", compression=None, max_size=None,
-                         open_timeout=60, ping_interval=None, local_addr=(address(n), 0))
+    return await connect(
+        f"ws://127.0.0.1:{port}{path}",
+        compression=None,
+        max_size=None,
+        open_timeout=60,
+        ping_interval=None,
+        local_addr=(address(n), 0),
+    )
 
 
 @dataclass
@@ -362,8 +388,7 @@ class Room:
     frames: int = 0
 
 
-async def recv_type(ws: ClientConnection, kind: str, room: Room | None = None
-                    ) -> dict[str, Any]:
+async def recv_type(ws: ClientConnection, kind: str, room: Room | None = None) -> dict[str, Any]:
     while True:
         frame = await ws.recv()
         msg = unpack(frame)
@@ -374,8 +399,7 @@ async def recv_type(ws: ClientConnection, kind: str, room: Room | None = None
             return msg
 
 
-async def gridhall_room(port: int, n: int, deltas: bool, join_port: int | None = None
-                        ) -> Room:
+async def gridhall_room(port: int, n: int, deltas: bool, join_port: int | None = None) -> Room:
     """Room ``n``: its creator on ``port``, the other player on ``join_port`` (another
     cluster node, ``--nodes``: that player's frames are relayed) or on ``port`` too."""
     a = await open_ws(port, 2 * n)
@@ -484,18 +508,21 @@ async def drive(phase: Phase, first: int, rooms: int, ready: Any, go: Any, out: 
             await asyncio.sleep(max(0.0, tick - loop.time()))
 
     await asyncio.gather(*((fast if phase.mode == "fast" else paced)(r) for r in opened))
-    out.put({"moves": sum(r.moves for r in opened),
-             "rtts": [t for r in opened for t in r.rtts],
-             "bytes": sum(r.frame_bytes for r in opened),
-             "frames": sum(r.frames for r in opened),
-             "cpu": cpu_self() - cpu0})
+    out.put(
+        {
+            "moves": sum(r.moves for r in opened),
+            "rtts": [t for r in opened for t in r.rtts],
+            "bytes": sum(r.frame_bytes for r in opened),
+            "frames": sum(r.frames for r in opened),
+            "cpu": cpu_self() - cpu0,
+        }
+    )
     for room in opened:
         await room.black.close()
         await room.white.close()
 
 
-def client_process(phase: Phase, first: int, rooms: int, ready: Any, go: Any,
-                   out: Any) -> None:
+def client_process(phase: Phase, first: int, rooms: int, ready: Any, go: Any, out: Any) -> None:
     try:
         asyncio.run(drive(phase, first, rooms, ready, go, out))
     except Exception as exc:  # told at once, so the run stops now, not at its timeout
@@ -513,8 +540,9 @@ class Measured(Protocol):
     def split(self) -> tuple[int, float, float, float]: ...
 
 
-def run_clients(server: Measured, phase: Phase, rooms: int, procs: int,
-                first: int, split: bool = False) -> dict[str, Any]:
+def run_clients(
+    server: Measured, phase: Phase, rooms: int, procs: int, first: int, split: bool = False
+) -> dict[str, Any]:
     """Run one phase: connect every room, then start all clients at once; the server's
     CPU time is taken from then until the last client reports (and, with ``split``, the
     server's own account of where its main thread spent it)."""
@@ -522,8 +550,11 @@ def run_clients(server: Measured, phase: Phase, rooms: int, procs: int,
     ready, out, go = ctx.Queue(), ctx.Queue(), ctx.Event()
     share = [rooms // procs + (1 if i < rooms % procs else 0) for i in range(procs)]
     starts = [first + sum(share[:i]) for i in range(procs)]
-    workers = [ctx.Process(target=client_process, args=(phase, s, n, ready, go, out))
-               for s, n in zip(starts, share, strict=True) if n]
+    workers = [
+        ctx.Process(target=client_process, args=(phase, s, n, ready, go, out))
+        for s, n in zip(starts, share, strict=True)
+        if n
+    ]
     for w in workers:
         w.start()
     for _ in workers:
@@ -540,14 +571,18 @@ def run_clients(server: Measured, phase: Phase, rooms: int, procs: int,
     split1 = server.split() if split else None
     for w in workers:
         w.join()
-    return {"split": [b - a for a, b in zip(split0, split1, strict=True)]
-            if split0 and split1 else None,
-            "moves": sum(r["moves"] for r in results),
-            "rtts": [t for r in results for t in r["rtts"]],
-            "bytes": sum(r["bytes"] for r in results),
-            "frames": sum(r["frames"] for r in results),
-            "client_cpu": sum(r["cpu"] for r in results) / phase.seconds,
-            "server_cpu": cpu, "server_busy": cpu / wall}
+    return {
+        "split": [b - a for a, b in zip(split0, split1, strict=True)]
+        if split0 and split1
+        else None,
+        "moves": sum(r["moves"] for r in results),
+        "rtts": [t for r in results for t in r["rtts"]],
+        "bytes": sum(r["bytes"] for r in results),
+        "frames": sum(r["frames"] for r in results),
+        "client_cpu": sum(r["cpu"] for r in results) / phase.seconds,
+        "server_cpu": cpu,
+        "server_busy": cpu / wall,
+    }
 
 
 async def idle(port: int, count: int, first: int, hello: bool) -> list[ClientConnection]:
@@ -568,8 +603,9 @@ async def idle_rss(server: ServerProc, sizes: list[int]) -> dict[int, float]:
     conns: list[ClientConnection] = []
     per: dict[int, float] = {}
     for size in sizes:
-        conns += await idle(server.port, size - len(conns), 50_000 + len(conns),
-                            hello=server.kind == "gridhall")
+        conns += await idle(
+            server.port, size - len(conns), 50_000 + len(conns), hello=server.kind == "gridhall"
+        )
         await asyncio.sleep(1.0)
         per[size] = (server.rss() - base) / size
     for ws in conns:
@@ -579,13 +615,29 @@ async def idle_rss(server: ServerProc, sizes: list[int]) -> dict[int, float]:
 
 # ----------------------------------------------------------------------- profile
 
+
 def profile_start(pid: int, seconds: float, out: str) -> subprocess.Popen[bytes]:
     """py-spy samples the server (without pausing it) for ``seconds``."""
     spy = Path(sys.executable).with_name("py-spy")
-    return subprocess.Popen([str(spy), "record", "--pid", str(pid), "--duration",
-                             str(int(seconds)), "--nonblocking", "--rate", "250",
-                             "--format", "raw", "-o", out],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return subprocess.Popen(
+        [
+            str(spy),
+            "record",
+            "--pid",
+            str(pid),
+            "--duration",
+            str(int(seconds)),
+            "--nonblocking",
+            "--rate",
+            "250",
+            "--format",
+            "raw",
+            "-o",
+            out,
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
 
 
 def profile_report(raw: str, top: int = 25) -> None:
@@ -596,8 +648,12 @@ def profile_report(raw: str, top: int = 25) -> None:
     for line in Path(raw).read_text().splitlines():
         stack, _, count = line.rpartition(" ")
         n = int(count)
-        frames = [f.split(" (")[0] + " (" + f.split(" (")[1].split(":")[0].rsplit("/", 1)[-1]
-                  + ")" if " (" in f else f for f in stack.split(";")]
+        frames = [
+            f.split(" (")[0] + " (" + f.split(" (")[1].split(":")[0].rsplit("/", 1)[-1] + ")"
+            if " (" in f
+            else f
+            for f in stack.split(";")
+        ]
         samples += n
         own[frames[-1]] += n
         for f in set(frames):
@@ -611,6 +667,7 @@ def profile_report(raw: str, top: int = 25) -> None:
 
 
 # ----------------------------------------------------------------------- report
+
 
 @dataclass
 class Figures:
@@ -644,8 +701,14 @@ def measure(kind: str, args: argparse.Namespace) -> Figures:
             spy = None
             if args.profile and kind == "gridhall":
                 spy = profile_start(server.proc.pid, args.seconds, args.profile)
-            fast = run_clients(server, Phase(kind, server.port, "fast", args.seconds, 0, deltas),
-                               args.fast_rooms, args.procs, 0, split)
+            fast = run_clients(
+                server,
+                Phase(kind, server.port, "fast", args.seconds, 0, deltas),
+                args.fast_rooms,
+                args.procs,
+                0,
+                split,
+            )
             figures.split = fast["split"]
             if spy is not None:
                 spy.wait()
@@ -654,9 +717,13 @@ def measure(kind: str, args: argparse.Namespace) -> Figures:
             figures.server_busy = fast["server_busy"]
             figures.client_cpu = fast["client_cpu"]
             figures.frame_bytes = fast["bytes"] / max(1, fast["frames"])
-            paced = run_clients(server, Phase(kind, server.port, "paced", args.seconds,
-                                              args.rate, deltas),
-                                args.players // 2, args.procs, 10_000)
+            paced = run_clients(
+                server,
+                Phase(kind, server.port, "paced", args.seconds, args.rate, deltas),
+                args.players // 2,
+                args.procs,
+                10_000,
+            )
             rtts = paced["rtts"]
             figures.p50_ms = statistics.median(rtts) * 1e3
             figures.p99_ms = percentile(rtts, 0.99) * 1e3
@@ -679,33 +746,36 @@ def verdict(ok: bool) -> str:
 
 def report(args: argparse.Namespace, figs: dict[str, Figures]) -> None:
     kinds = [k for k in KINDS if k in figs]
-    rows = [("moves (messages)/s", "moves_per_s", "{:.0f}"),
-            ("server CPU us/move", "cpu_us_per_move", "{:.1f}"),
-            ("  server busy (fast phase)", "server_busy", "{:.0%}"),
-            ("  clients' CPU (cores)", "client_cpu", "{:.2f}"),
-            ("  bytes per frame received", "frame_bytes", "{:.0f}"),
-            (f"RTT p50 ms ({args.players} players)", "p50_ms", "{:.2f}"),
-            ("RTT p99 ms", "p99_ms", "{:.2f}"), ("RTT max ms", "max_ms", "{:.2f}"),
-            ("  server CPU us/move, paced", "paced_cpu_us", "{:.1f}")]
+    rows = [
+        ("moves (messages)/s", "moves_per_s", "{:.0f}"),
+        ("server CPU us/move", "cpu_us_per_move", "{:.1f}"),
+        ("  server busy (fast phase)", "server_busy", "{:.0%}"),
+        ("  clients' CPU (cores)", "client_cpu", "{:.2f}"),
+        ("  bytes per frame received", "frame_bytes", "{:.0f}"),
+        (f"RTT p50 ms ({args.players} players)", "p50_ms", "{:.2f}"),
+        ("RTT p99 ms", "p99_ms", "{:.2f}"),
+        ("RTT max ms", "max_ms", "{:.2f}"),
+        ("  server CPU us/move, paced", "paced_cpu_us", "{:.1f}"),
+    ]
     grid = figs.get("gridhall")
     bases = [k for k in ("echo", "relay") if k in figs and grid is not None]
-    print(f"{'':34}" + "".join(f"{k:>12}" for k in kinds)
-          + "".join(f"{'/' + b:>9}" for b in bases))
+    print(f"{'':34}" + "".join(f"{k:>12}" for k in kinds) + "".join(f"{'/' + b:>9}" for b in bases))
     for label, attr, fmt in rows:
-        line = f"{label:34}" + "".join(f"{fmt.format(getattr(figs[k], attr)):>12}"
-                                       for k in kinds)
+        line = f"{label:34}" + "".join(f"{fmt.format(getattr(figs[k], attr)):>12}" for k in kinds)
         for b in bases:
             assert grid is not None
             e, g = getattr(figs[b], attr), getattr(grid, attr)
             ratio = (e / g if g else 0.0) if "cpu_us" in attr else (g / e if e else 0.0)
-            line += f"{ratio:>9.2f}" if not label.startswith("  ") or "cpu_us" in attr \
-                else f"{'':>9}"
+            line += (
+                f"{ratio:>9.2f}" if not label.startswith("  ") or "cpu_us" in attr else f"{'':>9}"
+            )
         print(line)
     for size in args.idle:
         if all(size in figs[k].idle for k in kinds if k not in PAIRED):
             line = f"{f'idle KiB/connection at {size}':34}" + "".join(
                 f"{figs[k].idle[size] / 1024:>12.1f}" if k not in PAIRED else f"{'-':>12}"
-                for k in kinds)
+                for k in kinds
+            )
             if grid is not None and "echo" in figs:
                 line += f"{grid.idle[size] / figs['echo'].idle[size]:>9.2f}"
             print(line)
@@ -713,35 +783,51 @@ def report(args: argparse.Namespace, figs: dict[str, Figures]) -> None:
     if grid is not None and grid.split:
         frames, handling, flushing, main = grid.split
         per = 1e6 / max(1.0, frames)
-        print(f"where the server's main thread spent a frame's time (throughput run, "
-              f"{frames:.0f} frames):")
+        print(
+            f"where the server's main thread spent a frame's time (throughput run, "
+            f"{frames:.0f} frames):"
+        )
         print(f"  gridhall: decode, limits, hub, room, rules, effects {handling * per:8.1f} us")
         print(f"  gridhall: store commit and socket sends             {flushing * per:8.1f} us")
-        print(f"  websockets, asyncio, the kernel (the rest)          "
-              f"{(main - handling - flushing) * per:8.1f} us")
+        print(
+            f"  websockets, asyncio, the kernel (the rest)          "
+            f"{(main - handling - flushing) * per:8.1f} us"
+        )
     if grid is None or "echo" not in figs:
         return
     echo = figs["echo"]
     cpu_ratio = echo.cpu_us_per_move / grid.cpu_us_per_move
-    print(f"goal CPU per move <= 1.4x echo's per message (ratio >= 0.7): "
-          f"{verdict(cpu_ratio >= 0.7)} ({cpu_ratio:.2f})")
+    print(
+        f"goal CPU per move <= 1.4x echo's per message (ratio >= 0.7): "
+        f"{verdict(cpu_ratio >= 0.7)} ({cpu_ratio:.2f})"
+    )
     if "relay" in figs:
         relay_ratio = figs["relay"].cpu_us_per_move / grid.cpu_us_per_move
-        print(f"     ... like for like, per move against the relay's (ratio >= 0.7): "
-              f"{verdict(relay_ratio >= 0.7)} ({relay_ratio:.2f})")
+        print(
+            f"     ... like for like, per move against the relay's (ratio >= 0.7): "
+            f"{verdict(relay_ratio >= 0.7)} ({relay_ratio:.2f})"
+        )
     if "floor" in figs:
         floor_ratio = echo.cpu_us_per_move / figs["floor"].cpu_us_per_move
-        print(f"     ... the floor alone (no rules, same transport, codec and journal): "
-              f"{floor_ratio:.2f}; what the goal leaves gridhall's sessions, rooms and rules: "
-              f"{1.4 * echo.cpu_us_per_move - figs['floor'].cpu_us_per_move:.1f} us/move")
-    print(f"goal p99 <= 5 ms at {args.players} players: {verdict(grid.p99_ms <= 5)} "
-          f"({grid.p99_ms:.2f} ms)")
-    print(f"goal p99 <= 1.5x echo's p99: {verdict(grid.p99_ms <= 1.5 * echo.p99_ms)} "
-          f"({grid.p99_ms / echo.p99_ms:.2f}x)")
+        print(
+            f"     ... the floor alone (no rules, same transport, codec and journal): "
+            f"{floor_ratio:.2f}; what the goal leaves gridhall's sessions, rooms and rules: "
+            f"{1.4 * echo.cpu_us_per_move - figs['floor'].cpu_us_per_move:.1f} us/move"
+        )
+    print(
+        f"goal p99 <= 5 ms at {args.players} players: {verdict(grid.p99_ms <= 5)} "
+        f"({grid.p99_ms:.2f} ms)"
+    )
+    print(
+        f"goal p99 <= 1.5x echo's p99: {verdict(grid.p99_ms <= 1.5 * echo.p99_ms)} "
+        f"({grid.p99_ms / echo.p99_ms:.2f}x)"
+    )
     if args.idle:
         big = max(args.idle)
-        print(f"goal idle <= 20 KiB per connection at {big}: "
-              f"{verdict(grid.idle[big] <= 20 * 1024)} ({grid.idle[big] / 1024:.1f} KiB)")
+        print(
+            f"goal idle <= 20 KiB per connection at {big}: "
+            f"{verdict(grid.idle[big] <= 20 * 1024)} ({grid.idle[big] / 1024:.1f} KiB)"
+        )
 
 
 def main() -> None:
@@ -750,8 +836,7 @@ def main() -> None:
             use_uvloop()
         kind = sys.argv[1].removeprefix("--serve-")
         if kind == "gridhall":
-            serve_gridhall(sys.argv[2],
-                           watch_time_split() if "--breakdown" in sys.argv else None)
+            serve_gridhall(sys.argv[2], watch_time_split() if "--breakdown" in sys.argv else None)
         elif kind == "echo":
             serve_echo()
         elif kind == "floor":
@@ -763,33 +848,57 @@ def main() -> None:
         return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=1000, help="players in the latency run")
-    parser.add_argument("--rate", type=float, default=2.0, help="moves per second per room "
-                        "in the latency run")
-    parser.add_argument("--fast-rooms", type=int, default=50,
-                        help="rooms moving flat out in the throughput run")
+    parser.add_argument(
+        "--rate", type=float, default=2.0, help="moves per second per room in the latency run"
+    )
+    parser.add_argument(
+        "--fast-rooms", type=int, default=50, help="rooms moving flat out in the throughput run"
+    )
     parser.add_argument("--seconds", type=float, default=20.0, help="length of each run")
     parser.add_argument("--procs", type=int, default=2, help="client processes")
     parser.add_argument("--idle", type=int, nargs="*", default=[1000, 5000])
-    parser.add_argument("--only", nargs="+", choices=KINDS, default=list(DEFAULT_KINDS),
-                        help="the servers to run (default: %(default)s)")
-    parser.add_argument("--full-views", action="store_true",
-                        help="gridhall's clients do not ask for deltas (full views in moved)")
+    parser.add_argument(
+        "--only",
+        nargs="+",
+        choices=KINDS,
+        default=list(DEFAULT_KINDS),
+        help="the servers to run (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--full-views",
+        action="store_true",
+        help="gridhall's clients do not ask for deltas (full views in moved)",
+    )
     parser.add_argument("--uvloop", action="store_true", help="every server runs on uvloop")
-    parser.add_argument("--profile", metavar="FILE",
-                        help="sample gridhall's server with py-spy in the throughput run "
-                        "(raw stacks to FILE) and print its top functions")
-    parser.add_argument("--gridhall-python", metavar="PYTHON",
-                        help="run gridhall's server with this interpreter (another install, "
-                        "e.g. an older commit's, for a before/after in one run)")
-    parser.add_argument("--breakdown", action="store_true",
-                        help="gridhall's server times its own code in the throughput run: "
-                        "per frame, handling (decode, rules, effects), flushing (store "
-                        "commit, sends) and the rest (websockets, asyncio, the kernel)")
+    parser.add_argument(
+        "--profile",
+        metavar="FILE",
+        help="sample gridhall's server with py-spy in the throughput run "
+        "(raw stacks to FILE) and print its top functions",
+    )
+    parser.add_argument(
+        "--gridhall-python",
+        metavar="PYTHON",
+        help="run gridhall's server with this interpreter (another install, "
+        "e.g. an older commit's, for a before/after in one run)",
+    )
+    parser.add_argument(
+        "--breakdown",
+        action="store_true",
+        help="gridhall's server times its own code in the throughput run: "
+        "per frame, handling (decode, rules, effects), flushing (store "
+        "commit, sends) and the rest (websockets, asyncio, the kernel)",
+    )
     parser.add_argument("--quick", action="store_true", help="200 players, 10 s, 1k idle")
-    parser.add_argument("--nodes", type=int, default=0, metavar="N",
-                        help="the cluster instead (bench/load_cluster.py): Redis, PostgreSQL "
-                        "and 1, then N gridhall nodes, same-node and cross-node rooms, "
-                        "against the SQLite server")
+    parser.add_argument(
+        "--nodes",
+        type=int,
+        default=0,
+        metavar="N",
+        help="the cluster instead (bench/load_cluster.py): Redis, PostgreSQL "
+        "and 1, then N gridhall nodes, same-node and cross-node rooms, "
+        "against the SQLite server",
+    )
     args = parser.parse_args()
     if args.quick:
         args.players, args.seconds, args.idle = 200, 10.0, [1000]
@@ -798,10 +907,13 @@ def main() -> None:
 
         run_cluster(args)
         return
-    print(f"load: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}; "
-          f"{args.players} players, {args.fast_rooms} fast rooms, {args.seconds:.0f} s runs"
-          f"{', uvloop' if args.uvloop else ''}"
-          f"{', full views' if args.full_views else ', deltas'}", flush=True)
+    print(
+        f"load: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}; "
+        f"{args.players} players, {args.fast_rooms} fast rooms, {args.seconds:.0f} s runs"
+        f"{', uvloop' if args.uvloop else ''}"
+        f"{', full views' if args.full_views else ', deltas'}",
+        flush=True,
+    )
     figs = {kind: measure(kind, args) for kind in KINDS if kind in args.only}
     print(f"(load average at the end {os.getloadavg()[0]:.2f})")
     report(args, figs)

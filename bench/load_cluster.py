@@ -46,13 +46,22 @@ run still shows in the report (the nodes' log)."""
 
 def serve_node(db: str, redis_url: str, store_url: str, node_id: str) -> None:
     """One cluster node with the load bench's opened-up limits, printing its port."""
-    from gridhall.server.io.app import GameServer
     from gridhall.server.core.config import ServerConfig
+    from gridhall.server.io.app import GameServer
 
-    config = ServerConfig(host="127.0.0.1", port=0, db=db, max_rooms=10_000,
-                          max_connections=20_000, rate_per_second=1e6, rate_burst=10**6,
-                          cluster=redis_url, store=store_url, node_id=node_id,
-                          lease_ms=LEASE_MS)
+    config = ServerConfig(
+        host="127.0.0.1",
+        port=0,
+        db=db,
+        max_rooms=10_000,
+        max_connections=20_000,
+        rate_per_second=1e6,
+        rate_burst=10**6,
+        cluster=redis_url,
+        store=store_url,
+        node_id=node_id,
+        lease_ms=LEASE_MS,
+    )
     server = GameServer(config)
     from gridhall.server.io import collector
 
@@ -69,12 +78,19 @@ class Node:
     log: list[str] = field(default_factory=list)
 
     @classmethod
-    def start(cls, tmp: str, name: str, redis: RedisServer, store_url: str,
-              uvloop: bool) -> Node:
-        args = [sys.executable, __file__, "--serve-node", f"{tmp}/{name}.db", redis.url,
-                store_url, name] + (["--uvloop"] if uvloop else [])
-        proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                text=True, cwd=load.ROOT)
+    def start(cls, tmp: str, name: str, redis: RedisServer, store_url: str, uvloop: bool) -> Node:
+        args = [
+            sys.executable,
+            __file__,
+            "--serve-node",
+            f"{tmp}/{name}.db",
+            redis.url,
+            store_url,
+            name,
+        ] + (["--uvloop"] if uvloop else [])
+        proc = subprocess.Popen(
+            args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=load.ROOT
+        )
         assert proc.stdout is not None and proc.stderr is not None
         line = proc.stdout.readline()
         if not line:
@@ -99,8 +115,7 @@ class Nodes:
     """The nodes of one setup, measured as one server (``load.Measured``): ``cpu()`` is
     the nodes' CPU; each call also notes Redis's and PostgreSQL's, for :meth:`services`."""
 
-    def __init__(self, nodes: list[Node], redis: RedisServer, postgres: PostgresServer
-                 ) -> None:
+    def __init__(self, nodes: list[Node], redis: RedisServer, postgres: PostgresServer) -> None:
         self.nodes = nodes
         self.redis = redis
         self.postgres = postgres
@@ -149,13 +164,22 @@ class Figures:
         return self.node_us + self.services_us
 
 
-def measure(setup: Setup, args: argparse.Namespace, redis: RedisServer,
-            postgres: PostgresServer) -> Figures:
+def measure(
+    setup: Setup, args: argparse.Namespace, redis: RedisServer, postgres: PostgresServer
+) -> Figures:
     """One setup's throughput and latency runs on fresh nodes."""
     if setup.nodes == 0:
         base = load.measure("gridhall", args)
-        return Figures(base.moves_per_s, base.cpu_us_per_move, 0.0, base.server_busy,
-                       base.p50_ms, base.p99_ms, base.max_ms, base.paced_cpu_us)
+        return Figures(
+            base.moves_per_s,
+            base.cpu_us_per_move,
+            0.0,
+            base.server_busy,
+            base.p50_ms,
+            base.p99_ms,
+            base.max_ms,
+            base.paced_cpu_us,
+        )
     redis.flush()
     store_url = postgres.new_database()
     deltas = not args.full_views
@@ -167,31 +191,52 @@ def measure(setup: Setup, args: argparse.Namespace, redis: RedisServer,
                 nodes.append(Node.start(tmp, f"node{i}", redis, store_url, args.uvloop))
             group = Nodes(nodes, redis, postgres)
             ports = tuple(n.port for n in nodes)
-            fast = load.run_clients(group, load.Phase("gridhall", ports[0], "fast",
-                                                      args.seconds, 0, deltas, ports,
-                                                      setup.cross),
-                                    args.fast_rooms, args.procs, 0)
+            fast = load.run_clients(
+                group,
+                load.Phase(
+                    "gridhall", ports[0], "fast", args.seconds, 0, deltas, ports, setup.cross
+                ),
+                args.fast_rooms,
+                args.procs,
+                0,
+            )
             moves = max(1, fast["moves"])
             figures.moves_per_s = fast["moves"] / args.seconds
             figures.node_us = fast["server_cpu"] / moves * 1e6
             figures.services_us = group.services() / moves * 1e6
             figures.node_busy = fast["server_busy"]
-            paced = load.run_clients(group, load.Phase("gridhall", ports[0], "paced",
-                                                       args.seconds, args.rate, deltas,
-                                                       ports, setup.cross),
-                                     args.players // 2, args.procs, 10_000)
+            paced = load.run_clients(
+                group,
+                load.Phase(
+                    "gridhall",
+                    ports[0],
+                    "paced",
+                    args.seconds,
+                    args.rate,
+                    deltas,
+                    ports,
+                    setup.cross,
+                ),
+                args.players // 2,
+                args.procs,
+                10_000,
+            )
             rtts = paced["rtts"]
             figures.p50_ms = statistics.median(rtts) * 1e3
             figures.p99_ms = load.percentile(rtts, 0.99) * 1e3
             figures.max_ms = max(rtts) * 1e3
-            figures.paced_us = ((paced["server_cpu"] + group.services())
-                                / max(1, paced["moves"]) * 1e6)
+            figures.paced_us = (
+                (paced["server_cpu"] + group.services()) / max(1, paced["moves"]) * 1e6
+            )
         except RuntimeError as exc:  # a client failed: say so, go on with the next setup
             figures.failed = str(exc)
         finally:
             for i, node in enumerate(nodes):  # what they logged while measured
-                figures.warnings += [f"node{i}: {line}" for line in list(node.log)
-                                     if not line.startswith("open-files limit")]
+                figures.warnings += [
+                    f"node{i}: {line}"
+                    for line in list(node.log)
+                    if not line.startswith("open-files limit")
+                ]
             for node in nodes:
                 node.kill()
             for node in nodes:
@@ -201,25 +246,28 @@ def measure(setup: Setup, args: argparse.Namespace, redis: RedisServer,
 
 def report(args: argparse.Namespace, setups: list[Setup], figs: dict[str, Figures]) -> None:
     labels = [s.label for s in setups]
-    rows = [("moves/s (throughput run)", "moves_per_s", "{:.0f}"),
-            ("CPU us/move: nodes (server)", "node_us", "{:.1f}"),
-            ("CPU us/move: Redis + PostgreSQL", "services_us", "{:.1f}"),
-            ("CPU us/move: all", "total_us", "{:.1f}"),
-            ("  cores busy in the nodes", "node_busy", "{:.2f}"),
-            (f"RTT p50 ms ({args.players} players)", "p50_ms", "{:.2f}"),
-            ("RTT p99 ms", "p99_ms", "{:.2f}"),
-            ("RTT max ms", "max_ms", "{:.2f}"),
-            ("  CPU us/move, all, latency run", "paced_us", "{:.1f}")]
+    rows = [
+        ("moves/s (throughput run)", "moves_per_s", "{:.0f}"),
+        ("CPU us/move: nodes (server)", "node_us", "{:.1f}"),
+        ("CPU us/move: Redis + PostgreSQL", "services_us", "{:.1f}"),
+        ("CPU us/move: all", "total_us", "{:.1f}"),
+        ("  cores busy in the nodes", "node_busy", "{:.2f}"),
+        (f"RTT p50 ms ({args.players} players)", "p50_ms", "{:.2f}"),
+        ("RTT p99 ms", "p99_ms", "{:.2f}"),
+        ("RTT max ms", "max_ms", "{:.2f}"),
+        ("  CPU us/move, all, latency run", "paced_us", "{:.1f}"),
+    ]
     print(f"{'':34}" + "".join(f"{label:>12}" for label in labels))
     for label, attr, fmt in rows:
-        print(f"{label:34}" + "".join(f"{fmt.format(getattr(figs[k], attr)):>12}"
-                                      for k in labels))
+        print(f"{label:34}" + "".join(f"{fmt.format(getattr(figs[k], attr)):>12}" for k in labels))
     one, many, cross = labels[1], labels[2], labels[3]
 
     def ratios(title: str, new: Figures, old: Figures) -> None:
-        print(f"{title:34}moves/s x{new.moves_per_s / old.moves_per_s:.2f}, "
-              f"CPU/move (all) x{new.total_us / old.total_us:.2f}, "
-              f"p50 x{new.p50_ms / old.p50_ms:.2f}, p99 x{new.p99_ms / old.p99_ms:.2f}")
+        print(
+            f"{title:34}moves/s x{new.moves_per_s / old.moves_per_s:.2f}, "
+            f"CPU/move (all) x{new.total_us / old.total_us:.2f}, "
+            f"p50 x{new.p50_ms / old.p50_ms:.2f}, p99 x{new.p99_ms / old.p99_ms:.2f}"
+        )
 
     if any(f.failed or not f.moves_per_s or not f.p50_ms for f in figs.values()):
         print("(no ratios: a setup failed)")
@@ -228,17 +276,21 @@ def report(args: argparse.Namespace, setups: list[Setup], figs: dict[str, Figure
         ratios(f"{many} / {one}", figs[many], figs[one])
         ratios(f"{cross} / {many} (same-node)", figs[cross], figs[many])
         extra = figs[cross].total_us - figs[many].total_us
-        print(f"a cross-node move costs {extra:+.1f} us of CPU (all processes) and "
-              f"{figs[cross].p50_ms - figs[many].p50_ms:+.2f} ms at p50 over a same-node "
-              "one")
+        print(
+            f"a cross-node move costs {extra:+.1f} us of CPU (all processes) and "
+            f"{figs[cross].p50_ms - figs[many].p50_ms:+.2f} ms at p50 over a same-node "
+            "one"
+        )
     for label in labels:
         if figs[label].failed:
             print(f"[{label}] FAILED: {figs[label].failed}")
         lines = figs[label].warnings
         if lines:
             taken = sum("taken over" in line for line in lines)
-            print(f"[{label}] the nodes logged {len(lines)} lines while measured "
-                  f"({taken} rooms taken over from a live node); the first:")
+            print(
+                f"[{label}] the nodes logged {len(lines)} lines while measured "
+                f"({taken} rooms taken over from a live node); the first:"
+            )
         for line in lines[:5]:
             print(f"[{label}]   {line.rstrip()}")
 
@@ -246,12 +298,19 @@ def report(args: argparse.Namespace, setups: list[Setup], figs: dict[str, Figure
 def run_cluster(args: argparse.Namespace) -> None:
     """``load.py --nodes N``: every setup in one run, then the table and the ratios."""
     n = max(2, args.nodes)
-    setups = [Setup("sqlite", 0), Setup("1 node", 1), Setup(f"{n} nodes", n),
-              Setup(f"{n} cross", n, cross=True)]
+    setups = [
+        Setup("sqlite", 0),
+        Setup("1 node", 1),
+        Setup(f"{n} nodes", n),
+        Setup(f"{n} cross", n, cross=True),
+    ]
     args.idle, args.breakdown, args.profile, args.gridhall_python = [], False, None, None
-    print(f"load --nodes {n}: {os.cpu_count()} cores, load average "
-          f"{os.getloadavg()[0]:.2f}; {args.players} players, {args.fast_rooms} fast rooms, "
-          f"{args.seconds:.0f} s runs{', uvloop' if args.uvloop else ''}", flush=True)
+    print(
+        f"load --nodes {n}: {os.cpu_count()} cores, load average "
+        f"{os.getloadavg()[0]:.2f}; {args.players} players, {args.fast_rooms} fast rooms, "
+        f"{args.seconds:.0f} s runs{', uvloop' if args.uvloop else ''}",
+        flush=True,
+    )
     figs: dict[str, Figures] = {}
     with services() as (redis, postgres):
         for setup in setups:
@@ -267,4 +326,3 @@ if __name__ == "__main__" and len(sys.argv) > 5 and sys.argv[1] == "--serve-node
     serve_node(*sys.argv[2:6])
 elif __name__ == "__main__":
     sys.exit("run it as: bench/load.py --nodes N [--quick]")
-

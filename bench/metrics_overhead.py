@@ -26,10 +26,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from gridhall import protocol as p
-from gridhall.server.io.app import GameServer, exporter
 from gridhall.server.core.config import ServerConfig
 from gridhall.server.core.session import Session
 from gridhall.server.core.stats import Stats
+from gridhall.server.io.app import GameServer, exporter
 
 # A full 15x15 board with no five anywhere: every game runs all 225 moves to a draw.
 BLACK = [(x, y) for y in range(15) for x in range(15) if ((x // 2) + y) % 2 == 0]
@@ -75,9 +75,18 @@ class Link:
 
 
 def server_in(tmp: str, name: str) -> GameServer:
-    return GameServer(ServerConfig(host="127.0.0.1", port=0, db=f"{tmp}/{name}.db",
-                                   rate_per_second=1e9, rate_burst=10**9, max_rooms=10**5,
-                                   max_rooms_per_address=10**5, metrics=True))
+    return GameServer(
+        ServerConfig(
+            host="127.0.0.1",
+            port=0,
+            db=f"{tmp}/{name}.db",
+            rate_per_second=1e9,
+            rate_burst=10**9,
+            max_rooms=10**5,
+            max_rooms_per_address=10**5,
+            metrics=True,
+        )
+    )
 
 
 async def hello(server: GameServer, name: str) -> tuple[Session, Link]:
@@ -104,8 +113,11 @@ async def play(server: GameServer, games: int) -> float:
         room = p.decode_map(a_link.last, p.MAX_SERVER_FRAME).get("room")
         b.receive(p.encode_map({"type": "join-room", "room": room}), T0)
         await turn()
-        frames = [p.encode_map({"type": "move", "move": {"x": x, "y": y}})
-                  for pair in zip(BLACK, WHITE) for x, y in pair]
+        frames = [
+            p.encode_map({"type": "move", "move": {"x": x, "y": y}})
+            for pair in zip(BLACK, WHITE)
+            for x, y in pair
+        ]
         began = time.perf_counter()
         for n, frame in enumerate(frames):
             (a if n % 2 == 0 else b).receive(frame, T0)
@@ -128,8 +140,7 @@ async def lists(server: GameServer, count: int) -> float:
     return time.perf_counter() - began
 
 
-async def best(rounds: int, run: Callable[[GameServer], Awaitable[float]]
-               ) -> tuple[float, float]:
+async def best(rounds: int, run: Callable[[GameServer], Awaitable[float]]) -> tuple[float, float]:
     """(best seconds with the figures, best without), alternating, fresh servers (after
     one round of each to warm up)."""
     counted: list[float] = []
@@ -194,14 +205,20 @@ async def main() -> None:
     args = parser.parse_args()
     moves = args.games * len(BLACK + WHITE)
     with_figures, without = await best(args.rounds, lambda s: play(s, args.games))
-    print(f"move (journaled): {with_figures / moves * 1e6:.1f} us with the figures, "
-          f"{without / moves * 1e6:.1f} us without: ratio {with_figures / without:.3f}")
+    print(
+        f"move (journaled): {with_figures / moves * 1e6:.1f} us with the figures, "
+        f"{without / moves * 1e6:.1f} us without: ratio {with_figures / without:.3f}"
+    )
     with_figures, without = await best(args.rounds, lambda s: lists(s, args.lists))
-    print(f"list-rooms:       {with_figures / args.lists * 1e6:.1f} us with the figures, "
-          f"{without / args.lists * 1e6:.1f} us without: ratio {with_figures / without:.3f}")
+    print(
+        f"list-rooms:       {with_figures / args.lists * 1e6:.1f} us with the figures, "
+        f"{without / args.lists * 1e6:.1f} us without: ratio {with_figures / without:.3f}"
+    )
     alone = counting_alone()
-    print(f"the figures' own calls per request: {alone * 1e6:.2f} us, "
-          f"{alone / (without / args.lists):.1%} of a list-rooms without them")
+    print(
+        f"the figures' own calls per request: {alone * 1e6:.2f} us, "
+        f"{alone / (without / args.lists):.1%} of a list-rooms without them"
+    )
     seconds, size = await scrape(args.rooms)
     print(f"/metrics with {args.rooms} rooms: {seconds * 1e3:.2f} ms, {size} bytes")
 

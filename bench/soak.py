@@ -63,19 +63,27 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 ROOT = Path(__file__).resolve().parent.parent
 
-BY_EVENT = {"move": ("moved", "by"), "chat": ("chat", "from"),
-            "player-info": ("player-info", "player"), "resign": ("resigned", "player"),
-            "play-again": ("play-again", "from"), "agree-again": ("agree-again", "from"),
-            "decline-again": ("decline-again", "from"), "offer": ("offer", "from"),
-            "answer": ("answer", "from")}
+BY_EVENT = {
+    "move": ("moved", "by"),
+    "chat": ("chat", "from"),
+    "player-info": ("player-info", "player"),
+    "resign": ("resigned", "player"),
+    "play-again": ("play-again", "from"),
+    "agree-again": ("agree-again", "from"),
+    "decline-again": ("decline-again", "from"),
+    "offer": ("offer", "from"),
+    "answer": ("answer", "from"),
+}
 """Requests a room answers with an event from the sender (no ``re``): type -> (event, field)."""
 BY_STATE = ("start", "agree-again")
 """Requests a new game's ``state`` event answers (a started race; the last agreement)."""
 EVENT_OF = {event: (request, who) for request, (event, who) in BY_EVENT.items()}
 GAMES: list[tuple[str, dict[str, Any]]] = [
-    ("gomoku", {}), ("gomoku", {}), ("gomoku", {"ai": "easy"}),
-    ("minesweeper", {"preset": "beginner"}), ("minesweeper", {"width": 16, "height": 16,
-                                                              "mines": 30}),
+    ("gomoku", {}),
+    ("gomoku", {}),
+    ("gomoku", {"ai": "easy"}),
+    ("minesweeper", {"preset": "beginner"}),
+    ("minesweeper", {"width": 16, "height": 16, "mines": 30}),
     ("linkmatch", {"width": 8, "height": 6, "countdown": 0, "time_limit": 120}),
 ]
 COLORS = ("teal", "red", "gold", "navy", "#336699", "violet")
@@ -93,8 +101,15 @@ class RunOver(Exception):
 class Bot:
     """One client: its connection, what it believes about its room, its open requests."""
 
-    def __init__(self, n: int, address: str, port: int, until: float, args: argparse.Namespace,
-                 counts: Counter[str]) -> None:
+    def __init__(
+        self,
+        n: int,
+        address: str,
+        port: int,
+        until: float,
+        args: argparse.Namespace,
+        counts: Counter[str],
+    ) -> None:
         self.n = n
         self.address = address
         self.port = port
@@ -272,8 +287,7 @@ class Bot:
         self.game, self.status = msg["game"], msg["status"]
         self.turn, self.creator = msg.get("turn"), msg.get("creator", "")
         self.again = list(msg.get("pending_again") or [])
-        self.role = "player" if any(p["player"] == self.me for p in msg["players"]) \
-            else "spectator"
+        self.role = "player" if any(p["player"] == self.me for p in msg["players"]) else "spectator"
         view = msg.get("view") or {}
         self.taken = {(x, y) for x, y in view.get("moves", [])}
         self.pending_offer = view.get("pending")
@@ -298,8 +312,11 @@ class Bot:
             elif r < 0.85:
                 await self.join()
             elif r < 0.95:
-                await self.request("player-info", name=f"Bot {self.n}-{self.rng.randrange(99)}",
-                                   color=self.rng.choice(COLORS))
+                await self.request(
+                    "player-info",
+                    name=f"Bot {self.n}-{self.rng.randrange(99)}",
+                    color=self.rng.choice(COLORS),
+                )
             else:
                 await self.request("chat", text="anyone?")  # not in a room: not-in-room
             return
@@ -320,8 +337,9 @@ class Bot:
             await self.play(r)
 
     async def join(self) -> None:
-        open_rooms = [r for r in self.rooms if r["status"] == "waiting"
-                      and len(r["players"]) < r["seats"]] or self.rooms
+        open_rooms = [
+            r for r in self.rooms if r["status"] == "waiting" and len(r["players"]) < r["seats"]
+        ] or self.rooms
         if not open_rooms:
             await self.request("list-rooms")
             return
@@ -357,8 +375,15 @@ class Bot:
         elif self.game == "minesweeper":
             x, y = self.rng.randrange(self.width), self.rng.randrange(self.height)
             if r < 0.2:
-                await self.request("move", move={"action": "mark", "x": x, "y": y,
-                                                 "mark": self.rng.choice(("flag", "none"))})
+                await self.request(
+                    "move",
+                    move={
+                        "action": "mark",
+                        "x": x,
+                        "y": y,
+                        "mark": self.rng.choice(("flag", "none")),
+                    },
+                )
             else:
                 await self.request("move", move={"action": "reveal", "x": x, "y": y})
         elif self.game == "linkmatch":
@@ -390,10 +415,18 @@ class Bot:
         sock = socket.socket()
         sock.bind((self.address, 0))
         sock.setblocking(False)
-        await asyncio.wait_for(asyncio.get_running_loop().sock_connect(
-            sock, ("127.0.0.1", self.port)), 10)
-        ws = await connect(f"ws://127.0.0.1:{self.port}/", sock=sock, compression=None,
-                           max_size=None, max_queue=None, open_timeout=30, close_timeout=2)
+        await asyncio.wait_for(
+            asyncio.get_running_loop().sock_connect(sock, ("127.0.0.1", self.port)), 10
+        )
+        ws = await connect(
+            f"ws://127.0.0.1:{self.port}/",
+            sock=sock,
+            compression=None,
+            max_size=None,
+            max_queue=None,
+            open_timeout=30,
+            close_timeout=2,
+        )
         self.ws = ws
         reader = asyncio.create_task(self.read(ws))
         resume = self.token is not None and self.room is not None
@@ -463,19 +496,24 @@ class Bot:
             if now - sent > self.args.late and rid not in self.late_seen:
                 self.late_seen.add(rid)
                 self.c["late " + type_] += 1
-                print(f"client {self.n} ({self.address}): {type_} id {rid} unanswered after "
-                      f"{now - sent:.0f} s (room {self.room}, {self.game} {self.status}); "
-                      f"me {self.me}; around it:\n  " + "\n  ".join(
-                          describe(what) for n, what in self.recent
-                          if -15 <= n - self.sent_at.get(rid, 0) <= 40),
-                      file=sys.stderr, flush=True)
+                print(
+                    f"client {self.n} ({self.address}): {type_} id {rid} unanswered after "
+                    f"{now - sent:.0f} s (room {self.room}, {self.game} {self.status}); "
+                    f"me {self.me}; around it:\n  "
+                    + "\n  ".join(
+                        describe(what)
+                        for n, what in self.recent
+                        if -15 <= n - self.sent_at.get(rid, 0) <= 40
+                    ),
+                    file=sys.stderr,
+                    flush=True,
+                )
 
     def report_unanswered(self) -> None:
         for rid, (type_, _) in self.open.items():
             self.c["unanswered"] += 1
             self.c["unanswered " + type_] += 1
-            print(f"client {self.n}: {type_} id {rid} never answered", file=sys.stderr,
-                  flush=True)
+            print(f"client {self.n}: {type_} id {rid} never answered", file=sys.stderr, flush=True)
 
     def forget_open(self) -> None:
         self.open.clear()
@@ -489,12 +527,15 @@ def describe(what: Any) -> str:
     if isinstance(what, tuple):
         return "> " + " ".join(map(str, what[1:]))
     who = what.get("from") or what.get("by") or what.get("player")
-    return (f"< {what.get('type')} room={what.get('room')} seq={what.get('seq')} "
-            f"re={what.get('re')} code={what.get('code')} from={who} "
-            f"status={what.get('status')}")
+    return (
+        f"< {what.get('type')} room={what.get('room')} seq={what.get('seq')} "
+        f"re={what.get('re')} code={what.get('code')} from={who} "
+        f"status={what.get('status')}"
+    )
 
 
 # -- processes -------------------------------------------------------------------------
+
 
 def address(n: int, per_address: int) -> str:
     """Client ``n``'s loopback address: ``per_address`` clients share one."""
@@ -502,11 +543,14 @@ def address(n: int, per_address: int) -> str:
     return f"127.0.{a // 250}.{a % 250 + 2}"
 
 
-async def swarm(port: int, first: int, count: int, until: float,
-                args: argparse.Namespace) -> Counter[str]:
+async def swarm(
+    port: int, first: int, count: int, until: float, args: argparse.Namespace
+) -> Counter[str]:
     counts: Counter[str] = Counter()
-    bots = [Bot(n, address(n, args.per_address), port, until, args, counts)
-            for n in range(first, first + count)]
+    bots = [
+        Bot(n, address(n, args.per_address), port, until, args, counts)
+        for n in range(first, first + count)
+    ]
 
     async def start(bot: Bot, delay: float) -> None:
         await asyncio.sleep(delay)
@@ -516,8 +560,9 @@ async def swarm(port: int, first: int, count: int, until: float,
     return counts
 
 
-def client_process(port: int, first: int, count: int, until: float,
-                   args: argparse.Namespace, out: Any) -> None:
+def client_process(
+    port: int, first: int, count: int, until: float, args: argparse.Namespace, out: Any
+) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:  # clients on uvloop when it is there: more frames per core for the same swarm
         import uvloop
@@ -531,8 +576,8 @@ def client_process(port: int, first: int, count: int, until: float,
 def serve(port: int, db: str, loop: str) -> None:
     """The server with its default settings (run as this file with ``--serve``), on the
     event loop ``gridhall-server --loop`` would pick (uvloop when installed)."""
-    from gridhall.server.io.app import GameServer
     from gridhall.server.core.config import ServerConfig
+    from gridhall.server.io.app import GameServer
 
     async def main() -> None:
         server = GameServer(ServerConfig(host="127.0.0.1", port=port, db=db))
@@ -574,18 +619,31 @@ def run(args: argparse.Namespace) -> int:
         port = free_port()
         env = dict(os.environ)
         if args.server_path:
-            env["PYTHONPATH"] = os.pathsep.join(filter(None, [args.server_path,
-                                                             env.get("PYTHONPATH")]))
-        server = subprocess.Popen([sys.executable, __file__, "--serve", str(port), "--db",
-                                   f"{tmp.name}/soak.db", "--loop", args.loop], env=env,
-                                  cwd=tmp.name)
+            env["PYTHONPATH"] = os.pathsep.join(
+                filter(None, [args.server_path, env.get("PYTHONPATH")])
+            )
+        server = subprocess.Popen(
+            [
+                sys.executable,
+                __file__,
+                "--serve",
+                str(port),
+                "--db",
+                f"{tmp.name}/soak.db",
+                "--loop",
+                args.loop,
+            ],
+            env=env,
+            cwd=tmp.name,
+        )
         wait_listening(port)
     start = time.time()
     until = start + args.seconds
     ctx = mp.get_context("spawn")
     procs = []
-    share = [args.clients // args.procs + (i < args.clients % args.procs)
-             for i in range(args.procs)]
+    share = [
+        args.clients // args.procs + (i < args.clients % args.procs) for i in range(args.procs)
+    ]
     first = 0
     for count in share:
         recv, send = ctx.Pipe(duplex=False)
@@ -631,43 +689,66 @@ def cpu_seconds(pid: int) -> float:
 
 def report(c: Counter[str], elapsed: float, args: argparse.Namespace) -> int:
     load = os.getloadavg()
-    print(f"soak: {args.clients} clients in {args.procs} processes, {args.per_address} per "
-          f"address, {args.rate:g} requests/s each, {args.seconds:.0f} s "
-          f"({elapsed:.0f} s with the drain); server: "
-          f"{'tree ' + args.server_path if args.server_path else args.url or 'this tree'}"
-          f"{'' if args.url else ', loop ' + args.loop}; "
-          f"load average {load[0]:.2f} on {os.cpu_count()} cores")
+    print(
+        f"soak: {args.clients} clients in {args.procs} processes, {args.per_address} per "
+        f"address, {args.rate:g} requests/s each, {args.seconds:.0f} s "
+        f"({elapsed:.0f} s with the drain); server: "
+        f"{'tree ' + args.server_path if args.server_path else args.url or 'this tree'}"
+        f"{'' if args.url else ', loop ' + args.loop}; "
+        f"load average {load[0]:.2f} on {os.cpu_count()} cores"
+    )
     sent, received = c["sent"], c["received"]
-    print(f"frames sent {sent:,} ({sent / args.seconds:,.0f}/s), received {received:,} "
-          f"({received / args.seconds:,.0f}/s), together {sent + received:,}")
+    print(
+        f"frames sent {sent:,} ({sent / args.seconds:,.0f}/s), received {received:,} "
+        f"({received / args.seconds:,.0f}/s), together {sent + received:,}"
+    )
     kinds = sorted((k[5:], v) for k, v in c.items() if k.startswith("sent "))
     print("requests: " + ", ".join(f"{k} {v:,}" for k, v in kinds))
-    errors = sorted(((k[6:], v) for k, v in c.items() if k.startswith("error ")),
-                    key=lambda kv: -kv[1])
+    errors = sorted(
+        ((k[6:], v) for k, v in c.items() if k.startswith("error ")), key=lambda kv: -kv[1]
+    )
     print("errors (answers): " + ", ".join(f"{k} {v:,}" for k, v in errors))
     closes = {k: v for k, v in c.items() if k.startswith(("closed by", "connection lost"))}
-    print(f"reconnects {c['reconnects']:,}; server closes and lost connections: "
-          f"{closes or 'none'}; requests cut by a server close {c['cut by a close']}")
-    print(f"longest wait for an answer {c['max wait ms'] / 1000:.1f} s; CPU: server "
-          f"{c['server cpu ms'] / 1000 / elapsed:.0%} of a core, clients "
-          f"{c['clients cpu ms'] / 1000 / elapsed:.0%}"
-          + (f" ({c['server cpu ms'] / max(1, sent):.2f} ms of server CPU per frame sent)"
-             if c['server cpu ms'] else ""))
+    print(
+        f"reconnects {c['reconnects']:,}; server closes and lost connections: "
+        f"{closes or 'none'}; requests cut by a server close {c['cut by a close']}"
+    )
+    print(
+        f"longest wait for an answer {c['max wait ms'] / 1000:.1f} s; CPU: server "
+        f"{c['server cpu ms'] / 1000 / elapsed:.0%} of a core, clients "
+        f"{c['clients cpu ms'] / 1000 / elapsed:.0%}"
+        + (
+            f" ({c['server cpu ms'] / max(1, sent):.2f} ms of server CPU per frame sent)"
+            if c["server cpu ms"]
+            else ""
+        )
+    )
     unanswered = {k: v for k, v in c.items() if k.startswith("unanswered ")}
     late = {k: v for k, v in c.items() if k.startswith("late ")}
-    print(f"UNANSWERED {c['unanswered']} {unanswered or ''}; late (> {args.late:g} s) "
-          f"{sum(late.values())} {late or ''}")
-    print(f"LOST EVENTS {c['lost events']} (in {c['rooms with a gap']} gaps); reordered "
-          f"{c['reordered events']}; events of another room {c['events of another room']}; "
-          f"resumes into a room {c['resumed into a room']}")
+    print(
+        f"UNANSWERED {c['unanswered']} {unanswered or ''}; late (> {args.late:g} s) "
+        f"{sum(late.values())} {late or ''}"
+    )
+    print(
+        f"LOST EVENTS {c['lost events']} (in {c['rooms with a gap']} gaps); reordered "
+        f"{c['reordered events']}; events of another room {c['events of another room']}; "
+        f"resumes into a room {c['resumed into a room']}"
+    )
     odd = {k: v for k, v in c.items() if k.startswith("client could not")}
     if odd:
         print(f"this client's own failures: {odd}")
     if c["client processes that failed"]:
-        print(f"CLIENT PROCESSES THAT FAILED {c['client processes that failed']} (their counts "
-              "are missing above)")
-    bad = c["unanswered"] + c["lost events"] + c["reordered events"] + sum(late.values()) \
+        print(
+            f"CLIENT PROCESSES THAT FAILED {c['client processes that failed']} (their counts "
+            "are missing above)"
+        )
+    bad = (
+        c["unanswered"]
+        + c["lost events"]
+        + c["reordered events"]
+        + sum(late.values())
         + c["client processes that failed"]
+    )
     return 1 if bad else 0
 
 
@@ -676,24 +757,42 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60.0, help="how long clients play")
     parser.add_argument("--clients", type=int, default=160)
     parser.add_argument("--procs", type=int, default=2, help="client processes")
-    parser.add_argument("--per-address", type=int, default=2,
-                        help="clients sharing one loopback address")
+    parser.add_argument(
+        "--per-address", type=int, default=2, help="clients sharing one loopback address"
+    )
     parser.add_argument("--rate", type=float, default=8.0, help="requests/s per client")
-    parser.add_argument("--window", type=int, default=3,
-                        help="requests a client may have open at once")
-    parser.add_argument("--reconnect", type=float, default=0.003,
-                        help="chance per step that a client drops and comes back")
-    parser.add_argument("--late", type=float, default=30.0,
-                        help="seconds after which an open request is reported")
-    parser.add_argument("--drain", type=float, default=15.0,
-                        help="seconds to wait for the last answers at the end")
-    parser.add_argument("--server-path", default=None,
-                        help="run the server from this folder's gridhall/ (before/after)")
-    parser.add_argument("--url", default=None,
-                        help="soak a server already running on this machine (only the port "
-                             "is used: clients always connect to 127.0.0.1)")
-    parser.add_argument("--loop", default="auto", choices=("auto", "asyncio", "uvloop"),
-                        help="the server's event loop, as gridhall-server --loop")
+    parser.add_argument(
+        "--window", type=int, default=3, help="requests a client may have open at once"
+    )
+    parser.add_argument(
+        "--reconnect",
+        type=float,
+        default=0.003,
+        help="chance per step that a client drops and comes back",
+    )
+    parser.add_argument(
+        "--late", type=float, default=30.0, help="seconds after which an open request is reported"
+    )
+    parser.add_argument(
+        "--drain", type=float, default=15.0, help="seconds to wait for the last answers at the end"
+    )
+    parser.add_argument(
+        "--server-path",
+        default=None,
+        help="run the server from this folder's gridhall/ (before/after)",
+    )
+    parser.add_argument(
+        "--url",
+        default=None,
+        help="soak a server already running on this machine (only the port "
+        "is used: clients always connect to 127.0.0.1)",
+    )
+    parser.add_argument(
+        "--loop",
+        default="auto",
+        choices=("auto", "asyncio", "uvloop"),
+        help="the server's event loop, as gridhall-server --loop",
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--serve", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--db", help=argparse.SUPPRESS)

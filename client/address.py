@@ -21,8 +21,9 @@ class AddressError(ValueError):
 
 def _port(text: str, original: str) -> int:
     if not text.isdigit() or not 0 < int(text) < 65536:
-        raise AddressError(_("{address}: the port must be a number from 1 to 65535",
-                              address=repr(original)))
+        raise AddressError(
+            _("{address}: the port must be a number from 1 to 65535", address=repr(original))
+        )
     return int(text)
 
 
@@ -34,8 +35,9 @@ def server_url(text: str | None) -> str:
     if "://" in raw:
         parts = urlsplit(raw)
         if parts.scheme not in ("ws", "wss"):
-            raise AddressError(_("{address}: use ws:// or wss://, or just HOST[:PORT]",
-                                  address=repr(raw)))
+            raise AddressError(
+                _("{address}: use ws:// or wss://, or just HOST[:PORT]", address=repr(raw))
+            )
         if not parts.hostname:
             raise AddressError(_("{address}: the URL has no host", address=repr(raw)))
         try:
@@ -46,8 +48,9 @@ def server_url(text: str | None) -> str:
     if raw.startswith("["):
         host, sep, rest = raw[1:].partition("]")
         if not sep or not host:
-            raise AddressError(_("{address}: an IPv6 address needs a closing ']'",
-                                  address=repr(raw)))
+            raise AddressError(
+                _("{address}: an IPv6 address needs a closing ']'", address=repr(raw))
+            )
         if rest and not rest.startswith(":"):
             raise AddressError(_("{address}: expected ':PORT' after ']'", address=repr(raw)))
         port = _port(rest[1:], raw) if rest else DEFAULT_PORT
@@ -56,7 +59,11 @@ def server_url(text: str | None) -> str:
         return f"ws://[{raw}]:{DEFAULT_PORT}/"
     host, sep, port_text = raw.partition(":")
     if not host or any(c in host for c in "/ ?#@"):
-        raise AddressError(_("{address} is not a host name; try HOST, HOST:PORT or ws://HOST:PORT/",
-                              address=repr(raw)))
+        raise AddressError(
+            _(
+                "{address} is not a host name; try HOST, HOST:PORT or ws://HOST:PORT/",
+                address=repr(raw),
+            )
+        )
     port = _port(port_text, raw) if sep else DEFAULT_PORT
     return f"ws://{host}:{port}/"

@@ -35,9 +35,11 @@ PATH_POINTS = 4
 """A Link-match link turns at most twice: its corner points, ends included."""
 
 BOARDS: dict[str, Board] = {
-    name: Board(game.title, tuple((key, default, game.most(key)) for key, default in game.sides),
-                game.lists)
-    for name, game in GAMES.items() if game.sides
+    name: Board(
+        game.title, tuple((key, default, game.most(key)) for key, default in game.sides), game.lists
+    )
+    for name, game in GAMES.items()
+    if game.sides
 }
 """Each described game's board bounds: the largest sides its options allow."""
 
@@ -61,17 +63,28 @@ def view_problem(game: str, view: Mapping[str, Any]) -> str | None:
     for key, default, most in board.sides:
         side = _side(view.get(key), default)
         if side is None or not 0 <= side <= most:
-            return _("The server sent a {game} board with {key} {value}; the protocol "
-                     "allows at most {most}.", game=_(board.title), key=key,
-                     value=plain(repr(view.get(key)))[:40], most=most)
+            return _(
+                "The server sent a {game} board with {key} {value}; the protocol "
+                "allows at most {most}.",
+                game=_(board.title),
+                key=key,
+                value=plain(repr(view.get(key)))[:40],
+                most=most,
+            )
         sides.append(side)
     cells = sides[0] * sides[-1]
     limits = {"cells": cells, "rows": sides[-1], "path": PATH_POINTS}
     for key, bound in board.lists:
         items = view.get(key)
         if isinstance(items, list | str) and len(items) > limits[bound]:
-            return _("The server sent a {game} board with {count} {key} for a board of "
-                     "{width} x {height}; the protocol allows at most {most}.",
-                     game=_(board.title), count=len(items), key=key, width=sides[0],
-                     height=sides[-1], most=limits[bound])
+            return _(
+                "The server sent a {game} board with {count} {key} for a board of "
+                "{width} x {height}; the protocol allows at most {most}.",
+                game=_(board.title),
+                count=len(items),
+                key=key,
+                width=sides[0],
+                height=sides[-1],
+                most=limits[bound],
+            )
     return None

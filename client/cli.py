@@ -39,8 +39,12 @@ def language(text: str) -> str:
     lang = i18n.negotiate([text])
     if lang == i18n.SOURCE and not text.lower().startswith(i18n.SOURCE):
         raise argparse.ArgumentTypeError(
-            _("unknown language {lang}; choose from {languages}", lang=repr(text),
-              languages=", ".join(i18n.LANGUAGES)))
+            _(
+                "unknown language {lang}; choose from {languages}",
+                lang=repr(text),
+                languages=", ".join(i18n.LANGUAGES),
+            )
+        )
     return lang
 
 
@@ -57,13 +61,16 @@ def game_id(text: str) -> int:
     """``--replay``: a game id, a whole number from 1 (as ``gridhall-server history`` prints)."""
     if not text.strip().isdigit() or int(text) < 1:
         raise argparse.ArgumentTypeError(
-            _("{value} is not a game id (a whole number such as 42)", value=repr(text)))
+            _("{value} is not a game id (a whole number such as 42)", value=repr(text))
+        )
     return int(text)
 
 
 def opening(args: argparse.Namespace) -> Opening:
     """The screen the command line asks to open first (shared by both clients)."""
     return Opening(history=bool(args.history), replay=args.replay)
+
+
 def link_code(text: str) -> str:
     """``--link``: a link code as typed (``client/linking.py`` checks its shape)."""
     from gridhall.client.linking import parse_code
@@ -86,27 +93,49 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--server",
         default=None,
         metavar="HOST[:PORT] | ws://…",
-        help=_("the server to join (default: choose on the connect screen, which lists the "
-               "servers on this network; last joined: {server})", server=saved.server),
+        help=_(
+            "the server to join (default: choose on the connect screen, which lists the "
+            "servers on this network; last joined: {server})",
+            server=saved.server,
+        ),
     )
     parser.add_argument(
-        "--name", default=saved.name,
+        "--name",
+        default=saved.name,
         help=_("your name in rooms, 1-32 chars (now: {name})", name=saved.name),
     )
     parser.add_argument("--tk", action="store_true", help=_("use the Tk window instead"))
-    parser.add_argument("--history", action="store_true",
-                        help=_("open the list of finished games once connected"))
-    parser.add_argument("--replay", type=game_id, default=None, metavar="GAME_ID",
-                        help=_("open the replay of finished game GAME_ID once connected"))
-    parser.add_argument("--link", default=None, type=link_code, metavar="CODE",
-                        help=_("play as yourself from another device: the link code it "
-                               "shows (valid 10 minutes, once)"))
-    parser.add_argument("--find", action="store_true",
-                        help=_("list the gridhall servers on this network and exit"))  # fmt: skip
     parser.add_argument(
-        "--lang", default=None, type=language, metavar="LANG",
-        help=_("the language of the client: {languages} (default: the locale's)",
-               languages=", ".join(i18n.LANGUAGES)),
+        "--history", action="store_true", help=_("open the list of finished games once connected")
+    )
+    parser.add_argument(
+        "--replay",
+        type=game_id,
+        default=None,
+        metavar="GAME_ID",
+        help=_("open the replay of finished game GAME_ID once connected"),
+    )
+    parser.add_argument(
+        "--link",
+        default=None,
+        type=link_code,
+        metavar="CODE",
+        help=_(
+            "play as yourself from another device: the link code it shows (valid 10 minutes, once)"
+        ),
+    )
+    parser.add_argument(
+        "--find", action="store_true", help=_("list the gridhall servers on this network and exit")
+    )
+    parser.add_argument(
+        "--lang",
+        default=None,
+        type=language,
+        metavar="LANG",
+        help=_(
+            "the language of the client: {languages} (default: the locale's)",
+            languages=", ".join(i18n.LANGUAGES),
+        ),
     )
     return parser.parse_args(argv)
 
@@ -120,9 +149,13 @@ def find_servers(wait: float | None = None) -> int:
         print(f"gridhall: {plain(error)}", file=sys.stderr)
         return 1
     if not servers:
-        print(_("No gridhall servers found on this network. Is one running? A firewall on "
+        print(
+            _(
+                "No gridhall servers found on this network. Is one running? A firewall on "
                 "either machine must let mDNS (UDP port 5353) through; or join with "
-                "--server and the address the server printed."))  # fmt: skip
+                "--server and the address the server printed."
+            )
+        )
         return 1
     for s in servers:
         print(plain(s.describe()))  # a LAN announcement is data, never terminal control
@@ -165,22 +198,39 @@ def main(argv: list[str] | None = None) -> int:
         try:
             tk_client = importlib.import_module("gridhall.client.tk")
         except ModuleNotFoundError as exc:
-            print("gridhall: " + _("the Tk client is not available ({module} is missing).",
-                                   module=exc.name), file=sys.stderr)  # fmt: skip
+            print(
+                "gridhall: "
+                + _("the Tk client is not available ({module} is missing).", module=exc.name),
+                file=sys.stderr,
+            )
             return 1
         first = {"opening": opening(args)} if opening(args) else {}
-        return int(tk_client.main(args.server, name, default=default,
-                                  remember=remember_when_connected,
-                                  tokens=(config.saved_token, config.save_token),
-                                  link=args.link,
-                                  **first) or 0)
+        return int(
+            tk_client.main(
+                args.server,
+                name,
+                default=default,
+                remember=remember_when_connected,
+                tokens=(config.saved_token, config.save_token),
+                link=args.link,
+                **first,
+            )
+            or 0
+        )
     try:
         from gridhall.client.tui.app import GridhallApp
         from gridhall.client.tui.connect import ConnectApp
     except ModuleNotFoundError as exc:
-        print("gridhall: " + _("the terminal client needs Textual ({module} is missing); "
-                               "install it with: {command}", module=exc.name,
-                               command="pip install 'gridhall[tui]'"), file=sys.stderr)  # fmt: skip
+        print(
+            "gridhall: "
+            + _(
+                "the terminal client needs Textual ({module} is missing); "
+                "install it with: {command}",
+                module=exc.name,
+                command="pip install 'gridhall[tui]'",
+            ),
+            file=sys.stderr,
+        )
         return 1
     server = args.server
     if server is None:
@@ -189,9 +239,14 @@ def main(argv: list[str] | None = None) -> int:
             return 0
     url = server_url(server)
     # The token this server gave us last time takes us straight back to our seat.
-    app = GridhallApp(url, name, token=config.saved_token(url),
-                      keep_token=lambda token: config.save_token(url, token),
-                      opening=opening(args), link=args.link)
+    app = GridhallApp(
+        url,
+        name,
+        token=config.saved_token(url),
+        keep_token=lambda token: config.save_token(url, token),
+        opening=opening(args),
+        link=args.link,
+    )
     app.session.add_listener(remember_when_connected(server))
     app.run()
     return 0

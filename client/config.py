@@ -69,8 +69,11 @@ def load() -> Config:
             cfg.server = data["server"].strip()
         tokens = data.get("tokens")
         if isinstance(tokens, dict):
-            cfg.tokens = {k: v for k, v in tokens.items()
-                          if isinstance(k, str) and isinstance(v, str) and 0 < len(v) <= 128}
+            cfg.tokens = {
+                k: v
+                for k, v in tokens.items()
+                if isinstance(k, str) and isinstance(v, str) and 0 < len(v) <= 128
+            }
     return cfg
 
 

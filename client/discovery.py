@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from gridhall.client.plain import plain
-from gridhall.protocol.i18n import _, ngettext
 from gridhall.protocol import PROTOCOL_VERSION
+from gridhall.protocol.i18n import _, ngettext
 
 if TYPE_CHECKING:
     from zeroconf import ServiceStateChange, Zeroconf
@@ -75,8 +75,9 @@ class FoundServer:
         if self.rooms is not None:
             parts.append(ngettext("{n} room open", "{n} rooms open", self.rooms))
         if not self.compatible:
-            parts.append(_("protocol {protocol}: needs another gridhall version",
-                           protocol=self.protocol))
+            parts.append(
+                _("protocol {protocol}: needs another gridhall version", protocol=self.protocol)
+            )
         return plain(" · ".join(parts))
 
 
@@ -115,18 +116,24 @@ def best_address(addresses: list[str]) -> str | None:
     return best[2] if best is not None else None
 
 
-def parse_service(key: str, addresses: list[str], port: int | None,
-                  properties: Mapping[bytes, bytes | None]) -> FoundServer | None:  # fmt: skip
+def parse_service(
+    key: str, addresses: list[str], port: int | None, properties: Mapping[bytes, bytes | None]
+) -> FoundServer | None:
     """A :class:`FoundServer` from a resolved announcement (None if it has no IPv4
     address or port, so a client could not connect to it)."""
     host = best_address(addresses)
     if host is None or not port:
         return None
     name = plain(_text(properties.get(b"name")).strip() or instance_label(key))
-    return FoundServer(key=key, name=name[:100], host=host, port=int(port),
-                       protocol=_number(properties.get(b"protocol")),
-                       rooms=_number(properties.get(b"rooms")),
-                       addresses=tuple(addresses))  # fmt: skip
+    return FoundServer(
+        key=key,
+        name=name[:100],
+        host=host,
+        port=int(port),
+        protocol=_number(properties.get(b"protocol")),
+        rooms=_number(properties.get(b"rooms")),
+        addresses=tuple(addresses),
+    )
 
 
 def interfaces_from_env() -> list[str] | None:
@@ -139,8 +146,11 @@ def interfaces_from_env() -> list[str] | None:
 class Browser:
     """Watches the LAN for gridhall servers on a background thread."""
 
-    def __init__(self, on_change: Callable[[list[FoundServer]], None] | None = None,
-                 interfaces: list[str] | None = None) -> None:  # fmt: skip
+    def __init__(
+        self,
+        on_change: Callable[[list[FoundServer]], None] | None = None,
+        interfaces: list[str] | None = None,
+    ) -> None:
         self.on_change = on_change
         self.interfaces = interfaces if interfaces is not None else interfaces_from_env()
         self.error: str | None = None
@@ -158,8 +168,9 @@ class Browser:
     def start(self) -> Browser:
         """Begin browsing (returns at once)."""
         if self._thread is None:
-            self._thread = threading.Thread(target=self._run, name="gridhall-discovery",
-                                            daemon=True)  # fmt: skip
+            self._thread = threading.Thread(
+                target=self._run, name="gridhall-discovery", daemon=True
+            )
             self._thread.start()
         return self
 
@@ -200,11 +211,12 @@ class Browser:
 
             interfaces: Any = self.interfaces or InterfaceChoice.All
             self._zc = AsyncZeroconf(interfaces=interfaces, ip_version=IPVersion.V4Only)
-            browser = AsyncServiceBrowser(self._zc.zeroconf, SERVICE_TYPE,
-                                          handlers=[self._changed])  # fmt: skip
+            browser = AsyncServiceBrowser(self._zc.zeroconf, SERVICE_TYPE, handlers=[self._changed])
         except Exception as exc:  # noqa: BLE001 - no network must not stop the client
-            self.error = _("cannot look for servers on this network ({problem})",
-                           problem=exc or type(exc).__name__)
+            self.error = _(
+                "cannot look for servers on this network ({problem})",
+                problem=exc or type(exc).__name__,
+            )
             log.warning("%s", self.error)
             self._ready.set()
             self._notify()
@@ -220,8 +232,9 @@ class Browser:
             with contextlib.suppress(Exception):
                 await self._zc.async_close()
 
-    def _changed(self, zeroconf: Zeroconf, service_type: str, name: str,
-                 state_change: ServiceStateChange) -> None:  # fmt: skip
+    def _changed(
+        self, zeroconf: Zeroconf, service_type: str, name: str, state_change: ServiceStateChange
+    ) -> None:
         """zeroconf's handler (on our loop): resolve new and changed servers."""
         from zeroconf import ServiceStateChange
 
@@ -246,8 +259,9 @@ class Browser:
         except Exception as exc:  # noqa: BLE001
             log.debug("could not resolve %s: %s", name, exc)
             return
-        found = parse_service(name, info.parsed_addresses(IPVersion.V4Only), info.port,
-                              info.properties)  # fmt: skip
+        found = parse_service(
+            name, info.parsed_addresses(IPVersion.V4Only), info.port, info.properties
+        )
         if found is None:
             return
         with self._lock:
@@ -267,17 +281,21 @@ class Browser:
 def search_text(servers: list[FoundServer], error: str | None) -> str:
     """The note under a connect screen's list: what to do, or why it is empty."""
     if error:
-        return _("Cannot look for servers: {error}. Type the address the server printed.",
-                 error=error)
+        return _(
+            "Cannot look for servers: {error}. Type the address the server printed.", error=error
+        )
     if not servers:
-        return _("Looking for servers… None yet: is one running on this network? (A firewall "
-                 "must let mDNS, UDP port 5353, through.) Or type the address the server "
-                 "printed.")
+        return _(
+            "Looking for servers… None yet: is one running on this network? (A firewall "
+            "must let mDNS, UDP port 5353, through.) Or type the address the server "
+            "printed."
+        )
     return _("Pick a server and press enter; servers appear here as they start.")
 
 
-def find(wait: float = FIND_SECONDS, interfaces: list[str] | None = None) -> tuple[
-        list[FoundServer], str | None]:  # fmt: skip
+def find(
+    wait: float = FIND_SECONDS, interfaces: list[str] | None = None
+) -> tuple[list[FoundServer], str | None]:
     """Listen for ``wait`` seconds; the servers seen, and why none could be, if so."""
     browser = Browser(interfaces=interfaces).start()
     try:

@@ -50,8 +50,13 @@ def _address(item: object) -> str | None:
         return None
     if parts.scheme.lower() not in ("ws", "wss") or not parts.hostname or port is None:
         return None
-    if parts.username or parts.password or parts.query or parts.fragment or \
-            parts.path not in ("", "/"):
+    if (
+        parts.username
+        or parts.password
+        or parts.query
+        or parts.fragment
+        or parts.path not in ("", "/")
+    ):
         return None
     if not all(ch.isascii() and ch.isprintable() and ch != " " for ch in item.strip()):
         return None
@@ -86,7 +91,6 @@ class Route:
         return True
 
 
-
 def reconnecting_text(address: str) -> str:
     """The line a UI shows while the session tries ``address`` again or anew."""
     return _("Reconnecting to {address}…", address=address)
@@ -94,6 +98,9 @@ def reconnecting_text(address: str) -> str:
 
 def gave_up_text(count: int) -> str:
     """The line a UI shows when no node answered for :data:`ROUNDS` rounds."""
-    return ngettext("The server did not answer; gave up. Reconnect to try again.",
-                    "None of the {count} servers of this cluster answered; gave up. "
-                    "Reconnect to try again.", count, count=count)
+    return ngettext(
+        "The server did not answer; gave up. Reconnect to try again.",
+        "None of the {count} servers of this cluster answered; gave up. Reconnect to try again.",
+        count,
+        count=count,
+    )

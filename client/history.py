@@ -29,8 +29,9 @@ ANALYSIS = "analysis"
 
 ANSWERS = frozenset({"games", "replay", "analysis", "leaderboard", "player-profile", "records"})
 """The server messages the history, replay, leaderboard and profile screens wait for."""
-REQUESTS = frozenset({"list-games", "get-replay", "analyse", "leaderboard", "get-profile",
-                      "records"})  # fmt: skip
+REQUESTS = frozenset(
+    {"list-games", "get-replay", "analyse", "leaderboard", "get-profile", "records"}
+)
 """Their requests (a refusal names one of these)."""
 
 
@@ -83,8 +84,7 @@ class GamePages:
         if self.next is None or self.loading:
             return None
         self.loading = True
-        return {"type": "list-games", **self.filters.fields(), "before": self.next,
-                "limit": PAGE}  # fmt: skip
+        return {"type": "list-games", **self.filters.fields(), "before": self.next, "limit": PAGE}
 
     def sent(self, req: int | None) -> None:
         """The request went out with id ``req`` (None: it was refused before leaving)."""
@@ -99,8 +99,13 @@ class GamePages:
             return None
         self.loading, self.asked = False, None
         known = {g.get("game_id") for g in self.games}
-        new = [g for g in answer.get("games") or [] if isinstance(g, dict)
-               and isinstance(g.get("game_id"), int) and g.get("game_id") not in known]
+        new = [
+            g
+            for g in answer.get("games") or []
+            if isinstance(g, dict)
+            and isinstance(g.get("game_id"), int)
+            and g.get("game_id") not in known
+        ]
         self.games += new
         cursor = answer.get("next")
         self.next = cursor if isinstance(cursor, int) and new else None
@@ -135,8 +140,10 @@ def players_text(players: list[Message], game: str = "") -> str:
     """The seated players by seat: "ann vs bob", a co-op team "ann, bob" (computers
     marked)."""
     seated = sorted((pl for pl in players if isinstance(pl, dict)), key=seat)
-    names = [str(pl.get("name") or "?") + (" " + _("(computer)") if pl.get("bot") else "")
-             for pl in seated]  # fmt: skip
+    names = [
+        str(pl.get("name") or "?") + (" " + _("(computer)") if pl.get("bot") else "")
+        for pl in seated
+    ]
     return (_(", ") if game == "minesweeper" else _(" vs ")).join(names)
 
 
@@ -145,12 +152,18 @@ def finished_state(summary: Message, view: Message | None = None) -> p.State:
     for its result (the views' ``result_text``) apply to a stored game too."""
     players = summary.get("players")
     options, result = summary.get("options"), summary.get("result")
-    return p.State(room="", seq=0, game=str(summary.get("game") or ""),
-                   options=options if isinstance(options, dict) else {}, status="over",
-                   players=[pl for pl in players if isinstance(pl, dict)]
-                   if isinstance(players, list) else [],
-                   spectators=[], view=dict(view or {}), chat=[],
-                   result=result if isinstance(result, dict) and result else None)  # fmt: skip
+    return p.State(
+        room="",
+        seq=0,
+        game=str(summary.get("game") or ""),
+        options=options if isinstance(options, dict) else {},
+        status="over",
+        players=[pl for pl in players if isinstance(pl, dict)] if isinstance(players, list) else [],
+        spectators=[],
+        view=dict(view or {}),
+        chat=[],
+        result=result if isinstance(result, dict) and result else None,
+    )
 
 
 def result_text(summary: Message, me: str | None) -> str:

@@ -20,15 +20,19 @@ MAX_MINUTES = 1440
 """The longest removal or mute the protocol allows (a day)."""
 
 COMMANDS: dict[str, tuple[str, str]] = {
-    "kick": (N_("NAME [minutes]"),
-             N_("remove a member from the room for a while (default 10 minutes)")),
+    "kick": (
+        N_("NAME [minutes]"),
+        N_("remove a member from the room for a while (default 10 minutes)"),
+    ),
     "mute": (N_("NAME [minutes]"), N_("mute a member's chat (no minutes: until unmuted)")),
     "unmute": (N_("NAME"), N_("let a muted member chat again")),
     "lock": ("", N_("lock the room: nobody new may join")),
     "unlock": ("", N_("unlock the room")),
     "host": (N_("NAME"), N_("hand the host role to another member")),
-    "computer": ("easy|hard|off", N_("between games: seat or swap the computer player, or "
-                                     "remove it")),
+    "computer": (
+        "easy|hard|off",
+        N_("between games: seat or swap the computer player, or remove it"),
+    ),
 }
 """Each command: (its arguments, what it does); the command words and levels are typed
 as they are, the rest is marked for the catalogs and translated when shown."""
@@ -48,8 +52,9 @@ class Command:
     error: str | None = None
 
 
-def parse(line: str, state: p.State | None, known: dict[str, str],
-          me: str | None) -> Command | None:  # fmt: skip
+def parse(
+    line: str, state: p.State | None, known: dict[str, str], me: str | None
+) -> Command | None:
     """The command ``line`` holds, or None when it is ordinary chat."""
     text = line.strip()
     if not text.startswith("/"):
@@ -91,8 +96,9 @@ def _computer(level: str, state: p.State) -> Command:
     return Command(error=_("Usage: {usage}", usage=usage("computer")))
 
 
-def _member(rest: str, state: p.State, known: dict[str, str],
-            minutes_allowed: bool) -> tuple[Member, int | None] | str:  # fmt: skip
+def _member(
+    rest: str, state: p.State, known: dict[str, str], minutes_allowed: bool
+) -> tuple[Member, int | None] | str:
     """The member ``rest`` names (and the minutes after the name), or why not."""
     everyone = members(state, known)
     whole = _named(rest, everyone)
@@ -119,6 +125,9 @@ def _named(name: str, everyone: list[Member]) -> Member | None:
 def _unknown(name: str, everyone: list[Member]) -> str:
     want = name.casefold()
     if any(m.name.casefold() == want for m in everyone):  # a spectator known by name only
-        return _("This client does not know who {name} is yet: they have not spoken or "
-                 "joined since you came in.", name=name)
+        return _(
+            "This client does not know who {name} is yet: they have not spoken or "
+            "joined since you came in.",
+            name=name,
+        )
     return _("Nobody called {name} is in this room.", name=name)

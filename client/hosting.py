@@ -57,14 +57,29 @@ def members(state: p.State, known: dict[str, str]) -> list[Member]:
     for pl in sorted(state.players, key=lambda pl: int(pl.get("seat") or 0)):
         pid = str(pl.get("player"))
         bot = pl.get("bot")
-        out.append(Member(str(pl.get("name")), pid, True, pid == state.host, pid in muted,
-                          str(bot) if bot else None))  # fmt: skip
+        out.append(
+            Member(
+                str(pl.get("name")),
+                pid,
+                True,
+                pid == state.host,
+                pid in muted,
+                str(bot) if bot else None,
+            )
+        )
     seated_ids = {m.player for m in out}
     by_name = {name: pid for pid, name in known.items() if pid not in seated_ids}
     for name in state.spectators:
         who = by_name.get(str(name))
-        out.append(Member(str(name), who, False, who is not None and who == state.host,
-                          who is not None and who in muted))  # fmt: skip
+        out.append(
+            Member(
+                str(name),
+                who,
+                False,
+                who is not None and who == state.host,
+                who is not None and who in muted,
+            )
+        )
     return out
 
 
@@ -87,13 +102,15 @@ def computer(state: p.State) -> Member | None:
     """The room's computer player, if it has one."""
     for pl in state.players:
         if pl.get("bot"):
-            return Member(str(pl.get("name")), str(pl.get("player")), True, False, False,
-                          str(pl.get("bot")))  # fmt: skip
+            return Member(
+                str(pl.get("name")), str(pl.get("player")), True, False, False, str(pl.get("bot"))
+            )
     return None
 
 
-def request(action: str, player: str | None = None, minutes: int | None = None,
-            level: str | None = None) -> p.Host:  # fmt: skip
+def request(
+    action: str, player: str | None = None, minutes: int | None = None, level: str | None = None
+) -> p.Host:
     """The typed ``host`` request (checked by the codec when sent)."""
     fields: dict[str, Any] = {"action": action}
     if player is not None:

@@ -27,8 +27,9 @@ def parse_code(text: str) -> str:
     if not code:
         raise ValueError(_("Type the code shown on your other device."))
     if len(code) != LENGTH or any(c not in ALPHABET for c in code):
-        raise ValueError(_("A link code has 8 letters and digits, like {example}.",
-                           example="K7MQ-2D9X"))
+        raise ValueError(
+            _("A link code has 8 letters and digits, like {example}.", example="K7MQ-2D9X")
+        )
     return code
 
 
@@ -43,8 +44,11 @@ def code_lines(code: str, expires_at: float, now: float | None = None) -> list[s
     minutes = minutes_left(expires_at, now)
     clock = time.strftime("%H:%M", time.localtime(expires_at))
     return [
-        _("On your other device, choose \"I have a code\" and type this code. It works "
-          "once; that device then plays as you, with your name and ratings."),
+        _(
+            'On your other device, choose "I have a code" and type this code. It works '
+            "once; that device then plays as you, with your name and ratings."
+        ),
         _("Valid until {time} ({minutes} min).", time=clock, minutes=minutes)
-        if minutes else _("This code has expired; ask for a new one."),
+        if minutes
+        else _("This code has expired; ask for a new one."),
     ]

@@ -82,10 +82,22 @@ class Refused:
 
 
 RoomEvent: TypeAlias = (
-    p.State | p.Joined | p.Left | p.Moved | p.GameOver | p.PlayerInfoEvent | p.ChatEvent
-    | p.PlayAgainEvent | p.AgreeAgainEvent | p.DeclineAgainEvent | p.Resigned | p.OfferEvent
-    | p.AnswerEvent | p.Notice | p.HostEvent
-)  # fmt: skip
+    p.State
+    | p.Joined
+    | p.Left
+    | p.Moved
+    | p.GameOver
+    | p.PlayerInfoEvent
+    | p.ChatEvent
+    | p.PlayAgainEvent
+    | p.AgreeAgainEvent
+    | p.DeclineAgainEvent
+    | p.Resigned
+    | p.OfferEvent
+    | p.AnswerEvent
+    | p.Notice
+    | p.HostEvent
+)
 """Every server message about a room (each carries ``room`` and ``seq``)."""
 
 ROOM_EVENTS = RoomEvent.__args__
@@ -98,10 +110,25 @@ Event: TypeAlias = ServerMessage | Connection | Refused
 """Everything a session listener receives."""
 
 Request: TypeAlias = (
-    p.Hello | p.ListRooms | p.CreateRoom | p.JoinRoom | p.LeaveRoom | p.Sync | p.PlayerInfo
-    | p.Move | p.Chat | p.Resign | p.PlayAgain | p.AgreeAgain | p.DeclineAgain | p.Offer
-    | p.Answer | p.Start | p.Host | p.LinkCode
-)  # fmt: skip
+    p.Hello
+    | p.ListRooms
+    | p.CreateRoom
+    | p.JoinRoom
+    | p.LeaveRoom
+    | p.Sync
+    | p.PlayerInfo
+    | p.Move
+    | p.Chat
+    | p.Resign
+    | p.PlayAgain
+    | p.AgreeAgain
+    | p.DeclineAgain
+    | p.Offer
+    | p.Answer
+    | p.Start
+    | p.Host
+    | p.LinkCode
+)
 """Every message a client may send (an intent from a board, button or dialog)."""
 
 

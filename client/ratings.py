@@ -73,14 +73,22 @@ def rank_rows(answer: Message, me: str | None) -> list[RankRow]:
         rating = _number(row.get("rating"))
         if row.get("provisional") and rating:
             rating += "?"
-        rows.append(RankRow(str(row.get("player") or ""), _number(row.get("rank")), name,
-                            rating, _number(row.get("games")), row.get("player") == me,
-                            bool(row.get("bot"))))  # fmt: skip
+        rows.append(
+            RankRow(
+                str(row.get("player") or ""),
+                _number(row.get("rank")),
+                name,
+                rating,
+                _number(row.get("games")),
+                row.get("player") == me,
+                bool(row.get("bot")),
+            )
+        )
     return rows
 
 
 def my_rank(answer: Message, me: str | None) -> str:
-    """"Your rank: 3 of 12" when we are on the page, else how many are rated."""
+    """ "Your rank: 3 of 12" when we are on the page, else how many are rated."""
     total = answer.get("total")
     total = total if isinstance(total, int) else len(_list(answer.get("rows")))
     for row in rank_rows(answer, me):
@@ -120,16 +128,18 @@ def record_rows(records: list[Any]) -> list[RecordRow]:
         if isinstance(lives, int) and lives > 1:
             preset += " · " + _("{lives} lives", lives=lives)
         rate = rec.get("win_rate")
-        rows.append(RecordRow(
-            preset=preset,
-            no_guess=_("yes") if rec.get("no_guess") else _("no"),
-            best=_("{seconds} s", seconds=_number(best, 1)) if _number(best) else "",
-            team=", ".join(str(n) for n in team) if isinstance(team, list) else "",
-            games=_number(rec.get("games")),
-            wins=_number(rec.get("wins")),
-            win_rate=f"{100 * rate:.0f}%" if isinstance(rate, int | float) else "",
-            game_id=game_id if isinstance(game_id, int) else None,
-        ))
+        rows.append(
+            RecordRow(
+                preset=preset,
+                no_guess=_("yes") if rec.get("no_guess") else _("no"),
+                best=_("{seconds} s", seconds=_number(best, 1)) if _number(best) else "",
+                team=", ".join(str(n) for n in team) if isinstance(team, list) else "",
+                games=_number(rec.get("games")),
+                wins=_number(rec.get("wins")),
+                win_rate=f"{100 * rate:.0f}%" if isinstance(rate, int | float) else "",
+                game_id=game_id if isinstance(game_id, int) else None,
+            )
+        )
     return rows
 
 
@@ -158,31 +168,44 @@ def rating_lines(profile: Message) -> list[RatingLine]:
     """A ``player-profile``'s ratings, one line per game, with the history's sparkline."""
     lines = []
     ratings = profile.get("ratings")
-    for game, entry in (ratings.items() if isinstance(ratings, dict) else ()):
+    for game, entry in ratings.items() if isinstance(ratings, dict) else ():
         if not isinstance(entry, dict):
             continue
-        history = [float(h[1]) for h in _list(entry.get("history"))
-                   if isinstance(h, list) and len(h) >= 2 and isinstance(h[1], int | float)]
+        history = [
+            float(h[1])
+            for h in _list(entry.get("history"))
+            if isinstance(h, list) and len(h) >= 2 and isinstance(h[1], int | float)
+        ]
         rating = _number(entry.get("rating"))
         if entry.get("provisional") and rating:
             rating += "?"
         change = f"{history[-1] - history[-2]:+.0f}" if len(history) >= 2 else ""
-        lines.append(RatingLine(str(game), rating, _number(entry.get("games")),
-                                _number(entry.get("wins")), sparkline(history), change))
+        lines.append(
+            RatingLine(
+                str(game),
+                rating,
+                _number(entry.get("games")),
+                _number(entry.get("wins")),
+                sparkline(history),
+                change,
+            )
+        )
     return lines
 
 
 def recent_rows(profile: Message, me: str | None) -> list[GameRow]:
     """A profile's recent games, newest first (each opens its replay)."""
-    return [game_row(s, me) for s in _list(profile.get("recent")) if isinstance(s, dict)
-            and isinstance(s.get("game_id"), int)]  # fmt: skip
+    return [
+        game_row(s, me)
+        for s in _list(profile.get("recent"))
+        if isinstance(s, dict) and isinstance(s.get("game_id"), int)
+    ]
 
 
 def profile_records(profile: Message) -> list[RecordRow]:
     records = profile.get("records")
     found = records.get("minesweeper") if isinstance(records, dict) else None
     return record_rows(found if isinstance(found, list) else [])
-
 
 
 def rating_change(ratings: object, me: str | None) -> str | None:
@@ -194,5 +217,9 @@ def rating_change(ratings: object, me: str | None) -> str | None:
     if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in (before, after)):
         return None
     assert isinstance(before, int | float) and isinstance(after, int | float)
-    return _("Your rating: {before} → {after} ({change})", before=round(before),
-             after=round(after), change=f"{round(after) - round(before):+d}")
+    return _(
+        "Your rating: {before} → {after} ({change})",
+        before=round(before),
+        after=round(after),
+        change=f"{round(after) - round(before):+d}",
+    )

@@ -25,8 +25,8 @@ from gridhall.client.views.gomoku import GomokuBoard
 from gridhall.client.views.linkmatch import LinkBoard
 from gridhall.client.views.minesweeper import MinesBoard
 from gridhall.protocol.cells import cell_name
-from gridhall.protocol.i18n import _
 from gridhall.protocol.delta import DeltaError
+from gridhall.protocol.i18n import _
 from gridhall.protocol.replay import Replay
 
 SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
@@ -37,8 +37,11 @@ OPENED = frozenset("012345678F?")
 
 
 def _point(value: object) -> Point | None:
-    if isinstance(value, list | tuple) and len(value) >= 2 and all(
-            isinstance(v, int) and not isinstance(v, bool) for v in value[:2]):
+    if (
+        isinstance(value, list | tuple)
+        and len(value) >= 2
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in value[:2])
+    ):
         return int(value[0]), int(value[1])
     return None
 
@@ -69,8 +72,9 @@ class ReplayPlayer:
         game_id, options, players = (answer.get(k) for k in ("game_id", "options", "players"))
         self.game_id = game_id if isinstance(game_id, int) else 0
         self.options: Message = dict(options) if isinstance(options, dict) else {}
-        self.players: list[Message] = [pl for pl in players if isinstance(pl, dict)
-                                       ] if isinstance(players, list) else []  # fmt: skip
+        self.players: list[Message] = (
+            [pl for pl in players if isinstance(pl, dict)] if isinstance(players, list) else []
+        )
         start = answer.get("start")
         start = start if isinstance(start, dict) else {}
         problem = view_problem(self.game, {**self.options, **start})
@@ -112,7 +116,7 @@ class ReplayPlayer:
         return self.go(self.index - 1)
 
     def counter(self) -> str:
-        """"k / N", the step shown and how many there are."""
+        """ "k / N", the step shown and how many there are."""
         return f"{self.index} / {self.count}"
 
     def view(self) -> Message:
@@ -129,8 +133,9 @@ class ReplayPlayer:
         try:
             return self.replay.view(k)
         except (DeltaError, TypeError, ValueError, KeyError, IndexError) as exc:
-            raise ReplayError(_("This replay cannot be shown: {problem}",
-                                problem=str(exc)[:200])) from exc
+            raise ReplayError(
+                _("This replay cannot be shown: {problem}", problem=str(exc)[:200])
+            ) from exc
 
     def step(self, k: int | None = None) -> Message:
         """The step that led to frame ``k`` (default: the shown one); {} at the start."""
@@ -191,11 +196,17 @@ class ReplayPlayer:
         score = note.get("eval")
         mark = note.get("mark")
         if mark == "lost-win":
-            said = _("Move {n} let a won position go; the engine's best move: {cell}.",
-                     n=self.index, cell=where)
+            said = _(
+                "Move {n} let a won position go; the engine's best move: {cell}.",
+                n=self.index,
+                cell=where,
+            )
         elif mark == "missed-vcf":
-            said = _("Move {n} missed a forced win; the engine's best move: {cell}.",
-                     n=self.index, cell=where)
+            said = _(
+                "Move {n} missed a forced win; the engine's best move: {cell}.",
+                n=self.index,
+                cell=where,
+            )
         else:
             said = _("Move {n}: the engine's best move: {cell}.", n=self.index, cell=where)
         if isinstance(score, int | float):
@@ -296,8 +307,13 @@ def gomoku_frame(player: ReplayPlayer) -> GomokuFrame:
         line = set(_points((details or {}).get("line") if isinstance(details, dict) else None))
     note = player.note() or {}
     best = _point(note.get("best"))
-    return GomokuFrame(board, numbers, line, best if best not in board.stones or note.get("mark")
-                       else None, bool(note.get("mark")))  # fmt: skip
+    return GomokuFrame(
+        board,
+        numbers,
+        line,
+        best if best not in board.stones or note.get("mark") else None,
+        bool(note.get("mark")),
+    )
 
 
 @dataclass
@@ -341,8 +357,7 @@ def link_frames(player: ReplayPlayer) -> list[RacerFrame]:
         boards = {str(step.get("by") or ""): view.get("rows") or []}
     path = _points(step.get("path") or (view.get("path") if step.get("label") else None))
     names, colors = player.names(), player.colors()
-    order = [str(pl.get("player")) for pl in
-             sorted(player.players, key=seat)]  # fmt: skip
+    order = [str(pl.get("player")) for pl in sorted(player.players, key=seat)]
     order += [str(pid) for pid in boards if str(pid) not in order]
     frames = []
     for pid in order:
@@ -351,8 +366,7 @@ def link_frames(player: ReplayPlayer) -> list[RacerFrame]:
             continue
         mine = str(step.get("by")) == pid and bool(path)
         board = LinkBoard.from_view({**view, "rows": rows, "path": path if mine else []})
-        frames.append(RacerFrame(pid, names.get(pid, pid), colors.get(pid, "#ffffff"), board,
-                                 mine))  # fmt: skip
+        frames.append(RacerFrame(pid, names.get(pid, pid), colors.get(pid, "#ffffff"), board, mine))
     return frames
 
 

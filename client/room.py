@@ -106,8 +106,8 @@ def apply(copy: RoomCopy | None, msg: RoomEvent, me: str | None, now: float) -> 
 
 def _snapshot(copy: RoomCopy | None, msg: p.State, now: float) -> RoomCopy:
     old = copy.state if copy is not None and copy.room == msg.room else None
-    fresh_game = old is None or old.round != msg.round or (
-        msg.status != "over" and old.status == "over"
+    fresh_game = (
+        old is None or old.round != msg.round or (msg.status != "over" and old.status == "over")
     )
     base = copy if copy is not None and copy.room == msg.room else RoomCopy(msg.room, msg.seq)
     if fresh_game:
@@ -153,9 +153,15 @@ def _fold(copy: RoomCopy, state: p.State, msg: RoomEvent, now: float) -> Applied
         if problem is not None:
             return Applied(copy, refused=problem)
         actions = {**copy.last_actions, msg.by: dict(msg.move)}
-        return Applied(replace(copy, state=replace(state, view=view, turn=msg.turn),
-                               last_actions=actions, view_at=now,
-                               skew=_skew(view, now, copy.skew)))  # fmt: skip
+        return Applied(
+            replace(
+                copy,
+                state=replace(state, view=view, turn=msg.turn),
+                last_actions=actions,
+                view_at=now,
+                skew=_skew(view, now, copy.skew),
+            )
+        )
     if isinstance(msg, p.GameOver):
         state = replace(state, status="over", result=msg.result, turn=None)
         return Applied(replace(copy, state=state, again=(), declined=()))
@@ -174,8 +180,9 @@ def _fold(copy: RoomCopy, state: p.State, msg: RoomEvent, now: float) -> Applied
                 return Applied(replace(copy, syncing=True), sync=True)
             spectators = [msg.name if n == msg.previous else n for n in state.spectators]
             return Applied(replace(copy, state=replace(state, spectators=spectators)))
-        players = [_with_info(pl, msg) if pl.get("player") == msg.player else pl
-                   for pl in state.players]  # fmt: skip
+        players = [
+            _with_info(pl, msg) if pl.get("player") == msg.player else pl for pl in state.players
+        ]
         return Applied(replace(copy, state=replace(state, players=players)))
     if isinstance(msg, p.Joined | p.Left):  # someone else came or went
         if isinstance(msg, p.Joined):
@@ -246,8 +253,12 @@ def _roster(state: p.State, msg: p.Joined | p.Left) -> p.State | None:
         return replace(state, players=players, spectators=[*spectators, msg.name])
     if msg.seat is None or msg.connected is None:
         return None
-    entry: dict[str, Any] = {"player": msg.player, "name": msg.name, "seat": msg.seat,
-                             "connected": msg.connected}
+    entry: dict[str, Any] = {
+        "player": msg.player,
+        "name": msg.name,
+        "seat": msg.seat,
+        "connected": msg.connected,
+    }
     if msg.color is not None:
         entry["color"] = msg.color
     if msg.bot is not None:

@@ -36,6 +36,10 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from gridhall import protocol as p
+from gridhall.client import hosting, served
+from gridhall.client.clocktime import shown_time
+from gridhall.client.failover import ROUNDS, Route, node_addresses
+from gridhall.client.history import features
 from gridhall.client.messages import (
     BAD_VIEW,
     OFFLINE,
@@ -47,12 +51,8 @@ from gridhall.client.messages import (
     Request,
     is_room_event,
 )
-from gridhall.client.clocktime import shown_time
-from gridhall.client.failover import ROUNDS, Route, node_addresses
-from gridhall.client.history import features
-from gridhall.client import hosting, served
-from gridhall.client.room import RoomCopy, apply, note
 from gridhall.client.plain import plain, plain_tree
+from gridhall.client.room import RoomCopy, apply, note
 from gridhall.protocol import (
     CLIENT_MESSAGES,
     MAX_SERVER_FRAME,
@@ -202,9 +202,16 @@ class Session:
         kind = msg.get("type") if isinstance(msg, dict) else msg.TYPE
         ws = self._ws
         if ws is None or not self._welcomed:
-            self._emit(Refused(OFFLINE, _("Not connected to the server right now; "
-                                          "reconnecting, try again in a moment."),
-                               str(kind)))  # fmt: skip
+            self._emit(
+                Refused(
+                    OFFLINE,
+                    _(
+                        "Not connected to the server right now; "
+                        "reconnecting, try again in a moment."
+                    ),
+                    str(kind),
+                )
+            )
             return None
         req = next(self._ids) & 0x7FFFFFFF
         try:
@@ -377,12 +384,21 @@ class Session:
         refresh = asyncio.ensure_future(served.refresh(self.url))  # this server's engines
         # Back in a room we were in: ask for what we missed, as events, from our seq on.
         since = self.room.seq if self.room is not None and self.token else None
-        hello = p.Hello(protocol=PROTOCOL_VERSION, name=self.name, token=self.token or None,
-                        since=since, deltas=self.deltas or None)
+        hello = p.Hello(
+            protocol=PROTOCOL_VERSION,
+            name=self.name,
+            token=self.token or None,
+            since=since,
+            deltas=self.deltas or None,
+        )
         self._linking = self.link is not None
         if self.link is not None:
-            hello = p.Hello(protocol=PROTOCOL_VERSION, name=self.name, link=self.link,
-                            deltas=self.deltas or None)
+            hello = p.Hello(
+                protocol=PROTOCOL_VERSION,
+                name=self.name,
+                link=self.link,
+                deltas=self.deltas or None,
+            )
         outcome = "failed"
         try:
             await ws.send(p.encode(hello))
@@ -489,8 +505,12 @@ class Session:
         self._linking = False
         ws = self._ws
         if ws is not None and self._loop is not None:
-            hello = p.Hello(protocol=PROTOCOL_VERSION, name=self.name, token=self.token or None,
-                            deltas=self.deltas or None)
+            hello = p.Hello(
+                protocol=PROTOCOL_VERSION,
+                name=self.name,
+                token=self.token or None,
+                deltas=self.deltas or None,
+            )
             self._loop.create_task(ws.send(p.encode(hello)))
 
     def _refuse_room(self, code: str, why: str) -> None:
@@ -499,15 +519,22 @@ class Session:
         self.room = None
         if self._loop is not None:
             self._loop.create_task(self.send(p.LeaveRoom()))
-        self._emit(Refused(BAD_VIEW, why + " " + _("This client left room {code}.", code=code),
-                           "join-room"))
+        self._emit(
+            Refused(
+                BAD_VIEW, why + " " + _("This client left room {code}.", code=code), "join-room"
+            )
+        )
 
     def _sync_if_stale(self, code: str) -> None:
         """After a resume the server sends what we missed (events, or a state); if
         nothing came, ask, so a room that is gone is noticed (``not-in-room``)."""
         room = self.room
-        if room is not None and room.room == code and self.connected and (
-                room.syncing or not self._room_heard):
+        if (
+            room is not None
+            and room.room == code
+            and self.connected
+            and (room.syncing or not self._room_heard)
+        ):
             self._send_sync(since=None if room.syncing else room.seq)
 
     def _send_sync(self, since: int | None = None) -> None:

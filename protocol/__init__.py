@@ -1,9 +1,9 @@
 """The gridhall wire contract: typed messages, one codec, error codes. No I/O."""
 
+from .analysis import Analyse, Analysis
 from .codec import MAX_FRAME, MAX_SERVER_FRAME, decode, decode_map, encode, encode_map
 from .errors import ErrorCode, ProtocolError
 from .messages import *  # every message class, e.g. protocol.Hello
-from .analysis import Analyse, Analysis
 from .messages import CLIENT_MESSAGES, DEFAULT_PORT, PROTOCOL_VERSION, SERVER_MESSAGES
 from .outcome import Outcome, Termination
 

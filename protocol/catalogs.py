@@ -23,7 +23,7 @@ import argparse
 import re
 import sys
 from collections.abc import Iterator
-from datetime import datetime, UTC
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -57,8 +57,7 @@ def _method_map() -> tuple[list[tuple[str, str]], dict[str, dict[str, str]]]:
     from babel.messages.frontend import parse_mapping_cfg
 
     with MAPPING.open(encoding="utf-8") as f:
-        sections: tuple[list[tuple[str, str]], dict[str, dict[str, str]]] = \
-            parse_mapping_cfg(f)  # type: ignore[no-untyped-call]
+        sections: tuple[list[tuple[str, str]], dict[str, dict[str, str]]] = parse_mapping_cfg(f)  # type: ignore[no-untyped-call]
     return sections
 
 
@@ -70,11 +69,20 @@ def _html_messages() -> Iterator[str]:
 def extract() -> Catalog:
     """Every marked message of the sources, as a template catalog."""
     method_map, options_map = _method_map()
-    template = Catalog(project="gridhall", domain=DOMAIN, fuzzy=False,
-                       creation_date=datetime(2026, 1, 1, tzinfo=UTC))
+    template = Catalog(
+        project="gridhall",
+        domain=DOMAIN,
+        fuzzy=False,
+        creation_date=datetime(2026, 1, 1, tzinfo=UTC),
+    )
     for _filename, _lineno, message, comments, context in extract_from_dir(
-            str(ROOT), method_map, options_map, keywords=KEYWORDS,
-            comment_tags=("TRANSLATORS:",), strip_comment_tags=True):
+        str(ROOT),
+        method_map,
+        options_map,
+        keywords=KEYWORDS,
+        comment_tags=("TRANSLATORS:",),
+        strip_comment_tags=True,
+    ):
         template.add(message, None, auto_comments=comments, context=context)
     for text in _html_messages():
         template.add(text, None)
@@ -85,8 +93,16 @@ def write(catalog: Catalog, path: Path) -> None:
     """Sorted by msgid, no source locations, no obsolete entries: stable diffs."""
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("wb") as f:
-        write_po(f, catalog, width=100, no_location=True, omit_header=False,
-                 sort_output=True, ignore_obsolete=True, include_previous=False)
+        write_po(
+            f,
+            catalog,
+            width=100,
+            no_location=True,
+            omit_header=False,
+            sort_output=True,
+            ignore_obsolete=True,
+            include_previous=False,
+        )
 
 
 def read(path: Path, lang: str | None = None) -> Catalog:
@@ -141,16 +157,25 @@ def problems(catalog: Catalog, template_ids: set[Any] | None = None) -> list[str
 def todo(lang: str) -> list[Message]:
     """The messages of ``lang`` still to translate (empty or fuzzy)."""
     catalog = read(LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po", lang)
-    return [m for m in catalog if m.id and (m.fuzzy or not all(
-        m.string if isinstance(m.string, list | tuple) else [m.string]))]
+    return [
+        m
+        for m in catalog
+        if m.id
+        and (m.fuzzy or not all(m.string if isinstance(m.string, list | tuple) else [m.string]))
+    ]
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m gridhall.protocol.catalogs",
-                                     description="Keep the message catalogs in step with the code.")
-    parser.add_argument("command", choices=("update", "todo", "check"),
-                        help="update: extract and merge; todo: list what is left to translate; "
-                        "check: exit 1 if anything is")
+    parser = argparse.ArgumentParser(
+        prog="python -m gridhall.protocol.catalogs",
+        description="Keep the message catalogs in step with the code.",
+    )
+    parser.add_argument(
+        "command",
+        choices=("update", "todo", "check"),
+        help="update: extract and merge; todo: list what is left to translate; "
+        "check: exit 1 if anything is",
+    )
     args = parser.parse_args(argv)
     if args.command == "update":
         update()

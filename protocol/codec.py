@@ -62,24 +62,36 @@ def decode_map(data: bytes | str, limit: int = MAX_FRAME) -> dict[str, Any]:
 
     ``limit`` bounds the frame and every string, array and map in it."""
     if isinstance(data, str):
-        raise ProtocolError(ErrorCode.BAD_MESSAGE, "Text frames are not accepted; "
-                            "send MessagePack in binary frames.")
+        raise ProtocolError(
+            ErrorCode.BAD_MESSAGE,
+            "Text frames are not accepted; send MessagePack in binary frames.",
+        )
     if len(data) > limit:
         raise ProtocolError(ErrorCode.BAD_MESSAGE, f"The frame is larger than {limit} bytes.")
     try:
         # max_ext_len=0 refuses every ext type, msgpack's own timestamp (-1) included,
         # before any hook runs (tests/wire/test_codec.py checks both)
-        obj = msgpack.unpackb(data, raw=False, strict_map_key=True, ext_hook=_no_ext,
-                              max_str_len=limit, max_bin_len=limit, max_array_len=limit,
-                              max_map_len=limit, max_ext_len=0)
+        obj = msgpack.unpackb(
+            data,
+            raw=False,
+            strict_map_key=True,
+            ext_hook=_no_ext,
+            max_str_len=limit,
+            max_bin_len=limit,
+            max_array_len=limit,
+            max_map_len=limit,
+            max_ext_len=0,
+        )
     except Exception as exc:  # msgpack raises many types; all mean "not our format"
-        raise ProtocolError(ErrorCode.BAD_MESSAGE,
-                            f"The frame is not valid MessagePack ({type(exc).__name__}).") from None
+        raise ProtocolError(
+            ErrorCode.BAD_MESSAGE, f"The frame is not valid MessagePack ({type(exc).__name__})."
+        ) from None
     if not isinstance(obj, dict):
         raise ProtocolError(ErrorCode.BAD_MESSAGE, "A frame must be a MessagePack map.")
     if not isinstance(obj.get("type"), str):
-        raise ProtocolError(ErrorCode.BAD_MESSAGE, "The map needs a string 'type'.",
-                            _request_id(obj))
+        raise ProtocolError(
+            ErrorCode.BAD_MESSAGE, "The map needs a string 'type'.", _request_id(obj)
+        )
     return obj
 
 
@@ -99,8 +111,9 @@ def decode(data: bytes | str, sender: Sender = "client") -> Any:
     registry = CLIENT_MESSAGES if sender == "client" else SERVER_MESSAGES
     cls = registry.get(obj["type"])
     if cls is None:
-        raise ProtocolError(ErrorCode.UNKNOWN_TYPE,
-                            f"Unknown message type {obj['type'][:40]!r}.", _request_id(obj))
+        raise ProtocolError(
+            ErrorCode.UNKNOWN_TYPE, f"Unknown message type {obj['type'][:40]!r}.", _request_id(obj)
+        )
     try:
         return schema.from_map(cls, obj)
     except ProtocolError as exc:

@@ -38,8 +38,7 @@ def diff(old: JSON, new: JSON) -> tuple[JSON, JSON] | None:
     patches: JSON = {}
     for key, value in new.items():
         before = old.get(key)
-        patch = (_patch(before, value) if type(value) is list and type(before) is list
-                 else None)
+        patch = _patch(before, value) if type(value) is list and type(before) is list else None
         if patch is None:
             whole[key] = value
         else:
@@ -116,11 +115,17 @@ def apply(view: JSON, whole: JSON, patches: JSON) -> JSON:
                 if not (isinstance(run, list) and len(run) == 3):
                     raise DeltaError("a run is [row, column, text]")
                 i, j, text = run
-                if not (isinstance(i, int) and isinstance(j, int) and isinstance(text, str)
-                        and 0 <= i < len(value) and isinstance(value[i], str)
-                        and 0 <= j and j + len(text) <= len(value[i])):
+                if not (
+                    isinstance(i, int)
+                    and isinstance(j, int)
+                    and isinstance(text, str)
+                    and 0 <= i < len(value)
+                    and isinstance(value[i], str)
+                    and 0 <= j
+                    and j + len(text) <= len(value[i])
+                ):
                     raise DeltaError(f"run {run!r} is off {key!r}")
                 row = value[i]
-                value[i] = row[:j] + text + row[j + len(text):]
+                value[i] = row[:j] + text + row[j + len(text) :]
         out[key] = value
     return out

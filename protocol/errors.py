@@ -55,8 +55,13 @@ class ProtocolError(Exception):
     the reply can echo it as ``re``.
     """
 
-    def __init__(self, code: ErrorCode | str, message: str,
-                 request_id: int | None = None, retry_after: float | None = None) -> None:
+    def __init__(
+        self,
+        code: ErrorCode | str,
+        message: str,
+        request_id: int | None = None,
+        retry_after: float | None = None,
+    ) -> None:
         super().__init__(message)
         self.code = ErrorCode(code)
         self.message = message

@@ -116,8 +116,9 @@ class Catalog:
             "lang": self.lang,
             "name": LANGUAGES.get(self.lang, self.lang),
             "plural_categories": list(self.categories),
-            "messages": {k: (list(v) if isinstance(v, tuple) else v)
-                         for k, v in self.messages.items()},
+            "messages": {
+                k: (list(v) if isinstance(v, tuple) else v) for k, v in self.messages.items()
+            },
         }
 
 
@@ -166,8 +167,7 @@ def negotiate(preferred: Iterable[str]) -> str:
         except (ValueError, UnknownLocaleError):
             continue
         if locale.language == "zh":
-            script = locale.script or ("Hant" if locale.territory in {"TW", "HK", "MO"}
-                                       else "Hans")  # fmt: skip
+            script = locale.script or ("Hant" if locale.territory in {"TW", "HK", "MO"} else "Hans")
             if script == "Hans":
                 return "zh_Hans"
             continue

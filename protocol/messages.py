@@ -54,6 +54,7 @@ def _text(max_len: int, **extra: Any) -> Any:
 
 # ---------------------------------------------------------------- client -> server
 
+
 @message("hello", "client")
 class Hello:
     TYPE: ClassVar[str]
@@ -278,6 +279,7 @@ class GetRecords:
 
 
 # ---------------------------------------------------------------- server -> client
+
 
 @message("welcome", "server")
 class Welcome:

@@ -58,5 +58,8 @@ class Outcome:
         """Read a ``result`` map; an unknown reason raises ValueError."""
         details = {k: v for k, v in result.items() if k not in ("winner", "reason")}
         winner = result.get("winner")
-        return cls(Termination(str(result.get("reason"))), winner if isinstance(winner, str) else None,
-                   details)
+        return cls(
+            Termination(str(result.get("reason"))),
+            winner if isinstance(winner, str) else None,
+            details,
+        )

@@ -25,8 +25,14 @@ JSON = dict[str, Any]
 class Replay:
     """Frames 0..:attr:`loaded` of one game; :attr:`position` is the one shown."""
 
-    def __init__(self, start: JSON, steps: Iterable[JSON] = (), total: int | None = None,
-                 first: int = 0, every: int = 50) -> None:
+    def __init__(
+        self,
+        start: JSON,
+        steps: Iterable[JSON] = (),
+        total: int | None = None,
+        first: int = 0,
+        every: int = 50,
+    ) -> None:
         if every < 1:
             raise ValueError("every must be at least 1")
         self.first = first
@@ -43,8 +49,13 @@ class Replay:
     @classmethod
     def from_answer(cls, answer: Mapping[str, Any], every: int = 50) -> Replay:
         """The replay a ``replay`` answer (a decoded map) starts."""
-        return cls(dict(answer["start"]), answer.get("steps") or (), answer.get("total"),
-                   int(answer.get("first") or 0), every)
+        return cls(
+            dict(answer["start"]),
+            answer.get("steps") or (),
+            answer.get("total"),
+            int(answer.get("first") or 0),
+            every,
+        )
 
     def extend(self, steps: Iterable[JSON]) -> None:
         """Add the steps that follow the loaded ones (the next page's)."""

@@ -99,8 +99,12 @@ def _check_len(name: str, value: str | list[Any], meta: typing.Mapping[str, Any]
     if lo is not None and len(value) < lo:
         raise _bad(name, "is empty" if lo == 1 else f"must have at least {lo} characters")
     if hi is not None and len(value) > hi:
-        raise _bad(name, f"must have at most {hi} characters" if isinstance(value, str)
-                   else f"must have at most {hi} items")
+        raise _bad(
+            name,
+            f"must have at most {hi} characters"
+            if isinstance(value, str)
+            else f"must have at most {hi} items",
+        )
 
 
 def _check_range(name: str, value: float, meta: typing.Mapping[str, Any]) -> None:
@@ -115,9 +119,16 @@ def _inputs(cls: type) -> tuple[tuple[str, str, Any, typing.Mapping[str, Any], b
     sets, worked out once per message class."""
     types_ = hints(cls)
     return tuple(
-        (f.name, wire_key(f), types_[f.name], f.metadata,
-         f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING)
-        for f in dataclasses.fields(cls) if f.name != "type" and f.init)
+        (
+            f.name,
+            wire_key(f),
+            types_[f.name],
+            f.metadata,
+            f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING,
+        )
+        for f in dataclasses.fields(cls)
+        if f.name != "type" and f.init
+    )
 
 
 def from_map(cls: type[Any], data: dict[str, Any]) -> Any:
@@ -136,8 +147,10 @@ def from_map(cls: type[Any], data: dict[str, Any]) -> Any:
 def _layout(cls: type) -> tuple[tuple[str, str, bool], ...]:
     """(attribute, wire key, left out when None) for each field of ``cls``; a field
     marked ``always`` is sent even when None (``null``)."""
-    return tuple((f.name, wire_key(f), f.default is None and not f.metadata.get("always"))
-                 for f in dataclasses.fields(cls))
+    return tuple(
+        (f.name, wire_key(f), f.default is None and not f.metadata.get("always"))
+        for f in dataclasses.fields(cls)
+    )
 
 
 def to_map(msg: Any) -> dict[str, Any]:

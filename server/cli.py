@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import datetime
+import importlib.util
 import ipaddress
 import logging
 import sys
@@ -13,14 +13,22 @@ from pathlib import Path
 from gridhall.protocol.i18n import gettext as _
 
 from .core import admin_access, origin
-from .io import collector, engines, game_export, history_lines, logformat, loops, settings_file
-from .io import game_import
-from .io.app import GameServer, MetricsUnavailable
-from .core.config import ServerConfig
-from .io.discovery import WILDCARD_HOSTS, Advertiser, default_addresses
-from .games.gomoku.records import RecordError
-from .io.netinfo import lan_addresses
 from .core.cluster_nodes import node_url
+from .core.config import ServerConfig
+from .games.gomoku.records import RecordError
+from .io import (
+    collector,
+    engines,
+    game_export,
+    game_import,
+    history_lines,
+    logformat,
+    loops,
+    settings_file,
+)
+from .io.app import GameServer, MetricsUnavailable
+from .io.discovery import WILDCARD_HOSTS, Advertiser, default_addresses
+from .io.netinfo import lan_addresses
 from .io.store import Store
 
 
@@ -30,7 +38,8 @@ def ipv4(text: str) -> str:
         return str(ipaddress.IPv4Address(text.strip()))
     except ValueError:
         raise argparse.ArgumentTypeError(
-            f"{text!r} is not an IPv4 address (e.g. 192.168.1.20)") from None
+            f"{text!r} is not an IPv4 address (e.g. 192.168.1.20)"
+        ) from None
 
 
 def tcp_port(text: str) -> int:
@@ -80,7 +89,8 @@ def peer_address(text: str) -> str:
     found = node_url(text)
     if found is None:
         raise argparse.ArgumentTypeError(
-            _("{value} is not a node address (e.g. ws://192.168.1.20:8765/)", value=repr(text)))
+            _("{value} is not a node address (e.g. ws://192.168.1.20:8765/)", value=repr(text))
+        )
     return found
 
 
@@ -89,7 +99,8 @@ def web_origin(text: str) -> str:
     found = origin.normalize(text)
     if found is None or text.strip().rstrip("/").count("/") > 2:
         raise argparse.ArgumentTypeError(
-            f"{text!r} is not a web origin (e.g. http://games.example:8080)")
+            f"{text!r} is not a web origin (e.g. http://games.example:8080)"
+        )
     return found
 
 
@@ -99,15 +110,18 @@ def admin_network(text: str) -> str:
         return str(admin_access.network(text))
     except ValueError:
         raise argparse.ArgumentTypeError(
-            f"{text!r} is not an address or network (e.g. 192.168.1.0/24)") from None
+            f"{text!r} is not an address or network (e.g. 192.168.1.0/24)"
+        ) from None
 
 
 def admin_token(text: str) -> str:
     """An ``--admin-token`` value: 16 to 256 URL-safe characters (it goes in a link)."""
-    if not 16 <= len(text) <= 256 or not all(c.isascii() and (c.isalnum() or c in "-_.~")
-                                             for c in text):
-        raise argparse.ArgumentTypeError("an admin token is 16 to 256 characters from "
-                                         "A-Z, a-z, 0-9 and - _ . ~")
+    if not 16 <= len(text) <= 256 or not all(
+        c.isascii() and (c.isalnum() or c in "-_.~") for c in text
+    ):
+        raise argparse.ArgumentTypeError(
+            "an admin token is 16 to 256 characters from A-Z, a-z, 0-9 and - _ . ~"
+        )
     return text
 
 
@@ -118,146 +132,330 @@ def seconds(text: str) -> float:
     except ValueError:
         value = -1.0
     if not 0 < value <= 3600:
-        raise argparse.ArgumentTypeError(_("{text} is not a number of seconds (more than 0, "
-                                           "at most 3600)", text=repr(text)))
+        raise argparse.ArgumentTypeError(
+            _("{text} is not a number of seconds (more than 0, at most 3600)", text=repr(text))
+        )
     return value
 
 
 def build_parser() -> argparse.ArgumentParser:
     d = ServerConfig()
-    parser = argparse.ArgumentParser(prog="gridhall-server",
-                                     description="Host gridhall games on your network.")
+    parser = argparse.ArgumentParser(
+        prog="gridhall-server", description="Host gridhall games on your network."
+    )
     parser.add_argument("--host", default=d.host, help="address to listen on (default all)")
-    parser.add_argument("--config", metavar="FILE",
-                        help="a TOML settings file: keys named as these options with "
-                        "underscores (max_rooms = 50); options given here win over it")
-    parser.add_argument("--port", type=tcp_port, default=d.port, help=f"TCP port (default {d.port})")
+    parser.add_argument(
+        "--config",
+        metavar="FILE",
+        help="a TOML settings file: keys named as these options with "
+        "underscores (max_rooms = 50); options given here win over it",
+    )
+    parser.add_argument(
+        "--port", type=tcp_port, default=d.port, help=f"TCP port (default {d.port})"
+    )
     parser.add_argument("--name", default=d.name, help="server name shown to players")
-    parser.add_argument("--db", default=d.db,
-                        help=f"SQLite file for live rooms, games and chat (default {d.db})")
-    parser.add_argument("--durable-commits", action="store_true",
-                        help="sync every commit to disk (survives power loss; slower)")
-    node = parser.add_argument_group("cluster", "several nodes sharing rooms (docs/cluster.md; "
-                                     'pip install "gridhall[cluster]")')
-    node.add_argument("--cluster", metavar="REDIS_URL", default=None,
-                      help="run as one node of a cluster: redis://HOST:PORT[/DB]")
-    node.add_argument("--store", metavar="POSTGRES_URL", default=None,
-                      help="keep live rooms and identities in PostgreSQL: "
-                           "postgresql://USER@HOST:PORT/DB")
-    node.add_argument("--node-address", metavar="URL", default=None,
-                      help="the ws:// address this node gives clients (default: built from "
-                           "--host and --port)")
-    node.add_argument("--node-id", metavar="NAME", default=None,
-                      help="this node's name in the cluster (default: a new one each start)")
-    node.add_argument("--lease-ms", type=int, default=d.lease_ms, metavar="MS",
-                      help="room lease: another node takes a dead node's rooms over this "
-                           f"long after it stops (default {d.lease_ms})")
-    parser.add_argument("--log-level", default="INFO",
-                        choices=["DEBUG", "INFO", "WARNING", "ERROR"])
-    parser.add_argument("--log-format", default="text", choices=logformat.FORMATS,
-                        help="text: readable lines (default); json: one JSON object per "
-                        "line, with the room's and the player's id where they apply")
-    parser.add_argument("--grace", type=float, default=d.grace_seconds,
-                        help="seconds a dropped player's seat is kept (default 60)")
+    parser.add_argument(
+        "--db", default=d.db, help=f"SQLite file for live rooms, games and chat (default {d.db})"
+    )
+    parser.add_argument(
+        "--durable-commits",
+        action="store_true",
+        help="sync every commit to disk (survives power loss; slower)",
+    )
+    node = parser.add_argument_group(
+        "cluster", 'several nodes sharing rooms (docs/cluster.md; pip install "gridhall[cluster]")'
+    )
+    node.add_argument(
+        "--cluster",
+        metavar="REDIS_URL",
+        default=None,
+        help="run as one node of a cluster: redis://HOST:PORT[/DB]",
+    )
+    node.add_argument(
+        "--store",
+        metavar="POSTGRES_URL",
+        default=None,
+        help="keep live rooms and identities in PostgreSQL: postgresql://USER@HOST:PORT/DB",
+    )
+    node.add_argument(
+        "--node-address",
+        metavar="URL",
+        default=None,
+        help="the ws:// address this node gives clients (default: built from --host and --port)",
+    )
+    node.add_argument(
+        "--node-id",
+        metavar="NAME",
+        default=None,
+        help="this node's name in the cluster (default: a new one each start)",
+    )
+    node.add_argument(
+        "--lease-ms",
+        type=int,
+        default=d.lease_ms,
+        metavar="MS",
+        help="room lease: another node takes a dead node's rooms over this "
+        f"long after it stops (default {d.lease_ms})",
+    )
+    parser.add_argument(
+        "--log-level", default="INFO", choices=["DEBUG", "INFO", "WARNING", "ERROR"]
+    )
+    parser.add_argument(
+        "--log-format",
+        default="text",
+        choices=logformat.FORMATS,
+        help="text: readable lines (default); json: one JSON object per "
+        "line, with the room's and the player's id where they apply",
+    )
+    parser.add_argument(
+        "--grace",
+        type=float,
+        default=d.grace_seconds,
+        help="seconds a dropped player's seat is kept (default 60)",
+    )
     parser.add_argument("--max-rooms", type=int, default=d.max_rooms)
     parser.add_argument("--max-connections", type=int, default=d.max_connections)
-    parser.add_argument("--max-connections-per-address", type=int, metavar="N",
-                        default=d.max_connections_per_ip,
-                        help="connections from one address (over the whole cluster with "
-                             f"--cluster; default {d.max_connections_per_ip})")
-    parser.add_argument("--ai-budget", type=float, default=d.ai_budget,
-                        help="seconds the hard computer opponent thinks per move (default 2)")
-    parser.add_argument("--analysis-budget", type=seconds, default=d.analysis_budget,
-                        metavar="SECONDS",
-                        help=_("seconds the engine thinks about each position of a game it "
-                               "analyses (default {default:g})", default=d.analysis_budget))
-    parser.add_argument("--engine", "--engines", dest="engines", action="append",
-                        type=engines.engine_option, default=None, metavar="NAME=COMMAND",
-                        help=_("offer a {gomocup} engine installed here as the computer "
-                               "level {level} (repeatable; e.g. {example}); one that does "
-                               "not answer at start is not offered", gomocup="Gomocup",
-                               level="engine:NAME",
-                               example="rapfi=/opt/rapfi/pbrain-rapfi"))
-    keep = parser.add_argument_group("retention", "what the database keeps (0: no limit "
-                                     "of that kind); older rows are deleted a few at a time")
-    keep.add_argument("--chat-days", type=days, default=d.chat_days, metavar="DAYS",
-                      help=f"days chat lines are kept (default {d.chat_days:g})")
-    keep.add_argument("--chat-rows-per-room", type=rows, default=d.chat_rows_per_room,
-                      metavar="ROWS", help="chat lines kept per room, the latest "
-                      f"(default {d.chat_rows_per_room})")
-    keep.add_argument("--chat-rows", type=rows, default=d.chat_rows, metavar="ROWS",
-                      help=f"chat lines kept in all (default {d.chat_rows})")
-    keep.add_argument("--games-days", type=days, default=d.games_days, metavar="DAYS",
-                      help=f"days finished games are kept (default {d.games_days:g})")
-    keep.add_argument("--games-rows", type=rows, default=d.games_rows, metavar="ROWS",
-                      help=f"finished games kept in all, the latest (default {d.games_rows})")
-    keep.add_argument("--games-mb", type=megabytes, default=d.games_mb, metavar="MB",
-                      help="megabytes of finished games' records kept in all, the latest "
-                      f"(default {d.games_mb:g})")
-    keep.add_argument("--rated-identity-days", type=days, default=d.rated_identity_days,
-                      metavar="DAYS", help="days an offline player with a rating can still "
-                      f"resume their identity (default {d.rated_identity_days:g}; 0: for good)")
-    keep.add_argument("--journal-rows", type=rows, default=d.journal_rows, metavar="ROWS",
-                      help="journal entries a live room keeps before it is snapshotted "
-                      f"again, mid-game too (default {d.journal_rows})")
-    parser.add_argument("--no-discovery", action="store_true",
-                        help="do not advertise the server on the LAN (mDNS)")
-    parser.add_argument("--advertise", action="append", metavar="ADDR", default=None, type=ipv4,
-                        help="an IPv4 address to advertise the server on (repeatable; default: "
-                        "this machine's LAN addresses, or --host when it is one address)")
-    parser.add_argument("--loop", choices=loops.LOOPS, default="auto",
-                        help="event loop: uvloop if installed (pip install \"gridhall[fast]\"; "
-                        "less CPU per move), else asyncio's (default auto)")
-    parser.add_argument("--allow-origin", action="append", metavar="URL", default=None,
-                        type=web_origin,
-                        help="also accept browsers on pages from this origin, e.g. "
-                        "http://games.example:8080 (repeatable; default: only the "
-                        "server's own pages, and clients that send no Origin)")
-    parser.add_argument("--peer", action="append", metavar="URL", default=None,
-                        type=peer_address,
-                        help=_("another node of this cluster, ws://HOST:PORT/ (repeatable): "
-                               "clients are told of it and go there when this server is gone"))
-    parser.add_argument("--metrics", action="store_true",
-                        help="serve /metrics in the Prometheus text format, to this machine "
-                        "or with the admin token (needs pip install \"gridhall[metrics]\")")
-    parser.add_argument("--admin-from", action="append", metavar="CIDR", default=None,
-                        type=admin_network,
-                        help="also allow the admin page from this network, e.g. "
-                        "192.168.1.0/24 (repeatable; default: this machine only)")
-    parser.add_argument("--admin-token", type=admin_token, default=None, metavar="TOKEN",
-                        help="the admin page's secret (default: a new random one each start, "
-                        "printed in the admin link)")
+    parser.add_argument(
+        "--max-connections-per-address",
+        type=int,
+        metavar="N",
+        default=d.max_connections_per_ip,
+        help="connections from one address (over the whole cluster with "
+        f"--cluster; default {d.max_connections_per_ip})",
+    )
+    parser.add_argument(
+        "--ai-budget",
+        type=float,
+        default=d.ai_budget,
+        help="seconds the hard computer opponent thinks per move (default 2)",
+    )
+    parser.add_argument(
+        "--analysis-budget",
+        type=seconds,
+        default=d.analysis_budget,
+        metavar="SECONDS",
+        help=_(
+            "seconds the engine thinks about each position of a game it "
+            "analyses (default {default:g})",
+            default=d.analysis_budget,
+        ),
+    )
+    parser.add_argument(
+        "--engine",
+        "--engines",
+        dest="engines",
+        action="append",
+        type=engines.engine_option,
+        default=None,
+        metavar="NAME=COMMAND",
+        help=_(
+            "offer a {gomocup} engine installed here as the computer "
+            "level {level} (repeatable; e.g. {example}); one that does "
+            "not answer at start is not offered",
+            gomocup="Gomocup",
+            level="engine:NAME",
+            example="rapfi=/opt/rapfi/pbrain-rapfi",
+        ),
+    )
+    keep = parser.add_argument_group(
+        "retention",
+        "what the database keeps (0: no limit "
+        "of that kind); older rows are deleted a few at a time",
+    )
+    keep.add_argument(
+        "--chat-days",
+        type=days,
+        default=d.chat_days,
+        metavar="DAYS",
+        help=f"days chat lines are kept (default {d.chat_days:g})",
+    )
+    keep.add_argument(
+        "--chat-rows-per-room",
+        type=rows,
+        default=d.chat_rows_per_room,
+        metavar="ROWS",
+        help=f"chat lines kept per room, the latest (default {d.chat_rows_per_room})",
+    )
+    keep.add_argument(
+        "--chat-rows",
+        type=rows,
+        default=d.chat_rows,
+        metavar="ROWS",
+        help=f"chat lines kept in all (default {d.chat_rows})",
+    )
+    keep.add_argument(
+        "--games-days",
+        type=days,
+        default=d.games_days,
+        metavar="DAYS",
+        help=f"days finished games are kept (default {d.games_days:g})",
+    )
+    keep.add_argument(
+        "--games-rows",
+        type=rows,
+        default=d.games_rows,
+        metavar="ROWS",
+        help=f"finished games kept in all, the latest (default {d.games_rows})",
+    )
+    keep.add_argument(
+        "--games-mb",
+        type=megabytes,
+        default=d.games_mb,
+        metavar="MB",
+        help="megabytes of finished games' records kept in all, the latest "
+        f"(default {d.games_mb:g})",
+    )
+    keep.add_argument(
+        "--rated-identity-days",
+        type=days,
+        default=d.rated_identity_days,
+        metavar="DAYS",
+        help="days an offline player with a rating can still "
+        f"resume their identity (default {d.rated_identity_days:g}; 0: for good)",
+    )
+    keep.add_argument(
+        "--journal-rows",
+        type=rows,
+        default=d.journal_rows,
+        metavar="ROWS",
+        help="journal entries a live room keeps before it is snapshotted "
+        f"again, mid-game too (default {d.journal_rows})",
+    )
+    parser.add_argument(
+        "--no-discovery", action="store_true", help="do not advertise the server on the LAN (mDNS)"
+    )
+    parser.add_argument(
+        "--advertise",
+        action="append",
+        metavar="ADDR",
+        default=None,
+        type=ipv4,
+        help="an IPv4 address to advertise the server on (repeatable; default: "
+        "this machine's LAN addresses, or --host when it is one address)",
+    )
+    parser.add_argument(
+        "--loop",
+        choices=loops.LOOPS,
+        default="auto",
+        help='event loop: uvloop if installed (pip install "gridhall[fast]"; '
+        "less CPU per move), else asyncio's (default auto)",
+    )
+    parser.add_argument(
+        "--allow-origin",
+        action="append",
+        metavar="URL",
+        default=None,
+        type=web_origin,
+        help="also accept browsers on pages from this origin, e.g. "
+        "http://games.example:8080 (repeatable; default: only the "
+        "server's own pages, and clients that send no Origin)",
+    )
+    parser.add_argument(
+        "--peer",
+        action="append",
+        metavar="URL",
+        default=None,
+        type=peer_address,
+        help=_(
+            "another node of this cluster, ws://HOST:PORT/ (repeatable): "
+            "clients are told of it and go there when this server is gone"
+        ),
+    )
+    parser.add_argument(
+        "--metrics",
+        action="store_true",
+        help="serve /metrics in the Prometheus text format, to this machine "
+        'or with the admin token (needs pip install "gridhall[metrics]")',
+    )
+    parser.add_argument(
+        "--admin-from",
+        action="append",
+        metavar="CIDR",
+        default=None,
+        type=admin_network,
+        help="also allow the admin page from this network, e.g. "
+        "192.168.1.0/24 (repeatable; default: this machine only)",
+    )
+    parser.add_argument(
+        "--admin-token",
+        type=admin_token,
+        default=None,
+        metavar="TOKEN",
+        help="the admin page's secret (default: a new random one each start, "
+        "printed in the admin link)",
+    )
     sub = parser.add_subparsers(dest="command")
     hist = sub.add_parser("history", help="print recent finished games and exit")
-    hist.add_argument("--db", dest="history_db", default=None,
-                      help="SQLite file (default: the server's --db)")
+    hist.add_argument(
+        "--db", dest="history_db", default=None, help="SQLite file (default: the server's --db)"
+    )
     hist.add_argument("--limit", type=int, default=20)
     export = sub.add_parser("export", help=_("print one finished Gomoku game and exit"))
-    export.add_argument("game_id", type=int, metavar="GAME_ID",
-                        help=_("the game's number, the first column of {command}",
-                                command="history"))
-    export.add_argument("--format", dest="export_format", choices=game_export.FORMATS,
-                        default="psq", help=_("{psq}: the format of {piskvork}, as {gomocup} "
-                                              "publishes games (default); {text}: one move a "
-                                              "line ({example})", psq="psq", text="text",
-                                              piskvork="Piskvork", gomocup="Gomocup",
-                                              example="H8"))
-    export.add_argument("--db", dest="export_db", default=None, metavar="FILE",
-                        help=_("{sqlite} file (default: the server's --db)",
-                                sqlite="SQLite"))
-    imp = sub.add_parser("import", help=_("store a Gomoku game from a file as a finished "
-                                          "game, print its number and exit"))
-    imp.add_argument("import_file", metavar="FILE",
-                     help=_("the game: a {psq} file, or one move a line ({example})",
-                            psq="PSQ", example="H8"))
-    imp.add_argument("--format", dest="import_format", choices=game_import.FORMATS,
-                     default="psq", help=_("{psq}: the format of {piskvork} (default); "
-                                           "{text}: one move a line", psq="psq", text="text",
-                                           piskvork="Piskvork"))
-    imp.add_argument("--size", dest="import_size", type=int, default=15, metavar="N",
-                     help=_("the board's size for a move list (default: {size})", size=15))
-    imp.add_argument("--db", dest="import_db", default=None, metavar="FILE",
-                     help=_("{sqlite} file (default: the server's --db)", sqlite="SQLite"))
+    export.add_argument(
+        "game_id",
+        type=int,
+        metavar="GAME_ID",
+        help=_("the game's number, the first column of {command}", command="history"),
+    )
+    export.add_argument(
+        "--format",
+        dest="export_format",
+        choices=game_export.FORMATS,
+        default="psq",
+        help=_(
+            "{psq}: the format of {piskvork}, as {gomocup} "
+            "publishes games (default); {text}: one move a "
+            "line ({example})",
+            psq="psq",
+            text="text",
+            piskvork="Piskvork",
+            gomocup="Gomocup",
+            example="H8",
+        ),
+    )
+    export.add_argument(
+        "--db",
+        dest="export_db",
+        default=None,
+        metavar="FILE",
+        help=_("{sqlite} file (default: the server's --db)", sqlite="SQLite"),
+    )
+    imp = sub.add_parser(
+        "import",
+        help=_("store a Gomoku game from a file as a finished game, print its number and exit"),
+    )
+    imp.add_argument(
+        "import_file",
+        metavar="FILE",
+        help=_("the game: a {psq} file, or one move a line ({example})", psq="PSQ", example="H8"),
+    )
+    imp.add_argument(
+        "--format",
+        dest="import_format",
+        choices=game_import.FORMATS,
+        default="psq",
+        help=_(
+            "{psq}: the format of {piskvork} (default); {text}: one move a line",
+            psq="psq",
+            text="text",
+            piskvork="Piskvork",
+        ),
+    )
+    imp.add_argument(
+        "--size",
+        dest="import_size",
+        type=int,
+        default=15,
+        metavar="N",
+        help=_("the board's size for a move list (default: {size})", size=15),
+    )
+    imp.add_argument(
+        "--db",
+        dest="import_db",
+        default=None,
+        metavar="FILE",
+        help=_("{sqlite} file (default: the server's --db)", sqlite="SQLite"),
+    )
     return parser
 
 
@@ -267,8 +465,14 @@ def run_import(db: str, path: str, fmt: str, size: int) -> int:
     try:
         raw = Path(path).read_bytes()
     except OSError as exc:
-        print(_("gridhall-server: cannot read {file}: {reason}", file=path,
-                reason=exc.strerror or exc), file=sys.stderr)
+        print(
+            _(
+                "gridhall-server: cannot read {file}: {reason}",
+                file=path,
+                reason=exc.strerror or exc,
+            ),
+            file=sys.stderr,
+        )
         return 2
     try:
         text = raw.decode("utf-8")
@@ -281,9 +485,17 @@ def run_import(db: str, path: str, fmt: str, size: int) -> int:
         return 2
     store = Store(db)
     try:
-        gid = store.save_game("-", "gomoku", game.options, game.players, game.result,
-                              game.record, game.started_at, game.ended_at,
-                              source=game_import.SOURCE)
+        gid = store.save_game(
+            "-",
+            "gomoku",
+            game.options,
+            game.players,
+            game.result,
+            game.record,
+            game.started_at,
+            game.ended_at,
+            source=game_import.SOURCE,
+        )
     finally:
         store.close()
     print(gid)
@@ -293,8 +505,10 @@ def run_import(db: str, path: str, fmt: str, size: int) -> int:
 def print_history(db: str, limit: int) -> None:
     print(f"database: {db}")
     if not Path(db).exists():
-        print("No games yet: there is no database there (the server creates it when it "
-              "first runs; --db chooses another file).")
+        print(
+            "No games yet: there is no database there (the server creates it when it "
+            "first runs; --db chooses another file)."
+        )
         return
     store = Store(db)
     try:
@@ -307,16 +521,20 @@ def print_history(db: str, limit: int) -> None:
     for g in games:
         when = datetime.datetime.fromtimestamp(g.ended_at).strftime("%Y-%m-%d %H:%M")
         names = {pl["player"]: pl["name"] for pl in g.players}
-        print(f"{g.id:>5}  {when}  room {g.room}  {g.game:<11} {' vs '.join(names.values()):<30} "
-              f"{history_lines.describe(g)}")
+        print(
+            f"{g.id:>5}  {when}  room {g.room}  {g.game:<11} {' vs '.join(names.values()):<30} "
+            f"{history_lines.describe(g)}"
+        )
 
 
 def print_export(db: str, game_id: int, fmt: str) -> int:
     """Print game ``game_id`` in ``fmt`` to stdout; 2 (after one line on stderr) if
     there is no such Gomoku game."""
     if not Path(db).exists():
-        print(_("gridhall-server: no database at {db} (--db chooses another file)", db=db),
-              file=sys.stderr)
+        print(
+            _("gridhall-server: no database at {db} (--db chooses another file)", db=db),
+            file=sys.stderr,
+        )
         return 2
     store = Store(db)
     try:
@@ -324,8 +542,15 @@ def print_export(db: str, game_id: int, fmt: str) -> int:
     finally:
         store.close()
     if game is None:
-        print(_("gridhall-server: no finished game {id} in {db} ({command} lists them)",
-                id=game_id, db=db, command="history"), file=sys.stderr)
+        print(
+            _(
+                "gridhall-server: no finished game {id} in {db} ({command} lists them)",
+                id=game_id,
+                db=db,
+                command="history",
+            ),
+            file=sys.stderr,
+        )
         return 2
     try:
         text = game_export.export(game, fmt)
@@ -345,43 +570,68 @@ def main(argv: list[str] | None = None) -> None:
     if args.command == "export":
         sys.exit(print_export(args.export_db or args.db, args.game_id, args.export_format))
     if args.command == "import":
-        sys.exit(run_import(args.import_db or args.db, args.import_file, args.import_format,
-                            args.import_size))
+        sys.exit(
+            run_import(
+                args.import_db or args.db, args.import_file, args.import_format, args.import_size
+            )
+        )
     logformat.configure(args.log_level, args.log_format)
     # websockets logs every HTTP request at INFO; a page load is dozens of files.
-    logging.getLogger("websockets.server").setLevel(max(logging.WARNING,
-                                                        logging.getLevelName(args.log_level)))
-    config = ServerConfig(host=args.host, port=args.port, name=args.name, db=args.db,
-                          durable_commits=args.durable_commits,
-                          grace_seconds=args.grace, max_rooms=args.max_rooms,
-                          max_connections=args.max_connections, ai_budget=args.ai_budget,
-                          max_connections_per_ip=args.max_connections_per_address,
-                          analysis_budget=args.analysis_budget,
-                          engines=tuple((e.name, e.argv) for e in map(engines.parse_spec,
-                                                                        args.engines or ())),
-                          chat_days=args.chat_days, chat_rows_per_room=args.chat_rows_per_room,
-                          chat_rows=args.chat_rows, games_days=args.games_days,
-                          games_rows=args.games_rows, games_mb=args.games_mb,
-                          journal_rows=args.journal_rows,
-                          rated_identity_days=args.rated_identity_days,
-                          allow_origins=tuple(args.allow_origin or ()),
-                          peers=tuple(args.peer or ()),
-                          metrics=args.metrics,
-                          admin_token=args.admin_token,
-                          admin_from=tuple(args.admin_from or ()),
-                          cluster=args.cluster, store=args.store,
-                          node_address=args.node_address, node_id=args.node_id,
-                          lease_ms=args.lease_ms)
+    logging.getLogger("websockets.server").setLevel(
+        max(logging.WARNING, logging.getLevelName(args.log_level))
+    )
+    config = ServerConfig(
+        host=args.host,
+        port=args.port,
+        name=args.name,
+        db=args.db,
+        durable_commits=args.durable_commits,
+        grace_seconds=args.grace,
+        max_rooms=args.max_rooms,
+        max_connections=args.max_connections,
+        ai_budget=args.ai_budget,
+        max_connections_per_ip=args.max_connections_per_address,
+        analysis_budget=args.analysis_budget,
+        engines=tuple((e.name, e.argv) for e in map(engines.parse_spec, args.engines or ())),
+        chat_days=args.chat_days,
+        chat_rows_per_room=args.chat_rows_per_room,
+        chat_rows=args.chat_rows,
+        games_days=args.games_days,
+        games_rows=args.games_rows,
+        games_mb=args.games_mb,
+        journal_rows=args.journal_rows,
+        rated_identity_days=args.rated_identity_days,
+        allow_origins=tuple(args.allow_origin or ()),
+        peers=tuple(args.peer or ()),
+        metrics=args.metrics,
+        admin_token=args.admin_token,
+        admin_from=tuple(args.admin_from or ()),
+        cluster=args.cluster,
+        store=args.store,
+        node_address=args.node_address,
+        node_id=args.node_id,
+        lease_ms=args.lease_ms,
+    )
     wanted = (["redis"] if args.cluster else []) + (["psycopg"] if args.store else [])
     lacking = [name for name in wanted if importlib.util.find_spec(name) is None]
     if lacking:
-        print(_("gridhall-server: --cluster and --store need the {package} package: "
-                "{command}", package=" and ".join(lacking),
-                command='pip install "gridhall[cluster]"'), file=sys.stderr)
+        print(
+            _(
+                "gridhall-server: --cluster and --store need the {package} package: {command}",
+                package=" and ".join(lacking),
+                command='pip install "gridhall[cluster]"',
+            ),
+            file=sys.stderr,
+        )
         sys.exit(2)
     if args.cluster and not args.store:
-        print(_("gridhall-server: --cluster needs --store postgresql://... (the rooms' "
-                "shared store)"), file=sys.stderr)
+        print(
+            _(
+                "gridhall-server: --cluster needs --store postgresql://... (the rooms' "
+                "shared store)"
+            ),
+            file=sys.stderr,
+        )
         sys.exit(2)
     try:
         factory = loops.choose(args.loop)
@@ -391,9 +641,15 @@ def main(argv: list[str] | None = None) -> None:
     try:
         server = GameServer(config)
     except MetricsUnavailable:
-        print(_("gridhall-server: --metrics needs the {package} package: {command} (or "
-                "leave --metrics out)", package="prometheus-client",
-                command='pip install "gridhall[metrics]"'), file=sys.stderr)
+        print(
+            _(
+                "gridhall-server: --metrics needs the {package} package: {command} (or "
+                "leave --metrics out)",
+                package="prometheus-client",
+                command='pip install "gridhall[metrics]"',
+            ),
+            file=sys.stderr,
+        )
         sys.exit(2)
     server.settings = settings
     addresses = None if args.no_discovery else (args.advertise or default_addresses(args.host))
@@ -401,8 +657,9 @@ def main(argv: list[str] | None = None) -> None:
     try:
         loops.run(serve(server, addresses, settings.source()), factory)
     except OSError as exc:
-        print(f"gridhall-server: cannot listen on {config.host}:{config.port}: {exc}",
-              file=sys.stderr)
+        print(
+            f"gridhall-server: cannot listen on {config.host}:{config.port}: {exc}", file=sys.stderr
+        )
         sys.exit(1)
 
 
@@ -411,8 +668,9 @@ def public_rooms(server: GameServer) -> int:
     return sum(1 for r in server.hub.lobby.rooms.values() if not r.private and not r.closed)
 
 
-async def serve(server: GameServer, advertise: list[str] | None,
-                settings: str | None = None) -> None:
+async def serve(
+    server: GameServer, advertise: list[str] | None, settings: str | None = None
+) -> None:
     """Run until signalled; while listening, advertise on ``advertise`` (None: not at all).
     ``settings`` says where the settings came from, for the start-up output."""
     advertiser: Advertiser | None = None
@@ -432,8 +690,9 @@ async def serve(server: GameServer, advertise: list[str] | None,
             await advertiser.close()
 
 
-def announce(server: GameServer, advertised: list[str] | None = None,
-             settings: str | None = None) -> None:
+def announce(
+    server: GameServer, advertised: list[str] | None = None, settings: str | None = None
+) -> None:
     """Tell the operator the port and how a player on another machine joins."""
     port = server.port
     print(f"gridhall server '{server.config.name}' listening on port {port}", flush=True)
@@ -445,22 +704,37 @@ def announce(server: GameServer, advertised: list[str] | None = None,
         print(f"event loop: {loop}", flush=True)
     rooms = len(server.hub.lobby.rooms)
     if rooms:
-        print(f"restored {rooms} live room{'s' if rooms != 1 else ''}; players rejoin by "
-              "reconnecting", flush=True)
+        print(
+            f"restored {rooms} live room{'s' if rooms != 1 else ''}; players rejoin by "
+            "reconnecting",
+            flush=True,
+        )
     host = server.config.host
     addresses = lan_addresses() if host in WILDCARD_HOSTS else [host]
     where = "  or  ".join(f"{a}:{port}" for a in addresses) or f"<this machine's address>:{port}"
     print(f"Players on other machines join with:  gridhall --server {where}", flush=True)
     if advertised:
-        print(f"Advertised on the network ({', '.join(advertised)}): `gridhall` lists it on "
-              "its connect screen and `gridhall --find` prints it.", flush=True)
+        print(
+            f"Advertised on the network ({', '.join(advertised)}): `gridhall` lists it on "
+            "its connect screen and `gridhall --find` prints it.",
+            flush=True,
+        )
     links = "  or  ".join(f"http://{a}:{port}/" for a in addresses) or f"http://localhost:{port}/"
     print(f"Or in a browser, phones too (nothing to install):  {links}", flush=True)
     if getattr(server, "metrics", None) is not None:  # (tests pass stand-ins)
-        print(_("metrics: http://{address}:{port}/metrics (from this machine, or with "
-                "the admin token)", address="localhost" if host in WILDCARD_HOSTS
-                else f"[{host}]" if ":" in host else host,
-                port=port), flush=True)
+        print(
+            _(
+                "metrics: http://{address}:{port}/metrics (from this machine, or with "
+                "the admin token)",
+                address="localhost"
+                if host in WILDCARD_HOSTS
+                else f"[{host}]"
+                if ":" in host
+                else host,
+                port=port,
+            ),
+            flush=True,
+        )
     if getattr(server, "admin", None) is not None:  # (stand-ins in tests may have none)
         print(_("admin: {link}", link=admin_link(server)), flush=True)
 

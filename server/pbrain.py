@@ -214,11 +214,15 @@ def main(argv: list[str] | None = None) -> None:
         "tournament manager, or gridhall-bridge, starts it and talks to it on stdin/stdout "
         "(START 15, BEGIN, TURN x,y, BOARD ... DONE, INFO, END).",
         epilog="To seat it in a gridhall room: gridhall-bridge --engine gridhall-pbrain "
-        "--server HOST:PORT.")
+        "--server HOST:PORT.",
+    )
     parser.parse_args(argv)
     if sys.stdin.isatty():
-        print("gridhall-pbrain: waiting for a Gomocup manager's commands on stdin "
-              "(try START 15, then BEGIN; END quits; --help explains)", file=sys.stderr)
+        print(
+            "gridhall-pbrain: waiting for a Gomocup manager's commands on stdin "
+            "(try START 15, then BEGIN; END quits; --help explains)",
+            file=sys.stderr,
+        )
     run(sys.stdin, sys.stdout)
 
 

@@ -11,11 +11,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from gridhall.server.io.app import GameServer
-from gridhall.server.core.config import ServerConfig
-
 from hypothesis import settings
+
+from gridhall.server.core.config import ServerConfig
+from gridhall.server.io.app import GameServer
 
 settings.register_profile("gridhall", deadline=None)
 settings.load_profile("gridhall")
@@ -76,8 +75,11 @@ def loopback_multicast_problem() -> str | None:
         recv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         recv.bind(("", 0))
         port = recv.getsockname()[1]
-        recv.setsockopt(socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP,
-                        struct.pack("4s4s", socket.inet_aton(GROUP), socket.inet_aton(LOOPBACK)))
+        recv.setsockopt(
+            socket.IPPROTO_IP,
+            socket.IP_ADD_MEMBERSHIP,
+            struct.pack("4s4s", socket.inet_aton(GROUP), socket.inet_aton(LOOPBACK)),
+        )
         send.bind((LOOPBACK, 0))
         send.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_IF, socket.inet_aton(LOOPBACK))
         send.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_LOOP, 1)

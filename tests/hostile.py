@@ -42,14 +42,26 @@ def has_control(text: str) -> bool:
 def gomoku_state(size: int = 15, name: str = EVIL, status: str = "playing") -> dict[str, Any]:
     """A Gomoku room as a ``state`` map (without ``room``/``seq``): us and ``name``."""
     return {
-        "type": "state", "game": "gomoku", "options": {"size": min(size, 19)},
-        "status": status, "turn": "p-them", "round": 0,
-        "players": [{"player": "p-me", "name": "me", "seat": 0, "connected": True},
-                    {"player": "p-them", "name": name, "seat": 1, "connected": True}],
-        "spectators": [name], "chat": [{"from": "p-them", "name": name, "text": name, "ts": 1.0}],
-        "view": {"size": size, "rule": "freestyle", "moves": [[7, 7]], "next": "white",
-                 "colors": {"p-me": "black", "p-them": "white"}},
-    }  # fmt: skip
+        "type": "state",
+        "game": "gomoku",
+        "options": {"size": min(size, 19)},
+        "status": status,
+        "turn": "p-them",
+        "round": 0,
+        "players": [
+            {"player": "p-me", "name": "me", "seat": 0, "connected": True},
+            {"player": "p-them", "name": name, "seat": 1, "connected": True},
+        ],
+        "spectators": [name],
+        "chat": [{"from": "p-them", "name": name, "text": name, "ts": 1.0}],
+        "view": {
+            "size": size,
+            "rule": "freestyle",
+            "moves": [[7, 7]],
+            "next": "white",
+            "colors": {"p-me": "black", "p-them": "white"},
+        },
+    }
 
 
 class HostileServer:
@@ -58,9 +70,15 @@ class HostileServer:
     def __init__(self) -> None:
         self.name = EVIL
         self.rooms: list[dict[str, Any]] = [
-            {"room": "EV1L00", "game": "gomoku", "options": {"size": 15, "rule": EVIL},
-             "players": [EVIL], "spectators": 0, "status": EVIL},
-        ]  # fmt: skip
+            {
+                "room": "EV1L00",
+                "game": "gomoku",
+                "options": {"size": 15, "rule": EVIL},
+                "players": [EVIL],
+                "spectators": 0,
+                "status": EVIL,
+            },
+        ]
         self.room_state: dict[str, Any] = gomoku_state()
         self.requests: list[dict[str, Any]] = []
         self.clients: set[ServerConnection] = set()
@@ -109,8 +127,15 @@ class HostileServer:
     def replies(self, msg: dict[str, Any]) -> list[dict[str, Any]]:
         kind, re = msg.get("type"), msg.get("id")
         if kind == "hello":
-            return [{"type": "welcome", "protocol": protocol.PROTOCOL_VERSION, "player": "p-me",
-                     "token": "t0ken", "server": self.name}]  # fmt: skip
+            return [
+                {
+                    "type": "welcome",
+                    "protocol": protocol.PROTOCOL_VERSION,
+                    "player": "p-me",
+                    "token": "t0ken",
+                    "server": self.name,
+                }
+            ]
         if kind == "list-rooms":
             return [{"type": "rooms", "rooms": self.rooms, "re": re}]
         if kind in ("join-room", "sync"):
@@ -125,8 +150,9 @@ class HostileServer:
 async def hostile_server() -> AsyncIterator[HostileServer]:
     """A :class:`HostileServer` listening on 127.0.0.1 (port 0) for the block."""
     server = HostileServer()
-    async with serve(server._handler, "127.0.0.1", 0, compression=None,
-                     max_size=protocol.MAX_FRAME) as ws_server:  # fmt: skip
+    async with serve(
+        server._handler, "127.0.0.1", 0, compression=None, max_size=protocol.MAX_FRAME
+    ) as ws_server:
         server.port = next(iter(ws_server.sockets)).getsockname()[1]
         yield server
         for ws in list(server.clients):

@@ -28,10 +28,17 @@ def _config() -> dict[str, Any]:
             pytest.fail("docker-compose is missing in CI (.ci/run installs it)")
         pytest.skip("docker-compose is not installed here")
     env = {**os.environ, "GRIDHALL_HOST": "192.0.2.7", "GRIDHALL_PG_PASSWORD": "s3cret"}
-    out = subprocess.run(["docker-compose", "-f", str(TOP / "docker-compose.yml"), "config"],
-                         check=True, capture_output=True, text=True, env=env, cwd=TOP).stdout
-    parsed = subprocess.run(["/usr/bin/python3", "-c", READ_YAML], input=out, check=True,
-                            capture_output=True, text=True).stdout
+    out = subprocess.run(
+        ["docker-compose", "-f", str(TOP / "docker-compose.yml"), "config"],
+        check=True,
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=TOP,
+    ).stdout
+    parsed = subprocess.run(
+        ["/usr/bin/python3", "-c", READ_YAML], input=out, check=True, capture_output=True, text=True
+    ).stdout
     data: dict[str, Any] = json.loads(parsed)
     return data
 
@@ -57,12 +64,15 @@ def test_cluster_nodes_share_redis_and_postgres_and_advertise_their_own_port() -
         assert _flag(command, "--cluster") == "redis://redis:6379/0"
         assert _flag(command, "--store") == "postgresql://gridhall:s3cret@postgres:5432/gridhall"
         published = node["ports"][0]
-        host_port = str(published["published"] if isinstance(published, dict)
-                        else published.split(":")[0])
+        host_port = str(
+            published["published"] if isinstance(published, dict) else published.split(":")[0]
+        )
         assert _flag(command, "--node-address") == f"ws://192.0.2.7:{host_port}/"
         advertised.append(host_port)
-        assert node["depends_on"] == {"redis": {"condition": "service_healthy"},
-                                      "postgres": {"condition": "service_healthy"}}
+        assert node["depends_on"] == {
+            "redis": {"condition": "service_healthy"},
+            "postgres": {"condition": "service_healthy"},
+        }
         assert node["build"]["args"]["EXTRAS"] == "fast,cluster"
         assert "--db" not in node["entrypoint"]
     assert len(set(advertised)) == 2
@@ -73,7 +83,10 @@ def test_every_cluster_service_has_a_health_check_and_state_on_a_volume() -> Non
     services = config["services"]
     for name in ("redis", "postgres", "node1", "node2"):
         assert services[name]["healthcheck"]["test"], name
-    volumes = {v["source"] if isinstance(v, dict) else v.split(":")[0]
-               for name in ("redis", "postgres") for v in services[name]["volumes"]}
+    volumes = {
+        v["source"] if isinstance(v, dict) else v.split(":")[0]
+        for name in ("redis", "postgres")
+        for v in services[name]["volumes"]
+    }
     assert {"gridhall-redis", "gridhall-pg"} <= volumes
     assert {"gridhall-redis", "gridhall-pg", "gridhall-data"} <= set(config["volumes"])

@@ -28,8 +28,9 @@ class WsClient:
 
     @classmethod
     @asynccontextmanager
-    async def connect(cls, url: str, name: str | None = None,
-                      token: str | None = None) -> AsyncIterator[WsClient]:
+    async def connect(
+        cls, url: str, name: str | None = None, token: str | None = None
+    ) -> AsyncIterator[WsClient]:
         """Open a connection and, if ``name`` is given, say hello."""
         async with connect(url, compression=None, max_size=None) as ws:
             client = cls(ws)
@@ -85,8 +86,9 @@ class WsClient:
 
 
 @asynccontextmanager
-async def gomoku_pair(url: str, options: dict[str, Any] | None = None
-                      ) -> AsyncIterator[tuple[WsClient, WsClient, str]]:
+async def gomoku_pair(
+    url: str, options: dict[str, Any] | None = None
+) -> AsyncIterator[tuple[WsClient, WsClient, str]]:
     """Two welcomed clients seated in a new Gomoku room, game started: (black, white, room)."""
     async with WsClient.connect(url, "Ann") as a, WsClient.connect(url, "Bob") as b:
         await a.send("create-room", game="gomoku", options=options or {})

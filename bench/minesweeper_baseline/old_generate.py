@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 
 from gridhall.server.games.minesweeper.board import Board, neighbour_table
+
 from .old_solver import UNKNOWN, Knowledge, logic_solve
 
 MAX_RESTARTS = 400
@@ -29,8 +30,15 @@ def excluded_cells(width: int, height: int, first: int, first_click: str) -> set
     return {first}
 
 
-def random_layout(width: int, height: int, mines: int, first: int, first_click: str,
-                  rng: random.Random, max_adjacent: int | None = None) -> Board:
+def random_layout(
+    width: int,
+    height: int,
+    mines: int,
+    first: int,
+    first_click: str,
+    rng: random.Random,
+    max_adjacent: int | None = None,
+) -> Board:
     """A uniformly random layout (or, with ``max_adjacent``, a random one that
     respects it) with the first click's cells free."""
     excluded = excluded_cells(width, height, first, first_click)
@@ -50,20 +58,29 @@ def random_layout(width: int, height: int, mines: int, first: int, first_click: 
                 around[n] += 1
             if len(chosen) == mines:
                 return Board(width, height, chosen)
-    raise GenerationFailed(f"could not place {mines} mines with at most "
-                           f"{max_adjacent} around any cell")
+    raise GenerationFailed(
+        f"could not place {mines} mines with at most {max_adjacent} around any cell"
+    )
 
 
-def _respects(board_mines: set[int], cell: int, nb: tuple[tuple[int, ...], ...],
-              max_adjacent: int | None) -> bool:
+def _respects(
+    board_mines: set[int], cell: int, nb: tuple[tuple[int, ...], ...], max_adjacent: int | None
+) -> bool:
     """Would a mine at ``cell`` keep every cell within ``max_adjacent``?"""
     if max_adjacent is None or max_adjacent >= 8:
         return True
     return all(sum(1 for m in nb[n] if m in board_mines) < max_adjacent for n in nb[cell])
 
 
-def no_guess_layout(width: int, height: int, mines: int, first: int, first_click: str,
-                    rng: random.Random, max_adjacent: int | None = None) -> Board:
+def no_guess_layout(
+    width: int,
+    height: int,
+    mines: int,
+    first: int,
+    first_click: str,
+    rng: random.Random,
+    max_adjacent: int | None = None,
+) -> Board:
     """A layout the solver clears from ``first`` by logic alone."""
     nb = neighbour_table(width, height)
     for _ in range(MAX_RESTARTS):
@@ -85,8 +102,13 @@ def no_guess_layout(width: int, height: int, mines: int, first: int, first_click
     raise GenerationFailed("could not make a board that needs no guessing")
 
 
-def _perturb(k: Knowledge, layout: set[int], rng: random.Random,
-             nb: tuple[tuple[int, ...], ...], max_adjacent: int | None) -> bool:
+def _perturb(
+    k: Knowledge,
+    layout: set[int],
+    rng: random.Random,
+    nb: tuple[tuple[int, ...], ...],
+    max_adjacent: int | None,
+) -> bool:
     """Move one mine so the stuck frontier changes: preferably a frontier mine
     out to the unexplored interior, else within the unknown area."""
     state, number = k.state, k.number

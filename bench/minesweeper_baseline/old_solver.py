@@ -115,8 +115,9 @@ class Knowledge:
         return self.unknown == self.total - self.known_mines
 
     # -- rules ---------------------------------------------------------------
-    def settle(self, exact: bool = True, budget: int = DEFAULT_BUDGET) -> tuple[
-            list[int], list[int]]:
+    def settle(
+        self, exact: bool = True, budget: int = DEFAULT_BUDGET
+    ) -> tuple[list[int], list[int]]:
         """Apply the rules until they stall, then (if ``exact``) enumerate once.
         Returns the cells newly proven safe and newly proven mines."""
         self._rules()
@@ -285,27 +286,29 @@ class Knowledge:
             good += bool(safe) or not hidden
         return good / possible if possible else 0.0
 
-    def best_guess(self, analysis: Analysis, margin: float = TIE_MARGIN,
-                   lookahead: int = LOOKAHEAD) -> tuple[int, float]:
+    def best_guess(
+        self, analysis: Analysis, margin: float = TIE_MARGIN, lookahead: int = LOOKAHEAD
+    ) -> tuple[int, float]:
         """The lowest-risk unknown cell. Among cells within ``margin`` of the
         lowest risk, prefer the one most likely to let logic continue; then
         fewer unknown neighbours (corners and edges open up more often)."""
         state, nb = self.state, self.nb
         best = min(analysis.prob.values())
         near = [c for c, p in analysis.prob.items() if p <= best + margin]
-        near.sort(key=lambda c: (analysis.prob[c],
-                                 sum(1 for n in nb[c] if state[n] == UNKNOWN), c))
+        near.sort(key=lambda c: (analysis.prob[c], sum(1 for n in nb[c] if state[n] == UNKNOWN), c))
         near = near[:lookahead] or near[:1]
         if len(near) == 1:
             return near[0], analysis.prob[near[0]]
         weight = PROGRESS_WEIGHT
-        cell = max(near, key=lambda c: (1 - analysis.prob[c])
-                   * (1 - weight + weight * self._progress(c)))
+        cell = max(
+            near, key=lambda c: (1 - analysis.prob[c]) * (1 - weight + weight * self._progress(c))
+        )
         return cell, analysis.prob[cell]
 
 
-def _components(classes: list[tuple[tuple[int, ...], list[int]]],
-                n_cons: int) -> list[list[tuple[tuple[int, ...], list[int]]]]:
+def _components(
+    classes: list[tuple[tuple[int, ...], list[int]]], n_cons: int
+) -> list[list[tuple[tuple[int, ...], list[int]]]]:
     """Group classes into independent components (union-find over constraints)."""
     parent = list(range(n_cons))
 
@@ -331,8 +334,9 @@ Counts = dict[int, tuple[int, list[int]]]
 """Per total mines k in a component: (weight, weighted mines per class)."""
 
 
-def _enumerate(comp: list[tuple[tuple[int, ...], list[int]]], need: list[int],
-               left: int, budget: int) -> tuple[Counts, int]:
+def _enumerate(
+    comp: list[tuple[tuple[int, ...], list[int]]], need: list[int], left: int, budget: int
+) -> tuple[Counts, int]:
     """Every consistent assignment of mines to the component's classes, and the
     search nodes it took."""
     # Order classes so each constraint closes soon after it opens.
@@ -423,8 +427,12 @@ def _convolve(a: dict[int, int], b: dict[int, int], limit: int) -> dict[int, int
     return out
 
 
-def _combine(comps: list[list[tuple[tuple[int, ...], list[int]]]], results: list[Counts],
-             interior: list[int], left: int) -> Analysis:
+def _combine(
+    comps: list[list[tuple[tuple[int, ...], list[int]]]],
+    results: list[Counts],
+    interior: list[int],
+    left: int,
+) -> Analysis:
     """Weight component assignments by the ways to fill the interior."""
     o = len(interior)
     dists = [{k: w for k, (w, _) in r.items()} for r in results]
@@ -443,8 +451,9 @@ def _combine(comps: list[list[tuple[tuple[int, ...], list[int]]]], results: list
         others = _convolve(prefix[idx], suffix[idx + 1], left)
         nums = [0] * len(comp)
         for k, (_, per) in res.items():
-            tail = sum(w * comb(o, left - k - kk) for kk, w in others.items()
-                       if 0 <= left - k - kk <= o)
+            tail = sum(
+                w * comb(o, left - k - kk) for kk, w in others.items() if 0 <= left - k - kk <= o
+            )
             if tail:
                 for i, x in enumerate(per):
                     nums[i] += x * tail
@@ -458,8 +467,9 @@ def _combine(comps: list[list[tuple[tuple[int, ...], list[int]]]], results: list
                 elif nums[i] == denom:
                     analysis.mines.add(c)
     if o:
-        num = sum(w * comb(o, left - k) * (left - k)
-                  for k, w in prefix[-1].items() if 0 <= left - k <= o)
+        num = sum(
+            w * comb(o, left - k) * (left - k) for k, w in prefix[-1].items() if 0 <= left - k <= o
+        )
         p = num / (total * o)
         for c in interior:
             analysis.prob[c] = p
@@ -481,8 +491,9 @@ def local_estimate(knowledge: Knowledge) -> Analysis:
         for u in unknown:
             prob[u] = max(prob.get(u, 0.0), need / len(unknown))
     expected = sum(prob.values())
-    interior = [c for c in range(len(knowledge.state))
-                if knowledge.state[c] == UNKNOWN and c not in prob]
+    interior = [
+        c for c in range(len(knowledge.state)) if knowledge.state[c] == UNKNOWN and c not in prob
+    ]
     left = knowledge.total - knowledge.known_mines
     if interior:
         p = min(1.0, max(0.0, (left - expected) / len(interior)))
@@ -537,8 +548,7 @@ def deduce(rows: list[str], mines: int) -> tuple[set[tuple[int, int]], set[tuple
     return {(c % w, c // w) for c in safe}, {(c % w, c // w) for c in found_mines}
 
 
-def logic_solve(board: Board, first: int, exact: bool = True,
-                budget: int = 20_000) -> Knowledge:
+def logic_solve(board: Board, first: int, exact: bool = True, budget: int = 20_000) -> Knowledge:
     """Play ``board`` from ``first`` revealing only proven-safe cells; the
     returned knowledge is ``solved()`` when no guess was ever needed."""
     k = Knowledge(board.width, board.height, len(board.mines))

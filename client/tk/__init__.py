@@ -15,10 +15,16 @@ Tokens = tuple[Callable[[str], str | None], Callable[[str, str], None]]
 """Read and keep a server's token, by server URL (the CLI's: the config file)."""
 
 
-def main(server: str | None, name: str, *, default: str = "",
-         remember: Callable[[str], Listener] | None = None,
-         tokens: Tokens | None = None, opening: Opening | None = None,
-         link: str | None = None) -> int:  # fmt: skip
+def main(
+    server: str | None,
+    name: str,
+    *,
+    default: str = "",
+    remember: Callable[[str], Listener] | None = None,
+    tokens: Tokens | None = None,
+    opening: Opening | None = None,
+    link: str | None = None,
+) -> int:
     """Open the window and run until it is closed; the exit status. Without a
     ``server`` (``--server`` text) the window first shows the connect screen, with
     ``default`` typed in. ``remember(server)`` makes a listener for the session
@@ -49,8 +55,7 @@ def main(server: str | None, name: str, *, default: str = "",
         def keep(new: str) -> None:
             save(url, new)
 
-    app = TkApp(url, name, root=root, token=token, keep_token=keep, opening=opening,
-                link=link)
+    app = TkApp(url, name, root=root, token=token, keep_token=keep, opening=opening, link=link)
     if remember is not None:
         app.session.add_listener(remember(server))
     return app.run()

@@ -37,8 +37,9 @@ class Answers:
         self.pushed: list[Callable[[Message], None]] = []
         """Listeners for answers nobody asked for (a finished analysis the server pushes)."""
 
-    def ask(self, request: Message, then: OnAnswer,
-            sent: Callable[[int | None], None] | None = None) -> None:  # fmt: skip
+    def ask(
+        self, request: Message, then: OnAnswer, sent: Callable[[int | None], None] | None = None
+    ) -> None:
         """Send ``request``; ``then`` gets its answer (or None if it fails)."""
 
         def went(req: int | None) -> None:

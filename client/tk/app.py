@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Callable
 import tkinter as tk
+from collections.abc import Callable
 from tkinter import ttk
 
 from gridhall import protocol as p
@@ -51,8 +51,9 @@ class TkApp:
         self.root = root or tk.Tk(className="gridhall")
         self.root.title(f"gridhall · {name}")
         theme.apply(self.root)
-        self.session = Session(url, name, token=token, backoff=backoff, keep_token=keep_token,
-                               link=link)
+        self.session = Session(
+            url, name, token=token, backoff=backoff, keep_token=keep_token, link=link
+        )
         self.bridge = Bridge(self.session, self.root, self.on_message)
         self.notices: list[str] = []
         """Every notice shown, oldest first (what the player was told)."""
@@ -69,8 +70,7 @@ class TkApp:
         bar.pack(fill="x", side="bottom")
         self.connection = ttk.Label(bar, text=_("Connecting…"), style="Bar.TLabel")
         self.connection.pack(side="left")
-        self.reconnect = ttk.Button(bar, text=_("Reconnect now"),
-                                    command=self.bridge.reconnect_now)
+        self.reconnect = ttk.Button(bar, text=_("Reconnect now"), command=self.bridge.reconnect_now)
         self.notice = ttk.Label(bar, style="Bar.TLabel", foreground="#ffd866")
         self.notice.pack(side="left", padx=16)
         self.linking = ttk.Button(bar, text=_("Other device…"), command=self.open_link)
@@ -157,21 +157,32 @@ class TkApp:
         url = self.session.url
         if status == "connected":
             self.root.title(f"gridhall · {self.session.name}")  # a link code renames us
-            self.connection.configure(text=f"● {snap.server_name or _('connected')} · {url}",
-                                      foreground="#7bd88f")  # fmt: skip
+            self.connection.configure(
+                text=f"● {snap.server_name or _('connected')} · {url}", foreground="#7bd88f"
+            )
             self.reconnect.pack_forget()
             self.lobby.refresh()
         elif status in ("lost", "failed", "connecting", "gave-up"):
             self.answers.forget()
             if status == "lost" and msg.replaced:
-                text = "○ " + _("playing on another device · press Reconnect now to play "
-                                "here again")
+                text = "○ " + _(
+                    "playing on another device · press Reconnect now to play here again"
+                )
             elif status == "lost" and msg.restarting:
-                text = "○ " + _("server restarting; your game is kept · reconnecting in "
-                                "{seconds}s", seconds=f"{msg.delay:.1f}") + f" · {url}"
+                text = (
+                    "○ "
+                    + _(
+                        "server restarting; your game is kept · reconnecting in {seconds}s",
+                        seconds=f"{msg.delay:.1f}",
+                    )
+                    + f" · {url}"
+                )
             elif status == "lost":
-                text = "○ " + _("offline · retrying in {seconds}s",
-                                seconds=f"{msg.delay:.1f}") + f" · {url}"
+                text = (
+                    "○ "
+                    + _("offline · retrying in {seconds}s", seconds=f"{msg.delay:.1f}")
+                    + f" · {url}"
+                )
             elif status == "failed":
                 text = "○ " + _("cannot reach {url}: {reason}", url=url, reason=msg.reason)
             elif status == "gave-up":
@@ -181,8 +192,7 @@ class TkApp:
             else:
                 text = "○ " + _("connecting to {url}…", url=url)
             if status == "lost" and msg.removed:  # the operator's words, as data
-                self.notify(_("The server closed the connection: {reason}",
-                              reason=msg.reason))
+                self.notify(_("The server closed the connection: {reason}", reason=msg.reason))
             self.connection.configure(text=text, foreground="#ff8c69")
             if not self.reconnect.winfo_manager():
                 self.reconnect.pack(side="right")

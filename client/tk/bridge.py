@@ -78,8 +78,13 @@ class Bridge:
     def _listen(self, msg: Event) -> None:
         """Runs on the session thread: note everything the UI may look at."""
         s = self.session
-        snap = Snapshot(player=s.player, connected=s.connected, room=s.room,
-                        server_name=s.server_name, offline_since=s.offline_since)  # fmt: skip
+        snap = Snapshot(
+            player=s.player,
+            connected=s.connected,
+            room=s.room,
+            server_name=s.server_name,
+            offline_since=s.offline_since,
+        )
         self._queue.put((msg, snap))
 
     def _schedule(self) -> None:

@@ -22,14 +22,23 @@ class ChatPanel(ttk.Frame):
         self.on_send = on_send
         self.draft = ChatDraft()
         self._shown: list[tuple[object, object, object]] = []
-        self.log = tk.Text(self, height=10, width=34, wrap="word", state="disabled",
-                           relief="flat", background="#1e1f22", foreground="#dcdcdc",
-                           padx=6, pady=4, font=("DejaVu Sans", 10))  # fmt: skip
+        self.log = tk.Text(
+            self,
+            height=10,
+            width=34,
+            wrap="word",
+            state="disabled",
+            relief="flat",
+            background="#1e1f22",
+            foreground="#dcdcdc",
+            padx=6,
+            pady=4,
+            font=("DejaVu Sans", 10),
+        )
         self.log.tag_configure("time", foreground="#7d8590")
         self.log.tag_configure("name", foreground="#6cb6ff", font=("DejaVu Sans", 10, "bold"))
         self.log.tag_configure("note", foreground="#c678dd", font=("DejaVu Sans", 10, "italic"))
-        self.log.tag_configure("announce", foreground="#ffd866",
-                               font=("DejaVu Sans", 10, "bold"))
+        self.log.tag_configure("announce", foreground="#ffd866", font=("DejaVu Sans", 10, "bold"))
         scroll = ttk.Scrollbar(self, command=self.log.yview)
         self.log.configure(yscrollcommand=scroll.set)
         self.entry = ttk.Entry(self)
@@ -54,12 +63,14 @@ class ChatPanel(ttk.Frame):
         if self.draft.accepted(self.entry.get()):
             self.entry.delete(0, "end")
 
-    def show(self, chat: list[Message], note: Callable[[dict[str, Any]], str] | None = None,
-             ) -> None:  # fmt: skip
+    def show(
+        self,
+        chat: list[Message],
+        note: Callable[[dict[str, Any]], str] | None = None,
+    ) -> None:
         """Append lines we have not shown yet (or rebuild after a fresh snapshot); a
         line that is a note (a host event, an announcement) is worded by ``note``."""
-        keys = [(c.get("ts"), c.get("from"), c.get("text") or str(c.get(NOTE_KEY)))
-                for c in chat]  # fmt: skip
+        keys = [(c.get("ts"), c.get("from"), c.get("text") or str(c.get(NOTE_KEY))) for c in chat]
         if keys[: len(self._shown)] != self._shown:
             self._shown = []
             self._edit(lambda: self.log.delete("1.0", "end"))

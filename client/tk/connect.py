@@ -21,18 +21,32 @@ class ConnectFrame(ttk.Frame):
     """Lists found servers; double-click, enter or *Join* chooses one, *Connect* the
     typed address; either calls ``choose`` with the ``--server`` text."""
 
-    def __init__(self, master: tk.Misc, default: str, choose: Callable[[str], None],
-                 browser: Browser | None = None) -> None:  # fmt: skip
+    def __init__(
+        self,
+        master: tk.Misc,
+        default: str,
+        choose: Callable[[str], None],
+        browser: Browser | None = None,
+    ) -> None:
         super().__init__(master, padding=12)
         self.choose = choose
         self.browser = browser or Browser()
         self.found: list[FoundServer] = []
         ttk.Label(self, text=_("Servers on this network"), style="Title.TLabel").grid(
-            row=0, column=0, columnspan=3, sticky="w")
-        self.table = ttk.Treeview(self, columns=("name", "address", "rooms"), show="headings",
-                                  selectmode="browse", height=8)  # fmt: skip
-        for key, label, width in (("name", N_("Server"), 260), ("address", N_("Address"), 180),
-                                  ("rooms", N_("Rooms open"), 100)):  # fmt: skip
+            row=0, column=0, columnspan=3, sticky="w"
+        )
+        self.table = ttk.Treeview(
+            self,
+            columns=("name", "address", "rooms"),
+            show="headings",
+            selectmode="browse",
+            height=8,
+        )
+        for key, label, width in (
+            ("name", N_("Server"), 260),
+            ("address", N_("Address"), 180),
+            ("rooms", N_("Rooms open"), 100),
+        ):
             self.table.heading(key, text=_(label))
             self.table.column(key, width=width, anchor="w")
         self.table.grid(row=1, column=0, columnspan=3, sticky="nsew", pady=6)
@@ -42,7 +56,9 @@ class ConnectFrame(ttk.Frame):
         self.note.grid(row=2, column=0, columnspan=2, sticky="w")
         self.join_button = ttk.Button(self, text=_("Join"), command=self.connect_selected)
         self.join_button.grid(row=2, column=2, sticky="e")
-        ttk.Label(self, text=_("Or type an address")).grid(row=3, column=0, sticky="w", pady=(10, 0))
+        ttk.Label(self, text=_("Or type an address")).grid(
+            row=3, column=0, sticky="w", pady=(10, 0)
+        )
         self.address = tk.StringVar(self, value=default)
         entry = ttk.Entry(self, textvariable=self.address, width=30)
         entry.grid(row=3, column=1, sticky="ew", padx=6, pady=(10, 0))
@@ -70,11 +86,13 @@ class ConnectFrame(ttk.Frame):
         self.table.delete(*self.table.get_children())
         for s in self.found:
             rooms = "" if s.rooms is None else str(s.rooms)
-            name = s.name if s.compatible else _("{name} (needs another gridhall version)",
-                                                  name=s.name)
+            name = (
+                s.name
+                if s.compatible
+                else _("{name} (needs another gridhall version)", name=s.name)
+            )
             self.table.insert("", "end", iid=s.key, values=(name, s.address, rooms))
-        chosen = [iid for iid in keep if self.table.exists(iid)] or \
-            [s.key for s in self.found[:1]]  # fmt: skip
+        chosen = [iid for iid in keep if self.table.exists(iid)] or [s.key for s in self.found[:1]]
         if chosen:
             self.table.selection_set(chosen)
             self.table.focus(chosen[0])
@@ -86,9 +104,13 @@ class ConnectFrame(ttk.Frame):
         if chosen is None:
             self.error.configure(text=_("No server is selected; pick one or type an address."))
         elif not chosen.compatible:
-            self.error.configure(text=_("{name} speaks protocol {protocol}; it needs another "
-                                        "version of gridhall.", name=chosen.name,
-                                        protocol=chosen.protocol))
+            self.error.configure(
+                text=_(
+                    "{name} speaks protocol {protocol}; it needs another version of gridhall.",
+                    name=chosen.name,
+                    protocol=chosen.protocol,
+                )
+            )
         else:
             self._done(chosen.address)
 

@@ -31,8 +31,15 @@ COLUMNS = (
 class HistoryWindow(tk.Toplevel):
     """Lists finished games (``list-games``) and opens their replays."""
 
-    def __init__(self, master: tk.Misc, answers: Answers, open_replay: OpenReplay, *,
-                 me: str | None = None, name: str = "") -> None:  # fmt: skip
+    def __init__(
+        self,
+        master: tk.Misc,
+        answers: Answers,
+        open_replay: OpenReplay,
+        *,
+        me: str | None = None,
+        name: str = "",
+    ) -> None:
         super().__init__(master)
         self.answers = answers
         self.open_replay = open_replay
@@ -50,8 +57,9 @@ class HistoryWindow(tk.Toplevel):
         self.game = tk.StringVar(self, value=_("All games"))
         self.name = tk.StringVar(self, value=name)
         ttk.Label(filters, text=_("Game")).pack(side="left")
-        self.game_box = ttk.Combobox(filters, textvariable=self.game, state="readonly",
-                                     values=list(self.games), width=16)  # fmt: skip
+        self.game_box = ttk.Combobox(
+            filters, textvariable=self.game, state="readonly", values=list(self.games), width=16
+        )
         self.game_box.pack(side="left", padx=(4, 12))
         self.game_box.bind("<<ComboboxSelected>>", lambda _e: self.search())
         ttk.Label(filters, text=_("Player")).pack(side="left")
@@ -61,8 +69,9 @@ class HistoryWindow(tk.Toplevel):
         self.search_button = ttk.Button(filters, text=_("Search"), command=self.search)
         self.search_button.pack(side="left", padx=4)
 
-        self.table = ttk.Treeview(body, columns=[c[0] for c in COLUMNS], show="headings",
-                                  selectmode="browse", height=16)  # fmt: skip
+        self.table = ttk.Treeview(
+            body, columns=[c[0] for c in COLUMNS], show="headings", selectmode="browse", height=16
+        )
         for key, label, width in COLUMNS:
             self.table.heading(key, text=_(label))
             self.table.column(key, width=width, anchor="w")
@@ -115,14 +124,27 @@ class HistoryWindow(tk.Toplevel):
             return  # an answer to an older search
         for summary in new:
             row = game_row(summary, self.me)
-            self.table.insert("", "end", iid=str(row.game_id), values=(
-                row.game_id, row.title, row.players, row.result, row.when, row.moves, row.tags))
+            self.table.insert(
+                "",
+                "end",
+                iid=str(row.game_id),
+                values=(
+                    row.game_id,
+                    row.title,
+                    row.players,
+                    row.result,
+                    row.when,
+                    row.moves,
+                    row.tags,
+                ),
+            )
         if not self.pages.games:
             self.status.configure(text=_("No finished games yet."))
         else:
             count = len(self.pages.games)
-            self.status.configure(text=ngettext("{count} game listed", "{count} games listed",
-                                                count, count=count))
+            self.status.configure(
+                text=ngettext("{count} game listed", "{count} games listed", count, count=count)
+            )
         self._buttons()
 
     def _buttons(self) -> None:

@@ -110,18 +110,22 @@ class MemberList:
         who = member.player
         menu = tk.Menu(self.text, tearoff=False)
         for minutes in KICK_CHOICES:
-            menu.add_command(label=_("Remove for {n} min", n=minutes),
-                             command=partial(self.submit, request("kick", who, minutes)))
+            menu.add_command(
+                label=_("Remove for {n} min", n=minutes),
+                command=partial(self.submit, request("kick", who, minutes)),
+            )
         if member.bot:
             return menu
         menu.add_separator()
         if member.muted:
-            menu.add_command(label=_("Unmute"), command=partial(self.submit,
-                                                               request("unmute", who)))
+            menu.add_command(
+                label=_("Unmute"), command=partial(self.submit, request("unmute", who))
+            )
         else:
             menu.add_command(label=_("Mute"), command=partial(self.submit, request("mute", who)))
-        menu.add_command(label=_("Make host"),
-                         command=partial(self.submit, request("hand-over", who)))
+        menu.add_command(
+            label=_("Make host"), command=partial(self.submit, request("hand-over", who))
+        )
         return menu
 
     def open_menu(self, line: int, x: int, y: int) -> None:
@@ -146,8 +150,9 @@ class HostBar(ttk.Frame):
         self.note = ttk.Label(self, style="Heading.TLabel")
         self.note.pack(anchor="w")
         self.locked = tk.BooleanVar(self, value=False)
-        self.lock = ttk.Checkbutton(self, text=_("Locked (nobody new joins)"),
-                                    variable=self.locked, command=self._lock)
+        self.lock = ttk.Checkbutton(
+            self, text=_("Locked (nobody new joins)"), variable=self.locked, command=self._lock
+        )
         self.computer = ttk.Menubutton(self, text=_("Computer player"))
         self.computer_menu = tk.Menu(self.computer, tearoff=False)
         self.computer["menu"] = self.computer_menu
@@ -175,12 +180,16 @@ class HostBar(ttk.Frame):
         menu = self.computer_menu
         menu.delete(0, "end")
         for level in LEVELS:
-            menu.add_command(label=_("Computer: {level}", level=level_word(level)),
-                             command=partial(self.submit, request("computer", level=level)))
+            menu.add_command(
+                label=_("Computer: {level}", level=level_word(level)),
+                command=partial(self.submit, request("computer", level=level)),
+            )
         bot = computer(state)
         if bot is not None and bot.player is not None:
-            menu.add_command(label=_("Remove the computer"),
-                             command=partial(self.submit, request("kick", bot.player)))
+            menu.add_command(
+                label=_("Remove the computer"),
+                command=partial(self.submit, request("kick", bot.player)),
+            )
 
     def _lock(self) -> None:
         """Ask; the box shows the room's state, so it flips when the server says so."""

@@ -15,10 +15,9 @@ from gridhall.protocol.i18n import _
 
 
 class LinkDialog(tk.Toplevel):
-    """"Use on another device" (ask for a code and show it) and "I have a code"."""
+    """ "Use on another device" (ask for a code and show it) and "I have a code"."""
 
-    def __init__(self, master: tk.Misc, session: Session, on_close: Callable[[], None]
-                 ) -> None:
+    def __init__(self, master: tk.Misc, session: Session, on_close: Callable[[], None]) -> None:
         super().__init__(master)
         self.session = session
         self.on_close = on_close
@@ -29,8 +28,9 @@ class LinkDialog(tk.Toplevel):
         ttk.Label(body, text=_("Use on another device"), style="Title.TLabel").pack(anchor="w")
         self.show_button: ttk.Button | None = None
         if FEATURE in session.features:
-            self.show_button = ttk.Button(body, text=_("Show a code"),
-                                          command=session.request_link_code)
+            self.show_button = ttk.Button(
+                body, text=_("Show a code"), command=session.request_link_code
+            )
             self.show_button.pack(anchor="w", pady=4)
         else:
             ttk.Label(body, text=_("This server does not give link codes.")).pack(anchor="w")

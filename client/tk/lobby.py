@@ -49,8 +49,9 @@ class LobbyFrame(ttk.Frame):
         )
         self.farewell = ttk.Label(self, style="Notice.TLabel")
         """Why we are back in the lobby (removed by a room's host, a room closed)."""
-        self.table = ttk.Treeview(self, columns=[c[0] for c in COLUMNS], show="headings",
-                                  selectmode="browse", height=12)  # fmt: skip
+        self.table = ttk.Treeview(
+            self, columns=[c[0] for c in COLUMNS], show="headings", selectmode="browse", height=12
+        )
         for key, label, width in COLUMNS:
             self.table.heading(key, text=_(label))
             self.table.column(key, width=width, anchor="w")
@@ -72,8 +73,9 @@ class LobbyFrame(ttk.Frame):
         self.password_entry.bind("<Return>", lambda _e: self.join("player"))
         self.join_button = ttk.Button(join, text=_("Join"), command=lambda: self.join("player"))
         self.join_button.pack(side="left", padx=2)
-        self.watch_button = ttk.Button(join, text=_("Watch"),
-                                       command=lambda: self.join("spectator"))
+        self.watch_button = ttk.Button(
+            join, text=_("Watch"), command=lambda: self.join("spectator")
+        )
         self.watch_button.pack(side="left", padx=2)
         ttk.Button(join, text=_("Refresh"), command=self.refresh).pack(side="left", padx=2)
 
@@ -87,13 +89,17 @@ class LobbyFrame(ttk.Frame):
         self.private = tk.BooleanVar(self, value=False)
         self.new_password = tk.StringVar(self)
         ttk.Label(first, text=_("Game")).pack(side="left")
-        self.game_box = ttk.Combobox(first, textvariable=self.game, state="readonly", width=14,
-                                     values=list(self.games.values()))  # fmt: skip
+        self.game_box = ttk.Combobox(
+            first,
+            textvariable=self.game,
+            state="readonly",
+            width=14,
+            values=list(self.games.values()),
+        )
         self.game_box.pack(side="left", padx=(4, 10))
         self.game_box.bind("<<ComboboxSelected>>", lambda _e: self._game_changed())
         ttk.Label(first, text=_("Preset")).pack(side="left")
-        self.preset_box = ttk.Combobox(first, textvariable=self.preset, state="readonly",
-                                       width=32)  # fmt: skip
+        self.preset_box = ttk.Combobox(first, textvariable=self.preset, state="readonly", width=32)
         self.preset_box.pack(side="left", padx=(4, 10))
         self.preset_box.bind("<<ComboboxSelected>>", lambda _e: self._preset_changed())
         ttk.Checkbutton(first, text=_("Private"), variable=self.private).pack(side="left")
@@ -180,8 +186,13 @@ class LobbyFrame(ttk.Frame):
         box = self.fields_frame
         if isinstance(f, Choice):
             var: tk.Variable = tk.StringVar(self, value=f.label_of(f.default))
-            widget: tk.Widget = ttk.Combobox(box, textvariable=var, state="readonly", width=22,
-                                             values=[text for _, text in f.choices])  # fmt: skip
+            widget: tk.Widget = ttk.Combobox(
+                box,
+                textvariable=var,
+                state="readonly",
+                width=22,
+                values=[text for _, text in f.choices],
+            )
             var.trace_add("write", lambda *_: self._layout_fields())
             return f, var, [ttk.Label(box, text=f.label), widget]
         if isinstance(f, Number):

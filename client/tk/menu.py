@@ -12,7 +12,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING
 
-from gridhall.client.history import HISTORY, RATINGS, ANALYSIS
+from gridhall.client.history import ANALYSIS, HISTORY, RATINGS
 from gridhall.client.tk.history import HistoryWindow
 from gridhall.client.tk.ratings import LeaderboardWindow, ProfileWindow
 from gridhall.client.tk.replay import ReplayWindow
@@ -40,16 +40,24 @@ class Windows:
         self.bar = tk.Menu(root, tearoff=False)
         self.menu = tk.Menu(self.bar, tearoff=False)
         self.bar.add_cascade(label=_("Games"), menu=self.menu, underline=0)
-        self.menu.add_command(label=_("Finished games…"), accelerator="Ctrl+H",
-                              command=self.open_history, underline=0)  # fmt: skip
-        self.menu.add_command(label=_("Leaderboard…"), accelerator="Ctrl+B",
-                              command=self.open_leaderboard, underline=0)  # fmt: skip
-        self.menu.add_command(label=_("My profile…"), accelerator="Ctrl+P",
-                              command=self.open_my_profile, underline=3)  # fmt: skip
+        self.menu.add_command(
+            label=_("Finished games…"), accelerator="Ctrl+H", command=self.open_history, underline=0
+        )
+        self.menu.add_command(
+            label=_("Leaderboard…"),
+            accelerator="Ctrl+B",
+            command=self.open_leaderboard,
+            underline=0,
+        )
+        self.menu.add_command(
+            label=_("My profile…"), accelerator="Ctrl+P", command=self.open_my_profile, underline=3
+        )
         root.configure(menu=self.bar)
-        for sequence, run in (("<Control-h>", self.open_history),
-                              ("<Control-b>", self.open_leaderboard),
-                              ("<Control-p>", self.open_my_profile)):  # fmt: skip
+        for sequence, run in (
+            ("<Control-h>", self.open_history),
+            ("<Control-b>", self.open_leaderboard),
+            ("<Control-p>", self.open_my_profile),
+        ):
             root.bind(sequence, partial(_key, run), add="+")
         self._enable()
 
@@ -89,8 +97,7 @@ class Windows:
             self.history.lift()
             self.history.focus_set()
             return self.history
-        self.history = HistoryWindow(self.app.root, self.app.answers, self.open_replay,
-                                     me=self.me)  # fmt: skip
+        self.history = HistoryWindow(self.app.root, self.app.answers, self.open_replay, me=self.me)
         return self.history
 
     def open_replay(self, game_id: int) -> ReplayWindow | None:
@@ -99,8 +106,14 @@ class Windows:
         self.replays = [w for w in self.replays if _alive(w)]
         while len(self.replays) >= MAX_REPLAYS:
             self.replays.pop(0).close()
-        window = ReplayWindow(self.app.root, self.app.answers, self.app.session.url, game_id,
-                              me=self.me, analysis=self.has(ANALYSIS))  # fmt: skip
+        window = ReplayWindow(
+            self.app.root,
+            self.app.answers,
+            self.app.session.url,
+            game_id,
+            me=self.me,
+            analysis=self.has(ANALYSIS),
+        )
         self.replays.append(window)
         return window
 
@@ -111,8 +124,9 @@ class Windows:
             self.leaderboard.lift()
             self.leaderboard.focus_set()
             return self.leaderboard
-        self.leaderboard = LeaderboardWindow(self.app.root, self.app.answers, self.open_profile,
-                                             me=self.me)  # fmt: skip
+        self.leaderboard = LeaderboardWindow(
+            self.app.root, self.app.answers, self.open_profile, me=self.me
+        )
         return self.leaderboard
 
     def open_profile(self, player: str) -> ProfileWindow | None:
@@ -121,8 +135,9 @@ class Windows:
         self.profiles = [w for w in self.profiles if _alive(w)]
         while len(self.profiles) >= MAX_REPLAYS:
             self.profiles.pop(0).destroy()
-        window = ProfileWindow(self.app.root, self.app.answers, player, self.open_replay,
-                               me=self.me)  # fmt: skip
+        window = ProfileWindow(
+            self.app.root, self.app.answers, player, self.open_replay, me=self.me
+        )
         self.profiles.append(window)
         return window
 

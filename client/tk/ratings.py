@@ -24,8 +24,8 @@ from gridhall.client.ratings import (
     profile_records,
     rank_rows,
     rating_lines,
-    record_rows,
     recent_rows,
+    record_rows,
 )
 from gridhall.client.tk.answers import Answers, Message
 from gridhall.client.views import titles
@@ -38,19 +38,34 @@ LINE = "#4aa3ff"
 
 def record_values(row: RecordRow) -> tuple[str, ...]:
     """A team record as the cells of :data:`RECORD_COLUMNS`."""
-    return (row.preset, row.no_guess, row.best, row.team, str(row.game_id or ""), row.games,
-            row.wins, row.win_rate)  # fmt: skip
+    return (
+        row.preset,
+        row.no_guess,
+        row.best,
+        row.team,
+        str(row.game_id or ""),
+        row.games,
+        row.wins,
+        row.win_rate,
+    )
 
 
 RECORD_COLUMNS = (
-    ("preset", N_("Board"), 110), ("no_guess", N_("No guessing"), 90),
-    ("best", N_("Best time"), 80), ("team", N_("Team"), 220), ("game_id", N_("Game no."), 70),
-    ("games", N_("Games"), 60), ("wins", N_("Wins"), 60), ("rate", N_("Win rate"), 70),
-)  # fmt: skip
+    ("preset", N_("Board"), 110),
+    ("no_guess", N_("No guessing"), 90),
+    ("best", N_("Best time"), 80),
+    ("team", N_("Team"), 220),
+    ("game_id", N_("Game no."), 70),
+    ("games", N_("Games"), 60),
+    ("wins", N_("Wins"), 60),
+    ("rate", N_("Win rate"), 70),
+)
 BOARD_COLUMNS = (
-    ("rank", N_("Rank"), 60), ("name", N_("Player"), 260), ("rating", N_("Rating"), 80),
+    ("rank", N_("Rank"), 60),
+    ("name", N_("Player"), 260),
+    ("rating", N_("Rating"), 80),
     ("games", N_("Games"), 70),
-)  # fmt: skip
+)
 """A provisional rating ends in "?" (:func:`client.ratings.rank_rows`)."""
 
 
@@ -59,8 +74,9 @@ def rating_text(value: float) -> str:
 
 
 def _table(master: tk.Misc, columns: tuple[tuple[str, str, int], ...], height: int) -> ttk.Treeview:
-    table = ttk.Treeview(master, columns=[c[0] for c in columns], show="headings",
-                         selectmode="browse", height=height)  # fmt: skip
+    table = ttk.Treeview(
+        master, columns=[c[0] for c in columns], show="headings", selectmode="browse", height=height
+    )
     for key, label, width in columns:
         table.heading(key, text=_(label))
         table.column(key, width=width, anchor="w")
@@ -71,8 +87,15 @@ def _table(master: tk.Misc, columns: tuple[tuple[str, str, int], ...], height: i
 class LeaderboardWindow(tk.Toplevel):
     """One game's ratings, best first, a page at a time; or Minesweeper's records."""
 
-    def __init__(self, master: tk.Misc, answers: Answers, open_profile: OpenProfile, *,
-                 me: str | None = None, game: str = "gomoku") -> None:  # fmt: skip
+    def __init__(
+        self,
+        master: tk.Misc,
+        answers: Answers,
+        open_profile: OpenProfile,
+        *,
+        me: str | None = None,
+        game: str = "gomoku",
+    ) -> None:
         super().__init__(master)
         self.answers = answers
         self.open_profile = open_profile
@@ -93,17 +116,20 @@ class LeaderboardWindow(tk.Toplevel):
         self.games = {names[g]: g for g in (*RATED_GAMES, *RECORD_GAMES) if g in names}
         self.game = tk.StringVar(self, value=names.get(game, next(iter(self.games))))
         ttk.Label(top, text=_("Game")).pack(side="left")
-        box = ttk.Combobox(top, textvariable=self.game, state="readonly", width=16,
-                           values=list(self.games))  # fmt: skip
+        box = ttk.Combobox(
+            top, textvariable=self.game, state="readonly", width=16, values=list(self.games)
+        )
         box.pack(side="left", padx=(4, 12))
         box.bind("<<ComboboxSelected>>", lambda _e: self.show_page(0))
         self.mine_button = ttk.Button(top, text=_("My rank"), command=self.my_rank)
         self.mine_button.pack(side="left", padx=2)
-        self.prev_button = ttk.Button(top, text="◀ " + _("Previous page"),
-                                      command=lambda: self.show_page(self.offset - PAGE))
+        self.prev_button = ttk.Button(
+            top, text="◀ " + _("Previous page"), command=lambda: self.show_page(self.offset - PAGE)
+        )
         self.prev_button.pack(side="left", padx=2)
-        self.next_button = ttk.Button(top, text=_("Next page") + " ▶",
-                                      command=lambda: self.show_page(self.offset + PAGE))
+        self.next_button = ttk.Button(
+            top, text=_("Next page") + " ▶", command=lambda: self.show_page(self.offset + PAGE)
+        )
         self.next_button.pack(side="left", padx=2)
         self.table = _table(body, BOARD_COLUMNS, 16)
         self.table.pack(fill="both", expand=True, pady=6)
@@ -159,8 +185,13 @@ class LeaderboardWindow(tk.Toplevel):
             iid = f"row{n}"
             if not row.bot:  # a computer's fixed rating has no profile
                 self.players[iid] = row.player
-            self.table.insert("", "end", iid=iid, tags=("me",) if row.me else (),
-                              values=(row.rank, row.name, row.rating, row.games))  # fmt: skip
+            self.table.insert(
+                "",
+                "end",
+                iid=iid,
+                tags=("me",) if row.me else (),
+                values=(row.rank, row.name, row.rating, row.games),
+            )
             if row.me:
                 self.table.selection_set(iid)
                 self.table.see(iid)
@@ -197,8 +228,15 @@ class LeaderboardWindow(tk.Toplevel):
 class ProfileWindow(tk.Toplevel):
     """One player: ratings (with their history), recent games and records."""
 
-    def __init__(self, master: tk.Misc, answers: Answers, player: str,
-                 open_replay: OpenReplay, *, me: str | None = None) -> None:  # fmt: skip
+    def __init__(
+        self,
+        master: tk.Misc,
+        answers: Answers,
+        player: str,
+        open_replay: OpenReplay,
+        *,
+        me: str | None = None,
+    ) -> None:
         super().__init__(master)
         self.answers = answers
         self.player = player
@@ -215,23 +253,40 @@ class ProfileWindow(tk.Toplevel):
         self.heading = ttk.Label(body, text=_("Loading…"), style="Title.TLabel")
         self.heading.pack(anchor="w")
         ttk.Label(body, text=_("Ratings"), style="Heading.TLabel").pack(anchor="w", pady=(8, 0))
-        self.ratings = _table(body, (
-            ("game", N_("Game"), 140), ("rating", N_("Rating"), 80), ("games", N_("Games"), 70),
-            ("wins", N_("Wins"), 70), ("change", N_("Last change"), 100)), 3)  # fmt: skip
+        self.ratings = _table(
+            body,
+            (
+                ("game", N_("Game"), 140),
+                ("rating", N_("Rating"), 80),
+                ("games", N_("Games"), 70),
+                ("wins", N_("Wins"), 70),
+                ("change", N_("Last change"), 100),
+            ),
+            3,
+        )
         self.ratings.pack(fill="x")
         self.ratings.bind("<<TreeviewSelect>>", lambda _e: self.draw_history())
         self.chart = tk.Canvas(body, height=140, background="#1e1f22", highlightthickness=0)
         self.chart.pack(fill="x", pady=6)
         self.chart.bind("<Configure>", lambda _e: self.draw_history())
         ttk.Label(body, text=_("Recent games"), style="Heading.TLabel").pack(anchor="w")
-        self.recent = _table(body, (
-            ("id", N_("Game no."), 70), ("game", N_("Game"), 110), ("players", N_("Players"), 220),
-            ("result", N_("Result"), 200), ("when", N_("Ended"), 130)), 6)  # fmt: skip
+        self.recent = _table(
+            body,
+            (
+                ("id", N_("Game no."), 70),
+                ("game", N_("Game"), 110),
+                ("players", N_("Players"), 220),
+                ("result", N_("Result"), 200),
+                ("when", N_("Ended"), 130),
+            ),
+            6,
+        )
         self.recent.pack(fill="both", expand=True)
         self.recent.bind("<Double-1>", lambda _e: self.open_selected())
         self.recent.bind("<Return>", lambda _e: self.open_selected())
         ttk.Label(body, text=_("Minesweeper records"), style="Heading.TLabel").pack(
-            anchor="w", pady=(8, 0))
+            anchor="w", pady=(8, 0)
+        )
         self.records = _table(body, RECORD_COLUMNS, 3)
         self.records.pack(fill="x")
         self.bind("<Escape>", lambda _e: self.destroy())
@@ -251,14 +306,27 @@ class ProfileWindow(tk.Toplevel):
         for line in rating_lines(answer):
             iid = f"game{len(self.games)}"
             self.games[iid] = line.game
-            self.ratings.insert("", "end", iid=iid, values=(
-                names.get(line.game, line.game), line.rating, line.games, line.wins,
-                line.last_change))  # fmt: skip
+            self.ratings.insert(
+                "",
+                "end",
+                iid=iid,
+                values=(
+                    names.get(line.game, line.game),
+                    line.rating,
+                    line.games,
+                    line.wins,
+                    line.last_change,
+                ),
+            )
         if self.ratings.get_children():
             self.ratings.selection_set(self.ratings.get_children()[0])
         for row in recent_rows(answer, self.player):
-            self.recent.insert("", "end", iid=str(row.game_id), values=(
-                row.game_id, row.title, row.players, row.result, row.when))  # fmt: skip
+            self.recent.insert(
+                "",
+                "end",
+                iid=str(row.game_id),
+                values=(row.game_id, row.title, row.players, row.result, row.when),
+            )
         for record in profile_records(answer):
             self.records.insert("", "end", values=record_values(record))
         self.draw_history()
@@ -273,9 +341,14 @@ class ProfileWindow(tk.Toplevel):
         points = entry.get("history") if isinstance(entry, dict) else None
         out: list[tuple[float, float]] = []
         for point in points or []:
-            if isinstance(point, list) and len(point) >= 2 and all(
+            if (
+                isinstance(point, list)
+                and len(point) >= 2
+                and all(
                     isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
-                    for v in point[:2]):  # fmt: skip
+                    for v in point[:2]
+                )
+            ):
                 out.append((float(point[0]), float(point[1])))
         return [rating for _when, rating in sorted(out)]
 
@@ -286,8 +359,13 @@ class ProfileWindow(tk.Toplevel):
         values = self.history()
         w, h = max(c.winfo_width(), 40), max(c.winfo_height(), 40)
         if len(values) < 2:
-            c.create_text(w / 2, h / 2, fill="#9aa0a6", tags="empty",
-                          text=_("Not enough rated games for a history yet."))  # fmt: skip
+            c.create_text(
+                w / 2,
+                h / 2,
+                fill="#9aa0a6",
+                tags="empty",
+                text=_("Not enough rated games for a history yet."),
+            )
             return
         lo, hi = min(values), max(values)
         span = (hi - lo) or 1.0

@@ -27,8 +27,16 @@ MAX_STEPS = 200_000
 class ReplayWindow(tk.Toplevel):
     """One finished game, loaded with ``get-replay`` (page by page) and replayed."""
 
-    def __init__(self, master: tk.Misc, answers: Answers, url: str, game_id: int, *,
-                 me: str | None = None, analysis: bool = False) -> None:  # fmt: skip
+    def __init__(
+        self,
+        master: tk.Misc,
+        answers: Answers,
+        url: str,
+        game_id: int,
+        *,
+        me: str | None = None,
+        analysis: bool = False,
+    ) -> None:
         super().__init__(master)
         self.answers = answers
         self.game_id = game_id
@@ -55,8 +63,9 @@ class ReplayWindow(tk.Toplevel):
         self.note = ttk.Label(self, style="Status.TLabel", anchor="w")
         self.note.pack(fill="x", padx=6)
 
-        self.slider = ttk.Scale(self, from_=0, to=0, orient="horizontal",
-                                command=self._slid, takefocus=False)  # fmt: skip
+        self.slider = ttk.Scale(
+            self, from_=0, to=0, orient="horizontal", command=self._slid, takefocus=False
+        )
         self.slider.pack(fill="x", padx=8, pady=(6, 0))
         bar = ttk.Frame(self, padding=6)
         bar.pack(fill="x")
@@ -69,32 +78,41 @@ class ReplayWindow(tk.Toplevel):
             ("play", _("Play"), self.toggle),
             ("slower", "−", partial(self.faster, False)),
         ):
-            self.buttons[key] = ttk.Button(bar, text=text, command=run, width=0,
-                                           takefocus=False)  # the window's keys do it
+            self.buttons[key] = ttk.Button(
+                bar, text=text, command=run, width=0, takefocus=False
+            )  # the window's keys do it
             self.buttons[key].pack(side="left", padx=2)
         self.speed = ttk.Label(bar, width=6, anchor="center")
         self.speed.pack(side="left")
-        self.buttons["faster"] = ttk.Button(bar, text="+", width=0, takefocus=False,
-                                            command=partial(self.faster, True))  # fmt: skip
+        self.buttons["faster"] = ttk.Button(
+            bar, text="+", width=0, takefocus=False, command=partial(self.faster, True)
+        )
         self.buttons["faster"].pack(side="left", padx=2)
         self.counter = ttk.Label(bar, style="Title.TLabel", padding=(12, 0))
         self.counter.pack(side="left")
         self.buttons["copy"] = ttk.Button(bar, text=_("Copy link"), command=self.copy_link)
         self.buttons["copy"].pack(side="right", padx=2)
         self.buttons["analyse"] = ttk.Button(bar, text=_("Analyse"), command=self.analyse)
-        self.buttons["marked"] = ttk.Button(bar, text=_("Next marked move"), takefocus=False,
-                                            command=self.next_marked)  # fmt: skip
+        self.buttons["marked"] = ttk.Button(
+            bar, text=_("Next marked move"), takefocus=False, command=self.next_marked
+        )
         link_row = ttk.Frame(self, padding=(6, 0, 6, 6))
         link_row.pack(fill="x")
         ttk.Label(link_row, text=_("Link to share:")).pack(side="left")
         self.link_text = tk.StringVar(self, value=self.link)
         ttk.Entry(link_row, textvariable=self.link_text, state="readonly").pack(
-            side="left", fill="x", expand=True, padx=4)
-        for sequence, run in (("<Left>", self.back), ("<Right>", self.forward),
-                              ("<Home>", partial(self.go, 0)), ("<End>", self.to_end),
-                              ("<space>", self.toggle), ("<plus>", partial(self.faster, True)),
-                              ("<minus>", partial(self.faster, False)),
-                              ("<KeyPress-m>", self.next_marked)):  # fmt: skip
+            side="left", fill="x", expand=True, padx=4
+        )
+        for sequence, run in (
+            ("<Left>", self.back),
+            ("<Right>", self.forward),
+            ("<Home>", partial(self.go, 0)),
+            ("<End>", self.to_end),
+            ("<space>", self.toggle),
+            ("<plus>", partial(self.faster, True)),
+            ("<minus>", partial(self.faster, False)),
+            ("<KeyPress-m>", self.next_marked),
+        ):
             self.bind(sequence, partial(self._key, run))
         self.protocol("WM_DELETE_WINDOW", self.close)
         self.answers.pushed.append(self._pushed)
@@ -126,8 +144,12 @@ class ReplayWindow(tk.Toplevel):
             self.slider.configure(to=self.player.count)
             self.show()
         more = answer.get("next")
-        if self.player is not None and isinstance(more, int) and more > 0 \
-                and self.player.count < MAX_STEPS:  # fmt: skip
+        if (
+            self.player is not None
+            and isinstance(more, int)
+            and more > 0
+            and self.player.count < MAX_STEPS
+        ):
             self._ask(more)
 
     def load(self, answer: Message) -> None:
@@ -142,8 +164,9 @@ class ReplayWindow(tk.Toplevel):
         self.status.destroy()
         view = view_for(player.game)
         self.heading.configure(text=_("{game} · game {id}", game=view.heading, id=self.game_id))
-        self.players.configure(text=players_text(player.players) + " · "
-                               + result_text(answer, self.me))  # fmt: skip
+        self.players.configure(
+            text=players_text(player.players) + " · " + result_text(answer, self.me)
+        )
         self.board = replay_board(self.body, player.game, width=640, height=520)
         self.board.pack(fill="both", expand=True)
         self.slider.configure(to=max(player.count, 0))
@@ -229,9 +252,12 @@ class ReplayWindow(tk.Toplevel):
             self.slider.set(player.index)
         self.buttons["play"].configure(text=_("Pause") if player.playing else _("Play"))
         self.speed.configure(text=_("{speed}×", speed=f"{SPEEDS[player.speed]:g}"))
-        for key, enabled in (("start", player.index > 0), ("prev", player.index > 0),
-                             ("next", player.index < player.count),
-                             ("end", player.index < player.count)):  # fmt: skip
+        for key, enabled in (
+            ("start", player.index > 0),
+            ("prev", player.index > 0),
+            ("next", player.index < player.count),
+            ("end", player.index < player.count),
+        ):
             self.buttons[key].state(["!disabled"] if enabled else ["disabled"])
         self.note.configure(text=self._note())
 
@@ -250,8 +276,11 @@ class ReplayWindow(tk.Toplevel):
             said += " · " + analysed
         elif player.analysis_status in ("queued", "running"):
             done, total = self.progress or (None, None)
-            said += " · " + (_("analysing… {done} / {total}", done=done, total=total)
-                             if total else _("analysing…"))  # fmt: skip
+            said += " · " + (
+                _("analysing… {done} / {total}", done=done, total=total)
+                if total
+                else _("analysing…")
+            )
         marked = player.marked()
         if marked:
             said += " · " + _("Marked moves: {moves}", moves=", ".join(map(str, marked)))
@@ -283,8 +312,12 @@ class ReplayWindow(tk.Toplevel):
         if answer.get("type") != "analysis" or self.player is None:
             return
         progress = answer.get("progress")
-        if answer.get("game_id") == self.game_id and isinstance(progress, list) \
-                and len(progress) == 2 and all(isinstance(v, int) for v in progress):  # fmt: skip
+        if (
+            answer.get("game_id") == self.game_id
+            and isinstance(progress, list)
+            and len(progress) == 2
+            and all(isinstance(v, int) for v in progress)
+        ):
             self.progress = (int(progress[0]), int(progress[1]))
         if self.player.take_analysis(answer):
             if self.player.analysis_status == "failed":

@@ -11,17 +11,19 @@ import time
 import tkinter as tk
 from collections.abc import Callable
 from functools import partial
-from typing import Any
 from tkinter import ttk
+from typing import Any
 
 from gridhall import protocol as p
 from gridhall.client.clocktime import shown_time
+from gridhall.client.hosting import Member
 from gridhall.client.messages import Request, RoomEvent
 from gridhall.client.ratings import rating_change
 from gridhall.client.room import RoomCopy
 from gridhall.client.tk.boards import BoardCanvas, board_for
 from gridhall.client.tk.bridge import Snapshot
 from gridhall.client.tk.chat import ChatPanel
+from gridhall.client.tk.hosttools import HostBar, MemberList
 from gridhall.client.views import view_for
 from gridhall.client.views.base import (
     AGAIN_KEYS,
@@ -36,8 +38,6 @@ from gridhall.client.views.base import (
     status_line,
     yes_no_request,
 )
-from gridhall.client.hosting import Member
-from gridhall.client.tk.hosttools import HostBar, MemberList
 from gridhall.client.views.common import player_lines, seated
 from gridhall.client.views.hosts import computer_game, event_text
 from gridhall.protocol.i18n import N_, _
@@ -80,9 +80,18 @@ class RoomFrame(ttk.Frame):
         side = ttk.Frame(self, padding=(8, 0, 0, 0))
         side.grid(row=1, column=1, sticky="ns")
         ttk.Label(side, text=_("Players"), style="Heading.TLabel").pack(anchor="w")
-        self.players = tk.Text(side, height=6, width=34, relief="flat", state="disabled",
-                               background="#1e1f22", foreground="#dcdcdc", padx=6, pady=4,
-                               font=("DejaVu Sans", 10))  # fmt: skip
+        self.players = tk.Text(
+            side,
+            height=6,
+            width=34,
+            relief="flat",
+            state="disabled",
+            background="#1e1f22",
+            foreground="#dcdcdc",
+            padx=6,
+            pady=4,
+            font=("DejaVu Sans", 10),
+        )
         self.players.pack(fill="x", pady=(2, 4))
         self.member_list = MemberList(self.players, self.submit)
         self.host_bar = HostBar(side, self.submit, computer_game(self.view))
@@ -98,8 +107,9 @@ class RoomFrame(ttk.Frame):
         self.offer_text = ttk.Label(self.offer, style="Bar.TLabel")
         self.offer_text.pack(side="left", padx=4)
         self.offer_buttons = {
-            key: ttk.Button(self.offer, text=_(label),
-                            command=partial(self._answer, key == "accept"))
+            key: ttk.Button(
+                self.offer, text=_(label), command=partial(self._answer, key == "accept")
+            )
             for key, label in (("accept", N_("Accept")), ("refuse", N_("Decline")))
         }
         self.banner = ttk.Frame(self, style="Bar.TFrame", padding=4)
@@ -107,8 +117,11 @@ class RoomFrame(ttk.Frame):
         self.banner_text.pack(side="left", padx=4)
         self.banner_buttons = {
             key: ttk.Button(self.banner, text=_(label), command=partial(self._again, key))
-            for key, label in (("again", N_("Play again")), ("agree", N_("Agree")),
-                               ("decline", N_("Decline")))
+            for key, label in (
+                ("again", N_("Play again")),
+                ("agree", N_("Agree")),
+                ("decline", N_("Decline")),
+            )
         }
         self.offer.grid(row=3, column=0, columnspan=2, sticky="ew", pady=(4, 0))
         self.banner.grid(row=4, column=0, columnspan=2, sticky="ew", pady=(4, 0))
@@ -128,7 +141,9 @@ class RoomFrame(ttk.Frame):
     def _bind_keys(self) -> None:
         """The same keys as the terminal client, on the window while this room shows."""
         top = self.winfo_toplevel()
-        keyed = [(a.keys, partial(self._action, a.key)) for a in (*self.view.actions, *COMMON_ACTIONS)]
+        keyed = [
+            (a.keys, partial(self._action, a.key)) for a in (*self.view.actions, *COMMON_ACTIONS)
+        ]
         keyed += [(AGAIN_KEYS["again"], partial(self._again, "again"))]
         keyed += [(key, partial(self._yes_no, yes)) for yes, key in ANSWER_KEYS.items()]
         for keys, run in keyed:
@@ -180,8 +195,12 @@ class RoomFrame(ttk.Frame):
         if room is None or room.state is None:
             return
         state = room.state
-        self.title.configure(text=f"{self.view.heading} · " + _("room {code}", code=room.room)
-                             + " · " + _("round {round}", round=state.round + 1))
+        self.title.configure(
+            text=f"{self.view.heading} · "
+            + _("room {code}", code=room.room)
+            + " · "
+            + _("round {round}", round=state.round + 1)
+        )
         self.board.show(room, self.me)
         self._players(state)
         self.chat.show(list(state.chat), self._note_text)
@@ -203,8 +222,7 @@ class RoomFrame(ttk.Frame):
 
     def _note_text(self, event: dict[str, Any]) -> str:
         room = self.room
-        return event_text(event, room.state if room else None, room.known if room else {},
-                          self.me)  # fmt: skip
+        return event_text(event, room.state if room else None, room.known if room else {}, self.me)
 
     def _players(self, state: p.State) -> None:
         lines = player_lines(state, self.me, self.view.roles(state))
@@ -221,8 +239,9 @@ class RoomFrame(ttk.Frame):
             dot = f"dot{i}"
             t.tag_configure(dot, foreground=line.color)
             t.insert("end", "● ", dot)
-            t.insert("end", line.name + (" " + _("(you)") if line.me else ""),
-                     "me" if line.me else "")
+            t.insert(
+                "end", line.name + (" " + _("(you)") if line.me else ""), "me" if line.me else ""
+            )
             t.insert("end", f"  {line.role}", "dim")
             if not line.connected:
                 t.insert("end", "  " + _("offline"), "off")
@@ -230,11 +249,16 @@ class RoomFrame(ttk.Frame):
                 t.insert("end", "  ◀ " + _("to move"), "turn")
             self._marks(member)
             t.insert("end", "\n")
-        watching = everyone[len(lines):]
+        watching = everyone[len(lines) :]
         for n, member in enumerate(watching):
             self.member_list.row(len(lines) + n + 1, member)
-            t.insert("end", "👁 " + member.name + (" " + _("(you)") if member.player == self.me
-                                                    and member.player else ""), "dim")
+            t.insert(
+                "end",
+                "👁 "
+                + member.name
+                + (" " + _("(you)") if member.player == self.me and member.player else ""),
+                "dim",
+            )
             t.insert("end", "  " + _("watching"), "dim")
             self._marks(member)
             t.insert("end", "\n")

@@ -27,26 +27,46 @@ def apply(root: tk.Tk) -> None:
     root.configure(background=BG)
     style = ttk.Style(root)
     style.theme_use("clam")
-    style.configure(".", background=BG, foreground=FG, fieldbackground=PANEL,
-                    bordercolor="#44474f", lightcolor=BG, darkcolor=BG,
-                    insertcolor=FG, troughcolor=PANEL)  # fmt: skip
+    style.configure(
+        ".",
+        background=BG,
+        foreground=FG,
+        fieldbackground=PANEL,
+        bordercolor="#44474f",
+        lightcolor=BG,
+        darkcolor=BG,
+        insertcolor=FG,
+        troughcolor=PANEL,
+    )
     style.configure("TButton", background="#3b3f47", padding=(10, 4))
-    style.map("TButton", background=[("disabled", "#30333a"), ("active", "#4a505a")],
-              foreground=[("disabled", "#6b7078")])  # fmt: skip
+    style.map(
+        "TButton",
+        background=[("disabled", "#30333a"), ("active", "#4a505a")],
+        foreground=[("disabled", "#6b7078")],
+    )
     style.configure("Title.TLabel", font=("DejaVu Sans", 13, "bold"))
     style.configure("Heading.TLabel", font=("DejaVu Sans", 10, "bold"), foreground=DIM)
     style.configure("Status.TLabel", background=PANEL, padding=(8, 4))
     style.configure("Bar.TFrame", background=BAR)
     style.configure("Bar.TLabel", background=BAR, font=("DejaVu Sans", 10, "bold"))
     style.configure("Notice.TLabel", foreground="#ffd866")
-    style.configure("Treeview", background=PANEL, fieldbackground=PANEL, foreground=FG,
-                    rowheight=int(22 * scale(root)))  # fmt: skip
+    style.configure(
+        "Treeview",
+        background=PANEL,
+        fieldbackground=PANEL,
+        foreground=FG,
+        rowheight=int(22 * scale(root)),
+    )
     style.map("Treeview", background=[("selected", ACCENT)])
     style.configure("Treeview.Heading", background="#3b3f47", foreground=FG)
     style.configure("TCombobox", foreground=FG, background="#3b3f47")
-    style.map("TCombobox", fieldbackground=[("readonly", PANEL)],
-              foreground=[("readonly", FG)], selectforeground=[("readonly", FG)],
-              selectbackground=[("readonly", PANEL)])  # fmt: skip
+    style.map(
+        "TCombobox",
+        fieldbackground=[("readonly", PANEL)],
+        foreground=[("readonly", FG)],
+        selectforeground=[("readonly", FG)],
+        selectbackground=[("readonly", PANEL)],
+    )
     root.option_add("*TCombobox*Listbox.background", PANEL)
     root.option_add("*TCombobox*Listbox.foreground", FG)
     style.configure("TLabelframe", background=BG)

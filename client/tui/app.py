@@ -53,8 +53,9 @@ class GridhallApp(PlainNotify[None]):
     ) -> None:
         super().__init__()
         translate_bindings(self)
-        self.session = Session(url, name, token=token, backoff=backoff, keep_token=keep_token,
-                               link=link)
+        self.session = Session(
+            url, name, token=token, backoff=backoff, keep_token=keep_token, link=link
+        )
         self.session.add_listener(self._from_session)
         self.lobby = LobbyScreen()
         self.room_screen: RoomScreen | None = None
@@ -103,8 +104,7 @@ class GridhallApp(PlainNotify[None]):
         elif isinstance(msg, p.LinkCodeIssued) and isinstance(self.screen, LinkScreen):
             self.screen.show(msg)
         elif isinstance(msg, p.Announce):
-            self.notify(announce_text(msg), title=_("Announcement"), severity="warning",
-                        timeout=30)
+            self.notify(announce_text(msg), title=_("Announcement"), severity="warning", timeout=30)
             if self.room_screen is not None:
                 self.room_screen.redraw()  # it is a line in the room's log too
         said = farewell(msg, self.session.player, time.time())
@@ -128,20 +128,34 @@ class GridhallApp(PlainNotify[None]):
             self._open_first()
         elif status == "lost" and msg.replaced:
             self.sub_title = f"{who} · " + _("playing on another device")
-            self.notify(_("You are now playing on another device. Press {key} to play "
-                          "here again.", key="Ctrl+R"), severity="warning", timeout=30)
+            self.notify(
+                _(
+                    "You are now playing on another device. Press {key} to play here again.",
+                    key="Ctrl+R",
+                ),
+                severity="warning",
+                timeout=30,
+            )
         elif status == "lost" and msg.restarting:
-            self.sub_title = f"{who} · " + _("server restarting, reconnecting in {seconds}s",
-                                             seconds=f"{msg.delay:.1f}")
+            self.sub_title = f"{who} · " + _(
+                "server restarting, reconnecting in {seconds}s", seconds=f"{msg.delay:.1f}"
+            )
             if msg.attempt == 1:
-                self.notify(_("The server is restarting; your game is kept. Reconnecting…"),
-                            severity="warning", timeout=8)
+                self.notify(
+                    _("The server is restarting; your game is kept. Reconnecting…"),
+                    severity="warning",
+                    timeout=8,
+                )
         elif status == "lost":
-            self.sub_title = f"{who} · " + _("offline, retrying in {seconds}s",
-                                             seconds=f"{msg.delay:.1f}")
+            self.sub_title = f"{who} · " + _(
+                "offline, retrying in {seconds}s", seconds=f"{msg.delay:.1f}"
+            )
             if msg.removed:  # the operator's words, as data
-                self.notify(_("The server closed the connection: {reason}", reason=msg.reason),
-                            severity="error", timeout=30)
+                self.notify(
+                    _("The server closed the connection: {reason}", reason=msg.reason),
+                    severity="error",
+                    timeout=30,
+                )
         elif status == "connecting" and msg.attempt > 0:  # back to our node, or the next one
             self.sub_title = f"{who} · " + reconnecting_text(plain(msg.address))
         elif status == "gave-up":
@@ -151,8 +165,12 @@ class GridhallApp(PlainNotify[None]):
             self._failures += 1
             if self._failures == 1:
                 self.notify(
-                    _("Cannot reach {url} ({reason}); retrying. Is the server running, and "
-                      "is the address right?", url=self.session.url, reason=msg.reason),
+                    _(
+                        "Cannot reach {url} ({reason}); retrying. Is the server running, and "
+                        "is the address right?",
+                        url=self.session.url,
+                        reason=msg.reason,
+                    ),
                     severity="warning",
                     timeout=8,
                 )

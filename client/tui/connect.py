@@ -70,19 +70,24 @@ class ConnectApp(PlainNotify[str | None]):
     def show_servers(self, servers: list[FoundServer]) -> None:
         """Replace the list, keeping the highlighted server highlighted."""
         found = self.query_one("#found", OptionList)
-        keep = self.found[found.highlighted].key if found.highlighted is not None and \
-            found.highlighted < len(self.found) else None  # fmt: skip
+        keep = (
+            self.found[found.highlighted].key
+            if found.highlighted is not None and found.highlighted < len(self.found)
+            else None
+        )
         self.found = list(servers)
         found.clear_options()
-        found.add_options([Option(text(s.describe()), id=s.key, disabled=not s.compatible)
-                           for s in self.found])  # fmt: skip
+        found.add_options(
+            [Option(text(s.describe()), id=s.key, disabled=not s.compatible) for s in self.found]
+        )
         keys = [s.key for s in self.found]
         if keep in keys:
             found.highlighted = keys.index(keep)
         elif self.found:
             found.highlighted = 0
         self.query_one("#found-note", Label).update(
-            text(search_text(self.found, self.browser.error)))
+            text(search_text(self.found, self.browser.error))
+        )
 
     @on(OptionList.OptionSelected, "#found")
     def _picked(self, event: OptionList.OptionSelected) -> None:

@@ -36,8 +36,13 @@ def field_widget(f: Field, value: Value) -> Widget:
         choices = [(text, i) for i, (_, text) in enumerate(f.choices)]
         return Select(choices, value=index, allow_blank=False, compact=True, id=wid)
     if isinstance(f, Number):
-        return Input(str(value), type="integer", compact=True, id=wid,
-                     tooltip=_("{lo} to {hi}", lo=f.lo, hi=f.hi))  # fmt: skip
+        return Input(
+            str(value),
+            type="integer",
+            compact=True,
+            id=wid,
+            tooltip=_("{lo} to {hi}", lo=f.lo, hi=f.hi),
+        )
     return Checkbox(f.label, bool(value), compact=True, id=wid)
 
 
@@ -62,19 +67,27 @@ class CreateRoomScreen(ModalScreen[dict[str, Any] | None]):
             yield Label(_("Create a room"), classes="title")
             with Horizontal(classes="form-row"):
                 yield Label(_("Game"), classes="form-label")
-                yield Select([(title, key) for key, title in titles().items()],
-                             value=self.game, allow_blank=False, compact=True, id="game")  # fmt: skip
+                yield Select(
+                    [(title, key) for key, title in titles().items()],
+                    value=self.game,
+                    allow_blank=False,
+                    compact=True,
+                    id="game",
+                )
             with Horizontal(classes="form-row", id="preset-row"):
                 yield Label(_("Preset"), classes="form-label")
                 yield self._preset_select()
             yield Vertical(*self._rows(), id="options")
             with Horizontal(classes="form-row"):
                 yield Label("", classes="form-label")
-                yield Checkbox(_("Private (not listed; share the code)"), compact=True, id="private")
+                yield Checkbox(
+                    _("Private (not listed; share the code)"), compact=True, id="private"
+                )
             with Horizontal(classes="form-row"):
                 yield Label(_("Password"), classes="form-label")
-                yield Input(placeholder=_("optional"), password=True, compact=True,
-                            id="room-password")  # fmt: skip
+                yield Input(
+                    placeholder=_("optional"), password=True, compact=True, id="room-password"
+                )
             yield Label("", id="form-error")
             with Horizontal(classes="buttons"):
                 yield Button(_("Create"), id="ok", variant="success")
@@ -87,10 +100,15 @@ class CreateRoomScreen(ModalScreen[dict[str, Any] | None]):
     def _rows(self) -> list[Widget]:
         rows: list[Widget] = []
         for f in view_for(self.game).form:
-            label = Label("" if not isinstance(f, Choice | Number) else f.label,
-                          classes="form-label")  # fmt: skip
-            row = Horizontal(label, field_widget(f, self.values.get(f.key)), classes="form-row",
-                             id=f"row-{f.key}")  # fmt: skip
+            label = Label(
+                "" if not isinstance(f, Choice | Number) else f.label, classes="form-label"
+            )
+            row = Horizontal(
+                label,
+                field_widget(f, self.values.get(f.key)),
+                classes="form-row",
+                id=f"row-{f.key}",
+            )
             row.display = is_active(f, self.values)
             rows.append(row)
         return rows

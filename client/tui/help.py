@@ -14,8 +14,8 @@ from textual.widgets import Static
 from gridhall.client.hostcommands import COMMANDS as HOST_COMMANDS
 from gridhall.client.hostcommands import usage
 from gridhall.client.tui.boards import board_for
-from gridhall.client.views import VIEWS
 from gridhall.client.tui.text import translate_bindings
+from gridhall.client.views import VIEWS
 from gridhall.client.views.base import AGAIN_KEYS, ANSWER_KEYS, COMMON_ACTIONS
 from gridhall.protocol.i18n import N_, _
 
@@ -37,12 +37,23 @@ COMMON_KEYS: list[tuple[str, str, str]] = [
 """(where, keys, what they do), marked for the catalogs and translated when shown."""
 ROOM_KEYS: list[tuple[str, str, str]] = [
     (N_("room"), AGAIN_KEYS["again"], N_("after a game: ask for another")),
-    (N_("room"), f"{ANSWER_KEYS[True]}  {ANSWER_KEYS[False]}",
-     N_("yes / no: accept or decline a draw or take-back offer; after a game, agree to or "
-        "decline another")),
+    (
+        N_("room"),
+        f"{ANSWER_KEYS[True]}  {ANSWER_KEYS[False]}",
+        N_(
+            "yes / no: accept or decline a draw or take-back offer; after a game, agree to or "
+            "decline another"
+        ),
+    ),
     (N_("room"), N_("/  then enter"), N_("chat;  escape returns to the board")),
-    (N_("host"), "H", N_("host tools: remove, mute or unmute a member, hand the host role "
-                         "over, lock the room, the computer player (also a button)")),
+    (
+        N_("host"),
+        "H",
+        N_(
+            "host tools: remove, mute or unmute a member, hand the host role "
+            "over, lock the room, the computer player (also a button)"
+        ),
+    ),
 ]
 """The room's own keys; the host's slash commands follow (:data:`HOST_COMMANDS`)."""
 

@@ -8,8 +8,8 @@ from typing import Any, ClassVar
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.css.query import NoMatches
 from textual.containers import Horizontal, Vertical
+from textual.css.query import NoMatches
 from textual.widgets import Button, DataTable, Footer, Header, Input, Label, Select
 
 from gridhall.client.history import Filters, GamePages, game_row
@@ -45,8 +45,9 @@ class HistoryScreen(AskingScreen):
             with Horizontal(id="history-filters"):
                 choices = [(_("All games"), ALL), *((t, g) for g, t in titles().items())]
                 yield Select(choices, value=ALL, allow_blank=False, id="history-game")
-                yield Input(self._first_name, placeholder=_("player name"), id="history-name",
-                            max_length=32)
+                yield Input(
+                    self._first_name, placeholder=_("player name"), id="history-name", max_length=32
+                )
                 yield Button(_("Search"), id="history-search", variant="primary")
                 yield Button(_("More"), id="history-more")
             yield DataTable(id="games", cursor_type="row", zebra_stripes=True)
@@ -64,18 +65,25 @@ class HistoryScreen(AskingScreen):
             table = self.query_one("#games", DataTable)
         except NoMatches:  # closed before it was shown
             return
-        for key, label in (("id", N_("Game id")), ("game", N_("Game")),
-                           ("players", N_("Players")), ("result", N_("Result")),
-                           ("ended", N_("Ended")), ("moves", N_("Moves")),
-                           ("tags", N_("Notes"))):  # fmt: skip
+        for key, label in (
+            ("id", N_("Game id")),
+            ("game", N_("Game")),
+            ("players", N_("Players")),
+            ("result", N_("Result")),
+            ("ended", N_("Ended")),
+            ("moves", N_("Moves")),
+            ("tags", N_("Notes")),
+        ):
             table.add_column(_(label), key=key)
         table.focus()
         await self.action_reload()
 
     def filters(self) -> Filters:
         game = self.query_one("#history-game", Select).value
-        return Filters(game=None if game in (ALL, Select.BLANK) else str(game),
-                       name=self.query_one("#history-name", Input).value)  # fmt: skip
+        return Filters(
+            game=None if game in (ALL, Select.BLANK) else str(game),
+            name=self.query_one("#history-name", Input).value,
+        )
 
     async def action_reload(self) -> None:
         self.query_one("#games", DataTable).clear()
@@ -100,8 +108,15 @@ class HistoryScreen(AskingScreen):
         me = self.session.player
         for summary in new:
             row = game_row(summary, me)
-            cells = (str(row.game_id), row.title, row.players, row.result, row.when,
-                     row.moves, row.tags)  # fmt: skip
+            cells = (
+                str(row.game_id),
+                row.title,
+                row.players,
+                row.result,
+                row.when,
+                row.moves,
+                row.tags,
+            )
             table.add_row(*(text(c) for c in cells), key=str(row.game_id))
         self._status()
 

@@ -39,28 +39,41 @@ class HostToolsScreen(ModalScreen[p.Host | None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="host-dialog"):
             yield Label(_("Host tools"), classes="title")
-            yield OptionList(*[Option(text(member_label(m)), id=m.player or None,
-                                      disabled=m.player is None) for m in self.others],
-                             id="host-members")  # fmt: skip
+            yield OptionList(
+                *[
+                    Option(text(member_label(m)), id=m.player or None, disabled=m.player is None)
+                    for m in self.others
+                ],
+                id="host-members",
+            )
             with Horizontal(classes="host-row"):
                 for minutes in KICK_CHOICES:
-                    yield Button(_("Remove {n} min", n=minutes), id=f"kick-{minutes}",
-                                 variant="error", compact=True)  # fmt: skip
+                    yield Button(
+                        _("Remove {n} min", n=minutes),
+                        id=f"kick-{minutes}",
+                        variant="error",
+                        compact=True,
+                    )
             with Horizontal(classes="host-row"):
                 yield Button(_("Mute"), id="mute", compact=True)
                 yield Button(_("Unmute"), id="unmute", compact=True)
                 yield Button(_("Make host"), id="hand-over", compact=True)
             with Horizontal(classes="host-row"):
                 locked = self.state.locked
-                yield Button(_("Unlock the room") if locked else _("Lock the room"),
-                             id="unlock" if locked else "lock", compact=True)  # fmt: skip
+                yield Button(
+                    _("Unlock the room") if locked else _("Lock the room"),
+                    id="unlock" if locked else "lock",
+                    compact=True,
+                )
                 if self.computers:
                     for level in LEVELS:
-                        yield Button(_("Computer: {level}", level=level_word(level)),
-                                     id=f"computer-{level}", compact=True)  # fmt: skip
+                        yield Button(
+                            _("Computer: {level}", level=level_word(level)),
+                            id=f"computer-{level}",
+                            compact=True,
+                        )
                     if computer(self.state) is not None:
-                        yield Button(_("Remove the computer"), id="computer-off",
-                                     compact=True)  # fmt: skip
+                        yield Button(_("Remove the computer"), id="computer-off", compact=True)
             yield Label("", id="host-error")
             with Horizontal(classes="buttons"):
                 yield Button(_("Close"), id="host-close")

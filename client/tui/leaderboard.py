@@ -70,8 +70,15 @@ class LeaderboardScreen(AskingScreen):
         table.clear(columns=True)
         columns: tuple[str, ...]
         if self.game in RECORD_GAMES:
-            columns = (N_("Preset"), N_("No guessing"), N_("Best time"), N_("Team"),
-                       N_("Games"), N_("Wins"), N_("Win rate"))  # fmt: skip
+            columns = (
+                N_("Preset"),
+                N_("No guessing"),
+                N_("Best time"),
+                N_("Team"),
+                N_("Games"),
+                N_("Wins"),
+                N_("Win rate"),
+            )
         else:
             columns = (N_("Rank"), N_("Name"), N_("Rating"), N_("Games"))
         for label in columns:
@@ -90,10 +97,24 @@ class LeaderboardScreen(AskingScreen):
                 key = f"record-{i}"
                 if rec.game_id is not None:
                     self._records[key] = rec.game_id
-                table.add_row(*(text(c) for c in (rec.preset, rec.no_guess, rec.best, rec.team,
-                                                  rec.games, rec.wins, rec.win_rate)), key=key)
+                table.add_row(
+                    *(
+                        text(c)
+                        for c in (
+                            rec.preset,
+                            rec.no_guess,
+                            rec.best,
+                            rec.team,
+                            rec.games,
+                            rec.wins,
+                            rec.win_rate,
+                        )
+                    ),
+                    key=key,
+                )
             self.query_one("#leaderboard-rank", Label).update(
-                text(_("Team records: {count}", count=table.row_count)))
+                text(_("Team records: {count}", count=table.row_count))
+            )
             return
         me = self.session.player
         offset = data.get("offset")
@@ -104,8 +125,9 @@ class LeaderboardScreen(AskingScreen):
         for i, row in enumerate(rank_rows(data, me)):
             style = "bold reverse" if row.me else ""
             key = row.player if row.player and not row.bot else f"row-{i}"  # no profile
-            table.add_row(*(text(c, style) for c in (row.rank, row.name, row.rating, row.games)),
-                          key=key)
+            table.add_row(
+                *(text(c, style) for c in (row.rank, row.name, row.rating, row.games)), key=key
+            )
             if row.me:
                 mine = i
         if mine is not None:

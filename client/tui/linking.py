@@ -20,7 +20,7 @@ from gridhall.protocol.i18n import N_, _
 
 
 class LinkScreen(ModalScreen[None]):
-    """"Use on another device" (ask for a code and show it) and "I have a code"."""
+    """ "Use on another device" (ask for a code and show it) and "I have a code"."""
 
     DEFAULT_CSS = """
     LinkScreen { align: center middle; }
@@ -64,7 +64,8 @@ class LinkScreen(ModalScreen[None]):
         """The server's answer: the code, and how long it works."""
         self.query_one("#link-code", Label).update(text(issued.code))
         self.query_one("#link-info", Label).update(
-            text("\n".join(code_lines(issued.code, issued.expires_at))))
+            text("\n".join(code_lines(issued.code, issued.expires_at)))
+        )
 
     @on(Button.Pressed, "#link-use")
     @on(Input.Submitted, "#link-input")

@@ -33,7 +33,10 @@ class LobbyScreen(Screen[None]):
         Binding("p", "profile", N_("My profile")),
     ]
     FEATURE_ACTIONS: ClassVar[dict[str, str]] = {
-        "history": HISTORY, "leaderboard": RATINGS, "profile": RATINGS}
+        "history": HISTORY,
+        "leaderboard": RATINGS,
+        "profile": RATINGS,
+    }
     """Actions shown only when the server announces their feature."""
 
     def __init__(self) -> None:
@@ -48,8 +51,7 @@ class LobbyScreen(Screen[None]):
             yield DataTable(id="rooms", cursor_type="row", zebra_stripes=True)
             with Horizontal(id="join-bar"):
                 yield Input(placeholder=_("room code"), id="code", max_length=16)
-                yield Input(placeholder=_("password (private rooms)"), id="password",
-                            password=True)
+                yield Input(placeholder=_("password (private rooms)"), id="password", password=True)
                 yield Button(_("Join"), id="join", variant="primary")
                 yield Button(_("Watch"), id="watch")
                 yield Button(_("Create…"), id="create", variant="success")

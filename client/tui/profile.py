@@ -48,13 +48,34 @@ class ProfileScreen(AskingScreen):
         self.title = _("Profile")
         self.query_one("#profile-name", Label).update(_("Loading…"))
         for table_id, columns in (
-            ("#profile-ratings", (N_("Game"), N_("Rating"), N_("Games"), N_("Wins"),
-                                  N_("History"), N_("Last change"))),
-            ("#profile-recent", (N_("Game id"), N_("Game"), N_("Players"), N_("Result"),
-                                 N_("Ended"))),
-            ("#profile-records", (N_("Preset"), N_("No guessing"), N_("Best time"),
-                                  N_("Team"), N_("Games"), N_("Wins"), N_("Win rate"))),
-        ):  # fmt: skip
+            (
+                "#profile-ratings",
+                (
+                    N_("Game"),
+                    N_("Rating"),
+                    N_("Games"),
+                    N_("Wins"),
+                    N_("History"),
+                    N_("Last change"),
+                ),
+            ),
+            (
+                "#profile-recent",
+                (N_("Game id"), N_("Game"), N_("Players"), N_("Result"), N_("Ended")),
+            ),
+            (
+                "#profile-records",
+                (
+                    N_("Preset"),
+                    N_("No guessing"),
+                    N_("Best time"),
+                    N_("Team"),
+                    N_("Games"),
+                    N_("Wins"),
+                    N_("Win rate"),
+                ),
+            ),
+        ):
             table = self.query_one(table_id, DataTable)
             for label in columns:
                 table.add_column(_(label))
@@ -73,19 +94,46 @@ class ProfileScreen(AskingScreen):
         ratings = self.query_one("#profile-ratings", DataTable)
         ratings.clear()
         for line in rating_lines(data):
-            ratings.add_row(*(text(c) for c in (names.get(line.game, line.game), line.rating,
-                                                line.games, line.wins, line.trend,
-                                                line.last_change)))  # fmt: skip
+            ratings.add_row(
+                *(
+                    text(c)
+                    for c in (
+                        names.get(line.game, line.game),
+                        line.rating,
+                        line.games,
+                        line.wins,
+                        line.trend,
+                        line.last_change,
+                    )
+                )
+            )
         recent = self.query_one("#profile-recent", DataTable)
         recent.clear()
         for row in recent_rows(data, me):
-            recent.add_row(*(text(c) for c in (str(row.game_id), row.title, row.players,
-                                               row.result, row.when)), key=str(row.game_id))
+            recent.add_row(
+                *(
+                    text(c)
+                    for c in (str(row.game_id), row.title, row.players, row.result, row.when)
+                ),
+                key=str(row.game_id),
+            )
         records = self.query_one("#profile-records", DataTable)
         records.clear()
         for rec in profile_records(data):
-            records.add_row(*(text(c) for c in (rec.preset, rec.no_guess, rec.best, rec.team,
-                                                rec.games, rec.wins, rec.win_rate)))
+            records.add_row(
+                *(
+                    text(c)
+                    for c in (
+                        rec.preset,
+                        rec.no_guess,
+                        rec.best,
+                        rec.team,
+                        rec.games,
+                        rec.wins,
+                        rec.win_rate,
+                    )
+                )
+            )
 
     def refused(self, refusal: Refused) -> None:
         if refusal.request == "get-profile":

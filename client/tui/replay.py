@@ -101,9 +101,11 @@ class ReplayScreen(AskingScreen):
         self.query_one("#replay-info", Static).update(text(info))
         link = replay_link(self.session.url, self.game_id)
         self.query_one("#replay-link", Static).update(
-            Text(_("Share: {link}", link=link), style="dim"))
+            Text(_("Share: {link}", link=link), style="dim")
+        )
         self.query_one("#replay-analyse", Button).display = (
-            self.player.game == "gomoku" and ANALYSIS in self.session.features)
+            self.player.game == "gomoku" and ANALYSIS in self.session.features
+        )
         self.player.go(self.player.count)  # open on the finished board, as it ended
         self._ask_more(data)
         self.redraw()
@@ -114,8 +116,7 @@ class ReplayScreen(AskingScreen):
             self.run_worker(self._fetch(nxt), exclusive=False)
 
     async def _fetch(self, start: int) -> None:
-        self._asked = await self.ask({"type": "get-replay", "game_id": self.game_id,
-                                      "from": start})  # fmt: skip
+        self._asked = await self.ask({"type": "get-replay", "game_id": self.game_id, "from": start})
 
     def _more_steps(self, data: Message) -> None:
         """A later page of a long game's steps."""

@@ -78,9 +78,10 @@ def gomoku_text(frame: GomokuFrame) -> Text:
                 elif pt == board.last and frame.marked:
                     bg = MARKED_BG
                 fg = WHITE_STONE if black or pt in frame.line else BLACK_STONE
-                text.append(f"{number:^3}" if number < 1000 else "###",
-                            Style(color=fg, bgcolor=bg, bold=True,
-                                  underline=pt == board.last))  # fmt: skip
+                text.append(
+                    f"{number:^3}" if number < 1000 else "###",
+                    Style(color=fg, bgcolor=bg, bold=True, underline=pt == board.last),
+                )
                 continue
             if pt == frame.best:
                 text.append(" ✚ ", Style(color="#ffffff", bgcolor=BEST_BG, bold=True))
@@ -164,7 +165,13 @@ def racer_text(frame: RacerFrame) -> Text:
 
 def link_panels(frames: list[RacerFrame]) -> RenderableType:
     """Every racer's board in a frame titled with their name (data, never markup)."""
-    panels = [Panel(racer_text(f), title=Text(plain(f.name), style=f.color),
-                    border_style=f.color if f.path else "#555555", expand=False)
-              for f in frames]  # fmt: skip
+    panels = [
+        Panel(
+            racer_text(f),
+            title=Text(plain(f.name), style=f.color),
+            border_style=f.color if f.path else "#555555",
+            expand=False,
+        )
+        for f in frames
+    ]
     return Columns(panels) if panels else Text(_("No boards in this game."))

@@ -19,11 +19,16 @@ from textual.widgets import Button, Footer, Header, Input, Label, RichLog, Stati
 
 from gridhall import protocol as p
 from gridhall.client.chatdraft import ChatDraft
+from gridhall.client.hostcommands import parse
+from gridhall.client.hosting import is_host, members
 from gridhall.client.messages import Request, RoomEvent
+from gridhall.client.plain import plain
 from gridhall.client.ratings import rating_change
 from gridhall.client.room import RoomCopy
 from gridhall.client.tui.boards import Board, board_for
+from gridhall.client.tui.hosttools import HostToolsScreen
 from gridhall.client.tui.text import text as plain_text
+from gridhall.client.tui.text import translate_bindings
 from gridhall.client.views import view_for
 from gridhall.client.views.base import (
     AGAIN_KEYS,
@@ -38,12 +43,7 @@ from gridhall.client.views.base import (
     status_line,
     yes_no_request,
 )
-from gridhall.client.plain import plain
 from gridhall.client.views.common import Message, player_lines, seated
-from gridhall.client.tui.text import translate_bindings
-from gridhall.client.hostcommands import parse
-from gridhall.client.hosting import is_host, members
-from gridhall.client.tui.hosttools import HostToolsScreen
 from gridhall.client.views.hosts import (
     LOG_KEY,
     computer_game,
@@ -77,8 +77,9 @@ class RoomScreen(Screen[None]):
         self._ready = False
         self._draft = ChatDraft()
         for action in (*self.view.actions, *COMMON_ACTIONS):  # each game's keys
-            self._bindings.bind(action.keys, f"act('{action.key}')", action.label,
-                                show=action in COMMON_ACTIONS)  # fmt: skip
+            self._bindings.bind(
+                action.keys, f"act('{action.key}')", action.label, show=action in COMMON_ACTIONS
+            )
 
     # ---- layout ----------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -88,10 +89,10 @@ class RoomScreen(Screen[None]):
                 yield board_for(self.game)(id="board")
             with Vertical(id="side"):
                 yield Static(id="players")
-                yield RichLog(id="chat", wrap=True, markup=False, auto_scroll=True,
-                              min_width=1)  # wrap to the pane, not to 78 columns
-                yield Input(placeholder=_("chat… (enter sends)"), id="chat-input",
-                            max_length=500)
+                yield RichLog(
+                    id="chat", wrap=True, markup=False, auto_scroll=True, min_width=1
+                )  # wrap to the pane, not to 78 columns
+                yield Input(placeholder=_("chat… (enter sends)"), id="chat-input", max_length=500)
         yield Static(id="status")
         with Horizontal(id="offer", classes="bar"):
             yield Label(id="offer-text")
@@ -162,8 +163,9 @@ class RoomScreen(Screen[None]):
         if room is not None:
             text = self.view.event_text(msg, room, self.me)
             if text:
-                self.notify(text, title=_("Game over") if isinstance(msg, p.GameOver) else "",
-                            timeout=6)  # fmt: skip
+                self.notify(
+                    text, title=_("Game over") if isinstance(msg, p.GameOver) else "", timeout=6
+                )
             change = rating_change(getattr(msg, "ratings", None), self.me)
             if isinstance(msg, p.GameOver) and change:
                 self.notify(change, title=_("Rated game"), timeout=10)
@@ -178,8 +180,11 @@ class RoomScreen(Screen[None]):
         state = room.state
         self.query_one(Board).show(room, self.me)
         title = plain(f"{self.view.heading} · " + _("room {code}", code=room.room))
-        sub_title = plain(_("round {round}", round=state.round + 1) + " · "
-                          + _(ROOM_STATUS.get(state.status, state.status)))
+        sub_title = plain(
+            _("round {round}", round=state.round + 1)
+            + " · "
+            + _(ROOM_STATUS.get(state.status, state.status))
+        )
         if (self.title, self.sub_title) != (title, sub_title):  # the header redraws on a change
             self.title, self.sub_title = title, sub_title
         self.query_one("#players", Static).update(self._players_text(state))
@@ -193,8 +198,9 @@ class RoomScreen(Screen[None]):
         """The status line, with clocks run on to now (they move between events)."""
         room = self.room
         if room is not None and room.state is not None and self.ready:
-            line = status_line(self.view, room, self.me, self.session.connected,
-                               self.session.clock_time())  # fmt: skip
+            line = status_line(
+                self.view, room, self.me, self.session.connected, self.session.clock_time()
+            )
             self.query_one("#status", Static).update(plain_text(line))
 
     def _players_text(self, state: p.State) -> Text:
@@ -206,12 +212,16 @@ class RoomScreen(Screen[None]):
         if note:
             text.append(plain(note) + "\n", style="italic")
         muted = {str(m) for m in state.muted}
-        ids = [str(pl.get("player"))  # the order player_lines keeps
-               for pl in sorted(state.players, key=lambda pl: pl.get("seat") or 0)]
+        ids = [
+            str(pl.get("player"))  # the order player_lines keeps
+            for pl in sorted(state.players, key=lambda pl: pl.get("seat") or 0)
+        ]
         for line, pid in zip(player_lines(state, self.me, self.view.roles(state)), ids):
             text.append("● ", style=line.color)
-            text.append(plain(line.name) + (" " + _("(you)") if line.me else ""),
-                        style="bold" if line.me else "")
+            text.append(
+                plain(line.name) + (" " + _("(you)") if line.me else ""),
+                style="bold" if line.me else "",
+            )
             text.append(f"  {plain(line.role)}", style="dim")
             if pid == state.host:
                 text.append("  ★ " + _("host"), style="bold magenta")
@@ -223,11 +233,14 @@ class RoomScreen(Screen[None]):
                 text.append("  ◀ " + _("to move"), style="bold yellow")
             text.append("\n")
         if state.spectators:
-            watching = ", ".join(m.name + ("  ★ " + _("host") if m.host else "")
-                                 + ("  " + _("muted") if m.muted else "")
-                                 for m in members(state, known) if not m.seated)
-            text.append(plain(_("Watching: {names}", names=watching)),
-                        style="dim")
+            watching = ", ".join(
+                m.name
+                + ("  ★ " + _("host") if m.host else "")
+                + ("  " + _("muted") if m.muted else "")
+                for m in members(state, known)
+                if not m.seated
+            )
+            text.append(plain(_("Watching: {names}", names=watching)), style="dim")
         return text
 
     def _write_chat(self, entry: Message) -> None:
@@ -238,8 +251,9 @@ class RoomScreen(Screen[None]):
         event = entry.get(LOG_KEY)
         if isinstance(event, dict):  # a host event or an announcement, not chat
             room = self.room
-            said = event_text(event, room.state if room else None,
-                              room.known if room else {}, self.me)  # fmt: skip
+            said = event_text(
+                event, room.state if room else None, room.known if room else {}, self.me
+            )
             style = "bold yellow" if event.get("type") == "announce" else "italic magenta"
             line.append(plain(said), style=style)
             self.query_one("#chat", RichLog).write(line)
@@ -295,8 +309,9 @@ class RoomScreen(Screen[None]):
     @on(Input.Submitted, "#chat-input")
     def _send_chat(self, event: Input.Submitted) -> None:
         room = self.room
-        command = parse(event.value, room.state if room else None,
-                        room.known if room else {}, self.me)  # fmt: skip
+        command = parse(
+            event.value, room.state if room else None, room.known if room else {}, self.me
+        )
         if command is not None:  # a host command: sent as its request, never as chat
             if command.error is not None:
                 self.notify(command.error, title=_("Host action not done"), severity="warning")

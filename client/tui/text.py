@@ -33,14 +33,24 @@ def translate_bindings(node: DOMNode) -> None:
     declared at import time (marked with ``N_``), so each instance translates its copy."""
     keys = node._bindings.key_to_bindings
     for key, bindings in keys.items():
-        keys[key] = [dataclasses.replace(b, description=_(b.description)) if b.description
-                     else b for b in bindings]  # fmt: skip
+        keys[key] = [
+            dataclasses.replace(b, description=_(b.description)) if b.description else b
+            for b in bindings
+        ]
 
 
 class PlainNotify(App[ReturnT]):
     """An app whose toasts show their text as written (never markup, never control)."""
 
-    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
-               timeout: float | None = None, markup: bool = False) -> None:  # fmt: skip
-        super().notify(plain(message), title=plain(title), severity=severity, timeout=timeout,
-                       markup=False)
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = False,
+    ) -> None:
+        super().notify(
+            plain(message), title=plain(title), severity=severity, timeout=timeout, markup=False
+        )

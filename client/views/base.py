@@ -40,10 +40,18 @@ Rule = Callable[[p.State, str | None], bool]
 
 def state_map(state: p.State) -> dict[str, Any]:
     """The fields of ``state`` the descriptions read, as the wire names them."""
-    return {"game": state.game, "status": state.status, "turn": state.turn,
-            "creator": state.creator, "host": state.host, "players": state.players,
-            "view": state.view,
-            "options": state.options, "result": state.result, "round": state.round}  # fmt: skip
+    return {
+        "game": state.game,
+        "status": state.status,
+        "turn": state.turn,
+        "creator": state.creator,
+        "host": state.host,
+        "players": state.players,
+        "view": state.view,
+        "options": state.options,
+        "result": state.result,
+        "round": state.round,
+    }
 
 
 def _rule(conds: tuple[str, ...], game: Game) -> Rule:
@@ -86,8 +94,15 @@ class Action:
     def of(cls, game: Game, index: int) -> Action:
         """The description's action ``index`` (the game's, then the common ones)."""
         a = (*game.actions, *COMMON.actions)[index]
-        return cls(a.key, a.label, a.keys, a.help, _request(a.request),
-                   _rule(a.shown, game), _rule(a.enabled, game))  # fmt: skip
+        return cls(
+            a.key,
+            a.label,
+            a.keys,
+            a.help,
+            _request(a.request),
+            _rule(a.shown, game),
+            _rule(a.enabled, game),
+        )
 
 
 COMMON_ACTIONS = tuple(Action.of(COMMON, i) for i in range(len(COMMON.actions)))
@@ -143,8 +158,9 @@ class GameView:
         latest event). Never changes the copy."""
         if room.state is None:
             return {}
-        return render.live_view(self.desc, state_map(room.state), me, now - room.skew,
-                                now - room.view_at)
+        return render.live_view(
+            self.desc, state_map(room.state), me, now - room.skew, now - room.view_at
+        )
 
     def status(self, room: RoomCopy, me: str | None, now: float) -> str:
         """The game's part of the status line."""
@@ -152,10 +168,12 @@ class GameView:
         if state is None:
             return ""
         if not self.desc.status:
-            return {"waiting": _("Waiting for players…"), "playing": _("Playing"),
-                    "over": _("Game over")}.get(state.status, "")  # fmt: skip
-        return render.status(self.desc, COMMON, state_map(state), me,
-                             self.live_view(room, me, now))
+            return {
+                "waiting": _("Waiting for players…"),
+                "playing": _("Playing"),
+                "over": _("Game over"),
+            }.get(state.status, "")
+        return render.status(self.desc, COMMON, state_map(state), me, self.live_view(room, me, now))
 
     def roles(self, state: p.State) -> dict[str, str]:
         """The note next to each player (colour, progress ...); seat numbers if none."""
@@ -217,12 +235,19 @@ def board_inputs(room: RoomCopy, me: str | None) -> BoardInputs:
     state = room.state
     if state is None:
         return (None, me)
-    return (state.view, state.options, state.status, state.turn, state.result, state.players,
-            room.last_actions, me)
+    return (
+        state.view,
+        state.options,
+        state.status,
+        state.turn,
+        state.result,
+        state.players,
+        room.last_actions,
+        me,
+    )
 
 
-def status_line(view: GameView, room: RoomCopy, me: str | None, connected: bool,
-                now: float) -> str:  # fmt: skip
+def status_line(view: GameView, room: RoomCopy, me: str | None, connected: bool, now: float) -> str:
     """The line under the board: the game's status, plus watching / offline notes."""
     if room.state is None:
         return _("Joining…")
@@ -245,8 +270,10 @@ class ActionState:
 
 def action_states(view: GameView, state: p.State, me: str | None) -> list[ActionState]:
     """The game's actions, then the common ones, each shown/enabled by its rules."""
-    return [ActionState(a, a.shown(state, me), a.enabled(state, me))
-            for a in (*view.actions, *COMMON_ACTIONS)]  # fmt: skip
+    return [
+        ActionState(a, a.shown(state, me), a.enabled(state, me))
+        for a in (*view.actions, *COMMON_ACTIONS)
+    ]
 
 
 def find_action(view: GameView, key: str) -> Action | None:
@@ -287,18 +314,25 @@ def banner(view: GameView, room: RoomCopy, me: str | None) -> Banner | None:
     elif asked:
         text += "  " + _("{names} want another game.", names=", ".join(asked))
     if room.declined:
-        text += "  " + _("{names} declined.",
-                         names=", ".join(who.get(pl, "?") for pl in room.declined))
+        text += "  " + _(
+            "{names} declined.", names=", ".join(who.get(pl, "?") for pl in room.declined)
+        )
     sit = seated(state, me)
-    return Banner(text=text, again=sit and not asked and not mine,
-                  agree=sit and bool(asked) and not mine,
-                  decline=sit and bool(asked) and not mine)  # fmt: skip
+    return Banner(
+        text=text,
+        again=sit and not asked and not mine,
+        agree=sit and bool(asked) and not mine,
+        decline=sit and bool(asked) and not mine,
+    )
 
 
 def again_request(key: str) -> Request | None:
     """The request of a game-over bar button (``again``, ``agree``, ``decline``)."""
-    requests: dict[str, Request] = {"again": p.PlayAgain(), "agree": p.AgreeAgain(),
-                                    "decline": p.DeclineAgain()}  # fmt: skip
+    requests: dict[str, Request] = {
+        "again": p.PlayAgain(),
+        "agree": p.AgreeAgain(),
+        "decline": p.DeclineAgain(),
+    }
     return requests.get(key)
 
 
@@ -319,8 +353,9 @@ def offer_bar(view: GameView, state: p.State, me: str | None) -> OfferBar | None
         return None
     can_answer = pending.get("from") != me and seated(state, me)
     if can_answer:
-        text += "  " + _("Accept ({yes}) or Decline ({no}).", yes=ANSWER_KEYS[True],
-                         no=ANSWER_KEYS[False])
+        text += "  " + _(
+            "Accept ({yes}) or Decline ({no}).", yes=ANSWER_KEYS[True], no=ANSWER_KEYS[False]
+        )
     return OfferBar(text, can_answer=can_answer, kind=str(pending.get("kind")))
 
 

@@ -17,8 +17,21 @@ from typing import Any
 from gridhall.protocol.games.describe import Choice, Field, Form, Number, Preset, Toggle, Value
 from gridhall.protocol.i18n import gettext as _
 
-__all__ = ["Choice", "Field", "Form", "FormError", "Number", "Preset", "Toggle", "Value",
-           "defaults", "is_active", "options", "parse", "with_preset"]
+__all__ = [
+    "Choice",
+    "Field",
+    "Form",
+    "FormError",
+    "Number",
+    "Preset",
+    "Toggle",
+    "Value",
+    "defaults",
+    "is_active",
+    "options",
+    "parse",
+    "with_preset",
+]
 
 
 class FormError(ValueError):
@@ -50,16 +63,34 @@ def parse(f: Field, raw: Any) -> Value:
             number = None
         if number is None or not f.lo <= number <= f.hi:
             if text:
-                raise FormError(_("{label} must be a whole number from {lo} to {hi}; got {text}.",
-                                  label=_(f.label), lo=f.lo, hi=f.hi, text=repr(text)))
-            raise FormError(_("{label} must be a whole number from {lo} to {hi}.",
-                              label=_(f.label), lo=f.lo, hi=f.hi))
+                raise FormError(
+                    _(
+                        "{label} must be a whole number from {lo} to {hi}; got {text}.",
+                        label=_(f.label),
+                        lo=f.lo,
+                        hi=f.hi,
+                        text=repr(text),
+                    )
+                )
+            raise FormError(
+                _(
+                    "{label} must be a whole number from {lo} to {hi}.",
+                    label=_(f.label),
+                    lo=f.lo,
+                    hi=f.hi,
+                )
+            )
         return number
     if isinstance(f, Toggle):
         return bool(raw)
     if raw not in {v for v, _ in f.choices}:
-        raise FormError(_("{label} must be one of: {choices}.", label=_(f.label),
-                          choices=", ".join(_(t) for _v, t in f.choices)))
+        raise FormError(
+            _(
+                "{label} must be one of: {choices}.",
+                label=_(f.label),
+                choices=", ".join(_(t) for _v, t in f.choices),
+            )
+        )
     value: Value = raw
     return value
 

@@ -22,8 +22,12 @@ BLACK_STONE = "#101010"
 WHITE_STONE = "#f4f4f4"
 LAST_BG = "#e3b866"
 CURSOR_BG = "#3d8bfd"
-STONE_GLYPHS = {("black", False): "●", ("white", False): "○",
-                ("black", True): "◉", ("white", True): "◎"}  # fmt: skip
+STONE_GLYPHS = {
+    ("black", False): "●",
+    ("white", False): "○",
+    ("black", True): "◉",
+    ("white", True): "◎",
+}
 """Black is filled, white hollow (told apart without colour); the last stone is ringed."""
 
 

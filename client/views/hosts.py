@@ -12,8 +12,8 @@ import time
 from typing import Any
 
 from gridhall import protocol as p
-from gridhall.client.room import NOTE_KEY
 from gridhall.client.hosting import Member, host_name, members
+from gridhall.client.room import NOTE_KEY
 from gridhall.client.views.base import GameView
 from gridhall.protocol.i18n import N_, _, ngettext
 
@@ -63,8 +63,9 @@ def _minutes_left(until: float | None, now: float) -> int:
     return max(1, math.ceil(((until or now) - now) / 60))
 
 
-def event_text(event: dict[str, Any], state: p.State | None, known: dict[str, str],
-               me: str | None) -> str:  # fmt: skip
+def event_text(
+    event: dict[str, Any], state: p.State | None, known: dict[str, str], me: str | None
+) -> str:
     """A room-log line that is not chat, from its wire map (a ``host`` event or an
     ``announce``)."""
     kind = event.get("type")
@@ -78,14 +79,21 @@ def event_text(event: dict[str, Any], state: p.State | None, known: dict[str, st
     by = event.get("by")
     who = _("You") if by is not None and by == me else names.get(str(by), _("The host"))
     target = event.get("player")
-    name = _("you") if target is not None and target == me else str(
-        event.get("name") or names.get(str(target), "?"))
+    name = (
+        _("you")
+        if target is not None and target == me
+        else str(event.get("name") or names.get(str(target), "?"))
+    )
     action = event.get("action")
     until = event.get("until")
     until_f = float(until) if isinstance(until, int | float) else None
     if action == "kick":
-        return _("{by} removed {name} from the room until {time}.", by=who, name=name,
-                 time=clock(until_f))
+        return _(
+            "{by} removed {name} from the room until {time}.",
+            by=who,
+            name=name,
+            time=clock(until_f),
+        )
     if action == "mute" and until_f is not None:
         return _("{by} muted {name} until {time}.", by=who, name=name, time=clock(until_f))
     if action == "mute":
@@ -105,16 +113,16 @@ def event_text(event: dict[str, Any], state: p.State | None, known: dict[str, st
     if action == "hand-over":
         return _("{by} made {name} the room's host.", by=who, name=name)
     if action == "computer":
-        return _("{by} set the computer player to {level}.", by=who,
-                 level=level_word(event.get("level")))
+        return _(
+            "{by} set the computer player to {level}.", by=who, level=level_word(event.get("level"))
+        )
     return _("{by}: host action {action}.", by=who, action=str(action))
 
 
 def closed_text(room: str, reason: object) -> str:
     """Why the room we were in is gone: the operator closed it."""
     if isinstance(reason, str) and reason.strip():
-        return _("The server's operator closed room {code}: {reason}", code=room,
-                 reason=reason)
+        return _("The server's operator closed room {code}: {reason}", code=room, reason=reason)
     return _("The server's operator closed room {code}.", code=room)
 
 
@@ -127,11 +135,13 @@ def farewell(msg: object, me: str | None, now: float) -> str | None:
         return None
     if msg.reason == "kicked":
         left = _minutes_left(msg.until, now)
-        return ngettext("The host removed you from room {code} until {time} "
-                        "({n} minute from now).",
-                        "The host removed you from room {code} until {time} "
-                        "({n} minutes from now).", left, code=msg.room,
-                        time=clock(msg.until))  # fmt: skip
+        return ngettext(
+            "The host removed you from room {code} until {time} ({n} minute from now).",
+            "The host removed you from room {code} until {time} ({n} minutes from now).",
+            left,
+            code=msg.room,
+            time=clock(msg.until),
+        )
     return None  # "closed" follows ``room-closed``, which said why
 
 

@@ -16,9 +16,19 @@ from gridhall.protocol.games.linkmatch import LINKMATCH
 
 GLYPHS = "♠♣♥♦★●■▲◆♪☀☂☯⚑✿❄✚✦◐◑⊕⊗⊙⌘♞♜♛♚☘⬟⬢◈▼◇○□ABCDEFGHJKLMNPQRSTUVWXYZ23456789abdefghmnqrt"
 PALETTE = (
-    "#ff5555", "#50fa7b", "#f1fa8c", "#bd93f9", "#ff79c6", "#8be9fd",
-    "#ffb86c", "#5af78e", "#57c7ff", "#ff6e67", "#caa9fa", "#e6db74",
-)  # fmt: skip
+    "#ff5555",
+    "#50fa7b",
+    "#f1fa8c",
+    "#bd93f9",
+    "#ff79c6",
+    "#8be9fd",
+    "#ffb86c",
+    "#5af78e",
+    "#57c7ff",
+    "#ff6e67",
+    "#caa9fa",
+    "#e6db74",
+)
 TILE_BG = "#2b2f3a"
 SELECT_BG = "#44506a"
 HINT_BG = "#6b5a12"
@@ -52,10 +62,17 @@ def _dirs(path: list[tuple[int, int]]) -> dict[tuple[int, int], set[str]]:
 
 
 PATH_CHARS = {
-    frozenset("lr"): "─", frozenset("ud"): "│", frozenset("rd"): "┌", frozenset("ld"): "┐",
-    frozenset("ru"): "└", frozenset("lu"): "┘", frozenset("l"): "╴", frozenset("r"): "╶",
-    frozenset("u"): "╵", frozenset("d"): "╷",
-}  # fmt: skip
+    frozenset("lr"): "─",
+    frozenset("ud"): "│",
+    frozenset("rd"): "┌",
+    frozenset("ld"): "┐",
+    frozenset("ru"): "└",
+    frozenset("lu"): "┘",
+    frozenset("l"): "╴",
+    frozenset("r"): "╶",
+    frozenset("u"): "╵",
+    frozenset("d"): "╷",
+}
 
 
 @dataclass
@@ -160,8 +177,9 @@ class LinkMatchView(GameView):
         options = state.options if state is not None else {}
         return LinkBoard.from_view({**options, **self.live_view(room, me, now)})
 
-    def click(self, room: RoomCopy, me: str | None, selection: LinkSelection, x: int, y: int,
-              now: float) -> Request | None:  # fmt: skip
+    def click(
+        self, room: RoomCopy, me: str | None, selection: LinkSelection, x: int, y: int, now: float
+    ) -> Request | None:
         """A click on tile (x, y): the first selects it, the second asks for the link.
         Only racers have tiles, and only once the race runs."""
         state = room.state

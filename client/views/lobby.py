@@ -28,15 +28,19 @@ def room_rows(rooms: list[Message]) -> list[RoomRow]:
     for r in rooms:
         view = view_for(str(r.get("game")))
         options = r.get("options")
-        rows.append(RoomRow(
-            room=str(r.get("room")),
-            game=view.heading,
-            options=view.options_text(options if isinstance(options, dict) else {}),
-            players=", ".join(("★ " if n == r.get("host") else "") + str(n)
-                              for n in r.get("players") or []) or "—",
-            spectators=str(r.get("spectators") or 0),
-            status=str(r.get("status") or "?") + (" · " + _("locked") if r.get("locked")
-                                                   else ""),
-            host=str(r.get("host") or ""),
-        ))  # fmt: skip
+        rows.append(
+            RoomRow(
+                room=str(r.get("room")),
+                game=view.heading,
+                options=view.options_text(options if isinstance(options, dict) else {}),
+                players=", ".join(
+                    ("★ " if n == r.get("host") else "") + str(n) for n in r.get("players") or []
+                )
+                or "—",
+                spectators=str(r.get("spectators") or 0),
+                status=str(r.get("status") or "?")
+                + (" · " + _("locked") if r.get("locked") else ""),
+                host=str(r.get("host") or ""),
+            )
+        )
     return rows

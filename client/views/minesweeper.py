@@ -182,8 +182,9 @@ class MinesweeperView(GameView):
         board.with_others(state, room.last_actions, me)
         return board
 
-    def click(self, room: RoomCopy, me: str | None, x: int, y: int,
-              button: Button) -> Request | None:  # fmt: skip
+    def click(
+        self, room: RoomCopy, me: str | None, x: int, y: int, button: Button
+    ) -> Request | None:
         """A click on cell (x, y) while the game runs (see :meth:`MinesBoard.click`)."""
         if room.state is None or room.state.status != "playing":
             return None

@@ -22,7 +22,9 @@ GAMES: dict[str, Game] = {g.name: g for g in (GOMOKU, MINESWEEPER, LINKMATCH)}
 def describe(name: str) -> Game:
     """The description of ``name``; a bare one (its name as title) for an unknown game."""
     found = GAMES.get(name)
-    return found if found is not None else Game(name=name, title=name.replace("-", " ").capitalize())
+    return (
+        found if found is not None else Game(name=name, title=name.replace("-", " ").capitalize())
+    )
 
 
 def to_json() -> dict[str, Any]:

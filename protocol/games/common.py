@@ -17,8 +17,9 @@ ERRORS = {
     "bad-message": N_("The server could not understand that request."),
     "unknown-type": N_("The server does not know that request (is it an older version?)."),
     "not-welcomed": N_("Still connecting; try again in a moment."),
-    "version-mismatch": N_("This client and the server speak different protocol versions; "
-                           "update one of them."),
+    "version-mismatch": N_(
+        "This client and the server speak different protocol versions; update one of them."
+    ),
     "no-such-room": N_("There is no room with that code; check it and try again."),
     "room-full": N_("That room is full; join as a spectator instead."),
     "wrong-password": N_("Wrong password for that private room."),
@@ -38,11 +39,12 @@ ERRORS = {
     "muted": N_("The host has muted your chat in this room."),
     "game-in-progress": N_("Not while a game is under way; wait until it is over."),
     "banned": N_("The server's operator has banned you from this server for a while."),
-    "bad-link": N_("That link code is wrong, used or expired; ask the other device for a "
-                   "new one."),
-    "internal-error": N_("The server failed on that request. That is a fault in the server, "
-                         "not in what you did; nothing changed, so try again, and tell whoever "
-                         "runs the server if it repeats."),
+    "bad-link": N_("That link code is wrong, used or expired; ask the other device for a new one."),
+    "internal-error": N_(
+        "The server failed on that request. That is a fault in the server, "
+        "not in what you did; nothing changed, so try again, and tell whoever "
+        "runs the server if it repeats."
+    ),
 }
 
 REQUEST_TITLES = {
@@ -90,39 +92,70 @@ REASONS = {
 
 
 def _answer(kind: str, accept: bool, msgid: str) -> Text:
-    return Text(msgid, when=(f"data.kind={kind}", "data.accept" if accept else "!data.accept"),
-                facts={"name": NAME})
+    return Text(
+        msgid,
+        when=(f"data.kind={kind}", "data.accept" if accept else "!data.accept"),
+        facts={"name": NAME},
+    )
 
 
 COMMON = Game(
     name="common",
     title="",
     actions=(
-        Action("resign", N_("Resign"), "R", N_("resign (or leave a co-op game)"),
-               {"type": "resign"}),
-        Action("leave", N_("Leave room"), "ctrl+l", N_("leave the room"),
-               {"type": "leave-room"}, shown=("always",), enabled=("always",)),
+        Action(
+            "resign", N_("Resign"), "R", N_("resign (or leave a co-op game)"), {"type": "resign"}
+        ),
+        Action(
+            "leave",
+            N_("Leave room"),
+            "ctrl+l",
+            N_("leave the room"),
+            {"type": "leave-room"},
+            shown=("always",),
+            enabled=("always",),
+        ),
     ),
     results=(
-        Text(N_("No result: the game was {reason}."), when=("result.reason=imported",),
-             facts={"reason": REASON}),
-        Text(N_("Draw by {reason}."), when=("$reason", "!?result.winner"),
-             facts={"reason": REASON}),
-        Text(N_("You win by {reason}!"), when=("$reason", "result.winner=@me"),
-             facts={"reason": REASON}),
-        Text(N_("{winner} wins by {reason}."), when=("$reason",),
-             facts={"reason": REASON, "winner": WINNER}),
+        Text(
+            N_("No result: the game was {reason}."),
+            when=("result.reason=imported",),
+            facts={"reason": REASON},
+        ),
+        Text(
+            N_("Draw by {reason}."), when=("$reason", "!?result.winner"), facts={"reason": REASON}
+        ),
+        Text(
+            N_("You win by {reason}!"),
+            when=("$reason", "result.winner=@me"),
+            facts={"reason": REASON},
+        ),
+        Text(
+            N_("{winner} wins by {reason}."),
+            when=("$reason",),
+            facts={"reason": REASON, "winner": WINNER},
+        ),
     ),
     notices={
         "offer": (
-            Text(N_("You asked for a draw; waiting for an answer."),
-                 when=("pending_mine", "view.pending.kind=draw")),
-            Text(N_("You asked to take back your last move; waiting for an answer."),
-                 when=("pending_mine", "view.pending.kind=takeback")),
-            Text(N_("{name} asks for a draw."), when=("view.pending.kind=draw",),
-                 facts={"name": PENDING}),
-            Text(N_("{name} asks to take back the last move."),
-                 when=("view.pending.kind=takeback",), facts={"name": PENDING}),
+            Text(
+                N_("You asked for a draw; waiting for an answer."),
+                when=("pending_mine", "view.pending.kind=draw"),
+            ),
+            Text(
+                N_("You asked to take back your last move; waiting for an answer."),
+                when=("pending_mine", "view.pending.kind=takeback"),
+            ),
+            Text(
+                N_("{name} asks for a draw."),
+                when=("view.pending.kind=draw",),
+                facts={"name": PENDING},
+            ),
+            Text(
+                N_("{name} asks to take back the last move."),
+                when=("view.pending.kind=takeback",),
+                facts={"name": PENDING},
+            ),
             Text(N_("{name} made an offer."), when=("!pending_mine",), facts={"name": PENDING}),
         ),
         "answer": (
@@ -131,14 +164,18 @@ COMMON = Game(
             _answer("takeback", True, N_("{name} accepted the take-back request.")),
             _answer("takeback", False, N_("{name} declined the take-back request.")),
         ),
-        "play-again": (Text(N_("{name} wants another game: Agree (y) or Decline (n)."),
-                            facts={"name": NAME}),),
+        "play-again": (
+            Text(N_("{name} wants another game: Agree (y) or Decline (n)."), facts={"name": NAME}),
+        ),
         "agree-again": (Text(N_("{name} agreed to another game."), facts={"name": NAME}),),
         "decline-again": (Text(N_("{name} declined another game."), facts={"name": NAME}),),
         "resigned": (Text(N_("{name} resigned."), facts={"name": NAME}),),
         "joined": (
-            Text(N_("{name} joined as a spectator."), when=("data.role=spectator",),
-                 facts={"name": NAME}),
+            Text(
+                N_("{name} joined as a spectator."),
+                when=("data.role=spectator",),
+                facts={"name": NAME},
+            ),
             Text(N_("{name} joined as a player."), facts={"name": NAME}),
         ),
         "left": (Text(N_("{name} left the room."), facts={"name": NAME}),),

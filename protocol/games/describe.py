@@ -66,9 +66,15 @@ class Choice:
         return next((v for v, text in self.choices if text == label), self.default)
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": "choice", "key": self.key, "label": self.label,
-                "choices": [[v, t] for v, t in self.choices], "default": self.default,
-                "when": _when(self.when), "form": self.form}  # fmt: skip
+        return {
+            "kind": "choice",
+            "key": self.key,
+            "label": self.label,
+            "choices": [[v, t] for v, t in self.choices],
+            "default": self.default,
+            "when": _when(self.when),
+            "form": self.form,
+        }
 
 
 @dataclass(frozen=True)
@@ -86,9 +92,17 @@ class Number:
     """Any finite number in range (seconds), not only whole ones."""
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": "number", "key": self.key, "label": self.label, "lo": self.lo,
-                "hi": self.hi, "default": self.default, "when": _when(self.when),
-                "form": self.form, "real": self.real}  # fmt: skip
+        return {
+            "kind": "number",
+            "key": self.key,
+            "label": self.label,
+            "lo": self.lo,
+            "hi": self.hi,
+            "default": self.default,
+            "when": _when(self.when),
+            "form": self.form,
+            "real": self.real,
+        }
 
 
 @dataclass(frozen=True)
@@ -102,8 +116,14 @@ class Toggle:
     form: bool = True
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": "toggle", "key": self.key, "label": self.label,
-                "default": self.default, "when": _when(self.when), "form": self.form}
+        return {
+            "kind": "toggle",
+            "key": self.key,
+            "label": self.label,
+            "default": self.default,
+            "when": _when(self.when),
+            "form": self.form,
+        }
 
 
 Field: TypeAlias = Choice | Number | Toggle
@@ -137,9 +157,15 @@ class Action:
     enabled: tuple[Cond, ...] = ("playing",)
 
     def to_json(self) -> dict[str, Any]:
-        return {"key": self.key, "label": self.label, "keys": self.keys, "help": self.help,
-                "request": dict(self.request), "shown": list(self.shown),
-                "enabled": list(self.enabled)}  # fmt: skip
+        return {
+            "key": self.key,
+            "label": self.label,
+            "keys": self.keys,
+            "help": self.help,
+            "request": dict(self.request),
+            "shown": list(self.shown),
+            "enabled": list(self.enabled),
+        }
 
 
 @dataclass(frozen=True)
@@ -157,8 +183,13 @@ class Each:
     """Only the last ``last`` entries (0: all)."""
 
     def to_json(self) -> dict[str, Any]:
-        return {"over": self.over, "texts": [t.to_json() for t in self.texts],
-                "sep": self.sep, "skip_me": self.skip_me, "last": self.last}
+        return {
+            "over": self.over,
+            "texts": [t.to_json() for t in self.texts],
+            "sep": self.sep,
+            "skip_me": self.skip_me,
+            "last": self.last,
+        }
 
 
 @dataclass(frozen=True)
@@ -248,7 +279,9 @@ class Game:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "name": self.name, "title": self.title, "coop": self.coop,
+            "name": self.name,
+            "title": self.title,
+            "coop": self.coop,
             "form": [f.to_json() for f in self.form],
             "presets": [p.to_json() for p in self.presets],
             "actions": [a.to_json() for a in self.actions],
@@ -261,5 +294,6 @@ class Game:
             "ranking": self.ranking.to_json() if self.ranking else None,
             "gesture": self.gesture,
             "words": {k: dict(v) for k, v in self.words.items()},
-            "sides": [list(x) for x in self.sides], "lists": [list(x) for x in self.lists],
-        }  # fmt: skip
+            "sides": [list(x) for x in self.sides],
+            "lists": [list(x) for x in self.lists],
+        }

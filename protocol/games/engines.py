@@ -37,8 +37,7 @@ def with_engines(game: Game, names: Sequence[str]) -> Game:
         return game
     known = {v for v, _ in field.choices}
     extra = tuple((level(n), n) for n in names if level(n) not in known)
-    form = tuple(replace(f, choices=(*f.choices, *extra)) if f is field else f
-                 for f in game.form)
+    form = tuple(replace(f, choices=(*f.choices, *extra)) if f is field else f for f in game.form)
     words = {k: dict(v) for k, v in game.words.items()}
     words.setdefault("levels", {}).update({level(n): n for n in names})
     return replace(game, form=form, words=words)
@@ -54,7 +53,7 @@ def offered(description: Mapping[str, Any]) -> list[str]:
         for choice in f.get("choices") or ():
             value = choice[0] if isinstance(choice, list) and choice else None
             if is_engine(value):
-                name = str(value)[len(PREFIX):]
+                name = str(value)[len(PREFIX) :]
                 if NAME.fullmatch(name) and name not in names:
                     names.append(name)
     return names

@@ -6,9 +6,13 @@ from gridhall.protocol.i18n import N_
 
 from .describe import Action, Choice, Each, Game, Live, Number, Preset, Text, Toggle
 
-CLOCKS = ((None, N_("no clock")), ("5+3", N_("5 min + 3 s a move")),
-          ("10+5", N_("10 min + 5 s a move")), ("15+10", N_("15 min + 10 s a move")),
-          ("30+20", N_("30 min + 20 s a move")))  # fmt: skip
+CLOCKS = (
+    (None, N_("no clock")),
+    ("5+3", N_("5 min + 3 s a move")),
+    ("10+5", N_("10 min + 5 s a move")),
+    ("15+10", N_("15 min + 10 s a move")),
+    ("30+20", N_("30 min + 20 s a move")),
+)
 RULES = {"freestyle": N_("freestyle"), "standard": N_("standard"), "renju": N_("renju")}
 
 GOMOKU = Game(
@@ -16,12 +20,27 @@ GOMOKU = Game(
     title=N_("Gomoku"),
     form=(
         Choice("size", N_("Board"), ((15, N_("15×15")), (19, N_("19×19"))), 15),
-        Choice("rule", N_("Rule"), (("freestyle", N_("freestyle: five or more")),
-                                    ("standard", N_("standard: exactly five")),
-                                    ("renju", N_("renju (15×15 only)"))), "freestyle"),
+        Choice(
+            "rule",
+            N_("Rule"),
+            (
+                ("freestyle", N_("freestyle: five or more")),
+                ("standard", N_("standard: exactly five")),
+                ("renju", N_("renju (15×15 only)")),
+            ),
+            "freestyle",
+        ),
         Choice("clock", N_("Clock"), CLOCKS, None),
-        Choice("ai", N_("Opponent"), ((None, N_("a person")), ("easy", N_("computer (easy)")),
-                                      ("hard", N_("computer (hard)"))), None),
+        Choice(
+            "ai",
+            N_("Opponent"),
+            (
+                (None, N_("a person")),
+                ("easy", N_("computer (easy)")),
+                ("hard", N_("computer (hard)")),
+            ),
+            None,
+        ),
         Number("move_limit", N_("Move limit"), 10, 361, None, form=False),
         Toggle("rated", N_("Rated (the game changes ratings)"), False),
     ),
@@ -32,47 +51,94 @@ GOMOKU = Game(
         Preset(N_("19×19 freestyle"), {"size": 19, "rule": "freestyle"}),
         Preset(N_("vs computer (easy)"), {"size": 15, "rule": "freestyle", "ai": "easy"}),
         Preset(N_("vs computer (hard)"), {"size": 15, "rule": "freestyle", "ai": "hard"}),
-        Preset(N_("15×15 freestyle, 10+5 clock"),
-               {"size": 15, "rule": "freestyle", "clock": "10+5"}),
+        Preset(
+            N_("15×15 freestyle, 10+5 clock"), {"size": 15, "rule": "freestyle", "clock": "10+5"}
+        ),
     ),
     actions=(
-        Action("draw", N_("Offer draw"), "d", N_("offer a draw"),
-               {"type": "offer", "kind": "draw"}),
-        Action("takeback", N_("Take back"), "t", N_("ask to take back your last move"),
-               {"type": "offer", "kind": "takeback"}),
+        Action(
+            "draw", N_("Offer draw"), "d", N_("offer a draw"), {"type": "offer", "kind": "draw"}
+        ),
+        Action(
+            "takeback",
+            N_("Take back"),
+            "t",
+            N_("ask to take back your last move"),
+            {"type": "offer", "kind": "takeback"},
+        ),
     ),
     live=(Live("chess", "clock"),),
     status=(
         Text(N_("Waiting for an opponent to join…"), when=("waiting",)),
-        Text(N_("Your move ({color})"), when=("my_turn",),
-             facts={"color": ["word", "colors", "view.next"]}),
-        Text(N_("{name} to move ({color})"), when=("playing", "!my_turn"),
-             facts={"name": ["name", "turn", N_("Opponent")],
-                    "color": ["word", "colors", "view.next"]}),
+        Text(
+            N_("Your move ({color})"),
+            when=("my_turn",),
+            facts={"color": ["word", "colors", "view.next"]},
+        ),
+        Text(
+            N_("{name} to move ({color})"),
+            when=("playing", "!my_turn"),
+            facts={
+                "name": ["name", "turn", N_("Opponent")],
+                "color": ["word", "colors", "view.next"],
+            },
+        ),
         Text(N_("Game over"), when=("over",)),
-        Text(N_("move {n}"), when=("playing",),
-             facts={"n": ["add", ["count", "view.moves"], 1]}),
+        Text(N_("move {n}"), when=("playing",), facts={"n": ["add", ["count", "view.moves"], 1]}),
         Text(N_("move {n}"), when=("over",), facts={"n": ["count", "view.moves"]}),
         Text(N_("last {cell}"), when=("$cell",), facts={"cell": ["cell", ["last", "view.moves"]]}),
-        Text("{rule}", when=("$rule",),
-             facts={"rule": ["word", "rules", ["first", "view.rule", "options.rule"]]}),
-        Text("{items}", each=Each("view.clock.remaining", (
-            Text(N_("{name} {time}"), facts={"name": ["name", "@key", "?"],
-                                              "time": ["clock", "@value"]}),))),
+        Text(
+            "{rule}",
+            when=("$rule",),
+            facts={"rule": ["word", "rules", ["first", "view.rule", "options.rule"]]},
+        ),
+        Text(
+            "{items}",
+            each=Each(
+                "view.clock.remaining",
+                (
+                    Text(
+                        N_("{name} {time}"),
+                        facts={"name": ["name", "@key", "?"], "time": ["clock", "@value"]},
+                    ),
+                ),
+            ),
+        ),
     ),
-    roles=(Text("{items}", each=Each("view.colors", (
-        Text("{color}", facts={"color": ["word", "colors", "@value"]}),))),),
+    roles=(
+        Text(
+            "{items}",
+            each=Each(
+                "view.colors", (Text("{color}", facts={"color": ["word", "colors", "@value"]}),)
+            ),
+        ),
+    ),
     summary=(
-        Text(N_("{size}×{size} {rule}"),
-             facts={"size": ["first", "options.size", 15],
-                    "rule": ["word", "rules", ["first", "options.rule", "'freestyle"]]}),
-        Text("{minutes}+{increment}", when=("?options.clock.minutes",),
-             facts={"minutes": "options.clock.minutes",
-                    "increment": ["first", "options.clock.increment", 0]}),
-        Text("{clock}", when=("options.clock", "!?options.clock.minutes"),
-             facts={"clock": "options.clock"}),
-        Text(N_("vs computer ({level})"), when=("options.ai",),
-             facts={"level": ["word", "levels", "options.ai"]}),
+        Text(
+            N_("{size}×{size} {rule}"),
+            facts={
+                "size": ["first", "options.size", 15],
+                "rule": ["word", "rules", ["first", "options.rule", "'freestyle"]],
+            },
+        ),
+        Text(
+            "{minutes}+{increment}",
+            when=("?options.clock.minutes",),
+            facts={
+                "minutes": "options.clock.minutes",
+                "increment": ["first", "options.clock.increment", 0],
+            },
+        ),
+        Text(
+            "{clock}",
+            when=("options.clock", "!?options.clock.minutes"),
+            facts={"clock": "options.clock"},
+        ),
+        Text(
+            N_("vs computer ({level})"),
+            when=("options.ai",),
+            facts={"level": ["word", "levels", "options.ai"]},
+        ),
         Text(N_("rated"), when=("options.rated",)),
     ),
     gesture=N_("Tap or click a point to place a stone."),

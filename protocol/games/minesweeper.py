@@ -8,8 +8,7 @@ from .describe import Action, Choice, Each, Game, Live, Number, Preset, Text, To
 
 CUSTOM = {"preset": None}
 """Width, height and mines apply only to a custom board (no preset)."""
-PRESETS = {"beginner": N_("beginner"), "intermediate": N_("intermediate"),
-           "expert": N_("expert")}  # fmt: skip
+PRESETS = {"beginner": N_("beginner"), "intermediate": N_("intermediate"), "expert": N_("expert")}
 WHO = ["name", "@key", "?"]
 WHERE = ["cell", "@value"]
 
@@ -23,17 +22,28 @@ MINESWEEPER = Game(
     title=N_("Minesweeper"),
     coop=True,
     form=(
-        Choice("preset", N_("Board"), (("beginner", N_("beginner 9×9, 10 mines")),
-                                       ("intermediate", N_("intermediate 16×16, 40 mines")),
-                                       ("expert", N_("expert 30×16, 99 mines")),
-                                       (None, N_("custom size…"))), "intermediate"),
+        Choice(
+            "preset",
+            N_("Board"),
+            (
+                ("beginner", N_("beginner 9×9, 10 mines")),
+                ("intermediate", N_("intermediate 16×16, 40 mines")),
+                ("expert", N_("expert 30×16, 99 mines")),
+                (None, N_("custom size…")),
+            ),
+            "intermediate",
+        ),
         Number("width", N_("Width"), 1, 200, 16, when=CUSTOM),
         Number("height", N_("Height"), 1, 200, 16, when=CUSTOM),
         Number("mines", N_("Mines"), 1, 200 * 200 - 9, 40, when=CUSTOM),
         Toggle("no_guess", N_("No guessing needed"), False),
         Number("lives", N_("Lives"), 1, 99, 1),
-        Choice("first_click", N_("First click"), (("opening", N_("opens an area")),
-                                                  ("safe", N_("is only safe"))), "opening"),
+        Choice(
+            "first_click",
+            N_("First click"),
+            (("opening", N_("opens an area")), ("safe", N_("is only safe"))),
+            "opening",
+        ),
         Number("max_adjacent", N_("Most mines around a cell"), 1, 8, None, form=False),
         Number("max_players", N_("Players"), 1, 8, 8, form=False),
         Number("hint_penalty", N_("Hint penalty (s)"), 0, 3600, 20, form=False, real=True),
@@ -43,69 +53,137 @@ MINESWEEPER = Game(
         Preset(N_("intermediate 16×16, 40 mines"), {"preset": "intermediate"}),
         Preset(N_("expert 30×16, 99 mines"), {"preset": "expert"}),
         Preset(N_("expert, no guessing"), {"preset": "expert", "no_guess": True}),
-        Preset(N_("custom 40×20, 120 mines, 3 lives"),
-               {"preset": None, "width": 40, "height": 20, "mines": 120, "lives": 3}),
+        Preset(
+            N_("custom 40×20, 120 mines, 3 lives"),
+            {"preset": None, "width": 40, "height": 20, "mines": 120, "lives": 3},
+        ),
     ),
     actions=(
-        Action("hint", N_("Hint"), "h", N_("hint: a safe cell, or the best guess (adds time)"),
-               {"type": "move", "move": {"action": "hint"}}),
+        Action(
+            "hint",
+            N_("Hint"),
+            "h",
+            N_("hint: a safe cell, or the best guess (adds time)"),
+            {"type": "move", "move": {"action": "hint"}},
+        ),
     ),
     live=(Live("elapsed", "elapsed", when=("view.revealed",)),),
     status=(
-        Text(N_("⚑ {n} mine left"), plural=N_("⚑ {n} mines left"),
-             facts={"n": ["sub", "view.mines", "view.flags"]}),
+        Text(
+            N_("⚑ {n} mine left"),
+            plural=N_("⚑ {n} mines left"),
+            facts={"n": ["sub", "view.mines", "view.flags"]},
+        ),
         Text(N_("⏱ {time}"), facts={"time": ["clock", ["first", "view.elapsed", 0]]}),
-        Text(N_("{open}/{total} open"),
-             facts={"open": ["first", "view.revealed", 0],
-                    "total": ["sub", ["mul", "view.width", "view.height"], "view.mines"]}),
-        Text(N_("♥ {left}/{lives}"), when=("$more",),
-             facts={"left": ["first", "view.lives_left", "view.lives"], "lives": "view.lives",
-                    "more": ["sub", ["first", "view.lives", 1], 1]}),
-        Text(N_("hint: {cell} is safe"), when=("$cell", "view.hint.safe"),
-             facts={"cell": ["cell", "view.hint"]}),
-        Text(N_("hint: {cell} is the best guess"), when=("$cell", "!view.hint.safe"),
-             facts={"cell": ["cell", "view.hint"]}),
-        Text("{items}", each=Each("view.last", (
-            Text(N_("{name} hit a mine at {cell}"), when=("$hit", "$cell"),
-                 facts={"name": WHO, "cell": WHERE, "hit": ["has", "view.exploded", "@value"]}),
-            _did("reveal", N_("{name} opened {cell}")),
-            _did("chord", N_("{name} chorded {cell}")),
-            _did("mark", N_("{name} marked {cell}")),
-            _did("flag-around", N_("{name} flagged around {cell}")),
-            Text(N_("{name} played {cell}"), facts={"name": WHO, "cell": WHERE}),
-        ), sep=" · ", skip_me=True, last=3)),
+        Text(
+            N_("{open}/{total} open"),
+            facts={
+                "open": ["first", "view.revealed", 0],
+                "total": ["sub", ["mul", "view.width", "view.height"], "view.mines"],
+            },
+        ),
+        Text(
+            N_("♥ {left}/{lives}"),
+            when=("$more",),
+            facts={
+                "left": ["first", "view.lives_left", "view.lives"],
+                "lives": "view.lives",
+                "more": ["sub", ["first", "view.lives", 1], 1],
+            },
+        ),
+        Text(
+            N_("hint: {cell} is safe"),
+            when=("$cell", "view.hint.safe"),
+            facts={"cell": ["cell", "view.hint"]},
+        ),
+        Text(
+            N_("hint: {cell} is the best guess"),
+            when=("$cell", "!view.hint.safe"),
+            facts={"cell": ["cell", "view.hint"]},
+        ),
+        Text(
+            "{items}",
+            each=Each(
+                "view.last",
+                (
+                    Text(
+                        N_("{name} hit a mine at {cell}"),
+                        when=("$hit", "$cell"),
+                        facts={
+                            "name": WHO,
+                            "cell": WHERE,
+                            "hit": ["has", "view.exploded", "@value"],
+                        },
+                    ),
+                    _did("reveal", N_("{name} opened {cell}")),
+                    _did("chord", N_("{name} chorded {cell}")),
+                    _did("mark", N_("{name} marked {cell}")),
+                    _did("flag-around", N_("{name} flagged around {cell}")),
+                    Text(N_("{name} played {cell}"), facts={"name": WHO, "cell": WHERE}),
+                ),
+                sep=" · ",
+                skip_me=True,
+                last=3,
+            ),
+        ),
     ),
     results=(
         Text(N_("Board cleared — everyone wins!"), when=("result.reason=cleared",)),
         Text(N_("Everyone left the game."), when=("result.reason=resign",)),
-        Text(N_("Everyone lost the connection; the game is over."),
-             when=("result.reason=disconnect",)),
-        Text(N_("Boom! {name} hit a mine."), when=("result.by",),
-             facts={"name": ["name", "result.by", N_("Someone")]}),
+        Text(
+            N_("Everyone lost the connection; the game is over."),
+            when=("result.reason=disconnect",),
+        ),
+        Text(
+            N_("Boom! {name} hit a mine."),
+            when=("result.by",),
+            facts={"name": ["name", "result.by", N_("Someone")]},
+        ),
         Text(N_("Boom! A mine."), when=("result.reason=mine",)),
     ),
     roles=(
-        Text("{items}", each=Each("view.stats", (
-            Text(N_("{n} opened, {hit} hit"), when=("@value.mines_hit",),
-                 facts={"n": ["first", "@value.revealed", 0], "hit": "@value.mines_hit"}),
-            Text(N_("{n} opened"), facts={"n": ["first", "@value.revealed", 0]}),
-        ))),
+        Text(
+            "{items}",
+            each=Each(
+                "view.stats",
+                (
+                    Text(
+                        N_("{n} opened, {hit} hit"),
+                        when=("@value.mines_hit",),
+                        facts={"n": ["first", "@value.revealed", 0], "hit": "@value.mines_hit"},
+                    ),
+                    Text(N_("{n} opened"), facts={"n": ["first", "@value.revealed", 0]}),
+                ),
+            ),
+        ),
         Text("{items}", each=Each("view.left", (Text(N_("left the game")),))),
     ),
     summary=(
-        Text("{preset}", when=("options.preset",),
-             facts={"preset": ["first", ["word", "presets", "options.preset"],
-                               "options.preset"]}),
-        Text(N_("{width}×{height}, {mines} mines"), when=("!options.preset",),
-             facts={"width": ["first", "options.width", 16],
-                    "height": ["first", "options.height", 16],
-                    "mines": ["first", "options.mines", 40]}),
+        Text(
+            "{preset}",
+            when=("options.preset",),
+            facts={"preset": ["first", ["word", "presets", "options.preset"], "options.preset"]},
+        ),
+        Text(
+            N_("{width}×{height}, {mines} mines"),
+            when=("!options.preset",),
+            facts={
+                "width": ["first", "options.width", 16],
+                "height": ["first", "options.height", 16],
+                "mines": ["first", "options.mines", 40],
+            },
+        ),
         Text(N_("no guessing"), when=("options.no_guess",)),
-        Text(N_("{n} lives"), when=("$more",),
-             facts={"n": "options.lives", "more": ["sub", ["first", "options.lives", 1], 1]}),
+        Text(
+            N_("{n} lives"),
+            when=("$more",),
+            facts={"n": "options.lives", "more": ["sub", ["first", "options.lives", 1], 1]},
+        ),
     ),
-    gesture=N_("Tap / left-click reveals (a satisfied number chords); long-press / right-click "
-               "flags → ? → none (on a number: flag around); middle-click chords."),
+    gesture=N_(
+        "Tap / left-click reveals (a satisfied number chords); long-press / right-click "
+        "flags → ? → none (on a number: flag around); middle-click chords."
+    ),
     sides=(("width", 0), ("height", 0)),
     lists=(("rows", "rows"),),
     words={"presets": PRESETS},

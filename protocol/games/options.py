@@ -20,27 +20,36 @@ from .describe import Choice, Field, Game, Number
 def _check(f: Field, value: Any, error: type[ValueError]) -> Any:
     if isinstance(f, Number):
         whole = isinstance(value, int) and not isinstance(value, bool)
-        real = isinstance(value, int | float) and not isinstance(value, bool) \
-            and math.isfinite(value)  # fmt: skip
+        real = (
+            isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+        )
         if not (real if f.real else whole) or not f.lo <= value <= f.hi:
             kind = "a number of seconds" if f.real else "a whole number"
-            raise error(f"Option `{f.key}` must be {kind} from {f.lo} to {f.hi}; "
-                        f"got {value!r:.40}.")  # fmt: skip
+            raise error(
+                f"Option `{f.key}` must be {kind} from {f.lo} to {f.hi}; got {value!r:.40}."
+            )
         return value
     if isinstance(f, Choice):
         allowed = [v for v, _ in f.choices if v is not None]
         if isinstance(value, bool) or value not in allowed:
-            raise error(f"Option `{f.key}` must be one of: "
-                        f"{', '.join(str(v) for v in allowed)}; got {value!r:.40}.")
+            raise error(
+                f"Option `{f.key}` must be one of: "
+                f"{', '.join(str(v) for v in allowed)}; got {value!r:.40}."
+            )
         return value
     if not isinstance(value, bool):
         raise error(f"Option `{f.key}` must be true or false; got {value!r:.40}.")
     return value
 
 
-def parse(game: Game, raw: Any, error: type[ValueError] = ValueError, *,
-          custom: Collection[str] = (), defaults: Mapping[str, Any] | None = None,
-          ) -> dict[str, Any]:  # fmt: skip
+def parse(
+    game: Game,
+    raw: Any,
+    error: type[ValueError] = ValueError,
+    *,
+    custom: Collection[str] = (),
+    defaults: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
     """Every option of ``game`` from ``raw``: checked, defaults filled (None where a
     field has no default). Fields in ``custom`` are passed through as given for the
     spec to check; ``defaults`` overrides the description's (server-side) defaults."""
@@ -49,8 +58,10 @@ def parse(game: Game, raw: Any, error: type[ValueError] = ValueError, *,
     known = [f.key for f in game.form]
     unknown = sorted(str(k) for k in raw if k not in known)
     if unknown:
-        raise error(f"Unknown {game.title} option(s) {', '.join(unknown)}; "
-                    f"known options are {', '.join(known)}.")
+        raise error(
+            f"Unknown {game.title} option(s) {', '.join(unknown)}; "
+            f"known options are {', '.join(known)}."
+        )
     given = defaults or {}
     out: dict[str, Any] = {}
     for f in game.form:

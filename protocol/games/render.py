@@ -54,8 +54,11 @@ def number(value: Any) -> float:
 
 def clock(seconds: Any) -> str:
     """``m:ss`` for a number of seconds (blank for anything else)."""
-    if not isinstance(seconds, int | float) or isinstance(seconds, bool) \
-            or not math.isfinite(seconds):  # fmt: skip
+    if (
+        not isinstance(seconds, int | float)
+        or isinstance(seconds, bool)
+        or not math.isfinite(seconds)
+    ):
         return ""
     total = max(0, int(seconds))
     return f"{total // 60}:{total % 60:02d}"
@@ -67,15 +70,24 @@ def point(value: Any) -> tuple[int, int] | None:
         value = [value.get("x"), value.get("y")]
     if isinstance(value, list | tuple) and len(value) >= 2:
         x, y = value[0], value[1]
-        if isinstance(x, int) and isinstance(y, int) and not isinstance(x, bool) \
-                and not isinstance(y, bool) and x >= 0 and y >= 0:  # fmt: skip
+        if (
+            isinstance(x, int)
+            and isinstance(y, int)
+            and not isinstance(x, bool)
+            and not isinstance(y, bool)
+            and x >= 0
+            and y >= 0
+        ):
             return x, y
     return None
 
 
 def names(ctx: Ctx) -> dict[str, str]:
-    return {str(pl.get("player")): str(pl.get("name")) for pl in ctx.get("players") or []
-            if isinstance(pl, Mapping)}  # fmt: skip
+    return {
+        str(pl.get("player")): str(pl.get("name"))
+        for pl in ctx.get("players") or []
+        if isinstance(pl, Mapping)
+    }
 
 
 def word(ctx: Ctx, table: str, value: Any) -> str:
@@ -110,16 +122,22 @@ def _last(value: Any) -> Any:
 
 def _has(items: Any, where: Any) -> bool:
     pt = point(where)
-    return pt is not None and isinstance(items, list | tuple) and any(
-        point(item) == pt for item in items)
+    return (
+        pt is not None
+        and isinstance(items, list | tuple)
+        and any(point(item) == pt for item in items)
+    )
 
 
 def _at(items: Any, key: Any) -> Any:
     """``items[key]`` of a map (key as text) or a list (key a whole number)."""
     if isinstance(items, Mapping):
         return items.get(str(key))
-    if isinstance(items, list | tuple) and isinstance(key, int | float) \
-            and 0 <= int(key) < len(items):  # fmt: skip
+    if (
+        isinstance(items, list | tuple)
+        and isinstance(key, int | float)
+        and 0 <= int(key) < len(items)
+    ):
         return items[int(key)]
     return None
 
@@ -172,8 +190,9 @@ def shown(value: Any) -> str:
 
 def _seated(ctx: Ctx) -> bool:
     me = ctx.get("me")
-    return me is not None and any(isinstance(pl, Mapping) and pl.get("player") == me
-                                  for pl in ctx.get("players") or [])  # fmt: skip
+    return me is not None and any(
+        isinstance(pl, Mapping) and pl.get("player") == me for pl in ctx.get("players") or []
+    )
 
 
 def _pending(ctx: Ctx) -> bool:
@@ -186,8 +205,9 @@ RULES: dict[str, Callable[[Ctx], bool]] = {
     "playing": lambda c: c.get("status") == "playing",
     "waiting": lambda c: c.get("status") == "waiting",
     "over": lambda c: c.get("status") == "over",
-    "my_turn": lambda c: c.get("status") == "playing" and c.get("turn") is not None
-    and c.get("turn") == c.get("me"),
+    "my_turn": lambda c: (
+        c.get("status") == "playing" and c.get("turn") is not None and c.get("turn") == c.get("me")
+    ),
     "creator": lambda c: c.get("creator") is not None and c.get("creator") == c.get("me"),
     "host": lambda c: c.get("host") is not None and c.get("host") == c.get("me"),
     "racing": lambda c: c.get("status") == "playing" and not lookup(c, "view.starts_in"),
@@ -256,7 +276,7 @@ def entries(ctx: Ctx, spec: Each) -> list[tuple[Any, Any]]:
         return []
     if spec.skip_me:
         pairs = [(k, v) for k, v in pairs if k != ctx.get("me")]
-    return pairs[-spec.last:] if spec.last else pairs
+    return pairs[-spec.last :] if spec.last else pairs
 
 
 def each(ctx: Ctx, spec: Each) -> list[str]:
@@ -271,19 +291,32 @@ def each(ctx: Ctx, spec: Each) -> list[str]:
 # ---- what the clients ask ----------------------------------------------------------------
 
 
-def context(game: Game, common: Game, state: Mapping[str, Any], me: str | None,
-            view: Mapping[str, Any] | None = None, **extra: Any) -> Ctx:  # fmt: skip
+def context(
+    game: Game,
+    common: Game,
+    state: Mapping[str, Any],
+    me: str | None,
+    view: Mapping[str, Any] | None = None,
+    **extra: Any,
+) -> Ctx:
     """Everything paths may name, for ``state`` seen by ``me``."""
     ctx: Ctx = {
-        "game_desc": game, "common": common, "me": me,
-        "game": state.get("game"), "status": state.get("status"), "turn": state.get("turn"),
-        "creator": state.get("creator"), "players": state.get("players") or [],
+        "game_desc": game,
+        "common": common,
+        "me": me,
+        "game": state.get("game"),
+        "status": state.get("status"),
+        "turn": state.get("turn"),
+        "creator": state.get("creator"),
+        "players": state.get("players") or [],
         # a server from before room hosts names no host: its creator starts the race
         "host": state.get("host") or state.get("creator"),
         "view": view if view is not None else (state.get("view") or {}),
-        "options": state.get("options") or {}, "result": state.get("result"),
-        "round": state.get("round"), **extra,
-    }  # fmt: skip
+        "options": state.get("options") or {},
+        "result": state.get("result"),
+        "round": state.get("round"),
+        **extra,
+    }
     ctx["outcome"] = outcome_for(game, ctx)
     return ctx
 
@@ -302,8 +335,9 @@ def outcome_for(game: Game, ctx: Ctx) -> str:
     return "win" if winner == ctx.get("me") else "loss"
 
 
-def live_view(game: Game, state: Mapping[str, Any], me: str | None, now: float,
-              since: float) -> dict[str, Any]:  # fmt: skip
+def live_view(
+    game: Game, state: Mapping[str, Any], me: str | None, now: float, since: float
+) -> dict[str, Any]:
     """The view with its clocks run on: ``since`` seconds after it arrived, at wall
     time ``now``. Never changes ``state``."""
     view = dict(state.get("view") or {})
@@ -325,16 +359,21 @@ def live_view(game: Game, state: Mapping[str, Any], me: str | None, now: float,
         elif live.kind == "chess" and isinstance(value, Mapping):
             running, start = value.get("running"), value.get("since")
             remaining = value.get("remaining")
-            if isinstance(remaining, Mapping) and running in remaining \
-                    and number(start) == start and start is not None:  # fmt: skip
+            if (
+                isinstance(remaining, Mapping)
+                and running in remaining
+                and number(start) == start
+                and start is not None
+            ):
                 used = max(0.0, now - float(start))
                 run = {**remaining, running: max(0.0, number(remaining[running]) - used)}
                 view[live.path] = {**value, "remaining": run}
     return view
 
 
-def status(game: Game, common: Game, state: Mapping[str, Any], me: str | None,
-           view: Mapping[str, Any]) -> str:  # fmt: skip
+def status(
+    game: Game, common: Game, state: Mapping[str, Any], me: str | None, view: Mapping[str, Any]
+) -> str:
     """The game's part of the status line (``view``: the live view)."""
     ctx = context(game, common, state, me, view=view)
     return SEP.join(t for t in (render(ctx, text) for text in game.status) if t)
@@ -384,8 +423,9 @@ QUIET = {"game-over", "notice"}
 """Events announced even when they are our own."""
 
 
-def event(game: Game, common: Game, msg: Mapping[str, Any], state: Mapping[str, Any],
-          me: str | None) -> str | None:  # fmt: skip
+def event(
+    game: Game, common: Game, msg: Mapping[str, Any], state: Mapping[str, Any], me: str | None
+) -> str | None:
     """The sentence for one room event (wire fields) already folded into ``state``, or
     None for events the screen shows by itself or that we caused."""
     kind = str(msg.get("type"))
@@ -412,12 +452,15 @@ def event(game: Game, common: Game, msg: Mapping[str, Any], state: Mapping[str, 
     return first(ctx, common.notices.get(kind, ()))
 
 
-def action_states(game: Game, common: Game, state: Mapping[str, Any],
-                  me: str | None) -> list[tuple[Action, bool, bool]]:  # fmt: skip
+def action_states(
+    game: Game, common: Game, state: Mapping[str, Any], me: str | None
+) -> list[tuple[Action, bool, bool]]:
     """Each action (the game's, then the common ones): shown? enabled?"""
     ctx = context(game, common, state, me)
-    return [(a, all(holds(ctx, c) for c in a.shown), all(holds(ctx, c) for c in a.enabled))
-            for a in (*game.actions, *common.actions)]  # fmt: skip
+    return [
+        (a, all(holds(ctx, c) for c in a.shown), all(holds(ctx, c) for c in a.enabled))
+        for a in (*game.actions, *common.actions)
+    ]
 
 
 def error_text(common: Game, code: str, message: str = "") -> str:

@@ -168,9 +168,11 @@ def engine_problem(cmd: list[str]) -> str | None:
             return f"{program!r} is not executable (chmod +x it)"
         return None
     if shutil.which(program) is None:
-        return (f"cannot find the engine {program!r} on PATH; give its full path (or ./"
-                f"{program} in this folder), or activate the virtual environment that "
-                "installed it (e.g. .venv/bin/gridhall-pbrain)")
+        return (
+            f"cannot find the engine {program!r} on PATH; give its full path (or ./"
+            f"{program} in this folder), or activate the virtual environment that "
+            "installed it (e.g. .venv/bin/gridhall-pbrain)"
+        )
     return None
 
 
@@ -183,8 +185,9 @@ async def check_engine(cmd: list[str], size: int, rule: str, timeout_turn_ms: in
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="gridhall-bridge", description=__doc__.splitlines()[0])
-    parser.add_argument("--server", default=f"localhost:{p.DEFAULT_PORT}",
-                        help="HOST[:PORT] or ws:// URL")
+    parser.add_argument(
+        "--server", default=f"localhost:{p.DEFAULT_PORT}", help="HOST[:PORT] or ws:// URL"
+    )
     parser.add_argument("--engine", required=True, help="the engine's command line")
     parser.add_argument("--name", default="Engine", help="the seat's name in the room")
     parser.add_argument("--room", help="join this room code instead of creating a room")
@@ -212,8 +215,9 @@ def main(argv: list[str] | None = None) -> None:
     except PbrainError as exc:
         fail(f"the engine did not start as a Gomocup brain: {exc}", 2)
     try:
-        results = asyncio.run(run_bridge(url, cmd, args.name, args.room, options, args.games,
-                                         args.timeout_turn))  # fmt: skip
+        results = asyncio.run(
+            run_bridge(url, cmd, args.name, args.room, options, args.games, args.timeout_turn)
+        )
     except PbrainError as exc:
         fail(f"the engine failed during the game: {exc}", 1)
     except (OSError, InvalidHandshake, InvalidURI) as exc:

@@ -31,16 +31,21 @@ log = logging.getLogger("gridhall.cluster")
 IdentityRow = dict[str, Any]
 NODE_KEYS = ("node", "address")
 """What the cluster's lobby adds to a room's listing (not sent to clients)."""
-UNAVAILABLE = ("{what}, and this server node cannot reach the rest of the cluster right "
-               "now; nothing changed. Try again in a moment.")
+UNAVAILABLE = (
+    "{what}, and this server node cannot reach the rest of the cluster right "
+    "now; nothing changed. Try again in a moment."
+)
 
 
 class ClusterHub(Hub):
     """See the module docstring."""
 
-    def __init__(self, config: ServerConfig,
-                 fetch_identity: Callable[[str], IdentityRow | None] = lambda digest: None,
-                 elsewhere: Callable[[], list[Any]] = list) -> None:
+    def __init__(
+        self,
+        config: ServerConfig,
+        fetch_identity: Callable[[str], IdentityRow | None] = lambda digest: None,
+        elsewhere: Callable[[], list[Any]] = list,
+    ) -> None:
         super().__init__(config)
         self.fetch_identity = fetch_identity
         """Token hash -> the identity row the shared store has (made on any node)."""
@@ -57,8 +62,7 @@ class ClusterHub(Hub):
         """Open rooms other live nodes hold that were created from an address."""
         """A link code's hash -> its player and end, used up in the shared store."""
 
-    def hello(self, msg: p.Hello, now: float, address: str = ""
-              ) -> tuple[Identity, list[Effect]]:
+    def hello(self, msg: p.Hello, now: float, address: str = "") -> tuple[Identity, list[Effect]]:
         if msg.token and msg.link is None and self.identities.resume(msg.token) is None:
             digest = token_hash(msg.token)
             row = self.fetch_identity(digest)
@@ -93,26 +97,46 @@ class ClusterHub(Hub):
     def _list_rooms(self, out: Outbox, ident: Identity, msg: p.ListRooms, now: float) -> None:
         here = self.lobby.listing()
         codes = {r["room"] for r in here}
-        others = [{k: v for k, v in r.items() if k not in NODE_KEYS}
-                  for r in self.elsewhere() if r.get("room") not in codes]
+        others = [
+            {k: v for k, v in r.items() if k not in NODE_KEYS}
+            for r in self.elsewhere()
+            if r.get("room") not in codes
+        ]
         out.send([ident.id], p.Rooms(rooms=here + others, re=msg.id))
 
     def _create_room(self, out: Outbox, ident: Identity, msg: p.CreateRoom, now: float) -> None:
         if not self.available():
-            raise ProtocolError(ErrorCode.CLUSTER_UNAVAILABLE, UNAVAILABLE.format(
-                what="A new room needs a lease"), msg.id, retry_after=1.0)
+            raise ProtocolError(
+                ErrorCode.CLUSTER_UNAVAILABLE,
+                UNAVAILABLE.format(what="A new room needs a lease"),
+                msg.id,
+                retry_after=1.0,
+            )
         self._not_in_room(ident)
         cap = self.lobby.max_rooms_per_address
-        if cap is not None and self.lobby.held_by(ident.address) < cap <= \
-                self.lobby.held_by(ident.address) + self.held_elsewhere(ident.address):
-            raise ProtocolError(ErrorCode.SERVER_BUSY, _(
-                "Your address already holds {cap} rooms on this server's nodes, as many "
-                "as one address may; leave one first.", cap=cap), msg.id)
+        if cap is not None and self.lobby.held_by(ident.address) < cap <= self.lobby.held_by(
+            ident.address
+        ) + self.held_elsewhere(ident.address):
+            raise ProtocolError(
+                ErrorCode.SERVER_BUSY,
+                _(
+                    "Your address already holds {cap} rooms on this server's nodes, as many "
+                    "as one address may; leave one first.",
+                    cap=cap,
+                ),
+                msg.id,
+            )
         wait = self.shared_creations(ident.address, now) if ident.address else 0.0
         if wait > 0:  # (after the refusals that spend nothing)
-            raise ProtocolError(ErrorCode.RATE_LIMITED, _(
-                "Your address is creating rooms too fast; wait {seconds} s.",
-                seconds=f"{wait:.1f}"), msg.id, retry_after=round(wait, 3))
+            raise ProtocolError(
+                ErrorCode.RATE_LIMITED,
+                _(
+                    "Your address is creating rooms too fast; wait {seconds} s.",
+                    seconds=f"{wait:.1f}",
+                ),
+                msg.id,
+                retry_after=round(wait, 3),
+            )
         super()._create_room(out, ident, msg, now)
 
     def _join_room(self, out: Outbox, ident: Identity, msg: p.JoinRoom, now: float) -> None:
@@ -120,16 +144,25 @@ class ClusterHub(Hub):
         if not self._replaying and code not in self.lobby.rooms:
             listing = next((r for r in self.elsewhere() if r.get("room") == code), None)
             if not self.available():
-                raise ProtocolError(ErrorCode.CLUSTER_UNAVAILABLE, UNAVAILABLE.format(
-                    what=f"Room {code} may be on another node"), msg.id, retry_after=1.0)
+                raise ProtocolError(
+                    ErrorCode.CLUSTER_UNAVAILABLE,
+                    UNAVAILABLE.format(what=f"Room {code} may be on another node"),
+                    msg.id,
+                    retry_after=1.0,
+                )
             if listing is not None and listing.get("address"):
-                raise ProtocolError(ErrorCode.NO_SUCH_ROOM, f"Room {code} is served by "
-                                    f"another node: connect to {listing['address']} "
-                                    "to join it.", msg.id)
+                raise ProtocolError(
+                    ErrorCode.NO_SUCH_ROOM,
+                    f"Room {code} is served by "
+                    f"another node: connect to {listing['address']} "
+                    "to join it.",
+                    msg.id,
+                )
         super()._join_room(out, ident, msg, now)
 
-    def attach(self, pid: str, address: str, since: int | None, deltas: bool, now: float
-               ) -> tuple[Identity, list[Effect]]:
+    def attach(
+        self, pid: str, address: str, since: int | None, deltas: bool, now: float
+    ) -> tuple[Identity, list[Effect]]:
         """A player connected to another node, whose session runs here (the relay):
         that node checked the token; here it is back in its room, if it has one, with
         what it missed after ``since``."""
@@ -137,8 +170,11 @@ class ClusterHub(Hub):
         if ident is None:
             row = self.fetch_by_id(pid)
             if row is None:
-                raise ProtocolError(ErrorCode.BAD_MESSAGE, "Your identity is not known to "
-                                    "the node that serves this room; say hello again.")
+                raise ProtocolError(
+                    ErrorCode.BAD_MESSAGE,
+                    "Your identity is not known to "
+                    "the node that serves this room; say hello again.",
+                )
             ident = self._known(row)
         ident.connected = True
         ident.address = address
@@ -148,20 +184,36 @@ class ClusterHub(Hub):
             out.add(Wake("@" + ident.id, None))
         room = ident.room
         if room is not None:
-            self._input(out, room, Back(ident.id, since), now,
-                        functools.partial(room.resumed, out, ident, now, None, since))
+            self._input(
+                out,
+                room,
+                Back(ident.id, since),
+                now,
+                functools.partial(room.resumed, out, ident, now, None, since),
+            )
         return ident, out.effects
 
     def _known(self, row: IdentityRow) -> Identity:
         ident = self.identities.by_id.get(row["id"])
         if ident is None:
-            ident = Identity(id=row["id"], token_hash=row["token_hash"], name=row["name"],
-                             color=row["color"], bot=row["bot"])
+            ident = Identity(
+                id=row["id"],
+                token_hash=row["token_hash"],
+                name=row["name"],
+                color=row["color"],
+                bot=row["bot"],
+            )
             self.identities.add(ident)
         return ident
 
-    def adopt(self, saved: SavedRoom, identities: list[IdentityRow], now: float,
-              down_since: float, online: Collection[str] = ()) -> list[Effect]:
+    def adopt(
+        self,
+        saved: SavedRoom,
+        identities: list[IdentityRow],
+        now: float,
+        down_since: float,
+        online: Collection[str] = (),
+    ) -> list[Effect]:
         """Take over a room another node owned: replay it as a restart does, move its
         clocks past the time since its owner was last known alive (``down_since``), and
         give its people the grace period; those already connected here (``online``)
@@ -186,13 +238,19 @@ class ClusterHub(Hub):
             m.room, m.role = room, "spectator"
         last_seen = max([down_since, *(float(e["t"]) for _, e in saved.entries)])
         downtime = max(0.0, now - last_seen)
-        self._input(out, room, Restored(downtime), now,
-                    functools.partial(room.restored, out, now, downtime))
+        self._input(
+            out, room, Restored(downtime), now, functools.partial(room.restored, out, now, downtime)
+        )
         for m in list(room.members):
             if m.id in online and not m.bot:
                 m.connected = True
-                self._input(out, room, Back(m.id, None), now,
-                            functools.partial(room.resumed, out, m, now, None, None))
+                self._input(
+                    out,
+                    room,
+                    Back(m.id, None),
+                    now,
+                    functools.partial(room.resumed, out, m, now, None, None),
+                )
         log.info("room %s taken over after %.1f s", code, downtime, extra={"room": code})
         return out.effects
 

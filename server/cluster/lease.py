@@ -100,8 +100,7 @@ class Leases:
             return []
         pipe = self.redis.pipeline(transaction=False)
         for room in rooms:
-            await self._renew(keys=[owner_key(room)], args=[self.node, self.lease_ms],
-                              client=pipe)
+            await self._renew(keys=[owner_key(room)], args=[self.node, self.lease_ms], client=pipe)
         answers = await pipe.execute()
         return [room for room, answer in zip(rooms, answers) if int(answer) == 0]
 

@@ -38,8 +38,7 @@ def moving_reason() -> str:
     return _("your room is moving to another server node; reconnect in a moment")
 
 
-async def wait_for_owner(service: ClusterService, session: Session, room: str
-                         ) -> str | None:
+async def wait_for_owner(service: ClusterService, session: Session, room: str) -> str | None:
     """The node that owns ``room`` once its takeover is done (this node's id if it took
     it here), or None: the room is gone (the player is simply roomless), the client
     left, or the wait ran out (the client is then closed to reconnect)."""

@@ -55,9 +55,13 @@ class Registry:
         pipe.hset(node_key(self.node), mapping={"address": self.address})
         pipe.pexpire(node_key(self.node), self.lease_ms)
         if listings:
-            pipe.hset(ROOMS, mapping={code: json.dumps(
-                {**listing, "node": self.node, "address": self.address})
-                                      for code, listing in listings.items()})
+            pipe.hset(
+                ROOMS,
+                mapping={
+                    code: json.dumps({**listing, "node": self.node, "address": self.address})
+                    for code, listing in listings.items()
+                },
+            )
         if gone:
             pipe.hdel(ROOMS, *gone)
         answers = await pipe.execute()
@@ -76,7 +80,8 @@ class Registry:
             if address is not None:
                 name = key.decode() if isinstance(key, bytes) else str(key)
                 nodes[name.removeprefix(node_key(""))] = (
-                    address.decode() if isinstance(address, bytes) else str(address))
+                    address.decode() if isinstance(address, bytes) else str(address)
+                )
         return nodes
 
     async def is_alive(self, node: str) -> bool:

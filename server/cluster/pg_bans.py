@@ -47,14 +47,23 @@ class PgAdmin(AdminTables):
         self.audit_count = local.audit_count
         self.connection = connection
 
-    def add_ban(self, address: str | None, player: str | None, token_hash: str | None,
-                name: str | None, until: float, reason: str, now: float) -> Ban:
+    def add_ban(
+        self,
+        address: str | None,
+        player: str | None,
+        token_hash: str | None,
+        name: str | None,
+        until: float,
+        reason: str,
+        now: float,
+    ) -> Ban:
         pg = self.connection()
         pg.execute("DELETE FROM bans WHERE until <= %s", (now,))
         row = pg.execute(
             "INSERT INTO bans (address, player, token_hash, name, until, reason, created_at)"
             " VALUES (%s, %s, %s, %s, %s, %s, %s) RETURNING id",
-            (address, player, token_hash, name, until, reason, now)).fetchone()
+            (address, player, token_hash, name, until, reason, now),
+        ).fetchone()
         return Ban(int(row[0]), address, player, token_hash, name, until, reason)
 
     def remove_ban(self, ban_id: int) -> bool:
@@ -64,9 +73,12 @@ class PgAdmin(AdminTables):
     def load_bans(self, now: float) -> list[Ban]:
         pg = self.connection()
         pg.execute("DELETE FROM bans WHERE until <= %s", (now,))
-        return [Ban(int(r[0]), r[1], r[2], r[3], r[4], float(r[5]), str(r[6]))
-                for r in pg.execute("SELECT id, address, player, token_hash, name, until,"
-                                    " reason FROM bans ORDER BY id").fetchall()]
+        return [
+            Ban(int(r[0]), r[1], r[2], r[3], r[4], float(r[5]), str(r[6]))
+            for r in pg.execute(
+                "SELECT id, address, player, token_hash, name, until, reason FROM bans ORDER BY id"
+            ).fetchall()
+        ]
 
 
 def sync_bans(server: GameServer, now: float) -> None:

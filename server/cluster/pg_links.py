@@ -42,14 +42,19 @@ class PgLinks(LinkTables):
     def apply(self, e: LinkEffect) -> None:
         pg = self.connection()
         if isinstance(e, SaveToken):
-            pg.execute("INSERT INTO identity_tokens (token_hash, player) VALUES (%s, %s)"
-                       " ON CONFLICT (token_hash) DO UPDATE SET player = EXCLUDED.player",
-                       (e.token_hash, e.player))
+            pg.execute(
+                "INSERT INTO identity_tokens (token_hash, player) VALUES (%s, %s)"
+                " ON CONFLICT (token_hash) DO UPDATE SET player = EXCLUDED.player",
+                (e.token_hash, e.player),
+            )
         elif isinstance(e, SaveLinkCode):
             pg.execute("DELETE FROM link_codes WHERE player = %s", (e.player,))
-            pg.execute("INSERT INTO link_codes (code_hash, player, expires) VALUES (%s, %s, %s)"
-                       " ON CONFLICT (code_hash) DO UPDATE SET player = EXCLUDED.player,"
-                       " expires = EXCLUDED.expires", (e.code_hash, e.player, e.expires))
+            pg.execute(
+                "INSERT INTO link_codes (code_hash, player, expires) VALUES (%s, %s, %s)"
+                " ON CONFLICT (code_hash) DO UPDATE SET player = EXCLUDED.player,"
+                " expires = EXCLUDED.expires",
+                (e.code_hash, e.player, e.expires),
+            )
         else:
             pg.execute("DELETE FROM link_codes WHERE code_hash = %s", (e.code_hash,))
 
@@ -59,29 +64,42 @@ class PgLinks(LinkTables):
         pg.execute("DELETE FROM link_codes WHERE player = %s", (player,))
 
     def tokens(self) -> list[tuple[str, str]]:
-        return [(str(r[0]), str(r[1])) for r in self.connection().execute(
-            "SELECT player, token_hash FROM identity_tokens").fetchall()]
+        return [
+            (str(r[0]), str(r[1]))
+            for r in self.connection()
+            .execute("SELECT player, token_hash FROM identity_tokens")
+            .fetchall()
+        ]
 
     def codes(self, now: float) -> list[tuple[str, str, float]]:
         pg = self.connection()
         pg.execute("DELETE FROM link_codes WHERE expires <= %s", (now,))
-        return [(str(r[0]), str(r[1]), float(r[2])) for r in pg.execute(
-            "SELECT code_hash, player, expires FROM link_codes").fetchall()]
+        return [
+            (str(r[0]), str(r[1]), float(r[2]))
+            for r in pg.execute("SELECT code_hash, player, expires FROM link_codes").fetchall()
+        ]
 
     def take(self, digest: str) -> tuple[str, float] | None:
         """The live code ``digest`` (its player and end), used up now; None if it is
         unknown, used (here or on another node) or expired."""
         try:
-            row = self.connection().execute(
-                "DELETE FROM link_codes WHERE code_hash = %s RETURNING player, expires",
-                (digest,)).fetchone()
+            row = (
+                self.connection()
+                .execute(
+                    "DELETE FROM link_codes WHERE code_hash = %s RETURNING player, expires",
+                    (digest,),
+                )
+                .fetchone()
+            )
         except psycopg.Error:
             return None  # PostgreSQL unreachable: the code is refused, and kept
         return (str(row[0]), float(row[1])) if row else None
 
     def player_of(self, token_digest: str) -> str | None:
         """The identity a linked device's token belongs to, if it is one."""
-        row = self.connection().execute(
-            "SELECT player FROM identity_tokens WHERE token_hash = %s",
-            (token_digest,)).fetchone()
+        row = (
+            self.connection()
+            .execute("SELECT player FROM identity_tokens WHERE token_hash = %s", (token_digest,))
+            .fetchone()
+        )
         return str(row[0]) if row else None

@@ -32,7 +32,15 @@ from typing import Any
 import msgpack
 import psycopg
 
-from ..core.effects import DropRoom, ForgetIdentity, Log, SaveIdentity, SaveRoom, SaveSnapshot, Stored
+from ..core.effects import (
+    DropRoom,
+    ForgetIdentity,
+    Log,
+    SaveIdentity,
+    SaveRoom,
+    SaveSnapshot,
+    Stored,
+)
 from ..core.hub import SavedRoom
 from ..io.admin_store import AdminTables
 from ..io.link_store import LinkTables
@@ -84,13 +92,14 @@ NOT EXISTS`` is not safe against another session doing the same at once)."""
 FENCE = "(SELECT epoch FROM room_owner WHERE room = %(room)s) = %(epoch)s"
 """The condition every write of a room's state carries: its writer still owns it."""
 
-JOURNAL = ("INSERT INTO room_journal (room, seq, epoch, entry)"
-           " SELECT %(room)s, s, %(epoch)s, e"
-           " FROM unnest(%(seqs)s::bigint[], %(entries)s::bytea[]) AS t(s, e)"
-           " WHERE " + FENCE)
+JOURNAL = (
+    "INSERT INTO room_journal (room, seq, epoch, entry)"
+    " SELECT %(room)s, s, %(epoch)s, e"
+    " FROM unnest(%(seqs)s::bigint[], %(entries)s::bytea[]) AS t(s, e)"
+    " WHERE " + FENCE
+)
 
-LIVE_KINDS = (Log, SaveSnapshot, SaveRoom, DropRoom, SaveIdentity, ForgetIdentity,
-              *LINK_KINDS)
+LIVE_KINDS = (Log, SaveSnapshot, SaveRoom, DropRoom, SaveIdentity, ForgetIdentity, *LINK_KINDS)
 """The effects PostgreSQL keeps; the rest go to the node's SQLite file."""
 
 
@@ -167,8 +176,9 @@ class PgStore:
         one SQLite transaction. A room whose epoch moved on loses its effects (and
         only its own) and is reported to :attr:`on_lost`."""
         live: list[Stored] = [e for e in effects if isinstance(e, LIVE_KINDS)]
-        rest: list[Stored] = [e for e in effects if not isinstance(e, LIVE_KINDS) or
-                isinstance(e, ForgetIdentity)]  # linked tokens go with the identity
+        rest: list[Stored] = [
+            e for e in effects if not isinstance(e, LIVE_KINDS) or isinstance(e, ForgetIdentity)
+        ]  # linked tokens go with the identity
         created: list[tuple[str, int]] = []
         dropped: list[str] = []
         lost: list[str] = []
@@ -212,24 +222,31 @@ class PgStore:
         for room in rooms:
             self.on_lost(room)
 
-    def _write_live(self, pg: psycopg.Connection[Any], effects: list[Stored]
-                    ) -> tuple[list[tuple[str, int]], list[str], list[str]]:
+    def _write_live(
+        self, pg: psycopg.Connection[Any], effects: list[Stored]
+    ) -> tuple[list[tuple[str, int]], list[str], list[str]]:
         rooms = {r for r in map(_room_of, effects) if r is not None}
-        created = [(e.room, 1) for e in effects
-                   if isinstance(e, SaveRoom) and e.room not in self.epochs]
+        created = [
+            (e.room, 1) for e in effects if isinstance(e, SaveRoom) and e.room not in self.epochs
+        ]
         lost: list[str] = []
         dropped: list[str] = []
         with pg.transaction():
             for room, epoch in created:  # a new room: this node is its first owner
                 cur = self.pg.execute(
                     "INSERT INTO room_owner (room, epoch, node) VALUES (%s, %s, %s)"
-                    " ON CONFLICT (room) DO NOTHING", (room, epoch, self.node))
+                    " ON CONFLICT (room) DO NOTHING",
+                    (room, epoch, self.node),
+                )
                 if cur.rowcount == 1:
                     self.epochs[room] = epoch
             # the owner rows stay locked to the commit: a takeover waits for it
-            owned: dict[str, int] = dict(self.pg.execute(
-                "SELECT room, epoch FROM room_owner WHERE room = ANY(%s) FOR UPDATE",
-                (sorted(rooms),)).fetchall())
+            owned: dict[str, int] = dict(
+                self.pg.execute(
+                    "SELECT room, epoch FROM room_owner WHERE room = ANY(%s) FOR UPDATE",
+                    (sorted(rooms),),
+                ).fetchall()
+            )
             for room in sorted(rooms):
                 if room not in self.epochs or owned.get(room) != self.epochs[room]:
                     lost.append(room)
@@ -251,37 +268,52 @@ class PgStore:
                 self._journal(logs)
         for room in lost:
             self.epochs.pop(room, None)
-            log.warning("room %s: another node owns it now; this node's write was refused",
-                        room, extra={"room": room})
+            log.warning(
+                "room %s: another node owns it now; this node's write was refused",
+                room,
+                extra={"room": room},
+            )
         for room in dropped:
             self.epochs.pop(room, None)
         return [(r, e) for r, e in created if self.epochs.get(r) == e], dropped, lost
 
     def _journal(self, logs: list[Log]) -> None:
         room = logs[0].room
-        cur = self.pg.execute(JOURNAL, {
-            "room": room, "epoch": self.epochs[room], "seqs": [e.n for e in logs],
-            "entries": [pack_entry(e.entry) for e in logs]})
+        cur = self.pg.execute(
+            JOURNAL,
+            {
+                "room": room,
+                "epoch": self.epochs[room],
+                "seqs": [e.n for e in logs],
+                "entries": [pack_entry(e.entry) for e in logs],
+            },
+        )
         if cur.rowcount != len(logs):
             raise StaleOwner(room)  # cannot happen under the row lock; rolls back all
 
     def _fenced(self, sql: str, room: str, **params: Any) -> None:
-        cur = self.pg.execute(sql + " AND " + FENCE,
-                              {"room": room, "epoch": self.epochs[room], **params})
+        cur = self.pg.execute(
+            sql + " AND " + FENCE, {"room": room, "epoch": self.epochs[room], **params}
+        )
         if cur.rowcount == 0:
             raise StaleOwner(room)
 
     def _apply(self, e: Stored) -> None:
         if isinstance(e, SaveSnapshot):
-            self._fenced("UPDATE live_rooms SET snapshot = %(snap)s, base = %(n)s"
-                         " WHERE room = %(room)s", e.room,
-                         snap=json.dumps(e.snapshot, separators=(",", ":")), n=e.n)
-            self.pg.execute("DELETE FROM room_journal WHERE room = %s AND seq <= %s",
-                            (e.room, e.n))
+            self._fenced(
+                "UPDATE live_rooms SET snapshot = %(snap)s, base = %(n)s WHERE room = %(room)s",
+                e.room,
+                snap=json.dumps(e.snapshot, separators=(",", ":")),
+                n=e.n,
+            )
+            self.pg.execute("DELETE FROM room_journal WHERE room = %s AND seq <= %s", (e.room, e.n))
         elif isinstance(e, SaveRoom):
-            self._fenced("INSERT INTO live_rooms (room, row) SELECT %(room)s, %(row)s"
-                         " WHERE NOT EXISTS (SELECT 1 FROM live_rooms WHERE room = %(room)s)",
-                         e.room, row=json.dumps(e.row, separators=(",", ":")))
+            self._fenced(
+                "INSERT INTO live_rooms (room, row) SELECT %(room)s, %(row)s"
+                " WHERE NOT EXISTS (SELECT 1 FROM live_rooms WHERE room = %(room)s)",
+                e.room,
+                row=json.dumps(e.row, separators=(",", ":")),
+            )
         elif isinstance(e, DropRoom):
             self.pg.execute("DELETE FROM live_rooms WHERE room = %s", (e.room,))
             self.pg.execute("DELETE FROM room_journal WHERE room = %s", (e.room,))
@@ -292,7 +324,8 @@ class PgStore:
                 " VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (id) DO UPDATE SET"
                 " token_hash = EXCLUDED.token_hash, name = EXCLUDED.name,"
                 " color = EXCLUDED.color, bot = EXCLUDED.bot, expires = EXCLUDED.expires",
-                (e.player, e.token_hash, e.name, e.color, e.bot, e.expires))
+                (e.player, e.token_hash, e.name, e.color, e.bot, e.expires),
+            )
         elif isinstance(e, ForgetIdentity):
             self.pg.execute("DELETE FROM identities WHERE id = %s", (e.player,))
             self.pg_links.forget(e.player)
@@ -315,16 +348,30 @@ class PgStore:
         return identities, rooms
 
     def identities(self, where: str = "", params: Iterable[Any] = ()) -> list[dict[str, Any]]:
-        rows = self.pg.execute("SELECT id, token_hash, name, color, bot, expires"
-                               " FROM identities " + where, tuple(params)).fetchall()
-        return [{"id": r[0], "token_hash": r[1], "name": r[2], "color": r[3], "bot": r[4],
-                 "expires": r[5]} for r in rows]
+        rows = self.pg.execute(
+            "SELECT id, token_hash, name, color, bot, expires FROM identities " + where,
+            tuple(params),
+        ).fetchall()
+        return [
+            {
+                "id": r[0],
+                "token_hash": r[1],
+                "name": r[2],
+                "color": r[3],
+                "bot": r[4],
+                "expires": r[5],
+            }
+            for r in rows
+        ]
 
     def identity_by_token(self, digest: str) -> dict[str, Any] | None:
         """The identity whose token (a linked device's too) hashes to ``digest`` (made
         on any node), or None."""
-        found = self.identities("WHERE token_hash = %s OR id = (SELECT player FROM"
-                                " identity_tokens WHERE token_hash = %s)", (digest, digest))
+        found = self.identities(
+            "WHERE token_hash = %s OR id = (SELECT player FROM"
+            " identity_tokens WHERE token_hash = %s)",
+            (digest, digest),
+        )
         return found[0] if found else None
 
     def identity_by_id(self, pid: str) -> dict[str, Any] | None:
@@ -333,31 +380,35 @@ class PgStore:
 
     def load_room(self, room: str) -> SavedRoom | None:
         """A live room as stored: fixed facts, snapshot, journal."""
-        row = self.pg.execute("SELECT row, snapshot, base FROM live_rooms WHERE room = %s",
-                              (room,)).fetchone()
+        row = self.pg.execute(
+            "SELECT row, snapshot, base FROM live_rooms WHERE room = %s", (room,)
+        ).fetchone()
         if row is None:
             return None
-        saved = SavedRoom(json.loads(row[0]), json.loads(row[1]) if row[1] else None,
-                          int(row[2]))
+        saved = SavedRoom(json.loads(row[0]), json.loads(row[1]) if row[1] else None, int(row[2]))
         for seq, entry in self.pg.execute(
-                "SELECT seq, entry FROM room_journal WHERE room = %s ORDER BY seq",
-                (room,)).fetchall():
+            "SELECT seq, entry FROM room_journal WHERE room = %s ORDER BY seq", (room,)
+        ).fetchall():
             saved.entries.append((int(seq), unpack_entry(bytes(entry))))
         return saved
 
     def owner(self, room: str) -> tuple[str, int] | None:
         """The node that owns ``room`` and its epoch, as PostgreSQL has it."""
-        row = self.pg.execute("SELECT node, epoch FROM room_owner WHERE room = %s",
-                              (room,)).fetchone()
+        row = self.pg.execute(
+            "SELECT node, epoch FROM room_owner WHERE room = %s", (room,)
+        ).fetchone()
         return (str(row[0]), int(row[1])) if row else None
 
-    def claim(self, room: str, at_least: int | None, previous: tuple[str, int] | None = None
-              ) -> int | None:
+    def claim(
+        self, room: str, at_least: int | None, previous: tuple[str, int] | None = None
+    ) -> int | None:
         """Make this node the owner of ``room`` under a new epoch (past the stored one,
         and at least ``at_least``): compare-and-set against ``previous`` (node, epoch)
         when given. The new epoch, or None if the room is gone or moved on meanwhile."""
-        sql = ("UPDATE room_owner SET epoch = GREATEST(epoch + 1, %(least)s), node = %(node)s"
-               " WHERE room = %(room)s")
+        sql = (
+            "UPDATE room_owner SET epoch = GREATEST(epoch + 1, %(least)s), node = %(node)s"
+            " WHERE room = %(room)s"
+        )
         params: dict[str, Any] = {"room": room, "node": self.node, "least": at_least or 0}
         if previous is not None:
             sql += " AND node = %(old_node)s AND epoch = %(old_epoch)s"
@@ -374,27 +425,36 @@ class PgStore:
 
     def live_rooms(self) -> list[tuple[str, str, int]]:
         """Every live room with its owner node and epoch."""
-        return [(str(r), str(n), int(e)) for r, n, e in self.pg.execute(
-            "SELECT o.room, o.node, o.epoch FROM room_owner o"
-            " JOIN live_rooms l ON l.room = o.room ORDER BY o.room").fetchall()]
+        return [
+            (str(r), str(n), int(e))
+            for r, n, e in self.pg.execute(
+                "SELECT o.room, o.node, o.epoch FROM room_owner o"
+                " JOIN live_rooms l ON l.room = o.room ORDER BY o.room"
+            ).fetchall()
+        ]
 
     # -- alive marks, history -------------------------------------------------
     def mark_alive(self, now: float) -> None:
-        self.pg.execute("INSERT INTO node_alive (node, at) VALUES (%s, %s)"
-                        " ON CONFLICT (node) DO UPDATE SET at = EXCLUDED.at", (self.node, now))
+        self.pg.execute(
+            "INSERT INTO node_alive (node, at) VALUES (%s, %s)"
+            " ON CONFLICT (node) DO UPDATE SET at = EXCLUDED.at",
+            (self.node, now),
+        )
         self.local.mark_alive(now)
 
     def alive_at(self, node: str | None = None) -> float | None:
         """When ``node`` (this one by default) last said it was running."""
-        row = self.pg.execute("SELECT at FROM node_alive WHERE node = %s",
-                              (node or self.node,)).fetchone()
+        row = self.pg.execute(
+            "SELECT at FROM node_alive WHERE node = %s", (node or self.node,)
+        ).fetchone()
         return float(row[0]) if row else None
 
     def prune(self, now: float) -> bool:
         return self.local.prune(now)
 
-    def save_analysis(self, game_id: int, engine: str, budget: float,
-                      moves: list[dict[str, Any]], made_at: float) -> None:
+    def save_analysis(
+        self, game_id: int, engine: str, budget: float, moves: list[dict[str, Any]], made_at: float
+    ) -> None:
         self.local.save_analysis(game_id, engine, budget, moves, made_at)
 
     def close(self) -> None:

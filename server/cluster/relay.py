@@ -155,8 +155,11 @@ class Relay:
             else:
                 held.append(frame if isinstance(frame, bytes) else frame.encode())
             return True
-        if not isinstance(frame, bytes) or not self.service.available or \
-                (session.identity is not None and session.identity.room is not None):
+        if (
+            not isinstance(frame, bytes)
+            or not self.service.available
+            or (session.identity is not None and session.identity.room is not None)
+        ):
             return False  # (a player in a room here joins nothing: no need to look)
         kind, fields = _peek(frame)
         if session.identity is None:
@@ -167,15 +170,23 @@ class Relay:
             if ident is not None and ident.room is None:
                 await self._resume_elsewhere(session, ident.id, fields.get("since"))
             return True
-        if kind == "join-room" and isinstance(fields.get("room"), str) \
-                and session.identity.room is None:
+        if (
+            kind == "join-room"
+            and isinstance(fields.get("room"), str)
+            and session.identity.room is None
+        ):
             code = fields["room"].strip().upper()
             if code in self.server.hub.lobby.rooms or not 0 < len(code) <= 16:
                 return False
             try:  # private rooms are not listed: the lease says who owns it
                 owner = await self.redis.get(owner_key(code))
-                if owner is None or _text(owner) == self.node or session.link.closed \
-                        or session.identity is None or session.identity.room is not None:
+                if (
+                    owner is None
+                    or _text(owner) == self.node
+                    or session.link.closed
+                    or session.identity is None
+                    or session.identity.room is not None
+                ):
                     return False
                 await self._open(session, code, _text(owner), None)
             except (RedisError, OSError):
@@ -229,16 +240,21 @@ class Relay:
         """Read ``key`` from its start: a new room's stream (none before it)."""
         self._read_from[key] = "0-0"
 
-    async def _open(self, session: Session, room: str, owner: str, since: int | None
-                    ) -> None:
+    async def _open(self, session: Session, room: str, owner: str, since: int | None) -> None:
         assert session.identity is not None
         await self.watch(out_key(room))
         self._conns += 1
         proxy = Proxy(session, session.identity.id, room, owner, f"{self.node}:{self._conns}")
         self.proxies[session] = proxy
-        self._send_in(proxy, {"k": "open", "a": session.link.peer,
-                              "since": -1 if since is None else since,
-                              "deltas": int(session.identity.deltas)})
+        self._send_in(
+            proxy,
+            {
+                "k": "open",
+                "a": session.link.peer,
+                "since": -1 if since is None else since,
+                "deltas": int(session.identity.deltas),
+            },
+        )
 
     def _send_in(self, proxy: Proxy, fields: dict[str, Any]) -> None:
         fields.update(p=proxy.pid, n=self.node, i=proxy.conn, s=proxy.sent)
@@ -260,8 +276,7 @@ class Relay:
                 self.proxies.pop(session, None)
                 self._send_in(proxy, {"k": "close"})  # (if the old owner still runs)
                 self.moving[session] = []
-                task = asyncio.get_running_loop().create_task(
-                    self._follow(session, proxy.room))
+                task = asyncio.get_running_loop().create_task(self._follow(session, proxy.room))
                 self._following.add(task)
                 task.add_done_callback(self._following.discard)
 
@@ -305,8 +320,12 @@ class Relay:
                 continue
             seq = int(fields.get(b"s", -1))
             if seq != proxy.expected:
-                log.warning("relay: lost frames for %s (got %d, wanted %d); resyncing",
-                            pid, seq, proxy.expected)
+                log.warning(
+                    "relay: lost frames for %s (got %d, wanted %d); resyncing",
+                    pid,
+                    seq,
+                    proxy.expected,
+                )
                 self._drop(session, MOVED_CLOSE, MOVED_REASON)
                 return
             proxy.expected += 1
@@ -331,9 +350,16 @@ class Relay:
         if kind == "open":
             if link is not None and link.session is not None:
                 self._end(link, now)
-            self._attach(room, pid, _text(fields.get(b"n", b"")),
-                         _text(fields.get(b"a", b"?")), conn, int(fields.get(b"since", -1)),
-                         bool(int(fields.get(b"deltas", 0))), now)
+            self._attach(
+                room,
+                pid,
+                _text(fields.get(b"n", b"")),
+                _text(fields.get(b"a", b"?")),
+                conn,
+                int(fields.get(b"since", -1)),
+                bool(int(fields.get(b"deltas", 0))),
+                now,
+            )
         elif link is None or link.session is None or link.conn != conn:
             return  # an older connection's (the player reconnected since)
         elif kind == "frame":
@@ -344,8 +370,17 @@ class Relay:
             link.closed = True
             self._end(link, now)
 
-    def _attach(self, room: str, pid: str, edge: str, peer: str, conn: str, since: int,
-                deltas: bool, now: float) -> None:
+    def _attach(
+        self,
+        room: str,
+        pid: str,
+        edge: str,
+        peer: str,
+        conn: str,
+        since: int,
+        deltas: bool,
+        now: float,
+    ) -> None:
         hub = self.service.hub
         link = RemoteLink(self, room, pid, edge, peer, conn)
         session = Session(self.server, link, now)
@@ -437,8 +472,13 @@ class Relay:
     def players(self) -> dict[str, str]:
         """Owner: every member of the rooms this node owns -> its room."""
         rooms = self.server.hub.lobby.rooms
-        return {m.id: code for code in self.service.store.epochs if code in rooms
-                for m in rooms[code].members if not m.bot}
+        return {
+            m.id: code
+            for code in self.service.store.epochs
+            if code in rooms
+            for m in rooms[code].members
+            if not m.bot
+        }
 
 
 def _peek(frame: bytes) -> tuple[str, dict[str, Any]]:

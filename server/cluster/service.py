@@ -28,11 +28,11 @@ import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from ..io.connection import Connection
+from . import shared_rate
 from .cluster_hub import ClusterHub
 from .lease import Leases, owner_key
 from .node import ADDR_TTL_MS, Registry, addr_key, held_key, node_key
 from .pg_bans import sync_bans
-from . import shared_rate
 from .pg_store import PgStore
 from .relay import PLAYER_TTL_MS, Relay, _text, in_key, out_key, player_key
 
@@ -58,11 +58,19 @@ class ClusterService:
         self.node = self.store.node
         self.lease_ms = config.lease_ms
         self.redis: Any = aioredis.from_url(
-            config.cluster, socket_timeout=max(0.5, config.lease_ms / 1000),
-            socket_connect_timeout=max(0.5, config.lease_ms / 1000))
+            config.cluster,
+            socket_timeout=max(0.5, config.lease_ms / 1000),
+            socket_connect_timeout=max(0.5, config.lease_ms / 1000),
+        )
         timeout = max(0.5, config.lease_ms / 1000)
-        self.leases = Leases(self.redis, self.node, self.lease_ms, now=redis.Redis.from_url(
-            config.cluster, socket_timeout=timeout, socket_connect_timeout=timeout))
+        self.leases = Leases(
+            self.redis,
+            self.node,
+            self.lease_ms,
+            now=redis.Redis.from_url(
+                config.cluster, socket_timeout=timeout, socket_connect_timeout=timeout
+            ),
+        )
         self.registry = Registry(self.redis, self.node, address, self.lease_ms)
         self.address = address
         self.available = False
@@ -137,8 +145,9 @@ class ClusterService:
         if not self.available:
             return True
         try:
-            counts = {_text(n): int(c) for n, c in
-                      (await self.redis.hgetall(addr_key(peer))).items()}
+            counts = {
+                _text(n): int(c) for n, c in (await self.redis.hgetall(addr_key(peer))).items()
+            }
             others = sorted(n for n, c in counts.items() if n != self.node and c > 0)
             alive = [True] * len(others)
             if others:
@@ -146,8 +155,7 @@ class ClusterService:
                 for node in others:
                     pipe.exists(node_key(node))
                 alive = [bool(x) for x in await pipe.execute()]
-            total = self.server.per_ip[peer] + sum(
-                counts[n] for n, up in zip(others, alive) if up)
+            total = self.server.per_ip[peer] + sum(counts[n] for n, up in zip(others, alive) if up)
             if total >= self.server.config.max_connections_per_ip:
                 return False
             pipe = self.redis.pipeline(transaction=False)
@@ -164,8 +172,9 @@ class ClusterService:
         if not self.available or not address:
             return 0
         try:
-            counts = {_text(n): int(c) for n, c in
-                      self.leases.now.hgetall(held_key(address)).items()}
+            counts = {
+                _text(n): int(c) for n, c in self.leases.now.hgetall(held_key(address)).items()
+            }
             others = sorted(n for n, c in counts.items() if n != self.node and c > 0)
             if not others:
                 return 0
@@ -183,9 +192,13 @@ class ClusterService:
             return 0.0
         config = self.server.config
         try:
-            return shared_rate.take(self.leases.now, address,
-                                    config.room_creations_per_minute / 60.0,
-                                    config.room_creation_burst, now)
+            return shared_rate.take(
+                self.leases.now,
+                address,
+                config.room_creations_per_minute / 60.0,
+                config.room_creation_burst,
+                now,
+            )
         except (RedisError, OSError, ValueError):
             return 0.0
 
@@ -283,8 +296,11 @@ class ClusterService:
                     await self._take_over_dead_rooms()
             except (RedisError, OSError) as exc:
                 if not self._cut_off:
-                    log.warning("cluster: Redis is unreachable (%s); serving the rooms "
-                                "this node owns, refusing cross-node work", exc)
+                    log.warning(
+                        "cluster: Redis is unreachable (%s); serving the rooms "
+                        "this node owns, refusing cross-node work",
+                        exc,
+                    )
                 self.available = False
                 self._cut_off = True
             except Exception:
@@ -303,15 +319,17 @@ class ClusterService:
             self.store.disown(room)
             self._lost(room)
         rooms = self.hub.lobby.rooms
-        listings = {code: rooms[code].summary() for code in self.store.epochs
-                    if code in rooms and not rooms[code].private and not rooms[code].closed}
+        listings = {
+            code: rooms[code].summary()
+            for code in self.store.epochs
+            if code in rooms and not rooms[code].private and not rooms[code].closed
+        }
         gone = sorted(self._listed - set(listings))
         rejoined = await self.registry.beat(listings, gone)
         self._listed = set(listings)
         if rejoined or not self.available:
             if self._cut_off:
-                log.warning("cluster: Redis answers; node %s is back in the cluster",
-                            self.node)
+                log.warning("cluster: Redis answers; node %s is back in the cluster", self.node)
             self._quiet_until = time.monotonic() + self.lease_ms / 1000
         self.available = True
         self._cut_off = False
@@ -338,9 +356,13 @@ class ClusterService:
         if listed is not None:
             listed.own = self.address
             listed.peers = tuple(a for n, a in sorted(self.nodes.items()) if n != self.node)
-        self.elsewhere = [listing for code, listing in (await self.registry.listings()).items()
-                          if listing.get("node") != self.node and code not in rooms
-                          and listing.get("node") in self.nodes]
+        self.elsewhere = [
+            listing
+            for code, listing in (await self.registry.listings()).items()
+            if listing.get("node") != self.node
+            and code not in rooms
+            and listing.get("node") in self.nodes
+        ]
 
     async def _relay_beat(self) -> None:
         """Say where this node's players are; let relayed clients of a room whose owner
@@ -352,9 +374,10 @@ class ClusterService:
         for room in relayed:
             pipe.get(owner_key(room))
         answers = await pipe.execute()
-        owners = answers[len(answers) - len(relayed):] if relayed else []
-        self.relay.check_owners({room: None if o is None else _text(o)
-                                 for room, o in zip(relayed, owners)})
+        owners = answers[len(answers) - len(relayed) :] if relayed else []
+        self.relay.check_owners(
+            {room: None if o is None else _text(o) for room, o in zip(relayed, owners)}
+        )
 
     async def _take_over_dead_rooms(self) -> None:
         self.store.connected()
@@ -363,7 +386,8 @@ class ClusterService:
                 continue  # owned here, or its owner lives (a live node's room may be
                 # between its creation and its lease when Redis blinked)
             if await self.leases.held(room) or (
-                    node != self.node and await self.registry.is_alive(node)):
+                node != self.node and await self.registry.is_alive(node)
+            ):
                 continue  # (a node that registered since this beat's look)
             await self.take_over(room, (node, epoch))  # (this node's own, let go, too)
 
@@ -389,6 +413,11 @@ class ClusterService:
         self.takeovers += 1
         with contextlib.suppress(RedisError, OSError):
             await self.registry.unlist([room])
-        log.warning("room %s taken over from node %s (epoch %d)", room, previous[0], claimed,
-                    extra={"room": room})
+        log.warning(
+            "room %s taken over from node %s (epoch %d)",
+            room,
+            previous[0],
+            claimed,
+            extra={"room": room},
+        )
         return True

@@ -55,16 +55,16 @@ class AdminAccess:
     def __init__(self, token: str | None = None, networks: Iterable[str] = ()) -> None:
         self.token = token or new_token()
         self.networks: tuple[Network, ...] = tuple(network(n) for n in networks)
-        self.failures = Backoff(FREE_FAILURES, FAILURE_WAIT, FAILURE_WAIT_CAP,
-                                FAILURES_FORGOTTEN)
+        self.failures = Backoff(FREE_FAILURES, FAILURE_WAIT, FAILURE_WAIT_CAP, FAILURES_FORGOTTEN)
 
     def peer_allowed(self, address: str) -> bool:
         """A loopback peer, or one inside an ``--admin-from`` network."""
         found = _address(address)
         if found is None:
             return False
-        return found.is_loopback or any(found in net for net in self.networks
-                                        if net.version == found.version)
+        return found.is_loopback or any(
+            found in net for net in self.networks if net.version == found.version
+        )
 
     def token_ok(self, token: str) -> bool:
         """The admin token, compared in constant time."""

@@ -31,8 +31,14 @@ class Ban:
 
     def to_map(self) -> dict[str, object]:
         """As the admin status lists it (never the token's hash)."""
-        return {"ban": self.ban, "address": self.address, "player": self.player,
-                "name": self.name, "until": self.until, "reason": self.reason}
+        return {
+            "ban": self.ban,
+            "address": self.address,
+            "player": self.player,
+            "name": self.name,
+            "until": self.until,
+            "reason": self.reason,
+        }
 
 
 def normal_address(text: str) -> str | None:
@@ -83,15 +89,15 @@ class Bans:
         if not self.by_id:
             return None
         found = normal_address(address)
-        return self._latest([b for b in self.by_id.values()
-                             if b.address is not None and b.address == found], now)
+        return self._latest(
+            [b for b in self.by_id.values() if b.address is not None and b.address == found], now
+        )
 
     def token(self, token_hash: str, now: float) -> Ban | None:
         """The ban in force on the identity with this token hash, if any."""
         if not self.by_id:
             return None
-        return self._latest([b for b in self.by_id.values() if b.token_hash == token_hash],
-                            now)
+        return self._latest([b for b in self.by_id.values() if b.token_hash == token_hash], now)
 
     @staticmethod
     def _latest(bans: list[Ban], now: float) -> Ban | None:

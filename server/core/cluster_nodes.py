@@ -74,9 +74,10 @@ class NodeList:
         others = [u for u in dict.fromkeys(self.peers) if u != self.own]
         if not others:
             return []
-        return ([self.own] if self.own else [])[:1] + others[:MAX_NODES - 1]
+        return ([self.own] if self.own else [])[:1] + others[: MAX_NODES - 1]
 
     def origins(self) -> frozenset[str]:
         """The web origins of every node's pages (accepted like this node's own)."""
-        return frozenset(o for o in map(page_origin, (self.own or "", *self.peers))
-                         if o is not None)
+        return frozenset(
+            o for o in map(page_origin, (self.own or "", *self.peers)) if o is not None
+        )

@@ -176,6 +176,11 @@ class ServerConfig:
 
     def retention(self) -> Limits:
         """The store's history limits (see ``server/io/retention.py``)."""
-        return Limits(chat_days=self.chat_days, chat_rows_per_room=self.chat_rows_per_room,
-                      chat_rows=self.chat_rows, games_days=self.games_days,
-                      games_rows=self.games_rows, games_mb=self.games_mb)
+        return Limits(
+            chat_days=self.chat_days,
+            chat_rows_per_room=self.chat_rows_per_room,
+            chat_rows=self.chat_rows,
+            games_days=self.games_days,
+            games_rows=self.games_rows,
+            games_mb=self.games_mb,
+        )

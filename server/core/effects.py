@@ -203,11 +203,33 @@ class Wake:
     at: float | None
 
 
-Stored = SaveChat | SaveGame | SaveRoom | Log | SaveSnapshot | DropRoom | SaveIdentity | \
-    ForgetIdentity | SaveToken | SaveLinkCode | DropLinkCode
+Stored = (
+    SaveChat
+    | SaveGame
+    | SaveRoom
+    | Log
+    | SaveSnapshot
+    | DropRoom
+    | SaveIdentity
+    | ForgetIdentity
+    | SaveToken
+    | SaveLinkCode
+    | DropLinkCode
+)
 Effect = Send | Think | Work | Wake | Stored
-STORED = (SaveChat, SaveGame, SaveRoom, Log, SaveSnapshot, DropRoom, SaveIdentity,
-          ForgetIdentity, SaveToken, SaveLinkCode, DropLinkCode)
+STORED = (
+    SaveChat,
+    SaveGame,
+    SaveRoom,
+    Log,
+    SaveSnapshot,
+    DropRoom,
+    SaveIdentity,
+    ForgetIdentity,
+    SaveToken,
+    SaveLinkCode,
+    DropLinkCode,
+)
 
 
 class Outbox:

@@ -133,7 +133,8 @@ class PerAddress:
         return bucket.retry_after()
 
     def _prune(self, now: float) -> None:
-        full = [a for a, b in self._buckets.items()
-                if b.tokens + (now - b.stamp) * self.rate >= b.burst]
+        full = [
+            a for a, b in self._buckets.items() if b.tokens + (now - b.stamp) * self.rate >= b.burst
+        ]
         for address in full:
             del self._buckets[address]

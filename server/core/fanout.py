@@ -46,11 +46,12 @@ class FrameBudget(TokenBucket):
 class RoomBudget:
     """One room's spectator budgets (see the module docstring)."""
 
-    def __init__(self, chat: tuple[float, int], roster: tuple[float, int], now: float
-                 ) -> None:
+    def __init__(self, chat: tuple[float, int], roster: tuple[float, int], now: float) -> None:
         """``chat``, ``roster``: (frames per second, burst) of each budget."""
-        self.kinds: dict[Kind, FrameBudget] = {"chat": FrameBudget(*chat, now),
-                                               "roster": FrameBudget(*roster, now)}
+        self.kinds: dict[Kind, FrameBudget] = {
+            "chat": FrameBudget(*chat, now),
+            "roster": FrameBudget(*roster, now),
+        }
 
     def wait(self, kind: Kind, cost: int, now: float) -> float:
         return self.kinds[kind].wait(cost, now)

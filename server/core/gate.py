@@ -12,8 +12,8 @@ player from another address.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Generic, TypeVar
 from collections.abc import Hashable
+from typing import Generic, TypeVar
 
 T = TypeVar("T", bound=Hashable)
 

@@ -43,16 +43,24 @@ class Moderation:
     def check_join(self, ident: Identity, now: float, re: int | None) -> None:
         """Refuse ``join-room`` by a kicked identity or address, or into a locked room."""
         self._expire(now)
-        until = max(self.kicked.get(ident.id, 0.0),
-                    self.kicked_addresses.get(ident.address, 0.0) if ident.address else 0.0)
+        until = max(
+            self.kicked.get(ident.id, 0.0),
+            self.kicked_addresses.get(ident.address, 0.0) if ident.address else 0.0,
+        )
         if until > now:
             wait = seconds_left(until, now)
-            raise ProtocolError(ErrorCode.KICKED, "The host removed you from this room; you "
-                                f"can join it again in {_duration(wait)}.", re,
-                                retry_after=wait)
+            raise ProtocolError(
+                ErrorCode.KICKED,
+                f"The host removed you from this room; you can join it again in {_duration(wait)}.",
+                re,
+                retry_after=wait,
+            )
         if self.locked:
-            raise ProtocolError(ErrorCode.ROOM_LOCKED, "The host has locked this room: nobody "
-                                "new can join it now.", re)
+            raise ProtocolError(
+                ErrorCode.ROOM_LOCKED,
+                "The host has locked this room: nobody new can join it now.",
+                re,
+            )
 
     def check_chat(self, ident: Identity, now: float, re: int | None) -> None:
         """Refuse ``chat`` from a muted member (``retry_after`` when the mute ends)."""
@@ -62,11 +70,14 @@ class Moderation:
         if until is not None and until <= now:
             return  # ended; the room's next tick says so
         if until is None:
-            raise ProtocolError(ErrorCode.MUTED, "The host has muted your chat in this room.",
-                                re)
+            raise ProtocolError(ErrorCode.MUTED, "The host has muted your chat in this room.", re)
         wait = seconds_left(until, now)
-        raise ProtocolError(ErrorCode.MUTED, "The host has muted your chat in this room for "
-                            f"{_duration(wait)} more.", re, retry_after=wait)
+        raise ProtocolError(
+            ErrorCode.MUTED,
+            f"The host has muted your chat in this room for {_duration(wait)} more.",
+            re,
+            retry_after=wait,
+        )
 
     def next_mute_end(self) -> float | None:
         ends = [t for t in self.muted.values() if t is not None]
@@ -83,18 +94,20 @@ class Moderation:
     def depart(self, pid: str) -> None:
         self.arrivals.pop(pid, None)
 
-    def successor(self, seated: list[Identity], spectators: list[Identity]
-                  ) -> Identity | None:
+    def successor(self, seated: list[Identity], spectators: list[Identity]) -> Identity | None:
         """Who hosts when the host is gone for good: the connected human seated player
         who arrived first, else the first connected human spectator, else the first
         human member; computers never host."""
+
         def first(people: list[Identity]) -> Identity | None:
             humans = [m for m in people if not m.bot]
             return min(humans, key=lambda m: self.arrivals.get(m.id, 1 << 62), default=None)
 
-        return first([m for m in seated if m.connected]) \
-            or first([m for m in spectators if m.connected]) \
+        return (
+            first([m for m in seated if m.connected])
+            or first([m for m in spectators if m.connected])
             or first(seated + spectators)
+        )
 
     def kick(self, pid: str, address: str, until: float, now: float) -> None:
         self._expire(now)
@@ -110,21 +123,30 @@ class Moderation:
 
     # -- durability -----------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
-        return {"host": self.host, "locked": self.locked, "muted": dict(self.muted),
-                "kicked": dict(self.kicked), "kicked_addresses": dict(self.kicked_addresses),
-                "arrivals": dict(self.arrivals), "arrived": self.arrived}
+        return {
+            "host": self.host,
+            "locked": self.locked,
+            "muted": dict(self.muted),
+            "kicked": dict(self.kicked),
+            "kicked_addresses": dict(self.kicked_addresses),
+            "arrivals": dict(self.arrivals),
+            "arrived": self.arrived,
+        }
 
     @classmethod
     def from_json(cls, data: dict[str, Any] | None, host: str | None) -> Moderation:
         """The saved state, or (a snapshot from before hosts) ``host`` and nothing else."""
         if data is None:
             return cls(host=host)
-        return cls(host=data["host"], locked=bool(data["locked"]),
-                   muted={k: None if v is None else float(v) for k, v in data["muted"].items()},
-                   kicked={k: float(v) for k, v in data["kicked"].items()},
-                   kicked_addresses={k: float(v) for k, v in data["kicked_addresses"].items()},
-                   arrivals={k: int(v) for k, v in data["arrivals"].items()},
-                   arrived=int(data["arrived"]))
+        return cls(
+            host=data["host"],
+            locked=bool(data["locked"]),
+            muted={k: None if v is None else float(v) for k, v in data["muted"].items()},
+            kicked={k: float(v) for k, v in data["kicked"].items()},
+            kicked_addresses={k: float(v) for k, v in data["kicked_addresses"].items()},
+            arrivals={k: int(v) for k, v in data["arrivals"].items()},
+            arrived=int(data["arrived"]),
+        )
 
 
 def _duration(seconds: float) -> str:

@@ -32,6 +32,7 @@ from gridhall import protocol as p
 from gridhall.protocol import ErrorCode, ProtocolError
 from gridhall.protocol.features import CLUSTER, FEATURES
 
+from ..games.base import JSON
 from .bans import Bans, refusal
 from .cluster_nodes import NodeList
 from .config import ServerConfig
@@ -52,7 +53,6 @@ from .effects import (
 )
 from .fairness import PasswordGuard, PerAddress
 from .fanout import Kind, RoomBudget
-from ..games.base import JSON
 from .identity import Identities, Identity, token_hash
 from .journal import (
     Back,
@@ -100,8 +100,9 @@ class Hub:
     def __init__(self, config: ServerConfig) -> None:
         self.config = config
         self.identities = Identities()
-        self.lobby = Lobby(self, config.max_rooms, config.grace_seconds,
-                           config.max_rooms_per_address)
+        self.lobby = Lobby(
+            self, config.max_rooms, config.grace_seconds, config.max_rooms_per_address
+        )
         self.passwords = PasswordGuard()
         self.links = LinkCodes()
         """Live link codes (by hash) and the backoff on wrong ones (``server/core/linking.py``)."""
@@ -111,8 +112,9 @@ class Hub:
         """Every rating (loaded from the store at start; rated rooms update it)."""
         self.nodes = NodeList(config.peers)
         """The cluster's node addresses for ``welcome.nodes`` (``server/core/cluster_nodes.py``)."""
-        self.creations = PerAddress(config.room_creations_per_minute / 60.0,
-                                    config.room_creation_burst)
+        self.creations = PerAddress(
+            config.room_creations_per_minute / 60.0, config.room_creation_burst
+        )
         self._armed: dict[str, float | None] = {}
         self._expiry: dict[str, float] = {}
         """Roomless, disconnected identities: player id -> when they are forgotten."""
@@ -126,18 +128,27 @@ class Hub:
         self._kept: list[Identity] = []
         """Offline rated players who left their room in this input (kept, not forgotten)."""
         self._handlers: dict[type[Any], Handler] = {
-            p.ListRooms: self._list_rooms, p.CreateRoom: self._create_room,
-            p.JoinRoom: self._join_room, p.LeaveRoom: self._leave_room, p.Sync: self._sync,
-            p.PlayerInfo: self._player_info, p.Move: self._move, p.Chat: self._chat,
-            p.Resign: self._resign, p.PlayAgain: self._play_again,
-            p.AgreeAgain: self._agree_again, p.DeclineAgain: self._decline_again,
-            p.Offer: self._offer, p.Answer: self._answer, p.Start: self._start,
-            p.Host: self._host, p.LinkCode: self._link_code,
+            p.ListRooms: self._list_rooms,
+            p.CreateRoom: self._create_room,
+            p.JoinRoom: self._join_room,
+            p.LeaveRoom: self._leave_room,
+            p.Sync: self._sync,
+            p.PlayerInfo: self._player_info,
+            p.Move: self._move,
+            p.Chat: self._chat,
+            p.Resign: self._resign,
+            p.PlayAgain: self._play_again,
+            p.AgreeAgain: self._agree_again,
+            p.DeclineAgain: self._decline_again,
+            p.Offer: self._offer,
+            p.Answer: self._answer,
+            p.Start: self._start,
+            p.Host: self._host,
+            p.LinkCode: self._link_code,
         }
 
     # -- session inputs -------------------------------------------------------
-    def hello(self, msg: p.Hello, now: float, address: str = ""
-              ) -> tuple[Identity, list[Effect]]:
+    def hello(self, msg: p.Hello, now: float, address: str = "") -> tuple[Identity, list[Effect]]:
         """A connection (from ``address``) says hello: resume the token's identity
         or make a new one. A name that cannot be kept raises ProtocolError.
 
@@ -147,8 +158,9 @@ class Hub:
         if msg.token:
             ban = self.bans.token(token_hash(msg.token), now)
             if ban is not None:
-                raise ProtocolError(ErrorCode.BANNED, refusal(ban), msg.id,
-                                    retry_after=round(ban.until - now, 3))
+                raise ProtocolError(
+                    ErrorCode.BANNED, refusal(ban), msg.id, retry_after=round(ban.until - now, 3)
+                )
         name = clean_name(msg.name, msg.id)
         out = Outbox()
         ident: Identity | None
@@ -161,8 +173,12 @@ class Hub:
             if ident is not None and ident.linked:  # a ban names the first device's token
                 ban = self.bans.token(ident.token_hash, now)
                 if ban is not None:
-                    raise ProtocolError(ErrorCode.BANNED, refusal(ban), msg.id,
-                                        retry_after=round(ban.until - now, 3))
+                    raise ProtocolError(
+                        ErrorCode.BANNED,
+                        refusal(ban),
+                        msg.id,
+                        retry_after=round(ban.until - now, 3),
+                    )
         if ident is None or ident.bot is not None or token is None:
             ident, token = self.identities.create(name)
         elif ident.room is None and msg.link is None:
@@ -171,48 +187,66 @@ class Hub:
         ident.address = address
         ident.deltas = bool(msg.deltas)
         nodes = self.nodes.addresses()
-        out.send([ident.id], p.Welcome(protocol=p.PROTOCOL_VERSION, player=ident.id,
-                                       token=token, server=self.config.name, re=msg.id,
-                                       features=[*FEATURES, *([CLUSTER] if nodes else [])],
-                                       name=ident.name, nodes=nodes or None))
+        out.send(
+            [ident.id],
+            p.Welcome(
+                protocol=p.PROTOCOL_VERSION,
+                player=ident.id,
+                token=token,
+                server=self.config.name,
+                re=msg.id,
+                features=[*FEATURES, *([CLUSTER] if nodes else [])],
+                name=ident.name,
+                nodes=nodes or None,
+            ),
+        )
         out.add(self._saved(ident))
         if self._expiry.pop(ident.id, None) is not None:
             out.add(Wake("@" + ident.id, None))
         room = ident.room
         if room is not None:
-            self._input(out, room, Back(ident.id, msg.since), now,
-                        lambda: room.resumed(out, ident, now, msg.id, msg.since))
+            self._input(
+                out,
+                room,
+                Back(ident.id, msg.since),
+                now,
+                lambda: room.resumed(out, ident, now, msg.id, msg.since),
+            )
         return ident, out.effects
 
-    def _redeem(self, out: Outbox, msg: p.Hello, address: str, now: float
-                ) -> tuple[Identity, str]:
+    def _redeem(self, out: Outbox, msg: p.Hello, address: str, now: float) -> tuple[Identity, str]:
         """``hello`` with a link code: the identity that asked for it, with a new
         token of this device's own (its hash kept beside the first one's)."""
         assert msg.link is not None
         wait = self.links.wait(address, now)
         if wait > 0:
-            raise ProtocolError(ErrorCode.RATE_LIMITED, "Too many wrong link codes; wait "
-                                f"{wait:.1f} s before trying again.", msg.id,
-                                retry_after=round(wait, 3))
+            raise ProtocolError(
+                ErrorCode.RATE_LIMITED,
+                f"Too many wrong link codes; wait {wait:.1f} s before trying again.",
+                msg.id,
+                retry_after=round(wait, 3),
+            )
         try:
             player, digest = self.links.redeem(msg.link, address, now)
             ident = self.identities.by_id.get(player)
             if ident is None or ident.bot is not None:
                 raise LinkRefused(player)
         except LinkRefused:
-            raise ProtocolError(ErrorCode.BAD_LINK, "That link code is wrong, used or "
-                                "expired; ask the other device for a new one.",
-                                msg.id) from None
+            raise ProtocolError(
+                ErrorCode.BAD_LINK,
+                "That link code is wrong, used or expired; ask the other device for a new one.",
+                msg.id,
+            ) from None
         out.add(DropLinkCode(digest))
         ban = self.bans.token(ident.token_hash, now)
         if ban is not None:
-            raise ProtocolError(ErrorCode.BANNED, refusal(ban), msg.id,
-                                retry_after=round(ban.until - now, 3))
+            raise ProtocolError(
+                ErrorCode.BANNED, refusal(ban), msg.id, retry_after=round(ban.until - now, 3)
+            )
         token = secrets.token_urlsafe(24)
         self.identities.add_token(ident, token_hash(token))
         out.add(SaveToken(ident.id, token_hash(token)))
-        log.info("%s linked a new device from %s", ident.id, address,
-                 extra={"player": ident.id})
+        log.info("%s linked a new device from %s", ident.id, address, extra={"player": ident.id})
         return ident, token
 
     def _link_code(self, out: Outbox, ident: Identity, msg: p.LinkCode, now: float) -> None:
@@ -220,11 +254,11 @@ class Hub:
         code, digest, _old = self.links.issue(ident.id, now)
         expires = self.links.expires(ident.id) or now
         out.add(SaveLinkCode(digest, ident.id, expires))
-        out.send([ident.id], p.LinkCodeIssued(code=shown(code), expires_at=expires,
-                                              re=msg.id))
+        out.send([ident.id], p.LinkCodeIssued(code=shown(code), expires_at=expires, re=msg.id))
 
-    def handle(self, ident: Identity, msg: Any, now: float
-               ) -> tuple[list[Effect], ProtocolError | None]:
+    def handle(
+        self, ident: Identity, msg: Any, now: float
+    ) -> tuple[list[Effect], ProtocolError | None]:
         """Any message after ``hello``: its effects, or the refusal to send back.
 
         Time-driven rules of the sender's room run first (a clock that ran out
@@ -241,8 +275,7 @@ class Hub:
         elif isinstance(msg, (p.ListRooms, p.CreateRoom, p.LinkCode)):  # journalled inside
             error = self._attempt(lambda: handler(out, ident, msg, now))
         else:
-            room = before or (self._room_named(msg.room) if isinstance(msg, p.JoinRoom)
-                              else None)
+            room = before or (self._room_named(msg.room) if isinstance(msg, p.JoinRoom) else None)
             choices: dict[str, str] = {}
             act: Handler = handler
             if isinstance(msg, p.Host):  # what it decides beyond the message is journalled
@@ -250,13 +283,19 @@ class Hub:
 
             def entry() -> Entry:
                 return Request(ident.id, msg, choices.get("addr"), choices.get("seat"))
+
             if room is None:
                 error = self._attempt(lambda: act(out, ident, msg, now))
             else:
-                error = self._attempt(lambda: self._input(
-                    out, room, entry, now, lambda: act(out, ident, msg, now)))
-        if ident.room is None and before is None and isinstance(msg, p.PlayerInfo) \
-                and error is None:
+                error = self._attempt(
+                    lambda: self._input(out, room, entry, now, lambda: act(out, ident, msg, now))
+                )
+        if (
+            ident.room is None
+            and before is None
+            and isinstance(msg, p.PlayerInfo)
+            and error is None
+        ):
             out.add(self._saved(ident))
         return out.effects, error
 
@@ -268,8 +307,7 @@ class Hub:
         if room is not None:
             if ident.role == "spectator":  # a spectator's drop is a departure
                 self._budget(room, now).charge("roster", len(room.members), now)
-            self._input(out, room, Gone(ident.id), now,
-                        lambda: room.disconnected(out, ident, now))
+            self._input(out, room, Gone(ident.id), now, lambda: room.disconnected(out, ident, now))
         else:
             self._expire_later(out, ident, now)
         return out.effects
@@ -280,8 +318,13 @@ class Hub:
         room = self.lobby.rooms.get(job.room)
         bot = self.identities.by_id.get(job.bot)
         if room is not None and bot is not None and bot.room is room:
-            self._input(out, room, ComputerMoved(bot.id, job.request, move), now,
-                        lambda: room.computer_move(out, bot, job.request, move, now))
+            self._input(
+                out,
+                room,
+                ComputerMoved(bot.id, job.request, move),
+                now,
+                lambda: room.computer_move(out, bot, job.request, move, now),
+            )
         return out.effects
 
     def work_done(self, room_code: str, ticket: int, answer: JSON, now: float) -> list[Effect]:
@@ -292,10 +335,12 @@ class Hub:
             self._input(out, room, Tick(), now, lambda: room.tick(out, now))
             asker = room.pending.ident if room.pending is not None else None
             # whether the asker was still there decides the outcome
-            entry = JobAnswered(ticket, answer) if asker is None else \
-                JobAnswered(ticket, answer, asker.id, asker.connected)
-            self._input(out, room, entry, now,
-                        lambda: room.work_done(out, ticket, answer, now))
+            entry = (
+                JobAnswered(ticket, answer)
+                if asker is None
+                else JobAnswered(ticket, answer, asker.id, asker.connected)
+            )
+            self._input(out, room, entry, now, lambda: room.work_done(out, ticket, answer, now))
         return out.effects
 
     def wake(self, key: str, now: float) -> list[Effect]:
@@ -303,8 +348,12 @@ class Hub:
         out = Outbox()
         if key.startswith("@"):
             ident = self.identities.by_id.get(key[1:])
-            if self._expiry.pop(key[1:], None) is not None and ident is not None \
-                    and not ident.connected and ident.room is None:
+            if (
+                self._expiry.pop(key[1:], None) is not None
+                and ident is not None
+                and not ident.connected
+                and ident.room is None
+            ):
                 self._forget(out, ident)
             return out.effects
         self._armed.pop(key, None)
@@ -318,8 +367,7 @@ class Hub:
         ProtocolError(``no-such-room``) if there is none."""
         room = self.lobby.find(code)
         out = Outbox()
-        self._input(out, room, Closed(), now,
-                    lambda: close_room(out, room, reason, now))
+        self._input(out, room, Closed(), now, lambda: close_room(out, room, reason, now))
         log.info("room %s closed by the operator", room.code, extra={"room": room.code})
         return out.effects
 
@@ -334,8 +382,9 @@ class Hub:
         forgotten now (an offline player with a rating is kept, see
         :meth:`_expire_later`); a connected one stays (in the lobby)."""
         if not ident.connected and not self._replaying:  # a restore sweeps at its end
-            if (self.ratings.has(ident.id) and ident.bot is None) \
-                    or (self.links.expires(ident.id) or 0.0) > now:
+            if (self.ratings.has(ident.id) and ident.bot is None) or (
+                self.links.expires(ident.id) or 0.0
+            ) > now:
                 self._kept.append(ident)  # kept for its rating, or its link code
                 return
             self.identities.forget(ident)
@@ -343,8 +392,14 @@ class Hub:
             self._released.append(ident.id)
 
     # -- the journal ----------------------------------------------------------
-    def _input(self, out: Outbox, room: Room, entry: Entry | Callable[[], Entry], now: float,
-               call: Callable[[], None]) -> None:
+    def _input(
+        self,
+        out: Outbox,
+        room: Room,
+        entry: Entry | Callable[[], Entry],
+        now: float,
+        call: Callable[[], None],
+    ) -> None:
         """Run one input of ``room``; journal it if it changed the room, keep the
         room's timer in step, and snapshot the room when a new game began. ``entry``
         may be a function, for an input whose entry holds what it decided."""
@@ -374,8 +429,10 @@ class Hub:
                 if room.games_started != games:
                     out.add(SaveSnapshot(room.code, n, room.to_snapshot()))
                     self._snapshot_n[room.code] = n
-                elif n - self._snapshot_n.get(room.code, 0) >= self.config.journal_rows \
-                        and room.can_snapshot():
+                elif (
+                    n - self._snapshot_n.get(room.code, 0) >= self.config.journal_rows
+                    and room.can_snapshot()
+                ):
                     out.add(SaveSnapshot(room.code, n, room.to_snapshot(whole=True)))
                     self._snapshot_n[room.code] = n
             self._after_room(out, room)
@@ -396,8 +453,7 @@ class Hub:
 
     @staticmethod
     def _saved(ident: Identity, expires: float | None = None) -> SaveIdentity:
-        return SaveIdentity(ident.id, ident.token_hash, ident.name, ident.color, ident.bot,
-                            expires)
+        return SaveIdentity(ident.id, ident.token_hash, ident.name, ident.color, ident.bot, expires)
 
     def _forget(self, out: Outbox, ident: Identity) -> None:
         self.identities.forget(ident)
@@ -405,17 +461,28 @@ class Hub:
         out.add(ForgetIdentity(ident.id))
 
     # -- restoring ------------------------------------------------------------
-    def restore(self, identities: list[JSON], rooms: Iterable[SavedRoom], now: float,
-                down_since: float, links: tuple[list[tuple[str, str]],
-                                                list[tuple[str, str, float]]] | None = None
-                ) -> list[Effect]:
+    def restore(
+        self,
+        identities: list[JSON],
+        rooms: Iterable[SavedRoom],
+        now: float,
+        down_since: float,
+        links: tuple[list[tuple[str, str]], list[tuple[str, str, float]]] | None = None,
+    ) -> list[Effect]:
         """Rebuild identities and every live room after a restart, then give each
         person the grace period from ``now``. Clocks skip the downtime: the time
         since the server was last known to run (``down_since``, its last "alive"
         mark, or the room's last journalled input if later)."""
         for row in identities:
-            self.identities.add(Identity(id=row["id"], token_hash=row["token_hash"],
-                                         name=row["name"], color=row["color"], bot=row["bot"]))
+            self.identities.add(
+                Identity(
+                    id=row["id"],
+                    token_hash=row["token_hash"],
+                    name=row["name"],
+                    color=row["color"],
+                    bot=row["bot"],
+                )
+            )
         tokens, codes = links or ([], [])
         for pid, digest in tokens:  # linked devices' tokens
             if pid in self.identities.by_id:
@@ -424,12 +491,13 @@ class Hub:
             self.links.add(digest, pid, expires)
         out = Outbox()
         rooms = list(rooms)
-        last_seen = {saved.row["code"]: max([down_since, *(float(e["t"]) for _, e in
-                                                           saved.entries)])
-                     for saved in rooms}
+        last_seen = {
+            saved.row["code"]: max([down_since, *(float(e["t"]) for _, e in saved.entries)])
+            for saved in rooms
+        }
         restored = [room for room in map(self._replay_room, rooms) if room is not None]
         for ident in self.identities.by_id.values():  # each room replayed on its own:
-            ident.room = ident.role = None             # its final members are the truth
+            ident.room = ident.role = None  # its final members are the truth
         for room in restored:
             for m in room.seated:
                 m.room, m.role = room, "player"
@@ -437,8 +505,13 @@ class Hub:
                 m.room, m.role = room, "spectator"
         for room in restored:
             downtime = max(0.0, now - last_seen[room.code])
-            self._input(out, room, Restored(downtime), now,
-                        functools.partial(room.restored, out, now, downtime))
+            self._input(
+                out,
+                room,
+                Restored(downtime),
+                now,
+                functools.partial(room.restored, out, now, downtime),
+            )
         expiries = {row["id"]: row["expires"] for row in identities}
         for ident in list(self.identities.by_id.values()):
             if ident.room is None:
@@ -453,20 +526,33 @@ class Hub:
                 else:
                     self._expiry[ident.id] = at
                     out.add(Wake("@" + ident.id, at))
-        log.info("restored %d rooms and %d identities", len(self.lobby.rooms),
-                 len(self.identities))
+        log.info("restored %d rooms and %d identities", len(self.lobby.rooms), len(self.identities))
         return out.effects
 
     def _replay_room(self, saved: SavedRoom) -> Room | None:
         row = saved.row
         spec = self.lobby.games.get(row["game"])
         if spec is None:
-            log.error("room %s: game %r is not hosted any more; dropped", row["code"],
-                      row["game"], extra={"room": row["code"]})
+            log.error(
+                "room %s: game %r is not hosted any more; dropped",
+                row["code"],
+                row["game"],
+                extra={"room": row["code"]},
+            )
             return None
-        room = Room(self, row["code"], spec, row["options"], row["creator"],
-                    bool(row["private"]), _unb64(row["password"]), _unb64(row["salt"]) or b"",
-                    int(row["seed"]), self.config.grace_seconds, address=row.get("address", ""))
+        room = Room(
+            self,
+            row["code"],
+            spec,
+            row["options"],
+            row["creator"],
+            bool(row["private"]),
+            _unb64(row["password"]),
+            _unb64(row["salt"]) or b"",
+            int(row["seed"]),
+            self.config.grace_seconds,
+            address=row.get("address", ""),
+        )
         self.lobby.rooms[room.code] = room
         self._journal_n[room.code] = saved.base
         self._snapshot_n[room.code] = saved.base
@@ -480,8 +566,9 @@ class Hub:
                 self._replay(room, entry)
                 self._journal_n[room.code] = n
         except Exception:
-            log.exception("room %s could not be restored; dropped", room.code,
-                          extra={"room": room.code})
+            log.exception(
+                "room %s could not be restored; dropped", room.code, extra={"room": room.code}
+            )
             self.lobby.rooms.pop(room.code, None)
             for m in room.members:
                 m.room = m.role = None
@@ -499,8 +586,9 @@ class Hub:
         (a host removed it later): made again to replay, swept after the restore."""
         ident = self.identities.by_id.get(pid)
         if ident is None:
-            ident = Identity(id=pid, token_hash="computer:" + pid, name=computer_name(level),
-                             bot=level)
+            ident = Identity(
+                id=pid, token_hash="computer:" + pid, name=computer_name(level), bot=level
+            )
             self.identities.add(ident)
         return ident
 
@@ -510,8 +598,11 @@ class Hub:
         replays until the journal takes it out again, and the restore sweeps it."""
         ident = self.identities.by_id.get(pid)
         if ident is None:
-            log.info("room member %s was forgotten after the snapshot; replayed as a stand-in",
-                     pid, extra={"player": pid})
+            log.info(
+                "room member %s was forgotten after the snapshot; replayed as a stand-in",
+                pid,
+                extra={"player": pid},
+            )
             ident = Identity(id=pid, token_hash="gone:" + pid, name="?")
             self.identities.add(ident)
         return ident
@@ -538,8 +629,7 @@ class Hub:
                 case Closed():
                     raise JournalError("a closed room's input is never journalled")
                 case _ if ident is None:
-                    raise JournalError(f"journal entry {data.get('k')!r} names an unknown "
-                                       "player")
+                    raise JournalError(f"journal entry {data.get('k')!r} names an unknown player")
                 case Request(message=msg):
                     # The sender was connected and in this room (or joining it) back then.
                     ident.connected = True
@@ -610,8 +700,9 @@ class Hub:
     def _not_in_room(ident: Identity) -> None:
         room = ident.room
         if room is not None:
-            raise ProtocolError(ErrorCode.ALREADY_IN_ROOM, f"You are in room {room.code}; "
-                                "leave it first.")
+            raise ProtocolError(
+                ErrorCode.ALREADY_IN_ROOM, f"You are in room {room.code}; leave it first."
+            )
 
     # -- lobby messages -------------------------------------------------------
     def _list_rooms(self, out: Outbox, ident: Identity, msg: p.ListRooms, now: float) -> None:
@@ -621,28 +712,59 @@ class Hub:
         self._not_in_room(ident)
         wait = self.creations.take(ident.address, now)
         if wait > 0:
-            raise ProtocolError(ErrorCode.RATE_LIMITED, "Your address is creating rooms too "
-                                f"fast; wait {wait:.1f} s.", msg.id, retry_after=round(wait, 3))
-        room = self.lobby.create(ident, msg.game, msg.options, msg.private, msg.password,
-                                 ident.address)
+            raise ProtocolError(
+                ErrorCode.RATE_LIMITED,
+                f"Your address is creating rooms too fast; wait {wait:.1f} s.",
+                msg.id,
+                retry_after=round(wait, 3),
+            )
+        room = self.lobby.create(
+            ident, msg.game, msg.options, msg.private, msg.password, ident.address
+        )
         room.max_spectators = self.config.max_spectators
         room.ratings = self.ratings
-        log.info("%s created room %s (%s)", ident.name, room.code, room.spec.name,
-                 extra={"room": room.code, "player": ident.id})
-        out.add(SaveRoom(room.code, {
-            "code": room.code, "game": room.spec.name, "options": room.options,
-            "creator": room.creator, "private": room.private,
-            "password": _b64(room.password_hash), "salt": _b64(room.salt),
-            "seed": room.seed, "address": room.address,
-            "created_at": now}))
-        self._input(out, room, Joined(ident.id, "player"), now,
-                    lambda: room.enter(out, ident, "player", now, msg.id))
+        log.info(
+            "%s created room %s (%s)",
+            ident.name,
+            room.code,
+            room.spec.name,
+            extra={"room": room.code, "player": ident.id},
+        )
+        out.add(
+            SaveRoom(
+                room.code,
+                {
+                    "code": room.code,
+                    "game": room.spec.name,
+                    "options": room.options,
+                    "creator": room.creator,
+                    "private": room.private,
+                    "password": _b64(room.password_hash),
+                    "salt": _b64(room.salt),
+                    "seed": room.seed,
+                    "address": room.address,
+                    "created_at": now,
+                },
+            )
+        )
+        self._input(
+            out,
+            room,
+            Joined(ident.id, "player"),
+            now,
+            lambda: room.enter(out, ident, "player", now, msg.id),
+        )
         level = room.options.get("ai")
         if level:
             bot, _ = self.identities.create(computer_name(str(level)), bot=str(level))
             out.add(self._saved(bot))
-            self._input(out, room, ComputerSeated(bot.id, str(level)), now,
-                        lambda: room.seat_computer(out, bot, now))
+            self._input(
+                out,
+                room,
+                ComputerSeated(bot.id, str(level)),
+                now,
+                lambda: room.seat_computer(out, bot, now),
+            )
 
     def _join_room(self, out: Outbox, ident: Identity, msg: p.JoinRoom, now: float) -> None:
         room = self.lobby.find(msg.room)
@@ -653,16 +775,24 @@ class Hub:
             if room.protected and msg.password is not None:
                 wait = self.passwords.wait(room.code, ident.address, now)
                 if wait > 0:
-                    raise ProtocolError(ErrorCode.RATE_LIMITED, "Too many wrong passwords; "
-                                        f"wait {wait:.1f} s before trying again.", msg.id,
-                                        retry_after=round(wait, 3))
+                    raise ProtocolError(
+                        ErrorCode.RATE_LIMITED,
+                        f"Too many wrong passwords; wait {wait:.1f} s before trying again.",
+                        msg.id,
+                        retry_after=round(wait, 3),
+                    )
             budgeted = msg.role == "spectator" or room.status == "playing"  # may watch
             if budgeted:
                 if msg.role == "spectator":
                     room.check_spectator_seat(msg.id)
-                self._afford(room, "roster", now, msg.id,
-                             "People are arriving in this room as fast as it allows",
-                             joining=True)
+                self._afford(
+                    room,
+                    "roster",
+                    now,
+                    msg.id,
+                    "People are arriving in this room as fast as it allows",
+                    joining=True,
+                )
         room.join(out, ident, msg.role, msg.password, now, msg.id, verified=self._replaying)
         if not self._replaying and budgeted and ident.room is room:  # in (no password due)
             self._budget(room, now).charge("roster", len(room.members), now)
@@ -688,13 +818,20 @@ class Hub:
                 ident.name = name
             if color is not None:
                 ident.color = color
-            out.send([ident.id], p.Profile(player=ident.id, name=ident.name, color=ident.color,
-                                           re=msg.id))
+            out.send(
+                [ident.id],
+                p.Profile(player=ident.id, name=ident.name, color=ident.color, re=msg.id),
+            )
             return
         spectator = ident.role == "spectator" and not self._replaying
         if spectator:
-            self._afford(room, "roster", now, msg.id,
-                         "This room's spectators are changing names as fast as it allows")
+            self._afford(
+                room,
+                "roster",
+                now,
+                msg.id,
+                "This room's spectators are changing names as fast as it allows",
+            )
         room.update_info(out, ident, name, color)
         if spectator:
             self._budget(room, now).charge("roster", len(room.members), now)
@@ -708,8 +845,13 @@ class Hub:
         room = self._room(ident)
         room.mod.check_chat(ident, now, msg.id)
         if ident.role == "spectator" and not self._replaying:
-            self._afford(room, "chat", now, msg.id,
-                         "This room's spectators are chatting as fast as it allows")
+            self._afford(
+                room,
+                "chat",
+                now,
+                msg.id,
+                "This room's spectators are chatting as fast as it allows",
+            )
             self._budget(room, now).charge("chat", len(room.members), now)
         room.say(out, ident, msg.text, now)
 
@@ -719,18 +861,25 @@ class Hub:
             c = self.config
             budget = self._budgets[room.code] = RoomBudget(
                 (c.spectator_chat_frames_per_second, c.spectator_chat_frames_burst),
-                (c.spectator_roster_frames_per_second, c.spectator_roster_frames_burst), now)
+                (c.spectator_roster_frames_per_second, c.spectator_roster_frames_burst),
+                now,
+            )
         return budget
 
-    def _afford(self, room: Room, kind: Kind, now: float, rid: int | None, what: str,
-                joining: bool = False) -> None:
+    def _afford(
+        self, room: Room, kind: Kind, now: float, rid: int | None, what: str, joining: bool = False
+    ) -> None:
         """Refuse unless the room's spectator budget has room for an event to every
         member (and a joiner); the caller charges it once the event happened (a
         refusal costs nothing)."""
         wait = self._budget(room, now).wait(kind, len(room.members) + joining, now)
         if wait > 0:
-            raise ProtocolError(ErrorCode.RATE_LIMITED, f"{what}; wait {wait:.1f} s.", rid,
-                                retry_after=round(wait, 3))
+            raise ProtocolError(
+                ErrorCode.RATE_LIMITED,
+                f"{what}; wait {wait:.1f} s.",
+                rid,
+                retry_after=round(wait, 3),
+            )
 
     def _resign(self, out: Outbox, ident: Identity, msg: p.Resign, now: float) -> None:
         self._room(ident).resign(out, ident, now)
@@ -741,8 +890,7 @@ class Hub:
     def _agree_again(self, out: Outbox, ident: Identity, msg: p.AgreeAgain, now: float) -> None:
         self._room(ident).agree_again(out, ident, now, re=msg.id)
 
-    def _decline_again(self, out: Outbox, ident: Identity, msg: p.DeclineAgain,
-                       now: float) -> None:
+    def _decline_again(self, out: Outbox, ident: Identity, msg: p.DeclineAgain, now: float) -> None:
         self._room(ident).decline_again(out, ident)
 
     def _offer(self, out: Outbox, ident: Identity, msg: p.Offer, now: float) -> None:
@@ -754,8 +902,14 @@ class Hub:
     def _start(self, out: Outbox, ident: Identity, msg: p.Start, now: float) -> None:
         self._room(ident).start(out, ident, now, re=msg.id)
 
-    def _host(self, out: Outbox, ident: Identity, msg: p.Host, now: float,
-              choices: dict[str, str] | None = None) -> None:
+    def _host(
+        self,
+        out: Outbox,
+        ident: Identity,
+        msg: p.Host,
+        now: float,
+        choices: dict[str, str] | None = None,
+    ) -> None:
         """A host action. What it decides from outside the room, the address a kick
         keeps out and the id of a computer it seats, goes into ``choices`` for its
         journal entry (and comes from there on a replay: addresses are not known then)."""

@@ -110,8 +110,18 @@ class Closed:
     """The server's operator closed the room."""
 
 
-Entry = (Tick | Restored | JobAnswered | Request | Joined | ComputerSeated | Gone | Back
-         | ComputerMoved | Closed)
+Entry = (
+    Tick
+    | Restored
+    | JobAnswered
+    | Request
+    | Joined
+    | ComputerSeated
+    | Gone
+    | Back
+    | ComputerMoved
+    | Closed
+)
 
 
 def request_map(msg: Any) -> JSON:
@@ -166,12 +176,20 @@ def decode(data: JSON) -> Entry:
             return Restored(float(data["down"]))
         if kind == "work":
             connected = data.get("c")
-            return JobAnswered(int(data["ticket"]), data["answer"], data.get("p"),
-                               None if connected is None else bool(connected))
+            return JobAnswered(
+                int(data["ticket"]),
+                data["answer"],
+                data.get("p"),
+                None if connected is None else bool(connected),
+            )
         if kind == "msg":
             message = data["m"]
-            return Request(str(data["p"]), from_map(p.CLIENT_MESSAGES[message["type"]], message),
-                           data.get("addr"), data.get("seat"))
+            return Request(
+                str(data["p"]),
+                from_map(p.CLIENT_MESSAGES[message["type"]], message),
+                data.get("addr"),
+                data.get("seat"),
+            )
         if kind == "join":
             return Joined(str(data["p"]), data["role"])
         if kind == "computer-seat":

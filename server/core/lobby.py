@@ -20,8 +20,13 @@ CODE_LENGTH = 6
 class Lobby:
     """Every open room by code, and the rules for making one."""
 
-    def __init__(self, host: RoomHost, max_rooms: int, grace_seconds: float,
-                 max_rooms_per_address: int | None = None) -> None:
+    def __init__(
+        self,
+        host: RoomHost,
+        max_rooms: int,
+        grace_seconds: float,
+        max_rooms_per_address: int | None = None,
+    ) -> None:
         self.host = host
         self.max_rooms = max_rooms
         self.max_rooms_per_address = max_rooms_per_address
@@ -35,8 +40,15 @@ class Lobby:
             if code not in self.rooms:
                 return code
 
-    def create(self, creator: Identity, game: str, options: JSON | None, private: bool,
-               password: str | None, address: str = "") -> Room:
+    def create(
+        self,
+        creator: Identity,
+        game: str,
+        options: JSON | None,
+        private: bool,
+        password: str | None,
+        address: str = "",
+    ) -> Room:
         """A new room with ``creator`` not yet seated; ProtocolError to refuse.
 
         The password's digest is worked out here, on the event loop: one PBKDF2
@@ -45,16 +57,24 @@ class Lobby:
         Rooms count against the address that created them until they close (a
         dropped creator's room closes only when its reconnect grace ends)."""
         if len(self.rooms) >= self.max_rooms:
-            raise ProtocolError(ErrorCode.SERVER_BUSY, "The server has as many rooms as it "
-                                "allows; join an existing room or try later.")
+            raise ProtocolError(
+                ErrorCode.SERVER_BUSY,
+                "The server has as many rooms as it allows; join an existing room or try later.",
+            )
         cap = self.max_rooms_per_address
         if cap is not None and self.held_by(address) >= cap:
-            raise ProtocolError(ErrorCode.SERVER_BUSY, f"Your address already holds {cap} "
-                                "rooms, as many as one address may; leave one first.")
+            raise ProtocolError(
+                ErrorCode.SERVER_BUSY,
+                f"Your address already holds {cap} "
+                "rooms, as many as one address may; leave one first.",
+            )
         spec = self.games.get(game)
         if spec is None:
-            raise ProtocolError(ErrorCode.BAD_MESSAGE, f"This server does not host {game!r}; "
-                                "it hosts " + ", ".join(sorted(self.games)) + ".")
+            raise ProtocolError(
+                ErrorCode.BAD_MESSAGE,
+                f"This server does not host {game!r}; "
+                "it hosts " + ", ".join(sorted(self.games)) + ".",
+            )
         try:
             parsed = spec.parse_options(dict(options or {}))
         except OptionError as exc:
@@ -62,10 +82,19 @@ class Lobby:
         if parsed.get("ai") and spec.computer is None:
             raise ProtocolError(ErrorCode.BAD_MESSAGE, f"{game} has no computer opponent.")
         salt = secrets.token_bytes(16)
-        room = Room(self.host, self.new_code(), spec, parsed, creator.id,
-                    private or password is not None,
-                    hash_password(password, salt) if password else None, salt,
-                    secrets.randbits(63), self.grace_seconds, address=address)
+        room = Room(
+            self.host,
+            self.new_code(),
+            spec,
+            parsed,
+            creator.id,
+            private or password is not None,
+            hash_password(password, salt) if password else None,
+            salt,
+            secrets.randbits(63),
+            self.grace_seconds,
+            address=address,
+        )
         self.rooms[room.code] = room
         return room
 
@@ -76,8 +105,10 @@ class Lobby:
     def find(self, code: str) -> Room:
         room = self.rooms.get(code.strip().upper())
         if room is None or room.closed:
-            raise ProtocolError(ErrorCode.NO_SUCH_ROOM, f"There is no room {code!r}; check "
-                                "the code or list the rooms.")
+            raise ProtocolError(
+                ErrorCode.NO_SUCH_ROOM,
+                f"There is no room {code!r}; check the code or list the rooms.",
+            )
         return room
 
     def listing(self) -> list[JSON]:

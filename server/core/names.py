@@ -27,9 +27,35 @@ from .skeleton import skeleton
 
 MAX_NAME = 24
 COMPUTER = "Computer"
-PALETTE = ("aqua", "black", "blue", "brown", "coral", "cyan", "fuchsia", "gold", "gray",
-           "green", "grey", "indigo", "lime", "magenta", "maroon", "navy", "olive", "orange",
-           "pink", "purple", "red", "silver", "teal", "turquoise", "violet", "white", "yellow")
+PALETTE = (
+    "aqua",
+    "black",
+    "blue",
+    "brown",
+    "coral",
+    "cyan",
+    "fuchsia",
+    "gold",
+    "gray",
+    "green",
+    "grey",
+    "indigo",
+    "lime",
+    "magenta",
+    "maroon",
+    "navy",
+    "olive",
+    "orange",
+    "pink",
+    "purple",
+    "red",
+    "silver",
+    "teal",
+    "turquoise",
+    "violet",
+    "white",
+    "yellow",
+)
 _HEX = re.compile(r"#[0-9a-f]{6}")
 _VISIBLE = ("L", "N", "P", "S")
 """Major categories of which a name needs at least one character."""
@@ -51,16 +77,18 @@ def clean_name(raw: str, rid: int | None = None) -> str:
         if ch.isspace() or category in ("Zs", "Zl", "Zp"):
             kept.append(" ")
         elif category in ("Cc", "Cs", "Co", "Cn"):
-            raise _bad("A name must not contain control, private-use or unassigned "
-                       "characters.", rid)
+            raise _bad(
+                "A name must not contain control, private-use or unassigned characters.", rid
+            )
         else:
             kept.append(ch)
     name = " ".join("".join(kept).split())[:MAX_NAME].rstrip()
     if not any(unicodedata.category(ch)[0] in _VISIBLE for ch in name):
         raise _bad("A name needs at least one visible letter, digit or sign.", rid)
     if is_reserved(name):
-        raise _bad(f"Names starting with {COMPUTER!r} are kept for computer players; "
-                   "pick another.", rid)
+        raise _bad(
+            f"Names starting with {COMPUTER!r} are kept for computer players; pick another.", rid
+        )
     return name
 
 
@@ -89,7 +117,7 @@ def unique_name(name: str, taken: Iterable[str]) -> str:
     n = 2
     while True:
         suffix = f" ({n})"
-        candidate = name[:MAX_NAME - len(suffix)].rstrip() + suffix
+        candidate = name[: MAX_NAME - len(suffix)].rstrip() + suffix
         if name_key(candidate) not in keys:
             return candidate
         n += 1

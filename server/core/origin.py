@@ -62,6 +62,8 @@ def allowed(origin: str | None, host: str | None, extra: frozenset[str] = frozen
     return host is not None and _host_port(host, DEFAULT_PORTS[scheme]) == rest
 
 
-REFUSAL = ("This server accepts WebSocket connections only from its own web page.\n"
-           "Open the game at the server's own address, or ask its operator to allow "
-           "your page with --allow-origin.\n")
+REFUSAL = (
+    "This server accepts WebSocket connections only from its own web page.\n"
+    "Open the game at the server's own address, or ask its operator to allow "
+    "your page with --allow-origin.\n"
+)

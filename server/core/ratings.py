@@ -44,7 +44,6 @@ MIN_GOMOKU_MOVES = 2
 """A Gomoku game with fewer stones on the board is not rated (it was abandoned)."""
 
 
-
 @cache
 def _model() -> PlackettLuce:
     """The model, made on first use (rooms' option parsing imports this module)."""
@@ -99,8 +98,9 @@ class Seat:
     bot: str | None = None
 
 
-def ranks(game: str, seats: Sequence[Seat], result: Mapping[str, Any],
-          record: Mapping[str, Any]) -> list[tuple[Seat, int]] | None:
+def ranks(
+    game: str, seats: Sequence[Seat], result: Mapping[str, Any], record: Mapping[str, Any]
+) -> list[tuple[Seat, int]] | None:
     """Each participant's place (1 = best; equal places tie) from a game's
     ``result``, or None when the game is not rated (abandoned, one player, no
     reference rating for its computer)."""
@@ -152,8 +152,9 @@ class Ratings:
     def has(self, player: str) -> bool:
         return player in self.rated_players
 
-    def rate(self, game: str, seats: Sequence[Seat], result: Mapping[str, Any],
-             record: Mapping[str, Any]) -> list[Change]:
+    def rate(
+        self, game: str, seats: Sequence[Seat], result: Mapping[str, Any], record: Mapping[str, Any]
+    ) -> list[Change]:
         """Rate one finished game: the people's changes (applied to the table at
         once), or none when the game is not rated (see :func:`ranks`)."""
         placed = ranks(game, seats, result, record)
@@ -190,5 +191,6 @@ def reference_rows(game: str) -> list[tuple[str, str, Rating]]:
     """The computers' fixed ratings as leaderboard rows (Gomoku has computers)."""
     if game != "gomoku":
         return []
-    return [(COMPUTER_ID + level, level, Rating(mu, sigma))
-            for level, (mu, sigma) in REFERENCE.items()]
+    return [
+        (COMPUTER_ID + level, level, Rating(mu, sigma)) for level, (mu, sigma) in REFERENCE.items()
+    ]

@@ -23,13 +23,20 @@ def close_room(out: Outbox, room: Room, reason: str, now: float) -> None:
     seq = room.broadcast(out, lambda s: p.RoomClosed(room=room.code, seq=s, reason=reason))
     for member in room.members:
         if member.bot is None:
-            out.send([member.id], p.Left(room=room.code, seq=seq, player=member.id,
-                                         name=member.name, reason=CLOSED))
+            out.send(
+                [member.id],
+                p.Left(room=room.code, seq=seq, player=member.id, name=member.name, reason=CLOSED),
+            )
     pending = room.pending
     if pending is not None and pending.re is not None and pending.ident is not None:
         # a request the room's job was still working on gets its answer now
         code = ErrorCode.NO_SUCH_ROOM if pending.kind == "join" else ErrorCode.NOT_IN_ROOM
-        out.send([pending.ident.id], p.Error(
-            code=code.value, message="The room was closed by the server's operator.",
-            re=pending.re))
+        out.send(
+            [pending.ident.id],
+            p.Error(
+                code=code.value,
+                message="The room was closed by the server's operator.",
+                re=pending.re,
+            ),
+        )
     room.close(now)

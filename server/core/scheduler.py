@@ -122,8 +122,9 @@ class Scheduler(Generic[T]):
     """See the module docstring. ``workers`` slots may think for computers;
     ``reserve`` more are kept for quick jobs."""
 
-    def __init__(self, workers: int, reserve: int = 1, max_queued: int = 32,
-                 per_address: int = 4) -> None:
+    def __init__(
+        self, workers: int, reserve: int = 1, max_queued: int = 32, per_address: int = 4
+    ) -> None:
         self.computer_slots = max(1, workers)
         self.total = self.computer_slots + max(0, reserve)
         self.max_queued = max(1, max_queued)
@@ -149,8 +150,9 @@ class Scheduler(Generic[T]):
         self._tickets = 0
 
     # -- what the pool asks ------------------------------------------------------
-    def offer(self, item: T, owner: Owner, cls: JobClass, key: Hashable | None = None
-              ) -> Admission[T]:
+    def offer(
+        self, item: T, owner: Owner, cls: JobClass, key: Hashable | None = None
+    ) -> Admission[T]:
         """Queue a job (see the module docstring for when it is refused)."""
         admission: Admission[T] = Admission(accepted=True)
         old = self._keys.get(key) if key is not None else None
@@ -232,15 +234,18 @@ class Scheduler(Generic[T]):
             thinking = self._running_class["computer"] + self._running_class["background"]
             if cls != "quick" and thinking >= self.computer_slots:
                 continue
-            if cls == "background" and (self._running_class[cls] >= self.background_slots
-                                        or self._queues["computer"].count):
+            if cls == "background" and (
+                self._running_class[cls] >= self.background_slots or self._queues["computer"].count
+            ):
                 continue
             queue = self._queues[cls]
             for address in list(queue.by_address):
                 if self._running_of[address] >= self.address_slots:
                     continue
-                if cls == "computer" and \
-                        self._running_by[address, cls] >= self.address_computer_slots:
+                if (
+                    cls == "computer"
+                    and self._running_by[address, cls] >= self.address_computer_slots
+                ):
                     continue
                 return queue.take(address)
         return None

@@ -118,8 +118,9 @@ class Session:
         """History queries (``server/io/history_service.py``), all types together."""
         self.bad_messages = 0
         self.identity: Identity | None = None
-        self.sync_flood = TokenBucket(SYNC_FLOOD * config.rate_per_second,
-                                      SYNC_FLOOD * config.rate_burst, now)
+        self.sync_flood = TokenBucket(
+            SYNC_FLOOD * config.rate_per_second, SYNC_FLOOD * config.rate_burst, now
+        )
         """Syncs cost nothing at the message rate, but a client sending them far past
         anything the room could explain is flooding (closed with 1008)."""
         self.deferred_sync: p.Sync | None = None
@@ -138,8 +139,14 @@ class Session:
             self.host.reply(self.link, frame)
 
     def error(self, exc: ProtocolError) -> None:
-        self.send(p.Error(code=exc.code.value, message=exc.message, re=exc.request_id,
-                          retry_after=exc.retry_after))
+        self.send(
+            p.Error(
+                code=exc.code.value,
+                message=exc.message,
+                re=exc.request_id,
+                retry_after=exc.retry_after,
+            )
+        )
 
     def receive(self, frame: bytes | str, now: float) -> None:
         """Handle one frame; never raises for anything the client sent."""
@@ -152,8 +159,7 @@ class Session:
             try:
                 msg = p.decode(frame, "client")
             finally:
-                self.host.stats.message_in(msg.TYPE if msg is not None else
-                                           _type_of(frame), now)
+                self.host.stats.message_in(msg.TYPE if msg is not None else _type_of(frame), now)
             if isinstance(msg, p.Sync) and self.identity is not None:  # see defer_sync
                 self.bucket.tokens = min(self.bucket.burst, self.bucket.tokens + 1.0)
                 if not self.sync_flood.take(now):
@@ -163,12 +169,19 @@ class Session:
         except ProtocolError as exc:
             self.refused(exc)
         except Exception:  # a server bug must not end the connection or the server
-            log.exception("internal error handling a frame from %s", self.link.peer,
-                          extra={"player": self.identity.id if self.identity else None})
-            self.send(p.Error(code=ErrorCode.INTERNAL_ERROR.value,
-                              message="The server failed on that request; this is its own "
-                                      "fault and has been logged.",
-                              re=getattr(msg, "id", None)))
+            log.exception(
+                "internal error handling a frame from %s",
+                self.link.peer,
+                extra={"player": self.identity.id if self.identity else None},
+            )
+            self.send(
+                p.Error(
+                    code=ErrorCode.INTERNAL_ERROR.value,
+                    message="The server failed on that request; this is its own "
+                    "fault and has been logged.",
+                    re=getattr(msg, "id", None),
+                )
+            )
 
     def over_rate(self, frame: bytes | str, now: float) -> None:
         """A frame past the rate limit: refused with ``rate-limited`` (echoing its
@@ -195,10 +208,16 @@ class Session:
             return
         rid = data.get("id")
         wait = round(self.bucket.retry_after(), 3)
-        self.error(ProtocolError(ErrorCode.RATE_LIMITED, "You are sending messages too "
-                                 f"fast; this one was not handled. Wait {wait:.2f} s.",
-                                 rid if isinstance(rid, int) and not isinstance(rid, bool)
-                                 and 0 <= rid <= p.MAX_ID else None, retry_after=wait))
+        self.error(
+            ProtocolError(
+                ErrorCode.RATE_LIMITED,
+                f"You are sending messages too fast; this one was not handled. Wait {wait:.2f} s.",
+                rid
+                if isinstance(rid, int) and not isinstance(rid, bool) and 0 <= rid <= p.MAX_ID
+                else None,
+                retry_after=wait,
+            )
+        )
 
     def strike(self, now: float) -> bool:
         """Count a request refused for going too fast; past ``max_rate_strikes``
@@ -233,15 +252,23 @@ class Session:
         elif isinstance(msg, SNAPSHOTS) and not self.snapshots.take(now):
             wait = round(self.snapshots.retry_after(), 3)
             self.strike(now)
-            raise ProtocolError(ErrorCode.RATE_LIMITED, f"{msg.TYPE} sends a whole room; "
-                                f"wait {wait:.1f} s before asking again.", rid, retry_after=wait)
+            raise ProtocolError(
+                ErrorCode.RATE_LIMITED,
+                f"{msg.TYPE} sends a whole room; wait {wait:.1f} s before asking again.",
+                rid,
+                retry_after=wait,
+            )
         service = getattr(self.host, "queries", None)
         if service is not None and service.handles(msg):
             if not self.queries.take(now):
                 wait = round(self.queries.retry_after(), 3)
                 self.strike(now)
-                raise ProtocolError(ErrorCode.RATE_LIMITED, "You are asking for history too "
-                                    f"fast; wait {wait:.1f} s.", rid, retry_after=wait)
+                raise ProtocolError(
+                    ErrorCode.RATE_LIMITED,
+                    f"You are asking for history too fast; wait {wait:.1f} s.",
+                    rid,
+                    retry_after=wait,
+                )
             service.ask(self, msg, self.link.peer)
             return
         if isinstance(msg, Analyse):
@@ -250,8 +277,12 @@ class Session:
         if isinstance(msg, p.Chat) and ident.room is not None and not self.chat.allow(now):
             wait = round(self.chat.retry_after(now), 3)
             self.strike(now)
-            raise ProtocolError(ErrorCode.RATE_LIMITED, "You are chatting too fast; wait "
-                                f"{wait:.0f} s before the next line.", rid, retry_after=wait)
+            raise ProtocolError(
+                ErrorCode.RATE_LIMITED,
+                f"You are chatting too fast; wait {wait:.0f} s before the next line.",
+                rid,
+                retry_after=wait,
+            )
         self.handle(ident, msg, now)
 
     def handle(self, ident: Identity, msg: Any, now: float) -> None:
@@ -269,13 +300,18 @@ class Session:
         """An ``analyse`` goes to the server's analyses (``server/io/analysis_service.py``)."""
         analyses = getattr(self.host, "analyses", None)
         if analyses is None:
-            raise ProtocolError(ErrorCode.UNKNOWN_TYPE, "This server does not analyse games.",
-                                msg.id)
+            raise ProtocolError(
+                ErrorCode.UNKNOWN_TYPE, "This server does not analyse games.", msg.id
+            )
         if not self.queries.take(now):  # the history queries' rate, shared
             wait = round(self.queries.retry_after(), 3)
             self.strike(now)
-            raise ProtocolError(ErrorCode.RATE_LIMITED, "You are asking for history too "
-                                f"fast; wait {wait:.1f} s.", msg.id, retry_after=wait)
+            raise ProtocolError(
+                ErrorCode.RATE_LIMITED,
+                f"You are asking for history too fast; wait {wait:.1f} s.",
+                msg.id,
+                retry_after=wait,
+            )
         analyses.request(self, self.link.peer, msg)
 
     def defer_sync(self, msg: p.Sync, now: float) -> None:
@@ -284,8 +320,7 @@ class Session:
         ``id``). It is no refusal and no strike: one answer comes."""
         held = self.deferred_sync
         if held is not None:
-            since = None if held.since is None or msg.since is None \
-                else min(held.since, msg.since)
+            since = None if held.since is None or msg.since is None else min(held.since, msg.since)
             msg = replace(msg, since=since)
         self.deferred_sync = msg
         if not self._sync_armed:
@@ -308,8 +343,13 @@ class Session:
 
     def on_hello(self, msg: p.Hello, now: float) -> None:
         if msg.protocol != p.PROTOCOL_VERSION:
-            self.error(ProtocolError(ErrorCode.VERSION_MISMATCH, "This server speaks protocol "
-                                     f"{p.PROTOCOL_VERSION}; update your client.", msg.id))
+            self.error(
+                ProtocolError(
+                    ErrorCode.VERSION_MISMATCH,
+                    f"This server speaks protocol {p.PROTOCOL_VERSION}; update your client.",
+                    msg.id,
+                )
+            )
             self.host.close_link(self.link, 1002, "protocol version mismatch")
             return
         if self.identity is not None:
@@ -324,8 +364,7 @@ class Session:
             return
         self.identity = ident
         self.host.bind(ident, self)
-        log.info("%s is %s (%s)", self.link.peer, ident.name, ident.id,
-                 extra={"player": ident.id})
+        log.info("%s is %s (%s)", self.link.peer, ident.name, ident.id, extra={"player": ident.id})
         self.host.execute(effects)
 
     def closed(self, now: float) -> None:

@@ -45,5 +45,4 @@ def prototypes() -> dict[int, str]:
 
 def skeleton(text: str) -> str:
     """``text``'s UTS #39 skeleton (equal skeletons: confusable strings)."""
-    return unicodedata.normalize(
-        "NFD", unicodedata.normalize("NFD", text).translate(prototypes()))
+    return unicodedata.normalize("NFD", unicodedata.normalize("NFD", text).translate(prototypes()))

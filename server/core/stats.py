@@ -35,8 +35,7 @@ COMMITS_KEPT = 1000
 PENDING_MOVES = 1000
 """Moves waiting for their ``moved`` to be handed out at most (a bound, not a goal)."""
 
-LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5,
-                   1.0, 2.5, 5.0)
+LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
 """Upper bounds of the histograms of round trips and commits (seconds)."""
 WAIT_BUCKETS = (0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
 """Upper bounds of the worker queue's waits (seconds): computers can wait longer."""
@@ -169,8 +168,11 @@ class Stats:
     def messages_per_second(self, now: float) -> float:
         """Messages received per second over the last :data:`WINDOW` seconds."""
         second = int(now)
-        total = sum(n for s, n in zip(self._seconds, self._per_second, strict=True)
-                    if second - WINDOW < s <= second)
+        total = sum(
+            n
+            for s, n in zip(self._seconds, self._per_second, strict=True)
+            if second - WINDOW < s <= second
+        )
         return total / WINDOW
 
     def commit_percentiles(self) -> tuple[float | None, float | None]:
@@ -195,8 +197,11 @@ class Stats:
 
 
 _TYPE_KEY = b"\xa4type"
-_NAMES = {bytes([0xA0 + len(t.encode())]) + t.encode(): t
-          for t in p.SERVER_MESSAGES if len(t.encode()) < 32}
+_NAMES = {
+    bytes([0xA0 + len(t.encode())]) + t.encode(): t
+    for t in p.SERVER_MESSAGES
+    if len(t.encode()) < 32
+}
 """Each server message type as the codec writes it (a fixstr), to its name."""
 
 
@@ -210,10 +215,10 @@ def frame_type(frame: bytes) -> str:
         return OTHER
     head = frame[0]
     at = 1 if 0x80 <= head <= 0x8F else 3 if head == 0xDE else 5 if head == 0xDF else 0
-    if not at or frame[at:at + 5] != _TYPE_KEY or len(frame) <= at + 5:
+    if not at or frame[at : at + 5] != _TYPE_KEY or len(frame) <= at + 5:
         return OTHER
     at += 5
-    return _NAMES.get(frame[at:at + frame[at] - 0x9F], OTHER)
+    return _NAMES.get(frame[at : at + frame[at] - 0x9F], OTHER)
 
 
 def error_code(frame: bytes) -> str:

@@ -99,8 +99,7 @@ class Game(Protocol):
         class attribute ``shared_view = True``: the room then builds and encodes each
         event once for everyone."""
 
-    def resign(self, player: str, now: float,
-               reason: Termination = Termination.RESIGN) -> None:
+    def resign(self, player: str, now: float, reason: Termination = Termination.RESIGN) -> None:
         """``player`` gives up (or is forfeited with ``reason``, e.g. disconnect)."""
 
     def request(self, player: str, kind: str, now: float) -> JSON:
@@ -147,8 +146,15 @@ class PreparedGames(Protocol):
     def new_game_work(self, options: JSON, seed: int) -> Job:
         """The job whose value :meth:`new_game` takes as ``prepared``."""
 
-    def new_game(self, options: JSON, players: list[str], round_no: int, seed: int,
-                 now: float, prepared: Any = None) -> Game:
+    def new_game(
+        self,
+        options: JSON,
+        players: list[str],
+        round_no: int,
+        seed: int,
+        now: float,
+        prepared: Any = None,
+    ) -> Game:
         """As :meth:`GameSpec.new_game`, on the prepared board."""
 
 
@@ -216,7 +222,8 @@ class GameSpec(Protocol):
     def max_players(self, options: JSON) -> int:
         """Seats in a room with these options."""
 
-    def new_game(self, options: JSON, players: list[str], round_no: int, seed: int,
-                 now: float) -> Game:
+    def new_game(
+        self, options: JSON, players: list[str], round_no: int, seed: int, now: float
+    ) -> Game:
         """A fresh game. ``round_no`` counts games in the room from 0 (Gomoku swaps
         colours on odd rounds); ``seed`` makes the game replayable."""

@@ -19,9 +19,9 @@ from typing import TYPE_CHECKING, Any
 from gridhall import protocol as p
 from gridhall.protocol import ErrorCode, ProtocolError
 
-from .admin_status import RETENTION_KEYS
 from ..core.bans import Ban, normal_address, refusal
 from ..core.identity import Identity
+from .admin_status import RETENTION_KEYS
 
 if TYPE_CHECKING:
     from .app import GameServer
@@ -86,8 +86,11 @@ class AdminActions:
     def __init__(self, server: GameServer) -> None:
         self.server = server
         self.actions: dict[str, Callable[[dict[str, Any], float], Detail]] = {
-            "close-room": self.close_room, "remove-player": self.remove_player,
-            "ban": self.ban, "unban": self.unban, "announce": self.announce,
+            "close-room": self.close_room,
+            "remove-player": self.remove_player,
+            "ban": self.ban,
+            "unban": self.unban,
+            "announce": self.announce,
             "retention": self.retention,
         }
 
@@ -111,8 +114,11 @@ class AdminActions:
         pid = text(msg, "player", 32, required=True)
         ident = self.server.hub.identities.by_id.get(pid)
         if ident is None or ident.bot is not None:
-            raise ProtocolError(ErrorCode.NO_SUCH_PLAYER, f"There is no player {pid!r} on "
-                                "this server (computer players are removed with their room).")
+            raise ProtocolError(
+                ErrorCode.NO_SUCH_PLAYER,
+                f"There is no player {pid!r} on "
+                "this server (computer players are removed with their room).",
+            )
         return ident
 
     def remove_player(self, msg: dict[str, Any], now: float) -> Detail:
@@ -153,13 +159,26 @@ class AdminActions:
                 raise _bad(f"{given!r} is not an IP address.")
         else:
             ident = self._player(msg)
-        ban = server.store.admin.add_ban(address, ident.id if ident else None,
-                                         ident.token_hash if ident else None,
-                                         ident.name if ident else None, until, reason, now)
+        ban = server.store.admin.add_ban(
+            address,
+            ident.id if ident else None,
+            ident.token_hash if ident else None,
+            ident.name if ident else None,
+            until,
+            reason,
+            now,
+        )
         server.hub.bans.add(ban)
         self._enforce(ban, ident, now)
-        return {"ban": ban.ban, "address": address, "player": ban.player, "name": ban.name,
-                "minutes": minutes, "until": until, "reason": reason}
+        return {
+            "ban": ban.ban,
+            "address": address,
+            "player": ban.player,
+            "name": ban.name,
+            "minutes": minutes,
+            "until": until,
+            "reason": reason,
+        }
 
     def _enforce(self, ban: Ban, ident: Identity | None, now: float) -> None:
         """Remove whoever the new ban covers that is connected now."""
@@ -169,8 +188,7 @@ class AdminActions:
             self.remove(ident, why, now)
             return
         for session in list(server.sessions.values()):
-            if session.identity is not None and \
-                    normal_address(session.link.peer) == ban.address:
+            if session.identity is not None and normal_address(session.link.peer) == ban.address:
                 self.remove(session.identity, why, now)
         for conn in list(server.connections):  # those that have not said hello yet
             if normal_address(conn.peer) == ban.address and not conn.closed:
@@ -182,8 +200,11 @@ class AdminActions:
         stored = self.server.store.admin.remove_ban(ban_id)
         if ban is None and not stored:
             raise _bad(f"There is no ban {ban_id} in force.")
-        return {"ban": ban_id, "address": ban.address if ban else None,
-                "player": ban.player if ban else None}
+        return {
+            "ban": ban_id,
+            "address": ban.address if ban else None,
+            "player": ban.player if ban else None,
+        }
 
     # -- everyone ---------------------------------------------------------------
     def announce(self, msg: dict[str, Any], now: float) -> Detail:
@@ -215,8 +236,11 @@ def check_retention(given: dict[str, Any]) -> dict[str, Any]:
     values: dict[str, Any] = {}
     for key, value in given.items():
         if key not in RETENTION_KEYS:
-            raise _bad(f"{str(key)[:40]!r} is not a retention setting; they are: "
-                       + ", ".join(RETENTION_KEYS) + ".")
+            raise _bad(
+                f"{str(key)[:40]!r} is not a retention setting; they are: "
+                + ", ".join(RETENTION_KEYS)
+                + "."
+            )
         action = actions[key]
         try:
             checked = settings_file.check(action, value)
@@ -224,7 +248,9 @@ def check_retention(given: dict[str, Any]) -> dict[str, Any]:
                 raise ValueError(f"at most {MAX_RETENTION}")
         except (ValueError, argparse.ArgumentTypeError) as exc:
             why = f" ({exc})" if str(exc) else ""
-            raise _bad(f"{key} = {str(value)[:40]!r} is refused{why}; allowed: "
-                       f"{settings_file._allowed(action)}.") from None
+            raise _bad(
+                f"{key} = {str(value)[:40]!r} is refused{why}; allowed: "
+                f"{settings_file._allowed(action)}."
+            ) from None
         values[key] = checked
     return values

@@ -25,9 +25,9 @@ from websockets.exceptions import ConnectionClosed
 from gridhall import protocol as p
 from gridhall.protocol import ErrorCode, ProtocolError
 
+from ..core.limits import TokenBucket
 from .admin_actions import AdminActions
 from .admin_status import status
-from ..core.limits import TokenBucket
 
 if TYPE_CHECKING:
     from .app import GameServer
@@ -50,8 +50,9 @@ def _request_id(msg: dict[str, Any]) -> int | None:
     return None
 
 
-def error_frame(code: ErrorCode, message: str, re: int | None,
-                retry_after: float | None = None) -> bytes:
+def error_frame(
+    code: ErrorCode, message: str, re: int | None, retry_after: float | None = None
+) -> bytes:
     return p.encode(p.Error(code=code.value, message=message, re=re, retry_after=retry_after))
 
 
@@ -113,29 +114,57 @@ class AdminChannel:
             msg = p.decode_map(frame)
             rid = _request_id(msg)
             token = msg.get("token")
-            if msg["type"] != "admin-hello" or not isinstance(token, str) or \
-                    not 0 < len(token) <= 256:
-                raise ProtocolError(ErrorCode.BAD_MESSAGE, "Send admin-hello with the admin "
-                                    "token first.")
+            if (
+                msg["type"] != "admin-hello"
+                or not isinstance(token, str)
+                or not 0 < len(token) <= 256
+            ):
+                raise ProtocolError(
+                    ErrorCode.BAD_MESSAGE, "Send admin-hello with the admin token first."
+                )
         except ProtocolError as exc:
             return await self._refuse(ws, peer, exc.code, exc.message, rid, now, "bad hello")
         wait = access.wait(peer, now)
         if wait > 0:
-            return await self._refuse(ws, peer, ErrorCode.RATE_LIMITED, "Too many wrong admin "
-                                      f"tokens from your address; wait {wait:.0f} s.", rid, now,
-                                      "rate-limited", retry_after=round(wait, 3))
+            return await self._refuse(
+                ws,
+                peer,
+                ErrorCode.RATE_LIMITED,
+                f"Too many wrong admin tokens from your address; wait {wait:.0f} s.",
+                rid,
+                now,
+                "rate-limited",
+                retry_after=round(wait, 3),
+            )
         if not access.attempt(peer, token, now):
-            return await self._refuse(ws, peer, ErrorCode.ADMIN_REFUSED, "That is not this "
-                                      "server's admin token; open the admin link the server "
-                                      "printed at start.", rid, now, "wrong token")
+            return await self._refuse(
+                ws,
+                peer,
+                ErrorCode.ADMIN_REFUSED,
+                "That is not this "
+                "server's admin token; open the admin link the server "
+                "printed at start.",
+                rid,
+                now,
+                "wrong token",
+            )
         self.audit(peer, "sign-in", {}, now)
-        await ws.send(p.encode_map({"type": "admin-welcome", "re": rid,
-                                    "server": self.server.config.name}))
+        await ws.send(
+            p.encode_map({"type": "admin-welcome", "re": rid, "server": self.server.config.name})
+        )
         return True
 
-    async def _refuse(self, ws: ServerConnection, peer: str, code: ErrorCode, message: str,
-                      rid: int | None, now: float, why: str,
-                      retry_after: float | None = None) -> bool:
+    async def _refuse(
+        self,
+        ws: ServerConnection,
+        peer: str,
+        code: ErrorCode,
+        message: str,
+        rid: int | None,
+        now: float,
+        why: str,
+        retry_after: float | None = None,
+    ) -> bool:
         self.audit(peer, "sign-in-refused", {"why": why}, now)
         await ws.send(error_frame(code, message, rid, retry_after))
         await ws.close(REFUSED_CLOSE, "admin sign-in refused")
@@ -155,8 +184,11 @@ class AdminChannel:
             return p.encode_map(status(self.server, time.time()))
         except Exception:
             log.exception("could not build the admin status")
-            return error_frame(ErrorCode.INTERNAL_ERROR, "The server could not build its "
-                               "status; this is its own fault and has been logged.", None)
+            return error_frame(
+                ErrorCode.INTERNAL_ERROR,
+                "The server could not build its status; this is its own fault and has been logged.",
+                None,
+            )
 
     def _request(self, frame: bytes | str, peer: str, bucket: TokenBucket) -> list[bytes]:
         """The frames that answer one request from a signed-in page."""
@@ -165,20 +197,33 @@ class AdminChannel:
         try:
             if not bucket.take(now):
                 wait = round(bucket.retry_after(), 3)
-                raise ProtocolError(ErrorCode.RATE_LIMITED, f"Too many admin requests; wait "
-                                    f"{wait:.1f} s.", retry_after=wait)
+                raise ProtocolError(
+                    ErrorCode.RATE_LIMITED,
+                    f"Too many admin requests; wait {wait:.1f} s.",
+                    retry_after=wait,
+                )
             msg = p.decode_map(frame)
             rid = _request_id(msg)
             if msg["type"] != "admin":
-                raise ProtocolError(ErrorCode.BAD_MESSAGE, f"{msg['type'][:40]!r} is not an "
-                                    "admin request; send type 'admin' with an 'action'.")
+                raise ProtocolError(
+                    ErrorCode.BAD_MESSAGE,
+                    f"{msg['type'][:40]!r} is not an "
+                    "admin request; send type 'admin' with an 'action'.",
+                )
             action, detail = self.actions.run(msg, now)
         except ProtocolError as exc:
             return [error_frame(exc.code, exc.message, rid, exc.retry_after)]
         except Exception:  # a bug must not end the page's socket or the server
             log.exception("admin request from %s failed", peer)
-            return [error_frame(ErrorCode.INTERNAL_ERROR, "The server failed on that "
-                                "request; this is its own fault and has been logged.", rid)]
+            return [
+                error_frame(
+                    ErrorCode.INTERNAL_ERROR,
+                    "The server failed on that request; this is its own fault and has been logged.",
+                    rid,
+                )
+            ]
         self.audit(peer, action, detail, now)
-        return [p.encode_map({"type": "admin-done", "re": rid, "action": action}),
-                self.status_frame()]
+        return [
+            p.encode_map({"type": "admin-done", "re": rid, "action": action}),
+            self.status_frame(),
+        ]

@@ -91,16 +91,29 @@ def _room(room: Room, activity: RoomActivity, now: float) -> dict[str, Any]:
         creator = next((m for m in room.members if m.id == room.creator), None)
         host = creator.name if creator is not None else None
     created = activity.created.get(room.code, now)
-    members = [{"player": m.id, "name": m.name,
-                "role": "player" if room.seat_of(m) is not None else "spectator",
-                "bot": m.bot, "connected": m.online, "address": m.address}
-               for m in room.members]
-    return {"room": room.code, "game": room.spec.name, "status": room.status,
-            "private": room.private, "locked": bool(line.get("locked", False)),
-            "host": host, "age_s": round(max(0.0, now - created), 3),
-            "moves": activity.moves.get(room.code, 0),
-            "last_activity_s": round(max(0.0, now - activity.last.get(room.code, created)), 3),
-            "members": members}
+    members = [
+        {
+            "player": m.id,
+            "name": m.name,
+            "role": "player" if room.seat_of(m) is not None else "spectator",
+            "bot": m.bot,
+            "connected": m.online,
+            "address": m.address,
+        }
+        for m in room.members
+    ]
+    return {
+        "room": room.code,
+        "game": room.spec.name,
+        "status": room.status,
+        "private": room.private,
+        "locked": bool(line.get("locked", False)),
+        "host": host,
+        "age_s": round(max(0.0, now - created), 3),
+        "moves": activity.moves.get(room.code, 0),
+        "last_activity_s": round(max(0.0, now - activity.last.get(room.code, created)), 3),
+        "members": members,
+    }
 
 
 def figures(server: GameServer, now: float) -> dict[str, Any]:
@@ -151,10 +164,16 @@ def status(server: GameServer, now: float) -> dict[str, Any]:
     """The whole ``admin-status`` message."""
     hub = server.hub
     rooms = [r for r in hub.lobby.rooms.values() if not r.closed]
-    players = [{"player": s.identity.id, "name": s.identity.name,
-                "address": s.identity.address,
-                "room": s.identity.room.code if s.identity.room is not None else None}
-               for s in server.sessions.values() if s.identity is not None]
+    players = [
+        {
+            "player": s.identity.id,
+            "name": s.identity.name,
+            "address": s.identity.address,
+            "room": s.identity.room.code if s.identity.room is not None else None,
+        }
+        for s in server.sessions.values()
+        if s.identity is not None
+    ]
     return {
         "type": "admin-status",
         "figures": figures(server, now),
@@ -167,7 +186,14 @@ def status(server: GameServer, now: float) -> dict[str, Any]:
     }
 
 
-RETENTION_KEYS = ("chat_days", "chat_rows_per_room", "chat_rows", "games_days", "games_rows",
-                  "games_mb", "journal_rows")
+RETENTION_KEYS = (
+    "chat_days",
+    "chat_rows_per_room",
+    "chat_rows",
+    "games_days",
+    "games_rows",
+    "games_mb",
+    "journal_rows",
+)
 """The knobs the admin page's ``retention`` action may change (``server/io/retention.py``
 and the journal's snapshot interval), named as their settings-file keys."""

@@ -54,14 +54,23 @@ class AdminTables:
         self.audit_count = int(db.execute("SELECT COUNT(*) FROM audit").fetchone()[0])
 
     # -- bans -------------------------------------------------------------------
-    def add_ban(self, address: str | None, player: str | None, token_hash: str | None,
-                name: str | None, until: float, reason: str, now: float) -> Ban:
+    def add_ban(
+        self,
+        address: str | None,
+        player: str | None,
+        token_hash: str | None,
+        name: str | None,
+        until: float,
+        reason: str,
+        now: float,
+    ) -> Ban:
         """A new ban (the ended ones go at the same time, so the table stays small)."""
         self.db.execute("DELETE FROM bans WHERE until <= ?", (now,))
         cursor = self.db.execute(
             "INSERT INTO bans (address, player, token_hash, name, until, reason, created_at)"
             " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (address, player, token_hash, name, until, reason, now))
+            (address, player, token_hash, name, until, reason, now),
+        )
         assert cursor.lastrowid is not None
         return Ban(cursor.lastrowid, address, player, token_hash, name, until, reason)
 
@@ -71,33 +80,45 @@ class AdminTables:
     def load_bans(self, now: float) -> list[Ban]:
         """The bans still in force; ended ones are deleted."""
         self.db.execute("DELETE FROM bans WHERE until <= ?", (now,))
-        return [Ban(*row) for row in self.db.execute(
-            "SELECT id, address, player, token_hash, name, until, reason FROM bans"
-            " ORDER BY id")]
+        return [
+            Ban(*row)
+            for row in self.db.execute(
+                "SELECT id, address, player, token_hash, name, until, reason FROM bans ORDER BY id"
+            )
+        ]
 
     # -- the audit log ----------------------------------------------------------
     def audit(self, ts: float, address: str, action: str, detail: dict[str, Any]) -> None:
-        self.db.execute("INSERT INTO audit (ts, address, action, detail) VALUES (?, ?, ?, ?)",
-                        (ts, address, action, json.dumps(detail, ensure_ascii=False,
-                                                         separators=(",", ":"))))
+        self.db.execute(
+            "INSERT INTO audit (ts, address, action, detail) VALUES (?, ?, ?, ?)",
+            (ts, address, action, json.dumps(detail, ensure_ascii=False, separators=(",", ":"))),
+        )
         self.audit_count += 1
         if self.audit_count > AUDIT_ROWS + AUDIT_MARGIN:
-            self.db.execute("DELETE FROM audit WHERE id IN (SELECT id FROM audit ORDER BY id"
-                            " LIMIT ?)", (self.audit_count - AUDIT_ROWS,))
+            self.db.execute(
+                "DELETE FROM audit WHERE id IN (SELECT id FROM audit ORDER BY id LIMIT ?)",
+                (self.audit_count - AUDIT_ROWS,),
+            )
             self.audit_count = AUDIT_ROWS
 
     def recent_audit(self, limit: int = 50) -> list[dict[str, Any]]:
         """The latest rows, newest first."""
-        return [{"ts": ts, "address": address, "action": action, "detail": json.loads(detail)}
-                for ts, address, action, detail in self.db.execute(
-                    "SELECT ts, address, action, detail FROM audit ORDER BY id DESC LIMIT ?",
-                    (limit,))]
+        return [
+            {"ts": ts, "address": address, "action": action, "detail": json.loads(detail)}
+            for ts, address, action, detail in self.db.execute(
+                "SELECT ts, address, action, detail FROM audit ORDER BY id DESC LIMIT ?", (limit,)
+            )
+        ]
 
     # -- settings changed from the admin page -------------------------------------
     def settings(self) -> dict[str, Any]:
-        return {key: json.loads(value) for key, value in self.db.execute(
-            "SELECT key, value FROM admin_settings ORDER BY key")}
+        return {
+            key: json.loads(value)
+            for key, value in self.db.execute("SELECT key, value FROM admin_settings ORDER BY key")
+        }
 
     def save_settings(self, values: dict[str, Any]) -> None:
-        self.db.executemany("INSERT OR REPLACE INTO admin_settings (key, value) VALUES (?, ?)",
-                            [(k, json.dumps(v)) for k, v in values.items()])
+        self.db.executemany(
+            "INSERT OR REPLACE INTO admin_settings (key, value) VALUES (?, ?)",
+            [(k, json.dumps(v)) for k, v in values.items()],
+        )

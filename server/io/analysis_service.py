@@ -27,16 +27,17 @@ from gridhall import protocol as p
 from gridhall.protocol import ErrorCode, ProtocolError
 from gridhall.protocol.analysis import Analyse, Analysis, AnalysisStatus
 
-from . import analysis_store
+from ..core.jobs import Job
+from ..core.scheduler import Owner
 from ..games.gomoku import analysis
 from ..games.gomoku.ai import RULES
-from ..core.jobs import Job
-from .job_runner import run_job
+from . import analysis_store
 from .history_service import HistoryService
-from ..core.scheduler import Owner
+from .job_runner import run_job
 from .work import WorkPool
 
 log = logging.getLogger("gridhall.analysis")
+
 
 class Asker(Protocol):
     """A connection that asked (a ``Session``): where answers go."""
@@ -65,8 +66,14 @@ class Running:
 class Analyses:
     """The server's analyses: see the module docstring."""
 
-    def __init__(self, work: WorkPool, reader: HistoryService, save: Callable[..., None],
-                 budget: float = 0.5, max_analyses: int = 4) -> None:
+    def __init__(
+        self,
+        work: WorkPool,
+        reader: HistoryService,
+        save: Callable[..., None],
+        budget: float = 0.5,
+        max_analyses: int = 4,
+    ) -> None:
         self.work = work
         self.reader = reader
         """Where the game is read, off the loop."""
@@ -93,25 +100,39 @@ class Analyses:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def _answer(self, asker: Asker, address: str, msg: Analyse,
-                      reading: asyncio.Future[analysis_store.Found]) -> None:
+    async def _answer(
+        self,
+        asker: Asker,
+        address: str,
+        msg: Analyse,
+        reading: asyncio.Future[analysis_store.Found],
+    ) -> None:
         try:
             found = await reading
         except Exception:
             log.exception("could not read game %d for an analysis", msg.game_id)
-            asker.send(p.Error(code=ErrorCode.INTERNAL_ERROR.value,
-                               message="The server could not read that game.", re=msg.id))
+            asker.send(
+                p.Error(
+                    code=ErrorCode.INTERNAL_ERROR.value,
+                    message="The server could not read that game.",
+                    re=msg.id,
+                )
+            )
             return
         if self.closed:
             return
         try:
             asker.send(self._start(asker, address, msg, found))
         except ProtocolError as exc:
-            asker.send(p.Error(code=exc.code.value, message=exc.message, re=msg.id,
-                               retry_after=exc.retry_after))
+            asker.send(
+                p.Error(
+                    code=exc.code.value, message=exc.message, re=msg.id, retry_after=exc.retry_after
+                )
+            )
 
-    def _start(self, asker: Asker, address: str, msg: Analyse,
-               found: analysis_store.Found) -> Analysis:
+    def _start(
+        self, asker: Asker, address: str, msg: Analyse, found: analysis_store.Found
+    ) -> Analysis:
         """The first answer; starts the job when the game needs one."""
         gid = msg.game_id
         if found.game is None:
@@ -119,8 +140,13 @@ class Analyses:
         if found.game != "gomoku":
             raise ProtocolError(ErrorCode.BAD_MESSAGE, "only Gomoku games are analysed")
         if found.analysis is not None:
-            return self._answer_msg(gid, "done", re=msg.id, moves=found.analysis["moves"],
-                                    budget=float(found.analysis["budget"]))
+            return self._answer_msg(
+                gid,
+                "done",
+                re=msg.id,
+                moves=found.analysis["moves"],
+                budget=float(found.analysis["budget"]),
+            )
         run = self.running.get(gid)
         if run is None:
             run = self._new(gid, address, found)
@@ -128,18 +154,22 @@ class Analyses:
             self._next(run)
         if not any(ref() is asker for ref in run.askers):
             run.askers.append(weakref.ref(asker))
-        return self._answer_msg(gid, "running" if run.started else "queued", re=msg.id,
-                                progress=run.progress())
+        return self._answer_msg(
+            gid, "running" if run.started else "queued", re=msg.id, progress=run.progress()
+        )
 
     def _new(self, gid: int, address: str, found: analysis_store.Found) -> Running:
         mine = [r for r in self.running.values() if r.address == address]
         if mine or len(self.running) >= self.max_analyses:
             wait = min(r.total - len(r.results) for r in (mine or self.running.values()))
-            raise ProtocolError(ErrorCode.SERVER_BUSY,
-                                "One analysis per address at a time, and the server runs "
-                                "a few at once; ask again when yours is done." if mine else
-                                "The server is analysing as many games as it allows; try "
-                                "again later.", retry_after=round(max(1.0, wait * self.budget), 1))
+            raise ProtocolError(
+                ErrorCode.SERVER_BUSY,
+                "One analysis per address at a time, and the server runs "
+                "a few at once; ask again when yours is done."
+                if mine
+                else "The server is analysing as many games as it allows; try again later.",
+                retry_after=round(max(1.0, wait * self.budget), 1),
+            )
         moves, size, rule, five = _game(found)
         return Running(gid, address, moves, size, rule, analysis.positions(moves, five))
 
@@ -150,14 +180,23 @@ class Analyses:
         if k >= run.total:
             self._finish(run)
             return
-        job = Job(analysis.analyse_ply, (run.moves[:k], run.size, run.rule, self.budget),
-                  kind="analysis", budget=self.budget * 4 + 2)
+        job = Job(
+            analysis.analyse_ply,
+            (run.moves[:k], run.size, run.rule, self.budget),
+            kind="analysis",
+            budget=self.budget * 4 + 2,
+        )
         self.jobs += 1
         accepted = self.work.submit(
-            run_job, job, owner=Owner(run.address, f"analysis:{run.game_id}"), cls="background",
-            key=("analysis", run.game_id), kind="analysis",
+            run_job,
+            job,
+            owner=Owner(run.address, f"analysis:{run.game_id}"),
+            cls="background",
+            key=("analysis", run.game_id),
+            kind="analysis",
             done=lambda answer: self._ply_done(run, answer),
-            failed=lambda exc: self._fail(run, repr(exc)))
+            failed=lambda exc: self._fail(run, repr(exc)),
+        )
         if not accepted:
             self._fail(run, "the worker pool is closed")
 
@@ -192,10 +231,22 @@ class Analyses:
             if asker is not None and not getattr(getattr(asker, "link", None), "closed", False):
                 asker.send(msg)
 
-    def _answer_msg(self, gid: int, status: AnalysisStatus, re: int | None = None,
-                    budget: float | None = None, **extra: Any) -> Analysis:
-        return Analysis(game_id=gid, status=status, engine=analysis.ENGINE,
-                          budget=self.budget if budget is None else budget, re=re, **extra)
+    def _answer_msg(
+        self,
+        gid: int,
+        status: AnalysisStatus,
+        re: int | None = None,
+        budget: float | None = None,
+        **extra: Any,
+    ) -> Analysis:
+        return Analysis(
+            game_id=gid,
+            status=status,
+            engine=analysis.ENGINE,
+            budget=self.budget if budget is None else budget,
+            re=re,
+            **extra,
+        )
 
     def close(self) -> None:
         """The server stops: answers still under way are dropped."""
@@ -210,16 +261,26 @@ def _game(found: analysis_store.Found) -> tuple[list[tuple[int, int]], int, str,
     record = found.record or {}
     options = {**(record.get("options") or {}), **(found.options or {})}
     size, rule, raw = options.get("size", 15), options.get("rule", "freestyle"), record.get("moves")
-    if not (isinstance(size, int) and 5 <= size <= 30 and rule in RULES
-            and isinstance(raw, list) and len(raw) <= size * size):
+    if not (
+        isinstance(size, int)
+        and 5 <= size <= 30
+        and rule in RULES
+        and isinstance(raw, list)
+        and len(raw) <= size * size
+    ):
         raise ProtocolError(ErrorCode.BAD_MESSAGE, "That game's record holds no Gomoku moves.")
     moves: list[tuple[int, int]] = []
     seen: set[tuple[int, int]] = set()
     for m in raw:
-        if not (isinstance(m, list) and len(m) == 2 and all(
-                isinstance(v, int) and 0 <= v < size for v in m)) or tuple(m) in seen:
-            raise ProtocolError(ErrorCode.BAD_MESSAGE,
-                                "That game's record holds no Gomoku moves.")
+        if (
+            not (
+                isinstance(m, list)
+                and len(m) == 2
+                and all(isinstance(v, int) and 0 <= v < size for v in m)
+            )
+            or tuple(m) in seen
+        ):
+            raise ProtocolError(ErrorCode.BAD_MESSAGE, "That game's record holds no Gomoku moves.")
         moves.append((m[0], m[1]))
         seen.add(moves[-1])
     five = (found.result or {}).get("reason") == "five"

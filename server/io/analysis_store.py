@@ -45,24 +45,34 @@ def create(db: sqlite3.Connection) -> None:
     db.executescript(SCHEMA)
 
 
-def save(db: sqlite3.Connection, game_id: int, engine: str, budget: float,
-         moves: list[dict[str, Any]], made_at: float) -> None:
+def save(
+    db: sqlite3.Connection,
+    game_id: int,
+    engine: str,
+    budget: float,
+    moves: list[dict[str, Any]],
+    made_at: float,
+) -> None:
     """Keep a finished analysis (replacing an older one by the same engine) and drop
     the analyses of games that are no longer kept."""
-    db.execute("INSERT OR REPLACE INTO analyses (game_id, engine, budget, result, made_at)"
-               " VALUES (?, ?, ?, ?, ?)",
-               (game_id, engine, budget, json.dumps(moves, separators=(",", ":")), made_at))
+    db.execute(
+        "INSERT OR REPLACE INTO analyses (game_id, engine, budget, result, made_at)"
+        " VALUES (?, ?, ?, ?, ?)",
+        (game_id, engine, budget, json.dumps(moves, separators=(",", ":")), made_at),
+    )
     db.execute("DELETE FROM analyses WHERE game_id NOT IN (SELECT id FROM games)")
 
 
 def lookup(db: sqlite3.Connection, game_id: int, engine: str) -> Found:
     """The game and its analysis (run it on a history thread's read-only connection:
     the record's JSON may be large)."""
-    row = db.execute("SELECT game, options, record, result FROM games WHERE id = ?",
-                     (game_id,)).fetchone()
+    row = db.execute(
+        "SELECT game, options, record, result FROM games WHERE id = ?", (game_id,)
+    ).fetchone()
     if row is None:
         return Found()
-    stored = db.execute("SELECT budget, result FROM analyses WHERE game_id = ? AND"
-                        " engine = ?", (game_id, engine)).fetchone()
+    stored = db.execute(
+        "SELECT budget, result FROM analyses WHERE game_id = ? AND engine = ?", (game_id, engine)
+    ).fetchone()
     analysis = None if stored is None else {"budget": stored[0], "moves": json.loads(stored[1])}
     return Found(row[0], json.loads(row[1]), json.loads(row[2]), json.loads(row[3]), analysis)

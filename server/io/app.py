@@ -34,37 +34,41 @@ from websockets.http11 import Request, Response
 from gridhall import protocol as p
 from gridhall.protocol import ErrorCode, games
 
+from ..cluster.wiring import hub_for, start_node
 from ..core import origin
-from . import admin_web, engines, web
-from . import leaderboards  # noqa: F401  (registers the rating queries with the service)
 from ..core.admin_access import AdminAccess
+from ..core.bans import refusal
+from ..core.cluster_nodes import own_address
+from ..core.config import ServerConfig
+from ..core.effects import STORED, DropRoom, Effect, Send, Stored, Think, Wake, Work
+from ..core.fairness import PerAddress
+from ..core.gate import Gate
+from ..core.identity import Identity
+from ..core.jobs import BUSY
+from ..core.scheduler import Owner
+from ..core.session import Link, Session, Sessions
+from ..core.stats import Stats
+from ..games.base import JSON
+from ..games.gomoku.spec import GomokuSpec
+from . import (
+    admin_web,
+    engines,
+    leaderboards,  # noqa: F401  (registers the rating queries with the service)
+    web,
+)
 from .admin_channel import AdminChannel
 from .admin_status import RETENTION_KEYS, RoomActivity
 from .analysis_service import Analyses
-from ..core.bans import refusal
-from ..core.cluster_nodes import own_address
-from .netinfo import lan_addresses
 from .computer import Computers
-from ..core.config import ServerConfig
 from .connection import Connection
-from ..core.effects import STORED, DropRoom, Effect, Send, Stored, Think, Wake, Work
-from ..core.fairness import PerAddress
 from .fdlimit import raise_soft_limit, socket_caps
-from ..games.gomoku.spec import GomokuSpec
-from ..core.gate import Gate
-from ..games.base import JSON
 from .handshake import HandshakeGuard, deepen_backlog
 from .history_service import HistoryService
-from ..core.identity import Identity
-from ..core.jobs import BUSY
 from .job_runner import run_job
 from .memory import release_free_memory
-from ..core.scheduler import Owner
-from ..core.session import Link, Session, Sessions
+from .netinfo import lan_addresses
 from .settings_file import Settings
-from ..core.stats import Stats
 from .store_api import RoomStore, open_store
-from ..cluster.wiring import hub_for, start_node
 from .work import WorkPool
 
 if TYPE_CHECKING:
@@ -102,17 +106,30 @@ class GameServer:
         self.hub.ratings.load(self.store.ratings.load())
         self.stats = Stats()
         """The running figures (admin page, ``/metrics``)."""
-        self.work = WorkPool(self.config.ai_workers, self.config.max_jobs,
-                             self.config.quick_workers, self.config.max_jobs_per_address,
-                             stats=self.stats)
+        self.work = WorkPool(
+            self.config.ai_workers,
+            self.config.max_jobs,
+            self.config.quick_workers,
+            self.config.max_jobs_per_address,
+            stats=self.stats,
+        )
         self.stats.pool = self.work
-        self.queries = HistoryService(self.config.db, self.config.history_threads,
-                                      self.config.history_waiting, fallback=self.store.db,
-                                      work=self.work)
+        self.queries = HistoryService(
+            self.config.db,
+            self.config.history_threads,
+            self.config.history_waiting,
+            fallback=self.store.db,
+            work=self.work,
+        )
         """History queries, off the event loop (``server/io/history_service.py``)."""
         self.computers = Computers(self.work, self.config.ai_budget)
-        self.analyses = Analyses(self.work, self.queries, self.store.save_analysis,
-                                 self.config.analysis_budget, self.config.max_analyses)
+        self.analyses = Analyses(
+            self.work,
+            self.queries,
+            self.store.save_analysis,
+            self.config.analysis_budget,
+            self.config.max_analyses,
+        )
         """``analyse`` requests (server/io/analysis_service.py)."""
         self._trim: asyncio.TimerHandle | None = None
         self.served: dict[str, web.Asset] = {}
@@ -124,14 +141,19 @@ class GameServer:
         self.per_ip: Counter[str] = Counter()
         self.max_connections = self.config.max_connections
         """The connection cap in force (fitted to the open-files limit at start)."""
-        self.unwelcomed: Gate[Connection] = Gate(self.config.max_unwelcomed,
-                                                 self.config.max_unwelcomed_per_address)
+        self.unwelcomed: Gate[Connection] = Gate(
+            self.config.max_unwelcomed, self.config.max_unwelcomed_per_address
+        )
         """Connections that have not said ``hello`` yet."""
-        self.handshakes = HandshakeGuard(self.config.max_handshakes,
-                                         self.config.max_handshakes_per_address,
-                                         self.config.max_request_head, self._freed)
+        self.handshakes = HandshakeGuard(
+            self.config.max_handshakes,
+            self.config.max_handshakes_per_address,
+            self.config.max_request_head,
+            self._freed,
+        )
         self.allowed_origins = frozenset(
-            o for o in map(origin.normalize, self.config.allow_origins) if o is not None)
+            o for o in map(origin.normalize, self.config.allow_origins) if o is not None
+        )
         self._freed_bytes = 0
         self._timers: dict[str, asyncio.TimerHandle] = {}
         self._pending_store: list[Stored] = []
@@ -159,31 +181,44 @@ class GameServer:
         self._restore()
         self._mark_alive()
         self._prune()
-        caps = socket_caps(raise_soft_limit(), self.config.fd_reserve,
-                           self.config.max_handshakes, self.config.max_connections)
+        caps = socket_caps(
+            raise_soft_limit(),
+            self.config.fd_reserve,
+            self.config.max_handshakes,
+            self.config.max_connections,
+        )
         self.handshakes.gate.total = caps.handshakes
         self.max_connections = caps.connections
         self._server = await serve(
-            self._handle, self.config.host, self.config.port,
+            self._handle,
+            self.config.host,
+            self.config.port,
             compression=None,  # small frames; deflate costs latency and memory per socket
-            max_size=p.MAX_FRAME, max_queue=16,
-            ping_interval=self.config.ping_interval, ping_timeout=self.config.ping_timeout,
-            close_timeout=5, process_request=self._http,
-            open_timeout=self.config.handshake_timeout, server_header=SERVER_HEADER,
-            create_connection=self.handshakes.connection_class())
+            max_size=p.MAX_FRAME,
+            max_queue=16,
+            ping_interval=self.config.ping_interval,
+            ping_timeout=self.config.ping_timeout,
+            close_timeout=5,
+            process_request=self._http,
+            open_timeout=self.config.handshake_timeout,
+            server_header=SERVER_HEADER,
+            create_connection=self.handshakes.connection_class(),
+        )
         deepen_backlog(self._server.sockets, self.config.listen_backlog)
         self.hub.nodes.own = own_address(self.config.host, self.port, lan_addresses)
         self.work.warm_up()
         self.cluster = await start_node(self)
-        log.info("gridhall server %r listening on %s:%d", self.config.name, self.config.host,
-                 self.port)
+        log.info(
+            "gridhall server %r listening on %s:%d", self.config.name, self.config.host, self.port
+        )
 
     async def _offer_engines(self) -> None:
         """Probe the external engines (server/io/engines.py); offer those that answer."""
         if not self.config.engines:
             return
         offered = await engines.probe_all(
-            engines.EngineSpec(name, argv) for name, argv in self.config.engines)
+            engines.EngineSpec(name, argv) for name, argv in self.config.engines
+        )
         self.computers.engines = offered
         if offered:
             spec = GomokuSpec(tuple(offered))
@@ -216,8 +251,7 @@ class GameServer:
         links = (self.store.links.tokens(), self.store.links.codes(now))
         self.execute(self.hub.restore(identities, rooms, now, down_since, links))
         self._flush()
-        log.info("restored %d rooms after %.0f s down", len(self.hub.lobby.rooms),
-                 now - down_since)
+        log.info("restored %d rooms after %.0f s down", len(self.hub.lobby.rooms), now - down_since)
 
     def _mark_alive(self) -> None:
         self._alive = None
@@ -240,7 +274,8 @@ class GameServer:
         except Exception:
             log.exception("could not prune the store")
         self._prune_timer = asyncio.get_running_loop().call_later(
-            PRUNE_AGAIN if more else PRUNE_EVERY, self._prune)
+            PRUNE_AGAIN if more else PRUNE_EVERY, self._prune
+        )
 
     async def close(self) -> None:
         """Stop for a restart: close every connection with 1012 and a reason, stop
@@ -257,13 +292,15 @@ class GameServer:
             conn.close(RESTART_CLOSE, RESTART_REASON)
         # admin pages are not game connections: websockets closes only the first time
         # it is asked to, so they are told here, or the close waits on them
-        await asyncio.gather(*(ws.close(RESTART_CLOSE, "server restarting")
-                               for ws in list(self.admin_channel.open)),
-                             return_exceptions=True)
+        await asyncio.gather(
+            *(ws.close(RESTART_CLOSE, "server restarting") for ws in list(self.admin_channel.open)),
+            return_exceptions=True,
+        )
         if self._server is not None:
             self._server.close(close_connections=False)
-            await asyncio.gather(*(c.wait_closed() for c in list(self.connections)),
-                                 return_exceptions=True)
+            await asyncio.gather(
+                *(c.wait_closed() for c in list(self.connections)), return_exceptions=True
+            )
             self._server.close(close_connections=True)
             await self._server.wait_closed()
         for timer in self._timers.values():
@@ -281,8 +318,9 @@ class GameServer:
         self.store.close()
         log.info("server stopped; rooms kept for the next start")
 
-    async def run_until_signalled(self, on_ready: Callable[[GameServer], None] | None = None
-                                  ) -> None:
+    async def run_until_signalled(
+        self, on_ready: Callable[[GameServer], None] | None = None
+    ) -> None:
         """Serve until SIGINT or SIGTERM, then shut down cleanly."""
         await self.start()
         if on_ready is not None:
@@ -323,20 +361,26 @@ class GameServer:
         page = web.respond(request, self.served, self.hub.nodes.addresses())
         if page is not None:
             return page
-        if not origin.allowed(request.headers.get("Origin"), request.headers.get("Host"),
-                              self.allowed_origins | self.hub.nodes.origins()):
+        if not origin.allowed(
+            request.headers.get("Origin"),
+            request.headers.get("Host"),
+            self.allowed_origins | self.hub.nodes.origins(),
+        ):
             return connection.respond(HTTPStatus.FORBIDDEN, origin.REFUSAL)
         if self.unwelcomed.by_address[peer] >= self.unwelcomed.per_address:
-            response = connection.respond(HTTPStatus.TOO_MANY_REQUESTS,
-                                          "Too many connections from your address have not "
-                                          "said hello yet; retry in a few seconds.\n")
+            response = connection.respond(
+                HTTPStatus.TOO_MANY_REQUESTS,
+                "Too many connections from your address have not "
+                "said hello yet; retry in a few seconds.\n",
+            )
             response.headers["Retry-After"] = str(math.ceil(self.config.hello_timeout))
             return response
         wait = self.connects.take(peer, time.time())
         if wait > 0:
-            response = connection.respond(HTTPStatus.TOO_MANY_REQUESTS,
-                                          "Too many connections from your address; "
-                                          f"retry after {wait:.1f} s.\n")
+            response = connection.respond(
+                HTTPStatus.TOO_MANY_REQUESTS,
+                f"Too many connections from your address; retry after {wait:.1f} s.\n",
+            )
             response.headers["Retry-After"] = str(math.ceil(wait))
             return response
         return None
@@ -348,12 +392,17 @@ class GameServer:
             return
         conn = Connection(ws, self.config)
         limit_kernel_buffer(ws, self.config.socket_send_buffer)
-        if len(self.connections) >= self.max_connections or \
-                self.per_ip[conn.peer] >= self.config.max_connections_per_ip or \
-                (self.cluster is not None and not await self.cluster.admits(conn.peer)):
-            busy = p.encode(p.Error(
-                code=ErrorCode.SERVER_BUSY.value,
-                message="The server has as many players as it allows; try again later."))
+        if (
+            len(self.connections) >= self.max_connections
+            or self.per_ip[conn.peer] >= self.config.max_connections_per_ip
+            or (self.cluster is not None and not await self.cluster.admits(conn.peer))
+        ):
+            busy = p.encode(
+                p.Error(
+                    code=ErrorCode.SERVER_BUSY.value,
+                    message="The server has as many players as it allows; try again later.",
+                )
+            )
             self.stats.frame_out(busy)
             conn.send_frame(busy)
             conn.close(1013, "server busy")
@@ -371,13 +420,13 @@ class GameServer:
         self.per_ip[conn.peer] += 1
         session = Session(self, conn, time.time())
         no_hello = asyncio.get_running_loop().call_later(
-            self.config.hello_timeout, self._no_hello, conn)
+            self.config.hello_timeout, self._no_hello, conn
+        )
         waiting = _received_frames(ws)
         welcomed = False
         try:
             async for frame in ws:
-                if self.cluster is None or not await self.cluster.relay.intercept(session,
-                                                                                  frame):
+                if self.cluster is None or not await self.cluster.relay.intercept(session, frame):
                     session.receive(frame, time.time())  # (else relayed: server/cluster/)
                 if conn.closed:
                     break
@@ -460,6 +509,7 @@ class GameServer:
 
     def call_later(self, delay: float, callback: Callable[[float], None]) -> None:
         """A session's deferred ``sync`` (see ``Session.defer_sync``)."""
+
         def fire() -> None:
             if not self._closed:
                 callback(time.time())
@@ -503,7 +553,8 @@ class GameServer:
         if wake.at is not None and not self._closed:
             delay = max(0.0, wake.at - time.time()) + 0.001  # never a hair early
             self._timers[wake.key] = asyncio.get_running_loop().call_later(
-                delay, self._woken, wake.key)
+                delay, self._woken, wake.key
+            )
 
     def _woken(self, key: str) -> None:
         self._timers.pop(key, None)
@@ -518,20 +569,34 @@ class GameServer:
         """Run a room's job in the pool as a quick job charged to whoever asked; one
         refused (its address past its share) is answered ``busy`` after the current
         effects, so the order of sends is kept, or later if pushed out of the queue."""
+
         def done(answer: JSON) -> None:
             self._work_answered(work, answer)
 
         def failed(exc: BaseException) -> None:
-            log.error("room %s: a %s job failed: %r", work.room, work.job.kind, exc,
-                      extra={"room": work.room})
+            log.error(
+                "room %s: a %s job failed: %r",
+                work.room,
+                work.job.kind,
+                exc,
+                extra={"room": work.room},
+            )
             self._work_answered(work, {"error": "failed"})
 
         def busy() -> None:
             self._work_answered(work, BUSY)
 
         owner = Owner(work.address or "room:" + work.room, work.room)
-        if not self.work.submit(run_job, work.job, owner=owner, key=("work", work.room),
-                                done=done, failed=failed, busy=busy, kind=work.job.kind):
+        if not self.work.submit(
+            run_job,
+            work.job,
+            owner=owner,
+            key=("work", work.room),
+            done=done,
+            failed=failed,
+            busy=busy,
+            kind=work.job.kind,
+        ):
             asyncio.get_running_loop().call_soon(busy)
 
     def _work_answered(self, work: Work, answer: JSON) -> None:
@@ -571,7 +636,8 @@ def exporter(server: GameServer) -> Exporter:
     except ImportError as exc:
         raise MetricsUnavailable(
             "--metrics needs the prometheus-client package: pip install "
-            "\"gridhall[metrics]\" (or leave --metrics out)") from exc
+            '"gridhall[metrics]" (or leave --metrics out)'
+        ) from exc
     return Exporter(server)
 
 

@@ -38,8 +38,9 @@ the p99 round trip went from 12 ms to 6 ms."""
 class Collector:
     """The installed policy (see the module docstring); :meth:`uninstall` undoes it."""
 
-    def __init__(self, full_walk_every: float = FULL_WALK_EVERY,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, full_walk_every: float = FULL_WALK_EVERY, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self.full_walk_every = full_walk_every
         self.clock = clock
         self.last_full_walk = clock()

@@ -11,16 +11,16 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Any
 from concurrent.futures import BrokenExecutor
+from typing import Any
 
 from gridhall.protocol.games.engines import PREFIX, is_engine
 
-from . import engines
 from ..core.effects import Think
+from ..core.scheduler import Owner
 from ..games import registry
 from ..games.base import JSON
-from ..core.scheduler import Owner
+from . import engines
 from .work import WorkPool
 
 log = logging.getLogger("gridhall.computer")
@@ -70,23 +70,33 @@ class Computers:
         running finishes (a worker cannot be stopped midway) and the room tells a
         stale answer by its request. A job lost with its worker (the pool starts new
         ones) is asked once more: the seat would otherwise wait for its move forever."""
+
         def failed(exc: BaseException) -> None:
-            log.error("room %s: the computer failed to find a move: %r", job.room, exc,
-                      extra={"room": job.room, "player": job.bot})
+            log.error(
+                "room %s: the computer failed to find a move: %r",
+                job.room,
+                exc,
+                extra={"room": job.room, "player": job.bot},
+            )
             if retry and isinstance(exc, BrokenExecutor):
                 self.schedule(job, answer, retry=False)
 
         fn, args = self._thinker(job)
-        self.work.submit(fn, *args,
-                         owner=Owner(job.address or "room:" + job.room, job.room),
-                         cls="computer", key=("think", job.room, job.bot),
-                         done=lambda move: answer(job, move), failed=failed)
+        self.work.submit(
+            fn,
+            *args,
+            owner=Owner(job.address or "room:" + job.room, job.room),
+            cls="computer",
+            key=("think", job.room, job.bot),
+            done=lambda move: answer(job, move),
+            failed=failed,
+        )
 
     def _thinker(self, job: Think) -> tuple[Callable[..., JSON], tuple[Any, ...]]:
         """What the worker runs: an external engine's level through its pipes, the
         game's own computer otherwise (also for an engine no longer offered)."""
         if is_engine(job.level):
-            argv = self.engines.get(job.level[len(PREFIX):])
+            argv = self.engines.get(job.level[len(PREFIX) :])
             if argv is not None:
                 return engines.think, (argv, job.request, self.budget)
             return think, (job.game, job.request, "hard", self.budget)

@@ -87,8 +87,12 @@ def txt_record(name: str, rooms: int, serial: int) -> dict[str, str]:
     """The TXT properties: what a client lists before it connects. ``serial`` differs in
     every announcement: browsers report a TXT record as changed only when its bytes
     differ from every copy they still hold, and a count may go back to an old value."""
-    return {"name": name[:100], "protocol": str(PROTOCOL_VERSION), "rooms": str(rooms),
-            "serial": str(serial)}
+    return {
+        "name": name[:100],
+        "protocol": str(PROTOCOL_VERSION),
+        "rooms": str(rooms),
+        "serial": str(serial),
+    }
 
 
 class Advertiser:
@@ -114,13 +118,16 @@ class Advertiser:
     def start(self) -> None:
         """Begin advertising in the background (a warning, never an error, if it cannot)."""
         if not self.addresses:
-            log.warning("LAN discovery is off: no network address to advertise on "
-                        "(players type this machine's address instead)")
+            log.warning(
+                "LAN discovery is off: no network address to advertise on "
+                "(players type this machine's address instead)"
+            )
             return
         self._task = asyncio.get_running_loop().create_task(self._register())
 
     def watch(self, count: Callable[[], int], every: float = ROOMS_EVERY) -> None:
         """Keep the TXT record's room count current by asking ``count()`` now and then."""
+
         async def loop() -> None:
             while True:
                 try:
@@ -142,24 +149,36 @@ class Advertiser:
             announced = await self._zc.async_register_service(self._info, allow_name_change=True)
             await announced
             self.running = True
-            log.info("advertising %r on the LAN (%s) as %s", self.name,
-                     ", ".join(self.addresses), self._info.name)
+            log.info(
+                "advertising %r on the LAN (%s) as %s",
+                self.name,
+                ", ".join(self.addresses),
+                self._info.name,
+            )
             self.set_rooms(self.rooms)  # rooms made while it was being announced
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # noqa: BLE001 - advertising must never stop the server
-            log.warning("LAN discovery is off: could not advertise on %s (%s); players "
-                        "type this machine's address instead", ", ".join(self.addresses),
-                        exc or type(exc).__name__)
+            log.warning(
+                "LAN discovery is off: could not advertise on %s (%s); players "
+                "type this machine's address instead",
+                ", ".join(self.addresses),
+                exc or type(exc).__name__,
+            )
             await self._close_zeroconf()
 
     def _service_info(self, full_name: str) -> ServiceInfo:
         from zeroconf import ServiceInfo
 
         self._serial += 1
-        return ServiceInfo(SERVICE_TYPE, full_name, port=self.port,
-                           properties=txt_record(self.name, self.rooms, self._serial),
-                           server=f"{host_label()}.local.", parsed_addresses=list(self.addresses))
+        return ServiceInfo(
+            SERVICE_TYPE,
+            full_name,
+            port=self.port,
+            properties=txt_record(self.name, self.rooms, self._serial),
+            server=f"{host_label()}.local.",
+            parsed_addresses=list(self.addresses),
+        )
 
     def set_rooms(self, rooms: int) -> None:
         """Publish a new room count, in the background, when it changed."""
@@ -172,8 +191,7 @@ class Advertiser:
     async def _update(self) -> None:
         """Re-announce until the published count is the latest one."""
         try:
-            while self._zc is not None and self._info is not None and \
-                    self._published != self.rooms:
+            while self._zc is not None and self._info is not None and self._published != self.rooms:
                 count = self.rooms
                 self._info = self._service_info(self._info.name)
                 await (await self._zc.async_update_service(self._info))

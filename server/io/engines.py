@@ -68,10 +68,15 @@ def parse_spec(text: str) -> EngineSpec:
     except ValueError as exc:
         raise argparse.ArgumentTypeError(f"{text!r}: {exc}") from None
     if not sep or not NAME.fullmatch(name) or not argv:
-        raise argparse.ArgumentTypeError(_(
-            "{text} is not {form} (a name of 1 to 24 letters, digits, _ . -, then the "
-            "command that starts the engine, e.g. {example})", text=repr(text),
-            form="NAME=COMMAND", example="rapfi=/opt/rapfi/pbrain-rapfi"))
+        raise argparse.ArgumentTypeError(
+            _(
+                "{text} is not {form} (a name of 1 to 24 letters, digits, _ . -, then the "
+                "command that starts the engine, e.g. {example})",
+                text=repr(text),
+                form="NAME=COMMAND",
+                example="rapfi=/opt/rapfi/pbrain-rapfi",
+            )
+        )
     return EngineSpec(name, argv)
 
 
@@ -94,8 +99,9 @@ async def probe(spec: EngineSpec, timeout: float = PROBE_TIMEOUT) -> str | None:
     return None
 
 
-async def probe_all(specs: Iterable[EngineSpec], timeout: float = PROBE_TIMEOUT
-                    ) -> dict[str, tuple[str, ...]]:
+async def probe_all(
+    specs: Iterable[EngineSpec], timeout: float = PROBE_TIMEOUT
+) -> dict[str, tuple[str, ...]]:
     """The engines that answered, by name (in the order given); one log line for
     each that did not, naming it and why."""
     specs = list(specs)
@@ -106,8 +112,9 @@ async def probe_all(specs: Iterable[EngineSpec], timeout: float = PROBE_TIMEOUT
             offered.setdefault(spec.name, spec.argv)
             log.info("engine %s offered as the computer level engine:%s", spec.name, spec.name)
         else:
-            log.error("engine %s (%s) is not offered: %s", spec.name, shlex.join(spec.argv),
-                      problem)
+            log.error(
+                "engine %s (%s) is not offered: %s", spec.name, shlex.join(spec.argv), problem
+            )
     return offered
 
 
@@ -133,8 +140,14 @@ def _close_all() -> None:
     _engines.clear()
 
 
-async def _move(argv: tuple[str, ...], moves: list[tuple[int, int]], size: int, rule: str,
-                turn_ms: int, left_ms: int | None) -> tuple[int, int]:
+async def _move(
+    argv: tuple[str, ...],
+    moves: list[tuple[int, int]],
+    size: int,
+    rule: str,
+    turn_ms: int,
+    left_ms: int | None,
+) -> tuple[int, int]:
     key = (argv, size, rule)
     engine = _engines.get(key)
     if engine is None or engine.proc.returncode is not None:

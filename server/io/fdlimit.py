@@ -52,8 +52,9 @@ class SocketCaps:
     """Open WebSocket connections."""
 
 
-def socket_caps(fd_limit: int | None, reserve: int, handshakes: int,
-                connections: int) -> SocketCaps:
+def socket_caps(
+    fd_limit: int | None, reserve: int, handshakes: int, connections: int
+) -> SocketCaps:
     """The configured caps, lowered where ``fd_limit`` (less ``reserve``) cannot hold
     them all at once."""
     if fd_limit is None:
@@ -62,6 +63,11 @@ def socket_caps(fd_limit: int | None, reserve: int, handshakes: int,
     pending = min(handshakes, max(4, budget // 4))
     open_ = min(connections, max(4, budget - pending))
     if (pending, open_) != (handshakes, connections):
-        log.warning("open-files limit %d: at most %d sockets before the handshake and %d "
-                    "connections (raise `ulimit -n` for more)", fd_limit, pending, open_)
+        log.warning(
+            "open-files limit %d: at most %d sockets before the handshake and %d "
+            "connections (raise `ulimit -n` for more)",
+            fd_limit,
+            pending,
+            open_,
+        )
     return SocketCaps(pending, open_)

@@ -29,14 +29,19 @@ def export(game: GameRow, fmt: str) -> str:
 def gomoku_record(game: GameRow) -> GameRecord:
     """The stored game as a :class:`GameRecord`; NotExportable if it is not Gomoku."""
     if game.game != "gomoku":
-        raise NotExportable(_("game {id} is a {game} game; only Gomoku games export",
-                              id=game.id, game=game.game))
+        raise NotExportable(
+            _("game {id} is a {game} game; only Gomoku games export", id=game.id, game=game.game)
+        )
     stored = game.record
     size = (game.options or {}).get("size") or (stored.get("options") or {}).get("size")
     raw = stored.get("moves")
-    if not isinstance(size, int) or not isinstance(raw, list) or not all(
-            isinstance(m, list) and len(m) == 2 and all(isinstance(v, int) for v in m)
-            for m in raw):
+    if (
+        not isinstance(size, int)
+        or not isinstance(raw, list)
+        or not all(
+            isinstance(m, list) and len(m) == 2 and all(isinstance(v, int) for v in m) for m in raw
+        )
+    ):
         raise NotExportable(_("game {id}'s stored record has no Gomoku moves", id=game.id))
     moves = tuple((int(m[0]), int(m[1])) for m in raw)
     colors: dict[str, Any] = stored.get("colors") or {}
@@ -44,12 +49,14 @@ def gomoku_record(game: GameRow) -> GameRecord:
     by_colour = {colour: names.get(pid, pid) for pid, colour in colors.items()}
     engines = (by_colour.get("black", "black"), by_colour.get("white", "white"))
     reason = str((game.result or {}).get("reason"))
-    return GameRecord(size, moves, move_times(stored, moves), engines,
-                      end=END_CODES.get(reason, UNKNOWN_END))
+    return GameRecord(
+        size, moves, move_times(stored, moves), engines, end=END_CODES.get(reason, UNKNOWN_END)
+    )
 
 
-def move_times(stored: dict[str, Any], moves: tuple[tuple[int, int], ...]
-               ) -> tuple[int, ...] | None:
+def move_times(
+    stored: dict[str, Any], moves: tuple[tuple[int, int], ...]
+) -> tuple[int, ...] | None:
     """Milliseconds each stone of ``moves`` took, from the game's log: from the move
     (or the take-back) before it. None when the log does not end in these stones
     (it was cut at its cap, or is from an older server)."""
@@ -62,8 +69,9 @@ def move_times(stored: dict[str, Any], moves: tuple[tuple[int, int], ...]
         for entry in log:
             kind, player, at = entry[0], entry[1], float(entry[-1])
             if kind == "move":
-                stones.append((player, int(entry[2]), int(entry[3]),
-                               max(0, round((at - last) * 1000))))
+                stones.append(
+                    (player, int(entry[2]), int(entry[3]), max(0, round((at - last) * 1000)))
+                )
                 last = at
             elif kind == "takeback":
                 if stones and stones[-1][0] != player:  # the reply goes too

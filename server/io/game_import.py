@@ -63,8 +63,9 @@ def prepare(record: GameRecord, now: float | None = None) -> Imported:
     for n, (x, y) in enumerate(record.moves, start=1):
         turn = game.turn()
         if turn is None:
-            raise NotImportable(_("move {n} ({cell}) comes after five in a row",
-                                  n=n, cell=cell_name(x, y)))
+            raise NotImportable(
+                _("move {n} ({cell}) comes after five in a row", n=n, cell=cell_name(x, y))
+            )
         clock += (ms[n - 1] / 1000) if ms else 0.0
         try:
             game.apply(turn, {"x": x, "y": y}, clock)
@@ -74,9 +75,14 @@ def prepare(record: GameRecord, now: float | None = None) -> Imported:
     names = _names(record)
     stored = dict(game.record(), source=SOURCE)
     ended = time.time() if now is None else now
-    return Imported(options, [{"player": pid, "name": names[n], "seat": n}
-                              for n, pid in enumerate(PLAYERS)],
-                    result, stored, ended - clock, ended)
+    return Imported(
+        options,
+        [{"player": pid, "name": names[n], "seat": n} for n, pid in enumerate(PLAYERS)],
+        result,
+        stored,
+        ended - clock,
+        ended,
+    )
 
 
 def _names(record: GameRecord) -> tuple[str, str]:

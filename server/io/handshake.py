@@ -34,8 +34,13 @@ from ..core.gate import Gate
 class HandshakeGuard:
     """The server's sockets before the handshake, and what each may send."""
 
-    def __init__(self, total: int, per_address: int, max_request_head: int,
-                 on_freed: Callable[[int], None] | None = None) -> None:
+    def __init__(
+        self,
+        total: int,
+        per_address: int,
+        max_request_head: int,
+        on_freed: Callable[[int], None] | None = None,
+    ) -> None:
         self.gate: Gate[GuardedConnection] = Gate(total, per_address)
         self.max_request_head = max_request_head
         self.on_freed = on_freed

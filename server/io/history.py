@@ -54,16 +54,23 @@ def migrate(db: sqlite3.Connection) -> None:
     try:
         for name, kind in missing:
             db.execute(f"ALTER TABLE games ADD COLUMN {name} {kind}")
-        fresh = db.execute("SELECT name FROM sqlite_master WHERE type = 'table'"
-                           " AND name = 'game_players'").fetchone() is None
+        fresh = (
+            db.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'game_players'"
+            ).fetchone()
+            is None
+        )
         for statement in SCHEMA:
             db.execute(statement)
         if fresh:
             for gid, game, players, record in db.execute(
-                    "SELECT id, game, players, record FROM games").fetchall():
+                "SELECT id, game, players, record FROM games"
+            ).fetchall():
                 index_game(db, gid, json.loads(players))
-                db.execute("UPDATE games SET moves = ? WHERE id = ?",
-                           (count_moves(game, json.loads(record)), gid))
+                db.execute(
+                    "UPDATE games SET moves = ? WHERE id = ?",
+                    (count_moves(game, json.loads(record)), gid),
+                )
     except BaseException:
         db.execute("ROLLBACK")
         raise
@@ -74,9 +81,16 @@ def index_game(db: sqlite3.Connection, game_id: int, players: Iterable[JSON]) ->
     """Make a stored game findable by its players' ids and names."""
     db.executemany(
         "INSERT OR REPLACE INTO game_players (game_id, player, name, seat) VALUES (?, ?, ?, ?)",
-        [(game_id, str(pl.get("player")), str(pl.get("name")),
-          pl["seat"] if isinstance(pl.get("seat"), int) else n)
-         for n, pl in enumerate(players)])
+        [
+            (
+                game_id,
+                str(pl.get("player")),
+                str(pl.get("name")),
+                pl["seat"] if isinstance(pl.get("seat"), int) else n,
+            )
+            for n, pl in enumerate(players)
+        ],
+    )
 
 
 def count_moves(game: str, record: JSON) -> int:
@@ -87,13 +101,24 @@ def count_moves(game: str, record: JSON) -> int:
         return len(moves) if isinstance(moves, list) else 0
     actions = record.get("actions")
     if game == "minesweeper":
-        clicks = sum(1 for a in actions if isinstance(a, list) and len(a) > 1
-                     and a[1] in MINESWEEPER_CLICKS) if isinstance(actions, list) else 0
+        clicks = (
+            sum(
+                1
+                for a in actions
+                if isinstance(a, list) and len(a) > 1 and a[1] in MINESWEEPER_CLICKS
+            )
+            if isinstance(actions, list)
+            else 0
+        )
         return clicks + int(record.get("actions_omitted") or 0)
     if isinstance(actions, dict):
-        return sum(1 for log in actions.values() if isinstance(log, list)
-                   for a in log if isinstance(a, dict) and a.get("action") == "link"
-                   and a.get("ok"))
+        return sum(
+            1
+            for log in actions.values()
+            if isinstance(log, list)
+            for a in log
+            if isinstance(a, dict) and a.get("action") == "link" and a.get("ok")
+        )
     return 0
 
 
@@ -101,18 +126,31 @@ def summary(row: tuple[Any, ...]) -> JSON:
     """A ``games`` row (:data:`SUMMARY_COLUMNS`) as the protocol's game summary."""
     gid, game, options, players, result, started_at, ended_at, moves, source = row
     opts: JSON = json.loads(options)
-    out: JSON = {"game_id": gid, "game": game, "options": opts,
-                 "players": json.loads(players), "result": json.loads(result),
-                 "started_at": started_at, "ended_at": ended_at, "moves": int(moves or 0),
-                 "rated": opts.get("rated") is True}
+    out: JSON = {
+        "game_id": gid,
+        "game": game,
+        "options": opts,
+        "players": json.loads(players),
+        "result": json.loads(result),
+        "started_at": started_at,
+        "ended_at": ended_at,
+        "moves": int(moves or 0),
+        "rated": opts.get("rated") is True,
+    }
     if source:
         out["source"] = source
     return out
 
 
-def list_games(db: sqlite3.Connection, *, game: str | None = None, player: str | None = None,
-               name: str | None = None, before: int | None = None,
-               limit: int = HISTORY_PAGE) -> tuple[list[JSON], int | None]:
+def list_games(
+    db: sqlite3.Connection,
+    *,
+    game: str | None = None,
+    player: str | None = None,
+    name: str | None = None,
+    before: int | None = None,
+    limit: int = HISTORY_PAGE,
+) -> tuple[list[JSON], int | None]:
     """Summaries of finished games, newest (highest id) first, and the ``before`` of
     the next page (None at the end). ``name`` matches a seated player's name in any
     case; every filter given must hold."""
@@ -130,9 +168,11 @@ def list_games(db: sqlite3.Connection, *, game: str | None = None, player: str |
     if name is not None:
         where.append("g.id IN (SELECT game_id FROM game_players WHERE name = ?)")
         args.append(name)
-    sql = (f"SELECT {', '.join('g.' + c for c in SUMMARY_COLUMNS.split(', '))} FROM games g"
-           + (" WHERE " + " AND ".join(where) if where else "")
-           + " ORDER BY g.id DESC LIMIT ?")
+    sql = (
+        f"SELECT {', '.join('g.' + c for c in SUMMARY_COLUMNS.split(', '))} FROM games g"
+        + (" WHERE " + " AND ".join(where) if where else "")
+        + " ORDER BY g.id DESC LIMIT ?"
+    )
     rows = db.execute(sql, (*args, limit + 1)).fetchall()
     more = len(rows) > limit
     games = [summary(r) for r in rows[:limit]]
@@ -151,8 +191,9 @@ def load_game(db: sqlite3.Connection, game_id: int) -> tuple[JSON, JSON] | None:
 def load_stored(db: sqlite3.Connection, game_id: int) -> tuple[JSON, str] | None:
     """The summary of finished game ``game_id`` and its record as stored (JSON text,
     parsed by whoever replays it), or None."""
-    row = db.execute(f"SELECT {SUMMARY_COLUMNS}, record FROM games WHERE id = ?",
-                     (game_id,)).fetchone()
+    row = db.execute(
+        f"SELECT {SUMMARY_COLUMNS}, record FROM games WHERE id = ?", (game_id,)
+    ).fetchone()
     if row is None:
         return None
     return summary(row[:-1]), str(row[-1])

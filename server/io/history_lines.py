@@ -44,27 +44,32 @@ def ending(game: GameRow) -> str:
         if why == Termination.CLEARED:
             stats: dict[str, Any] = outcome.details.get("stats") or {}
             clearers = [p for p, s in stats.items() if (s or {}).get("revealed")] or list(names)
-            return _("cleared by {players}",
-                     players=", ".join(names.get(p, p) for p in clearers))
+            return _("cleared by {players}", players=", ".join(names.get(p, p) for p in clearers))
         if why == Termination.MINE:
-            return _("lost: {player} hit a mine",
-                     player=names.get(str(outcome.details.get("by")), "?"))
+            return _(
+                "lost: {player} hit a mine", player=names.get(str(outcome.details.get("by")), "?")
+            )
         return _("abandoned: every player left")
     if game.game == "linkmatch":
         if why == Termination.CLEARED:
             return _("{winner} won the race, board cleared", winner=winner)
         if why == Termination.TIME:
             left = (outcome.details.get("remaining") or {}).get(outcome.winner)
-            return ngettext("{winner} won when time ran out, {count} tile left",
-                            "{winner} won when time ran out, {count} tiles left",
-                            int(left or 0), winner=winner, count=left if left is not None else "?")
+            return ngettext(
+                "{winner} won when time ran out, {count} tile left",
+                "{winner} won when time ran out, {count} tiles left",
+                int(left or 0),
+                winner=winner,
+                count=left if left is not None else "?",
+            )
         return _("no winner: every racer resigned")
     texts = {
         Termination.FIVE: _("{winner} won with five in a row", winner=winner),
         Termination.RESIGN: _("{winner} won: {loser} resigned", winner=winner, loser=loser),
         Termination.TIMEOUT: _("{winner} won on time", winner=winner),
-        Termination.DISCONNECT: _("{winner} won: {loser} did not come back",
-                                  winner=winner, loser=loser),
+        Termination.DISCONNECT: _(
+            "{winner} won: {loser} did not come back", winner=winner, loser=loser
+        ),
         Termination.DRAW: _("draw: the board is full"),
         Termination.AGREED_DRAW: _("draw by agreement"),
         Termination.FORBIDDEN: _("{winner} won: a forbidden move", winner=winner),
@@ -82,17 +87,27 @@ def length(game: GameRow) -> str:
     names = _names(game)
     if game.game == "linkmatch":
         actions = record.get("actions")
-        per_racer = {p: sum(1 for a in log if isinstance(a, dict) and a.get("action") == "link"
-                            and a.get("ok"))
-                     for p, log in (actions.items() if isinstance(actions, dict) else ())}
+        per_racer = {
+            p: sum(
+                1 for a in log if isinstance(a, dict) and a.get("action") == "link" and a.get("ok")
+            )
+            for p, log in (actions.items() if isinstance(actions, dict) else ())
+        }
         total = sum(per_racer.values())
         count = ngettext("{count} link", "{count} links", total, count=total)
         if len(per_racer) > 1:
             count += " (" + ", ".join(f"{names.get(p, p)} {n}" for p, n in per_racer.items()) + ")"
     elif game.game == "minesweeper":
         actions = record.get("actions")
-        clicks = sum(1 for a in actions if isinstance(a, list) and len(a) > 1
-                     and a[1] in MINESWEEPER_CLICKS) if isinstance(actions, list) else 0
+        clicks = (
+            sum(
+                1
+                for a in actions
+                if isinstance(a, list) and len(a) > 1 and a[1] in MINESWEEPER_CLICKS
+            )
+            if isinstance(actions, list)
+            else 0
+        )
         clicks += int(record.get("actions_omitted") or 0)
         count = ngettext("{count} click", "{count} clicks", clicks, count=clicks)
     else:
@@ -100,5 +115,4 @@ def length(game: GameRow) -> str:
         n = len(moves) if isinstance(moves, list) else 0
         count = ngettext("{count} move", "{count} moves", n, count=n)
     seconds = max(0, int(game.ended_at - game.started_at))
-    return _("{count} in {duration}", count=count,
-             duration=f"{seconds // 60}:{seconds % 60:02d}")
+    return _("{count} in {duration}", count=count, duration=f"{seconds // 60}:{seconds % 60:02d}")

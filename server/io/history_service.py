@@ -34,10 +34,10 @@ from typing import Any, Protocol, TypeVar
 from gridhall import protocol as p
 from gridhall.protocol import ErrorCode, ProtocolError
 
+from ..core.scheduler import Owner
 from ..games import registry
 from .history import list_games, load_stored
 from .replays import ReplayError, page
-from ..core.scheduler import Owner
 from .work import WorkPool
 
 log = logging.getLogger("gridhall.history")
@@ -50,12 +50,14 @@ M = TypeVar("M")
 T = TypeVar("T")
 
 
-def query(cls: type[M]) -> Callable[[Callable[[sqlite3.Connection, M], Any]],
-                                    Callable[[sqlite3.Connection, M], Any]]:
+def query(
+    cls: type[M],
+) -> Callable[[Callable[[sqlite3.Connection, M], Any]], Callable[[sqlite3.Connection, M], Any]]:
     """Register ``handler(db, msg)`` as the answer to message type ``cls``."""
 
-    def wrap(handler: Callable[[sqlite3.Connection, M], Any]
-             ) -> Callable[[sqlite3.Connection, M], Any]:
+    def wrap(
+        handler: Callable[[sqlite3.Connection, M], Any],
+    ) -> Callable[[sqlite3.Connection, M], Any]:
         HANDLERS[cls] = handler
         return handler
 
@@ -80,17 +82,23 @@ class Asker(Protocol):
 
 
 def error_frame(exc: ProtocolError, rid: int | None) -> bytes:
-    return p.encode(p.Error(code=exc.code.value, message=exc.message, re=rid,
-                            retry_after=exc.retry_after))
+    return p.encode(
+        p.Error(code=exc.code.value, message=exc.message, re=rid, retry_after=exc.retry_after)
+    )
 
 
 class HistoryService:
     """See the module docstring. ``db`` is the store's path; ``':memory:'`` (tests)
     answers inline on the store's own connection ``fallback``."""
 
-    def __init__(self, db: str, threads: int = 2, waiting: int = 32,
-                 fallback: sqlite3.Connection | None = None,
-                 work: WorkPool | None = None) -> None:
+    def __init__(
+        self,
+        db: str,
+        threads: int = 2,
+        waiting: int = 32,
+        fallback: sqlite3.Connection | None = None,
+        work: WorkPool | None = None,
+    ) -> None:
         self.path = db
         self.work = work
         """Where deferred work runs (None: in the query's thread)."""
@@ -112,8 +120,12 @@ class HistoryService:
         ProtocolError(server-busy) at once when too many queries are in hand."""
         rid = getattr(msg, "id", None)
         if self.busy >= self.waiting:
-            raise ProtocolError(ErrorCode.SERVER_BUSY, "The server is answering many history "
-                                "questions; ask again in a moment.", rid, retry_after=1.0)
+            raise ProtocolError(
+                ErrorCode.SERVER_BUSY,
+                "The server is answering many history questions; ask again in a moment.",
+                rid,
+                retry_after=1.0,
+            )
         if self.fallback is not None:
             frame = self.answer(msg, self.fallback)
             assert isinstance(frame, bytes)  # nothing is deferred without defer=True
@@ -141,8 +153,11 @@ class HistoryService:
         fallback connection in tests), for a service that answers on the loop itself
         (``server/io/analysis_service.py``); ProtocolError(server-busy) as for queries."""
         if self.busy >= self.waiting:
-            raise ProtocolError(ErrorCode.SERVER_BUSY, "The server is answering many history "
-                                "questions; ask again in a moment.", retry_after=1.0)
+            raise ProtocolError(
+                ErrorCode.SERVER_BUSY,
+                "The server is answering many history questions; ask again in a moment.",
+                retry_after=1.0,
+            )
         loop = asyncio.get_running_loop()
         if self.fallback is not None:
             done: asyncio.Future[T] = loop.create_future()
@@ -169,6 +184,7 @@ class HistoryService:
 
     def _defer(self, asker: Asker, job: Deferred, rid: int | None, address: str) -> None:
         """Run ``job`` in the worker pool, then send its frame."""
+
         def finish(frame: bytes) -> None:
             self.busy -= 1
             asker.send_frame(frame)
@@ -178,16 +194,30 @@ class HistoryService:
             finish(error_frame(_internal(), rid))
 
         def busy() -> None:
-            finish(error_frame(ProtocolError(
-                ErrorCode.SERVER_BUSY, "Every worker is busy; ask again in a moment.",
-                retry_after=1.0), rid))
+            finish(
+                error_frame(
+                    ProtocolError(
+                        ErrorCode.SERVER_BUSY,
+                        "Every worker is busy; ask again in a moment.",
+                        retry_after=1.0,
+                    ),
+                    rid,
+                )
+            )
 
         work = self.work
         if work is None:  # pragma: no cover - answer() ran it in the thread already
             finish(job.fn(*job.args))
             return
-        if not work.submit(job.fn, *job.args, owner=Owner(address, "history"),
-                           done=finish, failed=failed, busy=busy, kind=job.kind):
+        if not work.submit(
+            job.fn,
+            *job.args,
+            owner=Owner(address, "history"),
+            done=finish,
+            failed=failed,
+            busy=busy,
+            kind=job.kind,
+        ):
             asyncio.get_running_loop().call_soon(busy)
 
     def _answer(self, msg: Any) -> bytes | Deferred:
@@ -234,18 +264,24 @@ class HistoryService:
 
 
 def _internal() -> ProtocolError:
-    return ProtocolError(ErrorCode.INTERNAL_ERROR, "The server failed on that request; this "
-                         "is its own fault and has been logged.")
+    return ProtocolError(
+        ErrorCode.INTERNAL_ERROR,
+        "The server failed on that request; this is its own fault and has been logged.",
+    )
 
 
 @query(p.ListGames)
 def _list_games(db: sqlite3.Connection, msg: p.ListGames) -> p.Games:
     known = registry()
     if msg.game is not None and msg.game not in known:
-        raise ProtocolError(ErrorCode.BAD_MESSAGE, f"Field 'game' must be one of "
-                            f"{', '.join(sorted(known))}.", msg.id)
-    games, more = list_games(db, game=msg.game, player=msg.player, name=msg.name,
-                             before=msg.before, limit=msg.limit)
+        raise ProtocolError(
+            ErrorCode.BAD_MESSAGE,
+            f"Field 'game' must be one of {', '.join(sorted(known))}.",
+            msg.id,
+        )
+    games, more = list_games(
+        db, game=msg.game, player=msg.player, name=msg.name, before=msg.before, limit=msg.limit
+    )
     return p.Games(games=games, next=more, re=msg.id)
 
 
@@ -253,8 +289,9 @@ def _list_games(db: sqlite3.Connection, msg: p.ListGames) -> p.Games:
 def _get_replay(db: sqlite3.Connection, msg: p.GetReplay) -> Deferred:
     found = load_stored(db, msg.game_id)
     if found is None:
-        raise ProtocolError(ErrorCode.NO_SUCH_GAME, f"No finished game {msg.game_id} is "
-                            "kept here.", msg.id)
+        raise ProtocolError(
+            ErrorCode.NO_SUCH_GAME, f"No finished game {msg.game_id} is kept here.", msg.id
+        )
     summary, record = found
     return Deferred(replay_frame, (summary, record, msg.start_step, msg.id), "replay")
 
@@ -268,21 +305,36 @@ def replay_frame(summary: dict[str, Any], record: str, first: int, rid: int | No
         return error_frame(exc, rid)
 
 
-def _replay(summary: dict[str, Any], record: dict[str, Any], first: int,
-            rid: int | None) -> p.Replay:
+def _replay(
+    summary: dict[str, Any], record: dict[str, Any], first: int, rid: int | None
+) -> p.Replay:
     try:
-        steps = page(summary["game"], record, first,
-                     duration=summary["ended_at"] - summary["started_at"])
+        steps = page(
+            summary["game"], record, first, duration=summary["ended_at"] - summary["started_at"]
+        )
     except IndexError as exc:
-        raise ProtocolError(ErrorCode.BAD_MESSAGE, f"Field 'from' is past the last step: "
-                            f"{exc}.", rid) from None
+        raise ProtocolError(
+            ErrorCode.BAD_MESSAGE, f"Field 'from' is past the last step: {exc}.", rid
+        ) from None
     except ReplayError as exc:
         log.warning("game %d: %s", summary["game_id"], exc)
-        raise ProtocolError(ErrorCode.NO_SUCH_GAME, f"Game {summary['game_id']} cannot be "
-                            "replayed.", rid) from None
-    return p.Replay(game_id=summary["game_id"], game=summary["game"],
-                    options=summary["options"], players=summary["players"],
-                    result=summary["result"], started_at=summary["started_at"],
-                    ended_at=summary["ended_at"], rated=summary["rated"], start=steps.start,
-                    steps=steps.steps, total=steps.total, first=first,
-                    next=steps.next, source=summary.get("source"), re=rid)
+        raise ProtocolError(
+            ErrorCode.NO_SUCH_GAME, f"Game {summary['game_id']} cannot be replayed.", rid
+        ) from None
+    return p.Replay(
+        game_id=summary["game_id"],
+        game=summary["game"],
+        options=summary["options"],
+        players=summary["players"],
+        result=summary["result"],
+        started_at=summary["started_at"],
+        ended_at=summary["ended_at"],
+        rated=summary["rated"],
+        start=steps.start,
+        steps=steps.steps,
+        total=steps.total,
+        first=first,
+        next=steps.next,
+        source=summary.get("source"),
+        re=rid,
+    )

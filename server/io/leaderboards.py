@@ -20,9 +20,9 @@ from typing import Any
 from gridhall import protocol as p
 from gridhall.protocol import ErrorCode, ProtocolError
 
+from ..core.ratings import PROVISIONAL_GAMES, RATED_GAMES, display
 from .history import list_games
 from .history_service import query
-from ..core.ratings import PROVISIONAL_GAMES, RATED_GAMES, display
 from .ratings_store import RECORD_BOARDS
 
 JSON = dict[str, Any]
@@ -35,8 +35,10 @@ RECENT = 10
 DEFAULT_LIMIT = 20
 MAX_LIMIT = 50
 
-_ROW = ("SELECT r.player, COALESCE(i.name, NULLIF(r.name, ''), '?'), r.ordinal, r.games,"
-        " r.bot FROM ratings r LEFT JOIN identities i ON i.id = r.player")
+_ROW = (
+    "SELECT r.player, COALESCE(i.name, NULLIF(r.name, ''), '?'), r.ordinal, r.games,"
+    " r.bot FROM ratings r LEFT JOIN identities i ON i.id = r.player"
+)
 
 
 class QueryError(ValueError):
@@ -45,13 +47,20 @@ class QueryError(ValueError):
 
 def _check_game(game: str) -> None:
     if game not in RATED_GAMES:
-        raise QueryError(f"Leaderboards are kept for {' and '.join(RATED_GAMES)}; "
-                         f"not for {game!r:.40}.")
+        raise QueryError(
+            f"Leaderboards are kept for {' and '.join(RATED_GAMES)}; not for {game!r:.40}."
+        )
 
 
 def _row(rank: int, r: tuple[Any, ...]) -> JSON:
-    row: JSON = {"rank": rank, "player": r[0], "name": r[1], "rating": display(r[2]),
-                 "games": r[3], "provisional": r[4] is None and r[3] < PROVISIONAL_GAMES}
+    row: JSON = {
+        "rank": rank,
+        "player": r[0],
+        "name": r[1],
+        "rating": display(r[2]),
+        "games": r[3],
+        "provisional": r[4] is None and r[3] < PROVISIONAL_GAMES,
+    }
     if r[4] is not None:
         row["bot"] = r[4]
     return row
@@ -59,19 +68,28 @@ def _row(rank: int, r: tuple[Any, ...]) -> JSON:
 
 def rank_of(db: sqlite3.Connection, game: str, player: str) -> int | None:
     """The player's place on ``game``'s leaderboard (1 = best), None if unrated."""
-    mine = db.execute("SELECT ordinal FROM ratings WHERE game = ? AND player = ?",
-                      (game, player)).fetchone()
+    mine = db.execute(
+        "SELECT ordinal FROM ratings WHERE game = ? AND player = ?", (game, player)
+    ).fetchone()
     if mine is None:
         return None
-    better = db.execute("SELECT COUNT(*) FROM ratings WHERE game = ? AND ordinal > ?",
-                        (game, mine[0])).fetchone()[0]
-    tied = db.execute("SELECT COUNT(*) FROM ratings WHERE game = ? AND ordinal = ? AND"
-                      " player < ?", (game, mine[0], player)).fetchone()[0]
+    better = db.execute(
+        "SELECT COUNT(*) FROM ratings WHERE game = ? AND ordinal > ?", (game, mine[0])
+    ).fetchone()[0]
+    tied = db.execute(
+        "SELECT COUNT(*) FROM ratings WHERE game = ? AND ordinal = ? AND player < ?",
+        (game, mine[0], player),
+    ).fetchone()[0]
     return int(better) + int(tied) + 1
 
 
-def leaderboard(db: sqlite3.Connection, game: str, offset: int | None = None,
-                limit: int | None = None, around: str | None = None) -> JSON:
+def leaderboard(
+    db: sqlite3.Connection,
+    game: str,
+    offset: int | None = None,
+    limit: int | None = None,
+    around: str | None = None,
+) -> JSON:
     """A page of ``game``'s leaderboard, best first: ``offset``/``limit``, or the
     rows around ``around``'s own (its rank and :data:`AROUND` either side)."""
     _check_game(game)
@@ -79,17 +97,18 @@ def leaderboard(db: sqlite3.Connection, game: str, offset: int | None = None,
         limit = DEFAULT_LIMIT
     if not 1 <= limit <= MAX_LIMIT:
         raise QueryError(f"limit must be from 1 to {MAX_LIMIT}.")
-    total = int(db.execute("SELECT COUNT(*) FROM ratings WHERE game = ?",
-                           (game,)).fetchone()[0])
+    total = int(db.execute("SELECT COUNT(*) FROM ratings WHERE game = ?", (game,)).fetchone()[0])
     if around is not None:
         return _around(db, game, around, total)
     offset = offset or 0
     # The skipped rows are stepped over in the covering index only; the page's own
     # rows are then read whole.
-    found = db.execute(_ROW + " JOIN (SELECT player AS k FROM ratings WHERE game = ?"
-                       " ORDER BY ordinal DESC, player LIMIT ? OFFSET ?) ON r.player = k"
-                       " WHERE r.game = ? ORDER BY r.ordinal DESC, r.player",
-                       (game, limit, offset, game)).fetchall()
+    found = db.execute(
+        _ROW + " JOIN (SELECT player AS k FROM ratings WHERE game = ?"
+        " ORDER BY ordinal DESC, player LIMIT ? OFFSET ?) ON r.player = k"
+        " WHERE r.game = ? ORDER BY r.ordinal DESC, r.player",
+        (game, limit, offset, game),
+    ).fetchall()
     rows = [_row(offset + n, r) for n, r in enumerate(found, 1)]
     return {"game": game, "rows": rows, "total": total, "offset": offset}
 
@@ -98,24 +117,30 @@ def _around(db: sqlite3.Connection, game: str, player: str, total: int) -> JSON:
     """The player's row and :data:`AROUND` either side, read from the index at the
     player's place (the rank costs one count; no page is skipped through)."""
     rank = rank_of(db, game, player)
-    mine = db.execute("SELECT ordinal FROM ratings WHERE game = ? AND player = ?",
-                      (game, player)).fetchone()
+    mine = db.execute(
+        "SELECT ordinal FROM ratings WHERE game = ? AND player = ?", (game, player)
+    ).fetchone()
     if rank is None or mine is None:
         raise QueryError(f"Player {player!r:.40} has no {game} rating yet.")
     # Each part is one range of the index (an OR would scan from the board's end).
     ordinal = mine[0]
-    above = db.execute(_ROW + " WHERE r.game = ? AND r.ordinal = ? AND r.player < ?"
-                       " ORDER BY r.player DESC LIMIT ?",
-                       (game, ordinal, player, AROUND)).fetchall()
-    above += db.execute(_ROW + " WHERE r.game = ? AND r.ordinal > ? ORDER BY r.ordinal,"
-                        " r.player DESC LIMIT ?", (game, ordinal, AROUND - len(above))
-                        ).fetchall()
-    below = db.execute(_ROW + " WHERE r.game = ? AND r.ordinal = ? AND r.player >= ?"
-                       " ORDER BY r.player LIMIT ?",
-                       (game, ordinal, player, AROUND + 1)).fetchall()
-    below += db.execute(_ROW + " WHERE r.game = ? AND r.ordinal < ? ORDER BY r.ordinal DESC,"
-                        " r.player LIMIT ?", (game, ordinal, AROUND + 1 - len(below))
-                        ).fetchall()
+    above = db.execute(
+        _ROW + " WHERE r.game = ? AND r.ordinal = ? AND r.player < ?"
+        " ORDER BY r.player DESC LIMIT ?",
+        (game, ordinal, player, AROUND),
+    ).fetchall()
+    above += db.execute(
+        _ROW + " WHERE r.game = ? AND r.ordinal > ? ORDER BY r.ordinal, r.player DESC LIMIT ?",
+        (game, ordinal, AROUND - len(above)),
+    ).fetchall()
+    below = db.execute(
+        _ROW + " WHERE r.game = ? AND r.ordinal = ? AND r.player >= ? ORDER BY r.player LIMIT ?",
+        (game, ordinal, player, AROUND + 1),
+    ).fetchall()
+    below += db.execute(
+        _ROW + " WHERE r.game = ? AND r.ordinal < ? ORDER BY r.ordinal DESC, r.player LIMIT ?",
+        (game, ordinal, AROUND + 1 - len(below)),
+    ).fetchall()
     offset = rank - 1 - len(above)
     found = [*reversed(above), *below]
     rows = [_row(offset + n, r) for n, r in enumerate(found, 1)]
@@ -127,63 +152,99 @@ def records(db: sqlite3.Connection) -> list[JSON]:
     games, wins, the win rate and the best winning times with the team."""
     best: dict[tuple[str, int, int], list[JSON]] = {}
     for board, no_guess, lives, time, game_id, names, ended_at in db.execute(
-            "SELECT board, no_guess, lives, time, game_id, names, ended_at FROM team_times"
-            " ORDER BY time, game_id"):
+        "SELECT board, no_guess, lives, time, game_id, names, ended_at FROM team_times"
+        " ORDER BY time, game_id"
+    ):
         best.setdefault((board, no_guess, lives), []).append(
-            {"time": time, "game_id": game_id, "names": json.loads(names),
-             "ended_at": ended_at})
+            {"time": time, "game_id": game_id, "names": json.loads(names), "ended_at": ended_at}
+        )
     out = []
     for board, no_guess, lives, games, wins in db.execute(
-            "SELECT board, no_guess, lives, games, wins FROM team_records"):
-        out.append({**_record(board, no_guess, lives, games, wins),
-                    "best": best.get((board, no_guess, lives), [])})
+        "SELECT board, no_guess, lives, games, wins FROM team_records"
+    ):
+        out.append(
+            {
+                **_record(board, no_guess, lives, games, wins),
+                "best": best.get((board, no_guess, lives), []),
+            }
+        )
     return sorted(out, key=_record_order)
 
 
 def _record(board: str, no_guess: int, lives: int, games: int, wins: int) -> JSON:
-    return {"board": board, "no_guess": bool(no_guess), "lives": lives, "games": games,
-            "wins": wins, "win_rate": round(wins / games, 3) if games else 0.0}
+    return {
+        "board": board,
+        "no_guess": bool(no_guess),
+        "lives": lives,
+        "games": games,
+        "wins": wins,
+        "win_rate": round(wins / games, 3) if games else 0.0,
+    }
 
 
 def _record_order(r: JSON) -> tuple[int, bool, int]:
     board = r["board"]
-    return (RECORD_BOARDS.index(board) if board in RECORD_BOARDS else len(RECORD_BOARDS),
-            r["no_guess"], r["lives"])
+    return (
+        RECORD_BOARDS.index(board) if board in RECORD_BOARDS else len(RECORD_BOARDS),
+        r["no_guess"],
+        r["lives"],
+    )
 
 
-def profile(db: sqlite3.Connection, player: str,
-            recent: Callable[[sqlite3.Connection, str, int], list[JSON]] | None = None
-            ) -> JSON:
+def profile(
+    db: sqlite3.Connection,
+    player: str,
+    recent: Callable[[sqlite3.Connection, str, int], list[JSON]] | None = None,
+) -> JSON:
     """A player's ratings with their history, recent games (``recent`` lists them:
     the history service's game summaries) and Minesweeper records."""
     ratings: JSON = {}
     name = None
     for game, ordinal, games, wins, last_name, bot in db.execute(
-            "SELECT game, ordinal, games, wins, name, bot FROM ratings WHERE player = ?"
-            " ORDER BY game", (player,)):
+        "SELECT game, ordinal, games, wins, name, bot FROM ratings WHERE player = ? ORDER BY game",
+        (player,),
+    ):
         history = db.execute(
             "SELECT ended_at, rating, game_id FROM rating_history WHERE player = ? AND"
-            " game = ? ORDER BY game_id DESC LIMIT ?", (player, game, HISTORY)).fetchall()
-        ratings[game] = {"rating": display(ordinal), "games": games, "wins": wins,
-                         "provisional": bot is None and games < PROVISIONAL_GAMES,
-                         "history": [list(h) for h in reversed(history)]}
+            " game = ? ORDER BY game_id DESC LIMIT ?",
+            (player, game, HISTORY),
+        ).fetchall()
+        ratings[game] = {
+            "rating": display(ordinal),
+            "games": games,
+            "wins": wins,
+            "provisional": bot is None and games < PROVISIONAL_GAMES,
+            "history": [list(h) for h in reversed(history)],
+        }
         name = name or last_name or None
-    mine = [{**_record(board, no_guess, lives, games, wins),
-             "best": [] if best is None else [{"time": best, "game_id": best_game}]}
-            for board, no_guess, lives, games, wins, best, best_game in db.execute(
-                "SELECT board, no_guess, lives, games, wins, best, best_game FROM"
-                " player_records WHERE player = ?", (player,))]
+    mine = [
+        {
+            **_record(board, no_guess, lives, games, wins),
+            "best": [] if best is None else [{"time": best, "game_id": best_game}],
+        }
+        for board, no_guess, lives, games, wins, best, best_game in db.execute(
+            "SELECT board, no_guess, lives, games, wins, best, best_game FROM"
+            " player_records WHERE player = ?",
+            (player,),
+        )
+    ]
     ident = db.execute("SELECT name FROM identities WHERE id = ?", (player,)).fetchone()
     if ident is None:  # gone: the name of their latest stored game, if any
-        ident = db.execute("SELECT name FROM game_players WHERE player = ? ORDER BY game_id"
-                           " DESC LIMIT 1", (player,)).fetchone()
+        ident = db.execute(
+            "SELECT name FROM game_players WHERE player = ? ORDER BY game_id DESC LIMIT 1",
+            (player,),
+        ).fetchone()
     if ident is not None:
         name = ident[0]
     if name is None and not ratings and not mine:
         raise QueryError(f"No player has the id {player!r:.40}.")
-    return {"player": player, "name": name or "?", "ratings": ratings,
-            "recent": recent(db, player, RECENT) if recent is not None else [],
-            "records": {"minesweeper": sorted(mine, key=_record_order)}}
+    return {
+        "player": player,
+        "name": name or "?",
+        "ratings": ratings,
+        "recent": recent(db, player, RECENT) if recent is not None else [],
+        "records": {"minesweeper": sorted(mine, key=_record_order)},
+    }
 
 
 def _refused(exc: QueryError, rid: int | None) -> ProtocolError:

@@ -41,12 +41,16 @@ class LinkTables:
 
     def apply(self, e: LinkEffect) -> None:
         if isinstance(e, SaveToken):
-            self.db.execute("INSERT OR REPLACE INTO identity_tokens (token_hash, player)"
-                            " VALUES (?, ?)", (e.token_hash, e.player))
+            self.db.execute(
+                "INSERT OR REPLACE INTO identity_tokens (token_hash, player) VALUES (?, ?)",
+                (e.token_hash, e.player),
+            )
         elif isinstance(e, SaveLinkCode):
             self.db.execute("DELETE FROM link_codes WHERE player = ?", (e.player,))
-            self.db.execute("INSERT OR REPLACE INTO link_codes (code_hash, player, expires)"
-                            " VALUES (?, ?, ?)", (e.code_hash, e.player, e.expires))
+            self.db.execute(
+                "INSERT OR REPLACE INTO link_codes (code_hash, player, expires) VALUES (?, ?, ?)",
+                (e.code_hash, e.player, e.expires),
+            )
         else:
             self.db.execute("DELETE FROM link_codes WHERE code_hash = ?", (e.code_hash,))
 
@@ -57,11 +61,14 @@ class LinkTables:
 
     def tokens(self) -> list[tuple[str, str]]:
         """Every (player, token hash) of a linked device."""
-        return [(r[0], r[1]) for r in self.db.execute(
-            "SELECT player, token_hash FROM identity_tokens")]
+        return [
+            (r[0], r[1]) for r in self.db.execute("SELECT player, token_hash FROM identity_tokens")
+        ]
 
     def codes(self, now: float) -> list[tuple[str, str, float]]:
         """The live codes (code hash, player, expires); ended ones are deleted."""
         self.db.execute("DELETE FROM link_codes WHERE expires <= ?", (now,))
-        return [(r[0], r[1], r[2]) for r in self.db.execute(
-            "SELECT code_hash, player, expires FROM link_codes")]
+        return [
+            (r[0], r[1], r[2])
+            for r in self.db.execute("SELECT code_hash, player, expires FROM link_codes")
+        ]

@@ -26,7 +26,10 @@ class JsonFormatter(logging.Formatter):
         when = datetime.datetime.fromtimestamp(record.created, datetime.UTC)
         line: dict[str, object] = {
             "time": when.isoformat(timespec="milliseconds").replace("+00:00", "Z"),
-            "level": record.levelname, "logger": record.name, "message": record.getMessage()}
+            "level": record.levelname,
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
         for key in IDS:
             value = getattr(record, key, None)
             if value is not None:

@@ -31,8 +31,7 @@ def choose(choice: str) -> LoopFactory | None:
         import uvloop
     except ImportError:
         if choice == "uvloop":
-            raise LoopUnavailable('uvloop is not installed: pip install "gridhall[fast]"'
-                                  ) from None
+            raise LoopUnavailable('uvloop is not installed: pip install "gridhall[fast]"') from None
         return None
     return uvloop.new_event_loop
 

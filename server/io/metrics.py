@@ -31,10 +31,10 @@ from prometheus_client.registry import CollectorRegistry
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
-from . import web
 from ..core.admin_access import AdminAccess
-from ..games import registry as games
 from ..core.stats import Histogram
+from ..games import registry as games
+from . import web
 
 if TYPE_CHECKING:
     from .app import GameServer
@@ -61,22 +61,25 @@ class Exporter:
             not_allowed = _answer(HTTPStatus.METHOD_NOT_ALLOWED, b"method not allowed\n", TEXT)
             not_allowed.headers["Allow"] = ", ".join(web.ALLOWED_METHODS)
             return not_allowed
-        refused = refusal(self.server.admin, peer, request.headers.get("Authorization"),
-                          time.time())
+        refused = refusal(
+            self.server.admin, peer, request.headers.get("Authorization"), time.time()
+        )
         if refused is not None:
             status, wait = refused
             if status is HTTPStatus.FORBIDDEN:
                 return _answer(status, REFUSAL.encode(), TEXT)
-            answer = _answer(status, f"too many wrong tokens; retry after {wait:.0f} s\n"
-                             .encode(), TEXT)
+            answer = _answer(
+                status, f"too many wrong tokens; retry after {wait:.0f} s\n".encode(), TEXT
+            )
             answer.headers["Retry-After"] = str(math.ceil(wait))
             return answer
         answer = _answer(HTTPStatus.OK, self.render(), CONTENT_TYPE_LATEST)
         return web.headers_only(answer) if method == "HEAD" else answer
 
 
-def refusal(access: AdminAccess, peer: str, authorization: str | None, now: float
-            ) -> tuple[HTTPStatus, float] | None:
+def refusal(
+    access: AdminAccess, peer: str, authorization: str | None, now: float
+) -> tuple[HTTPStatus, float] | None:
     """None if a request from ``peer`` with this ``Authorization`` header may read the
     figures; else (403, 0) or, while the address pays for wrong tokens, (429, seconds
     to wait). A peer the admin page allows needs no token."""
@@ -101,15 +104,17 @@ def bearer(authorization: str | None) -> str | None:
 
 
 def _answer(status: HTTPStatus, body: bytes, content_type: str) -> Response:
-    headers = Headers([
-        ("Date", email.utils.formatdate(usegmt=True)),
-        ("Connection", "close"),
-        ("Cache-Control", "no-store"),
-        ("Content-Type", content_type),
-        ("Content-Length", str(len(body))),
-        ("Content-Security-Policy", web.csp(None)),
-        *web.SECURITY_HEADERS,
-    ])
+    headers = Headers(
+        [
+            ("Date", email.utils.formatdate(usegmt=True)),
+            ("Connection", "close"),
+            ("Cache-Control", "no-store"),
+            ("Content-Type", content_type),
+            ("Content-Length", str(len(body))),
+            ("Content-Security-Policy", web.csp(None)),
+            *web.SECURITY_HEADERS,
+        ]
+    )
     return Response(status.value, status.phrase, headers, body)
 
 
@@ -124,23 +129,47 @@ class ServerCollector:
         opened = CounterMetricFamily("gridhall_connections", "WebSocket connections admitted.")
         opened.add_metric([], stats.connections_opened)
         yield opened
-        yield GaugeMetricFamily("gridhall_connections", "WebSocket connections open now.",
-                                value=len(self.server.connections))
-        yield _counter("gridhall_messages_received", "Frames received from clients, by "
-                       "message type (other: not a client message type).", "type",
-                       stats.messages_in)
-        yield _counter("gridhall_messages_sent", "Frames handed to client sockets, by "
-                       "message type.", "type", stats.frames_out)
-        yield _counter("gridhall_refusals", "Errors sent to clients, by error code.", "code",
-                       stats.refusals)
-        yield _histogram("gridhall_move_round_trip_seconds", "From receiving a move to "
-                         "handing its moved event to the sockets.", stats.move_round_trip)
-        yield _histogram("gridhall_journal_commit_seconds", "Time of one store transaction "
-                         "(a turn's journal entries and other writes).", stats.commit_time)
-        yield _counter("gridhall_worker_jobs", "Worker jobs run (answered or failed), by "
-                       "kind.", "kind", stats.jobs)
-        waits = HistogramMetricFamily("gridhall_worker_wait_seconds", "Time a worker job "
-                                      "waited in the queue, by kind.", labels=["kind"])
+        yield GaugeMetricFamily(
+            "gridhall_connections",
+            "WebSocket connections open now.",
+            value=len(self.server.connections),
+        )
+        yield _counter(
+            "gridhall_messages_received",
+            "Frames received from clients, by message type (other: not a client message type).",
+            "type",
+            stats.messages_in,
+        )
+        yield _counter(
+            "gridhall_messages_sent",
+            "Frames handed to client sockets, by message type.",
+            "type",
+            stats.frames_out,
+        )
+        yield _counter(
+            "gridhall_refusals", "Errors sent to clients, by error code.", "code", stats.refusals
+        )
+        yield _histogram(
+            "gridhall_move_round_trip_seconds",
+            "From receiving a move to handing its moved event to the sockets.",
+            stats.move_round_trip,
+        )
+        yield _histogram(
+            "gridhall_journal_commit_seconds",
+            "Time of one store transaction (a turn's journal entries and other writes).",
+            stats.commit_time,
+        )
+        yield _counter(
+            "gridhall_worker_jobs",
+            "Worker jobs run (answered or failed), by kind.",
+            "kind",
+            stats.jobs,
+        )
+        waits = HistogramMetricFamily(
+            "gridhall_worker_wait_seconds",
+            "Time a worker job waited in the queue, by kind.",
+            labels=["kind"],
+        )
         for kind, hist in sorted(stats.job_wait.items()):
             waits.add_metric([kind], hist.cumulative(), hist.sum)
         yield waits
@@ -159,10 +188,15 @@ class ServerCollector:
             players[game] += sum(1 for s in room.seated if not s.bot)
             spectators[game] += len(room.spectators)
         for name, doc, values in (
-                ("gridhall_rooms", "Live rooms, by game.", rooms),
-                ("gridhall_players", "Human players seated in live rooms (dropped ones "
-                 "within their grace included), by game.", players),
-                ("gridhall_spectators", "Spectators in live rooms, by game.", spectators)):
+            ("gridhall_rooms", "Live rooms, by game.", rooms),
+            (
+                "gridhall_players",
+                "Human players seated in live rooms (dropped ones "
+                "within their grace included), by game.",
+                players,
+            ),
+            ("gridhall_spectators", "Spectators in live rooms, by game.", spectators),
+        ):
             family = GaugeMetricFamily(name, doc, labels=["game"])
             for game, n in values.items():
                 family.add_metric([game], n)

@@ -16,8 +16,11 @@ def _linux_interface_addresses() -> set[str]:
     try:
         for _index, name in socket.if_nameindex():
             try:
-                packed = fcntl.ioctl(sock.fileno(), 0x8915,  # SIOCGIFADDR
-                                     struct.pack("256s", name[:15].encode()))
+                packed = fcntl.ioctl(
+                    sock.fileno(),
+                    0x8915,  # SIOCGIFADDR
+                    struct.pack("256s", name[:15].encode()),
+                )
             except OSError:
                 continue  # an interface without an IPv4 address
             found.add(socket.inet_ntoa(packed[20:24]))
@@ -30,8 +33,9 @@ def lan_addresses() -> list[str]:
     """Non-loopback IPv4 addresses of this machine, best effort, sorted."""
     found: set[str] = set()
     try:
-        found.update(str(i[4][0]) for i in socket.getaddrinfo(socket.gethostname(), None,
-                                                              socket.AF_INET))
+        found.update(
+            str(i[4][0]) for i in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
+        )
     except OSError:
         pass
     if sys.platform.startswith("linux"):

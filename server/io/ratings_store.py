@@ -96,8 +96,11 @@ def record_key(options: Mapping[str, Any]) -> tuple[str, int, int] | None:
     if board not in RECORD_BOARDS:
         return None
     lives = options.get("lives")
-    return str(board), int(bool(options.get("no_guess"))), \
-        int(lives) if isinstance(lives, int) else 1
+    return (
+        str(board),
+        int(bool(options.get("no_guess"))),
+        int(lives) if isinstance(lives, int) else 1,
+    )
 
 
 class RatingsTables:
@@ -109,16 +112,19 @@ class RatingsTables:
         for game in RATED_GAMES:  # the computers' fixed rows, as the code defines them now
             db.execute("DELETE FROM ratings WHERE game = ? AND bot IS NOT NULL", (game,))
             for pid, level, r in reference_rows(game):
-                db.execute("INSERT OR REPLACE INTO ratings VALUES (?,?,?,?,?,?,?,?,?)",
-                           (pid, game, r.mu, r.sigma, 0, 0, r.ordinal, computer_name(level),
-                            level))
+                db.execute(
+                    "INSERT OR REPLACE INTO ratings VALUES (?,?,?,?,?,?,?,?,?)",
+                    (pid, game, r.mu, r.sigma, 0, 0, r.ordinal, computer_name(level), level),
+                )
 
     def load(self) -> list[tuple[str, str, float, float, int, int]]:
         """Every person's rating: ``(player, game, mu, sigma, games, wins)``."""
-        return [(str(r[0]), str(r[1]), float(r[2]), float(r[3]), int(r[4]), int(r[5]))
-                for r in self.db.execute(
-                    "SELECT player, game, mu, sigma, games, wins FROM ratings"
-                    " WHERE bot IS NULL")]
+        return [
+            (str(r[0]), str(r[1]), float(r[2]), float(r[3]), int(r[4]), int(r[5]))
+            for r in self.db.execute(
+                "SELECT player, game, mu, sigma, games, wins FROM ratings WHERE bot IS NULL"
+            )
+        ]
 
     # -- inside the store's write transaction ----------------------------------
     def game_saved(self, game_id: int, e: SaveGame) -> None:
@@ -129,21 +135,28 @@ class RatingsTables:
         if e.game == "minesweeper":
             self._team(game_id, e)
 
-    def _rated(self, game_id: int, game: str, ended_at: float, player: str, name: str,
-               r: Rating) -> None:
+    def _rated(
+        self, game_id: int, game: str, ended_at: float, player: str, name: str, r: Rating
+    ) -> None:
         db = self.db
-        db.execute("INSERT INTO ratings VALUES (?,?,?,?,?,?,?,?,NULL) ON CONFLICT (player, game)"
-                   " DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, games ="
-                   " excluded.games, wins = excluded.wins, ordinal = excluded.ordinal,"
-                   " name = CASE excluded.name WHEN '' THEN name ELSE excluded.name END",
-                   (player, game, r.mu, r.sigma, r.games, r.wins, r.ordinal, name))
-        db.execute("INSERT OR REPLACE INTO rating_history VALUES (?,?,?,?,?)",
-                   (player, game, game_id, ended_at, r.shown))
+        db.execute(
+            "INSERT INTO ratings VALUES (?,?,?,?,?,?,?,?,NULL) ON CONFLICT (player, game)"
+            " DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, games ="
+            " excluded.games, wins = excluded.wins, ordinal = excluded.ordinal,"
+            " name = CASE excluded.name WHEN '' THEN name ELSE excluded.name END",
+            (player, game, r.mu, r.sigma, r.games, r.wins, r.ordinal, name),
+        )
+        db.execute(
+            "INSERT OR REPLACE INTO rating_history VALUES (?,?,?,?,?)",
+            (player, game, game_id, ended_at, r.shown),
+        )
         if r.games > HISTORY_ROWS:
-            db.execute("DELETE FROM rating_history WHERE player = ? AND game = ? AND game_id"
-                       " IN (SELECT game_id FROM rating_history WHERE player = ? AND game = ?"
-                       " ORDER BY game_id DESC LIMIT -1 OFFSET ?)",
-                       (player, game, player, game, HISTORY_ROWS))
+            db.execute(
+                "DELETE FROM rating_history WHERE player = ? AND game = ? AND game_id"
+                " IN (SELECT game_id FROM rating_history WHERE player = ? AND game = ?"
+                " ORDER BY game_id DESC LIMIT -1 OFFSET ?)",
+                (player, game, player, game, HISTORY_ROWS),
+            )
 
     def _team(self, game_id: int, e: SaveGame) -> None:
         key = record_key(e.options)
@@ -154,9 +167,11 @@ class RatingsTables:
             return
         won = result.get("reason") == "cleared" and isinstance(time, (int, float))
         db = self.db
-        db.execute("INSERT INTO team_records VALUES (?,?,?,1,?) ON CONFLICT (board, no_guess,"
-                   " lives) DO UPDATE SET games = games + 1, wins = wins + excluded.wins",
-                   (*key, int(won)))
+        db.execute(
+            "INSERT INTO team_records VALUES (?,?,?,1,?) ON CONFLICT (board, no_guess,"
+            " lives) DO UPDATE SET games = games + 1, wins = wins + excluded.wins",
+            (*key, int(won)),
+        )
         for p in people:
             best = float(time) if won and isinstance(time, (int, float)) else None
             db.execute(
@@ -167,15 +182,21 @@ class RatingsTables:
                 " excluded.best < best) THEN excluded.best_game ELSE best_game END,"
                 " best = CASE WHEN excluded.best IS NOT NULL AND (best IS NULL OR"
                 " excluded.best < best) THEN excluded.best ELSE best END",
-                (str(p["player"]), *key, int(won), best, game_id if won else None))
+                (str(p["player"]), *key, int(won), best, game_id if won else None),
+            )
         if won:
             names = json.dumps([str(p.get("name", "?")) for p in people])
-            db.execute("INSERT OR REPLACE INTO team_times VALUES (?,?,?,?,?,?,?)",
-                       (*key, float(time), game_id, names, e.ended_at))  # type: ignore[arg-type]
-            db.execute("DELETE FROM team_times WHERE board = ? AND no_guess = ? AND lives = ?"
-                       " AND (time, game_id) IN (SELECT time, game_id FROM team_times WHERE"
-                       " board = ? AND no_guess = ? AND lives = ? ORDER BY time, game_id"
-                       " LIMIT -1 OFFSET ?)", (*key, *key, BEST_TIMES))
+            db.execute(
+                "INSERT OR REPLACE INTO team_times VALUES (?,?,?,?,?,?,?)",
+                (*key, float(time), game_id, names, e.ended_at),  # type: ignore[arg-type]
+            )
+            db.execute(
+                "DELETE FROM team_times WHERE board = ? AND no_guess = ? AND lives = ?"
+                " AND (time, game_id) IN (SELECT time, game_id FROM team_times WHERE"
+                " board = ? AND no_guess = ? AND lives = ? ORDER BY time, game_id"
+                " LIMIT -1 OFFSET ?)",
+                (*key, *key, BEST_TIMES),
+            )
 
 
 def _started(result: Mapping[str, Any]) -> bool:
@@ -184,4 +205,5 @@ def _started(result: Mapping[str, Any]) -> bool:
         return True
     stats = result.get("stats")
     return isinstance(stats, dict) and any(
-        isinstance(s, dict) and s.get("revealed") for s in stats.values())
+        isinstance(s, dict) and s.get("revealed") for s in stats.values()
+    )

@@ -78,8 +78,14 @@ class Page:
     next: int | None
 
 
-def page(game: str, record: JSON, first: int = 0, limit: int = REPLAY_PAGE,
-         max_bytes: int = PAGE_BYTES, duration: float | None = None) -> Page:
+def page(
+    game: str,
+    record: JSON,
+    first: int = 0,
+    limit: int = REPLAY_PAGE,
+    max_bytes: int = PAGE_BYTES,
+    duration: float | None = None,
+) -> Page:
     """Steps ``first``.. of the game's replay (``start``: the frame before them).
     ``duration``: seconds from the game's start to its end (a race's clocks may end
     it after the last action). Raises ReplayError for a record that is not
@@ -126,8 +132,7 @@ def make_run(game: str, record: JSON, duration: float | None = None) -> Run:
         if game == "linkmatch":
             return LinkMatchRun(record, duration)
     except (KeyError, TypeError, ValueError, IndexError, GameError) as exc:
-        raise ReplayError(f"the stored {game} record cannot be replayed: {exc!r:.200}") \
-            from None
+        raise ReplayError(f"the stored {game} record cannot be replayed: {exc!r:.200}") from None
     raise ReplayError(f"no replays for {game!r} games")
 
 
@@ -192,9 +197,15 @@ class MinesweeperRun:
         joined = {a[0] for a in record["actions"] if a[1] == "join"}
         players = [p for p in record["players"] if p not in joined]
         if record["layout"] or record["first_click"]:
-            self.game = from_layout([(x, y) for x, y in record["layout"]], None,
-                                    width=opts["width"], height=opts["height"], options=opts,
-                                    seed=record["seed"], players=players)
+            self.game = from_layout(
+                [(x, y) for x, y in record["layout"]],
+                None,
+                width=opts["width"],
+                height=opts["height"],
+                options=opts,
+                seed=record["seed"],
+                players=players,
+            )
             self.game.first_click = record["first_click"]
         else:  # nothing was revealed: mines were never placed
             self.game = MinesweeperGame(opts, players, record["seed"], 0.0)
@@ -222,8 +233,9 @@ class MinesweeperRun:
             self.hit += [[c % w, c // w, player] for c in game.exploded[exploded:]]
             yield float(t), player, None if x is None else cell_name(x, y)
 
-    def _apply(self, player: str, action: str, x: int | None, y: int | None,
-               mark: str | None, t: float) -> None:
+    def _apply(
+        self, player: str, action: str, x: int | None, y: int | None, mark: str | None, t: float
+    ) -> None:
         game = self.game
         if action in ("join", "rejoin"):
             game.add_player(player, t)
@@ -249,8 +261,9 @@ class LinkMatchRun:
         countdown = float(options.get("countdown") or 0)
         self.end = None if duration is None else duration - countdown
         """When the race ended, on the actions' timeline (its clocks may end it)."""
-        self.game = LinkMatchGame(options, self.players, int(record["seed"]), -countdown,
-                                  board=copy_rows(record["board"]))
+        self.game = LinkMatchGame(
+            options, self.players, int(record["seed"]), -countdown, board=copy_rows(record["board"])
+        )
         self.penalty = float(options.get("hint_penalty") or 0)
         self.timeline = self._timeline(record["actions"])
         self.path: list[Any] | None = None

@@ -51,8 +51,12 @@ class Pruner:
     def count(self) -> None:
         """Count the rows (on open, and should the running counts ever drift)."""
         self.chat_total = int(self.db.execute("SELECT COUNT(*) FROM chat").fetchone()[0])
-        self.games_total, self.games_bytes = (int(v) for v in self.db.execute(
-            f"SELECT COUNT(*), COALESCE(SUM({GAME_SIZE}), 0) FROM games").fetchone())
+        self.games_total, self.games_bytes = (
+            int(v)
+            for v in self.db.execute(
+                f"SELECT COUNT(*), COALESCE(SUM({GAME_SIZE}), 0) FROM games"
+            ).fetchone()
+        )
 
     # -- inside the store's write transaction ----------------------------------
     def chat_added(self, room: str) -> None:
@@ -74,14 +78,17 @@ class Pruner:
             if count > cap:
                 deleted = self.db.execute(
                     "DELETE FROM chat WHERE id IN (SELECT id FROM chat WHERE room = ?"
-                    " ORDER BY ts, id LIMIT ?)", (room, count - cap)).rowcount
+                    " ORDER BY ts, id LIMIT ?)",
+                    (room, count - cap),
+                ).rowcount
                 self.chat_total -= deleted
                 count -= deleted
         self._room_chat[room] = count
 
     def _count(self, room: str) -> int:
-        return int(self.db.execute("SELECT COUNT(*) FROM chat WHERE room = ?",
-                                   (room,)).fetchone()[0])
+        return int(
+            self.db.execute("SELECT COUNT(*) FROM chat WHERE room = ?", (room,)).fetchone()[0]
+        )
 
     def game_added(self, size: int) -> None:
         """A finished game of ``size`` bytes was inserted."""
@@ -105,19 +112,20 @@ class Pruner:
                 deleted = db.execute(
                     "DELETE FROM chat WHERE id IN (SELECT id FROM (SELECT id, ts FROM chat"
                     " ORDER BY id LIMIT ?) WHERE ts < ?)",
-                    (BATCH, now - limits.chat_days * DAY)).rowcount
+                    (BATCH, now - limits.chat_days * DAY),
+                ).rowcount
                 self.chat_total -= deleted
                 more |= deleted == BATCH
             if limits.chat_rows > 0 and self.chat_total > limits.chat_rows:
                 deleted = db.execute(
                     "DELETE FROM chat WHERE id IN (SELECT id FROM chat ORDER BY id LIMIT ?)",
-                    (min(BATCH, self.chat_total - limits.chat_rows),)).rowcount
+                    (min(BATCH, self.chat_total - limits.chat_rows),),
+                ).rowcount
                 self.chat_total -= deleted
                 more |= deleted > 0 and self.chat_total > limits.chat_rows
                 drifted = deleted == 0
             if limits.games_days > 0:
-                more |= self._drop_games("WHERE ended_at < ?",
-                                         (now - limits.games_days * DAY,)) > 0
+                more |= self._drop_games("WHERE ended_at < ?", (now - limits.games_days * DAY,)) > 0
             if limits.games_rows > 0 and self.games_total > limits.games_rows:
                 drifted |= not self._drop_games("", (), self.games_total - limits.games_rows)
                 more |= self.games_total > limits.games_rows
@@ -134,13 +142,19 @@ class Pruner:
         db.execute("COMMIT")
         return more
 
-    def _drop_games(self, where: str, args: tuple[float, ...], count: int = GAME_BATCH,
-                    until_bytes: float | None = None) -> int:
+    def _drop_games(
+        self,
+        where: str,
+        args: tuple[float, ...],
+        count: int = GAME_BATCH,
+        until_bytes: float | None = None,
+    ) -> int:
         """Delete the oldest finished games matching ``where``: at most ``count`` and
         :data:`GAME_BATCH`, or (``until_bytes``) as many as bring the total under it."""
         oldest = self.db.execute(
             f"SELECT id, {GAME_SIZE} FROM games {where} ORDER BY ended_at, id LIMIT ?",
-            (*args, min(count, GAME_BATCH))).fetchall()
+            (*args, min(count, GAME_BATCH)),
+        ).fetchall()
         doomed: list[int] = []
         freed = 0
         for game_id, size in oldest:
@@ -151,8 +165,9 @@ class Pruner:
             doomed.append(game_id)
             freed += size
         if doomed:
-            self.db.execute(f"DELETE FROM games WHERE id IN ({','.join('?' * len(doomed))})",
-                            doomed)
+            self.db.execute(
+                f"DELETE FROM games WHERE id IN ({','.join('?' * len(doomed))})", doomed
+            )
             self.games_total -= len(doomed)
             self.games_bytes -= freed
         return len(doomed)

@@ -53,12 +53,15 @@ class Settings:
     def effective(self) -> dict[str, tuple[object, str]]:
         """Every setting's value and where it came from (``default``, ``file`` or
         ``command line``), by key: what an operator's page shows."""
+
         def source(dest: str) -> str:
             if dest in self.from_command_line:
                 return "command line"
             return "file" if dest in self.from_file else "default"
-        return {key: (getattr(self.args, dest, None), source(dest))
-                for key, dest in self.keys.items()}
+
+        return {
+            key: (getattr(self.args, dest, None), source(dest)) for key, dest in self.keys.items()
+        }
 
 
 def key_of(option: str) -> str:
@@ -87,8 +90,12 @@ def _kind(action: argparse.Action) -> str:
     return "string"
 
 
-_KIND_TEXT = {"bool": N_("{true} or {false}"), "int": N_("a whole number"),
-              "number": N_("a number"), "string": N_("a string")}
+_KIND_TEXT = {
+    "bool": N_("{true} or {false}"),
+    "int": N_("a whole number"),
+    "number": N_("a number"),
+    "string": N_("a string"),
+}
 
 
 def _allowed(action: argparse.Action) -> str:
@@ -147,11 +154,17 @@ def read(path: Path, parser: argparse.ArgumentParser) -> dict[str, object]:
         with open(path, "rb") as f:
             data = tomllib.load(f)
     except OSError as exc:
-        raise SettingsError(_("settings file {file}: cannot read it: {reason}", file=path,
-                              reason=exc.strerror or exc)) from None
+        raise SettingsError(
+            _(
+                "settings file {file}: cannot read it: {reason}",
+                file=path,
+                reason=exc.strerror or exc,
+            )
+        ) from None
     except tomllib.TOMLDecodeError as exc:
-        raise SettingsError(_("settings file {file}: cannot parse it: {reason}", file=path,
-                              reason=exc)) from None
+        raise SettingsError(
+            _("settings file {file}: cannot parse it: {reason}", file=path, reason=exc)
+        ) from None
     known = options(parser)
     values: dict[str, object] = {}
     for key, value in data.items():
@@ -159,17 +172,29 @@ def read(path: Path, parser: argparse.ArgumentParser) -> dict[str, object]:
         if action is None:
             near = difflib.get_close_matches(key, known, n=1)
             hint = _(" (did you mean {key}?)", key=near[0]) if near else ""
-            raise SettingsError(_("settings file {file}: unknown key {key}{hint}; the keys "
-                                  "are: {keys}", file=path, key=_bare(key), hint=hint,
-                                  keys=", ".join(known)))
+            raise SettingsError(
+                _(
+                    "settings file {file}: unknown key {key}{hint}; the keys are: {keys}",
+                    file=path,
+                    key=_bare(key),
+                    hint=hint,
+                    keys=", ".join(known),
+                )
+            )
         try:
             values[action.dest] = check(action, value)
         except ValueError as exc:
             reason = f" ({exc})" if str(exc) else ""
-            raise SettingsError(_("settings file {file}: {key} = {value} is refused{reason}; "
-                                  "allowed: {allowed}", file=path, key=_bare(key),
-                                  value=_toml(value), reason=reason,
-                                  allowed=_allowed(action))) from None
+            raise SettingsError(
+                _(
+                    "settings file {file}: {key} = {value} is refused{reason}; allowed: {allowed}",
+                    file=path,
+                    key=_bare(key),
+                    value=_toml(value),
+                    reason=reason,
+                    allowed=_allowed(action),
+                )
+            ) from None
     return values
 
 
@@ -215,8 +240,7 @@ def parse(parser: argparse.ArgumentParser, argv: Sequence[str] | None = None) ->
     path = getattr(args, "config", None)
     keys = {key: action.dest for key, action in options(parser).items()}
     if path is None:
-        return Settings(args, from_command_line=given(parser, argv) & _dests(parser),
-                        keys=keys)
+        return Settings(args, from_command_line=given(parser, argv) & _dests(parser), keys=keys)
     try:
         values = read(Path(path), parser)
     except SettingsError as exc:

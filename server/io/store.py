@@ -80,10 +80,11 @@ from ..core.effects import (
     SaveToken,
     Stored,
 )
+from ..core.hub import SavedRoom
 from . import analysis_store
 from .admin_store import AdminTables
-from ..core.hub import SavedRoom
-from .history import count_moves, index_game, migrate as migrate_history
+from .history import count_moves, index_game
+from .history import migrate as migrate_history
 from .link_store import LinkTables
 from .ratings_store import RatingsTables
 from .retention import Limits, Pruner
@@ -184,8 +185,9 @@ def _load_entry(stored: bytes | str) -> Any:
 class Store:
     """The SQLite store. Open one per server; close it on shutdown."""
 
-    def __init__(self, path: str | Path, durable_commits: bool = False,
-                 limits: Limits | None = None) -> None:
+    def __init__(
+        self, path: str | Path, durable_commits: bool = False, limits: Limits | None = None
+    ) -> None:
         self.path = str(path)
         Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
@@ -239,29 +241,37 @@ class Store:
         if isinstance(e, Log):
             self._journal([(e.room, e.n, _entry(e.entry))])
         elif isinstance(e, SaveSnapshot):
-            db.execute("UPDATE rooms SET snapshot = ?, base = ? WHERE code = ?",
-                       (_json(e.snapshot), e.n, e.room))
+            db.execute(
+                "UPDATE rooms SET snapshot = ?, base = ? WHERE code = ?",
+                (_json(e.snapshot), e.n, e.room),
+            )
             db.execute("DELETE FROM journal WHERE room = ? AND n <= ?", (e.room, e.n))
         elif isinstance(e, SaveRoom):
-            db.execute("INSERT OR REPLACE INTO rooms (code, row, snapshot, base)"
-                       " VALUES (?, ?, NULL, 0)", (e.room, _json(e.row)))
+            db.execute(
+                "INSERT OR REPLACE INTO rooms (code, row, snapshot, base) VALUES (?, ?, NULL, 0)",
+                (e.room, _json(e.row)),
+            )
             db.execute("DELETE FROM journal WHERE room = ?", (e.room,))
         elif isinstance(e, DropRoom):
             db.execute("DELETE FROM rooms WHERE code = ?", (e.room,))
             db.execute("DELETE FROM journal WHERE room = ?", (e.room,))
             self.pruner.room_dropped(e.room)
         elif isinstance(e, SaveIdentity):
-            db.execute("INSERT OR REPLACE INTO identities (id, token_hash, name, color, bot,"
-                       " expires) VALUES (?, ?, ?, ?, ?, ?)",
-                       (e.player, e.token_hash, e.name, e.color, e.bot, e.expires))
+            db.execute(
+                "INSERT OR REPLACE INTO identities (id, token_hash, name, color, bot,"
+                " expires) VALUES (?, ?, ?, ?, ?, ?)",
+                (e.player, e.token_hash, e.name, e.color, e.bot, e.expires),
+            )
         elif isinstance(e, ForgetIdentity):
             db.execute("DELETE FROM identities WHERE id = ?", (e.player,))
             self.links.forget(e.player)
         elif isinstance(e, (SaveToken, SaveLinkCode, DropLinkCode)):
             self.links.apply(e)
         elif isinstance(e, SaveChat):
-            db.execute("INSERT INTO chat (room, player, name, text, ts) VALUES (?,?,?,?,?)",
-                       (e.room, e.player, e.name, e.text, e.ts))
+            db.execute(
+                "INSERT INTO chat (room, player, name, text, ts) VALUES (?,?,?,?,?)",
+                (e.room, e.player, e.name, e.text, e.ts),
+            )
             self.pruner.chat_added(e.room)
         else:
             assert isinstance(e, SaveGame)
@@ -269,8 +279,16 @@ class Store:
             cursor = db.execute(
                 "INSERT INTO games (room, game, options, players, result, record, started_at,"
                 " ended_at, source, moves) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (e.room, e.game, *texts, e.started_at, e.ended_at, e.source,
-                 count_moves(e.game, e.record)))
+                (
+                    e.room,
+                    e.game,
+                    *texts,
+                    e.started_at,
+                    e.ended_at,
+                    e.source,
+                    count_moves(e.game, e.record),
+                ),
+            )
             assert cursor.lastrowid is not None
             index_game(db, cursor.lastrowid, e.players)
             self.pruner.game_added(sum(map(len, texts)))
@@ -279,23 +297,34 @@ class Store:
     def load_live(self) -> tuple[list[dict[str, Any]], list[SavedRoom]]:
         """Every stored identity and live room (with its snapshot and journal)."""
         identities = [
-            {"id": r[0], "token_hash": r[1], "name": r[2], "color": r[3], "bot": r[4],
-             "expires": r[5]}
+            {
+                "id": r[0],
+                "token_hash": r[1],
+                "name": r[2],
+                "color": r[3],
+                "bot": r[4],
+                "expires": r[5],
+            }
             for r in self.db.execute(
-                "SELECT id, token_hash, name, color, bot, expires FROM identities")]
-        rooms = {code: SavedRoom(json.loads(row), json.loads(snap) if snap else None, base)
-                 for code, row, snap, base in self.db.execute(
-                     "SELECT code, row, snapshot, base FROM rooms ORDER BY code")}
+                "SELECT id, token_hash, name, color, bot, expires FROM identities"
+            )
+        ]
+        rooms = {
+            code: SavedRoom(json.loads(row), json.loads(snap) if snap else None, base)
+            for code, row, snap, base in self.db.execute(
+                "SELECT code, row, snapshot, base FROM rooms ORDER BY code"
+            )
+        }
         for code, n, entry in self.db.execute(
-                "SELECT room, n, entry FROM journal ORDER BY room, n"):
+            "SELECT room, n, entry FROM journal ORDER BY room, n"
+        ):
             if code in rooms:
                 rooms[code].entries.append((n, _load_entry(entry)))
         return identities, list(rooms.values())
 
     def mark_alive(self, now: float) -> None:
         """Record that the server was running at ``now`` (for the downtime on restart)."""
-        self.db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('alive_at', ?)",
-                        (now,))
+        self.db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('alive_at', ?)", (now,))
         self.checkpointer.poke()
 
     def prune(self, now: float) -> bool:
@@ -310,14 +339,23 @@ class Store:
         return float(row[0]) if row else None
 
     # -- history ----------------------------------------------------------------
-    def save_game(self, room: str, game: str, options: dict[str, Any],
-                  players: list[dict[str, Any]], result: dict[str, Any],
-                  record: dict[str, Any], started_at: float, ended_at: float,
-                  source: str | None = None) -> int:
+    def save_game(
+        self,
+        room: str,
+        game: str,
+        options: dict[str, Any],
+        players: list[dict[str, Any]],
+        result: dict[str, Any],
+        record: dict[str, Any],
+        started_at: float,
+        ended_at: float,
+        source: str | None = None,
+    ) -> int:
         """Store a finished game (``source``: ``import`` for one read from a file);
         returns its id."""
-        self.write([SaveGame(room, game, options, players, result, record, started_at,
-                             ended_at, source)])
+        self.write(
+            [SaveGame(room, game, options, players, result, record, started_at, ended_at, source)]
+        )
         gid: int = self.db.execute("SELECT max(id) FROM games").fetchone()[0]
         return gid
 
@@ -327,22 +365,48 @@ class Store:
     def recent_games(self, limit: int = 20) -> list[GameRow]:
         rows = self.db.execute(
             "SELECT id, room, game, options, players, result, record, started_at, ended_at"
-            " FROM games ORDER BY ended_at DESC, id DESC LIMIT ?", (limit,)).fetchall()
-        return [GameRow(r[0], r[1], r[2], json.loads(r[3]), json.loads(r[4]),
-                        json.loads(r[5]), json.loads(r[6]), r[7], r[8]) for r in rows]
+            " FROM games ORDER BY ended_at DESC, id DESC LIMIT ?",
+            (limit,),
+        ).fetchall()
+        return [
+            GameRow(
+                r[0],
+                r[1],
+                r[2],
+                json.loads(r[3]),
+                json.loads(r[4]),
+                json.loads(r[5]),
+                json.loads(r[6]),
+                r[7],
+                r[8],
+            )
+            for r in rows
+        ]
 
     def game(self, game_id: int) -> GameRow | None:
         """The finished game with this id (``history`` prints it), or None."""
         r = self.db.execute(
             "SELECT id, room, game, options, players, result, record, started_at, ended_at"
-            " FROM games WHERE id = ?", (game_id,)).fetchone()
+            " FROM games WHERE id = ?",
+            (game_id,),
+        ).fetchone()
         if r is None:
             return None
-        return GameRow(r[0], r[1], r[2], json.loads(r[3]), json.loads(r[4]),
-                       json.loads(r[5]), json.loads(r[6]), r[7], r[8])
+        return GameRow(
+            r[0],
+            r[1],
+            r[2],
+            json.loads(r[3]),
+            json.loads(r[4]),
+            json.loads(r[5]),
+            json.loads(r[6]),
+            r[7],
+            r[8],
+        )
 
-    def save_analysis(self, game_id: int, engine: str, budget: float,
-                      moves: list[dict[str, Any]], made_at: float) -> None:
+    def save_analysis(
+        self, game_id: int, engine: str, budget: float, moves: list[dict[str, Any]], made_at: float
+    ) -> None:
         """Keep a game's finished analysis (``server/io/analysis_store.py``)."""
         analysis_store.save(self.db, game_id, engine, budget, moves, made_at)
         self.checkpointer.poke()
@@ -350,7 +414,9 @@ class Store:
     def chat_lines(self, room: str, limit: int = 50) -> list[tuple[str, str, str, float]]:
         rows = self.db.execute(
             "SELECT player, name, text, ts FROM chat WHERE room = ? ORDER BY ts DESC, id DESC"
-            " LIMIT ?", (room, limit)).fetchall()
+            " LIMIT ?",
+            (room, limit),
+        ).fetchall()
         return [(r[0], r[1], r[2], r[3]) for r in reversed(rows)]
 
     def close(self) -> None:
@@ -390,8 +456,9 @@ class Checkpointer:
         if self._thread is None and not self._stop.is_set():
             with self._lock:
                 if self._thread is None:
-                    self._thread = threading.Thread(target=self._run, daemon=True,
-                                                     name="store-checkpoint")
+                    self._thread = threading.Thread(
+                        target=self._run, daemon=True, name="store-checkpoint"
+                    )
                     self._thread.start()
 
     def stop(self) -> None:

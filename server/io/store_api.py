@@ -18,8 +18,8 @@ from ..core.effects import Stored
 from ..core.hub import SavedRoom
 
 if TYPE_CHECKING:
-    from .admin_store import AdminTables
     from ..core.config import ServerConfig
+    from .admin_store import AdminTables
     from .link_store import LinkTables
     from .ratings_store import RatingsTables
     from .retention import Pruner
@@ -50,8 +50,9 @@ class RoomStore(Protocol):
     def prune(self, now: float) -> bool:
         """One batch of history past the retention limits; True if more is left."""
 
-    def save_analysis(self, game_id: int, engine: str, budget: float,
-                      moves: list[dict[str, Any]], made_at: float) -> None:
+    def save_analysis(
+        self, game_id: int, engine: str, budget: float, moves: list[dict[str, Any]], made_at: float
+    ) -> None:
         """Keep a finished game's engine analysis."""
 
     def close(self) -> None:

@@ -42,9 +42,11 @@ JSON = "application/json; charset=utf-8"
 ALLOWED_METHODS = ("GET", "HEAD")
 """The only methods the web client's files answer; others get 405 with ``Allow``."""
 
-CSP = ("default-src 'self'; connect-src {connect}; img-src 'self' data:; "
-       "style-src 'self'; script-src 'self'; object-src 'none'; base-uri 'none'; "
-       "form-action 'self'; frame-ancestors 'none'")
+CSP = (
+    "default-src 'self'; connect-src {connect}; img-src 'self' data:; "
+    "style-src 'self'; script-src 'self'; object-src 'none'; base-uri 'none'; "
+    "form-action 'self'; frame-ancestors 'none'"
+)
 """Only our own files run and only our own server is reached. Chromium (and every
 CSP level 3 browser) counts the page's own ``ws://`` origin as ``'self'``; older
 WebKit does not, so the page's host is also named with both WebSocket schemes."""
@@ -91,8 +93,10 @@ def catalogs() -> dict[str, Asset]:
     """The message catalogs for the browser: ``/i18n/index.json`` (the languages offered,
     each named in itself) and ``/i18n/<lang>.json`` per language (``Catalog.to_json``),
     made once from the same ``.po`` files the Python clients read."""
-    index = {"source": i18n.SOURCE,
-             "languages": [{"lang": lang, "name": name} for lang, name in i18n.LANGUAGES.items()]}
+    index = {
+        "source": i18n.SOURCE,
+        "languages": [{"lang": lang, "name": name} for lang, name in i18n.LANGUAGES.items()],
+    }
     found = {"/i18n/index.json": _json(index)}
     for lang in i18n.LANGUAGES:
         found[f"/i18n/{lang}.json"] = _json(i18n.catalog(lang).to_json())
@@ -145,8 +149,9 @@ class StaticSite:
         """The files installed with ``gridhall.client`` (``client/web/``)."""
         return cls(resources.files("gridhall.client") / "web")
 
-    def respond(self, request: Request, extra: Mapping[str, Asset] | None = None,
-                nodes: Iterable[str] = ()) -> Response | None:
+    def respond(
+        self, request: Request, extra: Mapping[str, Asset] | None = None, nodes: Iterable[str] = ()
+    ) -> Response | None:
         """A response for a plain GET or HEAD (405 for other methods); None for
         WebSocket upgrades (the handshake goes on). ``extra``: this server's own
         answers for some paths (its ``/games.json`` with its engines); ``nodes``: its
@@ -162,24 +167,28 @@ class StaticSite:
             return None
         return self._get(request, extra, nodes)
 
-    def _get(self, request: Request, extra: Mapping[str, Asset] | None = None,
-             nodes: Iterable[str] = ()) -> Response:
+    def _get(
+        self, request: Request, extra: Mapping[str, Asset] | None = None, nodes: Iterable[str] = ()
+    ) -> Response:
         path = request.path.split("?", 1)[0].split("#", 1)[0]
         asset = (extra or {}).get(path) or self.assets.get(path)
         if asset is None:
             return _plain(HTTPStatus.NOT_FOUND, "not found\n")
-        headers = Headers([
-            ("Date", email.utils.formatdate(usegmt=True)),
-            ("Connection", "close"),
-            ("Cache-Control", "no-cache"),  # revalidate by ETag: upgrades show at once
-            ("ETag", asset.etag),
-            ("Content-Security-Policy", csp(request.headers.get("Host"), nodes)),
-            *SECURITY_HEADERS,
-        ])
+        headers = Headers(
+            [
+                ("Date", email.utils.formatdate(usegmt=True)),
+                ("Connection", "close"),
+                ("Cache-Control", "no-cache"),  # revalidate by ETag: upgrades show at once
+                ("ETag", asset.etag),
+                ("Content-Security-Policy", csp(request.headers.get("Host"), nodes)),
+                *SECURITY_HEADERS,
+            ]
+        )
         if asset.etag in _etags(request.headers.get("If-None-Match", "")):
             headers["Content-Length"] = "0"
-            return Response(HTTPStatus.NOT_MODIFIED.value, HTTPStatus.NOT_MODIFIED.phrase,
-                            headers, b"")
+            return Response(
+                HTTPStatus.NOT_MODIFIED.value, HTTPStatus.NOT_MODIFIED.phrase, headers, b""
+            )
         headers["Content-Type"] = asset.content_type
         headers["Content-Length"] = str(len(asset.body))
         return Response(HTTPStatus.OK.value, HTTPStatus.OK.phrase, headers, asset.body)
@@ -196,14 +205,16 @@ def _etags(header: str) -> set[str]:
 
 def _plain(status: HTTPStatus, text: str) -> Response:
     body = text.encode()
-    headers = Headers([
-        ("Date", email.utils.formatdate(usegmt=True)),
-        ("Connection", "close"),
-        ("Content-Type", "text/plain; charset=utf-8"),
-        ("Content-Length", str(len(body))),
-        ("Content-Security-Policy", csp(None)),
-        *SECURITY_HEADERS,
-    ])
+    headers = Headers(
+        [
+            ("Date", email.utils.formatdate(usegmt=True)),
+            ("Connection", "close"),
+            ("Content-Type", "text/plain; charset=utf-8"),
+            ("Content-Length", str(len(body))),
+            ("Content-Security-Policy", csp(None)),
+            *SECURITY_HEADERS,
+        ]
+    )
     return Response(status.value, status.phrase, headers, body)
 
 
@@ -213,8 +224,9 @@ def site() -> StaticSite:
     return StaticSite.packaged()
 
 
-def respond(request: Request, extra: Mapping[str, Asset] | None = None,
-            nodes: Iterable[str] = ()) -> Response | None:
+def respond(
+    request: Request, extra: Mapping[str, Asset] | None = None, nodes: Iterable[str] = ()
+) -> Response | None:
     """``process_request`` helper: serve the browser client, or let the upgrade through."""
     return site().respond(request, extra, nodes)
 

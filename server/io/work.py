@@ -42,8 +42,9 @@ def _start_worker(server_pid: int) -> None:
     the server (a ``kill -9`` leaves no orphaned workers behind)."""
     with contextlib.suppress(OSError, AttributeError):
         os.nice(WORKER_NICE)
-    threading.Thread(target=_exit_with, args=(server_pid,), name="watch-server",
-                     daemon=True).start()
+    threading.Thread(
+        target=_exit_with, args=(server_pid,), name="watch-server", daemon=True
+    ).start()
 
 
 def _exit_with(server_pid: int) -> None:
@@ -78,8 +79,14 @@ class WorkPool:
     starts more jobs than that, so a job it starts runs at once; everything
     that waits, waits in the scheduler's fair, bounded queue."""
 
-    def __init__(self, workers: int, max_jobs: int, reserve: int = 1,
-                 per_address: int = 4, stats: Stats | None = None) -> None:
+    def __init__(
+        self,
+        workers: int,
+        max_jobs: int,
+        reserve: int = 1,
+        per_address: int = 4,
+        stats: Stats | None = None,
+    ) -> None:
         self.scheduler: Scheduler[_Call] = Scheduler(workers, reserve, max_jobs, per_address)
         self.stats = stats
         """Where each job's kind, wait and run time are counted (if anywhere)."""
@@ -101,10 +108,12 @@ class WorkPool:
         if self._pool is None:
             # Spawned, not forked: a forked worker would inherit the server's sockets
             # and keep players' connections open after the server died.
-            self._pool = ProcessPoolExecutor(max_workers=self.workers,
-                                             mp_context=multiprocessing.get_context("spawn"),
-                                             initializer=_start_worker,
-                                             initargs=(os.getpid(),))
+            self._pool = ProcessPoolExecutor(
+                max_workers=self.workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_start_worker,
+                initargs=(os.getpid(),),
+            )
         return self._pool
 
     def warm_up(self) -> None:
@@ -112,10 +121,18 @@ class WorkPool:
         for _ in range(self.workers):
             self.pool.submit(_ready)
 
-    def submit(self, fn: Callable[..., Any], *args: Any, owner: Owner,
-               cls: JobClass = "quick", key: Hashable | None = None,
-               done: Callable[[Any], None], failed: Callable[[BaseException], None],
-               busy: Callable[[], None] = lambda: None, kind: str | None = None) -> bool:
+    def submit(
+        self,
+        fn: Callable[..., Any],
+        *args: Any,
+        owner: Owner,
+        cls: JobClass = "quick",
+        key: Hashable | None = None,
+        done: Callable[[Any], None],
+        failed: Callable[[BaseException], None],
+        busy: Callable[[], None] = lambda: None,
+        kind: str | None = None,
+    ) -> bool:
         """Queue ``fn(*args)`` for a worker; ``done(value)`` or ``failed(exc)`` is
         called on the loop once it ran. False (nothing queued) when the owner's
         address is past its share of quick jobs; ``busy()`` is called later if a

@@ -14,9 +14,16 @@ BOB = {"player": "b", "name": "bob", "seat": 1, "connected": True}
 def make_state(game: str = "gomoku", **fields: Any) -> p.State:
     """A ``state`` snapshot: two players, ann (``a``) and bob (``b``), unless given."""
     base: dict[str, Any] = {
-        "room": "AB12CD", "seq": 5, "game": game, "options": {}, "status": "playing",
-        "players": [dict(ANN), dict(BOB)], "spectators": [], "view": {}, "chat": [],
-    }  # fmt: skip
+        "room": "AB12CD",
+        "seq": 5,
+        "game": game,
+        "options": {},
+        "status": "playing",
+        "players": [dict(ANN), dict(BOB)],
+        "spectators": [],
+        "view": {},
+        "chat": [],
+    }
     return p.State(**{**base, **fields})
 
 

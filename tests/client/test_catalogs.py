@@ -19,14 +19,58 @@ from gridhall.protocol.i18n import Catalog
 
 LANGS = catalogs.languages()
 CJK = re.compile(r"[\u3400-\u9fff]")
-ENGLISH = {"the", "and", "you", "your", "room", "rooms", "game", "games", "with", "is", "are",
-           "to", "of", "player", "players", "this", "that", "please", "click", "board",
-           "watching", "waiting", "playing", "offline", "server", "servers", "join", "watch"}
+ENGLISH = {
+    "the",
+    "and",
+    "you",
+    "your",
+    "room",
+    "rooms",
+    "game",
+    "games",
+    "with",
+    "is",
+    "are",
+    "to",
+    "of",
+    "player",
+    "players",
+    "this",
+    "that",
+    "please",
+    "click",
+    "board",
+    "watching",
+    "waiting",
+    "playing",
+    "offline",
+    "server",
+    "servers",
+    "join",
+    "watch",
+}
 """Words that give away an English sentence left in a Latin-script catalog."""
 CODE = re.compile(r"\{[^}]*\}|--\w+|\w+://\S*|HOST\S*|gridhall(?:-server)?|mDNS|UDP|Textual|Tk")
 """What a translation keeps as written: placeholders, options, addresses, names."""
-KEPT = {"enter", "esc", "lan", "url", "ipv6", "qr", "localhost", "port", "w", "f", "c", "a", "x",
-        "g", "y", "n", "m"}
+KEPT = {
+    "enter",
+    "esc",
+    "lan",
+    "url",
+    "ipv6",
+    "qr",
+    "localhost",
+    "port",
+    "w",
+    "f",
+    "c",
+    "a",
+    "x",
+    "g",
+    "y",
+    "n",
+    "m",
+}
 """Words a translation may share with its English: key names and technical terms."""
 SAME_ALLOWED: dict[str, set[str]] = {"vi": {", "}}
 """msgids whose translation may equal them: Vietnamese separates a list with ", " too."""
@@ -61,8 +105,12 @@ def test_a_catalog_problem_is_found() -> None:
     bad.add("Leave room {code}.", "Rời phòng {ma}.")
     bad.add("Watch", "Xem", flags=["fuzzy"])
     found = catalogs.problems(bad, {"Resign", "Leave room {code}.", "Watch", "Join"})
-    assert found == ["missing: 'Join'", "untranslated: 'Resign'",
-                     "placeholders ['ma'] != ['code']: 'Leave room {code}.'", "fuzzy: 'Watch'"]
+    assert found == [
+        "missing: 'Join'",
+        "untranslated: 'Resign'",
+        "placeholders ['ma'] != ['code']: 'Leave room {code}.'",
+        "fuzzy: 'Watch'",
+    ]
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -98,8 +146,11 @@ def test_every_browser_message_reaches_the_template() -> None:
     """Babel's JavaScript lexer loses calls in some places (inside a template literal's
     ``${...}`` with an object literal, for one): every literal t() call must be there."""
     js = catalogs.ROOT / "client" / "web" / "js"
-    called = {m.group(2).replace('\\"', '"') for path in js.rglob("*.js")
-              for m in JS_CALL.finditer(path.read_text("utf-8"))}
+    called = {
+        m.group(2).replace('\\"', '"')
+        for path in js.rglob("*.js")
+        for m in JS_CALL.finditer(path.read_text("utf-8"))
+    }
     assert len(called) > 40
     assert called - template_ids() == set()
 
@@ -112,6 +163,7 @@ def test_a_catalog_is_sorted_and_in_step_with_the_template(lang: str) -> None:
 
 
 # ---- filling: plurals and placeholders ---------------------------------------------------
+
 
 def test_vietnamese_and_chinese_fill_placeholders_and_their_one_plural_form() -> None:
     vi, zh = i18n.catalog("vi"), i18n.catalog("zh_Hans")
@@ -126,24 +178,35 @@ def test_english_picks_singular_or_plural_and_falls_back_for_unknown_messages() 
     en = i18n.catalog("en")
     assert en.ngettext("{n} room open", "{n} rooms open", 1) == "1 room open"
     assert en.ngettext("{n} room open", "{n} rooms open", 0) == "0 rooms open"
-    assert i18n.catalog("vi").gettext("A sentence no catalog has, {x}.", x=1) == \
-        "A sentence no catalog has, 1."
+    assert (
+        i18n.catalog("vi").gettext("A sentence no catalog has, {x}.", x=1)
+        == "A sentence no catalog has, 1."
+    )
 
 
 def test_a_language_with_more_plural_forms_picks_them_by_cldr_rules() -> None:
     """Polish (one, few, many): the forms Babel's CLDR data chooses, not n == 1."""
     pl = Catalog("pl", {"{n} room open": ("{n} pokój", "{n} pokoje", "{n} pokoi")})
     got = {n: pl.ngettext("{n} room open", "{n} rooms open", n) for n in (1, 2, 5, 12, 22, 25)}
-    assert got == {1: "1 pokój", 2: "2 pokoje", 5: "5 pokoi", 12: "12 pokoi", 22: "22 pokoje",
-                   25: "25 pokoi"}
+    assert got == {
+        1: "1 pokój",
+        2: "2 pokoje",
+        5: "5 pokoi",
+        12: "12 pokoi",
+        22: "22 pokoje",
+        25: "25 pokoi",
+    }
 
 
 def test_a_fuzzy_translation_is_not_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A guess ``update`` or a translator flagged as unsure reads as English until checked."""
     path = tmp_path / "vi" / "LC_MESSAGES" / "gridhall.po"
     path.parent.mkdir(parents=True)
-    path.write_text('msgid ""\nmsgstr ""\n"Language: vi\\n"\n\n#, fuzzy\nmsgid "Resign"\n'
-                    'msgstr "Đầu hàng"\n\nmsgid "Watch"\nmsgstr "Xem"\n', "utf-8")
+    path.write_text(
+        'msgid ""\nmsgstr ""\n"Language: vi\\n"\n\n#, fuzzy\nmsgid "Resign"\n'
+        'msgstr "Đầu hàng"\n\nmsgid "Watch"\nmsgstr "Xem"\n',
+        "utf-8",
+    )
     monkeypatch.setattr(i18n, "LOCALE_DIR", tmp_path)
     i18n.catalog.cache_clear()
     try:
@@ -184,4 +247,6 @@ def test_a_refusal_reads_in_the_players_language_not_the_servers_english() -> No
         said = error_text(refused)
     finally:
         i18n.set_language("en")
-    assert said == i18n.catalog("vi").gettext("It is not your turn yet.") != "It is not your turn yet."
+    assert (
+        said == i18n.catalog("vi").gettext("It is not your turn yet.") != "It is not your turn yet."
+    )

@@ -28,8 +28,12 @@ def mines(rows: list[str]) -> dict[str, Any]:
 async def test_events_that_change_nothing_drawn_leave_the_board_and_a_move_redraws_it() -> None:
     hidden = ["#" * 30] * 16
     async with hostile_server() as hostile:
-        hostile.room_state = {**gomoku_state(), "game": "minesweeper", "options": {},
-                              "view": mines(hidden)}  # fmt: skip
+        hostile.room_state = {
+            **gomoku_state(),
+            "game": "minesweeper",
+            "options": {},
+            "view": mines(hidden),
+        }
         app = GridhallApp(hostile.url, "me", backoff=FAST)
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: app.session.connected)
@@ -48,8 +52,15 @@ async def test_events_that_change_nothing_drawn_leave_the_board_and_a_move_redra
 
             board.render = counted  # type: ignore[method-assign]
             for n in range(3):  # a chat line, a game's notice, a request for another game
-                await hostile.push({"type": "chat", "from": "p-them", "name": "them",
-                                    "text": f"line {n}", "ts": 2.0})  # fmt: skip
+                await hostile.push(
+                    {
+                        "type": "chat",
+                        "from": "p-them",
+                        "name": "them",
+                        "text": f"line {n}",
+                        "ts": 2.0,
+                    }
+                )
                 await hostile.push({"type": "notice", "event": f"notice-{n}"})
                 await hostile.push({"type": "play-again", "from": "p-them"})
             await until(pilot, lambda: sum("Notice 2" in t for t in toasts(app)) == 1)
@@ -57,7 +68,13 @@ async def test_events_that_change_nothing_drawn_leave_the_board_and_a_move_redra
             await pilot.pause()
             assert renders == []
             opened = ["0" + "#" * 29, *hidden[1:]]
-            await hostile.push({"type": "moved", "by": "p-them", "turn": None,
-                                "move": {"action": "reveal", "x": 0, "y": 0},
-                                "view": mines(opened)})  # fmt: skip
+            await hostile.push(
+                {
+                    "type": "moved",
+                    "by": "p-them",
+                    "turn": None,
+                    "move": {"action": "reveal", "x": 0, "y": 0},
+                    "view": mines(opened),
+                }
+            )
             await until(pilot, lambda: bool(renders))

@@ -33,7 +33,8 @@ def ai_values() -> list[Any]:
 
 
 async def test_the_form_offers_the_servers_engines_and_drops_them_elsewhere(
-        make_server: Callable[..., Any], tmp_path: Path) -> None:
+    make_server: Callable[..., Any], tmp_path: Path
+) -> None:
     with_engine = await make_server(engines=(("fake", (sys.executable, FAKE)),))
     plain = await make_server(db=str(tmp_path / "other.db"))
     async with running(url_of(with_engine), "ann"):

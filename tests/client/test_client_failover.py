@@ -16,9 +16,8 @@ from gridhall import protocol as p
 from gridhall.client.failover import MAX_NODES, Route, gave_up_text, node_addresses
 from gridhall.client.messages import Connection, Event
 from gridhall.client.session import Session
-from gridhall.server.io.app import GameServer
 from gridhall.server.core.config import ServerConfig
-
+from gridhall.server.io.app import GameServer
 from tests.client.test_client_session import FAST, WAIT, gomoku_pair, until
 from tests.conftest import url_of
 
@@ -39,9 +38,12 @@ def dead_address() -> Iterator[str]:
 
 
 @asynccontextmanager
-async def session(url: str, name: str, rounds: int = 10_000,
-                  keep_token: Callable[[str], None] | None = None,
-                  ) -> AsyncIterator[tuple[Session, list[Event]]]:
+async def session(
+    url: str,
+    name: str,
+    rounds: int = 10_000,
+    keep_token: Callable[[str], None] | None = None,
+) -> AsyncIterator[tuple[Session, list[Event]]]:
     """A connected session (trying a cluster's nodes ``rounds`` rounds) and what it saw."""
     s = Session(url, name, backoff=FAST, rounds=rounds, keep_token=keep_token)
     seen: list[Event] = []
@@ -89,34 +91,37 @@ async def test_a_client_goes_to_the_next_node_when_its_node_is_gone(tmp_path: Pa
 
 
 async def test_a_restarted_node_gives_the_room_back_by_token(
-        tmp_path: Path, dead_address: str) -> None:
+    tmp_path: Path, dead_address: str
+) -> None:
     a = await start(tmp_path / "a.db", peers=(dead_address,))
     port = a.port
     try:
-        async with session(url_of(a), "ann") as (ann, seen), \
-                session(url_of(a), "bob") as (bob, _):
+        async with session(url_of(a), "ann") as (ann, seen), session(url_of(a), "bob") as (bob, _):
             await gomoku_pair(ann, bob)
             ann.submit(p.Move(move={"x": 7, "y": 7}))
             await until(lambda: bob.state is not None and bob.state.view["moves"] == [[7, 7]])
             code, me = ann.room.room if ann.room else "", ann.player
             await a.close()
             # while it is down the client goes round: its node, then the other (dead) one
-            await until(lambda: any(m.address == dead_address
-                                    for m in statuses(seen, "connecting")))
+            await until(
+                lambda: any(m.address == dead_address for m in statuses(seen, "connecting"))
+            )
             a = await start(tmp_path / "a.db", port, peers=(dead_address,))
             await until(lambda: ann.connected and bob.connected)
             await until(lambda: bob.state is not None and bob.state.turn == bob.player)
             assert ann.player == me and ann.room is not None and ann.room.room == code
             bob.submit(p.Move(move={"x": 8, "y": 8}))
-            await until(lambda: ann.state is not None
-                        and ann.state.view["moves"] == [[7, 7], [8, 8]])
+            await until(
+                lambda: ann.state is not None and ann.state.view["moves"] == [[7, 7], [8, 8]]
+            )
             assert not statuses(seen, "gave-up")
     finally:
         await a.close()
 
 
 async def test_no_node_answering_ends_in_gave_up_until_asked_again(
-        tmp_path: Path, dead_address: str) -> None:
+    tmp_path: Path, dead_address: str
+) -> None:
     a = await start(tmp_path / "a.db", peers=(dead_address,))
     port, url_a = a.port, url_of(a)
     try:
@@ -139,8 +144,21 @@ async def test_no_node_answering_ends_in_gave_up_until_asked_again(
 
 
 def test_only_well_formed_node_addresses_are_kept() -> None:
-    raw = ["ws://a:1/", "wss://b.example:443/", "ws://a:1/", "http://c:1/", "file:///etc",
-           "ws://d/", "ws://e:1/?x", "ws://u:p@f:1/", "ws://g:1/path", 7, None, "ws://g:1/\ufffd", "ws://" + "h" * 300 + ":1/"]
+    raw = [
+        "ws://a:1/",
+        "wss://b.example:443/",
+        "ws://a:1/",
+        "http://c:1/",
+        "file:///etc",
+        "ws://d/",
+        "ws://e:1/?x",
+        "ws://u:p@f:1/",
+        "ws://g:1/path",
+        7,
+        None,
+        "ws://g:1/\ufffd",
+        "ws://" + "h" * 300 + ":1/",
+    ]
     assert node_addresses(raw) == ["ws://a:1/", "wss://b.example:443/"]
     assert node_addresses("ws://a:1/") == [] and node_addresses(None) == []
     many = [f"ws://n{i}:1/" for i in range(1000)]

@@ -21,13 +21,19 @@ from gridhall.client.ratings import (
     my_rank,
     profile_records,
     rank_rows,
+    rating_change,
     rating_lines,
     recent_rows,
     record_rows,
-    rating_change,
     sparkline,
 )
-from gridhall.client.replays import ReplayError, ReplayPlayer, gomoku_frame, link_frames, mines_frame
+from gridhall.client.replays import (
+    ReplayError,
+    ReplayPlayer,
+    gomoku_frame,
+    link_frames,
+    mines_frame,
+)
 from gridhall.client.tui.replay_board import gomoku_text, mines_text
 
 ANN = {"player": "a", "name": "ann", "seat": 0, "color": "#ff0000"}
@@ -35,9 +41,18 @@ BOB = {"player": "b", "name": "bob", "seat": 1, "color": "#0000ff"}
 
 
 def summary(game_id: int, **extra: Any) -> dict[str, Any]:
-    return {"game_id": game_id, "game": "gomoku", "options": {"size": 15},
-            "players": [ANN, BOB], "result": {"winner": "a", "reason": "five"},
-            "started_at": 1.0, "ended_at": 2.0, "moves": 9, "rated": False, **extra}
+    return {
+        "game_id": game_id,
+        "game": "gomoku",
+        "options": {"size": 15},
+        "players": [ANN, BOB],
+        "result": {"winner": "a", "reason": "five"},
+        "started_at": 1.0,
+        "ended_at": 2.0,
+        "moves": 9,
+        "rated": False,
+        **extra,
+    }
 
 
 def test_pages_take_only_the_latest_answer_and_follow_the_cursor() -> None:
@@ -64,8 +79,9 @@ def test_a_refused_page_can_be_asked_again() -> None:
 
 
 def test_summary_row_words_and_the_share_link() -> None:
-    row = game_row(summary(42, rated=True, players=[ANN, {**BOB, "name": "[b]x[/b]",
-                                                            "bot": True}]), "a")
+    row = game_row(
+        summary(42, rated=True, players=[ANN, {**BOB, "name": "[b]x[/b]", "bot": True}]), "a"
+    )
     assert row.game_id == 42 and "ann" in row.players and "[b]x[/b]" in row.players
     assert row.result and row.tags
     assert replay_link("ws://10.0.0.5:8765/", 42) == "http://10.0.0.5:8765/#replay/42"
@@ -74,8 +90,7 @@ def test_summary_row_words_and_the_share_link() -> None:
 
 def test_features_of_an_older_welcome_are_none() -> None:
     assert features(object()) == frozenset()
-    assert features(argparse.Namespace(features=["history", "ratings"])) == {"history",
-                                                                             "ratings"}
+    assert features(argparse.Namespace(features=["history", "ratings"])) == {"history", "ratings"}
 
 
 def test_replay_option_takes_a_game_id_only() -> None:
@@ -92,10 +107,19 @@ def gomoku_replay(moves: list[list[int]], line: list[list[int]] | None = None) -
         if k == len(moves) and line:
             view["line"] = line
         steps.append({"t": float(k), "by": "a" if k % 2 else "b", "view": view, "delta": {}})
-    return {"type": "replay", "game_id": 4, "game": "gomoku", "options": {"size": 15},
-            "players": [ANN, BOB], "result": {"winner": "a"}, "started_at": 0.0,
-            "ended_at": 9.0, "rated": False, "start": {"size": 15, "moves": []},
-            "steps": steps}  # fmt: skip
+    return {
+        "type": "replay",
+        "game_id": 4,
+        "game": "gomoku",
+        "options": {"size": 15},
+        "players": [ANN, BOB],
+        "result": {"winner": "a"},
+        "started_at": 0.0,
+        "ended_at": 9.0,
+        "rated": False,
+        "start": {"size": 15, "moves": []},
+        "steps": steps,
+    }
 
 
 def test_replay_steps_numbers_the_stones_and_shows_the_five_at_the_end() -> None:
@@ -124,9 +148,16 @@ def test_analysis_marks_a_move_and_shows_the_best_point() -> None:
     moves = [[3, 7], [3, 8], [4, 7], [4, 8]]
     player = ReplayPlayer(gomoku_replay(moves))
     assert not player.take_analysis({"game_id": 5, "status": "done", "moves": []})
-    player.take_analysis({"game_id": 4, "status": "done", "moves": [
-        {"n": 3, "eval": 20, "best": [4, 7]},
-        {"n": 4, "eval": -1000, "best": [5, 7], "mark": "missed-vcf"}]})
+    player.take_analysis(
+        {
+            "game_id": 4,
+            "status": "done",
+            "moves": [
+                {"n": 3, "eval": 20, "best": [4, 7]},
+                {"n": 4, "eval": -1000, "best": [5, 7], "mark": "missed-vcf"},
+            ],
+        }
+    )
     assert player.marked() == [4]
     assert player.next_marked() and player.index == 4
     assert not player.next_marked() and player.index == 4  # round to the only one
@@ -166,11 +197,22 @@ def test_minesweeper_cells_take_the_colour_of_who_opened_them_and_hits_show() ->
     steps = [
         {"t": 1.0, "by": "a", "view": {**start, "rows": ["0011", "01##"]}, "delta": {}},
         {"t": 2.0, "by": "b", "view": {**start, "rows": ["0011", "01#F"]}, "delta": {}},
-        {"t": 3.0, "by": "b", "view": {**start, "rows": ["0011", "01*X"],
-                                       "hit": [[3, 1, "b"]]}, "delta": {}},
+        {
+            "t": 3.0,
+            "by": "b",
+            "view": {**start, "rows": ["0011", "01*X"], "hit": [[3, 1, "b"]]},
+            "delta": {},
+        },
     ]
-    answer = {"game_id": 2, "game": "minesweeper", "options": {}, "players": [ANN, BOB],
-              "result": {}, "start": start, "steps": steps}
+    answer = {
+        "game_id": 2,
+        "game": "minesweeper",
+        "options": {},
+        "players": [ANN, BOB],
+        "result": {},
+        "start": start,
+        "steps": steps,
+    }
     player = ReplayPlayer(answer)
     player.go(2)
     frame = mines_frame(player)
@@ -187,10 +229,23 @@ def test_linkmatch_shows_every_racer_and_the_path_on_the_linker_board() -> None:
     rows = [[1, 2], [2, 1]]
     start = {"width": 2, "height": 2, "boards": {"a": rows, "b": rows}}
     after = {"width": 2, "height": 2, "boards": {"a": [[0, 2], [2, 0]], "b": rows}}
-    answer = {"game_id": 3, "game": "linkmatch", "options": {}, "players": [ANN, BOB],
-              "result": {}, "start": start,
-              "steps": [{"t": 1.0, "by": "a", "view": after, "delta": {},
-                         "path": [[0, 0], [-1, 0], [-1, 1], [1, 1]]}]}  # fmt: skip
+    answer = {
+        "game_id": 3,
+        "game": "linkmatch",
+        "options": {},
+        "players": [ANN, BOB],
+        "result": {},
+        "start": start,
+        "steps": [
+            {
+                "t": 1.0,
+                "by": "a",
+                "view": after,
+                "delta": {},
+                "path": [[0, 0], [-1, 0], [-1, 1], [1, 1]],
+            }
+        ],
+    }
     player = ReplayPlayer(answer)
     assert [f.name for f in link_frames(player)] == ["ann", "bob"]
     player.forward()
@@ -200,39 +255,93 @@ def test_linkmatch_shows_every_racer_and_the_path_on_the_linker_board() -> None:
 
 
 def test_leaderboard_rows_mark_me_provisional_and_computers() -> None:
-    answer = {"game": "gomoku", "total": 12, "offset": 0, "rows": [
-        {"rank": 1, "player": "x", "name": "cpu", "rating": 1500, "games": 0, "bot": True,
-         "provisional": False},
-        {"rank": 2, "player": "a", "name": "ann", "rating": 1210.4, "games": 3,
-         "provisional": True}]}  # fmt: skip
+    answer = {
+        "game": "gomoku",
+        "total": 12,
+        "offset": 0,
+        "rows": [
+            {
+                "rank": 1,
+                "player": "x",
+                "name": "cpu",
+                "rating": 1500,
+                "games": 0,
+                "bot": True,
+                "provisional": False,
+            },
+            {
+                "rank": 2,
+                "player": "a",
+                "name": "ann",
+                "rating": 1210.4,
+                "games": 3,
+                "provisional": True,
+            },
+        ],
+    }
     rows = rank_rows(answer, "a")
     assert rows[1].me and rows[1].rating == "1210?" and "cpu" in rows[0].name
     assert rows[0].bot and not rows[1].bot
     assert "2" in my_rank(answer, "a") and "12" in my_rank(answer, "a")
-    assert board_request("gomoku", around="a") == {"type": "leaderboard", "game": "gomoku",
-                                                   "limit": 20, "around": "a"}
+    assert board_request("gomoku", around="a") == {
+        "type": "leaderboard",
+        "game": "gomoku",
+        "limit": 20,
+        "around": "a",
+    }
     assert board_request("minesweeper")["type"] == "records"
 
 
 def test_profile_ratings_draw_their_history_as_a_sparkline() -> None:
-    profile = {"ratings": {"gomoku": {"rating": 1300, "games": 4, "wins": 3,
-                                      "provisional": True,
-                                      "history": [[1.0, 1000, 1], [2.0, 1200, 2],
-                                                  [3.0, 1300, 3]]}}}  # fmt: skip
+    profile = {
+        "ratings": {
+            "gomoku": {
+                "rating": 1300,
+                "games": 4,
+                "wins": 3,
+                "provisional": True,
+                "history": [[1.0, 1000, 1], [2.0, 1200, 2], [3.0, 1300, 3]],
+            }
+        }
+    }
     (line,) = rating_lines(profile)
     assert line.trend == "▁▆█" and line.last_change == "+100" and line.rating == "1300?"
     assert sparkline([]) == ""
 
 
 def test_team_records_show_the_best_time_with_its_team() -> None:
-    (row,) = record_rows([{"board": "beginner", "no_guess": True, "lives": 3, "games": 4,
-                           "wins": 2, "win_rate": 0.5, "best": [
-                               {"time": 31.25, "game_id": 8, "names": ["ann", "bob"]},
-                               {"time": 40.0, "game_id": 9, "names": ["ann"]}]}])
+    (row,) = record_rows(
+        [
+            {
+                "board": "beginner",
+                "no_guess": True,
+                "lives": 3,
+                "games": 4,
+                "wins": 2,
+                "win_rate": 0.5,
+                "best": [
+                    {"time": 31.25, "game_id": 8, "names": ["ann", "bob"]},
+                    {"time": 40.0, "game_id": 9, "names": ["ann"]},
+                ],
+            }
+        ]
+    )
     assert (row.best, row.team, row.game_id, row.win_rate) == ("31.2 s", "ann, bob", 8, "50%")
     assert "beginner" in row.preset and "3" in row.preset
-    (mine,) = record_rows([{"board": "expert", "no_guess": False, "lives": 1, "games": 1,
-                            "wins": 1, "win_rate": 1.0, "best": 99.0, "best_game": 3}])
+    (mine,) = record_rows(
+        [
+            {
+                "board": "expert",
+                "no_guess": False,
+                "lives": 1,
+                "games": 1,
+                "wins": 1,
+                "win_rate": 1.0,
+                "best": 99.0,
+                "best_game": 3,
+            }
+        ]
+    )
     assert (mine.best, mine.game_id, mine.preset) == ("99.0 s", 3, "expert")
 
 
@@ -251,8 +360,9 @@ def test_a_replay_whose_steps_do_not_fold_says_so() -> None:
         gomoku_frame(player)
 
 
-def test_history_and_replay_options_open_their_screen(tmp_path: Any,
-                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_history_and_replay_options_open_their_screen(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("GRIDHALL_CONFIG_DIR", str(tmp_path))
     assert opening(parse_args(["--replay", "42"])) == Opening(replay=42)
     assert opening(parse_args(["--history"])) == Opening(history=True)
@@ -272,23 +382,38 @@ def test_a_long_replay_grows_page_by_page() -> None:
     assert len(gomoku_frame(player).numbers) == 50 and player.by_name() == "bob"
 
 
-@pytest.mark.parametrize("bad", [
-    {"game_id": "x", "game": 5, "players": "ann", "result": "won", "options": [1]},
-    {"game_id": 3, "game": "gomoku", "players": [1, None, {"name": {}}],
-     "result": {"winner": [], "reason": {}}, "ended_at": "soon", "moves": None},
-    {"game_id": 4, "game": "minesweeper", "result": {"reason": "meteor"}, "rated": "yes"},
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"game_id": "x", "game": 5, "players": "ann", "result": "won", "options": [1]},
+        {
+            "game_id": 3,
+            "game": "gomoku",
+            "players": [1, None, {"name": {}}],
+            "result": {"winner": [], "reason": {}},
+            "ended_at": "soon",
+            "moves": None,
+        },
+        {"game_id": 4, "game": "minesweeper", "result": {"reason": "meteor"}, "rated": "yes"},
+    ],
+)
 def test_a_summary_of_any_shape_is_a_row_never_a_crash(bad: dict[str, Any]) -> None:
     row = game_row(bad, "a")
     assert isinstance(row.result, str) and isinstance(row.players, str)
 
 
-@pytest.mark.parametrize("bad", [
-    {"rows": [{"rank": "1", "rating": "x"}, 5], "total": "many"},
-    {"ratings": {"gomoku": {"history": 5, "rating": None}, "x": 3}, "recent": [{"game_id": 2}],
-     "records": {"minesweeper": [{"best": [{"time": "x", "names": 5}], "win_rate": "half"}]}},
-    {"ratings": {"gomoku": {"history": [[1, "x"], 7, [2.0, 1100]]}}, "records": [1]},
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"rows": [{"rank": "1", "rating": "x"}, 5], "total": "many"},
+        {
+            "ratings": {"gomoku": {"history": 5, "rating": None}, "x": 3},
+            "recent": [{"game_id": 2}],
+            "records": {"minesweeper": [{"best": [{"time": "x", "names": 5}], "win_rate": "half"}]},
+        },
+        {"ratings": {"gomoku": {"history": [[1, "x"], 7, [2.0, 1100]]}}, "records": [1]},
+    ],
+)
 def test_leaderboards_and_profiles_of_any_shape_are_rows_never_a_crash(bad: Any) -> None:
     rank_rows(bad, "a")
     my_rank(bad, "a")

@@ -50,8 +50,7 @@ def test_state_carries_host_locked_and_muted() -> None:
 
 
 def test_a_state_from_an_older_server_has_no_host() -> None:
-    old = {k: v for k, v in to_map(make_state()).items()
-           if k not in ("host", "locked", "muted")}  # fmt: skip
+    old = {k: v for k, v in to_map(make_state()).items() if k not in ("host", "locked", "muted")}
     room = fold(None, old)
     assert room is not None and room.state is not None
     assert (room.state.host, room.state.locked, room.state.muted) == (None, False, [])
@@ -60,18 +59,53 @@ def test_a_state_from_an_older_server_has_no_host() -> None:
 def test_host_events_change_the_copy_and_go_to_the_log() -> None:
     room = hosted()
     room = fold(room, {"type": "host", **EV, "seq": 6, "action": "lock", "by": "a"})
-    room = fold(room, {"type": "host", **EV, "seq": 7, "action": "mute", "by": "a",
-                       "player": "b", "name": "bob", "minutes": 5, "until": 1300.0})
+    room = fold(
+        room,
+        {
+            "type": "host",
+            **EV,
+            "seq": 7,
+            "action": "mute",
+            "by": "a",
+            "player": "b",
+            "name": "bob",
+            "minutes": 5,
+            "until": 1300.0,
+        },
+    )
     assert room is not None and room.state is not None
     assert room.state.locked and room.state.muted == ["b"]
-    room = fold(room, {"type": "host", **EV, "seq": 8, "action": "unmute", "by": "a",
-                       "player": "b", "name": "bob"})
-    room = fold(room, {"type": "host", **EV, "seq": 9, "action": "hand-over", "by": None,
-                       "player": "b", "name": "bob"})
+    room = fold(
+        room,
+        {
+            "type": "host",
+            **EV,
+            "seq": 8,
+            "action": "unmute",
+            "by": "a",
+            "player": "b",
+            "name": "bob",
+        },
+    )
+    room = fold(
+        room,
+        {
+            "type": "host",
+            **EV,
+            "seq": 9,
+            "action": "hand-over",
+            "by": None,
+            "player": "b",
+            "name": "bob",
+        },
+    )
     assert room is not None and room.state is not None
     assert room.state.muted == [] and room.state.host == "b" and room.seq == 9
-    log = [event_text(c["event"], room.state, room.known, "b")
-           for c in room.state.chat if c.get("event")]  # fmt: skip
+    log = [
+        event_text(c["event"], room.state, room.known, "b")
+        for c in room.state.chat
+        if c.get("event")
+    ]
     assert log[0] == "ann locked the room: nobody new can join."
     assert log[1].startswith("ann muted you until ")
     assert log[2:] == ["ann unmuted you.", "You are now the room's host."]
@@ -81,8 +115,9 @@ def test_a_spectator_host_is_marked_once_their_id_is_known() -> None:
     room = hosted(host="c")
     assert room.state is not None
     assert not any(m.host for m in members(room.state, room.known))
-    room = fold(room, {"type": "chat", **EV, "seq": 6, "from": "c", "name": "cy", "text": "hi",
-                       "ts": 1.0})
+    room = fold(
+        room, {"type": "chat", **EV, "seq": 6, "from": "c", "name": "cy", "text": "hi", "ts": 1.0}
+    )
     assert room is not None and room.state is not None
     assert [m.name for m in members(room.state, room.known) if m.host] == ["cy"]
 
@@ -97,12 +132,15 @@ def test_a_state_naming_spectators_ids_makes_them_known_at_once() -> None:
 
 def test_kicked_member_lands_in_the_lobby_told_until_when() -> None:
     until = time.time() + 600
-    left = wire({"type": "left", **EV, "seq": 7, "player": "b", "reason": "kicked",
-                 "until": until})
+    left = wire({"type": "left", **EV, "seq": 7, "player": "b", "reason": "kicked", "until": until})
     assert apply(hosted(), left, "b", now=1000.0).room is None
     said = farewell(left, "b", until - 600)
-    assert said is not None and "AB12CD" in said and time.strftime(
-        "%H:%M", time.localtime(until)) in said and "10 minutes" in said
+    assert (
+        said is not None
+        and "AB12CD" in said
+        and time.strftime("%H:%M", time.localtime(until)) in said
+        and "10 minutes" in said
+    )
     assert farewell(left, "a", 0.0) is None  # somebody else's removal: a log line, no farewell
 
 
@@ -118,13 +156,15 @@ def test_an_announcement_is_a_line_in_the_room_log() -> None:
     session.player, session.room = "a", hosted()
     seen: list[object] = []
     session.add_listener(seen.append)
-    session._on_message(wire({"type": "announce", "text": "[b]server[/b] restarts at 5",
-                              "ts": 1.0}))
+    session._on_message(
+        wire({"type": "announce", "text": "[b]server[/b] restarts at 5", "ts": 1.0})
+    )
     assert isinstance(seen[-1], p.Announce)
     assert session.state is not None
     entry = session.state.chat[-1]["event"]
     assert event_text(entry, session.state, {}, "a") == (
-        "Announcement from the server: [b]server[/b] restarts at 5")
+        "Announcement from the server: [b]server[/b] restarts at 5"
+    )
 
 
 # ---- slash commands -------------------------------------------------------------------
@@ -139,31 +179,41 @@ def cmd(line: str, me: str = "a", room: RoomCopy | None = None) -> Any:
 def test_kick_names_match_case_insensitively_with_minutes() -> None:
     got = cmd("/kick BOB 30")
     assert got.error is None
-    assert to_map(got.request) == {"type": "host", "action": "kick", "player": "b",
-                                   "minutes": 30}
+    assert to_map(got.request) == {"type": "host", "action": "kick", "player": "b", "minutes": 30}
     assert to_map(cmd("/mute bob").request) == {"type": "host", "action": "mute", "player": "b"}
-    assert to_map(cmd("/host Bob").request) == {"type": "host", "action": "hand-over",
-                                                "player": "b"}
+    assert to_map(cmd("/host Bob").request) == {
+        "type": "host",
+        "action": "hand-over",
+        "player": "b",
+    }
     assert to_map(cmd("/lock").request) == {"type": "host", "action": "lock"}
 
 
 def test_a_name_ending_in_digits_is_tried_whole_first() -> None:
-    state = make_state(host="a", players=[{"player": "a", "name": "ann", "seat": 0},
-                                          {"player": "b", "name": "bob 2", "seat": 1}])
+    state = make_state(
+        host="a",
+        players=[
+            {"player": "a", "name": "ann", "seat": 0},
+            {"player": "b", "name": "bob 2", "seat": 1},
+        ],
+    )
     room = room_of(state)
     assert to_map(cmd("/kick bob 2", room=room).request)["player"] == "b"
     assert "minutes" not in to_map(cmd("/kick bob 2", room=room).request)
 
 
-@pytest.mark.parametrize(("line", "words"), [
-    ("/kick zed", "Nobody called zed"),
-    ("/kick bob 5000", "from 1 to 1440"),
-    ("/kick", "Usage"),
-    ("/kick ann", "yourself"),
-    ("/kick cy", "does not know who cy is"),
-    ("/computer off", "no computer player"),
-    ("/computer medium", "Usage"),
-])
+@pytest.mark.parametrize(
+    ("line", "words"),
+    [
+        ("/kick zed", "Nobody called zed"),
+        ("/kick bob 5000", "from 1 to 1440"),
+        ("/kick", "Usage"),
+        ("/kick ann", "yourself"),
+        ("/kick cy", "does not know who cy is"),
+        ("/computer off", "no computer player"),
+        ("/computer medium", "Usage"),
+    ],
+)
 def test_bad_commands_get_a_local_message(line: str, words: str) -> None:
     got = cmd(line)
     assert got.request is None and words in got.error
@@ -179,27 +229,60 @@ def test_other_lines_are_chat() -> None:
 
 
 def test_computer_off_removes_the_computer_seat() -> None:
-    state = make_state(host="a", players=[{"player": "a", "name": "ann", "seat": 0},
-                                          {"player": "x", "name": "computer", "seat": 1,
-                                           "bot": "easy"}])  # fmt: skip
+    state = make_state(
+        host="a",
+        players=[
+            {"player": "a", "name": "ann", "seat": 0},
+            {"player": "x", "name": "computer", "seat": 1, "bot": "easy"},
+        ],
+    )
     assert to_map(cmd("/computer off", room=room_of(state)).request) == {
-        "type": "host", "action": "kick", "player": "x"}
+        "type": "host",
+        "action": "kick",
+        "player": "x",
+    }
     assert to_map(cmd("/computer HARD", room=room_of(state)).request) == {
-        "type": "host", "action": "computer", "level": "hard"}
+        "type": "host",
+        "action": "computer",
+        "level": "hard",
+    }
 
 
 def test_a_mute_that_ran_out_is_said_so() -> None:
-    room = fold(hosted(muted=["b"]), {"type": "host", **EV, "seq": 6, "action": "unmute",
-                                      "by": None, "player": "b", "name": "bob"})
+    room = fold(
+        hosted(muted=["b"]),
+        {
+            "type": "host",
+            **EV,
+            "seq": 6,
+            "action": "unmute",
+            "by": None,
+            "player": "b",
+            "name": "bob",
+        },
+    )
     assert room is not None and room.state is not None and room.state.muted == []
     said = event_text(room.state.chat[-1]["event"], room.state, room.known, "a")
     assert said == "bob may chat again: the mute ran out."
 
 
 def test_the_lobby_marks_the_host_and_a_locked_room() -> None:
-    rooms = wire({"type": "rooms", "rooms": [
-        {"room": "AB12CD", "game": "gomoku", "players": ["ann", "bob"], "spectators": 0,
-         "status": "playing", "locked": True, "host": "bob"}]})
+    rooms = wire(
+        {
+            "type": "rooms",
+            "rooms": [
+                {
+                    "room": "AB12CD",
+                    "game": "gomoku",
+                    "players": ["ann", "bob"],
+                    "spectators": 0,
+                    "status": "playing",
+                    "locked": True,
+                    "host": "bob",
+                }
+            ],
+        }
+    )
     [row] = room_rows(list(rooms.rooms))
     assert row.players == "ann, ★ bob" and row.status == "playing · locked"
     assert row.host == "bob"

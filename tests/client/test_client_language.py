@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+
 import pytest
 from textual.widgets import Button, Footer, Label
 
@@ -29,8 +30,7 @@ def texts(app: GridhallApp, selector: str) -> list[str]:
     return [str(w.render()) for w in app.screen.query(selector)]
 
 
-async def test_lang_vi_shows_the_lobby_and_the_create_dialog_in_vietnamese(
-        server_url: str) -> None:
+async def test_lang_vi_shows_the_lobby_and_the_create_dialog_in_vietnamese(server_url: str) -> None:
     args = cli.parse_args(["--lang", "vi", "--server", server_url, "--name", "An"])
     assert args.lang == "vi" and i18n.language() == "vi"
     app = GridhallApp(server_url, "An", backoff=FAST)
@@ -39,8 +39,9 @@ async def test_lang_vi_shows_the_lobby_and_the_create_dialog_in_vietnamese(
         lobby = app.lobby
         assert str(lobby.query_one(".title", Label).render()) == "Các phòng trên máy chủ này"
         assert [str(b.label) for b in lobby.query(Button)][:2] == ["Vào", "Xem"]
-        bindings = {b.key: b.description for _, b, *_ in
-                    pilot.app.screen.active_bindings.values()}  # what the key bar shows
+        bindings = {
+            b.key: b.description for _, b, *_ in pilot.app.screen.active_bindings.values()
+        }  # what the key bar shows
         assert bindings["r"] == "Làm mới" and bindings["n"] == "Phòng mới"
         assert pilot.app.screen.query_one(Footer) is not None
         await pilot.press("n")
@@ -52,8 +53,9 @@ async def test_lang_vi_shows_the_lobby_and_the_create_dialog_in_vietnamese(
         assert app.screen.query_one("#btn-help", Button).label.plain == "Trợ giúp"
 
 
-def test_help_text_follows_lang_and_the_locale(capsys: pytest.CaptureFixture[str],
-                                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_help_text_follows_lang_and_the_locale(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     with pytest.raises(SystemExit):
         cli.parse_args(["--lang", "zh_Hans", "--help"])
     assert "在 gridhall 局域网服务器上玩" in capsys.readouterr().out
@@ -65,7 +67,8 @@ def test_help_text_follows_lang_and_the_locale(capsys: pytest.CaptureFixture[str
 
 
 def test_lang_takes_the_usual_tags_and_refuses_an_unknown_one_naming_the_choices(
-        capsys: pytest.CaptureFixture[str]) -> None:
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     assert cli.parse_args(["--lang", "zh-CN"]).lang == "zh_Hans"
     assert cli.parse_args(["--lang", "zh"]).lang == "zh_Hans"
     assert cli.parse_args(["--lang", "en"]).lang == "en"
@@ -74,5 +77,3 @@ def test_lang_takes_the_usual_tags_and_refuses_an_unknown_one_naming_the_choices
     assert exit_.value.code == 2
     err = capsys.readouterr().err
     assert "--lang" in err and "vi" in err and "zh_Hans" in err
-
-

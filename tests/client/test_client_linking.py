@@ -39,10 +39,13 @@ def issued(seen: list[Event]) -> list[p.LinkCodeIssued]:
 
 
 async def test_a_second_session_becomes_the_first_and_the_first_stands_aside(
-        server_url: str) -> None:
+    server_url: str,
+) -> None:
     kept: list[str] = []
-    async with running(server_url, "ann") as (a, seen_a), \
-            running(server_url, "phone") as (b, seen_b):
+    async with (
+        running(server_url, "ann") as (a, seen_a),
+        running(server_url, "phone") as (b, seen_b),
+    ):
         assert "link" in a.features
         b.keep_token = kept.append
         a.request_link_code()
@@ -56,8 +59,7 @@ async def test_a_second_session_becomes_the_first_and_the_first_stands_aside(
         assert not a.connected  # it waits to be asked rather than taking it back
 
         b.link_with(parse_code(code))  # used: refused, and b goes on as itself
-        await until(lambda: any(isinstance(m, Refused) and m.code == "bad-link"
-                                for m in seen_b))
+        await until(lambda: any(isinstance(m, Refused) and m.code == "bad-link" for m in seen_b))
         refusal = [m for m in seen_b if isinstance(m, Refused)][-1]
         assert refusal.request == "link"
         await until(lambda: b.connected)
@@ -90,14 +92,17 @@ async def test_the_terminal_client_shows_a_code_and_takes_one(server_url: str) -
         assert "8" in str(phone.screen.query_one("#link-error", Label).render())
         phone.screen.query_one("#link-input", Input).value = code().lower()
         await press(pilot2, "#link-use")
-        await ui_until(pilot2, lambda: phone.session.player == laptop.session.player
-                       and phone.session.connected)
+        await ui_until(
+            pilot2,
+            lambda: phone.session.player == laptop.session.player and phone.session.connected,
+        )
         assert phone.session.player != other and phone.session.name == "ann"
         await ui_until(pilot, lambda: "another device" in laptop.sub_title)
 
 
-async def test_gridhall_link_code_starts_as_the_other_device(server_url: str,
-                                                              tmp_path: Path) -> None:
+async def test_gridhall_link_code_starts_as_the_other_device(
+    server_url: str, tmp_path: Path
+) -> None:
     async with running(server_url, "ann") as (a, seen_a):
         a.request_link_code()
         await until(lambda: issued(seen_a))

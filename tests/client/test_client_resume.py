@@ -14,9 +14,8 @@ from gridhall import protocol as p
 from gridhall.client import config
 from gridhall.client.messages import Connection, Event
 from gridhall.client.session import Session
-from gridhall.server.io.app import GameServer
 from gridhall.server.core.config import ServerConfig
-
+from gridhall.server.io.app import GameServer
 from tests.client.test_client_session import FAST, gomoku_pair, running, until
 
 
@@ -34,11 +33,21 @@ async def test_a_dropped_client_gets_what_it_missed_as_events(server_url: str) -
         a.submit(p.Move(move={"x": 7, "y": 7}))
         a.submit("chat", text="your move, bob")
         await until(lambda: b.connected)
-        await until(lambda: b.state is not None and b.state.chat
-                    and b.state.chat[-1]["text"] == "your move, bob")
+        await until(
+            lambda: (
+                b.state is not None
+                and b.state.chat
+                and b.state.chat[-1]["text"] == "your move, bob"
+            )
+        )
         assert b.state is not None and b.state.view["moves"] == [[7, 7]]
-        after = seen[[i for i, m in enumerate(seen)
-                      if isinstance(m, Connection) and m.status == "connected"][-1]:]
+        after = seen[
+            [
+                i
+                for i, m in enumerate(seen)
+                if isinstance(m, Connection) and m.status == "connected"
+            ][-1] :
+        ]
         kinds = [type(m).__name__ for m in after]
         assert "Moved" in kinds and "ChatEvent" in kinds and "State" not in kinds
 
@@ -61,16 +70,14 @@ async def test_a_restarting_server_is_shown_and_the_game_goes_on(tmp_path: Path)
             await until(lambda: b.state is not None and b.state.view["moves"] == [[7, 7]])
             code = a.room.room if a.room else ""
             await server.close()
-            await until(lambda: any(isinstance(m, Connection) and m.restarting
-                                    for m in seen_a))
+            await until(lambda: any(isinstance(m, Connection) and m.restarting for m in seen_a))
             lost = next(m for m in seen_a if isinstance(m, Connection) and m.restarting)
             assert "restarting" in lost.reason
             server = await start_server(db, port)
             await until(lambda: a.connected and b.connected)
             await until(lambda: b.state is not None and b.state.turn == b.player)
             b.submit(p.Move(move={"x": 8, "y": 8}))
-            await until(lambda: a.state is not None
-                        and a.state.view["moves"] == [[7, 7], [8, 8]])
+            await until(lambda: a.state is not None and a.state.view["moves"] == [[7, 7], [8, 8]])
             assert a.room is not None and a.room.room == code
     finally:
         await server.close()
@@ -78,8 +85,9 @@ async def test_a_restarting_server_is_shown_and_the_game_goes_on(tmp_path: Path)
 
 async def test_a_restarted_client_goes_straight_back_to_its_seat(server_url: str) -> None:
     async with running(server_url, "ann") as (a, _):
-        bob = Session(server_url, "bob", backoff=FAST,
-                      keep_token=lambda t: config.save_token(server_url, t))
+        bob = Session(
+            server_url, "bob", backoff=FAST, keep_token=lambda t: config.save_token(server_url, t)
+        )
         task = asyncio.create_task(bob.run())
         await until(lambda: bob.connected)
         await gomoku_pair(a, bob)
@@ -89,8 +97,7 @@ async def test_a_restarted_client_goes_straight_back_to_its_seat(server_url: str
         await asyncio.wait_for(task, 30)
         assert config.saved_token(server_url) == bob.token
 
-        again = Session(server_url, "bob", backoff=FAST,
-                        token=config.saved_token(server_url))
+        again = Session(server_url, "bob", backoff=FAST, token=config.saved_token(server_url))
         seen: list[Event] = []
         again.add_listener(seen.append)
         task = asyncio.create_task(again.run())
@@ -117,12 +124,12 @@ def test_tokens_are_kept_per_server_and_readable_by_the_owner_only() -> None:
     for n in range(config.MAX_TOKENS + 5):
         config.save_token(f"ws://h{n}:8765/", f"t{n}")
     assert len(config.load().tokens) == config.MAX_TOKENS
-    assert config.saved_token(f"ws://h{config.MAX_TOKENS + 4}:8765/") == \
-        f"t{config.MAX_TOKENS + 4}"
+    assert config.saved_token(f"ws://h{config.MAX_TOKENS + 4}:8765/") == f"t{config.MAX_TOKENS + 4}"
 
 
 def test_the_cli_hands_the_saved_token_to_the_client_and_keeps_new_ones(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     from gridhall.client import cli
     from gridhall.client.tui import app as tui_app
 

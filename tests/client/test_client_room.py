@@ -23,8 +23,16 @@ def test_moved_takes_view_and_turn_from_the_server() -> None:
 
 
 def test_moved_from_an_older_server_without_turn_means_nobody_in_particular() -> None:
-    frame = p.encode_map({"type": "moved", **EV, "seq": 6, "by": "a", "move": {"x": 7, "y": 7},
-                          "view": {"moves": [[7, 7]]}})  # fmt: skip
+    frame = p.encode_map(
+        {
+            "type": "moved",
+            **EV,
+            "seq": 6,
+            "by": "a",
+            "move": {"x": 7, "y": 7},
+            "view": {"moves": [[7, 7]]},
+        }
+    )
     moved = p.decode(frame, "server")
     assert isinstance(moved, p.Moved) and moved.turn is None
     after = apply(room_of(make_state(turn="a")), moved, "a", now=0.0)
@@ -33,8 +41,12 @@ def test_moved_from_an_older_server_without_turn_means_nobody_in_particular() ->
 
 
 def test_folding_never_changes_an_earlier_copy() -> None:
-    room = room_of(make_state(view={"moves": [], "pending": {"kind": "draw", "from": "b"}},
-                              chat=[{"from": "a", "name": "ann", "text": "hi", "ts": 1.0}]))
+    room = room_of(
+        make_state(
+            view={"moves": [], "pending": {"kind": "draw", "from": "b"}},
+            chat=[{"from": "a", "name": "ann", "text": "hi", "ts": 1.0}],
+        )
+    )
     frozen = copy.deepcopy(room)
     events = [
         p.ChatEvent(**EV, seq=6, sender="b", name="bob", text="yo", ts=2.0),
@@ -52,8 +64,13 @@ def test_folding_never_changes_an_earlier_copy() -> None:
     assert room == frozen  # the first copy is exactly as it was
     assert now.state is not None and now.state.status == "over" and now.state.turn is None
     assert [c["text"] for c in now.state.chat] == ["hi", "yo"]
-    assert now.state.players[1] == {"player": "b", "name": "Bobby", "seat": 1, "connected": False,
-                                    "color": "#ff0000"}  # fmt: skip
+    assert now.state.players[1] == {
+        "player": "b",
+        "name": "Bobby",
+        "seat": 1,
+        "connected": False,
+        "color": "#ff0000",
+    }
 
 
 def test_offers_and_answers_show_as_the_views_pending() -> None:
@@ -61,8 +78,9 @@ def test_offers_and_answers_show_as_the_views_pending() -> None:
     offered = apply(room, p.OfferEvent(**EV, seq=6, sender="b", kind="draw"), "a", 0.0).room
     assert offered is not None and offered.state is not None
     assert offered.state.view["pending"] == {"kind": "draw", "from": "b"}
-    answered = apply(offered, p.AnswerEvent(**EV, seq=7, sender="a", kind="draw", accept=False),
-                     "a", 0.0).room  # fmt: skip
+    answered = apply(
+        offered, p.AnswerEvent(**EV, seq=7, sender="a", kind="draw", accept=False), "a", 0.0
+    ).room
     assert answered is not None and answered.state is not None
     assert "pending" not in answered.state.view
 
@@ -73,8 +91,9 @@ def test_a_skipped_seq_asks_for_a_snapshot_and_a_repeat_is_ignored() -> None:
     assert gap.sync and gap.room is not None and gap.room.syncing
     repeat = apply(room, p.ChatEvent(**EV, seq=5, sender="b", name="bob", text="x", ts=0.0), "a", 0)
     assert repeat.room is room and not repeat.sync
-    other_room = apply(room, p.ChatEvent(room="ZZZZZZ", seq=6, sender="b", name="b", text="x",
-                                         ts=0.0), "a", 0)  # fmt: skip
+    other_room = apply(
+        room, p.ChatEvent(room="ZZZZZZ", seq=6, sender="b", name="b", text="x", ts=0.0), "a", 0
+    )
     assert other_room.room is room
 
 
@@ -92,13 +111,29 @@ def test_others_coming_and_going_fold_into_the_roster_without_a_sync() -> None:
     room = room_of(make_state(spectators=["sy"]))
     events = [
         p.Joined(**EV, seq=6, role="spectator", player="c", name="cy", connected=True),
-        p.Joined(**EV, seq=7, role="player", seat=2, player="d", name="Computer (easy)",
-                 connected=True, bot="easy"),
+        p.Joined(
+            **EV,
+            seq=7,
+            role="player",
+            seat=2,
+            player="d",
+            name="Computer (easy)",
+            connected=True,
+            bot="easy",
+        ),
         p.PlayerInfoEvent(**EV, seq=8, player="c", name="cyd", previous="cy"),
         p.Left(**EV, seq=9, player="s", name="sy"),
         p.Left(**EV, seq=10, player="b", name="bob"),
-        p.Joined(**EV, seq=11, role="player", seat=1, player="e", name="eve", connected=True,
-                 color="teal"),
+        p.Joined(
+            **EV,
+            seq=11,
+            role="player",
+            seat=1,
+            player="e",
+            name="eve",
+            connected=True,
+            color="teal",
+        ),
     ]
     now = room
     for event in events:
@@ -107,10 +142,18 @@ def test_others_coming_and_going_fold_into_the_roster_without_a_sync() -> None:
         now = result.room
     assert now.state is not None and now.seq == 11
     assert now.state.spectators == ["cyd"]
-    assert [(pl["player"], pl["seat"]) for pl in now.state.players] == [("a", 0), ("e", 1),
-                                                                        ("d", 2)]
-    assert now.state.players[1] == {"player": "e", "name": "eve", "seat": 1, "connected": True,
-                                    "color": "teal"}
+    assert [(pl["player"], pl["seat"]) for pl in now.state.players] == [
+        ("a", 0),
+        ("e", 1),
+        ("d", 2),
+    ]
+    assert now.state.players[1] == {
+        "player": "e",
+        "name": "eve",
+        "seat": 1,
+        "connected": True,
+        "color": "teal",
+    }
     assert now.state.players[2]["bot"] == "easy"
 
 
@@ -121,8 +164,9 @@ def test_a_player_who_asked_for_another_game_leaving_drops_the_request() -> None
 
 
 def test_our_own_join_and_leave_open_and_close_the_copy() -> None:
-    joined = apply(None, p.Joined(**EV, seq=1, role="player", seat=0, player="a", name="ann"),
-                   "a", 0)  # fmt: skip
+    joined = apply(
+        None, p.Joined(**EV, seq=1, role="player", seat=0, player="a", name="ann"), "a", 0
+    )
     assert joined.room == RoomCopy(room="AB12CD", seq=1, syncing=True) and not joined.sync
     snapshot = apply(joined.room, make_state(seq=1), "a", now=3.0)
     assert snapshot.room is not None and snapshot.room.state is not None
@@ -131,12 +175,17 @@ def test_our_own_join_and_leave_open_and_close_the_copy() -> None:
 
 
 def test_a_new_game_forgets_the_last_ones_handshake_and_clicks() -> None:
-    over = room_of(make_state(status="over", round=0), again=("b",), declined=("c",),
-                   last_actions={"b": {"x": 1}})  # fmt: skip
+    over = room_of(
+        make_state(status="over", round=0),
+        again=("b",),
+        declined=("c",),
+        last_actions={"b": {"x": 1}},
+    )
     fresh = apply(over, make_state(seq=9, status="playing", round=1), "a", 0).room
     assert fresh is not None and (fresh.again, fresh.declined, fresh.last_actions) == ((), (), {})
-    pending = apply(over, make_state(seq=9, status="over", round=0, pending_again=["b", "a"]),
-                    "a", 0).room  # fmt: skip
+    pending = apply(
+        over, make_state(seq=9, status="over", round=0, pending_again=["b", "a"]), "a", 0
+    ).room
     assert pending is not None and pending.again == ("b", "a")
     asked = apply(over, p.PlayAgainEvent(**EV, seq=6, sender="a"), "a", 0).room
     assert asked is not None and asked.again == ("b", "a")
@@ -145,10 +194,14 @@ def test_a_new_game_forgets_the_last_ones_handshake_and_clicks() -> None:
 
 
 def test_chat_keeps_the_latest_lines() -> None:
-    room = room_of(make_state(chat=[{"from": "a", "name": "ann", "text": str(i), "ts": 0.0}
-                                    for i in range(CHAT_KEEP)]))  # fmt: skip
-    after = apply(room, p.ChatEvent(**EV, seq=6, sender="b", name="bob", text="new", ts=1.0),
-                  "a", 0).room  # fmt: skip
+    room = room_of(
+        make_state(
+            chat=[{"from": "a", "name": "ann", "text": str(i), "ts": 0.0} for i in range(CHAT_KEEP)]
+        )
+    )
+    after = apply(
+        room, p.ChatEvent(**EV, seq=6, sender="b", name="bob", text="new", ts=1.0), "a", 0
+    ).room
     assert after is not None and after.state is not None
     assert len(after.state.chat) == CHAT_KEEP and after.state.chat[-1]["text"] == "new"
     assert after.state.chat[0]["text"] == "1"

@@ -33,8 +33,7 @@ S = TypeVar("S", bound=Session)
 
 
 @asynccontextmanager
-async def running_as(kind: type[S], url: str, name: str
-                     ) -> AsyncIterator[tuple[S, list[Event]]]:
+async def running_as(kind: type[S], url: str, name: str) -> AsyncIterator[tuple[S, list[Event]]]:
     """A connected session of class ``kind`` plus the list of every message its
     listener saw."""
     session = kind(url, name, backoff=FAST)
@@ -49,8 +48,9 @@ async def running_as(kind: type[S], url: str, name: str
         await asyncio.wait_for(task, WAIT)
 
 
-def running(url: str, name: str
-            ) -> contextlib.AbstractAsyncContextManager[tuple[Session, list[Event]]]:
+def running(
+    url: str, name: str
+) -> contextlib.AbstractAsyncContextManager[tuple[Session, list[Event]]]:
     """A connected plain session plus every message its listener saw."""
     return running_as(Session, url, name)
 
@@ -72,8 +72,9 @@ async def test_room_state_follows_joins_and_moves(server_url: str) -> None:
         a.submit(p.Move(move={"x": 7, "y": 7}))
         await until(lambda: b.state is not None and b.state.view["moves"] == [[7, 7]])
         assert b.state.turn == b.player  # the server's moved.turn, not worked out here
-        assert any(isinstance(m, p.Moved) and m.by == a.player and m.turn == b.player
-                   for m in seen_b)  # fmt: skip
+        assert any(
+            isinstance(m, p.Moved) and m.by == a.player and m.turn == b.player for m in seen_b
+        )
 
 
 async def test_seq_gap_asks_for_a_fresh_state(server_url: str) -> None:
@@ -83,8 +84,11 @@ async def test_seq_gap_asks_for_a_fresh_state(server_url: str) -> None:
         states_before = sum(1 for m in seen if isinstance(m, p.State))
         # Pretend an event was lost: the next one skips a number.
         assert b.player is not None
-        a._on_message(p.ChatEvent(room=a.room.room, seq=a.room.seq + 2, sender=b.player,
-                                  name="bob", text="x", ts=0.0))  # fmt: skip
+        a._on_message(
+            p.ChatEvent(
+                room=a.room.room, seq=a.room.seq + 2, sender=b.player, name="bob", text="x", ts=0.0
+            )
+        )
         await until(lambda: sum(1 for m in seen if isinstance(m, p.State)) > states_before)
         assert a.room is not None and not a.room.syncing and a.state is not None
         # The snapshot is the server's truth: our invented chat line is not in it.
@@ -191,7 +195,8 @@ def test_server_errors_reach_listeners_as_refusals_naming_the_request() -> None:
 
 
 async def test_clocks_stand_still_from_the_moment_the_server_went_down(
-        make_server: Callable[..., Any]) -> None:  # fmt: skip
+    make_server: Callable[..., Any],
+) -> None:
     from gridhall.client.views.gomoku import GomokuView
     from tests.conftest import url_of
 
@@ -218,7 +223,8 @@ async def test_clocks_stand_still_from_the_moment_the_server_went_down(
 
 
 async def test_the_minesweeper_timer_stands_still_while_offline(
-        make_server: Callable[..., Any]) -> None:  # fmt: skip
+    make_server: Callable[..., Any],
+) -> None:
     from gridhall.client.views.minesweeper import MinesweeperView
     from tests.conftest import url_of
 

@@ -86,8 +86,12 @@ def clickable(widget: Widget) -> bool:
     """On screen, enabled and ready, as a player sees it: a widget just shown is laid out
     on the next refresh, and a button still showing its last press (class ``-active``,
     0.2 s, longer on a busy machine) ignores clicks: a second click too soon is lost."""
-    return bool(widget.display and not widget.disabled and widget.region.area
-                and not widget.has_class("-active"))
+    return bool(
+        widget.display
+        and not widget.disabled
+        and widget.region.area
+        and not widget.has_class("-active")
+    )
 
 
 async def press(pilot: Pilot[Any], selector: str) -> None:
@@ -266,13 +270,15 @@ async def test_lobby_lists_rooms_and_joins_as_spectator(server_url: str) -> None
         await until(pc, lambda: "Watching" in status_text(app_c))
         await click_point(pc, 7, 7)  # a spectator's click is not sent as a move
         app_c.session.submit("chat", text="just watching")  # after anything the click sent
-        await until(pa, lambda: state(app_a)["chat"]
-                    and state(app_a)["chat"][-1]["text"] == "just watching")  # fmt: skip
+        await until(
+            pa, lambda: state(app_a)["chat"] and state(app_a)["chat"][-1]["text"] == "just watching"
+        )
         assert state(app_a)["view"]["moves"] == []
 
 
 async def test_a_typed_code_survives_refreshes_and_enter_in_password_joins_it(
-        server_url: str) -> None:  # fmt: skip
+    server_url: str,
+) -> None:
     async with WsClient.connect(server_url, "Xia") as x, WsClient.connect(server_url, "Yan") as y:
         for owner in (x, y):
             await owner.send("create-room", game="gomoku", options={})
@@ -367,8 +373,9 @@ async def test_y_and_n_keys_answer_a_take_back_then_another_game(server_url: str
         await press(pa, "#again")
         await until(pb, lambda: app_b.screen.query_one("#agree").display)
         await pb.press("y")  # now y agrees to another game
-        await until(pa, lambda: state(app_a).get("status") == "playing"
-                    and state(app_a).get("round") == 1)  # fmt: skip
+        await until(
+            pa, lambda: state(app_a).get("status") == "playing" and state(app_a).get("round") == 1
+        )
 
 
 async def test_create_dialog_renders_the_games_options_form(server_url: str) -> None:
@@ -389,14 +396,21 @@ async def test_create_dialog_renders_the_games_options_form(server_url: str) -> 
             dialog.query_one(f"#opt-{key}", Input).value = text
         # the dialog learns typed values from Input.Changed messages: wait for them, as a
         # player sees the text before pressing Create
-        await until(pilot, lambda: (dialog.values["width"], dialog.values["height"],
-                                    dialog.values["mines"]) == ("12", "10", "0"))
+        await until(
+            pilot,
+            lambda: (
+                (dialog.values["width"], dialog.values["height"], dialog.values["mines"])
+                == ("12", "10", "0")
+            ),
+        )
         await press(pilot, "#opt-no_guess")
         await until(pilot, lambda: dialog.values["no_guess"] is True)
         await press(pilot, "#ok")  # 0 mines: the dialog says so and stays open
         error = dialog.query_one("#form-error", Label)
-        await until(pilot, lambda: error.display
-                    and "Mines must be a whole number from 1" in str(error.render()))
+        await until(
+            pilot,
+            lambda: error.display and "Mines must be a whole number from 1" in str(error.render()),
+        )
         assert app.screen is dialog and app.session.room is None
         dialog.query_one("#opt-mines", Input).value = "15"
         await until(pilot, lambda: dialog.values["mines"] == "15")
@@ -430,8 +444,10 @@ async def test_chat_lines_wrap_to_the_chat_pane(server_url: str) -> None:
     async with apps(server_url, "ann") as [(app, pilot)]:
         app.session.submit("create-room", game="gomoku", options={})
         # the room screen pushed is not yet the room screen composed: wait for its chat
-        await until(pilot, lambda: app.room_screen is not None and state(app)
-                    and bool(app.screen.query("#chat")))
+        await until(
+            pilot,
+            lambda: app.room_screen is not None and state(app) and bool(app.screen.query("#chat")),
+        )
         words = " ".join(f"word{i:02d}" for i in range(30))  # 209 characters
         app.session.submit("chat", text=words)
         log = app.screen.query_one("#chat", RichLog)
@@ -443,7 +459,8 @@ async def test_chat_lines_wrap_to_the_chat_pane(server_url: str) -> None:
 
 
 async def test_clocks_stand_still_while_the_server_is_down(
-        make_server: Any, monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    make_server: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     server = await make_server()
     now = [time.time()]
     fake = SimpleNamespace(time=lambda: now[0], strftime=time.strftime, localtime=time.localtime)
@@ -464,7 +481,8 @@ async def test_clocks_stand_still_while_the_server_is_down(
 
 
 async def test_server_messages_arriving_while_the_app_closes_are_ignored(
-        server_url: str, monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    server_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     async with apps(server_url, "ann") as [(app, _)]:
         close_screens = app._close_all
 
@@ -477,7 +495,8 @@ async def test_server_messages_arriving_while_the_app_closes_are_ignored(
 
 
 async def test_a_button_showing_its_last_press_ignores_clicks_until_it_is_clickable(
-        server_url: str) -> None:  # fmt: skip
+    server_url: str,
+) -> None:
     async with apps(server_url, "ann") as [(app, pilot)]:
         await pilot.press("n")
         await until(pilot, lambda: app.screen.query("#create-dialog"))

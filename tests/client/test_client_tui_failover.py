@@ -13,9 +13,8 @@ import pytest
 from gridhall.client.failover import gave_up_text
 from gridhall.client.messages import Connection
 from gridhall.client.tui.events import ServerEvent
-from gridhall.server.io.app import GameServer
 from gridhall.server.core.config import ServerConfig
-
+from gridhall.server.io.app import GameServer
 from tests.client.test_client_tui import apps, until
 from tests.conftest import url_of
 
@@ -45,8 +44,9 @@ async def silent_node() -> AsyncIterator[str]:
 
 async def test_the_header_names_the_node_being_tried(tmp_path: Path) -> None:
     async with silent_node() as other:
-        node = GameServer(ServerConfig(host="127.0.0.1", port=0, db=str(tmp_path / "a.db"),
-                                       peers=(other,)))
+        node = GameServer(
+            ServerConfig(host="127.0.0.1", port=0, db=str(tmp_path / "a.db"), peers=(other,))
+        )
         await node.start()
         try:
             async with apps(url_of(node), "ann") as [(app, pilot)]:

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from test_client_tui import GridhallApp, apps, press, shown, snapshot, state, until  # shared helpers
+from test_client_tui import (
+    GridhallApp,
+    apps,
+    press,
+    shown,
+    snapshot,
+    state,
+    until,
+)  # shared helpers
 from textual.pilot import Pilot
 from textual.widgets import Select
 
@@ -74,9 +82,10 @@ async def test_minesweeper_reveal_flag_and_chord_by_mouse(server: Any) -> None:
             for y in range(h)
             for x in range(w)
             if current[y][x] in "12345678"
-            and any(current[ny][nx] == "#" and (nx, ny) not in mine
-                    for nx, ny in neighbours(x, y, w, h))
-        )  # fmt: skip
+            and any(
+                current[ny][nx] == "#" and (nx, ny) not in mine for nx, ny in neighbours(x, y, w, h)
+            )
+        )
         around = neighbours(*target, w, h)
         for nx, ny in around:
             if (nx, ny) in mine and current[ny][nx] != "F":
@@ -107,9 +116,10 @@ async def test_linkmatch_link_by_two_clicks_drops_the_tile_count(server_url: str
     async with apps(server_url, "ann", "bob") as (a, b):
         (app_a, pa), (app_b, pb) = a, b
         app_a.session.submit(
-            "create-room", game="linkmatch",
+            "create-room",
+            game="linkmatch",
             options={"width": 8, "height": 6, "kinds": 12, "countdown": 0},
-        )  # fmt: skip
+        )
         await until(pa, lambda: app_a.room_screen is not None and state(app_a))
         app_b.session.submit("join-room", room=app_a.session.room.room)  # type: ignore[union-attr]
         await until(pa, lambda: len(state(app_a).get("players", [])) == 2)

@@ -10,8 +10,8 @@ from test_client_tui import FAST, SIZE, snapshot, until  # shared helpers
 from textual.widgets import DataTable, Label, Static
 
 from gridhall.client.history import Opening
-from gridhall.client.session import Backoff
 from gridhall.client.replays import gomoku_frame
+from gridhall.client.session import Backoff
 from gridhall.client.tui.app import GridhallApp
 from gridhall.client.tui.history import HistoryScreen
 from gridhall.client.tui.leaderboard import LeaderboardScreen
@@ -34,8 +34,10 @@ async def test_a_finished_game_is_listed_and_its_replay_steps(server_url: str) -
         await white.expect("game-over")
     app = GridhallApp(server_url, "cat", backoff=FAST, opening=Opening(history=True))
     async with app.run_test(size=SIZE) as pilot:  # as `gridhall --history` starts
-        await until(pilot, lambda: isinstance(app.screen, HistoryScreen)
-                    and bool(app.screen.query('#games')))  # composed, not only current
+        await until(
+            pilot,
+            lambda: isinstance(app.screen, HistoryScreen) and bool(app.screen.query("#games")),
+        )  # composed, not only current
         table = app.screen.query_one("#games", DataTable)
         await until(pilot, lambda: table.row_count == 1)
         row = [str(cell) for cell in table.get_row_at(0)]
@@ -43,8 +45,9 @@ async def test_a_finished_game_is_listed_and_its_replay_steps(server_url: str) -
         assert "Ann" in row[2] and "Bob" in row[2]
         table.focus()
         await pilot.press("enter")
-        await until(pilot, lambda: isinstance(app.screen, ReplayScreen)
-                    and app.screen.player is not None)
+        await until(
+            pilot, lambda: isinstance(app.screen, ReplayScreen) and app.screen.player is not None
+        )
         replay = app.screen
         assert isinstance(replay, ReplayScreen)
         assert shown_text(replay, "#replay-step").startswith("9 / 9")  # opens on the end
@@ -79,8 +82,12 @@ async def test_the_leaderboard_after_a_rated_game_shows_my_rank(server_url: str)
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: "ratings" in app.session.features)
         await pilot.press("l")
-        await until(pilot, lambda: isinstance(app.screen, LeaderboardScreen)
-                    and bool(app.screen.query('#leaderboard')))  # composed, not only current
+        await until(
+            pilot,
+            lambda: (
+                isinstance(app.screen, LeaderboardScreen) and bool(app.screen.query("#leaderboard"))
+            ),
+        )  # composed, not only current
         table = app.screen.query_one("#leaderboard", DataTable)
         await until(pilot, lambda: table.row_count >= 2)
         names = [str(table.get_row_at(i)[1]) for i in range(table.row_count)]
@@ -90,8 +97,12 @@ async def test_the_leaderboard_after_a_rated_game_shows_my_rank(server_url: str)
         assert table.cursor_row == names.index("Bob")  # on my own row
         snapshot(app, "leaderboard")
         await pilot.press("enter")
-        await until(pilot, lambda: isinstance(app.screen, ProfileScreen)
-                    and bool(app.screen.query('#profile-ratings')))  # composed, not only current
+        await until(
+            pilot,
+            lambda: (
+                isinstance(app.screen, ProfileScreen) and bool(app.screen.query("#profile-ratings"))
+            ),
+        )  # composed, not only current
         ratings = app.screen.query_one("#profile-ratings", DataTable)
         await until(pilot, lambda: ratings.row_count == 1)
         assert str(ratings.get_row_at(0)[0]) == "Gomoku"
@@ -109,14 +120,18 @@ async def test_gridhall_replay_opens_a_game_and_analyses_it(make_server: Any) ->
         game_id = (await black.request("list-games", "games"))["games"][0]["game_id"]
     app = GridhallApp(url, "cat", backoff=FAST, opening=Opening(replay=game_id))
     async with app.run_test(size=SIZE) as pilot:  # as `gridhall --replay ID` starts
-        await until(pilot, lambda: isinstance(app.screen, ReplayScreen)
-                    and app.screen.player is not None)
+        await until(
+            pilot, lambda: isinstance(app.screen, ReplayScreen) and app.screen.player is not None
+        )
         replay = app.screen
         assert isinstance(replay, ReplayScreen) and replay.player is not None
         assert replay.query_one("#replay-analyse").display  # the server offers analysis
         await pilot.press("a")
-        await until(pilot, lambda: replay.player is not None
-                    and replay.player.analysis_status == "done", timeout=120)
+        await until(
+            pilot,
+            lambda: replay.player is not None and replay.player.analysis_status == "done",
+            timeout=120,
+        )
         assert sorted(replay.player.notes) == list(range(1, 10))  # a note on every move
         await pilot.press("home", "right")
         assert "Move 1" in shown_text(replay, "#replay-note")
@@ -129,8 +144,17 @@ async def test_a_replay_the_client_cannot_draw_is_said_not_crashed() -> None:
         replay = ReplayScreen(4)
         await app.push_screen(replay)
         await pilot.pause()
-        replay.answer("replay", {"game_id": 4, "game": "gomoku", "options": {}, "players": [],
-                                 "start": {"size": 15, "moves": 5}, "steps": []})
+        replay.answer(
+            "replay",
+            {
+                "game_id": 4,
+                "game": "gomoku",
+                "options": {},
+                "players": [],
+                "start": {"size": 15, "moves": 5},
+                "steps": [],
+            },
+        )
         await pilot.pause()
         assert "cannot be shown" in shown_text(replay, "#replay-board")
         assert app.is_running and app.screen is replay

@@ -13,8 +13,8 @@ from gridhall.client.tui.app import GridhallApp
 from gridhall.client.tui.help import HelpScreen, keys
 from gridhall.client.tui.hosttools import HostToolsScreen
 from gridhall.server.io.admin_actions import AdminActions
-from tests.conftest import url_of
 from tests.client.test_client_tui import apps, press, start_gomoku, state, type_code, until
+from tests.conftest import url_of
 
 
 def notes(app: GridhallApp) -> list[str]:
@@ -36,8 +36,7 @@ async def chat_line(pilot: Pilot[Any], line: str) -> None:
     await pilot.press(*line, "enter")
 
 
-async def test_host_kicks_and_the_kicked_is_told_in_the_lobby_until_when(
-        server_url: str) -> None:  # fmt: skip
+async def test_host_kicks_and_the_kicked_is_told_in_the_lobby_until_when(server_url: str) -> None:
     async with apps(server_url, "ann", "bob") as (a, b):
         (app_a, pa), (app_b, pb) = a, b
         await start_gomoku(a, b)
@@ -97,7 +96,8 @@ def test_help_lists_the_host_tools_and_commands() -> None:
 
 
 async def test_the_operators_announcement_room_closing_and_ban_reach_the_player(
-        make_server: Any) -> None:  # fmt: skip
+    make_server: Any,
+) -> None:
     server = await make_server()
     admin = AdminActions(server)
     async with apps(url_of(server), "ann") as [(app, pilot)]:
@@ -118,10 +118,14 @@ async def test_the_operators_announcement_room_closing_and_ban_reach_the_player(
         assert note == f"The server's operator closed room {code}: closing time"
 
         player = app.session.player
-        admin.run({"action": "ban", "player": player, "minutes": 30, "reason": "spam"},
-                  time.time())  # fmt: skip
-        await until(pilot, lambda: any("closed the connection" in n and "spam" in n
-                                       for n in notes(app)))  # fmt: skip
-        await until(pilot, lambda: any("banned" in n.lower() for n in notes(app)
-                                       if "closed the connection" not in n))  # fmt: skip
+        admin.run({"action": "ban", "player": player, "minutes": 30, "reason": "spam"}, time.time())
+        await until(
+            pilot, lambda: any("closed the connection" in n and "spam" in n for n in notes(app))
+        )
+        await until(
+            pilot,
+            lambda: any(
+                "banned" in n.lower() for n in notes(app) if "closed the connection" not in n
+            ),
+        )
         assert app.session._banned_until is not None or not app.session.connected

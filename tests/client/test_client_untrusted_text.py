@@ -46,7 +46,10 @@ def test_plain_replaces_control_and_bidi_and_keeps_the_rest() -> None:
 
 
 async def test_a_markup_name_shows_literally_in_lobby_banner_and_toasts(server_url: str) -> None:
-    async with WsClient.connect(server_url, MARKUP) as evil, apps(server_url, "ann") as [(app, pilot)]:
+    async with (
+        WsClient.connect(server_url, MARKUP) as evil,
+        apps(server_url, "ann") as [(app, pilot)],
+    ):
         await evil.send("create-room", game="gomoku", options={})
         code = (await evil.expect("joined"))["room"]
         await evil.send("chat", text="[bold]hi[/] [/]")
@@ -55,7 +58,9 @@ async def test_a_markup_name_shows_literally_in_lobby_banner_and_toasts(server_u
         await until(pilot, lambda: table.row_count >= 1)
         assert MARKUP in str(table.get_row(code)[3])
         app.session.submit("join-room", room=code)
-        await until(pilot, lambda: app.room_screen is not None and state(app).get("status") == "playing")
+        await until(
+            pilot, lambda: app.room_screen is not None and state(app).get("status") == "playing"
+        )
         await evil.send("resign")
         await until(pilot, lambda: state(app).get("status") == "over")
         await evil.send("play-again")
@@ -81,13 +86,16 @@ async def test_a_hostile_servers_texts_reach_no_screen_as_control() -> None:
             assert not has_control(str(app.sub_title)) and "[/]x" in str(app.sub_title)
             assert not has_control(screen_text(app))
             app.session.submit("join-room", room="EV1L00")
-            await until(pilot, lambda: app.room_screen is not None and app.screen is app.room_screen)
+            await until(
+                pilot, lambda: app.room_screen is not None and app.screen is app.room_screen
+            )
             await until(pilot, lambda: "[/]x" in status_text(app))
             await pilot.pause()
             shown = screen_text(app)
             assert "[/]x" in shown and not has_control(shown)
-            await hostile.push({"type": "chat", "from": "p-them", "name": EVIL, "text": EVIL,
-                                "ts": 2.0})  # fmt: skip
+            await hostile.push(
+                {"type": "chat", "from": "p-them", "name": EVIL, "text": EVIL, "ts": 2.0}
+            )
             await hostile.push({"type": "play-again", "from": "p-them"})
             await hostile.push({"type": "error", "code": "bad-message", "message": EVIL})
             await until(pilot, lambda: len(toasts(app)) >= 2)
@@ -108,11 +116,12 @@ async def test_a_close_reason_reaches_listeners_without_control_characters() -> 
         try:
             await wait_for(lambda: session.connected, "the welcome")
             await hostile.close_all(4000, "bye \x1b]0;pwned\x07\x9b2J")
-            await wait_for(lambda: any(isinstance(m, Connection) and m.status == "lost"
-                                       for m in seen), "the lost connection")  # fmt: skip
+            await wait_for(
+                lambda: any(isinstance(m, Connection) and m.status == "lost" for m in seen),
+                "the lost connection",
+            )
         finally:
             await session.close()
             await runner
     lost = next(m for m in seen if isinstance(m, Connection) and m.status == "lost")
     assert lost.code == 4000 and lost.reason.startswith("bye ") and not has_control(lost.reason)
-

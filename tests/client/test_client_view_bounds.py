@@ -27,11 +27,19 @@ def _config_in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 BIG_BOARDS: dict[str, Callable[[], dict[str, Any]]] = {
     "gomoku": lambda: gomoku_state(size=100_000),
-    "minesweeper": lambda: {**gomoku_state(), "game": "minesweeper", "options": {},
-                            "view": {"width": 100_000, "height": 100_000, "mines": 1, "rows": []}},
-    "linkmatch": lambda: {**gomoku_state(), "game": "linkmatch", "options": {},
-                          "view": {"width": 30, "height": 5_000, "rows": []}},
-}  # fmt: skip
+    "minesweeper": lambda: {
+        **gomoku_state(),
+        "game": "minesweeper",
+        "options": {},
+        "view": {"width": 100_000, "height": 100_000, "mines": 1, "rows": []},
+    },
+    "linkmatch": lambda: {
+        **gomoku_state(),
+        "game": "linkmatch",
+        "options": {},
+        "view": {"width": 30, "height": 5_000, "rows": []},
+    },
+}
 
 
 @pytest.mark.parametrize("game", list(BIG_BOARDS))
@@ -66,20 +74,28 @@ async def test_the_terminal_client_says_so_and_stays_in_the_lobby() -> None:
             assert app.room_screen is None and app.screen is app.lobby and app.is_running
 
 
-
 def test_boards_within_the_protocol_fold_and_a_move_beyond_it_is_refused() -> None:
     from gridhall import protocol as p
     from gridhall.client.room import apply
     from tests.client.helpers import make_state
 
-    largest = [("gomoku", {"size": 19}), ("minesweeper", {"width": 200, "height": 200}),
-               ("linkmatch", {"width": 30, "height": 16}), ("newgame", {"width": 10**9})]
+    largest = [
+        ("gomoku", {"size": 19}),
+        ("minesweeper", {"width": 200, "height": 200}),
+        ("linkmatch", {"width": 30, "height": 16}),
+        ("newgame", {"width": 10**9}),
+    ]
     for game, view in largest:
         assert apply(None, make_state(game, view=view), "a", 0.0).refused is None
     copy = apply(None, make_state("gomoku", view={"size": 15, "moves": []}), "a", 0.0).room
     assert copy is not None
-    moved = p.Moved(room=copy.room, seq=copy.seq + 1, by="b", move={"x": 0, "y": 0},
-                    view={"size": 15, "moves": [[0, 0]] * 226})
+    moved = p.Moved(
+        room=copy.room,
+        seq=copy.seq + 1,
+        by="b",
+        move={"x": 0, "y": 0},
+        view={"size": 15, "moves": [[0, 0]] * 226},
+    )
     applied = apply(copy, moved, "a", 0.0)
     assert applied.refused is not None and "226 moves" in applied.refused
     assert applied.room is not None and applied.room.state is copy.state  # nothing folded in

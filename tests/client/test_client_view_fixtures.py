@@ -31,8 +31,21 @@ def test_python_views_say_what_the_fixture_says(game: str, case: dict[str, Any])
     assert python_answers(case) == case["expect"]
 
 
-JUNK: list[Any] = [None, True, -1, 10**30, float("inf"), float("nan"), "x", [], {}, [[1]],
-                   {"x": "y"}, [None, -5], "{name}"]
+JUNK: list[Any] = [
+    None,
+    True,
+    -1,
+    10**30,
+    float("inf"),
+    float("nan"),
+    "x",
+    [],
+    {},
+    [[1]],
+    {"x": "y"},
+    [None, -5],
+    "{name}",
+]
 """Values a broken or hostile server might put anywhere in a view."""
 
 
@@ -42,10 +55,11 @@ def test_no_view_value_makes_a_sentence_fail(game: str, case: dict[str, Any]) ->
     something (or nothing), never as an exception in the client."""
     for junk in JUNK:
         for key in {*case["state"].get("view", {}), "clock", "elapsed", "starts_in"}:
-            broken = {**case, "state": {**case["state"],
-                                        "view": {**case["state"].get("view", {}), key: junk}}}
+            broken = {
+                **case,
+                "state": {**case["state"], "view": {**case["state"].get("view", {}), key: junk}},
+            }
             python_answers(broken)
         for key in ("winner", "by", "remaining", "times", "ranking", "decided_by"):
             result = {**(case["state"].get("result") or {"reason": "five"}), key: junk}
-            python_answers({**case, "state": {**case["state"], "status": "over",
-                                             "result": result}})
+            python_answers({**case, "state": {**case["state"], "status": "over", "result": result}})

@@ -33,12 +33,19 @@ NOW = 1_800_000_000.0
 
 
 def gomoku_state(moves: list[list[int]], **fields: object) -> p.State:
-    players = [{"player": "a", "name": "ann", "seat": 0, "connected": True},
-               {"player": "b", "name": "bob", "seat": 1, "connected": False}]  # fmt: skip
-    view = {"size": 15, "moves": moves, "next": "white" if len(moves) % 2 else "black",
-            "colors": {"a": "black", "b": "white"}}  # fmt: skip
-    return make_state("gomoku", players=players, view=view,
-                      turn="b" if len(moves) % 2 else "a", **fields)  # fmt: skip
+    players = [
+        {"player": "a", "name": "ann", "seat": 0, "connected": True},
+        {"player": "b", "name": "bob", "seat": 1, "connected": False},
+    ]
+    view = {
+        "size": 15,
+        "moves": moves,
+        "next": "white" if len(moves) % 2 else "black",
+        "colors": {"a": "black", "b": "white"},
+    }
+    return make_state(
+        "gomoku", players=players, view=view, turn="b" if len(moves) % 2 else "a", **fields
+    )
 
 
 # ---- Gomoku ----------------------------------------------------------------------------
@@ -81,8 +88,12 @@ def test_gomoku_turn_is_the_servers_not_worked_out_from_the_view() -> None:
 
 def test_gomoku_clock_counts_down_for_the_player_to_move_only() -> None:
     view = GomokuView()
-    clock = {"remaining": {"a": 600.0, "b": 587.5}, "increment": 5.0, "running": "b",
-             "since": NOW - 42.0}  # fmt: skip
+    clock = {
+        "remaining": {"a": 600.0, "b": 587.5},
+        "increment": 5.0,
+        "running": "b",
+        "since": NOW - 42.0,
+    }
     state = gomoku_state([[7, 7]], options={"clock": {"minutes": 10, "increment": 5}})
     state = replace(state, view={**state.view, "clock": clock})
     assert view.clocks(state, NOW) == {"a": 600.0, "b": 545.5}
@@ -100,14 +111,33 @@ def test_gomoku_clocks_follow_the_servers_time_on_a_machine_whose_clock_is_off()
     bob's clock reads its full time right after ann's move, not an hour less."""
     view = GomokuView()
     state = gomoku_state([], options={"clock": {"minutes": 10, "increment": 5}})
-    state = replace(state, view={**state.view, "clock": {
-        "remaining": {"a": 600.0, "b": 600.0}, "increment": 5.0, "running": "a",
-        "since": NOW - 3600.0}})
+    state = replace(
+        state,
+        view={
+            **state.view,
+            "clock": {
+                "remaining": {"a": 600.0, "b": 600.0},
+                "increment": 5.0,
+                "running": "a",
+                "since": NOW - 3600.0,
+            },
+        },
+    )
     server_now = NOW - 3600.0
-    clock = {"remaining": {"a": 605.0, "b": 600.0}, "increment": 5.0, "running": "b",
-             "since": server_now}  # fmt: skip
-    moved = p.Moved(room=state.room, seq=state.seq + 1, by="a", move={"x": 7, "y": 7},
-                    view={**gomoku_state([[7, 7]]).view, "clock": clock}, turn="b")
+    clock = {
+        "remaining": {"a": 605.0, "b": 600.0},
+        "increment": 5.0,
+        "running": "b",
+        "since": server_now,
+    }
+    moved = p.Moved(
+        room=state.room,
+        seq=state.seq + 1,
+        by="a",
+        move={"x": 7, "y": 7},
+        view={**gomoku_state([[7, 7]]).view, "clock": clock},
+        turn="b",
+    )
     room = apply(room_of(state), moved, "a", NOW).room
     assert room is not None
     assert view.status(room, "a", NOW).endswith("ann 10:05, bob 10:00")
@@ -128,8 +158,9 @@ def test_gomoku_click_only_on_our_turn_and_empty_points() -> None:
 
 
 def test_minesweeper_cells_keep_hidden_and_zero_apart() -> None:
-    board = MinesBoard.from_view({"width": 4, "height": 1, "mines": 1, "rows": ["#0F3"],
-                                  "flags": 1})  # fmt: skip
+    board = MinesBoard.from_view(
+        {"width": 4, "height": 1, "mines": 1, "rows": ["#0F3"], "flags": 1}
+    )
     hidden, zero, flag, three = (board.look(x, 0) for x in range(4))
     assert hidden.bg != zero.bg and hidden.glyph != zero.glyph
     assert flag.glyph == "⚑"
@@ -147,8 +178,9 @@ def test_minesweeper_after_a_loss_shows_mines_and_wrong_flags() -> None:
 
 
 def test_minesweeper_buttons_reveal_mark_and_chord() -> None:
-    board = MinesBoard.from_view({"width": 3, "height": 3, "mines": 1,
-                                  "rows": ["#F#", "?1#", "###"]})  # fmt: skip
+    board = MinesBoard.from_view(
+        {"width": 3, "height": 3, "mines": 1, "rows": ["#F#", "?1#", "###"]}
+    )
 
     def move(x: int, y: int, button: str) -> dict[str, object] | None:
         request = board.click(x, y, button)  # type: ignore[arg-type]
@@ -179,10 +211,12 @@ def test_minesweeper_click_on_a_number_chords_only_when_satisfied() -> None:
 
 def test_minesweeper_clicks_only_while_the_game_runs() -> None:
     view = MinesweeperView()
-    state = make_state("minesweeper", view={"width": 9, "height": 9, "mines": 10,
-                                            "rows": ["#" * 9] * 9})  # fmt: skip
+    state = make_state(
+        "minesweeper", view={"width": 9, "height": 9, "mines": 10, "rows": ["#" * 9] * 9}
+    )
     assert view.click(room_of(state), "a", 4, 4, "primary") == p.Move(
-        move={"action": "reveal", "x": 4, "y": 4})  # fmt: skip
+        move={"action": "reveal", "x": 4, "y": 4}
+    )
     assert view.click(room_of(replace(state, status="over")), "a", 4, 4, "primary") is None
 
 
@@ -195,29 +229,50 @@ def test_minesweeper_clock_runs_from_the_first_reveal_between_events() -> None:
     assert started.state is not None and started.state.view["elapsed"] == 12.5  # untouched
     unopened = room_of(make_state("minesweeper", view={**base, "revealed": 0}), view_at=NOW)
     assert view.live_view(unopened, "a", NOW + 5)["elapsed"] == 12.5
-    over = room_of(make_state("minesweeper", status="over", view={**base, "revealed": 20}),
-                   view_at=NOW)  # fmt: skip
+    over = room_of(
+        make_state("minesweeper", status="over", view={**base, "revealed": 20}), view_at=NOW
+    )
     assert view.live_view(over, "a", NOW + 5)["elapsed"] == 12.5
 
 
 def test_minesweeper_status_roles_and_co_op_results() -> None:
     view = MinesweeperView()
     stats = {"a": {"revealed": 23, "flagged": 1, "mines_hit": 1}, "b": {"revealed": 4}}
-    state = make_state("minesweeper", view={
-        "width": 9, "height": 9, "mines": 10, "rows": ["#" * 9] * 9, "flags": 3,
-        "revealed": 27, "elapsed": 61, "lives": 2, "lives_left": 1, "stats": stats, "left": ["b"],
-        "hint": {"x": 0, "y": 8, "safe": True}, "last": {"b": {"action": "reveal", "x": 2, "y": 3}},
-    })  # fmt: skip
+    state = make_state(
+        "minesweeper",
+        view={
+            "width": 9,
+            "height": 9,
+            "mines": 10,
+            "rows": ["#" * 9] * 9,
+            "flags": 3,
+            "revealed": 27,
+            "elapsed": 61,
+            "lives": 2,
+            "lives_left": 1,
+            "stats": stats,
+            "left": ["b"],
+            "hint": {"x": 0, "y": 8, "safe": True},
+            "last": {"b": {"action": "reveal", "x": 2, "y": 3}},
+        },
+    )
     line = view.status(room_of(state, view_at=NOW), "a", NOW)
-    assert line.split(" · ") == ["⚑ 7 mines left", "⏱ 1:01", "27/71 open", "♥ 1/2",
-                                 "hint: A9 is safe", "bob opened C4"]  # fmt: skip
+    assert line.split(" · ") == [
+        "⚑ 7 mines left",
+        "⏱ 1:01",
+        "27/71 open",
+        "♥ 1/2",
+        "hint: A9 is safe",
+        "bob opened C4",
+    ]
     assert view.roles(state) == {"a": "23 opened, 1 hit", "b": "left the game"}
     won = replace(state, status="over", result={"winner": None, "reason": "cleared"})
     assert view.result_text(won, "a") == "Board cleared — everyone wins!"
     lost = replace(won, result={"winner": None, "reason": "mine", "by": "b"})
     assert view.result_text(lost, "a") == "Boom! bob hit a mine."
     assert view.result_text(replace(won, result={"reason": "resign"}), "a") == (
-        "Everyone left the game.")  # fmt: skip
+        "Everyone left the game."
+    )
 
 
 # ---- Link-match ------------------------------------------------------------------------
@@ -226,8 +281,15 @@ def test_minesweeper_status_roles_and_co_op_results() -> None:
 def test_linkmatch_kinds_frames_and_paths() -> None:
     looks = {kind_look(k).glyph for k in range(1, 37)}
     assert len(looks) == 36  # every default kind has its own glyph
-    board = LinkBoard.from_view({"width": 3, "height": 1, "rows": [[1, 0, 1]], "remaining": 2,
-                                 "path": [[0, 0], [0, -1], [2, -1], [2, 0]]})  # fmt: skip
+    board = LinkBoard.from_view(
+        {
+            "width": 3,
+            "height": 1,
+            "rows": [[1, 0, 1]],
+            "remaining": 2,
+            "path": [[0, 0], [0, -1], [2, -1], [2, 0]],
+        }
+    )
     assert board.look(0, 0, selected=(0, 0)).glyph.startswith("[")
     assert board.look(1, -1, show_path=True).glyph == "───"
     assert board.look(0, -1, show_path=True).glyph.strip() == "┌─"
@@ -255,14 +317,22 @@ def test_linkmatch_clicks_need_our_own_tiles_in_a_running_race() -> None:
     racing = room_of(make_state("linkmatch", view=rows))
     assert view.click(racing, "a", sel, 0, 0, NOW) is None and sel.selected == (0, 0)
     assert view.click(racing, "a", sel, 1, 0, NOW) == p.Move(
-        move={"action": "link", "a": [0, 0], "b": [1, 0]})  # fmt: skip
+        move={"action": "link", "a": [0, 0], "b": [1, 0]}
+    )
 
 
 def test_status_lines_for_race_and_results() -> None:
     view = LinkMatchView()
-    state = make_state("linkmatch", options={"time_limit": 600}, view={
-        "remaining": 40, "elapsed": 61, "progress": {"a": 40, "b": 38},
-        "standing": {"a": "racing", "b": "racing"}})  # fmt: skip
+    state = make_state(
+        "linkmatch",
+        options={"time_limit": 600},
+        view={
+            "remaining": 40,
+            "elapsed": 61,
+            "progress": {"a": 40, "b": 38},
+            "standing": {"a": "racing", "b": "racing"},
+        },
+    )
     line = view.status(room_of(state, view_at=NOW), "a", NOW)
     assert "40 tiles left" in line and "1:01 / 10:00" in line and "bob 38" in line
     state = replace(state, status="over", result={"winner": "b", "reason": "cleared"})
@@ -273,33 +343,46 @@ def test_status_lines_for_race_and_results() -> None:
 
 def test_linkmatch_countdown_then_clock_runs_on_between_events() -> None:
     view = LinkMatchView()
-    counting = room_of(make_state("linkmatch", view={"elapsed": 0.0, "starts_in": 3.0}),
-                       view_at=NOW)  # fmt: skip
+    counting = room_of(
+        make_state("linkmatch", view={"elapsed": 0.0, "starts_in": 3.0}), view_at=NOW
+    )
     assert view.live_view(counting, "a", NOW + 1)["starts_in"] == 2.0
     assert view.live_view(counting, "a", NOW + 1)["elapsed"] == 0.0
     assert view.status(counting, "a", NOW + 1).startswith("Starting in 2…")
     assert view.live_view(counting, "a", NOW + 5.5) == {"elapsed": 2.5, "starts_in": 0.0}
     racing = room_of(make_state("linkmatch", view={"elapsed": 10.0}), view_at=NOW)
     assert view.live_view(racing, "a", NOW + 2.5)["elapsed"] == 12.5
-    cleared = room_of(make_state("linkmatch", view={"elapsed": 41.7,
-                                                    "standing": {"a": "cleared"}}),
-                      view_at=NOW)  # fmt: skip
+    cleared = room_of(
+        make_state("linkmatch", view={"elapsed": 41.7, "standing": {"a": "cleared"}}), view_at=NOW
+    )
     assert view.live_view(cleared, "a", NOW + 30)["elapsed"] == 41.7  # a finished racer's stands
 
 
 def test_linkmatch_roles_and_notices() -> None:
     view = LinkMatchView()
-    state = make_state("linkmatch", view={"progress": {"a": 40, "b": 0},
-                                          "standing": {"a": "racing", "b": "cleared"}})  # fmt: skip
+    state = make_state(
+        "linkmatch",
+        view={"progress": {"a": 40, "b": 0}, "standing": {"a": "racing", "b": "cleared"}},
+    )
     assert view.roles(state) == {"a": "40 left", "b": "0 left (cleared)"}
     room = room_of(state)
-    said = [view.event_text(p.Notice(room="AB12CD", seq=6, event=event, data=data), room, "a")
-            for event, data in (("race-start", {}), ("time-up", {"player": "b"}),
-                                ("cleared", {"player": "b", "time": 41.7}),
-                                ("shuffled", {"player": "a"}), ("new-thing", {}))]  # fmt: skip
-    assert said == ["Go! The race is on.", "bob ran out of time.",
-                    "bob cleared the board in 0:41.",
-                    "No moves were left for ann: the board was shuffled.", "New thing."]  # fmt: skip
+    said = [
+        view.event_text(p.Notice(room="AB12CD", seq=6, event=event, data=data), room, "a")
+        for event, data in (
+            ("race-start", {}),
+            ("time-up", {"player": "b"}),
+            ("cleared", {"player": "b", "time": 41.7}),
+            ("shuffled", {"player": "a"}),
+            ("new-thing", {}),
+        )
+    ]
+    assert said == [
+        "Go! The race is on.",
+        "bob ran out of time.",
+        "bob cleared the board in 0:41.",
+        "No moves were left for ann: the board was shuffled.",
+        "New thing.",
+    ]
 
 
 # ---- what every game shares ------------------------------------------------------------
@@ -313,36 +396,57 @@ def test_event_texts_name_who_did_what_and_skip_our_own() -> None:
         return view.event_text(msg, room, me)  # type: ignore[arg-type]
 
     ev = {"room": "AB12CD", "seq": 6}
-    assert said(p.Joined(**ev, role="spectator", player="c", name="cy")) == "cy joined as a spectator."
+    assert (
+        said(p.Joined(**ev, role="spectator", player="c", name="cy")) == "cy joined as a spectator."
+    )
     assert said(p.Left(**ev, player="b")) == "bob left the room."
     assert said(p.Resigned(**ev, player="b")) == "bob resigned."
     assert said(p.Resigned(**ev, player="a")) is None  # we know what we did
     assert said(p.PlayAgainEvent(**ev, sender="b")) == (
-        "bob wants another game: Agree (y) or Decline (n).")  # fmt: skip
+        "bob wants another game: Agree (y) or Decline (n)."
+    )
     assert said(p.AgreeAgainEvent(**ev, sender="b")) == "bob agreed to another game."
     assert said(p.DeclineAgainEvent(**ev, sender="b")) == "bob declined another game."
     assert said(p.AnswerEvent(**ev, sender="b", kind="takeback", accept=False)) == (
-        "bob declined the take-back request.")  # fmt: skip
+        "bob declined the take-back request."
+    )
     assert said(p.AnswerEvent(**ev, sender="b", kind="draw", accept=True)) == (
-        "bob accepted the draw offer.")  # fmt: skip
-    offered = room_of(replace(room.state, view={**room.state.view,  # type: ignore[union-attr]
-                                                 "pending": {"kind": "draw", "from": "b"}}))
+        "bob accepted the draw offer."
+    )
+    offered = room_of(
+        replace(
+            room.state,
+            view={
+                **room.state.view,  # type: ignore[union-attr]
+                "pending": {"kind": "draw", "from": "b"},
+            },
+        )
+    )
     assert view.event_text(p.OfferEvent(**ev, sender="b", kind="draw"), offered, "a") == (
-        "bob asks for a draw.")  # fmt: skip
+        "bob asks for a draw."
+    )
     assert said(p.Moved(**ev, by="b", move={"x": 1, "y": 1}, view={})) is None
     assert said(p.ChatEvent(**ev, sender="b", name="bob", text="hi", ts=0.0)) is None
-    over = room_of(replace(room.state, status="over",  # type: ignore[arg-type]
-                           result={"winner": "a", "reason": "five"}))  # fmt: skip
-    assert view.event_text(p.GameOver(**ev, result={"winner": "a", "reason": "five"}), over,
-                           "a") == "You win by five in a row!"  # fmt: skip
+    over = room_of(
+        replace(
+            room.state,
+            status="over",  # type: ignore[arg-type]
+            result={"winner": "a", "reason": "five"},
+        )
+    )
+    assert (
+        view.event_text(p.GameOver(**ev, result={"winner": "a", "reason": "five"}), over, "a")
+        == "You win by five in a row!"
+    )
 
 
 def test_every_termination_reads_as_a_sentence() -> None:
     view = view_for("gomoku")
     for termination in Termination:
         for winner in ("a", "b", None):
-            state = make_state("gomoku", status="over",
-                               result={"winner": winner, "reason": termination.value})  # fmt: skip
+            state = make_state(
+                "gomoku", status="over", result={"winner": winner, "reason": termination.value}
+            )
             text = view.result_text(state, "a")
             assert text.endswith((".", "!")) and REASONS[termination] in text
     unknown = make_state("gomoku", status="over", result={"winner": None, "reason": "meteor"})
@@ -355,8 +459,12 @@ def test_actions_show_and_send_by_their_rules() -> None:
     gomoku = view_for("gomoku")
     state = gomoku_state([[7, 7]])
     shown = {a.action.key: (a.shown, a.enabled) for a in action_states(gomoku, state, "a")}
-    assert shown == {"draw": (True, True), "takeback": (True, True), "resign": (True, True),
-                     "leave": (True, True)}  # fmt: skip
+    assert shown == {
+        "draw": (True, True),
+        "takeback": (True, True),
+        "resign": (True, True),
+        "leave": (True, True),
+    }
     spectator = {a.action.key: a.shown for a in action_states(gomoku, state, "c")}
     assert spectator == {"draw": False, "takeback": False, "resign": False, "leave": True}
     assert action_request(gomoku, "draw", state, "a") == p.Offer(kind="draw")
@@ -375,18 +483,25 @@ def test_actions_show_and_send_by_their_rules() -> None:
     assert action_request(link, "hint", racing, "a") == p.Move(move={"action": "hint"})
     assert action_request(link, "shuffle", racing, "a") == p.Move(move={"action": "shuffle"})
     assert action_request(view_for("minesweeper"), "hint", racing, "a") == p.Move(
-        move={"action": "hint"})  # fmt: skip
+        move={"action": "hint"}
+    )
 
 
 def test_banner_offers_play_again_then_agree() -> None:
     view = view_for("gomoku")
-    state = make_state("gomoku", status="over", result={"winner": "a", "reason": "five"},
-                       players=[{"player": "a", "name": "Ann"}, {"player": "b", "name": "Bob"}])
+    state = make_state(
+        "gomoku",
+        status="over",
+        result={"winner": "a", "reason": "five"},
+        players=[{"player": "a", "name": "Ann"}, {"player": "b", "name": "Bob"}],
+    )
     room = room_of(state)
     bar = banner(view, room, "a")
     assert bar is not None and bar.again and not bar.agree and "You win" in bar.text
     bar = banner(view, replace(room, again=("b",)), "a")
-    assert bar is not None and bar.agree and bar.decline and not bar.again and "Bob wants" in bar.text
+    assert (
+        bar is not None and bar.agree and bar.decline and not bar.again and "Bob wants" in bar.text
+    )
     bar = banner(view, replace(room, again=("a",)), "a")
     assert bar is not None and not (bar.again or bar.agree) and "Waiting for the others" in bar.text
     bar = banner(view, replace(room, declined=("b",)), "a")
@@ -413,8 +528,7 @@ def test_y_and_n_answer_the_pending_offer_before_the_question_of_another_game() 
     bar = offer_bar(view, offered, "a")
     assert bar is not None and bar.text.endswith("Accept (y) or Decline (n).")
     assert yes_no_request(view, room_of(offered), "a", True) == p.Answer(kind="draw", accept=True)
-    assert yes_no_request(view, room_of(offered), "a", False) == p.Answer(kind="draw",
-                                                                          accept=False)
+    assert yes_no_request(view, room_of(offered), "a", False) == p.Answer(kind="draw", accept=False)
     assert yes_no_request(view, room_of(offered), "b", True) is None  # our own offer
     over = make_state("gomoku", status="over", result={"winner": "a", "reason": "five"})
     asked = replace(room_of(over), again=("b",))
@@ -429,16 +543,22 @@ def test_a_race_won_on_time_says_what_broke_the_tie() -> None:
     view = view_for("linkmatch")
 
     def said(decided: str, me: str = "a") -> str:
-        result = {"winner": "b", "reason": "time", "ranking": ["b", "a"],
-                  "remaining": {"a": 12, "b": 8 if decided == "tiles" else 12},
-                  "decided_by": decided}  # fmt: skip
+        result = {
+            "winner": "b",
+            "reason": "time",
+            "ranking": ["b", "a"],
+            "remaining": {"a": 12, "b": 8 if decided == "tiles" else 12},
+            "decided_by": decided,
+        }
         return view.result_text(make_state("linkmatch", status="over", result=result), me)
 
     assert said("tiles") == "Time is up: bob wins with the fewest tiles left (8; you 12)."
-    assert said("first") == ("Time is up: bob wins: both bob and you had 12 tiles left, "
-                             "and bob got there first.")  # fmt: skip
-    assert said("seat", me="b") == ("Time is up: you win: nobody linked a pair, so the first "
-                                    "seat wins.")  # fmt: skip
+    assert said("first") == (
+        "Time is up: bob wins: both bob and you had 12 tiles left, and bob got there first."
+    )
+    assert said("seat", me="b") == (
+        "Time is up: you win: nobody linked a pair, so the first seat wins."
+    )
 
 
 def test_the_races_creator_is_told_to_start_it_and_the_others_who_will() -> None:
@@ -447,8 +567,9 @@ def test_the_races_creator_is_told_to_start_it_and_the_others_who_will() -> None
     assert view.status(room, "a", NOW).startswith("Press Start (g) when everyone is in")
     assert view.status(room, "b", NOW).startswith("Waiting for ann to start the race")
     assert "creator" not in view.status(room, "a", NOW)
-    racing = make_state("linkmatch", view={"progress": {"a": 10, "b": 30},
-                                            "standing": {"a": "racing", "b": "time"}})
+    racing = make_state(
+        "linkmatch", view={"progress": {"a": 10, "b": 30}, "standing": {"a": "racing", "b": "time"}}
+    )
     assert view.roles(racing)["b"] == "30 left (out of time)"
     assert "bob 30 (out of time)" in view.status(room_of(racing, view_at=NOW), "a", NOW)
 
@@ -491,16 +612,25 @@ def test_refusal_titles_are_words_never_protocol_names() -> None:
 
 
 def test_lobby_rows_and_presets() -> None:
-    rows = room_rows([{"room": "AB12CD", "game": "minesweeper", "options": {"preset": "expert"},
-                       "players": ["ann"], "spectators": 2, "status": "playing"}])  # fmt: skip
+    rows = room_rows(
+        [
+            {
+                "room": "AB12CD",
+                "game": "minesweeper",
+                "options": {"preset": "expert"},
+                "players": ["ann"],
+                "spectators": 2,
+                "status": "playing",
+            }
+        ]
+    )
     assert rows[0].game == "Minesweeper" and rows[0].options == "expert"
     gomoku = view_for("gomoku")
     assert gomoku.options_text({"size": 19, "rule": "renju"}) == "19×19 renju"
-    assert gomoku.options_text({"size": 15, "rule": "freestyle", "ai": "hard",
-                                "clock": {"minutes": 10, "increment": 5}}) == (
-        "15×15 freestyle, 10+5, vs computer (hard)")  # fmt: skip
-    custom = {"preset": None, "width": 40, "height": 20, "mines": 120, "no_guess": True,
-              "lives": 3}  # fmt: skip
+    assert gomoku.options_text(
+        {"size": 15, "rule": "freestyle", "ai": "hard", "clock": {"minutes": 10, "increment": 5}}
+    ) == ("15×15 freestyle, 10+5, vs computer (hard)")
+    custom = {"preset": None, "width": 40, "height": 20, "mines": 120, "no_guess": True, "lives": 3}
     assert view_for("minesweeper").options_text(custom) == "40×20, 120 mines, no guessing, 3 lives"
     assert all(cls.presets for cls in VIEWS.values())
     future = room_rows([{"room": "ZZ", "game": "go-fish", "options": {"decks": 2}}])[0]

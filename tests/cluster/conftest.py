@@ -42,8 +42,9 @@ class RedisServer:
     """``redis-server`` on a free loopback port, no persistence; :meth:`restart` loses
     everything it held, as a Redis crash without persistence does."""
 
-    def __init__(self, binary: str, workdir: Path, host: str = "127.0.0.1",
-                 run: Sequence[str] = ()) -> None:
+    def __init__(
+        self, binary: str, workdir: Path, host: str = "127.0.0.1", run: Sequence[str] = ()
+    ) -> None:
         """``run`` prefixes the command (e.g. ``ip netns exec NS``: on another host)."""
         self.binary = binary
         self.workdir = workdir
@@ -58,11 +59,28 @@ class RedisServer:
 
     def start(self) -> None:
         self.proc = subprocess.Popen(
-            [*self.run, self.binary, "--port", str(self.port), "--bind", self.host,
-             # another host's clients (a test LAN in namespaces): no password here
-             *(["--protected-mode", "no"] if self.run else []), "--save", "",
-             "--appendonly", "no", "--dir", str(self.workdir), "--loglevel", "notice"],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            [
+                *self.run,
+                self.binary,
+                "--port",
+                str(self.port),
+                "--bind",
+                self.host,
+                # another host's clients (a test LAN in namespaces): no password here
+                *(["--protected-mode", "no"] if self.run else []),
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                str(self.workdir),
+                "--loglevel",
+                "notice",
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
         assert self.proc.stdout is not None
         for line in self.proc.stdout:  # blocks until Redis says it is ready (or ends)
             if "Ready to accept connections" in line:
@@ -92,8 +110,9 @@ class PostgresServer:
     """A throw-away PostgreSQL cluster (``initdb`` + ``pg_ctl``) on a free loopback
     port; trust authentication on loopback only."""
 
-    def __init__(self, bindir: Path, host: str = "127.0.0.1", run: Sequence[str] = (),
-                 clients: str = "") -> None:
+    def __init__(
+        self, bindir: Path, host: str = "127.0.0.1", run: Sequence[str] = (), clients: str = ""
+    ) -> None:
         """``run`` prefixes the server's start (e.g. ``ip netns exec NS``: on another
         host); ``clients`` (a CIDR) may connect besides loopback."""
         self.bindir = bindir
@@ -111,27 +130,48 @@ class PostgresServer:
         self.user = "postgres" if self.as_user else pwd.getpwuid(os.geteuid()).pw_name
 
     def run(self, *argv: str, prefix: Sequence[str] = ()) -> None:
-        subprocess.run([*prefix, *self.as_user, *argv], check=True,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=self.root)
+        subprocess.run(
+            [*prefix, *self.as_user, *argv],
+            check=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            cwd=self.root,
+        )
 
     def start(self) -> None:
-        self.run(str(self.bindir / "initdb"), "-D", str(self.data), "-U", self.user,
-                 "--auth=trust", "--no-sync", "-E", "UTF8")
+        self.run(
+            str(self.bindir / "initdb"),
+            "-D",
+            str(self.data),
+            "-U",
+            self.user,
+            "--auth=trust",
+            "--no-sync",
+            "-E",
+            "UTF8",
+        )
         if self.clients:
             with open(self.data / "pg_hba.conf", "a") as hba:
                 hba.write(f"host all all {self.clients} trust\n")
-        self.run(str(self.bindir / "pg_ctl"), "-D", str(self.data), "-w", "-l",
-                 str(self.root / "log"), "-o",
-                 f"-h {self.host} -p {self.port} -k {self.root} -F", "start",
-                 prefix=self.prefix)
+        self.run(
+            str(self.bindir / "pg_ctl"),
+            "-D",
+            str(self.data),
+            "-w",
+            "-l",
+            str(self.root / "log"),
+            "-o",
+            f"-h {self.host} -p {self.port} -k {self.root} -F",
+            "start",
+            prefix=self.prefix,
+        )
 
     def url(self, db: str = "postgres") -> str:
         return f"postgresql://{self.user}@{self.host}:{self.port}/{db}"
 
     def stop(self) -> None:
         try:
-            self.run(str(self.bindir / "pg_ctl"), "-D", str(self.data), "-m", "immediate",
-                     "stop")
+            self.run(str(self.bindir / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "stop")
         finally:
             shutil.rmtree(self.root, ignore_errors=True)
 
@@ -178,7 +218,7 @@ def postgres_url(postgres_server: PostgresServer) -> str:
 def redis_clean(redis_server: RedisServer) -> str:
     """The shared Redis (started again if a test stopped it), emptied of what earlier
     tests' nodes left; its URL."""
-    redis = pytest.importorskip("redis", reason="pip install \"gridhall[cluster]\"")
+    redis = pytest.importorskip("redis", reason='pip install "gridhall[cluster]"')
     if redis_server.proc is None:
         redis_server.start()
     client = redis.Redis.from_url(redis_server.url)
@@ -190,7 +230,7 @@ def redis_clean(redis_server: RedisServer) -> str:
 @pytest.fixture
 def fresh_db(postgres_server: PostgresServer) -> str:
     """A new, empty database of its own for one test (its URL)."""
-    psycopg = pytest.importorskip("psycopg", reason="pip install \"gridhall[cluster]\"")
+    psycopg = pytest.importorskip("psycopg", reason='pip install "gridhall[cluster]"')
     name = "t_" + uuid.uuid4().hex[:12]
     with psycopg.connect(postgres_server.url(), autocommit=True) as db:
         db.execute(f"CREATE DATABASE {name}")

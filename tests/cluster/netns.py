@@ -57,8 +57,20 @@ class Host:
         ip("netns", "add", self.ns)
         lan.namespaces.append(self.ns)
         ip("-n", self.ns, "link", "set", "lo", "up")
-        ip("-n", lan.ns, "link", "add", self.port, "type", "veth", "peer", "name", "eth0",
-           "netns", self.ns)
+        ip(
+            "-n",
+            lan.ns,
+            "link",
+            "add",
+            self.port,
+            "type",
+            "veth",
+            "peer",
+            "name",
+            "eth0",
+            "netns",
+            self.ns,
+        )
         ip("-n", lan.ns, "link", "set", self.port, "master", "br0", "up")
         ip("-n", self.ns, "addr", "add", f"{self.address}/24", "dev", "eth0")
         ip("-n", self.ns, "link", "set", "eth0", "up")
@@ -132,8 +144,9 @@ class Lan:
         """Kill what still runs in this run's namespaces (only processes it started),
         then delete them; their cables go with them."""
         for ns in reversed(self.namespaces):
-            pids = subprocess.run(["ip", "netns", "pids", ns], capture_output=True,
-                                  text=True).stdout.split()
+            pids = subprocess.run(
+                ["ip", "netns", "pids", ns], capture_output=True, text=True
+            ).stdout.split()
             for pid in pids:
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(int(pid), signal.SIGKILL)

@@ -23,17 +23,50 @@ never costs a live node its leases (they are renewed every third of it)."""
 class Node:
     """One node: its own SQLite file for history, the shared Redis and PostgreSQL."""
 
-    def __init__(self, tmp: Path, name: str, redis_url: str, postgres_url: str,
-                 *extra: str, host: str = "127.0.0.1", run: Sequence[str] = ()) -> None:
+    def __init__(
+        self,
+        tmp: Path,
+        name: str,
+        redis_url: str,
+        postgres_url: str,
+        *extra: str,
+        host: str = "127.0.0.1",
+        run: Sequence[str] = (),
+    ) -> None:
         """``run`` prefixes the command (e.g. ``ip netns exec NS``: on another host)."""
         self.name = name
         self.host = host
         self.proc = subprocess.Popen(
-            [*run, sys.executable, "-m", "gridhall.server", "--host", host, "--port", "0",
-             "--db", str(tmp / f"{name}.db"), "--log-level", "WARNING", "--ai-budget", "0.2",
-             "--no-discovery", "--cluster", redis_url, "--store", postgres_url,
-             "--lease-ms", str(LEASE_MS), "--node-id", name, *extra],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            [
+                *run,
+                sys.executable,
+                "-m",
+                "gridhall.server",
+                "--host",
+                host,
+                "--port",
+                "0",
+                "--db",
+                str(tmp / f"{name}.db"),
+                "--log-level",
+                "WARNING",
+                "--ai-budget",
+                "0.2",
+                "--no-discovery",
+                "--cluster",
+                redis_url,
+                "--store",
+                postgres_url,
+                "--lease-ms",
+                str(LEASE_MS),
+                "--node-id",
+                name,
+                *extra,
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         self.port = 0
         self.log: list[str] = []
         self.ended = False
@@ -48,8 +81,9 @@ class Node:
         assert line, f"node {self.name} did not start: {self.proc.stderr.read()}"  # type: ignore[union-attr]
         self.port = int(line.rsplit(" ", 1)[1])
         self._grew = asyncio.Event()
-        threading.Thread(target=self._read_log, args=(asyncio.get_running_loop(),),
-                         daemon=True).start()
+        threading.Thread(
+            target=self._read_log, args=(asyncio.get_running_loop(),), daemon=True
+        ).start()
         return self.url
 
     def _read_log(self, loop: asyncio.AbstractEventLoop) -> None:
@@ -96,8 +130,9 @@ class Node:
 
 
 @asynccontextmanager
-async def cluster(tmp: Path, redis_url: str, postgres_url: str, count: int = 3,
-                  extra: tuple[str, ...] = ()) -> AsyncIterator[list[Node]]:
+async def cluster(
+    tmp: Path, redis_url: str, postgres_url: str, count: int = 3, extra: tuple[str, ...] = ()
+) -> AsyncIterator[list[Node]]:
     """``count`` nodes (with the options ``extra``), ready; all stopped at the end."""
     nodes = [Node(tmp, f"node{i}", redis_url, postgres_url, *extra) for i in range(count)]
     try:
@@ -123,8 +158,9 @@ async def rejoin(stack: AsyncExitStack, url: str, old: WsClient, name: str) -> W
 
 async def next_owner(candidates: list[Node], room: str) -> Node:
     """Wait until one of ``candidates`` logs that it took ``room`` over; that node."""
-    tasks = {asyncio.ensure_future(node.logged(f"room {room} taken over")): node
-             for node in candidates}
+    tasks = {
+        asyncio.ensure_future(node.logged(f"room {room} taken over")): node for node in candidates
+    }
     done, pending = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
     for task in pending:
         task.cancel()
@@ -132,8 +168,9 @@ async def next_owner(candidates: list[Node], room: str) -> Node:
 
 
 def last_view(client: WsClient) -> dict[str, Any]:
-    view: dict[str, Any] = next(m["view"] for m in reversed(client.received)
-                                if m["type"] in ("state", "moved"))
+    view: dict[str, Any] = next(
+        m["view"] for m in reversed(client.received) if m["type"] in ("state", "moved")
+    )
     return view
 
 

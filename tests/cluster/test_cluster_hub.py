@@ -57,7 +57,8 @@ def test_an_adopted_room_is_replayed_and_leaves_other_rooms_alone(tmp_path: Path
 
 
 async def test_a_player_seated_by_a_takeover_that_outlasted_the_wait_is_not_closed(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     """A takeover can hold this node's loop (PostgreSQL waits on the old owner's row
     lock, a long replay) past the wait's deadline. The player it seated here stays:
     the room having landed counts before the clock (server/cluster/moving.py)."""
@@ -71,8 +72,14 @@ async def test_a_player_seated_by_a_takeover_that_outlasted_the_wait_is_not_clos
     assert hub.identities.by_id[ann.last(p.Welcome).player].room is None
     here.execute(hub.adopt(rooms[0], identities, T0 + 10, T0 + 5, [ann.last(p.Welcome).player]))
     service = SimpleNamespace(  # the deadline is already past when the wait starts
-        store=SimpleNamespace(owner=lambda code: ("node1", 2)), lease_ms=0, node="node1",
-        hub=hub, server=here, registry=None, redis=None)
+        store=SimpleNamespace(owner=lambda code: ("node1", 2)),
+        lease_ms=0,
+        node="node1",
+        hub=hub,
+        server=here,
+        registry=None,
+        redis=None,
+    )
     assert await wait_for_owner(service, ann.session, room) == "node1"  # type: ignore[arg-type]
     assert not ann.link.closed
     assert ann.last(p.State).room == room
@@ -90,8 +97,11 @@ def test_a_token_made_on_another_node_says_hello_here(tmp_path: Path) -> None:
 
 
 def test_without_redis_new_rooms_and_other_nodes_rooms_are_refused() -> None:
-    here = node(elsewhere=lambda: [{"room": "ABCDEF", "game": "gomoku", "node": "n2",
-                                    "address": "ws://10.0.0.2:8765/"}])
+    here = node(
+        elsewhere=lambda: [
+            {"room": "ABCDEF", "game": "gomoku", "node": "n2", "address": "ws://10.0.0.2:8765/"}
+        ]
+    )
     hub = here.hub
     assert isinstance(hub, ClusterHub)
     ann = connect(here, "Ann")

@@ -13,12 +13,13 @@ from gridhall.server.games.linkmatch import available_pairs
 from tests.cluster.nodes import cluster, finish_resumed_gomoku, last_view, next_owner, rejoin
 from tests.wsclient import WsClient
 
-pytest.importorskip("redis", reason="pip install \"gridhall[cluster]\"")
+pytest.importorskip("redis", reason='pip install "gridhall[cluster]"')
 pytestmark = pytest.mark.timeout(120)
 
 
 async def test_gomoku_on_a_killed_node_is_finished_on_another(
-        tmp_path: Path, redis_clean: str, fresh_db: str) -> None:
+    tmp_path: Path, redis_clean: str, fresh_db: str
+) -> None:
     async with AsyncExitStack() as stack:
         nodes = await stack.enter_async_context(cluster(tmp_path, redis_clean, fresh_db))
         owner = nodes[0]
@@ -43,9 +44,9 @@ async def test_gomoku_on_a_killed_node_is_finished_on_another(
         await finish_resumed_gomoku(a2, b2, room)
 
 
-
 async def test_coop_minesweeper_on_a_killed_node_is_finished_on_another(
-        tmp_path: Path, redis_clean: str, fresh_db: str) -> None:
+    tmp_path: Path, redis_clean: str, fresh_db: str
+) -> None:
     async with AsyncExitStack() as stack:
         nodes = await stack.enter_async_context(cluster(tmp_path, redis_clean, fresh_db))
         owner = nodes[1]
@@ -58,8 +59,9 @@ async def test_coop_minesweeper_on_a_killed_node_is_finished_on_another(
         await b.expect("state")
         await a.send("move", move={"action": "reveal", "x": 4, "y": 4})
         view = (await b.expect("moved", by=a.player))["view"]
-        x, y = next((x, y) for y, row in enumerate(view["rows"])
-                    for x, c in enumerate(row) if c == "#")
+        x, y = next(
+            (x, y) for y, row in enumerate(view["rows"]) for x, c in enumerate(row) if c == "#"
+        )
         await b.send("move", move={"action": "mark", "x": x, "y": y, "mark": "flag"})
         rows = (await a.expect("moved", by=b.player))["view"]["rows"]
         await owner.kill()
@@ -75,8 +77,9 @@ async def test_coop_minesweeper_on_a_killed_node_is_finished_on_another(
             view = last_view(a2)
             if any(m["type"] == "game-over" for m in a2.received):
                 break
-            x, y = next((x, y) for y, row in enumerate(view["rows"])
-                        for x, c in enumerate(row) if c == "#")
+            x, y = next(
+                (x, y) for y, row in enumerate(view["rows"]) for x, c in enumerate(row) if c == "#"
+            )
             await a2.send("move", move={"action": "reveal", "x": x, "y": y})
             msg = await a2.expect("moved")
             if msg["view"].get("lives_left") == 0 or "#" not in "".join(msg["view"]["rows"]):
@@ -86,14 +89,18 @@ async def test_coop_minesweeper_on_a_killed_node_is_finished_on_another(
 
 
 async def test_linkmatch_race_on_a_killed_node_is_finished_on_another(
-        tmp_path: Path, redis_clean: str, fresh_db: str) -> None:
+    tmp_path: Path, redis_clean: str, fresh_db: str
+) -> None:
     async with AsyncExitStack() as stack:
         nodes = await stack.enter_async_context(cluster(tmp_path, redis_clean, fresh_db))
         owner = nodes[2]
         a = await stack.enter_async_context(WsClient.connect(owner.url, "Ann"))
         b = await stack.enter_async_context(WsClient.connect(owner.url, "Bob"))
-        await a.send("create-room", game="linkmatch",
-                     options={"width": 4, "height": 4, "kinds": 2, "countdown": 0})
+        await a.send(
+            "create-room",
+            game="linkmatch",
+            options={"width": 4, "height": 4, "kinds": 2, "countdown": 0},
+        )
         room = (await a.expect("joined"))["room"]
         await b.send("join-room", room=room)
         await b.expect("state")

@@ -15,7 +15,7 @@ from tests.cluster.conftest import RedisServer
 from tests.cluster.nodes import cluster, next_owner, rejoin
 from tests.wsclient import WsClient
 
-pytest.importorskip("redis", reason="pip install \"gridhall[cluster]\"")
+pytest.importorskip("redis", reason='pip install "gridhall[cluster]"')
 pytestmark = pytest.mark.timeout(120)
 
 
@@ -38,7 +38,8 @@ async def play(a: WsClient, b: WsClient, x: int) -> None:
 
 
 async def test_a_paused_owner_is_refused_when_it_wakes(
-        tmp_path: Path, redis_clean: str, fresh_db: str) -> None:
+    tmp_path: Path, redis_clean: str, fresh_db: str
+) -> None:
     """SIGSTOP past the lease: another node takes the room; when the old owner runs
     again, the move it is sent is never accepted or shown, and its players are sent to
     find the room where it is now."""
@@ -69,7 +70,8 @@ async def test_a_paused_owner_is_refused_when_it_wakes(
 
 
 async def test_redis_lost_and_restarted_mid_game(
-        tmp_path: Path, redis_clean: str, fresh_db: str, redis_server: RedisServer) -> None:
+    tmp_path: Path, redis_clean: str, fresh_db: str, redis_server: RedisServer
+) -> None:
     async with AsyncExitStack() as stack:
         nodes = await stack.enter_async_context(cluster(tmp_path, redis_clean, fresh_db))
         owner = nodes[0]

@@ -16,15 +16,15 @@ from tests.e2e.test_admin_e2e import Admin, bound
 from tests.e2e.test_handshake_e2e import closed_with
 from tests.wsclient import WsClient
 
-pytest.importorskip("redis", reason="pip install \"gridhall[cluster]\"")
+pytest.importorskip("redis", reason='pip install "gridhall[cluster]"')
 pytestmark = pytest.mark.timeout(120)
 
 
 async def test_a_link_code_made_on_one_node_works_once_on_another(
-        tmp_path: Path, redis_clean: str, fresh_db: str) -> None:
+    tmp_path: Path, redis_clean: str, fresh_db: str
+) -> None:
     async with AsyncExitStack() as stack:
-        nodes = await stack.enter_async_context(cluster(tmp_path, redis_clean, fresh_db,
-                                                        count=2))
+        nodes = await stack.enter_async_context(cluster(tmp_path, redis_clean, fresh_db, count=2))
         ann = await stack.enter_async_context(WsClient.connect(nodes[0].url, "Ann"))
         code = (await ann.request("link-code", "link-code"))["code"]
         phone = await stack.enter_async_context(WsClient.connect(nodes[1].url))
@@ -43,19 +43,23 @@ ADMIN_TOKEN = "a-cluster-admin-token-for-the-tests"
 
 
 async def test_a_ban_made_on_one_node_holds_on_another(
-        tmp_path: Path, redis_clean: str, fresh_db: str) -> None:
+    tmp_path: Path, redis_clean: str, fresh_db: str
+) -> None:
     async with AsyncExitStack() as stack:
-        nodes = await stack.enter_async_context(cluster(
-            tmp_path, redis_clean, fresh_db, count=2, extra=("--admin-token", ADMIN_TOKEN)))
+        nodes = await stack.enter_async_context(
+            cluster(tmp_path, redis_clean, fresh_db, count=2, extra=("--admin-token", ADMIN_TOKEN))
+        )
         ann = await stack.enter_async_context(WsClient.connect(nodes[0].url, "Ann"))
         sock = bound("127.0.0.2")
         await asyncio.get_running_loop().sock_connect(sock, ("127.0.0.1", nodes[1].port))
-        ws = await stack.enter_async_context(connect(nodes[1].url, sock=sock,
-                                                     compression=None, max_size=None))
+        ws = await stack.enter_async_context(
+            connect(nodes[1].url, sock=sock, compression=None, max_size=None)
+        )
         eve = WsClient(ws)
         await eve.hello("Eve")
-        admin_ws = await stack.enter_async_context(connect(
-            f"ws://127.0.0.1:{nodes[0].port}/admin", compression=None, max_size=None))
+        admin_ws = await stack.enter_async_context(
+            connect(f"ws://127.0.0.1:{nodes[0].port}/admin", compression=None, max_size=None)
+        )
         page = Admin(admin_ws)
         assert (await page.hello(ADMIN_TOKEN))["type"] == "admin-welcome"
         await page.done("ban", player=ann.player, minutes=60, reason="cheating")

@@ -12,19 +12,18 @@ from gridhall.server.core.config import ServerConfig
 from tests.cluster.nodes import cluster
 from tests.wsclient import WsClient
 
-pytest.importorskip("redis", reason="pip install \"gridhall[cluster]\"")
+pytest.importorskip("redis", reason='pip install "gridhall[cluster]"')
 pytestmark = pytest.mark.timeout(120)
 
 
 async def test_the_rooms_one_address_holds_are_counted_over_the_cluster(
-        tmp_path: Path, redis_clean: str, fresh_db: str) -> None:
+    tmp_path: Path, redis_clean: str, fresh_db: str
+) -> None:
     cap = ServerConfig().max_rooms_per_address
     async with AsyncExitStack() as stack:
-        nodes = await stack.enter_async_context(cluster(tmp_path, redis_clean, fresh_db,
-                                                        count=2))
+        nodes = await stack.enter_async_context(cluster(tmp_path, redis_clean, fresh_db, count=2))
         for i in range(cap):  # half on each node, all from 127.0.0.1
-            host = await stack.enter_async_context(
-                WsClient.connect(nodes[i % 2].url, f"Host{i}"))
+            host = await stack.enter_async_context(WsClient.connect(nodes[i % 2].url, f"Host{i}"))
             await host.send("create-room", game="gomoku")
             await host.expect("joined")
         one_more = await stack.enter_async_context(WsClient.connect(nodes[1].url, "Eve"))
@@ -34,14 +33,15 @@ async def test_the_rooms_one_address_holds_are_counted_over_the_cluster(
 
 
 async def test_room_creations_per_address_are_rated_over_the_cluster(
-        tmp_path: Path, redis_clean: str, fresh_db: str) -> None:
+    tmp_path: Path, redis_clean: str, fresh_db: str
+) -> None:
     burst = ServerConfig().room_creation_burst
     async with AsyncExitStack() as stack:
-        nodes = await stack.enter_async_context(cluster(tmp_path, redis_clean, fresh_db,
-                                                        count=2))
+        nodes = await stack.enter_async_context(cluster(tmp_path, redis_clean, fresh_db, count=2))
         for i in range(burst):  # made and left at once, half on each node, all from
             host = await stack.enter_async_context(  # 127.0.0.1
-                WsClient.connect(nodes[i % 2].url, f"Host{i}"))
+                WsClient.connect(nodes[i % 2].url, f"Host{i}")
+            )
             await host.send("create-room", game="gomoku")
             await host.expect("joined")
             await host.send("leave-room")

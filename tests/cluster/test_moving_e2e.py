@@ -13,7 +13,7 @@ import pytest
 from tests.cluster.nodes import cluster, next_owner
 from tests.wsclient import WsClient
 
-pytest.importorskip("redis", reason="pip install \"gridhall[cluster]\"")
+pytest.importorskip("redis", reason='pip install "gridhall[cluster]"')
 pytestmark = pytest.mark.timeout(120)
 
 TAKEOVER = 60.0
@@ -30,7 +30,8 @@ async def hello_again(stack: AsyncExitStack, url: str, old: WsClient) -> WsClien
 
 
 async def test_players_back_during_a_takeover_land_in_their_seats(
-        tmp_path: Path, redis_clean: str, fresh_db: str) -> None:
+    tmp_path: Path, redis_clean: str, fresh_db: str
+) -> None:
     async with AsyncExitStack() as stack:
         nodes = await stack.enter_async_context(cluster(tmp_path, redis_clean, fresh_db))
         a = await stack.enter_async_context(WsClient.connect(nodes[0].url, "Ann"))

@@ -35,7 +35,7 @@ from tests.cluster.netns import SUBNET, Host, Lan, lan, unavailable
 from tests.cluster.nodes import Node, finish_resumed_gomoku, next_owner
 from tests.wsclient import WsClient
 
-pytest.importorskip("redis", reason="pip install \"gridhall[cluster]\"")
+pytest.importorskip("redis", reason='pip install "gridhall[cluster]"')
 pytestmark = pytest.mark.timeout(120)
 
 
@@ -68,14 +68,15 @@ def site(tmp_path: Path) -> Iterator[Site]:
         hosts = [net.host(f"node{i}") for i in range(3)]
         players = net.host("players")
         redis = RedisServer(redis_bin, tmp_path, host=db.address, run=db.run())
-        pg = PostgresServer(pg_bin, host=db.address, run=db.run(),
-                            clients=f"{SUBNET}.0/24")
+        pg = PostgresServer(pg_bin, host=db.address, run=db.run(), clients=f"{SUBNET}.0/24")
         nodes: list[Node] = []
         try:
             redis.start()
             pg.start()
-            nodes = [Node(tmp_path, f"node{i}", redis.url, pg.url(), host=h.address,
-                          run=h.run()) for i, h in enumerate(hosts)]
+            nodes = [
+                Node(tmp_path, f"node{i}", redis.url, pg.url(), host=h.address, run=h.run())
+                for i, h in enumerate(hosts)
+            ]
             yield Site(net, db, players, hosts, nodes)
         finally:
             for node in nodes:
@@ -86,8 +87,9 @@ def site(tmp_path: Path) -> Iterator[Site]:
 
 
 @asynccontextmanager
-async def player(host: Host, node: Node, name: str, old: WsClient | None = None
-                 ) -> AsyncIterator[WsClient]:
+async def player(
+    host: Host, node: Node, name: str, old: WsClient | None = None
+) -> AsyncIterator[WsClient]:
     """A websocket client on ``host`` connected to ``node``; with ``old``, it resumes
     ``old``'s identity by its token."""
     sock = host.socket_to(node.host, node.port)
@@ -96,8 +98,7 @@ async def player(host: Host, node: Node, name: str, old: WsClient | None = None
         if old is None:
             await client.hello(name)
         else:
-            seen = max((m["seq"] for m in old.received if "seq" in m and "room" in m),
-                       default=0)
+            seen = max((m["seq"] for m in old.received if "seq" in m and "room" in m), default=0)
             await client.send("hello", protocol=1, name=name, token=old.token, since=seen)
             assert (await client.expect("welcome"))["player"] == old.player
             client.player, client.token = old.player, old.token
@@ -133,8 +134,9 @@ async def started(stack: AsyncExitStack, site: Site) -> tuple[WsClient, WsClient
     return a, b, room
 
 
-async def finish(stack: AsyncExitStack, site: Site, heir: Node, a: WsClient,
-                 b: WsClient, room: str) -> None:
+async def finish(
+    stack: AsyncExitStack, site: Site, heir: Node, a: WsClient, b: WsClient, room: str
+) -> None:
     """Bob's node follows the room to its new owner for him (he gets its state without
     reconnecting); Ann resumes by token on a host that is still there; they finish the
     game, every move kept."""
@@ -162,13 +164,14 @@ async def test_a_host_cut_off_the_lan_loses_its_room_to_another_host(site: Site)
         await finish(stack, site, heir, a, b, room)
         assert site.nodes[0].proc.poll() is None  # it was not killed: it was lost
         site.net.plug(site.hosts[0])  # back on the LAN: it finds its lease gone
-        await logged_any(site.nodes[0], f"room {room}: another node owns it now",
-                         f"room {room}: its lease is held by another node")
+        await logged_any(
+            site.nodes[0],
+            f"room {room}: another node owns it now",
+            f"room {room}: its lease is held by another node",
+        )
 
 
-
-async def test_an_owner_cut_off_from_the_db_host_shows_no_move_it_cannot_store(
-        site: Site) -> None:
+async def test_an_owner_cut_off_from_the_db_host_shows_no_move_it_cannot_store(site: Site) -> None:
     """The partition case: node0 still reaches its players, but not Redis and
     PostgreSQL. The move Ann sends it then is never acknowledged; another host takes
     the room over, and when node0 is reached again its write is refused."""
@@ -181,8 +184,9 @@ async def test_an_owner_cut_off_from_the_db_host_shows_no_move_it_cannot_store(
         site.net.heal(site.hosts[0], site.db)
         # its commit, held while cut off, now reaches PostgreSQL and is refused (or,
         # were the link to fail it outright, fails): either way it lets the room go
-        await logged_any(site.nodes[0], f"room {room}: another node owns it now",
-                         "PostgreSQL failed a commit")
+        await logged_any(
+            site.nodes[0], f"room {room}: another node owns it now", "PostgreSQL failed a commit"
+        )
         with pytest.raises(ConnectionClosed):  # node0 lets Ann go, to resume elsewhere
             while True:
                 await a.recv()

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("psycopg", reason="pip install \"gridhall[cluster]\"")
+pytest.importorskip("psycopg", reason='pip install "gridhall[cluster]"')
 
 from gridhall.server.cluster.pg_store import JOURNAL, PgStore, pack_entry  # noqa: E402
 from gridhall.server.core.effects import Log, SaveIdentity, SaveRoom, SaveSnapshot  # noqa: E402
@@ -15,8 +15,18 @@ from gridhall.server.io.store import Store  # noqa: E402
 
 
 def row(code: str) -> dict[str, object]:
-    return {"code": code, "game": "gomoku", "options": {}, "creator": "p1", "private": False,
-            "password": None, "salt": None, "seed": 7, "address": "", "created_at": 1.0}
+    return {
+        "code": code,
+        "game": "gomoku",
+        "options": {},
+        "creator": "p1",
+        "private": False,
+        "password": None,
+        "salt": None,
+        "seed": 7,
+        "address": "",
+        "created_at": 1.0,
+    }
 
 
 def move(room: str, n: int) -> Log:
@@ -39,7 +49,8 @@ def journal(store: PgStore, room: str) -> list[int]:
 
 
 def test_a_new_room_is_owned_by_its_creator_under_epoch_one(
-        stores: tuple[PgStore, PgStore]) -> None:
+    stores: tuple[PgStore, PgStore],
+) -> None:
     a, b = stores
     created: list[tuple[str, int]] = []
     a.on_created = lambda room, epoch: created.append((room, epoch))
@@ -55,8 +66,14 @@ def test_a_stale_owner_is_refused_and_writes_nothing(stores: tuple[PgStore, PgSt
     a.on_lost = lost.append
     a.write([SaveRoom("R1", row("R1")), move("R1", 1), SaveRoom("R2", row("R2"))])
     assert b.claim("R1", None, previous=("a", 1)) == 2  # b takes R1 over
-    a.write([move("R1", 2), SaveSnapshot("R1", 2, {"x": 1}), move("R2", 1),
-             SaveIdentity("p1", "h1", "Ann", None, None)])
+    a.write(
+        [
+            move("R1", 2),
+            SaveSnapshot("R1", 2, {"x": 1}),
+            move("R2", 1),
+            SaveIdentity("p1", "h1", "Ann", None, None),
+        ]
+    )
     assert lost == ["R1"] and "R1" not in a.epochs
     saved = b.load_room("R1")
     assert saved is not None and saved.snapshot is None and journal(b, "R1") == [1]
@@ -66,14 +83,15 @@ def test_a_stale_owner_is_refused_and_writes_nothing(stores: tuple[PgStore, PgSt
     assert journal(a, "R1") == [1, 2]
 
 
-def test_the_fence_is_in_the_journal_statement_itself(
-        stores: tuple[PgStore, PgStore]) -> None:
+def test_the_fence_is_in_the_journal_statement_itself(stores: tuple[PgStore, PgStore]) -> None:
     """Even without the row lock, a stale epoch's insert writes 0 rows."""
     a, b = stores
     a.write([SaveRoom("R1", row("R1"))])
     assert b.claim("R1", None, previous=("a", 1)) == 2
-    cur = a.pg.execute(JOURNAL, {"room": "R1", "epoch": 1, "seqs": [1],
-                                 "entries": [pack_entry({"k": "tick", "t": 1.0})]})
+    cur = a.pg.execute(
+        JOURNAL,
+        {"room": "R1", "epoch": 1, "seqs": [1], "entries": [pack_entry({"k": "tick", "t": 1.0})]},
+    )
     assert cur.rowcount == 0 and journal(b, "R1") == []
 
 
@@ -87,7 +105,8 @@ def test_a_takeover_is_a_compare_and_set(stores: tuple[PgStore, PgStore]) -> Non
 
 
 def test_one_process_alone_restores_every_room_under_a_new_epoch(
-        fresh_db: str, tmp_path: Path) -> None:
+    fresh_db: str, tmp_path: Path
+) -> None:
     first = PgStore(fresh_db, Store(tmp_path / "a.db"), node="single")
     first.write([SaveRoom("R1", row("R1")), move("R1", 1)])
     first.close()
@@ -99,7 +118,8 @@ def test_one_process_alone_restores_every_room_under_a_new_epoch(
 
 
 def test_a_failed_commit_writes_nothing_and_lets_its_rooms_go(
-        stores: tuple[PgStore, PgStore]) -> None:
+    stores: tuple[PgStore, PgStore],
+) -> None:
     """PostgreSQL drops the node's connection mid-game: that turn is not stored, so its
     rooms are let go at once (their players closed before the turn's frames go out);
     the node connects again and can take them back under a new epoch."""

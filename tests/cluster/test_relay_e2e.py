@@ -13,12 +13,13 @@ from websockets.exceptions import ConnectionClosed
 from tests.cluster.nodes import cluster, finish_resumed_gomoku, next_owner, rejoin
 from tests.wsclient import WsClient
 
-pytest.importorskip("redis", reason="pip install \"gridhall[cluster]\"")
+pytest.importorskip("redis", reason='pip install "gridhall[cluster]"')
 pytestmark = pytest.mark.timeout(120)
 
 
-async def cross_node_gomoku(stack: AsyncExitStack, host: str, guest: str
-                            ) -> tuple[WsClient, WsClient, str]:
+async def cross_node_gomoku(
+    stack: AsyncExitStack, host: str, guest: str
+) -> tuple[WsClient, WsClient, str]:
     a = await stack.enter_async_context(WsClient.connect(host, "Ann"))
     b = await stack.enter_async_context(WsClient.connect(guest, "Bob"))
     await a.send("create-room", game="gomoku")
@@ -30,7 +31,8 @@ async def cross_node_gomoku(stack: AsyncExitStack, host: str, guest: str
 
 
 async def test_players_on_two_nodes_play_one_room_to_the_end(
-        tmp_path: Path, redis_clean: str, fresh_db: str) -> None:
+    tmp_path: Path, redis_clean: str, fresh_db: str
+) -> None:
     async with AsyncExitStack() as stack:
         nodes = await stack.enter_async_context(cluster(tmp_path, redis_clean, fresh_db))
         a, b, room = await cross_node_gomoku(stack, nodes[0].url, nodes[1].url)
@@ -49,7 +51,8 @@ async def test_players_on_two_nodes_play_one_room_to_the_end(
 
 
 async def test_the_owner_killed_with_players_on_two_nodes(
-        tmp_path: Path, redis_clean: str, fresh_db: str) -> None:
+    tmp_path: Path, redis_clean: str, fresh_db: str
+) -> None:
     async with AsyncExitStack() as stack:
         nodes = await stack.enter_async_context(cluster(tmp_path, redis_clean, fresh_db))
         a, b, room = await cross_node_gomoku(stack, nodes[0].url, nodes[1].url)
@@ -68,10 +71,12 @@ async def test_the_owner_killed_with_players_on_two_nodes(
 
 
 async def test_connections_per_address_are_counted_over_the_cluster(
-        tmp_path: Path, redis_clean: str, fresh_db: str) -> None:
+    tmp_path: Path, redis_clean: str, fresh_db: str
+) -> None:
     async with AsyncExitStack() as stack:
-        nodes = await stack.enter_async_context(cluster(
-            tmp_path, redis_clean, fresh_db, extra=("--max-connections-per-address", "2")))
+        nodes = await stack.enter_async_context(
+            cluster(tmp_path, redis_clean, fresh_db, extra=("--max-connections-per-address", "2"))
+        )
         await stack.enter_async_context(WsClient.connect(nodes[0].url, "Ann"))
         await stack.enter_async_context(WsClient.connect(nodes[1].url, "Bob"))
         third = await stack.enter_async_context(WsClient.connect(nodes[2].url))

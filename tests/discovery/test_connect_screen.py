@@ -54,7 +54,9 @@ async def test_connect_screen_lists_found_servers_and_enter_joins_one() -> None:
             found = app.query_one("#found", OptionList)
             await until(pilot, lambda: any(s.name == name for s in app.found), "the server listed")
             index = next(i for i, s in enumerate(app.found) if s.name == name)
-            assert f"{name}  127.0.0.1:4567 · 0 rooms open" in str(found.get_option_at_index(index).prompt)
+            assert f"{name}  127.0.0.1:4567 · 0 rooms open" in str(
+                found.get_option_at_index(index).prompt
+            )
             assert "press enter" in str(app.query_one("#found-note", Label).render())
             found.focus()
             found.highlighted = index
@@ -84,7 +86,8 @@ async def test_connect_screen_takes_a_typed_address_and_refuses_a_bad_one() -> N
 
 
 def test_the_server_is_remembered_only_after_it_answered(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("GRIDHALL_CONFIG_DIR", str(tmp_path))
     config.save(config.Config(name="Ann", server="home:8765"))
     listener = cli.remember_when_connected("typo-host:8765")
@@ -97,7 +100,8 @@ def test_the_server_is_remembered_only_after_it_answered(
 
 
 def test_find_says_what_to_do_when_nothing_answers(
-        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.setattr("gridhall.client.discovery.find", lambda wait: ([], None))
     assert cli.find_servers() == 1
     out = capsys.readouterr().out

@@ -76,31 +76,39 @@ async def test_an_advertised_server_is_found_with_name_version_and_rooms() -> No
             assert found is not None
             assert (found.host, found.port, found.address) == ("127.0.0.1", 4321, "127.0.0.1:4321")
             assert found.protocol == PROTOCOL_VERSION and found.compatible
-            await until(lambda: getattr(named(browser, name), "rooms", None) == 2,
-                        "the room count set before the announcement")  # fmt: skip
+            await until(
+                lambda: getattr(named(browser, name), "rooms", None) == 2,
+                "the room count set before the announcement",
+            )
             assert "2 rooms open" in named(browser, name).describe()  # type: ignore[union-attr]
 
 
 async def test_the_room_count_follows_the_servers_public_rooms(
-        make_server: Callable[..., Any]) -> None:  # fmt: skip
+    make_server: Callable[..., Any],
+) -> None:
     server = await make_server()
     name = unique_name()
     with browsing() as browser:
         async with advertised(name, server.port) as advertiser:
             advertiser.watch(lambda: server_cli.public_rooms(server), every=0.1)
-            await until(lambda: getattr(named(browser, name), "rooms", None) == 0,
-                        "the server with no rooms")  # fmt: skip
+            await until(
+                lambda: getattr(named(browser, name), "rooms", None) == 0,
+                "the server with no rooms",
+            )
             url = f"ws://127.0.0.1:{server.port}/"
             async with WsClient.connect(url, "Ann") as ann, WsClient.connect(url, "Bob") as bob:
                 await ann.send("create-room", game="gomoku", options={})
                 await ann.expect("state")
-                await until(lambda: getattr(named(browser, name), "rooms", None) == 1,
-                            "one room counted")  # fmt: skip
+                await until(
+                    lambda: getattr(named(browser, name), "rooms", None) == 1, "one room counted"
+                )
                 await bob.send("create-room", game="gomoku", options={}, private=True)
                 await bob.expect("state")
                 await ann.send("leave-room")
-                await until(lambda: getattr(named(browser, name), "rooms", None) == 0,
-                            "a private room is not counted, a room left empty is gone")  # fmt: skip
+                await until(
+                    lambda: getattr(named(browser, name), "rooms", None) == 0,
+                    "a private room is not counted, a room left empty is gone",
+                )
 
 
 async def test_a_server_that_stops_leaves_the_list() -> None:
@@ -117,8 +125,10 @@ async def test_a_server_that_stops_leaves_the_list() -> None:
 
 
 async def test_advertising_that_fails_is_a_warning_and_the_server_goes_on(
-        make_server: Callable[..., Any], monkeypatch: pytest.MonkeyPatch,
-        caplog: pytest.LogCaptureFixture) -> None:  # fmt: skip
+    make_server: Callable[..., Any],
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     import zeroconf.asyncio
 
     def no_network(*args: Any, **kwargs: Any) -> Any:
@@ -129,8 +139,10 @@ async def test_advertising_that_fails_is_a_warning_and_the_server_goes_on(
     advertiser = Advertiser("hall", server.port, LOOPBACK)
     with caplog.at_level(logging.WARNING, logger="gridhall.discovery"):
         advertiser.start()
-        await until(lambda: advertiser._task is not None and advertiser._task.done(),
-                    "the failed registration")  # fmt: skip
+        await until(
+            lambda: advertiser._task is not None and advertiser._task.done(),
+            "the failed registration",
+        )
         advertiser.set_rooms(3)  # nothing to update, nothing raised
         await advertiser.close()
     assert "LAN discovery is off" in caplog.text and "Network is unreachable" in caplog.text
@@ -141,7 +153,8 @@ async def test_advertising_that_fails_is_a_warning_and_the_server_goes_on(
 
 
 def test_without_an_address_to_advertise_on_discovery_is_off_with_a_warning(
-        caplog: pytest.LogCaptureFixture) -> None:  # fmt: skip
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     with caplog.at_level(logging.WARNING, logger="gridhall.discovery"):
         Advertiser("hall", 8765, []).start()  # returns before touching the event loop
     assert "no network address to advertise on" in caplog.text
@@ -155,9 +168,25 @@ class ServerProcess:
 
     def __init__(self, db: Path, name: str, *flags: str) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "gridhall.server", "--host", "127.0.0.1", "--port", "0",
-             "--db", str(db), "--name", name, "--log-level", "WARNING", *flags],
-            stdout=subprocess.PIPE, text=True)  # fmt: skip
+            [
+                sys.executable,
+                "-m",
+                "gridhall.server",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                "0",
+                "--db",
+                str(db),
+                "--name",
+                name,
+                "--log-level",
+                "WARNING",
+                *flags,
+            ],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
         self.lines: list[str] = []
 
     async def read_announcement(self) -> list[str]:
@@ -194,8 +223,13 @@ async def server_process(db: Path, name: str, *flags: str) -> AsyncIterator[Serv
 
 def run_find() -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "GRIDHALL_DISCOVERY_INTERFACES": "127.0.0.1"}
-    return subprocess.run([sys.executable, "-m", "gridhall.client.cli", "--find"], env=env,
-                          capture_output=True, text=True, timeout=WAIT)  # fmt: skip
+    return subprocess.run(
+        [sys.executable, "-m", "gridhall.client.cli", "--find"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=WAIT,
+    )
 
 
 async def test_server_advertise_flag_and_gridhall_find_print_the_server(tmp_path: Path) -> None:
@@ -212,8 +246,10 @@ async def test_server_advertise_flag_and_gridhall_find_print_the_server(tmp_path
 
 async def test_no_discovery_flag_keeps_the_server_off_the_list(tmp_path: Path) -> None:
     hidden, shown = unique_name(), unique_name()
-    async with server_process(tmp_path / "a.db", hidden, "--no-discovery") as quiet, \
-            server_process(tmp_path / "b.db", shown, "--advertise", "127.0.0.1"):  # fmt: skip
+    async with (
+        server_process(tmp_path / "a.db", hidden, "--no-discovery") as quiet,
+        server_process(tmp_path / "b.db", shown, "--advertise", "127.0.0.1"),
+    ):
         assert not any("Advertised" in line for line in quiet.lines)
         with browsing() as browser:
             # The advertised one shows up, so the browser works; the other never does.
@@ -227,6 +263,7 @@ def test_advertise_takes_ipv4_addresses_only(capsys: pytest.CaptureFixture[str])
     with pytest.raises(SystemExit):
         server_cli.build_parser().parse_args(["--advertise", "kitchen"])
     assert "'kitchen' is not an IPv4 address" in capsys.readouterr().err
-    args = server_cli.build_parser().parse_args(["--advertise", "127.0.0.1", "--advertise",
-                                                 "10.0.0.2"])  # fmt: skip
+    args = server_cli.build_parser().parse_args(
+        ["--advertise", "127.0.0.1", "--advertise", "10.0.0.2"]
+    )
     assert args.advertise == ["127.0.0.1", "10.0.0.2"]

@@ -21,8 +21,14 @@ WAIT = 30.0
 
 
 async def test_the_connect_screen_shows_a_markup_name_as_text() -> None:
-    evil = FoundServer(key="evil._gridhall._tcp.local.", name=EVIL, host="127.0.0.1",
-                       port=4567, protocol=None, rooms=1)  # fmt: skip
+    evil = FoundServer(
+        key="evil._gridhall._tcp.local.",
+        name=EVIL,
+        host="127.0.0.1",
+        port=4567,
+        protocol=None,
+        rooms=1,
+    )
     app = ConnectApp("localhost:8765", Browser(interfaces=["127.0.0.1"]))
     async with app.run_test(size=(100, 30)) as pilot:
         app.show_servers([evil])
@@ -37,7 +43,8 @@ async def test_the_connect_screen_shows_a_markup_name_as_text() -> None:
 
 @pytest.mark.usefixtures("loopback_multicast")
 async def test_find_prints_an_announced_name_without_control_characters(
-        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     tag = uuid.uuid4().hex[:8]
     # zeroconf refuses control characters in the instance label; a hostile announcer puts
     # them in the TXT record's name, which is what clients list

@@ -25,9 +25,22 @@ from tests.e2e.test_handshake_e2e import closed_with
 from tests.wsclient import WsClient
 
 DEADLINE = 30.0
-STATUS_KEYS = {"players", "connections", "spectators", "rooms", "rooms_by_game",
-               "messages_per_second", "refusals", "commit_p50_ms", "commit_p99_ms",
-               "worker_queue", "worker_busy", "memory_bytes", "database_bytes", "uptime_s"}
+STATUS_KEYS = {
+    "players",
+    "connections",
+    "spectators",
+    "rooms",
+    "rooms_by_game",
+    "messages_per_second",
+    "refusals",
+    "commit_p50_ms",
+    "commit_p99_ms",
+    "worker_queue",
+    "worker_busy",
+    "memory_bytes",
+    "database_bytes",
+    "uptime_s",
+}
 
 
 def admin_url(server: GameServer) -> str:
@@ -97,8 +110,9 @@ def bound(address: str) -> socket.socket:
 
 
 @asynccontextmanager
-async def player_from(server: GameServer, address: str, name: str,
-                      token: str | None = None) -> AsyncIterator[WsClient]:
+async def player_from(
+    server: GameServer, address: str, name: str, token: str | None = None
+) -> AsyncIterator[WsClient]:
     """A player whose connection comes from ``address`` (any of 127.0.0.0/8)."""
     sock = bound(address)
     await asyncio.get_running_loop().sock_connect(sock, ("127.0.0.1", server.port))
@@ -108,8 +122,7 @@ async def player_from(server: GameServer, address: str, name: str,
         yield client
 
 
-async def http(server: GameServer, path: str, address: str = "127.0.0.1"
-               ) -> tuple[int, bytes]:
+async def http(server: GameServer, path: str, address: str = "127.0.0.1") -> tuple[int, bytes]:
     """One plain GET; the status and the body."""
     sock = bound(address)
     await asyncio.get_running_loop().sock_connect(sock, ("127.0.0.1", server.port))
@@ -143,8 +156,10 @@ def admin_page() -> Iterator[bytes]:
 
 # -- getting in -----------------------------------------------------------------------
 
+
 async def test_the_start_up_output_prints_the_admin_link_with_the_token(
-        make_server: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    make_server: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
     server: GameServer = await make_server(admin_token="a-fixed-token-for-the-test")
     cli.announce(server)
     lines = [ln for ln in capsys.readouterr().out.splitlines() if "/admin" in ln]
@@ -152,7 +167,8 @@ async def test_the_start_up_output_prints_the_admin_link_with_the_token(
 
 
 async def test_the_page_is_served_to_allowed_peers_and_hidden_from_others(
-        make_server: Any, admin_page: bytes) -> None:
+    make_server: Any, admin_page: bytes
+) -> None:
     server: GameServer = await make_server()
     assert await http(server, "/admin") == (200, admin_page)
     server.admin.peer_allowed = lambda address: address == "127.0.0.2"  # type: ignore[method-assign]
@@ -188,13 +204,15 @@ async def test_no_token_or_a_wrong_one_is_refused_and_closed(make_server: Any) -
         await ws.send(p.encode_map({"type": "hello", "protocol": 1, "name": "Ann"}))
         assert p.decode_map(await ws.recv())["code"] == "bad-message"
         assert (await closed_with(ws))[0] == 1008
-    refused = [row for row in server.store.admin.recent_audit() if
-               row["action"] == "sign-in-refused"]
+    refused = [
+        row for row in server.store.admin.recent_audit() if row["action"] == "sign-in-refused"
+    ]
     assert len(refused) == 3
 
 
-async def test_a_page_that_says_nothing_is_closed(make_server: Any,
-                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_page_that_says_nothing_is_closed(
+    make_server: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(admin_channel, "HELLO_TIMEOUT", 0.2)
     server: GameServer = await make_server()
     async with connect(admin_url(server)) as ws:
@@ -214,7 +232,8 @@ async def test_wrong_tokens_are_rate_limited_per_address(make_server: Any) -> No
 
 
 async def test_a_signed_in_page_gets_the_status_and_bad_requests_change_nothing(
-        make_server: Any) -> None:
+    make_server: Any,
+) -> None:
     server: GameServer = await make_server()
     async with WsClient.connect(game_url(server), "Ann") as ann, admin(server) as page:
         await ann.send("create-room", game="gomoku")
@@ -227,39 +246,50 @@ async def test_a_signed_in_page_gets_the_status_and_bad_requests_change_nothing(
         assert status["figures"]["rooms_by_game"] == {"gomoku": 1}
         [line] = status["rooms"]
         assert line["room"] == room and line["game"] == "gomoku" and line["host"] == "Ann"
-        assert line["members"] == [{"player": ann.player, "name": "Ann", "role": "player",
-                                    "bot": None, "connected": True, "address": "127.0.0.1"}]
-        assert status["players"] == [{"player": ann.player, "name": "Ann",
-                                      "address": "127.0.0.1", "room": room}]
+        assert line["members"] == [
+            {
+                "player": ann.player,
+                "name": "Ann",
+                "role": "player",
+                "bot": None,
+                "connected": True,
+                "address": "127.0.0.1",
+            }
+        ]
+        assert status["players"] == [
+            {"player": ann.player, "name": "Ann", "address": "127.0.0.1", "room": room}
+        ]
         keys = {s["key"] for s in status["settings"]}
         assert {"chat_days", "max_rooms"} <= keys
         assert all(s["value"] != server.admin.token for s in status["settings"])
         assert status["retention"]["chat_days"] == 30.0
-        for fields in ({"action": "explode"}, {"action": "close-room"},
-                       {"action": "close-room", "room": 7},
-                       {"action": "ban", "address": "127.0.0.9", "player": ann.player,
-                        "minutes": 5},
-                       {"action": "ban", "address": "not an address", "minutes": 5},
-                       {"action": "ban", "address": "127.0.0.9", "minutes": 0},
-                       {"action": "announce", "text": ""},
-                       {"action": "announce", "text": "x" * 501},
-                       {"action": "announce", "text": "bell\x07"},
-                       {"action": "retention", "settings": {"max_rooms": 3}},
-                       {"action": "retention", "settings": {"chat_days": -1}},
-                       {"action": "retention", "settings": {"chat_rows": 10**19}},
-                       {"action": "retention", "settings": {"chat_days": True}},
-                       {"action": "retention", "settings": {"games_mb": "7"}},
-                       {"action": "retention", "settings": [1]},
-                       {"action": "ban", "player": ["x"], "minutes": 5},
-                       {"action": "close-room", "room": room, "reason": {"a": 1}},
-                       {"action": None}, {"action": ["close-room"]},
-                       {"action": "unban", "ban": True},
-                       {"action": "unban", "ban": 99}):
+        for fields in (
+            {"action": "explode"},
+            {"action": "close-room"},
+            {"action": "close-room", "room": 7},
+            {"action": "ban", "address": "127.0.0.9", "player": ann.player, "minutes": 5},
+            {"action": "ban", "address": "not an address", "minutes": 5},
+            {"action": "ban", "address": "127.0.0.9", "minutes": 0},
+            {"action": "announce", "text": ""},
+            {"action": "announce", "text": "x" * 501},
+            {"action": "announce", "text": "bell\x07"},
+            {"action": "retention", "settings": {"max_rooms": 3}},
+            {"action": "retention", "settings": {"chat_days": -1}},
+            {"action": "retention", "settings": {"chat_rows": 10**19}},
+            {"action": "retention", "settings": {"chat_days": True}},
+            {"action": "retention", "settings": {"games_mb": "7"}},
+            {"action": "retention", "settings": [1]},
+            {"action": "ban", "player": ["x"], "minutes": 5},
+            {"action": "close-room", "room": room, "reason": {"a": 1}},
+            {"action": None},
+            {"action": ["close-room"]},
+            {"action": "unban", "ban": True},
+            {"action": "unban", "ban": 99},
+        ):
             answer = await page.act(**fields)
             assert answer["type"] == "error" and answer["code"] == "bad-message", fields
         assert (await page.act("close-room", room="NOROOM"))["code"] == "no-such-room"
-        assert (await page.act("remove-player", player="p00000000"))["code"] == \
-            "no-such-player"
+        assert (await page.act("remove-player", player="p00000000"))["code"] == "no-such-player"
         await page.ws.send(b"\xc1not msgpack")
         assert (await page.expect("error"))["code"] == "bad-message"
         await page.ws.send(p.encode_map({"type": "hello", "id": 77}))
@@ -271,11 +301,15 @@ async def test_a_signed_in_page_gets_the_status_and_bad_requests_change_nothing(
 
 # -- actions --------------------------------------------------------------------------
 
+
 async def test_closing_a_room_tells_its_members_why_and_drops_it(make_server: Any) -> None:
     server: GameServer = await make_server()
     url = game_url(server)
-    async with WsClient.connect(url, "Ann") as ann, WsClient.connect(url, "Bob") as bob, \
-            admin(server) as page:
+    async with (
+        WsClient.connect(url, "Ann") as ann,
+        WsClient.connect(url, "Bob") as bob,
+        admin(server) as page,
+    ):
         await ann.send("create-room", game="gomoku")
         room = (await ann.expect("joined"))["room"]
         await bob.send("join-room", room=room, role="spectator")
@@ -283,8 +317,12 @@ async def test_closing_a_room_tells_its_members_why_and_drops_it(make_server: An
         status = await page.done("close-room", room=room.lower(), reason="closing time")
         for client in (ann, bob):
             closed = await client.expect("room-closed")
-            assert closed == {"type": "room-closed", "room": room, "seq": closed["seq"],
-                              "reason": "closing time"}
+            assert closed == {
+                "type": "room-closed",
+                "room": room,
+                "seq": closed["seq"],
+                "reason": "closing time",
+            }
             left = await client.recv()
             assert left["type"] == "left" and left["player"] == client.player
             assert left["reason"] == "closed" and left["seq"] == closed["seq"]
@@ -296,12 +334,14 @@ async def test_closing_a_room_tells_its_members_why_and_drops_it(make_server: An
     assert audit[0]["action"] == "close-room" and audit[0]["detail"]["room"] == room
 
 
-async def test_removing_a_player_closes_their_connection_and_they_leave(
-        make_server: Any) -> None:
+async def test_removing_a_player_closes_their_connection_and_they_leave(make_server: Any) -> None:
     server: GameServer = await make_server()
     url = game_url(server)
-    async with WsClient.connect(url, "Ann") as ann, WsClient.connect(url, "Bob") as bob, \
-            admin(server) as page:
+    async with (
+        WsClient.connect(url, "Ann") as ann,
+        WsClient.connect(url, "Bob") as bob,
+        admin(server) as page,
+    ):
         await ann.send("create-room", game="gomoku")
         room = (await ann.expect("joined"))["room"]
         await bob.send("join-room", room=room)
@@ -315,10 +355,14 @@ async def test_removing_a_player_closes_their_connection_and_they_leave(
 
 
 async def test_a_banned_address_is_refused_at_the_handshake_and_on_the_page(
-        make_server: Any) -> None:
+    make_server: Any,
+) -> None:
     server: GameServer = await make_server()
-    async with player_from(server, "127.0.0.2", "Eve") as eve, \
-            player_from(server, "127.0.0.3", "Ann") as ann, admin(server) as page:
+    async with (
+        player_from(server, "127.0.0.2", "Eve") as eve,
+        player_from(server, "127.0.0.3", "Ann") as ann,
+        admin(server) as page,
+    ):
         status = await page.done("ban", address="127.0.0.2", minutes=60, reason="spam")
         [ban] = status["bans"]
         assert ban["address"] == "127.0.0.2" and ban["reason"] == "spam"
@@ -337,8 +381,7 @@ async def test_a_banned_address_is_refused_at_the_handshake_and_on_the_page(
     assert (await http(server, "/", "127.0.0.3"))[0] == 200
 
 
-async def test_a_banned_player_is_refused_at_hello_even_after_a_restart(
-        make_server: Any) -> None:
+async def test_a_banned_player_is_refused_at_hello_even_after_a_restart(make_server: Any) -> None:
     server: GameServer = await make_server()
     async with WsClient.connect(game_url(server), "Eve") as eve, admin(server) as page:
         token, player = eve.token, eve.player
@@ -349,8 +392,9 @@ async def test_a_banned_player_is_refused_at_hello_even_after_a_restart(
 
     server = await make_server()
     async with connect(game_url(server)) as ws:
-        await ws.send(p.encode_map({"type": "hello", "protocol": 1, "name": "Eve",
-                                    "token": token, "id": 4}))
+        await ws.send(
+            p.encode_map({"type": "hello", "protocol": 1, "name": "Eve", "token": token, "id": 4})
+        )
         error = p.decode_map(await ws.recv())
         assert error["type"] == "error" and error["code"] == "banned" and error["re"] == 4
         assert "banned from this server until" in error["message"]
@@ -375,12 +419,16 @@ async def test_a_server_stopping_closes_an_open_admin_page_too(make_server: Any)
 
 
 async def test_an_announcement_reaches_every_connected_client(
-        make_server: Any, caplog: pytest.LogCaptureFixture) -> None:
+    make_server: Any, caplog: pytest.LogCaptureFixture
+) -> None:
     caplog.set_level(logging.INFO, "gridhall.admin")
     server: GameServer = await make_server()
     url = game_url(server)
-    async with WsClient.connect(url, "Ann") as ann, WsClient.connect(url, "Bob") as bob, \
-            admin(server) as page:
+    async with (
+        WsClient.connect(url, "Ann") as ann,
+        WsClient.connect(url, "Bob") as bob,
+        admin(server) as page,
+    ):
         await ann.send("create-room", game="gomoku")
         await ann.expect("state")
         await page.done("announce", text="  Server restarts at noon <b>!</b>  ")
@@ -395,11 +443,9 @@ async def test_an_announcement_reaches_every_connected_client(
 async def test_retention_changes_apply_now_and_survive_a_restart(make_server: Any) -> None:
     server: GameServer = await make_server()
     async with admin(server) as page:
-        status = await page.done("retention", settings={"chat_rows_per_room": 7,
-                                                        "games_days": 10})
+        status = await page.done("retention", settings={"chat_rows_per_room": 7, "games_days": 10})
         assert status["retention"]["chat_rows_per_room"] == 7
-        assert {"key": "games_days", "value": 10.0, "source": "admin page"} in \
-            status["settings"]
+        assert {"key": "games_days", "value": 10.0, "source": "admin page"} in status["settings"]
     assert server.store.pruner.limits.chat_rows_per_room == 7
     assert server.store.pruner.limits.games_days == 10.0
     await server.close()

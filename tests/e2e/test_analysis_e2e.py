@@ -10,27 +10,56 @@ from gridhall.server.io.app import GameServer
 from tests.conftest import url_of
 from tests.wsclient import WsClient, gomoku_pair
 
-MISSED = [(6, 7), (5, 7), (7, 7), (9, 3), (8, 7), (0, 14), (9, 4), (14, 14), (9, 5), (14, 0),
-          (9, 6), (0, 0), (1, 1), (9, 7), (2, 2)]
+MISSED = [
+    (6, 7),
+    (5, 7),
+    (7, 7),
+    (9, 3),
+    (8, 7),
+    (0, 14),
+    (9, 4),
+    (14, 14),
+    (9, 5),
+    (14, 0),
+    (9, 6),
+    (0, 0),
+    (1, 1),
+    (9, 7),
+    (2, 2),
+]
 """Black's 13th stone (1, 1) misses the double four at (9, 7), which White then takes."""
 BUDGET = 0.05
 
 
-def stored_game(server: GameServer, game: str = "gomoku",
-                moves: list[tuple[int, int]] | None = None) -> int:
+def stored_game(
+    server: GameServer, game: str = "gomoku", moves: list[tuple[int, int]] | None = None
+) -> int:
     """Store a finished game directly (as a room's end does) and return its id."""
-    record: dict[str, Any] = {"moves": [list(m) for m in (moves or MISSED)],
-                              "colors": {"p1": "black", "p2": "white"}, "log": []}
-    players = [{"player": "p1", "name": "Ann", "seat": 0}, {"player": "p2", "name": "Bob",
-                                                             "seat": 1}]
-    server.store.save_game("ROOM", game, {"size": 15, "rule": "freestyle"}, players,
-                           {"winner": "p2", "reason": "resign"}, record, time.time() - 60,
-                           time.time())
+    record: dict[str, Any] = {
+        "moves": [list(m) for m in (moves or MISSED)],
+        "colors": {"p1": "black", "p2": "white"},
+        "log": [],
+    }
+    players = [
+        {"player": "p1", "name": "Ann", "seat": 0},
+        {"player": "p2", "name": "Bob", "seat": 1},
+    ]
+    server.store.save_game(
+        "ROOM",
+        game,
+        {"size": 15, "rule": "freestyle"},
+        players,
+        {"winner": "p2", "reason": "resign"},
+        record,
+        time.time() - 60,
+        time.time(),
+    )
     return server.store.recent_games(1)[0].id
 
 
 async def test_a_played_game_is_analysed_and_its_missed_vcf_marked_with_the_best_move(
-        make_server: Callable[..., Any]) -> None:
+    make_server: Callable[..., Any],
+) -> None:
     server: GameServer = await make_server(analysis_budget=BUDGET)
     url = url_of(server)
     async with gomoku_pair(url) as (a, b, _room):
@@ -66,7 +95,8 @@ async def test_a_played_game_is_analysed_and_its_missed_vcf_marked_with_the_best
 
 
 async def test_an_analysis_is_stored_once_and_served_after_a_restart(
-        make_server: Callable[..., Any]) -> None:
+    make_server: Callable[..., Any],
+) -> None:
     server: GameServer = await make_server(analysis_budget=BUDGET)
     game_id = stored_game(server, moves=MISSED[:4])
     async with WsClient.connect(url_of(server), "Cy") as c:
@@ -82,7 +112,8 @@ async def test_an_analysis_is_stored_once_and_served_after_a_restart(
 
 
 async def test_only_gomoku_games_are_analysed_and_unknown_ids_are_no_game(
-        make_server: Callable[..., Any]) -> None:
+    make_server: Callable[..., Any],
+) -> None:
     server: GameServer = await make_server(analysis_budget=BUDGET)
     mines = stored_game(server, game="minesweeper")
     async with WsClient.connect(url_of(server), "Cy") as c:

@@ -8,11 +8,17 @@ from typing import Any
 from gridhall.server.io.app import GameServer
 from tests.wsclient import WsClient, gomoku_pair
 
-BY_EVENT = {"move": ("moved", "by"), "chat": ("chat", "from"),
-            "player-info": ("player-info", "player"), "resign": ("resigned", "player"),
-            "play-again": ("play-again", "from"), "agree-again": ("agree-again", "from"),
-            "decline-again": ("decline-again", "from"), "offer": ("offer", "from"),
-            "answer": ("answer", "from")}
+BY_EVENT = {
+    "move": ("moved", "by"),
+    "chat": ("chat", "from"),
+    "player-info": ("player-info", "player"),
+    "resign": ("resigned", "player"),
+    "play-again": ("play-again", "from"),
+    "agree-again": ("agree-again", "from"),
+    "decline-again": ("decline-again", "from"),
+    "offer": ("offer", "from"),
+    "answer": ("answer", "from"),
+}
 
 
 def url(server: GameServer) -> str:
@@ -38,8 +44,11 @@ def contiguous(client: WsClient, room: str) -> list[int]:
     """The ``seq`` of every event ``client`` got from ``room`` (snapshots left out)."""
     seqs: list[int] = []
     for msg in client.received:
-        if msg.get("room") == room and "seq" in msg and not (
-                msg["type"] == "state" and seqs and msg["seq"] == seqs[-1]):
+        if (
+            msg.get("room") == room
+            and "seq" in msg
+            and not (msg["type"] == "state" and seqs and msg["seq"] == seqs[-1])
+        ):
             seqs.append(msg["seq"])
     return seqs
 

@@ -23,7 +23,8 @@ def folded(client: WsClient) -> RoomCopy:
 
 
 async def test_a_loss_on_time_shows_the_losers_clock_at_zero_on_both_screens(
-        server_url: str) -> None:  # fmt: skip
+    server_url: str,
+) -> None:
     clock = {"minutes": 0.05, "increment": 0}  # 3 s: black (Ann) lets it run out
     async with gomoku_pair(server_url, {"clock": clock}) as (ann, bob, _room):
         for client in (ann, bob):

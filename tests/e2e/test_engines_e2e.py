@@ -21,14 +21,16 @@ FAKE = str(Path(__file__).parent.parent / "fixtures" / "pbrain_fake.py")
 
 
 def engines(log: Path) -> tuple[tuple[str, tuple[str, ...]], ...]:
-    return (("fake", (sys.executable, FAKE, "--log", str(log))),
-            ("broken", (sys.executable, "-c", "import sys; sys.exit(3)")),
-            ("missing", ("/nonexistent/pbrain-missing",)))
+    return (
+        ("fake", (sys.executable, FAKE, "--log", str(log))),
+        ("broken", (sys.executable, "-c", "import sys; sys.exit(3)")),
+        ("missing", ("/nonexistent/pbrain-missing",)),
+    )
 
 
 async def test_a_person_plays_the_fake_engine_and_broken_ones_are_not_offered(
-        make_server: Callable[..., Any], tmp_path: Path, caplog: pytest.LogCaptureFixture
-        ) -> None:
+    make_server: Callable[..., Any], tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     log = tmp_path / "fake.log"
     with caplog.at_level(logging.INFO, logger="gridhall.engines"):
         server: GameServer = await make_server(engines=engines(log), ai_budget=0.5)
@@ -47,8 +49,9 @@ async def test_a_person_plays_the_fake_engine_and_broken_ones_are_not_offered(
     async with WsClient.connect(url_of(server), "Ann") as a:
         await a.send("create-room", game="gomoku", options={"ai": "engine:broken"}, id=1)
         assert (await a.expect("error", re=1))["code"] == "bad-message"
-        await a.send("create-room", game="gomoku", options={"ai": "engine:fake",
-                                                            "clock": "5+3"}, id=2)
+        await a.send(
+            "create-room", game="gomoku", options={"ai": "engine:fake", "clock": "5+3"}, id=2
+        )
         state = await a.expect("state", status="playing")
         bot = state["players"][1]
         assert bot["bot"] == "engine:fake"
@@ -64,7 +67,8 @@ async def test_a_person_plays_the_fake_engine_and_broken_ones_are_not_offered(
 
 
 async def test_without_engines_the_description_is_the_packaged_one(
-        make_server: Callable[..., Any]) -> None:
+    make_server: Callable[..., Any],
+) -> None:
     server: GameServer = await make_server()
     _, _, body = await get(server, "/games.json")
     ai = next(f for f in json.loads(body)["games"]["gomoku"]["form"] if f["key"] == "ai")
@@ -75,7 +79,8 @@ async def test_without_engines_the_description_is_the_packaged_one(
 
 
 async def test_an_engine_that_dies_when_asked_for_a_move_is_replaced_by_the_hard_engine(
-        make_server: Callable[..., Any]) -> None:
+    make_server: Callable[..., Any],
+) -> None:
     """It answered at start (START, ABOUT) so it is offered; every move it fails on is
     played by the hard engine instead, and the game goes on."""
     dying = (("dying", (sys.executable, FAKE, "--die-after", "0")),)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from gridhall.server.io.app import GameServer
 from gridhall.server.bots.seat import run_bridge
+from gridhall.server.io.app import GameServer
 from tests.wsclient import WsClient, gomoku_pair
 
 
@@ -42,8 +42,7 @@ async def test_the_computer_takes_seat_one_and_answers_every_move(server_url: st
         assert len(opening["view"]["moves"]) == 1
 
 
-async def test_a_renju_foul_is_refused_with_its_name_and_the_game_goes_on(
-        server_url: str) -> None:
+async def test_a_renju_foul_is_refused_with_its_name_and_the_game_goes_on(server_url: str) -> None:
     async with gomoku_pair(server_url, {"rule": "renju"}) as (a, b, _room):
         black = [(7, 7), (8, 7), (6, 8), (6, 9)]
         white = [(0, 0), (14, 0), (0, 14), (14, 14)]
@@ -64,12 +63,19 @@ async def test_a_renju_foul_is_refused_with_its_name_and_the_game_goes_on(
 
 
 async def test_an_external_pbrain_engine_plays_a_whole_game_through_the_bridge(
-        make_server: Any) -> None:
+    make_server: Any,
+) -> None:
     server = await make_server()
     engine = [sys.executable, "-m", "gridhall.server.pbrain"]
-    results = await run_bridge(url(server), engine, "Engine", None,
-                               {"size": 15, "rule": "standard", "ai": "easy"}, games=1,
-                               timeout_turn_ms=200)
+    results = await run_bridge(
+        url(server),
+        engine,
+        "Engine",
+        None,
+        {"size": 15, "rule": "standard", "ai": "easy"},
+        games=1,
+        timeout_turn_ms=200,
+    )
     assert len(results) == 1
     assert results[0]["reason"] in ("five", "draw")
     games = server.store.recent_games()

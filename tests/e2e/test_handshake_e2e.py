@@ -30,8 +30,9 @@ def url(server: GameServer) -> str:
     return f"ws://127.0.0.1:{server.port}/"
 
 
-async def raw(server: GameServer, address: str = "127.0.0.1"
-              ) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+async def raw(
+    server: GameServer, address: str = "127.0.0.1"
+) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
     """A TCP connection to the server from ``address`` (any of 127.0.0.0/8)."""
     sock = socket.socket()
     sock.bind((address, 0))
@@ -58,15 +59,15 @@ async def until(condition: Any, what: str) -> None:
 
 
 @asynccontextmanager
-async def ws_from(server: GameServer, address: str, **kwargs: Any
-                  ) -> AsyncIterator[ClientConnection]:
+async def ws_from(
+    server: GameServer, address: str, **kwargs: Any
+) -> AsyncIterator[ClientConnection]:
     """A WebSocket connection from ``address``."""
     sock = socket.socket()
     sock.bind((address, 0))
     sock.setblocking(False)
     await asyncio.get_running_loop().sock_connect(sock, ("127.0.0.1", server.port))
-    async with connect(url(server), sock=sock, compression=None, max_size=None,
-                       **kwargs) as ws:
+    async with connect(url(server), sock=sock, compression=None, max_size=None, **kwargs) as ws:
         yield ws
 
 
@@ -89,8 +90,10 @@ async def say_hello(ws: ClientConnection, name: str) -> dict[str, Any]:
 
 # -- sockets before the handshake ------------------------------------------------------
 
+
 async def test_a_request_head_past_the_byte_limit_is_cut_before_the_timeout(
-        make_server: Any) -> None:
+    make_server: Any,
+) -> None:
     server = await make_server(max_request_head=4096, handshake_timeout=600.0)
     reader, writer = await raw(server)
     try:
@@ -107,7 +110,8 @@ async def test_a_request_head_past_the_byte_limit_is_cut_before_the_timeout(
 
 
 async def test_slow_sockets_from_one_address_are_capped_and_a_new_player_connects(
-        make_server: Any) -> None:
+    make_server: Any,
+) -> None:
     server = await make_server(max_handshakes_per_address=3, handshake_timeout=600.0)
     async with AsyncExitStack() as stack:
         readers = []
@@ -119,8 +123,7 @@ async def test_slow_sockets_from_one_address_are_capped_and_a_new_player_connect
         reads = [asyncio.create_task(cut(r)) for r in readers]
         done: set[asyncio.Task[bytes]] = set()
         while len(done) < 3:
-            finished, _ = await asyncio.wait(set(reads) - done,
-                                             return_when=asyncio.FIRST_COMPLETED)
+            finished, _ = await asyncio.wait(set(reads) - done, return_when=asyncio.FIRST_COMPLETED)
             done |= finished
         assert [t.result() for t in done] == [b""] * len(done)
         assert server.handshakes.gate.by_address["127.0.0.2"] == 3
@@ -131,8 +134,9 @@ async def test_slow_sockets_from_one_address_are_capped_and_a_new_player_connect
 
 
 async def test_past_the_total_the_oldest_pending_socket_makes_room(make_server: Any) -> None:
-    server = await make_server(max_handshakes=2, max_handshakes_per_address=2,
-                               handshake_timeout=600.0)
+    server = await make_server(
+        max_handshakes=2, max_handshakes_per_address=2, handshake_timeout=600.0
+    )
     oldest, first_writer = await raw(server, "127.0.0.2")
     first_writer.write(b"GET / HTTP/1.1\r\n")
     await until(lambda: len(server.handshakes.gate) == 1, "the first socket to wait")
@@ -146,7 +150,8 @@ async def test_past_the_total_the_oldest_pending_socket_makes_room(make_server: 
 
 
 async def test_the_server_raises_its_open_files_limit_and_fits_its_caps_to_it(
-        make_server: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    make_server: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from gridhall.server.io import fdlimit
 
     limits = {"now": (256, 4096)}
@@ -194,8 +199,8 @@ async def test_a_burst_of_connects_fits_in_the_kernels_queue(make_server: Any) -
 
 # -- connections before hello -------------------------------------------------------------
 
-async def test_a_connection_that_never_says_hello_is_closed_with_a_reason(
-        make_server: Any) -> None:
+
+async def test_a_connection_that_never_says_hello_is_closed_with_a_reason(make_server: Any) -> None:
     server = await make_server(hello_timeout=0.05)
     async with ws_from(server, "127.0.0.2") as idle:
         code, reason = await closed_with(idle)
@@ -217,7 +222,8 @@ async def test_a_refused_hello_does_not_count_as_one(make_server: Any) -> None:
 
 
 async def test_idle_connections_from_one_address_are_capped_and_others_still_join(
-        make_server: Any) -> None:
+    make_server: Any,
+) -> None:
     server = await make_server(max_unwelcomed_per_address=2, hello_timeout=600.0)
     async with ws_from(server, "127.0.0.2"), ws_from(server, "127.0.0.2"):
         await until(lambda: len(server.unwelcomed) == 2, "both idle connections")
@@ -232,8 +238,7 @@ async def test_idle_connections_from_one_address_are_capped_and_others_still_joi
 
 
 async def test_past_the_total_the_oldest_idle_connection_makes_room(make_server: Any) -> None:
-    server = await make_server(max_unwelcomed=2, max_unwelcomed_per_address=2,
-                               hello_timeout=600.0)
+    server = await make_server(max_unwelcomed=2, max_unwelcomed_per_address=2, hello_timeout=600.0)
     async with ws_from(server, "127.0.0.2") as oldest, ws_from(server, "127.0.0.3"):
         await until(lambda: len(server.unwelcomed) == 2, "both idle connections")
         async with ws_from(server, "127.0.0.4") as newcomer:
@@ -243,6 +248,7 @@ async def test_past_the_total_the_oldest_idle_connection_makes_room(make_server:
 
 
 # -- other origins ----------------------------------------------------------------------------
+
 
 async def test_a_page_from_another_site_is_refused_with_403(make_server: Any) -> None:
     server = await make_server()
@@ -269,8 +275,10 @@ async def test_the_servers_own_page_and_listed_origins_connect(make_server: Any)
 
 # -- HTTP methods and headers ----------------------------------------------------------------
 
-async def http(server: GameServer, method: str, path: str = "/"
-               ) -> tuple[int, dict[str, str], bytes]:
+
+async def http(
+    server: GameServer, method: str, path: str = "/"
+) -> tuple[int, dict[str, str], bytes]:
     """One raw HTTP/1.1 request; the server closes the connection after answering."""
     reader, writer = await raw(server)
     writer.write(f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())

@@ -34,8 +34,7 @@ async def non_reader(server: GameServer) -> AsyncIterator[ClientConnection]:
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
     sock.setblocking(False)
     await asyncio.get_running_loop().sock_connect(sock, ("127.0.0.1", server.port))
-    async with connect(url(server), sock=sock, max_queue=1, max_size=None,
-                       compression=None) as ws:
+    async with connect(url(server), sock=sock, max_queue=1, max_size=None, compression=None) as ws:
         yield ws
 
 
@@ -49,15 +48,19 @@ async def until(condition: Any, what: str) -> None:
 
 
 async def test_a_slow_reader_is_dropped_with_1008_and_freed_without_the_gc(
-        make_server: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    server = await make_server(send_queue_bytes=256 * 1024, rate_per_second=500.0,
-                               rate_burst=500, snapshots_per_second=500.0,
-                               snapshot_burst=500)
+    make_server: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    server = await make_server(
+        send_queue_bytes=256 * 1024,
+        rate_per_second=500.0,
+        rate_burst=500,
+        snapshots_per_second=500.0,
+        snapshot_burst=500,
+    )
     closes: list[tuple[int, str, int]] = []
     close = Connection.close
 
-    def record(self: Connection, code: int = 1000, reason: str = "",
-               flush: bool = True) -> None:
+    def record(self: Connection, code: int = 1000, reason: str = "", flush: bool = True) -> None:
         closes.append((code, reason, self.queued))
         close(self, code, reason, flush)
 
@@ -65,17 +68,24 @@ async def test_a_slow_reader_is_dropped_with_1008_and_freed_without_the_gc(
     gc.disable()
     try:
         async with WsClient.connect(url(server), "Ann") as ann:
-            await ann.send("create-room", game="minesweeper",
-                           options={"width": 200, "height": 200, "mines": 8000})
+            await ann.send(
+                "create-room",
+                game="minesweeper",
+                options={"width": 200, "height": 200, "mines": 8000},
+            )
             room = (await ann.expect("joined"))["room"]
             async with non_reader(server) as slow:
                 await slow.send(p.encode_map({"type": "hello", "protocol": 1, "name": "Slow"}))
-                await slow.send(p.encode_map({"type": "join-room", "room": room,
-                                              "role": "spectator"}))
+                await slow.send(
+                    p.encode_map({"type": "join-room", "room": room, "role": "spectator"})
+                )
                 await until(lambda: len(server.sessions) == 2, "the spectator to join")
-                [conn] = [c for c in server.connections
-                          if server.sessions.get(ann.player) is None
-                          or server.sessions[ann.player].link is not c]
+                [conn] = [
+                    c
+                    for c in server.connections
+                    if server.sessions.get(ann.player) is None
+                    or server.sessions[ann.player].link is not c
+                ]
                 gone = weakref.ref(conn)
                 del conn
                 for _ in range(2000):  # each sync queues a ~40 KB snapshot
@@ -92,12 +102,12 @@ async def test_a_slow_reader_is_dropped_with_1008_and_freed_without_the_gc(
         gc.enable()
 
 
-async def test_a_hint_on_a_huge_board_is_answered_from_the_worker_pool(
-        make_server: Any) -> None:
+async def test_a_hint_on_a_huge_board_is_answered_from_the_worker_pool(make_server: Any) -> None:
     server = await make_server()
     async with WsClient.connect(url(server), "Ann") as ann:
-        await ann.send("create-room", game="minesweeper",
-                       options={"width": 200, "height": 200, "mines": 8000})
+        await ann.send(
+            "create-room", game="minesweeper", options={"width": 200, "height": 200, "mines": 8000}
+        )
         await ann.expect("state")
         await ann.send("move", move={"action": "reveal", "x": 100, "y": 100})
         await ann.expect("moved", timeout=DEADLINE)
@@ -118,8 +128,10 @@ async def test_a_hint_on_a_huge_board_is_answered_from_the_worker_pool(
 
 async def test_a_private_room_answers_guesses_and_backs_off(make_server: Any) -> None:
     server = await make_server()
-    async with WsClient.connect(url(server), "Ann") as ann, \
-            WsClient.connect(url(server), "Bob") as bob:
+    async with (
+        WsClient.connect(url(server), "Ann") as ann,
+        WsClient.connect(url(server), "Bob") as bob,
+    ):
         await ann.send("create-room", game="gomoku", password="sesame")
         room = (await ann.expect("joined"))["room"]
         codes = []
@@ -136,7 +148,8 @@ async def test_a_private_room_answers_guesses_and_backs_off(make_server: Any) ->
 
 
 async def test_an_address_opening_connections_too_fast_gets_429_with_retry_after(
-        make_server: Any) -> None:
+    make_server: Any,
+) -> None:
     server = await make_server(connect_burst=2, connects_per_second=0.01)
     async with WsClient.connect(url(server), "Ann"), WsClient.connect(url(server), "Bob"):
         with pytest.raises(InvalidStatus) as info:

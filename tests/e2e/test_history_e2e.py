@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from gridhall.server import cli
-from gridhall.server.io.app import GameServer
 from gridhall.server.games.minesweeper import deduce
+from gridhall.server.io.app import GameServer
 from tests.conftest import url_of
 from tests.wsclient import WsClient
 
@@ -57,7 +57,7 @@ async def board_cleared_together(a: WsClient, b: WsClient) -> tuple[int, list[st
         await player.send("move", move={"action": "reveal", "x": cell[0], "y": cell[1]})
         view = (await player.expect("moved", by=player.player))["view"]
         clicks += 1
-        names = ["Ann", "Bob"][:min(clicks, 2)]
+        names = ["Ann", "Bob"][: min(clicks, 2)]
         if view["revealed"] == 36 - 4:
             break
         safe, _ = deduce(view["rows"], 4)
@@ -79,8 +79,8 @@ async def gomoku(a: WsClient, b: WsClient, options: dict[str, Any]) -> None:
 
 
 async def test_history_tells_each_games_end_and_length_in_its_own_words(
-        make_server: Callable[..., Any], tmp_path: Path,
-        capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    make_server: Callable[..., Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     server: GameServer = await make_server()
     url = url_of(server)
     async with WsClient.connect(url, "Ann") as a, WsClient.connect(url, "Bob") as b:

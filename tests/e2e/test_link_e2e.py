@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from gridhall.server.io.app import GameServer
-
 from tests.conftest import url_of
 from tests.wsclient import WsClient
 
@@ -20,7 +19,8 @@ async def link_hello(client: WsClient, code: str, name: str = "Phone") -> dict[s
 
 
 async def test_device_b_becomes_device_a_and_both_tokens_work_after_a_restart(
-        make_server: Any) -> None:
+    make_server: Any,
+) -> None:
     server: GameServer = await make_server()
     url = url_of(server)
     async with WsClient.connect(url, "Ann") as laptop:

@@ -29,8 +29,11 @@ def keys_anywhere(value: Any) -> set[str]:
 
 async def test_race_won_by_following_hints_and_boards_stay_private(server: GameServer) -> None:
     url = url_of(server)
-    async with WsClient.connect(url, "Ann") as a, WsClient.connect(url, "Bob") as b, \
-            WsClient.connect(url, "Cat") as c:
+    async with (
+        WsClient.connect(url, "Ann") as a,
+        WsClient.connect(url, "Bob") as b,
+        WsClient.connect(url, "Cat") as c,
+    ):
         await a.send("create-room", game="linkmatch", options=OPTIONS)
         room = (await a.expect("joined"))["room"]
         await a.expect("state", status="waiting")
@@ -92,8 +95,7 @@ async def test_race_won_by_following_hints_and_boards_stay_private(server: GameS
 async def test_countdown_then_start_and_late_joiner_watches(server: GameServer) -> None:
     url = url_of(server)
     async with WsClient.connect(url, "Ann") as a, WsClient.connect(url, "Dan") as d:
-        await a.send("create-room", game="linkmatch",
-                     options={**OPTIONS, "countdown": 0.5})
+        await a.send("create-room", game="linkmatch", options={**OPTIONS, "countdown": 0.5})
         room = (await a.expect("joined"))["room"]
         await a.send("start")
         state = await a.expect("state", status="playing")
@@ -101,16 +103,16 @@ async def test_countdown_then_start_and_late_joiner_watches(server: GameServer) 
         await a.send("move", move={"action": "hint"})  # refused until the race starts
         while (reply := await a.recv())["type"] not in ("error", "moved"):
             pass
-        started = any(m["type"] == "notice" and m["event"] == "race-start"
-                      for m in a.received[:-1])  # fmt: skip
+        started = any(m["type"] == "notice" and m["event"] == "race-start" for m in a.received[:-1])
         if reply["type"] == "error":  # (a busy machine may let the countdown end first)
             assert reply["code"] == "not-playing" and not started
             notice = await a.expect("notice")
             assert notice["event"] == "race-start"
         else:
             assert started and "hint" in reply["view"]
-        fresh = next((m for m in a.received if m["type"] == "state" and m["seq"] > state["seq"]),
-                     None) or await a.expect("state")
+        fresh = next(
+            (m for m in a.received if m["type"] == "state" and m["seq"] > state["seq"]), None
+        ) or await a.expect("state")
         assert "starts_in" not in fresh["view"]
 
         await d.send("join-room", room=room)

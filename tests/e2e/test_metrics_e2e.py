@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
+from gridhall.server.core.admin_access import FREE_FAILURES, AdminAccess
 from gridhall.server.io import app
 from gridhall.server.io.app import GameServer
-from gridhall.server.core.admin_access import FREE_FAILURES, AdminAccess
 from gridhall.server.io.metrics import bearer, refusal
 from tests.wsclient import TIMEOUT, WsClient
 
@@ -22,8 +22,9 @@ def url(server: GameServer) -> str:
     return f"ws://127.0.0.1:{server.port}/"
 
 
-async def http_get(server: GameServer, path: str, headers: dict[str, str] | None = None,
-                   method: str = "GET") -> tuple[int, dict[str, str], bytes]:
+async def http_get(
+    server: GameServer, path: str, headers: dict[str, str] | None = None, method: str = "GET"
+) -> tuple[int, dict[str, str], bytes]:
     """One raw HTTP/1.1 request; the server closes the connection after answering."""
     reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
     extra = "".join(f"{k}: {v}\r\n" for k, v in (headers or {}).items())
@@ -50,14 +51,14 @@ async def scrape(server: GameServer) -> tuple[Samples, dict[str, str]]:
 
 
 def by_label(samples: Samples, name: str, label: str) -> dict[str, float]:
-    return {dict(labels)[label]: value for (n, labels), value in samples.items()
-            if n == name and value}
+    return {
+        dict(labels)[label]: value for (n, labels), value in samples.items() if n == name and value
+    }
 
 
 async def test_metrics_count_exactly_what_a_scripted_session_did(make_server: Any) -> None:
     server = await make_server(metrics=True)
-    async with WsClient.connect(url(server), "Ann") as a, \
-            WsClient.connect(url(server), "Bob") as b:
+    async with WsClient.connect(url(server), "Ann") as a, WsClient.connect(url(server), "Bob") as b:
         await a.send("create-room", game="gomoku", id=1)
         room = (await a.expect("joined"))["room"]
         await b.send("join-room", room=room, id=2)
@@ -80,8 +81,13 @@ async def test_metrics_count_exactly_what_a_scripted_session_did(make_server: An
         assert samples["gridhall_connections_total", ()] == 2
         assert samples["gridhall_connections", ()] == 2
         assert by_label(samples, "gridhall_messages_received_total", "type") == {
-            "hello": 2, "create-room": 1, "join-room": 1, "move": 4, "chat": 1,
-            "list-rooms": 2}
+            "hello": 2,
+            "create-room": 1,
+            "join-room": 1,
+            "move": 4,
+            "chat": 1,
+            "list-rooms": 2,
+        }
         sent = by_label(samples, "gridhall_messages_sent_total", "type")
         assert sum(sent.values()) == len(a.frames) + len(b.frames)
         assert sent["welcome"] == 2 and sent["moved"] == 6 and sent["chat"] == 2
@@ -99,8 +105,7 @@ async def test_metrics_count_exactly_what_a_scripted_session_did(make_server: An
         assert types["gridhall_worker_wait_seconds"] == "histogram"
 
 
-async def test_made_up_message_types_and_codes_cannot_grow_the_label_set(
-        make_server: Any) -> None:
+async def test_made_up_message_types_and_codes_cannot_grow_the_label_set(make_server: Any) -> None:
     server = await make_server(metrics=True, max_bad_messages=1000)
     async with WsClient.connect(url(server), "Ann") as a:
         for n in range(30):
@@ -127,15 +132,20 @@ async def test_head_gets_the_headers_and_other_methods_405(make_server: Any) -> 
 
 
 async def test_a_remote_peer_needs_the_admin_token(
-        make_server: Any, monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    make_server: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     server = await make_server(metrics=True, admin_token="t" * 32)
     monkeypatch.setattr(app, "_peer", lambda connection: "192.0.2.7")  # seen as remote
-    for headers in ({}, {"Authorization": "Bearer " + "x" * 32},
-                    {"Authorization": "Basic " + "t" * 32}):
+    for headers in (
+        {},
+        {"Authorization": "Bearer " + "x" * 32},
+        {"Authorization": "Basic " + "t" * 32},
+    ):
         status, _, body = await http_get(server, "/metrics", headers)
         assert status == 403 and b"gridhall_" not in body, headers
-    status, headers, body = await http_get(server, "/metrics",
-                                           {"Authorization": "Bearer " + "t" * 32})
+    status, headers, body = await http_get(
+        server, "/metrics", {"Authorization": "Bearer " + "t" * 32}
+    )
     assert status == 200 and b"gridhall_connections_total 0.0" in body
     assert headers["content-type"].startswith("text/plain")
 
@@ -166,7 +176,8 @@ def test_bearer_reads_the_token_of_an_authorization_header() -> None:
 
 
 def test_the_server_starts_without_prometheus_client_unless_metrics_is_asked_for(
-        monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Any
+) -> None:
     import builtins
 
     real_import = builtins.__import__
@@ -186,9 +197,9 @@ def test_the_server_starts_without_prometheus_client_unless_metrics_is_asked_for
         GameServer(ServerConfig(db=str(tmp_path / "b.db"), metrics=True))
 
 
-
 async def test_a_move_that_needs_a_worker_job_counts_the_job_and_its_round_trip(
-        make_server: Any) -> None:
+    make_server: Any,
+) -> None:
     server = await make_server(metrics=True)
     async with WsClient.connect(url(server), "Ann") as a:
         await a.send("create-room", game="minesweeper", options={})

@@ -13,8 +13,9 @@ from gridhall.server.core import lobby
 from gridhall.server.games.minesweeper import deduce
 from tests.wsclient import WsClient
 
-pytestmark = pytest.mark.skipif("minesweeper" not in lobby.registry(),
-                                reason="the server does not host minesweeper yet")
+pytestmark = pytest.mark.skipif(
+    "minesweeper" not in lobby.registry(), reason="the server does not host minesweeper yet"
+)
 
 Cell = tuple[int, int]
 
@@ -22,8 +23,11 @@ Cell = tuple[int, int]
 @asynccontextmanager
 async def coop_trio(url: str, options: dict[str, Any]) -> AsyncIterator[list[WsClient]]:
     """Three welcomed clients seated in one new Minesweeper room."""
-    async with WsClient.connect(url, "Ann") as a, WsClient.connect(url, "Bob") as b, \
-            WsClient.connect(url, "Cat") as c:
+    async with (
+        WsClient.connect(url, "Ann") as a,
+        WsClient.connect(url, "Bob") as b,
+        WsClient.connect(url, "Cat") as c,
+    ):
         await a.send("create-room", game="minesweeper", options=options)
         room = (await a.expect("joined"))["room"]
         await a.expect("state", status="playing")
@@ -56,8 +60,7 @@ def last_view(client: WsClient) -> dict[str, Any]:
 
 def mines_in(view: dict[str, Any]) -> set[Cell]:
     """Mines as the game-over view shows them (every one is *, X or F then)."""
-    return {(x, y) for y, row in enumerate(view["rows"]) for x, ch in enumerate(row)
-            if ch in "*XF"}
+    return {(x, y) for y, row in enumerate(view["rows"]) for x, ch in enumerate(row) if ch in "*XF"}
 
 
 def assert_no_leak(clients: list[WsClient], mines: set[Cell]) -> None:
@@ -82,8 +85,7 @@ def assert_no_leak(clients: list[WsClient], mines: set[Cell]) -> None:
                 assert not any(re.search(rf"\b{x}, {y}\b", msg["message"]) for x, y in mines)
 
 
-async def test_three_players_clear_an_intermediate_board_with_the_solver(
-        server_url: str) -> None:
+async def test_three_players_clear_an_intermediate_board_with_the_solver(server_url: str) -> None:
     options = {"preset": "intermediate", "no_guess": True}
     async with coop_trio(server_url, options) as clients:
         a = clients[0]
@@ -147,12 +149,16 @@ def _wrong_flag_chord(rows: list[str], mines: int) -> tuple[Cell, list[Cell]] | 
         for x, ch in enumerate(row):
             if not ch.isdigit() or ch == "0":
                 continue
-            around = [(i, j) for j in range(y - 1, y + 2) for i in range(x - 1, x + 2)
-                      if 0 <= i < width and 0 <= j < height and rows[j][i] == "#"]
+            around = [
+                (i, j)
+                for j in range(y - 1, y + 2)
+                for i in range(x - 1, x + 2)
+                if 0 <= i < width and 0 <= j < height and rows[j][i] == "#"
+            ]
             wrong = [cell for cell in around if cell in safe]
             if wrong and len(around) > int(ch):
                 rest = [cell for cell in around if cell != wrong[0]]
-                return (x, y), [wrong[0], *rest[:int(ch) - 1]]
+                return (x, y), [wrong[0], *rest[: int(ch) - 1]]
     return None
 
 

@@ -17,7 +17,6 @@ import pytest
 from gridhall import protocol as p
 from gridhall.client.messages import Connection, Event
 from gridhall.client.session import Session
-
 from tests.client.test_client_session import FAST, WAIT, until
 
 
@@ -26,10 +25,24 @@ class Node:
 
     def __init__(self, db: Path, *peers: str) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "gridhall.server", "--host", "127.0.0.1", "--port", "0",
-             "--db", str(db), "--log-level", "WARNING", "--no-discovery",
-             *(arg for peer in peers for arg in ("--peer", peer))],
-            stdout=subprocess.PIPE, text=True)
+            [
+                sys.executable,
+                "-m",
+                "gridhall.server",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                "0",
+                "--db",
+                str(db),
+                "--log-level",
+                "WARNING",
+                "--no-discovery",
+                *(arg for peer in peers for arg in ("--peer", peer)),
+            ],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
         assert self.proc.stdout is not None
         line = self.proc.stdout.readline()  # "... listening on port N"
         self.url = f"ws://127.0.0.1:{int(line.rsplit(' ', 1)[1])}/"
@@ -55,8 +68,7 @@ def nodes(tmp_path: Path) -> Iterator[tuple[Node, Node]]:
         b.stop()
 
 
-async def test_a_client_reaches_the_peer_when_its_node_is_killed(
-        nodes: tuple[Node, Node]) -> None:
+async def test_a_client_reaches_the_peer_when_its_node_is_killed(nodes: tuple[Node, Node]) -> None:
     a, b = nodes
     ann = Session(a.url, "ann", backoff=FAST)
     seen: list[Event] = []
@@ -73,8 +85,7 @@ async def test_a_client_reaches_the_peer_when_its_node_is_killed(
         welcomes = [m for m in seen if isinstance(m, p.Welcome)]
         assert len(welcomes) == 2 and welcomes[-1].player != first  # a new player on b
         assert ann.room is None and ann.nodes == []  # b's lobby; b lists no other node
-        tried = [m.address for m in seen if isinstance(m, Connection)
-                 and m.status == "connecting"]
+        tried = [m.address for m in seen if isinstance(m, Connection) and m.status == "connecting"]
         assert tried[-2:] == [a.url, b.url]
         ann.submit(p.ListRooms())
         await until(lambda: any(isinstance(m, p.Rooms) for m in seen))

@@ -25,8 +25,9 @@ async def client_from(server: GameServer, address: str, name: str) -> AsyncItera
     sock.bind((address, 0))
     sock.setblocking(False)
     await asyncio.get_running_loop().sock_connect(sock, ("127.0.0.1", server.port))
-    async with connect(f"ws://127.0.0.1:{server.port}/", sock=sock, compression=None,
-                       max_size=None) as ws:
+    async with connect(
+        f"ws://127.0.0.1:{server.port}/", sock=sock, compression=None, max_size=None
+    ) as ws:
         client = WsClient(ws)
         await client.hello(name)
         yield client
@@ -39,17 +40,18 @@ async def answer(client: WsClient, type_: str, **match: Any) -> dict[str, Any]:
     while True:
         msg = await client.recv(max(0.01, end - loop.time()))
         if msg["type"] == "error" or (
-                msg["type"] == type_ and all(msg.get(k) == v for k, v in match.items())):
+            msg["type"] == type_ and all(msg.get(k) == v for k, v in match.items())
+        ):
             return msg
 
 
 async def test_another_addresss_computers_never_delay_joins_reveals_or_race_starts(
-        make_server: Any) -> None:
+    make_server: Any,
+) -> None:
     server: GameServer = await make_server(ai_workers=2, max_jobs=4, ai_budget=3.0)
     async with AsyncExitStack() as stack:
         for n in range(4):  # hard computers from one address, each thinking or queued
-            attacker = await stack.enter_async_context(
-                client_from(server, "127.0.0.2", f"Hard{n}"))
+            attacker = await stack.enter_async_context(client_from(server, "127.0.0.2", f"Hard{n}"))
             await attacker.send("create-room", game="gomoku", options={"ai": "hard"})
             await attacker.expect("state", status="playing")
             await attacker.send("move", move={"x": 7, "y": 7})
@@ -72,8 +74,11 @@ async def test_another_addresss_computers_never_delay_joins_reveals_or_race_star
         await me.send("leave-room")
         await me.expect("left")
 
-        await me.send("create-room", game="linkmatch",
-                      options={"width": 4, "height": 4, "kinds": 2, "countdown": 0})
+        await me.send(
+            "create-room",
+            game="linkmatch",
+            options={"width": 4, "height": 4, "kinds": 2, "countdown": 0},
+        )
         await me.expect("state", status="waiting")
         await me.send("start", id=3)
         assert (await answer(me, "state", status="playing"))["type"] == "state"

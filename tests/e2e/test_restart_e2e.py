@@ -27,10 +27,27 @@ class ServerProcess:
 
     def __init__(self, db: Path, loop: str = "auto") -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "gridhall.server", "--host", "127.0.0.1", "--port", "0",
-             "--db", str(db), "--log-level", "WARNING", "--ai-budget", "0.2",
-             "--no-discovery", "--loop", loop],
-            stdout=subprocess.PIPE, text=True)
+            [
+                sys.executable,
+                "-m",
+                "gridhall.server",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                "0",
+                "--db",
+                str(db),
+                "--log-level",
+                "WARNING",
+                "--ai-budget",
+                "0.2",
+                "--no-discovery",
+                "--loop",
+                loop,
+            ],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
         self.port = 0
         self.loop = ""
         """The event loop the server says it runs on."""
@@ -86,8 +103,14 @@ async def closed_by(client: WsClient) -> Any:
     return info.value.rcvd
 
 
-async def stop_and_restart(stack: AsyncExitStack, first: ServerProcess, db: Path, how: str,
-                           clients: list[WsClient], loop: str = "auto") -> str:
+async def stop_and_restart(
+    stack: AsyncExitStack,
+    first: ServerProcess,
+    db: Path,
+    how: str,
+    clients: list[WsClient],
+    loop: str = "auto",
+) -> str:
     """Stop ``first`` as ``how`` says while ``clients`` are connected; start a new server
     (on event loop ``loop``)."""
     await first.stop(how)
@@ -113,15 +136,15 @@ async def rejoin(stack: AsyncExitStack, url: str, old: WsClient, name: str) -> W
 
 
 def last_view(client: WsClient) -> dict[str, Any]:
-    view: dict[str, Any] = next(m["view"] for m in reversed(client.received)
-                                if m["type"] in ("state", "moved"))
+    view: dict[str, Any] = next(
+        m["view"] for m in reversed(client.received) if m["type"] in ("state", "moved")
+    )
     return view
 
 
 @pytest.mark.parametrize("loop", ["uvloop", "asyncio"])
 @pytest.mark.parametrize("how", STOPS)
-async def test_gomoku_survives_a_stop_and_is_finished(tmp_path: Path, how: str,
-                                                      loop: str) -> None:
+async def test_gomoku_survives_a_stop_and_is_finished(tmp_path: Path, how: str, loop: str) -> None:
     """On either event loop (``gridhall[fast]`` brings uvloop; auto picks it)."""
     db = tmp_path / "g.db"
     async with AsyncExitStack() as stack:
@@ -179,8 +202,9 @@ async def test_minesweeper_survives_a_stop_and_is_finished(tmp_path: Path, how: 
             view = last_view(a2)
             if any(m["type"] == "game-over" for m in a2.received):
                 break
-            x, y = next((x, y) for y, row in enumerate(view["rows"])
-                        for x, c in enumerate(row) if c == "#")
+            x, y = next(
+                (x, y) for y, row in enumerate(view["rows"]) for x, c in enumerate(row) if c == "#"
+            )
             await a2.send("move", move={"action": "reveal", "x": x, "y": y})
             msg = await a2.expect("moved")
             if msg["view"].get("lives_left") == 0 or "#" not in "".join(msg["view"]["rows"]):
@@ -195,8 +219,11 @@ async def test_linkmatch_survives_a_stop_and_is_finished(tmp_path: Path, how: st
         first = await stack.enter_async_context(server_process(db))
         url = await first.ready()
         a = await stack.enter_async_context(WsClient.connect(url, "Ann"))
-        await a.send("create-room", game="linkmatch",
-                     options={"width": 4, "height": 4, "kinds": 2, "countdown": 0})
+        await a.send(
+            "create-room",
+            game="linkmatch",
+            options={"width": 4, "height": 4, "kinds": 2, "countdown": 0},
+        )
         await a.expect("state")
         await a.send("start")
         rows = (await a.expect("state", status="playing"))["view"]["rows"]
@@ -217,8 +244,7 @@ async def test_linkmatch_survives_a_stop_and_is_finished(tmp_path: Path, how: st
 
 
 @pytest.mark.parametrize("how", STOPS)
-async def test_a_computer_room_survives_a_stop_and_is_finished(tmp_path: Path,
-                                                               how: str) -> None:
+async def test_a_computer_room_survives_a_stop_and_is_finished(tmp_path: Path, how: str) -> None:
     db = tmp_path / "g.db"
     async with AsyncExitStack() as stack:
         first = await stack.enter_async_context(server_process(db))
@@ -233,8 +259,9 @@ async def test_a_computer_room_survives_a_stop_and_is_finished(tmp_path: Path,
         await a2.send("sync")
         state = await a2.expect("state")
         assert state["view"]["moves"] == reply["view"]["moves"] and state["turn"] == a.player
-        free = next((x, y) for y in range(15) for x in range(15)
-                    if [x, y] not in state["view"]["moves"])
+        free = next(
+            (x, y) for y in range(15) for x in range(15) if [x, y] not in state["view"]["moves"]
+        )
         await a2.send("move", move={"x": free[0], "y": free[1]})
         answer = await a2.expect("moved", timeout=20, turn=a.player)  # the computer answered
         assert len(answer["view"]["moves"]) == 4

@@ -8,8 +8,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from gridhall.server.io.app import GameServer
 from gridhall.server.core.effects import SaveChat
+from gridhall.server.io.app import GameServer
 from gridhall.server.io.store import Store
 from tests.wsclient import WsClient
 
@@ -23,22 +23,33 @@ def rows(db: str, sql: str, *args: Any) -> int:
 
 
 async def test_a_flag_toggling_room_stays_under_the_cap_and_restores_exactly(
-        make_server: Any) -> None:
+    make_server: Any,
+) -> None:
     server: GameServer = await make_server(journal_rows=CAP)
     db = server.config.db
     async with WsClient.connect(f"ws://127.0.0.1:{server.port}/", "Ann") as ann:
-        await ann.send("create-room", game="minesweeper",
-                       options={"width": 16, "height": 16, "mines": 40})
+        await ann.send(
+            "create-room", game="minesweeper", options={"width": 16, "height": 16, "mines": 40}
+        )
         room = (await ann.expect("joined"))["room"]
         await ann.expect("state")
         await ann.send("move", move={"action": "reveal", "x": 8, "y": 8})
         view = (await ann.expect("moved"))["view"]
-        x, y = next((x, y) for y, row in enumerate(view["rows"]) for x, ch in enumerate(row)
-                    if ch == "#")
+        x, y = next(
+            (x, y) for y, row in enumerate(view["rows"]) for x, ch in enumerate(row) if ch == "#"
+        )
         most = 0
         for n in range(50):  # within the burst of the message rate limit
-            await ann.send("move", id=n, move={"action": "mark", "x": x, "y": y,
-                                               "mark": "flag" if n % 2 == 0 else "question"})
+            await ann.send(
+                "move",
+                id=n,
+                move={
+                    "action": "mark",
+                    "x": x,
+                    "y": y,
+                    "mark": "flag" if n % 2 == 0 else "question",
+                },
+            )
             last = await ann.expect("moved")
             most = max(most, rows(db, "SELECT COUNT(*) FROM journal WHERE room = ?", room))
         token = ann.token
@@ -54,8 +65,7 @@ async def test_a_flag_toggling_room_stays_under_the_cap_and_restores_exactly(
         assert (await again.expect("moved"))["view"]["rows"][y][x] == "F"
 
 
-async def test_a_rooms_chat_is_capped_as_it_is_written(make_server: Any, tmp_path: Path
-                                                        ) -> None:
+async def test_a_rooms_chat_is_capped_as_it_is_written(make_server: Any, tmp_path: Path) -> None:
     server: GameServer = await make_server(chat_rows_per_room=4)
     async with WsClient.connect(f"ws://127.0.0.1:{server.port}/", "Ann") as ann:
         await ann.send("create-room", game="gomoku")
@@ -69,12 +79,15 @@ async def test_a_rooms_chat_is_capped_as_it_is_written(make_server: Any, tmp_pat
 
 
 async def test_the_server_prunes_what_is_past_its_limits_from_the_start(
-        make_server: Any, tmp_path: Path) -> None:
+    make_server: Any, tmp_path: Path
+) -> None:
     db = str(tmp_path / "gridhall.db")
     old = time.time() - 40 * 86400
     store = Store(db)
-    store.write([SaveChat("OLD", "p1", "Ann", f"line {n}", old + n) for n in range(10)]
-                + [SaveChat("NEW", "p1", "Ann", "fresh", time.time())])
+    store.write(
+        [SaveChat("OLD", "p1", "Ann", f"line {n}", old + n) for n in range(10)]
+        + [SaveChat("NEW", "p1", "Ann", "fresh", time.time())]
+    )
     store.close()
     server: GameServer = await make_server(db=db, chat_days=30)
     assert [text for _, _, text, _ in server.store.chat_lines("OLD")] == []

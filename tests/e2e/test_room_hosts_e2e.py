@@ -19,8 +19,10 @@ async def test_a_player_who_is_not_the_host_cannot_kick(server_url: str) -> None
         assert refused["code"] == "not-the-host"
         await a.send("sync", id=8)
         state = await a.expect("state", re=8)
-        assert state["host"] == a.player and [p["player"] for p in state["players"]] == \
-            [a.player, b.player]
+        assert state["host"] == a.player and [p["player"] for p in state["players"]] == [
+            a.player,
+            b.player,
+        ]
 
 
 async def test_a_kicked_player_goes_to_the_lobby_and_cannot_rejoin(server_url: str) -> None:
@@ -41,19 +43,24 @@ async def test_a_kicked_player_goes_to_the_lobby_and_cannot_rejoin(server_url: s
 
 
 async def test_a_kick_also_keeps_out_a_new_identity_from_the_kicked_address(
-        server: GameServer) -> None:
+    server: GameServer,
+) -> None:
     """Eve (127.0.0.2) is removed; coming back without her token is a new identity, but
     from the same address, which nobody else in the room shared: refused too."""
-    async with player_from(server, "127.0.0.1", "Ann") as ann, \
-            player_from(server, "127.0.0.2", "Eve") as eve:
+    async with (
+        player_from(server, "127.0.0.1", "Ann") as ann,
+        player_from(server, "127.0.0.2", "Eve") as eve,
+    ):
         await ann.send("create-room", game="gomoku", options={"size": 15})
         room = (await ann.expect("joined"))["room"]
         await eve.send("join-room", room=room, role="spectator")
         await eve.expect("state")
         await ann.send("host", action="kick", player=eve.player, minutes=5)
         await eve.expect("left", reason="kicked")
-    async with player_from(server, "127.0.0.2", "Eve again") as eve2, \
-            player_from(server, "127.0.0.3", "Cy") as cy:
+    async with (
+        player_from(server, "127.0.0.2", "Eve again") as eve2,
+        player_from(server, "127.0.0.3", "Cy") as cy,
+    ):
         assert eve2.player != eve.player
         await eve2.send("join-room", room=room, role="spectator", id=1)
         refused = await eve2.expect("error", re=1)

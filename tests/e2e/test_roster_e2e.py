@@ -20,8 +20,7 @@ from gridhall.server.io.app import GameServer
 from tests.client.test_client_session import WAIT, running_as, until
 from tests.wsclient import WsClient
 
-UNBUDGETED = {"spectator_roster_frames_per_second": 1e9,
-              "spectator_roster_frames_burst": 10**9}
+UNBUDGETED = {"spectator_roster_frames_per_second": 1e9, "spectator_roster_frames_burst": 10**9}
 """The server's default limits but for its room budget, which would pace these arrivals
 (tests/server/test_fanout_budget.py pins that)."""
 ROUNDS = 4
@@ -44,16 +43,19 @@ class Recording(Session):
         return await super().send(msg)
 
 
-def running(server_url: str, name: str
-            ) -> contextlib.AbstractAsyncContextManager[tuple[Recording, list[Event]]]:
+def running(
+    server_url: str, name: str
+) -> contextlib.AbstractAsyncContextManager[tuple[Recording, list[Event]]]:
     return running_as(Recording, server_url, name)
 
 
 async def churn(server_url: str, room: str, spectators: int = 20) -> None:
     """``spectators`` connections each join to watch and leave, ``ROUNDS`` times."""
     async with AsyncExitStack() as stack:
-        crowd = [await stack.enter_async_context(WsClient.connect(server_url, f"S{n}"))
-                 for n in range(spectators)]
+        crowd = [
+            await stack.enter_async_context(WsClient.connect(server_url, f"S{n}"))
+            for n in range(spectators)
+        ]
 
         async def come_and_go(c: WsClient) -> None:
             for _ in range(ROUNDS):
@@ -67,10 +69,13 @@ async def churn(server_url: str, room: str, spectators: int = 20) -> None:
 
 
 async def test_spectator_churn_never_costs_the_players_a_sync_or_their_connection(
-        make_server: Any) -> None:
+    make_server: Any,
+) -> None:
     server = await make_server(**UNBUDGETED)
-    async with running(url(server), "Ann") as (ann, ann_seen), \
-            running(url(server), "Bob") as (bob, bob_seen):
+    async with (
+        running(url(server), "Ann") as (ann, ann_seen),
+        running(url(server), "Bob") as (bob, bob_seen),
+    ):
         ann.submit("create-room", game="gomoku")
         await until(lambda: ann.state is not None)
         assert ann.room is not None
@@ -80,12 +85,19 @@ async def test_spectator_churn_never_costs_the_players_a_sync_or_their_connectio
         await churn(url(server), room)
         ann.submit(p.Chat(text="still here"))
         for s in (ann, bob):
-            await until(lambda s=s: s.state is not None and s.state.chat  # type: ignore[misc]
-                        and s.state.chat[-1]["text"] == "still here")
+            await until(
+                lambda s=s: (
+                    s.state is not None
+                    and s.state.chat  # type: ignore[misc]
+                    and s.state.chat[-1]["text"] == "still here"
+                )
+            )
         for s, seen in ((ann, ann_seen), (bob, bob_seen)):
             assert "sync" not in s.sent
-            assert [e.status for e in seen if isinstance(e, Connection)] == ["connecting",
-                                                                              "connected"]
+            assert [e.status for e in seen if isinstance(e, Connection)] == [
+                "connecting",
+                "connected",
+            ]
             assert not [e for e in seen if isinstance(e, Refused)]
             assert s.state is not None and s.state.spectators == []
             assert [pl["name"] for pl in s.state.players] == ["Ann", "Bob"]
@@ -94,7 +106,8 @@ async def test_spectator_churn_never_costs_the_players_a_sync_or_their_connectio
 
 
 async def test_a_client_that_syncs_on_every_roster_event_is_never_refused_or_closed(
-        make_server: Any) -> None:
+    make_server: Any,
+) -> None:
     server = await make_server(**UNBUDGETED)
     async with WsClient.connect(url(server), "Old") as old:
         await old.send("create-room", game="gomoku")

@@ -47,12 +47,15 @@ async def test_a_different_protocol_version_is_refused_and_closed(server_url: st
             await c.recv()
 
 
-async def test_bad_frames_get_bad_message_and_the_connection_keeps_working(
-        server_url: str) -> None:
+async def test_bad_frames_get_bad_message_and_the_connection_keeps_working(server_url: str) -> None:
     async with WsClient.connect(server_url, "Ann") as c:
-        for frame in ["a text frame", b"\xc1\xc1 garbage", msgpack.packb([1, 2, 3]),
-                      msgpack.packb({"type": "chat", "text": 42}),
-                      msgpack.packb({"type": "hello", "protocol": 1, "name": "x" * 33})]:
+        for frame in [
+            "a text frame",
+            b"\xc1\xc1 garbage",
+            msgpack.packb([1, 2, 3]),
+            msgpack.packb({"type": "chat", "text": 42}),
+            msgpack.packb({"type": "hello", "protocol": 1, "name": "x" * 33}),
+        ]:
             await c.send_raw(frame)
             assert (await c.expect("error"))["code"] == "bad-message"
         await c.send("teleport", id=3)
@@ -82,8 +85,11 @@ async def test_many_bad_frames_close_with_1008(make_server: Any) -> None:
 
 
 async def test_lobby_lists_public_rooms_only_and_codes_are_readable(server_url: str) -> None:
-    async with WsClient.connect(server_url, "Ann") as a, \
-            WsClient.connect(server_url, "Bob") as b, WsClient.connect(server_url, "Cy") as c:
+    async with (
+        WsClient.connect(server_url, "Ann") as a,
+        WsClient.connect(server_url, "Bob") as b,
+        WsClient.connect(server_url, "Cy") as c,
+    ):
         await a.send("create-room", game="gomoku", options={"size": 19})
         public = (await a.expect("joined"))["room"]
         await b.send("create-room", game="gomoku", private=True, password="sesame")
@@ -110,8 +116,7 @@ async def test_private_room_needs_the_right_password(server_url: str) -> None:
 
 
 async def test_lobby_errors(server_url: str) -> None:
-    async with gomoku_pair(server_url) as (a, _b, room), \
-            WsClient.connect(server_url, "Cy") as c:
+    async with gomoku_pair(server_url) as (a, _b, room), WsClient.connect(server_url, "Cy") as c:
         await c.send("join-room", room="NOPE99")
         assert (await c.expect("error"))["code"] == "no-such-room"
         await c.send("join-room", room=room)
@@ -196,8 +201,7 @@ async def test_caps_on_rooms_and_connections_answer_server_busy(make_server: Any
 
 
 async def test_garbage_in_one_room_does_not_stall_another(server_url: str) -> None:
-    async with gomoku_pair(server_url) as (a, b, _room), \
-            WsClient.connect(server_url, "Mal") as mal:
+    async with gomoku_pair(server_url) as (a, b, _room), WsClient.connect(server_url, "Mal") as mal:
         await mal.send("create-room", game="gomoku")
         await mal.expect("joined")
 
@@ -273,11 +277,27 @@ async def test_healthz_answers_for_container_health_checks(server: GameServer) -
     assert status.startswith(b"HTTP/1.1 200")
 
 
-async def test_sigterm_closes_clients_with_1012_and_leaves_a_consistent_database(tmp_path: Path) -> None:
+async def test_sigterm_closes_clients_with_1012_and_leaves_a_consistent_database(
+    tmp_path: Path,
+) -> None:
     db = tmp_path / "g.db"
-    proc = subprocess.Popen([sys.executable, "-m", "gridhall.server", "--host", "127.0.0.1", "--port",
-                             "0", "--db", str(db), "--log-level", "WARNING"],
-                            stdout=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "gridhall.server",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--db",
+            str(db),
+            "--log-level",
+            "WARNING",
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert proc.stdout is not None
         line = await asyncio.to_thread(proc.stdout.readline)
@@ -297,17 +317,21 @@ async def test_sigterm_closes_clients_with_1012_and_leaves_a_consistent_database
     with sqlite3.connect(db) as conn:
         assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
         assert conn.execute("SELECT room FROM games").fetchall() == [(room,)]
-    history = subprocess.run([sys.executable, "-m", "gridhall.server", "history", "--db", str(db)],
-                             capture_output=True, text=True, check=True)
+    history = subprocess.run(
+        [sys.executable, "-m", "gridhall.server", "history", "--db", str(db)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert room in history.stdout and "resign" in history.stdout
-
 
 
 async def test_a_state_larger_than_64_kib_reaches_the_client(make_server: Any) -> None:
     server = await make_server(chat_lines=100)
     async with WsClient.connect(url(server), "Ann") as a:
-        await a.send("create-room", game="minesweeper",
-                     options={"width": 200, "height": 200, "mines": 10})
+        await a.send(
+            "create-room", game="minesweeper", options={"width": 200, "height": 200, "mines": 10}
+        )
         await a.expect("state")
         for n in range(50):
             await a.send("chat", text=f"{n:03d}" + "x" * 497)

@@ -250,13 +250,35 @@ def test_bad_arguments_are_refused() -> None:
 
 # Black to move wins by threes and fours, not by fours alone (from an engine match).
 VCT_PUZZLE: list[Point] = [
-    (7, 7), (8, 7), (8, 8), (7, 8), (7, 9), (6, 9), (9, 6),
-    (5, 10), (4, 11), (6, 10), (6, 8), (4, 10), (7, 10), (5, 7),
-]  # fmt: skip
+    (7, 7),
+    (8, 7),
+    (8, 8),
+    (7, 8),
+    (7, 9),
+    (6, 9),
+    (9, 6),
+    (5, 10),
+    (4, 11),
+    (6, 10),
+    (6, 8),
+    (4, 10),
+    (7, 10),
+    (5, 7),
+]
 # White to move; black would win by a VCT of three threes if it moved (from a match loss).
 MUST_STOP_VCT: list[Point] = [
-    (7, 7), (8, 8), (6, 7), (5, 8), (6, 8), (8, 6), (8, 5), (9, 6), (4, 9), (3, 10), (5, 5),
-]  # fmt: skip
+    (7, 7),
+    (8, 8),
+    (6, 7),
+    (5, 8),
+    (6, 8),
+    (8, 6),
+    (8, 5),
+    (9, 6),
+    (4, 9),
+    (3, 10),
+    (5, 5),
+]
 
 
 def _open_four_points(moves: list[Point], side: int) -> set[Point]:
@@ -332,17 +354,37 @@ def test_hard_plays_the_vct_win_and_keeps_winning() -> None:
 @pytest.mark.parametrize("rule", ["freestyle", "standard"])
 def test_double_four_is_played_where_it_is_no_foul(rule: str) -> None:
     moves = [
-        (5, 8), (4, 8), (6, 8), (0, 0), (7, 8), (8, 4),
-        (8, 5), (14, 14), (8, 6), (14, 0), (8, 7), (0, 14),
-    ]  # fmt: skip
+        (5, 8),
+        (4, 8),
+        (6, 8),
+        (0, 0),
+        (7, 8),
+        (8, 4),
+        (8, 5),
+        (14, 14),
+        (8, 6),
+        (14, 0),
+        (8, 7),
+        (0, 14),
+    ]
     assert choose_move(moves, 15, rule, "hard", BUDGET) == (8, 8)
 
 
 def test_renju_black_never_plays_the_double_four_foul() -> None:
     moves = [
-        (5, 8), (4, 8), (6, 8), (0, 0), (7, 8), (8, 4),
-        (8, 5), (14, 14), (8, 6), (14, 0), (8, 7), (0, 14),
-    ]  # fmt: skip
+        (5, 8),
+        (4, 8),
+        (6, 8),
+        (0, 0),
+        (7, 8),
+        (8, 4),
+        (8, 5),
+        (14, 14),
+        (8, 6),
+        (14, 0),
+        (8, 7),
+        (0, 14),
+    ]
     move = choose_move(moves, 15, "renju", "hard", BUDGET)
     assert (8, 8) in forbidden_points(moves[0::2], moves[1::2])
     assert move not in forbidden_points(moves[0::2], moves[1::2])

@@ -4,8 +4,20 @@ from __future__ import annotations
 
 from gridhall.server.games.gomoku.analysis import WIN_EVAL, analyse_ply, notes, positions
 
-DOUBLE_FOUR = [(6, 7), (5, 7), (7, 7), (9, 3), (8, 7), (0, 14), (9, 4), (14, 14), (9, 5),
-               (14, 0), (9, 6), (0, 0)]
+DOUBLE_FOUR = [
+    (6, 7),
+    (5, 7),
+    (7, 7),
+    (9, 3),
+    (8, 7),
+    (0, 14),
+    (9, 4),
+    (14, 14),
+    (9, 5),
+    (14, 0),
+    (9, 6),
+    (0, 0),
+]
 """Black to move: (9, 7) makes two fours at once (row 7 and column 9)."""
 
 
@@ -21,8 +33,13 @@ def test_a_full_board_has_no_best_move() -> None:
 
 def test_a_move_off_the_vcf_that_loses_the_win_is_marked_missed_vcf() -> None:
     moves = [(0, 0), (1, 1), (2, 2), (3, 3)]
-    results = [(0, None, None), (0, None, None), (WIN_EVAL, (9, 7), [(9, 7), (9, 8), (5, 5)]),
-               (-20, (4, 4), None), (10, None, None)]
+    results = [
+        (0, None, None),
+        (0, None, None),
+        (WIN_EVAL, (9, 7), [(9, 7), (9, 8), (5, 5)]),
+        (-20, (4, 4), None),
+        (10, None, None),
+    ]
     marked = notes(moves, results)
     assert marked[2] == {"n": 3, "eval": WIN_EVAL, "best": [9, 7], "mark": "missed-vcf"}
     assert all("mark" not in n for i, n in enumerate(marked) if i != 2)
@@ -36,8 +53,12 @@ def test_a_won_position_given_away_without_a_vcf_is_marked_lost_win() -> None:
 
 def test_a_stone_of_the_vcf_played_in_the_wrong_order_is_a_lost_win() -> None:
     moves = [(9, 8), (1, 1), (2, 2)]
-    results = [(WIN_EVAL, (9, 7), [(9, 7), (1, 2), (9, 8)]), (0, None, None), (0, None, None),
-               (0, None, None)]
+    results = [
+        (WIN_EVAL, (9, 7), [(9, 7), (1, 2), (9, 8)]),
+        (0, None, None),
+        (0, None, None),
+        (0, None, None),
+    ]
     assert notes(moves, results)[0]["mark"] == "lost-win"
 
 
@@ -60,6 +81,10 @@ def test_a_missed_vcf_is_marked_even_when_the_engine_sees_a_slower_win_later() -
     # a VCF at ply 1, none at the mover's next turn, where the engine (given time) finds
     # a win by threes: the VCF was still missed, whatever the engine's budget found later
     moves = [(0, 0), (1, 1), (2, 2)]
-    results = [(WIN_EVAL, (9, 7), [(9, 7)]), (-200, (4, 4), None), (WIN_EVAL, (8, 5), None),
-               (0, None, None)]
+    results = [
+        (WIN_EVAL, (9, 7), [(9, 7)]),
+        (-200, (4, 4), None),
+        (WIN_EVAL, (8, 5), None),
+        (0, None, None),
+    ]
     assert notes(moves, results)[0]["mark"] == "missed-vcf"

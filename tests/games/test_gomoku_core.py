@@ -24,11 +24,39 @@ Point = tuple[int, int]
 BUDGET = 0.3
 
 VCF_POSITIONS: list[list[Point]] = [
-    [(7, 7), (8, 6), (8, 7), (9, 7), (7, 5), (7, 8), (7, 6), (7, 4), (6, 5), (9, 8),
-     (5, 5), (8, 5), (6, 6), (8, 8)],
-    [(7, 7), (7, 8), (6, 7), (8, 7), (6, 9), (6, 8), (5, 8), (4, 7), (4, 9), (7, 6),
-     (5, 9), (7, 9), (5, 10), (5, 7)],
-]  # fmt: skip
+    [
+        (7, 7),
+        (8, 6),
+        (8, 7),
+        (9, 7),
+        (7, 5),
+        (7, 8),
+        (7, 6),
+        (7, 4),
+        (6, 5),
+        (9, 8),
+        (5, 5),
+        (8, 5),
+        (6, 6),
+        (8, 8),
+    ],
+    [
+        (7, 7),
+        (7, 8),
+        (6, 7),
+        (8, 7),
+        (6, 9),
+        (6, 8),
+        (5, 8),
+        (4, 7),
+        (4, 9),
+        (7, 6),
+        (5, 9),
+        (7, 9),
+        (5, 10),
+        (5, 7),
+    ],
+]
 """Side to move wins by fours (no open four yet); from test_gomoku_ai.py."""
 
 
@@ -79,7 +107,12 @@ def test_blocks_a_four(engine: str, rule: str) -> None:
 
 def test_blocks_an_open_three(engine: str) -> None:
     moves = [(7, 7), (5, 10), (0, 0), (6, 10), (14, 0), (7, 10)]
-    assert choose_move(moves, 15, "standard", "hard", BUDGET) in {(4, 10), (8, 10), (3, 10), (9, 10)}
+    assert choose_move(moves, 15, "standard", "hard", BUDGET) in {
+        (4, 10),
+        (8, 10),
+        (3, 10),
+        (9, 10),
+    }
 
 
 @pytest.fixture
@@ -207,10 +240,35 @@ def test_any_stones_on_any_size_get_an_empty_point() -> None:
 
 
 COUNTER_FOUR_GAME: list[Point] = [
-    (7, 7), (5, 6), (6, 8), (4, 7), (6, 7), (6, 5), (7, 4), (5, 7), (8, 6), (5, 9),
-    (5, 8), (3, 9), (4, 8), (3, 8), (2, 9), (8, 5), (9, 5), (10, 4), (7, 8), (8, 8),
-    (7, 6), (7, 5), (3, 10), (4, 9), (6, 10), (6, 9), (7, 9), (7, 10),
-]  # fmt: skip
+    (7, 7),
+    (5, 6),
+    (6, 8),
+    (4, 7),
+    (6, 7),
+    (6, 5),
+    (7, 4),
+    (5, 7),
+    (8, 6),
+    (5, 9),
+    (5, 8),
+    (3, 9),
+    (4, 8),
+    (3, 8),
+    (2, 9),
+    (8, 5),
+    (9, 5),
+    (10, 4),
+    (7, 8),
+    (8, 8),
+    (7, 6),
+    (7, 5),
+    (3, 10),
+    (4, 9),
+    (6, 10),
+    (6, 9),
+    (7, 9),
+    (7, 10),
+]
 """A game Rapfi won against the hard engine (bench, wall clock): black's 25th move,
 (6, 10), was played as a VCT; white's four at (6, 9) made black block at (7, 9),
 which made a four of black's own, and white's block at (7, 10) left black's attack

@@ -58,8 +58,10 @@ def test_a_gomocup_game_is_written_back_line_for_line() -> None:
 def test_the_variants_in_gomocup_archives_read_the_same_moves() -> None:
     """A byte-order mark, spaces, moves without a time, blank lines, no names, and
     a result line after the end code (some archives add one)."""
-    variant = ("\ufeffPiskvorky 20x20,  11:11,  0\n10,10\n11 , 11 , 0\n\n11,9,0\n12,10,2203\n"
-               "-1\n1,Freestyle\n\n")
+    variant = (
+        "\ufeffPiskvorky 20x20,  11:11,  0\n10,10\n11 , 11 , 0\n\n11,9,0\n12,10,2203\n"
+        "-1\n1,Freestyle\n\n"
+    )
     record = read_psq(variant)
     assert record.moves == read_psq(GOMOCUP).moves[:4]
     assert record.times == (0, 0, 0, 2203)
@@ -84,17 +86,20 @@ def test_a_move_list_on_a_large_board_uses_two_letter_columns() -> None:
     assert read_moves(write_moves(record), size=30) == record
 
 
-@pytest.mark.parametrize(("text", "line", "words"), [
-    ("", 1, "first line should look like"),
-    ("Gomoku 20x20\n10,10,0\n", 1, "not a PSQ header"),
-    ("Piskvorky 20x15, 11:11, 0\n", 1, "only square boards"),
-    ("Piskvorky 400x400, 0:0, 0\n", 1, "sizes 5 to 100"),
-    ("Piskvorky 20x20, 0:0, 7\n", 1, "0 or 1"),
-    ("Piskvorky 20x20, 0:0, 0\n10,10,0\n21,3,0\n", 3, "off the 20x20 board"),
-    ("Piskvorky 20x20, 0:0, 0\n10,10,0\n0,3,0\n", 3, "off the 20x20 board"),
-    ("Piskvorky 20x20, 0:0, 0\n10,10,0\n\n10,10,0\n", 4, "already holds a stone"),
-    ("Piskvorky 20x20, 0:0, 0\n10,10,-5\n", 2, "cannot be negative"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("text", "line", "words"),
+    [
+        ("", 1, "first line should look like"),
+        ("Gomoku 20x20\n10,10,0\n", 1, "not a PSQ header"),
+        ("Piskvorky 20x15, 11:11, 0\n", 1, "only square boards"),
+        ("Piskvorky 400x400, 0:0, 0\n", 1, "sizes 5 to 100"),
+        ("Piskvorky 20x20, 0:0, 7\n", 1, "0 or 1"),
+        ("Piskvorky 20x20, 0:0, 0\n10,10,0\n21,3,0\n", 3, "off the 20x20 board"),
+        ("Piskvorky 20x20, 0:0, 0\n10,10,0\n0,3,0\n", 3, "off the 20x20 board"),
+        ("Piskvorky 20x20, 0:0, 0\n10,10,0\n\n10,10,0\n", 4, "already holds a stone"),
+        ("Piskvorky 20x20, 0:0, 0\n10,10,-5\n", 2, "cannot be negative"),
+    ],
+)
 def test_a_bad_psq_record_names_its_line(text: str, line: int, words: str) -> None:
     with pytest.raises(RecordError) as caught:
         read_psq(text)
@@ -102,14 +107,17 @@ def test_a_bad_psq_record_names_its_line(text: str, line: int, words: str) -> No
     assert str(caught.value).startswith(f"line {line}: ")
 
 
-@pytest.mark.parametrize(("text", "line", "words"), [
-    ("H8\nI9\n", 2, "I is not a column letter"),
-    ("H8\nthe end\n", 2, "is not a move"),
-    ("H8\nQ1\n", 2, "off the 15x15 board"),
-    ("H8\n8,8\n", 2, "already holds a stone"),
-    ("H8\n8,8,0\n", 2, "is not a move"),
-    ("H8\n\x1b[31mJ9\n", 2, "\\x1b"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("text", "line", "words"),
+    [
+        ("H8\nI9\n", 2, "I is not a column letter"),
+        ("H8\nthe end\n", 2, "is not a move"),
+        ("H8\nQ1\n", 2, "off the 15x15 board"),
+        ("H8\n8,8\n", 2, "already holds a stone"),
+        ("H8\n8,8,0\n", 2, "is not a move"),
+        ("H8\n\x1b[31mJ9\n", 2, "\\x1b"),
+    ],
+)
 def test_a_bad_move_list_names_its_line(text: str, line: int, words: str) -> None:
     with pytest.raises(RecordError) as caught:
         read_moves(text)
@@ -135,10 +143,19 @@ def _games(max_size: int = 25) -> st.SearchStrategy[GameRecord]:
         size = draw(st.integers(5, max_size))
         points = st.tuples(st.integers(0, size - 1), st.integers(0, size - 1))
         moves = tuple(draw(st.lists(points, unique=True, max_size=60)))
-        times = tuple(draw(st.lists(st.integers(0, 10**8), min_size=len(moves),
-                                    max_size=len(moves))))
-        return GameRecord(size, moves, times, ("black", "white"), (0, 0),
-                          draw(st.integers(0, 1)), draw(st.sampled_from([0, 15, -1, -2])))
+        times = tuple(
+            draw(st.lists(st.integers(0, 10**8), min_size=len(moves), max_size=len(moves)))
+        )
+        return GameRecord(
+            size,
+            moves,
+            times,
+            ("black", "white"),
+            (0, 0),
+            draw(st.integers(0, 1)),
+            draw(st.sampled_from([0, 15, -1, -2])),
+        )
+
     return build()
 
 
@@ -152,10 +169,14 @@ def test_any_game_round_trips_through_a_move_list(record: GameRecord) -> None:
     assert read_moves(write_moves(record), size=record.size).moves == record.moves
 
 
-_LINES = st.lists(st.one_of(
-    st.text(max_size=12),
-    st.builds("{},{},{}".format, st.integers(-3, 25), st.integers(-3, 25), st.integers(-9, 9)),
-    st.sampled_from(["-1", "0", "1,Freestyle", "", " \r", "i9", "H8", "AAA1"])), max_size=30)
+_LINES = st.lists(
+    st.one_of(
+        st.text(max_size=12),
+        st.builds("{},{},{}".format, st.integers(-3, 25), st.integers(-3, 25), st.integers(-9, 9)),
+        st.sampled_from(["-1", "0", "1,Freestyle", "", " \r", "i9", "H8", "AAA1"]),
+    ),
+    max_size=30,
+)
 
 
 @given(_LINES, st.sampled_from(["", "Piskvorky 20x20, 11:11, 0\n", "Piskvorky 7x7, 0:0, 1\n"]))

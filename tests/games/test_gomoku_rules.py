@@ -10,10 +10,10 @@ from gridhall.server.games.gomoku import SPEC, Board, GomokuGame
 A, B = "alice", "bob"
 
 
-def game(rule: str = "freestyle", size: int = 15, round_no: int = 0, **extra: object
-         ) -> GomokuGame:
-    return GomokuGame(SPEC.parse_options({"rule": rule, "size": size, **extra}), [A, B],
-                      round_no, now=0.0)
+def game(rule: str = "freestyle", size: int = 15, round_no: int = 0, **extra: object) -> GomokuGame:
+    return GomokuGame(
+        SPEC.parse_options({"rule": rule, "size": size, **extra}), [A, B], round_no, now=0.0
+    )
 
 
 def play(g: GomokuGame, black: list[tuple[int, int]], white: list[tuple[int, int]]) -> None:
@@ -28,15 +28,18 @@ def play(g: GomokuGame, black: list[tuple[int, int]], white: list[tuple[int, int
 FAR_WHITE = [(14, 14), (14, 12), (12, 14), (12, 12), (14, 10), (10, 14)]
 
 
-@pytest.mark.parametrize("line", [
-    [(3, 7), (4, 7), (5, 7), (6, 7), (7, 7)],        # horizontal
-    [(7, 2), (7, 3), (7, 4), (7, 5), (7, 6)],        # vertical
-    [(2, 2), (3, 3), (4, 4), (5, 5), (6, 6)],        # diagonal
-    [(2, 9), (3, 8), (4, 7), (5, 6), (6, 5)],        # anti-diagonal
-    [(0, 0), (1, 0), (2, 0), (3, 0), (4, 0)],        # top edge, corner
-    [(14, 10), (14, 11), (14, 12), (14, 13), (14, 9)],  # right edge, last stone at the end
-    [(10, 14), (11, 13), (12, 12), (13, 11), (14, 10)],  # anti-diagonal into a corner
-])
+@pytest.mark.parametrize(
+    "line",
+    [
+        [(3, 7), (4, 7), (5, 7), (6, 7), (7, 7)],  # horizontal
+        [(7, 2), (7, 3), (7, 4), (7, 5), (7, 6)],  # vertical
+        [(2, 2), (3, 3), (4, 4), (5, 5), (6, 6)],  # diagonal
+        [(2, 9), (3, 8), (4, 7), (5, 6), (6, 5)],  # anti-diagonal
+        [(0, 0), (1, 0), (2, 0), (3, 0), (4, 0)],  # top edge, corner
+        [(14, 10), (14, 11), (14, 12), (14, 13), (14, 9)],  # right edge, last stone at the end
+        [(10, 14), (11, 13), (12, 12), (13, 11), (14, 10)],  # anti-diagonal into a corner
+    ],
+)
 def test_five_in_every_direction_wins_for_the_last_stone(line: list[tuple[int, int]]) -> None:
     g = game()
     white = [(0, 14), (0, 12), (2, 14), (0, 10)]
@@ -107,13 +110,15 @@ def test_moves_out_of_turn_off_board_or_on_a_stone_are_refused_and_change_nothin
     g = game()
     g.apply(A, {"x": 7, "y": 7}, now=0.0)
     before = g.view(None)
-    for player, move, code in [(A, {"x": 1, "y": 1}, "not-your-turn"),
-                               (B, {"x": 7, "y": 7}, "illegal-move"),
-                               (B, {"x": -1, "y": 0}, "illegal-move"),
-                               (B, {"x": 1.0, "y": 0}, "bad-message"),
-                               (B, {"x": True, "y": 0}, "bad-message"),
-                               (B, {"y": 0}, "bad-message"),
-                               ("carol", {"x": 1, "y": 1}, "not-a-player")]:
+    for player, move, code in [
+        (A, {"x": 1, "y": 1}, "not-your-turn"),
+        (B, {"x": 7, "y": 7}, "illegal-move"),
+        (B, {"x": -1, "y": 0}, "illegal-move"),
+        (B, {"x": 1.0, "y": 0}, "bad-message"),
+        (B, {"x": True, "y": 0}, "bad-message"),
+        (B, {"y": 0}, "bad-message"),
+        ("carol", {"x": 1, "y": 1}, "not-a-player"),
+    ]:
         with pytest.raises(GameError) as info:
             g.apply(player, move, now=1.0)
         assert info.value.code == code
@@ -214,12 +219,19 @@ def test_move_limit_draws() -> None:
     assert g.result == {"winner": None, "reason": "draw"}
 
 
-@pytest.mark.parametrize("options,match", [
-    ({"size": 17}, "size"), ({"size": True}, "size"), ({"rule": "pente"}, "rule"),
-    ({"rule": "renju", "size": 19}, "renju"), ({"clock": "ten"}, "clock"),
-    ({"clock": {"minutes": 0}}, "clock"), ({"ai": "godlike"}, "ai"),
-    ({"move_limit": 3}, "move_limit"),
-])
+@pytest.mark.parametrize(
+    "options,match",
+    [
+        ({"size": 17}, "size"),
+        ({"size": True}, "size"),
+        ({"rule": "pente"}, "rule"),
+        ({"rule": "renju", "size": 19}, "renju"),
+        ({"clock": "ten"}, "clock"),
+        ({"clock": {"minutes": 0}}, "clock"),
+        ({"ai": "godlike"}, "ai"),
+        ({"move_limit": 3}, "move_limit"),
+    ],
+)
 def test_bad_options_are_refused_with_a_reason(options: dict[str, object], match: str) -> None:
     with pytest.raises(OptionError, match=match):
         SPEC.parse_options(options)

@@ -41,41 +41,53 @@ def refused(code: str, fn: Any, *args: Any) -> GameError:
 
 # -- spec and options -------------------------------------------------------------
 
+
 def test_spec_shape() -> None:
     assert (SPEC.name, SPEC.start, SPEC.min_players) == ("linkmatch", "manual", 1)
     assert SPEC.max_players(SPEC.parse_options({})) == 8
 
 
 def test_default_options() -> None:
-    assert SPEC.parse_options({}) == {"width": 16, "height": 9, "kinds": 36, "time_limit": 600,
-                                      "gravity": "none", "hint_penalty": 10, "countdown": 3}
+    assert SPEC.parse_options({}) == {
+        "width": 16,
+        "height": 9,
+        "kinds": 36,
+        "time_limit": 600,
+        "gravity": "none",
+        "hint_penalty": 10,
+        "countdown": 3,
+    }
     small = SPEC.parse_options({"width": 4, "height": 3, "gravity": "down"})
     assert small["kinds"] == 6 and small["gravity"] == "down"
     assert SPEC.parse_options({"width": 30, "height": 16, "kinds": 240})["kinds"] == 240
 
 
-@pytest.mark.parametrize(("raw", "words"), [
-    ({"width": 5, "height": 5}, "odd number of cells"),
-    ({"width": 31}, "width"),
-    ({"height": 1}, "height"),
-    ({"width": True}, "width"),
-    ({"width": 4.0}, "width"),
-    ({"width": 4, "height": 4, "kinds": 9}, "kinds"),
-    ({"kinds": 0}, "kinds"),
-    ({"time_limit": 9}, "time_limit"),
-    ({"time_limit": 3601}, "time_limit"),
-    ({"gravity": "up"}, "gravity"),
-    ({"hint_penalty": -1}, "hint_penalty"),
-    ({"hint_penalty": False}, "hint_penalty"),
-    ({"countdown": 11}, "countdown"),
-    ({"colour": "red"}, "colour"),
-])
+@pytest.mark.parametrize(
+    ("raw", "words"),
+    [
+        ({"width": 5, "height": 5}, "odd number of cells"),
+        ({"width": 31}, "width"),
+        ({"height": 1}, "height"),
+        ({"width": True}, "width"),
+        ({"width": 4.0}, "width"),
+        ({"width": 4, "height": 4, "kinds": 9}, "kinds"),
+        ({"kinds": 0}, "kinds"),
+        ({"time_limit": 9}, "time_limit"),
+        ({"time_limit": 3601}, "time_limit"),
+        ({"gravity": "up"}, "gravity"),
+        ({"hint_penalty": -1}, "hint_penalty"),
+        ({"hint_penalty": False}, "hint_penalty"),
+        ({"countdown": 11}, "countdown"),
+        ({"colour": "red"}, "colour"),
+    ],
+)
 def test_bad_options_are_refused_with_a_sentence(raw: dict[str, Any], words: str) -> None:
     with pytest.raises(OptionError, match=words):
         SPEC.parse_options(raw)
 
 
 # -- start, boards, views -----------------------------------------------------------
+
 
 def test_countdown_then_race_start() -> None:
     game = new_race(["p1", "p2"], countdown=3)
@@ -145,15 +157,19 @@ def test_link_removes_pair_and_shows_path_corners() -> None:
 
 # -- wrong attempts, hints, shuffles -------------------------------------------------
 
-@pytest.mark.parametrize("move", [
-    {"action": "link", "a": [0, 0]},
-    {"action": "link", "a": [0, 0], "b": [0]},
-    {"action": "link", "a": [0, 0], "b": [True, 1]},
-    {"action": "link", "a": "0,0", "b": [1, 1]},
-    {"action": "jump"},
-    {},
-    [1, 2],
-])
+
+@pytest.mark.parametrize(
+    "move",
+    [
+        {"action": "link", "a": [0, 0]},
+        {"action": "link", "a": [0, 0], "b": [0]},
+        {"action": "link", "a": [0, 0], "b": [True, 1]},
+        {"action": "link", "a": "0,0", "b": [1, 1]},
+        {"action": "jump"},
+        {},
+        [1, 2],
+    ],
+)
 def test_malformed_moves_are_bad_messages_and_not_counted(move: Any) -> None:
     game = new_race(["p1"])
     refused("bad-message", game.apply, "p1", move, T0 + 1)
@@ -244,6 +260,7 @@ def test_gravity_down_drops_tiles_after_a_link() -> None:
 
 # -- winning, time, resigning --------------------------------------------------------
 
+
 def test_first_to_clear_wins_with_full_ranking() -> None:
     game = new_race(["p1", "p2", "p3"])
     link_any(game, "p2", T0 + 1)
@@ -252,8 +269,9 @@ def test_first_to_clear_wins_with_full_ranking() -> None:
     played_notices: list[Any] = []
     while game.result is None:
         a, b = available_pairs(game.view("p1")["rows"])[0]
-        played_notices += game.apply("p1", {"action": "link", "a": list(a), "b": list(b)},
-                                     T0 + 7).notices
+        played_notices += game.apply(
+            "p1", {"action": "link", "a": list(a), "b": list(b)}, T0 + 7
+        ).notices
     assert {"type": "cleared", "player": "p1", "time": 7.0} in played_notices
     result = game.result
     assert result["winner"] == "p1" and result["reason"] == "cleared"
@@ -302,12 +320,16 @@ def test_time_limit_ranks_by_remaining_then_who_got_there_first() -> None:
     assert result["decided_by"] == "tiles"
 
 
-@pytest.mark.parametrize(("links", "decided_by", "winner"), [
-    ({"p2": [10], "p1": [20]}, "first", "p2"),  # same count: who got there first
-    ({}, "seat", "p1"),  # nobody linked a pair: the earlier seat
-])
-def test_a_time_out_win_says_what_broke_the_tie(links: dict[str, list[float]], decided_by: str,
-                                                winner: str) -> None:  # fmt: skip
+@pytest.mark.parametrize(
+    ("links", "decided_by", "winner"),
+    [
+        ({"p2": [10], "p1": [20]}, "first", "p2"),  # same count: who got there first
+        ({}, "seat", "p1"),  # nobody linked a pair: the earlier seat
+    ],
+)
+def test_a_time_out_win_says_what_broke_the_tie(
+    links: dict[str, list[float]], decided_by: str, winner: str
+) -> None:
     game = new_race(["p1", "p2"], time_limit=60)
     for player, times in links.items():
         for t in times:
@@ -360,6 +382,7 @@ def test_practice_run_alone() -> None:
 
 # -- what the race does not have, and what it records ---------------------------------
 
+
 def test_no_requests_no_late_seats_no_turns() -> None:
     game = new_race(["p1"])
     refused("illegal-move", game.request, "p1", "draw", T0)
@@ -382,8 +405,7 @@ def test_record_has_seed_board_actions_with_times_and_result() -> None:
     assert record["seed"] == 42 and record["board"] == game.board
     assert record["options"]["width"] == 4 and record["result"] == game.result
     actions = record["actions"]["p1"]
-    assert actions[0] == {"t": 1.0, "action": "link", "a": [0, 0], "b": [0, 0], "ok": False,
-                          "n": 0}
+    assert actions[0] == {"t": 1.0, "action": "link", "a": [0, 0], "b": [0, 0], "ok": False, "n": 0}
     assert [a["n"] for a in actions] == list(range(len(actions)))
     assert actions[1]["action"] == "hint" and actions[1]["t"] == 2.0
     assert [a["ok"] for a in actions[2:]] == [True] * 8

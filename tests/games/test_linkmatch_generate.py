@@ -42,16 +42,21 @@ def kind_counts(rows: Rows) -> Counter[int]:
 
 
 def bottom_packed(rows: Rows) -> bool:
-    return all(not (rows[y][x] and not rows[y + 1][x])
-               for y in range(len(rows) - 1) for x in range(len(rows[0])))
+    return all(
+        not (rows[y][x] and not rows[y + 1][x])
+        for y in range(len(rows) - 1)
+        for x in range(len(rows[0]))
+    )
 
 
 @pytest.mark.parametrize("gravity", GRAVITIES)
-@pytest.mark.parametrize(("width", "height", "kinds", "seeds"),
-                         [(2, 2, 1, 40), (4, 3, 3, 60), (7, 4, 5, 40), (16, 9, 36, 12),
-                          (30, 16, 36, 2), (30, 16, 2, 1)])
+@pytest.mark.parametrize(
+    ("width", "height", "kinds", "seeds"),
+    [(2, 2, 1, 40), (4, 3, 3, 60), (7, 4, 5, 40), (16, 9, 36, 12), (30, 16, 36, 2), (30, 16, 2, 1)],
+)
 def test_generated_boards_are_full_even_and_clear_in_witness_order(
-        width: int, height: int, kinds: int, seeds: int, gravity: Gravity) -> None:
+    width: int, height: int, kinds: int, seeds: int, gravity: Gravity
+) -> None:
     for seed in range(seeds):
         layout = generate.generate(width, height, kinds, gravity, random.Random(seed))
         assert len(layout.rows) == height and all(len(r) == width for r in layout.rows)
@@ -64,8 +69,9 @@ def test_generated_boards_are_full_even_and_clear_in_witness_order(
 
 @pytest.mark.parametrize("gravity", GRAVITIES)
 @pytest.mark.parametrize(("width", "height", "kinds"), [(4, 4, 8), (6, 4, 12), (6, 5, 8)])
-def test_exact_solver_confirms_generated_boards(width: int, height: int, kinds: int,
-                                                gravity: Gravity) -> None:
+def test_exact_solver_confirms_generated_boards(
+    width: int, height: int, kinds: int, gravity: Gravity
+) -> None:
     for seed in range(25):
         rows = generate.generate(width, height, kinds, gravity, random.Random(seed)).rows
         order = solve(rows, gravity)
@@ -80,7 +86,7 @@ def test_exact_solver_finds_unsolvable_boards() -> None:
     for _ in range(60):  # random deals, not constructed: many have no clearing order
         cells = [1 + i % 8 for i in range(8)] * 2
         rng.shuffle(cells)
-        rows = [cells[i * 4:i * 4 + 4] for i in range(4)]
+        rows = [cells[i * 4 : i * 4 + 4] for i in range(4)]
         order = solve(rows)
         if order is None:
             unsolvable += 1
@@ -112,8 +118,7 @@ def test_same_seed_same_board_and_seeds_differ() -> None:
 
 
 @pytest.mark.parametrize("gravity", GRAVITIES)
-def test_stacking_fallback_is_solvable(monkeypatch: pytest.MonkeyPatch,
-                                       gravity: Gravity) -> None:
+def test_stacking_fallback_is_solvable(monkeypatch: pytest.MonkeyPatch, gravity: Gravity) -> None:
     monkeypatch.setattr(generate, "PLAY_ATTEMPTS", 0)
     for seed in range(20):
         layout = generate.generate(6, 4, 12, gravity, random.Random(seed))
@@ -121,8 +126,9 @@ def test_stacking_fallback_is_solvable(monkeypatch: pytest.MonkeyPatch,
         assert solve(layout.rows, gravity) is not None
 
 
-def _partly_played(width: int, height: int, kinds: int, gravity: Gravity, seed: int,
-                   steps: int) -> Rows:
+def _partly_played(
+    width: int, height: int, kinds: int, gravity: Gravity, seed: int, steps: int
+) -> Rows:
     layout: Layout = generate.generate(width, height, kinds, gravity, random.Random(seed))
     rows = copy_rows(layout.rows)
     for a, b in layout.order[:steps]:
@@ -152,8 +158,9 @@ def test_shuffle_of_small_boards_passes_exact_solver(gravity: Gravity) -> None:
 
 
 @pytest.mark.parametrize("gravity", GRAVITIES)
-def test_shuffle_fallback_restacks_in_same_columns(monkeypatch: pytest.MonkeyPatch,
-                                                   gravity: Gravity) -> None:
+def test_shuffle_fallback_restacks_in_same_columns(
+    monkeypatch: pytest.MonkeyPatch, gravity: Gravity
+) -> None:
     monkeypatch.setattr(generate, "PLAY_ATTEMPTS", 0)
     rows = _partly_played(8, 6, 12, gravity, 5, steps=9)
     shuffled = shuffle_tiles(rows, gravity, random.Random(0))

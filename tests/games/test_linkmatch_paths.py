@@ -79,11 +79,13 @@ def random_board(rng: random.Random) -> Rows:
     w, h = rng.randint(1, 6), rng.randint(1, 5)
     density = rng.random()
     kinds = rng.randint(1, 3)
-    return [[rng.randint(1, kinds) if rng.random() < density else 0 for _ in range(w)]
-            for _ in range(h)]
+    return [
+        [rng.randint(1, kinds) if rng.random() < density else 0 for _ in range(w)] for _ in range(h)
+    ]
 
 
 # -- hand-made cases -----------------------------------------------------------
+
 
 def test_adjacent_tiles_link_straight() -> None:
     rows = [[1, 1], [2, 3]]
@@ -111,21 +113,23 @@ def test_one_turn_refused_when_both_corners_blocked() -> None:
 
 
 def test_two_turns_inside_the_board() -> None:
-    rows = [[X, X, X, X, X],
-            [X, 1, X, 1, X],
-            [X, 0, 0, 0, X],
-            [X, X, X, X, X]]
+    rows = [[X, X, X, X, X], [X, 1, X, 1, X], [X, 0, 0, 0, X], [X, X, X, X, X]]
     assert find_path(rows, (1, 1), (3, 1)) == [(1, 1), (1, 2), (3, 2), (3, 1)]
 
 
-@pytest.mark.parametrize(("rows", "a", "b", "expected"), [
-    ([[1, X, X, 1], [X, X, X, X]], (0, 0), (3, 0), [(0, 0), (0, -1), (3, -1), (3, 0)]),
-    ([[X, X, X, X], [1, X, X, 1]], (0, 1), (3, 1), [(0, 1), (0, 2), (3, 2), (3, 1)]),
-    ([[1, X], [X, X], [1, X]], (0, 0), (0, 2), [(0, 0), (-1, 0), (-1, 2), (0, 2)]),
-    ([[X, 1], [X, X], [X, 1]], (1, 0), (1, 2), [(1, 0), (2, 0), (2, 2), (1, 2)]),
-], ids=["top", "bottom", "left", "right"])
-def test_path_through_outer_ring_on_every_side(rows: Rows, a: Point, b: Point,
-                                               expected: list[Point]) -> None:
+@pytest.mark.parametrize(
+    ("rows", "a", "b", "expected"),
+    [
+        ([[1, X, X, 1], [X, X, X, X]], (0, 0), (3, 0), [(0, 0), (0, -1), (3, -1), (3, 0)]),
+        ([[X, X, X, X], [1, X, X, 1]], (0, 1), (3, 1), [(0, 1), (0, 2), (3, 2), (3, 1)]),
+        ([[1, X], [X, X], [1, X]], (0, 0), (0, 2), [(0, 0), (-1, 0), (-1, 2), (0, 2)]),
+        ([[X, 1], [X, X], [X, 1]], (1, 0), (1, 2), [(1, 0), (2, 0), (2, 2), (1, 2)]),
+    ],
+    ids=["top", "bottom", "left", "right"],
+)
+def test_path_through_outer_ring_on_every_side(
+    rows: Rows, a: Point, b: Point, expected: list[Point]
+) -> None:
     assert find_path(rows, a, b) == expected
     assert find_path(rows, b, a) == expected[::-1]
 
@@ -137,11 +141,13 @@ def test_blocked_pair_does_not_link() -> None:
 
 def test_three_turn_path_is_refused() -> None:
     # a=(1,1) can only go right, down, right, down to b=(4,4): four segments.
-    rows = [[X, X, X, X, X, X],
-            [X, 1, 0, X, X, X],
-            [X, X, 0, 0, 0, X],
-            [X, X, X, X, 0, X],
-            [X, X, X, X, 1, X]]
+    rows = [
+        [X, X, X, X, X, X],
+        [X, 1, 0, X, X, X],
+        [X, X, 0, 0, 0, X],
+        [X, X, X, X, 0, X],
+        [X, X, X, X, 1, X],
+    ]
     four = [(1, 1), (2, 1), (2, 2), (4, 2), (4, 4)]
     for p, q in itertools.pairwise(four):
         assert _clear(rows, p, q)  # the four-segment route really is open
@@ -155,17 +161,17 @@ def test_different_kinds_never_link() -> None:
     assert available_pairs(rows) == []
 
 
-@pytest.mark.parametrize(("a", "b"), [((0, 0), (0, 0)), ((0, 0), (1, 1)), ((0, 0), (2, 0)),
-                                      ((-1, 0), (0, 0)), ((0, 5), (0, 0))])
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [((0, 0), (0, 0)), ((0, 0), (1, 1)), ((0, 0), (2, 0)), ((-1, 0), (0, 0)), ((0, 5), (0, 0))],
+)
 def test_same_empty_or_off_board_cells_do_not_link(a: Point, b: Point) -> None:
     rows = [[1, 1], [1, 0]]
     assert find_path(rows, a, b) is None
 
 
 def test_prefers_fewest_segments_then_shortest_route() -> None:
-    rows = [[0, 0, 0, 0],
-            [1, 0, 0, 1],
-            [0, 0, 0, 0]]
+    rows = [[0, 0, 0, 0], [1, 0, 0, 1], [0, 0, 0, 0]]
     assert find_path(rows, (0, 1), (3, 1)) == [(0, 1), (3, 1)]
     rows[1][1] = X
     # around row 0 or row 2: both length 5; a U over the ring would be 7.
@@ -174,6 +180,7 @@ def test_prefers_fewest_segments_then_shortest_route() -> None:
 
 
 # -- agreement with the brute-force reference ------------------------------------
+
 
 def test_find_path_agrees_with_brute_force_on_random_boards() -> None:
     rng = random.Random(4)
@@ -201,8 +208,12 @@ def test_available_pairs_agrees_with_brute_force_on_random_boards() -> None:
     for _ in range(300):
         rows = random_board(rng)
         cells = [(x, y) for y in range(len(rows)) for x in range(len(rows[0]))]
-        expected = {(a, b) for i, a in enumerate(cells) for b in cells[i + 1:]
-                    if brute_segments(rows, a, b) is not None}
+        expected = {
+            (a, b)
+            for i, a in enumerate(cells)
+            for b in cells[i + 1 :]
+            if brute_segments(rows, a, b) is not None
+        }
         got = available_pairs(rows)
         assert len(got) == len(set(got))
         assert set(got) == expected, rows
@@ -210,5 +221,4 @@ def test_available_pairs_agrees_with_brute_force_on_random_boards() -> None:
 
 def test_available_pairs_on_full_board_are_neighbours_or_along_the_edge() -> None:
     rows = [[1, 2, 1], [3, 4, 3], [2, 4, 2]]
-    assert set(available_pairs(rows)) == {((0, 0), (2, 0)), ((1, 1), (1, 2)),
-                                          ((0, 2), (2, 2))}
+    assert set(available_pairs(rows)) == {((0, 0), (2, 0)), ((1, 1), (1, 2)), ((0, 2), (2, 2))}

@@ -15,16 +15,22 @@ from gridhall.server.games.minesweeper import (
 from gridhall.server.games.minesweeper.board import Board, neighbour_table
 
 
-def cleared_by_deduce(width: int, height: int, mines: list[tuple[int, int]],
-                      first: tuple[int, int]) -> bool:
+def cleared_by_deduce(
+    width: int, height: int, mines: list[tuple[int, int]], first: tuple[int, int]
+) -> bool:
     """Reveal ``first``, then only what ``deduce`` proves safe (zeros flood as in
     the game), until it proves nothing more; True when every safe cell is open."""
     board = Board(width, height, [y * width + x for x, y in mines])
     revealed, flags = bytearray(width * height), bytearray(width * height)
     board.flood(first[1] * width + first[0], revealed, flags)
     for _ in range(width * height):
-        rows = ["".join(str(board.counts[y * width + x]) if revealed[y * width + x] else "#"
-                        for x in range(width)) for y in range(height)]
+        rows = [
+            "".join(
+                str(board.counts[y * width + x]) if revealed[y * width + x] else "#"
+                for x in range(width)
+            )
+            for y in range(height)
+        ]
         safe, _ = deduce(rows, len(mines))
         if not safe:
             break
@@ -52,8 +58,9 @@ def test_the_same_seed_gives_the_same_board_and_others_differ() -> None:
     one = generate_no_guess(30, 16, 99, (15, 8), 42)
     assert generate_no_guess(30, 16, 99, (15, 8), 42) == one
     assert generate_no_guess(30, 16, 99, (15, 8), 43) != one
-    assert generate_no_guess(30, 16, 99, (15, 8), "room-7") == \
-        generate_no_guess(30, 16, 99, (15, 8), "room-7")
+    assert generate_no_guess(30, 16, 99, (15, 8), "room-7") == generate_no_guess(
+        30, 16, 99, (15, 8), "room-7"
+    )
 
 
 def test_a_safe_first_click_board_is_cleared_by_deduce() -> None:
@@ -77,12 +84,15 @@ def test_a_big_board_is_cleared_by_deduce() -> None:
     assert cleared_by_deduce(60, 40, layout, (30, 20))
 
 
-@pytest.mark.parametrize(("args", "error"), [
-    ((9, 9, 10, (9, 0), 1), ValueError),
-    ((9, 9, 0, (0, 0), 1), ValueError),
-    ((9, 9, True, (0, 0), 1), ValueError),
-    ((9, 9, 75, (4, 4), 1), GenerationFailed),
-])
+@pytest.mark.parametrize(
+    ("args", "error"),
+    [
+        ((9, 9, 10, (9, 0), 1), ValueError),
+        ((9, 9, 0, (0, 0), 1), ValueError),
+        ((9, 9, True, (0, 0), 1), ValueError),
+        ((9, 9, 75, (4, 4), 1), GenerationFailed),
+    ],
+)
 def test_impossible_requests_are_refused(args: tuple, error: type[Exception]) -> None:
     with pytest.raises(error):
         generate_no_guess(*args)

@@ -33,7 +33,9 @@ def test_out_of_budget_the_hint_says_it_is_unsure() -> None:
 
 def test_a_zero_budget_still_reports_what_the_rules_prove() -> None:
     assert hint(["###", "11#", "000"], 1, budget=0) in (
-        Hint("safe", 2, 0, 0.0), Hint("safe", 2, 1, 0.0))
+        Hint("safe", 2, 0, 0.0),
+        Hint("safe", 2, 1, 0.0),
+    )
 
 
 def test_flagged_cells_are_avoided_when_another_safe_cell_exists() -> None:
@@ -57,8 +59,12 @@ def _big_position(seed: int) -> tuple[Board, list[str]]:
     safe = [c for c in range(10_000) if not board.is_mine(c)]
     for c in rng.sample(safe, 300):
         board.flood(c, revealed, flags)
-    rows = ["".join(str(board.counts[y * 100 + x]) if revealed[y * 100 + x] else "#"
-                    for x in range(100)) for y in range(100)]
+    rows = [
+        "".join(
+            str(board.counts[y * 100 + x]) if revealed[y * 100 + x] else "#" for x in range(100)
+        )
+        for y in range(100)
+    ]
     return board, rows
 
 

@@ -20,14 +20,31 @@ def art_layout(art: list[str]) -> list[tuple[int, int]]:
     return [(x, y) for y, row in enumerate(art) for x, ch in enumerate(row) if ch == "*"]
 
 
-def art_game(art: list[str], first: tuple[int, int] | None = None,
-             players: tuple[str, ...] = ("a",), **options: Any) -> MinesweeperGame:
-    return from_layout(art_layout(art), first, width=len(art[0]), height=len(art),
-                       players=list(players), options=options)
+def art_game(
+    art: list[str],
+    first: tuple[int, int] | None = None,
+    players: tuple[str, ...] = ("a",),
+    **options: Any,
+) -> MinesweeperGame:
+    return from_layout(
+        art_layout(art),
+        first,
+        width=len(art[0]),
+        height=len(art),
+        players=list(players),
+        options=options,
+    )
 
 
-def act(game: MinesweeperGame, player: str, action: str, x: int, y: int,
-        mark: str | None = None, now: float = 0.0) -> None:
+def act(
+    game: MinesweeperGame,
+    player: str,
+    action: str,
+    x: int,
+    y: int,
+    mark: str | None = None,
+    now: float = 0.0,
+) -> None:
     move: dict[str, Any] = {"action": action, "x": x, "y": y}
     if mark is not None:
         move["mark"] = mark
@@ -43,8 +60,10 @@ def new_game(seed: int = 1, players: tuple[str, ...] = ("a",), **raw: Any) -> Mi
 
 
 # -- options -------------------------------------------------------------------
-@pytest.mark.parametrize(("preset", "size"), [
-    ("beginner", (9, 9, 10)), ("intermediate", (16, 16, 40)), ("expert", (30, 16, 99))])
+@pytest.mark.parametrize(
+    ("preset", "size"),
+    [("beginner", (9, 9, 10)), ("intermediate", (16, 16, 40)), ("expert", (30, 16, 99))],
+)
 def test_presets_set_board_size(preset: str, size: tuple[int, int, int]) -> None:
     opts = SPEC.parse_options({"preset": preset})
     assert (opts["width"], opts["height"], opts["mines"]) == size
@@ -60,20 +79,37 @@ def test_defaults_are_intermediate_opening_one_life_eight_players() -> None:
 
 def test_custom_size_limits() -> None:
     assert SPEC.parse_options({"width": 200, "height": 200, "mines": 39991})["mines"] == 39991
-    for bad in ({"width": 201}, {"width": 10, "height": 10, "mines": 92},
-                {"mines": 0}, {"width": 3, "height": 3}):
+    for bad in (
+        {"width": 201},
+        {"width": 10, "height": 10, "mines": 92},
+        {"mines": 0},
+        {"width": 3, "height": 3},
+    ):
         with pytest.raises(OptionError):
             SPEC.parse_options(bad)
 
 
-@pytest.mark.parametrize("raw", [
-    {"width": True}, {"mines": 10.0}, {"lives": 0}, {"lives": True}, {"max_players": 9},
-    {"first_click": "lucky"}, {"no_guess": 1}, {"max_adjacent": 0}, {"hint_penalty": -1},
-    {"hint_penalty": False}, {"preset": "expert", "width": 9}, {"preset": "huge"},
-    {"colour": "red"}, {"no_guess": True, "width": 200, "height": 200, "mines": 10},
-    {"no_guess": True, "width": 16, "height": 16, "mines": 100},
-    {"max_adjacent": 1, "width": 16, "height": 16, "mines": 40},
-])
+@pytest.mark.parametrize(
+    "raw",
+    [
+        {"width": True},
+        {"mines": 10.0},
+        {"lives": 0},
+        {"lives": True},
+        {"max_players": 9},
+        {"first_click": "lucky"},
+        {"no_guess": 1},
+        {"max_adjacent": 0},
+        {"hint_penalty": -1},
+        {"hint_penalty": False},
+        {"preset": "expert", "width": 9},
+        {"preset": "huge"},
+        {"colour": "red"},
+        {"no_guess": True, "width": 200, "height": 200, "mines": 10},
+        {"no_guess": True, "width": 16, "height": 16, "mines": 100},
+        {"max_adjacent": 1, "width": 16, "height": 16, "mines": 40},
+    ],
+)
 def test_bad_options_are_refused_with_a_sentence(raw: dict[str, Any]) -> None:
     with pytest.raises(OptionError) as err:
         SPEC.parse_options(raw)
@@ -95,8 +131,7 @@ def test_mines_are_placed_at_first_reveal_from_the_seed() -> None:
     assert g1.board.mines == g2.board.mines and len(g1.board.mines) == 40
     rec = g1.record()
     assert rec["seed"] == 7 and rec["first_click"] == [3, 4]
-    assert sorted(map(tuple, rec["layout"])) == sorted(
-        (m % 16, m // 16) for m in g1.board.mines)
+    assert sorted(map(tuple, rec["layout"])) == sorted((m % 16, m // 16) for m in g1.board.mines)
 
 
 def test_opening_first_click_clears_the_cell_and_its_neighbours() -> None:
@@ -140,14 +175,15 @@ def test_max_adjacent_limits_mines_around_every_cell(first_click: str) -> None:
         assert max(sum(board.is_mine(n) for n in nb[c]) for c in range(480)) <= 3
 
 
-@pytest.mark.parametrize(("first_click", "max_adjacent"),
-                         [("opening", None), ("safe", None), ("opening", 4)])
+@pytest.mark.parametrize(
+    ("first_click", "max_adjacent"), [("opening", None), ("safe", None), ("opening", 4)]
+)
 def test_no_guess_boards_are_solved_by_logic_from_the_first_click(
-        first_click: str, max_adjacent: int | None) -> None:
+    first_click: str, max_adjacent: int | None
+) -> None:
     for seed in range(6):
         first = 8 * 30 + 15
-        board = no_guess_layout(30, 16, 99, first, first_click, random.Random(seed),
-                                max_adjacent)
+        board = no_guess_layout(30, 16, 99, first, first_click, random.Random(seed), max_adjacent)
         assert len(board.mines) == 99 and not board.is_mine(first)
         assert logic_solve(board, first).solved()
         if max_adjacent is not None:
@@ -385,14 +421,18 @@ def test_requests_are_refused_and_there_is_no_clock() -> None:
     assert g.deadline() is None and g.tick(1e9) == [] and g.turn() is None
 
 
-@pytest.mark.parametrize(("move", "code"), [
-    ("reveal", "bad-message"), ({"action": "dig", "x": 0, "y": 0}, "bad-message"),
-    ({"action": "reveal", "x": "1", "y": 0}, "bad-message"),
-    ({"action": "reveal", "x": True, "y": 0}, "bad-message"),
-    ({"action": "mark", "x": 0, "y": 0, "mark": "star"}, "bad-message"),
-    ({"action": "reveal", "x": 5, "y": 0}, "illegal-move"),
-    ({"action": "reveal", "x": 0, "y": -1}, "illegal-move"),
-])
+@pytest.mark.parametrize(
+    ("move", "code"),
+    [
+        ("reveal", "bad-message"),
+        ({"action": "dig", "x": 0, "y": 0}, "bad-message"),
+        ({"action": "reveal", "x": "1", "y": 0}, "bad-message"),
+        ({"action": "reveal", "x": True, "y": 0}, "bad-message"),
+        ({"action": "mark", "x": 0, "y": 0, "mark": "star"}, "bad-message"),
+        ({"action": "reveal", "x": 5, "y": 0}, "illegal-move"),
+        ({"action": "reveal", "x": 0, "y": -1}, "illegal-move"),
+    ],
+)
 def test_wrong_moves_are_refused_without_change(move: Any, code: str) -> None:
     g = art_game(ART, first=(0, 4))
     before = g.view("a")

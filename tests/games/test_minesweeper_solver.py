@@ -29,12 +29,16 @@ def test_single_cell_rule_finds_a_mine_and_chains() -> None:
     assert mines == {(0, 0)} and safe == {(0, 2), (1, 2)}
 
 
-@pytest.mark.parametrize(("total", "safe", "mines"), [
-    (2, {(2, 0)}, {(0, 0), (4, 0)}),
-    (1, {(0, 0), (4, 0)}, {(2, 0)}),
-])
-def test_global_mine_count_decides(total: int, safe: set[tuple[int, int]],
-                                   mines: set[tuple[int, int]]) -> None:
+@pytest.mark.parametrize(
+    ("total", "safe", "mines"),
+    [
+        (2, {(2, 0)}, {(0, 0), (4, 0)}),
+        (1, {(0, 0), (4, 0)}, {(2, 0)}),
+    ],
+)
+def test_global_mine_count_decides(
+    total: int, safe: set[tuple[int, int]], mines: set[tuple[int, int]]
+) -> None:
     assert deduce(["#1#1#"], total) == (safe, mines)
 
 
@@ -45,8 +49,7 @@ def test_nothing_provable_means_empty_sets() -> None:
 
 def test_flags_are_not_taken_on_trust() -> None:
     # Trusting the flag would wrongly clear (1, 1) too.
-    assert deduce(["F1#", "1##", "###"], 1) == (
-        {(2, 0), (2, 1), (0, 2), (1, 2), (2, 2)}, set())
+    assert deduce(["F1#", "1##", "###"], 1) == ({(2, 0), (2, 1), (0, 2), (1, 2), (2, 2)}, set())
     safe, mines = deduce(["F1#", "110", "000"], 1)
     assert mines == {(0, 0)} and safe == {(2, 0)}
 
@@ -64,29 +67,38 @@ def test_exploded_mines_count_as_known() -> None:
     assert safe == {(2, 0), (2, 1), (0, 2), (1, 2), (2, 2)} and mines == set()
 
 
-def _random_position(rng: random.Random, width: int, height: int,
-                     n_mines: int) -> tuple[Board, list[str]]:
+def _random_position(
+    rng: random.Random, width: int, height: int, n_mines: int
+) -> tuple[Board, list[str]]:
     board = Board(width, height, rng.sample(range(width * height), n_mines))
     revealed, flags = bytearray(width * height), bytearray(width * height)
     safe_cells = [c for c in range(width * height) if not board.is_mine(c)]
     for c in rng.sample(safe_cells, min(len(safe_cells), rng.randint(1, 4))):
         board.flood(c, revealed, flags)
-    rows = ["".join(str(board.counts[y * width + x]) if revealed[y * width + x] else "#"
-                    for x in range(width)) for y in range(height)]
+    rows = [
+        "".join(
+            str(board.counts[y * width + x]) if revealed[y * width + x] else "#"
+            for x in range(width)
+        )
+        for y in range(height)
+    ]
     return board, rows
 
 
 def _brute_force(rows: list[str], total: int) -> dict[tuple[int, int], float]:
     width = len(rows[0])
     hidden = [(x, y) for y, r in enumerate(rows) for x, ch in enumerate(r) if ch == "#"]
-    numbers = [(x, y, int(ch)) for y, r in enumerate(rows) for x, ch in enumerate(r)
-               if ch.isdigit()]
+    numbers = [
+        (x, y, int(ch)) for y, r in enumerate(rows) for x, ch in enumerate(r) if ch.isdigit()
+    ]
     hits = dict.fromkeys(hidden, 0)
     count = 0
     for combo in combinations(hidden, total):
         mines = set(combo)
-        if all(sum((x + dx, y + dy) in mines for dx in (-1, 0, 1) for dy in (-1, 0, 1)) == n
-               for x, y, n in numbers):
+        if all(
+            sum((x + dx, y + dy) in mines for dx in (-1, 0, 1) for dy in (-1, 0, 1)) == n
+            for x, y, n in numbers
+        ):
             count += 1
             for m in combo:
                 hits[m] += 1
@@ -147,26 +159,30 @@ def test_inconsistent_rows_are_refused() -> None:
         deduce(["1#", "#"], 1)
 
 
-def _scattered_view(seed: int, width: int, height: int, mines: int,
-                    reveals: int) -> tuple[Board, list[str]]:
+def _scattered_view(
+    seed: int, width: int, height: int, mines: int, reveals: int
+) -> tuple[Board, list[str]]:
     rng = random.Random(seed)
     board = Board(width, height, rng.sample(range(width * height), mines))
     revealed, flags = bytearray(width * height), bytearray(width * height)
     safe = [c for c in range(width * height) if not board.is_mine(c)]
     for c in rng.sample(safe, reveals):
         board.flood(c, revealed, flags)
-    rows = ["".join(str(board.counts[y * width + x]) if revealed[y * width + x] else "#"
-                    for x in range(width)) for y in range(height)]
+    rows = [
+        "".join(
+            str(board.counts[y * width + x]) if revealed[y * width + x] else "#"
+            for x in range(width)
+        )
+        for y in range(height)
+    ]
     return board, rows
 
 
-def _rules_only(rows: list[str], mines: int) -> tuple[set[tuple[int, int]],
-                                                       set[tuple[int, int]]]:
+def _rules_only(rows: list[str], mines: int) -> tuple[set[tuple[int, int]], set[tuple[int, int]]]:
     k = knowledge_from_rows(rows, mines)
     k.rules()
     w = k.width
-    return ({(c % w, c // w) for c in k.found_safe},
-            {(c % w, c // w) for c in k.found_mines})
+    return ({(c % w, c // w) for c in k.found_safe}, {(c % w, c // w) for c in k.found_mines})
 
 
 def test_deduce_on_a_huge_board_is_true_and_at_least_the_rules() -> None:

@@ -22,12 +22,23 @@ class CoopMinesweeper(RuleBasedStateMachine):
     game: MinesweeperGame
     lives: int
 
-    @initialize(seed=st.integers(0, 2**32), lives=st.integers(1, 3),
-                first_click=st.sampled_from(["opening", "safe"]), mines=st.integers(1, 12))
+    @initialize(
+        seed=st.integers(0, 2**32),
+        lives=st.integers(1, 3),
+        first_click=st.sampled_from(["opening", "safe"]),
+        mines=st.integers(1, 12),
+    )
     def start(self, seed: int, lives: int, first_click: str, mines: int) -> None:
-        options = SPEC.parse_options({"width": SIZE, "height": SIZE, "mines": mines,
-                                      "lives": lives, "first_click": first_click,
-                                      "max_players": 4})
+        options = SPEC.parse_options(
+            {
+                "width": SIZE,
+                "height": SIZE,
+                "mines": mines,
+                "lives": lives,
+                "first_click": first_click,
+                "max_players": 4,
+            }
+        )
         self.game = SPEC.new_game(options, list(PLAYERS[:2]), 0, seed, 0.0)
         self.lives = lives
         self.now = 0.0
@@ -44,8 +55,13 @@ class CoopMinesweeper(RuleBasedStateMachine):
         for x, y in self._hidden_mines():
             assert f"({x}, {y})" not in text and f"[{x}, {y}]" not in text
 
-    @rule(player=st.sampled_from(PLAYERS), action=st.sampled_from(ACTIONS),
-          x=COORD, y=COORD, mark=st.sampled_from(MARKS))
+    @rule(
+        player=st.sampled_from(PLAYERS),
+        action=st.sampled_from(ACTIONS),
+        x=COORD,
+        y=COORD,
+        mark=st.sampled_from(MARKS),
+    )
     def act(self, player: str, action: str, x: int, y: int, mark: str) -> None:
         self.now += 0.5
         before = self.game.view(None)
@@ -108,6 +124,9 @@ class CoopMinesweeper(RuleBasedStateMachine):
 
 
 CoopMinesweeper.TestCase.settings = settings(
-    max_examples=150, stateful_step_count=40, deadline=None,
-    suppress_health_check=[HealthCheck.too_slow])
+    max_examples=150,
+    stateful_step_count=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 TestCoopMinesweeper = CoopMinesweeper.TestCase

@@ -52,19 +52,28 @@ def test_best_move_refuses_a_finished_or_broken_view() -> None:
 
 # -- perfect endgame ---------------------------------------------------------------
 
+
 def _layouts(rows: list[str], mines: int) -> tuple[list[int], list[frozenset[int]]]:
     width = len(rows[0])
     cells = [y * width + x for y, r in enumerate(rows) for x, ch in enumerate(r) if ch == "#"]
     nb = neighbour_table(width, len(rows))
-    numbers = [(y * width + x, int(ch)) for y, r in enumerate(rows)
-               for x, ch in enumerate(r) if ch.isdigit()]
-    out = [frozenset(c) for c in combinations(cells, mines)
-           if all(sum(n in c for n in nb[cell]) == v for cell, v in numbers)]
+    numbers = [
+        (y * width + x, int(ch))
+        for y, r in enumerate(rows)
+        for x, ch in enumerate(r)
+        if ch.isdigit()
+    ]
+    out = [
+        frozenset(c)
+        for c in combinations(cells, mines)
+        if all(sum(n in c for n in nb[cell]) == v for cell, v in numbers)
+    ]
     return cells, out
 
 
-def _oracle(width: int, height: int, cells: list[int],
-            layouts: list[frozenset[int]]) -> dict[int, float]:
+def _oracle(
+    width: int, height: int, cells: list[int], layouts: list[frozenset[int]]
+) -> dict[int, float]:
     """Win chance of revealing each hidden cell first, then playing perfectly
     (plain recursion over layout sets, no pruning)."""
     nb = neighbour_table(width, height)
@@ -80,8 +89,7 @@ def _oracle(width: int, height: int, cells: list[int],
         for lay in group:
             if c not in lay:
                 parts.setdefault(sum(n in lay for n in nb[c]), set()).add(lay)
-        return sum(len(p) / len(group) * value(frozenset(p), opened | {c})
-                   for p in parts.values())
+        return sum(len(p) / len(group) * value(frozenset(p), opened | {c}) for p in parts.values())
 
     start = frozenset(layouts)
     return {c: move(start, frozenset(), c) for c in cells}
@@ -96,8 +104,13 @@ def _random_endgame(rng: random.Random) -> tuple[list[str], int]:
         safe = [c for c in range(width * height) if not board.is_mine(c)]
         for c in rng.sample(safe, rng.randint(1, max(1, len(safe) - 3))):
             revealed[c] = 1
-        rows = ["".join(str(board.counts[y * width + x]) if revealed[y * width + x] else "#"
-                        for x in range(width)) for y in range(height)]
+        rows = [
+            "".join(
+                str(board.counts[y * width + x]) if revealed[y * width + x] else "#"
+                for x in range(width)
+            )
+            for y in range(height)
+        ]
         hidden = sum(r.count("#") for r in rows)
         if mines < hidden <= 8:
             return rows, mines
@@ -128,8 +141,9 @@ def test_endgame_search_gives_up_beyond_its_limit() -> None:
 def test_a_full_game_is_won_or_lost_by_revealing_a_mine_only() -> None:
     wins = 0
     for seed in range(6):
-        board = Board(9, 9, random.Random(seed).sample(
-            [c for c in range(81) if c not in {0, 1, 9, 10}], 10))
+        board = Board(
+            9, 9, random.Random(seed).sample([c for c in range(81) if c not in {0, 1, 9, 10}], 10)
+        )
         wins += play_game(board, 0)
     assert wins >= 3  # beginner is won about nine times in ten
 

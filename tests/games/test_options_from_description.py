@@ -27,12 +27,26 @@ FIELD_FITS = {("gomoku", "move_limit"): {"size": 19}, ("minesweeper", "no_guess"
 def test_defaults_are_the_canonical_options_old_clients_know() -> None:
     assert SPECS["gomoku"].parse_options({}) == {"size": 15, "rule": "freestyle"}
     assert SPECS["linkmatch"].parse_options({}) == {
-        "width": 16, "height": 9, "kinds": 36, "time_limit": 600, "gravity": "none",
-        "hint_penalty": 10, "countdown": 3}
+        "width": 16,
+        "height": 9,
+        "kinds": 36,
+        "time_limit": 600,
+        "gravity": "none",
+        "hint_penalty": 10,
+        "countdown": 3,
+    }
     assert SPECS["minesweeper"].parse_options({}) == {
-        "preset": None, "width": 16, "height": 16, "mines": 40, "first_click": "opening",
-        "no_guess": False, "max_adjacent": None, "lives": 1, "max_players": 8,
-        "hint_penalty": 20.0}
+        "preset": None,
+        "width": 16,
+        "height": 16,
+        "mines": 40,
+        "first_click": "opening",
+        "no_guess": False,
+        "max_adjacent": None,
+        "lives": 1,
+        "max_players": 8,
+        "hint_penalty": 20.0,
+    }
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))

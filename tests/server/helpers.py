@@ -11,10 +11,10 @@ from gridhall.server.core.config import ServerConfig
 from gridhall.server.core.effects import STORED, Effect, Send, Think, Wake, Work
 from gridhall.server.core.hub import Hub
 from gridhall.server.core.identity import Identity
-from gridhall.server.io.job_runner import run_job
 from gridhall.server.core.session import Session, Sessions
-from gridhall.server.io.store import Store
 from gridhall.server.core.stats import Stats
+from gridhall.server.io.job_runner import run_job
+from gridhall.server.io.store import Store
 
 T0 = 1_800_000_000.0
 
@@ -57,8 +57,7 @@ class FakeServer:
     asked for them, at the time of the last input; with ``hold_work=True`` they
     wait in ``work`` until :meth:`finish_work` (to see a room busy)."""
 
-    def __init__(self, store: Store | None = None, hold_work: bool = False,
-                 **config: Any) -> None:
+    def __init__(self, store: Store | None = None, hold_work: bool = False, **config: Any) -> None:
         config.setdefault("grace_seconds", 60.0)
         config.setdefault("db", ":memory:")
         self.config = ServerConfig(**config)
@@ -122,14 +121,14 @@ class FakeServer:
             finally:
                 self._running = False
 
-    def finish_work(self, now: float | None = None, answer: dict[str, Any] | None = None
-                    ) -> None:
+    def finish_work(self, now: float | None = None, answer: dict[str, Any] | None = None) -> None:
         """Answer every job waiting (by running it, or with ``answer``)."""
         while self.work:
             job = self.work.pop(0)
             result = answer if answer is not None else run_job(job.job)
-            self.execute(self.hub.work_done(job.room, job.ticket, result,
-                                            self.now if now is None else now))
+            self.execute(
+                self.hub.work_done(job.room, job.ticket, result, self.now if now is None else now)
+            )
 
     def thinks(self) -> list[Think]:
         return [e for e in self.other if isinstance(e, Think)]

@@ -10,9 +10,9 @@ import pytest
 
 from gridhall.server import cli
 from gridhall.server.core.admin_access import FREE_FAILURES, AdminAccess
+from gridhall.server.core.bans import Ban, Bans, refusal
 from gridhall.server.io.admin_store import AUDIT_MARGIN, AUDIT_ROWS
 from gridhall.server.io.app import GameServer
-from gridhall.server.core.bans import Ban, Bans, refusal
 from gridhall.server.io.store import Store
 
 T0 = 1_800_000_000.0
@@ -56,8 +56,16 @@ def test_wrong_tokens_cost_the_address_and_a_right_one_clears_it() -> None:
 
 def test_the_command_line_checks_admin_options() -> None:
     parser = cli.build_parser()
-    args = parser.parse_args(["--admin-from", "192.168.1.0/24", "--admin-from", "10.1.2.3",
-                              "--admin-token", "abcdefghijklmnop"])
+    args = parser.parse_args(
+        [
+            "--admin-from",
+            "192.168.1.0/24",
+            "--admin-from",
+            "10.1.2.3",
+            "--admin-token",
+            "abcdefghijklmnop",
+        ]
+    )
     assert args.admin_from == ["192.168.1.0/24", "10.1.2.3/32"]
     assert args.admin_token == "abcdefghijklmnop"
     for bad in ("not-a-network", "300.1.1.1"):
@@ -94,25 +102,39 @@ def test_the_store_keeps_bans_settings_and_a_bounded_audit_log(tmp_path: object)
     assert not store.admin.remove_ban(ended.ban)  # deleted once it ended
     assert store.admin.settings() == {"chat_days": 7.0}
     latest = store.admin.recent_audit(3)
-    assert [row["detail"]["n"] for row in latest] == [AUDIT_ROWS + AUDIT_MARGIN - i
-                                                      for i in range(3)]
+    assert [row["detail"]["n"] for row in latest] == [
+        AUDIT_ROWS + AUDIT_MARGIN - i for i in range(3)
+    ]
     count = store.db.execute("SELECT COUNT(*) FROM audit").fetchone()[0]
     assert count <= AUDIT_ROWS + AUDIT_MARGIN
     store.close()
 
 
 def test_admin_options_reach_the_server_from_the_file_and_the_command_line(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     settings = tmp_path / "gridhall.toml"
     settings.write_text('admin_from = ["192.168.7.0/24"]\nadmin_token = "token-from-the-file"\n')
     made: list[GameServer] = []
     monkeypatch.setattr(cli, "serve", lambda server, addresses, settings: made.append(server))
     monkeypatch.setattr(cli.loops, "run", lambda main, factory: None)
     monkeypatch.setattr(cli.collector, "install", lambda: None)
-    cli.main(["--config", str(settings), "--db", str(tmp_path / "g.db"), "--port", "0",
-              "--no-discovery"])
-    cli.main(["--config", str(settings), "--db", str(tmp_path / "g.db"), "--port", "0",
-              "--no-discovery", "--admin-from", "10.9.0.0/16"])
+    cli.main(
+        ["--config", str(settings), "--db", str(tmp_path / "g.db"), "--port", "0", "--no-discovery"]
+    )
+    cli.main(
+        [
+            "--config",
+            str(settings),
+            "--db",
+            str(tmp_path / "g.db"),
+            "--port",
+            "0",
+            "--no-discovery",
+            "--admin-from",
+            "10.9.0.0/16",
+        ]
+    )
     from_file, overridden = made
     try:
         assert from_file.admin.token == "token-from-the-file"

@@ -28,8 +28,13 @@ def test_closing_a_room_tells_every_member_and_drops_it(tmp_path: Path) -> None:
     for client in (ann, bob):
         closed, left = client.received()[-2:]
         assert closed == p.RoomClosed(room=room, seq=seq + 1, reason="closing time")
-        assert left == p.Left(room=room, seq=seq + 1, player=client.session.identity.id,
-                              name=left.name, reason="closed")
+        assert left == p.Left(
+            room=room,
+            seq=seq + 1,
+            player=client.session.identity.id,
+            name=left.name,
+            reason="closed",
+        )
     assert [e for e in server.other if isinstance(e, DropRoom)] == [DropRoom(room)]
     assert not [e for e in server.other if isinstance(e, Log)]  # nothing left to replay
     assert room not in server.hub.lobby.rooms

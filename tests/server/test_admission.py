@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from gridhall.server import cli
-from gridhall.server.io.fdlimit import socket_caps
 from gridhall.server.core.gate import Gate
 from gridhall.server.core.origin import allowed, normalize
+from gridhall.server.io.fdlimit import socket_caps
 
 
 def test_a_gate_refuses_past_an_addresses_bound_and_evicts_the_oldest_past_the_total() -> None:
@@ -23,22 +23,26 @@ def test_a_gate_refuses_past_an_addresses_bound_and_evicts_the_oldest_past_the_t
     assert "A" not in gate.by_address
 
 
-@pytest.mark.parametrize(("origin", "host", "ok"), [
-    (None, "127.0.0.1:8765", True),
-    ("http://127.0.0.1:8765", "127.0.0.1:8765", True),
-    ("HTTP://Game.LAN:8765", "game.lan:8765", True),
-    ("http://game.lan", "game.lan:80", True),
-    ("https://game.lan", "game.lan", True),
-    ("http://[::1]:8765", "[::1]:8765", True),
-    ("http://127.0.0.1:8766", "127.0.0.1:8765", False),
-    ("http://evil.example", "127.0.0.1:8765", False),
-    ("http://game.lan:8765", None, False),
-    ("null", "127.0.0.1:8765", False),
-    ("file://", "127.0.0.1:8765", False),
-    ("http://127.0.0.1:99999", "127.0.0.1:8765", False),
-])
-def test_only_the_servers_own_origin_or_none_is_allowed(origin: str | None, host: str | None,
-                                                        ok: bool) -> None:
+@pytest.mark.parametrize(
+    ("origin", "host", "ok"),
+    [
+        (None, "127.0.0.1:8765", True),
+        ("http://127.0.0.1:8765", "127.0.0.1:8765", True),
+        ("HTTP://Game.LAN:8765", "game.lan:8765", True),
+        ("http://game.lan", "game.lan:80", True),
+        ("https://game.lan", "game.lan", True),
+        ("http://[::1]:8765", "[::1]:8765", True),
+        ("http://127.0.0.1:8766", "127.0.0.1:8765", False),
+        ("http://evil.example", "127.0.0.1:8765", False),
+        ("http://game.lan:8765", None, False),
+        ("null", "127.0.0.1:8765", False),
+        ("file://", "127.0.0.1:8765", False),
+        ("http://127.0.0.1:99999", "127.0.0.1:8765", False),
+    ],
+)
+def test_only_the_servers_own_origin_or_none_is_allowed(
+    origin: str | None, host: str | None, ok: bool
+) -> None:
     assert allowed(origin, host) is ok
 
 
@@ -60,8 +64,9 @@ def test_socket_caps_leave_descriptors_for_new_players_under_a_desktop_limit() -
 
 def test_allow_origin_is_repeatable_and_checked() -> None:
     parser = cli.build_parser()
-    args = parser.parse_args(["--allow-origin", "HTTP://Games.example:8080/",
-                              "--allow-origin", "https://play.example"])
+    args = parser.parse_args(
+        ["--allow-origin", "HTTP://Games.example:8080/", "--allow-origin", "https://play.example"]
+    )
     assert args.allow_origin == ["http://games.example:8080", "https://play.example:443"]
     for bad in ("ftp://x", "games.example", "http://x/page"):
         with pytest.raises(SystemExit):

@@ -13,8 +13,12 @@ from gridhall.protocol.analysis import Analyse, Analysis
 from gridhall.server.io.analysis_service import Analyses
 from gridhall.server.io.analysis_store import Found
 
-GAME = Found("gomoku", {"size": 15, "rule": "freestyle"}, {"moves": [[7, 7], [8, 8]]},
-             {"winner": None, "reason": "agreed-draw"})
+GAME = Found(
+    "gomoku",
+    {"size": 15, "rule": "freestyle"},
+    {"moves": [[7, 7], [8, 8]]},
+    {"winner": None, "reason": "agreed-draw"},
+)
 
 
 @dataclass
@@ -63,8 +67,13 @@ async def settle() -> None:
 
 def service(games: dict[int, Found], **kw: Any) -> tuple[Analyses, Pool, list[Any]]:
     pool, saved = Pool(), []
-    analyses = Analyses(pool, Reader(games), lambda *a: saved.append(a),  # type: ignore[arg-type]
-                        budget=0.05, **kw)
+    analyses = Analyses(
+        pool,
+        Reader(games),
+        lambda *a: saved.append(a),  # type: ignore[arg-type]
+        budget=0.05,
+        **kw,
+    )
     return analyses, pool, saved
 
 

@@ -8,7 +8,6 @@ and checks the sender gets a frame with its ``re``.
 from __future__ import annotations
 
 from gridhall import protocol as p
-
 from tests.server.helpers import FakeServer, connect
 
 
@@ -74,8 +73,7 @@ def test_a_second_agree_again_is_answered() -> None:
 def test_a_second_agree_again_that_starts_a_race_is_answered_if_the_board_fails() -> None:
     server = FakeServer()
     ann, bob = connect(server, "Ann"), connect(server, "Bob", peer="10.0.0.2")
-    ann.send("create-room", game="linkmatch", options={"width": 4, "height": 4,
-                                                       "countdown": 0})
+    ann.send("create-room", game="linkmatch", options={"width": 4, "height": 4, "countdown": 0})
     bob.send("join-room", room=ann.last(p.Joined).room)
     ann.send("start")
     ann.send("resign")

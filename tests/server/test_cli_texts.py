@@ -12,13 +12,21 @@ import pytest
 from gridhall.server import cli
 
 
-def test_history_counts_one_move_in_the_singular(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                 capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+def test_history_counts_one_move_in_the_singular(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     db = tmp_path / "g.db"
     db.touch()
-    game = SimpleNamespace(id=1, started_at=0, ended_at=65, room="K7MQ2D", game="gomoku", result={
-        "winner": "a", "reason": "resign", "loser": "b"}, record={"moves": [[7, 7]]},
-        players=[{"player": "a", "name": "Ann"}, {"player": "b", "name": "Bob"}])  # fmt: skip
+    game = SimpleNamespace(
+        id=1,
+        started_at=0,
+        ended_at=65,
+        room="K7MQ2D",
+        game="gomoku",
+        result={"winner": "a", "reason": "resign", "loser": "b"},
+        record={"moves": [[7, 7]]},
+        players=[{"player": "a", "name": "Ann"}, {"player": "b", "name": "Bob"}],
+    )
     games = [game, SimpleNamespace(**{**vars(game), "record": {"moves": [[7, 7], [8, 8]]}})]
 
     class FakeStore:
@@ -39,9 +47,13 @@ def test_history_counts_one_move_in_the_singular(tmp_path: Path, monkeypatch: py
 
 
 def test_pbrain_help_prints_usage_instead_of_waiting_on_stdin() -> None:
-    done = subprocess.run([sys.executable, "-m", "gridhall.server.pbrain", "--help"],
-                          stdin=subprocess.PIPE, capture_output=True, text=True,
-                          timeout=30)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-m", "gridhall.server.pbrain", "--help"],
+        stdin=subprocess.PIPE,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
     assert done.returncode == 0
     assert done.stdout.startswith("usage: gridhall-pbrain") and "Gomocup" in done.stdout
 
@@ -51,13 +63,36 @@ def test_history_words_a_mine_hit_and_a_race_that_ran_out_of_time() -> None:
     from gridhall.server.io.store import GameRow
 
     players = [{"player": "a", "name": "Ann"}, {"player": "b", "name": "Bob"}]
-    mine = GameRow(1, "R1", "minesweeper", {}, players, {"winner": None, "reason": "mine",
-                   "by": "b"}, {"actions": [["a", "reveal", 1, 1, None, 0.5],
-                                            ["b", "join", None, None, None, 1.0],
-                                            ["b", "reveal", 2, 2, None, 2.0]]}, 0, 65)  # fmt: skip
+    mine = GameRow(
+        1,
+        "R1",
+        "minesweeper",
+        {},
+        players,
+        {"winner": None, "reason": "mine", "by": "b"},
+        {
+            "actions": [
+                ["a", "reveal", 1, 1, None, 0.5],
+                ["b", "join", None, None, None, 1.0],
+                ["b", "reveal", 2, 2, None, 2.0],
+            ]
+        },
+        0,
+        65,
+    )
     assert describe(mine) == "lost: Bob hit a mine, 2 clicks in 1:05"
     links = [{"action": "link", "ok": True}] * 6 + [{"action": "hint"}]
-    race = GameRow(2, "R2", "linkmatch", {}, players, {"winner": "a", "reason": "time",
-                   "remaining": {"a": 4, "b": 10}},
-                   {"actions": {"a": links, "b": [{"action": "link", "ok": False}]}}, 0, 185)  # fmt: skip
-    assert describe(race) == "Ann won when time ran out, 4 tiles left, 6 links (Ann 6, Bob 0) in 3:05"
+    race = GameRow(
+        2,
+        "R2",
+        "linkmatch",
+        {},
+        players,
+        {"winner": "a", "reason": "time", "remaining": {"a": 4, "b": 10}},
+        {"actions": {"a": links, "b": [{"action": "link", "ok": False}]}},
+        0,
+        185,
+    )
+    assert (
+        describe(race) == "Ann won when time ran out, 4 tiles left, 6 links (Ann 6, Bob 0) in 3:05"
+    )

@@ -12,7 +12,6 @@ from websockets.exceptions import InvalidStatus
 
 from gridhall.server.cli import build_parser
 from gridhall.server.core.cluster_nodes import NodeList, node_url, own_address, page_origin
-
 from tests.conftest import url_of
 from tests.wsclient import WsClient
 
@@ -32,8 +31,19 @@ def test_the_list_starts_with_this_node_and_names_each_peer_once() -> None:
     assert nodes.origins() == {"http://127.0.0.1:8765", "http://b:9001"}
 
 
-@pytest.mark.parametrize("text", ["http://a:1/", "ws://a/", "ws://a:99999/", "ws://:80/",
-                                  "ws://a:1/?x=1", "ws://u:p@a:1/", "a:1", ""])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "http://a:1/",
+        "ws://a/",
+        "ws://a:99999/",
+        "ws://:80/",
+        "ws://a:1/?x=1",
+        "ws://u:p@a:1/",
+        "a:1",
+        "",
+    ],
+)
 def test_what_is_not_a_node_address_is_refused(text: str) -> None:
     assert node_url(text) is None
 
@@ -53,8 +63,7 @@ def test_peer_flags_are_checked_and_kept_in_order() -> None:
         build_parser().parse_args(["--peer", "http://b:9001/"])
 
 
-async def test_welcome_names_every_node_this_one_first(
-        make_server: Callable[..., Any]) -> None:
+async def test_welcome_names_every_node_this_one_first(make_server: Callable[..., Any]) -> None:
     server = await make_server(peers=(PEER,))
     async with WsClient.connect(url_of(server), "ann") as ann:
         welcome = ann.received[-1]
@@ -69,8 +78,7 @@ async def test_a_lone_servers_welcome_has_no_nodes(make_server: Callable[..., An
         assert "nodes" not in welcome and "cluster" not in welcome["features"]
 
 
-async def test_a_page_from_another_node_may_open_a_socket(
-        make_server: Callable[..., Any]) -> None:
+async def test_a_page_from_another_node_may_open_a_socket(make_server: Callable[..., Any]) -> None:
     lone = await make_server()
     node = await make_server(peers=(PEER,))
     async with connect(url_of(node), origin="http://127.0.0.2:9001") as ws:  # type: ignore[arg-type]
@@ -84,8 +92,15 @@ async def test_a_page_from_another_node_may_open_a_socket(
 def test_a_nodes_pages_may_connect_to_the_other_nodes_and_nowhere_else() -> None:
     from gridhall.server.io.web import csp
 
-    policy = csp("127.0.0.1:8765", ["ws://b:9001/", "wss://c.example:443/",
-                                    "ws://x;script-src *:1/", "http://d:1/"])
+    policy = csp(
+        "127.0.0.1:8765",
+        ["ws://b:9001/", "wss://c.example:443/", "ws://x;script-src *:1/", "http://d:1/"],
+    )
     connect = policy.split("connect-src ", 1)[1].split(";", 1)[0]
-    assert connect.split() == ["'self'", "ws://127.0.0.1:8765", "wss://127.0.0.1:8765",
-                               "ws://b:9001", "wss://c.example:443"]
+    assert connect.split() == [
+        "'self'",
+        "ws://127.0.0.1:8765",
+        "wss://127.0.0.1:8765",
+        "ws://b:9001",
+        "wss://c.example:443",
+    ]

@@ -36,14 +36,16 @@ def policy(clock: list[float]) -> Iterator[Collector]:
 
 
 def test_survivors_of_a_full_collection_are_frozen_and_young_collections_are_rarer(
-        policy: Collector) -> None:
+    policy: Collector,
+) -> None:
     assert gc.get_threshold()[0] == YOUNG
     gc.collect()
     assert gc.get_freeze_count() > 0  # the next full collection skips them
 
 
 def test_garbage_among_frozen_objects_is_found_at_the_next_full_walk(
-        policy: Collector, clock: list[float]) -> None:
+    policy: Collector, clock: list[float]
+) -> None:
     node = Node()
     gc.collect()  # node survives (it is referenced) and is frozen
     gone = weakref.ref(node)

@@ -21,8 +21,17 @@ CORE = TOP / "server" / "core"
 FOLDERS = {"protocol": TOP / "protocol", "server": TOP / "server", "client": TOP / "client"}
 """Where each part of the ``gridhall`` import name lives in the checkout (setup.py)."""
 
-FORBIDDEN = ("asyncio", "websockets", "sqlite3", "psycopg", "asyncpg", "redis", "socket",
-             "threading", "concurrent.futures")
+FORBIDDEN = (
+    "asyncio",
+    "websockets",
+    "sqlite3",
+    "psycopg",
+    "asyncpg",
+    "redis",
+    "socket",
+    "threading",
+    "concurrent.futures",
+)
 
 
 WAIVED = {("threading", "gridhall.protocol.codec")}
@@ -85,8 +94,9 @@ def test_importing_the_core_brings_in_no_io_module() -> None:
     modules = core_modules()
     assert "gridhall.server.core.hub" in modules and "gridhall.server.core.room" in modules
     script = PROBE.format(forbidden=FORBIDDEN, modules=modules)
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                          cwd=TOP, check=False)
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, cwd=TOP, check=False
+    )
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout.splitlines()[-1])
     unexplained = [m for m in report["entered"] if (m, report["via"].get(m)) not in WAIVED]
@@ -126,9 +136,12 @@ def imports_of(module: str, path: Path, is_package: bool) -> list[tuple[str, int
         elif isinstance(node, ast.ImportFrom):
             base = resolve(module, is_package, node)
             found.append((base, node.lineno))
-            found += [(f"{base}.{alias.name}", node.lineno) for alias in node.names
-                      if source_of(f"{base}.{alias.name}") is not None
-                      or forbidden(f"{base}.{alias.name}")]
+            found += [
+                (f"{base}.{alias.name}", node.lineno)
+                for alias in node.names
+                if source_of(f"{base}.{alias.name}") is not None
+                or forbidden(f"{base}.{alias.name}")
+            ]
     return found
 
 

@@ -6,10 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from gridhall import protocol as p
-from gridhall.server.io.app import GameServer
 from gridhall.server.core.config import ServerConfig
 from gridhall.server.core.session import Session
-
+from gridhall.server.io.app import GameServer
 from tests.server.helpers import T0, FakeLink
 
 
@@ -32,7 +31,8 @@ def hello(server: GameServer, link: FakeLink, token: str | None = None) -> Sessi
 
 
 async def test_a_connection_that_fails_while_written_does_not_cost_the_others_their_frames(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     server = make_server(tmp_path)
     broken, ann = BrokenLink("10.0.0.1"), FakeLink("10.0.0.2")
     server.reply(broken, p.encode(p.Rooms(rooms=[], re=1)))
@@ -44,7 +44,8 @@ async def test_a_connection_that_fails_while_written_does_not_cost_the_others_th
 
 
 async def test_a_replaced_connection_gets_what_was_sent_to_it_before_it_is_closed(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     server = make_server(tmp_path)
     old = FakeLink("10.0.0.1")
     first = hello(server, old)

@@ -8,7 +8,6 @@ from gridhall import protocol as p
 from gridhall.client.messages import is_room_event
 from gridhall.client.room import RoomCopy, apply
 from gridhall.server.core.room import EVERYONE
-
 from tests.server.helpers import T0, Client, FakeServer
 
 # Gomoku stones that never make five: a long game to fold.
@@ -16,8 +15,9 @@ STONES = [(x, y) for y in range(15) for x in range(15) if ((x // 2) + y) % 2 == 
 REPLIES = [(x, y) for y in range(15) for x in range(15) if ((x // 2) + y) % 2 == 1]
 
 
-def join(server: FakeServer, name: str, deltas: bool, token: str | None = None,
-         since: int | None = None) -> Client:
+def join(
+    server: FakeServer, name: str, deltas: bool, token: str | None = None, since: int | None = None
+) -> Client:
     client = Client(server, T0)
     fields: dict[str, Any] = {"protocol": 1, "name": name}
     if deltas:
@@ -43,8 +43,9 @@ def folded(client: Client, copy: RoomCopy | None = None) -> RoomCopy:
 
 
 def moved_frames(client: Client) -> list[tuple[int, p.Moved]]:
-    return [(len(f), m) for f in client.link.frames
-            if isinstance(m := p.decode(f, "server"), p.Moved)]
+    return [
+        (len(f), m) for f in client.link.frames if isinstance(m := p.decode(f, "server"), p.Moved)
+    ]
 
 
 def gomoku(server: FakeServer, ann_deltas: bool, bob_deltas: bool) -> tuple[Client, Client]:
@@ -71,8 +72,10 @@ def test_a_delta_client_folds_each_move_to_the_view_a_full_client_gets() -> None
     assert all(m.delta is None for _, m in bob_moves)
     late = ann_moves[20:]  # past the first 16 moves the move list is patched
     assert all(m.delta is not None and "moves" not in m.view for _, m in late)
-    assert all(m.delta == {"moves": {"at": m.seq - ann_moves[0][1].seq,
-                                     "append": [m.view["last"]]}} for _, m in late)
+    assert all(
+        m.delta == {"moves": {"at": m.seq - ann_moves[0][1].seq, "append": [m.view["last"]]}}
+        for _, m in late
+    )
     assert max(size for size, _ in late) < 200 < bob_moves[-1][0]
 
 
@@ -91,8 +94,9 @@ def test_everyone_who_takes_deltas_shares_one_send_of_one_encoding() -> None:
 def test_a_big_minesweeper_move_costs_bytes_for_the_cells_it_changed() -> None:
     server = FakeServer()
     ann, bob = join(server, "Ann", True), join(server, "Bob", False)
-    ann.send("create-room", game="minesweeper",
-             options={"width": 200, "height": 200, "mines": 4000})
+    ann.send(
+        "create-room", game="minesweeper", options={"width": 200, "height": 200, "mines": 4000}
+    )
     bob.send("join-room", room=ann.last(p.Joined).room)
     ann.send("move", move={"action": "reveal", "x": 100, "y": 100})
     rows = ann.last(p.Moved).view.get("rows") or folded(ann).state.view["rows"]  # type: ignore[union-attr]

@@ -10,7 +10,6 @@ from typing import Any
 from gridhall import protocol as p
 from gridhall.server.core.effects import Think
 from gridhall.server.io.store import Store
-
 from tests.server.helpers import T0, Client, FakeServer, connect
 
 
@@ -119,8 +118,11 @@ def test_a_linkmatch_race_comes_back_with_each_racers_board(tmp_path: Path) -> N
     db, path = store(tmp_path)
     server = FakeServer(store=db)
     ann, bob = connect(server, "Ann"), connect(server, "Bob")
-    ann.send("create-room", game="linkmatch", options={"width": 6, "height": 4, "kinds": 3,
-                                                        "countdown": 0})
+    ann.send(
+        "create-room",
+        game="linkmatch",
+        options={"width": 6, "height": 4, "kinds": 3, "countdown": 0},
+    )
     bob.send("join-room", room=ann.last(p.Joined).room)
     ann.send("start", T0 + 1)
     view = ann.last(p.State).view
@@ -152,8 +154,7 @@ def test_a_computer_room_comes_back_and_the_computer_thinks_again(tmp_path: Path
     assert ann2.last(p.Moved).view["moves"] == [[7, 7], [8, 8]]
 
 
-def test_a_restored_computer_room_still_counts_against_its_creators_address(
-        tmp_path: Path) -> None:
+def test_a_restored_computer_room_still_counts_against_its_creators_address(tmp_path: Path) -> None:
     db, path = store(tmp_path)
     server = FakeServer(store=db)
     ann = connect(server, "Ann", peer="10.0.0.7")
@@ -177,8 +178,11 @@ def test_a_new_game_snapshots_the_room_and_drops_older_journal_entries(tmp_path:
     ann.send("agree-again")
     ann_state = ann.last(p.State)
     assert ann_state.round == 1
-    entries = sqlite3.connect(path).execute(
-        "SELECT COUNT(*) FROM journal WHERE room = ?", (code,)).fetchone()[0]
+    entries = (
+        sqlite3.connect(path)
+        .execute("SELECT COUNT(*) FROM journal WHERE room = ?", (code,))
+        .fetchone()[0]
+    )
     assert entries == 0
     server2 = restart(server, path, T0 + 10, T0 + 1)
     state = resume(server2, bob, T0 + 10).last(p.State)
@@ -224,7 +228,7 @@ def test_a_torn_last_write_leaves_a_store_that_opens(tmp_path: Path) -> None:
     wal = Path(str(path) + "-wal").read_bytes()
     torn = crash / "g.db-wal"
     good = torn.stat().st_size
-    torn.write_bytes(wal[:good] + wal[good:good + 3000])  # half a frame of the next commit
+    torn.write_bytes(wal[:good] + wal[good : good + 3000])  # half a frame of the next commit
     reopened = Store(crash / "g.db")
     assert reopened.db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
     identities, rooms = reopened.load_live()
@@ -245,12 +249,17 @@ def test_a_closed_room_leaves_nothing_live_behind(tmp_path: Path) -> None:
     assert rooms == [] and [i["id"] for i in identities] == [me(ann)]
     con = sqlite3.connect(path)
     assert con.execute("SELECT COUNT(*) FROM journal").fetchone()[0] == 0
-    assert con.execute("SELECT COUNT(*) FROM identities WHERE token_hash = ?",
-                       (ann.last(p.Welcome).token,)).fetchone()[0] == 0  # hashed, never kept
+    assert (
+        con.execute(
+            "SELECT COUNT(*) FROM identities WHERE token_hash = ?", (ann.last(p.Welcome).token,)
+        ).fetchone()[0]
+        == 0
+    )  # hashed, never kept
 
 
 def test_a_room_whose_player_was_forgotten_after_the_snapshot_still_comes_back(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     """Bob's grace ends mid-game: he leaves and his identity is deleted, but the
     game-start snapshot still seats him. The restore must replay past that."""
     db, path = store(tmp_path)

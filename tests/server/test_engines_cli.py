@@ -12,26 +12,46 @@ from tests.server.test_config_file import start, write
 
 
 def test_engines_reach_the_config_from_the_command_line_and_the_file(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    config = start(monkeypatch, ["--engine", "rapfi=/opt/rapfi/pbrain-rapfi --threads 1",
-                                 "--engine", "fake='my engine' -q", "--analysis-budget", "0.2"])
-    assert config.engines == (("rapfi", ("/opt/rapfi/pbrain-rapfi", "--threads", "1")),
-                              ("fake", ("my engine", "-q")))
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config = start(
+        monkeypatch,
+        [
+            "--engine",
+            "rapfi=/opt/rapfi/pbrain-rapfi --threads 1",
+            "--engine",
+            "fake='my engine' -q",
+            "--analysis-budget",
+            "0.2",
+        ],
+    )
+    assert config.engines == (
+        ("rapfi", ("/opt/rapfi/pbrain-rapfi", "--threads", "1")),
+        ("fake", ("my engine", "-q")),
+    )
     assert config.analysis_budget == 0.2
-    path = write(tmp_path, 'engines = ["embryo=/usr/bin/pbrain-embryo"]\n'
-                 'analysis_budget = 1.5\n')
+    path = write(tmp_path, 'engines = ["embryo=/usr/bin/pbrain-embryo"]\nanalysis_budget = 1.5\n')
     config = start(monkeypatch, ["--config", path])
     assert config.engines == (("embryo", ("/usr/bin/pbrain-embryo",)),)
     assert config.analysis_budget == 1.5
 
 
-@pytest.mark.parametrize("argv", [["--engine", "no-command="], ["--engine", "bad name=x"],
-                                  ["--engine", "just-a-command"], ["--engine", "q=a 'b"],
-                                  ["--analysis-budget", "0"], ["--analysis-budget", "x"]])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--engine", "no-command="],
+        ["--engine", "bad name=x"],
+        ["--engine", "just-a-command"],
+        ["--engine", "q=a 'b"],
+        ["--analysis-budget", "0"],
+        ["--analysis-budget", "x"],
+    ],
+)
 def test_a_bad_engine_or_budget_is_refused_in_one_line(
-        argv: list[str], monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
+    argv: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     from gridhall.server import cli
+
     with pytest.raises(SystemExit) as stop:
         cli.main(argv)
     assert stop.value.code == 2
@@ -39,9 +59,11 @@ def test_a_bad_engine_or_budget_is_refused_in_one_line(
     assert err[-1].startswith("gridhall-server: error: argument")
 
 
-def test_a_bad_engine_in_the_file_names_the_key(tmp_path: Path,
-                                                 capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_bad_engine_in_the_file_names_the_key(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     from gridhall.server import cli
+
     path = write(tmp_path, 'engines = ["nothing"]\n')
     with pytest.raises(SystemExit):
         cli.main(["--config", path])

@@ -11,7 +11,6 @@ from gridhall import protocol as p
 from gridhall.server import cli
 from gridhall.server.games.gomoku.records import read_moves, read_psq
 from gridhall.server.io.store import Store
-
 from tests.server.helpers import T0, FakeServer, connect
 
 
@@ -45,22 +44,33 @@ def export(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, st
 
 
 def test_a_finished_game_exports_as_psq_that_reads_back_as_the_same_game(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "g.db"
     game_id = play_a_game(path)
     code, out, err = export([str(game_id), "--db", str(path), "--format", "psq"], capsys)
     assert code == 0 and err == ""
     record = read_psq(out)
     assert record.size == 15 and record.first == 0 and record.end == 0
-    assert record.moves == ((7, 7), (0, 1), (8, 7), (1, 1), (9, 7), (2, 1), (10, 7), (3, 1),
-                            (11, 7))
+    assert record.moves == (
+        (7, 7),
+        (0, 1),
+        (8, 7),
+        (1, 1),
+        (9, 7),
+        (2, 1),
+        (10, 7),
+        (3, 1),
+        (11, 7),
+    )
     assert record.times == (1500, 2250, 2750, 1000, 9000, 1000, 9000, 1000, 9000)
     assert record.engines == ("Ann", "Bob")
     assert out.startswith("Piskvorky 15x15, 0:0, 0\n8,8,1500\n1,2,2250\n")
 
 
-def test_the_text_format_prints_one_move_a_line(tmp_path: Path,
-                                                capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_text_format_prints_one_move_a_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "g.db"
     game_id = play_a_game(path)
     code, out, _err = export([str(game_id), "--db", str(path), "--format", "text"], capsys)
@@ -68,8 +78,9 @@ def test_the_text_format_prints_one_move_a_line(tmp_path: Path,
     assert len(read_moves(out).moves) == 9
 
 
-def test_history_prints_the_id_that_export_takes(tmp_path: Path,
-                                                 capsys: pytest.CaptureFixture[str]) -> None:
+def test_history_prints_the_id_that_export_takes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "g.db"
     game_id = play_a_game(path)
     cli.print_history(str(path), 20)
@@ -78,7 +89,8 @@ def test_history_prints_the_id_that_export_takes(tmp_path: Path,
 
 
 def test_an_unknown_game_is_one_line_on_stderr_and_exit_2(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "g.db"
     game_id = play_a_game(path)
     code, out, err = export([str(game_id + 1), "--db", str(path)], capsys)
@@ -86,12 +98,21 @@ def test_an_unknown_game_is_one_line_on_stderr_and_exit_2(
     assert err.count("\n") == 1 and f"no finished game {game_id + 1}" in err
 
 
-def test_a_minesweeper_game_does_not_export(tmp_path: Path,
-                                           capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_minesweeper_game_does_not_export(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "g.db"
     store = Store(path)
-    store.save_game("R1", "minesweeper", {"preset": "easy"}, [{"player": "a", "name": "Ann"}],
-                    {"winner": None, "reason": "cleared"}, {"actions": []}, T0, T0 + 60)
+    store.save_game(
+        "R1",
+        "minesweeper",
+        {"preset": "easy"},
+        [{"player": "a", "name": "Ann"}],
+        {"winner": None, "reason": "cleared"},
+        {"actions": []},
+        T0,
+        T0 + 60,
+    )
     game_id = store.recent_games(1)[0].id
     store.close()
     code, out, err = export([str(game_id), "--db", str(path)], capsys)
@@ -99,8 +120,9 @@ def test_a_minesweeper_game_does_not_export(tmp_path: Path,
     assert err.count("\n") == 1 and "only Gomoku games export" in err
 
 
-def test_a_missing_database_is_not_created(tmp_path: Path,
-                                          capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_missing_database_is_not_created(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "none.db"
     code, out, err = export(["1", "--db", str(path)], capsys)
     assert code == 2 and out == "" and err.count("\n") == 1 and "no database" in err

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from gridhall import protocol as p
 from gridhall.server.core.fairness import Backoff
-
 from tests.server.helpers import T0, Client, FakeServer, connect
 
 

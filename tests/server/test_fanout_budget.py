@@ -9,8 +9,9 @@ from gridhall.server.core.fanout import FrameBudget
 from tests.server.helpers import T0, Client, FakeServer, connect
 
 
-def crowded(server: FakeServer, spectators: int, every: float = 0.0
-            ) -> tuple[Client, list[Client], str]:
+def crowded(
+    server: FakeServer, spectators: int, every: float = 0.0
+) -> tuple[Client, list[Client], str]:
     """A room of Ann's with ``spectators`` joining ``every`` seconds apart from T0."""
     ann = connect(server, "Ann")
     ann.send("create-room", game="gomoku")
@@ -25,8 +26,7 @@ def crowded(server: FakeServer, spectators: int, every: float = 0.0
 
 
 def test_spectators_chatting_within_their_own_limits_share_the_rooms_budget() -> None:
-    server = FakeServer(spectator_chat_frames_per_second=100.0,
-                        spectator_chat_frames_burst=200)
+    server = FakeServer(spectator_chat_frames_per_second=100.0, spectator_chat_frames_burst=200)
     ann, crowd, _ = crowded(server, 19, every=1.0)  # 20 members: a line costs 20 frames
     for s in crowd:
         s.clear()
@@ -36,8 +36,13 @@ def test_spectators_chatting_within_their_own_limits_share_the_rooms_budget() ->
     told = [s.errors() for s in crowd]
     assert sum(1 for e in told if not e) == 10  # the burst: 200 frames, 10 lines
     refused = [e[0] for e in told if e]
-    assert all(e.code == "rate-limited" and e.retry_after is not None and
-               0 < e.retry_after <= 2.0 and "spectators" in e.message for e in refused)
+    assert all(
+        e.code == "rate-limited"
+        and e.retry_after is not None
+        and 0 < e.retry_after <= 2.0
+        and "spectators" in e.message
+        for e in refused
+    )
     assert len([m for m in ann.received() if isinstance(m, p.ChatEvent)]) == 10
     assert all(s.link.close_code is None for s in crowd)
     ann.send("chat", T0 + 100, text="the players keep their own limit")
@@ -60,8 +65,7 @@ def test_a_room_admits_a_bounded_number_of_spectators() -> None:
 
 
 def test_arrivals_in_a_crowded_room_are_paced_by_its_roster_budget() -> None:
-    server = FakeServer(spectator_roster_frames_per_second=10.0,
-                        spectator_roster_frames_burst=30)
+    server = FakeServer(spectator_roster_frames_per_second=10.0, spectator_roster_frames_burst=30)
     _, _, room = crowded(server, 6)  # costs 2 + 3 + ... + 7 = 27 frames
     late = connect(server, "Late")
     late.send("join-room", room=room, role="spectator")
@@ -74,8 +78,7 @@ def test_arrivals_in_a_crowded_room_are_paced_by_its_roster_budget() -> None:
 
 
 def test_a_refused_arrival_costs_the_room_nothing() -> None:
-    server = FakeServer(spectator_roster_frames_per_second=0.001,
-                        spectator_roster_frames_burst=10)
+    server = FakeServer(spectator_roster_frames_per_second=0.001, spectator_roster_frames_burst=10)
     ann, bob = connect(server, "Ann"), connect(server, "Bob")
     ann.send("create-room", game="gomoku")
     room = ann.last(p.Joined).room

@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 
 from gridhall.protocol.delta import apply
-from gridhall.server.io import history, replays
 from gridhall.server.games.gomoku.game import GomokuGame
 from gridhall.server.games.minesweeper.game import from_layout
+from gridhall.server.io import history, replays
 from gridhall.server.io.retention import Limits
 from gridhall.server.io.store import SCHEMA_VERSION, Store
 
@@ -39,11 +39,23 @@ def players(*names: str) -> list[dict[str, Any]]:
     return [{"player": f"p{n + 1}", "name": name, "seat": n} for n, name in enumerate(names)]
 
 
-def save(store: Store, names: tuple[str, ...] = ("Ann", "Bob"), game: str = "gomoku",
-         record: dict[str, Any] | None = None, options: dict[str, Any] | None = None) -> int:
-    return store.save_game("R1", game, options or dict(OPTIONS), players(*names),
-                           {"winner": "p1", "reason": "five"},
-                           record or gomoku([(0, 0), (0, 1)])[0], NOW - 60, NOW)
+def save(
+    store: Store,
+    names: tuple[str, ...] = ("Ann", "Bob"),
+    game: str = "gomoku",
+    record: dict[str, Any] | None = None,
+    options: dict[str, Any] | None = None,
+) -> int:
+    return store.save_game(
+        "R1",
+        game,
+        options or dict(OPTIONS),
+        players(*names),
+        {"winner": "p1", "reason": "five"},
+        record or gomoku([(0, 0), (0, 1)])[0],
+        NOW - 60,
+        NOW,
+    )
 
 
 def frames(start: dict[str, Any], steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -55,8 +67,11 @@ def frames(start: dict[str, Any], steps: list[dict[str, Any]]) -> list[dict[str,
 
 def test_games_filter_by_kind_player_and_name_newest_first(tmp_path: Path) -> None:
     store = Store(tmp_path / "g.db")
-    ids = [save(store, ("Ann", "Bob")), save(store, ("Cy", "ann")),
-           save(store, ("Bob", "Dee"), options={**OPTIONS, "rated": True})]
+    ids = [
+        save(store, ("Ann", "Bob")),
+        save(store, ("Cy", "ann")),
+        save(store, ("Bob", "Dee"), options={**OPTIONS, "rated": True}),
+    ]
     db = store.db
     games, more = history.list_games(db)
     assert [g["game_id"] for g in games] == ids[::-1] and more is None
@@ -78,10 +93,11 @@ def test_an_older_database_gets_the_player_index_and_move_counts(tmp_path: Path)
     record, _ = gomoku([(0, 0), (0, 1), (1, 0)])
     with sqlite3.connect(path) as db:
         db.execute(OLD_GAMES)
-        db.execute("INSERT INTO games (room, game, options, players, result, record,"
-                   " started_at, ended_at) VALUES ('R1', 'gomoku', ?, ?, '{}', ?, 1, 2)",
-                   (json.dumps(OPTIONS), json.dumps(players("Ann", "Bob")),
-                    json.dumps(record)))
+        db.execute(
+            "INSERT INTO games (room, game, options, players, result, record,"
+            " started_at, ended_at) VALUES ('R1', 'gomoku', ?, ?, '{}', ?, 1, 2)",
+            (json.dumps(OPTIONS), json.dumps(players("Ann", "Bob")), json.dumps(record)),
+        )
         db.execute("PRAGMA user_version=2")
     store = Store(path)
     assert store.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION >= 3
@@ -126,8 +142,7 @@ def test_a_long_replay_comes_in_pages_that_fold_to_the_same_frames() -> None:
 
 
 def test_a_gomoku_replay_ends_on_the_winning_line_and_labels_cells() -> None:
-    record, final = gomoku([(0, 0), (0, 1), (1, 0), (1, 1), (2, 0), (2, 1), (3, 0), (3, 1),
-                            (4, 0)])
+    record, final = gomoku([(0, 0), (0, 1), (1, 0), (1, 1), (2, 0), (2, 1), (3, 0), (3, 1), (4, 0)])
     replay = replays.page("gomoku", record)
     assert [s["label"] for s in replay.steps[:2]] == ["A1", "A2"]
     assert [s["by"] for s in replay.steps[:2]] == ["p1", "p2"]
@@ -136,8 +151,7 @@ def test_a_gomoku_replay_ends_on_the_winning_line_and_labels_cells() -> None:
 
 def test_a_minesweeper_replay_hides_the_mines_until_its_last_frame() -> None:
     mines = [(2, y) for y in range(5)]  # a wall: the first reveal opens the left side
-    game = from_layout(mines, None, width=5, height=5, players=["p1", "p2"],
-                       options={"lives": 1})
+    game = from_layout(mines, None, width=5, height=5, players=["p1", "p2"], options={"lives": 1})
     game.apply("p1", {"action": "reveal", "x": 0, "y": 0}, 1.0)
     game.apply("p2", {"action": "mark", "x": 2, "y": 0, "mark": "flag"}, 2.0)
     game.apply("p2", {"action": "reveal", "x": 2, "y": 4}, 3.0)
@@ -163,8 +177,15 @@ def test_a_race_replays_every_racer_on_one_timeline_with_hint_penalties_taken_of
     from gridhall.server.games.linkmatch.game import LinkMatchGame
     from gridhall.server.games.linkmatch.paths import first_pair
 
-    options = {"width": 4, "height": 4, "kinds": 2, "gravity": "none", "time_limit": 600,
-               "countdown": 0, "hint_penalty": 5}
+    options = {
+        "width": 4,
+        "height": 4,
+        "kinds": 2,
+        "gravity": "none",
+        "time_limit": 600,
+        "countdown": 0,
+        "hint_penalty": 5,
+    }
     game = LinkMatchGame(options, ["p1", "p2"], 7, 0.0)
     order: list[str] = []
 
@@ -194,8 +215,7 @@ def test_a_race_replays_every_racer_on_one_timeline_with_hint_penalties_taken_of
     assert replay.steps[0]["t"] == 1.0  # p2's clock said 6.0: the penalty is taken off
 
 
-def test_a_race_replays_actions_in_the_order_they_were_taken_even_within_a_millisecond(
-        ) -> None:  # fmt: skip
+def test_a_race_replays_actions_in_the_order_they_were_taken_even_within_a_millisecond() -> None:
     """Racers' times are their clocks to the millisecond, so a resignation a fraction
     of one after another racer's link carries the same time; the replay still shows
     the link first (it once put the first seat first, showing no path for the link)."""
@@ -203,8 +223,15 @@ def test_a_race_replays_actions_in_the_order_they_were_taken_even_within_a_milli
     from gridhall.server.games.linkmatch.game import LinkMatchGame
     from gridhall.server.games.linkmatch.paths import first_pair
 
-    options = {"width": 4, "height": 4, "kinds": 2, "gravity": "none", "time_limit": 600,
-               "countdown": 0, "hint_penalty": 5}
+    options = {
+        "width": 4,
+        "height": 4,
+        "kinds": 2,
+        "gravity": "none",
+        "time_limit": 600,
+        "countdown": 0,
+        "hint_penalty": 5,
+    }
     game = LinkMatchGame(options, ["cy", "dee"], 7, 0.0)
     pair = first_pair(copy_rows(game.racers["dee"].rows))
     assert pair is not None

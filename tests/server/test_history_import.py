@@ -11,7 +11,6 @@ import pytest
 from gridhall.server import cli
 from gridhall.server.io import history, replays
 from gridhall.server.io.store import Store
-
 from tests.server.test_export_cli import export, play_a_game
 
 
@@ -32,7 +31,8 @@ def stored_games(path: Path) -> int:
 
 
 def test_an_exported_game_imports_back_as_the_same_game(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "g.db"
     played = play_a_game(path)
     code, psq, _ = export([str(played), "--db", str(path)], capsys)
@@ -58,7 +58,8 @@ def test_an_exported_game_imports_back_as_the_same_game(
 
 
 def test_a_move_list_imports_with_black_and_white_and_no_winner(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "g.db"
     file = tmp_path / "moves.txt"
     file.write_text("# a short game\nH8\nJ9\n8,9\n")
@@ -72,16 +73,19 @@ def test_a_move_list_imports_with_black_and_white_and_no_winner(
     assert summary["moves"] == 3 and summary["source"] == "import"
 
 
-@pytest.mark.parametrize("text,fmt,why", [
-    ("Piskvorky 15x15, 0:0, 0\n8,8,0\n8,8,0\n-1\n", "psq", "line 3"),
-    ("not a game\n", "psq", "line 1"),
-    ("Piskvorky 15x15, 0:0, 0\n-1\n", "psq", "no moves"),
-    ("A1\nA2\nB1\nB2\nC1\nC2\nD1\nD2\nE1\nE2\n", "text", "move 10 (E2)"),
-    ("H8\nZZ99\n", "text", "line 2"),
-])
+@pytest.mark.parametrize(
+    "text,fmt,why",
+    [
+        ("Piskvorky 15x15, 0:0, 0\n8,8,0\n8,8,0\n-1\n", "psq", "line 3"),
+        ("not a game\n", "psq", "line 1"),
+        ("Piskvorky 15x15, 0:0, 0\n-1\n", "psq", "no moves"),
+        ("A1\nA2\nB1\nB2\nC1\nC2\nD1\nD2\nE1\nE2\n", "text", "move 10 (E2)"),
+        ("H8\nZZ99\n", "text", "line 2"),
+    ],
+)
 def test_a_bad_file_is_one_line_exit_2_and_nothing_stored(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, fmt: str,
-        why: str) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, fmt: str, why: str
+) -> None:
     path = tmp_path / "g.db"
     file = tmp_path / "bad.txt"
     file.write_text(text)
@@ -91,8 +95,9 @@ def test_a_bad_file_is_one_line_exit_2_and_nothing_stored(
     assert not path.exists() or stored_games(path) == 0
 
 
-def test_a_missing_file_is_one_line_exit_2(tmp_path: Path,
-                                           capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_missing_file_is_one_line_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "g.db"
     code, out, err = run_import([str(tmp_path / "nope.psq"), "--db", str(path)], capsys)
     assert code == 2 and out == "" and err.count("\n") == 1 and "nope.psq" in err

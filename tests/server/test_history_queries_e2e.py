@@ -7,14 +7,20 @@ from __future__ import annotations
 from typing import Any
 
 from gridhall.protocol.delta import apply
-from gridhall.server.io.app import GameServer
 from gridhall.server.games.linkmatch.paths import first_pair
+from gridhall.server.io.app import GameServer
 from tests.conftest import url_of
 from tests.wsclient import WsClient, gomoku_pair
 
 LINK_OPTIONS = {"width": 4, "height": 4, "kinds": 2, "countdown": 0, "hint_penalty": 0}
-MINES_OPTIONS = {"preset": None, "width": 5, "height": 5, "mines": 3, "lives": 1,
-                 "first_click": "safe"}
+MINES_OPTIONS = {
+    "preset": None,
+    "width": 5,
+    "height": 5,
+    "mines": 3,
+    "lives": 1,
+    "first_click": "safe",
+}
 
 
 def frames(replay: dict[str, Any]) -> list[dict[str, Any]]:
@@ -67,8 +73,7 @@ async def play_linkmatch(url: str) -> tuple[WsClient, dict[str, Any]]:
         while True:
             pair = first_pair(rows)
             assert pair is not None
-            await d.send("move", move={"action": "link", "a": list(pair[0]),
-                                       "b": list(pair[1])})
+            await d.send("move", move={"action": "link", "a": list(pair[0]), "b": list(pair[1])})
             view = (await d.expect("moved", by=d.player))["view"]
             rows = view["rows"]
             if view["remaining"] == 0:
@@ -87,7 +92,8 @@ async def ask(client: WsClient, type_: str, rid: int, **fields: Any) -> dict[str
 
 
 async def test_every_kind_of_finished_game_is_listed_and_replayed_to_its_final_view(
-        server: GameServer) -> None:
+    server: GameServer,
+) -> None:
     url = url_of(server)
     black, gomoku_final = await play_gomoku(url)
     sweeper, mines_final = await play_minesweeper(url)
@@ -99,8 +105,7 @@ async def test_every_kind_of_finished_game_is_listed_and_replayed_to_its_final_v
         assert listed["type"] == "games" and listed["next"] is None
         games = listed["games"]
         assert [g["game"] for g in games] == ["linkmatch", "minesweeper", "gomoku"]
-        assert [g["game_id"] for g in games] == sorted((g["game_id"] for g in games),
-                                                       reverse=True)
+        assert [g["game_id"] for g in games] == sorted((g["game_id"] for g in games), reverse=True)
         assert games[2]["moves"] == 9 and games[2]["rated"] is False
         assert games[0]["moves"] == 8
         assert "source" not in games[0]
@@ -122,8 +127,9 @@ async def test_every_kind_of_finished_game_is_listed_and_replayed_to_its_final_v
         assert last["rows"] == mines_final["rows"]  # every mine shown, as at the end
         assert last["exploded"] == mines_final["exploded"]
         assert abs(last["elapsed"] - mines_final["elapsed"]) < 0.01
-        assert {k: v for k, v in last.items() if k not in ("elapsed", "hit")} == \
-            {k: v for k, v in mines_final.items() if k != "elapsed"}
+        assert {k: v for k, v in last.items() if k not in ("elapsed", "hit")} == {
+            k: v for k, v in mines_final.items() if k != "elapsed"
+        }
         if mines_final["exploded"]:
             assert last["hit"] == [[*mines_final["exploded"][0], sweeper.player]]
 
@@ -183,10 +189,14 @@ async def test_bad_queries_are_refused_and_change_nothing(server: GameServer) ->
     async with WsClient.connect(url, "Eve") as e:
         before = await ask(e, "list-games", 1)
         bad: list[tuple[str, dict[str, Any]]] = [
-            ("list-games", {"limit": 0}), ("list-games", {"limit": 51}),
-            ("list-games", {"game": "chess"}), ("list-games", {"before": "x"}),
-            ("list-games", {"name": ""}), ("get-replay", {}),
-            ("get-replay", {"game_id": 0}), ("get-replay", {"game_id": "1"}),
+            ("list-games", {"limit": 0}),
+            ("list-games", {"limit": 51}),
+            ("list-games", {"game": "chess"}),
+            ("list-games", {"before": "x"}),
+            ("list-games", {"name": ""}),
+            ("get-replay", {}),
+            ("get-replay", {"game_id": 0}),
+            ("get-replay", {"game_id": "1"}),
             ("get-replay", {"game_id": before["games"][0]["game_id"], "from": 10}),
             ("get-replay", {"game_id": 1, "from": -1}),
         ]

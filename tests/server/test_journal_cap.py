@@ -12,7 +12,6 @@ from gridhall import protocol as p
 from gridhall.server.games.minesweeper import game as minesweeper
 from gridhall.server.games.minesweeper.game import from_state
 from gridhall.server.io.store import Store
-
 from tests.server.helpers import T0, Client, FakeServer, connect
 
 CAP = 40
@@ -20,8 +19,7 @@ CAP = 40
 
 def journal_rows(path: Path, room: str) -> int:
     with sqlite3.connect(path) as db:
-        n: int = db.execute("SELECT COUNT(*) FROM journal WHERE room = ?",
-                            (room,)).fetchone()[0]
+        n: int = db.execute("SELECT COUNT(*) FROM journal WHERE room = ?", (room,)).fetchone()[0]
         return n
 
 
@@ -29,8 +27,11 @@ def flag_toggling_room(server: FakeServer) -> tuple[list[Client], str, list[tupl
     """Eight players in a Minesweeper room with its first cell revealed; the cells
     still hidden."""
     players = [connect(server, f"P{n}") for n in range(8)]
-    players[0].send("create-room", game="minesweeper",
-                    options={"width": 16, "height": 16, "mines": 60, "max_players": 8})
+    players[0].send(
+        "create-room",
+        game="minesweeper",
+        options={"width": 16, "height": 16, "mines": 60, "max_players": 8},
+    )
     code: str = players[0].last(p.Joined).room
     for other in players[1:]:
         other.send("join-room", room=code)
@@ -40,22 +41,23 @@ def flag_toggling_room(server: FakeServer) -> tuple[list[Client], str, list[tupl
     return players, code, hidden
 
 
-def toggle(players: list[Client], hidden: list[tuple[int, int]], moves: int,
-           start: float) -> float:
+def toggle(players: list[Client], hidden: list[tuple[int, int]], moves: int, start: float) -> float:
     now = start
     for n in range(moves):
         x, y = hidden[n % len(hidden)]
         mark = "flag" if (n // len(hidden)) % 2 == 0 else "none"
         now = start + n * 0.01
-        players[n % len(players)].send("move", now, move={"action": "mark", "x": x, "y": y,
-                                                           "mark": mark})
+        players[n % len(players)].send(
+            "move", now, move={"action": "mark", "x": x, "y": y, "mark": mark}
+        )
         if n % 37 == 0:
             players[n % len(players)].send("chat", now, text=f"still flagging {n}")
     return now
 
 
 def test_a_never_ending_games_journal_stays_under_the_cap_and_restores_exactly(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     path = tmp_path / "g.db"
     server = FakeServer(store=Store(path), journal_rows=CAP)
     players, code, hidden = flag_toggling_room(server)
@@ -87,15 +89,31 @@ def test_a_never_ending_games_journal_stays_under_the_cap_and_restores_exactly(
 
 
 def test_the_action_log_keeps_its_first_entries_and_counts_the_rest(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.setattr(minesweeper, "MAX_ACTIONS", 25)
     game = minesweeper.MinesweeperGame(
-        {"width": 9, "height": 9, "mines": 10, "first_click": "safe", "no_guess": False,
-         "max_adjacent": None, "lives": 1, "max_players": 8, "hint_penalty": 10.0},
-        ["a"], seed=7, now=0.0)
+        {
+            "width": 9,
+            "height": 9,
+            "mines": 10,
+            "first_click": "safe",
+            "no_guess": False,
+            "max_adjacent": None,
+            "lives": 1,
+            "max_players": 8,
+            "hint_penalty": 10.0,
+        },
+        ["a"],
+        seed=7,
+        now=0.0,
+    )
     for n in range(100):
-        game.apply("a", {"action": "mark", "x": 0, "y": 0,
-                         "mark": "flag" if n % 2 == 0 else "none"}, float(n))
+        game.apply(
+            "a",
+            {"action": "mark", "x": 0, "y": 0, "mark": "flag" if n % 2 == 0 else "none"},
+            float(n),
+        )
     record = game.record()
     assert len(record["actions"]) == 25 and record["actions_omitted"] == 75
     assert record["actions"][0][:2] == ["a", "mark"]
@@ -118,7 +136,8 @@ def test_a_saved_minesweeper_game_is_the_same_game(tmp_path: Path) -> None:
 
 
 def test_a_gomoku_game_kept_going_by_take_backs_stays_under_the_cap_and_restores(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     path = tmp_path / "g.db"
     server = FakeServer(store=Store(path), journal_rows=CAP)
     ann, bob = connect(server, "Ann"), connect(server, "Bob")
@@ -151,19 +170,24 @@ def test_a_gomoku_game_kept_going_by_take_backs_stays_under_the_cap_and_restores
 
 
 def test_a_linkmatch_race_with_endless_wrong_links_stays_under_the_cap_and_restores(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     path = tmp_path / "g.db"
     server = FakeServer(store=Store(path), journal_rows=CAP)
     ann, bob = connect(server, "Ann"), connect(server, "Bob")
-    ann.send("create-room", game="linkmatch", options={"width": 6, "height": 4, "kinds": 3,
-                                                        "countdown": 0})
+    ann.send(
+        "create-room",
+        game="linkmatch",
+        options={"width": 6, "height": 4, "kinds": 3, "countdown": 0},
+    )
     code: str = ann.last(p.Joined).room
     bob.send("join-room", room=code)
     ann.send("start", T0 + 1)
     most = 0
     for n in range(200):  # wrong links are counted (and journalled): at the message rate
-        (ann if n % 2 else bob).send("move", T0 + 2 + n * 0.1,
-                                     move={"action": "link", "a": [0, 0], "b": [0, 0]})
+        (ann if n % 2 else bob).send(
+            "move", T0 + 2 + n * 0.1, move={"action": "link", "a": [0, 0], "b": [0, 0]}
+        )
         most = max(most, journal_rows(path, code))
     assert most <= CAP
     room = server.hub.lobby.rooms[code]

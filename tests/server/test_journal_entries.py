@@ -29,37 +29,55 @@ from gridhall.server.core.journal import (
     Tick,
 )
 from gridhall.server.io.store import Store
-
 from tests.server.helpers import T0, FakeServer
 
 ON_DISK: list[tuple[Entry, journal.JSON]] = [
     (Tick(), {"k": "tick"}),
     (Restored(12.5), {"k": "restored", "down": 12.5}),
     (JobAnswered(3, {"value": [1, 2]}), {"k": "work", "ticket": 3, "answer": {"value": [1, 2]}}),
-    (JobAnswered(4, {"error": "busy"}, "pa", False),
-     {"k": "work", "ticket": 4, "answer": {"error": "busy"}, "p": "pa", "c": False}),
-    (Request("pa", p.Move(move={"x": 7, "y": 7})),
-     {"k": "msg", "p": "pa", "m": {"type": "move", "move": {"x": 7, "y": 7}}}),
-    (Request("pa", p.Host(action="kick", player="pb"), address="10.0.0.9"),
-     {"k": "msg", "p": "pa", "m": {"type": "host", "action": "kick", "player": "pb"},
-      "addr": "10.0.0.9"}),
-    (Request("pa", p.Host(action="computer", level="easy"), seat="pc"),
-     {"k": "msg", "p": "pa", "m": {"type": "host", "action": "computer", "level": "easy"},
-      "seat": "pc"}),
+    (
+        JobAnswered(4, {"error": "busy"}, "pa", False),
+        {"k": "work", "ticket": 4, "answer": {"error": "busy"}, "p": "pa", "c": False},
+    ),
+    (
+        Request("pa", p.Move(move={"x": 7, "y": 7})),
+        {"k": "msg", "p": "pa", "m": {"type": "move", "move": {"x": 7, "y": 7}}},
+    ),
+    (
+        Request("pa", p.Host(action="kick", player="pb"), address="10.0.0.9"),
+        {
+            "k": "msg",
+            "p": "pa",
+            "m": {"type": "host", "action": "kick", "player": "pb"},
+            "addr": "10.0.0.9",
+        },
+    ),
+    (
+        Request("pa", p.Host(action="computer", level="easy"), seat="pc"),
+        {
+            "k": "msg",
+            "p": "pa",
+            "m": {"type": "host", "action": "computer", "level": "easy"},
+            "seat": "pc",
+        },
+    ),
     (Joined("pa", "player"), {"k": "join", "p": "pa", "role": "player"}),
     (ComputerSeated("pc", "easy"), {"k": "computer-seat", "p": "pc", "level": "easy"}),
     (Gone("pa"), {"k": "gone", "p": "pa"}),
     (Back("pa", 17), {"k": "back", "p": "pa", "since": 17}),
     (Back("pa"), {"k": "back", "p": "pa", "since": None}),
-    (ComputerMoved("pc", {"moves": []}, {"x": 1, "y": 1}),
-     {"k": "computer", "p": "pc", "request": {"moves": []}, "move": {"x": 1, "y": 1}}),
+    (
+        ComputerMoved("pc", {"moves": []}, {"x": 1, "y": 1}),
+        {"k": "computer", "p": "pc", "request": {"moves": []}, "move": {"x": 1, "y": 1}},
+    ),
     (Closed(), {"k": "closed"}),
 ]
 
 
 @pytest.mark.parametrize(("entry", "stored"), ON_DISK)
-def test_each_entry_is_written_and_read_as_the_map_on_disk(entry: Entry,
-                                                           stored: journal.JSON) -> None:
+def test_each_entry_is_written_and_read_as_the_map_on_disk(
+    entry: Entry, stored: journal.JSON
+) -> None:
     assert journal.encode(entry) == stored
     assert journal.decode({**stored, "t": T0}) == entry
 
@@ -69,10 +87,16 @@ def test_a_request_is_kept_without_its_id_or_a_password() -> None:
     assert stored["m"] == {"type": "join-room", "room": "ABCDEF", "role": "player"}
 
 
-@pytest.mark.parametrize("stored", [
-    {"k": "teleport", "p": "pa"}, {"k": "work", "answer": {}}, {"p": "pa"},
-    {"k": "msg", "p": "pa", "m": {"type": "no-such-message"}}, {"k": "restored", "down": "x"},
-])
+@pytest.mark.parametrize(
+    "stored",
+    [
+        {"k": "teleport", "p": "pa"},
+        {"k": "work", "answer": {}},
+        {"p": "pa"},
+        {"k": "msg", "p": "pa", "m": {"type": "no-such-message"}},
+        {"k": "restored", "down": "x"},
+    ],
+)
 def test_an_entry_this_version_cannot_read_is_refused_as_such(stored: journal.JSON) -> None:
     with pytest.raises(JournalError):
         journal.decode(stored)
@@ -81,26 +105,66 @@ def test_an_entry_this_version_cannot_read_is_refused_as_such(stored: journal.JS
 def test_a_journal_written_in_today_s_format_replays_into_the_room(tmp_path: Path) -> None:
     store = Store(tmp_path / "g.db")
     ann, bob, code = "p351b1882", "p88dad333", "245DB3"
-    store.write([
-        SaveIdentity(ann, "a" * 64, "Ann", None, None, None),
-        SaveIdentity(bob, "b" * 64, "Bob", None, None, None),
-        SaveRoom(code, {"code": code, "game": "gomoku",
-                        "options": {"size": 15, "rule": "freestyle"}, "creator": ann,
-                        "private": False, "password": None, "salt": "fNvjhDi9rtpBsaj5OlrjrA==",
-                        "seed": 1716385137836457085, "address": "10.0.0.1", "created_at": T0}),
-        Log(code, 1, {"k": "join", "p": ann, "role": "player", "t": T0}),
-        Log(code, 2, {"k": "msg", "p": bob, "m": {"type": "join-room", "room": code,
-                                                  "role": "player"}, "t": T0 + 1}),
-        Log(code, 3, {"k": "msg", "p": ann, "m": {"type": "move", "move": {"x": 7, "y": 7}},
-                      "t": T0 + 2}),
-        Log(code, 4, {"k": "msg", "p": bob, "m": {"type": "move", "move": {"x": 8, "y": 8}},
-                      "t": T0 + 3}),
-        Log(code, 5, {"k": "msg", "p": ann, "m": {"type": "chat", "text": "hi"}, "t": T0 + 4}),
-        Log(code, 6, {"k": "gone", "p": bob, "t": T0 + 5}),
-    ])
+    store.write(
+        [
+            SaveIdentity(ann, "a" * 64, "Ann", None, None, None),
+            SaveIdentity(bob, "b" * 64, "Bob", None, None, None),
+            SaveRoom(
+                code,
+                {
+                    "code": code,
+                    "game": "gomoku",
+                    "options": {"size": 15, "rule": "freestyle"},
+                    "creator": ann,
+                    "private": False,
+                    "password": None,
+                    "salt": "fNvjhDi9rtpBsaj5OlrjrA==",
+                    "seed": 1716385137836457085,
+                    "address": "10.0.0.1",
+                    "created_at": T0,
+                },
+            ),
+            Log(code, 1, {"k": "join", "p": ann, "role": "player", "t": T0}),
+            Log(
+                code,
+                2,
+                {
+                    "k": "msg",
+                    "p": bob,
+                    "m": {"type": "join-room", "room": code, "role": "player"},
+                    "t": T0 + 1,
+                },
+            ),
+            Log(
+                code,
+                3,
+                {
+                    "k": "msg",
+                    "p": ann,
+                    "m": {"type": "move", "move": {"x": 7, "y": 7}},
+                    "t": T0 + 2,
+                },
+            ),
+            Log(
+                code,
+                4,
+                {
+                    "k": "msg",
+                    "p": bob,
+                    "m": {"type": "move", "move": {"x": 8, "y": 8}},
+                    "t": T0 + 3,
+                },
+            ),
+            Log(code, 5, {"k": "msg", "p": ann, "m": {"type": "chat", "text": "hi"}, "t": T0 + 4}),
+            Log(code, 6, {"k": "gone", "p": bob, "t": T0 + 5}),
+        ]
+    )
     server = FakeServer(store=store)
     server.restore(T0 + 60, T0 + 10)
     room = server.hub.lobby.rooms[code]
-    assert room.game is not None and [list(m) for m in room.game.view(None)["moves"]] == [[7, 7], [8, 8]]
+    assert room.game is not None and [list(m) for m in room.game.view(None)["moves"]] == [
+        [7, 7],
+        [8, 8],
+    ]
     assert [line["text"] for line in room.chat] == ["hi"]
     assert [m.name for m in room.seated] == ["Ann", "Bob"] and room.status == "playing"

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from gridhall.server.core.effects import SaveGame, SaveIdentity
-from gridhall.server.io.leaderboards import QueryError, leaderboard, profile, rank_of, records
 from gridhall.server.core.ratings import Ratings, Seat
+from gridhall.server.io.leaderboards import QueryError, leaderboard, profile, rank_of, records
 from gridhall.server.io.ratings_store import BEST_TIMES
 from gridhall.server.io.store import Store
 
@@ -22,10 +22,21 @@ def rated_game(ratings: Ratings, winner: Seat, loser: Seat, at: float) -> SaveGa
     seats = [winner, loser]
     result = {"winner": winner.player, "reason": "five"}
     changes = ratings.rate("gomoku", seats, result, MOVES)
-    players = [{"player": s.player, "name": s.name, "seat": n, **({"bot": s.bot} if s.bot else {})}
-               for n, s in enumerate(seats)]
-    return SaveGame("R1", "gomoku", {"size": 15, "rule": "freestyle", "rated": True}, players,
-                    result, MOVES, at - 60, at, ratings=tuple(changes))
+    players = [
+        {"player": s.player, "name": s.name, "seat": n, **({"bot": s.bot} if s.bot else {})}
+        for n, s in enumerate(seats)
+    ]
+    return SaveGame(
+        "R1",
+        "gomoku",
+        {"size": 15, "rule": "freestyle", "rated": True},
+        players,
+        result,
+        MOVES,
+        at - 60,
+        at,
+        ratings=tuple(changes),
+    )
 
 
 def test_ratings_are_saved_with_the_game_and_load_back(tmp_path: Path) -> None:
@@ -60,14 +71,13 @@ def board(db: sqlite3.Connection, **kw: Any) -> list[str]:
     return [r["name"] for r in leaderboard(db, "gomoku", **kw)["rows"]]
 
 
-def test_leaderboard_best_first_with_current_names_computers_and_paging(
-        tmp_path: Path) -> None:
+def test_leaderboard_best_first_with_current_names_computers_and_paging(tmp_path: Path) -> None:
     store = Store(tmp_path / "g.db")
     ratings = Ratings()
     people = [Seat(f"p{n:02}", f"P{n:02}") for n in range(20)]
     effects: list[Any] = []
     for n, winner in enumerate(people):  # P00 beats everyone after it once, P01 ...
-        for loser in people[n + 1:n + 4]:
+        for loser in people[n + 1 : n + 4]:
             effects.append(rated_game(ratings, winner, loser, 100.0 + len(effects)))
     effects.append(SaveIdentity("p00", "h", "Zoe", None, None))  # P00 renamed since
     store.write(effects)
@@ -91,7 +101,7 @@ def test_leaderboard_best_first_with_current_names_computers_and_paging(
         assert rank is not None
         got = leaderboard(db, "gomoku", around=pid)
         names = [r["name"] for r in got["rows"]]
-        assert names == whole[max(0, rank - 6):rank + 5]
+        assert names == whole[max(0, rank - 6) : rank + 5]
         assert next(r for r in got["rows"] if r["player"] == pid)["rank"] == rank
     store.close()
 
@@ -106,43 +116,65 @@ def test_leaderboard_refuses_bad_requests(tmp_path: Path) -> None:
         leaderboard(store.db, "gomoku", around="pnobody")
     with pytest.raises(QueryError, match="No player"):
         profile(store.db, "pnobody")
-    assert leaderboard(store.db, "linkmatch") == {"game": "linkmatch", "rows": [], "total": 0,
-                                                  "offset": 0}
+    assert leaderboard(store.db, "linkmatch") == {
+        "game": "linkmatch",
+        "rows": [],
+        "total": 0,
+        "offset": 0,
+    }
     store.close()
 
 
-def sweep(game_id: int, names: list[str], reason: str, time: float,
-          options: dict[str, Any] | None = None) -> SaveGame:
+def sweep(
+    game_id: int, names: list[str], reason: str, time: float, options: dict[str, Any] | None = None
+) -> SaveGame:
     players = [{"player": "p" + n.lower(), "name": n, "seat": k} for k, n in enumerate(names)]
     stats = {p["player"]: {"revealed": 5, "flags": 0, "mines_hit": 0} for p in players}
     opts = {"preset": "beginner", "no_guess": False, "lives": 1, **(options or {})}
-    return SaveGame("R2", "minesweeper", opts, players,
-                    {"winner": None, "reason": reason, "stats": stats, "time": time},
-                    {}, 1000.0 + game_id, 1100.0 + game_id)
+    return SaveGame(
+        "R2",
+        "minesweeper",
+        opts,
+        players,
+        {"winner": None, "reason": reason, "stats": stats, "time": time},
+        {},
+        1000.0 + game_id,
+        1100.0 + game_id,
+    )
 
 
 def test_minesweeper_team_records_per_board_flag_and_lives(tmp_path: Path) -> None:
     store = Store(tmp_path / "g.db")
-    games = [sweep(1, ["Ann", "Bob"], "cleared", 50.0), sweep(2, ["Ann"], "mine", 9.0),
-             sweep(3, ["Cy", "Bob"], "cleared", 31.5), sweep(4, ["Ann"], "cleared", 40.0,
-                                                             {"no_guess": True}),
-             sweep(5, ["Ann"], "cleared", 1.0, {"preset": None, "width": 10}),  # custom
-             sweep(6, ["Ann"], "cleared", 20.0, {"preset": "expert", "lives": 3})]
+    games = [
+        sweep(1, ["Ann", "Bob"], "cleared", 50.0),
+        sweep(2, ["Ann"], "mine", 9.0),
+        sweep(3, ["Cy", "Bob"], "cleared", 31.5),
+        sweep(4, ["Ann"], "cleared", 40.0, {"no_guess": True}),
+        sweep(5, ["Ann"], "cleared", 1.0, {"preset": None, "width": 10}),  # custom
+        sweep(6, ["Ann"], "cleared", 20.0, {"preset": "expert", "lives": 3}),
+    ]
     store.write(games)
     got = records(store.db)
     assert [(r["board"], r["no_guess"], r["lives"]) for r in got] == [
-        ("beginner", False, 1), ("beginner", True, 1), ("expert", False, 3)]
+        ("beginner", False, 1),
+        ("beginner", True, 1),
+        ("expert", False, 3),
+    ]
     first = got[0]
     assert (first["games"], first["wins"], first["win_rate"]) == (3, 2, 0.667)
     assert [(b["time"], b["game_id"], b["names"]) for b in first["best"]] == [
-        (31.5, 3, ["Cy", "Bob"]), (50.0, 1, ["Ann", "Bob"])]
+        (31.5, 3, ["Cy", "Bob"]),
+        (50.0, 1, ["Ann", "Bob"]),
+    ]
     mine = profile(store.db, "pann")["records"]["minesweeper"]
     assert [(r["board"], r["games"], r["wins"], r["best"]) for r in mine] == [
         ("beginner", 2, 1, [{"time": 50.0, "game_id": 1}]),
         ("beginner", 1, 1, [{"time": 40.0, "game_id": 4}]),
-        ("expert", 1, 1, [{"time": 20.0, "game_id": 6}])]
+        ("expert", 1, 1, [{"time": 20.0, "game_id": 6}]),
+    ]
     assert profile(store.db, "pbob")["records"]["minesweeper"][0]["best"] == [
-        {"time": 31.5, "game_id": 3}]  # his best, with Cy
+        {"time": 31.5, "game_id": 3}
+    ]  # his best, with Cy
     store.write([sweep(7, ["Dan"], "mine", 3.0)])
     dan = profile(store.db, "pdan")
     assert dan["records"]["minesweeper"][0]["best"] == [] and dan["name"] == "Dan"
@@ -162,24 +194,31 @@ def test_only_the_best_times_are_kept(tmp_path: Path) -> None:
 def test_around_and_pages_agree_when_ratings_tie(tmp_path: Path) -> None:
     store = Store(tmp_path / "g.db")
     db = store.db
-    db.executemany("INSERT INTO ratings VALUES (?, 'linkmatch', ?, 1.0, 3, 1, ?, ?, NULL)",
-                   [(f"p{n:02}", 20.0 + n // 4, 17.0 + n // 4, f"P{n:02}") for n in range(30)])
+    db.executemany(
+        "INSERT INTO ratings VALUES (?, 'linkmatch', ?, 1.0, 3, 1, ?, ?, NULL)",
+        [(f"p{n:02}", 20.0 + n // 4, 17.0 + n // 4, f"P{n:02}") for n in range(30)],
+    )
     whole = [r["player"] for r in leaderboard(db, "linkmatch", limit=50)["rows"]]
     for pid in whole:
         rank = whole.index(pid) + 1
         assert rank_of(db, "linkmatch", pid) == rank
         got = leaderboard(db, "linkmatch", around=pid)
-        assert [r["player"] for r in got["rows"]] == whole[max(0, rank - 6):rank + 5]
-        assert [r["rank"] for r in got["rows"]] == list(range(max(1, rank - 5),
-                                                              min(30, rank + 5) + 1))
+        assert [r["player"] for r in got["rows"]] == whole[max(0, rank - 6) : rank + 5]
+        assert [r["rank"] for r in got["rows"]] == list(
+            range(max(1, rank - 5), min(30, rank + 5) + 1)
+        )
     store.close()
 
 
 def test_a_racer_whose_name_the_room_lost_keeps_the_name_on_the_board(tmp_path: Path) -> None:
     store = Store(tmp_path / "g.db")
     ratings = Ratings()
-    store.write([rated_game(ratings, Seat("pa", "Ann"), Seat("pb", "Bob"), 100.0),
-                 rated_game(ratings, Seat("pb", "Bob"), Seat("pa", ""), 200.0)])
+    store.write(
+        [
+            rated_game(ratings, Seat("pa", "Ann"), Seat("pb", "Bob"), 100.0),
+            rated_game(ratings, Seat("pb", "Bob"), Seat("pa", ""), 200.0),
+        ]
+    )
     names = {r["player"]: r["name"] for r in leaderboard(store.db, "gomoku")["rows"]}
     assert names["pa"] == "Ann" and names["pb"] == "Bob"
     store.close()

@@ -9,7 +9,6 @@ import pytest
 from gridhall import protocol as p
 from gridhall.server.core.linking import VALID_FOR, normal, shown
 from gridhall.server.io.store import Store
-
 from tests.server.helpers import T0, Client, FakeServer, connect
 
 
@@ -19,8 +18,9 @@ def code_for(client: Client, now: float = T0) -> p.LinkCodeIssued:
     return issued
 
 
-def linked(server: FakeServer, code: str, now: float = T0, name: str = "Phone",
-           peer: str = "10.0.0.2") -> Client:
+def linked(
+    server: FakeServer, code: str, now: float = T0, name: str = "Phone", peer: str = "10.0.0.2"
+) -> Client:
     device = Client(server, now, peer)
     device.send("hello", now, protocol=1, name=name, link=code)
     return device
@@ -145,8 +145,9 @@ def test_a_ban_on_the_player_keeps_out_every_device_it_was_linked_to() -> None:
     phone = linked(server, code, T0 + 1)
     second = phone.last(p.Welcome).token
     phone.drop(T0 + 2)
-    server.hub.bans.add(Ban(1, None, first.player, token_hash(first.token), "Ann",
-                            T0 + 600, "spam"))
+    server.hub.bans.add(
+        Ban(1, None, first.player, token_hash(first.token), "Ann", T0 + 600, "spam")
+    )
     again = Client(server, T0 + 3)
     again.send("hello", T0 + 3, protocol=1, name="Ann", token=second)
     assert refusal(again).code == "banned" and again.link.close_code == 1008

@@ -41,7 +41,8 @@ def json_lines() -> Iterator[Lines]:
 
 
 async def test_a_session_logs_json_lines_with_the_room_and_the_player(
-        server_url: str, json_lines: Lines) -> None:  # fmt: skip
+    server_url: str, json_lines: Lines
+) -> None:
     async with WsClient.connect(server_url, "Zo\u00eb \u202eann") as ann:
         await ann.send("create-room", game="gomoku", options={})
         room = (await ann.expect("joined"))["room"]
@@ -59,8 +60,9 @@ def test_a_json_line_carries_the_exception_on_the_same_line() -> None:
     try:
         raise ValueError("boom")
     except ValueError:
-        record = logging.LogRecord("gridhall.app", logging.ERROR, __file__, 1,
-                                   "could not %s", ("write",), sys.exc_info())
+        record = logging.LogRecord(
+            "gridhall.app", logging.ERROR, __file__, 1, "could not %s", ("write",), sys.exc_info()
+        )
     line = logformat.JsonFormatter().format(record)
     assert "\n" not in line
     got = json.loads(line)
@@ -78,7 +80,8 @@ def test_the_readable_format_stays_the_default_and_json_is_a_setting(tmp_path: P
 
 
 def test_an_internal_error_is_logged_with_the_players_id(
-        json_lines: Lines, monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    json_lines: Lines, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from tests.server.helpers import FakeServer, connect
 
     server = FakeServer()

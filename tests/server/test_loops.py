@@ -19,7 +19,8 @@ def test_auto_and_uvloop_choose_uvloop_when_it_is_installed() -> None:
 
 
 def test_asyncio_is_chosen_on_request_or_when_uvloop_is_missing(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     assert loops.choose("asyncio") is None
     monkeypatch.setitem(sys.modules, "uvloop", None)  # as if it were not installed
     assert loops.choose("auto") is None
@@ -48,12 +49,11 @@ def test_run_runs_the_coroutine_on_the_chosen_loop() -> None:
     assert names == ["uvloop", "asyncio"] and loops.running() is None
 
 
-def test_the_cli_refuses_uvloop_when_it_is_missing(monkeypatch: pytest.MonkeyPatch,
-                                                   capsys: pytest.CaptureFixture[str],
-                                                   tmp_path: Path) -> None:
+def test_the_cli_refuses_uvloop_when_it_is_missing(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     monkeypatch.setitem(sys.modules, "uvloop", None)
     with pytest.raises(SystemExit) as exit_info:
-        cli.main(["--loop", "uvloop", "--no-discovery", "--port", "0",
-                  "--db", f"{tmp_path}/g.db"])
+        cli.main(["--loop", "uvloop", "--no-discovery", "--port", "0", "--db", f"{tmp_path}/g.db"])
     assert exit_info.value.code == 2
     assert "uvloop is not installed" in capsys.readouterr().err

@@ -15,7 +15,8 @@ from tests.server.test_config_file import start as config_of
 
 
 def test_metrics_are_off_unless_asked_for_on_the_command_line_or_in_the_file(
-        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     db = str(tmp_path / "g.db")
     assert not config_of(monkeypatch, ["--db", db]).metrics
     assert config_of(monkeypatch, ["--db", db, "--metrics"]).metrics
@@ -25,8 +26,8 @@ def test_metrics_are_off_unless_asked_for_on_the_command_line_or_in_the_file(
 
 
 def test_metrics_without_prometheus_client_stop_the_server_with_a_clear_line(
-        monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
-        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     real_import = builtins.__import__
 
     def no_prometheus(name: str, *args: Any, **kwargs: Any) -> Any:
@@ -43,11 +44,16 @@ def test_metrics_without_prometheus_client_stop_the_server_with_a_clear_line(
 
 
 def test_the_start_up_output_says_where_the_metrics_are(
-        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.setattr(cli, "lan_addresses", lambda: ["192.0.2.7"])
-    server = SimpleNamespace(port=8765, config=SimpleNamespace(name="hall", db="/tmp/g.db",
-                             host="0.0.0.0"), hub=SimpleNamespace(lobby=SimpleNamespace(rooms={})),
-                             metrics=object(), admin=SimpleNamespace(token="t" * 32))
+    server = SimpleNamespace(
+        port=8765,
+        config=SimpleNamespace(name="hall", db="/tmp/g.db", host="0.0.0.0"),
+        hub=SimpleNamespace(lobby=SimpleNamespace(rooms={})),
+        metrics=object(),
+        admin=SimpleNamespace(token="t" * 32),
+    )
     cli.announce(server)  # type: ignore[arg-type]
     assert "metrics: http://localhost:8765/metrics" in capsys.readouterr().out
     server.metrics = None

@@ -7,24 +7,28 @@ import pytest
 from gridhall import protocol as p
 from gridhall.protocol import ProtocolError
 from gridhall.server.core.names import MAX_NAME, clean_color, clean_name, name_key, unique_name
-
 from tests.server.helpers import Client, FakeServer, connect
 
 
-@pytest.mark.parametrize(("raw", "kept"), [
-    ("Ann", "Ann"),
-    ("Cafe\u0301", "Caf\u00e9"),  # NFC
-    ("A\u200bn\u200dn", "Ann"),  # zero-width characters dropped
-    ("\u202eevil\u202c", "evil"),  # bidi overrides dropped
-    ("Ann  \u3000 Lee", "Ann Lee"),  # any run of spaces is one space
-    ("x" * 32, "x" * MAX_NAME),  # a long name the contract accepts is shortened
-])
+@pytest.mark.parametrize(
+    ("raw", "kept"),
+    [
+        ("Ann", "Ann"),
+        ("Cafe\u0301", "Caf\u00e9"),  # NFC
+        ("A\u200bn\u200dn", "Ann"),  # zero-width characters dropped
+        ("\u202eevil\u202c", "evil"),  # bidi overrides dropped
+        ("Ann  \u3000 Lee", "Ann Lee"),  # any run of spaces is one space
+        ("x" * 32, "x" * MAX_NAME),  # a long name the contract accepts is shortened
+    ],
+)
 def test_names_are_normalised_and_kept_printable(raw: str, kept: str) -> None:
     assert clean_name(raw) == kept
 
 
-@pytest.mark.parametrize("raw", ["\u200b\u200b", "\u0301", "Computer", "computer (HARD)",
-                                 "\uff23omputer (easy)", "a\ue000b"])
+@pytest.mark.parametrize(
+    "raw",
+    ["\u200b\u200b", "\u0301", "Computer", "computer (HARD)", "\uff23omputer (easy)", "a\ue000b"],
+)
 def test_names_without_visible_characters_or_of_computers_are_refused(raw: str) -> None:
     with pytest.raises(ProtocolError) as exc:
         clean_name(raw)

@@ -12,7 +12,6 @@ from gridhall import protocol as p
 from gridhall.server import cli
 from gridhall.server.core.effects import ForgetIdentity, SaveGame
 from gridhall.server.io.store import Store
-
 from tests.server.helpers import T0, Client, FakeServer, connect
 
 
@@ -110,8 +109,7 @@ def test_a_rated_player_is_kept_when_offline_a_casual_one_forgotten(tmp_path: Pa
 
 
 @pytest.mark.parametrize(("days", "kept"), [(2.0, False), (0.0, True)])
-def test_rated_identity_days_bounds_the_keeping_0_keeps_for_good(days: float,
-                                                                 kept: bool) -> None:
+def test_rated_identity_days_bounds_the_keeping_0_keeps_for_good(days: float, kept: bool) -> None:
     assert cli.build_parser().parse_args(["--rated-identity-days", "2"]).rated_identity_days == 2
     server = FakeServer(grace_seconds=60, rated_identity_days=days)
     ann, bob = pair(server, rated=True)

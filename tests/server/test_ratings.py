@@ -53,8 +53,11 @@ def test_a_computer_keeps_its_reference_rating_and_only_the_person_moves() -> No
     # beating the hard computer is worth more than beating the easy one
     win = {"winner": "pa", "reason": "five"}
     hard = Ratings().rate("gomoku", [A, bot], win, MOVES)[0].after.mu
-    easy = Ratings().rate("gomoku", [A, Seat("pe", "Computer (easy)", bot="easy")], win,
-                          MOVES)[0].after.mu
+    easy = (
+        Ratings()
+        .rate("gomoku", [A, Seat("pe", "Computer (easy)", bot="easy")], win, MOVES)[0]
+        .after.mu
+    )
     assert hard > easy > 25.0
 
 

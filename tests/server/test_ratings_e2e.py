@@ -6,14 +6,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from gridhall.server.io.app import GameServer
-from gridhall.server.games.linkmatch.paths import first_pair
 from gridhall.server.core.ratings import REFERENCE, display
+from gridhall.server.games.linkmatch.paths import first_pair
+from gridhall.server.io.app import GameServer
 from tests.conftest import url_of
 from tests.wsclient import WsClient, gomoku_pair
 
-LINK_OPTIONS = {"width": 4, "height": 4, "kinds": 2, "countdown": 0, "hint_penalty": 0,
-                "rated": True}
+LINK_OPTIONS = {
+    "width": 4,
+    "height": 4,
+    "kinds": 2,
+    "countdown": 0,
+    "hint_penalty": 0,
+    "rated": True,
+}
 EASY = display(REFERENCE["easy"][0] - 3 * REFERENCE["easy"][1])
 
 
@@ -40,7 +46,8 @@ async def five(black: WsClient, white: WsClient) -> dict[str, Any]:
 
 
 async def test_a_rated_gomoku_game_moves_both_ratings_onto_the_leaderboard(
-        server: GameServer) -> None:
+    server: GameServer,
+) -> None:
     url = url_of(server)
     async with gomoku_pair(url, {"rated": True}) as (ann, bob, _room):
         over = await five(ann, bob)
@@ -54,8 +61,10 @@ async def test_a_rated_gomoku_game_moves_both_ratings_onto_the_leaderboard(
         assert board["type"] == "leaderboard" and board["total"] == 4  # 2 people + 2 computers
         people = [r for r in board["rows"] if "bot" not in r]
         assert [r["name"] for r in people] == ["Ann", "Bob"]
-        assert [r["rating"] for r in people] == [ratings[ann.player]["after"],
-                                                 ratings[bob.player]["after"]]
+        assert [r["rating"] for r in people] == [
+            ratings[ann.player]["after"],
+            ratings[bob.player]["after"],
+        ]
         assert all(r["provisional"] and r["games"] == 1 for r in people)
         assert [r["rank"] for r in board["rows"]] == [1, 2, 3, 4]
 
@@ -102,8 +111,11 @@ async def test_against_the_computer_only_the_person_moves(server: GameServer) ->
 
 async def test_a_rated_race_of_three_ranks_winner_then_tiles_left(server: GameServer) -> None:
     url = url_of(server)
-    async with WsClient.connect(url, "Ann") as a, WsClient.connect(url, "Bob") as b, \
-            WsClient.connect(url, "Cat") as c:
+    async with (
+        WsClient.connect(url, "Ann") as a,
+        WsClient.connect(url, "Bob") as b,
+        WsClient.connect(url, "Cat") as c,
+    ):
         await a.send("create-room", game="linkmatch", options=LINK_OPTIONS)
         room = (await a.expect("joined"))["room"]
         for racer in (b, c):
@@ -117,8 +129,9 @@ async def test_a_rated_race_of_three_ranks_winner_then_tiles_left(server: GameSe
         async def link(racer: WsClient) -> dict[str, Any]:
             pair = first_pair(rows[racer.player])
             assert pair is not None
-            await racer.send("move", move={"action": "link", "a": list(pair[0]),
-                                           "b": list(pair[1])})
+            await racer.send(
+                "move", move={"action": "link", "a": list(pair[0]), "b": list(pair[1])}
+            )
             view: dict[str, Any] = (await racer.expect("moved", by=racer.player))["view"]
             rows[racer.player] = view["rows"]
             return view
@@ -161,13 +174,15 @@ async def test_minesweeper_team_records(server: GameServer) -> None:
 async def test_bad_rating_requests_are_refused_and_change_nothing(server: GameServer) -> None:
     async with WsClient.connect(url_of(server), "Eve") as e:
         bad: list[tuple[str, dict[str, Any]]] = [
-            ("leaderboard", {}), ("leaderboard", {"game": "minesweeper"}),
+            ("leaderboard", {}),
+            ("leaderboard", {"game": "minesweeper"}),
             ("leaderboard", {"game": "gomoku", "limit": 0}),
             ("leaderboard", {"game": "gomoku", "limit": 51}),
             ("leaderboard", {"game": "gomoku", "offset": -1}),
             ("leaderboard", {"game": "gomoku", "around": e.player}),  # no rating yet
             ("leaderboard", {"game": "gomoku", "around": 7}),
-            ("get-profile", {}), ("get-profile", {"player": "p-nobody"}),
+            ("get-profile", {}),
+            ("get-profile", {"player": "p-nobody"}),
             ("records", {"game": "gomoku"}),
             ("create-room", {"game": "gomoku", "options": {"rated": 1}}),
         ]
@@ -209,7 +224,10 @@ async def test_ratings_come_back_after_a_restart(make_server: Any, tmp_path: Any
             await cy.send("join-room", room=room)
             await ann.expect("state", status="playing")
             await cy.expect("state", status="playing")
-            black, white = (ann, cy) if (await ann.request("sync", "state"))["turn"] == \
-                ann.player else (cy, ann)
+            black, white = (
+                (ann, cy)
+                if (await ann.request("sync", "state"))["turn"] == ann.player
+                else (cy, ann)
+            )
             second = (await five(black, white))["ratings"]
         assert second[ann.player]["before"] == first[ann.player]["after"]

@@ -29,8 +29,20 @@ def chat(store: Store, room: str, lines: int, ts: float = NOW, start: int = 0) -
 
 
 def game(store: Store, ended_at: float, room: str = "R1") -> None:
-    store.write([SaveGame(room, "gomoku", {}, [], {"reason": "resign"},
-                          {"moves": [[1, 2]] * 50}, ended_at - 60, ended_at)])
+    store.write(
+        [
+            SaveGame(
+                room,
+                "gomoku",
+                {},
+                [],
+                {"reason": "resign"},
+                {"moves": [[1, 2]] * 50},
+                ended_at - 60,
+                ended_at,
+            )
+        ]
+    )
 
 
 def drain(store: Store, now: float) -> int:
@@ -101,15 +113,27 @@ def test_finished_games_are_pruned_to_their_megabytes_oldest_first(tmp_path: Pat
     path = tmp_path / "g.db"
     store = Store(path, limits=Limits(games_mb=0.05, games_days=0, games_rows=0))
     for n in range(60):  # about 2.4 kB each: 140 kB in all
-        store.write([SaveGame("R1", "minesweeper", {}, [], {"reason": "cleared"},
-                              {"actions": [["p1", "reveal", 1, 2, None, 0.5]] * 80},
-                              NOW + n - 60, NOW + n)])
+        store.write(
+            [
+                SaveGame(
+                    "R1",
+                    "minesweeper",
+                    {},
+                    [],
+                    {"reason": "cleared"},
+                    {"actions": [["p1", "reveal", 1, 2, None, 0.5]] * 80},
+                    NOW + n - 60,
+                    NOW + n,
+                )
+            ]
+        )
     drain(store, NOW + 60)
     assert store.pruner.games_bytes <= 0.05 * 2**20
     kept = count(path, "games")
     assert 15 <= kept < 60
-    assert [g.ended_at for g in store.recent_games(kept)] == [NOW + n for n in
-                                                               range(59, 59 - kept, -1)]
+    assert [g.ended_at for g in store.recent_games(kept)] == [
+        NOW + n for n in range(59, 59 - kept, -1)
+    ]
     store.close()
     reopened = Store(path, limits=Limits(games_mb=0.05))
     assert reopened.pruner.games_bytes == store.pruner.games_bytes  # counted again on open
@@ -118,8 +142,12 @@ def test_finished_games_are_pruned_to_their_megabytes_oldest_first(tmp_path: Pat
 
 def test_zero_means_no_limit(tmp_path: Path) -> None:
     path = tmp_path / "g.db"
-    store = Store(path, limits=Limits(chat_days=0, chat_rows_per_room=0, chat_rows=0,
-                                      games_days=0, games_rows=0, games_mb=0))
+    store = Store(
+        path,
+        limits=Limits(
+            chat_days=0, chat_rows_per_room=0, chat_rows=0, games_days=0, games_rows=0, games_mb=0
+        ),
+    )
     chat(store, "R1", 300, ts=NOW - 1000 * DAY)
     game(store, NOW - 1000 * DAY)
     assert not store.prune(NOW)
@@ -147,20 +175,44 @@ def test_the_file_stops_growing_once_the_limits_are_reached(tmp_path: Path) -> N
 
 def test_the_server_options_reach_the_store(tmp_path: Path) -> None:
     args = cli.build_parser().parse_args(
-        ["--chat-days", "2", "--chat-rows-per-room", "7", "--chat-rows", "70",
-         "--games-days", "3", "--games-rows", "30", "--games-mb", "1.5",
-         "--journal-rows", "99"])
-    assert (args.chat_days, args.chat_rows_per_room, args.chat_rows, args.games_days,
-            args.games_rows, args.games_mb, args.journal_rows) == (2.0, 7, 70, 3.0, 30, 1.5, 99)
-    limits = ServerConfig(chat_days=2, chat_rows_per_room=7, chat_rows=70, games_days=3,
-                          games_rows=30, games_mb=1.5).retention()
-    assert limits == Limits(chat_days=2, chat_rows_per_room=7, chat_rows=70, games_days=3,
-                            games_rows=30, games_mb=1.5)
+        [
+            "--chat-days",
+            "2",
+            "--chat-rows-per-room",
+            "7",
+            "--chat-rows",
+            "70",
+            "--games-days",
+            "3",
+            "--games-rows",
+            "30",
+            "--games-mb",
+            "1.5",
+            "--journal-rows",
+            "99",
+        ]
+    )
+    assert (
+        args.chat_days,
+        args.chat_rows_per_room,
+        args.chat_rows,
+        args.games_days,
+        args.games_rows,
+        args.games_mb,
+        args.journal_rows,
+    ) == (2.0, 7, 70, 3.0, 30, 1.5, 99)
+    limits = ServerConfig(
+        chat_days=2, chat_rows_per_room=7, chat_rows=70, games_days=3, games_rows=30, games_mb=1.5
+    ).retention()
+    assert limits == Limits(
+        chat_days=2, chat_rows_per_room=7, chat_rows=70, games_days=3, games_rows=30, games_mb=1.5
+    )
 
 
 @pytest.mark.parametrize("flag", ["--chat-rows", "--games-days", "--games-mb"])
-def test_a_negative_or_unreadable_limit_is_refused(flag: str,
-                                                   capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_negative_or_unreadable_limit_is_refused(
+    flag: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     for value in ("-1", "many"):
         with pytest.raises(SystemExit):
             cli.build_parser().parse_args([flag, value])

@@ -10,7 +10,6 @@ import pytest
 from gridhall import protocol as p
 from gridhall.server.core.effects import SaveChat, SaveGame, Think
 from gridhall.server.core.room import game_seed
-
 from tests.server.helpers import T0, Client, FakeServer, connect
 
 
@@ -135,8 +134,9 @@ def test_a_five_ends_the_game_stores_it_and_play_again_swaps_colours() -> None:
     ann, bob, code = gomoku_pair(server)
     play_five(ann, bob)
     result = bob.last(p.GameOver).result
-    assert result["winner"] == me(ann) and p.Outcome.from_map(result).termination is \
-        p.Termination.FIVE
+    assert (
+        result["winner"] == me(ann) and p.Outcome.from_map(result).termination is p.Termination.FIVE
+    )
     [saved] = [e for e in server.other if isinstance(e, SaveGame)]
     assert saved.room == code and saved.record["moves"][0] == [0, 0]
     bob.send("agree-again")
@@ -148,8 +148,7 @@ def test_a_five_ends_the_game_stores_it_and_play_again_swaps_colours() -> None:
     assert state.view["colors"][me(bob)] == "black" and state.turn == me(bob)
 
 
-def test_the_log_counts_rounds_from_one_as_the_screens_do(
-        caplog: pytest.LogCaptureFixture) -> None:  # fmt: skip
+def test_the_log_counts_rounds_from_one_as_the_screens_do(caplog: pytest.LogCaptureFixture) -> None:
     server = FakeServer()
     with caplog.at_level(logging.INFO, logger="gridhall.room"):
         ann, bob, code = gomoku_pair(server)
@@ -241,8 +240,11 @@ def test_game_seeds_derive_from_the_room_seed() -> None:
 def test_a_linkmatch_wrong_link_is_refused_and_counted_for_its_racer() -> None:
     server = FakeServer()
     ann = connect(server, "Ann")
-    ann.send("create-room", game="linkmatch", options={"width": 4, "height": 4, "kinds": 2,
-                                                        "countdown": 0})
+    ann.send(
+        "create-room",
+        game="linkmatch",
+        options={"width": 4, "height": 4, "kinds": 2, "countdown": 0},
+    )
     ann.send("start", T0 + 1)
     ann.send("move", T0 + 2, move={"action": "link", "a": [0, 0], "b": [0, 0]})
     assert ann.errors()[-1].code == "illegal-move"

@@ -8,7 +8,6 @@ from gridhall.server.core.effects import Outbox
 from gridhall.server.core.identity import Identity
 from gridhall.server.core.room.events import EVERYONE, RECENT_EVENTS, EventLog
 
-
 LONG = list(range(20))
 """A list long enough to be sent as a delta (``protocol/delta.py``: 16 items or more)."""
 

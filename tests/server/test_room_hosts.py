@@ -11,12 +11,15 @@ import pytest
 from gridhall import protocol as p
 from gridhall.server.core.effects import Outbox
 from gridhall.server.io.store import Store
-
 from tests.server.helpers import T0, Client, FakeServer, connect
 
 ACTIONS: list[dict[str, Any]] = [
-    {"action": "kick", "minutes": 5}, {"action": "mute"}, {"action": "unmute"},
-    {"action": "lock"}, {"action": "unlock"}, {"action": "hand-over"},
+    {"action": "kick", "minutes": 5},
+    {"action": "mute"},
+    {"action": "unmute"},
+    {"action": "lock"},
+    {"action": "unlock"},
+    {"action": "hand-over"},
     {"action": "computer", "level": "hard"},
 ]
 
@@ -74,8 +77,9 @@ def test_the_creator_hosts_and_state_and_the_room_list_say_so() -> None:
 
 @pytest.mark.parametrize("fields", ACTIONS)
 @pytest.mark.parametrize("role", ["player", "spectator"])
-def test_anyone_but_the_host_is_refused_and_nothing_changes(fields: dict[str, Any],
-                                                            role: str) -> None:
+def test_anyone_but_the_host_is_refused_and_nothing_changes(
+    fields: dict[str, Any], role: str
+) -> None:
     server = FakeServer()
     ann, bob, code = gomoku(server)
     cy = connect(server, "Cy", peer="10.0.0.3")
@@ -89,18 +93,22 @@ def test_anyone_but_the_host_is_refused_and_nothing_changes(fields: dict[str, An
     assert state(ann).host == me(ann) and not state(ann).locked
 
 
-@pytest.mark.parametrize("fields,why", [
-    ({"action": "kick"}, "needs a 'player'"),
-    ({"action": "kick", "player": "p00000000"}, "not in this room"),
-    ({"action": "mute", "player": "@self"}, "themselves"),
-    ({"action": "kick", "player": "@self"}, "themselves"),
-    ({"action": "hand-over", "player": "@self"}, "themselves"),
-    ({"action": "unmute", "player": "@bob"}, "not muted"),
-    ({"action": "unlock"}, "already unlocked"),
-    ({"action": "computer"}, "needs a 'level'"),
-])
-def test_a_bad_host_request_is_a_bad_message_naming_what_is_wrong(fields: dict[str, Any],
-                                                                  why: str) -> None:
+@pytest.mark.parametrize(
+    "fields,why",
+    [
+        ({"action": "kick"}, "needs a 'player'"),
+        ({"action": "kick", "player": "p00000000"}, "not in this room"),
+        ({"action": "mute", "player": "@self"}, "themselves"),
+        ({"action": "kick", "player": "@self"}, "themselves"),
+        ({"action": "hand-over", "player": "@self"}, "themselves"),
+        ({"action": "unmute", "player": "@bob"}, "not muted"),
+        ({"action": "unlock"}, "already unlocked"),
+        ({"action": "computer"}, "needs a 'level'"),
+    ],
+)
+def test_a_bad_host_request_is_a_bad_message_naming_what_is_wrong(
+    fields: dict[str, Any], why: str
+) -> None:
     server = FakeServer()
     ann, bob, code = gomoku(server)
     ids = {"@self": me(ann), "@bob": me(bob)}
@@ -119,8 +127,13 @@ def test_a_kicked_player_cannot_rejoin_until_the_time_ends() -> None:
     bob.clear()
     event = host(ann, T0 + 10, action="kick", player=me(bob), minutes=5)
     assert isinstance(event, p.HostEvent)
-    assert (event.action, event.player, event.name, event.minutes, event.until) == \
-        ("kick", me(bob), "Bob", 5, T0 + 310)
+    assert (event.action, event.player, event.name, event.minutes, event.until) == (
+        "kick",
+        me(bob),
+        "Bob",
+        5,
+        T0 + 310,
+    )
     got = [type(m) for m in bob.received()]
     assert got == [p.HostEvent, p.Left]  # told why, then out
     left = bob.last(p.Left)
@@ -299,14 +312,15 @@ def test_the_computer_is_swapped_or_removed_between_games_only() -> None:
     server = FakeServer()
     ann, _code = computer_room(server)
     bot = the_computer(state(ann))
-    for fields in ({"action": "computer", "level": "hard"},
-                   {"action": "kick", "player": bot["player"]}):
+    for fields in (
+        {"action": "computer", "level": "hard"},
+        {"action": "kick", "player": bot["player"]},
+    ):
         refused = host(ann, T0 + 1, **fields)
         assert isinstance(refused, p.Error) and refused.code == "game-in-progress"
     ann.send("resign", T0 + 2)
     event = host(ann, T0 + 3, action="computer", level="hard")
-    assert isinstance(event, p.HostEvent) and (event.player, event.level) == \
-        (bot["player"], "hard")
+    assert isinstance(event, p.HostEvent) and (event.player, event.level) == (bot["player"], "hard")
     swapped = the_computer(state(ann, T0 + 3))
     assert (swapped["bot"], swapped["name"]) == ("hard", "Computer (hard)")
 
@@ -334,8 +348,7 @@ def test_a_game_without_computer_players_refuses_the_computer_action() -> None:
 
 
 @pytest.mark.parametrize("journal_rows", [1000, 1], ids=["journal", "snapshot"])
-def test_hosts_lock_mutes_and_kicks_survive_a_restart(tmp_path: Path, journal_rows: int
-                                                      ) -> None:
+def test_hosts_lock_mutes_and_kicks_survive_a_restart(tmp_path: Path, journal_rows: int) -> None:
     """kill -9 then start: the journal replays (or, snapshotting after every entry, the
     snapshot holds) the same host state, and a kick still ends at its journalled time
     (not the restart's clock)."""

@@ -13,7 +13,6 @@ from gridhall.server.core.room.lifecycle import (
     Phase,
     Step,
 )
-
 from tests.server.helpers import FakeServer, connect
 
 
@@ -31,10 +30,15 @@ def test_a_manual_game_starts_again_straight_from_over() -> None:
     assert life.process(Step.GAME_STARTED) is Phase.PLAYING
 
 
-@pytest.mark.parametrize(("phase", "step"), [
-    (Phase.PLAYING, Step.GAME_STARTED), (Phase.PLAYING, Step.REMATCH),
-    (Phase.WAITING, Step.REMATCH), (Phase.CLOSED, Step.GAME_STARTED),
-])
+@pytest.mark.parametrize(
+    ("phase", "step"),
+    [
+        (Phase.PLAYING, Step.GAME_STARTED),
+        (Phase.PLAYING, Step.REMATCH),
+        (Phase.WAITING, Step.REMATCH),
+        (Phase.CLOSED, Step.GAME_STARTED),
+    ],
+)
 def test_a_step_the_table_lacks_is_a_bug_and_changes_nothing(phase: Phase, step: Step) -> None:
     life = Lifecycle(phase)
     with pytest.raises(LifecycleError):

@@ -32,15 +32,22 @@ def test_joined_and_left_carry_the_roster_entry_and_the_name() -> None:
     ann = connect(server, "Ann")
     ann.send("create-room", game="gomoku", options={"ai": "easy"})
     room = ann.last(p.Joined).room
-    [bot] = [m for m in ann.received() if isinstance(m, p.Joined) and m.player
-             != ann.last(p.Welcome).player]
+    [bot] = [
+        m
+        for m in ann.received()
+        if isinstance(m, p.Joined) and m.player != ann.last(p.Welcome).player
+    ]
     assert (bot.connected, bot.bot, bot.seat) == (True, "easy", 1)
     cy = connect(server, "Cy")
     cy.send("player-info", color="teal")
     cy.send("join-room", room=room, role="spectator")
     joined = ann.last(p.Joined)
-    assert (joined.role, joined.name, joined.connected, joined.color) == ("spectator", "Cy",
-                                                                          True, "teal")
+    assert (joined.role, joined.name, joined.connected, joined.color) == (
+        "spectator",
+        "Cy",
+        True,
+        "teal",
+    )
     cy.send("leave-room")
     left = ann.last(p.Left)
     assert (left.player, left.name) == (joined.player, "Cy")
@@ -50,8 +57,7 @@ def test_a_member_who_folds_every_roster_event_holds_the_servers_roster() -> Non
     server = FakeServer(snapshots_per_second=100.0, snapshot_burst=100)
     ann = connect(server, "Ann")
     me = ann.last(p.Welcome).player
-    ann.send("create-room", game="minesweeper", options={"preset": "beginner",
-                                                          "max_players": 4})
+    ann.send("create-room", game="minesweeper", options={"preset": "beginner", "max_players": 4})
     room = ann.last(p.Joined).room
     ann.send("move", move={"action": "reveal", "x": 0, "y": 0})
     watchers = [connect(server, f"S{n}") for n in range(5)]
@@ -76,8 +82,7 @@ def test_a_member_who_folds_every_roster_event_holds_the_servers_roster() -> Non
 def test_a_late_player_in_a_running_game_gives_everyone_the_new_view() -> None:
     server = FakeServer()
     ann = connect(server, "Ann")
-    ann.send("create-room", game="minesweeper", options={"preset": "beginner",
-                                                          "max_players": 4})
+    ann.send("create-room", game="minesweeper", options={"preset": "beginner", "max_players": 4})
     room = ann.last(p.Joined).room
     ann.send("move", move={"action": "reveal", "x": 0, "y": 0})
     ann.clear()

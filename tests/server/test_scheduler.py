@@ -10,8 +10,14 @@ def owner(address: str, room: str = "R") -> Owner:
     return Owner(address, room)
 
 
-def offer(s: Scheduler[str], name: str, address: str, room: str = "R",
-          cls: JobClass = "quick", key: object = None) -> bool:
+def offer(
+    s: Scheduler[str],
+    name: str,
+    address: str,
+    room: str = "R",
+    cls: JobClass = "quick",
+    key: object = None,
+) -> bool:
     return s.offer(name, owner(address, room), cls, key).accepted
 
 

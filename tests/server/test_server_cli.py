@@ -10,8 +10,9 @@ from gridhall.server import cli
 from gridhall.server.core.config import ServerConfig, default_db_path
 
 
-def test_the_database_defaults_to_the_users_data_folder(tmp_path: Path,
-                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_database_defaults_to_the_users_data_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     assert default_db_path() == tmp_path / "data" / "gridhall" / "gridhall.db"
     assert ServerConfig().db == str(tmp_path / "data" / "gridhall" / "gridhall.db")
@@ -20,7 +21,8 @@ def test_the_database_defaults_to_the_users_data_folder(tmp_path: Path,
 
 
 def test_history_without_a_database_says_so_and_creates_nothing(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     db = tmp_path / "none" / "g.db"
     cli.main(["history", "--db", str(db)])
     out = capsys.readouterr().out
@@ -29,7 +31,8 @@ def test_history_without_a_database_says_so_and_creates_nothing(
 
 
 def test_history_reads_the_servers_database_and_says_when_it_is_empty(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     from gridhall.server.io.store import Store
 
     db = tmp_path / "g.db"

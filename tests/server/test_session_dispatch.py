@@ -6,7 +6,6 @@ import pytest
 
 from gridhall import protocol as p
 from gridhall.server.core.hub import Hub
-
 from tests.server.helpers import T0, Client, FakeServer, connect
 
 
@@ -57,8 +56,10 @@ def test_every_frame_past_the_rate_limit_is_refused_with_its_id_and_the_wait() -
     assert kinds == ["Rooms", "Error", "Error", "Error"]
     errors = client.errors()
     assert [e.re for e in errors] == ids[1:]
-    assert all(e.code == "rate-limited" and e.retry_after is not None
-               and 0 < e.retry_after <= 1.0 for e in errors)
+    assert all(
+        e.code == "rate-limited" and e.retry_after is not None and 0 < e.retry_after <= 1.0
+        for e in errors
+    )
     client.send("list-rooms", T0 + errors[-1].retry_after)  # waiting as told works
     assert isinstance(client.received()[-1], p.Rooms)
 
@@ -74,8 +75,7 @@ def test_a_flood_past_the_strikes_closes_with_1008() -> None:
 
 
 def test_rate_strikes_are_forgotten_after_the_window() -> None:
-    server = FakeServer(rate_per_second=1.0, rate_burst=1, max_rate_strikes=3,
-                        strike_window=10.0)
+    server = FakeServer(rate_per_second=1.0, rate_burst=1, max_rate_strikes=3, strike_window=10.0)
     client = connect(server, "Ann")
     for second in (0, 20, 40):  # three strikes each time, far apart: never a flood
         for _ in range(3):
@@ -97,7 +97,8 @@ def test_chat_flood_is_refused_with_the_wait() -> None:
 
 
 def test_a_server_fault_is_an_internal_error_echoing_the_request(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     client = connect(FakeServer(), "Ann")
 
     def broken(*args: object) -> None:
@@ -133,8 +134,13 @@ def test_an_unknown_token_gives_a_new_identity() -> None:
 
 def test_room_messages_outside_a_room_are_not_in_room() -> None:
     client = connect(FakeServer(), "Ann")
-    for type_, fields in (("move", {"move": {"x": 1, "y": 1}}), ("chat", {"text": "hi"}),
-                          ("sync", {}), ("leave-room", {}), ("resign", {})):
+    for type_, fields in (
+        ("move", {"move": {"x": 1, "y": 1}}),
+        ("chat", {"text": "hi"}),
+        ("sync", {}),
+        ("leave-room", {}),
+        ("resign", {}),
+    ):
         rid = client.send(type_, **fields)
         assert client.errors()[-1].code == "not-in-room" and client.errors()[-1].re == rid
 

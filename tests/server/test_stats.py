@@ -7,13 +7,12 @@ import asyncio
 from pathlib import Path
 
 from gridhall import protocol as p
-from gridhall.server.io.app import GameServer
 from gridhall.server.core.config import ServerConfig
-from gridhall.server.core.stats import OTHER, Histogram, Stats, error_code, frame_type
 from gridhall.server.core.scheduler import Owner
 from gridhall.server.core.session import Session
+from gridhall.server.core.stats import OTHER, Histogram, Stats, error_code, frame_type
+from gridhall.server.io.app import GameServer
 from gridhall.server.io.work import WorkPool
-
 from tests.server.helpers import T0, FakeLink, FakeServer, connect
 
 
@@ -124,8 +123,14 @@ async def test_the_pool_counts_jobs_by_kind_with_their_wait() -> None:
     stats.pool = pool
     answered = asyncio.Event()
     try:
-        pool.submit(abs, -3, owner=Owner("a", "r"), kind="hint",
-                    done=lambda _v: answered.set(), failed=lambda _e: answered.set())
+        pool.submit(
+            abs,
+            -3,
+            owner=Owner("a", "r"),
+            kind="hint",
+            done=lambda _v: answered.set(),
+            failed=lambda _e: answered.set(),
+        )
         assert stats.worker_queue() + stats.worker_busy() == 1
         await answered.wait()
     finally:

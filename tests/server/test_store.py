@@ -46,19 +46,26 @@ def test_commits_never_checkpoint_a_thread_does_soon_after(tmp_path: Path) -> No
     assert journal(tmp_path / "g.db")[-1] == ("R1", 199)
 
 
-def test_journal_entries_are_messagepack_and_older_json_entries_still_load(
-        tmp_path: Path) -> None:
+def test_journal_entries_are_messagepack_and_older_json_entries_still_load(tmp_path: Path) -> None:
     store = Store(tmp_path / "g.db")
-    store.write([SaveRoom("R1", {"game": "gomoku"}),
-                 Log("R1", 1, {"k": "msg", "p": "a", "m": {"x": 7, "y": 7}, "t": 1.5}),
-                 Log("R1", 2, {"k": "work", "answer": 2**70})])  # too big for MessagePack
+    store.write(
+        [
+            SaveRoom("R1", {"game": "gomoku"}),
+            Log("R1", 1, {"k": "msg", "p": "a", "m": {"x": 7, "y": 7}, "t": 1.5}),
+            Log("R1", 2, {"k": "work", "answer": 2**70}),
+        ]
+    )  # too big for MessagePack
     with sqlite3.connect(tmp_path / "g.db") as db:
         kinds = db.execute("SELECT typeof(entry) FROM journal ORDER BY n").fetchall()
-        db.execute("INSERT INTO journal (room, n, entry) VALUES ('R1', 3, ?)",
-                   ('{"k":"msg","p":"b","m":{"x":8,"y":8},"t":2.0}',))  # an older version's
+        db.execute(
+            "INSERT INTO journal (room, n, entry) VALUES ('R1', 3, ?)",
+            ('{"k":"msg","p":"b","m":{"x":8,"y":8},"t":2.0}',),
+        )  # an older version's
     assert kinds == [("blob",), ("text",)]
     _, [room] = store.load_live()
-    assert room.entries == [(1, {"k": "msg", "p": "a", "m": {"x": 7, "y": 7}, "t": 1.5}),
-                            (2, {"k": "work", "answer": 2**70}),
-                            (3, {"k": "msg", "p": "b", "m": {"x": 8, "y": 8}, "t": 2.0})]
+    assert room.entries == [
+        (1, {"k": "msg", "p": "a", "m": {"x": 7, "y": 7}, "t": 1.5}),
+        (2, {"k": "work", "answer": 2**70}),
+        (3, {"k": "msg", "p": "b", "m": {"x": 8, "y": 8}, "t": 2.0}),
+    ]
     store.close()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from gridhall import protocol as p
-
 from tests.server.helpers import T0, Client, FakeServer, connect
 
 
@@ -24,8 +23,13 @@ def test_a_sync_past_the_limit_is_answered_once_it_is_allowed_not_refused() -> N
 
 
 def test_syncs_asked_again_and_again_never_close_the_connection() -> None:
-    server = FakeServer(snapshots_per_second=0.1, snapshot_burst=1, max_rate_strikes=3,
-                        rate_per_second=10.0, rate_burst=20)
+    server = FakeServer(
+        snapshots_per_second=0.1,
+        snapshot_burst=1,
+        max_rate_strikes=3,
+        rate_per_second=10.0,
+        rate_burst=20,
+    )
     client = connect(server, "Ann")
     client.send("create-room", game="minesweeper")
     client.clear()

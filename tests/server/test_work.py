@@ -9,17 +9,16 @@ import pytest
 
 from gridhall import protocol as p
 from gridhall.server.core.effects import Outbox, Work
+from gridhall.server.core.jobs import BUSY, Job, OutOfTime
+from gridhall.server.core.room import BUSY_RETRY
 from gridhall.server.games.linkmatch.game import LinkMatchGame
 from gridhall.server.games.linkmatch.jobs import make_board, shuffle_rows
 from gridhall.server.games.linkmatch.spec import SPEC as LINKMATCH
 from gridhall.server.games.minesweeper import jobs as ms_jobs
 from gridhall.server.games.minesweeper.game import MinesweeperGame, from_layout, replay
 from gridhall.server.games.minesweeper.options import parse_options
-from gridhall.server.core.jobs import BUSY, Job, OutOfTime
 from gridhall.server.io.job_runner import run_job
-from gridhall.server.core.room import BUSY_RETRY
 from gridhall.server.io.store import Store
-
 from tests.server.helpers import T0, Client, FakeServer, connect
 
 BIG = {"width": 60, "height": 40, "mines": 400}
@@ -123,7 +122,8 @@ def test_a_hint_for_a_cell_revealed_meanwhile_is_not_shown() -> None:
 
 
 def test_a_hint_out_of_time_answers_that_it_found_no_certain_cell(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     def slow(rows: list[str], mines: int, avoid: object = ()) -> None:
         raise OutOfTime
 
@@ -164,8 +164,7 @@ def test_minesweeper_jobs_are_deterministic_and_match_the_inline_game() -> None:
 def test_a_linkmatch_board_is_made_in_a_job_before_the_race_starts() -> None:
     server = FakeServer(hold_work=True)
     ann = connect(server, "Ann")
-    ann.send("create-room", game="linkmatch", options={"width": 6, "height": 4,
-                                                        "countdown": 0})
+    ann.send("create-room", game="linkmatch", options={"width": 6, "height": 4, "countdown": 0})
     ann.clear()
     ann.send("start", T0 + 1)
     [work] = jobs_of(server, "board")
@@ -265,9 +264,8 @@ async def test_a_worker_that_dies_does_not_fail_every_later_job() -> None:
     import operator
     import os
 
-    from gridhall.server.io.work import WorkPool
-
     from gridhall.server.core.scheduler import Owner
+    from gridhall.server.io.work import WorkPool
 
     pool = WorkPool(1, 4)
     owner = Owner("10.0.0.2", "ROOM")
@@ -277,8 +275,9 @@ async def test_a_worker_that_dies_does_not_fail_every_later_job() -> None:
         pool.submit(os._exit, 3, owner=owner, done=lambda _: None, failed=died.set_result)
         await died
         answer: asyncio.Future[Any] = loop.create_future()
-        pool.submit(operator.add, 2, 3, owner=owner, done=answer.set_result,
-                    failed=answer.set_exception)
+        pool.submit(
+            operator.add, 2, 3, owner=owner, done=answer.set_result, failed=answer.set_exception
+        )
         assert await answer == 5
     finally:
         pool.close()
@@ -289,8 +288,8 @@ async def test_a_computer_whose_worker_died_is_asked_again() -> None:
     import asyncio
     from concurrent.futures.process import BrokenProcessPool
 
-    from gridhall.server.io.computer import Computers
     from gridhall.server.core.effects import Think
+    from gridhall.server.io.computer import Computers
 
     loop = asyncio.get_running_loop()
 
@@ -314,7 +313,6 @@ async def test_a_computer_whose_worker_died_is_asked_again() -> None:
 
     pool = DyingOnce()
     computers = Computers(pool)  # type: ignore[arg-type]
-    computers.schedule(Think("ROOM", "pbot", "gomoku", "easy", {"n": 1}),
-                       lambda job, move: None)
+    computers.schedule(Think("ROOM", "pbot", "gomoku", "easy", {"n": 1}), lambda job, move: None)
     await pool.failure_handled
     assert pool.thinks == 2

@@ -23,17 +23,30 @@ class Answers:
     def event(self, name: str) -> asyncio.Event:
         return self._events.setdefault(name, asyncio.Event())
 
-    def submit(self, pool: WorkPool, name: str, address: str, cls: Any = "quick",
-               gate: threading.Event | None = None) -> bool:
+    def submit(
+        self,
+        pool: WorkPool,
+        name: str,
+        address: str,
+        cls: Any = "quick",
+        gate: threading.Event | None = None,
+    ) -> bool:
         def answer(kind: str) -> Any:
             def record(value: Any = None) -> None:
                 self.got.append((name, kind))
                 self.event(name).set()
+
             return record
 
-        return pool.submit(_wait_for if gate else _echo, gate or name,
-                           owner=Owner(address, "room-" + name), cls=cls,
-                           done=answer("done"), failed=answer("failed"), busy=answer("busy"))
+        return pool.submit(
+            _wait_for if gate else _echo,
+            gate or name,
+            owner=Owner(address, "room-" + name),
+            cls=cls,
+            done=answer("done"),
+            failed=answer("failed"),
+            busy=answer("busy"),
+        )
 
     async def wait(self, *names: str) -> None:
         await asyncio.wait_for(asyncio.gather(*(self.event(n).wait() for n in names)), 10)

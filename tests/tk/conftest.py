@@ -43,8 +43,11 @@ def xvfb(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             ready, _, _ = select.select([read_fd], [], [], 30)
             chunk = os.read(read_fd, 16) if ready else b""
             if not chunk:
-                err = proc.stderr.read().decode(errors="replace") if proc.poll() is not None \
-                    and proc.stderr else ""  # fmt: skip
+                err = (
+                    proc.stderr.read().decode(errors="replace")
+                    if proc.poll() is not None and proc.stderr
+                    else ""
+                )
                 pytest.fail(f"Xvfb did not report a display number. {err}")
             number += chunk
     finally:

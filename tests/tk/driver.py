@@ -22,8 +22,8 @@ from gridhall.client.session import Backoff
 from gridhall.client.tk.app import TkApp
 from gridhall.client.tk.bridge import Snapshot
 from gridhall.protocol.schema import to_map
-from gridhall.server.io.app import GameServer
 from gridhall.server.core.config import ServerConfig
+from gridhall.server.io.app import GameServer
 from tests.wsclient import WsClient
 
 T = TypeVar("T")
@@ -37,8 +37,9 @@ class ServerThread:
 
     def __init__(self, db: Path, **config: Any) -> None:
         self.loop = asyncio.new_event_loop()
-        self.thread = threading.Thread(target=self.loop.run_forever, name="test-server",
-                                       daemon=True)  # fmt: skip
+        self.thread = threading.Thread(
+            target=self.loop.run_forever, name="test-server", daemon=True
+        )
         self.thread.start()
         self.server: GameServer = self.call(self._start(db, config))
         self.url = f"ws://127.0.0.1:{self.server.port}/"

@@ -27,7 +27,8 @@ async def _advertise(name: str, port: int) -> Advertiser:
 
 @pytest.mark.usefixtures("loopback_multicast")
 def test_connect_screen_lists_the_server_and_join_opens_its_lobby(
-        xvfb: str, server: ServerThread, pump: Pump) -> None:  # fmt: skip
+    xvfb: str, server: ServerThread, pump: Pump
+) -> None:
     # The connect screen's Tk variables become garbage once it closes; an automatic
     # collection in the server's or the browser's thread would free them there, and
     # Tcl refuses calls from another thread. So no automatic collection meanwhile:

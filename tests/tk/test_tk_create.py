@@ -10,8 +10,9 @@ from gridhall.client.tk.app import TkApp
 from tests.tk.driver import Opponent, Pump, press, room_state, snap
 
 
-def test_tk_form_makes_a_custom_minesweeper_room(make_app: Callable[[str], TkApp],
-                                                 pump: Pump) -> None:  # fmt: skip
+def test_tk_form_makes_a_custom_minesweeper_room(
+    make_app: Callable[[str], TkApp], pump: Pump
+) -> None:
     app = make_app("Ann")
     app.lobby.choose("minesweeper", 0)
     width = app.lobby.fields["width"][2][1]
@@ -30,7 +31,11 @@ def test_tk_form_makes_a_custom_minesweeper_room(make_app: Callable[[str], TkApp
     pump.until(lambda: app.room is not None, "the room screen")
     options = room_state(app)["options"]
     assert (options["width"], options["height"], options["mines"], options["lives"]) == (
-        12, 10, 15, 3)  # fmt: skip
+        12,
+        10,
+        15,
+        3,
+    )
 
 
 def test_tk_gomoku_clocks_count_and_keys_act(
@@ -47,8 +52,10 @@ def test_tk_gomoku_clocks_count_and_keys_act(
     opp.expect("state", status="playing")
     assert app.room is not None
     status = app.room.status
-    pump.until(lambda: re.search(r"Ann \d+:\d\d, Bob \d+:\d\d$", status.cget("text")),
-               "both clocks in the status bar")  # fmt: skip
+    pump.until(
+        lambda: re.search(r"Ann \d+:\d\d, Bob \d+:\d\d$", status.cget("text")),
+        "both clocks in the status bar",
+    )
     entry = app.room.chat.entry  # keys typed into the chat line are text, not actions
     entry.focus_force()
     pump.until(lambda: app.root.focus_get() is entry, "focus in the chat line")

@@ -11,12 +11,12 @@ from gridhall.client.messages import Connection
 from gridhall.client.tk.app import TkApp
 from tests.tk.driver import Pump, ServerThread
 
-
 HELD: list[asyncio.StreamWriter] = []
 
 
 async def _silent_node() -> tuple[asyncio.Server, str]:
     """A loopback address that accepts TCP connections and never answers a handshake."""
+
     async def hold(_: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         HELD.append(writer)  # keep it open, say nothing
 
@@ -32,7 +32,8 @@ async def _close(silent: asyncio.Server) -> None:
 
 
 def test_the_connection_bar_names_the_node_being_tried(
-        make_app: Callable[[str], TkApp], server: ServerThread, pump: Pump) -> None:
+    make_app: Callable[[str], TkApp], server: ServerThread, pump: Pump
+) -> None:
     silent, other = server.call(_silent_node())
     server.inspect(lambda: setattr(server.server.hub.nodes, "peers", (other,)))
     try:
@@ -40,15 +41,18 @@ def test_the_connection_bar_names_the_node_being_tried(
         assert ann.session.nodes == [server.url, other]
         ann.session.open_timeout = 120  # it waits on the silent node meanwhile
         server.call(server.server.close())
-        pump.until(lambda: f"Reconnecting to {other}" in str(ann.connection.cget("text")),
-                   "the bar to name the other node")
+        pump.until(
+            lambda: f"Reconnecting to {other}" in str(ann.connection.cget("text")),
+            "the bar to name the other node",
+        )
         assert ann.reconnect.winfo_manager()  # and the "Reconnect now" button shows
     finally:
         server.call(_close(silent))
 
 
 def test_the_connection_bar_says_when_it_gave_up(
-        make_app: Callable[[str], TkApp], pump: Pump) -> None:
+    make_app: Callable[[str], TkApp], pump: Pump
+) -> None:
     ann = make_app("Ann")
     ann.on_message(Connection("gave-up", attempt=6, count=3), ann.bridge.latest)
     assert gave_up_text(3) in str(ann.connection.cget("text"))

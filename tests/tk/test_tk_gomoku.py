@@ -53,8 +53,10 @@ def test_tk_client_plays_gomoku_to_five_and_plays_again(
         if i == 4:
             break
         opp.send("move", move={"x": 5 + i, "y": 8})
-        pump.until(lambda n=i: len(room_state(app)["view"]["moves"]) == 2 * n + 2,
-                   "the reply on the Tk board")  # fmt: skip
+        pump.until(
+            lambda n=i: len(room_state(app)["view"]["moves"]) == 2 * n + 2,
+            "the reply on the Tk board",
+        )
         if i == 2:  # mid-game, with a hover preview of our next stone
             board.event_generate("<Motion>", x=board.pixel_of(8, 7)[0], y=board.pixel_of(8, 7)[1])
             pump.once()
@@ -132,8 +134,11 @@ def test_board_scales_with_the_window(
 
 
 def test_tk_clocks_stand_still_while_the_server_is_down(
-    make_app: Callable[[str], TkApp], make_opponent: Callable[[str], Opponent], pump: Pump,
-    server: ServerThread, monkeypatch: pytest.MonkeyPatch,
+    make_app: Callable[[str], TkApp],
+    make_opponent: Callable[[str], Opponent],
+    pump: Pump,
+    server: ServerThread,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     now = [time.time()]
     fake = SimpleNamespace(time=lambda: now[0])

@@ -28,8 +28,14 @@ from tests.tk.driver import (
 from tests.tk.test_tk_gomoku import open_gomoku_room
 
 LINK_OPTIONS = {"width": 4, "height": 4, "kinds": 2, "countdown": 0, "hint_penalty": 0}
-MINES_OPTIONS = {"preset": None, "width": 5, "height": 5, "mines": 3, "lives": 1,
-                 "first_click": "safe"}  # fmt: skip
+MINES_OPTIONS = {
+    "preset": None,
+    "width": 5,
+    "height": 5,
+    "mines": 3,
+    "lives": 1,
+    "first_click": "safe",
+}
 
 
 def play_five(app: TkApp, opp: Opponent, pump: Pump) -> None:
@@ -42,8 +48,10 @@ def play_five(app: TkApp, opp: Opponent, pump: Pump) -> None:
         opp.expect("moved", by=me)
         if i < 4:
             opp.send("move", move={"x": 5 + i, "y": 8})
-            pump.until(lambda n=i: len(room_state(app)["view"]["moves"]) == 2 * n + 2,
-                       "the reply on the Tk board")  # fmt: skip
+            pump.until(
+                lambda n=i: len(room_state(app)["view"]["moves"]) == 2 * n + 2,
+                "the reply on the Tk board",
+            )
     opp.expect("game-over")
 
 
@@ -135,8 +143,13 @@ def test_an_older_server_without_history_gets_no_history_window(
 def test_history_flag_opens_the_history_window_once_connected(
     xvfb: str, server: ServerThread, pump: Pump
 ) -> None:
-    app = TkApp(server.url, "Ann", root=tk.Tk(className="gridhall"), backoff=FAST,
-                opening=Opening(history=True))  # gridhall --tk --history
+    app = TkApp(
+        server.url,
+        "Ann",
+        root=tk.Tk(className="gridhall"),
+        backoff=FAST,
+        opening=Opening(history=True),
+    )  # gridhall --tk --history
     pump.apps.append(app)
     try:
         app.start()
@@ -206,7 +219,8 @@ def test_race_and_minesweeper_replays_draw_the_servers_frames(
     pump.until(lambda: board.find_withtag("owner"), "the first reveal, in Dan's colour")
     owners = board.find_withtag("owner")
     assert {board.itemcget(i, "outline") for i in owners} == {
-        tk_color(player_color(field.player.players[0]))}
+        tk_color(player_color(field.player.players[0]))
+    }
     field.to_end()
     assert board.frame is not None
     shown = "".join(board.frame.board.rows)

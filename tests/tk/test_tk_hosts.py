@@ -27,8 +27,10 @@ def choose(menu: tk.Menu | None, label: str) -> None:
     """Pick the entry ``label`` of a posted menu, as a click on it would."""
     assert menu is not None, "no menu was posted"
     end = menu.index("end")
-    labels = [menu.entrycget(i, "label") if menu.type(i) == "command" else ""
-              for i in range(int(end) + 1 if end is not None else 0)]  # fmt: skip
+    labels = [
+        menu.entrycget(i, "label") if menu.type(i) == "command" else ""
+        for i in range(int(end) + 1 if end is not None else 0)
+    ]
     assert label in labels, labels
     menu.unpost()
     menu.invoke(labels.index(label))
@@ -70,8 +72,10 @@ def test_host_menu_mutes_removes_hands_over_and_locks(
     for _ in range(line_of(ann, "Bob")):
         room.players.event_generate("<Down>")
     room.players.event_generate("<Shift-F10>")
-    pump.until(lambda: room.member_list.menu is not None
-               and room.member_list.menu.winfo_ismapped(), "the menu posted")  # fmt: skip
+    pump.until(
+        lambda: room.member_list.menu is not None and room.member_list.menu.winfo_ismapped(),
+        "the menu posted",
+    )
     choose(room.member_list.menu, "Remove for 5 min")
     left = bob.expect("left", player=bob.player)
     assert left["reason"] == "kicked" and left["until"] > 0
@@ -94,7 +98,9 @@ def test_host_menu_mutes_removes_hands_over_and_locks(
 
 
 def test_removed_by_the_host_the_window_says_until_when_and_shows_announcements(
-    make_app: Callable[[str], TkApp], make_opponent: Callable[[str], Opponent], pump: Pump,
+    make_app: Callable[[str], TkApp],
+    make_opponent: Callable[[str], Opponent],
+    pump: Pump,
     server: ServerThread,
 ) -> None:
     bob = make_opponent("Bob")
@@ -108,12 +114,17 @@ def test_removed_by_the_host_the_window_says_until_when_and_shows_announcements(
     assert ann.room is not None and not ann.room.member_list.host
     assert ann.room.member_list.menu_for(ann.room.member_list.rows[1]) is None  # not the host
 
-    server.inspect(lambda: AdminActions(server.server).run(
-        {"action": "announce", "text": "lunch at noon"}, time.time()))
+    server.inspect(
+        lambda: AdminActions(server.server).run(
+            {"action": "announce", "text": "lunch at noon"}, time.time()
+        )
+    )
     said = "Announcement from the server: lunch at noon"
     pump.until(lambda: said in ann.notices, "the announcement in the status bar")
-    pump.until(lambda: any(said in ln for ln in ann.room.chat.lines()),  # type: ignore[union-attr]
-               "the announcement in the room's log")  # fmt: skip
+    pump.until(
+        lambda: any(said in ln for ln in ann.room.chat.lines()),  # type: ignore[union-attr]
+        "the announcement in the room's log",
+    )
 
     bob.send("host", action="kick", player=snap(ann).player, minutes=10)
     pump.until(lambda: ann.room is None, "Ann back in the lobby")
@@ -138,7 +149,11 @@ def test_between_games_the_host_swaps_the_computer_player(
     pump.until(lambda: room_state(ann).get("status") == "over", "the game over")
     pump.until(lambda: room.host_bar.computer.winfo_manager(), "the computer control")
     choose(room.host_bar.computer_menu, "Computer: hard")
-    pump.until(lambda: any(pl.get("bot") == "hard" for pl in room_state(ann)["players"]),
-               "the computer player now hard")  # fmt: skip
-    pump.until(lambda: any("set the computer player to hard" in ln
-                           for ln in room.chat.lines()), "the log line")  # fmt: skip
+    pump.until(
+        lambda: any(pl.get("bot") == "hard" for pl in room_state(ann)["players"]),
+        "the computer player now hard",
+    )
+    pump.until(
+        lambda: any("set the computer player to hard" in ln for ln in room.chat.lines()),
+        "the log line",
+    )

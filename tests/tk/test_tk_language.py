@@ -19,8 +19,7 @@ def test_lang_zh_shows_the_lobby_in_chinese(xvfb: str) -> None:
         lobby = LobbyFrame(root, lambda *_a, **_f: None, lambda _t: None)
         lobby.pack()
         root.update()
-        labels = [str(w.cget("text")) for w in lobby.winfo_children()
-                  if isinstance(w, ttk.Label)]
+        labels = [str(w.cget("text")) for w in lobby.winfo_children() if isinstance(w, ttk.Label)]
         assert "本服务器上的房间" in labels
         assert lobby.join_button.cget("text") == "加入"
         assert lobby.watch_button.cget("text") == "观战"

@@ -10,7 +10,8 @@ from tests.tk.driver import Pump, press, snap
 
 
 def test_a_code_shown_in_one_window_makes_another_the_same_player(
-        make_app: Callable[[str], TkApp], pump: Pump) -> None:
+    make_app: Callable[[str], TkApp], pump: Pump
+) -> None:
     laptop, phone = make_app("ann"), make_app("phone")
     press(laptop.linking)
     pump.until(lambda: laptop.link_dialog is not None, "the link dialog to open")
@@ -31,8 +32,12 @@ def test_a_code_shown_in_one_window_makes_another_the_same_player(
     other.entry.delete(0, "end")
     other.entry.insert(0, code.lower())
     press(other.use_button)
-    pump.until(lambda: snap(phone).player == snap(laptop).player and snap(phone).connected,
-               "the phone to become ann")
+    pump.until(
+        lambda: snap(phone).player == snap(laptop).player and snap(phone).connected,
+        "the phone to become ann",
+    )
     assert phone.link_dialog is None and phone.session.name == "ann"
-    pump.until(lambda: "another device" in str(laptop.connection.cget("text")),
-               "the laptop to say it plays elsewhere now")
+    pump.until(
+        lambda: "another device" in str(laptop.connection.cget("text")),
+        "the laptop to say it plays elsewhere now",
+    )

@@ -32,8 +32,10 @@ def test_tk_client_links_a_pair_with_two_clicks(
     opp.send("join-room", room=code)
     opp.expect("state", room=code)
     assert app.room is not None
-    pump.until(lambda: app.room is not None and app.room.actions["start"].winfo_ismapped(),
-               "the Start button for the creator")  # fmt: skip
+    pump.until(
+        lambda: app.room is not None and app.room.actions["start"].winfo_ismapped(),
+        "the Start button for the creator",
+    )
     press(app.room.actions["start"])
     opp.expect("notice", event="race-start")
     theirs = opp.expect("state", status="playing")["view"]
@@ -44,8 +46,10 @@ def test_tk_client_links_a_pair_with_two_clicks(
 
     (ox0, oy0), (ox1, oy1) = available_pairs(theirs["rows"])[0]
     opp.send("move", move={"action": "link", "a": [ox0, oy0], "b": [ox1, oy1]})
-    pump.until(lambda: view(app)["progress"].get(opp.player) == theirs["remaining"] - 2,
-               "the opponent's progress")  # fmt: skip
+    pump.until(
+        lambda: view(app)["progress"].get(opp.player) == theirs["remaining"] - 2,
+        "the opponent's progress",
+    )
 
     before = view(app)["remaining"]
     a, b = available_pairs(view(app)["rows"])[0]

@@ -9,12 +9,20 @@ from typing import Any
 
 from gridhall.client.tk.lobby import LobbyFrame
 
-ROOMS = [{"room": code, "game": "gomoku", "options": {}, "players": ["Ann"], "spectators": 0,
-          "status": "waiting"} for code in ("AAAAAA", "BBBBBB", "CCCCCC")]  # fmt: skip
+ROOMS = [
+    {
+        "room": code,
+        "game": "gomoku",
+        "options": {},
+        "players": ["Ann"],
+        "spectators": 0,
+        "status": "waiting",
+    }
+    for code in ("AAAAAA", "BBBBBB", "CCCCCC")
+]
 
 
-def test_a_refresh_never_overwrites_the_typed_code_and_enter_in_password_joins(
-        xvfb: str) -> None:  # fmt: skip
+def test_a_refresh_never_overwrites_the_typed_code_and_enter_in_password_joins(xvfb: str) -> None:
     root = tk.Tk(className="gridhall")
     sent: list[tuple[Any, dict[str, Any]]] = []
     try:

@@ -51,10 +51,10 @@ def test_tk_client_reveals_and_flags_by_mouse(
     assert seen["move"] == {"action": "mark", "x": mine[0], "y": mine[1], "mark": "flag"}
     pump.until(lambda: rows(app)[mine[1]][mine[0]] == "F", "the flag on the Tk board")
     click(board, *board.pixel_of(*safe), button=3)  # a wrong flag, crossed out at the end
-    opp.expect("moved", by=me, move={"action": "mark", "x": safe[0], "y": safe[1],
-                                     "mark": "flag"})  # fmt: skip
-    opp.send("move", move={"action": "mark", "x": hidden[-1][0], "y": hidden[-1][1],
-                           "mark": "question"})  # fmt: skip
+    opp.expect("moved", by=me, move={"action": "mark", "x": safe[0], "y": safe[1], "mark": "flag"})
+    opp.send(
+        "move", move={"action": "mark", "x": hidden[-1][0], "y": hidden[-1][1], "mark": "question"}
+    )
     press(app.room.actions["hint"])
     pump.until(lambda: room_state(app)["view"].get("hint"), "a hint on the Tk board")
     assert board.find_withtag("hint")

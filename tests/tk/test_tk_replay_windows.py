@@ -66,12 +66,30 @@ def gomoku_answer(moves: list[list[int]]) -> dict[str, Any]:
         view: dict[str, Any] = {"size": 15, "moves": moves[:k]}
         if k == len(moves):
             view["line"] = [[x, 7] for x in range(3, 8)]
-        steps.append({"t": float(k), "by": "a" if k % 2 else "b", "view": view, "delta": {},
-                      "label": f"M{k}"})  # fmt: skip
-    return {"type": "replay", "game_id": 4, "game": "gomoku", "options": {"size": 15},
-            "players": [ANN, BOB], "result": {"winner": "a", "reason": "five"},
-            "started_at": 0.0, "ended_at": 9.0, "rated": False, "start": {"size": 15, "moves": []},
-            "steps": steps, "total": len(steps), "next": None}  # fmt: skip
+        steps.append(
+            {
+                "t": float(k),
+                "by": "a" if k % 2 else "b",
+                "view": view,
+                "delta": {},
+                "label": f"M{k}",
+            }
+        )
+    return {
+        "type": "replay",
+        "game_id": 4,
+        "game": "gomoku",
+        "options": {"size": 15},
+        "players": [ANN, BOB],
+        "result": {"winner": "a", "reason": "five"},
+        "started_at": 0.0,
+        "ended_at": 9.0,
+        "rated": False,
+        "start": {"size": 15, "moves": []},
+        "steps": steps,
+        "total": len(steps),
+        "next": None,
+    }
 
 
 FIVE = [[3, 7], [3, 8], [4, 7], [4, 8], [5, 7], [5, 8], [6, 7], [6, 8], [7, 7]]
@@ -116,12 +134,19 @@ def test_replay_window_shows_the_analysis_mark_and_best_move(root: tk.Tk) -> Non
     assert window.buttons["analyse"].winfo_manager()
     window.buttons["analyse"].invoke()
     assert server.asked[-1] == {"type": "analyse", "game_id": 4}
-    server.answer(type="analysis", game_id=4, status="running", engine="hard", budget=0.5,
-                  progress=[1, 4])
+    server.answer(
+        type="analysis", game_id=4, status="running", engine="hard", budget=0.5, progress=[1, 4]
+    )
     window.go(2)
     assert "1 / 4" in window.note.cget("text")  # how far the analysis is
-    server.answers.take({"type": "analysis", "game_id": 4, "status": "done", "moves": [
-        {"n": 4, "eval": -1000, "best": [5, 7], "mark": "missed-vcf"}]})  # pushed, no re
+    server.answers.take(
+        {
+            "type": "analysis",
+            "game_id": 4,
+            "status": "done",
+            "moves": [{"n": 4, "eval": -1000, "best": [5, 7], "mark": "missed-vcf"}],
+        }
+    )  # pushed, no re
     key(window, "KeyPress-m")  # the next marked move
     assert window.counter.cget("text") == "4 / 4"
     board = window.board
@@ -171,14 +196,25 @@ def test_minesweeper_replay_frames_cells_in_the_player_colour_and_rings_the_hit(
     start = {"width": 4, "height": 2, "mines": 1, "rows": ["####", "####"]}
     steps = [
         {"t": 1.0, "by": "a", "view": {**start, "rows": ["0011", "01##"]}, "delta": {}},
-        {"t": 2.0, "by": "b", "view": {**start, "rows": ["0011", "01*X"],
-                                       "hit": [[3, 1, "b"]]}, "delta": {}},
-    ]  # fmt: skip
+        {
+            "t": 2.0,
+            "by": "b",
+            "view": {**start, "rows": ["0011", "01*X"], "hit": [[3, 1, "b"]]},
+            "delta": {},
+        },
+    ]
     server = FakeServer()
     window = ReplayWindow(root, server.answers, URL, 2)
-    server.answer(type="replay", game_id=2, game="minesweeper", options={},
-                  players=[ANN, {**BOB, "color": "#zz\"bad"}], result={}, start=start,
-                  steps=steps)  # fmt: skip
+    server.answer(
+        type="replay",
+        game_id=2,
+        game="minesweeper",
+        options={},
+        players=[ANN, {**BOB, "color": '#zz"bad'}],
+        result={},
+        start=start,
+        steps=steps,
+    )
     settle(root)
     board = window.board
     assert isinstance(board, MinesReplay)
@@ -196,10 +232,24 @@ def test_linkmatch_replay_shows_every_racer_and_the_path_on_its_board(root: tk.T
     after = {"width": 2, "height": 2, "boards": {"a": [[0, 2], [2, 0]], "b": rows}}
     server = FakeServer()
     window = ReplayWindow(root, server.answers, URL, 3)
-    server.answer(type="replay", game_id=3, game="linkmatch", options={},
-                  players=[ANN, BOB], result={}, start=start,
-                  steps=[{"t": 1.0, "by": "a", "view": after, "delta": {},
-                          "path": [[0, 0], [-1, 0], [-1, 1], [1, 1]]}])  # fmt: skip
+    server.answer(
+        type="replay",
+        game_id=3,
+        game="linkmatch",
+        options={},
+        players=[ANN, BOB],
+        result={},
+        start=start,
+        steps=[
+            {
+                "t": 1.0,
+                "by": "a",
+                "view": after,
+                "delta": {},
+                "path": [[0, 0], [-1, 0], [-1, 1], [1, 1]],
+            }
+        ],
+    )
     settle(root)
     assert isinstance(window.board, LinkReplay)
     racers = window.board.canvases()
@@ -211,9 +261,17 @@ def test_linkmatch_replay_shows_every_racer_and_the_path_on_its_board(root: tk.T
 
 
 def summary(game_id: int) -> dict[str, Any]:
-    return {"game_id": game_id, "game": "gomoku", "options": {"size": 15},
-            "players": [ANN, BOB], "result": {"winner": "a", "reason": "five"},
-            "started_at": 1.0, "ended_at": 2.0, "moves": 9, "rated": False}  # fmt: skip
+    return {
+        "game_id": game_id,
+        "game": "gomoku",
+        "options": {"size": 15},
+        "players": [ANN, BOB],
+        "result": {"winner": "a", "reason": "five"},
+        "started_at": 1.0,
+        "ended_at": 2.0,
+        "moves": 9,
+        "rated": False,
+    }
 
 
 def test_history_window_filters_pages_and_opens_a_replay(root: tk.Tk) -> None:
@@ -230,8 +288,7 @@ def test_history_window_filters_pages_and_opens_a_replay(root: tk.Tk) -> None:
     window.game.set("Gomoku")
     window.name.set("  Bob ")
     key(window.name_entry, "Return")
-    assert server.asked[-1] == {"type": "list-games", "game": "gomoku", "name": "Bob",
-                                "limit": 20}  # fmt: skip
+    assert server.asked[-1] == {"type": "list-games", "game": "gomoku", "name": "Bob", "limit": 20}
     assert window.rows() == []
     server.answer(type="games", games=[summary(8)], next=None)
     window.table.selection_set("8")
@@ -244,13 +301,38 @@ def test_leaderboard_window_pages_finds_my_rank_and_opens_profiles(root: tk.Tk) 
     opened: list[str] = []
     window = LeaderboardWindow(root, server.answers, opened.append, me="a")
     assert server.asked == [{"type": "leaderboard", "game": "gomoku", "limit": 20}]
-    server.answer(type="leaderboard", game="gomoku", total=2, offset=0, rows=[
-        {"rank": 1, "player": "b", "name": "b {a\\ d", "rating": 1510.2, "games": 12,
-         "provisional": False},
-        {"rank": 2, "player": "a", "name": "ann", "rating": 1200, "games": 3,
-         "provisional": True},
-        {"rank": 3, "player": "cpu", "name": "Computer", "rating": 900, "games": 0,
-         "bot": True}])  # fmt: skip
+    server.answer(
+        type="leaderboard",
+        game="gomoku",
+        total=2,
+        offset=0,
+        rows=[
+            {
+                "rank": 1,
+                "player": "b",
+                "name": "b {a\\ d",
+                "rating": 1510.2,
+                "games": 12,
+                "provisional": False,
+            },
+            {
+                "rank": 2,
+                "player": "a",
+                "name": "ann",
+                "rating": 1200,
+                "games": 3,
+                "provisional": True,
+            },
+            {
+                "rank": 3,
+                "player": "cpu",
+                "name": "Computer",
+                "rating": 900,
+                "games": 0,
+                "bot": True,
+            },
+        ],
+    )
     assert window.names() == ["b {a\\ d", "ann", "Computer (computer)"]  # text, not Tcl
     assert "2" in window.status.cget("text")  # my rank
     window.mine_button.invoke()
@@ -267,12 +349,35 @@ def test_profile_window_draws_the_rating_history_and_opens_recent_games(root: tk
     opened: list[int] = []
     window = ProfileWindow(root, server.answers, "a", opened.append, me="a")
     assert server.asked == [{"type": "get-profile", "player": "a"}]
-    server.answer(type="player-profile", player="a", name="ann", ratings={"gomoku": {
-        "rating": 1300, "games": 3, "wins": 2, "provisional": True,
-        "history": [[1.0, 1000, 1], [2.0, 1200, 2], [3.0, 1300, 3]]}},
-        recent=[summary(7)], records={"minesweeper": [
-            {"board": "beginner", "no_guess": True, "lives": 1, "games": 2, "wins": 1,
-             "win_rate": 0.5, "best": 31.5, "best_game": 6}]})  # fmt: skip
+    server.answer(
+        type="player-profile",
+        player="a",
+        name="ann",
+        ratings={
+            "gomoku": {
+                "rating": 1300,
+                "games": 3,
+                "wins": 2,
+                "provisional": True,
+                "history": [[1.0, 1000, 1], [2.0, 1200, 2], [3.0, 1300, 3]],
+            }
+        },
+        recent=[summary(7)],
+        records={
+            "minesweeper": [
+                {
+                    "board": "beginner",
+                    "no_guess": True,
+                    "lives": 1,
+                    "games": 2,
+                    "wins": 1,
+                    "win_rate": 0.5,
+                    "best": 31.5,
+                    "best_game": 6,
+                }
+            ]
+        },
+    )
     settle(root)
     assert "ann" in window.heading.cget("text")
     assert window.history() == [1000, 1200, 1300]

@@ -47,8 +47,10 @@ def test_chat_goes_both_ways_and_a_second_window_watches_from_the_lobby(
     opp.send("chat", text="you too!")
     pump.until(lambda: any("Bob: you too!" in ln for ln in ann_chat.lines()), "Bob's line")
     assert cy.room is not None
-    pump.until(lambda: any("Bob: you too!" in ln for ln in cy.room.chat.lines()),  # type: ignore[union-attr]
-               "Bob's line for the spectator")  # fmt: skip
+    pump.until(
+        lambda: any("Bob: you too!" in ln for ln in cy.room.chat.lines()),  # type: ignore[union-attr]
+        "Bob's line for the spectator",
+    )
     assert any("Ann: good luck, have fun" in ln for ln in cy.room.chat.lines())
     assert "Watching" in cy.room.status.cget("text")
 

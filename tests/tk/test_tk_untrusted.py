@@ -28,8 +28,9 @@ class HostileThread:
         self.ready = threading.Event()
         self.done: asyncio.Event | None = None
         self.server: HostileServer | None = None
-        self.thread = threading.Thread(target=self.loop.run_until_complete, args=(self._run(),),
-                                       daemon=True)  # fmt: skip
+        self.thread = threading.Thread(
+            target=self.loop.run_until_complete, args=(self._run(),), daemon=True
+        )
         self.thread.start()
         assert self.ready.wait(30), "the hostile server did not start"
 
@@ -83,8 +84,10 @@ def texts(widget: tk.Misc) -> list[str]:
         if isinstance(child, tk.Text):
             found.append(child.get("1.0", "end").replace("\n", " "))
         if child.winfo_class() == "Treeview":
-            found += [" ".join(map(str, child.item(i, "values")))  # type: ignore[attr-defined]
-                      for i in child.get_children()]  # type: ignore[attr-defined]  # fmt: skip
+            found += [
+                " ".join(map(str, child.item(i, "values")))  # type: ignore[attr-defined]
+                for i in child.get_children()
+            ]  # type: ignore[attr-defined]
     return found
 
 
@@ -96,7 +99,8 @@ def _descendants(widget: tk.Misc) -> list[tk.Misc]:
 
 
 def test_a_hostile_servers_texts_show_without_control_characters(
-        window: tuple[TkApp, Pump], hostile: HostileThread) -> None:  # fmt: skip
+    window: tuple[TkApp, Pump], hostile: HostileThread
+) -> None:
     app, pump = window
     app.lobby.refresh()
     pump.until(lambda: app.lobby.rooms() == ["EV1L00"], "the hostile room listed")
@@ -116,7 +120,8 @@ def test_a_hostile_servers_texts_show_without_control_characters(
 
 
 def test_a_board_beyond_the_protocol_is_refused_and_the_window_stays_in_the_lobby(
-        window: tuple[TkApp, Pump], hostile: HostileThread) -> None:  # fmt: skip
+    window: tuple[TkApp, Pump], hostile: HostileThread
+) -> None:
     app, pump = window
     hostile.hostile.room_state = gomoku_state(size=100_000)
     app.bridge.submit("join-room", room="EV1L00")
@@ -125,31 +130,50 @@ def test_a_board_beyond_the_protocol_is_refused_and_the_window_stays_in_the_lobb
 
 
 def mines(rows: list[str], **view: Any) -> dict[str, Any]:
-    return {**gomoku_state(), "game": "minesweeper", "options": {},
-            "view": {"width": len(rows[0]), "height": len(rows), "mines": 10, "rows": rows,
-                     **view}}  # fmt: skip
+    return {
+        **gomoku_state(),
+        "game": "minesweeper",
+        "options": {},
+        "view": {"width": len(rows[0]), "height": len(rows), "mines": 10, "rows": rows, **view},
+    }
 
 
 def test_a_chat_line_leaves_the_board_alone_and_a_move_redraws_only_its_cells(
-        window: tuple[TkApp, Pump], hostile: HostileThread) -> None:  # fmt: skip
+    window: tuple[TkApp, Pump], hostile: HostileThread
+) -> None:
     app, pump = window
     hidden = ["#" * 200] * 200
     hostile.hostile.room_state = mines(hidden)
     app.bridge.submit("join-room", room="EV1L00")
-    pump.until(lambda: app.room is not None and isinstance(app.room.board, MinesCanvas)
-               and app.room.board.find_withtag("cell-199-199"), "the 200 x 200 field")  # fmt: skip
+    pump.until(
+        lambda: (
+            app.room is not None
+            and isinstance(app.room.board, MinesCanvas)
+            and app.room.board.find_withtag("cell-199-199")
+        ),
+        "the 200 x 200 field",
+    )
     assert app.room is not None
     board = app.room.board
     before = set(board.find_all())
     hostile.push({"type": "chat", "from": "p-them", "name": "them", "text": "hi", "ts": 2.0})
-    pump.until(lambda: app.room is not None and any("hi" in ln for ln in app.room.chat.lines()),
-               "the chat line")  # fmt: skip
+    pump.until(
+        lambda: app.room is not None and any("hi" in ln for ln in app.room.chat.lines()),
+        "the chat line",
+    )
     assert set(board.find_all()) == before  # not one item drawn again
 
     opened = ["0" + "#" * 199, *hidden[1:]]
     kept = set(board.find_all()) - set(board.find_withtag("cell-0-0"))
-    hostile.push({"type": "moved", "by": "p-them", "move": {"action": "reveal", "x": 0, "y": 0},
-                  "view": mines(opened, revealed=1)["view"], "turn": None})  # fmt: skip
+    hostile.push(
+        {
+            "type": "moved",
+            "by": "p-them",
+            "move": {"action": "reveal", "x": 0, "y": 0},
+            "view": mines(opened, revealed=1)["view"],
+            "turn": None,
+        }
+    )
     pump.until(lambda: snap_rows(app)[0][0] == "0", "the move")
     pump.once()
     assert kept <= set(board.find_all())  # every other cell's items stayed

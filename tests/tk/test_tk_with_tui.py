@@ -65,31 +65,55 @@ async def test_tk_and_terminal_clients_play_and_chat_in_one_room(
             await pilot.click("#code")
             tui.lobby.query_one("#code", Input).value = ""  # a highlighted row may have filled it
             await pilot.press(*code, "enter")  # the terminal client joins by typing the code
-            await until(root, pilot, lambda: room_state(tk_app).get("status") == "playing",
-                        "the game to start")  # fmt: skip
+            await until(
+                root,
+                pilot,
+                lambda: room_state(tk_app).get("status") == "playing",
+                "the game to start",
+            )
             assert tk_app.room is not None
             board = tk_app.room.board
             click(board, *board.pixel_of(7, 7))  # Tk plays black
-            await until(root, pilot, lambda: tui_state(tui).get("view", {}).get("moves")
-                        == [[7, 7]], "Tk's stone in the terminal")  # fmt: skip
+            await until(
+                root,
+                pilot,
+                lambda: tui_state(tui).get("view", {}).get("moves") == [[7, 7]],
+                "Tk's stone in the terminal",
+            )
             # The terminal client answers with a click on its own board, once it shows the stone.
-            await until(root, pilot, lambda: bool(tui.screen.query(Board))
-                        and tui.screen.query(Board).first().room is tui.session.room,
-                        "the terminal's board redrawn")  # fmt: skip
+            await until(
+                root,
+                pilot,
+                lambda: (
+                    bool(tui.screen.query(Board))
+                    and tui.screen.query(Board).first().room is tui.session.room
+                ),
+                "the terminal's board redrawn",
+            )
             assert await pilot.click("#board", offset=(1 + 3 + 2 * 8, 1 + 1 + 8))
-            await until(root, pilot, lambda: room_state(tk_app)["view"]["moves"] == [[7, 7], [8, 8]],
-                        "the terminal's stone in Tk")  # fmt: skip
+            await until(
+                root,
+                pilot,
+                lambda: room_state(tk_app)["view"]["moves"] == [[7, 7], [8, 8]],
+                "the terminal's stone in Tk",
+            )
 
             await pilot.click("#chat-input")
             await pilot.press(*"hello tk", "enter")
-            await until(root, pilot, lambda: any("Tess: hello tk" in ln
-                                                 for ln in tk_app.room.chat.lines()),  # type: ignore[union-attr]
-                        "the terminal's chat in Tk")  # fmt: skip
+            await until(
+                root,
+                pilot,
+                lambda: any("Tess: hello tk" in ln for ln in tk_app.room.chat.lines()),  # type: ignore[union-attr]
+                "the terminal's chat in Tk",
+            )
             tk_app.room.chat.entry.insert(0, "hi from Tk")
             tk_app.room.chat.send_button.invoke()
-            await until(root, pilot, lambda: any(c.get("text") == "hi from Tk"
-                                                 for c in tui_state(tui).get("chat", [])),
-                        "Tk's chat in the terminal")  # fmt: skip
+            await until(
+                root,
+                pilot,
+                lambda: any(c.get("text") == "hi from Tk" for c in tui_state(tui).get("chat", [])),
+                "Tk's chat in the terminal",
+            )
     finally:
         loop = tk_app.session.loop
         if loop is not None:  # close while this loop still serves the server's side

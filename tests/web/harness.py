@@ -23,15 +23,23 @@ from selenium.common.exceptions import StaleElementReferenceException, WebDriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.remote.webelement import WebElement
 
-from gridhall.server.io.app import GameServer
 from gridhall.server.core.config import ServerConfig
+from gridhall.server.io.app import GameServer
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
 CHROMIUM_FLAGS = (
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-    "--disable-dev-shm-usage", "--hide-scrollbars", "--force-device-scale-factor=1",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+    "--hide-scrollbars",
+    "--force-device-scale-factor=1",
 )
 WAIT = 30.0
 """Generous bound for any one condition: the machine is shared and loaded."""
@@ -54,8 +62,9 @@ class ServerThread:
         self.config = ServerConfig(host="127.0.0.1", port=0, db=str(db), **overrides)
         self.loop = asyncio.new_event_loop()
         self.server = GameServer(self.config)
-        self._thread = threading.Thread(target=self.loop.run_forever, name="gridhall-test-server",
-                                        daemon=True)
+        self._thread = threading.Thread(
+            target=self.loop.run_forever, name="gridhall-test-server", daemon=True
+        )
         self._thread.start()
         self.call(self.server.start())
 
@@ -90,8 +99,9 @@ class Browser:
     """One headless Chromium with its own profile (its own localStorage, so its own
     player), plus waits on conditions with a generous bound."""
 
-    def __init__(self, width: int = 1280, height: int = 900, mobile: bool = False,
-                 lang: str | None = None) -> None:
+    def __init__(
+        self, width: int = 1280, height: int = 900, mobile: bool = False, lang: str | None = None
+    ) -> None:
         self.profile = tempfile.mkdtemp(prefix="gridhall-chromium-")
         options = webdriver.ChromeOptions()
         options.binary_location = CHROMIUM
@@ -110,12 +120,16 @@ class Browser:
 
     def emulate_phone(self, width: int, height: int) -> None:
         """A touch screen of ``width`` CSS pixels (touch events, coarse pointer)."""
-        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
-            "width": width, "height": height, "deviceScaleFactor": 2, "mobile": True})
-        self.driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled",
-                                    {"enabled": True, "maxTouchPoints": 5})
-        self.driver.execute_cdp_cmd("Emulation.setEmitTouchEventsForMouse",
-                                    {"enabled": True, "configuration": "mobile"})
+        self.driver.execute_cdp_cmd(
+            "Emulation.setDeviceMetricsOverride",
+            {"width": width, "height": height, "deviceScaleFactor": 2, "mobile": True},
+        )
+        self.driver.execute_cdp_cmd(
+            "Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5}
+        )
+        self.driver.execute_cdp_cmd(
+            "Emulation.setEmitTouchEventsForMouse", {"enabled": True, "configuration": "mobile"}
+        )
 
     # ---- finding and waiting --------------------------------------------------------------
     def find(self, css: str) -> WebElement:
@@ -136,9 +150,11 @@ class Browser:
             except (StaleElementReferenceException, WebDriverException) as exc:
                 last = exc
             time.sleep(0.05)
-        raise AssertionError(f"timed out waiting for {what}"
-                             + (f" (last error: {last.__class__.__name__})" if last else "")
-                             + f"; console: {self.console()[-5:]}")
+        raise AssertionError(
+            f"timed out waiting for {what}"
+            + (f" (last error: {last.__class__.__name__})" if last else "")
+            + f"; console: {self.console()[-5:]}"
+        )
 
     def wait_css(self, css: str, timeout: float = WAIT) -> WebElement:
         def visible() -> WebElement | None:
@@ -169,7 +185,8 @@ class Browser:
         rows = self.js(
             "return [...document.querySelectorAll('[data-board] [data-x][data-y]')]"
             ".map(c => [+c.dataset.x, +c.dataset.y, c.getAttribute(arguments[0])]);",
-            f"data-{attribute}")
+            f"data-{attribute}",
+        )
         return {(int(x), int(y)): value for x, y, value in rows}
 
     def status(self) -> str:
@@ -191,11 +208,14 @@ class Browser:
 
 # ---- flows every browser test uses --------------------------------------------------------
 
+
 def open_lobby(browser: Browser, server: ServerThread, name: str) -> None:
     """Open the server's page with ``?name=`` and wait until the lobby is connected."""
     browser.driver.get(f"{server.url}?name={name}")
-    browser.wait(lambda: browser.find("#connection").get_attribute("data-connection")
-                 == "connected", f"{name}'s page to connect")
+    browser.wait(
+        lambda: browser.find("#connection").get_attribute("data-connection") == "connected",
+        f"{name}'s page to connect",
+    )
     browser.wait_css("#lobby")
 
 
@@ -217,8 +237,9 @@ def create_room(browser: Browser, game: str, **selects: str) -> str:
 
 
 def invite_link(browser: Browser) -> str:
-    return str(browser.wait(lambda: browser.find("#invite-link").get_attribute("value"),
-                            "the invite link"))
+    return str(
+        browser.wait(lambda: browser.find("#invite-link").get_attribute("value"), "the invite link")
+    )
 
 
 def join_by_link(browser: Browser, link: str, name: str, game: str) -> None:

@@ -34,11 +34,19 @@ VIEWPORTS = (PHONE, DESKTOP)
 def emulate(browser: Browser, viewport: Viewport) -> None:
     """Make ``browser``'s page ``viewport`` (a touch phone when ``mobile``)."""
     driver = browser.driver
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
-        "width": viewport.width, "height": viewport.height,
-        "deviceScaleFactor": 2 if viewport.mobile else 1, "mobile": viewport.mobile})
-    driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled",
-                           {"enabled": viewport.mobile, "maxTouchPoints": 5 if viewport.mobile else 1})
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {
+            "width": viewport.width,
+            "height": viewport.height,
+            "deviceScaleFactor": 2 if viewport.mobile else 1,
+            "mobile": viewport.mobile,
+        },
+    )
+    driver.execute_cdp_cmd(
+        "Emulation.setTouchEmulationEnabled",
+        {"enabled": viewport.mobile, "maxTouchPoints": 5 if viewport.mobile else 1},
+    )
     # (not setEmitTouchEventsForMouse: WebDriver's clicks then never return)
 
 
@@ -84,8 +92,9 @@ def check_layout(browser: Browser, viewport: Viewport, screen: str) -> dict[str,
     got: dict[str, Any] = browser.js(LAYOUT)
     where = f"{viewport.name} {screen}"
     assert got["viewport"] == viewport.width, f"{where}: the viewport is {got['viewport']} px"
-    assert got["scrollWidth"] == viewport.width, \
+    assert got["scrollWidth"] == viewport.width, (
         f"{where}: the page scrolls sideways ({got['scrollWidth']} px wide)"
+    )
     assert got["pageX"] == 0, f"{where}: the page is scrolled sideways"
     assert not got["overlaps"], f"{where}: controls overlap: {got['overlaps']}"
     assert not got["outside"], f"{where}: controls cut off at the edge: {got['outside']}"
@@ -103,5 +112,6 @@ def full_screenshot(browser: Browser, path: Path) -> None:
     """The whole page, below the fold too (a phone's room screen is long)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     shot = browser.driver.execute_cdp_cmd(
-        "Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True})
+        "Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True}
+    )
     path.write_bytes(base64.b64decode(shot["data"]))

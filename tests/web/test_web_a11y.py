@@ -56,8 +56,10 @@ def focus_board(browser: Browser) -> tuple[int, int]:
 
 
 def focused(browser: Browser) -> tuple[int, int, str]:
-    x, y, label = browser.js("const c = document.activeElement;"
-                             "return [+c.dataset.x, +c.dataset.y, c.getAttribute('aria-label')];")
+    x, y, label = browser.js(
+        "const c = document.activeElement;"
+        "return [+c.dataset.x, +c.dataset.y, c.getAttribute('aria-label')];"
+    )
     return int(x), int(y), str(label)
 
 
@@ -74,7 +76,8 @@ def test_the_lobby_passes_the_audit(ann: Browser, web_server: ServerThread) -> N
 
 
 def test_gomoku_from_the_keyboard_with_labels_and_announcements(
-        ann: Browser, bob: Browser, web_server: ServerThread) -> None:
+    ann: Browser, bob: Browser, web_server: ServerThread
+) -> None:
     open_lobby(ann, web_server, "Ann")
     create_room(ann, "gomoku")
     join_by_link(bob, invite_link(ann), "Bob", "gomoku")
@@ -85,8 +88,10 @@ def test_gomoku_from_the_keyboard_with_labels_and_announcements(
     assert "cursor" in ann.cell(6, 6).get_attribute("class")
     keys(ann, Keys.ENTER)
     bob.wait(lambda: bob.cell(6, 6).get_attribute("data-stone") == "black", "Ann's stone")
-    ann.wait(lambda: ann.cell(6, 6).get_attribute("aria-label").startswith("G7, black stone"),
-             "the cell's label")
+    ann.wait(
+        lambda: ann.cell(6, 6).get_attribute("aria-label").startswith("G7, black stone"),
+        "the cell's label",
+    )
     bob.wait(lambda: "Ann: G7, black stone" in spoken(bob), "the move spoken at Bob's")
     audit(ann, "gomoku playing")
 
@@ -136,8 +141,12 @@ def test_linkmatch_from_the_keyboard(ann: Browser, web_server: ServerThread) -> 
     create_room(ann, "linkmatch", preset="2")  # the 8×6 preset
     keys(ann, "g")  # the creator starts the race
     ann.wait(lambda: ann.status_state() == "playing", "the race")
-    ann.wait(lambda: ann.js("return !!document.querySelector('[data-board] [data-kind]:not([data-kind=\"0\"])')"),
-             "the tiles")
+    ann.wait(
+        lambda: ann.js(
+            "return !!document.querySelector('[data-board] [data-kind]:not([data-kind=\"0\"])')"
+        ),
+        "the tiles",
+    )
     focus_board(ann)
     keys(ann, Keys.HOME, Keys.PAGE_UP, Keys.PAGE_UP, Keys.ENTER)
     ann.wait(lambda: "selected" in ann.cell(0, 0).get_attribute("class"), "the picked tile")

@@ -58,8 +58,10 @@ def server(tmp_path: Path, ann: Browser) -> Iterator[ServerThread]:
     yield server
     errors = ann.console(level="SEVERE")
     ann.driver.get("about:blank")  # close the page's socket before the server goes
-    ann.wait(lambda: server.sync(lambda: not server.server.admin_channel.open),
-             "the page's admin socket closed")
+    ann.wait(
+        lambda: server.sync(lambda: not server.server.admin_channel.open),
+        "the page's admin socket closed",
+    )
     server.close()
     assert not errors, f"the page logged errors: {errors}"
 
@@ -81,12 +83,15 @@ def text_of(browser: Browser, css: str) -> str:
 
 def notice(browser: Browser, words: str) -> None:
     """The notice line says ``words`` (read as textContent: it hides itself after a while)."""
-    browser.wait(lambda: words in browser.js("return document.getElementById('notice').textContent"),
-                 f"the notice {words!r}")
+    browser.wait(
+        lambda: words in browser.js("return document.getElementById('notice').textContent"),
+        f"the notice {words!r}",
+    )
 
 
 def test_without_the_token_the_page_shows_nothing_of_the_server(
-        ann: Browser, server: ServerThread, players: Players) -> None:
+    ann: Browser, server: ServerThread, players: Players
+) -> None:
     players.create_room(players.connect("Zoe"))
     ann.driver.get(f"{server.url}admin")
     ann.wait(lambda: "admin link" in text_of(ann, "#gate"), "the page to ask for the link")
@@ -104,7 +109,8 @@ def test_without_the_token_the_page_shows_nothing_of_the_server(
 
 
 def test_figures_and_a_room_show_and_the_room_is_closed_from_the_page(
-        ann: Browser, server: ServerThread, players: Players) -> None:
+    ann: Browser, server: ServerThread, players: Players
+) -> None:
     zoe = players.connect("Zoe")
     room = players.create_room(zoe)
     open_admin(ann, server)
@@ -139,19 +145,23 @@ def test_figures_and_a_room_show_and_the_room_is_closed_from_the_page(
 
 def phone_width_fits(browser: Browser) -> None:
     """At a phone's 360 CSS pixels nothing scrolls sideways."""
-    browser.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
-        "width": 360, "height": 740, "deviceScaleFactor": 1, "mobile": False})
+    browser.driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": 360, "height": 740, "deviceScaleFactor": 1, "mobile": False},
+    )
     try:
         browser.wait(lambda: browser.js("return innerWidth") == 360, "the narrow viewport")
-        wide = browser.js("return [document.documentElement.scrollWidth,"
-                          " document.documentElement.clientWidth]")
+        wide = browser.js(
+            "return [document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+        )
         assert wide[0] <= wide[1], wide
     finally:
         browser.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
 def test_an_announcement_and_the_retention_settings(
-        ann: Browser, server: ServerThread, players: Players) -> None:
+    ann: Browser, server: ServerThread, players: Players
+) -> None:
     zoe = players.connect("Zoe")
     open_admin(ann, server)
     said = players.soon(zoe.expect("announce"))
@@ -168,8 +178,10 @@ def test_an_announcement_and_the_retention_settings(
     ann.find("#retention-form button[type=submit]").click()
     notice(ann, "History limits saved.")
     assert server.sync(lambda: server.server.config.chat_days) == 7
-    ann.wait(lambda: "admin page" in text_of(ann, "#admin-settings-card"),
-             "the setting's source: the admin page")
+    ann.wait(
+        lambda: "admin page" in text_of(ann, "#admin-settings-card"),
+        "the setting's source: the admin page",
+    )
 
 
 async def until_closed(client: WsClient) -> None:
@@ -179,7 +191,8 @@ async def until_closed(client: WsClient) -> None:
 
 
 def test_a_ban_shows_in_the_list_and_is_lifted(
-        ann: Browser, server: ServerThread, players: Players) -> None:
+    ann: Browser, server: ServerThread, players: Players
+) -> None:
     zoe = players.connect("Zoe")
     open_admin(ann, server)
     ann.wait(lambda: "Zoe" in text_of(ann, "#admin-players"), "Zoe among the players")

@@ -21,7 +21,8 @@ def ws_url(server: ServerThread) -> str:
 
 
 def test_the_page_reconnects_to_the_next_node_when_its_node_is_gone(
-        ann: Browser, tmp_path: Path) -> None:
+    ann: Browser, tmp_path: Path
+) -> None:
     b = ServerThread(tmp_path / "b.db")
     a = ServerThread(tmp_path / "a.db", peers=(ws_url(b),))
     url_a, url_b = ws_url(a), ws_url(b)
@@ -33,15 +34,19 @@ def test_the_page_reconnects_to_the_next_node_when_its_node_is_gone(
         token = ann.js("return localStorage.getItem('gridhall.token')")
         ann.js(WATCH)
         a.close()
-        ann.wait(lambda: ann.find("#connection").get_attribute("data-connection")
-                 == "connected", "the page to connect again")
+        ann.wait(
+            lambda: ann.find("#connection").get_attribute("data-connection") == "connected",
+            "the page to connect again",
+        )
         seen = ann.js("return window.seenBar")
-        assert any(s.startswith("connecting|") and f"Reconnecting to {url_b}" in s
-                   for s in seen), seen
+        assert any(s.startswith("connecting|") and f"Reconnecting to {url_b}" in s for s in seen), (
+            seen
+        )
         assert ann.driver.current_url.startswith(page)  # the page itself stayed
         # b never heard of the page's token: Ann is a new player there, in the lobby
-        names = b.sync(lambda: [i.name for i in b.server.hub.identities.by_id.values()
-                                if i.connected])
+        names = b.sync(
+            lambda: [i.name for i in b.server.hub.identities.by_id.values() if i.connected]
+        )
         assert names == ["Ann"]
         ann.wait_css("#lobby")
         # the token kept for the page's own node stays that node's
@@ -77,7 +82,8 @@ const done = arguments[arguments.length - 1];
 
 
 def test_the_page_tries_each_node_in_turn_and_gives_up_after_its_rounds(
-        ann: Browser, web_server: ServerThread) -> None:
+    ann: Browser, web_server: ServerThread
+) -> None:
     open_lobby(ann, web_server, "Ann")
     got = ann.driver.execute_async_script(LOGIC)
     assert "error" not in got, got.get("error")

@@ -30,17 +30,21 @@ def start_pair(ann: Browser, bob: Browser, server: ServerThread) -> str:
 
 def place(mover: Browser, other: Browser, x: int, y: int, colour: str) -> None:
     """Click a point on the mover's board; both boards then show the stone."""
-    mover.wait(lambda: mover.find("[data-status]").get_attribute("data-turn") == "me",
-               f"the turn before {x},{y}")
+    mover.wait(
+        lambda: mover.find("[data-status]").get_attribute("data-turn") == "me",
+        f"the turn before {x},{y}",
+    )
     mover.cell(x, y).click()
     for browser in (mover, other):
-        browser.wait(lambda b=browser: b.cell(x, y).get_attribute("data-stone") == colour,
-                     f"the {colour} stone at {x},{y}")
+        browser.wait(
+            lambda b=browser: b.cell(x, y).get_attribute("data-stone") == colour,
+            f"the {colour} stone at {x},{y}",
+        )
 
 
-def test_invite_link_joins_and_five_in_a_row_wins(ann: Browser, bob: Browser,
-                                                  web_server: ServerThread,
-                                                  shots: Path | None) -> None:
+def test_invite_link_joins_and_five_in_a_row_wins(
+    ann: Browser, bob: Browser, web_server: ServerThread, shots: Path | None
+) -> None:
     code = start_pair(ann, bob, web_server)
     assert invite_link(ann).endswith(f"/#{code}")
     assert bob.find("[data-room-code]").text == code
@@ -53,8 +57,10 @@ def test_invite_link_joins_and_five_in_a_row_wins(ann: Browser, bob: Browser,
     for browser in (ann, bob):
         browser.wait(lambda b=browser: b.status_state() == "over", "the game to end")
         browser.wait(lambda b=browser: b.find_all("[data-win-line]"), "the line through the five")
-        won = {(int(c.get_attribute("data-x")), int(c.get_attribute("data-y")))
-               for c in browser.find_all("[data-board] .cell.win")}
+        won = {
+            (int(c.get_attribute("data-x")), int(c.get_attribute("data-y")))
+            for c in browser.find_all("[data-board] .cell.win")
+        }
         assert won == {(x, 7) for x in range(3, 8)}
     assert "You win by five in a row!" in ann.wait_css("#banner").text
     assert "Ann wins by five in a row." in bob.wait_css("#banner").text
@@ -82,7 +88,8 @@ def test_invite_link_joins_and_five_in_a_row_wins(ann: Browser, bob: Browser,
 
 
 def test_take_back_and_draw_offers_are_answered_in_the_other_browser(
-        ann: Browser, bob: Browser, web_server: ServerThread) -> None:
+    ann: Browser, bob: Browser, web_server: ServerThread
+) -> None:
     start_pair(ann, bob, web_server)
     place(ann, bob, 7, 7, "black")
     place(bob, ann, 8, 8, "white")
@@ -93,8 +100,10 @@ def test_take_back_and_draw_offers_are_answered_in_the_other_browser(
     assert not bob.find("#offer-bar [data-action=accept]").is_displayed()  # not to oneself
     ann.find("#offer-bar [data-action=accept]").click()
     for browser in (ann, bob):
-        browser.wait(lambda b=browser: b.cell(8, 8).get_attribute("data-stone") is None,
-                     "the white stone to be taken back")
+        browser.wait(
+            lambda b=browser: b.cell(8, 8).get_attribute("data-stone") is None,
+            "the white stone to be taken back",
+        )
         assert browser.cell(7, 7).get_attribute("data-stone") == "black"
 
     place(bob, ann, 6, 6, "white")
@@ -106,8 +115,9 @@ def test_take_back_and_draw_offers_are_answered_in_the_other_browser(
         browser.wait(lambda b=banner: "Draw by agreement." in b.text, "the agreed draw")
 
 
-def test_resigning_ends_the_game_for_both(ann: Browser, bob: Browser,
-                                         web_server: ServerThread) -> None:
+def test_resigning_ends_the_game_for_both(
+    ann: Browser, bob: Browser, web_server: ServerThread
+) -> None:
     start_pair(ann, bob, web_server)
     bob.find("#actions [data-action=resign]").click()
     bob.wait_css("#confirm-bar")  # asked first: nothing is sent yet
@@ -129,32 +139,36 @@ def test_computer_opponent_with_a_clock(ann: Browser, web_server: ServerThread) 
     assert "Ann 5:00" in ann.status() or "Ann 4:5" in ann.status()
     ann.wait(lambda: "Ann 4:5" in ann.status(), "Ann's clock to run down between events")
     ann.cell(7, 7).click()
-    ann.wait(lambda: list(ann.cells("stone").values()).count("white") == 1,
-             "the computer's answer")
+    ann.wait(lambda: list(ann.cells("stone").values()).count("white") == 1, "the computer's answer")
     assert "Computer (easy)" in ann.status()  # its clock is shown too
 
 
-def test_leaving_returns_to_the_lobby_and_forgets_the_link(ann: Browser, bob: Browser,
-                                                           web_server: ServerThread) -> None:
+def test_leaving_returns_to_the_lobby_and_forgets_the_link(
+    ann: Browser, bob: Browser, web_server: ServerThread
+) -> None:
     start_pair(ann, bob, web_server)
     bob.find("#leave").click()
     bob.wait_css("#confirm-bar [data-confirm=yes]").click()  # leaving a live game asks first
     bob.wait_css("#lobby")
     assert bob.js("return location.hash") == ""
-    ann.wait(lambda: "You win by resignation!" in ann.wait_css("#banner").text,
-             "Ann's win: leaving forfeits")
+    ann.wait(
+        lambda: "You win by resignation!" in ann.wait_css("#banner").text,
+        "Ann's win: leaving forfeits",
+    )
 
 
-def test_a_loss_on_time_shows_the_losers_clock_at_zero(bob: Browser,
-                                                       web_server: ServerThread) -> None:
+def test_a_loss_on_time_shows_the_losers_clock_at_zero(
+    bob: Browser, web_server: ServerThread
+) -> None:
     """Ann (a raw client, black) lets her 3-second clock run out; Bob's page shows it."""
     code: Future[str] = Future()
 
     async def ann_runs_out() -> None:
         ws_url = web_server.url.replace("http://", "ws://")
         async with WsClient.connect(ws_url, "Ann") as ann:
-            await ann.send("create-room", game="gomoku",
-                           options={"clock": {"minutes": 0.05, "increment": 0}})
+            await ann.send(
+                "create-room", game="gomoku", options={"clock": {"minutes": 0.05, "increment": 0}}
+            )
             code.set_result((await ann.expect("joined"))["room"])
             await ann.expect("game-over")
 

@@ -35,7 +35,8 @@ def press(browser: Browser, what: str, want: str) -> None:
 
 
 def test_a_finished_gomoku_game_is_listed_and_replayed_move_by_move(
-        ann: Browser, bob: Browser, web_server: ServerThread) -> None:
+    ann: Browser, bob: Browser, web_server: ServerThread
+) -> None:
     start_pair(ann, bob, web_server)
     for i in range(4):
         place(ann, bob, 3 + i, 7, "black")
@@ -49,9 +50,12 @@ def test_a_finished_gomoku_game_is_listed_and_replayed_move_by_move(
     ann.wait_css("#history [data-browse-back], #replay [data-browse-back]").click()
     ann.wait_css("#room [data-board='gomoku']")  # back in the room, the game still shown
     ann.driver.get(f"{web_server.url}#history")  # the same page: a new fragment
-    games = ann.wait(lambda: ann.find_all(
-        "#history:not([hidden]) [data-history]:not([aria-busy]) [data-game-id]"),
-        "the finished game")
+    games = ann.wait(
+        lambda: ann.find_all(
+            "#history:not([hidden]) [data-history]:not([aria-busy]) [data-game-id]"
+        ),
+        "the finished game",
+    )
     assert len(games) == 1
     game_id = games[0].get_attribute("data-game-id")
     assert "Ann" in games[0].text and "Bob" in games[0].text
@@ -69,8 +73,9 @@ def test_a_finished_gomoku_game_is_listed_and_replayed_move_by_move(
     assert len(stones(ann)) == 9
     ann.wait(lambda: ann.find_all("#replay [data-win-line]"), "the winning five")
     assert "You win by five in a row!" in ann.find("#replay .replay-result").text
-    numbers = ann.js("return [...document.querySelectorAll('#replay .move-number')]"
-                     ".map((n) => n.textContent)")
+    numbers = ann.js(
+        "return [...document.querySelectorAll('#replay .move-number')].map((n) => n.textContent)"
+    )
     assert numbers == [str(n) for n in range(1, 10)]  # the stones are numbered
     press(ann, "prev", "8")
     assert (7, 7) not in stones(ann) and ann.find_all("#replay [data-win-line]") == []
@@ -83,15 +88,20 @@ def test_a_finished_gomoku_game_is_listed_and_replayed_move_by_move(
     body.send_keys(Keys.END)
     ann.wait(lambda: step_shown(ann) == "9", "the end from End")
     assert str(ann.find("#replay .replay-link").get_attribute("value")).endswith(
-        f"/#replay/{game_id}")
+        f"/#replay/{game_id}"
+    )
     audit(ann, "the replay")
     # autoplay from the start runs to the end and stops there
     press(ann, "start", "0")
     Select(ann.find("#replay .replay-controls select")).select_by_value("8")
     ann.find("[data-replay=play]").click()
-    ann.wait(lambda: step_shown(ann) == "9"
-             and ann.find("[data-replay=play]").get_attribute("aria-pressed") == "false",
-             "autoplay to reach the end and stop")
+    ann.wait(
+        lambda: (
+            step_shown(ann) == "9"
+            and ann.find("[data-replay=play]").get_attribute("aria-pressed") == "false"
+        ),
+        "autoplay to reach the end and stop",
+    )
 
     # the shared link opens the same replay in another browser, at the start
     bob.driver.get(f"{web_server.url}#replay/{game_id}")
@@ -102,12 +112,15 @@ def test_a_finished_gomoku_game_is_listed_and_replayed_move_by_move(
 
     # a game that is not there is said so, in place
     bob.driver.get(f"{web_server.url}#replay/999")
-    bob.wait(lambda: "no finished game" in bob.wait_css("#replay .view-error").text,
-             "the refusal of game 999")
+    bob.wait(
+        lambda: "no finished game" in bob.wait_css("#replay .view-error").text,
+        "the refusal of game 999",
+    )
 
 
 def test_a_minesweeper_replay_colours_each_players_cells_and_shows_the_mines(
-        ann: Browser, web_server: ServerThread) -> None:
+    ann: Browser, web_server: ServerThread
+) -> None:
     """Cy (a raw client) reveals a cell and leaves, which ends the co-op game; Ann's
     phone replays it: Cy's cells carry Cy's colour, the end shows the mines."""
     done: Future[str] = Future()
@@ -115,8 +128,9 @@ def test_a_minesweeper_replay_colours_each_players_cells_and_shows_the_mines(
     async def cy_plays() -> None:
         ws_url = web_server.url.replace("http://", "ws://")
         async with WsClient.connect(ws_url, "Cy") as cy:
-            await cy.send("create-room", game="minesweeper",
-                          options={"width": 9, "height": 9, "mines": 10})
+            await cy.send(
+                "create-room", game="minesweeper", options={"width": 9, "height": 9, "mines": 10}
+            )
             await cy.expect("joined")
             await cy.send("move", move={"action": "reveal", "x": 4, "y": 4})
             await cy.expect("moved")
@@ -141,8 +155,10 @@ def test_a_minesweeper_replay_colours_each_players_cells_and_shows_the_mines(
         Select(form.find_element("css selector", "[name=game]")).select_by_value("minesweeper")
         form.find_element("css selector", "[name=name]").send_keys("CY")
         form.find_element("css selector", "button[type=submit]").click()
-        game = ann.wait(lambda: ann.find_all("[data-history]:not([aria-busy]) [data-game-id]"),
-                        "Cy's game, filtered")[0]
+        game = ann.wait(
+            lambda: ann.find_all("[data-history]:not([aria-busy]) [data-game-id]"),
+            "Cy's game, filtered",
+        )[0]
         game.click()
         ann.wait_css("#replay [data-board='minesweeper']")
         press(ann, "next", "1")
@@ -159,7 +175,8 @@ def test_a_minesweeper_replay_colours_each_players_cells_and_shows_the_mines(
 
 
 def test_an_analysed_gomoku_game_marks_the_missed_win_with_the_computers_move(
-        ann: Browser, tmp_path: Path) -> None:
+    ann: Browser, tmp_path: Path
+) -> None:
     """Black (a raw client) has a four after move 7 that White leaves open, and plays
     elsewhere at move 9 (White then resigns): the analysis marks move 9 and draws the
     computer's winning move."""
@@ -201,14 +218,17 @@ def test_an_analysed_gomoku_game_marks_the_missed_win_with_the_computers_move(
 
 
 def test_a_linkmatch_replay_shows_every_racers_board_with_each_links_path(
-        ann: Browser, web_server: ServerThread) -> None:
+    ann: Browser, web_server: ServerThread
+) -> None:
     """Cy and Dee (raw clients) each link the pair their hint shows, then resign; the
     replay shows both boards side by side, each link's path on its racer's board."""
+
     async def race() -> None:
         url = web_server.url.replace("http://", "ws://")
         async with WsClient.connect(url, "Cy") as cy, WsClient.connect(url, "Dee") as dee:
-            await cy.send("create-room", game="linkmatch",
-                          options={"width": 8, "height": 6, "countdown": 0})
+            await cy.send(
+                "create-room", game="linkmatch", options={"width": 8, "height": 6, "countdown": 0}
+            )
             room = (await cy.expect("joined"))["room"]
             await dee.send("join-room", room=room)
             await cy.expect("joined", player=dee.player)
@@ -235,12 +255,16 @@ def test_a_linkmatch_replay_shows_every_racers_board_with_each_links_path(
     assert captions[0].startswith("Cy") and captions[1].startswith("Dee")
 
     def paths() -> list[bool]:
-        return [bool(f.find_elements("css selector", "polyline[data-path]"))
-                for f in ann.find_all("#replay figure")]
+        return [
+            bool(f.find_elements("css selector", "polyline[data-path]"))
+            for f in ann.find_all("#replay figure")
+        ]
 
     def tiles() -> list[int]:
-        return [len(f.find_elements("css selector", "[data-kind]:not([data-kind='0'])"))
-                for f in ann.find_all("#replay figure")]
+        return [
+            len(f.find_elements("css selector", "[data-kind]:not([data-kind='0'])"))
+            for f in ann.find_all("#replay figure")
+        ]
 
     full = tiles()
     assert paths() == [False, False] and full[0] == full[1] == 48

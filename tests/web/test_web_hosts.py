@@ -11,9 +11,16 @@ import pytest
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.select import Select
 
+from tests.web.harness import (
+    Browser,
+    ServerThread,
+    create_room,
+    invite_link,
+    join_by_link,
+    open_lobby,
+)
 from tests.web.test_web_a11y import audit
 from tests.wsclient import WsClient
-from tests.web.harness import Browser, ServerThread, create_room, invite_link, join_by_link, open_lobby
 
 RUN = """
 const done = arguments[arguments.length - 1];
@@ -45,10 +52,13 @@ def run(browser: Browser, body: str) -> Any:
     return result
 
 
-def test_host_events_fold_into_the_room_and_read_as_log_lines(ann: Browser,
-                                                               web_server: ServerThread) -> None:
+def test_host_events_fold_into_the_room_and_read_as_log_lines(
+    ann: Browser, web_server: ServerThread
+) -> None:
     open_lobby(ann, web_server, "Ann")
-    got = run(ann, """
+    got = run(
+        ann,
+        """
       const line = (msg) => hosts.hostEventText(msg, st(), 'p1', s.room.watchers);
       const out = {};
       host(2, {action: 'mute', player: 'p2', name: 'Bob'});
@@ -79,7 +89,8 @@ def test_host_events_fold_into_the_room_and_read_as_log_lines(ann: Browser,
       out.removed = hosts.isOperatorRemoval("removed by the server's operator: spam");
       out.flood = hosts.isOperatorRemoval('message flood');
       return out;
-    """)
+    """,
+    )
     assert got["afterLock"] == [["p2"], True]
     assert got["watchers"] == [{"player": "p3", "name": "Dee"}], "a spectator's id, from joined"
     assert got["afterHandOver"] == [[], False, "p2", 0]
@@ -103,17 +114,26 @@ def operator(server: ServerThread, **action: Any) -> Any:
 
 
 def bulletin(browser: Browser, kind: str) -> str:
-    return str(browser.wait(lambda: [b.text for b in browser.find_all(f"[data-bulletin='{kind}']")
-                                     if b.is_displayed()], f"the {kind} bulletin")[0])
+    return str(
+        browser.wait(
+            lambda: [
+                b.text for b in browser.find_all(f"[data-bulletin='{kind}']") if b.is_displayed()
+            ],
+            f"the {kind} bulletin",
+        )[0]
+    )
 
 
 def connection(browser: Browser, status: str) -> None:
-    browser.wait(lambda: browser.find("#connection").get_attribute("data-connection") == status,
-                 f"the connection to be {status}")
+    browser.wait(
+        lambda: browser.find("#connection").get_attribute("data-connection") == status,
+        f"the connection to be {status}",
+    )
 
 
 def test_the_operators_announcement_closing_removal_and_ban_stay_on_the_page_as_text(
-        ann: Browser, web_server: ServerThread) -> None:
+    ann: Browser, web_server: ServerThread
+) -> None:
     open_lobby(ann, web_server, "Ann")
     code = create_room(ann, "gomoku")
     me = ann.find("#players li.me").get_attribute("data-player")
@@ -128,8 +148,10 @@ def test_the_operators_announcement_closing_removal_and_ban_stay_on_the_page_as_
     assert "Pizza" in bulletin(ann, "announce"), "an announcement stays until dismissed"
     ann.find("[data-bulletin='announce'] [data-dismiss]").click()
     ann.wait(lambda: not ann.find_all("[data-bulletin='announce']"), "the dismissed line to go")
-    assert not ann.find("[data-notice]").is_displayed() or \
-        "not in a room" not in ann.find("[data-notice]").text
+    assert (
+        not ann.find("[data-notice]").is_displayed()
+        or "not in a room" not in ann.find("[data-notice]").text
+    )
 
     operator(web_server, action="remove-player", player=me, reason="spamming")
     assert "removed you from the server: spamming" in bulletin(ann, "removed")
@@ -157,8 +179,11 @@ def room_of_two(ann: Browser, bob: Browser, web_server: ServerThread) -> str:
 
 
 def row(browser: Browser, name: str) -> Any:
-    return next(li for li in browser.find_all("#players li")
-                if li.find_element("css selector", ".name").text == name)
+    return next(
+        li
+        for li in browser.find_all("#players li")
+        if li.find_element("css selector", ".name").text == name
+    )
 
 
 def has_crown(browser: Browser, name: str) -> bool:
@@ -178,19 +203,26 @@ def tools_for(browser: Browser, name: str) -> Any:
 
 
 def test_the_host_mutes_locks_and_removes_and_the_removed_player_is_kept_out(
-        ann: Browser, bob: Browser, web_server: ServerThread, room_of_two: str) -> None:
+    ann: Browser, bob: Browser, web_server: ServerThread, room_of_two: str
+) -> None:
     code = room_of_two
     for browser in (ann, bob):
-        browser.wait(lambda b=browser: has_crown(b, "Ann") and not has_crown(b, "Bob"),
-                     "the crown on Ann's row")
-    assert row(ann, "Ann").find_element("css selector", ".host-mark").get_attribute("title") == "host"
+        browser.wait(
+            lambda b=browser: has_crown(b, "Ann") and not has_crown(b, "Bob"),
+            "the crown on Ann's row",
+        )
+    assert (
+        row(ann, "Ann").find_element("css selector", ".host-mark").get_attribute("title") == "host"
+    )
     assert not bob.find_all("details.host-tools") and not bob.find("#host-bar").is_displayed()
     assert not row(ann, "Ann").find_elements("css selector", "details.host-tools")
 
     tools_for(ann, "Bob").find_element("css selector", "[data-host=mute]").click()
     for browser in (ann, bob):
-        browser.wait(lambda b=browser: row(b, "Bob").find_elements("css selector", "[data-muted]"),
-                     "Bob marked muted")
+        browser.wait(
+            lambda b=browser: row(b, "Bob").find_elements("css selector", "[data-muted]"),
+            "Bob marked muted",
+        )
     assert "You muted Bob." in log_lines(ann) and "Ann muted you." in log_lines(bob)
     box = bob.find("#chat-form input[name=chat]")
     assert box.get_attribute("placeholder") == "The host has muted your chat in this room."
@@ -211,26 +243,33 @@ def test_the_host_mutes_locks_and_removes_and_the_removed_player_is_kept_out(
     assert f"The host removed you from room {code}. You can join it again after" in note
     ann.wait(lambda: "You removed Bob for 5 minutes." in log_lines(ann), "the kick in Ann's log")
     ann.wait(lambda: len(ann.find_all("#players li")) == 1, "Bob gone from Ann's list")
-    locked = bob.wait(lambda: bob.find_all(f"#room-list tr[data-room='{code}'][data-locked]"),
-                      "the room listed as locked")[0]
+    locked = bob.wait(
+        lambda: bob.find_all(f"#room-list tr[data-room='{code}'][data-locked]"),
+        "the room listed as locked",
+    )[0]
     assert locked.find_element("css selector", ".lock").text == "locked"
 
     ann.find("#lock-room").click()
     ann.wait(lambda: ann.find("#lock-room").text == "Lock the room", "the room unlocked")
     bob.find("#refresh").click()
-    bob.wait(lambda: bob.find_all(f"#room-list tr[data-room='{code}']:not([data-locked])"),
-             "the room listed unlocked")[0].find_element("css selector", "button.primary").click()
+    bob.wait(
+        lambda: bob.find_all(f"#room-list tr[data-room='{code}']:not([data-locked])"),
+        "the room listed unlocked",
+    )[0].find_element("css selector", "button.primary").click()
     bob.wait(lambda: "can join it again in" in bob.find("[data-notice]").text, "the kicked refusal")
     assert bob.find("#lobby").is_displayed()
 
 
 def test_the_host_hands_the_role_over_and_the_crown_and_tools_follow(
-        ann: Browser, bob: Browser, web_server: ServerThread, room_of_two: str) -> None:
+    ann: Browser, bob: Browser, web_server: ServerThread, room_of_two: str
+) -> None:
     ann.wait(lambda: has_crown(ann, "Ann"), "Ann's crown")
     tools_for(ann, "Bob").find_element("css selector", "[data-host=hand-over]").click()
     for browser in (ann, bob):
-        browser.wait(lambda b=browser: has_crown(b, "Bob") and not has_crown(b, "Ann"),
-                     "the crown on Bob's row")
+        browser.wait(
+            lambda b=browser: has_crown(b, "Bob") and not has_crown(b, "Ann"),
+            "the crown on Bob's row",
+        )
     bob.wait(lambda: "You are the host now." in log_lines(bob), "the line at Bob's")
     assert "Bob is the host now." in log_lines(ann)
     assert not ann.find_all("details.host-tools") and not ann.find("#host-bar").is_displayed()
@@ -250,15 +289,18 @@ def test_the_host_hands_the_role_over_and_the_crown_and_tools_follow(
         summary = row(bob, "Ann").find_element("css selector", "details.host-tools summary")
         bob.js("arguments[0].focus()", summary)
         summary.send_keys(Keys.ENTER)
-        bob.wait(lambda: row(bob, "Ann").find_element("css selector", "[data-host=kick]")
-                 .is_displayed(), "the tools open from the keyboard")
+        bob.wait(
+            lambda: row(bob, "Ann").find_element("css selector", "[data-host=kick]").is_displayed(),
+            "the tools open from the keyboard",
+        )
         audit(bob, "the host's tools")
     finally:
         web_server.call(watcher.__aexit__(None, None, None))
 
 
-def test_the_host_seats_and_removes_a_computer_between_games(ann: Browser,
-                                                             web_server: ServerThread) -> None:
+def test_the_host_seats_and_removes_a_computer_between_games(
+    ann: Browser, web_server: ServerThread
+) -> None:
     open_lobby(ann, web_server, "Ann")
     create_room(ann, "gomoku")
     ann.wait(lambda: ann.find("#computer-tools").is_displayed(), "the computer control")
@@ -270,8 +312,12 @@ def test_the_host_seats_and_removes_a_computer_between_games(ann: Browser,
     ann.find("#confirm-bar [data-confirm=yes]").click()
     ann.wait(lambda: ann.find("#computer-tools").is_displayed(), "the control back between games")
     ann.find("#computer-tools [data-level=hard]").click()
-    ann.wait(lambda: ann.find("#computer-tools [data-level=hard]").get_attribute("aria-pressed")
-             == "true", "the hard level chosen")
+    ann.wait(
+        lambda: (
+            ann.find("#computer-tools [data-level=hard]").get_attribute("aria-pressed") == "true"
+        ),
+        "the hard level chosen",
+    )
     assert "computer hard" in ann.find("#players").text
     ann.find("#computer-tools [data-host=kick]").click()
     ann.wait(lambda: len(ann.find_all("#players li")) == 1, "the computer gone")

@@ -29,7 +29,8 @@ def heading(browser: Browser) -> str:
 
 
 def test_a_chinese_browser_gets_chinese_and_the_switcher_changes_to_vietnamese(
-        tmp_path: Path, chinese: Browser) -> None:
+    tmp_path: Path, chinese: Browser
+) -> None:
     server = ServerThread(tmp_path / "gridhall.db")
     b = chinese
     try:

@@ -22,8 +22,14 @@ from tests.web.harness import (
     invite_link,
     open_lobby,
 )
-from tests.web.layout import VIEWPORTS, Viewport, check_layout, emulate, full_screenshot, \
-    screenshot_dir
+from tests.web.layout import (
+    VIEWPORTS,
+    Viewport,
+    check_layout,
+    emulate,
+    full_screenshot,
+    screenshot_dir,
+)
 from tests.wsclient import WsClient
 
 LONG = "Maximilian-Alexander Oberhaus"  # a long name (the limit is 32)
@@ -48,8 +54,7 @@ def pair(request: pytest.FixtureRequest) -> Iterator[tuple[Viewport, Browser, Br
 @pytest.fixture
 def server(tmp_path: Path, pair: tuple[Viewport, Browser, Browser]) -> Iterator[ServerThread]:
     # the held rooms and the browsers all come from 127.0.0.1
-    srv = ServerThread(tmp_path / "gridhall.db", max_rooms_per_address=40,
-                       room_creation_burst=40)
+    srv = ServerThread(tmp_path / "gridhall.db", max_rooms_per_address=40, room_creation_burst=40)
     yield srv
     for browser in pair[1:]:
         browser.driver.get("about:blank")
@@ -65,8 +70,9 @@ class HeldRooms:
         self.codes: list[str] = []
         self.url = server.url.replace("http://", "ws://", 1)
 
-    async def _create(self, name: str, game: str, options: dict[str, Any],
-                      fill: bool = False) -> str:
+    async def _create(
+        self, name: str, game: str, options: dict[str, Any], fill: bool = False
+    ) -> str:
         client = await self.stack.enter_async_context(WsClient.connect(self.url, name))
         await client.send("create-room", game=game, options=options)
         while True:
@@ -76,8 +82,7 @@ class HeldRooms:
                 break
         room = str(msg["room"])
         if fill:
-            other = await self.stack.enter_async_context(
-                WsClient.connect(self.url, f"{name} 2"))
+            other = await self.stack.enter_async_context(WsClient.connect(self.url, f"{name} 2"))
             await other.send("join-room", room=room)
             await other.expect("joined", timeout=WAIT)
         self.codes.append(room)
@@ -104,7 +109,8 @@ def shoot(browser: Browser, viewport: Viewport, screen: str, tmp_path: Path) -> 
 def settle(browser: Browser) -> None:
     """Wait for two animation frames, so the layout has caught up with the last change."""
     browser.driver.execute_async_script(
-        "const done = arguments[0]; requestAnimationFrame(() => requestAnimationFrame(done));")
+        "const done = arguments[0]; requestAnimationFrame(() => requestAnimationFrame(done));"
+    )
 
 
 def leave(browser: Browser) -> None:
@@ -116,12 +122,14 @@ def leave(browser: Browser) -> None:
 
 
 def test_lobby_with_ten_rooms_and_every_create_form(
-        pair: tuple[Viewport, Browser, Browser], held: HeldRooms, server: ServerThread,
-        tmp_path: Path) -> None:
+    pair: tuple[Viewport, Browser, Browser], held: HeldRooms, server: ServerThread, tmp_path: Path
+) -> None:
     viewport, ann, _ = pair
-    games = [("gomoku", {"size": 19, "rule": "standard", "clock": "10+5"}),
-             ("minesweeper", {"preset": "expert", "lives": 3}),
-             ("linkmatch", {"width": 16, "height": 9, "kinds": 36, "time_limit": 600})]
+    games = [
+        ("gomoku", {"size": 19, "rule": "standard", "clock": "10+5"}),
+        ("minesweeper", {"preset": "expert", "lives": 3}),
+        ("linkmatch", {"width": 16, "height": 9, "kinds": 36, "time_limit": 600}),
+    ]
     for i in range(10):
         game, options = games[i % 3]
         held.create(f"{LONG[: 20 + i]}", game, options)
@@ -141,9 +149,9 @@ def test_lobby_with_ten_rooms_and_every_create_form(
 
 
 @pytest.mark.parametrize("game", ["gomoku", "minesweeper", "linkmatch"])
-def test_each_game_at_its_default_size_fits(pair: tuple[Viewport, Browser, Browser],
-                                            server: ServerThread, game: str,
-                                            tmp_path: Path) -> None:
+def test_each_game_at_its_default_size_fits(
+    pair: tuple[Viewport, Browser, Browser], server: ServerThread, game: str, tmp_path: Path
+) -> None:
     viewport, ann, _ = pair
     open_lobby(ann, server, "Ann")
     create_room(ann, game)
@@ -174,8 +182,13 @@ FRAME = """const f = document.getElementById('board-wrap');
 
 @pytest.mark.parametrize("game,options", BIG, ids=["gomoku19", "expert", "200x200", "link30x16"])
 def test_big_boards_pan_and_zoom_inside_their_frame(
-        pair: tuple[Viewport, Browser, Browser], held: HeldRooms, server: ServerThread,
-        game: str, options: dict[str, Any], tmp_path: Path) -> None:
+    pair: tuple[Viewport, Browser, Browser],
+    held: HeldRooms,
+    server: ServerThread,
+    game: str,
+    options: dict[str, Any],
+    tmp_path: Path,
+) -> None:
     viewport, ann, _ = pair
     code = held.create("Host", game, options)
     ann.driver.get(f"{server.url}?name=Ann#{code}")
@@ -192,23 +205,34 @@ def test_big_boards_pan_and_zoom_inside_their_frame(
     assert panned["left"] > 0 or panned["scrollW"] <= panned["frameW"]
     assert (panned["pageW"], panned["pageX"]) == (viewport.width, 0), "the page stays still"
     ann.find("#zoom-bar [data-zoom='1.25']").click()
-    bigger = ann.wait(lambda: (lambda f: f if f["cell"] > panned["cell"] + 1 else None)(
-        ann.js(FRAME)), "bigger cells")
+    bigger = ann.wait(
+        lambda: (lambda f: f if f["cell"] > panned["cell"] + 1 else None)(ann.js(FRAME)),
+        "bigger cells",
+    )
     assert (bigger["pageW"], bigger["pageX"]) == (viewport.width, 0)
-    ann.js("document.getElementById('board-wrap').dispatchEvent(new WheelEvent('wheel', "
-           "{deltaY: 200, ctrlKey: true, bubbles: true, cancelable: true}))")  # a trackpad pinch
+    ann.js(
+        "document.getElementById('board-wrap').dispatchEvent(new WheelEvent('wheel', "
+        "{deltaY: 200, ctrlKey: true, bubbles: true, cancelable: true}))"
+    )  # a trackpad pinch
     ann.wait(lambda: ann.js(FRAME)["cell"] < bigger["cell"] - 1, "Ctrl + wheel to zoom out")
     ann.find("#zoom-bar [data-zoom='0']").click()  # the whole board
-    whole = ann.wait(lambda: (lambda f: f if f["scrollW"] <= f["frameW"] + 1 else None)(
-        ann.js(FRAME)), "the whole board in the frame")
+    whole = ann.wait(
+        lambda: (lambda f: f if f["scrollW"] <= f["frameW"] + 1 else None)(ann.js(FRAME)),
+        "the whole board in the frame",
+    )
     assert whole["scrollH"] <= whole["frameH"] + 1
     check_layout(ann, viewport, f"{game} {options} zoomed out")
-    shoot(ann, viewport, f"{game}-{options.get('size') or options.get('preset') or options['width']}",
-          tmp_path)
+    shoot(
+        ann,
+        viewport,
+        f"{game}-{options.get('size') or options.get('preset') or options['width']}",
+        tmp_path,
+    )
 
 
-def test_invite_offer_confirm_and_result_screens(pair: tuple[Viewport, Browser, Browser],
-                                                 server: ServerThread, tmp_path: Path) -> None:
+def test_invite_offer_confirm_and_result_screens(
+    pair: tuple[Viewport, Browser, Browser], server: ServerThread, tmp_path: Path
+) -> None:
     viewport, ann, bob = pair
     open_lobby(ann, server, "Ann")
     create_room(ann, "gomoku")
@@ -256,9 +280,9 @@ def test_invite_offer_confirm_and_result_screens(pair: tuple[Viewport, Browser, 
     shoot(bob, viewport, "result", tmp_path)
 
 
-def test_a_full_rooms_invite_offers_watch(pair: tuple[Viewport, Browser, Browser],
-                                          held: HeldRooms, server: ServerThread,
-                                          tmp_path: Path) -> None:
+def test_a_full_rooms_invite_offers_watch(
+    pair: tuple[Viewport, Browser, Browser], held: HeldRooms, server: ServerThread, tmp_path: Path
+) -> None:
     viewport, ann, _ = pair
     code = held.create("Cleo", "gomoku", {}, fill=True)
     ann.driver.get(f"{server.url}?name=Ann#{code}")

@@ -14,12 +14,15 @@ from tests.wsclient import WsClient
 
 
 def board_names(browser: Browser) -> list[str]:
-    return [str(r.get_attribute("data-player-name"))
-            for r in browser.find_all("[data-leaderboard] [data-player-name]")]
+    return [
+        str(r.get_attribute("data-player-name"))
+        for r in browser.find_all("[data-leaderboard] [data-player-name]")
+    ]
 
 
 def test_a_rated_game_puts_its_players_on_the_leaderboard_best_first(
-        ann: Browser, web_server: ServerThread) -> None:
+    ann: Browser, web_server: ServerThread
+) -> None:
     async def cy_beats_dee() -> None:
         url = web_server.url.replace("http://", "ws://")
         async with WsClient.connect(url, "Cy") as cy, WsClient.connect(url, "Dee") as dee:
@@ -54,13 +57,23 @@ def test_a_rated_game_puts_its_players_on_the_leaderboard_best_first(
     ann.wait(lambda: {"Cy", "Dee", "Eve"} <= set(board_names(ann)), "the rated players")
     names = board_names(ann)
     assert names.index("Cy") < names.index("Dee")  # the winner above the loser
-    ratings = [int(str(r.text).rstrip("?")) for r in
-               ann.find_all("[data-leaderboard] [data-player-name] td:nth-child(3)")]
+    ratings = [
+        int(str(r.text).rstrip("?"))
+        for r in ann.find_all("[data-leaderboard] [data-player-name] td:nth-child(3)")
+    ]
     assert ratings == sorted(ratings, reverse=True)
     ann.find("[data-my-rank]").click()  # the rows around Eve's, hers marked
-    ann.wait(lambda: ann.js("const mine = document.querySelector("
-                            "'.leaderboard-body:not([aria-busy]) tr.me');"
-                            "return mine && mine.dataset.playerName") == "Eve", "Eve's rank")
+    ann.wait(
+        lambda: (
+            ann.js(
+                "const mine = document.querySelector("
+                "'.leaderboard-body:not([aria-busy]) tr.me');"
+                "return mine && mine.dataset.playerName"
+            )
+            == "Eve"
+        ),
+        "Eve's rank",
+    )
     ann.find("[data-leaderboard] tr.me a").click()  # Eve's profile
     ann.wait_css("#profile [data-rating=gomoku]")
     emulate(ann, PHONE)

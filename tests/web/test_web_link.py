@@ -14,7 +14,8 @@ def token(browser: Browser) -> str | None:
 
 
 def test_a_code_shown_on_one_device_makes_another_the_same_player(
-        ann: Browser, bob: Browser, web_server: ServerThread) -> None:
+    ann: Browser, bob: Browser, web_server: ServerThread
+) -> None:
     open_lobby(ann, web_server, "Ann")
     ann.wait_css("[data-link=open]").click()
     ann.wait_css("[data-link-panel] [data-link=show]").click()
@@ -30,12 +31,16 @@ def test_a_code_shown_on_one_device_makes_another_the_same_player(
     assert "8" in bob.wait_css("[data-link-start] [data-link-error]").text
     box.clear()
     box.send_keys(code.lower(), Keys.ENTER)
-    bob.wait(lambda: bob.find("#connection").get_attribute("data-connection") == "connected",
-             "Bob's page to connect as Ann")
+    bob.wait(
+        lambda: bob.find("#connection").get_attribute("data-connection") == "connected",
+        "Bob's page to connect as Ann",
+    )
     bob.wait(lambda: bob.find("#rename").text.startswith("Ann"), "Ann's name on Bob's page")
     assert token(bob) not in (None, ann_token)
-    ann.wait(lambda: ann.find("#connection").get_attribute("data-connection") == "replaced",
-             "Ann's page to stand aside")
+    ann.wait(
+        lambda: ann.find("#connection").get_attribute("data-connection") == "replaced",
+        "Ann's page to stand aside",
+    )
     players = web_server.sync(lambda: len(web_server.server.hub.identities))
     assert players == 1  # one player on two devices
 
@@ -43,6 +48,8 @@ def test_a_code_shown_on_one_device_makes_another_the_same_player(
     used = bob.wait_css("[data-link-panel] [data-link-input]")
     used.send_keys(code, Keys.ENTER)
     bob.wait(lambda: "link code" in bob.find("[data-notice]").text, "the refusal said")
-    bob.wait(lambda: bob.find("#connection").get_attribute("data-connection") == "connected",
-             "Bob's page back as before")
+    bob.wait(
+        lambda: bob.find("#connection").get_attribute("data-connection") == "connected",
+        "Bob's page back as before",
+    )
     assert bob.find("#rename").text.startswith("Ann")

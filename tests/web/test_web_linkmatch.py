@@ -32,9 +32,9 @@ def hint_pair(browser: Browser) -> list[Cell]:
     return sorted(xy(c) for c in cells)
 
 
-def test_a_link_shows_its_path_and_the_others_see_progress(ann: Browser, bob: Browser,
-                                                           web_server: ServerThread,
-                                                           shots: Path | None) -> None:
+def test_a_link_shows_its_path_and_the_others_see_progress(
+    ann: Browser, bob: Browser, web_server: ServerThread, shots: Path | None
+) -> None:
     open_lobby(ann, web_server, "Ann")
     create_room(ann, "linkmatch", preset="2")  # the 8×6 preset
     join_by_link(bob, invite_link(ann), "Bob", "linkmatch")
@@ -43,8 +43,9 @@ def test_a_link_shows_its_path_and_the_others_see_progress(ann: Browser, bob: Br
     ann.find("#actions [data-action=start]").click()
     for browser in (ann, bob):
         browser.wait(lambda b=browser: b.status_state() == "playing", "the race")
-        browser.wait(lambda b=browser: not b.find(".board-message").is_displayed(),
-                     "the countdown to end")
+        browser.wait(
+            lambda b=browser: not b.find(".board-message").is_displayed(), "the countdown to end"
+        )
     board = kinds(ann)
     assert len(board) == 48 and all(board.values())
     assert kinds(bob) == board  # the same board for every racer

@@ -49,9 +49,9 @@ def start_coop(ann: Browser, bob: Browser, server: ServerThread) -> None:
         browser.wait(lambda b=browser: char(b, (4, 4)) not in "#", "the opening")
 
 
-def test_reveal_and_flag_are_shared_and_a_mine_shows_the_loss(ann: Browser, bob: Browser,
-                                                              web_server: ServerThread,
-                                                              shots: Path | None) -> None:
+def test_reveal_and_flag_are_shared_and_a_mine_shows_the_loss(
+    ann: Browser, bob: Browser, web_server: ServerThread, shots: Path | None
+) -> None:
     start_coop(ann, bob, web_server)
     mines = mines_of(web_server)
     covered = hidden(bob)
@@ -64,8 +64,10 @@ def test_reveal_and_flag_are_shared_and_a_mine_shows_the_loss(ann: Browser, bob:
     ActionChains(bob.driver).context_click(bob.cell(*safe)).perform()
     ann.wait(lambda: char(ann, safe) == "F", "Bob's second flag")
     ann.find("#actions [data-action=hint]").click()
-    bob.wait(lambda: bob.find_all("[data-board] .hint-safe, [data-board] .hint-risky"),
-             "the hint cell at Bob's")
+    bob.wait(
+        lambda: bob.find_all("[data-board] .hint-safe, [data-board] .hint-risky"),
+        "the hint cell at Bob's",
+    )
     assert re.search(r"hint: [A-HJ-Z]+[1-9]\d* is (safe|the best guess)", bob.status())
     labels = [t.text for t in bob.find_all("[data-board=minesweeper] svg text.label")]
     assert {"A", "B", "1", "2"} <= set(labels)  # the frame names columns and rows
@@ -86,17 +88,20 @@ def test_reveal_and_flag_are_shared_and_a_mine_shows_the_loss(ann: Browser, bob:
 
 def touch(browser: Browser, cell: Cell, phase: str) -> None:
     """A finger on a cell's centre (Chrome DevTools touch input, as a phone sends)."""
-    x, y = browser.js("const r = arguments[0].getBoundingClientRect();"
-                      "return [r.left + r.width / 2, r.top + r.height / 2];",
-                      browser.cell(*cell))
+    x, y = browser.js(
+        "const r = arguments[0].getBoundingClientRect();"
+        "return [r.left + r.width / 2, r.top + r.height / 2];",
+        browser.cell(*cell),
+    )
     points = [] if phase == "touchEnd" else [{"x": x, "y": y}]
-    browser.driver.execute_cdp_cmd("Input.dispatchTouchEvent",
-                                   {"type": phase, "touchPoints": points})
+    browser.driver.execute_cdp_cmd(
+        "Input.dispatchTouchEvent", {"type": phase, "touchPoints": points}
+    )
 
 
-def test_phone_long_press_flags_and_tap_reveals(ann: Browser, bob: Browser,
-                                                web_server: ServerThread,
-                                                shots: Path | None) -> None:
+def test_phone_long_press_flags_and_tap_reveals(
+    ann: Browser, bob: Browser, web_server: ServerThread, shots: Path | None
+) -> None:
     bob.emulate_phone(360, 740)
     try:
         start_coop(ann, bob, web_server)

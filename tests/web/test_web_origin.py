@@ -48,20 +48,21 @@ def other_site() -> Iterator[str]:
 
 def socket_from(browser: Browser, page: str, server: ServerThread) -> str:
     browser.driver.get(page)
-    return str(browser.driver.execute_async_script(
-        OPEN_SOCKET, f"ws://127.0.0.1:{server.server.port}/"))
+    return str(
+        browser.driver.execute_async_script(OPEN_SOCKET, f"ws://127.0.0.1:{server.server.port}/")
+    )
 
 
 def test_another_sites_page_cannot_open_a_socket_but_the_servers_own_can(
-        ann: Browser, web_server: ServerThread, other_site: str) -> None:
+    ann: Browser, web_server: ServerThread, other_site: str
+) -> None:
     assert socket_from(ann, other_site + "/", web_server) == "refused"
     assert any("403" in line for line in ann.console(level="SEVERE"))  # read: not a page error
     assert web_server.sync(lambda: len(web_server.server.connections)) == 0
     assert socket_from(ann, web_server.url, web_server) == "open"
 
 
-def test_an_allowed_origin_can_open_a_socket(ann: Browser, other_site: str,
-                                             tmp_path: Path) -> None:
+def test_an_allowed_origin_can_open_a_socket(ann: Browser, other_site: str, tmp_path: Path) -> None:
     server = ServerThread(tmp_path / "gridhall.db", allow_origins=(other_site,))
     try:
         assert socket_from(ann, other_site + "/", server) == "open"

@@ -43,7 +43,10 @@ def page(ann: Browser, web_server: ServerThread) -> Browser:
 
 
 def test_frames_are_the_same_forward_backward_and_by_jumping(page: Browser) -> None:
-    got = run(page, GOMOKU + """
+    got = run(
+        page,
+        GOMOKU
+        + """
       const r = new m.Replay(msg);
       const first = [r.length, r.complete, r.frame(0).view.moves.length];
       r.extend(steps.slice(60), null);
@@ -57,7 +60,8 @@ def test_frames_are_the_same_forward_backward_and_by_jumping(page: Browser) -> N
       return {first, complete: r.complete, length: r.length, jumped, stepping,
               last: fresh.frame(100).view.moves.length, lastMove: fresh.frame(100).view.last,
               step: fresh.step(5).label, none: fresh.step(0)};
-    """)
+    """,
+    )
     assert got["first"] == [60, False, 0]
     assert got["complete"] is True and got["length"] == 100
     assert all(got["jumped"])
@@ -67,7 +71,10 @@ def test_frames_are_the_same_forward_backward_and_by_jumping(page: Browser) -> N
 
 
 def test_a_step_that_does_not_fit_its_frame_is_an_error(page: Browser) -> None:
-    got = run(page, GOMOKU + """
+    got = run(
+        page,
+        GOMOKU
+        + """
       const bad = steps.slice(0, 3);
       bad[2] = {...bad[2], delta: {moves: {at: 7, append: [[1, 1]]}}};
       const r = new m.Replay({...msg, steps: bad, next: null});
@@ -76,12 +83,15 @@ def test_a_step_that_does_not_fit_its_frame_is_an_error(page: Browser) -> None:
       let notReplay = null;
       try { new m.Replay({steps: []}); } catch (err) { notReplay = err instanceof m.ReplayError; }
       return {two: r.frame(2).view.moves.length, refused, notReplay};
-    """)
+    """,
+    )
     assert got == {"two": 2, "refused": True, "notReplay": True}
 
 
 def test_each_minesweeper_cell_belongs_to_the_player_who_changed_it(page: Browser) -> None:
-    got = run(page, """
+    got = run(
+        page,
+        """
       const start = {width: 4, height: 2, rows: ['####', '####']};
       const steps = [
         {t: 1, by: 'ann', view: {width: 4, height: 2}, delta: {rows: {rows: [[0, 0, '01']]}}},
@@ -95,7 +105,8 @@ def test_each_minesweeper_cell_belongs_to_the_player_who_changed_it(page: Browse
       const all = [0, 1, 2, 3, 4].map(owners);
       const back = owners(2);
       return {all, back, rows: r.frame(4).view.rows, hit: r.frame(4).view.hit};
-    """)
+    """,
+    )
     assert got["all"] == [
         {},
         {"0,0": "ann", "1,0": "ann"},

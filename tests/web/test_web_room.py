@@ -27,8 +27,9 @@ def chat_lines(browser: Browser) -> list[str]:
     return [li.text for li in browser.find_all("[data-chat-log] li")]
 
 
-def test_chat_goes_both_ways_and_names_are_text_not_markup(ann: Browser, bob: Browser,
-                                                           web_server: ServerThread) -> None:
+def test_chat_goes_both_ways_and_names_are_text_not_markup(
+    ann: Browser, bob: Browser, web_server: ServerThread
+) -> None:
     open_lobby(ann, web_server, "Ann")
     create_room(ann, "gomoku")
     join_by_link(bob, invite_link(ann), "<b>Bob</b>", "gomoku")
@@ -59,14 +60,16 @@ def test_reload_keeps_the_seat(ann: Browser, bob: Browser, web_server: ServerThr
     bob.wait(lambda: bob.find("[data-status]").get_attribute("data-turn") == "me", "Bob's turn")
     assert bob.js("return localStorage.getItem('gridhall.token')") == token
     ann.wait(lambda: "offline" not in ann.find("#players").text, "Bob back online at Ann's")
-    assert [li.get_attribute("data-player") for li in ann.find_all("#players li")] == \
-        [li.get_attribute("data-player") for li in bob.find_all("#players li")]
+    assert [li.get_attribute("data-player") for li in ann.find_all("#players li")] == [
+        li.get_attribute("data-player") for li in bob.find_all("#players li")
+    ]
     bob.cell(8, 8).click()
     ann.wait(lambda: ann.cell(8, 8).get_attribute("data-stone") == "white", "Bob's stone")
 
 
 def test_private_room_asks_for_its_password_and_spectators_watch(
-        ann: Browser, bob: Browser, web_server: ServerThread) -> None:
+    ann: Browser, bob: Browser, web_server: ServerThread
+) -> None:
     open_lobby(ann, web_server, "Ann")
     ann.find("#create-form [name=private]").click()
     ann.find("#create-form [name=password]").send_keys("sesame")
@@ -75,8 +78,10 @@ def test_private_room_asks_for_its_password_and_spectators_watch(
     assert code not in bob.find("#room-list").text  # private rooms are not listed
 
     bob.driver.get(f"{web_server.url}?name=Bob#{code}")
-    bob.wait(lambda: bob.find("#join-form [name=code]").get_attribute("value") == code,
-             "the join form to ask for the password")
+    bob.wait(
+        lambda: bob.find("#join-form [name=code]").get_attribute("value") == code,
+        "the join form to ask for the password",
+    )
     bob.wait(lambda: "private" in bob.find("[data-notice]").text, "the password notice")
     bob.find("#join-form [name=password]").send_keys("sesame")
     bob.find("#join-form button[value=spectator]").click()
@@ -84,13 +89,14 @@ def test_private_room_asks_for_its_password_and_spectators_watch(
     assert "Watching" in bob.status()
     ann.wait(lambda: "Watching: Bob" in ann.find("#spectators").text, "Bob among the watchers")
     bob.cell(0, 0).click()
-    bob.wait(lambda: "spectators cannot play" in bob.find("[data-notice]").text,
-             "the spectator notice")
+    bob.wait(
+        lambda: "spectators cannot play" in bob.find("[data-notice]").text, "the spectator notice"
+    )
 
 
-def test_lobby_lists_public_rooms_and_joins_from_the_list(ann: Browser, bob: Browser,
-                                                          web_server: ServerThread,
-                                                          shots: Path | None) -> None:
+def test_lobby_lists_public_rooms_and_joins_from_the_list(
+    ann: Browser, bob: Browser, web_server: ServerThread, shots: Path | None
+) -> None:
     open_lobby(ann, web_server, "Ann")
     code = create_room(ann, "linkmatch", preset="2")  # the 8×6 preset
     open_lobby(bob, web_server, "Bob")
@@ -113,27 +119,31 @@ new MutationObserver(() => window.seenConnection.push(
 
 
 def test_a_restart_close_says_so_and_the_page_reconnects_to_its_seat(
-        ann: Browser, bob: Browser, web_server: ServerThread) -> None:
+    ann: Browser, bob: Browser, web_server: ServerThread
+) -> None:
     open_lobby(ann, web_server, "Ann")
     create_room(ann, "gomoku")
     join_by_link(bob, invite_link(ann), "Bob", "gomoku")
     ann.wait(lambda: ann.status_state() == "playing", "the game")
     bob.js(WATCH_CONNECTION)
 
-    web_server.sync(lambda: [c.close(1012, "service restart")
-                             for c in list(web_server.server.connections)])
-    bob.wait(lambda: "restarting" in bob.js("return window.seenConnection"),
-             "the restart to show")
+    web_server.sync(
+        lambda: [c.close(1012, "service restart") for c in list(web_server.server.connections)]
+    )
+    bob.wait(lambda: "restarting" in bob.js("return window.seenConnection"), "the restart to show")
     for browser in (ann, bob):
-        browser.wait(lambda b=browser: b.find("#connection").get_attribute("data-connection")
-                     == "connected", "the reconnect")
+        browser.wait(
+            lambda b=browser: b.find("#connection").get_attribute("data-connection") == "connected",
+            "the reconnect",
+        )
     ann.wait(lambda: ann.find("[data-status]").get_attribute("data-turn") == "me", "Ann's turn")
     ann.cell(7, 7).click()
     bob.wait(lambda: bob.cell(7, 7).get_attribute("data-stone") == "black", "play going on")
 
 
-def test_a_second_tab_takes_over_and_the_first_one_says_so(ann: Browser,
-                                                           web_server: ServerThread) -> None:
+def test_a_second_tab_takes_over_and_the_first_one_says_so(
+    ann: Browser, web_server: ServerThread
+) -> None:
     open_lobby(ann, web_server, "Ann")
     create_room(ann, "minesweeper", opt_preset="beginner")
     first = ann.driver.current_window_handle
@@ -142,8 +152,10 @@ def test_a_second_tab_takes_over_and_the_first_one_says_so(ann: Browser,
         ann.driver.get(web_server.url)  # the same profile: the same token
         ann.wait_css("[data-board='minesweeper']")
         ann.driver.switch_to.window(first)
-        ann.wait(lambda: ann.find("#connection").get_attribute("data-connection") == "replaced",
-                 "the first tab to step back")
+        ann.wait(
+            lambda: ann.find("#connection").get_attribute("data-connection") == "replaced",
+            "the first tab to step back",
+        )
         assert "another tab" in ann.find("#connection").text
         assert ann.find("#reconnect").text == "Play here"
     finally:
@@ -155,7 +167,8 @@ def test_a_second_tab_takes_over_and_the_first_one_says_so(ann: Browser,
 
 
 def test_an_invite_link_without_a_name_asks_for_one_then_joins(
-        ann: Browser, bob: Browser, web_server: ServerThread) -> None:
+    ann: Browser, bob: Browser, web_server: ServerThread
+) -> None:
     open_lobby(ann, web_server, "Ann")
     code = create_room(ann, "linkmatch", preset="2")  # the 8×6 preset
     bob.driver.get(invite_link(ann))  # a fresh origin: no saved name yet

@@ -46,7 +46,9 @@ def page(ann: Browser, web_server: ServerThread) -> Browser:
 
 
 def test_a_seq_gap_asks_for_sync_and_the_snapshot_replaces_the_copy(page: Browser) -> None:
-    got = run(page, """
+    got = run(
+        page,
+        """
       s.onMessage(state(1));
       s.onMessage({type: 'moved', room: 'R', seq: 2, by: 'p1', move: {x: 1, y: 1},
                    view: {moves: [[1, 1]]}, turn: 'p2'});
@@ -55,14 +57,17 @@ def test_a_seq_gap_asks_for_sync_and_the_snapshot_replaces_the_copy(page: Browse
       const afterGap = [s.sent.slice(), s.room.syncing, s.room.state.chat.length];
       s.onMessage(state(4, {turn: 'p2', view: {moves: [[1, 1]]}}));
       return {afterMove, afterGap, synced: s.room.syncing, seq: s.room.seq};
-    """)
+    """,
+    )
     assert got["afterMove"] == ["p2", 0]
     assert got["afterGap"] == [["sync"], True, 0]  # not folded: the snapshot will carry it
     assert (got["synced"], got["seq"]) == (False, 4)
 
 
 def test_turn_comes_only_from_the_server(page: Browser) -> None:
-    got = run(page, """
+    got = run(
+        page,
+        """
       s.onMessage(state(1, {game: 'minesweeper', turn: null}));
       s.onMessage({type: 'moved', room: 'R', seq: 2, by: 'p2', move: {action: 'reveal', x: 0, y: 0},
                    view: {rows: ['0']}});
@@ -70,12 +75,15 @@ def test_turn_comes_only_from_the_server(page: Browser) -> None:
       s.onMessage({type: 'moved', room: 'R', seq: 3, by: 'p1', move: {}, view: {next: 'white',
                    colors: {p1: 'white'}}});
       return {coop, derived: 'turn' in s.room.state, last: s.room.lastActions.p2};
-    """)
+    """,
+    )
     assert got == {"coop": False, "derived": False, "last": {"action": "reveal", "x": 0, "y": 0}}
 
 
 def test_old_events_are_ignored_and_offers_fold_into_the_view(page: Browser) -> None:
-    got = run(page, """
+    got = run(
+        page,
+        """
       s.onMessage(state(5));
       s.onMessage({type: 'chat', room: 'R', seq: 5, from: 'p2', name: 'Bob', text: 'old', ts: 1});
       const old = s.room.state.chat.length;
@@ -86,13 +94,23 @@ def test_old_events_are_ignored_and_offers_fold_into_the_view(page: Browser) -> 
       s.onMessage({type: 'play-again', room: 'R', seq: 9, from: 'p2'});
       return {old, pending, after: 'pending' in s.room.state.view, status: s.room.state.status,
               turn: 'turn' in s.room.state, again: s.room.again, sent: s.sent};
-    """)
-    assert got == {"old": 0, "pending": {"kind": "draw", "from": "p2"}, "after": False,
-                   "status": "over", "turn": False, "again": ["p2"], "sent": []}
+    """,
+    )
+    assert got == {
+        "old": 0,
+        "pending": {"kind": "draw", "from": "p2"},
+        "after": False,
+        "status": "over",
+        "turn": False,
+        "again": ["p2"],
+        "sent": [],
+    }
 
 
 def test_close_codes_decide_whether_to_retry(page: Browser) -> None:
-    got = run(page, """
+    got = run(
+        page,
+        """
       const seen = [];
       s.on((m) => { if (m.type === 'connection') seen.push(m.status); });
       s.lost({code: 1012});
@@ -104,13 +122,20 @@ def test_close_codes_decide_whether_to_retry(page: Browser) -> None:
       s.onMessage({type: 'error', code: 'version-mismatch', message: 'old'});
       s.lost({code: 1002});
       return {seen, retrying, replaced, fatal: [s.paused, s.retryTimer]};
-    """)
-    assert got == {"seen": ["restarting", "replaced", "fatal"], "retrying": True,
-                   "replaced": ["replaced", None], "fatal": ["fatal", None]}
+    """,
+    )
+    assert got == {
+        "seen": ["restarting", "replaced", "fatal"],
+        "retrying": True,
+        "replaced": ["replaced", None],
+        "fatal": ["fatal", None],
+    }
 
 
 def test_a_planned_restart_reads_restarting_until_the_server_is_back(page: Browser) -> None:
-    got = run(page, """
+    got = run(
+        page,
+        """
       const seen = [];
       s.on((m) => { if (m.type === 'connection') seen.push(m.status); });
       s.lost({code: 1012});               // the server said it is restarting
@@ -123,17 +148,21 @@ def test_a_planned_restart_reads_restarting_until_the_server_is_back(page: Brows
       s.lost({code: 1006});               // a later drop is a plain loss again
       clearTimeout(s.retryTimer); s.retryTimer = null;
       return seen;
-    """)
+    """,
+    )
     assert got == ["restarting", "restarting", "restarting", "connected", "lost"]
 
 
 def test_not_in_room_drops_the_copy_and_backoff_grows_to_its_cap(page: Browser) -> None:
-    got = run(page, """
+    got = run(
+        page,
+        """
       s.onMessage(state(1));
       s.onMessage({type: 'error', code: 'not-in-room', message: 'gone', re: 3});
       const delays = [0, 3, 10, 40].map((a) => session.backoffDelay(a));
       return {room: s.room, delays};
-    """)
+    """,
+    )
     assert got["room"] is None
     first, fourth, tenth, fortieth = got["delays"]
     assert 0.25 <= first <= 0.5 and 2 <= fourth <= 4 and 5 <= tenth <= 10 and 5 <= fortieth <= 10
@@ -150,15 +179,21 @@ INVITES = [
 
 
 def test_invite_links_are_parsed_strictly(page: Browser) -> None:
-    got = run(page, "return arguments_.map(([hash, search]) => main.parseInvite({hash, search}));"
-              .replace("arguments_", json.dumps([[h, q] for h, q, _, _ in INVITES])))
+    got = run(
+        page,
+        "return arguments_.map(([hash, search]) => main.parseInvite({hash, search}));".replace(
+            "arguments_", json.dumps([[h, q] for h, q, _, _ in INVITES])
+        ),
+    )
     for (hash_, _, code, name), parsed in zip(INVITES, got, strict=True):
         assert (parsed["code"], parsed["name"]) == (code, name), hash_
         assert parsed["bad"] == (bool(hash_) and code is None), hash_
 
 
 def test_texts_name_cells_and_requests_in_words(page: Browser) -> None:
-    got = run(page, """
+    got = run(
+        page,
+        """
       const text = await import('/js/describe.js');
       const race = (me) => text.statusLine({game: 'linkmatch', status: 'waiting',
         creator: 'p1', players: [{player: 'p1', name: 'Ann'}, {player: 'p2', name: 'Bob'}],
@@ -172,7 +207,8 @@ def test_texts_name_cells_and_requests_in_words(page: Browser) -> None:
           {player: 'p2', name: 'Bob'}], result: {winner: 'p2', reason: 'time',
           ranking: ['p2', 'p1'], remaining: {p1: 12, p2: 8}, decided_by: 'tiles'}}, 'p1'),
       };
-    """)
+    """,
+    )
     assert got["cells"] == ["H8", "J", "AA"]  # as protocol/cells.py names them
     assert got["titles"] == ["No new game", "Could not catch up with the room", "Move not made"]
     assert got["creator"].startswith("Press Start (g) when everyone is in")
@@ -181,7 +217,9 @@ def test_texts_name_cells_and_requests_in_words(page: Browser) -> None:
 
 
 def test_moved_deltas_fold_into_the_view_and_a_misfit_asks_for_sync(page: Browser) -> None:
-    got = run(page, """
+    got = run(
+        page,
+        """
       const moves = Array.from({length: 20}, (_, i) => [i % 15, Math.floor(i / 15)]);
       s.onMessage(state(1, {view: {moves, next: 'black', rows: Array(16).fill('####')}}));
       s.onMessage({type: 'moved', room: 'R', seq: 2, by: 'p1', move: {x: 9, y: 9},
@@ -193,13 +231,16 @@ def test_moved_deltas_fold_into_the_view_and_a_misfit_asks_for_sync(page: Browse
       s.onMessage({type: 'moved', room: 'R', seq: 3, by: 'p2', move: {x: 8, y: 8},
                    view: {next: 'black'}, turn: 'p1', delta: {moves: {at: 5, append: [[8, 8]]}}});
       return {folded, misfit: [s.sent.slice(), s.room.syncing, s.room.state.view.moves.length]};
-    """)
+    """,
+    )
     assert got["folded"] == [21, [9, 9], "white", "#F2#", "####", 0]
     assert got["misfit"] == [["sync"], True, 21]  # the stale copy is not patched
 
 
 def test_others_coming_and_going_fold_into_the_roster_without_a_sync(page: Browser) -> None:
-    got = run(page, """
+    got = run(
+        page,
+        """
       s.onMessage(state(1, {spectators: ['Sy']}));
       s.onMessage({type: 'joined', room: 'R', seq: 2, role: 'spectator', player: 'p3',
                    name: 'Cy', connected: true});
@@ -214,7 +255,8 @@ def test_others_coming_and_going_fold_into_the_roster_without_a_sync(page: Brows
                       players: s.room.state.players.map((p) => [p.player, p.seat, p.color || null])};
       s.onMessage({type: 'left', room: 'R', seq: 7, player: 'p8'});  // an older server's
       return {...folded, old: s.sent.slice()};
-    """)
+    """,
+    )
     assert got["sent"] == []
     assert got["spectators"] == ["Cyd"] and got["again"] == []
     assert got["players"] == [["p1", 0, None], ["p4", 2, "teal"]]
@@ -222,7 +264,9 @@ def test_others_coming_and_going_fold_into_the_roster_without_a_sync(page: Brows
 
 
 def test_a_loss_on_time_shows_0_00_and_an_ended_clock_stops(page: Browser) -> None:
-    got = run(page, """
+    got = run(
+        page,
+        """
       const room = await import('/js/room.js');
       const text = await import('/js/describe.js');
       await text.loadDescriptions();
@@ -237,7 +281,8 @@ def test_a_loss_on_time_shows_0_00_and_an_ended_clock_stops(page: Browser) -> No
       const line = text.statusLine(timeout, 'p1', timeout.view, true);
       return {timeout: timeout.view.clock.remaining, resign: resign.view.clock.remaining,
               later: later.view.clock.remaining, line};
-    """)
+    """,
+    )
     assert got["timeout"] == {"p1": 0, "p2": 600}
     assert got["resign"] == {"p1": 595, "p2": 600} == got["later"]
     assert "Ann 0:00" in got["line"] and "Bob 10:00" in got["line"]

@@ -23,8 +23,7 @@ ROOT = Path(__file__).resolve().parents[2]
 WEB = ROOT / "client" / "web"
 
 
-async def get(server: GameServer, path: str, *headers: str
-              ) -> tuple[int, dict[str, str], bytes]:
+async def get(server: GameServer, path: str, *headers: str) -> tuple[int, dict[str, str], bytes]:
     """One raw HTTP/1.1 GET; the server closes the connection after answering."""
     reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
     extra = "".join(f"{h}\r\n" for h in headers)
@@ -54,16 +53,19 @@ async def test_root_serves_the_page_with_a_content_security_policy(server: GameS
     assert status == 200 and same == body
 
 
-@pytest.mark.parametrize(("path", "kind"), [
-    ("/index.html", "text/html; charset=utf-8"),
-    ("/app.css", "text/css; charset=utf-8"),
-    ("/js/main.js", "text/javascript; charset=utf-8"),
-    ("/js/boards/linkmatch.js", "text/javascript; charset=utf-8"),
-    ("/vendor/msgpack.min.js", "text/javascript; charset=utf-8"),
-    ("/vendor/qrcode.mjs", "text/javascript; charset=utf-8"),
-    ("/vendor/msgpack.LICENSE", "text/plain; charset=utf-8"),
-    ("/favicon.svg", "image/svg+xml"),
-])
+@pytest.mark.parametrize(
+    ("path", "kind"),
+    [
+        ("/index.html", "text/html; charset=utf-8"),
+        ("/app.css", "text/css; charset=utf-8"),
+        ("/js/main.js", "text/javascript; charset=utf-8"),
+        ("/js/boards/linkmatch.js", "text/javascript; charset=utf-8"),
+        ("/vendor/msgpack.min.js", "text/javascript; charset=utf-8"),
+        ("/vendor/qrcode.mjs", "text/javascript; charset=utf-8"),
+        ("/vendor/msgpack.LICENSE", "text/plain; charset=utf-8"),
+        ("/favicon.svg", "image/svg+xml"),
+    ],
+)
 async def test_each_file_has_its_content_type(server: GameServer, path: str, kind: str) -> None:
     status, headers, body = await get(server, path)
     assert (status, headers["content-type"]) == (200, kind)
@@ -71,14 +73,17 @@ async def test_each_file_has_its_content_type(server: GameServer, path: str, kin
     assert headers["content-security-policy"] == csp("127.0.0.1")
 
 
-@pytest.mark.parametrize(("host", "connect"), [
-    ("192.168.1.20:8765", "'self' ws://192.168.1.20:8765 wss://192.168.1.20:8765"),
-    ("[fe80::1]:8765", "'self' ws://[fe80::1]:8765 wss://[fe80::1]:8765"),
-    ("gridhall.lan", "'self' ws://gridhall.lan wss://gridhall.lan"),
-    ("evil.example 'unsafe-inline'", "'self'"),
-    ("a;script-src *", "'self'"),
-    (None, "'self'"),
-])
+@pytest.mark.parametrize(
+    ("host", "connect"),
+    [
+        ("192.168.1.20:8765", "'self' ws://192.168.1.20:8765 wss://192.168.1.20:8765"),
+        ("[fe80::1]:8765", "'self' ws://[fe80::1]:8765 wss://[fe80::1]:8765"),
+        ("gridhall.lan", "'self' ws://gridhall.lan wss://gridhall.lan"),
+        ("evil.example 'unsafe-inline'", "'self'"),
+        ("a;script-src *", "'self'"),
+        (None, "'self'"),
+    ],
+)
 def test_the_policy_names_only_a_well_formed_host(host: str | None, connect: str) -> None:
     assert f"connect-src {connect};" in csp(host)
     assert "script-src 'self';" in csp(host)
@@ -92,21 +97,37 @@ async def test_an_unchanged_file_revalidates_with_304(server: GameServer) -> Non
     assert status == 200 and body
 
 
-@pytest.mark.parametrize("path", [
-    "/nope.js", "/js/", "/js", "/vendor/refresh.py", "/vendor/vendor.json",
-    "/client/web/index.html", "/JS/main.js",
-])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/nope.js",
+        "/js/",
+        "/js",
+        "/vendor/refresh.py",
+        "/vendor/vendor.json",
+        "/client/web/index.html",
+        "/JS/main.js",
+    ],
+)
 async def test_unknown_paths_are_404(server: GameServer, path: str) -> None:
     status, headers, body = await get(server, path)
     assert (status, body) == (404, b"not found\n")
     assert headers["content-type"].startswith("text/plain")
 
 
-@pytest.mark.parametrize("path", [
-    "/../pyproject.toml", "/js/../../server/app.py", "/js/../index.html",
-    "/%2e%2e/pyproject.toml", "/js/..%2fmain.js", "//etc/passwd", "/./index.html",
-    "/vendor/../../../../../../etc/passwd",
-])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/../pyproject.toml",
+        "/js/../../server/app.py",
+        "/js/../index.html",
+        "/%2e%2e/pyproject.toml",
+        "/js/..%2fmain.js",
+        "//etc/passwd",
+        "/./index.html",
+        "/vendor/../../../../../../etc/passwd",
+    ],
+)
 async def test_traversal_is_refused(server: GameServer, path: str) -> None:
     status, _, body = await get(server, path)
     assert status == 404 and body == b"not found\n"
@@ -126,7 +147,8 @@ async def test_healthz_still_answers(server: GameServer) -> None:
 
 def servable(path: Path) -> bool:
     return not path.name.startswith((".", "_")) and any(
-        path.name.endswith(suffix) for suffix in CONTENT_TYPES)
+        path.name.endswith(suffix) for suffix in CONTENT_TYPES
+    )
 
 
 def test_every_client_file_is_packaged_and_served() -> None:
@@ -144,7 +166,8 @@ def test_every_client_file_is_packaged_and_served() -> None:
 
 
 async def test_games_json_serves_every_description_with_the_page_headers(
-        server: GameServer) -> None:
+    server: GameServer,
+) -> None:
     """The browser reads the games' descriptions from the server, never from its own copy."""
     from gridhall.protocol import games
 
@@ -173,17 +196,22 @@ def test_vendored_files_match_their_pins() -> None:
         assert hashlib.sha256(body).hexdigest() == pkg["sha256"], pkg["name"]
         assert pkg["integrity"].startswith("sha512-") and pkg["version"]
         licence = (WEB / "vendor" / pkg["license_as"]).read_text("utf-8")
-        assert ("Copyright" in licence and "copies" in licence) \
-            or licence.startswith("Mozilla Public License, version 2.0")
+        assert ("Copyright" in licence and "copies" in licence) or licence.startswith(
+            "Mozilla Public License, version 2.0"
+        )
     assert names == {"@msgpack/msgpack", "qrcode-generator", "axe-core"}
 
 
-def test_the_server_prints_the_browser_link(capsys: pytest.CaptureFixture[str],
-                                            monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_server_prints_the_browser_link(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(cli, "lan_addresses", lambda: ["192.0.2.7"])
-    server = SimpleNamespace(port=8765, config=SimpleNamespace(name="hall", db="/tmp/g.db", host="0.0.0.0"),
-                             hub=SimpleNamespace(lobby=SimpleNamespace(rooms={})),
-                             admin=SimpleNamespace(token="t" * 32))
+    server = SimpleNamespace(
+        port=8765,
+        config=SimpleNamespace(name="hall", db="/tmp/g.db", host="0.0.0.0"),
+        hub=SimpleNamespace(lobby=SimpleNamespace(rooms={})),
+        admin=SimpleNamespace(token="t" * 32),
+    )
     cli.announce(server)  # type: ignore[arg-type]
     out = capsys.readouterr().out
     assert "http://192.0.2.7:8765/" in out

@@ -11,8 +11,12 @@ from gridhall.protocol import delta
 
 def gomoku_view(n: int) -> dict[str, object]:
     moves = [[i % 15, i // 15] for i in range(n)]
-    return {"size": 15, "moves": moves, "next": "black" if n % 2 == 0 else "white",
-            "last": moves[-1] if moves else None}
+    return {
+        "size": 15,
+        "moves": moves,
+        "next": "black" if n % 2 == 0 else "white",
+        "last": moves[-1] if moves else None,
+    }
 
 
 def test_a_gomoku_move_is_one_appended_pair_and_the_small_fields_whole() -> None:
@@ -60,16 +64,20 @@ def test_unchanged_and_vanished_fields() -> None:
     assert delta.apply(old, whole, patches) == new  # "pending" is gone
 
 
-@pytest.mark.parametrize("view, patches", [
-    ({"moves": [[0, 0]] * 20}, {"moves": {"at": 19, "append": [[1, 1]]}}),
-    ({"moves": "not a list"}, {"moves": {"at": 0, "append": []}}),
-    ({}, {"moves": {}}),
-    ({"rows": ["###"] * 20}, {"rows": {"rows": [[20, 0, "1"]]}}),
-    ({"rows": ["###"] * 20}, {"rows": {"rows": [[0, 2, "12"]]}}),
-    ({"rows": ["###"] * 20}, {"rows": {"rows": [[0, "a", "1"]]}}),
-])
-def test_a_delta_that_does_not_fit_the_view_is_refused(view: dict[str, object],
-                                                       patches: dict[str, object]) -> None:
+@pytest.mark.parametrize(
+    "view, patches",
+    [
+        ({"moves": [[0, 0]] * 20}, {"moves": {"at": 19, "append": [[1, 1]]}}),
+        ({"moves": "not a list"}, {"moves": {"at": 0, "append": []}}),
+        ({}, {"moves": {}}),
+        ({"rows": ["###"] * 20}, {"rows": {"rows": [[20, 0, "1"]]}}),
+        ({"rows": ["###"] * 20}, {"rows": {"rows": [[0, 2, "12"]]}}),
+        ({"rows": ["###"] * 20}, {"rows": {"rows": [[0, "a", "1"]]}}),
+    ],
+)
+def test_a_delta_that_does_not_fit_the_view_is_refused(
+    view: dict[str, object], patches: dict[str, object]
+) -> None:
     with pytest.raises(delta.DeltaError):
         delta.apply(view, {}, patches)
 
@@ -78,12 +86,14 @@ def test_random_edits_fold_back_to_the_new_view() -> None:
     rng = random.Random(7)
     for _ in range(200):
         width, height = rng.randint(1, 40), rng.randint(16, 40)
-        old = {"rows": ["".join(rng.choice("#F0") for _ in range(width)) for _ in range(height)],
-               "list": [rng.randint(0, 9) for _ in range(rng.randint(0, 30))]}
+        old = {
+            "rows": ["".join(rng.choice("#F0") for _ in range(width)) for _ in range(height)],
+            "list": [rng.randint(0, 9) for _ in range(rng.randint(0, 30))],
+        }
         rows = list(old["rows"])
         for _ in range(rng.randint(0, 6)):
             y, x = rng.randrange(height), rng.randrange(width)
-            rows[y] = rows[y][:x] + rng.choice("#F?12") + rows[y][x + 1:]
+            rows[y] = rows[y][:x] + rng.choice("#F?12") + rows[y][x + 1 :]
         grown = old["list"] + [rng.randint(0, 9) for _ in range(rng.randint(0, 3))]
         new = {"rows": rows, "list": grown if rng.random() < 0.7 else grown[::-1]}
         parts = delta.diff(old, new)

@@ -9,8 +9,8 @@ import pytest
 
 from gridhall.protocol.delta import apply
 from gridhall.protocol.replay import Replay
-from gridhall.server.io import replays
 from gridhall.server.games.gomoku.game import GomokuGame
+from gridhall.server.io import replays
 
 MOVES = [(x, y) for y in range(0, 15, 3) for x in range(15)][:40]
 
@@ -56,14 +56,16 @@ def test_pages_are_added_as_they_come_and_a_later_page_starts_alone() -> None:
     first = replays.page("gomoku", rec, 0, limit=15)
     second = replays.page("gomoku", rec, 15, limit=30)
     expected = folded(first.start, first.steps + second.steps)
-    model = Replay.from_answer({"start": first.start, "steps": first.steps,
-                                "total": first.total}, every=4)
+    model = Replay.from_answer(
+        {"start": first.start, "steps": first.steps, "total": first.total}, every=4
+    )
     assert not model.complete and model.end() == expected[15]
     model.extend(second.steps)
     assert model.complete and model.end() == expected[40]
     assert model.jump(3) == expected[3]
-    later = Replay.from_answer({"start": second.start, "steps": second.steps, "first": 15,
-                                "total": second.total})
+    later = Replay.from_answer(
+        {"start": second.start, "steps": second.steps, "first": 15, "total": second.total}
+    )
     assert later.position == 15 and later.view() == expected[15]
     assert later.jump(0) == expected[15] and later.end() == expected[40]
 

@@ -11,8 +11,8 @@ from typing import Any
 from gridhall.client.messages import Request, RoomEvent
 from gridhall.client.room import RoomCopy
 from gridhall.client.tk.geometry import Geometry
-from gridhall.client.views.common import Message
 from gridhall.client.views.base import BoardInputs, Button, board_inputs
+from gridhall.client.views.common import Message
 from gridhall.protocol.i18n import _
 
 FONT_FAMILY = "DejaVu Sans"
@@ -128,10 +128,17 @@ class BoardCanvas(tk.Canvas):
         """A centred line over the board (waiting, countdown …)."""
         w, h = self.winfo_width(), self.winfo_height()
         size = max(12, min(w, h) // 18)
-        self.create_rectangle(0, h / 2 - size, w, h / 2 + size, fill="#000000", stipple="gray50",
-                              outline="", tags="message")  # fmt: skip
-        self.create_text(w / 2, h / 2, text=text, fill=color, font=font(size * 0.9),
-                         tags="message")  # fmt: skip
+        self.create_rectangle(
+            0,
+            h / 2 - size,
+            w,
+            h / 2 + size,
+            fill="#000000",
+            stipple="gray50",
+            outline="",
+            tags="message",
+        )
+        self.create_text(w / 2, h / 2, text=text, fill=color, font=font(size * 0.9), tags="message")
 
 
 class UnknownCanvas(BoardCanvas):

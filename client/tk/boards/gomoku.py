@@ -11,8 +11,8 @@ from gridhall.client.messages import Request
 from gridhall.client.room import RoomCopy
 from gridhall.client.tk.boards.base import BoardCanvas, IntentSink, font
 from gridhall.client.tk.geometry import Geometry
-from gridhall.client.views.gomoku import GomokuBoard, GomokuView, star_points
 from gridhall.client.views.base import Button
+from gridhall.client.views.gomoku import GomokuBoard, GomokuView, star_points
 from gridhall.protocol.cells import column_name, row_name
 
 WOOD = "#dcb35c"
@@ -65,13 +65,15 @@ class GomokuCanvas(BoardCanvas):
         c = g.cell
         (x0, y0), (x1, y1) = g.center(0, 0), g.center(n - 1, n - 1)
         pad = c * 0.95
-        self.create_rectangle(x0 - pad + 3, y0 - pad + 4, x1 + pad + 3, y1 + pad + 4,
-                              fill="#221b14", outline="")  # fmt: skip
+        self.create_rectangle(
+            x0 - pad + 3, y0 - pad + 4, x1 + pad + 3, y1 + pad + 4, fill="#221b14", outline=""
+        )
         self.create_rectangle(x0 - pad, y0 - pad, x1 + pad, y1 + pad, fill=WOOD, outline="")
         inset = max(2.0, c * 0.1)
         self._grain(x0 - pad + inset, y0 - pad, x1 + pad - inset, y1 + pad)
-        self.create_rectangle(x0 - pad, y0 - pad, x1 + pad, y1 + pad, outline=WOOD_EDGE,
-                              width=max(2, c * 0.06))  # fmt: skip
+        self.create_rectangle(
+            x0 - pad, y0 - pad, x1 + pad, y1 + pad, outline=WOOD_EDGE, width=max(2, c * 0.06)
+        )
         thin = max(1, round(c / 28))
         for i in range(n):
             edge = thin * 2 if i in (0, n - 1) else thin
@@ -99,15 +101,17 @@ class GomokuCanvas(BoardCanvas):
         if board.last is not None:
             px, py = g.center(*board.last)
             m = c * 0.12
-            self.create_rectangle(px - m, py - m, px + m, py + m, fill=LAST_MARK, outline="",
-                                  tags="last")  # fmt: skip
+            self.create_rectangle(
+                px - m, py - m, px + m, py + m, fill=LAST_MARK, outline="", tags="last"
+            )
         state = self.room.state if self.room else None
         line = self.game.winning_line(state) if state else []
         if len(line) >= 2:
             pts = sorted(line)
             (ax, ay), (bx, by) = g.center(*pts[0]), g.center(*pts[-1])
-            self.create_line(ax, ay, bx, by, fill=WIN_LINE, width=max(3, c * 0.08),
-                             capstyle=tk.ROUND, tags="win")  # fmt: skip
+            self.create_line(
+                ax, ay, bx, by, fill=WIN_LINE, width=max(3, c * 0.08), capstyle=tk.ROUND, tags="win"
+            )
         self._draw_hover()
 
     def _grain(self, left: float, top: float, right: float, bottom: float) -> None:
@@ -121,8 +125,13 @@ class GomokuCanvas(BoardCanvas):
             for j in range(13):
                 x = left + (right - left) * j / 12
                 pts += [x, base + amp * math.sin(j * 0.9 + k * 2.3)]
-            self.create_line(*pts, smooth=True, width=max(1.0, step * 0.35),
-                             fill=GRAIN[k % len(GRAIN)], tags="grain")  # fmt: skip
+            self.create_line(
+                *pts,
+                smooth=True,
+                width=max(1.0, step * 0.35),
+                fill=GRAIN[k % len(GRAIN)],
+                tags="grain",
+            )
 
     def stone(self, g: Geometry, x: int, y: int, color: str, preview: bool = False) -> None:
         """A stone with a soft shadow and a highlight, so it reads as round."""
@@ -131,22 +140,46 @@ class GomokuCanvas(BoardCanvas):
         tag = "hover" if preview else "stone"
         black = color == "black"
         if preview:
-            self.create_oval(px - r, py - r, px + r, py + r, fill="#111111" if black else "#fafafa",
-                             outline="", stipple="gray50", tags=tag)  # fmt: skip
+            self.create_oval(
+                px - r,
+                py - r,
+                px + r,
+                py + r,
+                fill="#111111" if black else "#fafafa",
+                outline="",
+                stipple="gray50",
+                tags=tag,
+            )
             return
         s = g.cell * 0.07
-        self.create_oval(px - r + s, py - r + s, px + r + s, py + r + s, fill=SHADOW, outline="",
-                         tags=tag)  # fmt: skip
-        self.create_oval(px - r, py - r, px + r, py + r, fill="#141414" if black else "#dcd8cc",
-                         outline="#000000" if black else "#9a9486", width=1, tags=tag)  # fmt: skip
+        self.create_oval(
+            px - r + s, py - r + s, px + r + s, py + r + s, fill=SHADOW, outline="", tags=tag
+        )
+        self.create_oval(
+            px - r,
+            py - r,
+            px + r,
+            py + r,
+            fill="#141414" if black else "#dcd8cc",
+            outline="#000000" if black else "#9a9486",
+            width=1,
+            tags=tag,
+        )
         if not black:  # a lit face inside a shaded rim
             f = r * 0.86
             fx, fy = px - r * 0.08, py - r * 0.08
             self.create_oval(fx - f, fy - f, fx + f, fy + f, fill="#f6f4ee", outline="", tags=tag)
         h = r * (0.32 if black else 0.36)
         hx, hy = px - r * 0.35, py - r * 0.35
-        self.create_oval(hx - h, hy - h, hx + h, hy + h, fill="#4a4a4a" if black else "#ffffff",
-                         outline="", tags=tag)  # fmt: skip
+        self.create_oval(
+            hx - h,
+            hy - h,
+            hx + h,
+            hy + h,
+            fill="#4a4a4a" if black else "#ffffff",
+            outline="",
+            tags=tag,
+        )
 
     # ---- hover preview ----------------------------------------------------------------
     def _motion(self, event: tk.Event) -> None:

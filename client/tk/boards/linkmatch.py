@@ -12,8 +12,8 @@ from gridhall.client.messages import Request, RoomEvent
 from gridhall.client.room import RoomCopy
 from gridhall.client.tk.boards.base import BoardCanvas, Font, IntentSink, font
 from gridhall.client.tk.geometry import Geometry
-from gridhall.client.views.linkmatch import LinkBoard, LinkMatchView, LinkSelection, kind_look
 from gridhall.client.views.base import Button
+from gridhall.client.views.linkmatch import LinkBoard, LinkMatchView, LinkSelection, kind_look
 from gridhall.protocol.i18n import _
 
 FELT = "#1f4a45"
@@ -25,9 +25,19 @@ HINT = "#ffc107"
 HINT_FILL = "#fff1b8"
 PATH = "#19c23c"
 INK = (
-    "#c62828", "#2e7d32", "#1565c0", "#6a1b9a", "#ef6c00", "#00838f",
-    "#ad1457", "#5d4037", "#212121", "#9e7c00", "#546e7a", "#7cb342",
-)  # fmt: skip
+    "#c62828",
+    "#2e7d32",
+    "#1565c0",
+    "#6a1b9a",
+    "#ef6c00",
+    "#00838f",
+    "#ad1457",
+    "#5d4037",
+    "#212121",
+    "#9e7c00",
+    "#546e7a",
+    "#7cb342",
+)
 """Glyph colours dark enough to read on ivory; with the glyph they tell kinds apart."""
 PATH_MS = 700
 
@@ -110,19 +120,33 @@ class LinkCanvas(BoardCanvas):
         if self.selection.selected is not None:
             x0, y0, x1, y1 = self._face(g, *self.selection.selected)
             w = max(3.0, c * 0.09)
-            self.create_rectangle(x0 - w / 2, y0 - w / 2, x1 + w / 2, y1 + w / 2,
-                                  outline=SELECT, width=w, tags="selected")  # fmt: skip
+            self.create_rectangle(
+                x0 - w / 2,
+                y0 - w / 2,
+                x1 + w / 2,
+                y1 + w / 2,
+                outline=SELECT,
+                width=w,
+                tags="selected",
+            )
         if self.path:
             pts = [coord for p in self.path for coord in g.center(*p)]
-            self.create_line(*pts, fill=PATH, width=max(3.0, c * 0.12), capstyle=tk.ROUND,
-                             joinstyle=tk.ROUND, tags="path")  # fmt: skip
+            self.create_line(
+                *pts,
+                fill=PATH,
+                width=max(3.0, c * 0.12),
+                capstyle=tk.ROUND,
+                joinstyle=tk.ROUND,
+                tags="path",
+            )
         if state.status == "waiting":
             self.message(_("Waiting for the room's host to press Start"))
         elif state.status == "playing" and "rows" not in state.view:
             self.message(_("Watching the race: each racer's board is private"))
         elif board.starts_in:
-            self.message(_("Starting in {seconds}…", seconds=int(board.starts_in + 0.99)),
-                         color="#ffe066")
+            self.message(
+                _("Starting in {seconds}…", seconds=int(board.starts_in + 0.99)), color="#ffe066"
+            )
 
     def _face(self, g: Geometry, x: int, y: int) -> tuple[float, float, float, float]:
         """The tile's front face (the cell minus a gap and the tile's side)."""
@@ -130,16 +154,35 @@ class LinkCanvas(BoardCanvas):
         gap, side = g.cell * 0.04, g.cell * 0.08
         return x0 + gap, y0 + gap, x1 - gap - side, y1 - gap - side
 
-    def _tile(self, g: Geometry, x: int, y: int, kind: int, glyph_font: Font,
-              hinted: bool) -> None:  # fmt: skip
+    def _tile(self, g: Geometry, x: int, y: int, kind: int, glyph_font: Font, hinted: bool) -> None:
         fx0, fy0, fx1, fy1 = self._face(g, x, y)
         side = g.cell * 0.08
         tag = f"tile-{x}-{y}"
-        self.create_rectangle(fx0 + side, fy0 + side, fx1 + side, fy1 + side, fill=TILE_SIDE,
-                              outline=TILE_EDGE, tags=tag)  # fmt: skip
-        self.create_rectangle(fx0, fy0, fx1, fy1, fill=HINT_FILL if hinted else TILE,
-                              outline=HINT if hinted else TILE_EDGE,
-                              width=max(3.0, g.cell * 0.08) if hinted else 1, tags=tag)  # fmt: skip
+        self.create_rectangle(
+            fx0 + side,
+            fy0 + side,
+            fx1 + side,
+            fy1 + side,
+            fill=TILE_SIDE,
+            outline=TILE_EDGE,
+            tags=tag,
+        )
+        self.create_rectangle(
+            fx0,
+            fy0,
+            fx1,
+            fy1,
+            fill=HINT_FILL if hinted else TILE,
+            outline=HINT if hinted else TILE_EDGE,
+            width=max(3.0, g.cell * 0.08) if hinted else 1,
+            tags=tag,
+        )
         look = kind_look(kind)
-        self.create_text((fx0 + fx1) / 2, (fy0 + fy1) / 2, text=look.glyph,
-                         fill=INK[(kind - 1) % len(INK)], font=glyph_font, tags=tag)  # fmt: skip
+        self.create_text(
+            (fx0 + fx1) / 2,
+            (fy0 + fy1) / 2,
+            text=look.glyph,
+            fill=INK[(kind - 1) % len(INK)],
+            font=glyph_font,
+            tags=tag,
+        )

@@ -49,8 +49,11 @@ class MinesCanvas(BoardCanvas):
         ~120,000 canvas items: drawing them all takes Tk about a second."""
         drawn, g = self._drawn, self.fit()
         board = self.board()
-        if drawn is None or g != self.geom or (drawn.width, drawn.height) != (
-                board.width, board.height):  # fmt: skip
+        if (
+            drawn is None
+            or g != self.geom
+            or (drawn.width, drawn.height) != (board.width, board.height)
+        ):
             self._drawn = None
             super().redraw()
             return
@@ -81,12 +84,20 @@ class MinesCanvas(BoardCanvas):
         label_font = font(c * 0.36, bold=False)
         for x in range(board.width):
             px, _ = g.center(x, 0)
-            self.create_text(px, y0 - b - c * 0.3, text=column_name(x), fill=LABEL,
-                             font=label_font, tags="label")  # fmt: skip
+            self.create_text(
+                px, y0 - b - c * 0.3, text=column_name(x), fill=LABEL, font=label_font, tags="label"
+            )
         for y in range(board.height):
             _, py = g.center(0, y)
-            self.create_text(x0 - b - c * 0.15, py, text=row_name(y), fill=LABEL,
-                             font=label_font, anchor="e", tags="label")  # fmt: skip
+            self.create_text(
+                x0 - b - c * 0.15,
+                py,
+                text=row_name(y),
+                fill=LABEL,
+                font=label_font,
+                anchor="e",
+                tags="label",
+            )
         number_font = font(c * 0.62)
         for y in range(board.height):
             for x in range(board.width):
@@ -102,14 +113,27 @@ class MinesCanvas(BoardCanvas):
             if board.char(hx, hy) in "#?":
                 bx0, by0, bx1, by1 = g.box(hx, hy)
                 w = max(2.0, c * 0.1)
-                self.create_rectangle(bx0 + w / 2, by0 + w / 2, bx1 - w / 2, by1 - w / 2,
-                                      outline=HINT_SAFE if safe else HINT_RISKY, width=w,
-                                      tags="hint")  # fmt: skip
+                self.create_rectangle(
+                    bx0 + w / 2,
+                    by0 + w / 2,
+                    bx1 - w / 2,
+                    by1 - w / 2,
+                    outline=HINT_SAFE if safe else HINT_RISKY,
+                    width=w,
+                    tags="hint",
+                )
         for (mx, my), color in board.marks.items():
             if 0 <= mx < board.width and 0 <= my < board.height:
                 bx0, by0, bx1, by1 = g.box(mx, my)
-                self.create_rectangle(bx0 + 1, by0 + 1, bx1 - 1, by1 - 1, outline=color,
-                                      width=max(2.0, c * 0.07), tags="others")  # fmt: skip
+                self.create_rectangle(
+                    bx0 + 1,
+                    by0 + 1,
+                    bx1 - 1,
+                    by1 - 1,
+                    outline=color,
+                    width=max(2.0, c * 0.07),
+                    tags="others",
+                )
 
     def _cell(self, g: Geometry, board: MinesBoard, x: int, y: int, number_font: Font) -> None:
         ch = board.char(x, y)
@@ -121,42 +145,113 @@ class MinesCanvas(BoardCanvas):
             if ch == "F":
                 self._flag(x0, y0, c, tag)
             elif ch == "?":
-                self.create_text((x0 + x1) / 2, (y0 + y1) / 2, text="?", fill="#000000",
-                                 font=number_font, tags=tag)  # fmt: skip
+                self.create_text(
+                    (x0 + x1) / 2,
+                    (y0 + y1) / 2,
+                    text="?",
+                    fill="#000000",
+                    font=number_font,
+                    tags=tag,
+                )
             return
         fill = EXPLODED if ch == "X" else OPEN
         self.create_rectangle(x0, y0, x1, y1, fill=fill, outline=OPEN_LINE, width=1, tags=tag)
         if ch in NUMBER_COLORS:
-            self.create_text((x0 + x1) / 2, (y0 + y1) / 2 + 1, text=ch, fill=NUMBER_COLORS[ch],
-                             font=number_font, tags=tag)  # fmt: skip
+            self.create_text(
+                (x0 + x1) / 2,
+                (y0 + y1) / 2 + 1,
+                text=ch,
+                fill=NUMBER_COLORS[ch],
+                font=number_font,
+                tags=tag,
+            )
         elif ch in "*XW":
             self._mine(x0, y0, c, tag)
             if ch == "W":
                 m = c * 0.16
-                for ax, ay, bx, by in ((x0 + m, y0 + m, x1 - m, y1 - m),
-                                       (x1 - m, y0 + m, x0 + m, y1 - m)):  # fmt: skip
-                    self.create_line(ax, ay, bx, by, fill="#e00000", width=max(2.0, c * 0.1),
-                                     tags=tag)  # fmt: skip
+                for ax, ay, bx, by in (
+                    (x0 + m, y0 + m, x1 - m, y1 - m),
+                    (x1 - m, y0 + m, x0 + m, y1 - m),
+                ):
+                    self.create_line(
+                        ax, ay, bx, by, fill="#e00000", width=max(2.0, c * 0.1), tags=tag
+                    )
 
-    def _bevel(self, x0: float, y0: float, x1: float, y1: float, b: float, *, raised: bool,
-               fill: str, tag: str = "") -> None:  # fmt: skip
+    def _bevel(
+        self,
+        x0: float,
+        y0: float,
+        x1: float,
+        y1: float,
+        b: float,
+        *,
+        raised: bool,
+        fill: str,
+        tag: str = "",
+    ) -> None:
         """A Windows-3 style 3-D edge: light top-left and dark bottom-right (or swapped)."""
         top, bottom = (LIGHT, DARK) if raised else (DARK, LIGHT)
         self.create_rectangle(x0, y0, x1, y1, fill=fill, outline="", tags=tag)
-        self.create_polygon(x0, y0, x1, y0, x1 - b, y0 + b, x0 + b, y0 + b, x0 + b, y1 - b,
-                            x0, y1, fill=top, outline="", tags=tag)  # fmt: skip
-        self.create_polygon(x1, y1, x0, y1, x0 + b, y1 - b, x1 - b, y1 - b, x1 - b, y0 + b,
-                            x1, y0, fill=bottom, outline="", tags=tag)  # fmt: skip
+        self.create_polygon(
+            x0,
+            y0,
+            x1,
+            y0,
+            x1 - b,
+            y0 + b,
+            x0 + b,
+            y0 + b,
+            x0 + b,
+            y1 - b,
+            x0,
+            y1,
+            fill=top,
+            outline="",
+            tags=tag,
+        )
+        self.create_polygon(
+            x1,
+            y1,
+            x0,
+            y1,
+            x0 + b,
+            y1 - b,
+            x1 - b,
+            y1 - b,
+            x1 - b,
+            y0 + b,
+            x1,
+            y0,
+            fill=bottom,
+            outline="",
+            tags=tag,
+        )
 
     def _flag(self, x0: float, y0: float, c: float, tag: str) -> None:
         """Red pennant on a black pole and foot."""
         px = x0 + c * 0.56
         w = max(1.5, c * 0.07)
-        self.create_polygon(px, y0 + c * 0.2, px, y0 + c * 0.5, x0 + c * 0.24, y0 + c * 0.35,
-                            fill="#e00000", outline="", tags=tag)  # fmt: skip
+        self.create_polygon(
+            px,
+            y0 + c * 0.2,
+            px,
+            y0 + c * 0.5,
+            x0 + c * 0.24,
+            y0 + c * 0.35,
+            fill="#e00000",
+            outline="",
+            tags=tag,
+        )
         self.create_line(px, y0 + c * 0.2, px, y0 + c * 0.72, fill="#000000", width=w, tags=tag)
-        self.create_rectangle(x0 + c * 0.3, y0 + c * 0.68, x0 + c * 0.74, y0 + c * 0.78,
-                              fill="#000000", outline="", tags=tag)  # fmt: skip
+        self.create_rectangle(
+            x0 + c * 0.3,
+            y0 + c * 0.68,
+            x0 + c * 0.74,
+            y0 + c * 0.78,
+            fill="#000000",
+            outline="",
+            tags=tag,
+        )
 
     def _mine(self, x0: float, y0: float, c: float, tag: str) -> None:
         """A black sea mine with spikes and a white glint."""
@@ -170,5 +265,12 @@ class MinesCanvas(BoardCanvas):
         self.create_line(cx - d, cy + d, cx + d, cy - d, fill="#000000", width=w, tags=tag)
         self.create_oval(cx - r, cy - r, cx + r, cy + r, fill="#000000", outline="", tags=tag)
         g = c * 0.07
-        self.create_rectangle(cx - r * 0.55, cy - r * 0.55, cx - r * 0.55 + 2 * g,
-                              cy - r * 0.55 + 2 * g, fill="#ffffff", outline="", tags=tag)  # fmt: skip
+        self.create_rectangle(
+            cx - r * 0.55,
+            cy - r * 0.55,
+            cx - r * 0.55 + 2 * g,
+            cy - r * 0.55 + 2 * g,
+            fill="#ffffff",
+            outline="",
+            tags=tag,
+        )

@@ -92,8 +92,9 @@ class GomokuReplay(GomokuCanvas):
         if len(frame.line) >= 2:
             pts = sorted(frame.line)
             (ax, ay), (bx, by) = g.center(*pts[0]), g.center(*pts[-1])
-            self.create_line(ax, ay, bx, by, fill=MARKED, width=max(3, c * 0.06),
-                             capstyle=tk.ROUND, tags="win")  # fmt: skip
+            self.create_line(
+                ax, ay, bx, by, fill=MARKED, width=max(3, c * 0.06), capstyle=tk.ROUND, tags="win"
+            )
         number_font = font(c * 0.38)
         for (x, y), n in frame.numbers.items():
             color = frame.board.stones.get((x, y))
@@ -101,23 +102,34 @@ class GomokuReplay(GomokuCanvas):
                 continue
             px, py = g.center(x, y)
             ink = "#f0f0f0" if color == "black" else "#141414"
-            self.create_text(px, py, text=str(n), font=number_font,
-                             fill=LAST if (x, y) == frame.board.last else ink,
-                             tags=("number", f"number-{n}"))  # fmt: skip
+            self.create_text(
+                px,
+                py,
+                text=str(n),
+                font=number_font,
+                fill=LAST if (x, y) == frame.board.last else ink,
+                tags=("number", f"number-{n}"),
+            )
         if frame.marked and frame.board.last is not None:
             px, py = g.center(*frame.board.last)
             r = c * 0.52
-            self.create_oval(px - r, py - r, px + r, py + r, outline=MARKED,
-                             width=max(2, c * 0.08), tags="marked")  # fmt: skip
+            self.create_oval(
+                px - r,
+                py - r,
+                px + r,
+                py + r,
+                outline=MARKED,
+                width=max(2, c * 0.08),
+                tags="marked",
+            )
         if frame.best is not None:
             px, py = g.center(*frame.best)
             r = c * 0.3
-            self.create_oval(px - r, py - r, px + r, py + r, outline=BEST,
-                             width=max(2, c * 0.1), tags="best")  # fmt: skip
-            self.create_line(px - r, py, px + r, py, fill=BEST, width=max(1, c * 0.05),
-                             tags="best")  # fmt: skip
-            self.create_line(px, py - r, px, py + r, fill=BEST, width=max(1, c * 0.05),
-                             tags="best")  # fmt: skip
+            self.create_oval(
+                px - r, py - r, px + r, py + r, outline=BEST, width=max(2, c * 0.1), tags="best"
+            )
+            self.create_line(px - r, py, px + r, py, fill=BEST, width=max(1, c * 0.05), tags="best")
+            self.create_line(px, py - r, px, py + r, fill=BEST, width=max(1, c * 0.05), tags="best")
 
 
 class MinesReplay(MinesCanvas):
@@ -131,8 +143,11 @@ class MinesReplay(MinesCanvas):
 
     def show_frame(self, player: ReplayPlayer) -> None:
         frame = mines_frame(player)
-        self.frame = MinesFrame(frame.board, {pt: tk_color(c) for pt, c in frame.owners.items()},
-                                {pt: tk_color(c) for pt, c in frame.hits.items()})  # fmt: skip
+        self.frame = MinesFrame(
+            frame.board,
+            {pt: tk_color(c) for pt, c in frame.owners.items()},
+            {pt: tk_color(c) for pt, c in frame.hits.items()},
+        )
         self.room = frame_room(player, player.view())
         self.redraw()
 
@@ -148,8 +163,11 @@ class MinesReplay(MinesCanvas):
         if self.winfo_width() <= 1:
             return  # not laid out yet: its <Configure> draws it, once, at its size
         drawn = self._drawn
-        if drawn is not None and self.frame is not None and _changed_cells(
-                drawn, self.frame.board) > REPAINT_OVER:  # fmt: skip
+        if (
+            drawn is not None
+            and self.frame is not None
+            and _changed_cells(drawn, self.frame.board) > REPAINT_OVER
+        ):
             self._drawn = None
         super().redraw()
 
@@ -173,24 +191,35 @@ class MinesReplay(MinesCanvas):
             if (x, y) in self._owned or not (0 <= x < board.width and 0 <= y < board.height):
                 continue
             bx0, by0, bx1, by1 = g.box(x, y)
-            item = self.create_rectangle(bx0 + w / 2, by0 + w / 2, bx1 - w / 2, by1 - w / 2,
-                                         outline=color, width=w, tags="owner")  # fmt: skip
+            item = self.create_rectangle(
+                bx0 + w / 2,
+                by0 + w / 2,
+                bx1 - w / 2,
+                by1 - w / 2,
+                outline=color,
+                width=w,
+                tags="owner",
+            )
             self._owned[(x, y)] = (color, item)
         self.tag_raise("owner")
         self.delete("hit")
         for (x, y), color in (frame.hits if frame is not None else {}).items():
             px, py = g.center(x, y)
             r = c * 0.5
-            self.create_oval(px - r, py - r, px + r, py + r, outline=color,
-                             width=max(3.0, c * 0.14), tags="hit")  # fmt: skip
+            self.create_oval(
+                px - r, py - r, px + r, py + r, outline=color, width=max(3.0, c * 0.14), tags="hit"
+            )
 
 
 def _changed_cells(old: MinesBoard, new: MinesBoard) -> int:
     """How many cells differ between two frames of the same field."""
     if (old.width, old.height) != (new.width, new.height):
         return old.width * old.height
-    return sum(sum(a != b for a, b in zip(r, q, strict=False))
-               for r, q in zip(old.rows, new.rows, strict=False) if r != q)  # fmt: skip
+    return sum(
+        sum(a != b for a, b in zip(r, q, strict=False))
+        for r, q in zip(old.rows, new.rows, strict=False)
+        if r != q
+    )
 
 
 class RacerReplay(LinkCanvas):
@@ -272,8 +301,10 @@ ReplayBoard = GomokuReplay | MinesReplay | LinkReplay | OtherReplay
 def replay_board(master: tk.Misc, game: str, **kw: Any) -> ReplayBoard:
     """The board that draws a replay of ``game``."""
     boards: dict[str, type[ReplayBoard]] = {
-        "gomoku": GomokuReplay, "minesweeper": MinesReplay, "linkmatch": LinkReplay,
-    }  # fmt: skip
+        "gomoku": GomokuReplay,
+        "minesweeper": MinesReplay,
+        "linkmatch": LinkReplay,
+    }
     return boards.get(game, OtherReplay)(master, **kw)
 
 

@@ -23,8 +23,8 @@ from textual.widget import Widget
 from gridhall.client.messages import Request, RoomEvent
 from gridhall.client.plain import plain
 from gridhall.client.room import RoomCopy
-from gridhall.client.views.base import BoardInputs, Button, board_inputs
 from gridhall.client.tui.text import translate_bindings
+from gridhall.client.views.base import BoardInputs, Button, board_inputs
 from gridhall.client.views.common import Look
 from gridhall.protocol.i18n import N_, _
 
@@ -179,5 +179,8 @@ class UnknownBoard(Board):
 
     def render(self) -> Text:
         game = self.room.state.game if self.room and self.room.state else _("this game")
-        return Text(_("This client cannot show {game} yet.", game=plain(game)) + "\n"
-                    + _("Chat works; update gridhall to play."))
+        return Text(
+            _("This client cannot show {game} yet.", game=plain(game))
+            + "\n"
+            + _("Chat works; update gridhall to play.")
+        )

@@ -14,11 +14,13 @@ from gridhall.client.views.gomoku import GomokuView
 from gridhall.protocol.cells import column_name, row_name
 from gridhall.protocol.i18n import N_
 
+
 class GomokuWidget(Board):
     """A wooden board with lettered columns, numbered rows and the last stone marked."""
 
     KEYS_HELP: ClassVar[list[tuple[str, str]]] = [
-        (N_("enter  space  left click"), N_("place a stone"))]
+        (N_("enter  space  left click"), N_("place a stone"))
+    ]
     game = GomokuView()
 
     def grid_size(self) -> tuple[int, int]:

@@ -17,6 +17,7 @@ from gridhall.client.views.base import Button
 from gridhall.client.views.linkmatch import LinkMatchView, LinkSelection
 from gridhall.protocol.i18n import N_
 
+
 class LinkWidget(Board):
     """Tiles three columns wide on a ring of empty cells the link path may use."""
 
@@ -73,8 +74,9 @@ class LinkWidget(Board):
         text = Text(no_wrap=True)
         for y in range(-1, board.height + 1):
             for x in range(-1, board.width + 1):
-                look = board.look(x, y, selected=self.selection.selected, cursor=cursor,
-                                  show_path=show_path)  # fmt: skip
+                look = board.look(
+                    x, y, selected=self.selection.selected, cursor=cursor, show_path=show_path
+                )
                 text.append(look.glyph, styled(look))
             if y < board.height:
                 text.append("\n")

@@ -16,6 +16,7 @@ from gridhall.client.views.minesweeper import MinesweeperView
 from gridhall.protocol.cells import column_name, row_name
 from gridhall.protocol.i18n import N_
 
+
 class MinesWidget(Board):
     """Hidden cells shaded, numbers in classic colours, others' last clicks underlined."""
 

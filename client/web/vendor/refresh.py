@@ -58,8 +58,9 @@ SOFTWARE.
 
 def npm(*args: str, cwd: Path | None = None) -> Any:
     """Run an npm command that prints JSON, and parse it."""
-    out = subprocess.run(["npm", *args, "--json"], cwd=cwd, check=True, capture_output=True,
-                         text=True).stdout
+    out = subprocess.run(
+        ["npm", *args, "--json"], cwd=cwd, check=True, capture_output=True, text=True
+    ).stdout
     return json.loads(out)
 
 
@@ -102,8 +103,9 @@ def header_licence(body: bytes, name: str) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--latest", action="store_true",
-                        help="move every pin to the newest release first")
+    parser.add_argument(
+        "--latest", action="store_true", help="move every pin to the newest release first"
+    )
     args = parser.parse_args(argv)
     manifest = json.loads(MANIFEST.read_text("utf-8"))
     for pkg in manifest["packages"]:
@@ -114,8 +116,11 @@ def main(argv: list[str] | None = None) -> int:
             pkg["version"], pkg["integrity"] = version, integrity
         tar = fetch(pkg["name"], pkg["version"], pkg["integrity"])
         body = member(tar, pkg["file"])
-        licence = (member(tar, pkg["license_file"]).decode("utf-8") if pkg["license_file"]
-                   else header_licence(body, pkg["name"]))
+        licence = (
+            member(tar, pkg["license_file"]).decode("utf-8")
+            if pkg["license_file"]
+            else header_licence(body, pkg["name"])
+        )
         (HERE / pkg["save_as"]).write_bytes(body)
         (HERE / pkg["license_as"]).write_text(licence, "utf-8")
         pkg["sha256"] = hashlib.sha256(body).hexdigest()

@@ -18,7 +18,20 @@ from .room import CHAT_HISTORY, Room, RoomHost
 from .snapshot import Snapshot, game_seed
 
 __all__ = [
-    "BUSY_RETRY", "CHAT_HISTORY", "EVERYONE", "RECENT_BYTES", "RECENT_EVENTS", "EventLog",
-    "JobSlot", "Lifecycle", "LifecycleError", "Pending", "Phase", "Room", "RoomHost",
-    "Snapshot", "Step", "game_seed",
+    "BUSY_RETRY",
+    "CHAT_HISTORY",
+    "EVERYONE",
+    "RECENT_BYTES",
+    "RECENT_EVENTS",
+    "EventLog",
+    "JobSlot",
+    "Lifecycle",
+    "LifecycleError",
+    "Pending",
+    "Phase",
+    "Room",
+    "RoomHost",
+    "Snapshot",
+    "Step",
+    "game_seed",
 ]

@@ -68,8 +68,13 @@ class EventLog:
             self.remember(seq, {EVERYONE: (kept,)}, len(kept[1]))
         return seq
 
-    def broadcast_views(self, out: Outbox, groups: dict[str | None, list[Identity]],
-                        make: Callable[[int, str | None], Any], deltas: bool = False) -> int:
+    def broadcast_views(
+        self,
+        out: Outbox,
+        groups: dict[str | None, list[Identity]],
+        make: Callable[[int, str | None], Any],
+        deltas: bool = False,
+    ) -> int:
         """Emit one event (one ``seq``) whose ``view`` depends on the viewer: ``make`` is
         called once per group (``None``: everyone who shares the one public view), so a
         view is built and encoded once however many get it. With ``deltas``, members who
@@ -139,8 +144,7 @@ class EventLog:
         no delta is ever folded into a view it was not made from."""
         key = EVERYONE if viewer is None else viewer
         base = self.views.get(key)
-        if base is not None and any(type(v) is list and base.get(k) != v
-                                    for k, v in view.items()):
+        if base is not None and any(type(v) is list and base.get(k) != v for k, v in view.items()):
             del self.views[key]
 
 

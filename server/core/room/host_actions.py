@@ -27,23 +27,29 @@ if TYPE_CHECKING:
 log = logging.getLogger("gridhall.room")
 
 
-def host_action(room: Room, out: Outbox, ident: Identity, msg: p.Host, now: float,
-                kick_address: Callable[[Identity], str],
-                new_computer: Callable[[str], Identity]) -> None:
+def host_action(
+    room: Room,
+    out: Outbox,
+    ident: Identity,
+    msg: p.Host,
+    now: float,
+    kick_address: Callable[[Identity], str],
+    new_computer: Callable[[str], Identity],
+) -> None:
     """One ``host`` request; ProtocolError to refuse, changing nothing.
     ``kick_address``: the address a kick also keeps out ("" for none);
     ``new_computer``: a computer player of that level to seat (the hub makes it)."""
     if ident.id != room.mod.host:
-        raise ProtocolError(ErrorCode.NOT_THE_HOST, "Only the room's host can do that.",
-                            msg.id)
+        raise ProtocolError(ErrorCode.NOT_THE_HOST, "Only the room's host can do that.", msg.id)
     action = msg.action
     if action in ("lock", "unlock"):
         _lock(room, out, ident, action == "lock", msg.id)
     elif action == "computer":
         _computer(room, out, ident, msg.level, now, msg.id, new_computer)
     elif action == "unmute":
-        if msg.player is None or (msg.player not in room.mod.muted
-                                  and room.member(msg.player) is None):
+        if msg.player is None or (
+            msg.player not in room.mod.muted and room.member(msg.player) is None
+        ):
             raise _no_target(msg)
         if msg.player not in room.mod.muted:
             raise ProtocolError(ErrorCode.BAD_MESSAGE, "That member is not muted.", msg.id)
@@ -51,8 +57,9 @@ def host_action(room: Room, out: Outbox, ident: Identity, msg: p.Host, now: floa
     else:
         target = _target(room, ident, msg)
         if action == "kick":
-            _kick(room, out, ident, target, msg.minutes or p.KICK_MINUTES, now, msg.id,
-                  kick_address)
+            _kick(
+                room, out, ident, target, msg.minutes or p.KICK_MINUTES, now, msg.id, kick_address
+            )
         elif action == "mute":
             _mute(room, out, ident, target, msg.minutes, now, msg.id)
         else:
@@ -61,10 +68,12 @@ def host_action(room: Room, out: Outbox, ident: Identity, msg: p.Host, now: floa
 
 def _no_target(msg: p.Host) -> ProtocolError:
     if msg.player is None:
-        return ProtocolError(ErrorCode.BAD_MESSAGE, f"The host action {msg.action!r} "
-                             "needs a 'player'.", msg.id)
-    return ProtocolError(ErrorCode.BAD_MESSAGE, f"Player {msg.player!r} is not in this "
-                         "room.", msg.id)
+        return ProtocolError(
+            ErrorCode.BAD_MESSAGE, f"The host action {msg.action!r} needs a 'player'.", msg.id
+        )
+    return ProtocolError(
+        ErrorCode.BAD_MESSAGE, f"Player {msg.player!r} is not in this room.", msg.id
+    )
 
 
 def _target(room: Room, host: Identity, msg: p.Host) -> Identity:
@@ -73,41 +82,72 @@ def _target(room: Room, host: Identity, msg: p.Host) -> Identity:
     if target is None:
         raise _no_target(msg)
     if target is host:
-        raise ProtocolError(ErrorCode.BAD_MESSAGE, "The host cannot do that to themselves.",
-                            msg.id)
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, "The host cannot do that to themselves.", msg.id)
     if target.bot and msg.action != "kick":
-        raise ProtocolError(ErrorCode.BAD_MESSAGE, "A computer player cannot be muted or "
-                            "host the room.", msg.id)
+        raise ProtocolError(
+            ErrorCode.BAD_MESSAGE, "A computer player cannot be muted or host the room.", msg.id
+        )
     return target
 
 
-def _host_event(room: Room, out: Outbox, by: Identity | None, action: str,
-                target: Identity | None = None, **fields: Any) -> None:
+def _host_event(
+    room: Room,
+    out: Outbox,
+    by: Identity | None,
+    action: str,
+    target: Identity | None = None,
+    **fields: Any,
+) -> None:
     pid = fields.pop("player", None) if target is None else target.id
-    room.broadcast(out, lambda s: p.HostEvent(
-        room=room.code, seq=s, action=action, by=None if by is None else by.id,
-        player=pid, name=None if target is None else target.name, **fields))
-    log.info("room %s: host %s: %s %s", room.code, "server" if by is None else by.name,
-             action, "" if target is None and pid is None else pid,
-             extra={"room": room.code, "player": None if by is None else by.id,
-                    "target": pid})
+    room.broadcast(
+        out,
+        lambda s: p.HostEvent(
+            room=room.code,
+            seq=s,
+            action=action,
+            by=None if by is None else by.id,
+            player=pid,
+            name=None if target is None else target.name,
+            **fields,
+        ),
+    )
+    log.info(
+        "room %s: host %s: %s %s",
+        room.code,
+        "server" if by is None else by.name,
+        action,
+        "" if target is None and pid is None else pid,
+        extra={"room": room.code, "player": None if by is None else by.id, "target": pid},
+    )
 
 
 def _lock(room: Room, out: Outbox, host: Identity, lock: bool, re: int | None) -> None:
     if room.mod.locked == lock:
-        raise ProtocolError(ErrorCode.BAD_MESSAGE, "The room is already "
-                            f"{'locked' if lock else 'unlocked'}.", re)
+        raise ProtocolError(
+            ErrorCode.BAD_MESSAGE, f"The room is already {'locked' if lock else 'unlocked'}.", re
+        )
     room.mod.locked = lock
     _host_event(room, out, host, "lock" if lock else "unlock")
 
 
-def _kick(room: Room, out: Outbox, host: Identity, target: Identity, minutes: int, now: float,
-          re: int | None, kick_address: Callable[[Identity], str]) -> None:
+def _kick(
+    room: Room,
+    out: Outbox,
+    host: Identity,
+    target: Identity,
+    minutes: int,
+    now: float,
+    re: int | None,
+    kick_address: Callable[[Identity], str],
+) -> None:
     """Remove ``target`` for ``minutes`` (a computer: its seat, between games)."""
     if target.bot:
         if room.status == "playing":
-            raise ProtocolError(ErrorCode.GAME_IN_PROGRESS, "A computer player can be "
-                                "removed between games only.", re)
+            raise ProtocolError(
+                ErrorCode.GAME_IN_PROGRESS,
+                "A computer player can be removed between games only.",
+                re,
+            )
         _host_event(room, out, host, "kick", target)
         room.options = {k: v for k, v in room.options.items() if k != "ai"}
         room.leave(out, target, now, kicked=0.0)
@@ -118,8 +158,15 @@ def _kick(room: Room, out: Outbox, host: Identity, target: Identity, minutes: in
     room.leave(out, target, now, kicked=until)
 
 
-def _mute(room: Room, out: Outbox, host: Identity, target: Identity, minutes: int | None,
-          now: float, re: int | None) -> None:
+def _mute(
+    room: Room,
+    out: Outbox,
+    host: Identity,
+    target: Identity,
+    minutes: int | None,
+    now: float,
+    re: int | None,
+) -> None:
     until = None if minutes is None else now + minutes * 60.0
     room.mod.muted[target.id] = until
     _host_event(room, out, host, "mute", target, minutes=minutes, until=until)
@@ -145,30 +192,38 @@ def pass_host(room: Room, out: Outbox) -> None:
         _host_event(room, out, None, "hand-over", new)
 
 
-def _computer(room: Room, out: Outbox, host: Identity, level: str | None, now: float,
-              re: int | None, new_computer: Callable[[str], Identity]) -> None:
+def _computer(
+    room: Room,
+    out: Outbox,
+    host: Identity,
+    level: str | None,
+    now: float,
+    re: int | None,
+    new_computer: Callable[[str], Identity],
+) -> None:
     """Between games: give the room's computer player ``level``, or seat one."""
     if level is None:
-        raise ProtocolError(ErrorCode.BAD_MESSAGE, "The host action 'computer' needs a "
-                            "'level'.", re)
+        raise ProtocolError(
+            ErrorCode.BAD_MESSAGE, "The host action 'computer' needs a 'level'.", re
+        )
     if room.spec.computer is None:
-        raise ProtocolError(ErrorCode.BAD_MESSAGE, f"{room.spec.name} has no computer "
-                            "opponent.", re)
+        raise ProtocolError(
+            ErrorCode.BAD_MESSAGE, f"{room.spec.name} has no computer opponent.", re
+        )
     if room.status == "playing":
-        raise ProtocolError(ErrorCode.GAME_IN_PROGRESS, "The computer player can be "
-                            "changed between games only.", re)
+        raise ProtocolError(
+            ErrorCode.GAME_IN_PROGRESS, "The computer player can be changed between games only.", re
+        )
     room.options = {**room.options, "ai": level}
     bot = next((s for s in room.seated if s.bot), None)
     if bot is not None:
         bot.bot = level
-        bot.name = unique_name(computer_name(level),
-                               [m.name for m in room.members if m is not bot])
+        bot.name = unique_name(computer_name(level), [m.name for m in room.members if m is not bot])
         _host_event(room, out, host, "computer", bot, level=level)
         room.broadcast_state(out)
         return
     if room.free_seat() is None:
-        raise ProtocolError(ErrorCode.ROOM_FULL, "Every seat is taken; remove a player "
-                            "first.", re)
+        raise ProtocolError(ErrorCode.ROOM_FULL, "Every seat is taken; remove a player first.", re)
     bot = new_computer(level)
     _host_event(room, out, host, "computer", None, player=bot.id, level=level)
     room.seat_computer(out, bot, now)

@@ -64,8 +64,12 @@ class JobSlot:
     def busy(self, re: int | None = None) -> ProtocolError:
         """The refusal for a request that needs a job while the room's job is out."""
         what = self.pending.what if self.pending is not None else "something"
-        return ProtocolError(ErrorCode.SERVER_BUSY, f"This room is still working out {what}; "
-                             "try again in a moment.", re, retry_after=BUSY_RETRY)
+        return ProtocolError(
+            ErrorCode.SERVER_BUSY,
+            f"This room is still working out {what}; try again in a moment.",
+            re,
+            retry_after=BUSY_RETRY,
+        )
 
     def launch(self, out: Outbox, job: Job | None, pending: Pending) -> None:
         """Make ``job`` the room's one job in flight, or refuse with ``server-busy``.

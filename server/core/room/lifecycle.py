@@ -108,8 +108,9 @@ class Lifecycle:
         try:
             new = TRANSITIONS[self.phase][step]
         except KeyError:
-            raise LifecycleError(f"a room cannot take {step.value!r} while "
-                                 f"{self.phase.value}") from None
+            raise LifecycleError(
+                f"a room cannot take {step.value!r} while {self.phase.value}"
+            ) from None
         self._enter(new)
         return new
 
@@ -122,8 +123,7 @@ class Lifecycle:
 
     def restore(self, has_game: bool, game_over: bool) -> None:
         """Take the phase a restored room's game implies (a snapshot keeps no phase)."""
-        self._enter(Phase.WAITING if not has_game else Phase.OVER if game_over
-                    else Phase.PLAYING)
+        self._enter(Phase.WAITING if not has_game else Phase.OVER if game_over else Phase.PLAYING)
 
     def _enter(self, phase: Phase) -> None:
         if self.phase is not Phase.CLOSED:
@@ -133,8 +133,11 @@ class Lifecycle:
             self._last_open = _status(phase)
 
 
-_STATUS: dict[Phase, Status] = {Phase.WAITING: "waiting", Phase.PLAYING: "playing",
-                                Phase.OVER: "over"}
+_STATUS: dict[Phase, Status] = {
+    Phase.WAITING: "waiting",
+    Phase.PLAYING: "playing",
+    Phase.OVER: "over",
+}
 
 
 def _status(phase: Phase) -> Status:

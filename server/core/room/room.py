@@ -72,15 +72,34 @@ class RoomHost(Protocol):
     def password_tried(self, room: Room, ident: Identity, ok: bool, now: float) -> None: ...
 
 
-__all__ = ["BUSY_RETRY", "CHAT_HISTORY", "Pending", "Room", "RoomHost", "game_seed", "hash_password"]
+__all__ = [
+    "BUSY_RETRY",
+    "CHAT_HISTORY",
+    "Pending",
+    "Room",
+    "RoomHost",
+    "game_seed",
+    "hash_password",
+]
 
 
 class Room:
     """One room; see the module docstring. ``seed`` is secret (boards derive from it)."""
 
-    def __init__(self, host: RoomHost, code: str, spec: GameSpec, options: JSON,
-                 creator: str, private: bool, password: bytes | None, salt: bytes,
-                 seed: int, grace_seconds: float, address: str = "") -> None:
+    def __init__(
+        self,
+        host: RoomHost,
+        code: str,
+        spec: GameSpec,
+        options: JSON,
+        creator: str,
+        private: bool,
+        password: bytes | None,
+        salt: bytes,
+        seed: int,
+        grace_seconds: float,
+        address: str = "",
+    ) -> None:
         self.host = host
         self.code = code
         self.spec = spec
@@ -183,11 +202,18 @@ class Room:
 
     def summary(self) -> JSON:
         """The lobby's line for this room."""
-        return {"room": self.code, "game": self.spec.name, "options": self.options,
-                "players": [s.name for s in self.seated], "spectators": len(self.spectators),
-                "status": self.status, "private": self.private,
-                "seats": len(self.seats), "locked": self.mod.locked,
-                "host": next((m.name for m in self.members if m.id == self.mod.host), None)}
+        return {
+            "room": self.code,
+            "game": self.spec.name,
+            "options": self.options,
+            "players": [s.name for s in self.seated],
+            "spectators": len(self.spectators),
+            "status": self.status,
+            "private": self.private,
+            "seats": len(self.seats),
+            "locked": self.mod.locked,
+            "host": next((m.name for m in self.members if m.id == self.mod.host), None),
+        }
 
     @property
     def password_hash(self) -> bytes | None:
@@ -220,13 +246,15 @@ class Room:
         return min(times) if times else None
 
     # -- sending --------------------------------------------------------------
-    def broadcast(self, out: Outbox, make: Callable[[int], Any],
-                  exclude: Identity | None = None) -> int:
+    def broadcast(
+        self, out: Outbox, make: Callable[[int], Any], exclude: Identity | None = None
+    ) -> int:
         """Emit one event (same ``seq`` for all) identical for every recipient."""
         return self.events.broadcast(out, self.member_ids(exclude), make)
 
-    def broadcast_views(self, out: Outbox, make: Callable[[int, str | None], Any],
-                        deltas: bool = False) -> int:
+    def broadcast_views(
+        self, out: Outbox, make: Callable[[int, str | None], Any], deltas: bool = False
+    ) -> int:
         """Emit one event with a ``view`` that depends on what the recipient may see
         (one ``seq``); see :meth:`EventLog.broadcast_views`."""
         return self.events.broadcast_views(out, self._view_groups(), make, deltas)
@@ -265,22 +293,32 @@ class Room:
         self.events.snapshot_taken(viewer, state.view)
         return state
 
-    def snapshot(self, viewer: str | None, seq: int | None = None,
-                 re: int | None = None) -> p.State:
+    def snapshot(
+        self, viewer: str | None, seq: int | None = None, re: int | None = None
+    ) -> p.State:
         game = self.game
         return p.State(
-            room=self.code, seq=self.seq if seq is None else seq, game=self.spec.name,
-            options=self.options, status=self.status,
+            room=self.code,
+            seq=self.seq if seq is None else seq,
+            game=self.spec.name,
+            options=self.options,
+            status=self.status,
             players=[self._player_entry(n, s) for n, s in enumerate(self.seats) if s is not None],
             spectators=[s.name for s in self.spectators],
             spectator_ids=[s.id for s in self.spectators],
             view=game.view(viewer) if game is not None else {},
             turn=game.turn() if game is not None else None,
             result=game.result if game is not None else None,
-            chat=list(self.chat), creator=self.creator, round=self.round_no,
-            private=self.private, pending_again=list(self.again) if self.again else None,
-            re=re, host=self.mod.host, locked=self.mod.locked,
-            muted=[m.id for m in self.members if m.id in self.mod.muted])
+            chat=list(self.chat),
+            creator=self.creator,
+            round=self.round_no,
+            private=self.private,
+            pending_again=list(self.again) if self.again else None,
+            re=re,
+            host=self.mod.host,
+            locked=self.mod.locked,
+            muted=[m.id for m in self.members if m.id in self.mod.muted],
+        )
 
     @staticmethod
     def _player_entry(seat: int, s: Identity) -> JSON:
@@ -296,8 +334,9 @@ class Room:
         self.tick(out, now)
         out.send([ident.id], self._snapshot_for(ident, re))
 
-    def sync(self, out: Outbox, ident: Identity, since: int | None, now: float,
-             re: int | None = None) -> None:
+    def sync(
+        self, out: Outbox, ident: Identity, since: int | None, now: float, re: int | None = None
+    ) -> None:
         """Bring one member up to date: the events after ``since`` when they are still
         kept, else (or without ``since``) a ``state``."""
         self.tick(out, now)
@@ -312,36 +351,46 @@ class Room:
         self.broadcast_views(out, lambda seq, viewer: self.snapshot(viewer, seq=seq))
 
     # -- joining and leaving --------------------------------------------------
-    def join(self, out: Outbox, ident: Identity, role: Role, password: str | None,
-             now: float, re: int | None, verified: bool = False) -> None:
+    def join(
+        self,
+        out: Outbox,
+        ident: Identity,
+        role: Role,
+        password: str | None,
+        now: float,
+        re: int | None,
+        verified: bool = False,
+    ) -> None:
         """Seat or admit ``ident``; raises ProtocolError to refuse (changing nothing).
         A password is checked by a job: the answer comes later (:meth:`work_done`).
         ``verified``: a journal replay, whose answer comes from the journal too."""
         if self.protected:
             if password is None and not verified:
-                raise ProtocolError(ErrorCode.WRONG_PASSWORD,
-                                    "This room is private; send its password.", re)
+                raise ProtocolError(
+                    ErrorCode.WRONG_PASSWORD, "This room is private; send its password.", re
+                )
             job = None if password is None else password_job(password, self._salt)
             self._launch(out, job, Pending("join", "a password", ident, re, role=role))
             return
         self.enter(out, ident, role, now, re)
 
-    def enter(self, out: Outbox, ident: Identity, role: Role, now: float,
-              re: int | None) -> None:
+    def enter(self, out: Outbox, ident: Identity, role: Role, now: float, re: int | None) -> None:
         """Seat or admit ``ident`` once any password is settled."""
         seat: int | None = None
         if role == "player":
             seat = self.free_seat()
             if seat is None:
-                raise ProtocolError(ErrorCode.ROOM_FULL, "Every seat is taken; join as a "
-                                    "spectator to watch.")
+                raise ProtocolError(
+                    ErrorCode.ROOM_FULL, "Every seat is taken; join as a spectator to watch."
+                )
             game = self.game
             if self.status == "playing" and game is not None:
                 if game.add_player(ident.id, now):
                     pass
                 elif self.spec.start == "full":
-                    raise ProtocolError(ErrorCode.ROOM_FULL, "The game is under way; join as "
-                                        "a spectator to watch.")
+                    raise ProtocolError(
+                        ErrorCode.ROOM_FULL, "The game is under way; join as a spectator to watch."
+                    )
                 else:
                     seat, role = None, "spectator"  # a race in progress: watch this one
         if role == "spectator":
@@ -352,14 +401,18 @@ class Room:
         """Refuse (``room-full``) one more spectator past the room's cap."""
         cap = self.max_spectators
         if cap is not None and len(self.spectators) >= cap:
-            raise ProtocolError(ErrorCode.ROOM_FULL, f"This room has {cap} spectators, as "
-                                "many as it admits; try again later.", re)
+            raise ProtocolError(
+                ErrorCode.ROOM_FULL,
+                f"This room has {cap} spectators, as many as it admits; try again later.",
+                re,
+            )
 
     def free_seat(self) -> int | None:
         return next((n for n, s in enumerate(self.seats) if s is None), None)
 
-    def _admit(self, out: Outbox, ident: Identity, role: Role, seat: int | None, now: float,
-               re: int | None) -> None:
+    def _admit(
+        self, out: Outbox, ident: Identity, role: Role, seat: int | None, now: float, re: int | None
+    ) -> None:
         ident.room, ident.role = self, role
         ident.name = unique_name(ident.name, [m.name for m in self.members])
         self.mod.arrive(ident.id)
@@ -367,9 +420,17 @@ class Room:
             self.seats[seat] = ident
         else:
             self.spectators.append(ident)
-        joined = p.Joined(room=self.code, seq=0, role=role, seat=seat, player=ident.id,
-                          name=ident.name, connected=ident.online, color=ident.color,
-                          bot=ident.bot)
+        joined = p.Joined(
+            room=self.code,
+            seq=0,
+            role=role,
+            seat=seat,
+            player=ident.id,
+            name=ident.name,
+            connected=ident.online,
+            color=ident.color,
+            bot=ident.bot,
+        )
         seq = self.broadcast(out, lambda s: evolve(joined, seq=s), exclude=ident)
         out.send([ident.id], evolve(joined, seq=seq, re=re))
         if self._maybe_start(out, now):
@@ -386,15 +447,26 @@ class Room:
         assert seat is not None, "a computer is seated only in a room with a free seat"
         self._admit(out, bot, "player", seat, now, None)
 
-    def leave(self, out: Outbox, ident: Identity, now: float, re: int | None = None,
-              reason: Termination = Termination.RESIGN, kicked: float | None = None) -> None:
+    def leave(
+        self,
+        out: Outbox,
+        ident: Identity,
+        now: float,
+        re: int | None = None,
+        reason: Termination = Termination.RESIGN,
+        kicked: float | None = None,
+    ) -> None:
         """Remove ``ident``; a seated player in a game in progress forfeits. ``kicked``:
         the host removed them (until then; 0 for a computer), which ``left`` says."""
         self.grace.pop(ident.id, None)
         self._abandon(out, ident)
         game = self.game
-        playing = game is not None and game.result is None and ident.id in game.players \
+        playing = (
+            game is not None
+            and game.result is None
+            and ident.id in game.players
             and self.seat_of(ident) is not None
+        )
         if playing:
             assert game is not None
             game.resign(ident.id, now, reason=reason)
@@ -409,11 +481,25 @@ class Room:
             self.again = None
         why = None if kicked is None else "kicked"
         until = kicked or None
-        seq = self.broadcast(out, lambda s: p.Left(room=self.code, seq=s, player=ident.id,
-                                                   name=ident.name, reason=why, until=until),
-                             exclude=ident)
-        out.send([ident.id], p.Left(room=self.code, seq=seq, player=ident.id, re=re,
-                                    name=ident.name, reason=why, until=until))
+        seq = self.broadcast(
+            out,
+            lambda s: p.Left(
+                room=self.code, seq=s, player=ident.id, name=ident.name, reason=why, until=until
+            ),
+            exclude=ident,
+        )
+        out.send(
+            [ident.id],
+            p.Left(
+                room=self.code,
+                seq=seq,
+                player=ident.id,
+                re=re,
+                name=ident.name,
+                reason=why,
+                until=until,
+            ),
+        )
         ident.room, ident.role = None, None
         self.mod.depart(ident.id)
         if playing and self.members:  # the game's views changed (who is still in it)
@@ -426,9 +512,14 @@ class Room:
         if not any(m.connected or m.id in self.grace for m in self.members):
             pending = self.pending
             if pending is not None and pending.kind == "join":  # a guess still being checked
-                self._tell(out, pending.ident, ProtocolError(
-                    ErrorCode.NO_SUCH_ROOM, "The room closed before your password was "
-                    "checked."), pending.re)
+                self._tell(
+                    out,
+                    pending.ident,
+                    ProtocolError(
+                        ErrorCode.NO_SUCH_ROOM, "The room closed before your password was checked."
+                    ),
+                    pending.re,
+                )
             self.close(now)
 
     def _drop_lonely_bots(self, now: float) -> None:
@@ -443,11 +534,20 @@ class Room:
         """``ident`` leaves while the room's job works for its request: answer that
         request now, since the job's answer will find nobody to tell."""
         pending = self.pending
-        if pending is not None and pending.ident is ident and pending.re is not None \
-                and pending.kind != "join":
-            self._tell(out, ident, ProtocolError(ErrorCode.NOT_IN_ROOM, "You left the room "
-                                                 f"before {pending.what} was ready."),
-                       pending.re)
+        if (
+            pending is not None
+            and pending.ident is ident
+            and pending.re is not None
+            and pending.kind != "join"
+        ):
+            self._tell(
+                out,
+                ident,
+                ProtocolError(
+                    ErrorCode.NOT_IN_ROOM, f"You left the room before {pending.what} was ready."
+                ),
+                pending.re,
+            )
             pending.re = None
 
     def close(self, now: float) -> None:
@@ -471,8 +571,9 @@ class Room:
         self.grace[ident.id] = now + self.grace_seconds
         self._announce_info(out, ident)
 
-    def resumed(self, out: Outbox, ident: Identity, now: float, re: int | None,
-                since: int | None = None) -> None:
+    def resumed(
+        self, out: Outbox, ident: Identity, now: float, re: int | None, since: int | None = None
+    ) -> None:
         """``ident`` said hello again with its token: back in its seat, with what it
         missed (as events after ``since`` when they are kept, else a ``state``)."""
         self.grace.pop(ident.id, None)
@@ -486,28 +587,43 @@ class Room:
         self._announce_info(out, ident)
         out.send([ident.id], self._snapshot_for(ident, re))
 
-    def _announce_info(self, out: Outbox, ident: Identity, previous: str | None = None
-                       ) -> None:
-        self.broadcast(out, lambda s: p.PlayerInfoEvent(room=self.code, seq=s, player=ident.id,
-                                                        name=ident.name, color=ident.color,
-                                                        connected=ident.online,
-                                                        previous=previous or ident.name))
+    def _announce_info(self, out: Outbox, ident: Identity, previous: str | None = None) -> None:
+        self.broadcast(
+            out,
+            lambda s: p.PlayerInfoEvent(
+                room=self.code,
+                seq=s,
+                player=ident.id,
+                name=ident.name,
+                color=ident.color,
+                connected=ident.online,
+                previous=previous or ident.name,
+            ),
+        )
 
     # -- talking --------------------------------------------------------------
     def say(self, out: Outbox, ident: Identity, text: str, now: float) -> None:
         line = {"from": ident.id, "name": ident.name, "text": text, "ts": now}
         self.chat.append(line)
         out.add(SaveChat(self.code, ident.id, ident.name, text, now))
-        self.broadcast(out, lambda s: p.ChatEvent(room=self.code, seq=s, sender=ident.id,
-                                                  name=ident.name, text=text, ts=now))
+        self.broadcast(
+            out,
+            lambda s: p.ChatEvent(
+                room=self.code, seq=s, sender=ident.id, name=ident.name, text=text, ts=now
+            ),
+        )
 
-    def update_info(self, out: Outbox, ident: Identity, name: str | None,
-                    color: str | None) -> None:
+    def update_info(
+        self, out: Outbox, ident: Identity, name: str | None, color: str | None
+    ) -> None:
         """A member renames or recolours itself; a name another member has is refused."""
-        if name is not None and any(name_key(m.name) == name_key(name)
-                                    for m in self.members if m is not ident):
-            raise ProtocolError(ErrorCode.BAD_MESSAGE, f"Someone in this room is already "
-                                f"called {name!r}; pick another name.")
+        if name is not None and any(
+            name_key(m.name) == name_key(name) for m in self.members if m is not ident
+        ):
+            raise ProtocolError(
+                ErrorCode.BAD_MESSAGE,
+                f"Someone in this room is already called {name!r}; pick another name.",
+            )
         previous = ident.name
         if name is not None:
             ident.name = name
@@ -520,21 +636,33 @@ class Room:
         """The running game, if ``ident`` may act in it; ProtocolError otherwise.
         (The hub has let time-driven rules run just before.)"""
         if self.seat_of(ident) is None:
-            raise ProtocolError(ErrorCode.NOT_A_PLAYER, "Spectators can watch and chat, "
-                                "but only seated players can play.")
+            raise ProtocolError(
+                ErrorCode.NOT_A_PLAYER,
+                "Spectators can watch and chat, but only seated players can play.",
+            )
         game = self.game
         if game is None:
             raise ProtocolError(ErrorCode.NOT_PLAYING, "The game has not started yet.")
         if game.result is not None:
-            raise ProtocolError(ErrorCode.NOT_PLAYING, "The game is over; send play-again "
-                                "for a new one.")
+            raise ProtocolError(
+                ErrorCode.NOT_PLAYING, "The game is over; send play-again for a new one."
+            )
         if ident.id not in game.players:
-            raise ProtocolError(ErrorCode.NOT_A_PLAYER, "You joined after this game began; "
-                                "you can play the next one.")
+            raise ProtocolError(
+                ErrorCode.NOT_A_PLAYER,
+                "You joined after this game began; you can play the next one.",
+            )
         return game
 
-    def move(self, out: Outbox, ident: Identity, move: JSON, now: float,
-             re: int | None = None, prepared: Any = None) -> None:
+    def move(
+        self,
+        out: Outbox,
+        ident: Identity,
+        move: JSON,
+        now: float,
+        re: int | None = None,
+        prepared: Any = None,
+    ) -> None:
         """Apply a move; one that needs heavy work first becomes the room's job
         and is applied with its answer (``prepared``) in :meth:`work_done`."""
         game = self._player_game(ident)
@@ -544,8 +672,18 @@ class Room:
             job = move_work(game, ident.id, move, now)
             if job is not None:
                 what = {"hint": "a hint", "layout": "the mines", "shuffle": "a shuffle"}
-                self._launch(out, job, Pending("move", what.get(job.kind, "a move"), ident, re,
-                                               move=move, exclusive=job.exclusive))
+                self._launch(
+                    out,
+                    job,
+                    Pending(
+                        "move",
+                        what.get(job.kind, "a move"),
+                        ident,
+                        re,
+                        move=move,
+                        exclusive=job.exclusive,
+                    ),
+                )
                 return
         try:
             if prepared is None:
@@ -559,10 +697,18 @@ class Room:
             raise ProtocolError(exc.code, exc.message) from None
         self._settle()
         turn = game.turn()
-        self.broadcast_views(out, lambda seq, viewer: p.Moved(
-            room=self.code, seq=seq, by=ident.id,
-            move=game.visible_move(ident.id, played.move, viewer),
-            view=game.view(viewer), turn=turn), deltas=True)
+        self.broadcast_views(
+            out,
+            lambda seq, viewer: p.Moved(
+                room=self.code,
+                seq=seq,
+                by=ident.id,
+                move=game.visible_move(ident.id, played.move, viewer),
+                view=game.view(viewer),
+                turn=turn,
+            ),
+            deltas=True,
+        )
         for notice in played.notices:
             self._notice(out, notice)
         self._after_action(out, now)
@@ -577,8 +723,9 @@ class Room:
 
     def _notice(self, out: Outbox, notice: JSON) -> None:
         data = {k: v for k, v in notice.items() if k != "type"}
-        self.broadcast(out, lambda s: p.Notice(room=self.code, seq=s, event=str(notice["type"]),
-                                               data=data))
+        self.broadcast(
+            out, lambda s: p.Notice(room=self.code, seq=s, event=str(notice["type"]), data=data)
+        )
 
     def resign(self, out: Outbox, ident: Identity, now: float) -> None:
         game = self._player_game(ident)
@@ -589,8 +736,9 @@ class Room:
     def offer(self, out: Outbox, ident: Identity, kind: str, now: float) -> None:
         game = self._player_game(ident)
         self._game_call(lambda: game.request(ident.id, kind, now))
-        self.broadcast(out, lambda s: p.OfferEvent(room=self.code, seq=s, sender=ident.id,
-                                                   kind=kind))
+        self.broadcast(
+            out, lambda s: p.OfferEvent(room=self.code, seq=s, sender=ident.id, kind=kind)
+        )
         for other in self.seated:
             if other.bot and other is not ident:
                 self.answer(out, other, kind, ComputerPolicy.accepts(kind), now)
@@ -598,14 +746,17 @@ class Room:
     def answer(self, out: Outbox, ident: Identity, kind: str, accept: bool, now: float) -> None:
         game = self._player_game(ident)
         self._game_call(lambda: game.respond(ident.id, kind, accept, now))
-        self.broadcast(out, lambda s: p.AnswerEvent(room=self.code, seq=s, sender=ident.id,
-                                                    kind=kind, accept=accept))
+        self.broadcast(
+            out,
+            lambda s: p.AnswerEvent(
+                room=self.code, seq=s, sender=ident.id, kind=kind, accept=accept
+            ),
+        )
         if accept and game.result is None:
             self.broadcast_state(out)  # a take-back rewrites the board: send fresh snapshots
         self._after_action(out, now)
 
-    def start(self, out: Outbox, ident: Identity, now: float, re: int | None = None
-              ) -> None:
+    def start(self, out: Outbox, ident: Identity, now: float, re: int | None = None) -> None:
         """The host (at first the creator) starts a manually started game (Link-match)."""
         if ident.id != self.mod.host:
             raise ProtocolError(ErrorCode.NOT_A_PLAYER, "Only the room's host can start.")
@@ -623,8 +774,9 @@ class Room:
         self._new_game(out, now, ident, re)
 
     # -- computer players -----------------------------------------------------
-    def computer_move(self, out: Outbox, bot: Identity, request: JSON, move: JSON,
-                      now: float) -> None:
+    def computer_move(
+        self, out: Outbox, bot: Identity, request: JSON, move: JSON, now: float
+    ) -> None:
         """A computer player's answer to a :class:`Think`. Played only if the
         position is still the one it thought about; otherwise it thinks again."""
         if self.thinking.get(bot.id) != request:
@@ -632,8 +784,13 @@ class Room:
         del self.thinking[bot.id]
         game = self.game
         computer = self.spec.computer
-        if game is None or game.result is not None or computer is None \
-                or game.turn() != bot.id or self.seat_of(bot) is None:
+        if (
+            game is None
+            or game.result is not None
+            or computer is None
+            or game.turn() != bot.id
+            or self.seat_of(bot) is None
+        ):
             return
         if computer.request(game, bot.id) != request:
             self._ask_computers(out, game)  # a take-back changed the board: think again
@@ -641,8 +798,12 @@ class Room:
         try:
             self.move(out, bot, move, now)
         except ProtocolError as exc:
-            log.error("room %s: the computer's move was refused: %s", self.code, exc.message,
-                      extra={"room": self.code, "player": bot.id})
+            log.error(
+                "room %s: the computer's move was refused: %s",
+                self.code,
+                exc.message,
+                extra={"room": self.code, "player": bot.id},
+            )
 
     def _ask_computers(self, out: Outbox, game: Game) -> None:
         computer = self.spec.computer
@@ -663,12 +824,17 @@ class Room:
     def _launch(self, out: Outbox, job: Job | None, pending: Pending) -> None:
         self.jobs.launch(out, job, pending)
 
-    def _tell(self, out: Outbox, ident: Identity | None, exc: ProtocolError,
-              re: int | None) -> None:
+    def _tell(
+        self, out: Outbox, ident: Identity | None, exc: ProtocolError, re: int | None
+    ) -> None:
         """A refusal that comes after a job, to the one who asked."""
         if ident is not None:
-            out.send([ident.id], p.Error(code=exc.code.value, message=exc.message, re=re,
-                                         retry_after=exc.retry_after))
+            out.send(
+                [ident.id],
+                p.Error(
+                    code=exc.code.value, message=exc.message, re=re, retry_after=exc.retry_after
+                ),
+            )
 
     def work_done(self, out: Outbox, ticket: int, answer: JSON, now: float) -> None:
         """The answer to the room's job (``run_job``'s map): finish what waited on it."""
@@ -696,13 +862,18 @@ class Room:
             if not ident.connected or ident.room is self:
                 return  # gone, or already in (nothing to tell)
             if ident.room is not None:
-                self._tell(out, ident, ProtocolError(ErrorCode.ALREADY_IN_ROOM, "You joined "
-                           "another room meanwhile."), pending.re)
+                self._tell(
+                    out,
+                    ident,
+                    ProtocolError(ErrorCode.ALREADY_IN_ROOM, "You joined another room meanwhile."),
+                    pending.re,
+                )
                 return
             try:
                 if not ok:
-                    raise ProtocolError(ErrorCode.WRONG_PASSWORD,
-                                        "That password is wrong for this private room.")
+                    raise ProtocolError(
+                        ErrorCode.WRONG_PASSWORD, "That password is wrong for this private room."
+                    )
                 self.enter(out, ident, pending.role, now, pending.re)
             except ProtocolError as exc:
                 self._tell(out, ident, exc, pending.re)
@@ -717,14 +888,25 @@ class Room:
 
     def _work_failed(self, out: Outbox, pending: Pending, error: str, now: float) -> None:
         """The job had no answer: the server was too busy, or it ran out of time."""
-        log.log(logging.DEBUG if error == "busy" else logging.WARNING,
-                "room %s: job for %s failed (%s)", self.code, pending.what, error)
+        log.log(
+            logging.DEBUG if error == "busy" else logging.WARNING,
+            "room %s: job for %s failed (%s)",
+            self.code,
+            pending.what,
+            error,
+        )
         if error == "busy":
-            exc = ProtocolError(ErrorCode.SERVER_BUSY, "The server is busy working for other "
-                                "rooms; try again in a moment.", retry_after=1.0)
+            exc = ProtocolError(
+                ErrorCode.SERVER_BUSY,
+                "The server is busy working for other rooms; try again in a moment.",
+                retry_after=1.0,
+            )
         else:
-            exc = ProtocolError(ErrorCode.SERVER_BUSY, f"Working out {pending.what} took too "
-                                "long; try again, or choose a smaller board.", retry_after=1.0)
+            exc = ProtocolError(
+                ErrorCode.SERVER_BUSY,
+                f"Working out {pending.what} took too long; try again, or choose a smaller board.",
+                retry_after=1.0,
+            )
         asker = pending.ident
         if pending.kind == "join" or (asker is not None and asker.room is self):
             self._tell(out, asker, exc, pending.re)  # (one who left was answered then)
@@ -740,13 +922,15 @@ class Room:
             return False
         policy = self.spec.start
         ready = (policy == "immediate" and self.seated) or (
-            policy == "full" and len(self.seated) >= self.spec.min_players)
+            policy == "full" and len(self.seated) >= self.spec.min_players
+        )
         if ready:
             self._new_game(out, now)
         return bool(ready)
 
-    def _new_game(self, out: Outbox, now: float, ident: Identity | None = None,
-                  re: int | None = None) -> None:
+    def _new_game(
+        self, out: Outbox, now: float, ident: Identity | None = None, re: int | None = None
+    ) -> None:
         """Start the next game, or ask for its board first (a job) if the game
         needs one made; a busy room starts it once its job is answered. ``ident``
         and ``re``: the ``start`` that asked, told if the board cannot be made."""
@@ -773,24 +957,32 @@ class Room:
             self.game = self.spec.new_game(self.options, players, self.round_no, seed, now)
         else:
             self.game = cast(PreparedGames, self.spec).new_game(
-                self.options, players, self.round_no, seed, now, prepared=prepared)
+                self.options, players, self.round_no, seed, now, prepared=prepared
+            )
         self.life.process(Step.GAME_STARTED)
         self._settle()
         self.game_started_at = now
         self.over_announced = False
         self.thinking.clear()
-        log.info("room %s: %s round %d starts", self.code, self.spec.name, self.round_no + 1,
-                 extra={"room": self.code})
+        log.info(
+            "room %s: %s round %d starts",
+            self.code,
+            self.spec.name,
+            self.round_no + 1,
+            extra={"room": self.code},
+        )
         self.broadcast_state(out)
         self._after_action(out, now, announce=False)
 
     def play_again(self, out: Outbox, ident: Identity, now: float) -> None:
         if self.seat_of(ident) is None:
-            raise ProtocolError(ErrorCode.NOT_A_PLAYER, "Only seated players can ask for "
-                                "a new game.")
+            raise ProtocolError(
+                ErrorCode.NOT_A_PLAYER, "Only seated players can ask for a new game."
+            )
         if self.status != "over":
-            raise ProtocolError(ErrorCode.NOT_PLAYING, "You can ask for a new game once this "
-                                "one is over.")
+            raise ProtocolError(
+                ErrorCode.NOT_PLAYING, "You can ask for a new game once this one is over."
+            )
         self.again = [ident.id]
         self.broadcast(out, lambda s: p.PlayAgainEvent(room=self.code, seq=s, sender=ident.id))
         if ComputerPolicy.agrees_again:
@@ -799,36 +991,38 @@ class Room:
                     self.agree_again(out, bot, now)
         self._maybe_rematch(out, now)
 
-    def agree_again(self, out: Outbox, ident: Identity, now: float,
-                    re: int | None = None) -> None:
+    def agree_again(self, out: Outbox, ident: Identity, now: float, re: int | None = None) -> None:
         if self.seat_of(ident) is None:
             raise ProtocolError(ErrorCode.NOT_A_PLAYER, "Only seated players can agree.")
         if self.again is None:
-            raise ProtocolError(ErrorCode.NO_PENDING_REQUEST, "Nobody has asked for a new "
-                                "game; send play-again to ask.")
+            raise ProtocolError(
+                ErrorCode.NO_PENDING_REQUEST,
+                "Nobody has asked for a new game; send play-again to ask.",
+            )
         if ident.id in self.again:  # a second click: answered, and it changes nothing
             self._maybe_rematch(out, now, ident, re)  # unless the others have left
             if self.again is not None:
-                raise ProtocolError(ErrorCode.NO_PENDING_REQUEST, "You have already agreed; "
-                                    "waiting for the others.")
+                raise ProtocolError(
+                    ErrorCode.NO_PENDING_REQUEST, "You have already agreed; waiting for the others."
+                )
             return
         self.again.append(ident.id)
-        self.broadcast(out, lambda s: p.AgreeAgainEvent(room=self.code, seq=s,
-                                                        sender=ident.id))
+        self.broadcast(out, lambda s: p.AgreeAgainEvent(room=self.code, seq=s, sender=ident.id))
         self._maybe_rematch(out, now)
 
     def decline_again(self, out: Outbox, ident: Identity) -> None:
         if self.seat_of(ident) is None:
             raise ProtocolError(ErrorCode.NOT_A_PLAYER, "Only seated players can decline.")
         if self.again is None:
-            raise ProtocolError(ErrorCode.NO_PENDING_REQUEST, "There is no new-game request "
-                                "to decline.")
+            raise ProtocolError(
+                ErrorCode.NO_PENDING_REQUEST, "There is no new-game request to decline."
+            )
         self.again = None
-        self.broadcast(out, lambda s: p.DeclineAgainEvent(room=self.code, seq=s,
-                                                          sender=ident.id))
+        self.broadcast(out, lambda s: p.DeclineAgainEvent(room=self.code, seq=s, sender=ident.id))
 
-    def _maybe_rematch(self, out: Outbox, now: float, ident: Identity | None = None,
-                       re: int | None = None) -> None:
+    def _maybe_rematch(
+        self, out: Outbox, now: float, ident: Identity | None = None, re: int | None = None
+    ) -> None:
         """Start the next game once every seated player agreed (``ident`` and ``re``:
         the request that completed the agreement, told if the board cannot be made)."""
         if self.again is None or not all(s.id in self.again for s in self.seated):
@@ -861,23 +1055,40 @@ class Room:
         assert game.result is not None
         self.over_announced = True
         result = game.result
-        players = [{"player": s.id, "name": s.name, "seat": n, **({"bot": s.bot} if s.bot else {})}
-                   for n, s in enumerate(self.seats) if s is not None]
+        players = [
+            {"player": s.id, "name": s.name, "seat": n, **({"bot": s.bot} if s.bot else {})}
+            for n, s in enumerate(self.seats)
+            if s is not None
+        ]
         record = game.record()
         changes = self._rate(game, result, record)
         ratings = announced(changes) if changes else None
-        self.broadcast(out, lambda s: p.GameOver(room=self.code, seq=s, result=result,
-                                                 ratings=ratings))
-        out.add(SaveGame(self.code, self.spec.name, self.options, players, result,
-                         record, self.game_started_at, now, ratings=tuple(changes)))
+        self.broadcast(
+            out, lambda s: p.GameOver(room=self.code, seq=s, result=result, ratings=ratings)
+        )
+        out.add(
+            SaveGame(
+                self.code,
+                self.spec.name,
+                self.options,
+                players,
+                result,
+                record,
+                self.game_started_at,
+                now,
+                ratings=tuple(changes),
+            )
+        )
 
     def _rate(self, game: Game, result: JSON, record: JSON) -> list[Change]:
         """A rated room's rating changes for this game (none if it is not rated)."""
         if self.ratings is None or not self.options.get("rated"):
             return []
         seated = {s.id: s for s in self.seated}
-        seats = [Seat(pid, seated[pid].name, seated[pid].bot) if pid in seated
-                 else Seat(pid, "") for pid in game.players]
+        seats = [
+            Seat(pid, seated[pid].name, seated[pid].bot) if pid in seated else Seat(pid, "")
+            for pid in game.players
+        ]
         return self.ratings.rate(self.spec.name, seats, result, record)
 
     # -- durability -----------------------------------------------------------
@@ -916,8 +1127,12 @@ class Room:
                 ident = next((m for m in self.members if m.id == pid), None)
                 self.grace.pop(pid, None)
                 if ident is not None and not ident.connected:
-                    log.info("room %s: %s did not come back", self.code, ident.name,
-                             extra={"room": self.code, "player": ident.id})
+                    log.info(
+                        "room %s: %s did not come back",
+                        self.code,
+                        ident.name,
+                        extra={"room": self.code, "player": ident.id},
+                    )
                     self.leave(out, ident, now, reason=Termination.DISCONNECT)
         game = self.game
         if self.closed or game is None or game.result is not None:
@@ -931,9 +1146,15 @@ class Room:
         self._after_action(out, now)
 
     # -- the host's actions (host_actions.py; server/core/hosting.py keeps what they decided)
-    def host_action(self, out: Outbox, ident: Identity, msg: p.Host, now: float,
-                    kick_address: Callable[[Identity], str],
-                    new_computer: Callable[[str], Identity]) -> None:
+    def host_action(
+        self,
+        out: Outbox,
+        ident: Identity,
+        msg: p.Host,
+        now: float,
+        kick_address: Callable[[Identity], str],
+        new_computer: Callable[[str], Identity],
+    ) -> None:
         """One ``host`` request; ProtocolError to refuse, changing nothing.
         ``kick_address``: the address a kick also keeps out ("" for none);
         ``new_computer``: a computer player of that level to seat (the hub makes it)."""

@@ -68,13 +68,19 @@ def to_snapshot(room: Room, whole: bool = False) -> Snapshot:
         if whole:
             saved["state"] = game_state(room.spec, game)
     return {
-        "seq": room.seq, "chat": list(room.chat), "round": room.round_no,
-        "games_started": room.games_started, "again": room.again,
+        "seq": room.seq,
+        "chat": list(room.chat),
+        "round": room.round_no,
+        "games_started": room.games_started,
+        "again": room.again,
         "seats": [s.id if s is not None else None for s in room.seats],
-        "spectators": [s.id for s in room.spectators], "grace": dict(room.grace),
+        "spectators": [s.id for s in room.spectators],
+        "grace": dict(room.grace),
         "game": saved,
-        "over_announced": room.over_announced, "tickets": room.jobs.tickets,
-        "hosting": room.mod.to_json(), "options": room.options,
+        "over_announced": room.over_announced,
+        "tickets": room.jobs.tickets,
+        "hosting": room.mod.to_json(),
+        "options": room.options,
         "computers": {s.id: s.bot for s in room.seated if s.bot},
     }
 
@@ -117,8 +123,11 @@ def load_snapshot(room: Room, snap: Snapshot | JSON, member: Callable[[str], Ide
         if game.get("state") is not None:
             room.game = cast(SavedGames, room.spec).restore_game(game["state"])
         else:
-            room.game = room.spec.new_game(room.options, room.game_players, room.round_no,
-                                           game_seed(room.seed, room.games_started - 1),
-                                           room.game_started_at)
-    room.life.restore(room.game is not None,
-                      room.game is not None and room.game.result is not None)
+            room.game = room.spec.new_game(
+                room.options,
+                room.game_players,
+                room.round_no,
+                game_seed(room.seed, room.games_started - 1),
+                room.game_started_at,
+            )
+    room.life.restore(room.game is not None, room.game is not None and room.game.result is not None)

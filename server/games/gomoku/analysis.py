@@ -113,8 +113,11 @@ def notes(moves: list[Point], results: list[PlyResult]) -> list[dict[str, Any]]:
         if k >= len(results):
             break
         value, best, line = results[k]
-        note: dict[str, Any] = {"n": k + 1, "eval": value,
-                                "best": list(best) if best is not None else None}
+        note: dict[str, Any] = {
+            "n": k + 1,
+            "eval": value,
+            "best": list(best) if best is not None else None,
+        }
         if value >= WIN_EVAL and not _still_wins(k, results, by_fours=bool(line)):
             attacks = line[0::2] if line else []
             note["mark"] = "missed-vcf" if line and played not in attacks else "lost-win"

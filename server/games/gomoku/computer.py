@@ -14,8 +14,11 @@ class GomokuComputer:
 
     def request(self, game: Game, player: str) -> JSON:
         view = game.view(player)
-        request: JSON = {"moves": [list(m) for m in view["moves"]], "size": view["size"],
-                         "rule": view["rule"]}
+        request: JSON = {
+            "moves": [list(m) for m in view["moves"]],
+            "size": view["size"],
+            "rule": view["rule"],
+        }
         clock = view.get("clock")
         if clock is not None:  # what the mover has left (fixed while it thinks)
             request["time_left"] = clock["remaining"].get(player)

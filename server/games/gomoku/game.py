@@ -57,7 +57,8 @@ class GomokuGame:
         clock = options.get("clock")
         self.increment = float(clock["increment"]) if clock else 0.0
         self.remaining: dict[str, float] | None = (
-            {p: clock["minutes"] * 60.0 for p in players} if clock else None)
+            {p: clock["minutes"] * 60.0 for p in players} if clock else None
+        )
 
     # -- queries --------------------------------------------------------------
     def turn(self) -> str | None:
@@ -85,8 +86,12 @@ class GomokuGame:
         if self.pending is not None:
             view["pending"] = dict(self.pending)
         if self.remaining is not None:
-            view["clock"] = {"remaining": dict(self.remaining), "increment": self.increment,
-                             "running": self.turn(), "since": self.turn_started}
+            view["clock"] = {
+                "remaining": dict(self.remaining),
+                "increment": self.increment,
+                "running": self.turn(),
+                "since": self.turn_started,
+            }
         if self.result is not None and "line" in self.result:
             view["line"] = self.result["line"]
         return view
@@ -95,18 +100,29 @@ class GomokuGame:
         return move
 
     def record(self) -> JSON:
-        return {"options": self.options, "colors": self.colors, "log": self.log,
-                "log_omitted": self.log_omitted,
-                "moves": [[x, y] for x, y in self.board.moves]}
+        return {
+            "options": self.options,
+            "colors": self.colors,
+            "log": self.log,
+            "log_omitted": self.log_omitted,
+            "moves": [[x, y] for x, y in self.board.moves],
+        }
 
     def state(self) -> JSON:
         """Everything this game is, as plain data (:func:`from_state` makes it again)."""
-        return {"options": self.options, "players": list(self.players),
-                "order": list(self._order), "moves": [[x, y] for x, y in self.board.moves],
-                "result": self.result, "pending": self.pending,
-                "log": [list(e) for e in self.log], "log_omitted": self.log_omitted,
-                "started_at": self.started_at, "turn_started": self.turn_started,
-                "remaining": None if self.remaining is None else dict(self.remaining)}
+        return {
+            "options": self.options,
+            "players": list(self.players),
+            "order": list(self._order),
+            "moves": [[x, y] for x, y in self.board.moves],
+            "result": self.result,
+            "pending": self.pending,
+            "log": [list(e) for e in self.log],
+            "log_omitted": self.log_omitted,
+            "started_at": self.started_at,
+            "turn_started": self.turn_started,
+            "remaining": None if self.remaining is None else dict(self.remaining),
+        }
 
     def _note(self, *entry: Any) -> None:
         """Append to the log, within :data:`MAX_LOG`."""
@@ -132,15 +148,18 @@ class GomokuGame:
             raise GameError("not-your-turn", "Wait for your opponent's move.")
         size = self.board.size
         if not self.board.on_board(x, y):
-            raise GameError("illegal-move", f"That point is off the {size}×{size} board "
-                            f"({board_span(size, size)}).")
+            raise GameError(
+                "illegal-move",
+                f"That point is off the {size}×{size} board ({board_span(size, size)}).",
+            )
         if self.board.at(x, y):
             raise GameError("illegal-move", f"{cell_name(x, y)} already holds a stone.")
         if self.rule == "renju" and self.board.to_move == BLACK:
             foul = _foul(self.board, x, y)
             if foul is not None:
-                raise GameError("illegal-move",
-                                f"{cell_name(x, y)} is forbidden for black under renju: {foul}.")
+                raise GameError(
+                    "illegal-move", f"{cell_name(x, y)} is forbidden for black under renju: {foul}."
+                )
         self._charge_clock(player, now)
         self.board.place(x, y)
         self._note("move", player, x, y, round(now - self.started_at, 3))
@@ -183,8 +202,7 @@ class GomokuGame:
     def _other(self, player: str) -> str:
         return next(p for p in self.colors if p != player)
 
-    def resign(self, player: str, now: float,
-               reason: Termination = Termination.RESIGN) -> None:
+    def resign(self, player: str, now: float, reason: Termination = Termination.RESIGN) -> None:
         if self.result is None and player in self.colors:
             self._note(reason.value, player, round(now - self.started_at, 3))
             self._finish(self._other(player), reason, loser=player)

@@ -46,8 +46,9 @@ UNKNOWN_END = -1
 
 _N = r"(-?[0-9]{1,9})"
 """An integer field: ASCII digits, short enough that nothing huge is built."""
-_HEADER = re.compile(rf"Piskvorky\s+{_N}\s*x\s*{_N}\s*,\s*{_N}\s*:\s*{_N}\s*,\s*{_N}",
-                     re.IGNORECASE)
+_HEADER = re.compile(
+    rf"Piskvorky\s+{_N}\s*x\s*{_N}\s*,\s*{_N}\s*:\s*{_N}\s*,\s*{_N}", re.IGNORECASE
+)
 _MOVE = re.compile(rf"{_N}\s*,\s*{_N}(?:\s*,\s*{_N})?")
 _INTEGER = re.compile(_N)
 _CELL = re.compile(r"([A-Za-z]{1,3})\s*([0-9]{1,9})")
@@ -86,8 +87,10 @@ def write_psq(record: GameRecord) -> str:
     if record.times is not None and len(record.times) != len(record.moves):
         raise ValueError("a record needs one time per move, or none")
     times = record.times or (0,) * len(record.moves)
-    lines = [f"Piskvorky {record.size}x{record.size}, {record.levels[0]}:{record.levels[1]}, "
-             f"{record.first}"]
+    lines = [
+        f"Piskvorky {record.size}x{record.size}, {record.levels[0]}:{record.levels[1]}, "
+        f"{record.first}"
+    ]
     lines += [f"{x + 1},{y + 1},{max(0, t)}" for (x, y), t in zip(record.moves, times)]
     lines += [one_line(name) for name in record.engines]
     lines.append(str(UNKNOWN_END if record.end is None else record.end))
@@ -97,8 +100,9 @@ def write_psq(record: GameRecord) -> str:
 def one_line(name: str) -> str:
     """A name as a PSQ line that reads back as a name: control characters and
     commas become spaces (so it is never taken for a move), never empty."""
-    cleaned = "".join(" " if unicodedata.category(ch)[0] in "CZ" or ch == "," else ch
-                      for ch in name)
+    cleaned = "".join(
+        " " if unicodedata.category(ch)[0] in "CZ" or ch == "," else ch for ch in name
+    )
     return " ".join(cleaned.split()) or "?"
 
 
@@ -106,12 +110,16 @@ def read_psq(text: str) -> GameRecord:
     """The game in a PSQ file's text; :class:`RecordError` names the first bad line."""
     lines = text.lstrip("\ufeff").splitlines()
     if not lines or not lines[0].strip():
-        raise RecordError(1, "not a PSQ record: the first line should look like "
-                          "'Piskvorky 20x20, 11:11, 0'")
+        raise RecordError(
+            1, "not a PSQ record: the first line should look like 'Piskvorky 20x20, 11:11, 0'"
+        )
     found = _HEADER.fullmatch(lines[0].strip())
     if found is None:
-        raise RecordError(1, f"not a PSQ header: {_quote(lines[0])} (expected something "
-                          "like 'Piskvorky 20x20, 11:11, 0')")
+        raise RecordError(
+            1,
+            f"not a PSQ header: {_quote(lines[0])} (expected something "
+            "like 'Piskvorky 20x20, 11:11, 0')",
+        )
     width, height, level0, level1, first = (int(g) for g in found.groups())
     if width != height:
         raise RecordError(1, f"the board is {width}x{height}; only square boards are read")
@@ -140,7 +148,7 @@ def read_psq(text: str) -> GameRecord:
     trailer = [line.strip() for line in lines[rest:] if line.strip()]
     codes = [i for i, line in enumerate(trailer) if _INTEGER.fullmatch(line)]
     end = int(trailer[codes[-1]]) if codes else None
-    engines = tuple(trailer[:codes[-1]] if codes else trailer)
+    engines = tuple(trailer[: codes[-1]] if codes else trailer)
     return GameRecord(size, tuple(moves), tuple(times), engines, (level0, level1), first, end)
 
 
@@ -166,8 +174,7 @@ def read_moves(text: str, size: int = 15) -> GameRecord:
         elif cell is not None:
             x, y = _column(cell[1], n), int(cell[2]) - 1
         else:
-            raise RecordError(n, f"{_quote(raw)} is not a move (write one a line, like H8 "
-                              "or 8,8)")
+            raise RecordError(n, f"{_quote(raw)} is not a move (write one a line, like H8 or 8,8)")
         _place(taken, x, y, size, n)
         moves.append((x, y))
     return GameRecord(size, tuple(moves))
@@ -176,8 +183,9 @@ def read_moves(text: str, size: int = 15) -> GameRecord:
 # -- shared checks ------------------------------------------------------------------
 def _check_size(size: int, line: int) -> int:
     if not MIN_SIZE <= size <= MAX_SIZE:
-        raise RecordError(line, f"a {size}x{size} board is not read (sizes {MIN_SIZE} to "
-                          f"{MAX_SIZE})")
+        raise RecordError(
+            line, f"a {size}x{size} board is not read (sizes {MIN_SIZE} to {MAX_SIZE})"
+        )
     return size
 
 
@@ -196,8 +204,9 @@ def _column(letters: str, line: int) -> int:
     for ch in letters.upper():
         digit = COLUMN_LETTERS.find(ch)
         if digit < 0:
-            raise RecordError(line, f"{ch} is not a column letter (gridhall's columns "
-                              "skip I: A-H, J-Z)")
+            raise RecordError(
+                line, f"{ch} is not a column letter (gridhall's columns skip I: A-H, J-Z)"
+            )
         value = value * len(COLUMN_LETTERS) + digit + 1
     return value - 1
 

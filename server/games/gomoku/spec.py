@@ -55,22 +55,34 @@ class GomokuSpec:
         """Names, choices and bounds come from the description; here only what joins
         fields (renju's board, the move limit's board) and the free-form clock."""
         parsed = options.parse(self.description, raw, OptionError, custom=("clock",))
-        size, rule, ai, move_limit = (parsed["size"], parsed["rule"], parsed["ai"],
-                                      parsed["move_limit"])  # fmt: skip
+        size, rule, ai, move_limit = (
+            parsed["size"],
+            parsed["rule"],
+            parsed["ai"],
+            parsed["move_limit"],
+        )
         if rule == "renju" and size != 15:
             raise OptionError("The renju rule is played on the 15x15 board.")
-        if ai is not None and ai not in AI_LEVELS and not (
-                is_engine(ai) and ai[len(PREFIX):] in self.engines):
+        if (
+            ai is not None
+            and ai not in AI_LEVELS
+            and not (is_engine(ai) and ai[len(PREFIX) :] in self.engines)
+        ):
             raise OptionError("ai must be 'easy' or 'hard'.")
         if move_limit is not None and move_limit > size * size:
             raise OptionError(f"move_limit must be an integer from 10 to {size * size}.")
         if parsed["rated"] and ai is not None and ai not in REFERENCE:
-            raise OptionError("A game against this computer cannot be rated: it has no "
-                              "reference rating.")
+            raise OptionError(
+                "A game against this computer cannot be rated: it has no reference rating."
+            )
         out: JSON = {"size": size, "rule": rule}
         clock = _parse_clock(parsed["clock"])
-        for key, value in (("clock", clock), ("ai", ai), ("move_limit", move_limit),
-                           ("rated", parsed["rated"] or None)):
+        for key, value in (
+            ("clock", clock),
+            ("ai", ai),
+            ("move_limit", move_limit),
+            ("rated", parsed["rated"] or None),
+        ):
             if value is not None:
                 out[key] = value
         return out
@@ -78,8 +90,9 @@ class GomokuSpec:
     def max_players(self, options: JSON) -> int:
         return 2
 
-    def new_game(self, options: JSON, players: list[str], round_no: int, seed: int,
-                 now: float) -> GomokuGame:
+    def new_game(
+        self, options: JSON, players: list[str], round_no: int, seed: int, now: float
+    ) -> GomokuGame:
         return GomokuGame(options, players, round_no, now)
 
     def restore_game(self, state: JSON) -> GomokuGame:

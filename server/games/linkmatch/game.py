@@ -72,8 +72,9 @@ def _pts(points: list[tuple[int, int]] | Pair) -> list[list[int]]:
 class LinkMatchGame:
     """One race. Mutable, single-threaded, pure (satisfies ``Game``)."""
 
-    def __init__(self, options: JSON, players: list[str], seed: int, now: float,
-                 board: Rows | None = None) -> None:
+    def __init__(
+        self, options: JSON, players: list[str], seed: int, now: float, board: Rows | None = None
+    ) -> None:
         if not players:
             raise GameError("not-playing", "A race needs at least one seated player.")
         self.options = dict(options)
@@ -87,8 +88,9 @@ class LinkMatchGame:
         self._announced = self.start_at <= now
         self._left = 0
         if board is None:  # ``board``: the same board made in a worker (jobs.board_job)
-            board = make_board(options["width"], options["height"], options["kinds"],
-                               self.gravity, seed)
+            board = make_board(
+                options["width"], options["height"], options["kinds"], self.gravity, seed
+            )
         self.board = board
         tiles = count_tiles(self.board)
         self.racers = {p: Racer(copy_rows(self.board), tiles) for p in self.players}
@@ -108,8 +110,9 @@ class LinkMatchGame:
         return max(0.0, now - self.start_at) + racer.penalty
 
     def _best(self) -> float | None:
-        finishes = [r.final for r in self.racers.values()
-                    if r.status == "cleared" and r.final is not None]
+        finishes = [
+            r.final for r in self.racers.values() if r.status == "cleared" and r.final is not None
+        ]
         return min(finishes) if finishes else None
 
     def turn(self) -> str | None:
@@ -143,8 +146,7 @@ class LinkMatchGame:
     def _shuffle_seed(self, player: str, racer: Racer) -> str:
         return f"{self.seed}/{player}/{racer.shuffles}"
 
-    def apply(self, player: str, move: JSON, now: float, prepared: JSON | None = None
-              ) -> Played:
+    def apply(self, player: str, move: JSON, now: float, prepared: JSON | None = None) -> Played:
         """Link, hint or shuffle on the player's own board. ``prepared`` is the
         answer to the job :meth:`work_for` asked for (a shuffle)."""
         parsed = parse_move(move)
@@ -161,8 +163,9 @@ class LinkMatchGame:
                 assert parsed.a is not None and parsed.b is not None
                 remove_pair(expected, parsed.a, parsed.b, self.gravity)
             if prepared.get("from") != expected:
-                raise GameError("illegal-move", "Your board changed while it was being "
-                                "shuffled; try again.")
+                raise GameError(
+                    "illegal-move", "Your board changed while it was being shuffled; try again."
+                )
         # Accepted: only now does anything change.
         self._now = max(self._now, now)
         racer.shuffled = False
@@ -185,8 +188,7 @@ class LinkMatchGame:
         if racer is None:
             raise GameError("not-a-player", "You are watching this race, not racing in it.")
         if now < self.start_at:
-            raise GameError("not-playing",
-                            f"The race starts in {self.start_at - now:.1f} seconds.")
+            raise GameError("not-playing", f"The race starts in {self.start_at - now:.1f} seconds.")
         if racer.status != "racing":
             raise GameError("not-playing", "You are no longer in this race.")
         clock = self._clock(racer, now)
@@ -197,8 +199,15 @@ class LinkMatchGame:
             raise GameError("not-playing", "The race is decided: someone cleared faster.")
         return racer
 
-    def _link(self, player: str, racer: Racer, move: Move, path: list[tuple[int, int]],
-              clock: float, prepared: JSON | None) -> list[JSON]:
+    def _link(
+        self,
+        player: str,
+        racer: Racer,
+        move: Move,
+        path: list[tuple[int, int]],
+        clock: float,
+        prepared: JSON | None,
+    ) -> list[JSON]:
         assert move.a is not None and move.b is not None
         self._note(racer, {"t": round(clock, 3), **move.wire(), "ok": True})
         remove_pair(racer.rows, move.a, move.b, self.gravity)
@@ -223,8 +232,9 @@ class LinkMatchGame:
             racer.penalty += float(self.options["hint_penalty"])
         self._note(racer, {"t": round(clock, 3), "action": "hint", "pair": racer.hint})
 
-    def _shuffle(self, player: str, racer: Racer, clock: float, auto: bool,
-                 prepared: JSON | None = None) -> None:
+    def _shuffle(
+        self, player: str, racer: Racer, clock: float, auto: bool, prepared: JSON | None = None
+    ) -> None:
         if prepared is None:
             prepared = shuffle_rows(racer.rows, self.gravity, self._shuffle_seed(player, racer))
         racer.rows = copy_rows(prepared["rows"])
@@ -253,8 +263,7 @@ class LinkMatchGame:
         racer.wrong += 1
         self._note(racer, {"t": round(self._clock(racer, now), 3), **parsed.wire(), "ok": False})
 
-    def resign(self, player: str, now: float,
-               reason: Termination = Termination.RESIGN) -> None:
+    def resign(self, player: str, now: float, reason: Termination = Termination.RESIGN) -> None:
         """The player leaves the race (ranked below everyone still in it).
 
         Changes nothing for someone not racing (already cleared, out of time,
@@ -284,8 +293,9 @@ class LinkMatchGame:
             return self.start_at
         best = self._best()
         cap = self.time_limit if best is None else min(self.time_limit, best)
-        ends = [self.start_at + cap - r.penalty
-                for r in self.racers.values() if r.status == "racing"]
+        ends = [
+            self.start_at + cap - r.penalty for r in self.racers.values() if r.status == "racing"
+        ]
         return min(ends) if ends else None
 
     def tick(self, now: float) -> list[JSON]:
@@ -311,8 +321,10 @@ class LinkMatchGame:
                 self._leave(racer, "time", self.time_limit)
                 notices.append({"type": "time-up", "player": player})
         best = self._best()
-        if not any(r.status == "racing" and (best is None or self._clock(r, now) < best)
-                   for r in self.racers.values()):
+        if not any(
+            r.status == "racing" and (best is None or self._clock(r, now) < best)
+            for r in self.racers.values()
+        ):
             self._finish(now)
         return notices
 
@@ -324,28 +336,45 @@ class LinkMatchGame:
         def status_of(p: str) -> Status:
             return racers[p].status
 
-        cleared = sorted((p for p in racers if status_of(p) == "cleared"),
-                         key=lambda p: (times[p], racers[p].left_no))
-        standing = sorted((p for p in racers if status_of(p) in ("racing", "time")),
-                          key=lambda p: (racers[p].remaining, racers[p].reached, seat[p]))
-        resigned = sorted((p for p in racers if status_of(p) == "resigned"),
-                          key=lambda p: -racers[p].left_no)
+        cleared = sorted(
+            (p for p in racers if status_of(p) == "cleared"),
+            key=lambda p: (times[p], racers[p].left_no),
+        )
+        standing = sorted(
+            (p for p in racers if status_of(p) in ("racing", "time")),
+            key=lambda p: (racers[p].remaining, racers[p].reached, seat[p]),
+        )
+        resigned = sorted(
+            (p for p in racers if status_of(p) == "resigned"), key=lambda p: -racers[p].left_no
+        )
         ranking = cleared + standing + resigned
-        reason = (Termination.CLEARED if cleared else Termination.TIME if standing
-                  else Termination.RESIGN)
+        reason = (
+            Termination.CLEARED if cleared else Termination.TIME if standing else Termination.RESIGN
+        )
         winner = ranking[0] if reason != Termination.RESIGN else None
         details: JSON = {
             "ranking": ranking,
             "times": times,
             "remaining": {p: r.remaining for p, r in racers.items()},
-            "stats": {p: {"hints": r.hints, "wrong": r.wrong, "shuffles": r.shuffles,
-                          "penalty": r.penalty} for p, r in racers.items()},
+            "stats": {
+                p: {
+                    "hints": r.hints,
+                    "wrong": r.wrong,
+                    "shuffles": r.shuffles,
+                    "penalty": r.penalty,
+                }
+                for p, r in racers.items()
+            },
         }
         if reason == Termination.TIME and len(standing) > 1:
             first, second = racers[standing[0]], racers[standing[1]]
-            details["decided_by"] = ("tiles" if first.remaining != second.remaining
-                                     else "first" if first.reached != second.reached
-                                     else "seat")
+            details["decided_by"] = (
+                "tiles"
+                if first.remaining != second.remaining
+                else "first"
+                if first.reached != second.reached
+                else "seat"
+            )
         self.result = Outcome(reason, winner, details).to_map()
 
     # -- what others may see --------------------------------------------------
@@ -369,9 +398,14 @@ class LinkMatchGame:
         if racer is None:
             view["elapsed"] = round(max(0.0, now - self.start_at), 3)
             return view
-        view.update(rows=copy_rows(racer.rows), remaining=racer.remaining,
-                    elapsed=round(self._clock(racer, now), 3), penalty=racer.penalty,
-                    wrong=racer.wrong, hints=racer.hints)
+        view.update(
+            rows=copy_rows(racer.rows),
+            remaining=racer.remaining,
+            elapsed=round(self._clock(racer, now), 3),
+            penalty=racer.penalty,
+            wrong=racer.wrong,
+            hints=racer.hints,
+        )
         if racer.path is not None:
             view["path"] = [list(p) for p in racer.path]
         if racer.hint is not None:
@@ -416,9 +450,14 @@ class LinkMatchGame:
     def state(self) -> JSON:
         """Everything this race is, as plain data (:func:`from_state` makes it again)."""
         return {
-            "options": dict(self.options), "players": list(self.players),
-            "result": self.result, "seed": self.seed, "start_at": self.start_at,
-            "now": self._now, "announced": self._announced, "left": self._left,
+            "options": dict(self.options),
+            "players": list(self.players),
+            "result": self.result,
+            "seed": self.seed,
+            "start_at": self.start_at,
+            "now": self._now,
+            "announced": self._announced,
+            "left": self._left,
             "board": copy_rows(self.board),
             "racers": {p: asdict(r) for p, r in self.racers.items()},
         }
@@ -426,8 +465,13 @@ class LinkMatchGame:
 
 def from_state(state: JSON) -> LinkMatchGame:
     """The race :meth:`LinkMatchGame.state` described."""
-    game = LinkMatchGame(state["options"], state["players"], int(state["seed"]),
-                         float(state["now"]), board=copy_rows(state["board"]))
+    game = LinkMatchGame(
+        state["options"],
+        state["players"],
+        int(state["seed"]),
+        float(state["now"]),
+        board=copy_rows(state["board"]),
+    )
     game.result = state["result"]
     game.start_at = float(state["start_at"])
     game._announced = bool(state["announced"])

@@ -34,8 +34,7 @@ class Layout:
     order: list[Pair]
 
 
-def generate(width: int, height: int, kinds: int, gravity: Gravity,
-             rng: random.Random) -> Layout:
+def generate(width: int, height: int, kinds: int, gravity: Gravity, rng: random.Random) -> Layout:
     """A full ``width`` x ``height`` board with ``kinds`` kinds, each an even number
     of times, solvable under ``gravity``."""
     n_pairs = width * height // 2
@@ -62,8 +61,14 @@ def shuffle_tiles(rows: Rows, gravity: Gravity, rng: random.Random) -> Layout:
     return _build(width, height, targets, pair_kinds, gravity, rng)
 
 
-def _build(width: int, height: int, targets: list[Point], pair_kinds: list[int],
-           gravity: Gravity, rng: random.Random) -> Layout:
+def _build(
+    width: int,
+    height: int,
+    targets: list[Point],
+    pair_kinds: list[int],
+    gravity: Gravity,
+    rng: random.Random,
+) -> Layout:
     played: tuple[list[Pair], list[Pair]] | None = None
     for _ in range(PLAY_ATTEMPTS):
         played = _play_out(width, height, targets, gravity, rng)
@@ -83,8 +88,9 @@ def _build(width: int, height: int, targets: list[Point], pair_kinds: list[int],
     return Layout(rows, order)
 
 
-def _play_out(width: int, height: int, occupied: list[Point], gravity: Gravity,
-              rng: random.Random) -> tuple[list[Pair], list[Pair]] | None:
+def _play_out(
+    width: int, height: int, occupied: list[Point], gravity: Gravity, rng: random.Random
+) -> tuple[list[Pair], list[Pair]] | None:
     """Random play on bare occupancy: (the pairs as removed, the same pairs at the
     cells they started on), or None when the tiles got stranded."""
     ids = [[0] * width for _ in range(height)]

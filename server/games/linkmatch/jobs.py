@@ -21,8 +21,12 @@ BOARD_BUDGET = 10.0
 
 def board_job(options: JSON, seed: int) -> Job:
     """The job that makes a race's board."""
-    return Job(make_board, (options["width"], options["height"], options["kinds"],
-                            options["gravity"], seed), kind="board", budget=BOARD_BUDGET)
+    return Job(
+        make_board,
+        (options["width"], options["height"], options["kinds"], options["gravity"], seed),
+        kind="board",
+        budget=BOARD_BUDGET,
+    )
 
 
 def make_board(width: int, height: int, kinds: int, gravity: Gravity, seed: int) -> Rows:

@@ -44,13 +44,15 @@ def parse_move(move: object) -> Move:
             if known != "link":
                 return Move(known)
             return Move(known, _point(move.get("a"), "a"), _point(move.get("b"), "b"))
-    raise GameError("bad-message",
-                    "A Link-match move needs `action`: `link`, `hint` or `shuffle`.")
+    raise GameError("bad-message", "A Link-match move needs `action`: `link`, `hint` or `shuffle`.")
 
 
 def _point(value: object, name: str) -> Point:
-    if (isinstance(value, list | tuple) and len(value) == 2
-            and all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
+    if (
+        isinstance(value, list | tuple)
+        and len(value) == 2
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    ):
         return (value[0], value[1])
     raise GameError("bad-message", f"`{name}` must be a pair of integers [x, y].")
 

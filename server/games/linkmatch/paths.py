@@ -38,7 +38,7 @@ class Grid:
             cells[py * self.stride + self.stride - 1] = WALL
         for y, row in enumerate(rows):
             base = (y + _PAD) * self.stride + _PAD
-            cells[base:base + self.width] = row
+            cells[base : base + self.width] = row
         self.cells = cells
 
     def point(self, i: int) -> Point:
@@ -154,11 +154,16 @@ class Runs:
         for py in range(1, rows - 1):
             self._scan([py * s + px for px in range(s)], 1, self.h_of, self.h_cells, self.h_ends)
         for px in range(1, s - 1):
-            self._scan([py * s + px for py in range(rows)], s, self.v_of, self.v_cells,
-                       self.v_ends)
+            self._scan([py * s + px for py in range(rows)], s, self.v_of, self.v_cells, self.v_ends)
 
-    def _scan(self, line: list[int], step: int, run_of: list[int], run_cells: list[list[int]],
-              run_ends: list[tuple[int, int]]) -> None:
+    def _scan(
+        self,
+        line: list[int],
+        step: int,
+        run_of: list[int],
+        run_cells: list[list[int]],
+        run_ends: list[tuple[int, int]],
+    ) -> None:
         cells = self.grid.cells
         current: list[int] = []
         for i in line:
@@ -177,8 +182,12 @@ class Runs:
         near: set[int] = set()
         h_level: set[int] = set()
         v_level: set[int] = set()
-        for n, run_of, level in ((start + 1, h_of, h_level), (start - 1, h_of, h_level),
-                                 (start + s, v_of, v_level), (start - s, v_of, v_level)):
+        for n, run_of, level in (
+            (start + 1, h_of, h_level),
+            (start - 1, h_of, h_level),
+            (start + s, v_of, v_level),
+            (start - s, v_of, v_level),
+        ):
             if cells[n] > 0:
                 near.add(n)
             elif cells[n] == 0:

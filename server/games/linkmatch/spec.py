@@ -5,8 +5,8 @@ from __future__ import annotations
 from gridhall.protocol.games import options
 from gridhall.protocol.games.linkmatch import LINKMATCH
 
-from ..base import JSON, Game, GameSpec, OptionError, StartPolicy
 from ...core.jobs import Job
+from ..base import JSON, Game, GameSpec, OptionError, StartPolicy
 from .board import Rows
 from .game import LinkMatchGame, from_state
 from .jobs import board_job
@@ -32,13 +32,17 @@ class LinkMatchSpec:
         width, height = parsed["width"], parsed["height"]
         cells = width * height
         if cells % 2:
-            raise OptionError(f"A {width}x{height} board has an odd number of cells; "
-                              "make width or height even so every tile has a partner.")
+            raise OptionError(
+                f"A {width}x{height} board has an odd number of cells; "
+                "make width or height even so every tile has a partner."
+            )
         if raw.get("kinds") is None:
             parsed["kinds"] = min(int(parsed["kinds"]), cells // 2)
         elif parsed["kinds"] > cells // 2:
-            raise OptionError(f"Option `kinds` must be a whole number from 1 to {cells // 2} "
-                              f"on a {width}x{height} board; got {parsed['kinds']!r:.40}.")
+            raise OptionError(
+                f"Option `kinds` must be a whole number from 1 to {cells // 2} "
+                f"on a {width}x{height} board; got {parsed['kinds']!r:.40}."
+            )
         return parsed
 
     def max_players(self, options: JSON) -> int:
@@ -50,8 +54,15 @@ class LinkMatchSpec:
         answer to :meth:`new_game` as ``prepared``."""
         return board_job(options, seed)
 
-    def new_game(self, options: JSON, players: list[str], round_no: int, seed: int,
-                 now: float, prepared: Rows | None = None) -> Game:
+    def new_game(
+        self,
+        options: JSON,
+        players: list[str],
+        round_no: int,
+        seed: int,
+        now: float,
+        prepared: Rows | None = None,
+    ) -> Game:
         """A race among the seated players on a board made from ``seed``."""
         return LinkMatchGame(options, players[:MAX_RACERS], seed, now, board=prepared)
 

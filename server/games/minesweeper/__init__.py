@@ -15,5 +15,15 @@ from .solver import deduce
 from .spec import SPEC
 from .strategy import best_move
 
-__all__ = ["SPEC", "GenerationFailed", "Hint", "MinesweeperGame", "best_move", "deduce",
-           "from_layout", "generate_no_guess", "hint", "replay"]
+__all__ = [
+    "SPEC",
+    "GenerationFailed",
+    "Hint",
+    "MinesweeperGame",
+    "best_move",
+    "deduce",
+    "from_layout",
+    "generate_no_guess",
+    "hint",
+    "replay",
+]

@@ -22,12 +22,14 @@ def neighbour_table(width: int, height: int) -> Neighbours:
     table: list[tuple[int, ...]] = []
     for y in range(height):
         for x in range(width):
-            table.append(tuple(
-                ny * width + nx
-                for ny in range(max(0, y - 1), min(height, y + 2))
-                for nx in range(max(0, x - 1), min(width, x + 2))
-                if nx != x or ny != y
-            ))
+            table.append(
+                tuple(
+                    ny * width + nx
+                    for ny in range(max(0, y - 1), min(height, y + 2))
+                    for nx in range(max(0, x - 1), min(width, x + 2))
+                    if nx != x or ny != y
+                )
+            )
     return tuple(table)
 
 
@@ -48,8 +50,12 @@ class Neighbourhood:
         w, h = self.width, self.height
         x, y = cell % w, cell // w
         xs = range(max(0, x - 1), min(w, x + 2))
-        return tuple(ny * w + nx for ny in range(max(0, y - 1), min(h, y + 2)) for nx in xs
-                     if nx != x or ny != y)
+        return tuple(
+            ny * w + nx
+            for ny in range(max(0, y - 1), min(h, y + 2))
+            for nx in xs
+            if nx != x or ny != y
+        )
 
     def __len__(self) -> int:
         return self.width * self.height
@@ -70,8 +76,9 @@ class Board:
     ``counts`` (from :func:`counts_text`) skips working the counts out again:
     the board was made in a worker, and this side only looks up neighbours."""
 
-    def __init__(self, width: int, height: int, mines: Iterable[int],
-                 counts: str | None = None) -> None:
+    def __init__(
+        self, width: int, height: int, mines: Iterable[int], counts: str | None = None
+    ) -> None:
         self.width = width
         self.height = height
         self.mines: frozenset[int] = frozenset(mines)

@@ -41,8 +41,9 @@ def _refuse(message: str) -> GameError:
 class MinesweeperGame:
     """One co-op game; see the module docstring for what is public when."""
 
-    def __init__(self, options: JSON, players: list[str], seed: int, now: float,
-                 board: Board | None = None) -> None:
+    def __init__(
+        self, options: JSON, players: list[str], seed: int, now: float, board: Board | None = None
+    ) -> None:
         self.options = options
         self.players: list[str] = list(players)
         self.result: JSON | None = None
@@ -100,13 +101,16 @@ class MinesweeperGame:
             return None
         if action == "hint" and self.board is not None:
             return hint_job(bytes(self._shown), self.width, self.mines, bytes(self.flagged))
-        if action == "reveal" and self.board is None and cell is not None \
-                and not self.flagged[cell]:
+        if (
+            action == "reveal"
+            and self.board is None
+            and cell is not None
+            and not self.flagged[cell]
+        ):
             return layout_job(self.options, cell, self.seed, bytes(self.flagged))
         return None
 
-    def apply(self, player: str, move: JSON, now: float, prepared: JSON | None = None
-              ) -> Played:
+    def apply(self, player: str, move: JSON, now: float, prepared: JSON | None = None) -> Played:
         """Check everything first, then change state: a refusal changes nothing.
         ``prepared`` is the answer to the job :meth:`work_for` asked for."""
         if self.result is not None:
@@ -139,8 +143,15 @@ class MinesweeperGame:
         self._version += 1
         return Played(move=normalised, notices=self._notices)
 
-    def _dispatch(self, player: str, action: str, cell: int | None, mark: str | None,
-                  now: float, prepared: JSON | None) -> None:
+    def _dispatch(
+        self,
+        player: str,
+        action: str,
+        cell: int | None,
+        mark: str | None,
+        now: float,
+        prepared: JSON | None,
+    ) -> None:
         """Run one parsed action; sub-actions refuse before they change anything."""
         if action == "hint":
             self._hint(prepared)
@@ -166,7 +177,7 @@ class MinesweeperGame:
             return dict(self._cached[1])
         face = self._shown if self.result is None else self._final_face()
         w = self.width
-        rows = [face[y * w:(y + 1) * w].decode("ascii") for y in range(self.height)]
+        rows = [face[y * w : (y + 1) * w].decode("ascii") for y in range(self.height)]
         owned: dict[str, int] = {}
         for owner in self.flag_owner.values():
             owned[owner] = owned.get(owner, 0) + 1
@@ -182,8 +193,14 @@ class MinesweeperGame:
             "lives_left": self.lives_left,
             "exploded": [[c % w, c // w] for c in self.exploded],
             "last": {p: dict(a) for p, a in self.last.items()},
-            "stats": {p: {"revealed": s["revealed"], "flagged": owned.get(p, 0),
-                          "mines_hit": s["mines_hit"]} for p, s in self.stats.items()},
+            "stats": {
+                p: {
+                    "revealed": s["revealed"],
+                    "flagged": owned.get(p, 0),
+                    "mines_hit": s["mines_hit"],
+                }
+                for p, s in self.stats.items()
+            },
             "left": list(self.left),
             "hint": None if self.hint is None else dict(self.hint),
         }
@@ -193,8 +210,7 @@ class MinesweeperGame:
     def visible_move(self, by: str, move: JSON, recipient: str | None) -> JSON:
         return move
 
-    def resign(self, player: str, now: float,
-               reason: Termination = Termination.RESIGN) -> None:
+    def resign(self, player: str, now: float, reason: Termination = Termination.RESIGN) -> None:
         """``player`` leaves the co-op game; the last one out ends it."""
         if self.result is not None or player not in self.players or player in self.left:
             return
@@ -267,27 +283,37 @@ class MinesweeperGame:
         questioned cells all show in it)."""
         board = self.board
         return {
-            "options": dict(self.options), "players": list(self.players),
-            "result": self.result, "seed": self.seed,
-            "board": None if board is None else {"mines": sorted(board.mines),
-                                                 "counts": counts_text(board.counts)},
+            "options": dict(self.options),
+            "players": list(self.players),
+            "result": self.result,
+            "seed": self.seed,
+            "board": None
+            if board is None
+            else {"mines": sorted(board.mines), "counts": counts_text(board.counts)},
             "shown": self._shown.decode("ascii"),
             "flag_owner": [[c, p] for c, p in self.flag_owner.items()],
-            "exploded": list(self.exploded), "safe_left": self.safe_left,
-            "lives_left": self.lives_left, "left": list(self.left),
+            "exploded": list(self.exploded),
+            "safe_left": self.safe_left,
+            "lives_left": self.lives_left,
+            "left": list(self.left),
             "stats": {p: dict(s) for p, s in self.stats.items()},
             "last": {p: dict(a) for p, a in self.last.items()},
             "hint": None if self.hint is None else dict(self.hint),
-            "created": self.created, "latest": self.latest, "started": self.started,
-            "ended": self.ended, "penalty": self.penalty, "first_click": self.first_click,
+            "created": self.created,
+            "latest": self.latest,
+            "started": self.started,
+            "ended": self.ended,
+            "penalty": self.penalty,
+            "first_click": self.first_click,
             "generation": self.generation_note,
             "actions": [list(a) for a in self.actions],
             "actions_omitted": self.actions_omitted,
         }
 
     # -- helpers -------------------------------------------------------------
-    def _log(self, player: str, action: str, x: int | None, y: int | None,
-             mark: str | None, now: float) -> None:
+    def _log(
+        self, player: str, action: str, x: int | None, y: int | None, mark: str | None, now: float
+    ) -> None:
         """Append to the action log the store keeps (times relative to creation)."""
         if len(self.actions) >= MAX_ACTIONS:
             self.actions_omitted += 1
@@ -307,8 +333,9 @@ class MinesweeperGame:
             raise GameError("bad-message", "A move must be a map.")
         action = move.get("action")
         if action not in ACTIONS:
-            raise GameError("bad-message", "A move's action must be one of "
-                            + ", ".join(ACTIONS) + ".")
+            raise GameError(
+                "bad-message", "A move's action must be one of " + ", ".join(ACTIONS) + "."
+            )
         if action == "hint":
             return action, None, None
         x, y = move.get("x"), move.get("y")
@@ -317,8 +344,10 @@ class MinesweeperGame:
                 raise GameError("bad-message", "A move needs whole-number x and y.")
         assert isinstance(x, int) and isinstance(y, int)
         if not (0 <= x < self.width and 0 <= y < self.height):
-            raise _refuse(f"That cell is off the {self.width}×{self.height} board "
-                          f"({board_span(self.width, self.height)}).")
+            raise _refuse(
+                f"That cell is off the {self.width}×{self.height} board "
+                f"({board_span(self.width, self.height)})."
+            )
         mark = None
         if action == "mark":
             mark = move.get("mark")
@@ -326,8 +355,7 @@ class MinesweeperGame:
                 raise GameError("bad-message", "A mark move needs mark: flag, question or none.")
         return action, y * self.width + x, mark
 
-    def _reveal_action(self, player: str, cell: int, now: float,
-                       prepared: JSON | None) -> None:
+    def _reveal_action(self, player: str, cell: int, now: float, prepared: JSON | None) -> None:
         if self.revealed[cell]:
             return
         if self.flagged[cell]:
@@ -353,8 +381,7 @@ class MinesweeperGame:
         opened: list[int] = layout["opened"]
         return opened
 
-    def _open(self, player: str, cell: int, now: float, opened: list[int] | None = None
-              ) -> None:
+    def _open(self, player: str, cell: int, now: float, opened: list[int] | None = None) -> None:
         """Reveal one unflagged cell (flooding zeros) or set off its mine.
         ``opened``: the flood, already worked out (the first reveal's)."""
         board = self.board
@@ -394,8 +421,9 @@ class MinesweeperGame:
         around = self.nb[cell]
         marked = sum(1 for n in around if self.flagged[n] or self._shown[n] == ord("X"))
         if marked != number:
-            raise _refuse(f"Chord needs exactly {number} flags around that number; "
-                          f"it has {marked}.")
+            raise _refuse(
+                f"Chord needs exactly {number} flags around that number; it has {marked}."
+            )
         for n in around:
             if not self.revealed[n] and not self.flagged[n]:
                 self._open(player, n, self.latest)
@@ -406,8 +434,10 @@ class MinesweeperGame:
         hidden = [n for n in around if not self.revealed[n]]
         exploded = sum(1 for n in around if self._shown[n] == ord("X"))
         if len(hidden) + exploded != number:
-            raise _refuse(f"Quick flag needs exactly {number} hidden cells around that "
-                          f"number; it has {len(hidden) + exploded}.")
+            raise _refuse(
+                f"Quick flag needs exactly {number} hidden cells around that "
+                f"number; it has {len(hidden) + exploded}."
+            )
         for n in hidden:
             if not self.flagged[n]:
                 self._set_mark(player, n, "flag")
@@ -431,7 +461,7 @@ class MinesweeperGame:
 
     def _rows(self) -> list[str]:
         w = self.width
-        return [self._shown[y * w:(y + 1) * w].decode("ascii") for y in range(self.height)]
+        return [self._shown[y * w : (y + 1) * w].decode("ascii") for y in range(self.height)]
 
     def _hint(self, prepared: JSON | None) -> None:
         """Advice from public information only: a proven-safe cell if any, else
@@ -440,8 +470,9 @@ class MinesweeperGame:
         empty and a ``hint`` notice says why."""
         w = self.width
         if self.board is None:
-            cell = (self.height // 2) * w + w // 2 if self.options["first_click"] == \
-                "opening" else 0
+            cell = (
+                (self.height // 2) * w + w // 2 if self.options["first_click"] == "opening" else 0
+            )
             found: JSON = {"x": cell % w, "y": cell // w, "safe": True, "risk": 0.0}
         elif prepared is not None:
             found = prepared
@@ -450,8 +481,7 @@ class MinesweeperGame:
         if "none" not in found:
             cell = found["y"] * w + found["x"]
             if self.revealed[cell]:  # the board moved on while the hint was thought about
-                found = {"none": "the board changed while the hint was being worked out; "
-                                 "ask again"}
+                found = {"none": "the board changed while the hint was being worked out; ask again"}
         if "none" in found:
             self.hint = None
             self._notices.append({"type": "hint", "found": False, "why": found["none"]})
@@ -468,8 +498,14 @@ class MinesweeperGame:
                 if board.is_mine(c):
                     correct[owner] = correct.get(owner, 0) + 1
         details: JSON = {
-            "stats": {p: {"revealed": s["revealed"], "flags": correct.get(p, 0),
-                          "mines_hit": s["mines_hit"]} for p, s in self.stats.items()},
+            "stats": {
+                p: {
+                    "revealed": s["revealed"],
+                    "flags": correct.get(p, 0),
+                    "mines_hit": s["mines_hit"],
+                }
+                for p, s in self.stats.items()
+            },
         }
         if by is not None:
             details["by"] = by
@@ -499,16 +535,26 @@ class MinesweeperGame:
         return face
 
 
-def from_layout(layout: Iterable[tuple[int, int]], first_click: tuple[int, int] | None, *,
-                width: int, height: int, players: list[str], now: float = 0.0,
-                options: JSON | None = None, seed: int = 0) -> MinesweeperGame:
+def from_layout(
+    layout: Iterable[tuple[int, int]],
+    first_click: tuple[int, int] | None,
+    *,
+    width: int,
+    height: int,
+    players: list[str],
+    now: float = 0.0,
+    options: JSON | None = None,
+    seed: int = 0,
+) -> MinesweeperGame:
     """A game on a given mine layout, for replays and tests; ``first_click``
     (if given) is revealed at once by the first player."""
-    raw = {k: v for k, v in (options or {}).items()
-           if k not in ("preset", "width", "height", "mines")}
+    raw = {
+        k: v for k, v in (options or {}).items() if k not in ("preset", "width", "height", "mines")
+    }
     cells = [y * width + x for x, y in layout]
     if len(set(cells)) != len(cells) or any(
-            not (0 <= x < width and 0 <= y < height) for x, y in layout):
+        not (0 <= x < width and 0 <= y < height) for x, y in layout
+    ):
         raise ValueError("layout cells must be distinct and on the board")
     parsed = parse_options(raw)
     parsed.update(width=width, height=height, mines=len(cells))
@@ -524,10 +570,14 @@ def from_state(state: JSON) -> MinesweeperGame:
     """The game :meth:`MinesweeperGame.state` described."""
     options = state["options"]
     board_data = state["board"]
-    board = None if board_data is None else Board(
-        options["width"], options["height"], board_data["mines"], board_data["counts"])
-    game = MinesweeperGame(options, state["players"], int(state["seed"]),
-                           float(state["created"]), board)
+    board = (
+        None
+        if board_data is None
+        else Board(options["width"], options["height"], board_data["mines"], board_data["counts"])
+    )
+    game = MinesweeperGame(
+        options, state["players"], int(state["seed"]), float(state["created"]), board
+    )
     shown = bytearray(str(state["shown"]).encode("ascii"))
     if len(shown) != len(game._shown):
         raise ValueError("the saved board does not fit the options")
@@ -565,9 +615,15 @@ def replay(record: JSON, until: int | None = None) -> MinesweeperGame:
     joined = {a[0] for a in record["actions"] if a[1] == "join"}
     players = [p for p in record["players"] if p not in joined]
     if record["layout"] or record["first_click"]:
-        game = from_layout([(x, y) for x, y in record["layout"]], None, width=opts["width"],
-                           height=opts["height"], options=opts, seed=record["seed"],
-                           players=players)
+        game = from_layout(
+            [(x, y) for x, y in record["layout"]],
+            None,
+            width=opts["width"],
+            height=opts["height"],
+            options=opts,
+            seed=record["seed"],
+            players=players,
+        )
         game.first_click = record["first_click"]
     else:  # nothing was revealed: mines were never placed
         game = MinesweeperGame(opts, players, record["seed"], 0.0)

@@ -47,8 +47,15 @@ def excluded_cells(width: int, height: int, first: int, first_click: str) -> set
     return {first}
 
 
-def random_layout(width: int, height: int, mines: int, first: int, first_click: str,
-                  rng: random.Random, max_adjacent: int | None = None) -> Board:
+def random_layout(
+    width: int,
+    height: int,
+    mines: int,
+    first: int,
+    first_click: str,
+    rng: random.Random,
+    max_adjacent: int | None = None,
+) -> Board:
     """A uniformly random layout (or, with ``max_adjacent``, a random one that
     respects it) with the first click's cells free."""
     excluded = excluded_cells(width, height, first, first_click)
@@ -70,13 +77,21 @@ def random_layout(width: int, height: int, mines: int, first: int, first_click: 
                 around[n] += 1
             if len(chosen) == mines:
                 return Board(width, height, chosen)
-    raise GenerationFailed(f"could not place {mines} mines with at most "
-                           f"{max_adjacent} around any cell")
+    raise GenerationFailed(
+        f"could not place {mines} mines with at most {max_adjacent} around any cell"
+    )
 
 
-def generate_no_guess(width: int, height: int, mines: int, first: tuple[int, int],
-                      seed: int | str, *, first_click: str = "opening",
-                      max_adjacent: int | None = None) -> list[tuple[int, int]]:
+def generate_no_guess(
+    width: int,
+    height: int,
+    mines: int,
+    first: tuple[int, int],
+    seed: int | str,
+    *,
+    first_click: str = "opening",
+    max_adjacent: int | None = None,
+) -> list[tuple[int, int]]:
     """Mine cells (x, y), sorted, of a board that the rules clear from ``first``
     without a guess. ``first`` (and with ``first_click="opening"`` its
     neighbours) stays free; the same arguments always give the same board.
@@ -89,19 +104,34 @@ def generate_no_guess(width: int, height: int, mines: int, first: tuple[int, int
         raise ValueError("the first click lies off the board")
     if first_click not in ("opening", "safe"):
         raise ValueError("first_click must be opening or safe")
-    board = no_guess_board(width, height, mines, fy * width + fx, first_click,
-                           random.Random(seed), max_adjacent)
+    board = no_guess_board(
+        width, height, mines, fy * width + fx, first_click, random.Random(seed), max_adjacent
+    )
     return [(m % width, m // width) for m in sorted(board.mines)]
 
 
-def no_guess_layout(width: int, height: int, mines: int, first: int, first_click: str,
-                    rng: random.Random, max_adjacent: int | None = None) -> Board:
+def no_guess_layout(
+    width: int,
+    height: int,
+    mines: int,
+    first: int,
+    first_click: str,
+    rng: random.Random,
+    max_adjacent: int | None = None,
+) -> Board:
     """Compatibility name for :func:`no_guess_board`."""
     return no_guess_board(width, height, mines, first, first_click, rng, max_adjacent)
 
 
-def no_guess_board(width: int, height: int, mines: int, first: int, first_click: str,
-                   rng: random.Random, max_adjacent: int | None = None) -> Board:
+def no_guess_board(
+    width: int,
+    height: int,
+    mines: int,
+    first: int,
+    first_click: str,
+    rng: random.Random,
+    max_adjacent: int | None = None,
+) -> Board:
     """A layout the rules clear from ``first`` by logic alone (see module doc)."""
     n = width * height
     nb = neighbour_table(width, height)
@@ -131,8 +161,9 @@ def no_guess_board(width: int, height: int, mines: int, first: int, first_click:
 class _Layout:
     """Mines and neighbour counts, changed a mine at a time."""
 
-    def __init__(self, width: int, height: int, mines: frozenset[int],
-                 nb: tuple[tuple[int, ...], ...]) -> None:
+    def __init__(
+        self, width: int, height: int, mines: frozenset[int], nb: tuple[tuple[int, ...], ...]
+    ) -> None:
         self.nb = nb
         self.mine = bytearray(width * height)
         self.counts = bytearray(width * height)
@@ -174,8 +205,9 @@ def _fits(layout: _Layout, cell: int, max_adjacent: int | None) -> bool:
     return all(counts[c] < max_adjacent for c in layout.nb[cell])
 
 
-def _perturb(k: Knowledge, layout: _Layout, rng: random.Random, excluded: set[int],
-             max_adjacent: int | None) -> bool:
+def _perturb(
+    k: Knowledge, layout: _Layout, rng: random.Random, excluded: set[int], max_adjacent: int | None
+) -> bool:
     """Solve one stuck number by moving mines; False when nothing can move.
 
     The stuck number's hidden neighbours are emptied into hidden cells away
@@ -188,8 +220,7 @@ def _perturb(k: Knowledge, layout: _Layout, rng: random.Random, excluded: set[in
     group = [c for c in nb[target] if state[c] == UNKNOWN]
     inside = [c for c in group if mine[c]]
     if inside:
-        spots = _spots(k, layout, rng, set(group) | excluded, False, len(inside),
-                       max_adjacent)
+        spots = _spots(k, layout, rng, set(group) | excluded, False, len(inside), max_adjacent)
         if len(spots) == len(inside):
             for src, dst in zip(inside, spots, strict=True):
                 layout.move(src, dst, k)
@@ -205,28 +236,45 @@ def _perturb(k: Knowledge, layout: _Layout, rng: random.Random, excluded: set[in
     return True
 
 
-def _reshuffle(k: Knowledge, layout: _Layout, rng: random.Random, excluded: set[int],
-               max_adjacent: int | None) -> bool:
+def _reshuffle(
+    k: Knowledge, layout: _Layout, rng: random.Random, excluded: set[int], max_adjacent: int | None
+) -> bool:
     """Move one mine from the stuck edge (a hidden mine next to a number, else a
     known mine next to a hidden cell) to a random revealed cell. The caller
     solves again from scratch, since this changes cells already deduced."""
     state, number, nb, mine = k.state, k.number, k.nb, layout.mine
     n = len(state)
-    sources = [c for c in range(n) if mine[c] and (
-        (state[c] == UNKNOWN and any(number[x] != NO_NUMBER for x in nb[c]))
-        or (state[c] != UNKNOWN and any(state[x] == UNKNOWN for x in nb[c])))]
+    sources = [
+        c
+        for c in range(n)
+        if mine[c]
+        and (
+            (state[c] == UNKNOWN and any(number[x] != NO_NUMBER for x in nb[c]))
+            or (state[c] != UNKNOWN and any(state[x] == UNKNOWN for x in nb[c]))
+        )
+    ]
     if not sources:
         sources = [c for c in range(n) if mine[c] and state[c] == UNKNOWN]
-    targets = [c for c in range(n) if number[c] != NO_NUMBER and c not in excluded
-               and _fits(layout, c, max_adjacent)]
+    targets = [
+        c
+        for c in range(n)
+        if number[c] != NO_NUMBER and c not in excluded and _fits(layout, c, max_adjacent)
+    ]
     if not sources or not targets:
         return False
     layout.move(rng.choice(sources), rng.choice(targets), None)
     return True
 
 
-def _spots(k: Knowledge, layout: _Layout, rng: random.Random, skip: set[int],
-           want_mine: bool, count: int, max_adjacent: int | None) -> list[int]:
+def _spots(
+    k: Knowledge,
+    layout: _Layout,
+    rng: random.Random,
+    skip: set[int],
+    want_mine: bool,
+    count: int,
+    max_adjacent: int | None,
+) -> list[int]:
     """``count`` hidden cells outside ``skip`` holding (or not) a mine,
     preferring cells that touch no revealed number. Random probes first (cheap
     on big boards), then a full scan in random order."""
@@ -235,8 +283,13 @@ def _spots(k: Knowledge, layout: _Layout, rng: random.Random, skip: set[int],
     found: list[int] = []
 
     def usable(c: int) -> bool:
-        return (state[c] == UNKNOWN and bool(mine[c]) == want_mine and c not in skip
-                and c not in found and (want_mine or _fits(layout, c, max_adjacent)))
+        return (
+            state[c] == UNKNOWN
+            and bool(mine[c]) == want_mine
+            and c not in skip
+            and c not in found
+            and (want_mine or _fits(layout, c, max_adjacent))
+        )
 
     for _ in range(24 * count):
         c = rng.randrange(n)

@@ -47,8 +47,9 @@ class Hint:
         return self.kind == "safe"
 
 
-def hint(rows: list[str], mines: int, budget: int = DEFAULT_BUDGET,
-         avoid: Iterable[tuple[int, int]] = ()) -> Hint | None:
+def hint(
+    rows: list[str], mines: int, budget: int = DEFAULT_BUDGET, avoid: Iterable[tuple[int, int]] = ()
+) -> Hint | None:
     """The hint for a view's ``rows`` and total ``mines`` (None when every
     hidden cell is a mine, so nothing is left to reveal). Cells in ``avoid`` (e.g. flagged ones) are suggested only
     when nothing else is safe or possible."""
@@ -84,5 +85,8 @@ def hint(rows: list[str], mines: int, budget: int = DEFAULT_BUDGET,
 
 
 def _pending_safe(state: bytearray, number: bytearray) -> list[int]:
-    return [c for c in range(len(state))
-            if state[c] != UNKNOWN and state[c] != MINE and number[c] == NO_NUMBER]
+    return [
+        c
+        for c in range(len(state))
+        if state[c] != UNKNOWN and state[c] != MINE and number[c] == NO_NUMBER
+    ]

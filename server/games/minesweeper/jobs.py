@@ -26,33 +26,73 @@ def layout_job(options: JSON, first: int, seed: int, flagged: bytes) -> Job:
     """The job that places the mines for a first reveal at ``first`` and opens
     it (``flagged``: one byte a cell, nonzero = flagged, which stays shut).
     Exclusive: the board must not change (a flag) until its answer is in."""
-    return Job(make_layout, (options["width"], options["height"], options["mines"], first,
-                             options["first_click"], seed, bool(options["no_guess"]),
-                             options["max_adjacent"], flagged), kind="layout",
-               budget=LAYOUT_BUDGET, exclusive=True)
+    return Job(
+        make_layout,
+        (
+            options["width"],
+            options["height"],
+            options["mines"],
+            first,
+            options["first_click"],
+            seed,
+            bool(options["no_guess"]),
+            options["max_adjacent"],
+            flagged,
+        ),
+        kind="layout",
+        budget=LAYOUT_BUDGET,
+        exclusive=True,
+    )
 
 
-def make_layout(width: int, height: int, mines: int, first: int, first_click: str, seed: int,
-                no_guess: bool, max_adjacent: int | None, flagged: bytes) -> JSON:
+def make_layout(
+    width: int,
+    height: int,
+    mines: int,
+    first: int,
+    first_click: str,
+    seed: int,
+    no_guess: bool,
+    max_adjacent: int | None,
+    flagged: bytes,
+) -> JSON:
     """``{"mines": [cell, ...], "counts": str, "opened": [cell, ...], "note": str |
     None}``: the layout from the recorded seed, every cell's count (see
     :func:`.board.counts_text`) and the cells the first reveal opens (flagged
     cells stay shut), so the event loop does none of that work."""
-    board, note = _layout(width, height, mines, first, first_click, seed, no_guess,
-                          max_adjacent)
+    board, note = _layout(width, height, mines, first, first_click, seed, no_guess, max_adjacent)
     opened = board.flood(first, bytearray(width * height), bytearray(flagged))
-    return {"mines": sorted(board.mines), "counts": counts_text(board.counts),
-            "opened": opened, "note": note}
+    return {
+        "mines": sorted(board.mines),
+        "counts": counts_text(board.counts),
+        "opened": opened,
+        "note": note,
+    }
 
 
-def _layout(width: int, height: int, mines: int, first: int, first_click: str, seed: int,
-            no_guess: bool, max_adjacent: int | None) -> tuple[Board, str | None]:
+def _layout(
+    width: int,
+    height: int,
+    mines: int,
+    first: int,
+    first_click: str,
+    seed: int,
+    no_guess: bool,
+    max_adjacent: int | None,
+) -> tuple[Board, str | None]:
     rng = random.Random(seed)
     note = None
     try:
         if no_guess:
-            cells = generate_no_guess(width, height, mines, (first % width, first // width),
-                                      seed, first_click=first_click, max_adjacent=max_adjacent)
+            cells = generate_no_guess(
+                width,
+                height,
+                mines,
+                (first % width, first // width),
+                seed,
+                first_click=first_click,
+                max_adjacent=max_adjacent,
+            )
             board = Board(width, height, [y * width + x for x, y in cells])
         else:
             board = random_layout(width, height, mines, first, first_click, rng, max_adjacent)
@@ -74,12 +114,11 @@ def hint_job(shown: bytes, width: int, mines: int, flagged: bytes) -> Job:
     """The job for a hint on the public board ``shown`` (one byte a cell, as in
     the view's rows) with ``flagged`` cells (nonzero bytes). Taking bytes keeps
     asking cheap on the event loop: the worker unpacks them."""
-    return Job(hint_from_bytes, (shown, width, mines, flagged), kind="hint",
-               budget=HINT_BUDGET)
+    return Job(hint_from_bytes, (shown, width, mines, flagged), kind="hint", budget=HINT_BUDGET)
 
 
 def hint_from_bytes(shown: bytes, width: int, mines: int, flagged: bytes) -> JSON:
-    rows = [shown[y:y + width].decode("ascii") for y in range(0, len(shown), width)]
+    rows = [shown[y : y + width].decode("ascii") for y in range(0, len(shown), width)]
     return find_hint(rows, mines, [c for c, f in enumerate(flagged) if f])
 
 

@@ -23,6 +23,7 @@ def no_guess_max_mines(cells: int) -> int:
     density = 0.22 if cells <= 1000 else 0.20 if cells <= 2500 else 0.18
     return int(cells * density)
 
+
 KNOWN = {f.key for f in MINESWEEPER.form}
 """Every option, as the description lists them."""
 
@@ -48,22 +49,38 @@ def parse_options(raw: JSON) -> JSON:
     if cells < 10:
         raise OptionError("The board needs at least 10 cells.")
     if mines > cells - 9:
-        raise OptionError(f"Option mines must be between 1 and {cells - 9} on a "
-                          f"{width}x{height} board.")
+        raise OptionError(
+            f"Option mines must be between 1 and {cells - 9} on a {width}x{height} board."
+        )
     max_adjacent = parsed["max_adjacent"]
     if max_adjacent is not None and mines * 8 > cells * max_adjacent * 0.6:
-        raise OptionError(f"{mines} mines are too many for max_adjacent {max_adjacent} "
-                          f"on a {width}x{height} board; use fewer mines or a larger "
-                          "max_adjacent.")
+        raise OptionError(
+            f"{mines} mines are too many for max_adjacent {max_adjacent} "
+            f"on a {width}x{height} board; use fewer mines or a larger "
+            "max_adjacent."
+        )
     if parsed["no_guess"]:
         if cells > NO_GUESS_MAX_CELLS:
-            raise OptionError("no_guess boards can have at most 10000 cells "
-                              "(e.g. 100x100).")
+            raise OptionError("no_guess boards can have at most 10000 cells (e.g. 100x100).")
         limit = no_guess_max_mines(cells)
         if mines > limit:
-            raise OptionError(f"no_guess boards of {width}x{height} can hold at most {limit} "
-                              "mines; use fewer mines or turn no_guess off.")
+            raise OptionError(
+                f"no_guess boards of {width}x{height} can hold at most {limit} "
+                "mines; use fewer mines or turn no_guess off."
+            )
     parsed["hint_penalty"] = float(parsed["hint_penalty"])
-    return {key: parsed[key] for key in ("preset", "width", "height", "mines", "first_click",
-                                         "no_guess", "max_adjacent", "lives", "max_players",
-                                         "hint_penalty")}
+    return {
+        key: parsed[key]
+        for key in (
+            "preset",
+            "width",
+            "height",
+            "mines",
+            "first_click",
+            "no_guess",
+            "max_adjacent",
+            "lives",
+            "max_players",
+            "hint_penalty",
+        )
+    }

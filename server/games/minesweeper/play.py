@@ -16,8 +16,11 @@ def play_game(board: Board, first: int) -> bool:
     counts, state, number = board.counts, k.state, k.number
     k.reveal(first, counts[first])
     while not k.solved():
-        pending = [c for c in range(len(state))
-                   if state[c] != MINE and state[c] != UNKNOWN and number[c] == NO_NUMBER]
+        pending = [
+            c
+            for c in range(len(state))
+            if state[c] != MINE and state[c] != UNKNOWN and number[c] == NO_NUMBER
+        ]
         if pending:
             for c in pending:
                 k.reveal(c, counts[c])

@@ -115,8 +115,9 @@ def frontier(k: Knowledge) -> tuple[list[list[tuple[tuple[int, ...], int]]], lis
     return comps, interior
 
 
-def enumerate_component(cons: list[tuple[tuple[int, ...], int]], cap: int,
-                        budget: _Budget) -> Component:
+def enumerate_component(
+    cons: list[tuple[tuple[int, ...], int]], cap: int, budget: _Budget
+) -> Component:
     """Every assignment of mines to the component's classes that satisfies its
     constraints with at most ``cap`` mines; raises _TooComplex over budget."""
     touching: dict[int, list[int]] = {}
@@ -263,8 +264,12 @@ def analyse(k: Knowledge, budget: int = 100_000) -> Analysis:
     return _approximate(k, comps, results, interior, left)
 
 
-def _exact(comps: list[list[tuple[tuple[int, ...], int]]], results: list[Component],
-           interior: list[int], left: int) -> Analysis:
+def _exact(
+    comps: list[list[tuple[tuple[int, ...], int]]],
+    results: list[Component],
+    interior: list[int],
+    left: int,
+) -> Analysis:
     """Weight component assignments by the ways to fill the interior."""
     o = len(interior)
     dists = [r.dist for r in results]
@@ -284,8 +289,9 @@ def _exact(comps: list[list[tuple[tuple[int, ...], int]]], results: list[Compone
         others = _convolve(prefix[idx], suffix[idx + 1], left)
         nums = [0] * len(res.classes)
         for kk, row in res.per.items():
-            tail = sum(w * comb(o, left - kk - k2) for k2, w in others.items()
-                       if 0 <= left - kk - k2 <= o)
+            tail = sum(
+                w * comb(o, left - kk - k2) for k2, w in others.items() if 0 <= left - kk - k2 <= o
+            )
             if tail:
                 for i, x in enumerate(row):
                     if x:
@@ -300,8 +306,11 @@ def _exact(comps: list[list[tuple[tuple[int, ...], int]]], results: list[Compone
             elif nums[i] == denom:
                 mines.update(cells)
     if o:
-        num = sum(w * comb(o, left - kk) * (left - kk)
-                  for kk, w in prefix[-1].items() if 0 <= left - kk <= o)
+        num = sum(
+            w * comb(o, left - kk) * (left - kk)
+            for kk, w in prefix[-1].items()
+            if 0 <= left - kk <= o
+        )
         p = num / (total * o)
         for c in interior:
             prob[c] = p
@@ -318,9 +327,13 @@ def _bounds(cons: list[tuple[tuple[int, ...], int]]) -> tuple[int, int]:
     return max(n for _, n in cons), min(len(cells), sum(n for _, n in cons))
 
 
-def _approximate(k: Knowledge, comps: list[list[tuple[tuple[int, ...], int]]],
-                 results: list[Component | None], interior: list[int],
-                 left: int) -> Analysis:
+def _approximate(
+    k: Knowledge,
+    comps: list[list[tuple[tuple[int, ...], int]]],
+    results: list[Component | None],
+    interior: list[int],
+    left: int,
+) -> Analysis:
     """Exact certainties, approximate probabilities: each component is weighted
     by the interior's odds per mine instead of the exact binomial tail."""
     o = len(interior)
@@ -348,9 +361,13 @@ def _approximate(k: Knowledge, comps: list[list[tuple[tuple[int, ...], int]]],
                 shares.append({})
                 continue
             ok = feasible[idx]
-            ws = {kk: float(w) * odds ** (kk - ranges[idx][0]) if odds < 1e9 else
-                  (1.0 if kk == ranges[idx][1] else 0.0)
-                  for kk, w in res.dist.items() if ok is None or kk in ok}
+            ws = {
+                kk: float(w) * odds ** (kk - ranges[idx][0])
+                if odds < 1e9
+                else (1.0 if kk == ranges[idx][1] else 0.0)
+                for kk, w in res.dist.items()
+                if ok is None or kk in ok
+            }
             z = sum(ws.values()) or 1.0
             share = {kk: w / z for kk, w in ws.items()}
             shares.append(share)
@@ -401,8 +418,9 @@ def _approximate(k: Knowledge, comps: list[list[tuple[tuple[int, ...], int]]],
     return analysis
 
 
-def _feasible_counts(results: list[Component | None], ranges: list[tuple[int, int]],
-                     left: int, o: int) -> list[set[int] | None]:
+def _feasible_counts(
+    results: list[Component | None], ranges: list[tuple[int, int]], left: int, o: int
+) -> list[set[int] | None]:
     """For each enumerated component, the mine counts the global total allows
     (None: all of them). Uses bitsets of achievable sums."""
     lo_total = sum(r[0] for r in ranges)
@@ -435,7 +453,7 @@ def _feasible_counts(results: list[Component | None], ranges: list[tuple[int, in
     for s in reversed(sets):
         suffix.append(conv(suffix[-1], s))
     suffix.reverse()
-    window = ((1 << (o + 1)) - 1)  # interior can take 0..o mines
+    window = (1 << (o + 1)) - 1  # interior can take 0..o mines
     out: list[set[int] | None] = []
     for idx, res in enumerate(results):
         if res is None:

@@ -95,8 +95,12 @@ class Knowledge:
 
     def _known(self, cell: int, mine: bool) -> None:
         self.unknown -= 1
-        number, hidden, dirty, pair = (self.number, self.hidden_around, self._dirty,
-                                       self._pair_dirty)
+        number, hidden, dirty, pair = (
+            self.number,
+            self.hidden_around,
+            self._dirty,
+            self._pair_dirty,
+        )
         around = self.mines_around
         for n in self.nb[cell]:
             hidden[n] -= 1
@@ -117,8 +121,10 @@ class Knowledge:
     def constraint(self, cell: int) -> tuple[list[int], int]:
         """The unknown neighbours of a numbered cell and how many are mines."""
         state = self.state
-        return ([n for n in self.nb[cell] if state[n] == UNKNOWN],
-                self.number[cell] - self.mines_around[cell])
+        return (
+            [n for n in self.nb[cell] if state[n] == UNKNOWN],
+            self.number[cell] - self.mines_around[cell],
+        )
 
     def solved(self) -> bool:
         """Every safe cell is known (the rest are then mines)."""
@@ -141,13 +147,15 @@ class Knowledge:
         return other
 
     # -- rules ---------------------------------------------------------------
-    def settle(self, exact: bool = True, budget: int = DEFAULT_BUDGET,
-               pairs: bool = True) -> tuple[list[int], list[int]]:
+    def settle(
+        self, exact: bool = True, budget: int = DEFAULT_BUDGET, pairs: bool = True
+    ) -> tuple[list[int], list[int]]:
         """Apply the rules until they stall, then (if ``exact``) analyse once.
         Returns the cells newly proven safe and newly proven mines."""
         self.rules(pairs)
         if exact and not self.found_safe and not self.found_mines and self.unknown:
             from .probability import analyse
+
             result = analyse(self, budget)
             for c in result.safe:
                 self.add_safe(c)
@@ -227,8 +235,10 @@ class Knowledge:
         def con(cell: int) -> tuple[frozenset[int], int]:
             got = cache.get(cell)
             if got is None:
-                got = cache[cell] = (frozenset([n for n in nb[cell] if not state[n]]),
-                                     number[cell] - around[cell])
+                got = cache[cell] = (
+                    frozenset([n for n in nb[cell] if not state[n]]),
+                    number[cell] - around[cell],
+                )
             return got
 
         pending = self._pair_dirty
@@ -282,6 +292,7 @@ class Knowledge:
     def analyse(self, budget: int = DEFAULT_BUDGET) -> Analysis:
         """Exact mine probabilities for every unknown cell (see probability.py)."""
         from .probability import analyse
+
         return analyse(self, budget)
 
 
@@ -313,8 +324,9 @@ def knowledge_from_rows(rows: list[str], mines: int) -> Knowledge:
     return k
 
 
-def deduce(rows: list[str], mines: int, budget: int = DEFAULT_BUDGET) -> tuple[
-        set[tuple[int, int]], set[tuple[int, int]]]:
+def deduce(
+    rows: list[str], mines: int, budget: int = DEFAULT_BUDGET
+) -> tuple[set[tuple[int, int]], set[tuple[int, int]]]:
     """Hidden cells (x, y) proven safe and proven mines from a view's ``rows``.
 
     Flags are treated as unproven (a player may flag wrongly), so a flagged
@@ -361,8 +373,7 @@ def play_out(k: Knowledge, counts: bytes | bytearray, pairs: bool = True) -> Non
         return
 
 
-def logic_solve(board: Board, first: int, exact: bool = True,
-                budget: int = 20_000) -> Knowledge:
+def logic_solve(board: Board, first: int, exact: bool = True, budget: int = 20_000) -> Knowledge:
     """Play ``board`` from ``first`` revealing only proven-safe cells; the
     returned knowledge is ``solved()`` when no guess was ever needed."""
     k = Knowledge(board.width, board.height, len(board.mines))

@@ -21,8 +21,9 @@ class MinesweeperSpec:
     def max_players(self, options: JSON) -> int:
         return int(options["max_players"])
 
-    def new_game(self, options: JSON, players: list[str], round_no: int, seed: int,
-                 now: float) -> MinesweeperGame:
+    def new_game(
+        self, options: JSON, players: list[str], round_no: int, seed: int, now: float
+    ) -> MinesweeperGame:
         return MinesweeperGame(options, players, seed, now)
 
     def restore_game(self, state: JSON) -> MinesweeperGame:

@@ -69,17 +69,27 @@ def choose(k: Knowledge, budget: int = DEFAULT_BUDGET) -> tuple[int, float]:
 def proven_safe(k: Knowledge, budget: int = DEFAULT_BUDGET) -> list[int]:
     """Hidden cells proven safe (not yet revealed), running rules and analysis."""
     state, number = k.state, k.number
-    pending = [c for c in range(len(state)) if state[c] != MINE and number[c] == NO_NUMBER
-               and state[c] != UNKNOWN]
+    pending = [
+        c
+        for c in range(len(state))
+        if state[c] != MINE and number[c] == NO_NUMBER and state[c] != UNKNOWN
+    ]
     if pending:
         return pending
     k.settle(budget=budget)
-    return [c for c in range(len(state)) if state[c] != MINE and number[c] == NO_NUMBER
-            and state[c] != UNKNOWN]
+    return [
+        c
+        for c in range(len(state))
+        if state[c] != MINE and number[c] == NO_NUMBER and state[c] != UNKNOWN
+    ]
 
 
-def choose_guess(k: Knowledge, analysis: Analysis, budget: int = DEFAULT_BUDGET,
-                 lookahead: int = LOOKAHEAD_BUDGET) -> tuple[int, float]:
+def choose_guess(
+    k: Knowledge,
+    analysis: Analysis,
+    budget: int = DEFAULT_BUDGET,
+    lookahead: int = LOOKAHEAD_BUDGET,
+) -> tuple[int, float]:
     """The best guess when nothing is proven safe; ``lookahead`` caps the
     enumeration nodes of each trial reveal (0: no look-ahead)."""
     prob = {c: p for c, p in analysis.prob.items() if c not in analysis.mines}
@@ -122,8 +132,9 @@ def forced_guess(k: Knowledge, prob: dict[int, float]) -> int | None:
         a, b = (n for n in nb[c] if state[n] == UNKNOWN)
         # Symmetric now (same numbers around both) and for ever (same hidden
         # neighbours, so any later number sees both or neither).
-        if ({n for n in nb[a] if number[n] != NO_NUMBER}
-                != {n for n in nb[b] if number[n] != NO_NUMBER}):
+        if {n for n in nb[a] if number[n] != NO_NUMBER} != {
+            n for n in nb[b] if number[n] != NO_NUMBER
+        }:
             continue
         rest_a = {n for n in nb[a] if state[n] == UNKNOWN and n != b}
         rest_b = {n for n in nb[b] if state[n] == UNKNOWN and n != a}
@@ -154,15 +165,17 @@ def guess_candidates(k: Knowledge, prob: dict[int, float]) -> list[int]:
         else:
             interior.append(c)
     frontier.sort(key=lambda c: (prob[c], hidden_nb(c), c))
-    interior.sort(key=lambda c: (prob[c], hidden_nb(c),
-                                 -sum(1 for n in nb[c] if state[n] != UNKNOWN), c))
+    interior.sort(
+        key=lambda c: (prob[c], hidden_nb(c), -sum(1 for n in nb[c] if state[n] != UNKNOWN), c)
+    )
     chosen = frontier[:MAX_FRONTIER_CANDIDATES] + interior[:MAX_INTERIOR_CANDIDATES]
     chosen.sort(key=lambda c: (prob[c], hidden_nb(c), c))
     return chosen or [min(prob, key=lambda c: (prob[c], c))]
 
 
-def two_step_survival(k: Knowledge, cell: int, risk: float,
-                      budget: int = LOOKAHEAD_BUDGET) -> float:
+def two_step_survival(
+    k: Knowledge, cell: int, risk: float, budget: int = LOOKAHEAD_BUDGET
+) -> float:
     """P(cell is safe) x P(the move after it is safe too), where every number
     ``cell`` can show is weighted by its exact share of the layouts and a number
     that leads to a proven-safe cell counts as a sure next move."""

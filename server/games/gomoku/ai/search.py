@@ -9,12 +9,11 @@ few points by shape score (attack + defence) are searched, the TT move first.
 
 from __future__ import annotations
 
-
 from gridhall.server.games.gomoku.ai import clock
 from gridhall.server.games.gomoku.ai.patterns import C_FIVE, C_FOUR, C_THREE
 from gridhall.server.games.gomoku.ai.position import SB, SW, WEIGHT, Position
-from gridhall.server.games.gomoku.renju import BLACK
 from gridhall.server.games.gomoku.ai.threats import ThreatSearch, Timeout
+from gridhall.server.games.gomoku.renju import BLACK
 
 WIN = 1_000_000
 EXACT, LOWER, UPPER = 0, 1, 2

@@ -19,7 +19,6 @@ Every search is bounded by a deadline (Timeout) and memoises refuted positions.
 
 from __future__ import annotations
 
-
 from gridhall.server.games.gomoku.ai import clock
 from gridhall.server.games.gomoku.ai.patterns import C_FIVE, C_FOUR, C_THREE, OPEN4, THREE
 from gridhall.server.games.gomoku.ai.position import Position
