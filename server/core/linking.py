@@ -16,7 +16,7 @@ import hashlib
 import secrets
 from dataclasses import dataclass
 
-from .fairness import Backoff
+from .fairness import Backoff, address_key
 from .lobby import CODE_ALPHABET
 
 CODE_LENGTH = 8
@@ -89,7 +89,7 @@ class LinkCodes:
 
     def wait(self, address: str, now: float) -> float:
         """Seconds before ``address`` may try a code again (0.0: now)."""
-        return self.guesses.wait(address, now)
+        return self.guesses.wait(address_key(address), now)
 
     def redeem(self, text: str, address: str, now: float) -> tuple[str, str]:
         """The player a code names, and the code's hash (now used up); a wrong code
@@ -100,7 +100,7 @@ class LinkCodes:
         if pending is None or pending.expires <= now:
             if pending is not None:
                 self.drop(digest)
-            self.guesses.failed(address, now)
+            self.guesses.failed(address_key(address), now)
             raise LinkRefused(text)
         self.drop(digest)  # a right code does not clear the address's failures: anyone
         return pending.player, digest  # can make one for themselves, between guesses

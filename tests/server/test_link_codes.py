@@ -99,6 +99,20 @@ def test_wrong_codes_back_off_per_address() -> None:
     assert phone.last(p.Welcome).player == laptop.last(p.Welcome).player
 
 
+def test_wrong_codes_from_one_ipv6_64_back_off_as_one_address() -> None:
+    server = FakeServer()
+    code = code_for(connect(server, "Ann")).code
+    for n in range(5):  # the free ones, each from a fresh address of one /64
+        guesser = Client(server, T0, f"2001:db8:5:6::{n + 1:x}")
+        guesser.send("hello", T0, protocol=1, name="G", link="AAAA-AAAA")
+        assert refusal(guesser).code == "bad-link"
+    sixth = Client(server, T0, "2001:db8:5:6:abcd::1")
+    sixth.send("hello", T0 + 0.5, protocol=1, name="G", link="AAAA-AAAA")
+    assert refusal(sixth).code == "rate-limited"
+    phone = linked(server, code, T0 + 0.5, peer="2001:db8:5:7::1")  # the next /64 is not held
+    assert phone.last(p.Welcome)
+
+
 def test_an_offline_identity_is_kept_while_its_code_works() -> None:
     server = FakeServer(grace_seconds=60)
     laptop = connect(server, "Ann")
