@@ -62,7 +62,7 @@ from .analysis_service import Analyses
 from .computer import Computers
 from .connection import Connection
 from .fdlimit import raise_soft_limit, socket_caps
-from .handshake import HandshakeGuard, deepen_backlog
+from .handshake import HandshakeGuard, deepen_backlog, heard_from
 from .history_service import HistoryService
 from .job_runner import run_job
 from .memory import release_free_memory
@@ -84,6 +84,7 @@ log = logging.getLogger("gridhall.server")
 RESTART_CLOSE = 1012
 RESTART_REASON = "server restarting; your game is kept, reconnect in a moment"
 NO_HELLO_CLOSE = 1008
+NO_HELLO_EVICTED = "no hello yet, and others are waiting to connect"
 SERVER_HEADER = "gridhall"
 """The ``Server`` header of every HTTP answer: no versions for a stranger to look up."""
 ALIVE_EVERY = 2.0
@@ -142,7 +143,10 @@ class GameServer:
         self.max_connections = self.config.max_connections
         """The connection cap in force (fitted to the open-files limit at start)."""
         self.unwelcomed: Gate[Connection] = Gate(
-            self.config.max_unwelcomed, self.config.max_unwelcomed_per_address
+            self.config.max_unwelcomed,
+            self.config.max_unwelcomed_per_address,
+            idle_after=self.config.unwelcomed_idle,
+            heard=_heard,
         )
         """Connections that have not said ``hello`` yet."""
         self.handshakes = HandshakeGuard(
@@ -150,6 +154,7 @@ class GameServer:
             self.config.max_handshakes_per_address,
             self.config.max_request_head,
             self._freed,
+            self.config.handshake_grace,
         )
         self.allowed_origins = frozenset(
             o for o in map(origin.normalize, self.config.allow_origins) if o is not None
@@ -188,6 +193,7 @@ class GameServer:
             self.config.max_connections,
         )
         self.handshakes.gate.total = caps.handshakes
+        self.handshakes.gate.ceiling = caps.ceiling
         self.max_connections = caps.connections
         self._server = await serve(
             self._handle,
@@ -392,6 +398,8 @@ class GameServer:
             return
         conn = Connection(ws, self.config)
         limit_kernel_buffer(ws, self.config.socket_send_buffer)
+        if len(self.connections) >= self.max_connections:
+            self._make_room(time.monotonic())
         if (
             len(self.connections) >= self.max_connections
             or self.per_ip[conn.peer] >= self.config.max_connections_per_ip
@@ -408,9 +416,9 @@ class GameServer:
             conn.close(1013, "server busy")
             await conn.wait_closed()
             return
-        admitted, evicted = self.unwelcomed.enter(conn, conn.peer)
+        admitted, evicted = self.unwelcomed.enter(conn, conn.peer, time.monotonic())
         if evicted is not None:
-            evicted.close(NO_HELLO_CLOSE, "no hello yet, and others are waiting to connect")
+            evicted.close(NO_HELLO_CLOSE, NO_HELLO_EVICTED)
         if not admitted:
             conn.close(1013, "too many connections from your address have not said hello")
             await conn.wait_closed()
@@ -603,6 +611,14 @@ class GameServer:
         if not self._closed:
             self.execute(self.hub.work_done(work.room, work.ticket, answer, time.time()))
 
+    def _make_room(self, now: float) -> None:
+        """All connections are taken: one that has sent nothing for a while (since its
+        handshake) goes, so silent sockets never keep a new player out."""
+        evicted = self.unwelcomed.evict_idle(now)
+        if evicted is not None:
+            evicted.close(NO_HELLO_CLOSE, NO_HELLO_EVICTED)
+            self.connections.discard(evicted)  # its place is the newcomer's now
+
     def _no_hello(self, conn: Connection) -> None:
         if self.unwelcomed.leave(conn):
             conn.close(NO_HELLO_CLOSE, f"no valid hello within {self.config.hello_timeout:g} s")
@@ -643,6 +659,11 @@ def exporter(server: GameServer) -> Exporter:
 
 def _peer(connection: ServerConnection) -> str:
     return str(connection.remote_address[0]) if connection.remote_address else "?"
+
+
+def _heard(conn: Connection) -> bool:
+    """A connection waiting for ``hello`` that has sent something (see the gate)."""
+    return conn.ws is not None and heard_from(conn.ws)
 
 
 def _received_frames(ws: ServerConnection) -> Sized | None:

@@ -135,7 +135,7 @@ async def test_slow_sockets_from_one_address_are_capped_and_a_new_player_connect
 
 async def test_past_the_total_the_oldest_pending_socket_makes_room(make_server: Any) -> None:
     server = await make_server(
-        max_handshakes=2, max_handshakes_per_address=2, handshake_timeout=600.0
+        max_handshakes=2, max_handshakes_per_address=2, handshake_timeout=600.0, handshake_grace=0.0
     )
     oldest, first_writer = await raw(server, "127.0.0.2")
     first_writer.write(b"GET / HTTP/1.1\r\n")
@@ -238,7 +238,9 @@ async def test_idle_connections_from_one_address_are_capped_and_others_still_joi
 
 
 async def test_past_the_total_the_oldest_idle_connection_makes_room(make_server: Any) -> None:
-    server = await make_server(max_unwelcomed=2, max_unwelcomed_per_address=2, hello_timeout=600.0)
+    server = await make_server(
+        max_unwelcomed=2, max_unwelcomed_per_address=2, hello_timeout=600.0, unwelcomed_idle=0.0
+    )
     async with ws_from(server, "127.0.0.2") as oldest, ws_from(server, "127.0.0.3"):
         await until(lambda: len(server.unwelcomed) == 2, "both idle connections")
         async with ws_from(server, "127.0.0.4") as newcomer:
