@@ -249,6 +249,18 @@ async def test_past_the_total_the_oldest_idle_connection_makes_room(make_server:
         assert code == 1008 and "hello" in reason
 
 
+async def test_silent_connections_never_keep_a_player_out_when_all_places_are_taken(
+    make_server: Any,
+) -> None:
+    server = await make_server(max_connections=2, hello_timeout=600.0, unwelcomed_idle=0.0)
+    async with ws_from(server, "127.0.0.2") as oldest, ws_from(server, "127.0.0.3"):
+        await until(lambda: len(server.unwelcomed) == 2, "both idle connections")
+        async with ws_from(server, "127.0.0.4") as newcomer:
+            assert (await say_hello(newcomer, "Ann"))["type"] == "welcome"
+        code, reason = await closed_with(oldest)
+        assert code == 1008 and "hello" in reason
+
+
 # -- other origins ----------------------------------------------------------------------------
 
 
