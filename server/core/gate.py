@@ -3,7 +3,7 @@
 Sockets before the WebSocket handshake, connections before ``hello`` and admin pages
 before they sign in are all things a stranger can open for free and then leave idle.
 Each stage gets a :class:`Gate`: past an address's own bound a newcomer is refused
-(or, with ``evict_own``, that address's own oldest idle waiter makes room); past the
+(or, with ``evict_own``, that address's own oldest silent waiter makes room); past the
 total, the oldest *idle* waiter is evicted to let the newcomer in.
 
 Idle means quiet since it entered for at least ``idle_after`` seconds, as
@@ -75,13 +75,13 @@ class Gate(Generic[T]):
             return True, None
         evicted: T | None = None
         if self.by_address[address] >= self.per_address:
-            evicted = self._idle(now, address) if self.evict_own else None
+            evicted = self._own_oldest(address) if self.evict_own else None
             if evicted is None:
                 return False, None
         elif len(self) >= self.total:
             evicted = self._idle(now)
             if evicted is None and self.ceiling is not None and len(self) >= self.ceiling:
-                evicted = next(iter(self.quiet), None)
+                evicted = self._idle(now, any_age=True)
         if evicted is not None:
             self.leave(evicted)
         self.quiet[item] = (address, now)
@@ -107,23 +107,24 @@ class Gate(Generic[T]):
             del self.by_address[address]
         return True
 
-    def _idle(self, now: float, address: str | None = None) -> T | None:
-        """The oldest waiter (of ``address``, if given) quiet for ``idle_after``; heard
+    def _idle(self, now: float, any_age: bool = False) -> T | None:
+        """The oldest waiter quiet for ``idle_after`` (or at all: ``any_age``); heard
         ones met at the front move to ``spoke``."""
         quiet = self.quiet
         while quiet:
             item, (where, since) = next(iter(quiet.items()))
-            if now - since < self.idle_after:
+            if now - since < self.idle_after and not any_age:
                 return None  # the rest came later still
             if not self.heard(item):
-                break
+                return item
             del quiet[item]
             self.spoke[item] = where
-        if address is None:
-            return next(iter(quiet), None)
-        for item, (where, since) in quiet.items():  # evict_own: a small gate's own scan
-            if now - since < self.idle_after:
-                return None
+        return None
+
+    def _own_oldest(self, address: str) -> T | None:
+        """``evict_own``: the address's oldest waiter not heard from, however young (the
+        newest of an address goes first; a small gate's own scan)."""
+        for item, (where, _since) in self.quiet.items():
             if where == address and not self.heard(item):
                 return item
         return None
