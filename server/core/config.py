@@ -156,6 +156,10 @@ class ServerConfig:
     allow_origins: tuple[str, ...] = ()
     """Web origins (``http://host:port``) allowed to open a WebSocket besides the
     server's own pages (see ``server/core/origin.py``)."""
+    server_names: tuple[str, ...] = ()
+    """DNS names this server is reached by besides its addresses, ``localhost`` and this
+    machine's own and mDNS names (``--server-name``): a request naming any other host
+    gets HTTP 421 (``server/core/origin.py``, DNS rebinding)."""
     peers: tuple[str, ...] = ()
     """Other nodes' addresses (``ws://host:port/``, ``--peer``): sent to clients in
     ``welcome.nodes`` so they can fail over (``server/core/cluster_nodes.py``)."""

@@ -26,6 +26,7 @@ from collections import Counter
 from collections.abc import Callable, Sized
 from http import HTTPStatus
 from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
@@ -61,6 +62,7 @@ from .admin_status import RETENTION_KEYS, RoomActivity
 from .analysis_service import Analyses
 from .computer import Computers
 from .connection import Connection
+from .discovery import WILDCARD_HOSTS, host_label
 from .fdlimit import raise_soft_limit, socket_caps
 from .handshake import HandshakeGuard, deepen_backlog, heard_from
 from .history_service import HistoryService
@@ -156,6 +158,8 @@ class GameServer:
             self._freed,
             self.config.handshake_grace,
         )
+        self.hosts = origin.KnownHosts(own_names(self.config))
+        """The names this server answers to (others get 421; ``server/core/origin.py``)."""
         self.allowed_origins = frozenset(
             o for o in map(origin.normalize, self.config.allow_origins) if o is not None
         )
@@ -212,6 +216,7 @@ class GameServer:
         )
         deepen_backlog(self._server.sockets, self.config.listen_backlog)
         self.hub.nodes.own = own_address(self.config.host, self.port, lan_addresses)
+        self.hosts.add(*(n for n in (_url_host(self.hub.nodes.own),) if n))
         self.work.warm_up()
         self.cluster = await start_node(self)
         log.info(
@@ -340,15 +345,21 @@ class GameServer:
         await self.close()
 
     def _http(self, connection: ServerConnection, request: Request) -> Response | None:
-        """``GET /healthz`` answers 200 for health checks; a plain GET gets the browser
-        client's files (:mod:`.web`); WebSocket upgrades go on to the game, unless
-        they come from another site's page (403) or the address opens connections
-        too fast (429 with Retry-After). A banned address gets 403 with the ban's
-        end and reason; ``/admin`` is the admin page and channel, for allowed peers
-        only (others: 404, or 403 at the upgrade; see ``server/io/admin_web.py``)."""
+        """First of all, a request naming a host this server is not known by gets 421
+        (DNS rebinding; :mod:`~gridhall.server.core.origin`). Then ``GET /healthz``
+        answers 200 for health checks; a plain GET gets the browser client's files
+        (:mod:`.web`); WebSocket upgrades go on to the game, unless they come from
+        another site's page (403) or the address opens connections too fast (429 with
+        Retry-After). A banned address gets 403 with the ban's end and reason;
+        ``/admin`` is the admin page and channel, for allowed peers only (others: 404,
+        or 403 at the upgrade; see ``server/io/admin_web.py``)."""
+        misdirected = self._misdirected(connection, request)
+        if misdirected is not None:
+            return misdirected
         method = getattr(request, "method", "GET")
         peer = _peer(connection)
-        if admin_web.is_admin(request):
+        admin = admin_web.is_admin(request)
+        if admin:
             allowed = self.admin.peer_allowed(peer)
             page = admin_web.respond(request, allowed)
             if page is not None:
@@ -373,6 +384,26 @@ class GameServer:
             self.allowed_origins | self.hub.nodes.origins(),
         ):
             return connection.respond(HTTPStatus.FORBIDDEN, origin.REFUSAL)
+        if admin:  # the admin channel bounds its own sockets (server/io/admin_channel.py)
+            return None
+        return self._crowded(connection, peer)
+
+    def _misdirected(self, connection: ServerConnection, request: Request) -> Response | None:
+        """421 for a request whose ``Host`` names a host this server is not known by
+        (400 when it names none, or several)."""
+        hosts = request.headers.get_all("Host")
+        if len(hosts) != 1 or origin.host_name(hosts[0]) is None:
+            return connection.respond(HTTPStatus.BAD_REQUEST, origin.NO_HOST)
+        if self.hosts.known(hosts[0]):
+            return None
+        shown = hosts[0][:100].encode("ascii", "replace").decode()
+        return connection.respond(
+            HTTPStatus.MISDIRECTED_REQUEST, origin.MISDIRECTED.format(host=shown)
+        )
+
+    def _crowded(self, connection: ServerConnection, peer: str) -> Response | None:
+        """429 for an address with too many connections not yet past hello, or opening
+        them too fast; None lets the upgrade go on."""
         if self.unwelcomed.by_address[peer] >= self.unwelcomed.per_address:
             response = connection.respond(
                 HTTPStatus.TOO_MANY_REQUESTS,
@@ -655,6 +686,28 @@ def exporter(server: GameServer) -> Exporter:
             '"gridhall[metrics]" (or leave --metrics out)'
         ) from exc
     return Exporter(server)
+
+
+def own_names(config: ServerConfig) -> list[str]:
+    """The names a server with ``config`` is known by before it listens: the names
+    given (``--server-name``), the host it listens on and the node address it is
+    given when they are names, this machine's name (alone, as given and as
+    ``NAME.local``) and the mDNS name it announces (``server/io/discovery.py``)."""
+    machine = socket.gethostname().lower()
+    label = machine.split(".")[0]
+    names = [*config.server_names, config.host, machine, label, f"{label}.local"]
+    names.append(f"{host_label()}.local")
+    if config.node_address:
+        names.append(_url_host(config.node_address) or "")
+    return [n for n in names if n and n not in WILDCARD_HOSTS]
+
+
+def _url_host(url: str | None) -> str | None:
+    """The host of a ``ws://host:port/`` URL."""
+    try:
+        return urlsplit(url or "").hostname
+    except ValueError:
+        return None
 
 
 def _peer(connection: ServerConnection) -> str:
