@@ -7,8 +7,9 @@ holds 2**64) fills the table; what matters is whether the next entry then costs 
 For tables holding 4,096 and 40,000 live (not yet forgotten) addresses this times
 ``Backoff.failed`` and ``PerAddress.take`` (room creations and connects per address)
 for new addresses, best of several rounds, and prints the microseconds per call and
-the ratio of the 40,000 cost to the 4,096 one (1.0: the size does not matter). With
-IPv6 it also says how many entries 40,000 addresses of one /64 made.
+the ratio of the 40,000 cost to the 4,096 one (1.0: the size does not matter). It also
+says how many entries 10,000 addresses of one IPv6 /64 made (the guess backoffs count a
+/64 as one address; the buckets count addresses one by one, within ``MAX_KEYS``).
 ``--server-path DIR`` runs the same on another tree (a folder holding ``gridhall/``),
 in a process of its own, for a before/after in one run.
 

@@ -149,11 +149,11 @@ def _pair(room: str, address: str) -> str:
 
 
 class PerAddress:
-    """A token bucket per address (IPv6 by its /64, see :func:`address_key`; e.g.
-    rooms created): ``rate`` a second, up to ``burst`` at once. Buckets are kept in
-    the order they were last used: one unused for ``burst / rate`` seconds is full
-    again and is swept from the front (O(1) amortized per call); past ``max_keys``
-    the longest unused goes anyway."""
+    """A token bucket per address (e.g. rooms created): ``rate`` a second, up to
+    ``burst`` at once. Buckets are kept in the order they were last used: one unused for
+    ``burst / rate`` seconds is full again and is swept from the front (O(1) amortized
+    per call); past ``max_keys`` the longest unused goes anyway. Addresses count one by
+    one (an IPv6 LAN is one /64: its players must not share one bucket)."""
 
     def __init__(self, rate: float, burst: int, max_keys: int = MAX_KEYS) -> None:
         self.rate = rate
@@ -165,12 +165,11 @@ class PerAddress:
 
     def take(self, address: str, now: float) -> float:
         """0.0 if ``address`` may act now (and it is counted), else the seconds to wait."""
-        key = address_key(address)
-        bucket = self._buckets.get(key)
+        bucket = self._buckets.get(address)
         if bucket is None:
-            bucket = self._buckets[key] = TokenBucket(self.rate, self.burst, now)
+            bucket = self._buckets[address] = TokenBucket(self.rate, self.burst, now)
         else:
-            self._buckets.move_to_end(key)
+            self._buckets.move_to_end(address)
         taken = bucket.take(now)
         self._sweep(now)
         return 0.0 if taken else bucket.retry_after()
