@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import ipaddress
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TypeVar
 
 from .limits import TokenBucket
 
@@ -40,6 +42,19 @@ def address_key(address: str) -> str:
             return str(found.ipv4_mapped)
         return str(ipaddress.IPv6Network((found, 64), strict=False))
     return address
+
+
+V = TypeVar("V")
+
+
+def sweep(table: OrderedDict[str, V], max_keys: int, stale: Callable[[V], bool]) -> None:
+    """Drop entries from the front of ``table`` (least recently touched first) while they
+    are ``stale`` or there are more than ``max_keys``: O(1) amortized per insertion."""
+    while table:
+        key, value = next(iter(table.items()))
+        if len(table) <= max_keys and not stale(value):
+            return
+        del table[key]
 
 
 @dataclass(slots=True)
@@ -97,12 +112,7 @@ class Backoff:
 
     def _sweep(self, now: float) -> None:
         """Drop forgotten keys from the front, and the oldest past ``max_keys``."""
-        keys = self._keys
-        while keys:
-            key, strikes = next(iter(keys.items()))
-            if len(keys) <= self.max_keys and now - strikes.last < self.forget:
-                return
-            del keys[key]
+        sweep(self._keys, self.max_keys, lambda strikes: now - strikes.last >= self.forget)
 
     def __len__(self) -> int:
         return len(self._keys)
@@ -175,12 +185,7 @@ class PerAddress:
         return 0.0 if taken else bucket.retry_after()
 
     def _sweep(self, now: float) -> None:
-        buckets = self._buckets
-        while buckets:
-            key, bucket = next(iter(buckets.items()))
-            if len(buckets) <= self.max_keys and now - bucket.stamp < self.refilled_after:
-                return
-            del buckets[key]
+        sweep(self._buckets, self.max_keys, lambda b: now - b.stamp >= self.refilled_after)
 
     def __len__(self) -> int:
         return len(self._buckets)

@@ -237,22 +237,17 @@ async def test_idle_connections_from_one_address_are_capped_and_others_still_joi
             assert (await say_hello(other, "Ann"))["type"] == "welcome"
 
 
-async def test_past_the_total_the_oldest_idle_connection_makes_room(make_server: Any) -> None:
-    server = await make_server(
-        max_unwelcomed=2, max_unwelcomed_per_address=2, hello_timeout=600.0, unwelcomed_idle=0.0
-    )
-    async with ws_from(server, "127.0.0.2") as oldest, ws_from(server, "127.0.0.3"):
-        await until(lambda: len(server.unwelcomed) == 2, "both idle connections")
-        async with ws_from(server, "127.0.0.4") as newcomer:
-            assert (await say_hello(newcomer, "Ann"))["type"] == "welcome"
-        code, reason = await closed_with(oldest)
-        assert code == 1008 and "hello" in reason
-
-
-async def test_silent_connections_never_keep_a_player_out_when_all_places_are_taken(
-    make_server: Any,
+@pytest.mark.parametrize(
+    "full",
+    [
+        {"max_unwelcomed": 2, "max_unwelcomed_per_address": 2},  # past the total waiting
+        {"max_connections": 2},  # every connection place taken
+    ],
+)
+async def test_the_oldest_idle_connection_makes_room_for_a_newcomer(
+    make_server: Any, full: dict[str, int]
 ) -> None:
-    server = await make_server(max_connections=2, hello_timeout=600.0, unwelcomed_idle=0.0)
+    server = await make_server(hello_timeout=600.0, unwelcomed_idle=0.0, **full)
     async with ws_from(server, "127.0.0.2") as oldest, ws_from(server, "127.0.0.3"):
         await until(lambda: len(server.unwelcomed) == 2, "both idle connections")
         async with ws_from(server, "127.0.0.4") as newcomer:
