@@ -26,7 +26,6 @@ from collections import Counter
 from collections.abc import Callable, Sized
 from http import HTTPStatus
 from typing import TYPE_CHECKING
-from urllib.parse import urlsplit
 
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
@@ -54,6 +53,7 @@ from ..games.gomoku.spec import GomokuSpec
 from . import (
     admin_web,
     engines,
+    hosts,
     leaderboards,  # noqa: F401  (registers the rating queries with the service)
     web,
 )
@@ -62,7 +62,6 @@ from .admin_status import RETENTION_KEYS, RoomActivity
 from .analysis_service import Analyses
 from .computer import Computers
 from .connection import Connection
-from .discovery import WILDCARD_HOSTS, host_label
 from .fdlimit import raise_soft_limit, socket_caps
 from .handshake import HandshakeGuard, deepen_backlog, heard_from
 from .history_service import HistoryService
@@ -158,7 +157,7 @@ class GameServer:
             self._freed,
             self.config.handshake_grace,
         )
-        self.hosts = origin.KnownHosts(own_names(self.config))
+        self.hosts = origin.KnownHosts(hosts.own_names(self.config))
         """The names this server answers to (others get 421; ``server/core/origin.py``)."""
         self.allowed_origins = frozenset(
             o for o in map(origin.normalize, self.config.allow_origins) if o is not None
@@ -216,7 +215,7 @@ class GameServer:
         )
         deepen_backlog(self._server.sockets, self.config.listen_backlog)
         self.hub.nodes.own = own_address(self.config.host, self.port, lan_addresses)
-        self.hosts.add(*(n for n in (_url_host(self.hub.nodes.own),) if n))
+        self.hosts.add(hosts.url_host(self.hub.nodes.own) or "")
         self.work.warm_up()
         self.cluster = await start_node(self)
         log.info(
@@ -353,7 +352,7 @@ class GameServer:
         Retry-After). A banned address gets 403 with the ban's end and reason;
         ``/admin`` is the admin page and channel, for allowed peers only (others: 404,
         or 403 at the upgrade; see ``server/io/admin_web.py``)."""
-        misdirected = self._misdirected(connection, request)
+        misdirected = hosts.misdirected(connection, request, self.hosts)
         if misdirected is not None:
             return misdirected
         method = getattr(request, "method", "GET")
@@ -387,19 +386,6 @@ class GameServer:
         if admin:  # the admin channel bounds its own sockets (server/io/admin_channel.py)
             return None
         return self._crowded(connection, peer)
-
-    def _misdirected(self, connection: ServerConnection, request: Request) -> Response | None:
-        """421 for a request whose ``Host`` names a host this server is not known by
-        (400 when it names none, or several)."""
-        hosts = request.headers.get_all("Host")
-        if len(hosts) != 1 or origin.host_name(hosts[0]) is None:
-            return connection.respond(HTTPStatus.BAD_REQUEST, origin.NO_HOST)
-        if self.hosts.known(hosts[0]):
-            return None
-        shown = hosts[0][:100].encode("ascii", "replace").decode()
-        return connection.respond(
-            HTTPStatus.MISDIRECTED_REQUEST, origin.MISDIRECTED.format(host=shown)
-        )
 
     def _crowded(self, connection: ServerConnection, peer: str) -> Response | None:
         """429 for an address with too many connections not yet past hello, or opening
@@ -686,28 +672,6 @@ def exporter(server: GameServer) -> Exporter:
             '"gridhall[metrics]" (or leave --metrics out)'
         ) from exc
     return Exporter(server)
-
-
-def own_names(config: ServerConfig) -> list[str]:
-    """The names a server with ``config`` is known by before it listens: the names
-    given (``--server-name``), the host it listens on and the node address it is
-    given when they are names, this machine's name (alone, as given and as
-    ``NAME.local``) and the mDNS name it announces (``server/io/discovery.py``)."""
-    machine = socket.gethostname().lower()
-    label = machine.split(".")[0]
-    names = [*config.server_names, config.host, machine, label, f"{label}.local"]
-    names.append(f"{host_label()}.local")
-    if config.node_address:
-        names.append(_url_host(config.node_address) or "")
-    return [n for n in names if n and n not in WILDCARD_HOSTS]
-
-
-def _url_host(url: str | None) -> str | None:
-    """The host of a ``ws://host:port/`` URL."""
-    try:
-        return urlsplit(url or "").hostname
-    except ValueError:
-        return None
 
 
 def _peer(connection: ServerConnection) -> str:

@@ -23,6 +23,18 @@ from gridhall.server.io.app import GameServer
 PLAYERS = 2000
 DEADLINE = 120.0
 """Far beyond what 2,000 handshakes take on a busy machine: reaching it is a failure."""
+PATIENT = {
+    "handshake_timeout": 60.0,
+    "handshake_grace": 30.0,
+    "hello_timeout": 60.0,
+    "unwelcomed_idle": 30.0,
+}
+"""The crowd's clients run in the server's own process, so on a starved machine one may
+speak seconds after its socket opened (a real crowd's hellos are not late for the
+server's load: they wait in its kernel buffers). The deadlines for a silent socket are
+set far beyond that: what is under test is that no socket is closed for being young or
+for having spoken while the crowd arrives (with the defaults, main closed 1,936 of the
+2,000; ``bench/attack.py --only hello-storm`` runs the defaults)."""
 
 
 def address(n: int) -> str:
@@ -85,7 +97,7 @@ async def crowd(
 async def test_two_thousand_players_reconnecting_at_once_all_get_back_in(
     make_server: Any,
 ) -> None:
-    config = {"max_connections": PLAYERS + 100}
+    config = {"max_connections": PLAYERS + 100, **PATIENT}
     server: GameServer = await make_server(**config)
     players = [Player(n) for n in range(PLAYERS)]
 

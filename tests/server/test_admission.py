@@ -3,12 +3,15 @@ socket caps to the open-files limit, and ``--allow-origin``."""
 
 from __future__ import annotations
 
+import socket
+
 import pytest
 
 from gridhall.server import cli
 from gridhall.server.core.gate import Gate
 from gridhall.server.core.origin import allowed, normalize
 from gridhall.server.io.fdlimit import socket_caps
+from gridhall.server.io.handshake import unread_bytes
 
 
 def test_a_gate_refuses_past_an_addresses_bound_and_evicts_the_oldest_past_the_total() -> None:
@@ -107,3 +110,22 @@ def test_allow_origin_is_repeatable_and_checked() -> None:
     for bad in ("ftp://x", "games.example", "http://x/page"):
         with pytest.raises(SystemExit):
             parser.parse_args(["--allow-origin", bad])
+
+
+class _Transport:
+    """What ``unread_bytes`` asks of a transport: its socket."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock = sock
+
+    def get_extra_info(self, name: str) -> socket.socket | None:
+        return self.sock if name == "socket" else None
+
+
+def test_bytes_waiting_in_the_kernel_count_as_heard() -> None:
+    ours, theirs = socket.socketpair()
+    with ours, theirs:
+        assert unread_bytes(_Transport(ours)) == 0  # type: ignore[arg-type]
+        theirs.sendall(b"\x82\x85hello")
+        assert unread_bytes(_Transport(ours)) == 7  # type: ignore[arg-type]
+    assert unread_bytes(None) == 0
