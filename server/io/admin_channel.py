@@ -13,8 +13,8 @@ signed in may hold is kept apart from the signed-in pages, each stage bounded pe
 address and in total: sockets waiting to say ``admin-hello`` (past a bound the
 oldest silent one of that address, or of all, is closed: the newest, the operator's,
 always gets its turn), wrong ones waiting for their answer (past a bound the oldest is
-answered now), and at most :data:`MAX_ADMINS` signed-in pages (one more signing in
-closes the oldest: whoever has the token is the operator).
+answered now), and at most :data:`MAX_ADMINS` signed-in pages (one more is closed
+with 1013; only pages that signed in count).
 
 Frames are MessagePack maps as on the game socket. Nothing a page sends can raise out
 of here: a malformed request gets ``bad-message`` (with its ``re`` whenever the frame
@@ -50,7 +50,8 @@ log = logging.getLogger("gridhall.admin")
 HELLO_TIMEOUT = 5.0
 STATUS_EVERY = 1.0
 MAX_ADMINS = 8
-"""Signed-in admin pages at once; one more signing in closes the oldest."""
+"""Signed-in admin pages at once; one more is closed with 1013 (it signed in, but the
+pages open stay: a page closed this way would come back and close another)."""
 MAX_WAITING = 8
 WAITING_PER_ADDRESS = 2
 """Admin sockets that have not said ``admin-hello`` yet, in all and per address."""
@@ -190,11 +191,11 @@ class AdminChannel:
                 now,
                 "wrong token",
             )
+        if len(self.signed_in) >= MAX_ADMINS:  # only pages signed in with the token count
+            self.audit(peer, "sign-in-refused", {"why": "too many pages"}, now)
+            await ws.close(MAKE_ROOM_CLOSE, "too many admin pages are open")
+            return False
         self.audit(peer, "sign-in", {}, now)
-        if len(self.signed_in) >= MAX_ADMINS:
-            oldest = next(iter(self.signed_in))
-            del self.signed_in[oldest]
-            self._make_room(oldest, "another admin page signed in")
         self.signed_in[ws] = None
         await ws.send(
             p.encode_map({"type": "admin-welcome", "re": rid, "server": self.server.config.name})

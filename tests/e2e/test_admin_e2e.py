@@ -262,18 +262,19 @@ async def test_sockets_that_never_sign_in_never_lock_the_operator_out(make_serve
         assert len(waiting) <= admin_channel.WAITING_CEILING
 
 
-async def test_one_more_signed_in_page_closes_the_oldest(make_server: Any) -> None:
+async def test_only_signed_in_pages_count_toward_the_pages_open(make_server: Any) -> None:
     server: GameServer = await make_server()
     async with AsyncExitStack() as pages:
-        first = await pages.enter_async_context(admin(server))
-        for _ in range(admin_channel.MAX_ADMINS - 1):
-            await pages.enter_async_context(admin(server))
-        async with admin(server) as newest, admin_socket(server) as waiting:
-            assert (await newest.expect("admin-status"))["figures"]
-            code, reason = await closed_with(first.ws)
-            assert code == 1013 and "signed in" in reason
-            assert len(server.admin_channel.signed_in) == admin_channel.MAX_ADMINS
-            assert (await waiting.hello(server.admin.token))["type"] == "admin-welcome"
+        for n in range(admin_channel.MAX_WAITING):  # as many silent sockets as may wait
+            await pages.enter_async_context(admin_socket(server, f"127.0.0.{10 + n}"))
+        for _ in range(admin_channel.MAX_ADMINS):  # every one of these signs in
+            page = await pages.enter_async_context(admin(server))
+            assert (await page.expect("admin-status"))["figures"]
+        async with admin_socket(server) as one_more:
+            await one_more.send(type="admin-hello", token=server.admin.token, id=1)
+            code, reason = await closed_with(one_more.ws)
+            assert code == 1013 and "too many" in reason
+        assert len(server.admin_channel.signed_in) == admin_channel.MAX_ADMINS
 
 
 async def test_a_signed_in_page_gets_the_status_and_bad_requests_change_nothing(
