@@ -164,6 +164,10 @@ class ServerConfig:
     cluster: str | None = None
     """Redis URL (``redis://HOST:PORT/DB``): run as one node of a cluster sharing
     rooms (``docs/cluster.md``); needs ``store``."""
+    cluster_secret: str | None = field(default=None, repr=False)
+    """The secret every node of a cluster shares: what a node writes to Redis for the
+    others is signed with it, and what is not is ignored (``server/cluster/signing.py``;
+    a cluster node does not start without one)."""
     store: str | None = None
     """PostgreSQL URL: live rooms, journals and identities go there (SQLite keeps history)."""
     node_address: str | None = None

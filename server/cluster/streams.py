@@ -1,0 +1,195 @@
+"""The relay's messages onto Redis streams, signed and bounded (docs/cluster.md, "Relay").
+
+One writer per node puts messages on the streams in the order they were made, each
+signed with the cluster secret (:mod:`.signing`). What it holds is bounded in bytes:
+
+- **waiting for Redis** (the outbox): one connection may have at most ``per_link``
+  bytes waiting (the server's ``send_queue_bytes``, what a local client's send queue
+  may hold) and the node :data:`OUTBOX_BYTES` in all. :meth:`StreamWriter.full` says
+  when a connection is past its share: the edge then stops reading that client's socket
+  until Redis has taken what waits (back-pressure), the owner closes that client's
+  session (1013). Nothing waits longer than Redis's timeout: a write that fails drops
+  the whole outbox and every relayed client reconnects.
+- **in Redis**: of the messages this node wrote, each stream keeps at most
+  :data:`STREAM_BYTES` (the oldest are trimmed, the newest never) and all streams
+  together :data:`STREAM_TOTAL`; a stream nobody writes to expires
+  :data:`STREAM_TTL_MS` after its last message. Messages are read within milliseconds
+  of being written, so only a reader that fell far behind loses any; it sees the gap in
+  the sequence numbers and its client reconnects to resync (as for any lost message).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from redis.exceptions import RedisError
+
+from .signing import Part, Signer
+
+log = logging.getLogger("gridhall.cluster.relay")
+
+OUTBOX_BYTES = 32 * 2**20
+"""What one node may hold for Redis at once, all connections together."""
+STREAM_BYTES = 4 * 2**20
+"""What one stream keeps of the messages one node wrote to it."""
+STREAM_TOTAL = 64 * 2**20
+"""What all streams keep of the messages one node wrote."""
+STREAM_TTL_MS = 120_000
+"""A stream nobody wrote to for this long is gone (a room's, after it closed)."""
+MAXLEN = 10_000
+"""Messages a stream keeps at most, whatever their size (trimmed approximately)."""
+SIGNATURE = "h"
+"""The field that carries a message's signature."""
+
+
+@dataclass(eq=False)
+class Share:
+    """What one connection has waiting for Redis (bytes)."""
+
+    waiting: int = 0
+
+
+@dataclass
+class _Kept:
+    """What Redis keeps of the messages this node wrote to one stream."""
+
+    ids: deque[tuple[bytes, int]]
+    size: int = 0
+    at: float = 0.0
+    """When this node last wrote to it (``time.monotonic()``)."""
+
+
+def _size(fields: dict[str, Part]) -> int:
+    return sum(len(k) + (len(v) if isinstance(v, (bytes, str)) else 8) for k, v in fields.items())
+
+
+class StreamWriter:
+    """See the module docstring."""
+
+    def __init__(self, redis: Any, signer: Signer, per_link: int, lost: Callable[[], None]) -> None:
+        self.redis = redis
+        self.signer = signer
+        self.per_link = per_link
+        self.lost = lost
+        """Called when Redis refused a batch (those messages are gone)."""
+        self.waiting = 0
+        """Bytes in the outbox."""
+        self._outbox: list[tuple[str, dict[str, Part], Share | None, int]] = []
+        self._wrote = asyncio.Event()
+        self._drained = asyncio.Event()
+        self._kept: dict[str, _Kept] = {}
+        self.kept = 0
+        """Bytes Redis keeps of what this node wrote (all streams)."""
+        self._pruned = time.monotonic()
+
+    def add(self, key: str, fields: dict[str, Part], share: Share | None) -> None:
+        """Queue one message for ``key``, signed; counted in ``share``."""
+        fields[SIGNATURE] = self.signer.sign_fields(key, fields)
+        size = _size(fields)
+        self._outbox.append((key, fields, share, size))
+        self.waiting += size
+        if share is not None:
+            share.waiting += size
+        self._wrote.set()
+
+    def full(self, share: Share) -> bool:
+        """Whether ``share``'s connection is past what it may have waiting."""
+        return share.waiting >= self.per_link or self.waiting >= OUTBOX_BYTES
+
+    async def room(self, share: Share) -> None:
+        """Wait until ``share``'s connection may add again (back-pressure)."""
+        while self.full(share):
+            self._drained.clear()
+            await self._drained.wait()
+
+    def forget(self, *keys: str) -> None:
+        """These streams were deleted: nothing of them is kept any more."""
+        for key in keys:
+            kept = self._kept.pop(key, None)
+            if kept is not None:
+                self.kept -= kept.size
+
+    async def run(self) -> None:
+        """One writer: messages reach Redis in the order they were made."""
+        while True:
+            await self._wrote.wait()
+            self._wrote.clear()
+            batch, self._outbox = self._outbox, []
+            if batch:
+                await self._write(batch)
+
+    async def _write(self, batch: list[tuple[str, dict[str, Part], Share | None, int]]) -> None:
+        pipe = self.redis.pipeline(transaction=False)
+        for key, fields, _, _ in batch:
+            pipe.xadd(key, fields, maxlen=MAXLEN, approximate=True)
+        keys = dict.fromkeys(key for key, _, _, _ in batch)
+        for key in keys:
+            pipe.pexpire(key, STREAM_TTL_MS)
+        try:
+            ids = await pipe.execute()
+        except (RedisError, OSError) as exc:
+            log.warning("relay: Redis refused %d messages (%s)", len(batch), exc)
+            self._release(batch)
+            self.lost()
+            return
+        self._release(batch)
+        now = time.monotonic()
+        for (key, _, _, size), msg_id in zip(batch, ids):
+            kept = self._kept.setdefault(key, _Kept(deque()))
+            kept.ids.append((msg_id, size))
+            kept.size += size
+            kept.at = now
+            self.kept += size
+            if len(kept.ids) > MAXLEN:  # (Redis trimmed it by MAXLEN already)
+                self._drop_oldest(kept)
+        if now - self._pruned > STREAM_TTL_MS / 10_000:
+            self._prune(now)
+        trims = self._trims(keys)
+        if trims:
+            pipe = self.redis.pipeline(transaction=False)
+            for key, first in trims.items():
+                pipe.xtrim(key, minid=first, approximate=False)
+            try:
+                await pipe.execute()
+            except (RedisError, OSError) as exc:
+                log.warning("relay: could not trim %d streams (%s)", len(trims), exc)
+
+    def _release(self, batch: list[tuple[str, dict[str, Part], Share | None, int]]) -> None:
+        for _, _, share, size in batch:
+            self.waiting -= size
+            if share is not None:
+                share.waiting -= size
+        self._drained.set()
+
+    def _prune(self, now: float) -> None:
+        """Forget streams this node has not written for their lifetime (gone from Redis)."""
+        self._pruned = now
+        for key in [k for k, kept in self._kept.items() if now - kept.at > STREAM_TTL_MS / 1000]:
+            self.forget(key)
+
+    def _trims(self, written: dict[str, None]) -> dict[str, bytes]:
+        """Drop the oldest of what Redis keeps past the budgets (never a stream's
+        newest): each stream's first id to keep, for the streams that lose any."""
+        trims: dict[str, bytes] = {}
+        for key in written:
+            kept = self._kept[key]
+            while kept.size > STREAM_BYTES and len(kept.ids) > 1:
+                trims[key] = self._drop_oldest(kept)
+        while self.kept > STREAM_TOTAL:
+            key, kept = max(self._kept.items(), key=lambda item: item[1].size)
+            if len(kept.ids) <= 1:
+                break
+            trims[key] = self._drop_oldest(kept)
+        return trims
+
+    def _drop_oldest(self, kept: _Kept) -> bytes:
+        _, size = kept.ids.popleft()
+        kept.size -= size
+        self.kept -= size
+        return kept.ids[0][0]
