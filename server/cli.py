@@ -13,6 +13,7 @@ from pathlib import Path
 
 from gridhall.protocol.i18n import gettext as _
 
+from .cluster.wiring import ClusterUnreachable
 from .core import admin_access, cluster_settings, origin
 from .core.cluster_nodes import node_url
 from .core.config import ServerConfig
@@ -687,6 +688,9 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(2)
     try:
         server = GameServer(config)
+    except ClusterUnreachable as exc:
+        print(f"gridhall-server: {exc}", file=sys.stderr)
+        sys.exit(1)
     except MetricsUnavailable:
         print(
             _(
@@ -703,6 +707,9 @@ def main(argv: list[str] | None = None) -> None:
     collector.install()  # this process is the server: pace the garbage collector for it
     try:
         loops.run(serve(server, addresses, settings.source()), factory)
+    except ClusterUnreachable as exc:
+        print(f"gridhall-server: {exc}", file=sys.stderr)
+        sys.exit(1)
     except OSError as exc:
         print(
             f"gridhall-server: cannot listen on {config.host}:{config.port}: {exc}", file=sys.stderr

@@ -72,10 +72,19 @@ def _size(fields: dict[str, Part]) -> int:
 class StreamWriter:
     """See the module docstring."""
 
-    def __init__(self, redis: Any, signer: Signer, per_link: int, lost: Callable[[], None]) -> None:
+    def __init__(
+        self,
+        redis: Any,
+        signer: Signer,
+        per_link: int,
+        lost: Callable[[], None],
+        budgets: tuple[int, int, int] = (OUTBOX_BYTES, STREAM_BYTES, STREAM_TOTAL),
+    ) -> None:
+        """``budgets``: what the outbox, one stream and all streams may hold (bytes)."""
         self.redis = redis
         self.signer = signer
         self.per_link = per_link
+        self.outbox_bytes, self.stream_bytes, self.stream_total = budgets
         self.lost = lost
         """Called when Redis refused a batch (those messages are gone)."""
         self.waiting = 0
@@ -100,7 +109,7 @@ class StreamWriter:
 
     def full(self, share: Share) -> bool:
         """Whether ``share``'s connection is past what it may have waiting."""
-        return share.waiting >= self.per_link or self.waiting >= OUTBOX_BYTES
+        return share.waiting >= self.per_link or self.waiting >= self.outbox_bytes
 
     async def room(self, share: Share) -> None:
         """Wait until ``share``'s connection may add again (back-pressure)."""
@@ -120,9 +129,13 @@ class StreamWriter:
         while True:
             await self._wrote.wait()
             self._wrote.clear()
-            batch, self._outbox = self._outbox, []
-            if batch:
-                await self._write(batch)
+            await self.flush()
+
+    async def flush(self) -> None:
+        """Write what waits now (one pipeline), then trim to the budgets."""
+        batch, self._outbox = self._outbox, []
+        if batch:
+            await self._write(batch)
 
     async def _write(self, batch: list[tuple[str, dict[str, Part], Share | None, int]]) -> None:
         pipe = self.redis.pipeline(transaction=False)
@@ -179,9 +192,9 @@ class StreamWriter:
         trims: dict[str, bytes] = {}
         for key in written:
             kept = self._kept[key]
-            while kept.size > STREAM_BYTES and len(kept.ids) > 1:
+            while kept.size > self.stream_bytes and len(kept.ids) > 1:
                 trims[key] = self._drop_oldest(kept)
-        while self.kept > STREAM_TOTAL:
+        while self.kept > self.stream_total:
             key, kept = max(self._kept.items(), key=lambda item: item[1].size)
             if len(kept.ids) <= 1:
                 break

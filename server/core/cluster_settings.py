@@ -20,7 +20,7 @@ Pure: no I/O, no cluster libraries (the command line and the admin page use it).
 
 from __future__ import annotations
 
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
 REDIS_SCHEMES = ("redis", "rediss", "unix")
 POSTGRES_SCHEMES = ("postgresql", "postgres")
@@ -76,4 +76,5 @@ def redacted(url: str) -> str:
         query = urlencode(
             [(k, HIDDEN if k.lower() in SECRET_PARAMS else v) for k, v in pairs], safe="*/:"
         )
-    return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
+    text = f"{parts.scheme}://{netloc}{parts.path}"  # (urlunsplit drops unix:'s //)
+    return text + (f"?{query}" if query else "") + (f"#{parts.fragment}" if parts.fragment else "")

@@ -152,6 +152,20 @@ async def cluster(
             print(f"--- {node.name} logged:", "".join(node.log[-40:]))  # shown on failure
 
 
+def refused_start(
+    *args: str, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """``gridhall-server`` with ``args``, expected to stop at once (a setting refused,
+    Redis or PostgreSQL unreachable): how it ended."""
+    return subprocess.run(
+        [sys.executable, "-m", "gridhall.server", "--port", "0", "--no-discovery", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+    )
+
+
 @asynccontextmanager
 async def client_from(url: str, address: str, name: str | None = None) -> AsyncIterator[WsClient]:
     """A client of the node at ``url`` whose connection comes from ``address`` (any of

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import subprocess
-import sys
 import time
 from contextlib import AsyncExitStack
 from pathlib import Path
@@ -20,7 +18,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from gridhall import protocol
-from tests.cluster.nodes import SECRET, cluster
+from tests.cluster.nodes import SECRET, cluster, refused_start
 from tests.wsclient import WsClient
 
 redis = pytest.importorskip("redis", reason='pip install "gridhall[cluster]"')
@@ -135,27 +133,17 @@ async def test_a_message_written_by_hand_on_a_rooms_stream_speaks_for_nobody(
     r.close()
 
 
-def start_node(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "gridhall.server", "--port", "0", "--no-discovery", *args],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env=env,
-    )
-
-
 def test_a_node_does_not_start_without_the_secret(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k != "GRIDHALL_CLUSTER_SECRET"}
     urls = ("--cluster", "redis://127.0.0.1:1/0", "--store", "postgresql://x@127.0.0.1:1/x")
     db = ("--db", str(tmp_path / "n.db"))
-    none = start_node(*urls, *db, env=env)
+    none = refused_start(*urls, *db, env=env)
     assert none.returncode == 2 and "GRIDHALL_CLUSTER_SECRET" in none.stderr
-    short = start_node(*urls, *db, env={**env, "GRIDHALL_CLUSTER_SECRET": "short"})
+    short = refused_start(*urls, *db, env={**env, "GRIDHALL_CLUSTER_SECRET": "short"})
     assert short.returncode == 2 and "at least 16" in short.stderr
-    flag = start_node(*urls, *db, "--cluster-secret", "short", env=env)
+    flag = refused_start(*urls, *db, "--cluster-secret", "short", env=env)
     assert flag.returncode == 2 and "at least 16" in flag.stderr and "short" not in flag.stderr
-    bad = start_node("--cluster", "http://u:hunter2secret@x/", *db, env=env)
+    bad = refused_start("--cluster", "http://u:hunter2secret@x/", *db, env=env)
     assert (
         bad.returncode == 2
         and "not a Redis URL" in bad.stderr
