@@ -730,9 +730,11 @@ def secret_or_exit(given: str | None) -> str:
         print(
             _(
                 "gridhall-server: a cluster node needs the cluster's secret, the same on "
-                "every node: set {env} (or --cluster-secret, or cluster_secret in the "
-                "settings file). Make one once with: {command}",
+                "every node: set {env} (or {option}, or {key} in the settings file). Make "
+                "one once with: {command}",
                 env=env,
+                option="--cluster-secret",
+                key="cluster_secret",
                 command='python3 -c "import secrets; print(secrets.token_urlsafe(32))"',
             ),
             file=sys.stderr,
