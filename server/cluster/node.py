@@ -20,6 +20,7 @@ import time
 from typing import Any
 
 from .lease import PREFIX
+from .lease import as_text as _text
 from .signing import Signer
 
 log = logging.getLogger("gridhall.cluster")
@@ -45,10 +46,6 @@ def held_key(peer: str) -> str:
 
 MAX_WARNED = 256
 """Refused entries whose node is named in the log (each once); past that, none."""
-
-
-def _text(value: Any) -> str:
-    return value.decode() if isinstance(value, bytes) else str(value)
 
 
 def _now_ms() -> int:

@@ -40,9 +40,10 @@ from gridhall.protocol.i18n import gettext as _
 
 from ..core.session import Session
 from .lease import PREFIX, owner_key
+from .lease import as_text as _text
 from .moving import wait_for_owner
 from .signing import Part
-from .streams import SIGNATURE, Share, StreamWriter
+from .streams import Share, StreamReader, StreamWriter
 
 if TYPE_CHECKING:
     from .service import ClusterService
@@ -52,9 +53,6 @@ log = logging.getLogger("gridhall.cluster.relay")
 MOVED_CLOSE = 1012
 MOVED_REASON = "your room moved to another server node; reconnect to resume"
 BUSY_CLOSE = 1013
-BLOCK_MS = 100
-"""How long one read of the streams waits for news (a new stream is read from the next
-read on)."""
 RELAY_FRAME = 4096
 """The largest client frame relayed to another node (bytes): twice the largest valid
 message a room takes (a 500-character chat line is at most 2,000 bytes of UTF-8)."""
@@ -78,10 +76,6 @@ def player_key(pid: str) -> str:
     """Which room a player is in (the owner writes it): a node the player reaches
     after a failover finds the room through it."""
     return f"{PREFIX}player:{pid}"
-
-
-def _text(value: Any) -> str:
-    return value.decode() if isinstance(value, bytes) else str(value)
 
 
 @dataclass
@@ -146,16 +140,16 @@ class Relay:
         """Edge: relayed clients, by their local session."""
         self.remote: dict[tuple[str, str], RemoteLink] = {}
         """Owner: (room, player) -> the link of the session run here for it."""
-        self._read_from: dict[str, str] = {}
         self.writer = StreamWriter(
             self.redis, service.signer, service.server.config.send_queue_bytes, self._lost_all
+        )
+        self.reader = StreamReader(
+            self.redis, service.signer, self.node, self._wanted, self._handle
         )
         self._tasks: list[asyncio.Task[None]] = []
         self._conns = 0
         self._nonce = secrets.token_hex(4)
         """Names this process's connections (a restarted node never repeats one)."""
-        self.forged = 0
-        """Messages read whose signature was wrong (written by someone else)."""
         self.moving: dict[Session, list[bytes]] = {}
         """Edge: relayed clients whose room is being taken over, with what they sent
         meanwhile (:meth:`_follow`)."""
@@ -163,7 +157,7 @@ class Relay:
 
     def start(self) -> None:
         loop = asyncio.get_running_loop()
-        self._tasks = [loop.create_task(self._read()), loop.create_task(self.writer.run())]
+        self._tasks = [loop.create_task(self.reader.run()), loop.create_task(self.writer.run())]
 
     async def close(self) -> None:
         for task in [*self._tasks, *self._following]:
@@ -290,32 +284,9 @@ class Relay:
         except (RedisError, OSError):
             return
 
-    async def watch(self, key: str) -> None:
-        """Read ``key`` from its current end on (a room this node now owns, or one it
-        now relays for): nothing an earlier owner was sent is ever replayed here."""
-        if key in self._read_from:
-            return
-        last = await self.redis.xrevrange(key, count=1)
-        self._read_from[key] = _text(last[0][0]) if last else "0-0"
-
-    async def position(self, key: str) -> str:
-        """Where ``key`` ends now (read from there on with :meth:`watch_from`)."""
-        last = await self.redis.xrevrange(key, count=1)
-        return _text(last[0][0]) if last else "0-0"
-
-    def watch_from(self, key: str, start: str) -> None:
-        """Read ``key`` after ``start``: a room taken over is read from the moment its
-        lease was taken, so a player's ``open`` sent as soon as the lease showed the
-        new owner is read once the room is replayed, never skipped."""
-        self._read_from.setdefault(key, start)
-
-    def watch_new(self, key: str) -> None:
-        """Read ``key`` from its start: a new room's stream (none before it)."""
-        self._read_from[key] = "0-0"
-
     async def _open(self, session: Session, room: str, owner: str, since: int | None) -> None:
         assert session.identity is not None
-        await self.watch(out_key(room))
+        await self.reader.watch(out_key(room))
         self._conns += 1
         conn = f"{self.node}:{self._nonce}:{self._conns}"
         proxy = Proxy(session, session.identity.id, room, owner, conn)
@@ -504,52 +475,14 @@ class Relay:
             link.closed = True
             self._end(link, now)
 
-    async def _read(self) -> None:
-        while True:
-            streams = self._streams()
-            if not streams:
-                await asyncio.sleep(BLOCK_MS / 1000)  # nothing to read yet
-                continue
-            try:
-                answer = await self.redis.xread(streams, block=BLOCK_MS, count=500)
-            except (RedisError, OSError):
-                await asyncio.sleep(BLOCK_MS / 1000)
-                continue
-            for key, messages in answer or []:
-                name = _text(key)
-                for msg_id, fields in messages:
-                    self._read_from[name] = _text(msg_id)
-                    try:
-                        self._handle(name, fields)
-                    except Exception:
-                        log.exception("relay: a message on %s failed", name)
-
-    def _streams(self) -> dict[str, str]:
+    def _wanted(self) -> set[str]:
+        """The streams this node reads: its rooms' input, its relayed clients' output."""
         wanted = {in_key(r) for r in self.service.store.epochs}
-        wanted |= {out_key(r) for r in self.proxied_rooms()}
-        for key in list(self._read_from):
-            if key not in wanted:
-                del self._read_from[key]
-        return dict(self._read_from)
+        return wanted | {out_key(r) for r in self.proxied_rooms()}
 
     def _handle(self, key: str, fields: dict[bytes, Any]) -> None:
-        """One message read: acted on if this node is meant (an edge reads every
-        edge's messages of a room) and it carries the cluster's signature."""
-        inbound = key.endswith(":in")
-        if not inbound and fields.get(b"n") != self.node.encode():
-            return
-        if not self.writer.signer.valid_fields(key, fields, SIGNATURE.encode()):
-            self.forged += 1
-            if self.forged in (1, 10, 100, 1000) or self.forged % 10_000 == 0:
-                log.warning(
-                    "relay: %d messages not signed with this cluster's secret ignored "
-                    "(the latest on %s): someone else writes to Redis, or a node has "
-                    "another --cluster-secret",
-                    self.forged,
-                    key,
-                )
-            return
-        if inbound:
+        """One signed message meant for this node (:class:`StreamReader` checked)."""
+        if key.endswith(":in"):
             self._arrived(key.removeprefix(PREFIX + "room:").rsplit(":", 1)[0], fields)
         else:
             self._deliver(fields)

@@ -31,10 +31,11 @@ from ..io.connection import Connection
 from . import shared_rate
 from .cluster_hub import ClusterHub
 from .lease import RELEASE, Leases, epoch_key, owner_key
+from .lease import as_text as _text
 from .node import Registry, addr_key, held_key, node_key
 from .pg_bans import sync_bans
 from .pg_store import PgStore
-from .relay import PLAYER_TTL_MS, Relay, _text, in_key, out_key, player_key
+from .relay import PLAYER_TTL_MS, Relay, in_key, out_key, player_key
 from .signing import Signer
 
 if TYPE_CHECKING:
@@ -231,7 +232,7 @@ class ClusterService:
     def _created(self, room: str, epoch: int) -> None:
         try:
             if self.available and self.leases.hold_now(room, epoch):
-                self.relay.watch_new(in_key(room))
+                self.relay.reader.watch_new(in_key(room))
                 made = self.hub.lobby.rooms.get(room)
                 if made is not None and made.address:  # counted over the cluster at once
                     self.leases.now.hincrby(held_key(made.address), self.node, 1)
@@ -331,7 +332,7 @@ class ClusterService:
         for room in sorted(self._unleased):
             epoch = self.store.epochs.get(room)
             if epoch is not None:
-                self.relay.watch_new(in_key(room))
+                self.relay.reader.watch_new(in_key(room))
                 await self.leases.hold(room, epoch)
             self._unleased.discard(room)
         owned = [r for r in self.store.epochs if r not in self._unleased]
@@ -414,7 +415,7 @@ class ClusterService:
 
     async def take_over(self, room: str, previous: tuple[str, int]) -> bool:
         """Own ``room`` (whose owner ``previous`` is dead) and replay it here."""
-        start = await self.relay.position(in_key(room))
+        start = await self.relay.reader.position(in_key(room))
         epoch = await self.leases.take(room)
         if epoch is None:
             return False
@@ -425,7 +426,7 @@ class ClusterService:
             await self.leases.release(room)
             return False
         await self.leases.raise_epoch(room, claimed)
-        self.relay.watch_from(in_key(room), start)  # (no await before the adoption)
+        self.relay.reader.watch_from(in_key(room), start)  # (no await before the adoption)
         now = time.time()
         down_since = self.store.alive_at(previous[0]) or now
         online = list(self.server.sessions)

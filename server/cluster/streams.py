@@ -1,7 +1,9 @@
-"""The relay's messages onto Redis streams, signed and bounded (docs/cluster.md, "Relay").
+"""The relay's Redis streams, signed and bounded (docs/cluster.md, "Relay").
 
 One writer per node puts messages on the streams in the order they were made, each
-signed with the cluster secret (:mod:`.signing`). What it holds is bounded in bytes:
+signed with the cluster secret (:mod:`.signing`); one reader per node reads the streams
+it wants and hands on the messages meant for it whose signature is right (the others
+are ignored, and counted in the log). What the writer holds is bounded in bytes:
 
 - **waiting for Redis** (the outbox): one connection may have at most ``per_link``
   bytes waiting (the server's ``send_queue_bytes``, what a local client's send queue
@@ -24,12 +26,13 @@ import asyncio
 import logging
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from redis.exceptions import RedisError
 
+from .lease import as_text as _text
 from .signing import Part, Signer
 
 log = logging.getLogger("gridhall.cluster.relay")
@@ -46,6 +49,9 @@ MAXLEN = 10_000
 """Messages a stream keeps at most, whatever their size (trimmed approximately)."""
 SIGNATURE = "h"
 """The field that carries a message's signature."""
+BLOCK_MS = 100
+"""How long one read of the streams waits for news (a new stream is read from the next
+read on)."""
 
 
 @dataclass(eq=False)
@@ -206,3 +212,93 @@ class StreamWriter:
         kept.size -= size
         self.kept -= size
         return kept.ids[0][0]
+
+
+class StreamReader:
+    """Reads the streams this node wants, each from where it began watching it."""
+
+    def __init__(
+        self,
+        redis: Any,
+        signer: Signer,
+        node: str,
+        wanted: Callable[[], set[str]],
+        handle: Callable[[str, dict[bytes, Any]], None],
+    ) -> None:
+        """``wanted``: the streams to read now; ``handle(stream, fields)``: a message
+        meant for this node, its signature checked."""
+        self.redis = redis
+        self.signer = signer
+        self._node = node.encode()
+        self.wanted = wanted
+        self.handle = handle
+        self._read_from: dict[str, str] = {}
+        self.forged = 0
+        """Messages read whose signature was wrong (written by someone else)."""
+
+    async def watch(self, key: str) -> None:
+        """Read ``key`` from its current end on (a room this node now owns, or one it
+        now relays for): nothing an earlier owner was sent is ever replayed here."""
+        if key not in self._read_from:
+            self._read_from[key] = await self.position(key)
+
+    async def position(self, key: str) -> str:
+        """Where ``key`` ends now (read from there on with :meth:`watch_from`)."""
+        last = await self.redis.xrevrange(key, count=1)
+        return _text(last[0][0]) if last else "0-0"
+
+    def watch_from(self, key: str, start: str) -> None:
+        """Read ``key`` after ``start``: a room taken over is read from the moment its
+        lease was taken, so a player's ``open`` sent as soon as the lease showed the
+        new owner is read once the room is replayed, never skipped."""
+        self._read_from.setdefault(key, start)
+
+    def watch_new(self, key: str) -> None:
+        """Read ``key`` from its start: a new room's stream (none before it)."""
+        self._read_from[key] = "0-0"
+
+    async def run(self) -> None:
+        while True:
+            streams = self._streams()
+            if not streams:
+                await asyncio.sleep(BLOCK_MS / 1000)  # nothing to read yet
+                continue
+            try:
+                answer = await self.redis.xread(streams, block=BLOCK_MS, count=500)
+            except (RedisError, OSError):
+                await asyncio.sleep(BLOCK_MS / 1000)
+                continue
+            for key, messages in answer or []:
+                name = _text(key)
+                for msg_id, fields in messages:
+                    self._read_from[name] = _text(msg_id)
+                    try:
+                        self._take(name, fields)
+                    except Exception:
+                        log.exception("relay: a message on %s failed", name)
+
+    def _streams(self) -> dict[str, str]:
+        wanted = self.wanted()
+        for key in list(self._read_from):
+            if key not in wanted:
+                del self._read_from[key]
+        return dict(self._read_from)
+
+    def _take(self, key: str, fields: Mapping[bytes, Any]) -> None:
+        """A message is acted on if it is meant for this node (every edge reads all of
+        a room's output) and signed with the cluster's secret."""
+        inbound = key.endswith(":in")
+        if not inbound and fields.get(b"n") != self._node:
+            return
+        if not self.signer.valid_fields(key, fields, SIGNATURE.encode()):
+            self.forged += 1
+            if self.forged in (1, 10, 100, 1000) or self.forged % 10_000 == 0:
+                log.warning(
+                    "relay: %d messages not signed with this cluster's secret ignored "
+                    "(the latest on %s): someone else writes to Redis, or a node has "
+                    "another --cluster-secret",
+                    self.forged,
+                    key,
+                )
+            return
+        self.handle(key, dict(fields))
