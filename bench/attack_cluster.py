@@ -248,10 +248,10 @@ class Flood:
     closes: Counter[str] = field(default_factory=Counter)
 
 
-async def eve(url: str, room: str, flood: Flood, end: float) -> None:
-    """Join ``room`` through ``url`` as a spectator and send big chat frames until
-    ``end``; closed, come back (a new connection, a new identity)."""
-    big = frame("chat", text=BIG_CHAT)
+async def eve(url: str, room: str, flood: Flood, end: float, big: bytes = b"") -> None:
+    """Join ``room`` through ``url`` as a spectator and send ``big`` (a ~60 KiB chat
+    frame) until ``end``; closed, come back (a new connection, a new identity)."""
+    big = big or frame("chat", text=BIG_CHAT)
     while time.monotonic() < end:
         try:
             ws = await connect_from("127.0.0.2", url)
@@ -393,6 +393,16 @@ async def attack_relay_flood(c: Cluster, seconds: float) -> list[str]:
         f"Ann's moves (on A): idle p50 {pct(idle, 0.5):.1f} p99 {pct(idle, 0.99):.1f} ms; "
         f"during the flood p50 {pct(during, 0.5):.1f} p99 {pct(during, 0.99):.1f} "
         f"max {max(during, default=float('nan')):.1f} ms ({len(during)} moves)"
+    )
+    # valid frames as fast as she can: only the session's rate reaches Redis
+    valid = Flood()
+    xadd2 = await xadds(c.client)
+    await eve(c.b.url, room, valid, time.monotonic() + 5.0, frame("list-rooms"))
+    relayed = await xadds(c.client) - xadd2
+    lines.append(
+        f"Eve's valid frames (list-rooms) as fast as she can for 5 s: {valid.counts['sent']} "
+        f"sent, {relayed} stream messages written, both ways ({relayed / 5:.0f}/s; the rate "
+        f"is 20/s, bursts of 60); answers {dict(valid.counts - Counter(sent=valid.counts['sent']))}"
     )
     # Redis slow (paused): what B holds meanwhile
     rss0 = rss_mb(c.b.proc.pid)

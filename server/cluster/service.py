@@ -179,8 +179,8 @@ class ClusterService:
         return True
 
     def _others(self, counts: dict[bytes, bytes]) -> dict[str, int]:
-        """Other nodes' counts in one per-address hash (only live nodes' count: a dead
-        node's, or a name no node signed for, count for nothing)."""
+        """Other nodes' counts in one per-address hash (of which only live nodes' count:
+        a dead node's, or a name no node signed for, count for nothing)."""
         found = {_text(n): int(c) for n, c in counts.items()}
         return {n: c for n, c in found.items() if n != self.node and c > 0}
 

@@ -7,6 +7,7 @@ without the secret. (The attack: ``bench/attack.py --only registry``.)"""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import time
 from contextlib import AsyncExitStack
@@ -80,6 +81,29 @@ async def test_only_a_signed_node_entry_is_listed_and_its_pages_let_in(
         assert await handshake(nodes[0].url, "http://127.0.0.67:8765") == 403
         assert await handshake(nodes[0].url, "http://127.0.0.68:8765") == 101
         assert any("'evil'" in line and "not signed" in line for line in nodes[0].log)
+    r.close()
+
+
+async def test_only_signed_listings_reach_the_lobby(
+    tmp_path: Path, redis_clean: str, fresh_db: str
+) -> None:
+    r = redis.Redis.from_url(redis_clean)
+    async with AsyncExitStack() as stack:
+        nodes = await stack.enter_async_context(cluster(tmp_path, redis_clean, fresh_db, count=2))
+        ann = await stack.enter_async_context(WsClient.connect(nodes[0].url, "Ann"))
+        await ann.send("create-room", game="gomoku")
+        room = (await ann.expect("joined"))["room"]
+        fake = {"room": "FAKE01", "game": "gomoku", "node": "node0", "until": 2**50}
+        r.hset("gridhall:rooms", "FAKE01", json.dumps(fake))  # as anyone could write it
+        bob = await stack.enter_async_context(WsClient.connect(nodes[1].url, "Bob"))
+        while True:  # until node1's beat has read node0's listing (the timeout guards)
+            await bob.send("list-rooms")
+            listed = {r["room"]: r for r in (await bob.expect("rooms"))["rooms"]}
+            if room in listed:
+                break
+            await asyncio.sleep(0.1)
+        assert "FAKE01" not in listed
+        assert not {"node", "address", "until"} & set(listed[room])  # the cluster's own
     r.close()
 
 
