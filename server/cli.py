@@ -127,26 +127,25 @@ def admin_token(text: str) -> str:
     return text
 
 
-def redis_url(text: str) -> str:
-    """A ``--cluster`` value: a Redis URL (credentials and TLS in it: docs/cluster.md)."""
-    problem = cluster_settings.problem(text, cluster_settings.REDIS_SCHEMES)
+def _service_url(text: str, schemes: tuple[str, ...], what: str, example: str) -> str:
+    problem = cluster_settings.problem(text, schemes)
     if problem is not None:
         raise argparse.ArgumentTypeError(
-            f"{cluster_settings.redacted(text)!r} is not a Redis URL ({problem}); e.g. "
-            "redis://:PASSWORD@10.0.0.5:6379/0, or rediss://... for TLS"
+            f"{cluster_settings.redacted(text)!r} is not a {what} URL ({problem}); e.g. {example}"
         )
     return text.strip()
+
+
+def redis_url(text: str) -> str:
+    """A ``--cluster`` value: a Redis URL (credentials and TLS in it: docs/cluster.md)."""
+    example = "redis://:PASSWORD@10.0.0.5:6379/0, or rediss://... for TLS"
+    return _service_url(text, cluster_settings.REDIS_SCHEMES, "Redis", example)
 
 
 def postgres_url(text: str) -> str:
     """A ``--store`` value: a PostgreSQL URL (credentials and TLS in it)."""
-    problem = cluster_settings.problem(text, cluster_settings.POSTGRES_SCHEMES)
-    if problem is not None:
-        raise argparse.ArgumentTypeError(
-            f"{cluster_settings.redacted(text)!r} is not a PostgreSQL URL ({problem}); e.g. "
-            "postgresql://gridhall:PASSWORD@10.0.0.5:5432/gridhall?sslmode=verify-full"
-        )
-    return text.strip()
+    example = "postgresql://gridhall:PASSWORD@10.0.0.5:5432/gridhall?sslmode=verify-full"
+    return _service_url(text, cluster_settings.POSTGRES_SCHEMES, "PostgreSQL", example)
 
 
 def cluster_secret(text: str) -> str:
