@@ -16,6 +16,7 @@ from typing import Any
 
 from gridhall import protocol as p
 from gridhall.client.clocktime import shown_time
+from gridhall.client.hostcommands import typed
 from gridhall.client.hosting import Member
 from gridhall.client.messages import Request, RoomEvent
 from gridhall.client.ratings import rating_change
@@ -97,7 +98,7 @@ class RoomFrame(ttk.Frame):
         self.host_bar = HostBar(side, self.submit, computer_game(self.view))
         self.host_bar.pack(fill="x", pady=(0, 8))
         ttk.Label(side, text=_("Chat"), style="Heading.TLabel").pack(anchor="w")
-        self.chat = ChatPanel(side, lambda text: self.submit(p.Chat(text=text)))
+        self.chat = ChatPanel(side, self._typed)
         self.chat.pack(fill="both", expand=True)
 
         self.status = ttk.Label(self, style="Status.TLabel", anchor="w")
@@ -307,6 +308,18 @@ class RoomFrame(ttk.Frame):
             self.notify(_("You are watching; spectators cannot play."))
             return
         self.submit(request)
+
+    def _typed(self, line: str) -> None:
+        """Enter in the chat line: a host command goes as its request (an unknown or
+        refused one is told here), anything else as chat."""
+        room = self.room
+        state, known = (room.state, room.known) if room else (None, {})
+        said = typed(line, state, known, self.me, self.chat.draft)
+        if said.error is not None:
+            self.notify(f"{said.title}: {said.error}")
+        self._send(said.request)
+        if said.clear:
+            self.chat.clear()
 
     def _send(self, request: Request | None) -> None:
         if request is not None:

@@ -19,7 +19,7 @@ from textual.widgets import Button, Footer, Header, Input, Label, RichLog, Stati
 
 from gridhall import protocol as p
 from gridhall.client.chatdraft import ChatDraft
-from gridhall.client.hostcommands import parse
+from gridhall.client.hostcommands import typed
 from gridhall.client.hosting import is_host, members
 from gridhall.client.messages import Request, RoomEvent
 from gridhall.client.plain import plain
@@ -309,19 +309,13 @@ class RoomScreen(Screen[None]):
     @on(Input.Submitted, "#chat-input")
     def _send_chat(self, event: Input.Submitted) -> None:
         room = self.room
-        command = parse(
-            event.value, room.state if room else None, room.known if room else {}, self.me
-        )
-        if command is not None:  # a host command: sent as its request, never as chat
-            if command.error is not None:
-                self.notify(command.error, title=_("Host action not done"), severity="warning")
-                return
-            self.submit(command.request)
+        state, known = (room.state, room.known) if room else (None, {})
+        line = typed(event.value, state, known, self.me, self._draft)
+        if line.error is not None:
+            self.notify(line.error, title=line.title, severity="warning")
+        self.submit(line.request)
+        if line.clear:
             event.input.value = ""
-            return
-        text = self._draft.send(event.value)
-        if text:
-            self.submit(p.Chat(text=text))
 
     @on(Button.Pressed)
     def _button(self, event: Button.Pressed) -> None:

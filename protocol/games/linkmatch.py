@@ -6,7 +6,12 @@ from gridhall.protocol.i18n import N_
 
 from .describe import Action, Choice, Each, Game, Live, Number, Preset, Text, Toggle
 
-STANDING = {"cleared": N_("cleared"), "time": N_("out of time"), "resigned": N_("resigned")}
+STANDING = {
+    "cleared": N_("cleared"),
+    "time": N_("out of time"),
+    "resigned": N_("resigned"),
+    "removed": N_("removed by the host"),
+}
 """How a racer who is out went out (the view's ``standing``), in words."""
 HOW = [
     "first",
