@@ -146,6 +146,7 @@ def test_between_games_the_host_swaps_the_computer_player(
     bot = next(pl for pl in room_state(ann)["players"] if pl.get("bot"))
     assert bot["bot"] == "easy"
     press(room.actions["resign"])
+    press(room.confirm_yes)
     pump.until(lambda: room_state(ann).get("status") == "over", "the game over")
     pump.until(lambda: room.host_bar.computer.winfo_manager(), "the computer control")
     choose(room.host_bar.computer_menu, "Computer: hard")
