@@ -175,6 +175,13 @@ class GameView:
             }.get(state.status, "")
         return render.status(self.desc, COMMON, state_map(state), me, self.live_view(room, me, now))
 
+    def board_text(self, room: RoomCopy, me: str | None, now: float) -> str | None:
+        """The line a board shows over itself (waiting to start, a countdown ...)."""
+        state = room.state
+        if state is None:
+            return None
+        return render.board(self.desc, COMMON, state_map(state), me, self.live_view(room, me, now))
+
     def roles(self, state: p.State) -> dict[str, str]:
         """The note next to each player (colour, progress ...); seat numbers if none."""
         return render.roles(self.desc, COMMON, state_map(state))

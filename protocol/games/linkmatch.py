@@ -26,6 +26,17 @@ RUNNER_UP = ["first", ["at", "result.ranking", 1]]
 RUNNER_NAME = ["you", RUNNER_UP, N_("the opponent")]
 LEFT_R = ["first", ["at", "result.remaining", RUNNER_UP], "'?"]
 
+STARTING = Text(
+    N_("Starting in {n}…"), when=("view.starts_in",), facts={"n": ["ceil", "view.starts_in"]}
+)
+PRESS_START = Text(N_("Press Start (g) when everyone is in"), when=("waiting", "host"))
+"""To the host (at first the room's creator), who alone may start the race."""
+WAITING_FOR = Text(
+    N_("Waiting for {name} to start the race"),
+    when=("waiting", "!host"),
+    facts={"name": ["name", "host", N_("the room's host")]},
+)
+
 LINKMATCH = Game(
     name="linkmatch",
     title=N_("Link-match"),
@@ -79,17 +90,9 @@ LINKMATCH = Game(
     ),
     live=(Live("countdown", "starts_in"), Live("elapsed", "elapsed", when=("in_race",))),
     status=(
-        Text(
-            N_("Starting in {n}…"),
-            when=("view.starts_in",),
-            facts={"n": ["ceil", "view.starts_in"]},
-        ),
-        Text(N_("Press Start (g) when everyone is in"), when=("waiting", "host")),
-        Text(
-            N_("Waiting for {name} to start the race"),
-            when=("waiting", "!host"),
-            facts={"name": ["name", "host", N_("the room's host")]},
-        ),
+        STARTING,
+        PRESS_START,
+        WAITING_FOR,
         Text(
             N_("{n} tile left"),
             plural=N_("{n} tiles left"),
@@ -136,6 +139,15 @@ LINKMATCH = Game(
                 skip_me=True,
             ),
         ),
+    ),
+    board=(
+        PRESS_START,
+        WAITING_FOR,
+        Text(
+            N_("Watching the race: each racer's board is private"),
+            when=("playing", "!?view.rows"),
+        ),
+        STARTING,
     ),
     results=(
         Text(
