@@ -138,6 +138,41 @@ async def test_gridhall_replay_opens_a_game_and_analyses_it(make_server: Any) ->
         assert "Marked moves" in shown_text(replay, "#replay-note")
 
 
+OPEN_THREE = [(7, 7), (7, 8), (8, 7), (8, 8), (9, 7), (0, 14), (10, 7), (6, 7), (11, 7)]
+"""White's third stone (0, 14, move 6) leaves Black's open three H8-K8 unblocked."""
+
+
+async def test_the_replay_marks_the_move_that_let_the_opponent_force_a_win(
+    make_server: Any,
+) -> None:
+    server = await make_server(analysis_budget=0.5)
+    url = url_of(server)
+    async with gomoku_pair(url) as (black, white, _room):
+        for n, (x, y) in enumerate(OPEN_THREE):
+            mover, other = (black, white) if n % 2 == 0 else (white, black)
+            await mover.send("move", move={"x": x, "y": y})
+            await other.expect("moved", by=mover.player)
+        game_id = (await black.request("list-games", "games"))["games"][0]["game_id"]
+    app = GridhallApp(url, "cat", backoff=FAST, opening=Opening(replay=game_id))
+    async with app.run_test(size=SIZE) as pilot:
+        await until(
+            pilot, lambda: isinstance(app.screen, ReplayScreen) and app.screen.player is not None
+        )
+        replay = app.screen
+        assert isinstance(replay, ReplayScreen) and replay.player is not None
+        await pilot.press("a")
+        await until(
+            pilot,
+            lambda: replay.player is not None and replay.player.analysis_status == "done",
+            timeout=120,
+        )
+        assert replay.player.marked() == [6]  # was "Marked moves: none"
+        await pilot.press("home", *["right"] * 6)
+        note = shown_text(replay, "#replay-note")
+        assert "Move 6 let the opponent force a win;" in note and "Marked moves: 6" in note
+        assert "G8 would have stopped it" in note or "L8 would have stopped it" in note
+
+
 async def test_a_replay_the_client_cannot_draw_is_said_not_crashed() -> None:
     app = GridhallApp("ws://127.0.0.1:9/", "cat", backoff=Backoff(first=60, cap=60))
     async with app.run_test(size=SIZE) as pilot:  # offline: the answer is handed in
