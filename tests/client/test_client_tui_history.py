@@ -20,7 +20,8 @@ from gridhall.client.tui.replay import ReplayScreen
 from gridhall.protocol.features import FEATURES
 from tests.conftest import url_of
 from tests.e2e.test_gomoku_e2e import play_to_five
-from tests.wsclient import gomoku_pair
+from tests.server.test_ratings_e2e import lose_to_the_computer
+from tests.wsclient import WsClient, gomoku_pair
 
 
 def shown_text(screen: Any, selector: str) -> str:
@@ -108,6 +109,33 @@ async def test_the_leaderboard_after_a_rated_game_shows_my_rank(server_url: str)
         assert str(ratings.get_row_at(0)[0]) == "Gomoku"
         assert app.screen.query_one("#profile-recent", DataTable).row_count == 1
         snapshot(app, "profile")
+
+
+async def test_the_leaderboard_counts_the_computers_games_and_shows_their_names_whole(
+    server_url: str,
+) -> None:
+    async with WsClient.connect(server_url, "Ann") as ann:
+        await lose_to_the_computer(ann, "easy")
+        await lose_to_the_computer(ann, "hard")
+        token = ann.token
+    app = GridhallApp(server_url, "Ann", token=token, backoff=FAST)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: "ratings" in app.session.features)
+        await pilot.press("l")
+        await until(
+            pilot,
+            lambda: (
+                isinstance(app.screen, LeaderboardScreen) and bool(app.screen.query("#leaderboard"))
+            ),
+        )
+        table = app.screen.query_one("#leaderboard", DataTable)
+        await until(pilot, lambda: table.row_count == 3)
+        rows = {str(table.get_row_at(i)[1]): str(table.get_row_at(i)[3]) for i in range(3)}
+        games = {name.split(" (computer)")[0]: n for name, n in rows.items()}
+        assert games == {"Computer (hard)": "1", "Computer (easy)": "1", "Ann": "2"}
+        await pilot.pause()
+        screen = "\n".join(s.text for s in app.screen._compositor.render_strips())
+        assert "Computer (hard)" in screen and "Computer (easy)" in screen
 
 
 async def test_gridhall_replay_opens_a_game_and_analyses_it(make_server: Any) -> None:
