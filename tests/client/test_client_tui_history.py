@@ -21,7 +21,7 @@ from gridhall.protocol.features import FEATURES
 from tests.conftest import url_of
 from tests.e2e.test_gomoku_e2e import play_to_five
 from tests.server.test_ratings_e2e import lose_to_the_computer
-from tests.wsclient import WsClient, gomoku_pair
+from tests.wsclient import WsClient, gomoku_pair, play_moves
 
 
 def shown_text(screen: Any, selector: str) -> str:
@@ -71,6 +71,19 @@ async def test_a_finished_game_is_listed_and_its_replay_steps(server_url: str) -
         await until(pilot, lambda: isinstance(app.screen, HistoryScreen))
 
 
+async def open_leaderboard(app: GridhallApp, pilot: Any) -> DataTable[Any]:
+    """``l`` in the lobby, once the server offers ratings: the leaderboard's table."""
+    await until(pilot, lambda: "ratings" in app.session.features)
+    await pilot.press("l")
+    await until(
+        pilot,
+        lambda: (
+            isinstance(app.screen, LeaderboardScreen) and bool(app.screen.query("#leaderboard"))
+        ),
+    )  # composed, not only current
+    return app.screen.query_one("#leaderboard", DataTable)
+
+
 async def test_the_leaderboard_after_a_rated_game_shows_my_rank(server_url: str) -> None:
     async with gomoku_pair(server_url, {"rated": True}) as (black, white, _room):
         await play_to_five(black, white)
@@ -81,15 +94,7 @@ async def test_the_leaderboard_after_a_rated_game_shows_my_rank(server_url: str)
         await white.expect("left")
     app = GridhallApp(server_url, "Bob", token=token, backoff=FAST)
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: "ratings" in app.session.features)
-        await pilot.press("l")
-        await until(
-            pilot,
-            lambda: (
-                isinstance(app.screen, LeaderboardScreen) and bool(app.screen.query("#leaderboard"))
-            ),
-        )  # composed, not only current
-        table = app.screen.query_one("#leaderboard", DataTable)
+        table = await open_leaderboard(app, pilot)
         await until(pilot, lambda: table.row_count >= 2)
         names = [str(table.get_row_at(i)[1]) for i in range(table.row_count)]
         assert names.index("Ann") < names.index("Bob")  # best first (computers are rated too)
@@ -120,15 +125,7 @@ async def test_the_leaderboard_counts_the_computers_games_and_shows_their_names_
         token = ann.token
     app = GridhallApp(server_url, "Ann", token=token, backoff=FAST)
     async with app.run_test(size=(80, 24)) as pilot:
-        await until(pilot, lambda: "ratings" in app.session.features)
-        await pilot.press("l")
-        await until(
-            pilot,
-            lambda: (
-                isinstance(app.screen, LeaderboardScreen) and bool(app.screen.query("#leaderboard"))
-            ),
-        )
-        table = app.screen.query_one("#leaderboard", DataTable)
+        table = await open_leaderboard(app, pilot)
         await until(pilot, lambda: table.row_count == 3)
         rows = {str(table.get_row_at(i)[1]): str(table.get_row_at(i)[3]) for i in range(3)}
         games = {name.split(" (computer)")[0]: n for name, n in rows.items()}
@@ -176,10 +173,7 @@ async def test_the_replay_marks_the_move_that_let_the_opponent_force_a_win(
     server = await make_server(analysis_budget=0.5)
     url = url_of(server)
     async with gomoku_pair(url) as (black, white, _room):
-        for n, (x, y) in enumerate(OPEN_THREE):
-            mover, other = (black, white) if n % 2 == 0 else (white, black)
-            await mover.send("move", move={"x": x, "y": y})
-            await other.expect("moved", by=mover.player)
+        await play_moves(black, white, OPEN_THREE)
         game_id = (await black.request("list-games", "games"))["games"][0]["game_id"]
     app = GridhallApp(url, "cat", backoff=FAST, opening=Opening(replay=game_id))
     async with app.run_test(size=SIZE) as pilot:

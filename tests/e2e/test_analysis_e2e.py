@@ -8,7 +8,7 @@ from typing import Any
 
 from gridhall.server.io.app import GameServer
 from tests.conftest import url_of
-from tests.wsclient import WsClient, gomoku_pair
+from tests.wsclient import WsClient, gomoku_pair, play_moves
 
 MISSED = [
     (6, 7),
@@ -63,10 +63,7 @@ async def test_a_played_game_is_analysed_and_its_missed_vcf_marked_with_the_best
     server: GameServer = await make_server(analysis_budget=BUDGET)
     url = url_of(server)
     async with gomoku_pair(url) as (a, b, _room):
-        for n, (x, y) in enumerate(MISSED):
-            mover, other = (a, b) if n % 2 == 0 else (b, a)
-            await mover.send("move", move={"x": x, "y": y})
-            await other.expect("moved", by=mover.player)
+        await play_moves(a, b, MISSED)
         await b.send("resign")
         await a.expect("game-over")
         await b.expect("game-over")
@@ -157,10 +154,7 @@ async def test_a_move_that_let_the_opponent_force_a_win_is_marked_with_the_defen
     server: GameServer = await make_server(analysis_budget=0.5)  # the default budget
     url = url_of(server)
     async with gomoku_pair(url) as (a, b, _room):
-        for n, (x, y) in enumerate(OPEN_THREE):
-            mover, other = (a, b) if n % 2 == 0 else (b, a)
-            await mover.send("move", move={"x": x, "y": y})
-            await other.expect("moved", by=mover.player)
+        await play_moves(a, b, OPEN_THREE)
         over = await b.expect("game-over")
         assert over["result"]["reason"] == "five"
     game_id = server.store.recent_games(1)[0].id

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from gridhall.client.tk.app import TkApp
 from gridhall.server.io.admin_actions import AdminActions
 from tests.tk.driver import Opponent, Pump, ServerThread, click, press, room_state, snap
+from tests.tk.test_tk_gomoku import open_gomoku_room
 
 
 def pane(app: TkApp) -> list[str]:
@@ -176,12 +177,7 @@ def test_host_commands_typed_in_the_chat_are_requests_never_chat(
 ) -> None:
     ann = make_app("Ann")
     bob = make_opponent("Bob")
-    ann.lobby.choose("gomoku", 0)
-    press(ann.lobby.create_button)
-    pump.until(lambda: ann.room is not None, "Ann's room screen")
-    code = snap(ann).room.room  # type: ignore[union-attr]
-    bob.send("join-room", room=code)
-    bob.expect("state", room=code)
+    open_gomoku_room(ann, bob, pump)
     pump.until(lambda: any("Bob" in ln for ln in pane(ann)), "Bob in the member list")
     room = ann.room
     assert room is not None
