@@ -39,9 +39,13 @@ own room, one move every 0.1 s, timing each round trip from ``move`` to
   from another address tries to get in every second;
 - ``no-hello``: 10 addresses x 50 connections that never say ``hello``, while a
   new player from another address tries every second;
-- ``origin``: a page from another site opens a WebSocket (must get 403).
+- ``origin``: a page from another site opens a WebSocket (must get 403);
+- ``relay-flood`` and ``registry`` (issue 41): on a cluster of two nodes with Redis and
+  PostgreSQL of their own, each on a fresh one, with their own figures
+  (``bench/attack_cluster.py``);
 
-and those of issue 41 (the server runs with a fixed admin token and ``/metrics`` on):
+and the rest of issue 41's (the server runs with a fixed admin token and ``/metrics``
+on):
 
 - ``admin-lockout``: the operator signs in from 127.0.0.1 every 0.3 s while eight admin
   sockets from 127.0.0.1 never sign in; then while a process on 127.0.0.1 sends wrong
@@ -100,6 +104,8 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import attack_cluster  # noqa: E402
 
 from gridhall.protocol import decode_map, encode_map  # noqa: E402
 
@@ -1736,6 +1742,10 @@ async def run(args: argparse.Namespace) -> int:
     rows: list[Row] = []
     asyncio.get_running_loop().set_exception_handler(quiet_socket_errors)
     soft_nofile(-1)  # the attackers' own sockets: up to the hard limit
+    await attack_cluster.run([n for n in args.only if n in attack_cluster.CLUSTER_ATTACKS], args)
+    args.only = [n for n in args.only if n not in attack_cluster.CLUSTER_ATTACKS]
+    if not args.only:
+        return 0
     if args.fresh:
         for name in args.only:
             rows += await session(args, [name], idle=not rows)
@@ -1911,7 +1921,8 @@ def main() -> None:
     parser.add_argument(
         "--only",
         default=",".join(ATTACKS),
-        help="comma-separated attacks (default all): " + ", ".join(ATTACKS),
+        help="comma-separated attacks (default all single-server ones): "
+        + ", ".join([*ATTACKS, *attack_cluster.CLUSTER_ATTACKS]),
     )
     parser.add_argument(
         "--server-path",
@@ -1947,7 +1958,7 @@ def main() -> None:
         return
     random.seed(args.seed)
     args.only = [a.strip() for a in args.only.split(",") if a.strip()]
-    unknown = [a for a in args.only if a not in ATTACKS]
+    unknown = [a for a in args.only if a not in ATTACKS and a not in attack_cluster.CLUSTER_ATTACKS]
     if unknown:
         parser.error(f"unknown attack(s): {', '.join(unknown)}")
     sys.exit(asyncio.run(attack_only(args) if args.url else run(args)))

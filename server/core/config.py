@@ -174,10 +174,15 @@ class ServerConfig:
     """External Gomoku engines, (name, command words) each: probed at start, and
     those that answer are offered as the computer levels ``engine:NAME``
     (``server/io/engines.py``)."""
-    cluster: str | None = None
+    cluster: str | None = field(default=None, repr=False)
     """Redis URL (``redis://HOST:PORT/DB``): run as one node of a cluster sharing
-    rooms (``docs/cluster.md``); needs ``store``."""
-    store: str | None = None
+    rooms (``docs/cluster.md``); needs ``store``. (Not in the repr, nor ``store``: they
+    may hold passwords.)"""
+    cluster_secret: str | None = field(default=None, repr=False)
+    """The secret every node of a cluster shares: what a node writes to Redis for the
+    others is signed with it, and what is not is ignored (``server/cluster/signing.py``;
+    a cluster node does not start without one)."""
+    store: str | None = field(default=None, repr=False)
     """PostgreSQL URL: live rooms, journals and identities go there (SQLite keeps history)."""
     node_address: str | None = None
     """The ws:// URL this node advertises to clients (None: built from host and port)."""
