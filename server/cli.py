@@ -106,6 +106,16 @@ def web_origin(text: str) -> str:
     return found
 
 
+def server_name(text: str) -> str:
+    """A ``--server-name`` value: a DNS name the server is reached by."""
+    found = origin.server_name(text)
+    if found is None:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a host name (e.g. games.example.org, without a port)"
+        )
+    return found
+
+
 def admin_network(text: str) -> str:
     """An ``--admin-from`` value: an address or network in CIDR form."""
     try:
@@ -395,6 +405,16 @@ def build_parser() -> argparse.ArgumentParser:
         "server's own pages, and clients that send no Origin)",
     )
     parser.add_argument(
+        "--server-name",
+        action="append",
+        metavar="NAME",
+        default=None,
+        type=server_name,
+        help="a DNS name players reach this server by (repeatable); requests naming "
+        "any other host get 421 (default: its addresses, localhost, this machine's "
+        "name and its mDNS name only)",
+    )
+    parser.add_argument(
         "--peer",
         action="append",
         metavar="URL",
@@ -646,6 +666,7 @@ def main(argv: list[str] | None = None) -> None:
         journal_rows=args.journal_rows,
         rated_identity_days=args.rated_identity_days,
         allow_origins=tuple(args.allow_origin or ()),
+        server_names=tuple(args.server_name or ()),
         peers=tuple(args.peer or ()),
         metrics=args.metrics,
         admin_token=args.admin_token,
