@@ -156,6 +156,17 @@ def cluster_secret(text: str) -> str:
     return text
 
 
+def per_minute(text: str) -> float:
+    """A rate a minute: more than 0 (a bucket that never refills is not a rate)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number a minute (more than 0)")
+    return value
+
+
 def seconds(text: str) -> float:
     """A time budget in seconds: more than 0, at most an hour."""
     try:
@@ -266,6 +277,14 @@ def build_parser() -> argparse.ArgumentParser:
         default=d.max_connections_per_ip,
         help="connections from one address (over the whole cluster with "
         f"--cluster; default {d.max_connections_per_ip})",
+    )
+    parser.add_argument(
+        "--room-creations-per-minute",
+        type=per_minute,
+        metavar="N",
+        default=d.room_creations_per_minute,
+        help=f"rooms one address may create a minute after a burst of {d.room_creation_burst} "
+        f"(over the whole cluster with --cluster; default {d.room_creations_per_minute:g})",
     )
     parser.add_argument(
         "--ai-budget",
@@ -635,6 +654,7 @@ def main(argv: list[str] | None = None) -> None:
         max_connections=args.max_connections,
         ai_budget=args.ai_budget,
         max_connections_per_ip=args.max_connections_per_address,
+        room_creations_per_minute=args.room_creations_per_minute,
         analysis_budget=args.analysis_budget,
         engines=tuple((e.name, e.argv) for e in map(engines.parse_spec, args.engines or ())),
         chat_days=args.chat_days,

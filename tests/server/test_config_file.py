@@ -105,6 +105,7 @@ def test_the_command_line_wins_over_the_file(
         ('log_level = "LOUD"', "log_level", 'allowed: one of "DEBUG", "INFO"'),
         ("chat_rows = -1", "chat_rows", "0 or more"),
         ("port = 70000", "port", "0 to 65535"),
+        ("room_creations_per_minute = 0", "room_creations_per_minute", "more than 0"),
         ('allow_origin = "http://a.example"', "allow_origin", "allowed: a list"),
         ('allow_origin = ["games.example"]', "allow_origin", "not a web origin"),
         ("[server]\nport = 1", "server", "the keys are: host, port, name"),
