@@ -167,7 +167,9 @@ def test_the_start_up_output_says_where_the_settings_came_from(
     served: list[str | None] = []
     monkeypatch.setattr(cli, "GameServer", lambda config: SimpleNamespace(config=config))
     monkeypatch.setattr(cli.collector, "install", lambda: None)
-    monkeypatch.setattr(cli, "serve", lambda server, addresses, settings: served.append(settings))
+    monkeypatch.setattr(
+        cli, "serve", lambda server, addresses, settings, **_: served.append(settings)
+    )
     monkeypatch.setattr(cli.loops, "run", lambda main, factory: None)
     cli.main(["--config", path, "--port", "0", "--no-discovery"])
     assert served == [f"{path} + command line"]
