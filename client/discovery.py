@@ -23,7 +23,6 @@ import ipaddress
 import logging
 import socket
 import threading
-import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -301,14 +300,25 @@ def search_text(servers: list[FoundServer], error: str | None) -> str:
 
 
 def find(
-    wait: float = FIND_SECONDS, interfaces: list[str] | None = None, tag: str | None = None
+    wait: float = FIND_SECONDS,
+    interfaces: list[str] | None = None,
+    tag: str | None = None,
+    until: Callable[[list[FoundServer]], bool] | None = None,
 ) -> tuple[list[FoundServer], str | None]:
-    """Listen for ``wait`` seconds; the servers seen, and why none could be, if so."""
-    browser = Browser(interfaces=interfaces, tag=tag).start()
+    """Listen for ``wait`` seconds; the servers seen, and why none could be, if so.
+    ``until`` ends the listening early once the servers seen satisfy it (a caller that
+    knows what it waits for: then ``wait`` is only a bound)."""
+    heard = threading.Event()
+
+    def changed(servers: list[FoundServer]) -> None:
+        if until is not None and until(servers):
+            heard.set()
+
+    browser = Browser(changed, interfaces=interfaces, tag=tag).start()
     try:
         browser.wait_ready(wait)
         if browser.error is None:
-            time.sleep(wait)  # how long to listen is the point here, not a race
+            heard.wait(wait)  # how long to listen is the point here, not a race
     finally:
         browser.stop()
     return browser.servers(), browser.error
