@@ -9,7 +9,9 @@ import ipaddress
 import logging
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import NoReturn
 
 from gridhall.protocol.i18n import gettext as _
 
@@ -32,6 +34,8 @@ from .io.app import GameServer, MetricsUnavailable
 from .io.discovery import WILDCARD_HOSTS, Advertiser, default_addresses
 from .io.netinfo import lan_addresses
 from .io.store import Store
+
+log = logging.getLogger("gridhall.server")
 
 
 def ipv4(text: str) -> str:
@@ -166,6 +170,17 @@ def cluster_secret(text: str) -> str:
     return text
 
 
+def per_minute(text: str) -> float:
+    """A rate a minute: more than 0 (a bucket that never refills is not a rate)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number a minute (more than 0)")
+    return value
+
+
 def seconds(text: str) -> float:
     """A time budget in seconds: more than 0, at most an hour."""
     try:
@@ -276,6 +291,14 @@ def build_parser() -> argparse.ArgumentParser:
         default=d.max_connections_per_ip,
         help="connections from one address (over the whole cluster with "
         f"--cluster; default {d.max_connections_per_ip})",
+    )
+    parser.add_argument(
+        "--room-creations-per-minute",
+        type=per_minute,
+        metavar="N",
+        default=d.room_creations_per_minute,
+        help=f"rooms one address may create a minute after a burst of {d.room_creation_burst} "
+        f"(over the whole cluster with --cluster; default {d.room_creations_per_minute:g})",
     )
     parser.add_argument(
         "--ai-budget",
@@ -655,6 +678,7 @@ def main(argv: list[str] | None = None) -> None:
         max_connections=args.max_connections,
         ai_budget=args.ai_budget,
         max_connections_per_ip=args.max_connections_per_address,
+        room_creations_per_minute=args.room_creations_per_minute,
         analysis_budget=args.analysis_budget,
         engines=tuple((e.name, e.argv) for e in map(engines.parse_spec, args.engines or ())),
         chat_days=args.chat_days,
@@ -680,61 +704,78 @@ def main(argv: list[str] | None = None) -> None:
     )
     wanted = (["redis"] if args.cluster else []) + (["psycopg"] if args.store else [])
     lacking = [name for name in wanted if importlib.util.find_spec(name) is None]
+    json_logs = args.log_format == "json"
     if lacking:
-        print(
+        fail(
             _(
                 "gridhall-server: --cluster and --store need the {package} package: {command}",
                 package=" and ".join(lacking),
                 command='pip install "gridhall[cluster]"',
             ),
-            file=sys.stderr,
+            2,
+            json_logs,
         )
-        sys.exit(2)
     if args.cluster and not args.store:
-        print(
+        fail(
             _(
                 "gridhall-server: --cluster needs --store postgresql://... (the rooms' "
                 "shared store)"
             ),
-            file=sys.stderr,
+            2,
+            json_logs,
         )
-        sys.exit(2)
     if args.cluster:
         config.cluster_secret = secret_or_exit(args.cluster_secret)
     try:
         factory = loops.choose(args.loop)
     except loops.LoopUnavailable as exc:
-        print(f"gridhall-server: --loop uvloop: {exc}", file=sys.stderr)
-        sys.exit(2)
+        fail(f"gridhall-server: --loop uvloop: {exc}", 2, json_logs)
     try:
         server = GameServer(config)
     except ClusterUnreachable as exc:
-        print(f"gridhall-server: {exc}", file=sys.stderr)
-        sys.exit(1)
+        fail(f"gridhall-server: {exc}", 1, json_logs)
     except MetricsUnavailable:
-        print(
+        fail(
             _(
                 "gridhall-server: --metrics needs the {package} package: {command} (or "
                 "leave --metrics out)",
                 package="prometheus-client",
                 command='pip install "gridhall[metrics]"',
             ),
-            file=sys.stderr,
+            2,
+            json_logs,
         )
-        sys.exit(2)
     server.settings = settings
     addresses = None if args.no_discovery else (args.advertise or default_addresses(args.host))
     collector.install()  # this process is the server: pace the garbage collector for it
+    say = log_line if json_logs else print_line
     try:
-        loops.run(serve(server, addresses, settings.source()), factory)
+        loops.run(serve(server, addresses, settings.source(), say=say), factory)
     except ClusterUnreachable as exc:
-        print(f"gridhall-server: {exc}", file=sys.stderr)
-        sys.exit(1)
+        fail(f"gridhall-server: {exc}", 1, json_logs)
     except OSError as exc:
-        print(
-            f"gridhall-server: cannot listen on {config.host}:{config.port}: {exc}", file=sys.stderr
-        )
-        sys.exit(1)
+        fail(f"gridhall-server: cannot listen on {config.host}:{config.port}: {exc}", 1, json_logs)
+
+
+def fail(message: str, status: int, json_logs: bool) -> NoReturn:
+    """Stop the server before it serves: ``message`` on stderr, as a log record (one
+    JSON object) with ``--log-format json``, so a log collector reads it too."""
+    if json_logs:
+        log.error("%s", message)
+    else:
+        print(message, file=sys.stderr)
+    sys.exit(status)
+
+
+def print_line(line: str) -> None:
+    """A start-up line as it is: the readable format's, on stdout."""
+    print(line, flush=True)
+
+
+def log_line(line: str) -> None:
+    """A start-up line as a log record: with ``--log-format json`` every line the
+    server writes is a JSON object (``docker logs`` included)."""
+    log.info("%s", line)
 
 
 def secret_or_exit(given: str | None) -> str:
@@ -770,15 +811,19 @@ def public_rooms(server: GameServer) -> int:
 
 
 async def serve(
-    server: GameServer, advertise: list[str] | None, settings: str | None = None
+    server: GameServer,
+    advertise: list[str] | None,
+    settings: str | None = None,
+    say: Callable[[str], None] = print_line,
 ) -> None:
     """Run until signalled; while listening, advertise on ``advertise`` (None: not at all).
-    ``settings`` says where the settings came from, for the start-up output."""
+    ``settings`` says where the settings came from, for the start-up output, which
+    ``say`` writes a line at a time."""
     advertiser: Advertiser | None = None
 
     def ready(srv: GameServer) -> None:
         nonlocal advertiser
-        announce(srv, advertised=advertise, settings=settings)
+        announce(srv, advertised=advertise, settings=settings, say=say)
         if advertise is not None:
             advertiser = Advertiser(srv.config.name, srv.port, advertise)
             advertiser.start()
@@ -792,38 +837,40 @@ async def serve(
 
 
 def announce(
-    server: GameServer, advertised: list[str] | None = None, settings: str | None = None
+    server: GameServer,
+    advertised: list[str] | None = None,
+    settings: str | None = None,
+    say: Callable[[str], None] = print_line,
 ) -> None:
-    """Tell the operator the port and how a player on another machine joins."""
+    """Tell the operator the port and how a player on another machine joins, a line
+    at a time through ``say`` (printed, or logged with ``--log-format json``)."""
     port = server.port
-    print(f"gridhall server '{server.config.name}' listening on port {port}", flush=True)
+    say(f"gridhall server '{server.config.name}' listening on port {port}")
     if settings is not None:
-        print(_("settings: {source}", source=settings), flush=True)
-    print(f"database: {server.config.db}", flush=True)
+        say(_("settings: {source}", source=settings))
+    say(f"database: {server.config.db}")
     loop = loops.running()
     if loop is not None:
-        print(f"event loop: {loop}", flush=True)
+        say(f"event loop: {loop}")
     rooms = len(server.hub.lobby.rooms)
     if rooms:
-        print(
+        say(
             f"restored {rooms} live room{'s' if rooms != 1 else ''}; players rejoin by "
             "reconnecting",
-            flush=True,
         )
     host = server.config.host
     addresses = lan_addresses() if host in WILDCARD_HOSTS else [host]
     where = "  or  ".join(f"{a}:{port}" for a in addresses) or f"<this machine's address>:{port}"
-    print(f"Players on other machines join with:  gridhall --server {where}", flush=True)
+    say(f"Players on other machines join with:  gridhall --server {where}")
     if advertised:
-        print(
+        say(
             f"Advertised on the network ({', '.join(advertised)}): `gridhall` lists it on "
             "its connect screen and `gridhall --find` prints it.",
-            flush=True,
         )
     links = "  or  ".join(f"http://{a}:{port}/" for a in addresses) or f"http://localhost:{port}/"
-    print(f"Or in a browser, phones too (nothing to install):  {links}", flush=True)
+    say(f"Or in a browser, phones too (nothing to install):  {links}")
     if getattr(server, "metrics", None) is not None:  # (tests pass stand-ins)
-        print(
+        say(
             _(
                 "metrics: http://{address}:{port}/metrics (from this machine, or with "
                 "the admin token)",
@@ -834,10 +881,9 @@ def announce(
                 else host,
                 port=port,
             ),
-            flush=True,
         )
     if getattr(server, "admin", None) is not None:  # (stand-ins in tests may have none)
-        print(_("admin: {link}", link=admin_link(server)), flush=True)
+        say(_("admin: {link}", link=admin_link(server)))
 
 
 def admin_link(server: GameServer) -> str:

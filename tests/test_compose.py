@@ -104,3 +104,21 @@ def test_every_cluster_service_has_a_health_check_and_state_on_a_volume() -> Non
     }
     assert {"gridhall-redis", "gridhall-pg"} <= volumes
     assert {"gridhall-redis", "gridhall-pg", "gridhall-data"} <= set(config["volumes"])
+
+
+def test_the_readme_runs_compose_as_debians_package_names_it_and_names_the_other() -> None:
+    """Issue 40: the README said ``docker compose``, which Debian's docker-compose package
+    (the one the test command installs) does not give. Its commands are ``docker-compose``,
+    with Docker's own ``docker compose`` named beside them."""
+    readme = (TOP / "README.md").read_text("utf-8")
+    docker = readme[readme.index("### Docker") :].split("\n## ", 1)[0]
+    block = docker.split("```sh\n", 1)[1].split("```", 1)[0]
+    commands = [line.split("#")[0].split() for line in block.splitlines() if line.strip()]
+    assert commands and all(words[0] == "docker-compose" for words in commands)
+    assert (
+        "apt-get install docker.io docker-compose" in docker and "`docker compose up -d`" in docker
+    )
+    stray = [
+        line for line in readme.splitlines() if "docker compose" in line and line not in docker
+    ]
+    assert not stray, stray

@@ -186,6 +186,7 @@ class Analyses:
             (run.moves[:k], run.size, run.rule, self.budget, before),
             kind="analysis",
             budget=self.budget * 4 + 2,
+            clock="cpu",  # as the engine's own deadlines (``analysis.analyse_ply``)
         )
         self.jobs += 1
         accepted = self.work.submit(

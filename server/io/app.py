@@ -331,15 +331,29 @@ class GameServer:
     async def run_until_signalled(
         self, on_ready: Callable[[GameServer], None] | None = None
     ) -> None:
-        """Serve until SIGINT or SIGTERM, then shut down cleanly."""
-        await self.start()
-        if on_ready is not None:
-            on_ready(self)
+        """Serve until SIGINT or SIGTERM, then shut down cleanly. The signals are the
+        server's from before it starts: a Ctrl-C while it starts (probing engines,
+        joining a cluster) ends the start, never with a traceback."""
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
-        await stop.wait()
+        starting = asyncio.ensure_future(self.start())
+        stopping = asyncio.ensure_future(stop.wait())
+        try:
+            await asyncio.wait((starting, stopping), return_when=asyncio.FIRST_COMPLETED)
+            if starting.done():
+                starting.result()  # its error, if it failed (e.g. the port is taken)
+            else:
+                starting.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await starting
+            if not stopping.done():
+                if on_ready is not None:
+                    on_ready(self)
+                await stopping
+        finally:
+            stopping.cancel()
         log.info("signal received: closing connections")
         await self.close()
 

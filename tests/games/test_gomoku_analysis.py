@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import time
+
+import pytest
+
+from gridhall.server.games.gomoku import analysis
+from gridhall.server.games.gomoku.ai import clock
 from gridhall.server.games.gomoku.analysis import WIN_EVAL, analyse_ply, notes, positions
 
 DOUBLE_FOUR = [
@@ -24,6 +30,24 @@ DOUBLE_FOUR = [
 def test_a_vcf_is_found_with_its_first_stone_as_the_best_move() -> None:
     value, best, line, _defence = analyse_ply(DOUBLE_FOUR, 15, "freestyle", 0.2)
     assert value == WIN_EVAL and best == (9, 7) and line == [(9, 7)]
+
+
+def test_a_position_is_analysed_on_cpu_time_and_the_workers_clock_is_left_as_it_was(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 40: on a busy machine a wall-clock budget shrinks to a few milliseconds of
+    thinking; an analysis is stored for good, so it thinks in CPU seconds."""
+    clocks: list[object] = []
+    real = analysis._vcf_finder()
+
+    def finder(moves: list[tuple[int, int]], size: int, rule: str, deadline: float) -> object:
+        clocks.append(clock.now)
+        return real(moves, size, rule, deadline)
+
+    monkeypatch.setattr(analysis, "_vcf_finder", lambda: finder)
+    assert analyse_ply(DOUBLE_FOUR, 15, "freestyle", 0.2)[1] == (9, 7)
+    assert clocks == [time.process_time]
+    assert clock.now is time.perf_counter  # computer moves in this worker: wall time
 
 
 def test_a_full_board_has_no_best_move() -> None:

@@ -136,7 +136,7 @@ def test_admin_options_reach_the_server_from_the_file_and_the_command_line(
     settings = tmp_path / "gridhall.toml"
     settings.write_text('admin_from = ["192.168.7.0/24"]\nadmin_token = "token-from-the-file"\n')
     made: list[GameServer] = []
-    monkeypatch.setattr(cli, "serve", lambda server, addresses, settings: made.append(server))
+    monkeypatch.setattr(cli, "serve", lambda server, addresses, settings, **_: made.append(server))
     monkeypatch.setattr(cli.loops, "run", lambda main, factory: None)
     monkeypatch.setattr(cli.collector, "install", lambda: None)
     cli.main(

@@ -83,7 +83,16 @@ def analyse_ply(
     evaluation, the engine's best move (None on a full board) and a VCF line when one
     was found, within about ``budget`` seconds; when the side to move has a forced
     win, also the move that would have stopped it instead of the last ply (``before``:
-    the engine's best move there, tried first), within :data:`DEFENCE_SHARE` more."""
+    the engine's best move there, tried first), within :data:`DEFENCE_SHARE` more.
+    The seconds are this process's CPU time: an analysis is kept for good, so a busy
+    machine must not make it shallower (issue 40)."""
+    with clock.using("cpu"):
+        return _analyse_ply(moves, size, rule, budget, before)
+
+
+def _analyse_ply(
+    moves: list[Point], size: int, rule: str, budget: float, before: Point | None
+) -> PlyResult:
     start = clock.now()
     moves = [(int(x), int(y)) for x, y in moves]
     value, best, line = _judge(moves, size, rule, budget, start)
