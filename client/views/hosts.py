@@ -15,24 +15,18 @@ from gridhall import protocol as p
 from gridhall.client.hosting import Member, host_name, members
 from gridhall.client.room import NOTE_KEY
 from gridhall.client.views.base import GameView
-from gridhall.protocol.i18n import N_, _, ngettext
+from gridhall.protocol.i18n import _, ngettext
+from gridhall.protocol.players import level_word as level_word
+from gridhall.protocol.players import shown_name
 
 LOG_KEY = NOTE_KEY
 """The key of a room-log line that is not chat (a host event, an announcement) in
 ``state.chat`` of our copy (:func:`gridhall.client.room.note`)."""
 
 
-LEVEL_WORDS = {"easy": N_("easy"), "hard": N_("hard")}
-"""The computer player's levels in words (translated when shown)."""
-
-
-def level_word(level: object) -> str:
-    return _(LEVEL_WORDS[level]) if isinstance(level, str) and level in LEVEL_WORDS else "?"
-
-
 def member_label(m: Member) -> str:
     """A member as the host's tools list them: name, then host / muted / watching."""
-    parts = [m.name]
+    parts = [shown_name(m.name, m.bot)]
     if m.host:
         parts.append(_("host"))
     if m.muted:

@@ -38,7 +38,9 @@ export function N_(message) {
 
 /** `message` in the page's language, placeholders filled. */
 export function t(message, params = {}) {
-  const found = current.messages[message];
+  let found = current.messages[message];
+  // a message held with plural forms gives its first, as GNU gettext does
+  if (Array.isArray(found)) found = found.every((f) => f) ? found[0] : null;
   return fill(typeof found === "string" && found ? found : message, params);
 }
 

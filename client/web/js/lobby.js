@@ -2,12 +2,14 @@
 // private rooms), and the create-room form with each game's options.
 
 import { $, el } from "./dom.js";
-import { describe, gameNames, gameTitle, optionsText } from "./describe.js";
+import { describe, gameNames, gameTitle, optionsText, roomStatus, shownName } from "./describe.js";
 import { t } from "./i18n.js";
 import { lockIcon } from "./hosttools.js";
 
 // The create form is built from the game's description (its fields, bounds, defaults,
 // `when` conditions and presets), as the terminal and Tk clients build theirs.
+
+export { roomStatus }; // the admin page's words for a room's status too
 
 const FIELD = "opt-";
 
@@ -52,14 +54,6 @@ export function createRequest(form) {
   if (f.private.checked || password) fields.private = true;
   if (password) fields.password = password;
   return fields;
-}
-
-/** A room's `status` in words (the same words as the Python clients). */
-export function roomStatus(status) {
-  if (status === "waiting") return t("waiting");
-  if (status === "playing") return t("playing");
-  if (status === "over") return t("over");
-  return String(status || "?");
 }
 
 function widget(field) {
@@ -173,7 +167,7 @@ export class LobbyView {
       join.addEventListener("click", (e) => { e.stopPropagation(); this.join(code, "player"); });
       watch.addEventListener("click", (e) => { e.stopPropagation(); this.join(code, "spectator"); });
       const seats = Number.isInteger(r.seats) ? `/${r.seats}` : "";
-      const players = (r.players || []).map(String);
+      const players = (r.players || []).map((n) => shownName(n));
       const tr = el("tr", { "data-room": code, "data-locked": r.locked === true ? "" : null, tabindex: 0 },
         el("td", {}, el("code", {}, code)),
         el("td", {}, gameTitle(String(r.game))),

@@ -10,8 +10,8 @@ import { GomokuBoard } from "./boards/gomoku.js";
 import { LinkBoard } from "./boards/linkmatch.js";
 import { MinesBoard } from "./boards/minesweeper.js";
 import {
-  actionStates, eventText, gameTitle, gestureText, liveView, offerText, optionsText, outcomeFor, playerRoles,
-  rankingLines, resultText, statusLine,
+  actionStates, eventText, gameTitle, gestureText, levelWord, liveView, offerText, optionsText, outcomeFor,
+  playerRoles, rankingLines, resultText, shownName, statusLine,
 } from "./describe.js";
 import { cellName, names, playerColor } from "./text.js";
 import { HostTools } from "./hosttools.js";
@@ -394,10 +394,10 @@ export class RoomView {
       dot.style.setProperty("--c", playerColor(p));
       const li = el("li", { class: p.player === this.me ? "me" : null, "data-player": p.player },
         dot,
-        el("span", { class: "name" }, String(p.name)),
+        el("span", { class: "name" }, shownName(p.name, p.bot)),
         p.player === this.me ? el("span", { class: "dim" }, " " + t("(you)")) : null,
         ...tools.marks(state, p.player),
-        p.bot ? el("span", { class: "tag" }, t("computer {level}", { level: p.bot })) : null,
+        p.bot ? el("span", { class: "tag" }, t("computer {level}", { level: levelWord(p.bot) })) : null,
         roles[p.player] ? el("span", { class: "dim role" }, roles[p.player]) : null,
         p.connected === false ? el("span", { class: "offline" }, t("offline")) : null,
         p.player === turn ? el("span", { class: "turn" }, "◀ " + t("to move")) : null,
