@@ -94,6 +94,9 @@ class Catalog:
     rules: str = ""
     """The language whose plural rules apply, when ``lang`` has none of its own (the
     pseudo-locale counts as English); empty: ``lang``'s."""
+    dates: str = ""
+    """The language whose CLDR words dates and times are written in (the browser's
+    ``Intl``); empty: ``lang``'s."""
 
     @property
     def categories(self) -> tuple[str, ...]:
@@ -129,6 +132,8 @@ class Catalog:
         return {
             "lang": self.lang,
             "name": LANGUAGES.get(self.lang, self.lang),
+            "rules": (self.rules or self.lang).replace("_", "-"),
+            "dates": (self.dates or self.lang).replace("_", "-"),
             "plural_categories": list(self.categories),
             "messages": {
                 k: (list(v) if isinstance(v, tuple) else v) for k, v in self.messages.items()

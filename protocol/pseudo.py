@@ -9,7 +9,7 @@ show a text cut short (an opening ``⟦`` without its ``⟧``).
 
 Placeholders (``{name}``) stay as written, so they are filled as in any language, and
 the data filled in (names, numbers, codes) stays unmarked inside the markers. Plural
-forms follow English's rules.
+forms follow English's rules, dates Chinese's (:data:`DATES`).
 """
 
 from __future__ import annotations
@@ -23,6 +23,10 @@ PSEUDO = "qps"
 """BCP 47's private-use language subtag for pseudo-localisation (as Windows' qps-ploc)."""
 NAME = "⟦Ƥšéúðó⟧"
 OPEN, CLOSE = "⟦", "⟧"
+DATES = "zh_Hans"
+"""Dates and times come from CLDR, not the catalogs: the pseudo-locale writes them as
+Chinese does, so one written in the browser's English instead of the page's language
+("Nov 27, 9:39 PM") stands out as plain letters."""
 
 _PLAIN = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 _ACCENTED = "áƀçðéƒĝĥíĵķļɱñóþǫŕšţúṽŵẋýžÁƁÇÐÉƑĜĤÍĴĶĻṀÑÓÞǪŔŠŢÚṼŴẊÝŽ"
@@ -41,7 +45,7 @@ def pseudo(message: str) -> str:
 
 def catalog() -> i18n.Catalog:
     """The pseudo-locale's catalog, made from the template (``gridhall.pot``) as it is now."""
-    made = i18n.Catalog(PSEUDO, rules=i18n.SOURCE)
+    made = i18n.Catalog(PSEUDO, rules=i18n.SOURCE, dates=DATES)
     for message in read(TEMPLATE):
         if not message.id:
             continue

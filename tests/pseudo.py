@@ -20,8 +20,10 @@ from gridhall.protocol import i18n, pseudo
 
 MARKED = re.compile(r"⟦[^⟦⟧]*⟧")
 """One marked text with none inside it (marked texts nest: the outer one is taken next)."""
-WORD = re.compile(r"[^\W\d_]+")
-"""A run of letters, in any script."""
+WORD = re.compile(r"[^\W\d_\u3040-\u30ff\u3400-\u9fff]+")
+"""A run of letters, in any script but Chinese and Japanese: the pseudo-locale writes
+dates as Chinese does (CLDR's words, not the catalogs'), and no client holds Chinese of
+its own (a date left in the browser's English reads "Nov", and is caught)."""
 SINGLE = re.compile(r"[A-Za-z]")
 """A lone Latin letter is a key (``^q``, ``g``), a board's column or a check mark's ``X``,
 never a word to translate."""

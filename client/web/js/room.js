@@ -204,7 +204,7 @@ export class RoomView {
     if (!text) return;
     // the offer bar shows an offer, the result bar a resignation: heard, not repeated
     if (msg.type === "offer" || msg.type === "resigned") announce(text);
-    else this.app.notify(text);
+    else this.app.notify(() => eventText(msg, named, this.me) || text);
   }
 
   /** A `host` event as a line in the room's log (its words made when drawn, from the
@@ -465,7 +465,8 @@ export class RoomView {
     const rect = this.boardWrap.getBoundingClientRect();
     const width = this.boardWrap.clientWidth - 4;
     const height = wide ? window.innerHeight - Math.max(rect.top, 0) - 150 : window.innerHeight * 0.72;
-    this.board.fit(width, Math.max(height, 200), coarse ? MIN_TOUCH_CELL : MIN_MOUSE_CELL);
+    const touch = Math.max(MIN_TOUCH_CELL, this.board.touchCell || 0);
+    this.board.fit(width, Math.max(height, 200), coarse ? touch : MIN_MOUSE_CELL);
     this.renderZoom();
   }
 
@@ -571,13 +572,13 @@ export class RoomView {
     const link = this.inviteLink.value;
     try {
       await navigator.clipboard.writeText(link); // only in secure contexts (https, localhost)
-      this.app.notify(t("Invite link copied."));
+      this.app.notify(() => t("Invite link copied."));
       return;
     } catch { /* plain http on a LAN address: fall back to a selection copy */ }
     this.inviteLink.focus();
     this.inviteLink.select();
     let copied = false;
     try { copied = document.execCommand("copy"); } catch { copied = false; }
-    this.app.notify(copied ? t("Invite link copied.") : t("Select the link and copy it."));
+    this.app.notify(() => (copied ? t("Invite link copied.") : t("Select the link and copy it.")));
   }
 }

@@ -30,6 +30,8 @@ export class LinkBoard extends GridBoard {
       deselect: () => this.select(null),
     }, t("Link-match board"));
     this.intent = intent;
+    this.transposable = true; // 16 x 9 on a phone: 32 px tiles on its side, 20 px upright
+    this.touchCell = 32; // a tile is tapped, twice a link: smaller ones start zoomed in
     this.selected = null;
     this.kinds = [];
     this.ctx = null;
@@ -75,9 +77,9 @@ export class LinkBoard extends GridBoard {
         }, tileLabel(kind, picked, hinted));
       }
     }
-    if (state.status === "waiting") this.say("Waiting for the room's creator to press Start");
-    else if (state.status === "playing" && !own) this.say("Watching the race: each racer's board is private");
-    else if (view.starts_in > 0) this.say(`Starting in ${Math.ceil(view.starts_in)}…`);
+    if (state.status === "waiting") this.say(t("Waiting for the room's creator to press Start"));
+    else if (state.status === "playing" && !own) this.say(t("Watching the race: each racer's board is private"));
+    else if (view.starts_in > 0) this.say(t("Starting in {n}…", { n: Math.ceil(view.starts_in) }));
     else this.say("");
   }
 
@@ -91,7 +93,7 @@ export class LinkBoard extends GridBoard {
 
   click({ x, y }) {
     const ctx = this.ctx;
-    if (!ctx || !ctx.seated) return this.intent(null, t("You are watching; spectators cannot play."));
+    if (!ctx || !ctx.seated) return this.intent(null, () => t("You are watching; spectators cannot play."));
     if (!this.kind(x, y) || (this.selected && this.selected[0] === x && this.selected[1] === y)) {
       this.select(null);
       return undefined;
