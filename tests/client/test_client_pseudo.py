@@ -22,7 +22,7 @@ from textual.app import App
 from textual.pilot import Pilot
 from textual.widgets import Input, Select
 
-from gridhall.client.discovery import Browser
+from gridhall.client.discovery import Browser, FoundServer
 from gridhall.client.history import Opening
 from gridhall.client.hostcommands import COMMANDS
 from gridhall.client.tui.app import GridhallApp
@@ -98,7 +98,7 @@ def assert_no_holes(found: Findings) -> None:
 
 
 async def test_connect_screen_in_the_pseudo_locale(hall: GameServer) -> None:
-    found = findings(url_of(hall), "localhost:8765", "kitchen:99999")
+    found = findings(url_of(hall), "localhost:8765", "kitchen:99999", "Old hall")
     app = ConnectApp("localhost:8765", Browser(interfaces=["127.0.0.1"]))
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -106,6 +106,14 @@ async def test_connect_screen_in_the_pseudo_locale(hall: GameServer) -> None:
         app.show_servers([])
         await settle(pilot)
         look(found, "connect, none found", app)
+        app.show_servers(
+            [
+                FoundServer("a", SERVER_NAME, "127.0.0.1", 4567, 1, 2),
+                FoundServer("b", "Old hall", "127.0.0.1", 4568, 99, None),  # too new for us
+            ]
+        )
+        await settle(pilot)
+        look(found, "connect, two found", app)
         address = app.query_one("#address")
         address.value = "kitchen:99999"  # type: ignore[attr-defined]
         await pilot.click("#address")

@@ -1,0 +1,271 @@
+"""Every screen of the Tk client in the pseudo-locale: no word outside the catalogs.
+
+The window runs in ``qps`` (``tests/pseudo.py``), where every translated text reads
+``⟦Ŕéšíĝñ⟧``, against a real server under Xvfb; the test walks its screens (connect,
+lobby, create form with each game's presets and options, each game's room while
+playing and over, an offer, the host's member menu and bar, the link dialog, history,
+replay with its analysis, leaderboard, profile) and reads the widget tree of every
+window (``tests/tk/widget_text.py``): labels, buttons, titles, menus, table headings
+and rows, list choices, text boxes, canvas texts. A word in plain letters the test did
+not put there itself (a name, a chat line, a room code) is a text the catalogs lack;
+a widget given less room than its words ask for, or a heading wider than its column,
+cuts its text.
+"""
+
+from __future__ import annotations
+
+import tkinter as tk
+from collections.abc import Callable, Iterator
+
+import pytest
+
+from gridhall.client.discovery import Browser, FoundServer
+from gridhall.client.tk.app import TkApp
+from gridhall.client.tk.connect import ConnectFrame
+from gridhall.client.tk.theme import apply
+from gridhall.client.views import VIEWS, view_for
+from tests.pseudo import Findings, pseudo_locale
+from tests.tk.driver import Opponent, Pump, ServerThread, click, press, room_state, snap
+from tests.tk.test_tk_hosts import choose, line_of
+from tests.tk.widget_text import shown
+
+SERVER_NAME = "Hall 7"
+HOST_COMMANDS = ("/kick", "/mute", "/unmute", "/lock", "/unlock", "/host", "/computer")
+
+pytestmark = pytest.mark.server_config(name=SERVER_NAME, analysis_budget=0.02)
+
+
+@pytest.fixture(autouse=True)
+def _pseudo() -> Iterator[None]:
+    with pseudo_locale():
+        yield
+
+
+def look(found: Findings, screen: str, root: tk.Misc, pump: Pump) -> None:
+    for _ in range(3):
+        pump.once()
+    texts, cut = shown(root)
+    found.check(screen, texts, cut)
+
+
+def findings(server: ServerThread, *data: str) -> Findings:
+    found = Findings()
+    found.allow(server.url, SERVER_NAME, *data)
+    return found
+
+
+def assert_no_holes(found: Findings) -> None:
+    assert found.screens, "no screen was read"
+    assert not found.holes, "texts outside the catalogs:\n" + found.report()
+
+
+def test_connect_screen(xvfb: str, pump: Pump, server: ServerThread) -> None:
+    found = findings(server, "localhost:8765", "Old hall")
+    root = tk.Tk(className="gridhall")
+    try:
+        apply(root)
+        frame = ConnectFrame(
+            root, "localhost:8765", lambda _s: None, Browser(interfaces=["127.0.0.1"])
+        )
+        frame.pack(fill="both", expand=True)
+        root.update()
+        texts, cut = shown(root)
+        found.check("connect", texts, cut)
+        frame.show_servers(
+            [
+                FoundServer("a", SERVER_NAME, "127.0.0.1", 4567, 1, 2),
+                FoundServer("b", "Old hall", "127.0.0.1", 4568, 99, None),
+            ]
+        )
+        root.update()
+        texts, cut = shown(root)
+        found.check("connect, two found", texts, cut)
+        frame.browser.stop()
+    finally:
+        root.destroy()
+    assert_no_holes(found)
+
+
+def test_lobby_create_forms_and_link_dialog(
+    make_app: Callable[[str], TkApp],
+    make_opponent: Callable[[str], Opponent],
+    pump: Pump,
+    server: ServerThread,
+) -> None:
+    found = findings(server, "Ann", "Bob", "Cy", "nope")
+    bob, cy = make_opponent("Bob"), make_opponent("Cy")
+    bob.send("create-room", game="minesweeper", options={})
+    waiting = bob.expect("joined")["room"]
+    bob.send("host", action="lock")
+    bob.expect("host", action="lock")
+    cy.send("create-room", game="gomoku", options={"ai": "hard"})
+    playing = cy.expect("joined")["room"]
+    found.allow(waiting, playing)
+    ann = make_app("Ann")
+    pump.until(lambda: len(ann.lobby.rooms()) >= 2, "the rooms listed")
+    look(found, "lobby", ann.root, pump)
+    for game in VIEWS:
+        for index in range(len(view_for(game).presets)):
+            ann.lobby.choose(game, index)
+            look(found, f"create {game}, preset {index}", ann.root, pump)
+    ann.lobby.code.set("")
+    press(ann.lobby.join_button)  # no code: the status bar says so
+    pump.until(lambda: ann.notices, "a notice")
+    look(found, "lobby, a notice", ann.root, pump)
+
+    press(ann.linking)
+    pump.until(lambda: ann.link_dialog is not None, "the link dialog")
+    dialog = ann.link_dialog
+    assert dialog is not None and dialog.show_button is not None
+    press(dialog.show_button)
+    pump.until(lambda: str(dialog.code.cget("text")), "a link code")
+    found.allow(str(dialog.code.cget("text")))
+    look(found, "link dialog, a code shown", ann.root, pump)
+    dialog.entry.insert(0, "nope")
+    press(dialog.use_button)
+    pump.until(lambda: str(dialog.error.cget("text")), "the code refused")
+    look(found, "link dialog, a bad code", ann.root, pump)
+    assert_no_holes(found)
+
+
+def test_gomoku_room_offer_host_tools_and_result(
+    make_app: Callable[[str], TkApp],
+    make_opponent: Callable[[str], Opponent],
+    pump: Pump,
+    server: ServerThread,
+) -> None:
+    found = findings(server, "Ann", "Bob", "Cy", "good luck")
+    ann = make_app("Ann")
+    bob, cy = make_opponent("Bob"), make_opponent("Cy")
+    ann.lobby.choose("gomoku", 0)
+    ann.lobby.set_option("clock", "10+5")
+    press(ann.lobby.create_button)
+    pump.until(lambda: ann.room is not None and room_state(ann), "Ann's room")
+    code = snap(ann).room.room  # type: ignore[union-attr]
+    found.allow(code)
+    look(found, "gomoku, waiting", ann.root, pump)
+    bob.send("join-room", room=code)
+    cy.send("join-room", room=code, role="spectator")
+    bob.send("chat", text="good luck")
+    pump.until(
+        lambda: room_state(ann).get("status") == "playing" and room_state(ann)["chat"], "play"
+    )
+    look(found, "gomoku, playing", ann.root, pump)
+    room = ann.room
+    assert room is not None
+    click(room.board, *room.board.pixel_of(7, 7))
+    bob.expect("moved")
+    bob.send("offer", kind="draw")
+    pump.until(lambda: room.offer.winfo_ismapped(), "the offer bar")
+    look(found, "gomoku, a draw offered", ann.root, pump)
+    press(room.offer_buttons["refuse"])
+    pump.until(lambda: not room.offer.winfo_ismapped(), "the offer answered")
+
+    room.players.update_idletasks()
+    box = room.players.bbox(f"{line_of(ann, 'Bob')}.2")
+    assert box is not None
+    click(room.players, box[0] + 2, box[1] + box[3] // 2, button=3)  # the host's menu
+    pump.until(lambda: room.member_list.menu is not None, "the member menu")
+    look(found, "gomoku, the member menu", ann.root, pump)
+    room.member_list.menu.unpost()  # type: ignore[union-attr]
+
+    bob.send("resign")
+    pump.until(lambda: room_state(ann).get("status") == "over", "the game over")
+    bob.send("play-again")
+    pump.until(lambda: room.banner_buttons["agree"].winfo_ismapped(), "Bob asks again")
+    look(found, "gomoku, over", ann.root, pump)
+    press(room.banner_buttons["decline"])
+    bob.send("leave-room")
+    pump.until(lambda: len(room_state(ann)["players"]) == 1, "Bob gone")
+    pump.until(lambda: room.host_bar.computer.winfo_ismapped(), "the computer's menu button")
+    look(found, "gomoku, the host's bar", ann.root, pump)
+    room.host_bar._computer_menu(ann.bridge.latest.room.state)  # type: ignore[union-attr]
+    choose(room.host_bar.computer_menu, room.host_bar.computer_menu.entrycget(1, "label"))
+    pump.until(lambda: any(p.get("bot") for p in room_state(ann)["players"]), "the computer seated")
+    look(found, "gomoku, the computer seated", ann.root, pump)
+    assert_no_holes(found)
+
+
+def test_minesweeper_and_linkmatch_rooms(
+    make_app: Callable[[str], TkApp],
+    make_opponent: Callable[[str], Opponent],
+    pump: Pump,
+    server: ServerThread,
+) -> None:
+    found = findings(server, "Ann", "Bob")
+    ann = make_app("Ann")
+    bob = make_opponent("Bob")
+    for game in ("minesweeper", "linkmatch"):
+        ann.lobby.choose(game, 0)
+        press(ann.lobby.create_button)
+        pump.until(lambda g=game: ann.room is not None and room_state(ann).get("game") == g, game)
+        room = ann.room
+        assert room is not None
+        code = snap(ann).room.room  # type: ignore[union-attr]
+        found.allow(code)
+        bob.send("join-room", room=code)
+        pump.until(lambda: len(room_state(ann)["players"]) == 2, "Bob seated")
+        look(found, f"{game}, waiting", ann.root, pump)
+        if game == "linkmatch":
+            press(room.actions["start"])
+        pump.until(lambda: room_state(ann).get("status") == "playing", f"{game} under way")
+        look(found, f"{game}, playing", ann.root, pump)
+        press(room.actions["hint"])
+        look(found, f"{game}, a hint", ann.root, pump)
+        bob.send("resign")
+        ann.bridge.submit("resign")
+        pump.until(lambda: room_state(ann).get("status") == "over", f"{game} over")
+        look(found, f"{game}, over", ann.root, pump)
+        ann.bridge.submit("leave-room")
+        pump.until(lambda: ann.room is None, "back in the lobby")
+        bob.send("leave-room")
+        bob.expect("left")
+    assert_no_holes(found)
+
+
+def test_history_replay_leaderboard_and_profile(
+    make_app: Callable[[str], TkApp],
+    make_opponent: Callable[[str], Opponent],
+    pump: Pump,
+    server: ServerThread,
+) -> None:
+    a, b = make_opponent("Ann"), make_opponent("Bob")
+    a.send("create-room", game="gomoku", options={"rated": True})
+    room = a.expect("joined")["room"]
+    b.send("join-room", room=room)
+    a.expect("state", status="playing")
+    for i in range(4):
+        a.send("move", move={"x": i, "y": 3})
+        b.expect("moved")
+        b.send("move", move={"x": i, "y": 4})
+        a.expect("moved", by=b.player)
+    a.send("move", move={"x": 4, "y": 3})
+    a.expect("game-over")
+    found = findings(server, "Ann", "Bob", "Cy", room)
+    cy = make_app("Cy")
+    pump.until(lambda: "history" in cy.features, "the server's features")
+    history = cy.windows.open_history()
+    assert history is not None
+    pump.until(lambda: history.rows(), "the game listed")
+    look(found, "history", cy.root, pump)
+    replay = cy.windows.open_replay(history.rows()[0])
+    assert replay is not None
+    found.allow(replay.link)  # the address to share, as data
+    pump.until(lambda: replay.player is not None, "the replay loaded")
+    look(found, "replay", cy.root, pump)
+    pump.until(lambda: replay.buttons["analyse"].winfo_ismapped(), "the analyse button")
+    press(replay.buttons["analyse"])
+    pump.until(lambda: replay.player.analysis_status == "done", "the analysis", timeout=120)  # type: ignore[union-attr]
+    look(found, "replay, analysed", cy.root, pump)
+    replay.toggle()  # autoplay
+    look(found, "replay, playing", cy.root, pump)
+    replay.toggle()
+    board = cy.windows.open_leaderboard()
+    assert board is not None
+    pump.until(lambda: board.names(), "the leaderboard")
+    look(found, "leaderboard", cy.root, pump)
+    profile = cy.windows.open_profile(a.player)
+    assert profile is not None
+    pump.until(lambda: profile.history(), "the profile")
+    look(found, "profile", cy.root, pump)
+    assert_no_holes(found)
