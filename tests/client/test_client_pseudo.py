@@ -18,9 +18,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.app import App
+from textual.app import App, ComposeResult
+from textual.containers import Horizontal
 from textual.pilot import Pilot
-from textual.widgets import Input, Select
+from textual.widgets import Input, Label, Select
 
 from gridhall.client.discovery import Browser, FoundServer
 from gridhall.client.history import Opening
@@ -35,6 +36,7 @@ from gridhall.client.tui.linking import LinkScreen
 from gridhall.client.tui.profile import ProfileScreen
 from gridhall.client.tui.replay import ReplayScreen
 from gridhall.client.views import VIEWS, view_for
+from gridhall.protocol import pseudo
 from gridhall.server.io.app import GameServer
 from tests.client.screen_text import shown
 from tests.client.test_client_tui import FAST, SIZE, press, state, until
@@ -357,3 +359,28 @@ async def test_history_replay_leaderboard_and_profile_in_the_pseudo_locale(
         await settle(pilot)
         look(found, "profile", app)
     assert_no_holes(found)
+
+
+class Planted(App[None]):
+    """A screen with what the walk must find: a word outside the catalogs, and a
+    sentence in a box too narrow for it."""
+
+    CSS = "#narrow { width: 12; } #narrow Label { width: auto; }"
+
+    def compose(self) -> ComposeResult:
+        yield Label("Resign", id="english")
+        with Horizontal(id="narrow"):
+            yield Label(pseudo.pseudo("On your other device, choose a code"), id="long")
+        yield Select([(pseudo.pseudo("a person"), 0), ("computer (hard)", 1)], value=0)
+
+
+async def test_the_walk_finds_a_word_outside_the_catalogs_and_a_cut_text() -> None:
+    app = Planted()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        texts, cut = shown(app)
+    found = Findings()
+    found.check("planted", texts, cut)
+    words = {word for lines in found.holes["planted"].values() for word in lines}
+    assert {"Resign", "computer", "hard", "shown cut short"} <= words
+    assert any(line.startswith("Label#long") for line in found.holes["planted"])

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import tkinter as tk
 from collections.abc import Callable, Iterator
+from tkinter import ttk
 
 import pytest
 
@@ -24,6 +25,7 @@ from gridhall.client.tk.app import TkApp
 from gridhall.client.tk.connect import ConnectFrame
 from gridhall.client.tk.theme import apply
 from gridhall.client.views import VIEWS, view_for
+from gridhall.protocol.pseudo import pseudo
 from tests.pseudo import Findings, pseudo_locale
 from tests.tk.driver import Opponent, Pump, ServerThread, click, press, room_state, snap
 from tests.tk.test_tk_hosts import choose, line_of
@@ -269,3 +271,32 @@ def test_history_replay_leaderboard_and_profile(
     pump.until(lambda: profile.history(), "the profile")
     look(found, "profile", cy.root, pump)
     assert_no_holes(found)
+
+
+def test_the_walk_finds_a_word_outside_the_catalogs_and_cut_texts(xvfb: str) -> None:
+    """A planted English label, a heading wider than its column and a label squeezed in a
+    frame too narrow: each is reported (the passing walks above mean something)."""
+    root = tk.Tk(className="gridhall")
+    try:
+        apply(root)
+        root.geometry("400x300")
+        ttk.Label(root, text="Resign").pack()
+        tree = ttk.Treeview(root, columns=("id",), show="headings", height=2)
+        tree.heading("id", text=pseudo("Game no."))
+        tree.column("id", width=40)
+        tree.pack()
+        box = ttk.Frame(root, width=60, height=30)
+        box.pack_propagate(False)
+        box.pack()
+        ttk.Label(box, text=pseudo("Locked (nobody new joins)")).pack(side="left")
+        root.update()
+        texts, cut = shown(root)
+    finally:
+        root.destroy()
+    found = Findings()
+    found.check("planted", texts, cut)
+    holes = found.holes["planted"]
+    assert any(words == {"Resign"} for words in holes.values())
+    assert any("heading" in line for line in holes)
+    locked = pseudo("Locked")[1:-1]  # the word as the pseudo-locale writes it
+    assert any(locked in line for line in holes if "px of" in line)

@@ -300,3 +300,27 @@ def test_history_replay_leaderboard_and_profile(ann: Browser, hall: ServerThread
     ann.wait(lambda: ann.find_all("#profile:not([hidden]) [data-profile] h3"), "a profile")
     look(found, "profile", ann)
     assert_no_holes(found)
+
+
+PLANT = """const p = document.createElement('p');
+p.textContent = 'Resign';
+const input = document.createElement('input');
+input.placeholder = document.querySelector('#join-form [name=password]').placeholder;
+input.style.width = '40px';
+const zoom = document.createElement('button');
+zoom.setAttribute('aria-label', 'Zoom in');
+document.querySelector('#lobby').prepend(p, input, zoom);"""
+
+
+def test_the_walk_finds_a_word_outside_the_catalogs_and_a_cut_placeholder(
+    ann: Browser, hall: ServerThread
+) -> None:
+    open_in_pseudo(ann, hall, "Ann")
+    ann.wait_css("#lobby")
+    ann.js(PLANT)
+    found = Findings()
+    found.allow("Ann", SERVER_NAME)
+    look(found, "planted", ann)
+    holes = found.holes["planted"]
+    assert {"Resign"} in holes.values() and {"Zoom", "in"} in holes.values()
+    assert any(line.startswith("placeholder: ") for line in holes)
