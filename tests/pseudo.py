@@ -16,7 +16,10 @@ import re
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 
+from gridhall.client.discovery import Browser, FoundServer
 from gridhall.protocol import i18n, pseudo
+from tests.e2e.test_gomoku_e2e import play_to_five
+from tests.wsclient import WsClient
 
 MARKED = re.compile(r"⟦[^⟦⟧]*⟧")
 """One marked text with none inside it (marked texts nest: the outer one is taken next)."""
@@ -78,6 +81,48 @@ def unmarked(text: str, data: Collection[str] = ()) -> list[tuple[str, str]]:
             line = re.sub(r"⟦.*|.*⟧", " ", line)
         found += [(word, original) for word in WORD.findall(line) if not SINGLE.fullmatch(word)]
     return found
+
+
+class Heard(Browser):
+    """A LAN browser that hears only the servers a test gives it: the connect screens'
+    words are under test here (discovery itself is, in ``tests/discovery``), and no
+    other server announcing on this machine may show up among them."""
+
+    def __init__(self, servers: Collection[FoundServer] = ()) -> None:
+        super().__init__(interfaces=["127.0.0.1"])
+        self.heard = list(servers)
+
+    def start(self) -> Browser:
+        self._ready.set()
+        return self
+
+    def stop(self, timeout: float = 5.0) -> None:
+        return None
+
+    def servers(self) -> list[FoundServer]:
+        return sorted(self.heard, key=lambda s: (s.name.lower(), s.address))
+
+
+async def rooms_to_list(bob: WsClient, cy: WsClient) -> tuple[str, str]:
+    """Rooms in the states a lobby shows: Bob's Minesweeper waiting and locked, Cy's
+    Gomoku under way against the computer (hard); their codes."""
+    await bob.send("create-room", game="minesweeper", options={})
+    waiting = str((await bob.expect("joined"))["room"])
+    await bob.send("host", action="lock")
+    await bob.expect("host", action="lock")
+    await cy.send("create-room", game="gomoku", options={"ai": "hard"})
+    playing = str((await cy.expect("joined"))["room"])
+    return waiting, playing
+
+
+async def rated_game(ann: WsClient, bob: WsClient) -> str:
+    """A rated Gomoku game Ann wins with five in a row; its room's code."""
+    await ann.send("create-room", game="gomoku", options={"rated": True})
+    room = str((await ann.expect("joined"))["room"])
+    await bob.send("join-room", room=room)
+    await ann.expect("state", status="playing")
+    await play_to_five(ann, bob, row=3)
+    return room
 
 
 @dataclass

@@ -23,7 +23,7 @@ from textual.containers import Horizontal
 from textual.pilot import Pilot
 from textual.widgets import Input, Label, Select
 
-from gridhall.client.discovery import Browser, FoundServer
+from gridhall.client.discovery import FoundServer
 from gridhall.client.history import Opening
 from gridhall.client.hostcommands import COMMANDS
 from gridhall.client.tui.app import GridhallApp
@@ -41,11 +41,14 @@ from gridhall.server.io.app import GameServer
 from tests.client.screen_text import shown
 from tests.client.test_client_tui import FAST, SIZE, press, state, until
 from tests.conftest import url_of
-from tests.e2e.test_gomoku_e2e import play_to_five
-from tests.pseudo import Findings, pseudo_locale
+from tests.pseudo import Findings, Heard, pseudo_locale, rated_game, rooms_to_list
 from tests.wsclient import WsClient
 
 SERVER_NAME = "Hall 7"
+FOUND = (
+    FoundServer("a", SERVER_NAME, "127.0.0.1", 4567, 1, 2),
+    FoundServer("b", "Old hall", "127.0.0.1", 4568, 99, None),  # too new for this client
+)
 HOST_COMMANDS = (*(f"/{word}" for word in COMMANDS), "easy|hard|off")
 """The host's slash commands as typed (the help lists them): commands, not words."""
 
@@ -101,19 +104,15 @@ def assert_no_holes(found: Findings) -> None:
 
 async def test_connect_screen_in_the_pseudo_locale(hall: GameServer) -> None:
     found = findings(url_of(hall), "localhost:8765", "kitchen:99999", "Old hall")
-    app = ConnectApp("localhost:8765", Browser(interfaces=["127.0.0.1"]))
+    heard = Heard(FOUND)
+    app = ConnectApp("localhost:8765", heard)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         look(found, "connect", app)
         app.show_servers([])
         await settle(pilot)
         look(found, "connect, none found", app)
-        app.show_servers(
-            [
-                FoundServer("a", SERVER_NAME, "127.0.0.1", 4567, 1, 2),
-                FoundServer("b", "Old hall", "127.0.0.1", 4568, 99, None),  # too new for us
-            ]
-        )
+        app.show_servers(heard.servers())
         await settle(pilot)
         look(found, "connect, two found", app)
         address = app.query_one("#address")
@@ -132,15 +131,7 @@ async def test_lobby_create_forms_help_and_link_in_the_pseudo_locale(hall: GameS
     async with AsyncExitStack() as stack:
         bob = await stack.enter_async_context(WsClient.connect(url, "Bob"))
         cy = await stack.enter_async_context(WsClient.connect(url, "Cy"))
-        # rooms in every state the lobby lists: waiting, playing (against the computer),
-        # over, locked
-        await bob.send("create-room", game="minesweeper", options={})
-        waiting = (await bob.expect("joined"))["room"]
-        await bob.send("host", action="lock")
-        await bob.expect("host", action="lock")
-        await cy.send("create-room", game="gomoku", options={"ai": "hard"})
-        playing = (await cy.expect("joined"))["room"]
-        found.allow(waiting, playing)
+        found.allow(*await rooms_to_list(bob, cy))
         async with client(url, "Ann") as (app, pilot):
             await until(pilot, lambda: app.lobby.query_one("#rooms").row_count >= 2)  # type: ignore[attr-defined]
             await settle(pilot)
@@ -301,11 +292,7 @@ async def test_history_replay_leaderboard_and_profile_in_the_pseudo_locale(
 ) -> None:
     url = url_of(hall)
     async with WsClient.connect(url, "Ann") as ann, WsClient.connect(url, "Bob") as bob:
-        await ann.send("create-room", game="gomoku", options={"rated": True})
-        room = (await ann.expect("joined"))["room"]
-        await bob.send("join-room", room=room)
-        await ann.expect("state", status="playing")
-        await play_to_five(ann, bob, row=3)
+        room = await rated_game(ann, bob)
         await ann.send("leave-room")
         await ann.expect("left")
         token = ann.token

@@ -14,19 +14,20 @@ cuts its text.
 
 from __future__ import annotations
 
+import time
 import tkinter as tk
 from collections.abc import Callable, Iterator
 from tkinter import ttk
 
 import pytest
 
-from gridhall.client.discovery import Browser, FoundServer
+from gridhall.client.discovery import FoundServer
 from gridhall.client.tk.app import TkApp
 from gridhall.client.tk.connect import ConnectFrame
 from gridhall.client.tk.theme import apply
 from gridhall.client.views import VIEWS, view_for
 from gridhall.protocol.pseudo import pseudo
-from tests.pseudo import Findings, pseudo_locale
+from tests.pseudo import Findings, Heard, pseudo_locale, rated_game, rooms_to_list
 from tests.tk.driver import Opponent, Pump, ServerThread, click, press, room_state, snap
 from tests.tk.test_tk_hosts import choose, line_of
 from tests.tk.widget_text import shown
@@ -66,23 +67,23 @@ def test_connect_screen(xvfb: str, pump: Pump, server: ServerThread) -> None:
     root = tk.Tk(className="gridhall")
     try:
         apply(root)
-        frame = ConnectFrame(
-            root, "localhost:8765", lambda _s: None, Browser(interfaces=["127.0.0.1"])
-        )
+        heard = Heard()
+        frame = ConnectFrame(root, "localhost:8765", lambda _s: None, heard)
         frame.pack(fill="both", expand=True)
         root.update()
         texts, cut = shown(root)
         found.check("connect", texts, cut)
-        frame.show_servers(
-            [
-                FoundServer("a", SERVER_NAME, "127.0.0.1", 4567, 1, 2),
-                FoundServer("b", "Old hall", "127.0.0.1", 4568, 99, None),
-            ]
-        )
-        root.update()
+        heard.heard = [
+            FoundServer("a", SERVER_NAME, "127.0.0.1", 4567, 1, 2),
+            FoundServer("b", "Old hall", "127.0.0.1", 4568, 99, None),  # too new for this client
+        ]
+        end = time.monotonic() + 30
+        while len(frame.table.get_children()) < 2 and time.monotonic() < end:
+            root.update()  # the frame looks at what its browser heard every 300 ms
+            time.sleep(0.02)
+        assert len(frame.table.get_children()) == 2
         texts, cut = shown(root)
         found.check("connect, two found", texts, cut)
-        frame.browser.stop()
     finally:
         root.destroy()
     assert_no_holes(found)
@@ -96,13 +97,7 @@ def test_lobby_create_forms_and_link_dialog(
 ) -> None:
     found = findings(server, "Ann", "Bob", "Cy", "nope")
     bob, cy = make_opponent("Bob"), make_opponent("Cy")
-    bob.send("create-room", game="minesweeper", options={})
-    waiting = bob.expect("joined")["room"]
-    bob.send("host", action="lock")
-    bob.expect("host", action="lock")
-    cy.send("create-room", game="gomoku", options={"ai": "hard"})
-    playing = cy.expect("joined")["room"]
-    found.allow(waiting, playing)
+    found.allow(*server.call(rooms_to_list(bob.client, cy.client)))
     ann = make_app("Ann")
     pump.until(lambda: len(ann.lobby.rooms()) >= 2, "the rooms listed")
     look(found, "lobby", ann.root, pump)
@@ -232,17 +227,7 @@ def test_history_replay_leaderboard_and_profile(
     server: ServerThread,
 ) -> None:
     a, b = make_opponent("Ann"), make_opponent("Bob")
-    a.send("create-room", game="gomoku", options={"rated": True})
-    room = a.expect("joined")["room"]
-    b.send("join-room", room=room)
-    a.expect("state", status="playing")
-    for i in range(4):
-        a.send("move", move={"x": i, "y": 3})
-        b.expect("moved")
-        b.send("move", move={"x": i, "y": 4})
-        a.expect("moved", by=b.player)
-    a.send("move", move={"x": 4, "y": 3})
-    a.expect("game-over")
+    room = server.call(rated_game(a.client, b.client))
     found = findings(server, "Ann", "Bob", "Cy", room)
     cy = make_app("Cy")
     pump.until(lambda: "history" in cy.features, "the server's features")

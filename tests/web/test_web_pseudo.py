@@ -24,7 +24,7 @@ from selenium.webdriver.support.select import Select
 
 from gridhall.protocol import i18n, pseudo
 from gridhall.server.io import web
-from tests.pseudo import Findings
+from tests.pseudo import Findings, rated_game, rooms_to_list
 from tests.web.harness import Browser, ServerThread, create_room
 from tests.wsclient import WsClient
 
@@ -133,13 +133,7 @@ def test_name_form_lobby_create_forms_and_link_dialogs(ann: Browser, hall: Serve
     found.allow("Ann", "Bob", "Cy", SERVER_NAME)
     bob, cy = Raw(hall, "Bob"), Raw(hall, "Cy")
     try:
-        bob.send("create-room", game="minesweeper", options={})
-        waiting = bob.expect("joined")["room"]
-        bob.send("host", action="lock")
-        bob.expect("host", action="lock")
-        cy.send("create-room", game="gomoku", options={"ai": "hard"})
-        playing = cy.expect("joined")["room"]
-        found.allow(waiting, playing)
+        found.allow(*hall.call(rooms_to_list(bob.client, cy.client)))
 
         open_in_pseudo(ann, hall, None)
         ann.wait_css("#name-form")
@@ -259,18 +253,7 @@ def test_history_replay_leaderboard_and_profile(ann: Browser, hall: ServerThread
     found.allow("Ann", "Bob", SERVER_NAME)
     a, b = Raw(hall, "Ann"), Raw(hall, "Bob")
     try:
-        a.send("create-room", game="gomoku", options={"rated": True})
-        room = a.expect("joined")["room"]
-        found.allow(room)
-        b.send("join-room", room=room)
-        a.expect("state", status="playing")
-        for i in range(4):
-            a.send("move", move={"x": i, "y": 3})
-            b.expect("moved")
-            b.send("move", move={"x": i, "y": 4})
-            a.expect("moved", by=b.client.player)
-        a.send("move", move={"x": 4, "y": 3})
-        a.expect("game-over")
+        found.allow(hall.call(rated_game(a.client, b.client)))
         a.send("list-games")
         game_id = a.expect("games")["games"][0]["game_id"]
     finally:
