@@ -115,6 +115,13 @@ async def rooms_to_list(bob: WsClient, cy: WsClient) -> tuple[str, str]:
     return waiting, playing
 
 
+async def host_removes(host: WsClient, player: str, room: str) -> None:
+    """``host`` (in ``room``, just made) removes ``player`` once they joined, for 5 minutes."""
+    await host.expect("joined", room=room, player=player)
+    await host.send("host", action="kick", player=player, minutes=5)
+    await host.expect("left", player=player)
+
+
 async def rated_game(ann: WsClient, bob: WsClient) -> str:
     """A rated Gomoku game Ann wins with five in a row; its room's code."""
     await ann.send("create-room", game="gomoku", options={"rated": True})

@@ -41,7 +41,14 @@ from gridhall.server.io.app import GameServer
 from tests.client.screen_text import shown
 from tests.client.test_client_tui import FAST, SIZE, press, state, until
 from tests.conftest import url_of
-from tests.pseudo import Findings, Heard, pseudo_locale, rated_game, rooms_to_list
+from tests.pseudo import (
+    Findings,
+    Heard,
+    host_removes,
+    pseudo_locale,
+    rated_game,
+    rooms_to_list,
+)
 from tests.wsclient import WsClient
 
 SERVER_NAME = "Hall 7"
@@ -162,6 +169,16 @@ async def test_lobby_create_forms_help_and_link_in_the_pseudo_locale(hall: GameS
             await until(pilot, lambda: app._notifications)
             await settle(pilot)
             look(found, "lobby, a refusal", app)
+
+            dee = await stack.enter_async_context(WsClient.connect(url, "Dee"))
+            await dee.send("create-room", game="gomoku", options={})
+            room = (await dee.expect("joined"))["room"]
+            found.allow("Dee", room)
+            app.session.submit("join-room", room=room)
+            await host_removes(dee, str(app.session.player), room)
+            await until(pilot, lambda: app.lobby.query_one("#lobby-note").display)
+            await settle(pilot)
+            look(found, "lobby, removed from a room", app)
 
             await pilot.press("f1")
             await until(pilot, lambda: isinstance(app.screen, HelpScreen))

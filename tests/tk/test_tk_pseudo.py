@@ -27,7 +27,14 @@ from gridhall.client.tk.connect import ConnectFrame
 from gridhall.client.tk.theme import apply
 from gridhall.client.views import VIEWS, view_for
 from gridhall.protocol.pseudo import pseudo
-from tests.pseudo import Findings, Heard, pseudo_locale, rated_game, rooms_to_list
+from tests.pseudo import (
+    Findings,
+    Heard,
+    host_removes,
+    pseudo_locale,
+    rated_game,
+    rooms_to_list,
+)
 from tests.tk.driver import Opponent, Pump, ServerThread, click, press, room_state, snap
 from tests.tk.test_tk_hosts import choose, line_of
 from tests.tk.widget_text import shown
@@ -109,6 +116,14 @@ def test_lobby_create_forms_and_link_dialog(
     press(ann.lobby.join_button)  # no code: the status bar says so
     pump.until(lambda: ann.notices, "a notice")
     look(found, "lobby, a notice", ann.root, pump)
+    dee = make_opponent("Dee")
+    dee.send("create-room", game="gomoku", options={})
+    room = dee.expect("joined")["room"]
+    found.allow("Dee", room)
+    ann.bridge.submit("join-room", room=room)
+    pump.result(server.submit(host_removes(dee.client, snap(ann).player, room)), "Ann removed")
+    pump.until(lambda: str(ann.lobby.farewell.cget("text")), "the lobby's note")
+    look(found, "lobby, removed from a room", ann.root, pump)
 
     press(ann.linking)
     pump.until(lambda: ann.link_dialog is not None, "the link dialog")

@@ -24,7 +24,7 @@ from selenium.webdriver.support.select import Select
 
 from gridhall.protocol import i18n, pseudo
 from gridhall.server.io import web
-from tests.pseudo import Findings, rated_game, rooms_to_list
+from tests.pseudo import Findings, host_removes, rated_game, rooms_to_list
 from tests.web.harness import Browser, ServerThread, create_room
 from tests.wsclient import WsClient
 
@@ -160,6 +160,18 @@ def test_name_form_lobby_create_forms_and_link_dialogs(ann: Browser, hall: Serve
         ann.wait_css("#notice")
         found.allow("NOSUCH")
         look(found, "lobby, a refusal", ann)
+
+        dee = Raw(hall, "Dee")
+        dee.send("create-room", game="gomoku", options={})
+        room = dee.expect("joined")["room"]
+        found.allow("Dee", room)
+        ann.driver.get(f"{hall.url}?name=Ann#{room}")
+        ann.wait_css("[data-board='gomoku']")
+        player = str(ann.js("return document.querySelector('#players li.me').dataset.player"))
+        hall.call(host_removes(dee.client, player, room))
+        ann.wait_css("[data-bulletin=kicked]")
+        look(found, "lobby, removed from a room", ann)
+        dee.close()
 
         ann.wait_css("[data-link=open]").click()
         ann.wait_css("[data-link=show]").click()
