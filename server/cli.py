@@ -7,12 +7,14 @@ import datetime
 import importlib.util
 import ipaddress
 import logging
+import os
 import sys
 from pathlib import Path
 
 from gridhall.protocol.i18n import gettext as _
 
-from .core import admin_access, origin
+from .cluster.wiring import ClusterUnreachable
+from .core import admin_access, cluster_settings, origin
 from .core.cluster_nodes import node_url
 from .core.config import ServerConfig
 from .games.gomoku.records import RecordError
@@ -104,6 +106,16 @@ def web_origin(text: str) -> str:
     return found
 
 
+def server_name(text: str) -> str:
+    """A ``--server-name`` value: a DNS name the server is reached by."""
+    found = origin.server_name(text)
+    if found is None:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a host name (e.g. games.example.org, without a port)"
+        )
+    return found
+
+
 def admin_network(text: str) -> str:
     """An ``--admin-from`` value: an address or network in CIDR form."""
     try:
@@ -122,6 +134,35 @@ def admin_token(text: str) -> str:
         raise argparse.ArgumentTypeError(
             "an admin token is 16 to 256 characters from A-Z, a-z, 0-9 and - _ . ~"
         )
+    return text
+
+
+def _service_url(text: str, schemes: tuple[str, ...], what: str, example: str) -> str:
+    problem = cluster_settings.problem(text, schemes)
+    if problem is not None:
+        raise argparse.ArgumentTypeError(
+            f"{cluster_settings.redacted(text)!r} is not a {what} URL ({problem}); e.g. {example}"
+        )
+    return text.strip()
+
+
+def redis_url(text: str) -> str:
+    """A ``--cluster`` value: a Redis URL (credentials and TLS in it: docs/cluster.md)."""
+    example = "redis://:PASSWORD@10.0.0.5:6379/0, or rediss://... for TLS"
+    return _service_url(text, cluster_settings.REDIS_SCHEMES, "Redis", example)
+
+
+def postgres_url(text: str) -> str:
+    """A ``--store`` value: a PostgreSQL URL (credentials and TLS in it)."""
+    example = "postgresql://gridhall:PASSWORD@10.0.0.5:5432/gridhall?sslmode=verify-full"
+    return _service_url(text, cluster_settings.POSTGRES_SCHEMES, "PostgreSQL", example)
+
+
+def cluster_secret(text: str) -> str:
+    """A ``--cluster-secret`` value (never echoed in an error)."""
+    problem = cluster_settings.secret_problem(text)
+    if problem is not None:
+        raise argparse.ArgumentTypeError(problem)
     return text
 
 
@@ -169,13 +210,26 @@ def build_parser() -> argparse.ArgumentParser:
         "--cluster",
         metavar="REDIS_URL",
         default=None,
-        help="run as one node of a cluster: redis://HOST:PORT[/DB]",
+        type=redis_url,
+        help="run as one node of a cluster: redis://[USER:PASSWORD@]HOST:PORT[/DB] "
+        "(rediss:// for TLS)",
+    )
+    node.add_argument(
+        "--cluster-secret",
+        metavar="SECRET",
+        default=None,
+        type=cluster_secret,
+        help="the secret every node of the cluster is started with (at least "
+        f"{cluster_settings.MIN_SECRET} characters; default: ${cluster_settings.SECRET_ENV}, "
+        "which ps does not show)",
     )
     node.add_argument(
         "--store",
         metavar="POSTGRES_URL",
         default=None,
-        help="keep live rooms and identities in PostgreSQL: postgresql://USER@HOST:PORT/DB",
+        type=postgres_url,
+        help="keep live rooms and identities in PostgreSQL: "
+        "postgresql://USER[:PASSWORD]@HOST:PORT/DB[?sslmode=verify-full]",
     )
     node.add_argument(
         "--node-address",
@@ -349,6 +403,16 @@ def build_parser() -> argparse.ArgumentParser:
         help="also accept browsers on pages from this origin, e.g. "
         "http://games.example:8080 (repeatable; default: only the "
         "server's own pages, and clients that send no Origin)",
+    )
+    parser.add_argument(
+        "--server-name",
+        action="append",
+        metavar="NAME",
+        default=None,
+        type=server_name,
+        help="a DNS name players reach this server by (repeatable); requests naming "
+        "any other host get 421 (default: its addresses, localhost, this machine's "
+        "name and its mDNS name only)",
     )
     parser.add_argument(
         "--peer",
@@ -602,11 +666,13 @@ def main(argv: list[str] | None = None) -> None:
         journal_rows=args.journal_rows,
         rated_identity_days=args.rated_identity_days,
         allow_origins=tuple(args.allow_origin or ()),
+        server_names=tuple(args.server_name or ()),
         peers=tuple(args.peer or ()),
         metrics=args.metrics,
         admin_token=args.admin_token,
         admin_from=tuple(args.admin_from or ()),
         cluster=args.cluster,
+        cluster_secret=args.cluster_secret,
         store=args.store,
         node_address=args.node_address,
         node_id=args.node_id,
@@ -633,6 +699,8 @@ def main(argv: list[str] | None = None) -> None:
             file=sys.stderr,
         )
         sys.exit(2)
+    if args.cluster:
+        config.cluster_secret = secret_or_exit(args.cluster_secret)
     try:
         factory = loops.choose(args.loop)
     except loops.LoopUnavailable as exc:
@@ -640,6 +708,9 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(2)
     try:
         server = GameServer(config)
+    except ClusterUnreachable as exc:
+        print(f"gridhall-server: {exc}", file=sys.stderr)
+        sys.exit(1)
     except MetricsUnavailable:
         print(
             _(
@@ -656,11 +727,41 @@ def main(argv: list[str] | None = None) -> None:
     collector.install()  # this process is the server: pace the garbage collector for it
     try:
         loops.run(serve(server, addresses, settings.source()), factory)
+    except ClusterUnreachable as exc:
+        print(f"gridhall-server: {exc}", file=sys.stderr)
+        sys.exit(1)
     except OSError as exc:
         print(
             f"gridhall-server: cannot listen on {config.host}:{config.port}: {exc}", file=sys.stderr
         )
         sys.exit(1)
+
+
+def secret_or_exit(given: str | None) -> str:
+    """The cluster secret (``--cluster-secret`` or the settings file, else the
+    environment); without one a node does not start: nodes with secrets of their own
+    would each ignore the others, so none is made up here (docs/cluster.md)."""
+    env = cluster_settings.SECRET_ENV
+    secret = given if given is not None else os.environ.get(env)
+    problem = None if secret is None else cluster_settings.secret_problem(secret)
+    if secret is not None and problem is None:
+        return secret
+    if secret is None:
+        print(
+            _(
+                "gridhall-server: a cluster node needs the cluster's secret, the same on "
+                "every node: set {env} (or {option}, or {key} in the settings file). Make "
+                "one once with: {command}",
+                env=env,
+                option="--cluster-secret",
+                key="cluster_secret",
+                command='python3 -c "import secrets; print(secrets.token_urlsafe(32))"',
+            ),
+            file=sys.stderr,
+        )
+    else:
+        print(f"gridhall-server: ${env}: {problem}", file=sys.stderr)
+    sys.exit(2)
 
 
 def public_rooms(server: GameServer) -> int:

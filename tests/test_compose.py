@@ -27,7 +27,13 @@ def _config() -> dict[str, Any]:
         if os.environ.get("CI"):
             pytest.fail("docker-compose is missing in CI (.ci/run installs it)")
         pytest.skip("docker-compose is not installed here")
-    env = {**os.environ, "GRIDHALL_HOST": "192.0.2.7", "GRIDHALL_PG_PASSWORD": "s3cret"}
+    env = {
+        **os.environ,
+        "GRIDHALL_HOST": "192.0.2.7",
+        "GRIDHALL_PG_PASSWORD": "s3cret",
+        "GRIDHALL_REDIS_PASSWORD": "r3dis",
+        "GRIDHALL_CLUSTER_SECRET": "the-cluster-secret-0123",
+    }
     out = subprocess.run(
         ["docker-compose", "-f", str(TOP / "docker-compose.yml"), "config"],
         check=True,
@@ -61,7 +67,8 @@ def test_cluster_nodes_share_redis_and_postgres_and_advertise_their_own_port() -
     for name in ("node1", "node2"):
         node = services[name]
         command = node["command"]
-        assert _flag(command, "--cluster") == "redis://redis:6379/0"
+        assert _flag(command, "--cluster") == "redis://:r3dis@redis:6379/0"
+        assert node["environment"]["GRIDHALL_CLUSTER_SECRET"] == "the-cluster-secret-0123"
         assert _flag(command, "--store") == "postgresql://gridhall:s3cret@postgres:5432/gridhall"
         published = node["ports"][0]
         host_port = str(
@@ -76,6 +83,13 @@ def test_cluster_nodes_share_redis_and_postgres_and_advertise_their_own_port() -
         assert node["build"]["args"]["EXTRAS"] == "fast,cluster"
         assert "--db" not in node["entrypoint"]
     assert len(set(advertised)) == 2
+
+
+def test_redis_asks_for_the_password_the_nodes_give() -> None:
+    redis = _config()["services"]["redis"]
+    assert _flag(redis["command"], "--requirepass") == "r3dis"
+    assert redis["environment"]["REDISCLI_AUTH"] == "r3dis"  # (its health check)
+    assert "ports" not in redis
 
 
 def test_every_cluster_service_has_a_health_check_and_state_on_a_volume() -> None:

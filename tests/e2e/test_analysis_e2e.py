@@ -8,7 +8,7 @@ from typing import Any
 
 from gridhall.server.io.app import GameServer
 from tests.conftest import url_of
-from tests.wsclient import WsClient, gomoku_pair
+from tests.wsclient import WsClient, gomoku_pair, play_moves
 
 MISSED = [
     (6, 7),
@@ -63,10 +63,7 @@ async def test_a_played_game_is_analysed_and_its_missed_vcf_marked_with_the_best
     server: GameServer = await make_server(analysis_budget=BUDGET)
     url = url_of(server)
     async with gomoku_pair(url) as (a, b, _room):
-        for n, (x, y) in enumerate(MISSED):
-            mover, other = (a, b) if n % 2 == 0 else (b, a)
-            await mover.send("move", move={"x": x, "y": y})
-            await other.expect("moved", by=mover.player)
+        await play_moves(a, b, MISSED)
         await b.send("resign")
         await a.expect("game-over")
         await b.expect("game-over")
@@ -143,3 +140,30 @@ async def test_one_analysis_per_address_at_a_time(make_server: Callable[..., Any
         await c.send("analyse", game_id=second, id=3)
         assert (await c.expect("analysis", re=3))["status"] in ("queued", "running")
         await c.expect("analysis", status="done", game_id=second)
+
+
+OPEN_THREE = [(7, 7), (7, 8), (8, 7), (8, 8), (9, 7), (0, 14), (10, 7), (6, 7), (11, 7)]
+"""White's third stone (0, 14) leaves Black's open three H8-K8 (row 7) unblocked; Black
+makes an open four, then five. Before it White was not lost (its two stones are at the
+three, not in the corners: with two tempi to spare Black would win anyway)."""
+
+
+async def test_a_move_that_let_the_opponent_force_a_win_is_marked_with_the_defence(
+    make_server: Callable[..., Any],
+) -> None:
+    server: GameServer = await make_server(analysis_budget=0.5)  # the default budget
+    url = url_of(server)
+    async with gomoku_pair(url) as (a, b, _room):
+        await play_moves(a, b, OPEN_THREE)
+        over = await b.expect("game-over")
+        assert over["result"]["reason"] == "five"
+    game_id = server.store.recent_games(1)[0].id
+    async with WsClient.connect(url, "Cy") as c:
+        await c.send("analyse", game_id=game_id, id=1)
+        await c.expect("analysis", re=1)
+        done = await c.expect("analysis", status="done")
+    notes = done["moves"]
+    marked = {n["n"]: n for n in notes if n.get("mark")}
+    assert 6 in marked, notes
+    assert marked[6]["mark"] == "blunder" and marked[6]["best"] in ([6, 7], [10, 7])
+    assert sorted(marked) == [6]  # White's block at 8 came too late: lost already, no blunder

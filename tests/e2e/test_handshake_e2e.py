@@ -135,7 +135,7 @@ async def test_slow_sockets_from_one_address_are_capped_and_a_new_player_connect
 
 async def test_past_the_total_the_oldest_pending_socket_makes_room(make_server: Any) -> None:
     server = await make_server(
-        max_handshakes=2, max_handshakes_per_address=2, handshake_timeout=600.0
+        max_handshakes=2, max_handshakes_per_address=2, handshake_timeout=600.0, handshake_grace=0.0
     )
     oldest, first_writer = await raw(server, "127.0.0.2")
     first_writer.write(b"GET / HTTP/1.1\r\n")
@@ -237,14 +237,47 @@ async def test_idle_connections_from_one_address_are_capped_and_others_still_joi
             assert (await say_hello(other, "Ann"))["type"] == "welcome"
 
 
-async def test_past_the_total_the_oldest_idle_connection_makes_room(make_server: Any) -> None:
-    server = await make_server(max_unwelcomed=2, max_unwelcomed_per_address=2, hello_timeout=600.0)
+@pytest.mark.parametrize(
+    "full",
+    [
+        {"max_unwelcomed": 2, "max_unwelcomed_per_address": 2},  # past the total waiting
+        {"max_connections": 2},  # every connection place taken
+    ],
+)
+async def test_the_oldest_idle_connection_makes_room_for_a_newcomer(
+    make_server: Any, full: dict[str, int]
+) -> None:
+    server = await make_server(hello_timeout=600.0, unwelcomed_idle=0.0, **full)
     async with ws_from(server, "127.0.0.2") as oldest, ws_from(server, "127.0.0.3"):
         await until(lambda: len(server.unwelcomed) == 2, "both idle connections")
         async with ws_from(server, "127.0.0.4") as newcomer:
             assert (await say_hello(newcomer, "Ann"))["type"] == "welcome"
         code, reason = await closed_with(oldest)
         assert code == 1008 and "hello" in reason
+
+
+def masked_frame(payload: bytes) -> bytes:
+    """One binary WebSocket frame as a client sends it (masked; payload < 126 bytes)."""
+    key = b"\x01\x02\x03\x04"
+    body = bytes(b ^ key[i % 4] for i, b in enumerate(payload))
+    return bytes([0x82, 0x80 | len(payload)]) + key + body
+
+
+async def test_a_connection_whose_hello_is_on_its_way_is_never_evicted(
+    make_server: Any,
+) -> None:
+    server = await make_server(max_unwelcomed=1, hello_timeout=600.0, unwelcomed_idle=0.0)
+    async with ws_from(server, "127.0.0.2") as slow:
+        await until(lambda: len(server.unwelcomed) == 1, "the first connection")
+        hello = masked_frame(p.encode_map({"type": "hello", "protocol": 1, "name": "Slow"}))
+        slow.transport.write(hello[:3])  # its hello has begun to arrive, not yet whole
+        await until(lambda: any(c.ws.heard for c in server.unwelcomed.quiet), "bytes to land")
+        async with ws_from(server, "127.0.0.3") as newcomer:  # the gate is full
+            assert (await say_hello(newcomer, "Ann"))["type"] == "welcome"
+        assert len(server.unwelcomed) == 1, "the connection whose hello was on its way was cut"
+        slow.transport.write(hello[3:])
+        welcome = p.decode_map(await asyncio.wait_for(slow.recv(), DEADLINE), p.MAX_SERVER_FRAME)
+        assert welcome["type"] == "welcome" and welcome["name"] == "Slow"
 
 
 # -- other origins ----------------------------------------------------------------------------
