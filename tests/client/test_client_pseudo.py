@@ -27,6 +27,7 @@ from gridhall.client.discovery import FoundServer
 from gridhall.client.history import Opening
 from gridhall.client.hostcommands import COMMANDS
 from gridhall.client.tui.app import GridhallApp
+from gridhall.client.tui.confirm import ConfirmScreen
 from gridhall.client.tui.connect import ConnectApp
 from gridhall.client.tui.help import HelpScreen
 from gridhall.client.tui.history import HistoryScreen
@@ -236,6 +237,13 @@ async def test_gomoku_room_offer_host_tools_and_result_in_the_pseudo_locale(
             look(found, "gomoku, a draw offered", app)
             await press(pilot, "#offer-decline")
             await until(pilot, lambda: not app.screen.query_one("#offer").display)
+
+            await press(pilot, "#btn-resign")  # a question first
+            await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+            await settle(pilot)
+            look(found, "gomoku, resign asked", app)
+            await pilot.press("escape")
+            await until(pilot, lambda: app.screen is app.room_screen)
 
             await pilot.press("H")
             await until(pilot, lambda: isinstance(app.screen, HostToolsScreen))

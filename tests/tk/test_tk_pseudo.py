@@ -172,6 +172,11 @@ def test_gomoku_room_offer_host_tools_and_result(
     look(found, "gomoku, a draw offered", ann.root, pump)
     press(room.offer_buttons["refuse"])
     pump.until(lambda: not room.offer.winfo_ismapped(), "the offer answered")
+    press(room.actions["resign"])  # a question first
+    pump.until(lambda: room.confirm.winfo_ismapped(), "the confirm bar")
+    look(found, "gomoku, resign asked", ann.root, pump)
+    press(room.confirm_no)
+    pump.until(lambda: not room.confirm.winfo_ismapped(), "the question put away")
 
     room.players.update_idletasks()
     box = room.players.bbox(f"{line_of(ann, 'Bob')}.2")
