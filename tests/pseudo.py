@@ -83,6 +83,15 @@ def unmarked(text: str, data: Collection[str] = ()) -> list[tuple[str, str]]:
     return found
 
 
+SERVER_NAME = "Hall 7"
+"""The name the tests' servers go by (data on every screen)."""
+FOUND = (
+    FoundServer("a", SERVER_NAME, "127.0.0.1", 4567, 1, 2),
+    FoundServer("b", "Old hall", "127.0.0.1", 4568, 99, None),  # too new for this client
+)
+"""What the connect screens are given to list: a server, and one they cannot join."""
+
+
 class Heard(Browser):
     """A LAN browser that hears only the servers a test gives it: the connect screens'
     words are under test here (discovery itself is, in ``tests/discovery``), and no

@@ -23,7 +23,6 @@ from textual.containers import Horizontal
 from textual.pilot import Pilot
 from textual.widgets import Input, Label, Select
 
-from gridhall.client.discovery import FoundServer
 from gridhall.client.history import Opening
 from gridhall.client.hostcommands import COMMANDS
 from gridhall.client.tui.app import GridhallApp
@@ -43,6 +42,8 @@ from tests.client.screen_text import shown
 from tests.client.test_client_tui import FAST, SIZE, press, state, until
 from tests.conftest import url_of
 from tests.pseudo import (
+    FOUND,
+    SERVER_NAME,
     Findings,
     Heard,
     host_removes,
@@ -52,11 +53,6 @@ from tests.pseudo import (
 )
 from tests.wsclient import WsClient
 
-SERVER_NAME = "Hall 7"
-FOUND = (
-    FoundServer("a", SERVER_NAME, "127.0.0.1", 4567, 1, 2),
-    FoundServer("b", "Old hall", "127.0.0.1", 4568, 99, None),  # too new for this client
-)
 HOST_COMMANDS = (*(f"/{word}" for word in COMMANDS), "easy|hard|off")
 """The host's slash commands as typed (the help lists them): commands, not words."""
 

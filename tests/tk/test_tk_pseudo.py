@@ -21,13 +21,14 @@ from tkinter import ttk
 
 import pytest
 
-from gridhall.client.discovery import FoundServer
 from gridhall.client.tk.app import TkApp
 from gridhall.client.tk.connect import ConnectFrame
 from gridhall.client.tk.theme import apply
 from gridhall.client.views import VIEWS, view_for
 from gridhall.protocol.pseudo import pseudo
 from tests.pseudo import (
+    FOUND,
+    SERVER_NAME,
     Findings,
     Heard,
     host_removes,
@@ -38,9 +39,6 @@ from tests.pseudo import (
 from tests.tk.driver import Opponent, Pump, ServerThread, click, press, room_state, snap
 from tests.tk.test_tk_hosts import choose, line_of
 from tests.tk.widget_text import shown
-
-SERVER_NAME = "Hall 7"
-HOST_COMMANDS = ("/kick", "/mute", "/unmute", "/lock", "/unlock", "/host", "/computer")
 
 pytestmark = pytest.mark.server_config(name=SERVER_NAME, analysis_budget=0.02)
 
@@ -80,10 +78,7 @@ def test_connect_screen(xvfb: str, pump: Pump, server: ServerThread) -> None:
         root.update()
         texts, cut = shown(root)
         found.check("connect", texts, cut)
-        heard.heard = [
-            FoundServer("a", SERVER_NAME, "127.0.0.1", 4567, 1, 2),
-            FoundServer("b", "Old hall", "127.0.0.1", 4568, 99, None),  # too new for this client
-        ]
+        heard.heard = list(FOUND)
         end = time.monotonic() + 30
         while len(frame.table.get_children()) < 2 and time.monotonic() < end:
             root.update()  # the frame looks at what its browser heard every 300 ms

@@ -24,11 +24,9 @@ from selenium.webdriver.support.select import Select
 
 from gridhall.protocol import i18n, pseudo
 from gridhall.server.io import web
-from tests.pseudo import Findings, host_removes, rated_game, rooms_to_list
+from tests.pseudo import SERVER_NAME, Findings, host_removes, rated_game, rooms_to_list
 from tests.web.harness import Browser, ServerThread, create_room
 from tests.wsclient import WsClient
-
-SERVER_NAME = "Hall 7"
 
 READ = """
 // every text node a person sees (or a screen reader reads), each on its own
@@ -78,7 +76,10 @@ class Raw:
         return found
 
     def close(self) -> None:
+        """Read what is left (a full unread queue would hold up the closing handshake),
+        then close."""
         with contextlib.suppress(Exception):
+            self.server.call(self.client.quiet(0.05))
             self.server.call(self._stack.aclose(), timeout=5)
 
 
