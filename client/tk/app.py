@@ -4,7 +4,6 @@ bar for the connection. All server traffic arrives through :class:`Bridge`."""
 from __future__ import annotations
 
 import contextlib
-import time
 import tkinter as tk
 from collections.abc import Callable
 from tkinter import ttk
@@ -23,7 +22,7 @@ from gridhall.client.tk.lobby import LobbyFrame
 from gridhall.client.tk.menu import Windows
 from gridhall.client.tk.room import RoomFrame
 from gridhall.client.views.common import error_text, error_title
-from gridhall.client.views.hosts import announce_text, farewell
+from gridhall.client.views.hosts import announce_text, farewell_note
 from gridhall.protocol.i18n import _
 from gridhall.protocol.schema import to_map
 
@@ -115,6 +114,7 @@ class TkApp:
         if self.room is not None:
             self.room.tick()
         else:
+            self.lobby.tick(self.session.clock())
             self._since_refresh += TICK_MS
             if self._since_refresh >= LOBBY_REFRESH_MS and self.session.connected:
                 self._since_refresh = 0
@@ -144,10 +144,10 @@ class TkApp:
             if self.room is not None:  # it is a line in the room's log too
                 self.room.room = snap.room
                 self.room.redraw()
-        said = farewell(msg, snap.player, time.time())
-        if said is not None:  # removed by the host, or the room closed: say why in the lobby
-            self.notify(said)
-            self.lobby.note(said)
+        note = farewell_note(msg, snap.player)
+        if note is not None:  # removed by the host, or the room closed: say why in the lobby
+            self.notify(note(self.session.clock()))
+            self.lobby.note(note, self.session.clock())
         self._follow_room(snap)
         if self.room is not None and is_room_event(msg):
             self.room.handle(msg, snap)
@@ -211,7 +211,7 @@ class TkApp:
             if self.room is not None:
                 self.room.destroy()
             self.lobby.pack_forget()
-            self.lobby.note("")  # said once: a later return has its own reason
+            self.lobby.note(None)  # said once: a later return has its own reason
             self.room = RoomFrame(self.body, game, self.bridge.submit, self.notify)
             self.room.pack(fill="both", expand=True)
         elif copy is None and self.room is not None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
 from collections.abc import Callable
 from typing import ClassVar
 
@@ -24,7 +23,7 @@ from gridhall.client.tui.lobby import LobbyScreen
 from gridhall.client.tui.room import RoomScreen
 from gridhall.client.tui.text import PlainNotify, translate_bindings
 from gridhall.client.views.common import error_text, error_title
-from gridhall.client.views.hosts import announce_text, farewell
+from gridhall.client.views.hosts import announce_text, farewell_note
 from gridhall.protocol.i18n import N_, _
 
 
@@ -107,10 +106,10 @@ class GridhallApp(PlainNotify[None]):
             self.notify(announce_text(msg), title=_("Announcement"), severity="warning", timeout=30)
             if self.room_screen is not None:
                 self.room_screen.redraw()  # it is a line in the room's log too
-        said = farewell(msg, self.session.player, time.time())
-        if said is not None:  # removed by the host, or the room closed: say why in the lobby
-            self.notify(said, severity="warning", timeout=20)
-            self.lobby.note(said)
+        note = farewell_note(msg, self.session.player)
+        if note is not None:  # removed by the host, or the room closed: say why in the lobby
+            self.notify(note(self.session.clock()), severity="warning", timeout=20)
+            self.lobby.note(note)
         await self._follow_room()
         if self.room_screen is not None and is_room_event(msg):
             self.room_screen.handle(msg)

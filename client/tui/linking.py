@@ -27,6 +27,7 @@ class LinkScreen(ModalScreen[None]):
     #link-dialog { width: 64; height: auto; padding: 1 2; border: thick $accent;
                    background: $surface; }
     #link-dialog .title { margin-bottom: 1; }
+    #link-dialog Label { width: 100%; }
     #link-code { text-style: bold; color: $success; margin: 1 0 0 0; }
     #link-error { color: $error; }
     #link-dialog Horizontal { height: auto; margin-top: 1; }
