@@ -69,6 +69,31 @@ async def test_a_kick_also_keeps_out_a_new_identity_from_the_kicked_address(
         assert (await cy.expect("joined", re=2))["room"] == room
 
 
+async def test_a_long_kick_keeps_the_address_out_for_the_cool_down_only(
+    server: GameServer,
+) -> None:
+    """Eve is removed for 24 hours: her own identity is kept out that long, but a
+    newcomer from her address (a housemate behind the same NAT) only for the few
+    minutes of the address cool-down."""
+    async with (
+        player_from(server, "127.0.0.1", "Ann") as ann,
+        player_from(server, "127.0.0.2", "Eve") as eve,
+    ):
+        await ann.send("create-room", game="gomoku", options={"size": 15})
+        room = (await ann.expect("joined"))["room"]
+        await eve.send("join-room", room=room, role="spectator")
+        await eve.expect("state")
+        await ann.send("host", action="kick", player=eve.player, minutes=1440)
+        await eve.expect("left", reason="kicked")
+        await eve.send("join-room", room=room, role="spectator", id=1)
+        own = await eve.expect("error", re=1)
+        assert own["code"] == "kicked" and own["retry_after"] > 1439 * 60
+        async with player_from(server, "127.0.0.2", "Housemate") as mate:
+            await mate.send("join-room", room=room, role="spectator", id=2)
+            refused = await mate.expect("error", re=2)
+            assert refused["code"] == "kicked" and 0 < refused["retry_after"] <= 300
+
+
 async def test_host_lock_mute_and_kick_survive_kill_9(tmp_path: Path) -> None:
     db = tmp_path / "g.db"
     async with AsyncExitStack() as stack:
