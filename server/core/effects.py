@@ -83,6 +83,9 @@ class SaveGame:
     """Where the game came from when it was not played here (``import``)."""
     ratings: tuple[Change, ...] = ()
     """A rated game's rating changes, saved in the same transaction (``server/core/ratings.py``)."""
+    address: str = ""
+    """The address that created the room: the game counts in its share of the history
+    the store keeps (``server/io/retention.py``)."""
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,9 @@ and outlive the game rows the retention rules prune (``server/io/retention.py``)
   never moves, but its row counts the rated games it played and won, like anyone's
   (a database from before that counts them once from the games it kept);
 - ``rating_history``: the shown rating after each rated game, the latest
-  :data:`HISTORY_ROWS` per player and kind;
+  :data:`HISTORY_ROWS` per player and kind; a point goes with the game it names when
+  the retention rules prune that game (a trigger), so a profile never names a game
+  that is gone (the rating itself stays);
 - ``team_records`` / ``team_times`` / ``player_records``: co-op Minesweeper per
   preset board, no-guess flag and lives: games and wins, the
   :data:`BEST_TIMES` best winning times with the team and the game id, and each
@@ -62,6 +64,7 @@ CREATE TABLE IF NOT EXISTS rating_history (
     rating INTEGER NOT NULL,
     PRIMARY KEY (player, game, game_id)
 ) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS rating_history_game ON rating_history(game_id);
 CREATE TABLE IF NOT EXISTS team_records (
     board TEXT NOT NULL,
     no_guess INTEGER NOT NULL,
@@ -107,12 +110,28 @@ def record_key(options: Mapping[str, Any]) -> tuple[str, int, int] | None:
     )
 
 
+POINTS_FOLLOW_GAMES = """
+CREATE TRIGGER games_forget_rating_points AFTER DELETE ON games BEGIN
+    DELETE FROM rating_history WHERE game_id = OLD.id;
+END;
+"""
+"""A pruned game takes the rating history points that name it along."""
+
+
 class RatingsTables:
     """Ratings and team records on the store's connection."""
 
     def __init__(self, db: sqlite3.Connection) -> None:
         self.db = db
         db.executescript(SCHEMA)
+        if not db.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'trigger'"
+            " AND name = 'games_forget_rating_points'"
+        ).fetchone():  # once: the points older versions left naming pruned games go
+            db.execute("BEGIN")
+            db.execute("DELETE FROM rating_history WHERE game_id NOT IN (SELECT id FROM games)")
+            db.execute(POINTS_FOLLOW_GAMES)
+            db.execute("COMMIT")
         for game in RATED_GAMES:  # the computers' fixed rows, as the code defines them now
             rows = reference_rows(game)
             kept = {pid for pid, _level, _r in rows}

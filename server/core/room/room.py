@@ -1080,6 +1080,7 @@ class Room:
                 self.game_started_at,
                 now,
                 ratings=tuple(changes),
+                address=self.address,
             )
         )
 
