@@ -104,6 +104,7 @@ class GameServer:
         self.cluster: ClusterService | None = None
         """This node's part in a cluster (``--cluster``; ``server/cluster/``)."""
         self.hub.ratings.load(self.store.ratings.load())
+        self.hub.ratings.pairs.load(self.store.ratings.pairs(time.time()), time.time())
         self.stats = Stats()
         """The running figures (admin page, ``/metrics``)."""
         self.work = WorkPool(
