@@ -148,6 +148,26 @@ class SaveToken:
 
 
 @dataclass(frozen=True)
+class SaveDevice:
+    """What an identity's device list shows of one of its tokens (``server/core/devices.py``)."""
+
+    player: str
+    token_hash: str
+    name: str
+    created_at: float
+    last_seen: float
+
+
+@dataclass(frozen=True)
+class DropToken:
+    """A token stops resuming its identity: its device was signed out (or dropped past
+    the cap). In a cluster every node hears of it (``server/cluster/pg_links.py``)."""
+
+    player: str
+    token_hash: str
+
+
+@dataclass(frozen=True)
 class SaveLinkCode:
     """A link code (its hash only) given to ``player``, working until ``expires``."""
 
@@ -216,6 +236,8 @@ Stored = (
     | SaveIdentity
     | ForgetIdentity
     | SaveToken
+    | SaveDevice
+    | DropToken
     | SaveLinkCode
     | DropLinkCode
 )
@@ -230,6 +252,8 @@ STORED = (
     SaveIdentity,
     ForgetIdentity,
     SaveToken,
+    SaveDevice,
+    DropToken,
     SaveLinkCode,
     DropLinkCode,
 )

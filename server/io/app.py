@@ -250,7 +250,9 @@ class GameServer:
         down_since = self.store.alive_at() or now
         self.activity.restored(rooms, now)
         links = (self.store.links.tokens(), self.store.links.codes(now))
-        self.execute(self.hub.restore(identities, rooms, now, down_since, links))
+        self.execute(
+            self.hub.restore(identities, rooms, now, down_since, links, self.store.links.devices())
+        )
         self._flush()
         log.info("restored %d rooms after %.0f s down", len(self.hub.lobby.rooms), now - down_since)
 

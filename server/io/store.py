@@ -17,8 +17,9 @@ One SQLite file in WAL mode. It holds:
   (``server/io/analysis_store.py``);
 - ``bans``, ``audit`` and ``admin_settings``: what the server's operator decided
   (``server/io/admin_store.py``);
-- ``identity_tokens`` and ``link_codes``: more tokens per identity (linked devices)
-  and the live link codes, hashed (``server/io/link_store.py``);
+- ``identity_tokens``, ``devices`` and ``link_codes``: more tokens per identity
+  (linked devices), what each device is called and when it was last seen, and the
+  live link codes, hashed (``server/io/link_store.py``);
 - ``ratings``, ``rating_history`` and Minesweeper's team records, written with the
   finished game they come from (``server/io/ratings_store.py``);
 - ``meta``: ``alive_at``, refreshed every few seconds while the server runs, so a
@@ -70,9 +71,11 @@ import msgpack
 from ..core.effects import (
     DropLinkCode,
     DropRoom,
+    DropToken,
     ForgetIdentity,
     Log,
     SaveChat,
+    SaveDevice,
     SaveGame,
     SaveIdentity,
     SaveLinkCode,
@@ -268,7 +271,7 @@ class Store:
         elif isinstance(e, ForgetIdentity):
             db.execute("DELETE FROM identities WHERE id = ?", (e.player,))
             self.links.forget(e.player)
-        elif isinstance(e, (SaveToken, SaveLinkCode, DropLinkCode)):
+        elif isinstance(e, (SaveToken, SaveLinkCode, DropLinkCode, SaveDevice, DropToken)):
             self.links.apply(e)
         elif isinstance(e, SaveChat):
             db.execute(
