@@ -1645,7 +1645,7 @@ async def attack_devices(a: Attack) -> str:
         for token in live[:-1]:
             async with a.client(next(addresses), "Device", read=False, token=token) as device:
                 gone += (await expect(device, "welcome"))["player"] != owner
-        signed_out += f"; tokens that stopped working {gone}"
+        signed_out += f", then {gone} of the {len(live) - 1} other working tokens stopped"
     return (
         f"{LINKED_DEVICES} link codes: {sum(working)} of {len(tokens)} tokens resume the "
         f"identity, the first device's {'too' if working[0] else 'no longer'}; {signed_out}"
