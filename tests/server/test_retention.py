@@ -145,6 +145,15 @@ def test_finished_games_are_pruned_to_their_megabytes_oldest_first(tmp_path: Pat
     reopened.close()
 
 
+def flood(store: Store) -> None:
+    """Three players' 30 older games each (10.0.0.1-3), then 400 from 10.0.0.9; pruned."""
+    for n in range(90):
+        game(store, NOW - 1000 + n, address=f"10.0.0.{n % 3 + 1}")
+    for n in range(400):
+        game(store, NOW + n, address="10.0.0.9")
+    drain(store, NOW + 400)
+
+
 def owners(path: Path) -> dict[str, int]:
     with sqlite3.connect(path) as db:
         return dict(db.execute("SELECT owner, COUNT(*) FROM games GROUP BY owner").fetchall())
@@ -166,11 +175,7 @@ def test_one_address_flooding_games_pushes_out_its_own_not_the_others(
         else Limits(games_rows=0, games_days=0, games_mb=160.5 * size / 2**20)
     )
     store = Store(path, limits=limits)
-    for n in range(90):
-        game(store, NOW - 1000 + n, address=f"10.0.0.{n % 3 + 1}")
-    for n in range(400):
-        game(store, NOW + n, address="10.0.0.9")
-    drain(store, NOW + 400)
+    flood(store)
     assert owners(path) == {"10.0.0.1": 30, "10.0.0.2": 30, "10.0.0.3": 30, "10.0.0.9": 70}
     assert [g.ended_at for g in store.recent_games(70)] == [NOW + n for n in range(399, 329, -1)]
     store.close()
@@ -181,11 +186,7 @@ def test_a_cap_too_small_for_everyone_leaves_each_address_an_equal_share(tmp_pat
     can push nobody below an equal share (here 100 / 4 = 25)."""
     path = tmp_path / "g.db"
     store = Store(path, limits=Limits(games_rows=100, games_days=0, games_mb=0))
-    for n in range(90):
-        game(store, NOW - 1000 + n, address=f"10.0.0.{n % 3 + 1}")
-    for n in range(400):
-        game(store, NOW + n, address="10.0.0.9")
-    drain(store, NOW + 400)
+    flood(store)
     assert owners(path) == {"10.0.0.1": 25, "10.0.0.2": 25, "10.0.0.3": 25, "10.0.0.9": 25}
     store.close()
 
