@@ -208,6 +208,7 @@ class ClusterHub(Hub):
         ident.connected = True
         ident.address = address
         ident.deltas = deltas
+        ident.device = ""  # its token said hello on the other node, which knows the device
         out = Outbox()
         if self._expiry.pop(ident.id, None) is not None:
             out.add(Wake("@" + ident.id, None))

@@ -90,6 +90,7 @@ def sign_out(
             _("You have no device {device}; it may have been signed out already.", device=device),
             rid,
         )
+    ident.signed_out = digest == ident.device
     drop(out, identities, ident, digest)
     return digest
 

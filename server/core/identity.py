@@ -52,7 +52,10 @@ class Identity:
     devices: dict[str, Device] = field(default_factory=dict)
     """Token hash -> what the player's device list shows of it (names, last seen)."""
     device: str = ""
-    """The token hash the connected connection said hello with."""
+    """The token hash the connected connection said hello with ("" when not known here:
+    a cluster node serving a player connected to another node)."""
+    signed_out: bool = False
+    """The request being handled signed out the connected device: its session closes."""
 
     def tokens(self) -> list[str]:
         """The hashes of every token that resumes this identity, the first device's first."""

@@ -318,8 +318,9 @@ class Session:
             if error.request_id is None:
                 error.request_id = getattr(msg, "id", None)
             self.refused(error)
-        elif isinstance(msg, p.SignOutDevice) and ident.device not in ident.tokens():
-            self.host.close_link(self.link, SIGNED_OUT, SIGNED_OUT_REASON)  # (after the answer)
+        elif ident.signed_out:  # this connection's own device (after the answer)
+            ident.signed_out = False
+            self.host.close_link(self.link, SIGNED_OUT, SIGNED_OUT_REASON)
 
     def analyse(self, msg: Analyse, now: float) -> None:
         """An ``analyse`` goes to the server's analyses (``server/io/analysis_service.py``)."""
