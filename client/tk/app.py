@@ -9,6 +9,7 @@ from collections.abc import Callable
 from tkinter import ttk
 
 from gridhall import protocol as p
+from gridhall.client.devices import device_name
 from gridhall.client.failover import gave_up_text, reconnecting_text
 from gridhall.client.history import ANSWERS, REQUESTS, Opening, features
 from gridhall.client.messages import Connection, Event, Refused, is_room_event
@@ -51,7 +52,13 @@ class TkApp:
         self.root.title(f"gridhall · {name}")
         theme.apply(self.root)
         self.session = Session(
-            url, name, token=token, backoff=backoff, keep_token=keep_token, link=link
+            url,
+            name,
+            token=token,
+            backoff=backoff,
+            keep_token=keep_token,
+            link=link,
+            device=device_name("Tk"),
         )
         self.bridge = Bridge(self.session, self.root, self.on_message)
         self.notices: list[str] = []
@@ -139,6 +146,8 @@ class TkApp:
             self.lobby.show_rooms(list(msg.rooms))
         elif isinstance(msg, p.LinkCodeIssued) and self.link_dialog is not None:
             self.link_dialog.show(msg)
+        elif isinstance(msg, p.Devices) and self.link_dialog is not None:
+            self.link_dialog.devices.show(msg)
         elif isinstance(msg, p.Announce):
             self.notify(announce_text(msg))
             if self.room is not None:  # it is a line in the room's log too
@@ -167,6 +176,10 @@ class TkApp:
             if status == "lost" and msg.replaced:
                 text = "○ " + _(
                     "playing on another device · press Reconnect now to play here again"
+                )
+            elif status == "lost" and msg.signed_out:
+                text = "○ " + _(
+                    "this device was signed out · press Reconnect now to play as someone new"
                 )
             elif status == "lost" and msg.restarting:
                 text = (

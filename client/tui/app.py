@@ -10,6 +10,7 @@ from typing import ClassVar
 from textual.binding import Binding, BindingType
 
 from gridhall import protocol as p
+from gridhall.client.devices import device_name
 from gridhall.client.failover import gave_up_text, reconnecting_text
 from gridhall.client.history import Opening
 from gridhall.client.messages import Connection, Event, Refused, is_room_event
@@ -53,7 +54,13 @@ class GridhallApp(PlainNotify[None]):
         super().__init__()
         translate_bindings(self)
         self.session = Session(
-            url, name, token=token, backoff=backoff, keep_token=keep_token, link=link
+            url,
+            name,
+            token=token,
+            backoff=backoff,
+            keep_token=keep_token,
+            link=link,
+            device=device_name("Terminal"),
         )
         self.session.add_listener(self._from_session)
         self.lobby = LobbyScreen()
@@ -102,6 +109,8 @@ class GridhallApp(PlainNotify[None]):
             self.lobby.show_rooms(list(msg.rooms))
         elif isinstance(msg, p.LinkCodeIssued) and isinstance(self.screen, LinkScreen):
             self.screen.show(msg)
+        elif isinstance(msg, p.Devices) and isinstance(self.screen, LinkScreen):
+            self.screen.show_devices(msg)
         elif isinstance(msg, p.Announce):
             self.notify(announce_text(msg), title=_("Announcement"), severity="warning", timeout=30)
             if self.room_screen is not None:
@@ -130,6 +139,16 @@ class GridhallApp(PlainNotify[None]):
             self.notify(
                 _(
                     "You are now playing on another device. Press {key} to play here again.",
+                    key="Ctrl+R",
+                ),
+                severity="warning",
+                timeout=30,
+            )
+        elif status == "lost" and msg.signed_out:
+            self.sub_title = f"{who} · " + _("this device was signed out")
+            self.notify(
+                _(
+                    "This device was signed out. Press {key} to play here as someone new.",
                     key="Ctrl+R",
                 ),
                 severity="warning",

@@ -78,6 +78,8 @@ REQUEST_TITLES = {
     "analyse": N_("Game not analysed"),
     "link-code": N_("No link code"),
     "link": N_("Not linked"),
+    "list-devices": N_("No device list"),
+    "sign-out-device": N_("Not signed out"),
 }
 
 REASONS = {

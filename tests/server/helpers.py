@@ -79,7 +79,9 @@ class FakeServer:
         assert self.store is not None
         identities, rooms = self.store.load_live()
         links = (self.store.links.tokens(), self.store.links.codes(now))
-        self.execute(self.hub.restore(identities, rooms, now, down_since, links))
+        self.execute(
+            self.hub.restore(identities, rooms, now, down_since, links, self.store.links.devices())
+        )
 
     def bind(self, ident: Identity, session: Session) -> None:
         self.sessions.bind(ident, session)

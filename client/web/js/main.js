@@ -211,6 +211,7 @@ class App {
     else if (kind === "rooms") this.lobby.showRooms(Array.isArray(msg.rooms) ? msg.rooms : []);
     else if (kind === "welcome") this.onWelcome(msg);
     else if (kind === "link-code") this.linking.show(msg);
+    else if (kind === "devices") this.linking.showDevices(msg);
     else if (kind === "announce") this.bulletins.show("announce", () => announcementText(msg));
     else if (kind === "room-closed") this.onClosed(msg);
     else if (kind === "left" && this.session && msg.player === this.session.player) this.onRemoved(msg);
@@ -267,6 +268,11 @@ class App {
       case "replaced":
         bar.textContent = "○ " + t("this game is open in another tab or window");
         retry.textContent = t("Play here");
+        retry.hidden = false;
+        return;
+      case "signed-out":
+        bar.textContent = "○ " + t("this device was signed out");
+        retry.textContent = t("Play here as someone new");
         retry.hidden = false;
         return;
       case "fatal":
