@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from gridhall import protocol as p
 
 from ..games.base import JSON
-from .jobs import Job
+from ..games.jobs import Job
 
 if TYPE_CHECKING:
     from .ratings import Change
@@ -202,7 +202,7 @@ class Think:
 
 @dataclass(frozen=True)
 class Work:
-    """Run a heavy :class:`~gridhall.server.core.jobs.Job` for room ``room`` in a worker.
+    """Run a heavy :class:`~gridhall.server.games.jobs.Job` for room ``room`` in a worker.
 
     The answer (``run_job``'s plain map) goes back through the hub's
     ``work_done(room, ticket, answer, now)``; ``ticket`` tells the room which of

@@ -34,7 +34,6 @@ from websockets.http11 import Request, Response
 from gridhall import protocol as p
 from gridhall.protocol import ErrorCode, games
 
-from ..cluster.wiring import hub_for, start_node
 from ..core import origin
 from ..core.admin_access import AdminAccess
 from ..core.bans import refusal
@@ -44,12 +43,12 @@ from ..core.effects import STORED, DropRoom, Effect, Send, Stored, Think, Wake, 
 from ..core.fairness import PerAddress
 from ..core.gate import Gate
 from ..core.identity import Identity
-from ..core.jobs import BUSY
 from ..core.scheduler import Owner
 from ..core.session import Link, Session, Sessions
 from ..core.stats import Stats
 from ..games.base import JSON
 from ..games.gomoku.spec import GomokuSpec
+from ..games.jobs import BUSY
 from . import (
     admin_web,
     engines,
@@ -60,6 +59,7 @@ from . import (
 from .admin_channel import AdminChannel
 from .admin_status import RETENTION_KEYS, RoomActivity
 from .analysis_service import Analyses
+from .clustering import Clustering, ClusterNode, SingleProcess
 from .computer import Computers
 from .connection import Connection
 from .fdlimit import raise_soft_limit, socket_caps
@@ -69,11 +69,10 @@ from .job_runner import run_job
 from .memory import release_free_memory
 from .netinfo import lan_addresses
 from .settings_file import Settings
-from .store_api import RoomStore, open_store
+from .store_api import RoomStore
 from .work import WorkPool
 
 if TYPE_CHECKING:
-    from ..cluster.service import ClusterService
     from .metrics import Exporter
 
 TRIM_AFTER = 2**20
@@ -97,13 +96,19 @@ seconds, and soon again while one batch was not enough."""
 
 
 class GameServer:
-    def __init__(self, config: ServerConfig | None = None) -> None:
+    def __init__(
+        self, config: ServerConfig | None = None, clustering: Clustering | None = None
+    ) -> None:
+        """``clustering``: how the store, the hub and a cluster node are made
+        (``server/io/clustering.py``; the command line gives the cluster's), else a
+        single process on SQLite."""
         self.config = config or ServerConfig()
         self.metrics = exporter(self) if self.config.metrics else None
         """``GET /metrics`` (server/io/metrics.py), with ``--metrics`` only."""
-        self.store: RoomStore = open_store(self.config)
-        self.hub = hub_for(self.config, self.store)
-        self.cluster: ClusterService | None = None
+        self.clustering = clustering or SingleProcess()
+        self.store: RoomStore = self.clustering.open_store(self.config)
+        self.hub = self.clustering.hub(self.config, self.store)
+        self.cluster: ClusterNode | None = None
         """This node's part in a cluster (``--cluster``; ``server/cluster/``)."""
         self.hub.ratings.load(self.store.ratings.load())
         self.hub.ratings.pairs.load(self.store.ratings.pairs(time.time()), time.time())
@@ -218,7 +223,7 @@ class GameServer:
         self.hub.nodes.own = own_address(self.config.host, self.port, lan_addresses)
         self.hosts.add(hosts.url_host(self.hub.nodes.own) or "")
         self.work.warm_up()
-        self.cluster = await start_node(self)
+        self.cluster = await self.clustering.start(self)
         log.info(
             "gridhall server %r listening on %s:%d", self.config.name, self.config.host, self.port
         )
@@ -468,7 +473,7 @@ class GameServer:
         welcomed = False
         try:
             async for frame in ws:
-                if self.cluster is None or not await self.cluster.relay.intercept(session, frame):
+                if self.cluster is None or not await self.cluster.intercept(session, frame):
                     session.receive(frame, time.time())  # (else relayed: server/cluster/)
                 if conn.closed:
                     break
@@ -492,8 +497,7 @@ class GameServer:
                 del self.per_ip[conn.peer]
             if self.cluster is not None:
                 self.cluster.left(conn.peer)
-            if self.cluster is not None:
-                self.cluster.relay.gone(session)
+                self.cluster.gone(session)
             if not self._closed:
                 session.closed(time.time())
             if conn.closed:
