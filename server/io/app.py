@@ -431,19 +431,24 @@ class GameServer:
         return None
 
     # -- connections ----------------------------------------------------------
+    async def _admits(self, conn: Connection) -> bool:
+        """Whether one more connection fits the caps: in all (an idle stranger's
+        connection may make room), per address, and per address over the cluster."""
+        if len(self.connections) >= self.max_connections:
+            self._make_room(time.monotonic())
+        return (
+            len(self.connections) < self.max_connections
+            and self.per_ip[conn.peer] < self.config.max_connections_per_ip
+            and (self.cluster is None or await self.cluster.admits(conn.peer))
+        )
+
     async def _handle(self, ws: ServerConnection) -> None:
         if ws.request is not None and admin_web.is_admin(ws.request):
             await self.admin_channel.serve(ws)
             return
         conn = Connection(ws, self.config)
         limit_kernel_buffer(ws, self.config.socket_send_buffer)
-        if len(self.connections) >= self.max_connections:
-            self._make_room(time.monotonic())
-        if (
-            len(self.connections) >= self.max_connections
-            or self.per_ip[conn.peer] >= self.config.max_connections_per_ip
-            or (self.cluster is not None and not await self.cluster.admits(conn.peer))
-        ):
+        if not await self._admits(conn):
             busy = p.encode(
                 p.Error(
                     code=ErrorCode.SERVER_BUSY.value,
@@ -489,15 +494,7 @@ class GameServer:
             pass
         finally:
             no_hello.cancel()
-            self.unwelcomed.leave(conn)
-            self.connections.discard(conn)
-            self.stats.connection_closed()
-            self.per_ip[conn.peer] -= 1
-            if self.per_ip[conn.peer] <= 0:
-                del self.per_ip[conn.peer]
-            if self.cluster is not None:
-                self.cluster.left(conn.peer)
-                self.cluster.gone(session)
+            self._forget(conn, session)
             if not self._closed:
                 session.closed(time.time())
             if conn.closed:
@@ -508,6 +505,18 @@ class GameServer:
                 self._trim_soon()
             conn.detach()
             session.link = _GONE
+
+    def _forget(self, conn: Connection, session: Session) -> None:
+        """A connection ended: it no longer counts against any cap (the cluster's too)."""
+        self.unwelcomed.leave(conn)
+        self.connections.discard(conn)
+        self.stats.connection_closed()
+        self.per_ip[conn.peer] -= 1
+        if self.per_ip[conn.peer] <= 0:
+            del self.per_ip[conn.peer]
+        if self.cluster is not None:
+            self.cluster.left(conn.peer)
+            self.cluster.gone(session)
 
     # -- what sessions ask of the server (SessionHost) ---------------------------
     def bind(self, ident: Identity, session: Session) -> None:
