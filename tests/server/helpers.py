@@ -79,7 +79,8 @@ class FakeServer:
         assert self.store is not None
         identities, rooms = self.store.load_live()
         links = (self.store.links.tokens(), self.store.links.codes(now))
-        self.execute(self.hub.restore(identities, rooms, now, down_since, links))
+        quarantined = self.store.quarantined()
+        self.execute(self.hub.restore(identities, rooms, now, down_since, links, quarantined))
 
     def bind(self, ident: Identity, session: Session) -> None:
         self.sessions.bind(ident, session)
