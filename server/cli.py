@@ -1,4 +1,4 @@
-"""``gridhall-server``: run the server, or print recent games from its database."""
+"""``gridhall-server``: run the server, or print recent games (or rooms) from its database."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from pathlib import Path
 
 from gridhall.protocol.i18n import gettext as _
 
+from . import rooms_command
 from .core import admin_access, origin
 from .core.cluster_nodes import node_url
 from .core.config import ServerConfig
@@ -456,6 +457,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help=_("{sqlite} file (default: the server's --db)", sqlite="SQLite"),
     )
+    rooms_command.add_parser(sub)
     return parser
 
 
@@ -575,6 +577,8 @@ def main(argv: list[str] | None = None) -> None:
                 args.import_db or args.db, args.import_file, args.import_format, args.import_size
             )
         )
+    if args.command == "rooms":
+        sys.exit(rooms_command.run(args))
     logformat.configure(args.log_level, args.log_format)
     # websockets logs every HTTP request at INFO; a page load is dozens of files.
     logging.getLogger("websockets.server").setLevel(
@@ -707,6 +711,16 @@ def announce(
         print(
             f"restored {rooms} live room{'s' if rooms != 1 else ''}; players rejoin by "
             "reconnecting",
+            flush=True,
+        )
+    aside = len(getattr(server.hub, "quarantine", ()))
+    if aside:
+        print(
+            _(
+                "{n} rooms could not be restored and are set aside (see {command})",
+                n=aside,
+                command="gridhall-server rooms --quarantined",
+            ),
             flush=True,
         )
     host = server.config.host
