@@ -13,6 +13,7 @@ from typing import Any
 
 from gridhall import protocol as p
 from gridhall.client.hosting import Member, host_name, members
+from gridhall.client.messages import Refused
 from gridhall.client.room import NOTE_KEY
 from gridhall.client.views.base import GameView
 from gridhall.protocol.i18n import N_, _, ngettext
@@ -126,11 +127,31 @@ def closed_text(room: str, reason: object) -> str:
     return _("The server's operator closed room {code}.", code=room)
 
 
+def lost_text(room: str | None, reason: str | None) -> str:
+    """Why the room we were in is gone: it could not be restored after a restart."""
+    code = room or "?"
+    if reason and reason.strip():
+        return _(
+            "Your room {code} could not be restored after the server restarted, so you are "
+            "back in the lobby. The server says: {reason}",
+            code=code,
+            reason=reason.strip(),
+        )
+    return _(
+        "Your room {code} could not be restored after the server restarted, so you are "
+        "back in the lobby.",
+        code=code,
+    )
+
+
 def farewell(msg: object, me: str | None, now: float) -> str | None:
     """What to tell a player who lands in the lobby because of ``msg``: removed by
-    the host (until when), or the room closed; None for any other message."""
+    the host (until when), the room closed, or it could not be restored after a
+    restart (``room-lost``); None for any other message."""
     if isinstance(msg, p.RoomClosed):
         return closed_text(msg.room, msg.reason)
+    if isinstance(msg, Refused) and msg.code == p.ErrorCode.ROOM_LOST:
+        return lost_text(msg.room, msg.reason)
     if not isinstance(msg, p.Left) or msg.player != me or me is None:
         return None
     if msg.reason == "kicked":
