@@ -13,6 +13,9 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import sys
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from gridhall.protocol.i18n import gettext as _
@@ -55,8 +58,15 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Do what ``gridhall-server rooms`` was asked; 0, or 2 for a code not set aside."""
+    """Do what ``gridhall-server rooms`` was asked; 0, or 2 (no database there, or a
+    code not set aside)."""
     config = ServerConfig(db=args.rooms_db or args.db, store=args.store)
+    if not config.store and not Path(config.db).exists():
+        print(
+            _("gridhall-server: no database at {db} (--db chooses another file)", db=config.db),
+            file=sys.stderr,
+        )
+        return 2
     store = open_store(config)
     try:
         code = (args.release or args.delete or "").strip().upper()
@@ -81,7 +91,7 @@ def _deleted(code: str) -> str:
     return _("Room {code} is deleted, with its journal.", code=code)
 
 
-def _done(ok: bool, code: str, said: Any) -> int:
+def _done(ok: bool, code: str, said: Callable[[str], str]) -> int:
     if ok:
         print(said(code))
         return 0
@@ -90,7 +100,8 @@ def _done(ok: bool, code: str, said: Any) -> int:
             "gridhall-server: no room {code} is set aside ({command} lists them)",
             code=code,
             command="rooms --quarantined",
-        )
+        ),
+        file=sys.stderr,
     )
     return 2
 

@@ -155,17 +155,18 @@ class AdminActions:
 
     def release_room(self, msg: dict[str, Any], now: float) -> Detail:
         """Put a room set aside back among the live rooms: tried at the next start."""
-        code = self._set_aside(msg)
-        reason = text(msg, "reason", MAX_REASON)
-        self.server.store.release_quarantined(code)
-        self.server.execute(self.server.hub.release(code, now))
-        return {"room": code, "reason": reason}
+        return self._let_go(msg, now, self.server.store.release_quarantined)
 
     def delete_room(self, msg: dict[str, Any], now: float) -> Detail:
         """Delete a room set aside, with its journal."""
+        return self._let_go(msg, now, self.server.store.delete_quarantined)
+
+    def _let_go(self, msg: dict[str, Any], now: float, act: Callable[[str], bool]) -> Detail:
+        """The room ``msg`` names is no longer set aside here (``act`` says what the
+        store does with it); its members are no longer kept for a ``room-lost``."""
         code = self._set_aside(msg)
         reason = text(msg, "reason", MAX_REASON)
-        self.server.store.delete_quarantined(code)
+        act(code)
         self.server.execute(self.server.hub.release(code, now))
         return {"room": code, "reason": reason}
 

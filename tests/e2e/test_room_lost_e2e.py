@@ -121,6 +121,9 @@ def test_the_rooms_command_lists_puts_back_and_deletes_rooms_set_aside(
     from gridhall.server.core.effects import Quarantine, SaveIdentity, SaveRoom
 
     db = str(tmp_path / "g.db")
+    with pytest.raises(SystemExit) as nothing:
+        cli.main(["--db", db, "rooms"])
+    assert nothing.value.code == 2 and not Path(db).exists()
     store = Store(db)
     row = {"code": "K7MQ2D", "game": "gomoku", "created_at": 1_800_000_000.0}
     store.write(

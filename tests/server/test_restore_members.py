@@ -5,41 +5,13 @@ replayed as stand-ins, and identities never depend on their room coming back."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from gridhall import protocol as p
 from gridhall.server.io.store import Store
 from tests.server.helpers import T0, Client, FakeServer, connect
-
-
-def restart(old: FakeServer, path: Path, now: float, down_since: float) -> FakeServer:
-    """A new server process on the same database (the old one just vanished)."""
-    server = FakeServer(store=Store(path), grace_seconds=old.config.grace_seconds)
-    server.restore(now, down_since)
-    return server
-
-
-def resume(server: FakeServer, client: Client, now: float) -> Client:
-    welcome = client.last(p.Welcome)
-    again = Client(server, now)
-    again.send("hello", now, protocol=1, name="x", token=welcome.token)
-    assert again.last(p.Welcome).player == welcome.player
-    return again
-
-
-def me(client: Client) -> str:
-    player: str = client.last(p.Welcome).player
-    return player
-
-
-def gomoku(server: FakeServer, **options: Any) -> tuple[Client, Client, str]:
-    ann, bob = connect(server, "Ann"), connect(server, "Bob")
-    ann.send("create-room", game="gomoku", options=options)
-    code = ann.last(p.Joined).room
-    bob.send("join-room", room=code)
-    return ann, bob, code
+from tests.server.test_durability import gomoku, me, restart, resume
 
 
 @pytest.mark.parametrize("how", ["leaves", "chats", "is-kicked", "drops"])
