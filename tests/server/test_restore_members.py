@@ -240,3 +240,18 @@ def test_a_restart_says_once_what_it_restored_without_old_host_actions(
     [total] = [m for m in said if m.startswith("restored ")]
     assert total.startswith("restored 1 rooms and 4 identities after 90 s down")
     assert len(said) == 2
+
+
+def test_someone_in_the_lobby_at_the_restart_resumes_their_own_identity(tmp_path: Path) -> None:
+    """Every identity comes back, not only room members: Cy, online in the lobby when
+    the server stopped, is kept for the grace period from the restart, as a drop would."""
+    path = tmp_path / "g.db"
+    server = FakeServer(store=Store(path), grace_seconds=60)
+    cy = connect(server, "Cy")
+    server2 = restart(server, path, T0 + 100, T0 + 10)
+    assert resume(server2, cy, T0 + 101).last(p.Welcome).player == me(cy)
+    server3 = restart(server2, path, T0 + 200, T0 + 110)
+    server3.advance(T0 + 259)
+    assert me(cy) in server3.hub.identities.by_id
+    server3.advance(T0 + 261)  # (offline since the second restart: its grace ended)
+    assert me(cy) not in server3.hub.identities.by_id
