@@ -39,7 +39,28 @@ own room, one move every 0.1 s, timing each round trip from ``move`` to
   from another address tries to get in every second;
 - ``no-hello``: 10 addresses x 50 connections that never say ``hello``, while a
   new player from another address tries every second;
-- ``origin``: a page from another site opens a WebSocket (must get 403).
+- ``origin``: a page from another site opens a WebSocket (must get 403);
+- ``relay-flood`` and ``registry`` (issue 41): on a cluster of two nodes with Redis and
+  PostgreSQL of their own, each on a fresh one, with their own figures
+  (``bench/attack_cluster.py``);
+
+and the rest of issue 41's (the server runs with a fixed admin token and ``/metrics``
+on):
+
+- ``admin-lockout``: the operator signs in from 127.0.0.1 every 0.3 s while eight admin
+  sockets from 127.0.0.1 never sign in; then while a process on 127.0.0.1 sends wrong
+  tokens; then while 40 addresses re-open silent admin sockets as fast as they can;
+- ``rebinding``: requests from 127.0.0.1 whose ``Host`` and ``Origin`` name an attacker's
+  domain: ``/metrics`` (without a token and with a wrong one), the page, a game socket,
+  the admin socket;
+- ``hello-storm``: 1,000 players of 500 rooms arrive within 2 s from their own addresses,
+  saying hello at once; then all reconnect at once with their tokens (as after a restart);
+- ``link-codes``: 2,000 connections from 20 addresses each ask for a link code and hang
+  up; counts the identities the database keeps past their grace;
+- ``admin-frames``: admin requests with an int ``type`` or an int key are answered with
+  their ``re``.
+
+``bench/bench_backoff.py`` measures the backoff tables (issue 41, item 7).
 
 The server starts with a soft open-files limit of 1024 (``--nofile``), a
 desktop's default.
@@ -61,6 +82,7 @@ import argparse
 import asyncio
 import contextlib
 import itertools
+import json
 import logging
 import os
 import random
@@ -82,6 +104,8 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import attack_cluster  # noqa: E402
 
 from gridhall.protocol import decode_map, encode_map  # noqa: E402
 
@@ -135,8 +159,9 @@ async def probe(url: str) -> None:
 # -- the server (a separate process, with a loop-lag sampler) -------------------------
 
 
-async def serve(port: int, db: str) -> None:
-    """The server with its default settings, plus a sampler that prints
+async def serve(port: int, db: str, needs: dict[str, Any]) -> None:
+    """The server with its default settings (a fixed admin token, ``/metrics`` on, and
+    what the attacks to run need: ``SERVER_NEEDS``), plus a sampler that prints
     ``L unix_time lag_ms`` every 10 ms: how late the event loop ran a 10 ms timer."""
     from gridhall.server.core.config import ServerConfig
     from gridhall.server.io.app import GameServer
@@ -147,7 +172,10 @@ async def serve(port: int, db: str) -> None:
         pass
     else:
         collector.install()  # as gridhall-server does
-    server = GameServer(ServerConfig(host="127.0.0.1", port=port, db=db))
+    config = ServerConfig(
+        host="127.0.0.1", port=port, db=db, admin_token=ADMIN_TOKEN, metrics=True, **needs
+    )
+    server = GameServer(config)
     await server.start()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -1344,6 +1372,295 @@ async def attack_origin(a: Attack) -> str:
     return "; ".join(results)
 
 
+# -- issue 41: the admin page, host names, a crowd saying hello, link codes ----------------
+
+ADMIN_TOKEN = "bench-admin-token-0123456789abcdef"
+"""The server's admin token in these runs (``--admin-token``)."""
+
+
+async def bound_socket(a: Attack, address: str) -> socket.socket:
+    sock = socket.socket()
+    try:
+        sock.bind((address, 0))
+        sock.setblocking(False)
+        await asyncio.get_running_loop().sock_connect(sock, ("127.0.0.1", a.port))
+    except BaseException:
+        sock.close()
+        raise
+    return sock
+
+
+async def admin_page(a: Attack, address: str) -> ClientConnection:
+    """An admin socket from ``address`` that has not signed in."""
+    sock = await bound_socket(a, address)
+    try:
+        return await connect(
+            f"ws://127.0.0.1:{a.port}/admin", sock=sock, compression=None, close_timeout=1
+        )
+    except BaseException:
+        sock.close()
+        raise
+
+
+async def sign_in(a: Attack, address: str, token: str) -> tuple[str, float]:
+    """Open the admin channel from ``address`` and sign in: ("in" or what refused it,
+    ms until the answer)."""
+    start = time.perf_counter()
+    try:
+        ws = await asyncio.wait_for(admin_page(a, address), 10.0)
+    except (OSError, InvalidHandshake, TimeoutError) as exc:
+        return f"upgrade {getattr(getattr(exc, 'response', None), 'status_code', 'failed')}", 0.0
+    try:
+        await ws.send(frame("admin-hello", token=token, id=1))
+        msg = decode_map(await asyncio.wait_for(ws.recv(), 10.0), MAX_FRAME)  # type: ignore[arg-type]
+        got = "in" if msg["type"] == "admin-welcome" else str(msg.get("code"))
+    except ConnectionClosed as exc:
+        got = f"closed {exc.rcvd.code}" if exc.rcvd else "closed"
+    except TimeoutError:
+        got = "no answer in 10 s"
+    finally:
+        await ws.close()
+    return got, (time.perf_counter() - start) * 1000
+
+
+async def operator(a: Attack, until: float, results: list[tuple[str, float]]) -> None:
+    """The operator signs in from 127.0.0.1 with the right token every 0.3 s."""
+    while time.time() < until:
+        results.append(await sign_in(a, "127.0.0.1", ADMIN_TOKEN))
+        await asyncio.sleep(0.3)
+
+
+def signed(results: list[tuple[str, float]]) -> str:
+    ok = sorted(ms for got, ms in results if got == "in")
+    other = Counter(got for got, _ in results if got != "in")
+    times = f" ({statistics.median(ok):.0f}/{ok[-1]:.0f} ms)" if ok else ""
+    refused = ", ".join(f"{n} {why}" for why, n in other.most_common()) or "none refused"
+    return f"{len(ok)}/{len(results)} in{times}, {refused}"
+
+
+async def attack_admin_lockout(a: Attack) -> str:
+    """Issue 41 item 3, a third of the time each, the operator signing in from 127.0.0.1
+    every 0.3 s: eight admin sockets from 127.0.0.1 that never sign in (re-opened when
+    cut); a process on 127.0.0.1 sending wrong tokens one after another; 40 loopback
+    addresses re-opening silent admin sockets as fast as they can."""
+    a.begin()
+    phase = a.seconds / 3
+
+    async def idle(address: str, until: float, pause: float) -> None:
+        while time.time() < until:
+            try:
+                ws = await admin_page(a, address)
+            except (OSError, InvalidHandshake):
+                a.counts["idle refused"] += 1
+                await asyncio.sleep(0.1)
+                continue
+            a.counts["idle sockets"] += 1
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(ws.wait_closed(), max(0.01, until - time.time()))
+            await ws.close()
+            await asyncio.sleep(pause)
+
+    async def guesser(until: float) -> None:
+        while time.time() < until:
+            a.counts["wrong tokens"] += 1
+            await sign_in(a, "127.0.0.1", "not-the-token-" + "x" * 20)
+
+    notes = []
+    for name, attackers in (
+        ("8 idle sockets", lambda end: [idle("127.0.0.1", end, 0.05) for _ in range(8)]),
+        ("wrong tokens", lambda end: [guesser(end)]),
+        ("40 addresses churning", lambda end: [idle(f"127.0.1.{n}", end, 0) for n in range(40)]),
+    ):
+        end = time.time() + phase
+        results: list[tuple[str, float]] = []
+        await asyncio.sleep(0.5)  # their sockets first
+        await asyncio.gather(*attackers(end), operator(a, end, results))
+        notes.append(f"{name}: operator {signed(results)}")
+    c = a.counts
+    return "; ".join(notes) + f" ({c['idle sockets']} idle sockets, {c['wrong tokens']} wrong)"
+
+
+async def http_status(a: Attack, head: str) -> int:
+    """The status of one raw HTTP request from 127.0.0.1 (0: no answer)."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", a.port)
+    try:
+        writer.write(head.encode() + b"\r\n\r\n")
+        line = await asyncio.wait_for(reader.readline(), 10.0)
+    finally:
+        writer.close()
+    parts = line.split()
+    return int(parts[1]) if len(parts) > 1 else 0
+
+
+async def attack_rebinding(a: Attack) -> str:
+    """Issue 41 item 4: DNS rebinding. From 127.0.0.1 with ``Host`` and ``Origin`` naming
+    an attacker's domain: ``/metrics`` without a token and with a wrong one, the page,
+    a game socket and the admin socket; then a wrong token with the server's own Host."""
+    evil = f"rebind.evil.example:{a.port}"
+    upgrade = (
+        "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+        "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13"
+    )
+    wrong = "Authorization: Bearer " + "x" * 32
+    asks = {
+        "/metrics": f"GET /metrics HTTP/1.1\r\nHost: {evil}",
+        "/metrics wrong token": f"GET /metrics HTTP/1.1\r\nHost: {evil}\r\n{wrong}",
+        "page": f"GET / HTTP/1.1\r\nHost: {evil}\r\nOrigin: http://{evil}",
+        "game socket": f"GET / HTTP/1.1\r\nHost: {evil}\r\nOrigin: http://{evil}\r\n{upgrade}",
+        "admin socket": f"GET /admin HTTP/1.1\r\nHost: {evil}\r\nOrigin: http://{evil}\r\n"
+        + upgrade,
+    }
+    a.begin()
+    got = {name: await http_status(a, head) for name, head in asks.items()}
+    a.counts["reached"] = sum(1 for status in got.values() if status in (200, 101))
+    own = f"GET /metrics HTTP/1.1\r\nHost: 127.0.0.1:{a.port}\r\n{wrong}"
+    shown = ", ".join(f"{name} {status}" for name, status in got.items())
+    return f"{shown}; own Host, wrong token: /metrics {await http_status(a, own)}"
+
+
+STORM_PLAYERS = 1000
+
+
+def storm_address(n: int) -> str:
+    return f"127.40.{n // 250}.{1 + n % 250}"
+
+
+async def attack_hello_storm(a: Attack) -> str:
+    """Issue 41 item 11: 1,000 players of 500 Gomoku rooms connect within ~2 s, each from
+    its own address and saying hello at once (the first of a pair makes the room, the
+    other joins it); then all drop together and reconnect at once with their tokens,
+    as after a restart. Counts who got in, and who was closed or refused."""
+    a.begin()
+    loop = asyncio.get_running_loop()
+    codes = [loop.create_future() for _ in range(STORM_PLAYERS // 2)]
+    tokens: dict[int, tuple[str, str]] = {}
+
+    async def play(ws: ClientConnection, n: int, resume: tuple[str, str] | None) -> None:
+        hello = {"protocol": 1, "name": f"S{n}", "id": 1}
+        await ws.send(frame("hello", **hello, **({"token": resume[1]} if resume else {})))
+        if resume is None and n % 2 == 0:
+            await ws.send(frame("create-room", game="gomoku", id=2))
+        welcome = await expect(ws, "welcome")
+        if resume is not None:
+            a.counts["back in" if welcome["player"] == resume[0] else "back: as another"] += 1
+            return
+        tokens[n] = (welcome["player"], welcome["token"])
+        a.counts["in"] += 1
+        if n % 2 == 0:
+            codes[n // 2].set_result((await expect(ws, "joined"))["room"])
+            return
+        room = await asyncio.wait_for(codes[n // 2], 30.0)
+        if not room:
+            a.counts["first: partner gone"] += 1
+            return
+        await ws.send(frame("join-room", room=room, id=3))
+        await expect(ws, "joined")
+        a.counts["rooms full"] += 1
+
+    async def player(n: int, resume: tuple[str, str] | None, all_tried: asyncio.Event) -> None:
+        stage = "back" if resume else "first"
+        ws = None
+        try:
+            await asyncio.sleep(0 if resume else n * 2.0 / STORM_PLAYERS)
+            ws = await asyncio.wait_for(
+                connect(a.url, sock=await bound_socket(a, storm_address(n)), compression=None),
+                30.0,
+            )
+            await play(ws, n, resume)
+        except ConnectionClosed as exc:
+            why = exc.rcvd.reason if exc.rcvd else "no close frame"
+            a.counts[f"{stage}: closed {why[:40]!r}"] += 1
+        except (OSError, InvalidHandshake, TimeoutError, RuntimeError) as exc:
+            a.counts[f"{stage}: {type(exc).__name__} {exc}"[:60]] += 1
+        finally:
+            if resume is None and n % 2 == 0 and not codes[n // 2].done():
+                codes[n // 2].set_result("")
+            a.counts[f"{stage} tried"] += 1
+            if a.counts[f"{stage} tried"] >= (len(tokens) if resume else STORM_PLAYERS):
+                all_tried.set()
+            if ws is not None:  # everyone stays until all have tried: one crowd
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(all_tried.wait(), 60.0)
+                await ws.close()
+
+    first = asyncio.Event()
+    await asyncio.gather(*(player(n, None, first) for n in range(STORM_PLAYERS)))
+    again = asyncio.Event()
+    await asyncio.gather(*(player(n, tokens[n], again) for n in sorted(tokens)))
+    c = a.counts
+    failures = ", ".join(f"{n} {k}" for k, n in c.items() if ": " in k) or "nothing refused"
+    return (
+        f"{c['in']}/{STORM_PLAYERS} in, {c['rooms full']}/{STORM_PLAYERS // 2} rooms full; "
+        f"all at once again: {c['back in']}/{len(tokens)} back as themselves; {failures}"
+    )
+
+
+LINK_ADDRESSES = 20
+LINK_ASKS = 100
+
+
+async def attack_link_codes(a: Attack) -> str:
+    """Issue 41 item 12: 2,000 connections (100 from each of 20 addresses) each ask for a
+    link code and hang up; then, in the database, the identities kept past their grace
+    (60 s), and how long the longest is kept."""
+    a.begin()
+
+    async def asker(address: str) -> None:
+        for n in range(LINK_ASKS):
+            try:
+                async with a.client(address, f"L{n}", read=False, retry=True) as ws:
+                    await expect(ws, "welcome")
+                    await ws.send(frame("link-code", id=1))
+                    await expect(ws, "link-code")
+                    a.counts["codes"] += 1
+            except (ConnectionClosed, OSError, InvalidHandshake, TimeoutError, RuntimeError):
+                a.counts["failed"] += 1
+
+    await asyncio.gather(*(asker(f"127.0.2.{1 + n}") for n in range(LINK_ADDRESSES)))
+    await asyncio.sleep(1.0)  # the last ones' disconnects reach the store
+    now = time.time()
+    with sqlite3.connect(a.db) as db:
+        kept, longest = db.execute(
+            "SELECT COUNT(*), MAX(expires) FROM identities WHERE expires > ?", (now + 65,)
+        ).fetchone()
+    a.counts["kept"] = kept
+    longest_s = f", the longest for {longest - now:.0f} s" if longest else ""
+    return (
+        f"{a.counts['codes']} codes asked for and hung up on ({a.counts['failed']} failed); "
+        f"{kept} identities kept past their grace{longest_s}"
+    )
+
+
+async def attack_admin_frames(a: Attack) -> str:
+    """Issue 41 item 12: admin requests of odd shapes (an int ``type``, an int key in
+    ``settings`` or in the request) must each be answered with their ``re``."""
+    a.begin()
+    odd = {
+        "int type": {"type": 5, "action": "announce", "text": "x", "id": 71},
+        "int settings key": {"type": "admin", "action": "retention", "settings": {1: 2}, "id": 72},
+        "int key": {"type": "admin", 7: "x", "action": "announce", "text": "x", "id": 73},
+    }
+    ws = await admin_page(a, "127.0.0.1")
+    answered = {}
+    try:
+        await ws.send(frame("admin-hello", token=ADMIN_TOKEN, id=1))
+        await expect(ws, "admin-welcome")
+        for name, fields in odd.items():
+            await ws.send(encode_map(fields))  # type: ignore[arg-type]
+            answer = await expect(ws, "error")
+            answered[name] = answer.get("re") == fields["id"]
+    finally:
+        await ws.close()
+    a.counts["unanswered"] = sum(1 for ok in answered.values() if not ok)
+    return ", ".join(f"{k}: {'re' if ok else 'NO re'}" for k, ok in answered.items())
+
+
+SERVER_NEEDS: dict[str, dict[str, Any]] = {
+    "hello-storm": {"max_connections": 2600, "max_rooms": 1200},
+}
+"""Settings an attack needs beyond the defaults (room for its crowd)."""
+
+
 ATTACKS: dict[str, Callable[[Attack], Awaitable[str]]] = {
     "hints": attack_hints,
     "passwords": attack_passwords,
@@ -1361,6 +1678,11 @@ ATTACKS: dict[str, Callable[[Attack], Awaitable[str]]] = {
     "slow-sockets": attack_slow_sockets,
     "no-hello": attack_no_hello,
     "origin": attack_origin,
+    "admin-lockout": attack_admin_lockout,
+    "rebinding": attack_rebinding,
+    "hello-storm": attack_hello_storm,
+    "link-codes": attack_link_codes,
+    "admin-frames": attack_admin_frames,
 }
 
 
@@ -1369,12 +1691,14 @@ ATTACKS: dict[str, Callable[[Attack], Awaitable[str]]] = {
 
 def soft_nofile(limit: int) -> None:
     """Start the server with this soft open-files limit (a desktop's default is 1024;
-    a server may raise it up to the hard limit itself)."""
+    a server may raise it up to the hard limit itself); -1: the hard limit."""
     import resource
 
     _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if limit > 0:
         resource.setrlimit(resource.RLIMIT_NOFILE, (min(limit, hard), hard))
+    elif limit < 0:  # as many as allowed
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
 
 def free_port() -> int:
@@ -1417,6 +1741,11 @@ async def run(args: argparse.Namespace) -> int:
     carry-over from the one before)."""
     rows: list[Row] = []
     asyncio.get_running_loop().set_exception_handler(quiet_socket_errors)
+    soft_nofile(-1)  # the attackers' own sockets: up to the hard limit
+    await attack_cluster.run([n for n in args.only if n in attack_cluster.CLUSTER_ATTACKS], args)
+    args.only = [n for n in args.only if n not in attack_cluster.CLUSTER_ATTACKS]
+    if not args.only:
+        return 0
     if args.fresh:
         for name in args.only:
             rows += await session(args, [name], idle=not rows)
@@ -1434,6 +1763,9 @@ async def session(args: argparse.Namespace, names: list[str], idle: bool) -> lis
     if args.server_path:
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [args.server_path, env.get("PYTHONPATH")]))
     tmp = tempfile.TemporaryDirectory()
+    needs: dict[str, Any] = {}
+    for name in names:
+        needs.update(SERVER_NEEDS.get(name, {}))
     server = await asyncio.create_subprocess_exec(
         sys.executable,
         __file__,
@@ -1441,6 +1773,8 @@ async def session(args: argparse.Namespace, names: list[str], idle: bool) -> lis
         str(port),
         "--db",
         f"{tmp.name}/attack.db",
+        "--needs",
+        json.dumps(needs),
         env=env,
         cwd=tmp.name,
         stdout=asyncio.subprocess.PIPE,
@@ -1587,7 +1921,8 @@ def main() -> None:
     parser.add_argument(
         "--only",
         default=",".join(ATTACKS),
-        help="comma-separated attacks (default all): " + ", ".join(ATTACKS),
+        help="comma-separated attacks (default all single-server ones): "
+        + ", ".join([*ATTACKS, *attack_cluster.CLUSTER_ATTACKS]),
     )
     parser.add_argument(
         "--server-path",
@@ -1597,6 +1932,7 @@ def main() -> None:
     parser.add_argument("--probe", metavar="URL", help=argparse.SUPPRESS)
     parser.add_argument("--serve", metavar="PORT", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--db", help=argparse.SUPPRESS)
+    parser.add_argument("--needs", default="{}", help=argparse.SUPPRESS)
     parser.add_argument("--url", help="attack this running server instead (no probe, no RSS)")
     parser.add_argument(
         "--fresh",
@@ -1618,11 +1954,11 @@ def main() -> None:
         return
     if args.serve:
         logging.basicConfig(level=logging.ERROR)
-        asyncio.run(serve(args.serve, args.db))
+        asyncio.run(serve(args.serve, args.db, json.loads(args.needs)))
         return
     random.seed(args.seed)
     args.only = [a.strip() for a in args.only.split(",") if a.strip()]
-    unknown = [a for a in args.only if a not in ATTACKS]
+    unknown = [a for a in args.only if a not in ATTACKS and a not in attack_cluster.CLUSTER_ATTACKS]
     if unknown:
         parser.error(f"unknown attack(s): {', '.join(unknown)}")
     sys.exit(asyncio.run(attack_only(args) if args.url else run(args)))

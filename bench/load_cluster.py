@@ -58,6 +58,7 @@ def serve_node(db: str, redis_url: str, store_url: str, node_id: str) -> None:
         rate_per_second=1e6,
         rate_burst=10**6,
         cluster=redis_url,
+        cluster_secret="bench-load-cluster-secret-0123456789",
         store=store_url,
         node_id=node_id,
         lease_ms=LEASE_MS,

@@ -9,7 +9,9 @@ the list changes, and :meth:`Browser.servers` reads the list from any thread.
 
 ``$GRIDHALL_DISCOVERY_INTERFACES`` (comma-separated IPv4 addresses) limits the
 interfaces it browses on; tests set it to ``127.0.0.1`` so no query leaves the
-machine. Browsing failures (no network, no multicast) leave an empty list and a
+machine. ``$GRIDHALL_DISCOVERY_TAG`` (or ``tag=``) browses a separate hall's type
+only (``protocol/lan.py``); tests take a new tag each run, so they hear their own
+servers and never one a player runs on the same machine. Browsing failures (no network, no multicast) leave an empty list and a
 sentence in :attr:`Browser.error`; they never stop the client.
 """
 
@@ -19,10 +21,8 @@ import asyncio
 import contextlib
 import ipaddress
 import logging
-import os
 import socket
 import threading
-import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -30,6 +30,8 @@ from typing import TYPE_CHECKING, Any
 from gridhall.client.plain import plain
 from gridhall.protocol import PROTOCOL_VERSION
 from gridhall.protocol.i18n import _, ngettext
+from gridhall.protocol.lan import SERVICE_TYPE, check_tag, service_type, tag_from_env
+from gridhall.protocol.lan import interfaces_from_env as _interfaces
 
 if TYPE_CHECKING:
     from zeroconf import ServiceStateChange, Zeroconf
@@ -37,9 +39,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("gridhall.discovery")
 
-SERVICE_TYPE = "_gridhall._tcp.local."
-"""What servers announce (the same constant as ``server/io/discovery.py``'s)."""
-INTERFACES_ENV = "GRIDHALL_DISCOVERY_INTERFACES"
 RESOLVE_MS = 3000
 FIND_SECONDS = 3.0
 """How long ``gridhall --find`` listens: servers answer a query within about a second."""
@@ -92,9 +91,9 @@ def _number(value: bytes | str | None) -> int | None:
     return int(text) if text.isdigit() else None
 
 
-def instance_label(key: str) -> str:
+def instance_label(key: str, kind: str = SERVICE_TYPE) -> str:
     """``gridhall on pc._gridhall._tcp.local.`` -> ``gridhall on pc``."""
-    return key[: -len(SERVICE_TYPE) - 1] if key.endswith("." + SERVICE_TYPE) else key
+    return key[: -len(kind) - 1] if key.endswith("." + kind) else key
 
 
 def best_address(addresses: list[str]) -> str | None:
@@ -117,14 +116,18 @@ def best_address(addresses: list[str]) -> str | None:
 
 
 def parse_service(
-    key: str, addresses: list[str], port: int | None, properties: Mapping[bytes, bytes | None]
+    key: str,
+    addresses: list[str],
+    port: int | None,
+    properties: Mapping[bytes, bytes | None],
+    kind: str = SERVICE_TYPE,
 ) -> FoundServer | None:
     """A :class:`FoundServer` from a resolved announcement (None if it has no IPv4
     address or port, so a client could not connect to it)."""
     host = best_address(addresses)
     if host is None or not port:
         return None
-    name = plain(_text(properties.get(b"name")).strip() or instance_label(key))
+    name = plain(_text(properties.get(b"name")).strip() or instance_label(key, kind))
     return FoundServer(
         key=key,
         name=name[:100],
@@ -138,9 +141,7 @@ def parse_service(
 
 def interfaces_from_env() -> list[str] | None:
     """The interfaces ``$GRIDHALL_DISCOVERY_INTERFACES`` names, or None for all."""
-    raw = os.environ.get(INTERFACES_ENV, "")
-    chosen = [part.strip() for part in raw.split(",") if part.strip()]
-    return chosen or None
+    return _interfaces() or None
 
 
 class Browser:
@@ -150,9 +151,13 @@ class Browser:
         self,
         on_change: Callable[[list[FoundServer]], None] | None = None,
         interfaces: list[str] | None = None,
+        tag: str | None = None,
     ) -> None:
         self.on_change = on_change
         self.interfaces = interfaces if interfaces is not None else interfaces_from_env()
+        self.tag = tag
+        """The hall browsed (None: ``$GRIDHALL_DISCOVERY_TAG``'s, "" the default)."""
+        self._kind = SERVICE_TYPE
         self.error: str | None = None
         """Why browsing is not possible here, if it is not."""
         self._found: dict[str, FoundServer] = {}
@@ -209,9 +214,10 @@ class Browser:
             from zeroconf import InterfaceChoice, IPVersion
             from zeroconf.asyncio import AsyncServiceBrowser, AsyncZeroconf
 
+            self._kind = service_type(tag_from_env() if self.tag is None else check_tag(self.tag))
             interfaces: Any = self.interfaces or InterfaceChoice.All
             self._zc = AsyncZeroconf(interfaces=interfaces, ip_version=IPVersion.V4Only)
-            browser = AsyncServiceBrowser(self._zc.zeroconf, SERVICE_TYPE, handlers=[self._changed])
+            browser = AsyncServiceBrowser(self._zc.zeroconf, self._kind, handlers=[self._changed])
         except Exception as exc:  # noqa: BLE001 - no network must not stop the client
             self.error = _(
                 "cannot look for servers on this network ({problem})",
@@ -252,7 +258,7 @@ class Browser:
         from zeroconf import IPVersion
         from zeroconf.asyncio import AsyncServiceInfo
 
-        info = AsyncServiceInfo(SERVICE_TYPE, name)
+        info = AsyncServiceInfo(self._kind, name)
         try:
             if not await info.async_request(zeroconf, RESOLVE_MS):
                 return
@@ -260,7 +266,7 @@ class Browser:
             log.debug("could not resolve %s: %s", name, exc)
             return
         found = parse_service(
-            name, info.parsed_addresses(IPVersion.V4Only), info.port, info.properties
+            name, info.parsed_addresses(IPVersion.V4Only), info.port, info.properties, self._kind
         )
         if found is None:
             return
@@ -294,14 +300,25 @@ def search_text(servers: list[FoundServer], error: str | None) -> str:
 
 
 def find(
-    wait: float = FIND_SECONDS, interfaces: list[str] | None = None
+    wait: float = FIND_SECONDS,
+    interfaces: list[str] | None = None,
+    tag: str | None = None,
+    until: Callable[[list[FoundServer]], bool] | None = None,
 ) -> tuple[list[FoundServer], str | None]:
-    """Listen for ``wait`` seconds; the servers seen, and why none could be, if so."""
-    browser = Browser(interfaces=interfaces).start()
+    """Listen for ``wait`` seconds; the servers seen, and why none could be, if so.
+    ``until`` ends the listening early once the servers seen satisfy it (a caller that
+    knows what it waits for: then ``wait`` is only a bound)."""
+    heard = threading.Event()
+
+    def changed(servers: list[FoundServer]) -> None:
+        if until is not None and until(servers):
+            heard.set()
+
+    browser = Browser(changed, interfaces=interfaces, tag=tag).start()
     try:
         browser.wait_ready(wait)
         if browser.error is None:
-            time.sleep(wait)  # how long to listen is the point here, not a race
+            heard.wait(wait)  # how long to listen is the point here, not a race
     finally:
         browser.stop()
     return browser.servers(), browser.error

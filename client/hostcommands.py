@@ -1,11 +1,13 @@
 """The host's slash commands typed in a room's chat line (``/kick bob 30``,
-``/lock`` ...), read into ``host`` requests. Pure: the terminal client calls
+``/lock`` ...), read into ``host`` requests. Pure: the terminal and Tk clients call
 :func:`parse` on each line before sending it as chat.
 
-A line whose first word is not one of :data:`COMMANDS` is ordinary chat, so
-``/shrug`` still reaches the room. Names match members case-insensitively; a name
-that ends in digits is tried whole first (``/kick bob 2`` removes "bob 2" if there
-is one, else "bob" for 2 minutes).
+A line that starts with ``/`` is never sent as chat as it is: a slash command is a
+request, and an unknown one (a typo like ``/mue``) is refused here with the list of
+commands, so it cannot reach the whole room by mistake. A line that really should
+start with ``/`` is typed with two (``//shrug`` says ``/shrug``). Names match
+members case-insensitively; a name that ends in digits is tried whole first
+(``/kick bob 2`` removes "bob 2" if there is one, else "bob" for 2 minutes).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gridhall import protocol as p
+from gridhall.client.chatdraft import MAX_CHAT, ChatDraft
 from gridhall.client.hosting import LEVELS, Member, computer, is_host, members, request
 from gridhall.protocol.i18n import N_, _
 
@@ -46,10 +49,14 @@ def usage(word: str) -> str:
 
 @dataclass(frozen=True)
 class Command:
-    """A line read as a host command: the request to send, or why not (``error``)."""
+    """A line that starts with ``/``: the request to send, why not (``error``), or
+    the chat line it stands for (``chat``: ``//shrug`` says ``/shrug``)."""
 
     request: p.Host | None = None
     error: str | None = None
+    chat: str | None = None
+    unknown: bool = False
+    """The word is no command (the line was neither sent nor done)."""
 
 
 def parse(
@@ -59,10 +66,12 @@ def parse(
     text = line.strip()
     if not text.startswith("/"):
         return None
+    if text.startswith("//"):
+        return Command(chat=text[1:])
     word, _sep, rest = text[1:].partition(" ")
     word = word.casefold()
     if word not in COMMANDS:
-        return None
+        return Command(error=unknown_text(text[1:].split(" ", 1)[0]), unknown=True)
     if state is None or not is_host(state, me):
         return Command(error=_("Only the room's host can do that."))
     rest = rest.strip()
@@ -77,12 +86,51 @@ def parse(
         return Command(error=found)
     member, minutes = found
     assert member.player is not None
-    if member.player == me:
+    if member.player == me and word != "unmute":  # a host may always speak again
         return Command(error=_("You cannot do that to yourself."))
     action = "hand-over" if word == "host" else word
     if action == "hand-over" and member.bot:
         return Command(error=_("A computer player cannot host."))
     return Command(request(action, member.player, minutes))
+
+
+@dataclass(frozen=True)
+class Typed:
+    """What enter on a room's chat line does: send ``request`` (a chat line, or a host
+    request: then ``clear`` the input at once), or tell ``error`` under ``title``."""
+
+    request: p.Host | p.Chat | None = None
+    error: str | None = None
+    title: str = ""
+    clear: bool = False
+
+
+def typed(
+    line: str, state: p.State | None, known: dict[str, str], me: str | None, draft: ChatDraft
+) -> Typed:
+    """Read a line typed into a room's chat (both Python clients do it this way): a
+    host command, a refused or unknown ``/`` line, or chat (``draft`` keeps it until
+    the server relays it back)."""
+    command = parse(line, state, known, me)
+    if command is not None and command.chat is None:
+        if command.error is not None:
+            title = _("Chat line not sent") if command.unknown else _("Host action not done")
+            return Typed(error=command.error, title=title)
+        return Typed(request=command.request, clear=True)
+    text = draft.send(line)
+    if command is not None and command.chat is not None:
+        text = command.chat[:MAX_CHAT]
+    return Typed(request=p.Chat(text=text)) if text else Typed()
+
+
+def unknown_text(word: str) -> str:
+    """Why a ``/word`` line was not sent, and what would be (translated)."""
+    return _(
+        "/{word} is not a command, so the line was not sent. Commands: {commands}. "
+        "To say a line that starts with /, begin it with //.",
+        word=word[:40],
+        commands=", ".join(f"/{w}" for w in COMMANDS),
+    )
 
 
 def _computer(level: str, state: p.State) -> Command:

@@ -207,6 +207,12 @@ class ReplayPlayer:
                 n=self.index,
                 cell=where,
             )
+        elif mark == "blunder":
+            said = _(
+                "Move {n} let the opponent force a win; {cell} would have stopped it.",
+                n=self.index,
+                cell=where,
+            )
         else:
             said = _("Move {n}: the engine's best move: {cell}.", n=self.index, cell=where)
         if isinstance(score, int | float):
@@ -214,7 +220,7 @@ class ReplayPlayer:
         return said
 
     def marked(self) -> list[int]:
-        """The plies the analysis marked (lost a win, missed a forced win)."""
+        """The plies the analysis marked (lost a win, missed a forced win, a blunder)."""
         return sorted(n for n, note in self.notes.items() if note.get("mark"))
 
     def next_marked(self) -> bool:

@@ -69,22 +69,12 @@ def decode_map(data: bytes | str, limit: int = MAX_FRAME) -> dict[str, Any]:
     if len(data) > limit:
         raise ProtocolError(ErrorCode.BAD_MESSAGE, f"The frame is larger than {limit} bytes.")
     try:
-        # max_ext_len=0 refuses every ext type, msgpack's own timestamp (-1) included,
-        # before any hook runs (tests/wire/test_codec.py checks both)
-        obj = msgpack.unpackb(
-            data,
-            raw=False,
-            strict_map_key=True,
-            ext_hook=_no_ext,
-            max_str_len=limit,
-            max_bin_len=limit,
-            max_array_len=limit,
-            max_map_len=limit,
-            max_ext_len=0,
-        )
+        obj = _unpack(data, limit, strict_map_key=True)
     except Exception as exc:  # msgpack raises many types; all mean "not our format"
         raise ProtocolError(
-            ErrorCode.BAD_MESSAGE, f"The frame is not valid MessagePack ({type(exc).__name__})."
+            ErrorCode.BAD_MESSAGE,
+            f"The frame is not valid MessagePack ({type(exc).__name__}).",
+            _lenient_id(data, limit),
         ) from None
     if not isinstance(obj, dict):
         raise ProtocolError(ErrorCode.BAD_MESSAGE, "A frame must be a MessagePack map.")
@@ -93,6 +83,33 @@ def decode_map(data: bytes | str, limit: int = MAX_FRAME) -> dict[str, Any]:
             ErrorCode.BAD_MESSAGE, "The map needs a string 'type'.", _request_id(obj)
         )
     return obj
+
+
+def _unpack(data: bytes, limit: int, strict_map_key: bool) -> Any:
+    """MessagePack within ``limit``; ``strict_map_key``: only string (or bytes) keys."""
+    # max_ext_len=0 refuses every ext type, msgpack's own timestamp (-1) included,
+    # before any hook runs (tests/wire/test_codec.py checks both)
+    return msgpack.unpackb(
+        data,
+        raw=False,
+        strict_map_key=strict_map_key,
+        ext_hook=_no_ext,
+        max_str_len=limit,
+        max_bin_len=limit,
+        max_array_len=limit,
+        max_map_len=limit,
+        max_ext_len=0,
+    )
+
+
+def _lenient_id(data: bytes, limit: int) -> int | None:
+    """The ``id`` of a frame refused for keys that are not strings (a map inside it with
+    an int key), so its refusal can still echo it as ``re``; None for anything else."""
+    try:
+        obj = _unpack(data, limit, strict_map_key=False)
+    except Exception:
+        return None
+    return _request_id(obj) if isinstance(obj, dict) else None
 
 
 def _request_id(obj: dict[str, Any]) -> int | None:

@@ -35,6 +35,11 @@ class Termination(StrEnum):
     """Minesweeper: the last life was lost on a mine."""
     TIME = "time"
     """Link-match: time ran out and nobody cleared; the fewest tiles left wins."""
+    REMOVED = "removed"
+    """(added) The room's host removed a seated player while the game ran: nobody wins
+    by it. Gomoku and Link-match end at once with no winner, never rated (the result's
+    ``removed`` names the player); in co-op Minesweeper only that player leaves the
+    team, and the game ends so only when nobody is left in it."""
     IMPORTED = "imported"
     """Gomoku (added): a game imported from a file that ends without five in a row or a
     full board (``gridhall-server import``); nobody won."""

@@ -7,13 +7,17 @@ import datetime
 import importlib.util
 import ipaddress
 import logging
+import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import NoReturn
 
 from gridhall.protocol.i18n import gettext as _
 
 from . import rooms_command
-from .core import admin_access, origin
+from .cluster.wiring import ClusterUnreachable
+from .core import admin_access, cluster_settings, origin
 from .core.cluster_nodes import node_url
 from .core.config import ServerConfig
 from .games.gomoku.records import RecordError
@@ -31,6 +35,8 @@ from .io.app import GameServer, MetricsUnavailable
 from .io.discovery import WILDCARD_HOSTS, Advertiser, default_addresses
 from .io.netinfo import lan_addresses
 from .io.store import Store
+
+log = logging.getLogger("gridhall.server")
 
 
 def ipv4(text: str) -> str:
@@ -105,6 +111,16 @@ def web_origin(text: str) -> str:
     return found
 
 
+def server_name(text: str) -> str:
+    """A ``--server-name`` value: a DNS name the server is reached by."""
+    found = origin.server_name(text)
+    if found is None:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a host name (e.g. games.example.org, without a port)"
+        )
+    return found
+
+
 def admin_network(text: str) -> str:
     """An ``--admin-from`` value: an address or network in CIDR form."""
     try:
@@ -124,6 +140,46 @@ def admin_token(text: str) -> str:
             "an admin token is 16 to 256 characters from A-Z, a-z, 0-9 and - _ . ~"
         )
     return text
+
+
+def _service_url(text: str, schemes: tuple[str, ...], what: str, example: str) -> str:
+    problem = cluster_settings.problem(text, schemes)
+    if problem is not None:
+        raise argparse.ArgumentTypeError(
+            f"{cluster_settings.redacted(text)!r} is not a {what} URL ({problem}); e.g. {example}"
+        )
+    return text.strip()
+
+
+def redis_url(text: str) -> str:
+    """A ``--cluster`` value: a Redis URL (credentials and TLS in it: docs/cluster.md)."""
+    example = "redis://:PASSWORD@10.0.0.5:6379/0, or rediss://... for TLS"
+    return _service_url(text, cluster_settings.REDIS_SCHEMES, "Redis", example)
+
+
+def postgres_url(text: str) -> str:
+    """A ``--store`` value: a PostgreSQL URL (credentials and TLS in it)."""
+    example = "postgresql://gridhall:PASSWORD@10.0.0.5:5432/gridhall?sslmode=verify-full"
+    return _service_url(text, cluster_settings.POSTGRES_SCHEMES, "PostgreSQL", example)
+
+
+def cluster_secret(text: str) -> str:
+    """A ``--cluster-secret`` value (never echoed in an error)."""
+    problem = cluster_settings.secret_problem(text)
+    if problem is not None:
+        raise argparse.ArgumentTypeError(problem)
+    return text
+
+
+def per_minute(text: str) -> float:
+    """A rate a minute: more than 0 (a bucket that never refills is not a rate)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number a minute (more than 0)")
+    return value
 
 
 def seconds(text: str) -> float:
@@ -170,13 +226,26 @@ def build_parser() -> argparse.ArgumentParser:
         "--cluster",
         metavar="REDIS_URL",
         default=None,
-        help="run as one node of a cluster: redis://HOST:PORT[/DB]",
+        type=redis_url,
+        help="run as one node of a cluster: redis://[USER:PASSWORD@]HOST:PORT[/DB] "
+        "(rediss:// for TLS)",
+    )
+    node.add_argument(
+        "--cluster-secret",
+        metavar="SECRET",
+        default=None,
+        type=cluster_secret,
+        help="the secret every node of the cluster is started with (at least "
+        f"{cluster_settings.MIN_SECRET} characters; default: ${cluster_settings.SECRET_ENV}, "
+        "which ps does not show)",
     )
     node.add_argument(
         "--store",
         metavar="POSTGRES_URL",
         default=None,
-        help="keep live rooms and identities in PostgreSQL: postgresql://USER@HOST:PORT/DB",
+        type=postgres_url,
+        help="keep live rooms and identities in PostgreSQL: "
+        "postgresql://USER[:PASSWORD]@HOST:PORT/DB[?sslmode=verify-full]",
     )
     node.add_argument(
         "--node-address",
@@ -223,6 +292,14 @@ def build_parser() -> argparse.ArgumentParser:
         default=d.max_connections_per_ip,
         help="connections from one address (over the whole cluster with "
         f"--cluster; default {d.max_connections_per_ip})",
+    )
+    parser.add_argument(
+        "--room-creations-per-minute",
+        type=per_minute,
+        metavar="N",
+        default=d.room_creations_per_minute,
+        help=f"rooms one address may create a minute after a burst of {d.room_creation_burst} "
+        f"(over the whole cluster with --cluster; default {d.room_creations_per_minute:g})",
     )
     parser.add_argument(
         "--ai-budget",
@@ -350,6 +427,16 @@ def build_parser() -> argparse.ArgumentParser:
         help="also accept browsers on pages from this origin, e.g. "
         "http://games.example:8080 (repeatable; default: only the "
         "server's own pages, and clients that send no Origin)",
+    )
+    parser.add_argument(
+        "--server-name",
+        action="append",
+        metavar="NAME",
+        default=None,
+        type=server_name,
+        help="a DNS name players reach this server by (repeatable); requests naming "
+        "any other host get 421 (default: its addresses, localhost, this machine's "
+        "name and its mDNS name only)",
     )
     parser.add_argument(
         "--peer",
@@ -595,6 +682,7 @@ def main(argv: list[str] | None = None) -> None:
         max_connections=args.max_connections,
         ai_budget=args.ai_budget,
         max_connections_per_ip=args.max_connections_per_address,
+        room_creations_per_minute=args.room_creations_per_minute,
         analysis_budget=args.analysis_budget,
         engines=tuple((e.name, e.argv) for e in map(engines.parse_spec, args.engines or ())),
         chat_days=args.chat_days,
@@ -606,11 +694,13 @@ def main(argv: list[str] | None = None) -> None:
         journal_rows=args.journal_rows,
         rated_identity_days=args.rated_identity_days,
         allow_origins=tuple(args.allow_origin or ()),
+        server_names=tuple(args.server_name or ()),
         peers=tuple(args.peer or ()),
         metrics=args.metrics,
         admin_token=args.admin_token,
         admin_from=tuple(args.admin_from or ()),
         cluster=args.cluster,
+        cluster_secret=args.cluster_secret,
         store=args.store,
         node_address=args.node_address,
         node_id=args.node_id,
@@ -618,53 +708,105 @@ def main(argv: list[str] | None = None) -> None:
     )
     wanted = (["redis"] if args.cluster else []) + (["psycopg"] if args.store else [])
     lacking = [name for name in wanted if importlib.util.find_spec(name) is None]
+    json_logs = args.log_format == "json"
     if lacking:
-        print(
+        fail(
             _(
                 "gridhall-server: --cluster and --store need the {package} package: {command}",
                 package=" and ".join(lacking),
                 command='pip install "gridhall[cluster]"',
             ),
-            file=sys.stderr,
+            2,
+            json_logs,
         )
-        sys.exit(2)
     if args.cluster and not args.store:
-        print(
+        fail(
             _(
                 "gridhall-server: --cluster needs --store postgresql://... (the rooms' "
                 "shared store)"
             ),
-            file=sys.stderr,
+            2,
+            json_logs,
         )
-        sys.exit(2)
+    if args.cluster:
+        config.cluster_secret = secret_or_exit(args.cluster_secret)
     try:
         factory = loops.choose(args.loop)
     except loops.LoopUnavailable as exc:
-        print(f"gridhall-server: --loop uvloop: {exc}", file=sys.stderr)
-        sys.exit(2)
+        fail(f"gridhall-server: --loop uvloop: {exc}", 2, json_logs)
     try:
         server = GameServer(config)
+    except ClusterUnreachable as exc:
+        fail(f"gridhall-server: {exc}", 1, json_logs)
     except MetricsUnavailable:
-        print(
+        fail(
             _(
                 "gridhall-server: --metrics needs the {package} package: {command} (or "
                 "leave --metrics out)",
                 package="prometheus-client",
                 command='pip install "gridhall[metrics]"',
             ),
-            file=sys.stderr,
+            2,
+            json_logs,
         )
-        sys.exit(2)
     server.settings = settings
     addresses = None if args.no_discovery else (args.advertise or default_addresses(args.host))
     collector.install()  # this process is the server: pace the garbage collector for it
+    say = log_line if json_logs else print_line
     try:
-        loops.run(serve(server, addresses, settings.source()), factory)
+        loops.run(serve(server, addresses, settings.source(), say=say), factory)
+    except ClusterUnreachable as exc:
+        fail(f"gridhall-server: {exc}", 1, json_logs)
     except OSError as exc:
+        fail(f"gridhall-server: cannot listen on {config.host}:{config.port}: {exc}", 1, json_logs)
+
+
+def fail(message: str, status: int, json_logs: bool) -> NoReturn:
+    """Stop the server before it serves: ``message`` on stderr, as a log record (one
+    JSON object) with ``--log-format json``, so a log collector reads it too."""
+    if json_logs:
+        log.error("%s", message)
+    else:
+        print(message, file=sys.stderr)
+    sys.exit(status)
+
+
+def print_line(line: str) -> None:
+    """A start-up line as it is: the readable format's, on stdout."""
+    print(line, flush=True)
+
+
+def log_line(line: str) -> None:
+    """A start-up line as a log record: with ``--log-format json`` every line the
+    server writes is a JSON object (``docker logs`` included)."""
+    log.info("%s", line)
+
+
+def secret_or_exit(given: str | None) -> str:
+    """The cluster secret (``--cluster-secret`` or the settings file, else the
+    environment); without one a node does not start: nodes with secrets of their own
+    would each ignore the others, so none is made up here (docs/cluster.md)."""
+    env = cluster_settings.SECRET_ENV
+    secret = given if given is not None else os.environ.get(env)
+    problem = None if secret is None else cluster_settings.secret_problem(secret)
+    if secret is not None and problem is None:
+        return secret
+    if secret is None:
         print(
-            f"gridhall-server: cannot listen on {config.host}:{config.port}: {exc}", file=sys.stderr
+            _(
+                "gridhall-server: a cluster node needs the cluster's secret, the same on "
+                "every node: set {env} (or {option}, or {key} in the settings file). Make "
+                "one once with: {command}",
+                env=env,
+                option="--cluster-secret",
+                key="cluster_secret",
+                command='python3 -c "import secrets; print(secrets.token_urlsafe(32))"',
+            ),
+            file=sys.stderr,
         )
-        sys.exit(1)
+    else:
+        print(f"gridhall-server: ${env}: {problem}", file=sys.stderr)
+    sys.exit(2)
 
 
 def public_rooms(server: GameServer) -> int:
@@ -673,15 +815,19 @@ def public_rooms(server: GameServer) -> int:
 
 
 async def serve(
-    server: GameServer, advertise: list[str] | None, settings: str | None = None
+    server: GameServer,
+    advertise: list[str] | None,
+    settings: str | None = None,
+    say: Callable[[str], None] = print_line,
 ) -> None:
     """Run until signalled; while listening, advertise on ``advertise`` (None: not at all).
-    ``settings`` says where the settings came from, for the start-up output."""
+    ``settings`` says where the settings came from, for the start-up output, which
+    ``say`` writes a line at a time."""
     advertiser: Advertiser | None = None
 
     def ready(srv: GameServer) -> None:
         nonlocal advertiser
-        announce(srv, advertised=advertise, settings=settings)
+        announce(srv, advertised=advertise, settings=settings, say=say)
         if advertise is not None:
             advertiser = Advertiser(srv.config.name, srv.port, advertise)
             advertiser.start()
@@ -695,48 +841,49 @@ async def serve(
 
 
 def announce(
-    server: GameServer, advertised: list[str] | None = None, settings: str | None = None
+    server: GameServer,
+    advertised: list[str] | None = None,
+    settings: str | None = None,
+    say: Callable[[str], None] = print_line,
 ) -> None:
-    """Tell the operator the port and how a player on another machine joins."""
+    """Tell the operator the port and how a player on another machine joins, a line
+    at a time through ``say`` (printed, or logged with ``--log-format json``)."""
     port = server.port
-    print(f"gridhall server '{server.config.name}' listening on port {port}", flush=True)
+    say(f"gridhall server '{server.config.name}' listening on port {port}")
     if settings is not None:
-        print(_("settings: {source}", source=settings), flush=True)
-    print(f"database: {server.config.db}", flush=True)
+        say(_("settings: {source}", source=settings))
+    say(f"database: {server.config.db}")
     loop = loops.running()
     if loop is not None:
-        print(f"event loop: {loop}", flush=True)
+        say(f"event loop: {loop}")
     rooms = len(server.hub.lobby.rooms)
     if rooms:
-        print(
+        say(
             f"restored {rooms} live room{'s' if rooms != 1 else ''}; players rejoin by "
             "reconnecting",
-            flush=True,
         )
     aside = len(getattr(server.hub, "quarantine", ()))
     if aside:
-        print(
+        say(
             _(
                 "{n} rooms could not be restored and are set aside (see {command})",
                 n=aside,
                 command="gridhall-server rooms --quarantined",
-            ),
-            flush=True,
+            )
         )
     host = server.config.host
     addresses = lan_addresses() if host in WILDCARD_HOSTS else [host]
     where = "  or  ".join(f"{a}:{port}" for a in addresses) or f"<this machine's address>:{port}"
-    print(f"Players on other machines join with:  gridhall --server {where}", flush=True)
+    say(f"Players on other machines join with:  gridhall --server {where}")
     if advertised:
-        print(
+        say(
             f"Advertised on the network ({', '.join(advertised)}): `gridhall` lists it on "
             "its connect screen and `gridhall --find` prints it.",
-            flush=True,
         )
     links = "  or  ".join(f"http://{a}:{port}/" for a in addresses) or f"http://localhost:{port}/"
-    print(f"Or in a browser, phones too (nothing to install):  {links}", flush=True)
+    say(f"Or in a browser, phones too (nothing to install):  {links}")
     if getattr(server, "metrics", None) is not None:  # (tests pass stand-ins)
-        print(
+        say(
             _(
                 "metrics: http://{address}:{port}/metrics (from this machine, or with "
                 "the admin token)",
@@ -747,10 +894,9 @@ def announce(
                 else host,
                 port=port,
             ),
-            flush=True,
         )
     if getattr(server, "admin", None) is not None:  # (stand-ins in tests may have none)
-        print(_("admin: {link}", link=admin_link(server)), flush=True)
+        say(_("admin: {link}", link=admin_link(server)))
 
 
 def admin_link(server: GameServer) -> str:

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from hypothesis import settings
 
+from gridhall.protocol import lan
 from gridhall.server.core.config import ServerConfig
 from gridhall.server.io.app import GameServer
 
@@ -21,9 +22,13 @@ settings.load_profile("gridhall")
 """Property tests check behaviour, not speed: Hypothesis's per-example deadline (200 ms)
 fails an example that a loaded 2-core machine merely paused (a timing assertion)."""
 
-os.environ["GRIDHALL_DISCOVERY_INTERFACES"] = "127.0.0.1"
+os.environ[lan.INTERFACES_ENV] = "127.0.0.1"
 """LAN discovery in every test (servers started as child processes too) announces and
 browses on the loopback interface only: no test sends a packet to another network."""
+os.environ[lan.TAG_ENV] = lan.new_tag()
+"""...and in a hall of its own (each run, each xdist worker): a real server on this
+machine, or another run's test servers, are never heard, and a player's client never
+lists the tests' servers (protocol/lan.py)."""
 
 
 @pytest.fixture

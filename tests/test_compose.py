@@ -27,7 +27,13 @@ def _config() -> dict[str, Any]:
         if os.environ.get("CI"):
             pytest.fail("docker-compose is missing in CI (.ci/run installs it)")
         pytest.skip("docker-compose is not installed here")
-    env = {**os.environ, "GRIDHALL_HOST": "192.0.2.7", "GRIDHALL_PG_PASSWORD": "s3cret"}
+    env = {
+        **os.environ,
+        "GRIDHALL_HOST": "192.0.2.7",
+        "GRIDHALL_PG_PASSWORD": "s3cret",
+        "GRIDHALL_REDIS_PASSWORD": "r3dis",
+        "GRIDHALL_CLUSTER_SECRET": "the-cluster-secret-0123",
+    }
     out = subprocess.run(
         ["docker-compose", "-f", str(TOP / "docker-compose.yml"), "config"],
         check=True,
@@ -61,7 +67,8 @@ def test_cluster_nodes_share_redis_and_postgres_and_advertise_their_own_port() -
     for name in ("node1", "node2"):
         node = services[name]
         command = node["command"]
-        assert _flag(command, "--cluster") == "redis://redis:6379/0"
+        assert _flag(command, "--cluster") == "redis://:r3dis@redis:6379/0"
+        assert node["environment"]["GRIDHALL_CLUSTER_SECRET"] == "the-cluster-secret-0123"
         assert _flag(command, "--store") == "postgresql://gridhall:s3cret@postgres:5432/gridhall"
         published = node["ports"][0]
         host_port = str(
@@ -78,6 +85,13 @@ def test_cluster_nodes_share_redis_and_postgres_and_advertise_their_own_port() -
     assert len(set(advertised)) == 2
 
 
+def test_redis_asks_for_the_password_the_nodes_give() -> None:
+    redis = _config()["services"]["redis"]
+    assert _flag(redis["command"], "--requirepass") == "r3dis"
+    assert redis["environment"]["REDISCLI_AUTH"] == "r3dis"  # (its health check)
+    assert "ports" not in redis
+
+
 def test_every_cluster_service_has_a_health_check_and_state_on_a_volume() -> None:
     config = _config()
     services = config["services"]
@@ -90,3 +104,21 @@ def test_every_cluster_service_has_a_health_check_and_state_on_a_volume() -> Non
     }
     assert {"gridhall-redis", "gridhall-pg"} <= volumes
     assert {"gridhall-redis", "gridhall-pg", "gridhall-data"} <= set(config["volumes"])
+
+
+def test_the_readme_runs_compose_as_debians_package_names_it_and_names_the_other() -> None:
+    """Issue 40: the README said ``docker compose``, which Debian's docker-compose package
+    (the one the test command installs) does not give. Its commands are ``docker-compose``,
+    with Docker's own ``docker compose`` named beside them."""
+    readme = (TOP / "README.md").read_text("utf-8")
+    docker = readme[readme.index("### Docker") :].split("\n## ", 1)[0]
+    block = docker.split("```sh\n", 1)[1].split("```", 1)[0]
+    commands = [line.split("#")[0].split() for line in block.splitlines() if line.strip()]
+    assert commands and all(words[0] == "docker-compose" for words in commands)
+    assert (
+        "apt-get install docker.io docker-compose" in docker and "`docker compose up -d`" in docker
+    )
+    stray = [
+        line for line in readme.splitlines() if "docker compose" in line and line not in docker
+    ]
+    assert not stray, stray

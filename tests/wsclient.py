@@ -97,3 +97,11 @@ async def gomoku_pair(
         await a.expect("state", status="playing")
         await b.expect("state", status="playing")
         yield a, b, room
+
+
+async def play_moves(black: WsClient, white: WsClient, moves: list[tuple[int, int]]) -> None:
+    """Black and White play ``moves`` in turn (black first), each waiting to see the other's."""
+    for n, (x, y) in enumerate(moves):
+        mover, other = (black, white) if n % 2 == 0 else (white, black)
+        await mover.send("move", move={"x": x, "y": y})
+        await other.expect("moved", by=mover.player)

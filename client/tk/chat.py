@@ -15,7 +15,8 @@ from gridhall.protocol.i18n import _
 
 
 class ChatPanel(ttk.Frame):
-    """Shows the room's chat history; ``on_send`` gets each line typed."""
+    """Shows the room's chat history; ``on_send`` gets each line typed (as typed: the
+    room reads host commands in it, :func:`~gridhall.client.hostcommands.typed`)."""
 
     def __init__(self, master: tk.Misc, on_send: Callable[[str], None]) -> None:
         super().__init__(master)
@@ -52,11 +53,12 @@ class ChatPanel(ttk.Frame):
         self.columnconfigure(0, weight=1)
 
     def _send(self, _event: object = None) -> str:
-        """Send the line, leaving it in the entry until the server accepts it."""
-        text = self.draft.send(self.entry.get())
-        if text:
-            self.on_send(text)
+        """Hand the line on; a chat line stays in the entry until the server accepts it."""
+        self.on_send(self.entry.get())
         return "break"
+
+    def clear(self) -> None:
+        self.entry.delete(0, "end")
 
     def own_line_relayed(self) -> None:
         """The server accepted our line: clear the entry (unless typed on since)."""

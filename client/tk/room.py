@@ -16,6 +16,7 @@ from typing import Any
 
 from gridhall import protocol as p
 from gridhall.client.clocktime import shown_time
+from gridhall.client.hostcommands import typed
 from gridhall.client.hosting import Member
 from gridhall.client.messages import Request, RoomEvent
 from gridhall.client.ratings import rating_change
@@ -34,6 +35,8 @@ from gridhall.client.views.base import (
     again_request,
     answer_request,
     banner,
+    confirmation,
+    in_live_game,
     offer_bar,
     status_line,
     yes_no_request,
@@ -97,7 +100,7 @@ class RoomFrame(ttk.Frame):
         self.host_bar = HostBar(side, self.submit, computer_game(self.view))
         self.host_bar.pack(fill="x", pady=(0, 8))
         ttk.Label(side, text=_("Chat"), style="Heading.TLabel").pack(anchor="w")
-        self.chat = ChatPanel(side, lambda text: self.submit(p.Chat(text=text)))
+        self.chat = ChatPanel(side, self._typed)
         self.chat.pack(fill="both", expand=True)
 
         self.status = ttk.Label(self, style="Status.TLabel", anchor="w")
@@ -125,6 +128,18 @@ class RoomFrame(ttk.Frame):
         }
         self.offer.grid(row=3, column=0, columnspan=2, sticky="ew", pady=(4, 0))
         self.banner.grid(row=4, column=0, columnspan=2, sticky="ew", pady=(4, 0))
+        self.asking: str | None = None
+        """The action (resign, leave) whose question the confirm bar shows."""
+        self.confirm = ttk.Frame(self, style="Bar.TFrame", padding=4)
+        self.confirm_text = ttk.Label(self.confirm, style="Bar.TLabel")
+        self.confirm_text.pack(side="left", padx=4)
+        self.confirm_yes = ttk.Button(self.confirm, command=self._confirmed)
+        self.confirm_no = ttk.Button(self.confirm, text=_("Cancel"), command=self._cancel)
+        for button in (self.confirm_yes, self.confirm_no):
+            button.pack(side="left", padx=3)
+            button.bind("<Return>", partial(_invoke, button))
+        self.confirm.grid(row=6, column=0, columnspan=2, sticky="ew", pady=(4, 0))
+        self.confirm.grid_remove()
 
         bar = ttk.Frame(self)
         bar.grid(row=5, column=0, columnspan=2, sticky="ew", pady=(6, 0))
@@ -151,6 +166,14 @@ class RoomFrame(ttk.Frame):
             if sequence is not None:
                 funcid = top.bind(sequence, partial(self._key, run), add="+")
                 self._keys.append((sequence, funcid))
+        self._keys.append(("<Escape>", top.bind("<Escape>", self._escape, add="+")))
+
+    def _escape(self, _event: tk.Event) -> str | None:
+        """Escape answers the confirm bar's question with *Cancel*."""
+        if self.asking is None:
+            return None
+        self._cancel()
+        return "break"
 
     def _key(self, run: Callable[[], None], event: tk.Event) -> str | None:
         if isinstance(self.focus_get(), TYPING):
@@ -278,6 +301,8 @@ class RoomFrame(ttk.Frame):
             self.players.insert("end", "  " + _("muted"), "off")
 
     def _bars(self, room: RoomCopy) -> None:
+        if self.asking is not None and not in_live_game(room.state, self.me):
+            self._cancel()  # the game ended meanwhile: nothing is left to give up
         offer = offer_bar(self.view, room.state, self.me) if room.state else None
         if offer is None:
             self.offer.grid_remove()
@@ -308,13 +333,48 @@ class RoomFrame(ttk.Frame):
             return
         self.submit(request)
 
+    def _typed(self, line: str) -> None:
+        """Enter in the chat line: a host command goes as its request (an unknown or
+        refused one is told here), anything else as chat."""
+        room = self.room
+        state, known = (room.state, room.known) if room else (None, {})
+        said = typed(line, state, known, self.me, self.chat.draft)
+        if said.error is not None:
+            self.notify(f"{said.title}: {said.error}")
+        self._send(said.request)
+        if said.clear:
+            self.chat.clear()
+
     def _send(self, request: Request | None) -> None:
         if request is not None:
             self.submit(request)
 
     def _action(self, key: str) -> None:
+        """An action's button or key; resigning or leaving a game we play asks first,
+        in the confirm bar (its *Cancel* has the focus)."""
         state = self.room.state if self.room else None
-        self._send(action_request(self.view, key, state, self.me) if state else None)
+        request = action_request(self.view, key, state, self.me) if state else None
+        ask = confirmation(key, state, self.me) if request is not None else None
+        if ask is None:
+            self._send(request)
+            return
+        self.asking = key
+        self.confirm_text.configure(text=ask.question)
+        self.confirm_yes.configure(text=ask.yes)
+        self.confirm.grid()
+        self.confirm_no.focus_set()
+
+    def _confirmed(self) -> None:
+        key, self.asking = self.asking, None
+        self.confirm.grid_remove()
+        if key is not None:  # still only if it applies now
+            state = self.room.state if self.room else None
+            self._send(action_request(self.view, key, state, self.me) if state else None)
+
+    def _cancel(self) -> None:
+        if self.asking is not None:
+            self.asking = None
+            self.confirm.grid_remove()
 
     def _again(self, key: str) -> None:
         self._send(again_request(key))
@@ -327,6 +387,12 @@ class RoomFrame(ttk.Frame):
     def _answer(self, accept: bool) -> None:
         state = self.room.state if self.room else None
         self._send(answer_request(offer_bar(self.view, state, self.me) if state else None, accept))
+
+
+def _invoke(button: ttk.Button, _event: tk.Event) -> str:
+    """Enter on a focused button presses it (as space does in Tk)."""
+    button.invoke()
+    return "break"
 
 
 def _row(buttons: list[ttk.Button], visible: list[bool]) -> None:

@@ -7,6 +7,7 @@ roles, action buttons and keys, event texts) and its board widget.
 from __future__ import annotations
 
 import time
+from functools import partial
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -19,13 +20,14 @@ from textual.widgets import Button, Footer, Header, Input, Label, RichLog, Stati
 
 from gridhall import protocol as p
 from gridhall.client.chatdraft import ChatDraft
-from gridhall.client.hostcommands import parse
+from gridhall.client.hostcommands import typed
 from gridhall.client.hosting import is_host, members
 from gridhall.client.messages import Request, RoomEvent
 from gridhall.client.plain import plain
 from gridhall.client.ratings import rating_change
 from gridhall.client.room import RoomCopy
 from gridhall.client.tui.boards import Board, board_for
+from gridhall.client.tui.confirm import ConfirmScreen
 from gridhall.client.tui.hosttools import HostToolsScreen
 from gridhall.client.tui.text import text as plain_text
 from gridhall.client.tui.text import translate_bindings
@@ -39,6 +41,8 @@ from gridhall.client.views.base import (
     again_request,
     answer_request,
     banner,
+    confirmation,
+    in_live_game,
     offer_bar,
     status_line,
     yes_no_request,
@@ -76,6 +80,8 @@ class RoomScreen(Screen[None]):
         self._chat_count = -1
         self._ready = False
         self._draft = ChatDraft()
+        self._asking: ConfirmScreen | None = None
+        """The open question before resigning or leaving, if any."""
         for action in (*self.view.actions, *COMMON_ACTIONS):  # each game's keys
             self._bindings.bind(
                 action.keys, f"act('{action.key}')", action.label, show=action in COMMON_ACTIONS
@@ -193,6 +199,9 @@ class RoomScreen(Screen[None]):
         self._update_offer(state)
         self._update_banner(room)
         self._update_actions(state)
+        if self._asking is not None and not in_live_game(state, self.me):
+            asking, self._asking = self._asking, None
+            asking.dismiss(False)  # the game ended meanwhile: nothing is left to give up
 
     def _tick(self) -> None:
         """The status line, with clocks run on to now (they move between events)."""
@@ -309,19 +318,13 @@ class RoomScreen(Screen[None]):
     @on(Input.Submitted, "#chat-input")
     def _send_chat(self, event: Input.Submitted) -> None:
         room = self.room
-        command = parse(
-            event.value, room.state if room else None, room.known if room else {}, self.me
-        )
-        if command is not None:  # a host command: sent as its request, never as chat
-            if command.error is not None:
-                self.notify(command.error, title=_("Host action not done"), severity="warning")
-                return
-            self.submit(command.request)
+        state, known = (room.state, room.known) if room else (None, {})
+        line = typed(event.value, state, known, self.me, self._draft)
+        if line.error is not None:
+            self.notify(line.error, title=line.title, severity="warning")
+        self.submit(line.request)
+        if line.clear:
             event.input.value = ""
-            return
-        text = self._draft.send(event.value)
-        if text:
-            self.submit(p.Chat(text=text))
 
     @on(Button.Pressed)
     def _button(self, event: Button.Pressed) -> None:
@@ -345,12 +348,26 @@ class RoomScreen(Screen[None]):
             self.submit(answer_request(bar, accept=button_id == "offer-accept"))
 
     def action_act(self, key: str) -> None:
-        """An action's button or key: send its request if it applies now."""
+        """An action's button or key: send its request if it applies now; resigning
+        or leaving a game we play asks first."""
         state = self.room.state if self.room else None
         request = action_request(self.view, key, state, self.me) if state else None
         if request is None:
             self.app.bell()
-        self.submit(request)
+            return
+        ask = confirmation(key, state, self.me)
+        if ask is None:
+            self.submit(request)
+        elif self._asking is None:
+            self._asking = ConfirmScreen(ask)
+            self.app.push_screen(self._asking, partial(self._confirmed, key))
+
+    def _confirmed(self, key: str, yes: bool | None) -> None:
+        """The question's answer: act only if it still applies."""
+        self._asking = None
+        state = self.room.state if self.room else None
+        if yes and state is not None:
+            self.submit(action_request(self.view, key, state, self.me))
 
     def action_again(self, key: str) -> None:
         self.submit(again_request(key))

@@ -175,6 +175,13 @@ class GameView:
             }.get(state.status, "")
         return render.status(self.desc, COMMON, state_map(state), me, self.live_view(room, me, now))
 
+    def board_text(self, room: RoomCopy, me: str | None, now: float) -> str | None:
+        """The line a board shows over itself (waiting to start, a countdown ...)."""
+        state = room.state
+        if state is None:
+            return None
+        return render.board(self.desc, COMMON, state_map(state), me, self.live_view(room, me, now))
+
     def roles(self, state: p.State) -> dict[str, str]:
         """The note next to each player (colour, progress ...); seat numbers if none."""
         return render.roles(self.desc, COMMON, state_map(state))
@@ -286,6 +293,33 @@ def action_request(view: GameView, key: str, state: p.State, me: str | None) -> 
     if action is None or not (action.shown(state, me) and action.enabled(state, me)):
         return None
     return action.request(state)
+
+
+@dataclass(frozen=True)
+class Confirm:
+    """The question to ask before an action that gives up the game we play."""
+
+    question: str
+    yes: str
+    """The confirming button's label (the other one cancels)."""
+
+
+def in_live_game(state: p.State | None, me: str | None) -> bool:
+    """We sit in a game under way (resigning or leaving the room gives it up)."""
+    return state is not None and state.status == "playing" and seated(state, me)
+
+
+def confirmation(key: str, state: p.State | None, me: str | None) -> Confirm | None:
+    """Resigning, or leaving a room, while we sit in a game under way gives that game
+    up, and one key or click must never do it: the question to ask first (the same as
+    the browser's), or None when action ``key`` needs none now."""
+    if not in_live_game(state, me):
+        return None
+    if key == RESIGN.key:
+        return Confirm(_("Resign this game?"), _("Resign"))
+    if key == LEAVE.key:
+        return Confirm(_("Leave the room? You give up this game."), _("Leave room"))
+    return None
 
 
 @dataclass(frozen=True)

@@ -101,6 +101,10 @@ def event_text(
         return _("{by} muted {name}.", by=who, name=name)
     if action == "unmute" and by is None:
         return _("{name} may chat again: the mute ran out.", name=name)
+    if action == "unmute" and by == target and target == me:
+        return _("You host the room now, so you may chat again.")
+    if action == "unmute" and by == target:  # a new host is never muted
+        return _("{name} hosts the room now, so they may chat again.", name=name)
     if action == "unmute":
         return _("{by} unmuted {name}.", by=who, name=name)
     if action == "lock":

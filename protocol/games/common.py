@@ -90,6 +90,7 @@ REASONS = {
     "cleared": N_("board cleared"),
     "mine": N_("a mine"),
     "imported": N_("imported from a file"),
+    "removed": N_("the host removed a player"),
 }
 """How a result's reason reads after "wins by" / "Draw by"."""
 
@@ -120,6 +121,11 @@ COMMON = Game(
         ),
     ),
     results=(
+        Text(
+            N_("No result: {reason}, so nobody wins it."),
+            when=("result.reason=removed",),
+            facts={"reason": REASON},
+        ),
         Text(
             N_("No result: the game was {reason}."),
             when=("result.reason=imported",),

@@ -255,6 +255,9 @@ class Game:
     """The lobby's options summary parts (facts read ``options``), joined by ``, ``."""
     ranking: Text | None = None
     """Lines under a finished game's result, one per entry (a race's standings)."""
+    board: tuple[Text, ...] = ()
+    """The line a board shows over itself (the first that applies; none: a clear board),
+    so every client's board says the same as its status line."""
     gesture: str = ""
     """How to play with a pointer, for players (not spectators)."""
     words: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
@@ -292,6 +295,7 @@ class Game:
             "roles": [t.to_json() for t in self.roles],
             "summary": [t.to_json() for t in self.summary],
             "ranking": self.ranking.to_json() if self.ranking else None,
+            "board": [t.to_json() for t in self.board],
             "gesture": self.gesture,
             "words": {k: dict(v) for k, v in self.words.items()},
             "sides": [list(x) for x in self.sides],

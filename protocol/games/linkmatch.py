@@ -6,7 +6,12 @@ from gridhall.protocol.i18n import N_
 
 from .describe import Action, Choice, Each, Game, Live, Number, Preset, Text, Toggle
 
-STANDING = {"cleared": N_("cleared"), "time": N_("out of time"), "resigned": N_("resigned")}
+STANDING = {
+    "cleared": N_("cleared"),
+    "time": N_("out of time"),
+    "resigned": N_("resigned"),
+    "removed": N_("removed by the host"),
+}
 """How a racer who is out went out (the view's ``standing``), in words."""
 HOW = [
     "first",
@@ -20,6 +25,17 @@ LEFT_W = ["first", ["at", "result.remaining", "result.winner"], "'?"]
 RUNNER_UP = ["first", ["at", "result.ranking", 1]]
 RUNNER_NAME = ["you", RUNNER_UP, N_("the opponent")]
 LEFT_R = ["first", ["at", "result.remaining", RUNNER_UP], "'?"]
+
+STARTING = Text(
+    N_("Starting in {n}…"), when=("view.starts_in",), facts={"n": ["ceil", "view.starts_in"]}
+)
+PRESS_START = Text(N_("Press Start (g) when everyone is in"), when=("waiting", "host"))
+"""To the host (at first the room's creator), who alone may start the race."""
+WAITING_FOR = Text(
+    N_("Waiting for {name} to start the race"),
+    when=("waiting", "!host"),
+    facts={"name": ["name", "host", N_("the room's host")]},
+)
 
 LINKMATCH = Game(
     name="linkmatch",
@@ -74,17 +90,9 @@ LINKMATCH = Game(
     ),
     live=(Live("countdown", "starts_in"), Live("elapsed", "elapsed", when=("in_race",))),
     status=(
-        Text(
-            N_("Starting in {n}…"),
-            when=("view.starts_in",),
-            facts={"n": ["ceil", "view.starts_in"]},
-        ),
-        Text(N_("Press Start (g) when everyone is in"), when=("waiting", "host")),
-        Text(
-            N_("Waiting for {name} to start the race"),
-            when=("waiting", "!host"),
-            facts={"name": ["name", "host", N_("the room's host")]},
-        ),
+        STARTING,
+        PRESS_START,
+        WAITING_FOR,
         Text(
             N_("{n} tile left"),
             plural=N_("{n} tiles left"),
@@ -131,6 +139,15 @@ LINKMATCH = Game(
                 skip_me=True,
             ),
         ),
+    ),
+    board=(
+        PRESS_START,
+        WAITING_FOR,
+        Text(
+            N_("Watching the race: each racer's board is private"),
+            when=("playing", "!?view.rows"),
+        ),
+        STARTING,
     ),
     results=(
         Text(

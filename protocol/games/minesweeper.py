@@ -63,7 +63,7 @@ MINESWEEPER = Game(
             "hint",
             N_("Hint"),
             "h",
-            N_("hint: a safe cell, or the best guess (adds time)"),
+            N_("hint: a safe cell, the best guess, or says it is a coin flip (adds time)"),
             {"type": "move", "move": {"action": "hint"}},
         ),
     ),
@@ -97,8 +97,23 @@ MINESWEEPER = Game(
             facts={"cell": ["cell", "view.hint"]},
         ),
         Text(
+            N_("hint: {cell} or {other} is a coin flip: one is a mine, and nothing can tell which"),
+            when=("$cell", "$other", "view.hint.coin_flip"),
+            facts={"cell": ["cell", "view.hint"], "other": ["cell", "view.hint.other"]},
+        ),
+        Text(
+            N_("hint: {cell} is a coin flip, a mine one time in two: no hidden cell is safer"),
+            when=("$cell", "!$other", "view.hint.coin_flip"),
+            facts={"cell": ["cell", "view.hint"], "other": ["cell", "view.hint.other"]},
+        ),
+        Text(
+            N_("the hint cost {penalty} s"),
+            when=("view.hint.coin_flip", "$penalty"),
+            facts={"penalty": "options.hint_penalty"},
+        ),
+        Text(
             N_("hint: {cell} is the best guess"),
-            when=("$cell", "!view.hint.safe"),
+            when=("$cell", "!view.hint.safe", "!view.hint.coin_flip"),
             facts={"cell": ["cell", "view.hint"]},
         ),
         Text(

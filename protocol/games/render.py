@@ -379,6 +379,13 @@ def status(
     return SEP.join(t for t in (render(ctx, text) for text in game.status) if t)
 
 
+def board(
+    game: Game, common: Game, state: Mapping[str, Any], me: str | None, view: Mapping[str, Any]
+) -> str | None:
+    """The line over the board (``view``: the live view), if any."""
+    return first(context(game, common, state, me, view=view), game.board)
+
+
 def result(game: Game, common: Game, state: Mapping[str, Any], me: str | None) -> str:
     """The game-over headline, worded for the viewer."""
     ctx = context(game, common, state, me)

@@ -30,7 +30,7 @@ from ..core.restoring import Quarantined
 log = logging.getLogger("gridhall.cluster")
 
 IdentityRow = dict[str, Any]
-NODE_KEYS = ("node", "address")
+NODE_KEYS = ("node", "address", "until")
 """What the cluster's lobby adds to a room's listing (not sent to clients)."""
 UNAVAILABLE = (
     "{what}, and this server node cannot reach the rest of the cluster right "

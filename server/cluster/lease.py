@@ -43,6 +43,11 @@ return v
 """
 
 
+def as_text(value: Any) -> str:
+    """A Redis reply (bytes) as text."""
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
 def owner_key(room: str) -> str:
     return f"{PREFIX}room:{room}:owner"
 

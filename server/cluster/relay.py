@@ -12,6 +12,14 @@ lost, Redis restarted) closes the client's connection with 1012, and the client'
 reconnect resumes with ``since``, the existing resync path for anything missed. When
 the room's owner changes (a takeover), the edge closes its relayed clients the same way
 and they resume wherever the room is now.
+
+The edge applies the session's own limits to every frame before it goes on
+(:meth:`Session.admit`: the rate, the codec, bad frames; and no frame larger than
+:data:`RELAY_FRAME`), so what a client may put on Redis is what it may ask of a local
+session. Messages are signed with the cluster secret and bounded in bytes, waiting and
+in Redis (:mod:`.streams`); the owner reads a connection's messages in sequence (a
+gap closes it, 1012) and takes an ``open`` only while it is fresh, so a message
+written by hand on a stream, or an old one written again, speaks for nobody.
 """
 
 from __future__ import annotations
@@ -19,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -26,11 +35,15 @@ from typing import TYPE_CHECKING, Any
 from redis.exceptions import RedisError
 
 from gridhall import protocol as p
-from gridhall.protocol import ProtocolError
+from gridhall.protocol import ErrorCode, ProtocolError
+from gridhall.protocol.i18n import gettext as _
 
 from ..core.session import Session
 from .lease import PREFIX, owner_key
+from .lease import as_text as _text
 from .moving import wait_for_owner
+from .signing import Part
+from .streams import Share, StreamReader, StreamWriter
 
 if TYPE_CHECKING:
     from .service import ClusterService
@@ -39,11 +52,12 @@ log = logging.getLogger("gridhall.cluster.relay")
 
 MOVED_CLOSE = 1012
 MOVED_REASON = "your room moved to another server node; reconnect to resume"
-BLOCK_MS = 100
-"""How long one read of the streams waits for news (a new stream is read from the next
-read on)."""
-MAXLEN = 10_000
-"""Messages a room's stream keeps (trimmed approximately)."""
+BUSY_CLOSE = 1013
+RELAY_FRAME = 4096
+"""The largest client frame relayed to another node (bytes): twice the largest valid
+message a room takes (a 500-character chat line is at most 2,000 bytes of UTF-8)."""
+OPEN_WINDOW_MS = 120_000
+"""How old an ``open`` may be when the owner reads it (an older one is a replay)."""
 PLAYER_TTL_MS = 24 * 3600 * 1000
 MAX_HELD = 64
 """Frames a relayed client may send while its room is being taken over (held, then
@@ -64,10 +78,6 @@ def player_key(pid: str) -> str:
     return f"{PREFIX}player:{pid}"
 
 
-def _text(value: Any) -> str:
-    return value.decode() if isinstance(value, bytes) else str(value)
-
-
 @dataclass
 class Proxy:
     """At the edge: one client whose session runs on the room's owner."""
@@ -81,6 +91,13 @@ class Proxy:
     expected: int = 0
     """The next ``s`` from the owner."""
     sent: int = 0
+    share: Share = field(default_factory=Share)
+    """What this client has waiting for Redis."""
+
+
+def busy_reason() -> str:
+    """Why a relayed client is closed when its messages pile up (Redis too slow)."""
+    return _("this server node could not pass your messages on in time; reconnect to resume")
 
 
 @dataclass(eq=False)
@@ -95,6 +112,10 @@ class RemoteLink:
     conn: str
     closed: bool = False
     sent: int = 0
+    received: int = 1
+    """The next ``s`` from the edge (its ``open`` was 0)."""
+    share: Share = field(default_factory=Share)
+    """What this session has waiting for Redis."""
     session: Session | None = field(default=None, repr=False)
 
     def send_frame(self, frame: bytes) -> None:
@@ -119,11 +140,16 @@ class Relay:
         """Edge: relayed clients, by their local session."""
         self.remote: dict[tuple[str, str], RemoteLink] = {}
         """Owner: (room, player) -> the link of the session run here for it."""
-        self._read_from: dict[str, str] = {}
-        self._outbox: list[tuple[str, dict[str, Any]]] = []
-        self._wrote = asyncio.Event()
+        self.writer = StreamWriter(
+            self.redis, service.signer, service.server.config.send_queue_bytes, self._lost_all
+        )
+        self.reader = StreamReader(
+            self.redis, service.signer, self.node, self._wanted, self._handle
+        )
         self._tasks: list[asyncio.Task[None]] = []
         self._conns = 0
+        self._nonce = secrets.token_hex(4)
+        """Names this process's connections (a restarted node never repeats one)."""
         self.moving: dict[Session, list[bytes]] = {}
         """Edge: relayed clients whose room is being taken over, with what they sent
         meanwhile (:meth:`_follow`)."""
@@ -131,7 +157,7 @@ class Relay:
 
     def start(self) -> None:
         loop = asyncio.get_running_loop()
-        self._tasks = [loop.create_task(self._read()), loop.create_task(self._write())]
+        self._tasks = [loop.create_task(self.reader.run()), loop.create_task(self.writer.run())]
 
     async def close(self) -> None:
         for task in [*self._tasks, *self._following]:
@@ -146,14 +172,17 @@ class Relay:
         (forwarded to the room's owner, or a hello handled and relayed)."""
         proxy = self.proxies.get(session)
         if proxy is not None:
-            self._send_in(proxy, {"k": "frame", "d": frame})
+            data = self._passes(session, frame)
+            if data is not None:
+                await self._forward(session, proxy, data)
             return True
         held = self.moving.get(session)
         if held is not None:  # its room is being taken over: held until it lands
-            if len(held) >= MAX_HELD:
+            data = self._passes(session, frame)
+            if data is not None and len(held) >= MAX_HELD:
                 session.link.close(MOVED_CLOSE, MOVED_REASON)
-            else:
-                held.append(frame if isinstance(frame, bytes) else frame.encode())
+            elif data is not None:
+                held.append(data)
             return True
         if (
             not isinstance(frame, bytes)
@@ -188,12 +217,50 @@ class Relay:
                     or session.identity.room is not None
                 ):
                     return False
+                if self._passes(session, frame) is None:
+                    return True
                 await self._open(session, code, _text(owner), None)
             except (RedisError, OSError):
                 return False  # the hub answers (cluster-unavailable)
             self._send_in(self.proxies[session], {"k": "frame", "d": frame})
             return True
         return False
+
+    def _passes(self, session: Session, frame: bytes | str) -> bytes | None:
+        """A frame to relay if it is within the session's limits, applied here by the
+        session's own code (the client is told if not), and small enough; else None."""
+        msg = session.admit(frame, time.time(), hold_sync=False)
+        if msg is None or not isinstance(frame, bytes):  # (the codec takes bytes only)
+            return None
+        if len(frame) > RELAY_FRAME:
+            session.refused(
+                ProtocolError(
+                    ErrorCode.BAD_MESSAGE,
+                    _(
+                        "This message is larger than {limit} bytes, the most a message to a "
+                        "room on another server node may be; it was not handled.",
+                        limit=RELAY_FRAME,
+                    ),
+                    getattr(msg, "id", None),
+                )
+            )
+            return None
+        return frame
+
+    async def _forward(self, session: Session, proxy: Proxy, frame: bytes) -> None:
+        """Send a client's frame on to its room's owner; while too much of this
+        client's waits for Redis, first wait (its socket is not read meanwhile)."""
+        if self.writer.full(proxy.share):
+            await self.writer.room(proxy.share)
+            if session.link.closed:
+                return
+            held = self.moving.get(session)
+            if held is not None:  # its room moved meanwhile
+                held.append(frame)
+                return
+            if self.proxies.get(session) is not proxy:
+                return
+        self._send_in(proxy, {"k": "frame", "d": frame})
 
     async def _resume_elsewhere(self, session: Session, pid: str, since: Any) -> None:
         """A player said hello here whose room is on another node: relay to it. A room
@@ -217,34 +284,12 @@ class Relay:
         except (RedisError, OSError):
             return
 
-    async def watch(self, key: str) -> None:
-        """Read ``key`` from its current end on (a room this node now owns, or one it
-        now relays for): nothing an earlier owner was sent is ever replayed here."""
-        if key in self._read_from:
-            return
-        last = await self.redis.xrevrange(key, count=1)
-        self._read_from[key] = _text(last[0][0]) if last else "0-0"
-
-    async def position(self, key: str) -> str:
-        """Where ``key`` ends now (read from there on with :meth:`watch_from`)."""
-        last = await self.redis.xrevrange(key, count=1)
-        return _text(last[0][0]) if last else "0-0"
-
-    def watch_from(self, key: str, start: str) -> None:
-        """Read ``key`` after ``start``: a room taken over is read from the moment its
-        lease was taken, so a player's ``open`` sent as soon as the lease showed the
-        new owner is read once the room is replayed, never skipped."""
-        self._read_from.setdefault(key, start)
-
-    def watch_new(self, key: str) -> None:
-        """Read ``key`` from its start: a new room's stream (none before it)."""
-        self._read_from[key] = "0-0"
-
     async def _open(self, session: Session, room: str, owner: str, since: int | None) -> None:
         assert session.identity is not None
-        await self.watch(out_key(room))
+        await self.reader.watch(out_key(room))
         self._conns += 1
-        proxy = Proxy(session, session.identity.id, room, owner, f"{self.node}:{self._conns}")
+        conn = f"{self.node}:{self._nonce}:{self._conns}"
+        proxy = Proxy(session, session.identity.id, room, owner, conn)
         self.proxies[session] = proxy
         self._send_in(
             proxy,
@@ -253,13 +298,14 @@ class Relay:
                 "a": session.link.peer,
                 "since": -1 if since is None else since,
                 "deltas": int(session.identity.deltas),
+                "t": int(time.time() * 1000),
             },
         )
 
-    def _send_in(self, proxy: Proxy, fields: dict[str, Any]) -> None:
+    def _send_in(self, proxy: Proxy, fields: dict[str, Part]) -> None:
         fields.update(p=proxy.pid, n=self.node, i=proxy.conn, s=proxy.sent)
         proxy.sent += 1
-        self._queue(in_key(proxy.room), fields)
+        self.writer.add(in_key(proxy.room), fields, proxy.share)
 
     def gone(self, session: Session) -> None:
         """A relayed client's connection ended: the owner's session for it ends too."""
@@ -312,8 +358,6 @@ class Relay:
 
     def _deliver(self, fields: dict[bytes, Any]) -> None:
         pid = _text(fields.get(b"p", b""))
-        if _text(fields.get(b"n", b"")) != self.node:
-            return
         conn = _text(fields.get(b"i", b""))
         for session, proxy in list(self.proxies.items()):
             if proxy.conn != conn:
@@ -336,18 +380,29 @@ class Relay:
             return
 
     # -- the owner --------------------------------------------------------------
-    def out(self, link: RemoteLink, fields: dict[str, Any]) -> None:
+    def out(self, link: RemoteLink, fields: dict[str, Part]) -> None:
+        """A message for a relayed client; a frame while too much of its waits for
+        Redis closes it instead (1013: it reconnects and resyncs)."""
+        if fields["k"] == "frame" and self.writer.full(link.share):
+            log.warning("relay: %s's messages are not leaving fast enough; closing it", link.pid)
+            link.close(BUSY_CLOSE, busy_reason())
+            asyncio.get_running_loop().call_soon(self._end, link, time.time())
+            return
         fields.update(p=link.pid, n=link.edge, i=link.conn, s=link.sent)
         link.sent += 1
-        self._queue(out_key(link.room), fields)
+        self.writer.add(out_key(link.room), fields, link.share)
 
     def _arrived(self, room: str, fields: dict[bytes, Any]) -> None:
         kind = _text(fields.get(b"k", b""))
         pid = _text(fields.get(b"p", b""))
         conn = _text(fields.get(b"i", b""))
+        seq = int(fields.get(b"s", -1))
         now = time.time()
         link = self.remote.get((room, pid))
         if kind == "open":
+            if seq != 0 or abs(now * 1000 - int(fields.get(b"t", 0))) > OPEN_WINDOW_MS:
+                log.warning("relay: an out-of-date open for %s in %s; ignored", pid, room)
+                return  # (written again: a fresh open is read within moments)
             if link is not None and link.session is not None:
                 self._end(link, now)
             self._attach(
@@ -360,9 +415,16 @@ class Relay:
                 bool(int(fields.get(b"deltas", 0))),
                 now,
             )
-        elif link is None or link.session is None or link.conn != conn:
-            return  # an older connection's (the player reconnected since)
-        elif kind == "frame":
+            return
+        if link is None or link.session is None or link.conn != conn or seq < link.received:
+            return  # an older connection's (the player reconnected since), or written again
+        if seq > link.received:
+            log.warning("relay: lost messages from %s (got %d, wanted %d)", pid, seq, link.received)
+            link.close(MOVED_CLOSE, MOVED_REASON)  # it reconnects and resyncs
+            self._end(link, now)
+            return
+        link.received += 1
+        if kind == "frame":
             link.session.receive(bytes(fields.get(b"d", b"")), now)
             if link.closed:
                 self._end(link, now)
@@ -404,27 +466,6 @@ class Relay:
             session.closed(now)
 
     # -- streams ------------------------------------------------------------------
-    def _queue(self, key: str, fields: dict[str, Any]) -> None:
-        self._outbox.append((key, fields))
-        self._wrote.set()
-
-    async def _write(self) -> None:
-        """One writer: messages reach Redis in the order they were made."""
-        while True:
-            await self._wrote.wait()
-            self._wrote.clear()
-            batch, self._outbox = self._outbox, []
-            if not batch:
-                continue
-            pipe = self.redis.pipeline(transaction=False)
-            for key, fields in batch:
-                pipe.xadd(key, fields, maxlen=MAXLEN, approximate=True)
-            try:
-                await pipe.execute()
-            except (RedisError, OSError) as exc:
-                log.warning("relay: Redis refused %d messages (%s)", len(batch), exc)
-                self._lost_all()
-
     def _lost_all(self) -> None:
         """Redis lost messages: every relayed client resyncs by reconnecting."""
         for session in list(self.proxies):
@@ -434,38 +475,15 @@ class Relay:
             link.closed = True
             self._end(link, now)
 
-    async def _read(self) -> None:
-        while True:
-            streams = self._streams()
-            if not streams:
-                await asyncio.sleep(BLOCK_MS / 1000)  # nothing to read yet
-                continue
-            try:
-                answer = await self.redis.xread(streams, block=BLOCK_MS, count=500)
-            except (RedisError, OSError):
-                await asyncio.sleep(BLOCK_MS / 1000)
-                continue
-            for key, messages in answer or []:
-                name = _text(key)
-                for msg_id, fields in messages:
-                    self._read_from[name] = _text(msg_id)
-                    try:
-                        self._handle(name, fields)
-                    except Exception:
-                        log.exception("relay: a message on %s failed", name)
-
-    def _streams(self) -> dict[str, str]:
+    def _wanted(self) -> set[str]:
+        """The streams this node reads: its rooms' input, its relayed clients' output."""
         wanted = {in_key(r) for r in self.service.store.epochs}
-        wanted |= {out_key(r) for r in self.proxied_rooms()}
-        for key in list(self._read_from):
-            if key not in wanted:
-                del self._read_from[key]
-        return dict(self._read_from)
+        return wanted | {out_key(r) for r in self.proxied_rooms()}
 
     def _handle(self, key: str, fields: dict[bytes, Any]) -> None:
-        room = key.removeprefix(PREFIX + "room:").rsplit(":", 1)[0]
+        """One signed message meant for this node (:class:`StreamReader` checked)."""
         if key.endswith(":in"):
-            self._arrived(room, fields)
+            self._arrived(key.removeprefix(PREFIX + "room:").rsplit(":", 1)[0], fields)
         else:
             self._deliver(fields)
 

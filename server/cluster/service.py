@@ -30,11 +30,13 @@ from redis.exceptions import RedisError
 from ..io.connection import Connection
 from . import shared_rate
 from .cluster_hub import ClusterHub
-from .lease import Leases, owner_key
-from .node import ADDR_TTL_MS, Registry, addr_key, held_key, node_key
+from .lease import RELEASE, Leases, epoch_key, owner_key
+from .lease import as_text as _text
+from .node import Registry, addr_key, held_key, node_key
 from .pg_bans import sync_bans
 from .pg_store import PgStore
-from .relay import PLAYER_TTL_MS, Relay, _text, in_key, out_key, player_key
+from .relay import PLAYER_TTL_MS, Relay, in_key, out_key, player_key
+from .signing import Signer
 
 if TYPE_CHECKING:
     from ..io.app import GameServer
@@ -43,6 +45,19 @@ log = logging.getLogger("gridhall.cluster")
 
 MOVED_CLOSE = 1012
 MOVED_REASON = "this room moved to another server node; reconnect to find it"
+ADDR_LEASES = 10
+"""An address's counts expire this many leases after a node last wrote them: each beat
+rewrites those of the addresses a node still has, and the last connection's end
+deletes its count at once, so a count is never left for long (a node that died)."""
+LEFT = """
+if redis.call('HINCRBY', KEYS[1], ARGV[1], -1) <= 0 then redis.call('HDEL', KEYS[1], ARGV[1]) end
+"""
+"""One connection from an address ended on node ARGV[1]: its count goes down, and at
+nothing it goes (a hash with no fields is no key: nothing is left of the address)."""
+
+
+class NoSecret(ValueError):
+    """A cluster node was started without the cluster secret (docs/cluster.md)."""
 
 
 class ClusterService:
@@ -52,6 +67,9 @@ class ClusterService:
         config = server.config
         assert config.cluster and isinstance(server.store, PgStore)
         assert isinstance(server.hub, ClusterHub)
+        if not config.cluster_secret:
+            raise NoSecret("a cluster node needs the cluster's secret (cluster_secret)")
+        self.signer = Signer(config.cluster_secret)
         self.server = server
         self.store: PgStore = server.store
         self.hub: ClusterHub = server.hub
@@ -71,7 +89,8 @@ class ClusterService:
                 config.cluster, socket_timeout=timeout, socket_connect_timeout=timeout
             ),
         )
-        self.registry = Registry(self.redis, self.node, address, self.lease_ms)
+        self.registry = Registry(self.redis, self.node, address, self.lease_ms, self.signer)
+        self.addr_ttl_ms = ADDR_LEASES * self.lease_ms
         self.address = address
         self.available = False
         """Redis answered the last beat (else cross-node work is refused)."""
@@ -145,26 +164,25 @@ class ClusterService:
         if not self.available:
             return True
         try:
-            counts = {
-                _text(n): int(c) for n, c in (await self.redis.hgetall(addr_key(peer))).items()
-            }
-            others = sorted(n for n, c in counts.items() if n != self.node and c > 0)
-            alive = [True] * len(others)
-            if others:
-                pipe = self.redis.pipeline(transaction=False)
-                for node in others:
-                    pipe.exists(node_key(node))
-                alive = [bool(x) for x in await pipe.execute()]
-            total = self.server.per_ip[peer] + sum(counts[n] for n, up in zip(others, alive) if up)
+            counts = self._others(await self.redis.hgetall(addr_key(peer)))
+            live = await self.registry.live(list(counts))
+            total = self.server.per_ip[peer] + sum(counts[n] for n in live)
             if total >= self.server.config.max_connections_per_ip:
                 return False
             pipe = self.redis.pipeline(transaction=False)
             pipe.hincrby(addr_key(peer), self.node, 1)
-            pipe.pexpire(addr_key(peer), ADDR_TTL_MS)
+            pipe.pexpire(addr_key(peer), self.addr_ttl_ms)
             await pipe.execute()
+            self._published.add(peer)  # (the next beat rewrites it, or deletes it)
         except (RedisError, OSError, ValueError):
             return True
         return True
+
+    def _others(self, counts: dict[bytes, bytes]) -> dict[str, int]:
+        """Other nodes' counts in one per-address hash (of which only live nodes' count:
+        a dead node's, or a name no node signed for, count for nothing)."""
+        found = {_text(n): int(c) for n, c in counts.items()}
+        return {n: c for n, c in found.items() if n != self.node and c > 0}
 
     def held_elsewhere(self, address: str) -> int:
         """Open rooms created from ``address`` that other live nodes hold (0 without
@@ -172,16 +190,8 @@ class ClusterService:
         if not self.available or not address:
             return 0
         try:
-            counts = {
-                _text(n): int(c) for n, c in self.leases.now.hgetall(held_key(address)).items()
-            }
-            others = sorted(n for n, c in counts.items() if n != self.node and c > 0)
-            if not others:
-                return 0
-            pipe = self.leases.now.pipeline(transaction=False)
-            for node in others:
-                pipe.exists(node_key(node))
-            return sum(counts[n] for n, up in zip(others, pipe.execute()) if up)
+            counts = self._others(self.leases.now.hgetall(held_key(address)))
+            return sum(counts[n] for n in self.registry.live_now(self.leases.now, list(counts)))
         except (RedisError, OSError, ValueError):
             return 0
 
@@ -213,19 +223,21 @@ class ClusterService:
         return held
 
     def left(self, peer: str) -> None:
-        """A connection from ``peer`` ended (the next beat rewrites the counts anyway)."""
+        """A connection from ``peer`` ended: its count goes down, and with the last one
+        it goes (the next beat rewrites the counts anyway)."""
         if self.available:
-            self._spawn(self.redis.hincrby(addr_key(peer), self.node, -1))
+            self._spawn(self.redis.eval(LEFT, 1, addr_key(peer), self.node))
 
     # -- the store's news ---------------------------------------------------------
     def _created(self, room: str, epoch: int) -> None:
         try:
             if self.available and self.leases.hold_now(room, epoch):
-                self.relay.watch_new(in_key(room))
+                self.relay.reader.watch_new(in_key(room))
                 made = self.hub.lobby.rooms.get(room)
                 if made is not None and made.address:  # counted over the cluster at once
                     self.leases.now.hincrby(held_key(made.address), self.node, 1)
-                    self.leases.now.pexpire(held_key(made.address), ADDR_TTL_MS)
+                    self.leases.now.pexpire(held_key(made.address), self.addr_ttl_ms)
+                    self._held.add(made.address)  # (the next beat rewrites or deletes it)
                 return
         except (RedisError, OSError) as exc:
             log.warning("room %s: no lease yet (%s); retried on the next beat", room, exc)
@@ -238,26 +250,33 @@ class ClusterService:
         finds its room through it (:meth:`Relay._resume_elsewhere`)."""
         lobby = self.hub.lobby.rooms
         changed: dict[str, str] = {}
+        left: list[tuple[str, str]] = []
         for code in rooms:
             room = lobby.get(code)
             members = frozenset(m.id for m in room.members if not m.bot) if room else None
             if members is not None and members != self._members.get(code):
+                left += [(pid, code) for pid in self._members.get(code, frozenset()) - members]
                 self._members[code] = members
                 changed.update((pid, code) for pid in members)
             elif members is None:
                 self._members.pop(code, None)
-        if changed and self.available:
+        if (changed or left) and self.available:
             try:
                 pipe = self.leases.now.pipeline(transaction=False)
                 for pid, code in changed.items():
                     pipe.set(player_key(pid), code, px=PLAYER_TTL_MS)
+                for pid, code in left:  # (unless it names another room by now)
+                    pipe.eval(RELEASE, 1, player_key(pid), code)
                 pipe.execute()
             except (RedisError, OSError) as exc:
                 log.warning("cluster: could not say where players are (%s)", exc)
 
     def _dropped(self, room: str) -> None:
+        """A room closed: every key it made in Redis goes (its lease, epoch, listing,
+        streams, and where its last members were)."""
         self._unleased.discard(room)
-        self._spawn(self._release(room))
+        members = self._members.pop(room, frozenset())
+        self._spawn(self._release(room, members))
 
     def _lost(self, room: str) -> None:
         """Another node owns ``room`` now: stop serving it at once, and close its
@@ -273,12 +292,15 @@ class ClusterService:
             else:
                 link.close(MOVED_CLOSE, MOVED_REASON)
 
-    async def _release(self, room: str) -> None:
+    async def _release(self, room: str, members: frozenset[str] = frozenset()) -> None:
         with contextlib.suppress(RedisError, OSError):
             await self.leases.release(room)
             await self.registry.unlist([room])
             self._listed.discard(room)
-            await self.redis.delete(in_key(room), out_key(room))
+            await self.redis.delete(in_key(room), out_key(room), epoch_key(room))
+            self.relay.writer.forget(in_key(room), out_key(room))
+            for pid in members:
+                await self.redis.eval(RELEASE, 1, player_key(pid), room)
 
     def _spawn(self, work: Any) -> None:
         task = asyncio.get_running_loop().create_task(work)
@@ -310,7 +332,7 @@ class ClusterService:
         for room in sorted(self._unleased):
             epoch = self.store.epochs.get(room)
             if epoch is not None:
-                self.relay.watch_new(in_key(room))
+                self.relay.reader.watch_new(in_key(room))
                 await self.leases.hold(room, epoch)
             self._unleased.discard(room)
         owned = [r for r in self.store.epochs if r not in self._unleased]
@@ -338,13 +360,13 @@ class ClusterService:
         pipe = self.redis.pipeline(transaction=False)
         for peer, count in per_ip.items():
             pipe.hset(addr_key(peer), self.node, count)
-            pipe.pexpire(addr_key(peer), ADDR_TTL_MS)
+            pipe.pexpire(addr_key(peer), self.addr_ttl_ms)
         for peer in self._published - set(per_ip):
             pipe.hdel(addr_key(peer), self.node)
         held = self._held_rooms()  # and the rooms each address holds here
         for peer, count in held.items():
             pipe.hset(held_key(peer), self.node, count)
-            pipe.pexpire(held_key(peer), ADDR_TTL_MS)
+            pipe.pexpire(held_key(peer), self.addr_ttl_ms)
         for peer in self._held - set(held):
             pipe.hdel(held_key(peer), self.node)
         await pipe.execute()
@@ -357,7 +379,7 @@ class ClusterService:
             listed.own = self.address
             listed.peers = tuple(a for n, a in sorted(self.nodes.items()) if n != self.node)
         self.elsewhere = [
-            listing
+            {**listing, "address": self.nodes[listing["node"]]}  # (its node's, signed)
             for code, listing in (await self.registry.listings()).items()
             if listing.get("node") != self.node
             and code not in rooms
@@ -393,7 +415,7 @@ class ClusterService:
 
     async def take_over(self, room: str, previous: tuple[str, int]) -> bool:
         """Own ``room`` (whose owner ``previous`` is dead) and replay it here."""
-        start = await self.relay.position(in_key(room))
+        start = await self.relay.reader.position(in_key(room))
         epoch = await self.leases.take(room)
         if epoch is None:
             return False
@@ -404,7 +426,7 @@ class ClusterService:
             await self.leases.release(room)
             return False
         await self.leases.raise_epoch(room, claimed)
-        self.relay.watch_from(in_key(room), start)  # (no await before the adoption)
+        self.relay.reader.watch_from(in_key(room), start)  # (no await before the adoption)
         now = time.time()
         down_since = self.store.alive_at(previous[0]) or now
         online = list(self.server.sessions)

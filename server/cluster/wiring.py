@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..core.cluster_settings import redacted
 from ..core.config import ServerConfig
 from ..core.hub import Hub
 from ..io.netinfo import lan_addresses
@@ -17,6 +18,11 @@ if TYPE_CHECKING:
     from .service import ClusterService
 
 WILDCARDS = ("", "0.0.0.0", "::")
+
+
+class ClusterUnreachable(RuntimeError):
+    """A node cannot start: Redis or PostgreSQL refused it or did not answer (the
+    message names which, at which URL without its password, and why)."""
 
 
 def hub_for(config: ServerConfig, store: RoomStore) -> Hub:
@@ -49,8 +55,15 @@ async def start_node(server: GameServer) -> ClusterService | None:
     """Join the cluster (``--cluster``) once the server listens; None without one."""
     if not server.config.cluster:
         return None
+    from redis.exceptions import RedisError
+
     from .service import ClusterService
 
     service = ClusterService(server, node_address(server.config, server.port))
-    await service.start()
+    try:
+        await service.start()
+    except (RedisError, OSError) as exc:
+        raise ClusterUnreachable(
+            f"cannot use Redis at {redacted(server.config.cluster)}: {exc}"
+        ) from None
     return service

@@ -4,10 +4,16 @@ that knows the admin token.
 The token is made at start (``secrets.token_urlsafe(24)``, or fixed with
 ``--admin-token``) and printed once as the fragment of the admin link, so it never
 travels in a request line, a log or a Referer. Only loopback peers are allowed
-unless ``--admin-from CIDR`` names more networks. A wrong token costs the address:
-after a few in a row each further attempt waits longer (exponential backoff, see
-:class:`~gridhall.server.core.fairness.Backoff`), so guessing 32 random bytes stays
-hopeless. All pure: the time comes in as ``now``.
+unless ``--admin-from CIDR`` names more networks.
+
+A token is compared first, in constant time, and the right one is taken at once
+whatever came before it: wrong ones must never lock the operator out, and any
+process on this machine shares the operator's address. Wrong ones are slowed down
+instead: after a few in a row from an address (an IPv6 /64) the answer to each
+further one waits longer (exponential backoff, see
+:class:`~gridhall.server.core.fairness.Backoff`), and so it does after many from
+anywhere, so guessing 192 random bits stays hopeless. All pure: the time comes in
+as ``now``.
 """
 
 from __future__ import annotations
@@ -17,14 +23,21 @@ import ipaddress
 import secrets
 from collections.abc import Iterable
 
-from .fairness import Backoff
+from .fairness import Backoff, address_key
 
 FREE_FAILURES = 5
-"""Wrong tokens in a row an address may send before it has to wait."""
+"""Wrong tokens in a row an address may send before their answers are held back."""
 FAILURE_WAIT = 1.0
-FAILURE_WAIT_CAP = 300.0
+FAILURE_WAIT_CAP = 60.0
 FAILURES_FORGOTTEN = 3600.0
 """Seconds without a wrong token after which an address starts afresh."""
+FREE_FAILURES_IN_ALL = 20
+"""Wrong tokens in a row from all addresses together before every answer to one is
+held back (an attacker with many addresses)."""
+FAILURE_WAIT_IN_ALL = 0.25
+FAILURE_WAIT_IN_ALL_CAP = 30.0
+FAILURES_IN_ALL_FORGOTTEN = 600.0
+ALL = "*"
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
@@ -56,6 +69,12 @@ class AdminAccess:
         self.token = token or new_token()
         self.networks: tuple[Network, ...] = tuple(network(n) for n in networks)
         self.failures = Backoff(FREE_FAILURES, FAILURE_WAIT, FAILURE_WAIT_CAP, FAILURES_FORGOTTEN)
+        self.all_failures = Backoff(
+            FREE_FAILURES_IN_ALL,
+            FAILURE_WAIT_IN_ALL,
+            FAILURE_WAIT_IN_ALL_CAP,
+            FAILURES_IN_ALL_FORGOTTEN,
+        )
 
     def peer_allowed(self, address: str) -> bool:
         """A loopback peer, or one inside an ``--admin-from`` network."""
@@ -70,15 +89,16 @@ class AdminAccess:
         """The admin token, compared in constant time."""
         return hmac.compare_digest(token.encode(), self.token.encode())
 
-    def wait(self, address: str, now: float) -> float:
-        """Seconds ``address`` must wait before its next try (0.0: now)."""
-        return self.failures.wait(address, now)
-
-    def attempt(self, address: str, token: str, now: float) -> bool:
-        """Check ``token`` from ``address`` (call only once :meth:`wait` is 0): a wrong
-        one counts toward the address's backoff, a right one clears it."""
+    def check(self, address: str, token: str, now: float) -> float | None:
+        """None if ``token`` is the admin token (the address's wrong ones are forgiven);
+        else the wrong one is counted, and the result is how many seconds its answer
+        is held back (0.0: none): what the wrong ones before it still cost, per address
+        and over all addresses (so the first few in a row are answered at once)."""
+        key = address_key(address)
         if self.token_ok(token):
-            self.failures.succeeded(address)
-            return True
-        self.failures.failed(address, now)
-        return False
+            self.failures.succeeded(key)
+            return None
+        held = max(self.failures.wait(key, now), self.all_failures.wait(ALL, now))
+        self.failures.failed(key, now)
+        self.all_failures.failed(ALL, now)
+        return held

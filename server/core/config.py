@@ -127,8 +127,12 @@ class ServerConfig:
     max_handshakes: int = 256
     max_handshakes_per_address: int = 16
     """Sockets before the handshake is read, in total and from one address: past the
-    address's bound the newcomer is cut, past the total the oldest one (see
-    ``server/io/handshake.py``). The total is lowered to fit the open-files limit."""
+    address's bound the newcomer is cut, past the total the oldest one that has waited
+    ``handshake_grace`` (see ``server/io/handshake.py``). The total is lowered to fit the
+    open-files limit, and never goes past what that limit leaves beside connections."""
+    handshake_grace: float = 1.0
+    """Seconds a socket before its handshake is never cut to make room for another: an
+    honest client's request arrives within it even when a crowd arrives at once."""
     max_request_head: int = 32 * 2**10
     """Bytes a socket may send before its HTTP request head is complete."""
     hello_timeout: float = 5.0
@@ -136,7 +140,12 @@ class ServerConfig:
     max_unwelcomed: int = 64
     max_unwelcomed_per_address: int = 8
     """Connections that have not said ``hello`` yet, in total and from one address:
-    past the address's bound the newcomer is closed (1013), past the total the oldest."""
+    past the address's bound the newcomer is closed (1013), past the total the oldest
+    idle one (see ``unwelcomed_idle``; none idle: the newcomer is let in)."""
+    unwelcomed_idle: float = 2.0
+    """Seconds a connection must have sent nothing at all before it may be closed to
+    make room for a newcomer: one whose ``hello`` has arrived (read or not) never is
+    (``server/core/gate.py``)."""
     listen_backlog: int = 1024
     """Connections the kernel queues for the server to accept (asyncio's 100 is filled by
     a burst of attackers' connects; new players' SYNs then wait for retries). asyncio
@@ -147,6 +156,10 @@ class ServerConfig:
     allow_origins: tuple[str, ...] = ()
     """Web origins (``http://host:port``) allowed to open a WebSocket besides the
     server's own pages (see ``server/core/origin.py``)."""
+    server_names: tuple[str, ...] = ()
+    """DNS names this server is reached by besides its addresses, ``localhost`` and this
+    machine's own and mDNS names (``--server-name``): a request naming any other host
+    gets HTTP 421 (``server/core/origin.py``, DNS rebinding)."""
     peers: tuple[str, ...] = ()
     """Other nodes' addresses (``ws://host:port/``, ``--peer``): sent to clients in
     ``welcome.nodes`` so they can fail over (``server/core/cluster_nodes.py``)."""
@@ -161,10 +174,15 @@ class ServerConfig:
     """External Gomoku engines, (name, command words) each: probed at start, and
     those that answer are offered as the computer levels ``engine:NAME``
     (``server/io/engines.py``)."""
-    cluster: str | None = None
+    cluster: str | None = field(default=None, repr=False)
     """Redis URL (``redis://HOST:PORT/DB``): run as one node of a cluster sharing
-    rooms (``docs/cluster.md``); needs ``store``."""
-    store: str | None = None
+    rooms (``docs/cluster.md``); needs ``store``. (Not in the repr, nor ``store``: they
+    may hold passwords.)"""
+    cluster_secret: str | None = field(default=None, repr=False)
+    """The secret every node of a cluster shares: what a node writes to Redis for the
+    others is signed with it, and what is not is ignored (``server/cluster/signing.py``;
+    a cluster node does not start without one)."""
+    store: str | None = field(default=None, repr=False)
     """PostgreSQL URL: live rooms, journals and identities go there (SQLite keeps history)."""
     node_address: str | None = None
     """The ws:// URL this node advertises to clients (None: built from host and port)."""

@@ -2,7 +2,8 @@
 
 Per-connection limits (``server/core/limits.py``) stop one socket from flooding;
 these stop one address (many sockets) from crowding out everyone else: a cap
-on the rooms it holds, and backoff on password guesses per address. Guesses at
+on the rooms it holds, and backoff on password guesses per address (an IPv6
+address counts by its /64: :func:`address_key`). Guesses at
 one room from many addresses also back off, but only for addresses that have
 themselves guessed wrong there: the friend who knows the password is never
 locked out by strangers guessing (the hashing they can cause is bounded by the
@@ -12,15 +13,51 @@ All pure: time comes in as ``now``.
 
 from __future__ import annotations
 
+import ipaddress
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
+from typing import TypeVar
 
 from .limits import TokenBucket
 
-PRUNE_AT = 4096
-"""Entries kept before forgotten ones are swept out (bounds the memory)."""
+MAX_KEYS = 65_536
+"""Entries a table holds at most: past it the one that failed (or acted) longest ago
+goes, forgotten or not, so memory stays bounded whatever an attacker's addresses."""
 
 
-@dataclass
+@lru_cache(maxsize=4096)
+def address_key(address: str) -> str:
+    """The key an address is counted under: an IPv6 address by its /64 (one LAN, or one
+    customer of a provider, holds 2**64 of them, so counting single ones would give an
+    attacker as many fresh starts as it likes), an IPv4-mapped one as IPv4, anything
+    else (IPv4, a name) as it is."""
+    try:
+        found = ipaddress.ip_address(address.split("%", 1)[0])
+    except ValueError:
+        return address
+    if isinstance(found, ipaddress.IPv6Address):
+        if found.ipv4_mapped is not None:
+            return str(found.ipv4_mapped)
+        return str(ipaddress.IPv6Network((found, 64), strict=False))
+    return address
+
+
+V = TypeVar("V")
+
+
+def sweep(table: OrderedDict[str, V], max_keys: int, stale: Callable[[V], bool]) -> None:
+    """Drop entries from the front of ``table`` (least recently touched first) while they
+    are ``stale`` or there are more than ``max_keys``: O(1) amortized per insertion."""
+    while table:
+        key, value = next(iter(table.items()))
+        if len(table) <= max_keys and not stale(value):
+            return
+        del table[key]
+
+
+@dataclass(slots=True)
 class _Strikes:
     failures: int
     last: float
@@ -31,14 +68,21 @@ class Backoff:
 
     The first ``free`` failures in a row cost nothing; after that each attempt
     must wait ``base * 2**(failures - free)`` seconds (at most ``cap``) from
-    the last failure. A success, or ``forget`` quiet seconds, clears the key."""
+    the last failure. A success, or ``forget`` quiet seconds, clears the key.
 
-    def __init__(self, free: int, base: float, cap: float, forget: float) -> None:
+    Keys are kept in the order they last failed, so the forgotten ones are always
+    at the front: each failure sweeps the front and costs O(1) amortized however
+    many keys are live, and past ``max_keys`` the longest quiet one is dropped."""
+
+    def __init__(
+        self, free: int, base: float, cap: float, forget: float, max_keys: int = MAX_KEYS
+    ) -> None:
         self.free = free
         self.base = base
         self.cap = cap
         self.forget = forget
-        self._keys: dict[str, _Strikes] = {}
+        self.max_keys = max(1, max_keys)
+        self._keys: OrderedDict[str, _Strikes] = OrderedDict()
 
     def wait(self, key: str, now: float) -> float:
         """Seconds before ``key`` may try again (0.0: now)."""
@@ -56,19 +100,19 @@ class Backoff:
     def failed(self, key: str, now: float) -> None:
         strikes = self._keys.get(key)
         if strikes is None or now - strikes.last >= self.forget:
-            if len(self._keys) >= PRUNE_AT:
-                self._prune(now)
             self._keys[key] = _Strikes(1, now)
         else:
             strikes.failures += 1
-            strikes.last = now
+            strikes.last = max(strikes.last, now)
+        self._keys.move_to_end(key)
+        self._sweep(now)
 
     def succeeded(self, key: str) -> None:
         self._keys.pop(key, None)
 
-    def _prune(self, now: float) -> None:
-        for key in [k for k, s in self._keys.items() if now - s.last >= self.forget]:
-            del self._keys[key]
+    def _sweep(self, now: float) -> None:
+        """Drop forgotten keys from the front, and the oldest past ``max_keys``."""
+        sweep(self._keys, self.max_keys, lambda strikes: now - strikes.last >= self.forget)
 
     def __len__(self) -> int:
         return len(self._keys)
@@ -91,6 +135,7 @@ class PasswordGuard:
 
     def wait(self, room: str, address: str, now: float) -> float:
         """Seconds before this address may guess this room's password again."""
+        address = address_key(address)
         wait = self.by_address.wait(address, now)
         pair = _pair(room, address)
         self.failed_at.wait(pair, now)  # forgets a stale failure
@@ -99,6 +144,7 @@ class PasswordGuard:
         return wait
 
     def tried(self, room: str, address: str, ok: bool, now: float) -> None:
+        address = address_key(address)
         if ok:
             self.by_address.succeeded(address)
             self.failed_at.succeeded(_pair(room, address))
@@ -114,27 +160,32 @@ def _pair(room: str, address: str) -> str:
 
 class PerAddress:
     """A token bucket per address (e.g. rooms created): ``rate`` a second, up to
-    ``burst`` at once. Addresses whose bucket is full again are forgotten."""
+    ``burst`` at once. Buckets are kept in the order they were last used: one unused for
+    ``burst / rate`` seconds is full again and is swept from the front (O(1) amortized
+    per call); past ``max_keys`` the longest unused goes anyway. Addresses count one by
+    one (an IPv6 LAN is one /64: its players must not share one bucket)."""
 
-    def __init__(self, rate: float, burst: int) -> None:
+    def __init__(self, rate: float, burst: int, max_keys: int = MAX_KEYS) -> None:
         self.rate = rate
         self.burst = burst
-        self._buckets: dict[str, TokenBucket] = {}
+        self.max_keys = max(1, max_keys)
+        self.refilled_after = burst / rate if rate > 0 else float("inf")
+        """Seconds after which an unused bucket is surely full again."""
+        self._buckets: OrderedDict[str, TokenBucket] = OrderedDict()
 
     def take(self, address: str, now: float) -> float:
         """0.0 if ``address`` may act now (and it is counted), else the seconds to wait."""
         bucket = self._buckets.get(address)
         if bucket is None:
-            if len(self._buckets) >= PRUNE_AT:
-                self._prune(now)
             bucket = self._buckets[address] = TokenBucket(self.rate, self.burst, now)
-        if bucket.take(now):
-            return 0.0
-        return bucket.retry_after()
+        else:
+            self._buckets.move_to_end(address)
+        taken = bucket.take(now)
+        self._sweep(now)
+        return 0.0 if taken else bucket.retry_after()
 
-    def _prune(self, now: float) -> None:
-        full = [
-            a for a, b in self._buckets.items() if b.tokens + (now - b.stamp) * self.rate >= b.burst
-        ]
-        for address in full:
-            del self._buckets[address]
+    def _sweep(self, now: float) -> None:
+        sweep(self._buckets, self.max_keys, lambda b: now - b.stamp >= self.refilled_after)
+
+    def __len__(self) -> int:
+        return len(self._buckets)

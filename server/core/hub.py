@@ -264,8 +264,14 @@ class Hub:
         return ident, token
 
     def _link_code(self, out: Outbox, ident: Identity, msg: p.LinkCode, now: float) -> None:
-        """A one-time code for another device to become this identity."""
-        code, digest, _old = self.links.issue(ident.id, now)
+        """A one-time code for another device to become this identity (the asking
+        address's oldest code goes past its share: ``LinkCodes.make_room``)."""
+        for dropped, pid in self.links.make_room(ident.address, ident.id, now):
+            out.add(DropLinkCode(dropped))
+            kept = self.identities.by_id.get(pid)
+            if kept is not None and pid in self._expiry:  # offline: kept for it no more
+                self._expire_later(out, kept, now)
+        code, digest, _old = self.links.issue(ident.id, now, ident.address)
         expires = self.links.expires(ident.id) or now
         out.add(SaveLinkCode(digest, ident.id, expires))
         out.send([ident.id], p.LinkCodeIssued(code=shown(code), expires_at=expires, re=msg.id))

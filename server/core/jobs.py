@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 JSON = dict[str, Any]
 
@@ -26,7 +26,7 @@ class Job:
     """One unit of heavy work: ``fn(*args)`` in a worker process.
 
     ``kind`` names it for logs and refusals ("hint", "layout", "password" ...).
-    ``budget`` is the wall-clock time it may take in the worker; past it,
+    ``budget`` is the time it may take in the worker, counted on ``clock``; past it,
     :class:`OutOfTime` is raised inside ``fn``, which may catch it and answer
     with what it has (a hint says it found nothing within its budget)."""
 
@@ -34,6 +34,10 @@ class Job:
     args: tuple[Any, ...] = ()
     kind: str = "work"
     budget: float | None = None
+    clock: Literal["wall", "cpu"] = "wall"
+    """What ``budget`` counts: wall-clock seconds (someone waits for the answer), or
+    the worker's CPU seconds (background work whose answer must not depend on how
+    busy the machine is: a game's analysis, stored for good)."""
     exclusive: bool = False
     """Nothing else may change the game until the answer is in (the job read
     state a move could change); other moves meanwhile get ``server-busy``."""

@@ -16,12 +16,17 @@ import hashlib
 import secrets
 from dataclasses import dataclass
 
-from .fairness import Backoff
+from .fairness import Backoff, address_key
 from .lobby import CODE_ALPHABET
 
 CODE_LENGTH = 8
 VALID_FOR = 600.0
 """Seconds a code works after it was given."""
+LIVE_PER_ADDRESS = 4
+"""Live codes asked for from one address (an IPv6 /64) at once; one more drops its
+oldest. An identity offline is kept while its code works, so without this bound a
+stranger asking for a code on each of 2,000 connections and hanging up kept 2,000
+identities for :data:`VALID_FOR` seconds; now at most this many outlive their grace."""
 
 
 class LinkRefused(Exception):
@@ -34,6 +39,8 @@ class Pending:
 
     player: str
     expires: float
+    address: str = ""
+    """Who asked for it, as :func:`~.fairness.address_key` counts it ("" once loaded)."""
 
 
 def new_code() -> str:
@@ -68,28 +75,53 @@ class LinkCodes:
         self.by_player: dict[str, str] = {}
         """Player id -> the hash of its one live code."""
         self.guesses = Backoff(free=5, base=1.0, cap=60.0, forget=600.0)
+        self.by_address: dict[str, dict[str, None]] = {}
+        """Address key -> the hashes of the codes it asked for, oldest first."""
 
-    def issue(self, player: str, now: float) -> tuple[str, str, str | None]:
-        """A new code for ``player``: (code, its hash, the hash of the code it replaced)."""
-        old = self.by_player.pop(player, None)
+    def make_room(self, address: str, player: str, now: float) -> list[tuple[str, str]]:
+        """Before ``player`` asks for a code from ``address``: drop its own code (a new
+        one replaces it), the address's expired ones and, when it holds
+        :data:`LIVE_PER_ADDRESS` live ones, its oldest; (hash, player) of each live one
+        dropped (that player is kept offline no longer for it)."""
+        dropped: list[tuple[str, str]] = []
+        own = self.by_player.get(player)
+        if own is not None:
+            dropped.append((own, player))
+            self.drop(own)
+        digests = self.by_address.get(address_key(address), {})
+        for digest in [d for d in digests if self.by_hash[d].expires <= now]:
+            self.drop(digest)
+        while len(digests) >= LIVE_PER_ADDRESS:
+            digest = next(iter(digests))
+            dropped.append((digest, self.by_hash[digest].player))
+            self.drop(digest)
+        return dropped
+
+    def issue(self, player: str, now: float, address: str = "") -> tuple[str, str, str | None]:
+        """A new code for ``player``, asked for from ``address``: (code, its hash, the
+        hash of the code it replaced)."""
+        old = self.by_player.get(player)
         if old is not None:
-            self.by_hash.pop(old, None)
+            self.drop(old)
         code = new_code()
         digest = code_hash(code)
         while digest in self.by_hash:  # pragma: no cover - 2**40 codes
             code = new_code()
             digest = code_hash(code)
-        self.add(digest, player, now + VALID_FOR)
+        self.add(digest, player, now + VALID_FOR, address)
         return code, digest, old
 
-    def add(self, digest: str, player: str, expires: float) -> None:
+    def add(self, digest: str, player: str, expires: float, address: str = "") -> None:
         """Know a code (issued now, or loaded from the store)."""
-        self.by_hash[digest] = Pending(player, expires)
+        key = address_key(address) if address else ""
+        self.by_hash[digest] = Pending(player, expires, key)
         self.by_player[player] = digest
+        if key:
+            self.by_address.setdefault(key, {})[digest] = None
 
     def wait(self, address: str, now: float) -> float:
         """Seconds before ``address`` may try a code again (0.0: now)."""
-        return self.guesses.wait(address, now)
+        return self.guesses.wait(address_key(address), now)
 
     def redeem(self, text: str, address: str, now: float) -> tuple[str, str]:
         """The player a code names, and the code's hash (now used up); a wrong code
@@ -100,15 +132,22 @@ class LinkCodes:
         if pending is None or pending.expires <= now:
             if pending is not None:
                 self.drop(digest)
-            self.guesses.failed(address, now)
+            self.guesses.failed(address_key(address), now)
             raise LinkRefused(text)
         self.drop(digest)  # a right code does not clear the address's failures: anyone
         return pending.player, digest  # can make one for themselves, between guesses
 
     def drop(self, digest: str) -> None:
         pending = self.by_hash.pop(digest, None)
-        if pending is not None and self.by_player.get(pending.player) == digest:
+        if pending is None:
+            return
+        if self.by_player.get(pending.player) == digest:
             del self.by_player[pending.player]
+        held = self.by_address.get(pending.address)
+        if held is not None:
+            held.pop(digest, None)
+            if not held:
+                del self.by_address[pending.address]
 
     def forget_player(self, player: str) -> str | None:
         """``player`` is forgotten: its code goes too (its hash, if it had one)."""

@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
+from gridhall.protocol import Termination
+
 if TYPE_CHECKING:
     from openskill.models import PlackettLuce
 
@@ -103,8 +105,11 @@ def ranks(
 ) -> list[tuple[Seat, int]] | None:
     """Each participant's place (1 = best; equal places tie) from a game's
     ``result``, or None when the game is not rated (abandoned, one player, no
-    reference rating for its computer)."""
+    reference rating for its computer, or ended by the host removing a player:
+    a kick never moves a rating)."""
     if len(seats) < 2 or any(s.bot is not None and s.bot not in REFERENCE for s in seats):
+        return None
+    if result.get("reason") == Termination.REMOVED:
         return None
     by_id = {s.player: s for s in seats}
     if game == "gomoku":

@@ -150,21 +150,10 @@ class Session:
 
     def receive(self, frame: bytes | str, now: float) -> None:
         """Handle one frame; never raises for anything the client sent."""
-        self.received_at = time.perf_counter()
-        if not self.bucket.take(now):
-            self.over_rate(frame, now)
+        msg = self.admit(frame, now)
+        if msg is None:
             return
-        msg: Any = None
         try:
-            try:
-                msg = p.decode(frame, "client")
-            finally:
-                self.host.stats.message_in(msg.TYPE if msg is not None else _type_of(frame), now)
-            if isinstance(msg, p.Sync) and self.identity is not None:  # see defer_sync
-                self.bucket.tokens = min(self.bucket.burst, self.bucket.tokens + 1.0)
-                if not self.sync_flood.take(now):
-                    self.host.close_link(self.link, 1008, "message flood")
-                    return
             self.dispatch(msg, now)
         except ProtocolError as exc:
             self.refused(exc)
@@ -183,10 +172,38 @@ class Session:
                 )
             )
 
-    def over_rate(self, frame: bytes | str, now: float) -> None:
+    def admit(self, frame: bytes | str, now: float, hold_sync: bool = True) -> Any:
+        """The limits every frame passes before anything acts on it: the rate (past
+        it: refused, and closed past the strikes), the codec (a bad frame refused and
+        counted, closed past ``max_bad_messages``) and the sync flood. The decoded
+        message if the frame passed, else None (the client was told). A cluster node
+        relaying a client's frames to another node applies these same limits first
+        (``server/cluster/relay.py``), with ``hold_sync`` False: a ``sync`` past the
+        rate is passed on (the node running the session holds it), not held here."""
+        self.received_at = time.perf_counter()
+        if not self.bucket.take(now):
+            return self.over_rate(frame, now, hold_sync)
+        msg: Any = None
+        try:
+            try:
+                msg = p.decode(frame, "client")
+            finally:
+                self.host.stats.message_in(msg.TYPE if msg is not None else _type_of(frame), now)
+        except ProtocolError as exc:
+            self.refused(exc)
+            return None
+        if isinstance(msg, p.Sync) and self.identity is not None:  # see defer_sync
+            self.bucket.tokens = min(self.bucket.burst, self.bucket.tokens + 1.0)
+            if not self.sync_flood.take(now):
+                self.host.close_link(self.link, 1008, "message flood")
+                return None
+        return msg
+
+    def over_rate(self, frame: bytes | str, now: float, hold_sync: bool = True) -> Any:
         """A frame past the rate limit: refused with ``rate-limited`` (echoing its
         ``id`` if it has one), or, past ``max_rate_strikes`` such frames within
-        ``strike_window`` seconds, the connection is closed with 1008."""
+        ``strike_window`` seconds, the connection is closed with 1008. A ``sync`` is
+        held for later instead (or, not ``hold_sync``, returned to pass on)."""
         data: dict[str, Any] = {}
         if isinstance(frame, bytes):
             try:
@@ -198,14 +215,18 @@ class Session:
         if data.get("type") == "sync" and self.identity is not None:
             if not self.sync_flood.take(now):
                 self.host.close_link(self.link, 1008, "message flood")
-                return
+                return None
             try:
-                self.defer_sync(p.decode(frame, "client"), now)
-                return
+                sync = p.decode(frame, "client")
             except ProtocolError:
                 pass
+            else:
+                if not hold_sync:
+                    return sync
+                self.defer_sync(sync, now)
+                return None
         if not self.strike(now):
-            return
+            return None
         rid = data.get("id")
         wait = round(self.bucket.retry_after(), 3)
         self.error(
@@ -218,6 +239,7 @@ class Session:
                 retry_after=wait,
             )
         )
+        return None
 
     def strike(self, now: float) -> bool:
         """Count a request refused for going too fast; past ``max_rate_strikes``

@@ -3,12 +3,23 @@ once a second and the operator's actions (PROTOCOL.md, "The admin channel").
 
 Only a peer :meth:`~gridhall.server.core.admin_access.AdminAccess.peer_allowed` gets this
 far (others are refused with 403 at the upgrade, in ``GameServer._http``). The first
-frame must be ``admin-hello`` with the token, within :data:`HELLO_TIMEOUT` seconds;
-a wrong one is refused (``admin-refused``, the address's backoff grows; past it
-``rate-limited`` with ``retry_after``) and the socket closed with 1008. Frames are
-MessagePack maps as on the game socket. Nothing a page sends can raise out of here:
-a malformed request gets ``bad-message`` and changes nothing. Every action, and
-every refused sign-in, goes to the audit log (a store table and a log line).
+frame must be ``admin-hello`` with the token, within :data:`HELLO_TIMEOUT` seconds.
+The right token is taken at once, whatever wrong ones came before it; a wrong one is
+refused (``admin-refused``) and the socket closed with 1008, its answer held back
+while its address (or everyone) is sending wrong ones (``AdminAccess.check``).
+
+Any local process shares the operator's address, so what a socket that has not
+signed in may hold is kept apart from the signed-in pages, each stage bounded per
+address and in total: sockets waiting to say ``admin-hello`` (past a bound the
+oldest silent one of that address, or of all, is closed: the newest, the operator's,
+always gets its turn), wrong ones waiting for their answer (past a bound the oldest is
+answered now), and at most :data:`MAX_ADMINS` signed-in pages (one more is closed
+with 1013; only pages that signed in count).
+
+Frames are MessagePack maps as on the game socket. Nothing a page sends can raise out
+of here: a malformed request gets ``bad-message`` (with its ``re`` whenever the frame
+names an ``id``) and changes nothing. Every action, and every refused sign-in, goes
+to the audit log (a store table and a log line).
 """
 
 from __future__ import annotations
@@ -25,9 +36,11 @@ from websockets.exceptions import ConnectionClosed
 from gridhall import protocol as p
 from gridhall.protocol import ErrorCode, ProtocolError
 
+from ..core.gate import Gate
 from ..core.limits import TokenBucket
 from .admin_actions import AdminActions
 from .admin_status import status
+from .handshake import heard_from
 
 if TYPE_CHECKING:
     from .app import GameServer
@@ -37,8 +50,22 @@ log = logging.getLogger("gridhall.admin")
 HELLO_TIMEOUT = 5.0
 STATUS_EVERY = 1.0
 MAX_ADMINS = 8
-"""Admin sockets open at once (signed in or not); past it the newcomer is closed."""
+"""Signed-in admin pages at once; one more is closed with 1013 (it signed in, but the
+pages open stay: a page closed this way would come back and close another)."""
+MAX_WAITING = 8
+WAITING_PER_ADDRESS = 2
+"""Admin sockets that have not said ``admin-hello`` yet, in all and per address."""
+WAITING_IDLE = 1.0
+WAITING_CEILING = 64
+"""Past ``MAX_WAITING`` only a socket silent for ``WAITING_IDLE`` seconds is closed for
+a newcomer (the operator's page says hello within milliseconds) unless ``WAITING_CEILING``
+sockets wait: an attacker churning sockets from many addresses must open that many
+within the operator's round trip to push the operator's page out."""
+MAX_HELD = 16
+HELD_PER_ADDRESS = 4
+"""Wrong tokens whose answer is being held back, in all and per address."""
 REFUSED_CLOSE = 1008
+MAKE_ROOM_CLOSE = 1013
 REQUESTS_PER_SECOND = 10.0
 REQUEST_BURST = 30
 
@@ -63,6 +90,19 @@ class AdminChannel:
         self.server = server
         self.actions = AdminActions(server)
         self.open: set[ServerConnection] = set()
+        """Every admin socket, signed in or not (closed when the server stops)."""
+        self.signed_in: dict[ServerConnection, None] = {}
+        """Signed-in pages, oldest first."""
+        self.waiting: Gate[ServerConnection] = Gate(
+            MAX_WAITING,
+            WAITING_PER_ADDRESS,
+            idle_after=WAITING_IDLE,
+            heard=heard_from,
+            evict_own=True,
+            ceiling=WAITING_CEILING,
+        )
+        self.held: Gate[ServerConnection] = Gate(MAX_HELD, HELD_PER_ADDRESS, evict_own=True)
+        self._answer_now: dict[ServerConnection, asyncio.Event] = {}
 
     def audit(self, address: str, action: str, detail: dict[str, Any], now: float) -> None:
         """One row in the audit log, and one log line."""
@@ -75,8 +115,11 @@ class AdminChannel:
     async def serve(self, ws: ServerConnection) -> None:
         """One admin socket, from the upgrade to its close."""
         peer = str(ws.remote_address[0]) if ws.remote_address else "?"
-        if len(self.open) >= MAX_ADMINS:
-            await ws.close(1013, "too many admin pages are open")
+        admitted, evicted = self.waiting.enter(ws, peer, time.monotonic())
+        if evicted is not None:
+            self._make_room(evicted, "other admin pages are signing in")
+        if not admitted:  # all of its address's have spoken: they go first
+            await ws.close(MAKE_ROOM_CLOSE, "too many admin pages are signing in")
             return
         self.open.add(ws)
         sender: asyncio.Task[None] | None = None
@@ -98,7 +141,14 @@ class AdminChannel:
                 sender.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await sender
+            self.waiting.leave(ws)
+            self.held.leave(ws)
+            self.signed_in.pop(ws, None)
             self.open.discard(ws)
+
+    @staticmethod
+    def _make_room(ws: ServerConnection, reason: str) -> None:
+        asyncio.get_running_loop().create_task(ws.close(MAKE_ROOM_CLOSE, reason))
 
     async def _hello(self, ws: ServerConnection, peer: str) -> bool:
         """Wait for ``admin-hello`` and check it; False (socket closed) if refused."""
@@ -107,8 +157,9 @@ class AdminChannel:
         except TimeoutError:
             await ws.close(REFUSED_CLOSE, f"no admin-hello within {HELLO_TIMEOUT:g} s")
             return False
+        finally:
+            self.waiting.leave(ws)
         now = time.time()
-        access = self.server.admin
         rid: int | None = None
         try:
             msg = p.decode_map(frame)
@@ -120,23 +171,15 @@ class AdminChannel:
                 or not 0 < len(token) <= 256
             ):
                 raise ProtocolError(
-                    ErrorCode.BAD_MESSAGE, "Send admin-hello with the admin token first."
+                    ErrorCode.BAD_MESSAGE, "Send admin-hello with the admin token first.", rid
                 )
         except ProtocolError as exc:
-            return await self._refuse(ws, peer, exc.code, exc.message, rid, now, "bad hello")
-        wait = access.wait(peer, now)
-        if wait > 0:
             return await self._refuse(
-                ws,
-                peer,
-                ErrorCode.RATE_LIMITED,
-                f"Too many wrong admin tokens from your address; wait {wait:.0f} s.",
-                rid,
-                now,
-                "rate-limited",
-                retry_after=round(wait, 3),
+                ws, peer, exc.code, exc.message, exc.request_id, now, "bad hello"
             )
-        if not access.attempt(peer, token, now):
+        held = self.server.admin.check(peer, token, now)
+        if held is not None:
+            await self._hold(ws, peer, held)
             return await self._refuse(
                 ws,
                 peer,
@@ -148,11 +191,36 @@ class AdminChannel:
                 now,
                 "wrong token",
             )
+        if len(self.signed_in) >= MAX_ADMINS:  # only pages signed in with the token count
+            self.audit(peer, "sign-in-refused", {"why": "too many pages"}, now)
+            await ws.close(MAKE_ROOM_CLOSE, "too many admin pages are open")
+            return False
         self.audit(peer, "sign-in", {}, now)
+        self.signed_in[ws] = None
         await ws.send(
             p.encode_map({"type": "admin-welcome", "re": rid, "server": self.server.config.name})
         )
         return True
+
+    async def _hold(self, ws: ServerConnection, peer: str, seconds: float) -> None:
+        """Hold back the answer to a wrong token for ``seconds`` (sooner if more are held
+        than the bounds allow: the oldest is answered to make room)."""
+        if seconds <= 0:
+            return
+        admitted, evicted = self.held.enter(ws, peer, time.monotonic())
+        if evicted is not None:
+            self._answer_now.pop(evicted, asyncio.Event()).set()
+        if not admitted:
+            return
+        event = self._answer_now[ws] = asyncio.Event()
+        waits = {asyncio.ensure_future(event.wait()), asyncio.ensure_future(ws.wait_closed())}
+        try:  # until its time, its turn (evicted), or the guesser is gone
+            await asyncio.wait(waits, timeout=seconds, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for waiting in waits:
+                waiting.cancel()
+            self._answer_now.pop(ws, None)
+            self.held.leave(ws)
 
     async def _refuse(
         self,
@@ -212,6 +280,7 @@ class AdminChannel:
                 )
             action, detail = self.actions.run(msg, now)
         except ProtocolError as exc:
+            rid = rid if rid is not None else exc.request_id
             return [error_frame(exc.code, exc.message, rid, exc.retry_after)]
         except Exception:  # a bug must not end the page's socket or the server
             log.exception("admin request from %s failed", peer)

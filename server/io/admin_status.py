@@ -17,6 +17,7 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from ..core import cluster_settings
 from ..core.effects import DropRoom, Log, SaveRoom, Stored
 from ..core.hub import SavedRoom
 from ..core.room import Room
@@ -25,8 +26,10 @@ if TYPE_CHECKING:
     from .app import GameServer
 
 HIDDEN = "(hidden)"
-"""What the settings list shows for the admin token."""
-SECRET_SETTINGS = frozenset({"admin_token"})
+"""What the settings list shows for the admin token and the cluster secret."""
+SECRET_SETTINGS = frozenset({"admin_token", "cluster_secret"})
+URL_SETTINGS = frozenset({"cluster", "store"})
+"""Settings whose URL may hold a password (shown without it)."""
 
 
 class RoomActivity:
@@ -142,7 +145,8 @@ def figures(server: GameServer, now: float) -> dict[str, Any]:
 
 def settings(server: GameServer) -> list[dict[str, Any]]:
     """Every setting, its value and where it came from; retention set from the admin
-    page shows ``admin page``. The admin token's value is never shown."""
+    page shows ``admin page``. The admin token's and the cluster secret's values are
+    never shown, nor the passwords in the Redis and PostgreSQL URLs."""
     found: dict[str, tuple[object, str]] = {}
     if server.settings is not None:
         found.update(server.settings.effective())
@@ -154,6 +158,8 @@ def settings(server: GameServer) -> list[dict[str, Any]]:
     for key, (value, source) in sorted(found.items()):
         if key in SECRET_SETTINGS and value is not None:
             value = HIDDEN
+        elif key in URL_SETTINGS and isinstance(value, str):
+            value = cluster_settings.redacted(value)
         if isinstance(value, tuple):
             value = list(value)
         listed.append({"key": key, "value": value, "source": source})

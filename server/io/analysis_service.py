@@ -180,11 +180,13 @@ class Analyses:
         if k >= run.total:
             self._finish(run)
             return
+        before = run.results[k - 1][1] if k else None  # tried first for a defence
         job = Job(
             analysis.analyse_ply,
-            (run.moves[:k], run.size, run.rule, self.budget),
+            (run.moves[:k], run.size, run.rule, self.budget, before),
             kind="analysis",
             budget=self.budget * 4 + 2,
+            clock="cpu",  # as the engine's own deadlines (``analysis.analyse_ply``)
         )
         self.jobs += 1
         accepted = self.work.submit(
@@ -206,9 +208,9 @@ class Analyses:
         if "value" not in answer:
             self._fail(run, str(answer))
             return
-        value, best, line = answer["value"]
+        value, best, line, defence = answer["value"]
         run.started = True
-        run.results.append((value, best, line))
+        run.results.append((value, best, line, defence))
         self._next(run)
 
     def _finish(self, run: Running) -> None:

@@ -53,6 +53,7 @@ from ..games.gomoku.spec import GomokuSpec
 from . import (
     admin_web,
     engines,
+    hosts,
     leaderboards,  # noqa: F401  (registers the rating queries with the service)
     web,
 )
@@ -62,7 +63,7 @@ from .analysis_service import Analyses
 from .computer import Computers
 from .connection import Connection
 from .fdlimit import raise_soft_limit, socket_caps
-from .handshake import HandshakeGuard, deepen_backlog
+from .handshake import HandshakeGuard, deepen_backlog, heard_from
 from .history_service import HistoryService
 from .job_runner import run_job
 from .memory import release_free_memory
@@ -84,6 +85,7 @@ log = logging.getLogger("gridhall.server")
 RESTART_CLOSE = 1012
 RESTART_REASON = "server restarting; your game is kept, reconnect in a moment"
 NO_HELLO_CLOSE = 1008
+NO_HELLO_EVICTED = "no hello yet, and others are waiting to connect"
 SERVER_HEADER = "gridhall"
 """The ``Server`` header of every HTTP answer: no versions for a stranger to look up."""
 ALIVE_EVERY = 2.0
@@ -142,7 +144,10 @@ class GameServer:
         self.max_connections = self.config.max_connections
         """The connection cap in force (fitted to the open-files limit at start)."""
         self.unwelcomed: Gate[Connection] = Gate(
-            self.config.max_unwelcomed, self.config.max_unwelcomed_per_address
+            self.config.max_unwelcomed,
+            self.config.max_unwelcomed_per_address,
+            idle_after=self.config.unwelcomed_idle,
+            heard=_heard,
         )
         """Connections that have not said ``hello`` yet."""
         self.handshakes = HandshakeGuard(
@@ -150,7 +155,10 @@ class GameServer:
             self.config.max_handshakes_per_address,
             self.config.max_request_head,
             self._freed,
+            self.config.handshake_grace,
         )
+        self.hosts = origin.KnownHosts(hosts.own_names(self.config))
+        """The names this server answers to (others get 421; ``server/core/origin.py``)."""
         self.allowed_origins = frozenset(
             o for o in map(origin.normalize, self.config.allow_origins) if o is not None
         )
@@ -188,6 +196,7 @@ class GameServer:
             self.config.max_connections,
         )
         self.handshakes.gate.total = caps.handshakes
+        self.handshakes.gate.ceiling = caps.ceiling
         self.max_connections = caps.connections
         self._server = await serve(
             self._handle,
@@ -206,6 +215,7 @@ class GameServer:
         )
         deepen_backlog(self._server.sockets, self.config.listen_backlog)
         self.hub.nodes.own = own_address(self.config.host, self.port, lan_addresses)
+        self.hosts.add(hosts.url_host(self.hub.nodes.own) or "")
         self.work.warm_up()
         self.cluster = await start_node(self)
         log.info(
@@ -328,28 +338,48 @@ class GameServer:
     async def run_until_signalled(
         self, on_ready: Callable[[GameServer], None] | None = None
     ) -> None:
-        """Serve until SIGINT or SIGTERM, then shut down cleanly."""
-        await self.start()
-        if on_ready is not None:
-            on_ready(self)
+        """Serve until SIGINT or SIGTERM, then shut down cleanly. The signals are the
+        server's from before it starts: a Ctrl-C while it starts (probing engines,
+        joining a cluster) ends the start, never with a traceback."""
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
-        await stop.wait()
+        starting = asyncio.ensure_future(self.start())
+        stopping = asyncio.ensure_future(stop.wait())
+        try:
+            await asyncio.wait((starting, stopping), return_when=asyncio.FIRST_COMPLETED)
+            if starting.done():
+                starting.result()  # its error, if it failed (e.g. the port is taken)
+            else:
+                starting.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await starting
+            if not stopping.done():
+                if on_ready is not None:
+                    on_ready(self)
+                await stopping
+        finally:
+            stopping.cancel()
         log.info("signal received: closing connections")
         await self.close()
 
     def _http(self, connection: ServerConnection, request: Request) -> Response | None:
-        """``GET /healthz`` answers 200 for health checks; a plain GET gets the browser
-        client's files (:mod:`.web`); WebSocket upgrades go on to the game, unless
-        they come from another site's page (403) or the address opens connections
-        too fast (429 with Retry-After). A banned address gets 403 with the ban's
-        end and reason; ``/admin`` is the admin page and channel, for allowed peers
-        only (others: 404, or 403 at the upgrade; see ``server/io/admin_web.py``)."""
+        """First of all, a request naming a host this server is not known by gets 421
+        (DNS rebinding; :mod:`~gridhall.server.core.origin`). Then ``GET /healthz``
+        answers 200 for health checks; a plain GET gets the browser client's files
+        (:mod:`.web`); WebSocket upgrades go on to the game, unless they come from
+        another site's page (403) or the address opens connections too fast (429 with
+        Retry-After). A banned address gets 403 with the ban's end and reason;
+        ``/admin`` is the admin page and channel, for allowed peers only (others: 404,
+        or 403 at the upgrade; see ``server/io/admin_web.py``)."""
+        misdirected = hosts.misdirected(connection, request, self.hosts)
+        if misdirected is not None:
+            return misdirected
         method = getattr(request, "method", "GET")
         peer = _peer(connection)
-        if admin_web.is_admin(request):
+        admin = admin_web.is_admin(request)
+        if admin:
             allowed = self.admin.peer_allowed(peer)
             page = admin_web.respond(request, allowed)
             if page is not None:
@@ -374,6 +404,13 @@ class GameServer:
             self.allowed_origins | self.hub.nodes.origins(),
         ):
             return connection.respond(HTTPStatus.FORBIDDEN, origin.REFUSAL)
+        if admin:  # the admin channel bounds its own sockets (server/io/admin_channel.py)
+            return None
+        return self._crowded(connection, peer)
+
+    def _crowded(self, connection: ServerConnection, peer: str) -> Response | None:
+        """429 for an address with too many connections not yet past hello, or opening
+        them too fast; None lets the upgrade go on."""
         if self.unwelcomed.by_address[peer] >= self.unwelcomed.per_address:
             response = connection.respond(
                 HTTPStatus.TOO_MANY_REQUESTS,
@@ -399,6 +436,8 @@ class GameServer:
             return
         conn = Connection(ws, self.config)
         limit_kernel_buffer(ws, self.config.socket_send_buffer)
+        if len(self.connections) >= self.max_connections:
+            self._make_room(time.monotonic())
         if (
             len(self.connections) >= self.max_connections
             or self.per_ip[conn.peer] >= self.config.max_connections_per_ip
@@ -415,9 +454,9 @@ class GameServer:
             conn.close(1013, "server busy")
             await conn.wait_closed()
             return
-        admitted, evicted = self.unwelcomed.enter(conn, conn.peer)
+        admitted, evicted = self.unwelcomed.enter(conn, conn.peer, time.monotonic())
         if evicted is not None:
-            evicted.close(NO_HELLO_CLOSE, "no hello yet, and others are waiting to connect")
+            evicted.close(NO_HELLO_CLOSE, NO_HELLO_EVICTED)
         if not admitted:
             conn.close(1013, "too many connections from your address have not said hello")
             await conn.wait_closed()
@@ -610,6 +649,14 @@ class GameServer:
         if not self._closed:
             self.execute(self.hub.work_done(work.room, work.ticket, answer, time.time()))
 
+    def _make_room(self, now: float) -> None:
+        """All connections are taken: one that has sent nothing for a while (since its
+        handshake) goes, so silent sockets never keep a new player out."""
+        evicted = self.unwelcomed.evict_idle(now)
+        if evicted is not None:
+            evicted.close(NO_HELLO_CLOSE, NO_HELLO_EVICTED)
+            self.connections.discard(evicted)  # its place is the newcomer's now
+
     def _no_hello(self, conn: Connection) -> None:
         if self.unwelcomed.leave(conn):
             conn.close(NO_HELLO_CLOSE, f"no valid hello within {self.config.hello_timeout:g} s")
@@ -650,6 +697,11 @@ def exporter(server: GameServer) -> Exporter:
 
 def _peer(connection: ServerConnection) -> str:
     return str(connection.remote_address[0]) if connection.remote_address else "?"
+
+
+def _heard(conn: Connection) -> bool:
+    """A connection waiting for ``hello`` that has sent something (see the gate)."""
+    return conn.ws is not None and heard_from(conn.ws)
 
 
 def _received_frames(ws: ServerConnection) -> Sized | None:

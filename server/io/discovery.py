@@ -14,6 +14,10 @@ the background, so listening never waits for it.
 The addresses advertised are also the interfaces announced on: by default the
 machine's LAN addresses when the server listens on all of them, else the one
 address it listens on. Tests pass ``127.0.0.1`` so nothing leaves the machine.
+
+A discovery tag (``$GRIDHALL_DISCOVERY_TAG``, see ``protocol/lan.py``) puts the
+server in a separate hall: its own service type and its own host name for the
+address records, so neither mixes with an untagged server on the same machine.
 """
 
 from __future__ import annotations
@@ -22,7 +26,6 @@ import asyncio
 import contextlib
 import ipaddress
 import logging
-import os
 import re
 import secrets
 import socket
@@ -30,6 +33,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from gridhall.protocol import PROTOCOL_VERSION
+from gridhall.protocol.lan import check_tag, interfaces_from_env, service_type, tag_from_env
 
 from .netinfo import lan_addresses
 
@@ -39,11 +43,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("gridhall.discovery")
 
-SERVICE_TYPE = "_gridhall._tcp.local."
-"""The DNS-SD service type every gridhall server announces and every client browses."""
 WILDCARD_HOSTS = ("", "0.0.0.0", "::")
-INTERFACES_ENV = "GRIDHALL_DISCOVERY_INTERFACES"
-"""Comma-separated IPv4 addresses that replace the default ones (server and clients)."""
 ROOMS_EVERY = 2.0
 """Seconds between looks at the room count (announced again only when it changed)."""
 MAX_LABEL = 63
@@ -54,7 +54,7 @@ def default_addresses(host: str) -> list[str]:
     """Where to advertise when not told: ``$GRIDHALL_DISCOVERY_INTERFACES`` if set (the
     tests' guard: 127.0.0.1), else the LAN addresses for a server listening on every
     interface, else the one IPv4 address it listens on (none for a name or IPv6)."""
-    chosen = [a.strip() for a in os.environ.get(INTERFACES_ENV, "").split(",") if a.strip()]
+    chosen = interfaces_from_env()
     if chosen:
         return chosen
     if host in WILDCARD_HOSTS:
@@ -75,12 +75,14 @@ def instance_name(name: str, hostname: str | None = None) -> str:
     return label.encode()[:MAX_LABEL].decode(errors="ignore")
 
 
-def host_label(hostname: str | None = None) -> str:
+def host_label(hostname: str | None = None, tag: str = "") -> str:
     """A DNS-safe host label for the A records (never the machine's own ``.local``
-    name, which the system's own responder may already announce)."""
+    name, which the system's own responder may already announce). A tagged hall's
+    differs: address records of one name merge in a listener's cache, so a server
+    of another hall on this machine would otherwise lend ours its addresses."""
     host = (hostname or socket.gethostname()).split(".")[0].lower()
     host = re.sub(r"[^a-z0-9-]+", "-", host).strip("-") or "host"
-    return f"{host[:40]}-gridhall"
+    return f"{host[:40]}-gridhall" + (f"-{tag}" if tag else "")
 
 
 def txt_record(name: str, rooms: int, serial: int) -> dict[str, str]:
@@ -99,8 +101,12 @@ class Advertiser:
     """One advertised server. :meth:`start` never raises and never waits on the
     network; :meth:`close` withdraws the service (goodbye packets) when it ran."""
 
-    def __init__(self, name: str, port: int, addresses: Sequence[str]) -> None:
+    def __init__(
+        self, name: str, port: int, addresses: Sequence[str], tag: str | None = None
+    ) -> None:
         self.name = name
+        self.tag = tag
+        """The hall announced in (None: ``$GRIDHALL_DISCOVERY_TAG``'s, "" the default)."""
         self.port = port
         self.addresses = list(dict.fromkeys(addresses))
         self.rooms = 0
@@ -114,6 +120,7 @@ class Advertiser:
         """The room count the network has now."""
         self._watching: asyncio.Task[None] | None = None
         self._serial = secrets.randbelow(10**9)
+        self._tag = ""
 
     def start(self) -> None:
         """Begin advertising in the background (a warning, never an error, if it cannot)."""
@@ -143,8 +150,9 @@ class Advertiser:
             from zeroconf import IPVersion
             from zeroconf.asyncio import AsyncZeroconf
 
+            self._tag = tag_from_env() if self.tag is None else check_tag(self.tag)
             self._zc = AsyncZeroconf(interfaces=list(self.addresses), ip_version=IPVersion.V4Only)
-            self._info = self._service_info(f"{instance_name(self.name)}.{SERVICE_TYPE}")
+            self._info = self._service_info(f"{instance_name(self.name)}.{service_type(self._tag)}")
             self._published = self.rooms
             announced = await self._zc.async_register_service(self._info, allow_name_change=True)
             await announced
@@ -172,11 +180,11 @@ class Advertiser:
 
         self._serial += 1
         return ServiceInfo(
-            SERVICE_TYPE,
+            service_type(self._tag),
             full_name,
             port=self.port,
             properties=txt_record(self.name, self.rooms, self._serial),
-            server=f"{host_label()}.local.",
+            server=f"{host_label(tag=self._tag)}.local.",
             parsed_addresses=list(self.addresses),
         )
 

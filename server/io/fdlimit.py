@@ -50,6 +50,9 @@ class SocketCaps:
     """Sockets before the WebSocket handshake is done."""
     connections: int
     """Open WebSocket connections."""
+    ceiling: int | None = None
+    """Sockets before the handshake there are descriptors for beside ``connections``
+    (None: no limit known): the hard bound when a crowd arrives at once."""
 
 
 def socket_caps(
@@ -70,4 +73,4 @@ def socket_caps(
             pending,
             open_,
         )
-    return SocketCaps(pending, open_)
+    return SocketCaps(pending, open_, max(pending, budget - open_))

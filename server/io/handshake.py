@@ -8,7 +8,10 @@ per socket and keeps them in memory, and the server once held 1.1 GiB for
 
 - it waits in a :class:`~.gate.Gate` from ``connection_made`` until its request
   has been read: an address past its own bound is cut at once, and past the
-  total the oldest waiter is cut to let the newcomer in;
+  total the oldest waiter that has waited ``grace`` seconds is cut to let the
+  newcomer in (younger ones are not: a crowd reconnecting at once keeps the event
+  loop behind, and their requests are on their way), up to a hard ceiling that
+  keeps file descriptors for the open connections;
 - it may send at most ``max_request_head`` bytes before its request is read,
   else it is cut (no answer: it is not a request we could read);
 - ``serve()``'s ``open_timeout`` cuts it if the handshake takes longer.
@@ -22,6 +25,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import socket
+import sys
+import time
 from collections.abc import Callable, Iterable
 from typing import ClassVar, cast
 
@@ -29,6 +34,12 @@ from websockets.asyncio.server import ServerConnection
 from websockets.protocol import Event
 
 from ..core.gate import Gate
+
+try:
+    import fcntl
+    import termios
+except ImportError:  # Windows: unread bytes are not looked at
+    fcntl = None  # type: ignore[assignment]
 
 
 class HandshakeGuard:
@@ -40,8 +51,9 @@ class HandshakeGuard:
         per_address: int,
         max_request_head: int,
         on_freed: Callable[[int], None] | None = None,
+        grace: float = 0.0,
     ) -> None:
-        self.gate: Gate[GuardedConnection] = Gate(total, per_address)
+        self.gate: Gate[GuardedConnection] = Gate(total, per_address, idle_after=grace)
         self.max_request_head = max_request_head
         self.on_freed = on_freed
         """Called with the bytes a dropped pending socket had sent (for a trim)."""
@@ -64,10 +76,14 @@ class GuardedConnection(ServerConnection):
     _refused = False
     """Cut in ``connection_made``, before websockets set anything up for it."""
 
+    heard = False
+    """Bytes came after the handshake (a ``hello`` on its way in, perhaps not yet read
+    by the server): the connection is not idle (``server/core/gate.py``)."""
+
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         peer = transport.get_extra_info("peername")
         address = str(peer[0]) if peer else "?"
-        admitted, evicted = self.guard.gate.enter(self, address)
+        admitted, evicted = self.guard.gate.enter(self, address, time.monotonic())
         if evicted is not None:
             self.guard.refused += 1
             evicted.transport.abort()
@@ -79,7 +95,9 @@ class GuardedConnection(ServerConnection):
         super().connection_made(transport)
 
     def data_received(self, data: bytes) -> None:
-        if self.request is None:
+        if self.request is not None:
+            self.heard = True
+        else:
             self._head += len(data)
             if self._head > self.guard.max_request_head:
                 self.guard.refused += 1
@@ -105,6 +123,27 @@ class GuardedConnection(ServerConnection):
         if dropped and self._head and self.guard.on_freed is not None:
             self.guard.on_freed(self._head)
         self._head = 0
+
+
+def heard_from(ws: ServerConnection) -> bool:
+    """Has ``ws`` sent anything since its handshake, even bytes still in the kernel's
+    buffer that the event loop has not read yet (a crowd arriving at once keeps the
+    loop behind)?"""
+    if getattr(ws, "heard", False):
+        return True
+    return unread_bytes(ws.transport) > 0
+
+
+def unread_bytes(transport: asyncio.BaseTransport | None) -> int:
+    """Bytes the kernel holds for this socket that nobody has read yet (0 if unknown)."""
+    sock = transport.get_extra_info("socket") if transport is not None else None
+    if sock is None or fcntl is None:
+        return 0
+    try:
+        packed = fcntl.ioctl(sock.fileno(), termios.FIONREAD, b"\0\0\0\0")
+    except (OSError, ValueError):
+        return 0
+    return int.from_bytes(packed, sys.byteorder, signed=True)
 
 
 def deepen_backlog(listening: Iterable[socket.socket], backlog: int) -> None:

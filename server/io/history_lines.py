@@ -40,6 +40,11 @@ def ending(game: GameRow) -> str:
     winner = names.get(outcome.winner or "", outcome.winner or "?")
     loser = names.get(str(outcome.details.get("loser")), "?")
     why = outcome.termination
+    if why == Termination.REMOVED:
+        return _(
+            "no result: the host removed {player}",
+            player=names.get(str(outcome.details.get("removed")), _("a player")),
+        )
     if game.game == "minesweeper":
         if why == Termination.CLEARED:
             stats: dict[str, Any] = outcome.details.get("stats") or {}

@@ -42,7 +42,11 @@ class JsonFormatter(logging.Formatter):
 
 
 def configure(level: str, fmt: str) -> None:
-    """Set up the root logger for the server in the chosen format."""
+    """Set up the root logger for the server in the chosen format. In JSON, Python's
+    warnings become records too, so no line on stderr is anything but JSON (the
+    start-up lines are records as well: ``cli.log_line``)."""
     handler = logging.StreamHandler()
     handler.setFormatter(JsonFormatter() if fmt == "json" else logging.Formatter(TEXT))
     logging.basicConfig(level=level, handlers=[handler])
+    if fmt == "json":
+        logging.captureWarnings(True)

@@ -6,8 +6,11 @@ Off unless the server runs with ``--metrics`` (``prometheus-client``, the
 live lobby when scraped, so nothing is global (several servers share a test
 process) and nothing is counted twice. Who may read it: :func:`refusal` (the
 admin page's rule: this machine or an ``--admin-from`` network, or anyone with
-``Authorization: Bearer <admin token>``, a wrong token costing like a wrong
-admin hello).
+``Authorization: Bearer <admin token>``; a wrong token is refused from anywhere and
+costs like a wrong admin hello). A request naming a host this server is not known by
+never gets this far (421: ``GameServer._misdirected``), so a page from another site
+that points its name at this machine (DNS rebinding) cannot read it through the
+player's browser.
 The names, types and labels are in ``docs/metrics.md``.
 """
 
@@ -81,17 +84,16 @@ def refusal(
     access: AdminAccess, peer: str, authorization: str | None, now: float
 ) -> tuple[HTTPStatus, float] | None:
     """None if a request from ``peer`` with this ``Authorization`` header may read the
-    figures; else (403, 0) or, while the address pays for wrong tokens, (429, seconds
-    to wait). A peer the admin page allows needs no token."""
-    if access.peer_allowed(peer):
-        return None
+    figures; else (403, 0) or, while wrong tokens are held back, (429, their wait).
+    A token given is always checked (the right one is never refused; a wrong one
+    always is, a peer the admin page allows too); without one only such a peer may."""
     token = bearer(authorization)
     if token is None:
-        return HTTPStatus.FORBIDDEN, 0.0
-    wait = access.wait(peer, now)
-    if wait > 0:
-        return HTTPStatus.TOO_MANY_REQUESTS, wait
-    return None if access.attempt(peer, token, now) else (HTTPStatus.FORBIDDEN, 0.0)
+        return None if access.peer_allowed(peer) else (HTTPStatus.FORBIDDEN, 0.0)
+    held = access.check(peer, token, now)
+    if held is None:
+        return None
+    return (HTTPStatus.TOO_MANY_REQUESTS, held) if held > 0 else (HTTPStatus.FORBIDDEN, 0.0)
 
 
 def bearer(authorization: str | None) -> str | None:

@@ -9,7 +9,9 @@ and outlive the game rows the retention rules prune (``server/io/retention.py``)
 - ``ratings``: per (player, game kind) the OpenSkill belief, games and wins, the
   ordinal the leaderboard orders by, the name of the latest rated game (shown when
   the identity is gone; otherwise ``identities.name``, the current one) and, for
-  the computers' fixed reference rows, their level (``bot``);
+  the computers' fixed reference rows, their level (``bot``). A computer's rating
+  never moves, but its row counts the rated games it played and won, like anyone's
+  (a database from before that counts them once from the games it kept);
 - ``rating_history``: the shown rating after each rated game, the latest
   :data:`HISTORY_ROWS` per player and kind;
 - ``team_records`` / ``team_times`` / ``player_records``: co-op Minesweeper per
@@ -27,12 +29,14 @@ from typing import Any
 
 from ..core.effects import SaveGame
 from ..core.names import computer_name
-from ..core.ratings import RATED_GAMES, Rating, reference_rows
+from ..core.ratings import COMPUTER_ID, RATED_GAMES, REFERENCE, Rating, reference_rows
 
 HISTORY_ROWS = 500
 """Rating history rows kept per player and game kind (a profile shows 50)."""
 BEST_TIMES = 10
 """Best times kept per Minesweeper record."""
+COUNTED = "computer_games"
+"""The ``meta`` key set once the computers' rows count their rated games."""
 RECORD_BOARDS = ("beginner", "intermediate", "expert")
 """Minesweeper boards with records: the presets (custom sizes are not comparable)."""
 
@@ -110,12 +114,46 @@ class RatingsTables:
         self.db = db
         db.executescript(SCHEMA)
         for game in RATED_GAMES:  # the computers' fixed rows, as the code defines them now
-            db.execute("DELETE FROM ratings WHERE game = ? AND bot IS NOT NULL", (game,))
-            for pid, level, r in reference_rows(game):
+            rows = reference_rows(game)
+            kept = {pid for pid, _level, _r in rows}
+            for (pid,) in db.execute(
+                "SELECT player FROM ratings WHERE game = ? AND bot IS NOT NULL", (game,)
+            ).fetchall():
+                if pid not in kept:
+                    db.execute("DELETE FROM ratings WHERE player = ? AND game = ?", (pid, game))
+            for pid, level, r in rows:  # their games and wins stay
                 db.execute(
-                    "INSERT OR REPLACE INTO ratings VALUES (?,?,?,?,?,?,?,?,?)",
-                    (pid, game, r.mu, r.sigma, 0, 0, r.ordinal, computer_name(level), level),
+                    "INSERT INTO ratings VALUES (?,?,?,?,0,0,?,?,?) ON CONFLICT (player, game)"
+                    " DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, ordinal ="
+                    " excluded.ordinal, name = excluded.name, bot = excluded.bot",
+                    (pid, game, r.mu, r.sigma, r.ordinal, computer_name(level), level),
                 )
+        self._count_computer_games_once()
+
+    def _count_computer_games_once(self) -> None:
+        """A database from before the computers' rows counted their games: count the
+        rated games it kept (a rated game has rating history), once."""
+        db = self.db
+        if db.execute("SELECT 1 FROM meta WHERE key = ?", (COUNTED,)).fetchone() is not None:
+            return
+        counts: dict[tuple[str, str], list[int]] = {}
+        for game, players, result in db.execute(
+            "SELECT game, players, result FROM games WHERE id IN"
+            " (SELECT DISTINCT game_id FROM rating_history)"
+        ):
+            for level, won in computers_in(json.loads(players), json.loads(result)):
+                tally = counts.setdefault((COMPUTER_ID + level, str(game)), [0, 0])
+                tally[0] += 1
+                tally[1] += won
+        db.execute("BEGIN")
+        for (pid, game), (games, wins) in counts.items():
+            db.execute(
+                "UPDATE ratings SET games = ?, wins = ? WHERE player = ? AND game = ?"
+                " AND bot IS NOT NULL",
+                (games, wins, pid, game),
+            )
+        db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, 1)", (COUNTED,))
+        db.execute("COMMIT")
 
     def load(self) -> list[tuple[str, str, float, float, int, int]]:
         """Every person's rating: ``(player, game, mu, sigma, games, wins)``."""
@@ -132,6 +170,13 @@ class RatingsTables:
         records go in with it."""
         for change in e.ratings:
             self._rated(game_id, e.game, e.ended_at, change.player, change.name, change.after)
+        if e.ratings:  # a rated game: its computers played one more, perhaps won it
+            for level, won in computers_in(e.players, e.result):
+                self.db.execute(
+                    "UPDATE ratings SET games = games + 1, wins = wins + ? WHERE player = ?"
+                    " AND game = ? AND bot IS NOT NULL",
+                    (int(won), COMPUTER_ID + level, e.game),
+                )
         if e.game == "minesweeper":
             self._team(game_id, e)
 
@@ -197,6 +242,18 @@ class RatingsTables:
                 " LIMIT -1 OFFSET ?)",
                 (*key, *key, BEST_TIMES),
             )
+
+
+def computers_in(players: Any, result: Any) -> list[tuple[str, bool]]:
+    """(level, won) of each computer with a reference rating that sat in a game."""
+    if not isinstance(players, list) or not isinstance(result, Mapping):
+        return []
+    winner = result.get("winner")
+    return [
+        (str(p["bot"]), winner is not None and p.get("player") == winner)
+        for p in players
+        if isinstance(p, Mapping) and p.get("bot") in REFERENCE
+    ]
 
 
 def _started(result: Mapping[str, Any]) -> bool:

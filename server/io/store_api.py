@@ -14,6 +14,7 @@ import secrets
 import sqlite3
 from typing import TYPE_CHECKING, Any, Protocol
 
+from ..core.cluster_settings import redacted
 from ..core.effects import Stored
 from ..core.hub import SavedRoom
 from ..core.restoring import Quarantined
@@ -77,8 +78,17 @@ def open_store(config: ServerConfig) -> RoomStore:
     local = Store(config.db, durable_commits=config.durable_commits, limits=config.retention())
     if not config.store:
         return local
+    import psycopg
+
     from ..cluster.pg_store import PgStore
+    from ..cluster.wiring import ClusterUnreachable
 
     if not config.node_id:  # one process alone keeps its name across restarts
         config.node_id = "n-" + secrets.token_hex(4) if config.cluster else "single"
-    return PgStore(config.store, local, node=config.node_id, clustered=bool(config.cluster))
+    try:
+        return PgStore(config.store, local, node=config.node_id, clustered=bool(config.cluster))
+    except psycopg.Error as exc:
+        local.close()
+        raise ClusterUnreachable(
+            f"cannot use PostgreSQL at {redacted(config.store)}: {str(exc).strip()}"
+        ) from None

@@ -17,9 +17,11 @@ import contextlib
 import logging
 import multiprocessing
 import os
+import signal
+import sys
 import threading
 import time
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
@@ -37,14 +39,46 @@ PARENT_CHECK = 1.0
 """Seconds between a worker's checks that the server still runs."""
 
 
+QUIET_TRACKER = "ignore:resource_tracker:UserWarning"
+"""A warnings filter for multiprocessing's resource tracker (a process the pool starts,
+which inherits this process's ``-W`` options). The pool's queues hold named semaphores;
+when the server is killed (``kill -9``) the tracker unlinks them, as it is there to do,
+and would warn that they "appear to be leaked": nothing is left behind, so it is told
+not to alarm the operator."""
+
+
 def _start_worker(server_pid: int) -> None:
-    """Worker initializer: yield the CPU to the event loop's process, and end with
-    the server (a ``kill -9`` leaves no orphaned workers behind)."""
+    """Worker initializer: leave Ctrl-C to the server, yield the CPU to the event
+    loop's process, and end with the server (a ``kill -9`` leaves no orphaned workers
+    behind)."""
+    signal.signal(signal.SIGINT, _not_here)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # blocked at the spawn
     with contextlib.suppress(OSError, AttributeError):
         os.nice(WORKER_NICE)
     threading.Thread(
         target=_exit_with, args=(server_pid,), name="watch-server", daemon=True
     ).start()
+
+
+def _not_here(signum: int, frame: Any) -> None:
+    """A worker's SIGINT (a terminal's Ctrl-C reaches its whole process group): the
+    server owns the shutdown and ends its workers when it stops. A handler, not
+    ``SIG_IGN``, so an engine a worker starts gets Ctrl-C as usual."""
+
+
+@contextlib.contextmanager
+def _sigint_blocked() -> Iterator[None]:
+    """Block SIGINT in this thread meanwhile: a worker spawned here inherits the mask,
+    so a Ctrl-C while it starts (before :func:`_start_worker` runs) waits for its
+    handler instead of ending it with a traceback; here it is only delayed."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 def _exit_with(server_pid: int) -> None:
@@ -108,6 +142,8 @@ class WorkPool:
         if self._pool is None:
             # Spawned, not forked: a forked worker would inherit the server's sockets
             # and keep players' connections open after the server died.
+            if QUIET_TRACKER not in sys.warnoptions:  # before the tracker starts
+                sys.warnoptions.append(QUIET_TRACKER)
             self._pool = ProcessPoolExecutor(
                 max_workers=self.workers,
                 mp_context=multiprocessing.get_context("spawn"),
@@ -118,8 +154,9 @@ class WorkPool:
 
     def warm_up(self) -> None:
         """Start the workers now, so the first job does not pay for it."""
-        for _ in range(self.workers):
-            self.pool.submit(_ready)
+        with _sigint_blocked():
+            for _ in range(self.workers):
+                self.pool.submit(_ready)
 
     def submit(
         self,
@@ -166,7 +203,9 @@ class WorkPool:
         pool = self.pool
         began = time.perf_counter()
         try:
-            value = await asyncio.get_running_loop().run_in_executor(pool, call.fn, *call.args)
+            with _sigint_blocked():  # the pool may start a worker for it
+                running = asyncio.get_running_loop().run_in_executor(pool, call.fn, *call.args)
+            value = await running
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # a broken pool or an unpicklable answer

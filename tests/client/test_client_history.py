@@ -169,6 +169,23 @@ def test_analysis_marks_a_move_and_shows_the_best_point() -> None:
     assert gomoku_frame(player).best is None  # the move played was the best one
 
 
+def test_a_blunder_says_the_move_that_would_have_stopped_the_win() -> None:
+    player = ReplayPlayer(gomoku_replay([[3, 7], [3, 8], [4, 7], [14, 14]]))
+    player.take_analysis(
+        {
+            "game_id": 4,
+            "status": "done",
+            "moves": [{"n": 4, "eval": -300, "best": [5, 7], "mark": "blunder"}],
+        }
+    )
+    assert player.marked() == [4]
+    player.go(4)
+    assert gomoku_frame(player).best == (5, 7)
+    assert player.note_text().startswith(
+        "Move 4 let the opponent force a win; F8 would have stopped it."
+    )
+
+
 def test_autoplay_stops_at_the_end_and_restarts_from_the_start() -> None:
     player = ReplayPlayer(gomoku_replay([[1, 1], [2, 2]]))
     assert player.toggle() and player.playing

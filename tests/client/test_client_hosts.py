@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 
 from gridhall import protocol as p
-from gridhall.client.hostcommands import parse
+from gridhall.client.chatdraft import ChatDraft
+from gridhall.client.hostcommands import Typed, parse, typed
 from gridhall.client.hosting import members
 from gridhall.client.room import RoomCopy, apply
 from gridhall.client.session import Session
@@ -225,7 +226,41 @@ def test_a_non_host_is_told_locally() -> None:
 
 
 def test_other_lines_are_chat() -> None:
-    assert cmd("hello /kick bob") is None and cmd("/shrug") is None
+    assert cmd("hello /kick bob") is None
+
+
+def test_an_unknown_slash_word_is_never_chat_and_two_slashes_say_one() -> None:
+    for line in ("/shrug", "/mue bob", "/MUTEBOB 5"):
+        got = cmd(line)
+        assert got.request is None and got.chat is None and got.unknown
+        assert "is not a command, so the line was not sent" in got.error
+        assert "/kick, /mute, /unmute, /lock, /unlock, /host, /computer" in got.error
+    assert cmd("/shrug", me="b").unknown  # for anyone, host or not
+    assert cmd("//shrug").chat == "/shrug" and cmd("  //  ").chat == "/"
+
+
+def test_a_muted_host_may_unmute_herself() -> None:
+    got = cmd("/unmute ann", room=hosted(muted=["a"]))
+    assert got.error is None
+    assert to_map(got.request) == {"type": "host", "action": "unmute", "player": "a"}
+
+
+def test_a_typed_line_becomes_one_request_or_a_local_message() -> None:
+    room = hosted()
+    draft = ChatDraft()
+
+    def line(text: str) -> Typed:
+        return typed(text, room.state, room.known, "a", draft)
+
+    assert line("hello") == Typed(request=p.Chat(text="hello"))
+    assert draft.sent == "hello"  # kept until the server relays it
+    assert line("//me too") == Typed(request=p.Chat(text="/me too"))
+    assert line("/lock") == Typed(request=p.Host(action="lock"), clear=True)
+    refused = line("/kick zed")
+    assert refused.request is None and refused.title == "Host action not done"
+    unknown = line("/lokc")
+    assert unknown.request is None and unknown.title == "Chat line not sent"
+    assert line("   ") == Typed()
 
 
 def test_computer_off_removes_the_computer_seat() -> None:
@@ -286,6 +321,17 @@ def test_the_lobby_marks_the_host_and_a_locked_room() -> None:
     [row] = room_rows(list(rooms.rooms))
     assert row.players == "ann, ★ bob" and row.status == "playing · locked"
     assert row.host == "bob"
+
+
+def test_a_new_hosts_lifted_mute_is_said_so() -> None:
+    """The server lifts a new host's mute as an ``unmute`` by the host itself."""
+    event = {"type": "host", **EV, "seq": 6, "action": "unmute", "by": "b", "player": "b"}
+    room = fold(hosted(muted=["b"]), {**event, "name": "bob"})
+    assert room is not None and room.state is not None and room.state.muted == []
+    said = event_text(room.state.chat[-1]["event"], room.state, room.known, "a")
+    assert said == "bob hosts the room now, so they may chat again."
+    mine = event_text(room.state.chat[-1]["event"], room.state, room.known, "b")
+    assert mine == "You host the room now, so you may chat again."
 
 
 def test_a_room_lost_at_a_restart_lands_us_in_the_lobby_told_why() -> None:

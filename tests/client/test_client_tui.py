@@ -23,6 +23,7 @@ from gridhall.client.session import Backoff
 from gridhall.client.tui import room as tui_room
 from gridhall.client.tui.app import GridhallApp
 from gridhall.client.tui.boards import Board
+from gridhall.client.tui.confirm import ConfirmScreen
 from gridhall.client.tui.events import ServerEvent
 from gridhall.client.tui.help import HelpScreen
 from gridhall.protocol.schema import to_map
@@ -369,6 +370,7 @@ async def test_y_and_n_keys_answer_a_take_back_then_another_game(server_url: str
         refusals = [str(n.message) for n in app_b._notifications if "again" in str(n.message)]
         assert refusals == []
         await press(pa, "#btn-resign")
+        await press(pa, "#confirm-yes")
         await until(pb, lambda: state(app_b).get("status") == "over")
         await press(pa, "#again")
         await until(pb, lambda: app_b.screen.query_one("#agree").display)
@@ -376,6 +378,47 @@ async def test_y_and_n_keys_answer_a_take_back_then_another_game(server_url: str
         await until(
             pa, lambda: state(app_a).get("status") == "playing" and state(app_a).get("round") == 1
         )
+
+
+async def test_resigning_or_leaving_a_game_under_way_asks_first(server_url: str) -> None:
+    async with apps(server_url, "ann", "bob") as (a, b):
+        (app_a, pa), (app_b, pb) = a, b
+        await start_gomoku(a, b)
+        await pa.press("R")  # one key never resigns: the question comes first
+        await until(pa, lambda: isinstance(app_a.screen, ConfirmScreen))
+        question = app_a.screen.query_one("#confirm-question", Label)
+        assert str(question.render()) == "Resign this game?"
+        assert app_a.screen.focused is app_a.screen.query_one("#confirm-no")  # enter cancels
+        await pa.press("escape")
+        await until(pa, lambda: app_a.screen is app_a.room_screen)
+        await click_point(pa, 7, 7)  # the game goes on
+        await until(pb, lambda: [7, 7] in state(app_b)["view"]["moves"])
+        await until(pb, lambda: state(app_b).get("turn") == app_b.session.player)
+        await pb.press("ctrl+l")  # leaving mid-game gives it up: asked too
+        await until(pb, lambda: isinstance(app_b.screen, ConfirmScreen))
+        said = str(app_b.screen.query_one("#confirm-question", Label).render())
+        assert said == "Leave the room? You give up this game."
+        await press(pb, "#confirm-no")
+        await until(pb, lambda: app_b.screen is app_b.room_screen)
+        assert state(app_b).get("status") == "playing"
+        await press(pa, "#btn-resign")  # the button asks as the key does
+        await until(pa, lambda: isinstance(app_a.screen, ConfirmScreen))
+        await press(pa, "#confirm-yes")
+        await until(pb, lambda: state(app_b).get("status") == "over")
+        assert state(app_b)["result"]["reason"] == "resign"
+        assert state(app_b)["result"]["winner"] == app_b.session.player
+
+
+async def test_the_question_goes_when_the_game_ends_meanwhile(server_url: str) -> None:
+    async with apps(server_url, "ann", "bob") as (a, b):
+        (app_a, pa), (_, pb) = a, b
+        await start_gomoku(a, b)
+        await pa.press("R")
+        await until(pa, lambda: isinstance(app_a.screen, ConfirmScreen))
+        await press(pb, "#btn-resign")
+        await press(pb, "#confirm-yes")
+        await until(pa, lambda: state(app_a).get("status") == "over")
+        await until(pa, lambda: app_a.screen is app_a.room_screen)  # nothing left to give up
 
 
 async def test_create_dialog_renders_the_games_options_form(server_url: str) -> None:

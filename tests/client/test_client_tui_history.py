@@ -20,7 +20,8 @@ from gridhall.client.tui.replay import ReplayScreen
 from gridhall.protocol.features import FEATURES
 from tests.conftest import url_of
 from tests.e2e.test_gomoku_e2e import play_to_five
-from tests.wsclient import gomoku_pair
+from tests.server.test_ratings_e2e import lose_to_the_computer
+from tests.wsclient import WsClient, gomoku_pair, play_moves
 
 
 def shown_text(screen: Any, selector: str) -> str:
@@ -70,6 +71,19 @@ async def test_a_finished_game_is_listed_and_its_replay_steps(server_url: str) -
         await until(pilot, lambda: isinstance(app.screen, HistoryScreen))
 
 
+async def open_leaderboard(app: GridhallApp, pilot: Any) -> DataTable[Any]:
+    """``l`` in the lobby, once the server offers ratings: the leaderboard's table."""
+    await until(pilot, lambda: "ratings" in app.session.features)
+    await pilot.press("l")
+    await until(
+        pilot,
+        lambda: (
+            isinstance(app.screen, LeaderboardScreen) and bool(app.screen.query("#leaderboard"))
+        ),
+    )  # composed, not only current
+    return app.screen.query_one("#leaderboard", DataTable)
+
+
 async def test_the_leaderboard_after_a_rated_game_shows_my_rank(server_url: str) -> None:
     async with gomoku_pair(server_url, {"rated": True}) as (black, white, _room):
         await play_to_five(black, white)
@@ -80,15 +94,7 @@ async def test_the_leaderboard_after_a_rated_game_shows_my_rank(server_url: str)
         await white.expect("left")
     app = GridhallApp(server_url, "Bob", token=token, backoff=FAST)
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: "ratings" in app.session.features)
-        await pilot.press("l")
-        await until(
-            pilot,
-            lambda: (
-                isinstance(app.screen, LeaderboardScreen) and bool(app.screen.query("#leaderboard"))
-            ),
-        )  # composed, not only current
-        table = app.screen.query_one("#leaderboard", DataTable)
+        table = await open_leaderboard(app, pilot)
         await until(pilot, lambda: table.row_count >= 2)
         names = [str(table.get_row_at(i)[1]) for i in range(table.row_count)]
         assert names.index("Ann") < names.index("Bob")  # best first (computers are rated too)
@@ -108,6 +114,25 @@ async def test_the_leaderboard_after_a_rated_game_shows_my_rank(server_url: str)
         assert str(ratings.get_row_at(0)[0]) == "Gomoku"
         assert app.screen.query_one("#profile-recent", DataTable).row_count == 1
         snapshot(app, "profile")
+
+
+async def test_the_leaderboard_counts_the_computers_games_and_shows_their_names_whole(
+    server_url: str,
+) -> None:
+    async with WsClient.connect(server_url, "Ann") as ann:
+        await lose_to_the_computer(ann, "easy")
+        await lose_to_the_computer(ann, "hard")
+        token = ann.token
+    app = GridhallApp(server_url, "Ann", token=token, backoff=FAST)
+    async with app.run_test(size=(80, 24)) as pilot:
+        table = await open_leaderboard(app, pilot)
+        await until(pilot, lambda: table.row_count == 3)
+        rows = {str(table.get_row_at(i)[1]): str(table.get_row_at(i)[3]) for i in range(3)}
+        games = {name.split(" (computer)")[0]: n for name, n in rows.items()}
+        assert games == {"Computer (hard)": "1", "Computer (easy)": "1", "Ann": "2"}
+        await pilot.pause()
+        screen = "\n".join(s.text for s in app.screen._compositor.render_strips())
+        assert "Computer (hard)" in screen and "Computer (easy)" in screen
 
 
 async def test_gridhall_replay_opens_a_game_and_analyses_it(make_server: Any) -> None:
@@ -136,6 +161,38 @@ async def test_gridhall_replay_opens_a_game_and_analyses_it(make_server: Any) ->
         await pilot.press("home", "right")
         assert "Move 1" in shown_text(replay, "#replay-note")
         assert "Marked moves" in shown_text(replay, "#replay-note")
+
+
+OPEN_THREE = [(7, 7), (7, 8), (8, 7), (8, 8), (9, 7), (0, 14), (10, 7), (6, 7), (11, 7)]
+"""White's third stone (0, 14, move 6) leaves Black's open three H8-K8 unblocked."""
+
+
+async def test_the_replay_marks_the_move_that_let_the_opponent_force_a_win(
+    make_server: Any,
+) -> None:
+    server = await make_server(analysis_budget=0.5)
+    url = url_of(server)
+    async with gomoku_pair(url) as (black, white, _room):
+        await play_moves(black, white, OPEN_THREE)
+        game_id = (await black.request("list-games", "games"))["games"][0]["game_id"]
+    app = GridhallApp(url, "cat", backoff=FAST, opening=Opening(replay=game_id))
+    async with app.run_test(size=SIZE) as pilot:
+        await until(
+            pilot, lambda: isinstance(app.screen, ReplayScreen) and app.screen.player is not None
+        )
+        replay = app.screen
+        assert isinstance(replay, ReplayScreen) and replay.player is not None
+        await pilot.press("a")
+        await until(
+            pilot,
+            lambda: replay.player is not None and replay.player.analysis_status == "done",
+            timeout=120,
+        )
+        assert replay.player.marked() == [6]  # was "Marked moves: none"
+        await pilot.press("home", *["right"] * 6)
+        note = shown_text(replay, "#replay-note")
+        assert "Move 6 let the opponent force a win;" in note and "Marked moves: 6" in note
+        assert "G8 would have stopped it" in note or "L8 would have stopped it" in note
 
 
 async def test_a_replay_the_client_cannot_draw_is_said_not_crashed() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -13,11 +14,15 @@ from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+from websockets.asyncio.client import connect
+
 from tests.wsclient import WsClient
 
 LEASE_MS = 4000
 """Short, so a takeover comes soon; long enough that a busy 2-core machine's scheduling
 never costs a live node its leases (they are renewed every third of it)."""
+SECRET = "tests-cluster-secret-0123456789"
+"""The cluster secret every test node is started with."""
 
 
 class Node:
@@ -61,6 +66,8 @@ class Node:
                 str(LEASE_MS),
                 "--node-id",
                 name,
+                "--cluster-secret",
+                SECRET,
                 *extra,
             ],
             stdout=subprocess.PIPE,
@@ -143,6 +150,36 @@ async def cluster(
         for node in nodes:
             node.stop()
             print(f"--- {node.name} logged:", "".join(node.log[-40:]))  # shown on failure
+
+
+def refused_start(
+    *args: str, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """``gridhall-server`` with ``args``, expected to stop at once (a setting refused,
+    Redis or PostgreSQL unreachable): how it ended."""
+    return subprocess.run(
+        [sys.executable, "-m", "gridhall.server", "--port", "0", "--no-discovery", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+    )
+
+
+@asynccontextmanager
+async def client_from(url: str, address: str, name: str | None = None) -> AsyncIterator[WsClient]:
+    """A client of the node at ``url`` whose connection comes from ``address`` (any of
+    127.0.0.0/8); welcomed if ``name`` is given."""
+    sock = socket.socket()
+    sock.bind((address, 0))
+    sock.setblocking(False)
+    port = int(url.rsplit(":", 1)[1].strip("/"))
+    await asyncio.get_running_loop().sock_connect(sock, ("127.0.0.1", port))
+    async with connect(url, sock=sock, compression=None, max_size=None) as ws:
+        client = WsClient(ws)
+        if name is not None:
+            await client.hello(name)
+        yield client
 
 
 async def rejoin(stack: AsyncExitStack, url: str, old: WsClient, name: str) -> WsClient:

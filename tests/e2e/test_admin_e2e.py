@@ -10,7 +10,7 @@ import logging
 import socket
 import sqlite3
 from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any
 
 import pytest
@@ -19,9 +19,10 @@ from websockets.exceptions import InvalidStatus
 
 from gridhall import protocol as p
 from gridhall.server import cli
+from gridhall.server.core import admin_access
 from gridhall.server.io import admin_channel, web
 from gridhall.server.io.app import GameServer
-from tests.e2e.test_handshake_e2e import closed_with
+from tests.e2e.test_handshake_e2e import closed_with, until
 from tests.wsclient import WsClient
 
 DEADLINE = 30.0
@@ -190,11 +191,12 @@ async def test_admin_from_lets_that_network_in(make_server: Any) -> None:
 
 async def test_no_token_or_a_wrong_one_is_refused_and_closed(make_server: Any) -> None:
     server: GameServer = await make_server()
-    async with connect(admin_url(server)) as ws:
-        await ws.send(p.encode_map({"type": "admin-hello", "id": 1}))
-        error = p.decode_map(await ws.recv())
-        assert error["type"] == "error" and error["code"] == "bad-message" and error["re"] == 1
-        assert (await closed_with(ws))[0] == 1008
+    for hello in ({"type": "admin-hello", "id": 1}, {"type": 1, "token": "x", "id": 1}):
+        async with connect(admin_url(server)) as ws:
+            await ws.send(p.encode_map(hello))
+            error = p.decode_map(await ws.recv())
+            assert error["type"] == "error" and error["code"] == "bad-message", hello
+            assert error["re"] == 1 and (await closed_with(ws))[0] == 1008
     async with connect(admin_url(server)) as ws:
         page = Admin(ws)
         error = await page.hello("not-the-token")
@@ -207,7 +209,7 @@ async def test_no_token_or_a_wrong_one_is_refused_and_closed(make_server: Any) -
     refused = [
         row for row in server.store.admin.recent_audit() if row["action"] == "sign-in-refused"
     ]
-    assert len(refused) == 3
+    assert len(refused) == 4
 
 
 async def test_a_page_that_says_nothing_is_closed(
@@ -220,15 +222,59 @@ async def test_a_page_that_says_nothing_is_closed(
     assert code == 1008 and "admin-hello" in reason
 
 
-async def test_wrong_tokens_are_rate_limited_per_address(make_server: Any) -> None:
+@asynccontextmanager
+async def admin_socket(server: GameServer, address: str = "127.0.0.1") -> AsyncIterator[Admin]:
+    """An admin socket from ``address`` that has not signed in (yet)."""
+    sock = bound(address)
+    await asyncio.get_running_loop().sock_connect(sock, ("127.0.0.1", server.port))
+    async with connect(admin_url(server), sock=sock, compression=None, max_size=None) as ws:
+        yield Admin(ws)
+
+
+async def test_wrong_tokens_never_hold_back_the_right_one(
+    make_server: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(admin_access, "FAILURE_WAIT", 600.0)  # held for the whole test
     server: GameServer = await make_server()
-    for _ in range(5):
-        async with connect(admin_url(server)) as ws:
-            assert (await Admin(ws).hello("guess"))["code"] == "admin-refused"
-    async with connect(admin_url(server)) as ws:  # even the right token must wait now
-        error = await Admin(ws).hello(server.admin.token)
-        assert error["code"] == "rate-limited" and error["retry_after"] > 0
-        assert (await closed_with(ws))[0] == 1008
+    for _ in range(admin_access.FREE_FAILURES):  # the first few are answered at once
+        async with admin_socket(server) as guesser:
+            assert (await guesser.hello("guess"))["code"] == "admin-refused"
+    async with admin_socket(server) as held:
+        await held.send(type="admin-hello", token="guess", id=1)
+        await until(lambda: len(server.admin_channel.held) == 1, "the wrong token held back")
+        async with admin(server) as page:  # the right one, from the same address, at once
+            assert (await page.expect("admin-status"))["figures"]
+        assert len(server.admin_channel.held) == 1  # the wrong one still waits
+    await until(lambda: len(server.admin_channel.held) == 0, "the guesser to be gone")
+
+
+async def test_sockets_that_never_sign_in_never_lock_the_operator_out(make_server: Any) -> None:
+    server: GameServer = await make_server()
+    async with AsyncExitStack() as idle:
+        for n in range(16):  # eight from the operator's own address, eight from others
+            await idle.enter_async_context(admin_socket(server, f"127.0.0.{1 + n % 2 * (n + 1)}"))
+        await until(lambda: len(server.admin_channel.waiting) >= 2, "idle admin sockets")
+        for _ in range(3):
+            async with admin(server) as page:
+                assert (await page.expect("admin-status"))["figures"]
+        waiting = server.admin_channel.waiting
+        assert waiting.by_address["127.0.0.1"] <= admin_channel.WAITING_PER_ADDRESS
+        assert len(waiting) <= admin_channel.WAITING_CEILING
+
+
+async def test_only_signed_in_pages_count_toward_the_pages_open(make_server: Any) -> None:
+    server: GameServer = await make_server()
+    async with AsyncExitStack() as pages:
+        for n in range(admin_channel.MAX_WAITING):  # as many silent sockets as may wait
+            await pages.enter_async_context(admin_socket(server, f"127.0.0.{10 + n}"))
+        for _ in range(admin_channel.MAX_ADMINS):  # every one of these signs in
+            page = await pages.enter_async_context(admin(server))
+            assert (await page.expect("admin-status"))["figures"]
+        async with admin_socket(server) as one_more:
+            await one_more.send(type="admin-hello", token=server.admin.token, id=1)
+            code, reason = await closed_with(one_more.ws)
+            assert code == 1013 and "too many" in reason
+        assert len(server.admin_channel.signed_in) == admin_channel.MAX_ADMINS
 
 
 async def test_a_signed_in_page_gets_the_status_and_bad_requests_change_nothing(
@@ -294,6 +340,14 @@ async def test_a_signed_in_page_gets_the_status_and_bad_requests_change_nothing(
         assert (await page.expect("error"))["code"] == "bad-message"
         await page.ws.send(p.encode_map({"type": "hello", "id": 77}))
         assert (await page.expect("error"))["re"] == 77
+        for odd in (  # whatever its shape, a request with an id is answered with its re
+            {"type": 5, "action": "announce", "text": "x", "id": 78},
+            {"type": "admin", "action": "retention", "settings": {1: 2}, "id": 79},
+            {"type": "admin", 7: "seven", "action": "announce", "text": "x", "id": 80},
+        ):
+            await page.ws.send(p.encode_map(odd))
+            answer = await page.expect("error")
+            assert answer["code"] == "bad-message" and answer["re"] == odd["id"], odd
         status = await page.done("announce", text="still here")  # the socket still works
         assert status["rooms"][0]["room"] == room and status["bans"] == []
         assert server.config.chat_days == 30.0

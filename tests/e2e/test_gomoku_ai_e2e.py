@@ -23,7 +23,10 @@ async def test_the_computer_takes_seat_one_and_answers_every_move(server_url: st
         for x, y in [(7, 7), (3, 3), (11, 2)]:
             await a.send("move", move={"x": x, "y": y})
             await a.expect("moved", by=a.player)
-            reply = await a.expect("moved", by=bot["player"], timeout=10)
+            # No tighter guard than the suite's own: a worker's first move imports the
+            # engine and fills its tables at a low CPU priority, which on a loaded machine
+            # took more than 10 s (issue 40); the answer is the event waited on.
+            reply = await a.expect("moved", by=bot["player"])
             assert reply["view"]["next"] == "black"
         assert len(reply["view"]["moves"]) == 6
         await a.send("offer", kind="draw")  # the computer declines draws ...
@@ -38,7 +41,7 @@ async def test_the_computer_takes_seat_one_and_answers_every_move(server_url: st
         assert (await a.expect("agree-again"))["from"] == bot["player"]
         state = await a.expect("state", status="playing")
         assert state["view"]["colors"][bot["player"]] == "black"
-        opening = await a.expect("moved", by=bot["player"], timeout=10)  # black opens
+        opening = await a.expect("moved", by=bot["player"])  # black opens
         assert len(opening["view"]["moves"]) == 1
 
 

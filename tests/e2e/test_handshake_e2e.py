@@ -135,7 +135,7 @@ async def test_slow_sockets_from_one_address_are_capped_and_a_new_player_connect
 
 async def test_past_the_total_the_oldest_pending_socket_makes_room(make_server: Any) -> None:
     server = await make_server(
-        max_handshakes=2, max_handshakes_per_address=2, handshake_timeout=600.0
+        max_handshakes=2, max_handshakes_per_address=2, handshake_timeout=600.0, handshake_grace=0.0
     )
     oldest, first_writer = await raw(server, "127.0.0.2")
     first_writer.write(b"GET / HTTP/1.1\r\n")
@@ -204,21 +204,31 @@ async def test_a_connection_that_never_says_hello_is_closed_with_a_reason(make_s
     server = await make_server(hello_timeout=0.05)
     async with ws_from(server, "127.0.0.2") as idle:
         code, reason = await closed_with(idle)
-    assert code == 1008 and "hello" in reason
-    async with WsClient.connect(url(server), "Ann") as ann:  # saying hello in time is fine
+    assert code == 1008 and "hello" in reason and "valid hello" in reason
+    await server.close()
+    # Saying hello in time is fine: on a server whose deadline a loaded machine cannot
+    # miss (50 ms is shorter than a busy test's connect and hello; issue 40).
+    server = await make_server(hello_timeout=600.0)
+    async with WsClient.connect(url(server), "Ann") as ann:
         assert len(server.unwelcomed) == 0  # out of the gate before its welcome was sent
         await ann.send("list-rooms", id=1)
         assert (await ann.expect("rooms"))["re"] == 1
 
 
 async def test_a_refused_hello_does_not_count_as_one(make_server: Any) -> None:
-    # long enough that the refused hello always arrives first on a loaded machine; the
-    # deadline then closes the socket because no VALID hello came
-    server = await make_server(hello_timeout=1.0)
+    """A refused hello leaves the connection where it was: among those that have not
+    said hello (so its deadline stands, and the next from its address is refused
+    while it waits), whatever the clock (a 1 s deadline once came first; issue 40)."""
+    server = await make_server(max_unwelcomed_per_address=1, hello_timeout=600.0)
     async with ws_from(server, "127.0.0.2") as ws:
         assert (await say_hello(ws, "Computer (hard)"))["type"] == "error"
-        code, reason = await closed_with(ws)
-    assert code == 1008 and "valid hello" in reason
+        assert len(server.unwelcomed) == 1
+        with pytest.raises(InvalidStatus) as info:
+            async with ws_from(server, "127.0.0.2"):
+                pass
+        assert info.value.response.status_code == 429
+        assert (await say_hello(ws, "Ann"))["type"] == "welcome"  # a valid one counts
+        assert len(server.unwelcomed) == 0
 
 
 async def test_idle_connections_from_one_address_are_capped_and_others_still_join(
@@ -237,14 +247,47 @@ async def test_idle_connections_from_one_address_are_capped_and_others_still_joi
             assert (await say_hello(other, "Ann"))["type"] == "welcome"
 
 
-async def test_past_the_total_the_oldest_idle_connection_makes_room(make_server: Any) -> None:
-    server = await make_server(max_unwelcomed=2, max_unwelcomed_per_address=2, hello_timeout=600.0)
+@pytest.mark.parametrize(
+    "full",
+    [
+        {"max_unwelcomed": 2, "max_unwelcomed_per_address": 2},  # past the total waiting
+        {"max_connections": 2},  # every connection place taken
+    ],
+)
+async def test_the_oldest_idle_connection_makes_room_for_a_newcomer(
+    make_server: Any, full: dict[str, int]
+) -> None:
+    server = await make_server(hello_timeout=600.0, unwelcomed_idle=0.0, **full)
     async with ws_from(server, "127.0.0.2") as oldest, ws_from(server, "127.0.0.3"):
         await until(lambda: len(server.unwelcomed) == 2, "both idle connections")
         async with ws_from(server, "127.0.0.4") as newcomer:
             assert (await say_hello(newcomer, "Ann"))["type"] == "welcome"
         code, reason = await closed_with(oldest)
         assert code == 1008 and "hello" in reason
+
+
+def masked_frame(payload: bytes) -> bytes:
+    """One binary WebSocket frame as a client sends it (masked; payload < 126 bytes)."""
+    key = b"\x01\x02\x03\x04"
+    body = bytes(b ^ key[i % 4] for i, b in enumerate(payload))
+    return bytes([0x82, 0x80 | len(payload)]) + key + body
+
+
+async def test_a_connection_whose_hello_is_on_its_way_is_never_evicted(
+    make_server: Any,
+) -> None:
+    server = await make_server(max_unwelcomed=1, hello_timeout=600.0, unwelcomed_idle=0.0)
+    async with ws_from(server, "127.0.0.2") as slow:
+        await until(lambda: len(server.unwelcomed) == 1, "the first connection")
+        hello = masked_frame(p.encode_map({"type": "hello", "protocol": 1, "name": "Slow"}))
+        slow.transport.write(hello[:3])  # its hello has begun to arrive, not yet whole
+        await until(lambda: any(c.ws.heard for c in server.unwelcomed.quiet), "bytes to land")
+        async with ws_from(server, "127.0.0.3") as newcomer:  # the gate is full
+            assert (await say_hello(newcomer, "Ann"))["type"] == "welcome"
+        assert len(server.unwelcomed) == 1, "the connection whose hello was on its way was cut"
+        slow.transport.write(hello[3:])
+        welcome = p.decode_map(await asyncio.wait_for(slow.recv(), DEADLINE), p.MAX_SERVER_FRAME)
+        assert welcome["type"] == "welcome" and welcome["name"] == "Slow"
 
 
 # -- other origins ----------------------------------------------------------------------------

@@ -184,3 +184,28 @@ async def test_chord_with_a_wrong_flag_explodes(server_url: str) -> None:
         assert final["rows"][flags[0][1]][flags[0][0]] == "W"
         assert "X" in "".join(final["rows"])
         assert_no_leak(clients, mines_in(final))
+
+
+async def test_a_hint_in_a_true_fifty_fifty_says_coin_flip_and_still_costs_time(
+    server_url: str,
+) -> None:
+    """5×2 with one mine, opened at the top middle: the opening clears columns 1 to 3
+    and the side with no mine, so the mine is in one column of two cells that every
+    number sees alike, whatever the seed: a coin flip no reveal can settle."""
+    options = {"preset": None, "width": 5, "height": 2, "mines": 1, "hint_penalty": 20}
+    async with WsClient.connect(server_url, "Ann") as a:
+        await a.send("create-room", game="minesweeper", options=options)
+        await a.expect("state", status="playing")
+        await a.send("move", move={"action": "reveal", "x": 2, "y": 0})
+        opened = (await a.expect("moved"))["view"]
+        assert sum(row.count("#") for row in opened["rows"]) == 2
+        await a.send("move", move={"action": "hint"})
+        view = (await a.expect("moved"))["view"]
+        hint = view["hint"]
+        assert hint["coin_flip"] is True and hint["safe"] is False and hint["risk"] == 0.5
+        pair = {(hint["x"], hint["y"]), tuple(hint["other"])}
+        hidden = {
+            (x, y) for y, row in enumerate(view["rows"]) for x, c in enumerate(row) if c == "#"
+        }
+        assert pair == hidden and len({x for x, _ in pair}) == 1  # one column's two cells
+        assert view["elapsed"] >= 20  # the penalty is charged: the hint told that much

@@ -253,7 +253,7 @@ async def test_a_computer_room_survives_a_stop_and_is_finished(tmp_path: Path, h
         await a.send("create-room", game="gomoku", options={"ai": "easy"})
         await a.expect("state", status="playing")
         await a.send("move", move={"x": 7, "y": 7})
-        reply = await a.expect("moved", timeout=20, turn=a.player)
+        reply = await a.expect("moved", turn=a.player)
         url = await stop_and_restart(stack, first, db, how, [a])
         a2 = await rejoin(stack, url, a, "Ann")
         await a2.send("sync")
@@ -263,7 +263,7 @@ async def test_a_computer_room_survives_a_stop_and_is_finished(tmp_path: Path, h
             (x, y) for y in range(15) for x in range(15) if [x, y] not in state["view"]["moves"]
         )
         await a2.send("move", move={"x": free[0], "y": free[1]})
-        answer = await a2.expect("moved", timeout=20, turn=a.player)  # the computer answered
+        answer = await a2.expect("moved", turn=a.player)  # the computer answered
         assert len(answer["view"]["moves"]) == 4
         await a2.send("resign")
         over = await a2.expect("game-over")

@@ -8,13 +8,16 @@ import time
 
 import pytest
 
-from gridhall.server.games.gomoku.ai import choose_move
+from gridhall.server.games.gomoku.ai import choose_move, clock
 from gridhall.server.games.gomoku.ai.patterns import C_FIVE
 from gridhall.server.games.gomoku.ai.position import Position
 from gridhall.server.games.gomoku.ai.threats import ThreatSearch
 from gridhall.server.games.gomoku.renju import forbidden_points
 
 Point = tuple[int, int]
+pytestmark = pytest.mark.usefixtures("cpu_clock")
+"""Budgets in CPU seconds: what a search finds does not depend on the machine's load."""
+
 BUDGET = 0.3
 
 # Positions (moves in order, black first) where the side to move wins by
@@ -174,7 +177,7 @@ def test_hard_plays_open_four_when_it_has_an_open_three() -> None:
 @pytest.mark.parametrize("moves", VCF_POSITIONS)
 def test_vcf_positions_are_solved_and_lines_check_out(moves: list[Point]) -> None:
     pos = Position(15, "standard", moves)
-    line = ThreatSearch(pos, time.perf_counter() + 5).vcf()
+    line = ThreatSearch(pos, clock.now() + 5).vcf()
     assert line is not None and len(line) >= 5
     _check_vcf_line(moves, [pos.xy(p) for p in line], exact=True)
     # a generous budget: the engine answers as soon as its VCF stage finds the line
@@ -198,7 +201,7 @@ def test_vcf_finds_a_hand_made_double_four() -> None:
         (0, 14),
     ]
     pos = Position(15, "standard", moves)
-    line = ThreatSearch(pos, time.perf_counter() + 5).vcf()
+    line = ThreatSearch(pos, clock.now() + 5).vcf()
     assert line is not None
     assert pos.xy(line[0]) == (8, 8)
 
@@ -207,9 +210,9 @@ def test_hard_respects_its_budget_loosely() -> None:
     rng = random.Random(3)
     moves = _random_game(rng, 20)
     for budget in (0.2, 0.5):
-        start = time.perf_counter()
+        start = clock.now()
         choose_move(moves, 15, "freestyle", "hard", budget)
-        assert time.perf_counter() - start < budget * 3
+        assert clock.now() - start < budget * 3
 
 
 def test_position_bookkeeping_matches_a_fresh_build() -> None:
@@ -296,8 +299,8 @@ def _open_four_points(moves: list[Point], side: int) -> set[Point]:
 
 def test_vct_puzzle_is_solved_with_a_three_when_no_vcf_exists() -> None:
     pos = Position(15, "freestyle", VCT_PUZZLE)
-    assert ThreatSearch(pos, time.perf_counter() + 10).vcf() is None
-    line = ThreatSearch(pos, time.perf_counter() + 10).vct(depth=3)
+    assert ThreatSearch(pos, clock.now() + 10).vcf() is None
+    line = ThreatSearch(pos, clock.now() + 10).vct(depth=3)
     assert line is not None
     first = pos.xy(line[0])
     after = [*VCT_PUZZLE, first]
@@ -309,9 +312,9 @@ def test_double_three_is_found_by_vct_and_by_the_threat_space_estimate() -> None
     # black: (5,7),(6,7) on a row and (7,5),(7,6) on a column; (7,7) makes two open threes
     moves = [(5, 7), (0, 0), (6, 7), (0, 14), (7, 5), (14, 0), (7, 6), (14, 14)]
     pos = Position(15, "freestyle", moves)
-    assert ThreatSearch(pos, time.perf_counter() + 10).vcf() is None
-    vct = ThreatSearch(pos, time.perf_counter() + 10).vct(depth=2)
-    tss = ThreatSearch(pos, time.perf_counter() + 10).threat_space()
+    assert ThreatSearch(pos, clock.now() + 10).vcf() is None
+    vct = ThreatSearch(pos, clock.now() + 10).vct(depth=2)
+    tss = ThreatSearch(pos, clock.now() + 10).threat_space()
     assert vct is not None and tss is not None
     assert pos.xy(vct[0]) == (7, 7) and pos.xy(tss[0]) == (7, 7)
 
@@ -319,7 +322,7 @@ def test_double_three_is_found_by_vct_and_by_the_threat_space_estimate() -> None
 def test_hard_stops_an_opponent_vct_of_three_threes() -> None:
     move = choose_move(MUST_STOP_VCT, 15, "freestyle", "hard", 3.0)
     pos = Position(15, "freestyle", [*MUST_STOP_VCT, move])
-    assert ThreatSearch(pos, time.perf_counter() + 30).vct(depth=3) is None
+    assert ThreatSearch(pos, clock.now() + 30).vct(depth=3) is None
 
 
 def test_hard_stops_an_opponent_vcf() -> None:
@@ -328,10 +331,10 @@ def test_hard_stops_an_opponent_vcf() -> None:
     moves = [*VCF_POSITIONS[2], (0, 14)]
     pos = Position(15, "standard", moves)
     pos.parity ^= 1
-    assert ThreatSearch(pos, time.perf_counter() + 10).vcf() is not None
+    assert ThreatSearch(pos, clock.now() + 10).vcf() is not None
     move = choose_move(moves, 15, "standard", "hard", 1.0)
     after = Position(15, "standard", [*moves, move])
-    assert ThreatSearch(after, time.perf_counter() + 10).vcf() is None
+    assert ThreatSearch(after, clock.now() + 10).vcf() is None
 
 
 def test_hard_plays_the_vct_win_and_keeps_winning() -> None:
@@ -404,10 +407,8 @@ def test_white_blocks_a_four_under_renju() -> None:
 
 
 def test_engine_clock_switches_to_cpu_time_and_back() -> None:
-    from gridhall.server.games.gomoku.ai import clock
-
     pos = Position(15, "standard", VCF_POSITIONS[0])
-    line = ThreatSearch(pos, time.perf_counter() + 5).vcf()
+    line = ThreatSearch(pos, clock.now() + 5).vcf()
     assert line is not None
     try:
         clock.use("cpu")
@@ -420,8 +421,7 @@ def test_engine_clock_switches_to_cpu_time_and_back() -> None:
 
 
 def test_engine_clock_refuses_an_unknown_kind() -> None:
-    from gridhall.server.games.gomoku.ai import clock
-
+    before = clock.now
     with pytest.raises(ValueError):
         clock.use("sundial")
-    assert clock.now is time.perf_counter
+    assert clock.now is before

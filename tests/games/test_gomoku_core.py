@@ -115,16 +115,6 @@ def test_blocks_an_open_three(engine: str) -> None:
     }
 
 
-@pytest.fixture
-def cpu_clock() -> Iterator[None]:
-    """Budgets in CPU seconds: work done, whatever the machine's load."""
-    clock.use("cpu")
-    try:
-        yield
-    finally:
-        clock.use("wall")
-
-
 @pytest.mark.usefixtures("cpu_clock")
 @pytest.mark.parametrize("moves", VCF_POSITIONS)
 def test_a_vcf_is_found_and_played_to_five(engine: str, moves: list[Point]) -> None:

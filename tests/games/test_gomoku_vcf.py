@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-import time
+import pytest
 
 from gridhall.server.games.gomoku.ai import clock
 from gridhall.server.games.gomoku.ai.vcf import find_vcf
 from tests.games.test_gomoku_ai import VCF_POSITIONS, _check_vcf_line
+
+pytestmark = pytest.mark.usefixtures("cpu_clock")  # deadlines in CPU seconds, as work done
 
 Point = tuple[int, int]
 
@@ -29,4 +31,4 @@ def test_find_vcf_finishes_an_existing_four_at_once() -> None:
 
 
 def test_find_vcf_gives_up_at_its_deadline() -> None:
-    assert find_vcf(VCF_POSITIONS[0], 15, "standard", time.perf_counter() - 1) is None
+    assert find_vcf(VCF_POSITIONS[0], 15, "standard", clock.now() - 1) is None

@@ -23,6 +23,20 @@ def test_without_a_safe_cell_the_hint_is_a_guess_with_its_exact_risk() -> None:
     assert (got.x, got.y) in {(1, 0), (0, 1), (1, 1)}
 
 
+def test_a_true_fifty_fifty_is_a_coin_flip_never_the_best_guess() -> None:
+    # (0, 0) and (1, 0) share the mine, and every number sees both: no reveal can ever
+    # tell them apart, so the hint says so and names the pair.
+    assert hint(["##", "11", "00"], 1) == Hint("coin-flip", 0, 0, 0.5, (1, 0))
+    # Every hidden cell is a mine one time in two: none is safer than a coin flip.
+    got = hint(["#2#", "#2#"], 2)
+    assert got is not None and (got.kind, got.risk, got.other) == ("coin-flip", 0.5, None)
+
+
+def test_a_cell_at_one_in_two_is_no_coin_flip_while_another_is_safer() -> None:
+    got = hint(["#2#", "###"], 2)
+    assert got is not None and got.kind == "guess" and got.risk < 0.5
+
+
 def test_out_of_budget_the_hint_says_it_is_unsure() -> None:
     # Nothing here follows from the cheap rules; proving anything needs the
     # enumeration, which a zero budget never starts.

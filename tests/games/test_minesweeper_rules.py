@@ -221,9 +221,9 @@ def test_zero_opens_its_whole_region() -> None:
 
 def test_large_zero_region_opens_in_one_click_without_recursion() -> None:
     layout = [(199, y) for y in range(10)]
-    t = time.perf_counter()
+    t = time.process_time()  # CPU time: a loaded machine's waits are not the code's
     g = from_layout(layout, (0, 199), width=200, height=200, players=["a"])
-    assert time.perf_counter() - t < 2.0
+    assert time.process_time() - t < 2.0
     assert g.safe_left == 0 and g.result is not None
     assert g.result["reason"] == "cleared"
 

@@ -107,10 +107,10 @@ def test_foul_is_fast_enough_for_every_move() -> None:
     stones = rng.sample(cells, 40)
     black, white = stones[:20], stones[20:]
     empty = [p for p in cells if p not in stones]
-    start = time.perf_counter()
+    start = time.process_time()  # CPU time: a loaded machine's waits are not the code's
     for p in empty:
         foul(black, white, p)
-    assert (time.perf_counter() - start) / len(empty) < 0.005
+    assert (time.process_time() - start) / len(empty) < 0.005
 
 
 def _random_position(rng: random.Random, size: int) -> tuple[list[Point], list[Point]]:

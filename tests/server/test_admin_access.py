@@ -9,7 +9,13 @@ from pathlib import Path
 import pytest
 
 from gridhall.server import cli
-from gridhall.server.core.admin_access import FREE_FAILURES, AdminAccess
+from gridhall.server.core.admin_access import (
+    FAILURE_WAIT,
+    FAILURE_WAIT_IN_ALL,
+    FREE_FAILURES,
+    FREE_FAILURES_IN_ALL,
+    AdminAccess,
+)
 from gridhall.server.core.bans import Ban, Bans, refusal
 from gridhall.server.io.admin_store import AUDIT_MARGIN, AUDIT_ROWS
 from gridhall.server.io.app import GameServer
@@ -42,16 +48,30 @@ def test_a_new_token_is_made_unless_one_is_given() -> None:
     assert not fixed.token_ok("my-fixed-admin-tokeN") and not fixed.token_ok("")
 
 
-def test_wrong_tokens_cost_the_address_and_a_right_one_clears_it() -> None:
+def test_wrong_tokens_are_held_back_per_address_and_the_right_one_never_is() -> None:
     access = AdminAccess("right-token-right-token")
     for _ in range(FREE_FAILURES):
-        assert access.wait("10.0.0.1", T0) == 0.0
-        assert not access.attempt("10.0.0.1", "wrong", T0)
-    assert access.wait("10.0.0.1", T0) > 0
-    assert access.wait("10.0.0.2", T0) == 0.0  # another address
-    later = T0 + 10_000.0
-    assert access.attempt("10.0.0.1", "right-token-right-token", later)
-    assert access.wait("10.0.0.1", later) == 0.0
+        assert access.check("10.0.0.1", "wrong", T0) == 0.0  # answered at once
+    assert access.check("10.0.0.1", "wrong", T0) == FAILURE_WAIT
+    assert access.check("10.0.0.1", "wrong", T0) == 2 * FAILURE_WAIT  # doubled
+    assert access.check("10.0.0.1", "right-token-right-token", T0) is None  # at once
+    assert access.check("10.0.0.1", "wrong", T0) == 0.0  # ...and it forgave the address
+    assert access.check("10.0.0.2", "wrong", T0) == 0.0  # another address
+
+
+def test_an_ipv6_64_is_one_address_for_wrong_tokens() -> None:
+    access = AdminAccess("right-token-right-token")
+    for n in range(FREE_FAILURES):
+        assert access.check(f"2001:db8:7::{n + 1:x}", "wrong", T0) == 0.0
+    assert access.check("2001:db8:7:0:ffff::1", "wrong", T0) == FAILURE_WAIT
+
+
+def test_many_wrong_tokens_from_anywhere_are_held_back_too() -> None:
+    access = AdminAccess("right-token-right-token")
+    held = [access.check(f"10.1.0.{n}", "wrong", T0) for n in range(FREE_FAILURES_IN_ALL + 2)]
+    assert held[:FREE_FAILURES_IN_ALL] == [0.0] * FREE_FAILURES_IN_ALL
+    assert held[-2:] == [FAILURE_WAIT_IN_ALL, 2 * FAILURE_WAIT_IN_ALL]
+    assert access.check("10.2.0.1", "right-token-right-token", T0) is None
 
 
 def test_the_command_line_checks_admin_options() -> None:
@@ -116,7 +136,7 @@ def test_admin_options_reach_the_server_from_the_file_and_the_command_line(
     settings = tmp_path / "gridhall.toml"
     settings.write_text('admin_from = ["192.168.7.0/24"]\nadmin_token = "token-from-the-file"\n')
     made: list[GameServer] = []
-    monkeypatch.setattr(cli, "serve", lambda server, addresses, settings: made.append(server))
+    monkeypatch.setattr(cli, "serve", lambda server, addresses, settings, **_: made.append(server))
     monkeypatch.setattr(cli.loops, "run", lambda main, factory: None)
     monkeypatch.setattr(cli.collector, "install", lambda: None)
     cli.main(

@@ -110,7 +110,7 @@ async def test_done_is_stored_once_and_pushed_with_a_note_per_ply() -> None:
     ann = Asker()
     analyses.request(ann, "10.0.0.1", Analyse(game_id=1, id=1))
     await settle()
-    answers = [(5, (7, 7), None), (-5, (8, 8), None), (0, (6, 6), None)]
+    answers = [(5, (7, 7), None, None), (-5, (8, 8), None, None), (0, (6, 6), None, None)]
     for k, value in enumerate(answers):
         pool.jobs[k]["done"]({"value": value})
     assert len(pool.jobs) == 3 and len(saved) == 1

@@ -105,6 +105,7 @@ def test_the_command_line_wins_over_the_file(
         ('log_level = "LOUD"', "log_level", 'allowed: one of "DEBUG", "INFO"'),
         ("chat_rows = -1", "chat_rows", "0 or more"),
         ("port = 70000", "port", "0 to 65535"),
+        ("room_creations_per_minute = 0", "room_creations_per_minute", "more than 0"),
         ('allow_origin = "http://a.example"', "allow_origin", "allowed: a list"),
         ('allow_origin = ["games.example"]', "allow_origin", "not a web origin"),
         ("[server]\nport = 1", "server", "the keys are: host, port, name"),
@@ -166,7 +167,9 @@ def test_the_start_up_output_says_where_the_settings_came_from(
     served: list[str | None] = []
     monkeypatch.setattr(cli, "GameServer", lambda config: SimpleNamespace(config=config))
     monkeypatch.setattr(cli.collector, "install", lambda: None)
-    monkeypatch.setattr(cli, "serve", lambda server, addresses, settings: served.append(settings))
+    monkeypatch.setattr(
+        cli, "serve", lambda server, addresses, settings, **_: served.append(settings)
+    )
     monkeypatch.setattr(cli.loops, "run", lambda main, factory: None)
     cli.main(["--config", path, "--port", "0", "--no-discovery"])
     assert served == [f"{path} + command line"]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from gridhall import protocol as p
-from gridhall.server.core.fairness import Backoff
+from gridhall.server.core.fairness import Backoff, PasswordGuard, PerAddress, address_key
 from tests.server.helpers import T0, Client, FakeServer, connect
 
 
@@ -154,3 +154,49 @@ def test_creating_rooms_too_fast_is_rate_limited_with_retry_after() -> None:
     assert error.retry_after is not None and 9 < error.retry_after <= 10
     ann.send("create-room", T0 + 10, game="gomoku")
     assert ann.last(p.Joined)
+
+
+def test_forgotten_failures_are_swept_at_the_next_failure() -> None:
+    backoff = Backoff(free=2, base=1.0, cap=4.0, forget=100.0)
+    for n in range(50):
+        backoff.failed(f"10.0.0.{n}", T0)
+    backoff.failed("10.0.1.1", T0 + 100)  # every earlier key is forgotten by now
+    assert len(backoff) == 1 and "10.0.1.1" in backoff
+
+
+def test_a_key_that_fails_again_outlives_quieter_ones() -> None:
+    backoff = Backoff(free=2, base=1.0, cap=4.0, forget=100.0)
+    backoff.failed("a", T0)
+    backoff.failed("b", T0 + 10)
+    backoff.failed("a", T0 + 60)  # "a" failed last: "b" is the one forgotten first
+    backoff.failed("c", T0 + 111)
+    assert "b" not in backoff and "a" in backoff and backoff.wait("a", T0 + 111) == 0.0
+    backoff.failed("a", T0 + 112)  # its count went on: a third failure in a row
+    assert backoff.wait("a", T0 + 112) == 2.0
+
+
+def test_a_full_backoff_table_drops_its_quietest_key() -> None:
+    backoff = Backoff(free=2, base=1.0, cap=4.0, forget=1000.0, max_keys=100)
+    for n in range(1000):
+        backoff.failed(f"k{n}", T0 + n * 0.01)
+    assert len(backoff) == 100
+    assert "k999" in backoff and "k900" in backoff and "k899" not in backoff
+
+
+def test_an_ipv6_64_guesses_passwords_as_one_address() -> None:
+    guard = PasswordGuard()
+    for n in range(5):  # the five free guesses, each from a new address of one /64
+        assert guard.wait("ROOM", f"2001:db8:1:2::{n + 1:x}", T0) == 0.0
+        guard.tried("ROOM", f"2001:db8:1:2::{n + 1:x}", False, T0)
+    assert guard.wait("ROOM", "2001:db8:1:2:ffff::9", T0) > 0  # the sixth waits
+    assert guard.wait("ROOM", "2001:db8:1:3::1", T0) == 0.0  # the next /64 does not
+    assert address_key("::ffff:10.0.0.7") == "10.0.0.7" == address_key("10.0.0.7")
+
+
+def test_full_buckets_are_swept_and_the_table_stays_bounded() -> None:
+    creations = PerAddress(rate=1.0, burst=3, max_keys=50)
+    for n in range(500):
+        creations.take(f"10.1.{n // 250}.{n % 250}", T0)
+    assert len(creations) == 50
+    creations.take("10.9.9.9", T0 + 3)  # 3 s later every bucket is full again
+    assert len(creations) == 1

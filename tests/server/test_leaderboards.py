@@ -222,3 +222,36 @@ def test_a_racer_whose_name_the_room_lost_keeps_the_name_on_the_board(tmp_path: 
     names = {r["player"]: r["name"] for r in leaderboard(store.db, "gomoku")["rows"]}
     assert names["pa"] == "Ann" and names["pb"] == "Bob"
     store.close()
+
+
+def computers(db: sqlite3.Connection) -> dict[str, tuple[int, int]]:
+    found = db.execute("SELECT bot, games, wins FROM ratings WHERE bot IS NOT NULL")
+    return {bot: (games, wins) for bot, games, wins in found}
+
+
+def test_an_older_database_counts_the_computers_rated_games_once(tmp_path: Path) -> None:
+    store = Store(tmp_path / "g.db")
+    ratings = Ratings()
+    ann, hard = Seat("pa", "Ann"), Seat("pbot", "Computer (hard)", bot="hard")
+    easy = Seat("pe", "Computer (easy)", bot="easy")
+    unrated = SaveGame("R2", "gomoku", {}, [{"player": "pe", "bot": "easy"}], {}, {}, 0.0, 1.0)
+    store.write(
+        [
+            rated_game(ratings, hard, ann, 100.0),
+            rated_game(ratings, ann, hard, 200.0),
+            rated_game(ratings, easy, ann, 300.0),
+            unrated,  # no rating moved: not a rated game, not counted
+        ]
+    )
+    assert computers(store.db) == {"hard": (2, 1), "easy": (1, 1)}
+    # as a server from before counting left them: zeros, and no note that it counted
+    store.db.execute("UPDATE ratings SET games = 0, wins = 0 WHERE bot IS NOT NULL")
+    store.db.execute("DELETE FROM meta WHERE key = 'computer_games'")
+    store.close()
+    store = Store(tmp_path / "g.db")
+    assert computers(store.db) == {"hard": (2, 1), "easy": (1, 1)}
+    store.db.execute("UPDATE ratings SET games = 5 WHERE bot = 'easy'")
+    store.close()
+    store = Store(tmp_path / "g.db")  # counted once: later starts keep the live counts
+    assert computers(store.db) == {"hard": (2, 1), "easy": (5, 1)}
+    store.close()

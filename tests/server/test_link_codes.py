@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from gridhall import protocol as p
-from gridhall.server.core.linking import VALID_FOR, normal, shown
+from gridhall.server.core.linking import LIVE_PER_ADDRESS, VALID_FOR, normal, shown
 from gridhall.server.io.store import Store
 from tests.server.helpers import T0, Client, FakeServer, connect
 
@@ -99,6 +99,20 @@ def test_wrong_codes_back_off_per_address() -> None:
     assert phone.last(p.Welcome).player == laptop.last(p.Welcome).player
 
 
+def test_wrong_codes_from_one_ipv6_64_back_off_as_one_address() -> None:
+    server = FakeServer()
+    code = code_for(connect(server, "Ann")).code
+    for n in range(5):  # the free ones, each from a fresh address of one /64
+        guesser = Client(server, T0, f"2001:db8:5:6::{n + 1:x}")
+        guesser.send("hello", T0, protocol=1, name="G", link="AAAA-AAAA")
+        assert refusal(guesser).code == "bad-link"
+    sixth = Client(server, T0, "2001:db8:5:6:abcd::1")
+    sixth.send("hello", T0 + 0.5, protocol=1, name="G", link="AAAA-AAAA")
+    assert refusal(sixth).code == "rate-limited"
+    phone = linked(server, code, T0 + 0.5, peer="2001:db8:5:7::1")  # the next /64 is not held
+    assert phone.last(p.Welcome)
+
+
 def test_an_offline_identity_is_kept_while_its_code_works() -> None:
     server = FakeServer(grace_seconds=60)
     laptop = connect(server, "Ann")
@@ -166,3 +180,31 @@ def test_a_right_code_of_ones_own_does_not_reset_the_backoff() -> None:
     again.send("hello", T0 + 1, protocol=1, name="G", link="AAAA-AAAA")
     error = refusal(again)
     assert error.code == "rate-limited" and error.retry_after == pytest.approx(2.0)
+
+
+def test_one_address_asking_for_codes_and_hanging_up_keeps_few_identities() -> None:
+    server = FakeServer(grace_seconds=60.0)
+    codes = []
+    for n in range(20):  # each connection: a new identity, a code, gone
+        asker = connect(server, f"A{n}", T0 + n, peer="10.0.0.66")
+        codes.append(code_for(asker, T0 + n).code)
+        asker.drop(T0 + n)
+    server.advance(T0 + 20 + 60)  # past every grace, well within the codes' 10 minutes
+    assert len(server.hub.identities.by_id) == LIVE_PER_ADDRESS
+    for n, code in enumerate(codes[:-LIVE_PER_ADDRESS]):
+        assert refusal(linked(server, code, T0 + 81, peer=f"10.0.1.{n}")).code == "bad-link"
+    phone = linked(server, codes[-1], T0 + 81, peer="10.0.2.1")  # the latest still work
+    assert phone.last(p.Welcome).name == "A19"
+
+
+def test_another_address_keeps_its_own_share_of_codes() -> None:
+    server = FakeServer()
+    ann = connect(server, "Ann", peer="10.0.0.7")
+    code = code_for(ann).code
+    for n in range(10):
+        code_for(connect(server, f"B{n}", peer="10.0.0.66"))
+    ann.send("link-code", T0 + 1)  # asking again replaces Ann's code, nobody else's
+    again = ann.last(p.LinkCodeIssued).code
+    assert again != code
+    assert refusal(linked(server, code, T0 + 2)).code == "bad-link"
+    assert linked(server, again, T0 + 2, peer="10.0.0.9").last(p.Welcome).name == "Ann"

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import logging
+import signal
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,6 +16,9 @@ from gridhall import protocol as p
 from gridhall.server import cli
 from gridhall.server.io import logformat, settings_file
 from tests.wsclient import WsClient
+
+SERVER = (sys.executable, "-m", "gridhall.server", "--host", "127.0.0.1", "--port", "0")
+"""``gridhall-server`` on a free port of 127.0.0.1."""
 
 
 class Lines(logging.Handler):
@@ -96,3 +101,52 @@ def test_an_internal_error_is_logged_with_the_players_id(
     logged = [json.loads(line) for line in json_lines.lines if "internal error" in line]
     assert logged and logged[-1]["player"] == ann.last(p.Welcome).player
     assert "RuntimeError: a bug" in logged[-1]["exception"]
+
+
+def test_with_json_logs_every_line_a_server_writes_is_a_json_object(tmp_path: Path) -> None:
+    """Issue 40: the start-up lines (listening, database, links) came out as plain text
+    beside the JSON records, so ``docker logs`` was not JSON. A real server process, from
+    its start to its stop, its stdout and stderr in one stream as docker keeps them."""
+    proc = subprocess.Popen(
+        [*SERVER, "--db", str(tmp_path / "g.db"), "--no-discovery", "--log-format", "json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        seen: list[str] = []
+        while not any("admin: http://" in line for line in seen):  # the start-up's last line
+            seen.append(proc.stdout.readline())
+            assert seen[-1], f"the server ended early: {seen}"
+    finally:
+        proc.send_signal(signal.SIGINT)
+        rest, _ = proc.communicate(timeout=60)
+    lines = [line for line in (*seen, *rest.splitlines()) if line.strip()]
+    records = [json.loads(line) for line in lines]  # each one line, each JSON
+    assert all(isinstance(r, dict) and r["logger"].startswith("gridhall") for r in records)
+    messages = [r["message"] for r in records]
+    for part in ("listening on port", "database: ", "gridhall --server", "http://127.0.0.1:"):
+        assert any(part in m for m in messages), (part, messages)
+    assert "server stopped" in messages[-1] and proc.returncode == 0
+
+
+def test_readable_logs_keep_the_start_up_lines_on_stdout(tmp_path: Path) -> None:
+    proc = subprocess.Popen(
+        [*SERVER, "--db", str(tmp_path / "g.db"), "--no-discovery"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        seen = [proc.stdout.readline()]
+        while not seen[-1].startswith("admin: http://127.0.0.1:"):
+            seen.append(proc.stdout.readline())
+            assert seen[-1], f"the server ended early: {seen}"
+    finally:
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    assert seen[0].startswith("gridhall server 'gridhall' listening on port ")
+    assert any(line.startswith("database: ") for line in seen)
+    assert " INFO gridhall.server: " in err and proc.returncode == 0

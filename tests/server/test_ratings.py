@@ -73,6 +73,17 @@ def test_unrated_games_change_nothing() -> None:
     assert ratings.table == {}
 
 
+def test_a_game_the_host_ended_by_removing_a_player_is_never_rated() -> None:
+    """Even a result that still names a winner or a ranking (a record from elsewhere)."""
+    ratings = Ratings()
+    removed = {"winner": None, "reason": "removed", "removed": "pb"}
+    assert ratings.rate("gomoku", [A, B], removed, MOVES) == []
+    assert ratings.rate("gomoku", [A, B], {**removed, "winner": "pa"}, MOVES) == []
+    race = {**removed, "ranking": ["pa", "pb", "pc"]}
+    assert ratings.rate("linkmatch", [A, B, C], race, {}) == []
+    assert ratings.table == {}
+
+
 def test_a_race_of_three_ranks_by_the_results_order() -> None:
     ratings = Ratings()
     result = {"winner": "pc", "reason": "cleared", "ranking": ["pc", "pa", "pb"]}

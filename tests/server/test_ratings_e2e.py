@@ -104,7 +104,7 @@ async def test_against_the_computer_only_the_person_moves(server: GameServer) ->
         assert list(over["ratings"]) == [ann.player]
         board = await ask(ann, "leaderboard", 1, game="gomoku")
         easy = next(r for r in board["rows"] if r.get("bot") == "easy")
-        assert (easy["rating"], easy["games"], easy["provisional"]) == (EASY, 0, False)
+        assert (easy["rating"], easy["games"], easy["provisional"]) == (EASY, 1, False)
         assert easy["name"] == "Computer (easy)" and board["total"] == 3
         assert bot not in [r["player"] for r in board["rows"]]
 
@@ -231,3 +231,38 @@ async def test_ratings_come_back_after_a_restart(make_server: Any, tmp_path: Any
             )
             second = (await five(black, white))["ratings"]
         assert second[ann.player]["before"] == first[ann.player]["after"]
+
+
+async def lose_to_the_computer(client: WsClient, level: str) -> None:
+    """A rated game against the computer: two stones each, then resign."""
+    await client.send("create-room", game="gomoku", options={"ai": level, "rated": True})
+    await client.expect("state", status="playing")
+    for x in (0, 14):
+        await client.send("move", move={"x": x, "y": 0})
+        await client.expect("moved", by=client.player)
+        await client.expect("moved")  # the computer's answer
+    await client.send("resign")
+    over = await client.expect("game-over")
+    assert set(over["ratings"]) == {client.player}  # rated: only the person moves
+    await client.send("leave-room")
+    await client.expect("left")
+
+
+async def test_the_computers_rows_count_their_rated_games_across_a_restart(
+    make_server: Any,
+) -> None:
+    server: GameServer = await make_server()
+    async with WsClient.connect(url_of(server), "Ann") as ann:
+        await lose_to_the_computer(ann, "easy")
+        await lose_to_the_computer(ann, "hard")
+        await lose_to_the_computer(ann, "hard")
+        board = await ask(ann, "leaderboard", 1, game="gomoku")
+    games = {r["bot"]: r["games"] for r in board["rows"] if "bot" in r}
+    assert games == {"easy": 1, "hard": 2}  # was 0 for both: never a false 0
+    await server.close()
+    again: GameServer = await make_server()  # the fixed rows are written again at start
+    async with WsClient.connect(url_of(again), "Bob") as bob:
+        board = await ask(bob, "leaderboard", 2, game="gomoku")
+    assert {r["bot"]: r["games"] for r in board["rows"] if "bot" in r} == games
+    wins = dict(again.store.db.execute("SELECT bot, wins FROM ratings WHERE bot IS NOT NULL"))
+    assert wins == {"easy": 1, "hard": 2}

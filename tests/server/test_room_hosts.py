@@ -287,13 +287,14 @@ def test_a_host_removed_from_the_room_passes_the_role_on() -> None:
     assert ann.last(p.Left).reason == "kicked" and passed_to(bob) == me(bob)
 
 
-def test_a_host_kick_during_a_game_forfeits_it() -> None:
+def test_a_host_kick_during_a_game_ends_it_with_no_winner() -> None:
     server = FakeServer()
     ann, bob, _code = gomoku(server)
     ann.send("move", T0 + 1, move={"x": 7, "y": 7})
     host(ann, T0 + 2, action="kick", player=me(bob))
     over = ann.last(p.GameOver)
-    assert over.result["winner"] == me(ann) and over.result["reason"] == "resign"
+    assert over.result["winner"] is None and over.result["reason"] == "removed"
+    assert over.result["removed"] == me(bob)
     assert bob.last(p.Left).until == T0 + 2 + 600  # ten minutes by default
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -145,6 +146,15 @@ def test_run_job_stops_a_job_at_its_budget_and_reports_failures() -> None:
     assert run_job(Job(_forever, budget=0.05)) == {"error": "out-of-time"}
     assert run_job(Job(_broken))["error"] == "failed"
     assert run_job(Job(sorted, ([3, 1, 2],))) == {"value": [1, 2, 3]}
+
+
+def test_a_budget_of_cpu_time_is_not_spent_by_waiting_for_a_cpu() -> None:
+    """Issue 40: an analysis answered out-of-time on a busy machine, its worker waiting
+    for a CPU while the wall clock ran. Sleeping stands for that wait (no CPU used)."""
+    wait = Job(time.sleep, (0.3,), budget=0.1, clock="cpu")
+    assert run_job(wait) == {"value": None}
+    assert run_job(Job(time.sleep, (0.3,), budget=0.1)) == {"error": "out-of-time"}
+    assert run_job(Job(_forever, budget=0.05, clock="cpu")) == {"error": "out-of-time"}
 
 
 def test_minesweeper_jobs_are_deterministic_and_match_the_inline_game() -> None:

@@ -114,9 +114,51 @@ def test_tk_client_answers_take_back_and_resigns(
     opp.send("answer", kind="draw", accept=False)
     opp.expect("answer")
     press(app.room.actions["resign"])
+    press(app.room.confirm_yes)
     over = opp.expect("game-over")
     assert over["result"] == {**over["result"], "winner": opp.player, "reason": "resign"}
     pump.until(lambda: room_state(app).get("status") == "over", "the end on the Tk side")
+
+
+def test_resigning_or_leaving_a_game_under_way_asks_first(
+    make_app: Callable[[str], TkApp], make_opponent: Callable[[str], Opponent], pump: Pump
+) -> None:
+    app = make_app("Ann")
+    opp = make_opponent("Bob")
+    open_gomoku_room(app, opp, pump)
+    room = app.room
+    assert room is not None
+    me = snap(app).player
+    press(room.actions["resign"])  # one click never resigns: the question comes first
+    pump.until(lambda: room.confirm.winfo_ismapped(), "the confirm bar")
+    assert room.confirm_text.cget("text") == "Resign this game?"
+    assert room.confirm_yes.cget("text") == "Resign"
+    pump.until(lambda: app.root.focus_get() is room.confirm_no, "Cancel has the focus")
+    room.confirm_no.event_generate("<Return>")  # so enter cancels
+    pump.until(lambda: not room.confirm.winfo_ismapped(), "the bar gone")
+    click(room.board, *room.board.pixel_of(7, 7))  # the game goes on
+    opp.expect("moved", by=me)
+
+    room.board.focus_force()
+    pump.until(lambda: app.root.focus_get() is room.board, "focus on the board")
+    room.board.event_generate("<KeyPress>", keysym="R")  # the key asks as the button does
+    pump.until(lambda: room.confirm.winfo_ismapped(), "the confirm bar again")
+    app.root.focus_get().event_generate("<Escape>")  # type: ignore[union-attr]
+    pump.until(lambda: not room.confirm.winfo_ismapped(), "escape cancelled")
+
+    press(room.actions["leave"])  # leaving mid-game gives it up: asked too
+    pump.until(lambda: room.confirm.winfo_ismapped(), "the leave question")
+    assert room.confirm_text.cget("text") == "Leave the room? You give up this game."
+    press(room.confirm_no)
+    pump.until(lambda: not room.confirm.winfo_ismapped(), "cancelled")
+    assert app.room is room and room_state(app).get("status") == "playing"
+
+    press(room.actions["resign"])
+    pump.until(lambda: room.confirm.winfo_ismapped(), "the question once more")
+    press(room.confirm_yes)
+    over = opp.expect("game-over")
+    assert over["result"]["reason"] == "resign" and over["result"]["winner"] == opp.player
+    pump.until(lambda: not room.confirm.winfo_ismapped(), "no question after the end")
 
 
 def test_board_scales_with_the_window(

@@ -12,6 +12,7 @@ from pathlib import Path
 from gridhall.client.tk.app import TkApp
 from gridhall.server.io.admin_actions import AdminActions
 from tests.tk.driver import FAST, Opponent, Pump, ServerThread, click, press, room_state, snap
+from tests.tk.test_tk_gomoku import open_gomoku_room
 
 
 def pane(app: TkApp) -> list[str]:
@@ -147,6 +148,7 @@ def test_between_games_the_host_swaps_the_computer_player(
     bot = next(pl for pl in room_state(ann)["players"] if pl.get("bot"))
     assert bot["bot"] == "easy"
     press(room.actions["resign"])
+    press(room.confirm_yes)
     pump.until(lambda: room_state(ann).get("status") == "over", "the game over")
     pump.until(lambda: room.host_bar.computer.winfo_manager(), "the computer control")
     choose(room.host_bar.computer_menu, "Computer: hard")
@@ -158,6 +160,44 @@ def test_between_games_the_host_swaps_the_computer_player(
         lambda: any("set the computer player to hard" in ln for ln in room.chat.lines()),
         "the log line",
     )
+
+
+def say_in_chat(app: TkApp, pump: Pump, line: str) -> None:
+    """Type ``line`` into the room's chat line and press Enter, as a player would."""
+    assert app.room is not None
+    entry = app.room.chat.entry
+    entry.focus_force()
+    pump.until(lambda: app.root.focus_get() is entry, "focus in the chat line")
+    entry.delete(0, "end")
+    entry.insert(0, line)
+    entry.event_generate("<Return>")
+
+
+def test_host_commands_typed_in_the_chat_are_requests_never_chat(
+    make_app: Callable[[str], TkApp], make_opponent: Callable[[str], Opponent], pump: Pump
+) -> None:
+    ann = make_app("Ann")
+    bob = make_opponent("Bob")
+    open_gomoku_room(ann, bob, pump)
+    pump.until(lambda: any("Bob" in ln for ln in pane(ann)), "Bob in the member list")
+    room = ann.room
+    assert room is not None
+
+    say_in_chat(ann, pump, "/mute bob 5")
+    muted = bob.expect("host", action="mute", player=bob.player)
+    assert muted["minutes"] == 5 and muted["by"] == snap(ann).player
+    pump.until(lambda: room.chat.entry.get() == "", "the command line cleared")
+    say_in_chat(ann, pump, "/lock")
+    bob.expect("host", action="lock")
+    pump.until(lambda: room_state(ann).get("locked") is True, "the room locked")
+
+    say_in_chat(ann, pump, "/mue bob")  # a typo: no such command
+    pump.until(lambda: any("/mue is not a command" in n for n in ann.notices), "told why")
+    assert room.chat.entry.get() == "/mue bob"  # kept, to be mended
+    say_in_chat(ann, pump, "//shrug")  # a line that starts with / on purpose
+    assert bob.expect("chat", **{"from": snap(ann).player})["text"] == "/shrug"
+    said = [m["text"] for m in bob.client.received if m["type"] == "chat"]
+    assert said == ["/shrug"]  # Bob never saw a command as chat
 
 
 def test_a_room_lost_at_a_restart_is_said_in_the_lobby(

@@ -72,3 +72,32 @@ def test_tk_client_links_a_pair_with_two_clicks(
     assert view(app)["hints"] == 1
     pump.until(lambda: not board.find_withtag("path"), "the path to fade")
     screenshot(app, "linkmatch-hint")
+
+
+def board_message(app: TkApp) -> str:
+    """The line the board shows over itself ("" for none)."""
+    assert app.room is not None
+    board = app.room.board
+    texts = [i for i in board.find_withtag("message") if board.type(i) == "text"]
+    return " ".join(str(board.itemcget(i, "text")) for i in texts)
+
+
+def test_the_board_tells_the_host_to_start_and_the_others_whom_they_wait_for(
+    make_app: Callable[[str], TkApp], pump: Pump
+) -> None:
+    ann, bob = make_app("Ann"), make_app("Bob")
+    ann.lobby.choose("linkmatch", 2)
+    press(ann.lobby.create_button)
+    pump.until(lambda: ann.room is not None, "Ann's room screen")
+    code = snap(ann).room.room  # type: ignore[union-attr]
+    pump.until(lambda: code in bob.lobby.rooms(), "the room in Bob's lobby")
+    bob.lobby.code.set(code)
+    press(bob.lobby.join_button)
+    pump.until(lambda: bob.room is not None and room_state(bob), "Bob's room screen")
+    pump.until(
+        lambda: board_message(ann) == "Press Start (g) when everyone is in", "Ann told to start"
+    )
+    pump.until(
+        lambda: board_message(bob) == "Waiting for Ann to start the race",
+        "Bob told whom he waits for",
+    )

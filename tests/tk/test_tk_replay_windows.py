@@ -155,6 +155,31 @@ def test_replay_window_shows_the_analysis_mark_and_best_move(root: tk.Tk) -> Non
     assert "F8" in window.note.cget("text")
 
 
+def test_replay_window_shows_a_blunder_and_the_move_that_would_have_stopped_it(
+    root: tk.Tk,
+) -> None:
+    server = FakeServer()
+    window = ReplayWindow(root, server.answers, URL, 4, analysis=True)
+    server.answer(**gomoku_answer(FIVE[:4]))
+    settle(root)
+    server.answers.take(
+        {
+            "type": "analysis",
+            "game_id": 4,
+            "status": "done",
+            "moves": [{"n": 2, "eval": -300, "best": [5, 7], "mark": "blunder"}],
+        }
+    )
+    key(window, "KeyPress-m")
+    assert window.counter.cget("text") == "2 / 4"
+    board = window.board
+    assert isinstance(board, GomokuReplay)
+    assert board.find_withtag("marked") and board.find_withtag("best")
+    said = window.note.cget("text")
+    assert "Move 2 let the opponent force a win; F8 would have stopped it." in said
+    assert "Marked moves: 2" in said
+
+
 def test_replay_window_autoplays_to_the_end(root: tk.Tk) -> None:
     server = FakeServer()
     window = ReplayWindow(root, server.answers, URL, 4)

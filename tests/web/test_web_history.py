@@ -212,6 +212,17 @@ def test_an_analysed_gomoku_game_marks_the_missed_win_with_the_computers_move(
         best = ann.find("#replay circle[data-best]").get_attribute("data-best")
         assert best == "7,7"
         assert "computer" in ann.find("#replay .replay-note").text
+        # White's move 8 left the four open: a blunder, with the block that stops it
+        listed = ann.find("#replay [data-jump='8']")
+        assert listed.text == "Move 8: This move let the opponent force a win."
+        listed.click()
+        ann.wait(lambda: step_shown(ann) == "8", "move 8 shown")
+        ann.wait(
+            lambda: ann.find("#replay circle[data-mark]").get_attribute("data-mark") == "blunder",
+            "the blunder's mark",
+        )
+        assert ann.find("#replay circle[data-best]").get_attribute("data-best") == "7,7"
+        assert "H8 would have stopped it." in ann.find("#replay .replay-note").text
     finally:
         ann.driver.get("about:blank")
         server.close()

@@ -81,6 +81,8 @@ def test_host_events_fold_into_the_room_and_read_as_log_lines(
         line({action: 'hand-over', by: null, player: 'p2', name: 'Bob'}),
         line({action: 'hand-over', by: 'p2', player: 'p1', name: 'Ann'}),
         line({action: 'unmute', by: 'p9', player: 'p3'}),
+        line({action: 'unmute', by: 'p2', player: 'p2', name: 'Bob'}),
+        line({action: 'unmute', by: 'p1', player: 'p1', name: 'Ann'}),
       ];
       s.onMessage({type: 'state', room: 'R', seq: 9, game: 'gomoku', status: 'waiting',
         players: [{player: 'p1', name: 'Ann', seat: 0}], spectators: ['Cy'],
@@ -105,6 +107,8 @@ def test_host_events_fold_into_the_room_and_read_as_log_lines(
         "Bob is the host now.",
         "You are the host now.",
         "The host unmuted Dee.",
+        "Bob hosts the room now, so they may chat again.",
+        "You host the room now, so you may chat again.",
     ]
     assert (got["removed"], got["flood"]) == (True, False)
 

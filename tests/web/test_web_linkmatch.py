@@ -40,6 +40,14 @@ def test_a_link_shows_its_path_and_the_others_see_progress(
     join_by_link(bob, invite_link(ann), "Bob", "linkmatch")
     assert not bob.find("#actions [data-action=start]").is_displayed()  # the creator starts
     ann.wait(lambda: "Bob" in ann.find("#players").text, "Bob seated")
+    ann.wait(
+        lambda: ann.find(".board-message").text == "Press Start (g) when everyone is in",
+        "the creator told to press Start",
+    )
+    bob.wait(
+        lambda: bob.find(".board-message").text == "Waiting for Ann to start the race",
+        "the others told whom they wait for",
+    )
     ann.find("#actions [data-action=start]").click()
     for browser in (ann, bob):
         browser.wait(lambda b=browser: b.status_state() == "playing", "the race")

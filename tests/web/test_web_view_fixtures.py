@@ -32,6 +32,7 @@ const done = arguments[arguments.length - 1];
       ranking: d.rankingLines(state, c.me),
       gesture: d.gestureText(state, c.me),
       events: (c.events || []).map((msg) => d.eventText(msg, state, c.me)),
+      board: d.boardText(state, c.me, live) || null,
     };
   });
 })().then(done, (err) => done({error: String(err && err.stack || err)}));

@@ -14,7 +14,6 @@ from gridhall.client.tk.boards.base import BoardCanvas, Font, IntentSink, font
 from gridhall.client.tk.geometry import Geometry
 from gridhall.client.views.base import Button
 from gridhall.client.views.linkmatch import LinkBoard, LinkMatchView, LinkSelection, kind_look
-from gridhall.protocol.i18n import _
 
 FELT = "#1f4a45"
 TILE = "#f7f0dc"
@@ -139,14 +138,9 @@ class LinkCanvas(BoardCanvas):
                 joinstyle=tk.ROUND,
                 tags="path",
             )
-        if state.status == "waiting":
-            self.message(_("Waiting for the room's host to press Start"))
-        elif state.status == "playing" and "rows" not in state.view:
-            self.message(_("Watching the race: each racer's board is private"))
-        elif board.starts_in:
-            self.message(
-                _("Starting in {seconds}…", seconds=int(board.starts_in + 0.99)), color="#ffe066"
-            )
+        said = self.game.board_text(self.room or RoomCopy("", 0), self.me, self.clock())
+        if said:  # waiting for the host to start, watching, the countdown
+            self.message(said, color="#ffe066" if board.starts_in else "#e8e8e8")
 
     def _face(self, g: Geometry, x: int, y: int) -> tuple[float, float, float, float]:
         """The tile's front face (the cell minus a gap and the tile's side)."""

@@ -32,7 +32,7 @@ export function describe(name) {
   const words = String(name || "").replace(/-/g, " ");
   return { name, title: words.charAt(0).toUpperCase() + words.slice(1), coop: false, form: [],
     presets: [], actions: [], live: [], status: [], results: [], notices: {}, roles: [], summary: [],
-    ranking: null, gesture: "", words: {} };
+    ranking: null, board: [], gesture: "", words: {} };
 }
 
 export function common() {
@@ -322,6 +322,12 @@ export function statusLine(state, me, view, connected) {
   if (!seated(context(describe(state.game), state, me))) line = t("Watching · {line}", { line });
   if (!connected) line = t("Reconnecting… · {line}", { line });
   return line;
+}
+
+/** The line a board shows over itself (`view`: the live view), or "". */
+export function boardText(state, me, view) {
+  const game = describe(state.game);
+  return first(context(game, state, me, view), game.board || []) || "";
 }
 
 export function resultText(state, me) {

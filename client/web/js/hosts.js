@@ -127,8 +127,13 @@ export function hostEventText(msg, state, me, watchers = null) {
     case "mute":
       return minutes === null ? t("{by} muted {name}.", { by, name })
         : tn("{by} muted {name} for {n} minute.", "{by} muted {name} for {n} minutes.", minutes, { by, name });
-    case "unmute": // by nobody: the mute's time ended
-      return msg.by === null ? t("{name} can chat again.", { name }) : t("{by} unmuted {name}.", { by, name });
+    case "unmute": // by nobody: the mute's time ended; by the member itself: it hosts now
+      if (msg.by === null) return t("{name} can chat again.", { name });
+      if (msg.by === msg.player) {
+        return msg.player === me ? t("You host the room now, so you may chat again.")
+          : t("{name} hosts the room now, so they may chat again.", { name });
+      }
+      return t("{by} unmuted {name}.", { by, name });
     case "lock":
       return t("{by} locked the room: nobody new can join.", { by });
     case "unlock":

@@ -3,7 +3,8 @@
 // start / previous / next / end (`[data-replay=...]`), a slider, autoplay with a speed,
 // the step counter (`[data-replay-step]` = moves shown), and the link to share.
 // Gomoku numbers its stones and, once analysed, marks the moves that lost a won
-// position or missed a forced win with the engine's best move; Minesweeper colours
+// position or missed a forced win with the engine's best move, and the blunders that
+// let the opponent force a win with the move that would have stopped it; Minesweeper colours
 // each cell by the player who revealed or flagged it and names who hit each mine;
 // Link-match shows every racer's board side by side with the step's path.
 
@@ -20,7 +21,11 @@ import { routeHash } from "./routes.js";
 import { playerColor } from "./text.js";
 
 const SPEEDS = [0.5, 1, 2, 4, 8]; // steps a second
-const MARKS = { "lost-win": N_("This move lost a won position."), "missed-vcf": N_("This move missed a forced win.") };
+const MARKS = {
+  "lost-win": N_("This move lost a won position."),
+  "missed-vcf": N_("This move missed a forced win."),
+  blunder: N_("This move let the opponent force a win."),
+};
 
 function point(v) {
   return Array.isArray(v) && Number.isInteger(v[0]) && Number.isInteger(v[1]) ? v : null;
@@ -408,7 +413,7 @@ export class ReplayView {
       const marked = (Array.isArray(a.moves) ? a.moves : []).filter((m) => m && m.mark && Number.isInteger(m.n));
       parts.push(el("p", { "data-analysis": "done" }, marked.length
         ? tn("The computer found {n} mistake.", "The computer found {n} mistakes.", marked.length)
-        : t("The computer found no lost wins or missed forced wins.")));
+        : t("The computer found no lost wins, missed forced wins or blunders.")));
       if (marked.length) {
         parts.push(el("ol", { class: "mistakes" }, marked.map((m) => {
           const b = el("button", { type: "button", class: "small", "data-jump": m.n },
@@ -438,7 +443,11 @@ export class ReplayView {
     const words = [];
     if (note.mark) words.push(t(MARKS[note.mark] || "This move was a mistake."));
     const best = point(note.best);
-    if (note.mark && best) words.push(t("The computer's move: {cell}.", { cell: cellName(best[0], best[1]) }));
+    if (note.mark && best) {
+      const cell = cellName(best[0], best[1]);
+      words.push(note.mark === "blunder" ? t("{cell} would have stopped it.", { cell })
+        : t("The computer's move: {cell}.", { cell }));
+    }
     if (Number.isFinite(score)) words.push(t("Evaluation for the mover: {score}", { score: Math.round(score) }));
     this.noteLine.textContent = words.join(" ");
   }

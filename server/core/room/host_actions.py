@@ -182,6 +182,7 @@ def unmute(room: Room, out: Outbox, host: Identity | None, pid: str) -> None:
 def _hand_over(room: Room, out: Outbox, host: Identity, target: Identity, re: int | None) -> None:
     room.mod.host = target.id
     _host_event(room, out, host, "hand-over", target)
+    _lift_host_mute(room, out, target)
 
 
 def pass_host(room: Room, out: Outbox) -> None:
@@ -190,6 +191,14 @@ def pass_host(room: Room, out: Outbox) -> None:
     room.mod.host = None if new is None else new.id
     if new is not None:
         _host_event(room, out, None, "hand-over", new)
+        _lift_host_mute(room, out, new)
+
+
+def _lift_host_mute(room: Room, out: Outbox, host: Identity) -> None:
+    """A host is never muted: the new host's mute ends with the hand-over, said as an
+    ``unmute`` by the host itself (PROTOCOL.md, "Room hosts")."""
+    if host.id in room.mod.muted:
+        unmute(room, out, host, host.id)
 
 
 def _computer(

@@ -457,7 +457,10 @@ class Room:
         kicked: float | None = None,
     ) -> None:
         """Remove ``ident``; a seated player in a game in progress forfeits. ``kicked``:
-        the host removed them (until then; 0 for a computer), which ``left`` says."""
+        the host removed them (until then; 0 for a computer), which ``left`` says; the
+        game then learns it as ``REMOVED``, so the kick wins the game for nobody."""
+        if kicked is not None:
+            reason = Termination.REMOVED
         self.grace.pop(ident.id, None)
         self._abandon(out, ident)
         game = self.game

@@ -7,6 +7,10 @@ into the notes a replay shows. Everything the engine is asked goes through
 
 Scores are from the side to move: -1000..1000, where +-1000 is a forced win
 (a VCF, a proven VCT, or a won search) and the rest a squashed search score.
+
+Marks: ``missed-vcf`` and ``lost-win`` for a win the mover let go, ``blunder`` for a
+move after which the opponent had a forced win that another move would have stopped
+(:mod:`.blunders`; that move is the note's ``best``).
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from gridhall.server.games.gomoku.ai import clock, hard
 from gridhall.server.games.gomoku.ai.position import Position
 from gridhall.server.games.gomoku.ai.search import WIN, Searcher
 from gridhall.server.games.gomoku.ai.threats import ThreatSearch, Timeout
+from gridhall.server.games.gomoku.blunders import find_defence
 
 ENGINE = "hard"
 """The engine named in every ``analysis`` answer (stored with it)."""
@@ -31,10 +36,14 @@ VCF_SHARE = 0.4
 """Part of a ply's budget spent looking for a VCF before the full engine runs."""
 PROVEN = ("five", "open-four", "vcf", "vct")
 """The hard engine's reasons that mean a forced win for the side to move."""
+DEFENCE_SHARE = 0.5
+"""A position whose side to move has a forced win may take this share of a budget more,
+to find the defence the move before it missed (:func:`.blunders.find_defence`)."""
 
 Point = tuple[int, int]
-PlyResult = tuple[int, Point | None, list[Point] | None]
-"""(eval from the mover's side, the engine's best move, a VCF line or None)."""
+PlyResult = tuple[int, Point | None, list[Point] | None, Point | None]
+"""(eval from the mover's side, the engine's best move, a VCF line or None, and when
+the mover has a forced win, the move before's defence against it or None)."""
 
 
 def _squash(score: int) -> int:
@@ -67,12 +76,36 @@ def _find_vcf(moves: list[Point], size: int, rule: str, deadline: float) -> list
     return [pos.xy(p) for p in line] if line else None
 
 
-def analyse_ply(moves: list[Point], size: int, rule: str, budget: float) -> PlyResult:
+def analyse_ply(
+    moves: list[Point], size: int, rule: str, budget: float, before: Point | None = None
+) -> PlyResult:
     """The position after ``moves`` (black first), seen by the side to move: its
-    evaluation, the engine's best move (None on a full board) and a VCF line
-    when one was found, within about ``budget`` seconds."""
+    evaluation, the engine's best move (None on a full board) and a VCF line when one
+    was found, within about ``budget`` seconds; when the side to move has a forced
+    win, also the move that would have stopped it instead of the last ply (``before``:
+    the engine's best move there, tried first), within :data:`DEFENCE_SHARE` more.
+    The seconds are this process's CPU time: an analysis is kept for good, so a busy
+    machine must not make it shallower (issue 40)."""
+    with clock.using("cpu"):
+        return _analyse_ply(moves, size, rule, budget, before)
+
+
+def _analyse_ply(
+    moves: list[Point], size: int, rule: str, budget: float, before: Point | None
+) -> PlyResult:
     start = clock.now()
     moves = [(int(x), int(y)) for x, y in moves]
+    value, best, line = _judge(moves, size, rule, budget, start)
+    defence = None
+    if value >= WIN_EVAL and moves:
+        deadline = start + budget * (1 + DEFENCE_SHARE)
+        defence = find_defence(moves[:-1], moves[-1], size, rule, deadline, before)
+    return value, best, line, defence
+
+
+def _judge(
+    moves: list[Point], size: int, rule: str, budget: float, start: float
+) -> tuple[int, Point | None, list[Point] | None]:
     if len(moves) >= size * size:
         return 0, None, None
     line = _vcf_finder()(moves, size, rule, start + budget * VCF_SHARE)
@@ -107,20 +140,25 @@ def notes(moves: list[Point], results: list[PlyResult]) -> list[dict[str, Any]]:
     before that turn, when the opponent's position after the ply is lost. Marks:
     ``missed-vcf`` when a VCF existed and the ply was none of its attacking stones
     and did not win otherwise; ``lost-win`` when the mover had a forced win and no
-    longer has one."""
+    longer has one; ``blunder`` when the mover was not lost, the opponent has a forced
+    win after the ply, and another move would have stopped it (then ``best`` is that
+    move)."""
     out: list[dict[str, Any]] = []
     for k, played in enumerate(moves):
         if k >= len(results):
             break
-        value, best, line = results[k]
+        value, best, line, _defence = results[k]
         note: dict[str, Any] = {
             "n": k + 1,
             "eval": value,
             "best": list(best) if best is not None else None,
         }
+        defence = results[k + 1][3] if k + 1 < len(results) else None
         if value >= WIN_EVAL and not _still_wins(k, results, by_fours=bool(line)):
             attacks = line[0::2] if line else []
             note["mark"] = "missed-vcf" if line and played not in attacks else "lost-win"
+        elif defence is not None and value > -WIN_EVAL and results[k + 1][0] >= WIN_EVAL:
+            note["mark"], note["best"] = "blunder", list(defence)
         out.append(note)
     return out
 

@@ -203,9 +203,14 @@ class GomokuGame:
         return next(p for p in self.colors if p != player)
 
     def resign(self, player: str, now: float, reason: Termination = Termination.RESIGN) -> None:
+        """``player`` gives up, or is forfeited with ``reason``; a player the host
+        removed (``REMOVED``) ends the game with no winner: a kick never wins one."""
         if self.result is None and player in self.colors:
             self._note(reason.value, player, round(now - self.started_at, 3))
-            self._finish(self._other(player), reason, loser=player)
+            if reason == Termination.REMOVED:
+                self._finish(None, reason, removed=player)
+            else:
+                self._finish(self._other(player), reason, loser=player)
 
     def refused(self, player: str, move: JSON, now: float) -> None:
         """Refused Gomoku moves are not counted."""

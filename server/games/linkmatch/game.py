@@ -29,7 +29,7 @@ from .jobs import make_board, shuffle_job, shuffle_rows
 from .moves import Move, parse_move, why_no_link
 from .paths import find_path, first_pair, has_pair
 
-Status = Literal["racing", "cleared", "time", "resigned"]
+Status = Literal["racing", "cleared", "time", "resigned", "removed"]
 MAX_LOG = 10_000
 """Entries a racer's log keeps; later ones are only counted (``omitted``)."""
 
@@ -264,7 +264,9 @@ class LinkMatchGame:
         self._note(racer, {"t": round(self._clock(racer, now), 3), **parsed.wire(), "ok": False})
 
     def resign(self, player: str, now: float, reason: Termination = Termination.RESIGN) -> None:
-        """The player leaves the race (ranked below everyone still in it).
+        """The player leaves the race (ranked below everyone still in it); a racer the
+        host removed (``REMOVED``) ends the race for everyone with no winner, since a
+        kick must never decide a race.
 
         Changes nothing for someone not racing (already cleared, out of time,
         resigned, or a watcher): the room calls this whenever a seated player
@@ -273,9 +275,13 @@ class LinkMatchGame:
         if self.result is not None or racer is None or racer.status != "racing":
             return
         self._now = max(self._now, now)
-        self._leave(racer, "resigned", self._clock(racer, now))
+        removed = reason == Termination.REMOVED
+        self._leave(racer, "removed" if removed else "resigned", self._clock(racer, now))
         self._note(racer, {"t": racer.final, "action": "resign", "reason": reason.value})
-        self._settle(now)
+        if removed:
+            self._finish(now, removed=player)
+        else:
+            self._settle(now)
 
     def _leave(self, racer: Racer, status: Status, clock: float) -> None:
         self._left += 1
@@ -328,7 +334,8 @@ class LinkMatchGame:
             self._finish(now)
         return notices
 
-    def _finish(self, now: float) -> None:
+    def _finish(self, now: float, removed: str | None = None) -> None:
+        """The result; ``removed``: the host removed that racer, so nobody is placed."""
         racers = self.racers
         seat = {p: i for i, p in enumerate(self.players)}
         times = {p: round(self._clock(r, now), 3) for p, r in racers.items()}
@@ -366,6 +373,11 @@ class LinkMatchGame:
                 for p, r in racers.items()
             },
         }
+        if removed is not None:  # times and stats stay; no ranking, so nobody is rated
+            del details["ranking"]
+            details["removed"] = removed
+            self.result = Outcome(Termination.REMOVED, None, details).to_map()
+            return
         if reason == Termination.TIME and len(standing) > 1:
             first, second = racers[standing[0]], racers[standing[1]]
             details["decided_by"] = (

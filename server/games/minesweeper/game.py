@@ -486,8 +486,10 @@ class MinesweeperGame:
             self.hint = None
             self._notices.append({"type": "hint", "found": False, "why": found["none"]})
             return
-        self.penalty += self.options["hint_penalty"]
-        self.hint = {k: found[k] for k in ("x", "y", "safe", "risk")}
+        self.penalty += self.options["hint_penalty"]  # a coin flip too: it tells that much
+        self.hint = {
+            k: found[k] for k in ("x", "y", "safe", "risk", "coin_flip", "other") if k in found
+        }
 
     def _finish(self, reason: Termination, by: str | None, now: float) -> None:
         self.ended = max(now, self.latest)

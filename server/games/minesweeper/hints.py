@@ -1,8 +1,12 @@
 """Hints within a work budget, as plain picklable calls for a process pool.
 
-:func:`hint` answers one of three things, and says which:
+:func:`hint` answers one of four things, and says which:
 
 - ``safe``: a hidden cell proven safe from the view (risk 0);
+- ``coin-flip``: nothing is provable, every component was enumerated, and the
+  cell is a true 50/50: a pair that no reveal can ever tell apart (``other`` is
+  the pair's other cell), or a 50% cell when no hidden cell is safer. Calling it
+  "the best guess" would promise more than there is;
 - ``guess``: nothing is provable, every frontier component was enumerated, and
   this is the lowest-risk cell with its risk;
 - ``unsure``: the budget ran out before every component was enumerated, no
@@ -22,10 +26,12 @@ from dataclasses import dataclass
 from typing import Literal
 
 from .probability import analyse
-from .solver import DEFAULT_BUDGET, MINE, NO_NUMBER, UNKNOWN, knowledge_from_rows
-from .strategy import choose_guess
+from .solver import DEFAULT_BUDGET, MINE, NO_NUMBER, UNKNOWN, Knowledge, knowledge_from_rows
+from .strategy import choose_guess, forced_pair
 
-HintKind = Literal["safe", "guess", "unsure"]
+HintKind = Literal["safe", "coin-flip", "guess", "unsure"]
+EVEN = 1e-9
+"""A risk this close to 1/2 is a coin flip (exact enumeration gives 0.5 itself)."""
 LOOKAHEAD_CELLS = 2500
 """Boards up to this many cells get the strategy's look-ahead for guesses."""
 LOOKAHEAD_SHARE = 50
@@ -41,6 +47,8 @@ class Hint:
     x: int
     y: int
     risk: float
+    other: tuple[int, int] | None = None
+    """A coin flip's other cell, when it is one of a pair no reveal can settle."""
 
     @property
     def safe(self) -> bool:
@@ -80,8 +88,24 @@ def hint(
     else:
         cell = min(prob, key=lambda c: (prob[c], c))
         risk = prob[cell]
-    kind: HintKind = "guess" if analysis.complete else "unsure"
-    return Hint(kind, cell % w, cell // w, round(risk, 4))
+    if not analysis.complete:
+        return Hint("unsure", cell % w, cell // w, round(risk, 4))
+    return _guess(k, prob, cell, risk)
+
+
+def _guess(k: Knowledge, prob: dict[int, float], cell: int, risk: float) -> Hint:
+    """A guess on a fully enumerated view: a coin flip when it is one (see the module
+    docstring), else the best guess."""
+    w = k.width
+    if abs(risk - 0.5) <= EVEN:
+        pair = forced_pair(k, {c: p for c, p in prob.items() if p < 1})
+        if pair is not None and cell in pair:
+            partner = pair[1] if pair[0] == cell else pair[0]
+            other = (partner % w, partner // w)
+            return Hint("coin-flip", cell % w, cell // w, 0.5, other)
+        if min(prob.values()) >= 0.5 - EVEN:  # nothing anywhere is safer
+            return Hint("coin-flip", cell % w, cell // w, 0.5)
+    return Hint("guess", cell % w, cell // w, round(risk, 4))
 
 
 def _pending_safe(state: bytearray, number: bytearray) -> list[int]:

@@ -125,8 +125,10 @@ def hint_from_bytes(shown: bytes, width: int, mines: int, flagged: bytes) -> JSO
 def find_hint(rows: list[str], mines: int, flagged: list[int]) -> JSON:
     """Advice from public information only (:func:`.hints.hint`, within its work
     budget): ``{"x", "y", "safe": True, "risk": 0.0}`` for a proven-safe cell, else
-    the lowest-risk guess with ``safe: False``, or ``{"none": reason}`` when there
-    is nothing to suggest or the time budget ran out first."""
+    the lowest-risk guess with ``safe: False`` (a true 50/50 adds ``"coin_flip":
+    True`` and, for a pair no reveal can settle, ``"other": [x, y]``), or
+    ``{"none": reason}`` when there is nothing to suggest or the time budget ran out
+    first."""
     w = len(rows[0])
     try:
         found = hint(rows, mines, avoid=[(c % w, c // w) for c in flagged])
@@ -134,4 +136,9 @@ def find_hint(rows: list[str], mines: int, flagged: list[int]) -> JSON:
         return {"none": "no certain cell was found within the hint's time budget"}
     if found is None:
         return {"none": "no hidden cell is left to suggest"}
-    return {"x": found.x, "y": found.y, "safe": found.safe, "risk": found.risk}
+    answer: JSON = {"x": found.x, "y": found.y, "safe": found.safe, "risk": found.risk}
+    if found.kind == "coin-flip":
+        answer["coin_flip"] = True
+        if found.other is not None:
+            answer["other"] = list(found.other)
+    return answer

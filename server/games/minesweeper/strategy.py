@@ -117,7 +117,15 @@ def choose_guess(
 
 
 def forced_guess(k: Knowledge, prob: dict[int, float]) -> int | None:
-    """A cell of a 50/50 that no future reveal can settle, if any.
+    """A cell of a 50/50 that no future reveal can settle, if any (see
+    :func:`forced_pair`)."""
+    pair = forced_pair(k, prob)
+    return None if pair is None else pair[0]
+
+
+def forced_pair(k: Knowledge, prob: dict[int, float]) -> tuple[int, int] | None:
+    """A 50/50 that no future reveal can settle, if any: (the cell to guess, the
+    other cell of the pair).
 
     Two hidden cells that are the only hidden neighbours of some number needing
     exactly one mine, with the same numbers around them and the same other
@@ -125,7 +133,7 @@ def forced_guess(k: Knowledge, prob: dict[int, float]) -> int | None:
     be guessed sooner or later at 50%, so guessing now loses nothing and its
     number may help every later decision (JSMinesweeper's 50/50 rule)."""
     state, number, around, nb = k.state, k.number, k.mines_around, k.nb
-    best: tuple[float, int] | None = None
+    best: tuple[float, int, int] | None = None
     for c in k.active:
         if k.hidden_around[c] != 2 or number[c] - around[c] != 1:
             continue
@@ -140,10 +148,10 @@ def forced_guess(k: Knowledge, prob: dict[int, float]) -> int | None:
         rest_b = {n for n in nb[b] if state[n] == UNKNOWN and n != a}
         if rest_a != rest_b:
             continue
-        for cell in (a, b):
-            if cell in prob and (best is None or (prob[cell], cell) < best):
-                best = (prob[cell], cell)
-    return None if best is None else best[1]
+        for cell, other in ((a, b), (b, a)):
+            if cell in prob and (best is None or (prob[cell], cell) < best[:2]):
+                best = (prob[cell], cell, other)
+    return None if best is None else (best[1], best[2])
 
 
 def guess_candidates(k: Knowledge, prob: dict[int, float]) -> list[int]:

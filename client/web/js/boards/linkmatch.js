@@ -7,6 +7,7 @@
 
 import { clear, svg } from "../dom.js";
 import { t } from "../i18n.js";
+import { boardText } from "../describe.js";
 import { cellName } from "../text.js";
 import { GridBoard, centre } from "./grid.js";
 
@@ -75,10 +76,7 @@ export class LinkBoard extends GridBoard {
         }, tileLabel(kind, picked, hinted));
       }
     }
-    if (state.status === "waiting") this.say("Waiting for the room's creator to press Start");
-    else if (state.status === "playing" && !own) this.say("Watching the race: each racer's board is private");
-    else if (view.starts_in > 0) this.say(`Starting in ${Math.ceil(view.starts_in)}…`);
-    else this.say("");
+    this.say(boardText(state, ctx.me, state.view || {})); // waiting to start, watching, countdown
   }
 
   /** Draw the path of our last link (corner points, ring cells included). */

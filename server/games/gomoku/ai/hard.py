@@ -110,7 +110,7 @@ def choose_in(
         sharp = True
 
     threats: dict[str, tuple[list[int], list[int]]] = {}
-    found = _opponent_line(pos, "vcf", until(0.26), st)
+    found = opponent_line(pos, "vcf", until(0.26), st)
     if found is not None:
         threats["vcf"] = found
     else:
@@ -132,7 +132,7 @@ def choose_in(
         except Timeout:
             sharp = True
     for kind, frac in (("vct", 0.47), ("tss", 0.5)):
-        found = _opponent_line(pos, kind, until(frac), st)
+        found = opponent_line(pos, kind, until(frac), st)
         if found is not None:
             threats[kind] = found
     st.nodes += ours.nodes
@@ -190,7 +190,7 @@ def choose_in(
     return done(best, "search" if defences is None else "defence")
 
 
-def _opponent_line(
+def opponent_line(
     pos: Position, kind: str, deadline: float, st: Stats
 ) -> tuple[list[int], list[int]] | None:
     """The opponent's winning line if it could move now (VCF, VCT, or the
@@ -213,7 +213,7 @@ def _opponent_line(
     return (line, list(search.cost)) if line else None
 
 
-def _opponent_wins_after(pos: Position, p: int, kind: str, deadline: float, st: Stats) -> bool:
+def opponent_wins_after(pos: Position, p: int, kind: str, deadline: float, st: Stats) -> bool:
     """Does the opponent still have a win after our p: a VCF, or (by `kind`) a
     VCT of up to two, three or four threes ("vct2" .. "vct4"), or a threat-space line?
 
@@ -263,7 +263,7 @@ def _refuters(
     stops: set[int] = set()
     for p in ordered[:24]:
         try:
-            if not _opponent_wins_after(pos, p, kind, deadline, st):
+            if not opponent_wins_after(pos, p, kind, deadline, st):
                 stops.add(p)
         except Timeout:
             break
@@ -273,6 +273,6 @@ def _refuters(
 def _safe(pos: Position, p: int, deadline: float, st: Stats) -> bool:
     """Our threat-space move p leaves the opponent no VCF (False if unsure)."""
     try:
-        return not _opponent_wins_after(pos, p, "vcf", deadline, st)
+        return not opponent_wins_after(pos, p, "vcf", deadline, st)
     except Timeout:
         return False
