@@ -61,6 +61,17 @@ on):
   their ``re``.
 
 ``bench/bench_backoff.py`` measures the backoff tables (issue 41, item 7).
+- ``farming`` (issue 41): a player beats 30 fresh identities in rated Gomoku, each
+  playing one stone and resigning, and (another player) 30 more that play along to a
+  five in eleven stones; prints the rating, the games counted and the rank;
+- ``history-flood`` (issue 41): five players finish 20 games each, then one address
+  finishes games against the computer as fast as it may; prints how many of the five
+  players' games and replays are left, and rating history points naming pruned games
+  (``--games-rows`` scales the server's cap down, for a short run);
+- ``kick-address`` (issue 41): a member is kicked for a day; how long she, and a
+  housemate at her address who was never in the room, are kept out;
+- ``devices`` (issue 41): 300 successive link codes; how many of the tokens still
+  resume the identity, and whether a device can be signed out.
 
 The server starts with a soft open-files limit of 1024 (``--nofile``), a
 desktop's default.
@@ -354,11 +365,13 @@ class Attack:
         read: bool = True,
         rcvbuf: int | None = None,
         retry: bool = False,
+        **hello: Any,
     ) -> AsyncIterator[ClientConnection]:
         """A welcomed connection from ``address``; ``read`` drains (and counts
         error codes of) everything the server sends. ``retry``: a connect refused
         because too many from this address are still connecting (a crowd arriving
-        at once) is tried again, as a real client would, up to 50 times."""
+        at once) is tried again, as a real client would, up to 50 times. ``hello``:
+        more fields of the ``hello`` (``token``, ``link``)."""
         for tries in itertools.count(1):
             try:
                 ws = await self._connect(address, read, rcvbuf)
@@ -369,7 +382,7 @@ class Attack:
                 self.counts["connects retried"] += 1
                 await asyncio.sleep(0.1 * random.random() + 0.05)
         async with ws:
-            await ws.send(frame("hello", protocol=1, name=name))
+            await ws.send(frame("hello", protocol=1, name=name, **hello))
             drain = asyncio.create_task(self._drain(ws)) if read else None
             try:
                 yield ws
@@ -1661,6 +1674,293 @@ SERVER_NEEDS: dict[str, dict[str, Any]] = {
 """Settings an attack needs beyond the defaults (room for its crowd)."""
 
 
+# -- issue 41: the players' surfaces (ratings, history retention, kicks, devices) -------
+
+
+async def ask(
+    ws: ClientConnection, type_: str, want: str, rid: int, **fields: Any
+) -> dict[str, Any]:
+    """Send a request and return its answer (``want``, or the error that echoes ``rid``);
+    a ``rate-limited`` refusal is waited out and the request sent again."""
+    while True:
+        await ws.send(frame(type_, id=rid, **fields))
+        while True:
+            msg = decode_map(await asyncio.wait_for(ws.recv(), 60), MAX_FRAME)
+            if msg["type"] == "error" and msg.get("re") == rid:
+                break
+            if msg["type"] == want and msg.get("re", rid) == rid:
+                return msg
+        if msg.get("code") != "rate-limited":
+            return msg
+        await asyncio.sleep(float(msg.get("retry_after") or 0.5) + 0.01)
+
+
+async def playing(ws: ClientConnection) -> dict[str, Any]:
+    """The room's ``state`` once its game is under way."""
+    state = await expect(ws, "state")
+    while state.get("status") != "playing":
+        state = await expect(ws, "state")
+    return state
+
+
+FARMER_STONES = [(0, 0), (1, 0), (2, 0), (3, 0), (10, 10), (4, 0)]
+THROWAWAY_STONES = [(0, 2), (1, 2), (2, 2), (3, 2), (10, 12), (12, 12)]
+FARM_GAMES = 30
+
+
+async def farm(a: Attack, farmer_address: str, throwaway_address: str, stones: int) -> str:
+    """One farmer beats FARM_GAMES fresh identities in rated Gomoku rooms. ``stones``: 2
+    (each plays one stone, then the throw-away resigns: issue 41's attack), or more
+    (the farmer makes five in eleven or twelve stones, the throw-away playing along)."""
+    async with a.client(farmer_address, "Farmer", read=False) as farmer:
+        me = (await expect(farmer, "welcome"))["player"]
+        began, rated, rid = time.time(), 0, 0
+        for n in range(FARM_GAMES):
+            async with a.client(throwaway_address, f"Throwaway {n}", read=False) as fresh:
+                them = (await expect(fresh, "welcome"))["player"]
+                rid += 1
+                room = (
+                    await ask(
+                        farmer, "create-room", "joined", rid, game="gomoku", options={"rated": True}
+                    )
+                )["room"]
+                await fresh.send(frame("join-room", room=room))
+                turn = (await playing(farmer))["turn"]
+                sides = {me: (farmer, FARMER_STONES), them: (fresh, THROWAWAY_STONES)}
+                played = {me: 0, them: 0}
+                while True:
+                    ws, points = sides[turn]
+                    x, y = points[played[turn]]
+                    played[turn] += 1
+                    await ws.send(frame("move", move={"x": x, "y": y}))
+                    await expect(farmer, "moved")
+                    if played[me] == len(FARMER_STONES):
+                        break  # the farmer's five: game-over follows
+                    if sum(played.values()) >= stones:
+                        await fresh.send(frame("resign"))
+                        break
+                    turn = them if turn == me else me
+                over = await expect(farmer, "game-over")
+                rated += bool(over.get("ratings"))
+                await fresh.send(frame("leave-room"))  # so the room closes (rooms per address)
+                await expect(fresh, "left")
+            rid += 1
+            await ask(farmer, "leave-room", "left", rid)
+        seconds = time.time() - began
+        rid += 1
+        profile = await ask(farmer, "get-profile", "player-profile", rid, player=me)
+        mine = (profile.get("ratings") or {}).get("gomoku") or {"rating": 1000, "games": 0}
+        rid += 1
+        board = await ask(farmer, "leaderboard", "leaderboard", rid, game="gomoku", around=me)
+        place = (
+            f"rank {next(r['rank'] for r in board['rows'] if r['player'] == me)} of "
+            f"{board['total']}"
+            if board["type"] == "leaderboard"
+            else "not on the leaderboard"
+        )
+    return (
+        f"{stones} stones a game: 1000 -> {mine['rating']} after {FARM_GAMES} wins "
+        f"({rated} rated, {mine['games']} counted), {place}, {seconds:.0f} s"
+    )
+
+
+async def attack_farming(a: Attack) -> str:
+    """Issue 41, item 5: rated wins over throw-away identities, as the attacker played
+    them (one stone each, then resign) and as one who plays past the stone minimum."""
+    a.begin()
+    short, full = await asyncio.gather(
+        farm(a, "127.0.0.60", "127.0.0.61", 2), farm(a, "127.0.0.62", "127.0.0.63", 12)
+    )
+    return f"{short}; {full}"
+
+
+VICTIMS = 5
+VICTIM_GAMES = 20
+RATED_STONES = [(0, 0), (14, 0), (0, 14), (14, 14), (7, 0), (0, 7), (14, 7), (7, 14)]
+
+
+async def resign_games(ws: ClientConnection, games: int, until: float | None = None) -> int:
+    """Finish games against the easy computer by resigning each at once (each one a
+    stored game); ``games`` of them, or as many as fit before ``until``."""
+    await ws.send(frame("create-room", game="gomoku", options={"ai": "easy"}))
+    await playing(ws)
+    done, next_at = 0, time.monotonic()
+    while done < games and (until is None or time.time() < until):
+        await ws.send(frame("resign"))
+        await expect(ws, "game-over")
+        done += 1
+        await ws.send(frame("play-again"))
+        await playing(ws)
+        next_at += 1 / 9  # two messages a game: within the 20 a second a connection may send
+        await asyncio.sleep(max(0.0, next_at - time.monotonic()))
+    await ws.send(frame("leave-room"))
+    await expect(ws, "left")
+    return done
+
+
+async def rated_against_computer(ws: ClientConnection, me: str) -> None:
+    """A rated game of ten stones or more against the easy computer (scattered stones
+    of our own), then resign (unless the computer won first)."""
+    await ws.send(frame("create-room", game="gomoku", options={"ai": "easy", "rated": True}))
+    state = await playing(ws)
+    taken = {tuple(m) for m in state["view"]["moves"]}
+    mine = state["turn"] == me
+    while len(taken) < 10 or not mine:
+        if mine:
+            x, y = next(pt for pt in RATED_STONES if pt not in taken)
+            await ws.send(frame("move", move={"x": x, "y": y}))
+        msg = decode_map(await asyncio.wait_for(ws.recv(), 60), MAX_FRAME)
+        if msg["type"] == "game-over":
+            break
+        if msg["type"] == "moved":
+            taken = {tuple(m) for m in msg["view"]["moves"]}
+            mine = msg.get("by") != me
+    else:  # (the computer's stone may have ended it already: then this is refused)
+        await ws.send(frame("resign"))
+    await ws.send(frame("leave-room"))
+    while decode_map(await asyncio.wait_for(ws.recv(), 60), MAX_FRAME)["type"] != "left":
+        pass
+
+
+async def victims_games(a: Attack, victims: list[tuple[str, str]]) -> tuple[int, int]:
+    """How many games the server lists for these players (id, token), and for how many
+    of them the oldest one's replay opens."""
+    kept = replays = 0
+    async with a.client("127.0.0.70", "Player 0", read=False, token=victims[0][1]) as ws:
+        await expect(ws, "welcome")
+        for n, (pid, _token) in enumerate(victims):
+            games = (await ask(ws, "list-games", "games", 100 + n, player=pid, limit=50))["games"]
+            kept += len(games)
+            if games:
+                answer = await ask(
+                    ws, "get-replay", "replay", 200 + n, game_id=games[-1]["game_id"]
+                )
+                replays += answer["type"] == "replay"
+    return kept, replays
+
+
+async def attack_history_flood(a: Attack) -> str:
+    """Issue 41, item 9: five players finish 20 games each (four of them rated, of ten
+    stones); then one address finishes games against the computer as fast as the rate
+    limits let four connections, for the attack's length. Then: how many of the five
+    players' games, and their replays, the server still has, and how many rating history
+    points name a pruned game (run with ``--games-rows`` to scale the cap down)."""
+    victims: list[tuple[str, str]] = []
+
+    async def victim(n: int) -> None:
+        async with a.client(f"127.0.0.{70 + n}", f"Player {n}", read=False) as ws:
+            welcome = await expect(ws, "welcome")
+            for _ in range(4):
+                await rated_against_computer(ws, welcome["player"])
+            await resign_games(ws, VICTIM_GAMES - 4)
+            victims.append((welcome["player"], welcome["token"]))
+
+    await asyncio.gather(*(victim(n) for n in range(VICTIMS)))
+    had, _ = await victims_games(a, victims)
+    a.begin()
+
+    async def flooder(n: int) -> int:
+        async with a.client("127.0.0.75", f"Flood {n}", read=False) as ws:
+            await expect(ws, "welcome")
+            return await resign_games(ws, 10**9, a.until)
+
+    flooded = sum(await asyncio.gather(*(flooder(n) for n in range(4))))
+    stored, still = 0, 0
+    for _ in range(90):  # the server prunes every 5 s: until 6 s go by with no change
+        await asyncio.sleep(1.0)
+        with contextlib.closing(sqlite3.connect(a.db)) as db:
+            now = db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+        still = still + 1 if now == stored else 0
+        stored = now
+        if still >= 6:
+            break
+    kept, replays = await victims_games(a, victims)
+    with contextlib.closing(sqlite3.connect(a.db)) as db:
+        dangling = db.execute(
+            "SELECT COUNT(*) FROM rating_history WHERE game_id NOT IN (SELECT id FROM games)"
+        ).fetchone()[0]
+        points = db.execute("SELECT COUNT(*) FROM rating_history").fetchone()[0]
+    return (
+        f"flooder finished {flooded} games in {a.seconds:.0f} s "
+        f"({flooded * 60 / a.seconds:.0f}/min); games stored after pruning {stored}; "
+        f"the {VICTIMS} players' games kept {kept} of {had}, their oldest "
+        f"replay opens for {replays} of {VICTIMS}; rating history points naming a pruned "
+        f"game {dangling} of {points}"
+    )
+
+
+async def attack_kick_address(a: Attack) -> str:
+    """Issue 41, item 8: the host kicks Eve for a day; a housemate behind the same
+    address (never in the room) then tries to join it."""
+    a.begin()
+    async with (
+        a.client("127.0.0.80", "Host", read=False) as host,
+        a.client("127.0.0.81", "Eve", read=False) as eve,
+    ):
+        await expect(host, "welcome")
+        eve_id = (await expect(eve, "welcome"))["player"]
+        room = (await ask(host, "create-room", "joined", 1, game="gomoku"))["room"]
+        await ask(eve, "join-room", "joined", 2, room=room, role="spectator")
+        await host.send(frame("host", action="kick", player=eve_id, minutes=1440))
+        await expect(eve, "left")
+        own = await ask(eve, "join-room", "joined", 3, room=room, role="spectator")
+        async with a.client("127.0.0.81", "Housemate", read=False) as mate:
+            await expect(mate, "welcome")
+            other = await ask(mate, "join-room", "joined", 4, room=room, role="spectator")
+    return (
+        f"kicked for 1440 min: Eve herself kept out {own.get('retry_after', 0):.0f} s; "
+        f"a housemate at her address ({other.get('code', other['type'])}) kept out "
+        f"{other.get('retry_after', 0):.0f} s"
+    )
+
+
+LINKED_DEVICES = 300
+
+
+async def attack_devices(a: Attack) -> str:
+    """Issue 41, item 6: 300 successive link codes (each new device asks for the next),
+    then: how many of the 301 tokens still resume the identity (the first device's
+    among them), and whether a device can be signed out."""
+    a.begin()
+    addresses = itertools.cycle(f"127.0.1.{n}" for n in range(1, 251))
+    async with a.client("127.0.0.90", "Owner", read=False) as first:
+        welcome = await expect(first, "welcome")
+        owner, tokens = welcome["player"], [welcome["token"]]
+        code = (await ask(first, "link-code", "link-code", 1))["code"]
+    for n in range(LINKED_DEVICES):
+        async with a.client(next(addresses), "Device", read=False, link=code) as device:
+            welcome = await expect(device, "welcome")
+            assert welcome["player"] == owner, welcome
+            tokens.append(welcome["token"])
+            if n + 1 < LINKED_DEVICES:
+                code = (await ask(device, "link-code", "link-code", 2))["code"]
+    working = []
+    for token in tokens:
+        async with a.client(next(addresses), "Device", read=False, token=token) as device:
+            working.append((await expect(device, "welcome"))["player"] == owner)
+    signed_out = "no device was left to sign out"
+    live = [t for t, ok in zip(tokens, working, strict=True) if ok]
+    if len(live) >= 2:
+        async with a.client(next(addresses), "Device", read=False, token=live[-1]) as device:
+            await expect(device, "welcome")
+            listed = await ask(device, "list-devices", "devices", 3)
+            if listed["type"] != "devices":
+                signed_out = f"list-devices: {listed.get('code')}"
+            else:
+                other = next(d for d in listed["devices"] if not d.get("current"))
+                done = await ask(device, "sign-out-device", "devices", 4, device=other["device"])
+                signed_out = f"sign-out-device: {done.get('code', 'done')}"
+        gone = 0
+        for token in live[:-1]:
+            async with a.client(next(addresses), "Device", read=False, token=token) as device:
+                gone += (await expect(device, "welcome"))["player"] != owner
+        signed_out += f", then {gone} of the {len(live) - 1} other working tokens stopped"
+    return (
+        f"{LINKED_DEVICES} link codes: {sum(working)} of {len(tokens)} tokens resume the "
+        f"identity, the first device's {'too' if working[0] else 'no longer'}; {signed_out}"
+    )
+
+
 ATTACKS: dict[str, Callable[[Attack], Awaitable[str]]] = {
     "hints": attack_hints,
     "passwords": attack_passwords,
@@ -1683,6 +1983,10 @@ ATTACKS: dict[str, Callable[[Attack], Awaitable[str]]] = {
     "hello-storm": attack_hello_storm,
     "link-codes": attack_link_codes,
     "admin-frames": attack_admin_frames,
+    "farming": attack_farming,
+    "history-flood": attack_history_flood,
+    "kick-address": attack_kick_address,
+    "devices": attack_devices,
 }
 
 
@@ -1766,6 +2070,8 @@ async def session(args: argparse.Namespace, names: list[str], idle: bool) -> lis
     needs: dict[str, Any] = {}
     for name in names:
         needs.update(SERVER_NEEDS.get(name, {}))
+    if args.games_rows is not None:  # (the history-flood attack, scaled down)
+        needs["games_rows"] = args.games_rows
     server = await asyncio.create_subprocess_exec(
         sys.executable,
         __file__,
@@ -1933,6 +2239,13 @@ def main() -> None:
     parser.add_argument("--serve", metavar="PORT", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--db", help=argparse.SUPPRESS)
     parser.add_argument("--needs", default="{}", help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--games-rows",
+        type=int,
+        default=None,
+        help="the server's cap on stored games (default: its own, 10,000); a smaller one "
+        "scales the history-flood attack down",
+    )
     parser.add_argument("--url", help="attack this running server instead (no probe, no RSS)")
     parser.add_argument(
         "--fresh",

@@ -25,11 +25,12 @@ from typing import Any
 
 from gridhall import protocol as p
 from gridhall.server.core.effects import SaveGame
-from gridhall.server.core.ratings import Ratings, Seat, announced
+from gridhall.server.core.ratings import Rating, Ratings, Seat, announced
 from gridhall.server.io.leaderboards import leaderboard, profile
 from gridhall.server.io.store import Store
 
-MOVES = {"moves": [[x, 7] for x in range(9)]}
+MOVES = {"moves": [[x, 7] for x in range(10)]}
+"""Ten stones: a game long enough to be rated."""
 
 
 def per_call(fn: Callable[[], Any], n: int) -> float:
@@ -53,6 +54,10 @@ def bench_rate() -> None:
     racers = [Seat(f"p{n}", f"R{n}") for n in range(8)]
     result = {"winner": "pa", "reason": "five", "line": [[x, 7] for x in range(5)]}
     race = {"winner": "p0", "reason": "cleared", "ranking": [s.player for s in racers]}
+    links = {"actions": {s.player: [{"action": "link", "ok": True}] for s in racers}}
+    for seat in (a, b, *racers):  # established: every opponent counts in full
+        for kind in ("gomoku", "linkmatch"):
+            ratings.table[(seat.player, kind)] = Rating(25.0, 3.0, 20, 10)
     changes = ratings.rate("gomoku", [a, b], result, MOVES)
 
     def over() -> bytes:
@@ -68,7 +73,7 @@ def bench_rate() -> None:
     )
     line(
         "Link-match, 8 racers",
-        per_call(lambda: ratings.rate("linkmatch", racers, race, {}), 500),
+        per_call(lambda: ratings.rate("linkmatch", racers, race, links), 500),
         base,
     )
 

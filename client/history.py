@@ -17,6 +17,7 @@ from urllib.parse import urlsplit
 from gridhall import protocol as p
 from gridhall.client.views import view_for
 from gridhall.protocol.i18n import _
+from gridhall.protocol.players import shown_name
 
 Message = dict[str, Any]
 PAGE = 20
@@ -141,7 +142,8 @@ def players_text(players: list[Message], game: str = "") -> str:
     marked)."""
     seated = sorted((pl for pl in players if isinstance(pl, dict)), key=seat)
     names = [
-        str(pl.get("name") or "?") + (" " + _("(computer)") if pl.get("bot") else "")
+        shown_name(pl.get("name") or "?", pl.get("bot"))
+        + (" " + _("(computer)") if pl.get("bot") else "")
         for pl in seated
     ]
     return (_(", ") if game == "minesweeper" else _(" vs ")).join(names)

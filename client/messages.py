@@ -23,6 +23,10 @@ RESTARTING = 1012
 REPLACED = 4000
 """The close code when this identity connected again elsewhere (another tab, or a
 device it was linked to): the client waits to be told to take it back."""
+SIGNED_OUT = 4001
+"""The close code when this device was signed out (from another device, or itself):
+its token no longer works, so the client forgets it and waits to be told to connect
+again, as someone new."""
 REMOVED = 1008
 """The close code of a connection the server's operator ended (or a ban): its
 reason says why, and a UI shows it."""
@@ -53,6 +57,11 @@ class Connection:
     def replaced(self) -> bool:
         """This identity connected from elsewhere; no reconnect until asked."""
         return self.code == REPLACED
+
+    @property
+    def signed_out(self) -> bool:
+        """This device was signed out; no reconnect until asked (then as someone new)."""
+        return self.code == SIGNED_OUT
 
     @property
     def removed(self) -> bool:
@@ -132,6 +141,8 @@ Request: TypeAlias = (
     | p.Start
     | p.Host
     | p.LinkCode
+    | p.ListDevices
+    | p.SignOutDevice
 )
 """Every message a client may send (an intent from a board, button or dialog)."""
 

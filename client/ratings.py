@@ -13,6 +13,7 @@ from typing import Any
 
 from gridhall.client.history import GameRow, game_row
 from gridhall.protocol.i18n import _
+from gridhall.protocol.players import shown_name
 
 Message = dict[str, Any]
 PAGE = 20
@@ -67,7 +68,7 @@ def rank_rows(answer: Message, me: str | None) -> list[RankRow]:
     for row in _list(answer.get("rows")):
         if not isinstance(row, dict):
             continue
-        name = str(row.get("name") or "?")
+        name = shown_name(row.get("name") or "?", row.get("bot"))
         if row.get("bot"):
             name += " " + _("(computer)")
         rating = _number(row.get("rating"))

@@ -44,6 +44,7 @@ from gridhall.client.messages import (
     BAD_VIEW,
     OFFLINE,
     REPLACED,
+    SIGNED_OUT,
     Connection,
     ConnectionStatus,
     Event,
@@ -96,6 +97,7 @@ class Session:
         deltas: bool = True,
         link: str | None = None,
         rounds: int = ROUNDS,
+        device: str | None = None,
     ) -> None:
         self.url = url
         self.name = name
@@ -103,6 +105,8 @@ class Session:
         self.link = link
         """A link code to say ``hello`` with (once) instead of the token: this device
         then becomes the identity that asked for the code (:meth:`link_with`)."""
+        self.device = device
+        """What this device is called in the player's device list (``hello.device``)."""
         self.keep_token = keep_token
         self.deltas = deltas
         """Ask for ``moved`` as changes to the view we hold (smaller frames; folded by
@@ -299,7 +303,7 @@ class Session:
                     self._banned_until = None
                 attempt += 1
                 code, why = self._closed_by or (None, "")
-                if code == REPLACED:  # our other device (or tab) has it now: no tug of war
+                if code in (REPLACED, SIGNED_OUT):  # another device has it / we were signed out
                     self._status("lost", attempt=attempt, delay=0.0, code=code, reason=why)
                     self._wake.clear()
                     await self._wake.wait()
@@ -355,6 +359,15 @@ class Session:
 
         loop.call_soon_threadsafe(relink)
 
+    def list_devices(self) -> None:
+        """Ask for this player's devices (the answer is a ``Devices`` for the listeners)."""
+        self.submit(p.ListDevices())
+
+    def sign_out_device(self, device: str) -> None:
+        """Sign out one of this player's devices by its id: its token stops working (ours
+        too, when it is this device: the server then closes this connection)."""
+        self.submit(p.SignOutDevice(device=device))
+
     def reconnect_now(self) -> None:
         """Skip the rest of the current backoff pause (a UI's "retry now")."""
         if self._loop is not None:
@@ -390,6 +403,7 @@ class Session:
             token=self.token or None,
             since=since,
             deltas=self.deltas or None,
+            device=self.device,
         )
         self._linking = self.link is not None
         if self.link is not None:
@@ -398,6 +412,7 @@ class Session:
                 name=self.name,
                 link=self.link,
                 deltas=self.deltas or None,
+                device=self.device,
             )
         outcome = "failed"
         try:
@@ -419,6 +434,9 @@ class Session:
             refresh.cancel()
         if ws.close_code is not None:
             self._closed_by = (ws.close_code, ws.close_reason or "")
+        if ws.close_code == SIGNED_OUT:  # our token no longer works: next time, someone new
+            self.token = None
+            self.room = None
         return outcome
 
     # ---- applying server messages --------------------------------------------------
@@ -510,6 +528,7 @@ class Session:
                 name=self.name,
                 token=self.token or None,
                 deltas=self.deltas or None,
+                device=self.device,
             )
             self._loop.create_task(ws.send(p.encode(hello)))
 

@@ -1,7 +1,7 @@
 """Keeping the message catalogs in step with the code: ``python -m gridhall.protocol.catalogs``.
 
 ``update`` extracts every marked string of the three clients (``_``/``ngettext``/
-``pgettext``/``N_`` in Python, ``t``/``tn``/``tp`` in JavaScript, the
+``pgettext``/``N_``/``Nn_`` in Python, ``t``/``tn``/``tp`` in JavaScript, the
 ``data-i18n`` attributes of ``index.html``) into ``locale/gridhall.pot`` and merges
 it into each language's ``.po``: new messages arrive empty, removed ones go,
 entries stay sorted by msgid and carry no source locations, so a merge of two
@@ -41,11 +41,13 @@ HTML = ROOT / "client" / "web" / "index.html"
 
 KEYWORDS: dict[str, Any] = {
     **DEFAULT_KEYWORDS,
+    "Nn_": (1, 2),
     "t": None,
     "tn": (1, 2),
     "tp": ((1, "c"), 2),
 }
-"""Python's gettext names (Babel's defaults, ``N_`` included) and the browser's."""
+"""Python's gettext names (Babel's defaults, ``N_`` included, and ``Nn_`` for a message with
+plural forms marked at import time) and the browser's."""
 
 DATA_I18N = re.compile(r'data-i18n(?:-(?:placeholder|title|aria-label))?="([^"]+)"')
 """Static texts of ``index.html``: ``data-i18n="Join"`` (the element's text) and

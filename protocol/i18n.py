@@ -46,6 +46,13 @@ def N_(message: str) -> str:
     return message
 
 
+def Nn_(singular: str, plural: str) -> tuple[str, str]:  # noqa: N802 (gettext's naming)
+    """Mark a message with plural forms for the catalogs without translating it yet: the
+    catalogs then hold it as one entry with its forms, which :func:`ngettext` reads (two
+    ``N_`` would make two unrelated entries, and ngettext would find neither)."""
+    return singular, plural
+
+
 class _Keep(dict[str, Any]):
     """Format arguments that leave an unknown field as written, so a translation with a
     typo shows ``{nmae}`` instead of crashing a client."""
@@ -84,13 +91,23 @@ class Catalog:
 
     lang: str
     messages: dict[str, str | tuple[str, ...]] = field(default_factory=dict)
+    rules: str = ""
+    """The language whose plural rules apply, when ``lang`` has none of its own (the
+    pseudo-locale counts as English); empty: ``lang``'s."""
+    dates: str = ""
+    """The language whose CLDR words dates and times are written in (the browser's
+    ``Intl``); empty: ``lang``'s."""
 
     @property
     def categories(self) -> tuple[str, ...]:
-        return plural_categories(self.lang)
+        return plural_categories(self.rules or self.lang)
 
     def gettext(self, message: str, **params: Any) -> str:
+        """``message`` translated; a message held with plural forms gives its first, as
+        GNU gettext does (the same English is also asked for with ``ngettext``)."""
         found = self.messages.get(message)
+        if isinstance(found, tuple):
+            found = found[0] if found and all(found) else None
         text = found if isinstance(found, str) and found else message
         return fill(text, params)
 
@@ -104,7 +121,7 @@ class Catalog:
         params = {"n": n, **params}
         found = self.messages.get(singular)
         if isinstance(found, tuple) and all(found):
-            category = Locale.parse(self.lang).plural_form(abs(n))
+            category = Locale.parse(self.rules or self.lang).plural_form(abs(n))
             cats = self.categories
             index = cats.index(category) if category in cats else len(cats) - 1
             return fill(found[min(index, len(found) - 1)], params)
@@ -115,6 +132,8 @@ class Catalog:
         return {
             "lang": self.lang,
             "name": LANGUAGES.get(self.lang, self.lang),
+            "rules": (self.rules or self.lang).replace("_", "-"),
+            "dates": (self.dates or self.lang).replace("_", "-"),
             "plural_categories": list(self.categories),
             "messages": {
                 k: (list(v) if isinstance(v, tuple) else v) for k, v in self.messages.items()
@@ -126,10 +145,32 @@ def catalog_path(lang: str) -> Path:
     return LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
+_made: dict[str, Catalog] = {}
+"""Catalogs made in memory rather than read from a file (:func:`install`)."""
+
+
+def install(made: Catalog, name: str) -> None:
+    """Offer ``made`` as one more language, named ``name``, in this process (the clients'
+    choices, the server's ``/i18n/``): the pseudo-locale the tests render every screen
+    in (``python -m gridhall.protocol.catalogs pseudo``). :func:`uninstall` undoes it."""
+    _made[made.lang] = made
+    LANGUAGES[made.lang] = name
+    catalog.cache_clear()
+
+
+def uninstall(lang: str) -> None:
+    """Stop offering a language :func:`install` added."""
+    if _made.pop(lang, None) is not None:
+        LANGUAGES.pop(lang, None)
+        catalog.cache_clear()
+
+
 @cache
 def catalog(lang: str) -> Catalog:
     """The catalog of ``lang`` (English, or a language without a file: empty, so every
     message reads as its English id)."""
+    if lang in _made:
+        return _made[lang]
     lang = lang if lang in LANGUAGES else SOURCE
     out = Catalog(lang)
     path = catalog_path(lang)

@@ -70,6 +70,9 @@ class Hello:
     link: str | None = field(default=None, metadata={"min_len": 1, "max_len": 16})
     """Instead of ``token``, on a second device: a link code from ``link-code`` (added),
     which makes this connection the identity that asked for it."""
+    device: str | None = field(default=None, metadata={"min_len": 1, "max_len": 48, "clean": True})
+    """What this device is called in the player's device list (added; feature
+    ``devices``): the client's kind and platform, e.g. ``Tk · Linux``."""
     id: int | None = _req_id()
 
 
@@ -103,6 +106,24 @@ class LinkCode:
     """Ask for a one-time code that carries this identity to another device (added)."""
 
     TYPE: ClassVar[str]
+    id: int | None = _req_id()
+
+
+@message("list-devices", "client")
+class ListDevices:
+    """Ask for this identity's devices (added; feature ``devices``): answered ``devices``."""
+
+    TYPE: ClassVar[str]
+    id: int | None = _req_id()
+
+
+@message("sign-out-device", "client")
+class SignOutDevice:
+    """Sign out one of this identity's devices by its ``device`` id (added; feature
+    ``devices``): its token stops working; answered ``devices`` (the list after it)."""
+
+    TYPE: ClassVar[str]
+    device: str = _text(32)
     id: int | None = _req_id()
 
 
@@ -323,6 +344,18 @@ class LinkCodeIssued:
     TYPE: ClassVar[str]
     code: str
     expires_at: float
+    re: int | None = None
+
+
+@message("devices", "server")
+class Devices:
+    """The answer to ``list-devices`` and ``sign-out-device`` (added): every device of
+    this identity, {``device`` (an id), ``name``, ``created_at``, ``last_seen`` (unix
+    times, or null when not known), ``current`` (the one asking)}, this one first, then
+    the most recently seen."""
+
+    TYPE: ClassVar[str]
+    devices: list[dict[str, Any]]
     re: int | None = None
 
 

@@ -4,12 +4,12 @@ bar for the connection. All server traffic arrives through :class:`Bridge`."""
 from __future__ import annotations
 
 import contextlib
-import time
 import tkinter as tk
 from collections.abc import Callable
 from tkinter import ttk
 
 from gridhall import protocol as p
+from gridhall.client.devices import device_name
 from gridhall.client.failover import gave_up_text, reconnecting_text
 from gridhall.client.history import ANSWERS, REQUESTS, Opening, features
 from gridhall.client.messages import Connection, Event, Refused, is_room_event
@@ -23,7 +23,7 @@ from gridhall.client.tk.lobby import LobbyFrame
 from gridhall.client.tk.menu import Windows
 from gridhall.client.tk.room import RoomFrame
 from gridhall.client.views.common import error_text, error_title
-from gridhall.client.views.hosts import announce_text, farewell
+from gridhall.client.views.hosts import announce_text, farewell_note
 from gridhall.protocol.i18n import _
 from gridhall.protocol.schema import to_map
 
@@ -52,7 +52,13 @@ class TkApp:
         self.root.title(f"gridhall · {name}")
         theme.apply(self.root)
         self.session = Session(
-            url, name, token=token, backoff=backoff, keep_token=keep_token, link=link
+            url,
+            name,
+            token=token,
+            backoff=backoff,
+            keep_token=keep_token,
+            link=link,
+            device=device_name("Tk"),
         )
         self.bridge = Bridge(self.session, self.root, self.on_message)
         self.notices: list[str] = []
@@ -115,6 +121,7 @@ class TkApp:
         if self.room is not None:
             self.room.tick()
         else:
+            self.lobby.tick(self.session.clock())
             self._since_refresh += TICK_MS
             if self._since_refresh >= LOBBY_REFRESH_MS and self.session.connected:
                 self._since_refresh = 0
@@ -139,15 +146,17 @@ class TkApp:
             self.lobby.show_rooms(list(msg.rooms))
         elif isinstance(msg, p.LinkCodeIssued) and self.link_dialog is not None:
             self.link_dialog.show(msg)
+        elif isinstance(msg, p.Devices) and self.link_dialog is not None:
+            self.link_dialog.devices.show(msg)
         elif isinstance(msg, p.Announce):
             self.notify(announce_text(msg))
             if self.room is not None:  # it is a line in the room's log too
                 self.room.room = snap.room
                 self.room.redraw()
-        said = farewell(msg, snap.player, time.time())
-        if said is not None:  # removed by the host, or the room closed: say why in the lobby
-            self.notify(said)
-            self.lobby.note(said)
+        note = farewell_note(msg, snap.player)
+        if note is not None:  # removed by the host, or the room closed: say why in the lobby
+            self.notify(note(self.session.clock()))
+            self.lobby.note(note, self.session.clock())
         self._follow_room(snap)
         if self.room is not None and is_room_event(msg):
             self.room.handle(msg, snap)
@@ -167,6 +176,10 @@ class TkApp:
             if status == "lost" and msg.replaced:
                 text = "○ " + _(
                     "playing on another device · press Reconnect now to play here again"
+                )
+            elif status == "lost" and msg.signed_out:
+                text = "○ " + _(
+                    "this device was signed out · press Reconnect now to play as someone new"
                 )
             elif status == "lost" and msg.restarting:
                 text = (
@@ -211,7 +224,7 @@ class TkApp:
             if self.room is not None:
                 self.room.destroy()
             self.lobby.pack_forget()
-            self.lobby.note("")  # said once: a later return has its own reason
+            self.lobby.note(None)  # said once: a later return has its own reason
             self.room = RoomFrame(self.body, game, self.bridge.submit, self.notify)
             self.room.pack(fill="both", expand=True)
         elif copy is None and self.room is not None:

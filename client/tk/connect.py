@@ -11,6 +11,7 @@ from tkinter import ttk
 
 from gridhall.client.address import AddressError, server_url
 from gridhall.client.discovery import Browser, FoundServer, search_text
+from gridhall.client.tk.tables import table
 from gridhall.protocol.i18n import N_, _
 
 POLL_MS = 300
@@ -35,20 +36,12 @@ class ConnectFrame(ttk.Frame):
         ttk.Label(self, text=_("Servers on this network"), style="Title.TLabel").grid(
             row=0, column=0, columnspan=3, sticky="w"
         )
-        self.table = ttk.Treeview(
-            self,
-            columns=("name", "address", "rooms"),
-            show="headings",
-            selectmode="browse",
-            height=8,
-        )
-        for key, label, width in (
+        columns = (
             ("name", N_("Server"), 260),
             ("address", N_("Address"), 180),
             ("rooms", N_("Rooms open"), 100),
-        ):
-            self.table.heading(key, text=_(label))
-            self.table.column(key, width=width, anchor="w")
+        )
+        self.table = table(self, columns, 8)
         self.table.grid(row=1, column=0, columnspan=3, sticky="nsew", pady=6)
         self.table.bind("<Double-1>", lambda _e: self.connect_selected())
         self.table.bind("<Return>", lambda _e: self.connect_selected())

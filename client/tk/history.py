@@ -13,6 +13,8 @@ from tkinter import ttk
 
 from gridhall.client.history import Filters, GamePages, game_row
 from gridhall.client.tk.answers import Answers, Message
+from gridhall.client.tk.tables import table
+from gridhall.client.tk.theme import size_window
 from gridhall.client.views import titles
 from gridhall.protocol.i18n import N_, _, ngettext
 
@@ -46,7 +48,6 @@ class HistoryWindow(tk.Toplevel):
         self.me = me
         self.pages = GamePages()
         self.title(_("Finished games"))
-        self.geometry("960x560")
         self.configure(background="#2b2d31")
         body = ttk.Frame(self, padding=10)
         body.pack(fill="both", expand=True)
@@ -69,12 +70,7 @@ class HistoryWindow(tk.Toplevel):
         self.search_button = ttk.Button(filters, text=_("Search"), command=self.search)
         self.search_button.pack(side="left", padx=4)
 
-        self.table = ttk.Treeview(
-            body, columns=[c[0] for c in COLUMNS], show="headings", selectmode="browse", height=16
-        )
-        for key, label, width in COLUMNS:
-            self.table.heading(key, text=_(label))
-            self.table.column(key, width=width, anchor="w")
+        self.table = table(body, COLUMNS, 16)
         self.table.pack(fill="both", expand=True, pady=6)
         self.table.bind("<Double-1>", lambda _e: self.open_selected())
         self.table.bind("<Return>", lambda _e: self.open_selected())
@@ -88,6 +84,7 @@ class HistoryWindow(tk.Toplevel):
         self.status = ttk.Label(bottom)
         self.status.pack(side="left", padx=10)
         self.bind("<Escape>", lambda _e: self.destroy())
+        size_window(self, 960, 560)
         self.search()
         self.table.focus_set()
 

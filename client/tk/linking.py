@@ -1,5 +1,6 @@
 """The link dialog of the Tk client: show a code that carries this player to another
-device, or type the code another device shows (``client/linking.py``)."""
+device, or type the code another device shows (``client/linking.py``); and this
+player's devices, each of which can be signed out (``client/devices.py``)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from collections.abc import Callable
 from tkinter import ttk
 
 from gridhall import protocol as p
+from gridhall.client.devices import FEATURE as DEVICES
+from gridhall.client.devices import DeviceRow, device_rows
 from gridhall.client.linking import FEATURE, code_lines, parse_code
 from gridhall.client.plain import plain
 from gridhall.client.session import Session
@@ -48,6 +51,10 @@ class LinkDialog(tk.Toplevel):
         self.use_button.pack(side="left", padx=6)
         self.error = ttk.Label(body, text="", foreground="#ff8c69", wraplength=420)
         self.error.pack(anchor="w")
+        self.devices = DeviceList(body, session)
+        if DEVICES in session.features:
+            self.devices.pack(fill="x", pady=(8, 0))
+            session.list_devices()
         ttk.Button(body, text=_("Close"), command=self.close).pack(anchor="e", pady=(8, 0))
         self.protocol("WM_DELETE_WINDOW", self.close)
         self.bind("<Escape>", lambda _e: self.close())
@@ -70,3 +77,48 @@ class LinkDialog(tk.Toplevel):
     def close(self) -> None:
         self.on_close()
         self.destroy()
+
+
+class DeviceList(ttk.Frame):
+    """ "Your devices": each with its name and when it was last seen; the one selected
+    can be signed out (this one too: then this window plays as someone new)."""
+
+    def __init__(self, master: tk.Misc, session: Session) -> None:
+        super().__init__(master)
+        self.session = session
+        self.rows: dict[str, DeviceRow] = {}
+        ttk.Label(self, text=_("Your devices"), style="Title.TLabel").pack(anchor="w")
+        self.table = ttk.Treeview(
+            self, columns=("name", "seen"), show="headings", height=5, selectmode="browse"
+        )
+        self.table.heading("name", text=_("Device"))
+        self.table.heading("seen", text=_("Last seen"))
+        self.table.column("name", width=220)
+        self.table.column("seen", width=200)
+        self.table.pack(fill="x", pady=4)
+        self.table.bind("<<TreeviewSelect>>", lambda _e: self._selected())
+        self.sign_out = ttk.Button(
+            self,
+            text=_("Sign out the selected device"),
+            command=self.sign_out_selected,
+            state="disabled",
+        )
+        self.sign_out.pack(anchor="w")
+
+    def show(self, answer: p.Devices) -> None:
+        """The server's list (after ``list-devices`` or a sign-out)."""
+        self.table.delete(*self.table.get_children())
+        self.rows = {row.device: row for row in device_rows(answer)}
+        for row in self.rows.values():
+            name = row.name + (" ★" if row.current else "")
+            self.table.insert("", "end", iid=row.device, values=(name, row.seen))
+        self._selected()
+
+    def _selected(self) -> None:
+        chosen = self.table.selection()
+        self.sign_out.configure(state="normal" if chosen else "disabled")
+
+    def sign_out_selected(self) -> None:
+        chosen = self.table.selection()
+        if chosen and chosen[0] in self.rows:
+            self.session.sign_out_device(chosen[0])

@@ -9,6 +9,7 @@ from tkinter import ttk
 from typing import Any
 
 from gridhall import protocol as p
+from gridhall.client.tk.tables import table
 from gridhall.client.views import titles, view_for
 from gridhall.client.views.common import Message
 from gridhall.client.views.form import (
@@ -21,6 +22,7 @@ from gridhall.client.views.form import (
     options,
     with_preset,
 )
+from gridhall.client.views.hosts import Note
 from gridhall.client.views.lobby import room_rows
 from gridhall.protocol.i18n import N_, _
 
@@ -34,7 +36,9 @@ COLUMNS = (
     ("spectators", N_("Watching"), 80),
     ("status", N_("Status"), 90),
 )
-FIELDS_PER_ROW = 4
+FIELDS_PER_ROW = 3
+"""Option fields side by side in the create form: four ran past the window in longer
+languages (a label and a 22-character choice each)."""
 
 
 class LobbyFrame(ttk.Frame):
@@ -49,12 +53,8 @@ class LobbyFrame(ttk.Frame):
         )
         self.farewell = ttk.Label(self, style="Notice.TLabel")
         """Why we are back in the lobby (removed by a room's host, a room closed)."""
-        self.table = ttk.Treeview(
-            self, columns=[c[0] for c in COLUMNS], show="headings", selectmode="browse", height=12
-        )
-        for key, label, width in COLUMNS:
-            self.table.heading(key, text=_(label))
-            self.table.column(key, width=width, anchor="w")
+        self.said: Note | None = None
+        self.table = table(self, COLUMNS, 12)
         self.table.grid(row=1, column=0, sticky="nsew", pady=6)
         self.table.bind("<<TreeviewSelect>>", self._selected)
         self.table.bind("<Double-1>", lambda _e: self.join("player"))
@@ -102,28 +102,43 @@ class LobbyFrame(ttk.Frame):
         self.preset_box = ttk.Combobox(first, textvariable=self.preset, state="readonly", width=32)
         self.preset_box.pack(side="left", padx=(4, 10))
         self.preset_box.bind("<<ComboboxSelected>>", lambda _e: self._preset_changed())
-        ttk.Checkbutton(first, text=_("Private"), variable=self.private).pack(side="left")
-        ttk.Label(first, text=_("Password")).pack(side="left", padx=(10, 0))
-        ttk.Entry(first, textvariable=self.new_password, show="•", width=12).pack(
-            side="left", padx=4
-        )
-        self.create_button = ttk.Button(first, text=_("Create"), command=self.create)
-        self.create_button.pack(side="left", padx=4)
         self.fields_frame = ttk.Frame(create, padding=(0, 8, 0, 0))
         self.fields_frame.pack(fill="x")
+        # privacy and Create on a row of their own, under the options: beside the game and
+        # the preset they ran past the window in longer languages
+        last = ttk.Frame(create, padding=(0, 8, 0, 0))
+        last.pack(fill="x")
+        ttk.Checkbutton(last, text=_("Private"), variable=self.private).pack(side="left")
+        ttk.Label(last, text=_("Password")).pack(side="left", padx=(10, 0))
+        ttk.Entry(last, textvariable=self.new_password, show="•", width=12).pack(
+            side="left", padx=4
+        )
+        self.create_button = ttk.Button(last, text=_("Create"), command=self.create)
+        self.create_button.pack(side="left", padx=4)
         self.fields: dict[str, tuple[Field, tk.Variable, list[tk.Widget]]] = {}
         """The options form: key -> (field, its variable, its label and widget)."""
         self._game_changed()
         self.rowconfigure(1, weight=1)
         self.columnconfigure(0, weight=1)
 
-    def note(self, said: str) -> None:
-        """Say why we came back to the lobby, above the rooms, until we join a room."""
-        self.farewell.configure(text=said)
-        if said:
+    def note(self, said: Note | None, now: float = 0.0) -> None:
+        """Say why we came back to the lobby, above the rooms, until we join a room (None:
+        nothing to say); :meth:`tick` says it again as time passes."""
+        self.said = said
+        if said is not None:
+            self.farewell.configure(text=said(now))
             self.farewell.grid(row=4, column=0, sticky="w", pady=(8, 0))
         else:
+            self.farewell.configure(text="")
             self.farewell.grid_remove()
+
+    def tick(self, now: float) -> None:
+        """The note as of ``now`` ("until 19:06 (1 minute from now)", then "you may join
+        it again now"), never what it said when it came."""
+        if self.said is not None:
+            text = self.said(now)
+            if text != str(self.farewell.cget("text")):
+                self.farewell.configure(text=text)
 
     # ---- rooms --------------------------------------------------------------------------
     def refresh(self) -> None:

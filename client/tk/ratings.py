@@ -28,6 +28,8 @@ from gridhall.client.ratings import (
     record_rows,
 )
 from gridhall.client.tk.answers import Answers, Message
+from gridhall.client.tk.tables import table
+from gridhall.client.tk.theme import size_window
 from gridhall.client.views import titles
 from gridhall.protocol.i18n import N_, _
 
@@ -74,14 +76,9 @@ def rating_text(value: float) -> str:
 
 
 def _table(master: tk.Misc, columns: tuple[tuple[str, str, int], ...], height: int) -> ttk.Treeview:
-    table = ttk.Treeview(
-        master, columns=[c[0] for c in columns], show="headings", selectmode="browse", height=height
-    )
-    for key, label, width in columns:
-        table.heading(key, text=_(label))
-        table.column(key, width=width, anchor="w")
-    table.tag_configure("me", foreground="#ffd866")
-    return table
+    made = table(master, columns, height)
+    made.tag_configure("me", foreground="#ffd866")
+    return made
 
 
 class LeaderboardWindow(tk.Toplevel):
@@ -106,7 +103,6 @@ class LeaderboardWindow(tk.Toplevel):
         self.players: dict[str, str] = {}
         """Row id -> the player's id (ids are the server's data, never Tk names)."""
         self.title(_("Leaderboard"))
-        self.geometry("760x560")
         self.configure(background="#2b2d31")
         body = ttk.Frame(self, padding=10)
         body.pack(fill="both", expand=True)
@@ -139,6 +135,7 @@ class LeaderboardWindow(tk.Toplevel):
         self.status = ttk.Label(body)
         self.status.pack(fill="x")
         self.bind("<Escape>", lambda _e: self.destroy())
+        size_window(self, 760, 560)
         self.show_page(0)
         self.table.focus_set()
 
@@ -246,7 +243,6 @@ class ProfileWindow(tk.Toplevel):
         self.games: dict[str, str] = {}
         """Row id of the ratings table -> the game it rates."""
         self.title(_("Player profile"))
-        self.geometry("820x720")
         self.configure(background="#2b2d31")
         body = ttk.Frame(self, padding=10)
         body.pack(fill="both", expand=True)
@@ -290,6 +286,7 @@ class ProfileWindow(tk.Toplevel):
         self.records = _table(body, RECORD_COLUMNS, 3)
         self.records.pack(fill="x")
         self.bind("<Escape>", lambda _e: self.destroy())
+        size_window(self, 820, 720)
         self.answers.ask({"type": "get-profile", "player": player}, self._answer)
         self.recent.focus_set()
 

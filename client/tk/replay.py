@@ -17,6 +17,7 @@ from gridhall.client.history import players_text, replay_link, result_text
 from gridhall.client.replays import SPEEDS, ReplayError, ReplayPlayer
 from gridhall.client.tk.answers import Answers, Message
 from gridhall.client.tk.boards.replay import ReplayBoard, replay_board
+from gridhall.client.tk.theme import size_window
 from gridhall.client.views import view_for
 from gridhall.protocol.i18n import _
 
@@ -49,7 +50,6 @@ class ReplayWindow(tk.Toplevel):
         self.board: ReplayBoard | None = None
         self._auto: str | None = None
         self.title(_("Replay of game {id}", id=game_id))
-        self.geometry("900x760")
         self.configure(background="#2b2d31")
 
         self.heading = ttk.Label(self, style="Title.TLabel", padding=(8, 6))
@@ -90,14 +90,16 @@ class ReplayWindow(tk.Toplevel):
         self.buttons["faster"].pack(side="left", padx=2)
         self.counter = ttk.Label(bar, style="Title.TLabel", padding=(12, 0))
         self.counter.pack(side="left")
-        self.buttons["copy"] = ttk.Button(bar, text=_("Copy link"), command=self.copy_link)
-        self.buttons["copy"].pack(side="right", padx=2)
-        self.buttons["analyse"] = ttk.Button(bar, text=_("Analyse"), command=self.analyse)
-        self.buttons["marked"] = ttk.Button(
-            bar, text=_("Next marked move"), takefocus=False, command=self.next_marked
-        )
+        # the analysis and the link on the row below: beside the steps and the speed
+        # they did not fit the window in longer languages
         link_row = ttk.Frame(self, padding=(6, 0, 6, 6))
         link_row.pack(fill="x")
+        self.buttons["copy"] = ttk.Button(link_row, text=_("Copy link"), command=self.copy_link)
+        self.buttons["copy"].pack(side="right", padx=2)
+        self.buttons["analyse"] = ttk.Button(link_row, text=_("Analyse"), command=self.analyse)
+        self.buttons["marked"] = ttk.Button(
+            link_row, text=_("Next marked move"), takefocus=False, command=self.next_marked
+        )
         ttk.Label(link_row, text=_("Link to share:")).pack(side="left")
         self.link_text = tk.StringVar(self, value=self.link)
         ttk.Entry(link_row, textvariable=self.link_text, state="readonly").pack(
@@ -115,6 +117,7 @@ class ReplayWindow(tk.Toplevel):
         ):
             self.bind(sequence, partial(self._key, run))
         self.protocol("WM_DELETE_WINDOW", self.close)
+        size_window(self, 900, 760)
         self.answers.pushed.append(self._pushed)
         self._ask(0)
         self.focus_set()

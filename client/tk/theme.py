@@ -15,6 +15,15 @@ ACCENT = "#3d7bfd"
 BAR = "#3a3f4b"
 
 
+def size_window(window: tk.Toplevel, width: int, height: int) -> None:
+    """``width`` x ``height`` pixels, or more where the window's contents ask for more
+    (their words run longer in some languages: a table's headings, a row of buttons)."""
+    window.update_idletasks()
+    wide = max(width, window.winfo_reqwidth())
+    tall = max(height, window.winfo_reqheight())
+    window.geometry(f"{wide}x{tall}")
+
+
 def scale(root: tk.Misc) -> float:
     """How much larger than a 96-dpi screen this one is (1.0 on ordinary screens)."""
     return max(1.0, float(root.winfo_fpixels("1i")) / 96.0)
@@ -72,6 +81,14 @@ def apply(root: tk.Tk) -> None:
     style.configure("TLabelframe", background=BG)
     style.configure("TLabelframe.Label", background=BG, foreground=DIM)
     style.configure("TCheckbutton", background=BG)
+    # clam lights a hovered check box, radio button or menu button to a pale grey under
+    # our pale text (the host's *Locked* box was unreadable): a darker grey instead
+    for widget in ("TCheckbutton", "TRadiobutton", "TMenubutton"):
+        style.map(
+            widget,
+            background=[("disabled", BG), ("pressed", "#4a505a"), ("active", "#3b3f47")],
+            foreground=[("disabled", "#6b7078")],
+        )
     s = scale(root)
     root.geometry(f"{int(1120 * s)}x{int(780 * s)}")
     root.minsize(int(640 * s), int(480 * s))

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
 from collections.abc import Callable
 from typing import ClassVar
 
 from textual.binding import Binding, BindingType
 
 from gridhall import protocol as p
+from gridhall.client.devices import device_name
 from gridhall.client.failover import gave_up_text, reconnecting_text
 from gridhall.client.history import Opening
 from gridhall.client.messages import Connection, Event, Refused, is_room_event
@@ -24,7 +24,7 @@ from gridhall.client.tui.lobby import LobbyScreen
 from gridhall.client.tui.room import RoomScreen
 from gridhall.client.tui.text import PlainNotify, translate_bindings
 from gridhall.client.views.common import error_text, error_title
-from gridhall.client.views.hosts import announce_text, farewell
+from gridhall.client.views.hosts import announce_text, farewell_note
 from gridhall.protocol.i18n import N_, _
 
 
@@ -54,7 +54,13 @@ class GridhallApp(PlainNotify[None]):
         super().__init__()
         translate_bindings(self)
         self.session = Session(
-            url, name, token=token, backoff=backoff, keep_token=keep_token, link=link
+            url,
+            name,
+            token=token,
+            backoff=backoff,
+            keep_token=keep_token,
+            link=link,
+            device=device_name("Terminal"),
         )
         self.session.add_listener(self._from_session)
         self.lobby = LobbyScreen()
@@ -103,14 +109,16 @@ class GridhallApp(PlainNotify[None]):
             self.lobby.show_rooms(list(msg.rooms))
         elif isinstance(msg, p.LinkCodeIssued) and isinstance(self.screen, LinkScreen):
             self.screen.show(msg)
+        elif isinstance(msg, p.Devices) and isinstance(self.screen, LinkScreen):
+            self.screen.show_devices(msg)
         elif isinstance(msg, p.Announce):
             self.notify(announce_text(msg), title=_("Announcement"), severity="warning", timeout=30)
             if self.room_screen is not None:
                 self.room_screen.redraw()  # it is a line in the room's log too
-        said = farewell(msg, self.session.player, time.time())
-        if said is not None:  # removed by the host, or the room closed: say why in the lobby
-            self.notify(said, severity="warning", timeout=20)
-            self.lobby.note(said)
+        note = farewell_note(msg, self.session.player)
+        if note is not None:  # removed by the host, or the room closed: say why in the lobby
+            self.notify(note(self.session.clock()), severity="warning", timeout=20)
+            self.lobby.note(note)
         await self._follow_room()
         if self.room_screen is not None and is_room_event(msg):
             self.room_screen.handle(msg)
@@ -131,6 +139,16 @@ class GridhallApp(PlainNotify[None]):
             self.notify(
                 _(
                     "You are now playing on another device. Press {key} to play here again.",
+                    key="Ctrl+R",
+                ),
+                severity="warning",
+                timeout=30,
+            )
+        elif status == "lost" and msg.signed_out:
+            self.sub_title = f"{who} · " + _("this device was signed out")
+            self.notify(
+                _(
+                    "This device was signed out. Press {key} to play here as someone new.",
                     key="Ctrl+R",
                 ),
                 severity="warning",

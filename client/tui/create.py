@@ -78,9 +78,8 @@ class CreateRoomScreen(ModalScreen[dict[str, Any] | None]):
                 yield Label(_("Preset"), classes="form-label")
                 yield self._preset_select()
             yield Vertical(*self._rows(), id="options")
-            with Horizontal(classes="form-row"):
-                yield Label("", classes="form-label")
-                yield Checkbox(
+            with Horizontal(classes="form-row"):  # a check box takes the whole row: its words
+                yield Checkbox(  # are the label, and run long in some languages
                     _("Private (not listed; share the code)"), compact=True, id="private"
                 )
             with Horizontal(classes="form-row"):
@@ -100,15 +99,9 @@ class CreateRoomScreen(ModalScreen[dict[str, Any] | None]):
     def _rows(self) -> list[Widget]:
         rows: list[Widget] = []
         for f in view_for(self.game).form:
-            label = Label(
-                "" if not isinstance(f, Choice | Number) else f.label, classes="form-label"
-            )
-            row = Horizontal(
-                label,
-                field_widget(f, self.values.get(f.key)),
-                classes="form-row",
-                id=f"row-{f.key}",
-            )
+            widget = field_widget(f, self.values.get(f.key))
+            label = [Label(f.label, classes="form-label")] if isinstance(f, Choice | Number) else []
+            row = Horizontal(*label, widget, classes="form-row", id=f"row-{f.key}")
             row.display = is_active(f, self.values)
             rows.append(row)
         return rows

@@ -15,7 +15,7 @@ from gridhall.client.hostcommands import COMMANDS as HOST_COMMANDS
 from gridhall.client.hostcommands import usage
 from gridhall.client.tui.boards import board_for
 from gridhall.client.tui.text import translate_bindings
-from gridhall.client.views import VIEWS
+from gridhall.client.views import VIEWS, view_for
 from gridhall.client.views.base import AGAIN_KEYS, ANSWER_KEYS, COMMON_ACTIONS
 from gridhall.protocol.i18n import N_, _
 
@@ -62,11 +62,12 @@ def keys() -> list[tuple[str, str, str]]:
     """Every key: the common ones, then each game's board and actions (from the
     registries), then the room's own."""
     rows = list(COMMON_KEYS)
-    for name, view in VIEWS.items():
-        where = view.title.lower()
+    for name in VIEWS:
+        view = view_for(name)
+        where = view.heading
         rows += [(where, key, does) for key, does in board_for(name).KEYS_HELP]
-        rows += [(where, a.keys, a.help) for a in view.actions]
-    rows += [("room", a.keys, a.help) for a in COMMON_ACTIONS]
+        rows += [(where, a.keys, a.help_id) for a in view.actions]
+    rows += [(N_("room"), a.keys, a.help_id) for a in COMMON_ACTIONS]
     rows += ROOM_KEYS
     return rows + [(N_("host"), usage(word), does) for word, (_args, does) in HOST_COMMANDS.items()]
 

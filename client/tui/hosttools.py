@@ -65,7 +65,8 @@ class HostToolsScreen(ModalScreen[p.Host | None]):
                     id="unlock" if locked else "lock",
                     compact=True,
                 )
-                if self.computers:
+            if self.computers:  # a row of its own: four buttons do not fit beside the lock
+                with Horizontal(classes="host-row"):
                     for level in LEVELS:
                         yield Button(
                             _("Computer: {level}", level=level_word(level)),

@@ -1,5 +1,7 @@
 """The link dialog of the terminal client: show a code that carries this player to
-another device, or type the code another device shows (``client/linking.py``)."""
+another device, or type the code another device shows (``client/linking.py``); and
+this player's devices, the selected one signed out with a button
+(``client/devices.py``)."""
 
 from __future__ import annotations
 
@@ -10,9 +12,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Label
+from textual.widgets import Button, DataTable, Input, Label
 
 from gridhall import protocol as p
+from gridhall.client.devices import FEATURE as DEVICES
+from gridhall.client.devices import device_rows
 from gridhall.client.linking import FEATURE, code_lines, parse_code
 from gridhall.client.session import Session
 from gridhall.client.tui.text import text, translate_bindings
@@ -27,10 +31,12 @@ class LinkScreen(ModalScreen[None]):
     #link-dialog { width: 64; height: auto; padding: 1 2; border: thick $accent;
                    background: $surface; }
     #link-dialog .title { margin-bottom: 1; }
+    #link-dialog Label { width: 100%; }
     #link-code { text-style: bold; color: $success; margin: 1 0 0 0; }
     #link-error { color: $error; }
     #link-dialog Horizontal { height: auto; margin-top: 1; }
     #link-dialog Input { width: 1fr; }
+    #devices { height: auto; max-height: 8; margin-top: 1; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", N_("Close"))]
 
@@ -54,7 +60,34 @@ class LinkScreen(ModalScreen[None]):
                 yield Input(placeholder="K7MQ-2D9X", id="link-input", max_length=16)
                 yield Button(_("Use this code"), id="link-use", variant="success")
             yield Label("", id="link-error")
+            if DEVICES in self.session.features:
+                yield Label(_("Your devices"), classes="title")
+                yield DataTable(id="devices", cursor_type="row", zebra_stripes=True)
+                yield Button(_("Sign out the selected device"), id="device-sign-out")
             yield Button(_("Close"), id="link-close")
+
+    def on_mount(self) -> None:
+        if DEVICES in self.session.features:
+            table = self.query_one("#devices", DataTable)
+            table.add_column(_("Device"), key="name")
+            table.add_column(_("Last seen"), key="seen")
+            self.session.list_devices()
+
+    def show_devices(self, answer: p.Devices) -> None:
+        """The server's list of this player's devices (this one marked ★)."""
+        table = self.query_one("#devices", DataTable)
+        table.clear()
+        for row in device_rows(answer):
+            name = row.name + (" ★" if row.current else "")
+            table.add_row(text(name), text(row.seen), key=row.device)
+
+    @on(Button.Pressed, "#device-sign-out")
+    def _sign_out(self) -> None:
+        table = self.query_one("#devices", DataTable)
+        if table.row_count:
+            key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+            if key is not None:
+                self.session.sign_out_device(str(key))
 
     @on(Button.Pressed, "#link-show")
     def _ask(self) -> None:

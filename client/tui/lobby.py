@@ -15,6 +15,7 @@ from gridhall import protocol as p
 from gridhall.client.history import HISTORY, RATINGS
 from gridhall.client.tui.create import CreateRoomScreen
 from gridhall.client.tui.text import text, translate_bindings
+from gridhall.client.views.hosts import Note
 from gridhall.client.views.lobby import room_rows
 from gridhall.protocol.i18n import N_, _
 
@@ -42,6 +43,8 @@ class LobbyScreen(Screen[None]):
     def __init__(self) -> None:
         super().__init__()
         translate_bindings(self)
+        self.said: Note | None = None
+        """Why we are back in the lobby, as of a given time (None: nothing to say)."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -71,20 +74,26 @@ class LobbyScreen(Screen[None]):
         ):
             table.add_column(_(label), key=key)
         self.set_interval(REFRESH_SECONDS, self.action_refresh)
+        self.set_interval(1.0, self._show_note)  # "(5 minutes from now)" as time passes
         self.action_refresh()
 
     def on_screen_resume(self) -> None:
         self.action_refresh()
 
-    def note(self, said: str) -> None:
+    def note(self, said: Note | None) -> None:
         """Say why we are back in the lobby (removed by a room's host, a room closed)
-        until the next room is joined."""
+        until the next room is joined; said again each second, as of then."""
+        self.said = said
+        self._show_note()
+
+    def _show_note(self) -> None:
         label = self.query_one("#lobby-note", Label)
+        said = self.said(self.app.session.clock()) if self.said is not None else ""  # type: ignore[attr-defined]
         label.update(text(said))
         label.display = bool(said)
 
     def on_screen_suspend(self) -> None:
-        self.note("")  # said once: a later return to the lobby has its own reason
+        self.note(None)  # said once: a later return to the lobby has its own reason
 
     def action_refresh(self) -> None:
         session = self.app.session  # type: ignore[attr-defined]

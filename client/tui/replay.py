@@ -158,7 +158,11 @@ class ReplayScreen(AskingScreen):
             marked = ", ".join(str(n) for n in player.marked()) or _("none")
             note = (note + "  " if note else "") + _("Marked moves: {moves}", moves=marked)
         self.query_one("#replay-note", Static).update(text(note))
-        self.query_one("#replay-play", Button).label = _("Pause") if player.playing else _("Play")
+        play = self.query_one("#replay-play", Button)
+        label = _("Pause") if player.playing else _("Play")
+        if str(play.label) != label:
+            play.label = label
+            play.refresh(layout=True)  # its width follows the new word (Play, Pause)
 
     # ---- actions -----------------------------------------------------------------------
     def action_step(self, delta: int) -> None:

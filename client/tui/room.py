@@ -54,10 +54,9 @@ from gridhall.client.views.hosts import (
     event_text,
     roster_note,
 )
+from gridhall.protocol.games import render
+from gridhall.protocol.games.common import COMMON
 from gridhall.protocol.i18n import N_, _
-
-ROOM_STATUS = {"waiting": N_("waiting"), "playing": N_("playing"), "over": N_("over")}
-"""A room's ``status`` in words (translated when shown)."""
 
 
 class RoomScreen(Screen[None]):
@@ -189,7 +188,7 @@ class RoomScreen(Screen[None]):
         sub_title = plain(
             _("round {round}", round=state.round + 1)
             + " · "
-            + _(ROOM_STATUS.get(state.status, state.status))
+            + render.room_status(COMMON, state.status)
         )
         if (self.title, self.sub_title) != (title, sub_title):  # the header redraws on a change
             self.title, self.sub_title = title, sub_title

@@ -40,7 +40,12 @@ def translate_bindings(node: DOMNode) -> None:
 
 
 class PlainNotify(App[ReturnT]):
-    """An app whose toasts show their text as written (never markup, never control)."""
+    """An app whose toasts show their text as written (never markup, never control).
+
+    Without Textual's command palette: its commands and their help are Textual's own
+    English, which no catalog holds; the help screen (F1) lists every key instead."""
+
+    ENABLE_COMMAND_PALETTE = False
 
     def notify(
         self,

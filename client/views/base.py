@@ -22,12 +22,13 @@ from gridhall import protocol as p
 from gridhall.client.messages import Request, RoomEvent
 from gridhall.client.room import RoomCopy
 from gridhall.client.views.common import Message, names, seated
-from gridhall.client.views.form import Form, Preset
+from gridhall.client.views.form import Form, Preset, localized, localized_preset
 from gridhall.protocol import games, schema
 from gridhall.protocol.games import render
 from gridhall.protocol.games.common import COMMON
 from gridhall.protocol.games.common import REASONS as REASONS
 from gridhall.protocol.games.describe import Game
+from gridhall.protocol.i18n import N_, ngettext
 from gridhall.protocol.i18n import gettext as _
 
 Button = Literal["primary", "secondary", "chord"]
@@ -77,18 +78,30 @@ def _request(fields: Mapping[str, Any]) -> Callable[[p.State], Request | None]:
 @dataclass(frozen=True)
 class Action:
     """A described action (:class:`gridhall.protocol.games.describe.Action`) made ready to
-    use: its named rules as functions of the state, its request as a message."""
+    use: its named rules as functions of the state, its request as a message, its words
+    in the player's language."""
 
     key: str
     """Stable name (the Tk button's key, the terminal button's id ``btn-<key>``)."""
-    label: str
+    label_id: str
+    """The button's English message id (:attr:`label` is what a player reads)."""
     keys: str
     """Keyboard key in Textual's names (``d``, ``R``, ``ctrl+l``)."""
-    help: str
-    """What it does, for the help screen."""
+    help_id: str
+    """What it does, for the help screen, as an English message id."""
     request: Callable[[p.State], Request | None]
     shown: Rule
     enabled: Rule
+
+    @property
+    def label(self) -> str:
+        """The button's label, translated when read (actions are made at import time)."""
+        return _(self.label_id)
+
+    @property
+    def help(self) -> str:
+        """What it does, translated when read."""
+        return _(self.help_id)
 
     @classmethod
     def of(cls, game: Game, index: int) -> Action:
@@ -119,6 +132,10 @@ OFFER_KINDS = ("draw", "takeback")
 """The offers a game may make (``offer.kind``)."""
 
 
+DEFAULT_PRESETS = (Preset(N_("server defaults"), {}),)
+"""The one preset of a game this client does not know: the server's defaults."""
+
+
 class GameView:
     """A game's view, read from its description (:mod:`gridhall.protocol.games`); the
     default one is enough to sit in a room of a game this client does not know (from
@@ -127,9 +144,12 @@ class GameView:
     name: ClassVar[str] = ""
     description: ClassVar[Game] = Game(name="", title="")
     title: ClassVar[str] = ""
-    presets: ClassVar[tuple[Preset, ...]] = (Preset("server defaults", {}),)
-    form: ClassVar[Form] = ()
-    actions: ClassVar[tuple[Action, ...]] = ()
+    form: Form = ()
+    """The create form's fields: on the class as described (English message ids), on a
+    view (:func:`~gridhall.client.views.view_for`) in the player's language."""
+    presets: tuple[Preset, ...] = DEFAULT_PRESETS
+    """Named starting points for the form (class: described; view: translated)."""
+    actions: tuple[Action, ...] = ()
     """The game's own buttons, shown before :data:`COMMON_ACTIONS`."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -137,13 +157,20 @@ class GameView:
         game = cls.description
         cls.name, cls.title = game.name, game.title
         cls.form = tuple(f for f in game.form if f.form)
-        cls.presets = game.presets or GameView.presets
+        cls.presets = game.presets or DEFAULT_PRESETS
         cls.actions = tuple(Action.of(game, i) for i in range(len(game.actions)))
 
     def __init__(self, name: str = "") -> None:
         self.game = name or self.name
         self.desc = self.description if self.description.name else games.describe(self.game)
         self.heading = _(self.title) if self.title else self.desc.title
+        # what the screens show, in the player's language, from the description as it is
+        # now (a server's engines change Gomoku's)
+        self.form = tuple(localized(f) for f in self.desc.form if f.form)
+        self.presets = tuple(
+            localized_preset(preset) for preset in self.desc.presets or DEFAULT_PRESETS
+        )
+        self.actions = tuple(Action.of(self.desc, i) for i in range(len(self.desc.actions)))
 
     # ---- lobby ------------------------------------------------------------------------
     def options_text(self, options: Message) -> str:
@@ -343,10 +370,13 @@ def banner(view: GameView, room: RoomCopy, me: str | None) -> Banner | None:
     mine = me in room.again
     if mine:
         text += "  " + _("Waiting for the others to agree…")
-    elif len(asked) == 1:
-        text += "  " + _("{names} wants another game.", names=asked[0])
     elif asked:
-        text += "  " + _("{names} want another game.", names=", ".join(asked))
+        text += "  " + ngettext(
+            "{names} wants another game.",
+            "{names} want another game.",
+            len(asked),
+            names=", ".join(asked),
+        )
     if room.declined:
         text += "  " + _(
             "{names} declined.", names=", ".join(who.get(pl, "?") for pl in room.declined)

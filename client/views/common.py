@@ -10,6 +10,7 @@ from gridhall.client.messages import Refused
 from gridhall.protocol.games import render
 from gridhall.protocol.games.common import COMMON, ERRORS, REQUEST_TITLES
 from gridhall.protocol.i18n import gettext as _
+from gridhall.protocol.players import shown_name
 
 Message = dict[str, Any]
 """A map from the wire (a view, a result, a player entry)."""
@@ -62,8 +63,11 @@ def player_color(player: Message) -> str:
 
 
 def names(state: p.State) -> dict[str, str]:
-    """Player id -> display name for everyone seated."""
-    return {str(pl.get("player")): str(pl.get("name")) for pl in state.players}
+    """Player id -> display name for everyone seated (a computer's in the player's
+    language)."""
+    return {
+        str(pl.get("player")): shown_name(pl.get("name"), pl.get("bot")) for pl in state.players
+    }
 
 
 def seated(state: p.State, me: str | None) -> bool:
@@ -100,9 +104,9 @@ def player_lines(state: p.State, me: str | None, roles: dict[str, str]) -> list[
         pid = str(pl.get("player"))
         lines.append(
             PlayerLine(
-                name=str(pl.get("name")),
+                name=shown_name(pl.get("name"), pl.get("bot")),
                 color=player_color(pl),
-                role=roles.get(pid, f"seat {pl.get('seat', '?')}"),
+                role=roles.get(pid) or _("seat {n}", n=pl.get("seat", "?")),
                 connected=bool(pl.get("connected", True)),
                 to_move=pid == turn,
                 me=pid == me,

@@ -12,6 +12,7 @@ raises :class:`FormError` with a sentence saying what to fix.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from gridhall.protocol.games.describe import Choice, Field, Form, Number, Preset, Toggle, Value
@@ -28,6 +29,8 @@ __all__ = [
     "Value",
     "defaults",
     "is_active",
+    "localized",
+    "localized_preset",
     "options",
     "parse",
     "with_preset",
@@ -36,6 +39,19 @@ __all__ = [
 
 class FormError(ValueError):
     """A value the form cannot send; the message says which and why."""
+
+
+def localized(f: Field) -> Field:
+    """``f`` with its label and choices in the player's language: the descriptions hold
+    English message ids (marked, not translated, at import time)."""
+    if isinstance(f, Choice):
+        return replace(f, label=_(f.label), choices=tuple((v, _(text)) for v, text in f.choices))
+    return replace(f, label=_(f.label))
+
+
+def localized_preset(preset: Preset) -> Preset:
+    """``preset`` with its label in the player's language."""
+    return replace(preset, label=_(preset.label))
 
 
 def defaults(form: Form) -> dict[str, Value]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from typing import Any
 
 from gridhall import protocol as p
@@ -16,24 +17,18 @@ from gridhall.client.hosting import Member, host_name, members
 from gridhall.client.messages import Refused
 from gridhall.client.room import NOTE_KEY
 from gridhall.client.views.base import GameView
-from gridhall.protocol.i18n import N_, _, ngettext
+from gridhall.protocol.i18n import _, ngettext
+from gridhall.protocol.players import level_word as level_word
+from gridhall.protocol.players import shown_name
 
 LOG_KEY = NOTE_KEY
 """The key of a room-log line that is not chat (a host event, an announcement) in
 ``state.chat`` of our copy (:func:`gridhall.client.room.note`)."""
 
 
-LEVEL_WORDS = {"easy": N_("easy"), "hard": N_("hard")}
-"""The computer player's levels in words (translated when shown)."""
-
-
-def level_word(level: object) -> str:
-    return _(LEVEL_WORDS[level]) if isinstance(level, str) and level in LEVEL_WORDS else "?"
-
-
 def member_label(m: Member) -> str:
     """A member as the host's tools list them: name, then host / muted / watching."""
-    parts = [m.name]
+    parts = [shown_name(m.name, m.bot)]
     if m.host:
         parts.append(_("host"))
     if m.muted:
@@ -148,26 +143,45 @@ def lost_text(room: str | None, reason: str | None) -> str:
     )
 
 
-def farewell(msg: object, me: str | None, now: float) -> str | None:
-    """What to tell a player who lands in the lobby because of ``msg``: removed by
-    the host (until when), the room closed, or it could not be restored after a
-    restart (``room-lost``); None for any other message."""
+Note = Callable[[float], str]
+"""A lobby note that depends on the time (``now``, epoch seconds): shown again as time
+passes, so "5 minutes from now" never outlives the five minutes."""
+
+
+def farewell_note(msg: object, me: str | None) -> Note | None:
+    """What to tell a player who lands in the lobby because of ``msg``, as of any time:
+    removed by the host (until when, and how long from then), the room closed, or it
+    could not be restored after a restart (``room-lost``); None for any other message."""
     if isinstance(msg, p.RoomClosed):
-        return closed_text(msg.room, msg.reason)
+        said = closed_text(msg.room, msg.reason)
+        return lambda _now: said
     if isinstance(msg, Refused) and msg.code == p.ErrorCode.ROOM_LOST:
-        return lost_text(msg.room, msg.reason)
+        lost = lost_text(msg.room, msg.reason)
+        return lambda _now: lost
     if not isinstance(msg, p.Left) or msg.player != me or me is None:
         return None
-    if msg.reason == "kicked":
-        left = _minutes_left(msg.until, now)
+    if msg.reason != "kicked":
+        return None  # "closed" follows ``room-closed``, which said why
+    room, until = msg.room, msg.until
+
+    def kicked(now: float) -> str:
+        if until is not None and now >= until:
+            return _("The host removed you from room {code}; you may join it again now.", code=room)
         return ngettext(
             "The host removed you from room {code} until {time} ({n} minute from now).",
             "The host removed you from room {code} until {time} ({n} minutes from now).",
-            left,
-            code=msg.room,
-            time=clock(msg.until),
+            _minutes_left(until, now),
+            code=room,
+            time=clock(until),
         )
-    return None  # "closed" follows ``room-closed``, which said why
+
+    return kicked
+
+
+def farewell(msg: object, me: str | None, now: float) -> str | None:
+    """:func:`farewell_note` as of ``now``."""
+    note = farewell_note(msg, me)
+    return note(now) if note is not None else None
 
 
 def announce_text(msg: p.Announce) -> str:

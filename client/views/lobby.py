@@ -6,7 +6,10 @@ from dataclasses import dataclass
 
 from gridhall.client.views import view_for
 from gridhall.client.views.common import Message
+from gridhall.protocol.games import render
+from gridhall.protocol.games.common import COMMON
 from gridhall.protocol.i18n import _
+from gridhall.protocol.players import shown_name
 
 
 @dataclass(frozen=True)
@@ -34,11 +37,12 @@ def room_rows(rooms: list[Message]) -> list[RoomRow]:
                 game=view.heading,
                 options=view.options_text(options if isinstance(options, dict) else {}),
                 players=", ".join(
-                    ("★ " if n == r.get("host") else "") + str(n) for n in r.get("players") or []
+                    ("★ " if n == r.get("host") else "") + shown_name(n)
+                    for n in r.get("players") or []
                 )
                 or "—",
                 spectators=str(r.get("spectators") or 0),
-                status=str(r.get("status") or "?")
+                status=render.room_status(COMMON, r.get("status"))
                 + (" · " + _("locked") if r.get("locked") else ""),
                 host=str(r.get("host") or ""),
             )

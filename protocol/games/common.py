@@ -4,11 +4,16 @@ results by reason, error hints. A :class:`Game` named ``common``, read like the 
 from __future__ import annotations
 
 from gridhall.protocol.i18n import N_
+from gridhall.protocol.players import LEVELS
 
 from .describe import Action, Game, Text
 
-NAME = ["first", "data.name", ["name", ["first", "data.from", "data.player"], N_("Someone")]]
-"""The name of whoever caused an event."""
+NAME = [
+    "first",
+    ["shown", "data.name", "data.bot"],
+    ["name", ["first", "data.from", "data.player"], N_("Someone")],
+]
+"""The name of whoever caused an event (a computer's in the reader's language)."""
 WINNER = ["name", "result.winner", N_("The opponent")]
 REASON = ["word", "reasons", "result.reason"]
 PENDING = ["name", "view.pending.from", N_("Your opponent")]
@@ -76,6 +81,8 @@ REQUEST_TITLES = {
     "analyse": N_("Game not analysed"),
     "link-code": N_("No link code"),
     "link": N_("Not linked"),
+    "list-devices": N_("No device list"),
+    "sign-out-device": N_("Not signed out"),
 }
 
 REASONS = {
@@ -195,6 +202,7 @@ COMMON = Game(
         "requests": REQUEST_TITLES,
         "colors": {"black": N_("black"), "white": N_("white")},
         "status": {"waiting": N_("waiting"), "playing": N_("playing"), "over": N_("over")},
+        "levels": LEVELS,
     },
 )
 """The words every game shares."""

@@ -20,7 +20,7 @@ The little languages, the same in Python and JavaScript:
 * A *fact* is a path, a number, or a list ``[function, args...]`` with a function
   from the fixed set in ``render.FUNCTIONS`` (``count``, ``add``, ``sub``, ``mul``,
   ``ceil``, ``first``, ``last``, ``cell``, ``name``, ``you``, ``clock``, ``word``,
-  ``has``).
+  ``has``, ``shown``: a name from the wire as a client shows it, a computer's translated).
 * A *condition* is a named rule (``seated``, ``playing``, ``waiting``, ``over``,
   ``my_turn``, ``creator``, ``host`` (the viewer hosts the room), ``racing``, ``pending``, ``pending_mine``), a path (true
   when truthy) or ``path=value`` (``@me`` for our id), any of them negated by ``!``.
@@ -202,6 +202,15 @@ class Text:
     plural: str | None = None
     """The plural template; then the fact ``n`` picks the form."""
     each: Each | None = None
+
+    @classmethod
+    def counted(
+        cls, forms: tuple[str, str], *, when: tuple[Cond, ...] = (), facts: Mapping[str, Fact]
+    ) -> Text:
+        """A text with plural forms, marked as one message (``Nn_(singular, plural)``) so
+        the catalogs hold its forms together; the fact ``n`` picks the form."""
+        singular, plural = forms
+        return cls(singular, when=when, facts=facts, plural=plural)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"msgid": self.msgid}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gridhall.protocol.i18n import N_
+from gridhall.protocol.i18n import N_, Nn_
 
 from .describe import Action, Choice, Each, Game, Live, Number, Preset, Text, Toggle
 
@@ -93,9 +93,8 @@ LINKMATCH = Game(
         STARTING,
         PRESS_START,
         WAITING_FOR,
-        Text(
-            N_("{n} tile left"),
-            plural=N_("{n} tiles left"),
+        Text.counted(
+            Nn_("{n} tile left", "{n} tiles left"),
             when=("?view.remaining",),
             facts={"n": "view.remaining"},
         ),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gridhall.protocol.i18n import N_
+from gridhall.protocol.i18n import N_, Nn_
 
 from .describe import Action, Choice, Each, Game, Live, Number, Preset, Text, Toggle
 
@@ -69,9 +69,8 @@ MINESWEEPER = Game(
     ),
     live=(Live("elapsed", "elapsed", when=("view.revealed",)),),
     status=(
-        Text(
-            N_("⚑ {n} mine left"),
-            plural=N_("⚑ {n} mines left"),
+        Text.counted(
+            Nn_("⚑ {n} mine left", "⚑ {n} mines left"),
             facts={"n": ["sub", "view.mines", "view.flags"]},
         ),
         Text(N_("⏱ {time}"), facts={"time": ["clock", ["first", "view.elapsed", 0]]}),

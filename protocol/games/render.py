@@ -14,6 +14,7 @@ from typing import Any
 
 from gridhall.protocol.cells import cell_name
 from gridhall.protocol.i18n import SOURCE, gettext, language, ngettext
+from gridhall.protocol.players import shown_name
 
 from .describe import Action, Each, Game, Text
 
@@ -83,8 +84,9 @@ def point(value: Any) -> tuple[int, int] | None:
 
 
 def names(ctx: Ctx) -> dict[str, str]:
+    """Player id -> the name to show (a computer's in the reader's language)."""
     return {
-        str(pl.get("player")): str(pl.get("name"))
+        str(pl.get("player")): shown_name(pl.get("name"), pl.get("bot"))
         for pl in ctx.get("players") or []
         if isinstance(pl, Mapping)
     }
@@ -155,6 +157,7 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "has": _has,
     "cell": lambda v: cell_name(*pt) if (pt := point(v)) else "",
     "clock": clock,
+    "shown": lambda name, bot=None: "" if name is None or name == "" else shown_name(name, bot),
 }
 """Functions of evaluated arguments; ``name``, ``you`` and ``word`` also read the context."""
 
@@ -468,6 +471,13 @@ def action_states(
         (a, all(holds(ctx, c) for c in a.shown), all(holds(ctx, c) for c in a.enabled))
         for a in (*game.actions, *common.actions)
     ]
+
+
+def room_status(common: Game, status: object) -> str:
+    """A room's ``status`` (``waiting``, ``playing``, ``over``) in words; an unknown one
+    (a newer server's) as it came."""
+    found = common.words.get("status", {}).get(str(status))
+    return gettext(found) if found is not None else str(status or "?")
 
 
 def error_text(common: Game, code: str, message: str = "") -> str:

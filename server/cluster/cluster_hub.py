@@ -22,10 +22,11 @@ from gridhall.protocol.i18n import gettext as _
 from ..core.config import ServerConfig
 from ..core.effects import Effect, Outbox, Wake
 from ..core.hub import Hub, SavedRoom
-from ..core.identity import Identity, token_hash
+from ..core.identity import Device, Identity, token_hash
 from ..core.journal import Back
 from ..core.linking import code_hash, normal
 from ..core.restoring import Quarantined
+from ..io.link_store import DeviceRow
 
 log = logging.getLogger("gridhall.cluster")
 
@@ -64,9 +65,20 @@ class ClusterHub(Hub):
         """The cluster's bucket of room creations for an address: the wait, or 0.0."""
         """Open rooms other live nodes hold that were created from an address."""
         """A link code's hash -> its player and end, used up in the shared store."""
+        self.token_revoked: Callable[[str], bool] = lambda digest: False
+        """Was this token signed out on some node (the shared store's ``revoked_tokens``)?"""
+        self.devices_of: Callable[[str], tuple[list[str], list[DeviceRow]]] = lambda pid: (
+            [],
+            [],
+        )
+        """Player id -> its linked tokens' hashes and its device rows in the shared store."""
 
     def hello(self, msg: p.Hello, now: float, address: str = "") -> tuple[Identity, list[Effect]]:
-        if msg.token and msg.link is None and self.identities.resume(msg.token) is None:
+        known = self.identities.resume(msg.token) if msg.token and msg.link is None else None
+        if known is not None and msg.token and self.token_revoked(token_hash(msg.token)):
+            self.identities.revoke(known, token_hash(msg.token))  # signed out on another node
+            known = None
+        if msg.token and msg.link is None and known is None:
             digest = token_hash(msg.token)
             row = self.fetch_identity(digest)
             if row is not None:
@@ -99,6 +111,23 @@ class ClusterHub(Hub):
                 return
             self._known(row)
         self.links.add(digest, player, expires)
+
+    def _refresh_devices(self, ident: Identity) -> None:
+        """Tokens linked, and devices seen, on other nodes are in the shared store: the
+        device list and its cap take them in (and drop those signed out there)."""
+        try:
+            linked, rows = self.devices_of(ident.id)
+        except Exception:  # noqa: BLE001 - PostgreSQL unreachable: what this node knows
+            log.warning("the device list of %s is this node's only", ident.id)
+            return
+        for digest in set(ident.linked) - set(linked):
+            self.identities.revoke(ident, digest)
+        for digest in linked:
+            if digest not in ident.linked:
+                self.identities.add_token(ident, digest)
+        for pid, digest, name, created_at, last_seen in rows:
+            if pid == ident.id and digest in ident.tokens():
+                ident.devices[digest] = Device(name, created_at, last_seen)
 
     def _list_rooms(self, out: Outbox, ident: Identity, msg: p.ListRooms, now: float) -> None:
         here = self.lobby.listing()
@@ -185,6 +214,7 @@ class ClusterHub(Hub):
         ident.connected = True
         ident.address = address
         ident.deltas = deltas
+        ident.device = ""  # its token said hello on the other node, which knows the device
         out = Outbox()
         if self._expiry.pop(ident.id, None) is not None:
             out.add(Wake("@" + ident.id, None))

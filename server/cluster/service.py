@@ -34,6 +34,7 @@ from .lease import RELEASE, Leases, epoch_key, owner_key
 from .lease import as_text as _text
 from .node import Registry, addr_key, held_key, node_key
 from .pg_bans import sync_bans
+from .pg_links import sync_devices
 from .pg_store import PgStore
 from .relay import PLAYER_TTL_MS, Relay, in_key, out_key, player_key
 from .signing import Signer
@@ -118,6 +119,13 @@ class ClusterService:
         self.hub.elsewhere = lambda: self.elsewhere
         self.hub.fetch_by_id = self.store.identity_by_id
         self.hub.take_link = self.store.pg_links.take
+        self.hub.token_revoked = self.store.pg_links.revoked
+        self.hub.devices_of = lambda pid: (
+            self.store.pg_links.tokens_of(pid),
+            self.store.pg_links.devices(pid),
+        )
+        self.devices_since = time.time() - 60.0
+        """Signed-out tokens read up to here (``pg_links.sync_devices``)."""
         self.hub.held_elsewhere = self.held_elsewhere
         self.hub.shared_creations = self.shared_creations
         self._held: set[str] = set()
@@ -374,6 +382,7 @@ class ClusterService:
         self._held = set(held)
         self.nodes = await self.registry.alive()
         sync_bans(self.server, time.time())  # bans made on other nodes hold here
+        self.devices_since = sync_devices(self.server, self.devices_since)
         listed = getattr(self.hub, "nodes", None)  # welcome.nodes (server/core/cluster_nodes.py)
         if listed is not None:
             listed.own = self.address

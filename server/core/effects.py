@@ -83,6 +83,9 @@ class SaveGame:
     """Where the game came from when it was not played here (``import``)."""
     ratings: tuple[Change, ...] = ()
     """A rated game's rating changes, saved in the same transaction (``server/core/ratings.py``)."""
+    address: str = ""
+    """The address that created the room: the game counts in its share of the history
+    the store keeps (``server/io/retention.py``)."""
 
 
 @dataclass(frozen=True)
@@ -149,6 +152,26 @@ class ForgetIdentity:
 @dataclass(frozen=True)
 class SaveToken:
     """One more token (its hash) for an identity: a device it was linked to."""
+
+    player: str
+    token_hash: str
+
+
+@dataclass(frozen=True)
+class SaveDevice:
+    """What an identity's device list shows of one of its tokens (``server/core/devices.py``)."""
+
+    player: str
+    token_hash: str
+    name: str
+    created_at: float
+    last_seen: float
+
+
+@dataclass(frozen=True)
+class DropToken:
+    """A token stops resuming its identity: its device was signed out (or dropped past
+    the cap). In a cluster every node hears of it (``server/cluster/pg_links.py``)."""
 
     player: str
     token_hash: str
@@ -224,6 +247,8 @@ Stored = (
     | SaveIdentity
     | ForgetIdentity
     | SaveToken
+    | SaveDevice
+    | DropToken
     | SaveLinkCode
     | DropLinkCode
 )
@@ -239,6 +264,8 @@ STORED = (
     SaveIdentity,
     ForgetIdentity,
     SaveToken,
+    SaveDevice,
+    DropToken,
     SaveLinkCode,
     DropLinkCode,
 )

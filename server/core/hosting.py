@@ -13,8 +13,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gridhall.protocol import ErrorCode, ProtocolError
+from gridhall.protocol.i18n import gettext as _
 
 from .identity import Identity
+
+ADDRESS_COOL_DOWN = 300.0
+"""Seconds at most that a kick keeps the kicked member's network ADDRESS out (the
+identity stays out as long as the host chose). Five minutes stop the immediate rejoin
+under a fresh name (a new identity needs only a new ``hello``) while the host locks
+the room or kicks again; longer would shut out a whole household or classroom behind
+one NAT address, people who were never in the room."""
 
 
 def seconds_left(until: float, now: float) -> float:
@@ -43,18 +51,23 @@ class Moderation:
     def check_join(self, ident: Identity, now: float, re: int | None) -> None:
         """Refuse ``join-room`` by a kicked identity or address, or into a locked room."""
         self._expire(now)
-        until = max(
-            self.kicked.get(ident.id, 0.0),
-            self.kicked_addresses.get(ident.address, 0.0) if ident.address else 0.0,
-        )
-        if until > now:
-            wait = seconds_left(until, now)
-            raise ProtocolError(
-                ErrorCode.KICKED,
-                f"The host removed you from this room; you can join it again in {_duration(wait)}.",
-                re,
-                retry_after=wait,
+        own = self.kicked.get(ident.id, 0.0)
+        shared = self.kicked_addresses.get(ident.address, 0.0) if ident.address else 0.0
+        if max(own, shared) > now:
+            wait = seconds_left(max(own, shared), now)
+            text = (
+                _(
+                    "The host removed you from this room; you can join it again in {time}.",
+                    time=_duration(wait),
+                )
+                if own > now
+                else _(
+                    "The host just removed someone at your network address from this room;"
+                    " you can join it in {time}.",
+                    time=_duration(wait),
+                )
             )
+            raise ProtocolError(ErrorCode.KICKED, text, re, retry_after=wait)
         if self.locked:
             raise ProtocolError(
                 ErrorCode.ROOM_LOCKED,
@@ -110,10 +123,12 @@ class Moderation:
         )
 
     def kick(self, pid: str, address: str, until: float, now: float) -> None:
+        """Keep identity ``pid`` out until ``until``; its ``address`` ("" for none) for
+        :data:`ADDRESS_COOL_DOWN` at most."""
         self._expire(now)
         self.kicked[pid] = until
         if address:
-            self.kicked_addresses[address] = until
+            self.kicked_addresses[address] = min(until, now + ADDRESS_COOL_DOWN)
 
     def _expire(self, now: float) -> None:
         """Forget kicks that have ended (so the lists stay as long as the live kicks)."""

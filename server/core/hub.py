@@ -34,6 +34,7 @@ from gridhall.protocol import ErrorCode, ProtocolError
 from gridhall.protocol.features import CLUSTER, FEATURES
 
 from ..games.base import JSON
+from . import devices
 from .bans import Bans, refusal
 from .cluster_nodes import NodeList
 from .config import ServerConfig
@@ -54,7 +55,7 @@ from .effects import (
 )
 from .fairness import PasswordGuard, PerAddress
 from .fanout import Kind, RoomBudget
-from .identity import Identities, Identity, token_hash
+from .identity import Device, Identities, Identity, token_hash
 from .journal import (
     Back,
     Closed,
@@ -79,6 +80,8 @@ from .room_closing import close_room
 log = logging.getLogger("gridhall.hub")
 
 Handler = Callable[[Outbox, Identity, Any, float], None]
+LOBBY_ONLY = (p.ListRooms, p.CreateRoom, p.LinkCode, p.ListDevices, p.SignOutDevice)
+"""Requests that are never a room's input, wherever the sender is."""
 KEPT_FOR_GOOD = 100 * 365.0
 """Days a rated identity is kept offline when ``rated_identity_days`` is 0 (no limit)."""
 
@@ -151,6 +154,8 @@ class Hub:
             p.Start: self._start,
             p.Host: self._host,
             p.LinkCode: self._link_code,
+            p.ListDevices: self._list_devices,
+            p.SignOutDevice: self._sign_out_device,
         }
 
     # -- session inputs -------------------------------------------------------
@@ -177,7 +182,7 @@ class Hub:
             ident = self.identities.resume(msg.token) if msg.token else None
             token = msg.token
             if ident is not None and ident.linked:  # a ban names the first device's token
-                ban = self.bans.token(ident.token_hash, now)
+                ban = self.bans.token(ident.ban_key(), now)
                 if ban is not None:
                     raise ProtocolError(
                         ErrorCode.BANNED,
@@ -189,9 +194,13 @@ class Hub:
             ident, token = self.identities.create(name)
         elif ident.room is None and msg.link is None:
             ident.name = name
+        replaced = devices.left(ident, now) if ident.connected else None
+        if replaced is not None:  # its connection is closed for this one (4000)
+            out.add(replaced)
         ident.connected = True
         ident.address = address
         ident.deltas = bool(msg.deltas)
+        out.add(devices.seen(ident, token_hash(token), msg.device, now))
         nodes = self.nodes.addresses()
         out.send(
             [ident.id],
@@ -252,7 +261,7 @@ class Hub:
                 msg.id,
             ) from None
         out.add(DropLinkCode(digest))
-        ban = self.bans.token(ident.token_hash, now)
+        ban = self.bans.token(ident.ban_key(), now)
         if ban is not None:
             raise ProtocolError(
                 ErrorCode.BANNED, refusal(ban), msg.id, retry_after=round(ban.until - now, 3)
@@ -260,6 +269,8 @@ class Hub:
         token = secrets.token_urlsafe(24)
         self.identities.add_token(ident, token_hash(token))
         out.add(SaveToken(ident.id, token_hash(token)))
+        self._refresh_devices(ident)
+        devices.cap(out, self.identities, ident, keep={token_hash(token)})
         log.info("%s linked a new device from %s", ident.id, address, extra={"player": ident.id})
         return ident, token
 
@@ -275,6 +286,24 @@ class Hub:
         expires = self.links.expires(ident.id) or now
         out.add(SaveLinkCode(digest, ident.id, expires))
         out.send([ident.id], p.LinkCodeIssued(code=shown(code), expires_at=expires, re=msg.id))
+
+    def _list_devices(self, out: Outbox, ident: Identity, msg: p.ListDevices, now: float) -> None:
+        self._refresh_devices(ident)
+        out.send([ident.id], devices.listing(msg.id, ident))
+
+    def _sign_out_device(
+        self, out: Outbox, ident: Identity, msg: p.SignOutDevice, now: float
+    ) -> None:
+        """Sign out one of the sender's devices (their own too: the session then closes
+        this connection, ``server/core/session.py``)."""
+        self._refresh_devices(ident)
+        devices.sign_out(out, self.identities, ident, msg.device, msg.id)
+        log.info("%s signed out a device", ident.id, extra={"player": ident.id})
+        out.send([ident.id], devices.listing(msg.id, ident))
+
+    def _refresh_devices(self, ident: Identity) -> None:
+        """Before the device list is read or changed: one process knows every token
+        already (a cluster node fetches the others' from the shared store)."""
 
     def handle(
         self, ident: Identity, msg: Any, now: float
@@ -292,7 +321,7 @@ class Hub:
         error: ProtocolError | None = None
         if handler is None:
             error = ProtocolError(ErrorCode.BAD_MESSAGE, f"{msg.TYPE!r} is not expected now.")
-        elif isinstance(msg, (p.ListRooms, p.CreateRoom, p.LinkCode)):  # journalled inside
+        elif isinstance(msg, LOBBY_ONLY):  # no room input (create-room journals inside)
             error = self._attempt(lambda: handler(out, ident, msg, now))
         else:
             room = before or (self._room_named(msg.room) if isinstance(msg, p.JoinRoom) else None)
@@ -332,6 +361,9 @@ class Hub:
         """The connection that spoke for ``ident`` is gone."""
         ident.connected = False
         out = Outbox()
+        last = devices.left(ident, now)
+        if last is not None:
+            out.add(last)
         room = ident.room
         if room is not None:
             if ident.role == "spectator":  # a spectator's drop is a departure
@@ -509,14 +541,16 @@ class Hub:
         now: float,
         down_since: float,
         links: tuple[list[tuple[str, str]], list[tuple[str, str, float]]] | None = None,
+        known_devices: Iterable[tuple[str, str, str, float, float]] = (),
         quarantined: Iterable[Quarantined] = (),
     ) -> list[Effect]:
         """Rebuild identities and every live room after a restart, then give each
         person the grace period from ``now``. Clocks skip the downtime: the time
         since the server was last known to run (``down_since``, its last "alive"
-        mark, or the room's last journalled input if later). Every identity comes
-        back whatever becomes of its room; a room that cannot be restored is set
-        aside (``quarantined``: those set aside before)."""
+        mark, or the room's last journalled input if later). ``known_devices``: what
+        the device lists show, ``(player, token hash, name, created, last seen)``.
+        Every identity comes back whatever becomes of its room; a room that cannot be
+        restored is set aside (``quarantined``: those set aside before)."""
         for row in identities:
             self.identities.add(
                 Identity(
@@ -533,6 +567,10 @@ class Hub:
                 self.identities.add_token(self.identities.by_id[pid], digest)
         for digest, pid, expires in codes:
             self.links.add(digest, pid, expires)
+        for pid, digest, name, created_at, seen_at in known_devices:
+            owner = self.identities.by_id.get(pid)
+            if owner is not None and digest in owner.tokens():
+                owner.devices[digest] = Device(name, created_at, seen_at)
         return self.restorer.restore(identities, rooms, now, down_since, quarantined)
 
     def set_aside(self, q: Quarantined) -> None:

@@ -11,6 +11,23 @@ if TYPE_CHECKING:
     from .room import Room
 
 
+REVOKED = "revoked:"
+"""What a signed-out first device's token hash is replaced with (the identity keeps its
+row; no token hashes to it): the old hash follows, so bans made before still match."""
+
+
+@dataclass
+class Device:
+    """One of an identity's tokens as the player sees it (``server/core/devices.py``)."""
+
+    name: str = ""
+    """What the client called itself (``hello.device``): its kind and platform."""
+    created_at: float = 0.0
+    last_seen: float = 0.0
+    """When a connection with this token last said hello or ended (0: before devices
+    were kept, or never)."""
+
+
 @dataclass(eq=False)
 class Identity:
     """A player as the server knows them; survives reconnects through ``token``."""
@@ -32,6 +49,22 @@ class Identity:
     """That connection folds ``moved`` deltas (it said ``deltas: true`` in ``hello``)."""
     linked: set[str] = field(default_factory=set)
     """Hashes of more tokens for it: devices it was carried to with a link code."""
+    devices: dict[str, Device] = field(default_factory=dict)
+    """Token hash -> what the player's device list shows of it (names, last seen)."""
+    device: str = ""
+    """The token hash the connected connection said hello with ("" when not known here:
+    a cluster node serving a player connected to another node)."""
+    signed_out: bool = False
+    """The request being handled signed out the connected device: its session closes."""
+
+    def tokens(self) -> list[str]:
+        """The hashes of every token that resumes this identity, the first device's first."""
+        first = [] if self.token_hash.startswith(REVOKED) else [self.token_hash]
+        return first + sorted(self.linked)
+
+    def ban_key(self) -> str:
+        """The first device's token hash as bans name it (also once it was signed out)."""
+        return self.token_hash.removeprefix(REVOKED)
 
     @property
     def online(self) -> bool:
@@ -63,12 +96,23 @@ class Identities:
 
     def add(self, ident: Identity) -> None:
         self.by_id[ident.id] = ident
-        self.by_token[ident.token_hash] = ident
+        if not ident.token_hash.startswith(REVOKED):
+            self.by_token[ident.token_hash] = ident
 
     def add_token(self, ident: Identity, digest: str) -> None:
         """One more token for ``ident`` (a linked device); both keep working."""
         ident.linked.add(digest)
         self.by_token[digest] = ident
+
+    def revoke(self, ident: Identity, digest: str) -> None:
+        """``digest`` no longer resumes ``ident`` (a device signed out, or dropped past
+        the cap): at once, here; the caller stores it."""
+        if self.by_token.get(digest) is ident:
+            del self.by_token[digest]
+        ident.linked.discard(digest)
+        ident.devices.pop(digest, None)
+        if digest == ident.token_hash:
+            ident.token_hash = REVOKED + digest
 
     def resume(self, token: str) -> Identity | None:
         return self.by_token.get(token_hash(token))

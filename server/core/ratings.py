@@ -7,6 +7,21 @@ Link-match races of up to eight alike. What players see is the conservative
 scale: ``rating = 1000 + 40 * (mu - 3 sigma)``. A newcomer (mu 25, sigma 25/3)
 shows 1000; a rating is *provisional* until :data:`PROVISIONAL_GAMES` rated games.
 
+Farming is bounded three ways (issue 41: 30 one-stone games against throw-away
+identities took a player from 1138 to 2322; docs/ratings.md says why these rules):
+
+- an opponent counts only as far as it is established: a person's result moves
+  their rating by ``min(1, games / ESTABLISHED_GAMES)`` of what the model says, that
+  fraction taken from their opponents' rated games (averaged over a race's racers);
+  a brand-new identity counts for nothing, a computer's reference always in full;
+- against one opponent, a person's rating rises at most :data:`PAIR_GAIN` (as shown,
+  100 points) per :data:`PAIR_WINDOW` (a day), net of what they lost to them;
+- a Gomoku game with fewer than :data:`MIN_GOMOKU_MOVES` stones is not rated (one
+  stone and resign says nothing about skill), nor is a Link-match racer who made no
+  link (the others are ranked without them).
+
+The leaderboard lists only established players (``server/io/leaderboards.py``).
+
 Computers carry FIXED reference ratings (:data:`REFERENCE`) and never change: a
 rated game against one moves only the person's rating. A computer without a
 reference rating (an external engine) makes the game unrated.
@@ -26,6 +41,8 @@ from typing import TYPE_CHECKING, Any
 
 from gridhall.protocol import Termination
 
+from .rating_pairs import PairGains
+
 if TYPE_CHECKING:
     from openskill.models import PlackettLuce
 
@@ -36,14 +53,24 @@ SCALE = 40.0
 BASE = 1000.0
 """The rating of an ordinal of 0: every newcomer's."""
 PROVISIONAL_GAMES = 10
+ESTABLISHED_GAMES = PROVISIONAL_GAMES
+"""Rated games after which a rating is established: it counts in full for its
+opponents and is on the leaderboard (before: provisional, shown with a ``?``)."""
+PAIR_GAIN = 2.5
+"""Most a person's ordinal may rise from games against ONE opponent in a window (net):
+2.5, i.e. 100 rating points as shown."""
+PAIR_WINDOW = 86400.0
+"""Seconds of that window: it starts with the pair's first rated game and lasts a day."""
 RATED_GAMES = ("gomoku", "linkmatch")
 """Game kinds with ratings (co-op Minesweeper keeps team records instead)."""
 REFERENCE: dict[str, tuple[float, float]] = {"easy": (20.0, 1.0), "hard": (28.0, 1.0)}
 """Each computer level's fixed (mu, sigma): easy shows 1680, hard 2000."""
 COMPUTER_ID = "computer:"
 """The leaderboard's player id of a computer level (``computer:easy``)."""
-MIN_GOMOKU_MOVES = 2
-"""A Gomoku game with fewer stones on the board is not rated (it was abandoned)."""
+MIN_GOMOKU_MOVES = 10
+"""A Gomoku game with fewer stones on the board is not rated: abandoned, resigned or
+thrown before either side had played five (the quickest real five takes nine
+stones, and only when the loser never blocked)."""
 
 
 @cache
@@ -89,6 +116,8 @@ class Change:
     name: str
     before: Rating
     after: Rating
+    pairs: tuple[tuple[str, float, float], ...] = ()
+    """Each opponent's pair window after this game: ``(opponent, since, gained)``."""
 
 
 @dataclass(frozen=True)
@@ -122,11 +151,25 @@ def ranks(
             return None
         return [(s, 1 if s.player == winner else 2) for s in seats]
     if game == "linkmatch":
-        order = [pid for pid in result.get("ranking") or () if pid in by_id]
+        raced = linked(record)
+        order = [pid for pid in result.get("ranking") or () if pid in by_id and pid in raced]
         if len(order) < 2:
             return None
         return [(by_id[pid], n) for n, pid in enumerate(order, 1)]
     return None
+
+
+def linked(record: Mapping[str, Any]) -> set[str]:
+    """The Link-match racers who linked at least one pair (the others did not race)."""
+    actions = record.get("actions")
+    if not isinstance(actions, dict):
+        return set()
+    return {
+        pid
+        for pid, log in actions.items()
+        if isinstance(log, list)
+        and any(isinstance(a, dict) and a.get("action") == "link" and a.get("ok") for a in log)
+    }
 
 
 def gomoku_moves(record: Mapping[str, Any]) -> int:
@@ -142,6 +185,8 @@ class Ratings:
         self.table: dict[tuple[str, str], Rating] = {}
         self.rated_players: set[str] = set()
         """People with at least one rating: their identities are kept (docs/ratings.md)."""
+        self.pairs = PairGains(PAIR_GAIN, PAIR_WINDOW)
+        """What each person gained against each opponent lately (the farming cap)."""
 
     def load(self, rows: Iterable[tuple[str, str, float, float, int, int]]) -> None:
         """Rows of ``(player, game, mu, sigma, games, wins)`` from the store."""
@@ -158,7 +203,12 @@ class Ratings:
         return player in self.rated_players
 
     def rate(
-        self, game: str, seats: Sequence[Seat], result: Mapping[str, Any], record: Mapping[str, Any]
+        self,
+        game: str,
+        seats: Sequence[Seat],
+        result: Mapping[str, Any],
+        record: Mapping[str, Any],
+        now: float = 0.0,
     ) -> list[Change]:
         """Rate one finished game: the people's changes (applied to the table at
         once), or none when the game is not rated (see :func:`ranks`)."""
@@ -170,21 +220,66 @@ class Ratings:
         teams = [[model.rating(mu=r.mu, sigma=r.sigma)] for r in before]
         rated = model.rate(teams, ranks=[float(n) for _, n in placed])
         changes: list[Change] = []
-        for (seat, place), old, new in zip(placed, before, rated, strict=True):
+        for i, ((seat, place), old, new) in enumerate(zip(placed, before, rated, strict=True)):
             if seat.bot is not None:
                 continue
+            others = [(s, r) for j, ((s, _), r) in enumerate(zip(placed, before)) if j != i]
+            weight = sum(_counts(s, r) for s, r in others) / len(others)
+            after = _toward(old, Rating(new[0].mu, new[0].sigma), weight)
+            after, windows = self._capped(
+                seat.player, game, [s for s, _ in others], old, after, now
+            )
             won = place == 1 and any(n > 1 for _, n in placed)
-            after = Rating(new[0].mu, new[0].sigma, old.games + 1, old.wins + won)
+            after = Rating(after.mu, after.sigma, old.games + 1, old.wins + won)
             self.table[(seat.player, game)] = after
             self.rated_players.add(seat.player)
-            changes.append(Change(seat.player, seat.name, old, after))
+            changes.append(Change(seat.player, seat.name, old, after, windows))
         return changes
+
+    def _capped(
+        self,
+        player: str,
+        game: str,
+        others: Sequence[Seat],
+        old: Rating,
+        after: Rating,
+        now: float,
+    ) -> tuple[Rating, tuple[tuple[str, float, float], ...]]:
+        """``after`` cut to what the pair windows allow (people only: a computer's
+        fixed rating cannot be farmed), and the windows as they are now."""
+        people = [s.player for s in others if s.bot is None]
+        if not people:
+            return after, ()
+        gain = after.ordinal - old.ordinal
+        allowed, windows = self.pairs.allow(player, game, people, gain, now)
+        if gain > 0 and allowed < gain:
+            after = _toward(old, after, allowed / gain)
+        return after, tuple((o, w.since, w.gained) for o, w in windows)
 
     def _of(self, seat: Seat, game: str) -> Rating:
         if seat.bot is not None:
             mu, sigma = REFERENCE[seat.bot]
             return Rating(mu, sigma)
         return self.get(seat.player, game)
+
+
+def _counts(seat: Seat, rating: Rating) -> float:
+    """How far an opponent counts: a computer (its reference) in full, a person as far
+    as established (none for a newcomer, in full from :data:`ESTABLISHED_GAMES`)."""
+    if seat.bot is not None:
+        return 1.0
+    return min(1.0, rating.games / ESTABLISHED_GAMES)
+
+
+def _toward(old: Rating, new: Rating, share: float) -> Rating:
+    """``share`` (0..1) of the way from ``old``'s belief to ``new``'s; the ordinal is
+    linear in both, so it moves by that share too."""
+    return Rating(
+        old.mu + share * (new.mu - old.mu),
+        old.sigma + share * (new.sigma - old.sigma),
+        old.games,
+        old.wins,
+    )
 
 
 def announced(changes: Iterable[Change]) -> dict[str, dict[str, int]]:

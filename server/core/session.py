@@ -26,6 +26,7 @@ from gridhall.protocol import ErrorCode, ProtocolError
 from gridhall.protocol.analysis import Analyse
 
 from .config import ServerConfig
+from .devices import SIGNED_OUT, SIGNED_OUT_REASON
 from .effects import Effect
 from .hub import Hub
 from .identity import Identity
@@ -317,6 +318,9 @@ class Session:
             if error.request_id is None:
                 error.request_id = getattr(msg, "id", None)
             self.refused(error)
+        elif ident.signed_out:  # this connection's own device (after the answer)
+            ident.signed_out = False
+            self.host.close_link(self.link, SIGNED_OUT, SIGNED_OUT_REASON)
 
     def analyse(self, msg: Analyse, now: float) -> None:
         """An ``analyse`` goes to the server's analyses (``server/io/analysis_service.py``)."""

@@ -191,7 +191,7 @@ class AdminActions:
         ban = server.store.admin.add_ban(
             address,
             ident.id if ident else None,
-            ident.token_hash if ident else None,
+            ident.ban_key() if ident else None,
             ident.name if ident else None,
             until,
             reason,

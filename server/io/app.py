@@ -106,6 +106,7 @@ class GameServer:
         self.cluster: ClusterService | None = None
         """This node's part in a cluster (``--cluster``; ``server/cluster/``)."""
         self.hub.ratings.load(self.store.ratings.load())
+        self.hub.ratings.pairs.load(self.store.ratings.pairs(time.time()), time.time())
         self.stats = Stats()
         """The running figures (admin page, ``/metrics``)."""
         self.work = WorkPool(
@@ -260,7 +261,10 @@ class GameServer:
         down_since = self.store.alive_at() or now
         self.activity.restored(rooms, now)
         links = (self.store.links.tokens(), self.store.links.codes(now))
-        self.execute(self.hub.restore(identities, rooms, now, down_since, links, quarantined))
+        devices = self.store.links.devices()
+        self.execute(
+            self.hub.restore(identities, rooms, now, down_since, links, devices, quarantined)
+        )
         self._flush()
         for q in quarantined:  # set aside at an earlier start: not tried again
             log.warning(

@@ -7,7 +7,9 @@ rate-limited per connection with the other history queries) as the answers to
 ratings"). A bad request raises :class:`QueryError` with a sentence for the
 client; nothing here writes.
 Names are the identity's current name (``identities``), else the name the
-player last played a rated game under.
+player last played a rated game under. A leaderboard lists established players only
+(:data:`~..core.ratings.ESTABLISHED_GAMES` rated games) and the computers: a
+provisional rating, a throw-away identity's above all, is not a place on it.
 """
 
 from __future__ import annotations
@@ -19,11 +21,12 @@ from typing import Any
 
 from gridhall import protocol as p
 from gridhall.protocol import ErrorCode, ProtocolError
+from gridhall.protocol.i18n import gettext as _
 
-from ..core.ratings import PROVISIONAL_GAMES, RATED_GAMES, display
+from ..core.ratings import ESTABLISHED_GAMES, PROVISIONAL_GAMES, RATED_GAMES, display
 from .history import list_games
 from .history_service import query
-from .ratings_store import RECORD_BOARDS
+from .ratings_store import LISTED, RECORD_BOARDS
 
 JSON = dict[str, Any]
 AROUND = 5
@@ -39,6 +42,10 @@ _ROW = (
     "SELECT r.player, COALESCE(i.name, NULLIF(r.name, ''), '?'), r.ordinal, r.games,"
     " r.bot FROM ratings r LEFT JOIN identities i ON i.id = r.player"
 )
+_LISTED = " AND " + LISTED
+"""What every leaderboard query adds to its ``WHERE`` (the partial index's condition)."""
+_R_LISTED = " AND " + LISTED.replace("games", "r.games").replace("bot", "r.bot")
+"""The same in the queries that join ``identities`` (which has a ``bot`` too)."""
 
 
 class QueryError(ValueError):
@@ -67,17 +74,18 @@ def _row(rank: int, r: tuple[Any, ...]) -> JSON:
 
 
 def rank_of(db: sqlite3.Connection, game: str, player: str) -> int | None:
-    """The player's place on ``game``'s leaderboard (1 = best), None if unrated."""
+    """The player's place on ``game``'s leaderboard (1 = best), None if not on it
+    (unrated, or provisional)."""
     mine = db.execute(
-        "SELECT ordinal FROM ratings WHERE game = ? AND player = ?", (game, player)
+        "SELECT ordinal FROM ratings WHERE game = ? AND player = ?" + _LISTED, (game, player)
     ).fetchone()
     if mine is None:
         return None
     better = db.execute(
-        "SELECT COUNT(*) FROM ratings WHERE game = ? AND ordinal > ?", (game, mine[0])
+        "SELECT COUNT(*) FROM ratings WHERE game = ? AND ordinal > ?" + _LISTED, (game, mine[0])
     ).fetchone()[0]
     tied = db.execute(
-        "SELECT COUNT(*) FROM ratings WHERE game = ? AND ordinal = ? AND player < ?",
+        "SELECT COUNT(*) FROM ratings WHERE game = ? AND ordinal = ? AND player < ?" + _LISTED,
         (game, mine[0], player),
     ).fetchone()[0]
     return int(better) + int(tied) + 1
@@ -97,15 +105,19 @@ def leaderboard(
         limit = DEFAULT_LIMIT
     if not 1 <= limit <= MAX_LIMIT:
         raise QueryError(f"limit must be from 1 to {MAX_LIMIT}.")
-    total = int(db.execute("SELECT COUNT(*) FROM ratings WHERE game = ?", (game,)).fetchone()[0])
+    total = int(
+        db.execute("SELECT COUNT(*) FROM ratings WHERE game = ?" + _LISTED, (game,)).fetchone()[0]
+    )
     if around is not None:
         return _around(db, game, around, total)
     offset = offset or 0
     # The skipped rows are stepped over in the covering index only; the page's own
     # rows are then read whole.
     found = db.execute(
-        _ROW + " JOIN (SELECT player AS k FROM ratings WHERE game = ?"
-        " ORDER BY ordinal DESC, player LIMIT ? OFFSET ?) ON r.player = k"
+        _ROW
+        + " JOIN (SELECT player AS k FROM ratings WHERE game = ?"
+        + _LISTED
+        + " ORDER BY ordinal DESC, player LIMIT ? OFFSET ?) ON r.player = k"
         " WHERE r.game = ? ORDER BY r.ordinal DESC, r.player",
         (game, limit, offset, game),
     ).fetchall()
@@ -118,27 +130,47 @@ def _around(db: sqlite3.Connection, game: str, player: str, total: int) -> JSON:
     player's place (the rank costs one count; no page is skipped through)."""
     rank = rank_of(db, game, player)
     mine = db.execute(
-        "SELECT ordinal FROM ratings WHERE game = ? AND player = ?", (game, player)
+        "SELECT ordinal, games FROM ratings WHERE game = ? AND player = ?", (game, player)
     ).fetchone()
-    if rank is None or mine is None:
+    if mine is None:
         raise QueryError(f"Player {player!r:.40} has no {game} rating yet.")
+    if rank is None:
+        raise QueryError(
+            _(
+                "Not on the leaderboard yet: it lists players with {need} or more rated"
+                " games ({games} so far).",
+                need=ESTABLISHED_GAMES,
+                games=mine[1],
+            )
+        )
     # Each part is one range of the index (an OR would scan from the board's end).
     ordinal = mine[0]
     above = db.execute(
-        _ROW + " WHERE r.game = ? AND r.ordinal = ? AND r.player < ?"
-        " ORDER BY r.player DESC LIMIT ?",
+        _ROW
+        + " WHERE r.game = ? AND r.ordinal = ? AND r.player < ?"
+        + _R_LISTED
+        + " ORDER BY r.player DESC LIMIT ?",
         (game, ordinal, player, AROUND),
     ).fetchall()
     above += db.execute(
-        _ROW + " WHERE r.game = ? AND r.ordinal > ? ORDER BY r.ordinal, r.player DESC LIMIT ?",
+        _ROW
+        + " WHERE r.game = ? AND r.ordinal > ?"
+        + _R_LISTED
+        + " ORDER BY r.ordinal, r.player DESC LIMIT ?",
         (game, ordinal, AROUND - len(above)),
     ).fetchall()
     below = db.execute(
-        _ROW + " WHERE r.game = ? AND r.ordinal = ? AND r.player >= ? ORDER BY r.player LIMIT ?",
+        _ROW
+        + " WHERE r.game = ? AND r.ordinal = ? AND r.player >= ?"
+        + _R_LISTED
+        + " ORDER BY r.player LIMIT ?",
         (game, ordinal, player, AROUND + 1),
     ).fetchall()
     below += db.execute(
-        _ROW + " WHERE r.game = ? AND r.ordinal < ? ORDER BY r.ordinal DESC, r.player LIMIT ?",
+        _ROW
+        + " WHERE r.game = ? AND r.ordinal < ?"
+        + _R_LISTED
+        + " ORDER BY r.ordinal DESC, r.player LIMIT ?",
         (game, ordinal, AROUND + 1 - len(below)),
     ).fetchall()
     offset = rank - 1 - len(above)

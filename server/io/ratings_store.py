@@ -13,7 +13,12 @@ and outlive the game rows the retention rules prune (``server/io/retention.py``)
   never moves, but its row counts the rated games it played and won, like anyone's
   (a database from before that counts them once from the games it kept);
 - ``rating_history``: the shown rating after each rated game, the latest
-  :data:`HISTORY_ROWS` per player and kind;
+  :data:`HISTORY_ROWS` per player and kind; a point goes with the game it names when
+  the retention rules prune that game (a trigger), so a profile never names a game
+  that is gone (the rating itself stays);
+- ``rating_pairs``: per (person, opponent, game kind) the window of the farming cap
+  (``server/core/rating_pairs.py``): when it opened and the net gain in it; rows
+  of ended windows are deleted when that person is rated again and at start;
 - ``team_records`` / ``team_times`` / ``player_records``: co-op Minesweeper per
   preset board, no-guess flag and lives: games and wins, the
   :data:`BEST_TIMES` best winning times with the team and the game id, and each
@@ -29,8 +34,21 @@ from typing import Any
 
 from ..core.effects import SaveGame
 from ..core.names import computer_name
-from ..core.ratings import COMPUTER_ID, RATED_GAMES, REFERENCE, Rating, reference_rows
+from ..core.ratings import (
+    COMPUTER_ID,
+    ESTABLISHED_GAMES,
+    PAIR_WINDOW,
+    RATED_GAMES,
+    REFERENCE,
+    Change,
+    Rating,
+    reference_rows,
+)
 
+LISTED = f"(games >= {ESTABLISHED_GAMES} OR bot IS NOT NULL)"
+"""The rows a leaderboard lists: established people and the computers' references (a
+partial index holds just these, with the columns of this condition, so paging and
+counting read the index alone)."""
 HISTORY_ROWS = 500
 """Rating history rows kept per player and game kind (a profile shows 50)."""
 BEST_TIMES = 10
@@ -54,6 +72,8 @@ CREATE TABLE IF NOT EXISTS ratings (
     PRIMARY KEY (player, game)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS ratings_board ON ratings(game, ordinal DESC, player);
+CREATE INDEX IF NOT EXISTS ratings_listed_{established}
+    ON ratings(game, ordinal DESC, player, games, bot) WHERE {listed};
 CREATE TABLE IF NOT EXISTS rating_history (
     player TEXT NOT NULL,
     game TEXT NOT NULL,
@@ -61,6 +81,15 @@ CREATE TABLE IF NOT EXISTS rating_history (
     ended_at REAL NOT NULL,
     rating INTEGER NOT NULL,
     PRIMARY KEY (player, game, game_id)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS rating_history_game ON rating_history(game_id);
+CREATE TABLE IF NOT EXISTS rating_pairs (
+    player TEXT NOT NULL,
+    opponent TEXT NOT NULL,
+    game TEXT NOT NULL,
+    since REAL NOT NULL,
+    gained REAL NOT NULL,
+    PRIMARY KEY (player, opponent, game)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS team_records (
     board TEXT NOT NULL,
@@ -107,12 +136,28 @@ def record_key(options: Mapping[str, Any]) -> tuple[str, int, int] | None:
     )
 
 
+POINTS_FOLLOW_GAMES = """
+CREATE TRIGGER games_forget_rating_points AFTER DELETE ON games BEGIN
+    DELETE FROM rating_history WHERE game_id = OLD.id;
+END;
+"""
+"""A pruned game takes the rating history points that name it along."""
+
+
 class RatingsTables:
     """Ratings and team records on the store's connection."""
 
     def __init__(self, db: sqlite3.Connection) -> None:
         self.db = db
-        db.executescript(SCHEMA)
+        db.executescript(SCHEMA.format(established=ESTABLISHED_GAMES, listed=LISTED))
+        if not db.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'trigger'"
+            " AND name = 'games_forget_rating_points'"
+        ).fetchone():  # once: the points older versions left naming pruned games go
+            db.execute("BEGIN")
+            db.execute("DELETE FROM rating_history WHERE game_id NOT IN (SELECT id FROM games)")
+            db.execute(POINTS_FOLLOW_GAMES)
+            db.execute("COMMIT")
         for game in RATED_GAMES:  # the computers' fixed rows, as the code defines them now
             rows = reference_rows(game)
             kept = {pid for pid, _level, _r in rows}
@@ -164,12 +209,24 @@ class RatingsTables:
             )
         ]
 
+    def pairs(self, now: float) -> list[tuple[str, str, str, float, float]]:
+        """The farming cap's open windows ``(player, opponent, game, since, gained)``;
+        ended ones are deleted."""
+        self.db.execute("DELETE FROM rating_pairs WHERE since <= ?", (now - PAIR_WINDOW,))
+        return [
+            (str(r[0]), str(r[1]), str(r[2]), float(r[3]), float(r[4]))
+            for r in self.db.execute(
+                "SELECT player, opponent, game, since, gained FROM rating_pairs"
+            )
+        ]
+
     # -- inside the store's write transaction ----------------------------------
     def game_saved(self, game_id: int, e: SaveGame) -> None:
         """A finished game was inserted as ``game_id``: its rating changes and
         records go in with it."""
         for change in e.ratings:
             self._rated(game_id, e.game, e.ended_at, change.player, change.name, change.after)
+            self._windows(e.game, e.ended_at, change)
         if e.ratings:  # a rated game: its computers played one more, perhaps won it
             for level, won in computers_in(e.players, e.result):
                 self.db.execute(
@@ -202,6 +259,18 @@ class RatingsTables:
                 " ORDER BY game_id DESC LIMIT -1 OFFSET ?)",
                 (player, game, player, game, HISTORY_ROWS),
             )
+
+    def _windows(self, game: str, ended_at: float, change: Change) -> None:
+        if not change.pairs:
+            return
+        self.db.execute(
+            "DELETE FROM rating_pairs WHERE player = ? AND since <= ?",
+            (change.player, ended_at - PAIR_WINDOW),
+        )
+        self.db.executemany(
+            "INSERT OR REPLACE INTO rating_pairs VALUES (?,?,?,?,?)",
+            [(change.player, o, game, since, gained) for o, since, gained in change.pairs],
+        )
 
     def _team(self, game_id: int, e: SaveGame) -> None:
         key = record_key(e.options)

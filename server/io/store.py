@@ -12,14 +12,16 @@ One SQLite file in WAL mode. It holds:
   never replayed at start until the operator puts it back (``gridhall-server rooms``);
 - ``journal``: per room, every input that changed it, in order (who, what, when);
 - ``games`` and ``chat``: finished games and chat lines, for ``history``, kept
-  within the operator's limits (``server/io/retention.py``); ``game_players`` says who
+  within the operator's limits, each address's games first when its share is the
+  largest (``server/io/retention.py``); ``game_players`` says who
   played each game, for the history queries' filters (``server/io/history.py``);
 - ``analyses``: each finished game's engine analysis, made once
   (``server/io/analysis_store.py``);
 - ``bans``, ``audit`` and ``admin_settings``: what the server's operator decided
   (``server/io/admin_store.py``);
-- ``identity_tokens`` and ``link_codes``: more tokens per identity (linked devices)
-  and the live link codes, hashed (``server/io/link_store.py``);
+- ``identity_tokens``, ``devices`` and ``link_codes``: more tokens per identity
+  (linked devices), what each device is called and when it was last seen, and the
+  live link codes, hashed (``server/io/link_store.py``);
 - ``ratings``, ``rating_history`` and Minesweeper's team records, written with the
   finished game they come from (``server/io/ratings_store.py``);
 - ``meta``: ``alive_at``, refreshed every few seconds while the server runs, so a
@@ -71,10 +73,12 @@ import msgpack
 from ..core.effects import (
     DropLinkCode,
     DropRoom,
+    DropToken,
     ForgetIdentity,
     Log,
     Quarantine,
     SaveChat,
+    SaveDevice,
     SaveGame,
     SaveIdentity,
     SaveLinkCode,
@@ -91,7 +95,8 @@ from .history import count_moves, index_game
 from .history import migrate as migrate_history
 from .link_store import LinkTables
 from .ratings_store import RatingsTables
-from .retention import Limits, Pruner
+from .retention import Limits, Pruner, owner_of
+from .retention import migrate as migrate_retention
 
 SCHEMA_VERSION = 5
 """3: games gained ``source`` and ``moves`` and the ``game_players`` index (history);
@@ -205,6 +210,7 @@ class Store:
         if "quarantine" not in columns:  # a file from before version 5
             self.db.execute("ALTER TABLE rooms ADD COLUMN quarantine TEXT")
         migrate_history(self.db)
+        migrate_retention(self.db)
         analysis_store.create(self.db)
         self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         self.db.execute("PRAGMA wal_autocheckpoint=0")  # the Checkpointer's job
@@ -276,7 +282,7 @@ class Store:
         elif isinstance(e, ForgetIdentity):
             db.execute("DELETE FROM identities WHERE id = ?", (e.player,))
             self.links.forget(e.player)
-        elif isinstance(e, (SaveToken, SaveLinkCode, DropLinkCode)):
+        elif isinstance(e, (SaveToken, SaveLinkCode, DropLinkCode, SaveDevice, DropToken)):
             self.links.apply(e)
         elif isinstance(e, SaveChat):
             db.execute(
@@ -287,9 +293,10 @@ class Store:
         else:
             assert isinstance(e, SaveGame)
             texts = (_json(e.options), _json(e.players), _json(e.result), _json(e.record))
+            owner = owner_of(e.address)
             cursor = db.execute(
                 "INSERT INTO games (room, game, options, players, result, record, started_at,"
-                " ended_at, source, moves) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " ended_at, source, moves, owner) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     e.room,
                     e.game,
@@ -298,11 +305,12 @@ class Store:
                     e.ended_at,
                     e.source,
                     count_moves(e.game, e.record),
+                    owner,
                 ),
             )
             assert cursor.lastrowid is not None
             index_game(db, cursor.lastrowid, e.players)
-            self.pruner.game_added(sum(map(len, texts)))
+            self.pruner.game_added(sum(map(len, texts)), owner)
             self.ratings.game_saved(cursor.lastrowid, e)
 
     def load_live(self) -> tuple[list[dict[str, Any]], list[SavedRoom]]:

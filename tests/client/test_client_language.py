@@ -8,11 +8,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from textual.widgets import Button, Footer, Label
+from textual.widgets import Button, Footer, Label, Select
 
 from gridhall.client import cli
 from gridhall.client.tui.app import GridhallApp
+from gridhall.client.tui.linking import LinkScreen
+from gridhall.client.views import VIEWS, view_for
 from gridhall.protocol import i18n
+from tests.client.screen_text import shown
 from tests.client.test_client_tui import FAST, SIZE, press, until
 
 
@@ -77,3 +80,34 @@ def test_lang_takes_the_usual_tags_and_refuses_an_unknown_one_naming_the_choices
     assert exit_.value.code == 2
     err = capsys.readouterr().err
     assert "--lang" in err and "vi" in err and "zh_Hans" in err
+
+
+@pytest.mark.parametrize("lang", ["vi", "zh_Hans"])
+async def test_the_lobby_create_and_link_dialogs_show_their_words_whole(
+    server_url: str, lang: str
+) -> None:
+    """Vietnamese runs longer than English: no label, placeholder or sentence is cut by a
+    fixed width (the private-room label, the link dialog's sentence, the password field)."""
+    i18n.set_language(lang)
+    app = GridhallApp(server_url, "An", backoff=FAST)
+    cuts: dict[str, list[str]] = {}
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.session.connected and "link" in app.session.features)
+        await pilot.pause()
+        cuts["lobby"] = shown(app)[1]
+        await pilot.press("n")
+        await until(pilot, lambda: app.screen.query("#create-dialog"))
+        for game in VIEWS:
+            app.screen.query_one("#game", Select).value = game
+            await until(pilot, lambda g=game: app.screen.query(f"#row-{view_for(g).form[0].key}"))
+            await pilot.pause()
+            cuts[f"create {game}"] = shown(app)[1]
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is app.lobby)
+        await pilot.press("ctrl+o")
+        await until(pilot, lambda: isinstance(app.screen, LinkScreen))
+        await press(pilot, "#link-show")
+        await until(pilot, lambda: str(app.screen.query_one("#link-info", Label).render()))
+        await pilot.pause()
+        cuts["link"] = shown(app)[1]
+    assert {screen: found for screen, found in cuts.items() if found} == {}

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.widgets import Input, Label
+from textual.widgets import DataTable, Input, Label
 
 from gridhall import protocol as p
 from gridhall.client.linking import code_lines, minutes_left, parse_code
@@ -17,6 +17,7 @@ from gridhall.client.tui.linking import LinkScreen
 from tests.client.test_client_session import FAST, running, until
 from tests.client.test_client_tui import SIZE, press
 from tests.client.test_client_tui import until as ui_until
+from tests.wsclient import WsClient
 
 
 @pytest.fixture(autouse=True)
@@ -121,3 +122,43 @@ def test_the_link_option_refuses_a_malformed_code(capsys: Any) -> None:
     with pytest.raises(SystemExit):
         parse_args(["--link", "nope"])
     assert "K7MQ-2D9X" in capsys.readouterr().err
+
+
+async def test_the_terminal_client_lists_devices_and_signs_one_out_then_itself(
+    server_url: str,
+) -> None:
+    """Ann's phone (a plain client) gives the terminal a code: the link dialog lists
+    both devices, this one marked; the phone is signed out (its token stops at once),
+    then this terminal, which says so and forgets its token."""
+    async with WsClient.connect(server_url) as phone:
+        await phone.send("hello", protocol=1, name="Ann", device="Phone")
+        await phone.expect("welcome")
+        code = (await phone.request("link-code", "link-code"))["code"]
+        phone_id, phone_token = phone.received[0]["player"], phone.received[0]["token"]
+    app = GridhallApp(server_url, "x", backoff=FAST, link=parse_code(code))
+    async with app.run_test(size=SIZE) as pilot:
+        await ui_until(pilot, lambda: app.session.connected and app.session.player == phone_id)
+        await pilot.press("ctrl+o")
+        await ui_until(pilot, lambda: isinstance(app.screen, LinkScreen))
+        table = app.screen.query_one("#devices", DataTable)
+        await ui_until(pilot, lambda: table.row_count == 2)
+        rows = [[str(c) for c in table.get_row_at(i)] for i in range(2)]
+        assert rows[0][0].startswith("Terminal · ") and rows[0][0].endswith("★")
+        assert rows[0][1] == "this device, now" and rows[1][0] == "Phone"
+        table.move_cursor(row=1)
+        await press(pilot, "#device-sign-out")
+        await ui_until(pilot, lambda: table.row_count == 1)
+        assert await player_of(server_url, phone_token) != phone_id
+        mine = app.session.token
+        assert mine is not None
+        table.move_cursor(row=0)
+        await press(pilot, "#device-sign-out")
+        await ui_until(pilot, lambda: "signed out" in str(app.sub_title))
+        assert app.session.token is None and not app.session.connected
+    assert await player_of(server_url, mine) != phone_id
+
+
+async def player_of(url: str, token: str) -> str:
+    """Whom ``token`` resumes now (a new player once it no longer works)."""
+    async with WsClient.connect(url, "x", token) as client:
+        return client.player

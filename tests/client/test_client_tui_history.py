@@ -18,8 +18,10 @@ from gridhall.client.tui.leaderboard import LeaderboardScreen
 from gridhall.client.tui.profile import ProfileScreen
 from gridhall.client.tui.replay import ReplayScreen
 from gridhall.protocol.features import FEATURES
+from gridhall.server.io.app import GameServer
 from tests.conftest import url_of
 from tests.e2e.test_gomoku_e2e import play_to_five
+from tests.rated import establish, five
 from tests.server.test_ratings_e2e import lose_to_the_computer
 from tests.wsclient import WsClient, gomoku_pair, play_moves
 
@@ -84,10 +86,11 @@ async def open_leaderboard(app: GridhallApp, pilot: Any) -> DataTable[Any]:
     return app.screen.query_one("#leaderboard", DataTable)
 
 
-async def test_the_leaderboard_after_a_rated_game_shows_my_rank(server_url: str) -> None:
+async def test_the_leaderboard_after_a_rated_game_shows_my_rank(server: GameServer) -> None:
+    server_url = url_of(server)
     async with gomoku_pair(server_url, {"rated": True}) as (black, white, _room):
-        await play_to_five(black, white)
-        over = await white.expect("game-over")
+        establish(server, [black.player, white.player])  # on the board once they play
+        over = await five(black, white)
         assert set(over["ratings"]) == {black.player, white.player}
         token = white.token  # the loser looks: the winner is above them
         await white.send("leave-room")
@@ -117,9 +120,11 @@ async def test_the_leaderboard_after_a_rated_game_shows_my_rank(server_url: str)
 
 
 async def test_the_leaderboard_counts_the_computers_games_and_shows_their_names_whole(
-    server_url: str,
+    server: GameServer,
 ) -> None:
+    server_url = url_of(server)
     async with WsClient.connect(server_url, "Ann") as ann:
+        establish(server, [ann.player])  # on the board (10 rated games) once she plays
         await lose_to_the_computer(ann, "easy")
         await lose_to_the_computer(ann, "hard")
         token = ann.token
@@ -129,7 +134,7 @@ async def test_the_leaderboard_counts_the_computers_games_and_shows_their_names_
         await until(pilot, lambda: table.row_count == 3)
         rows = {str(table.get_row_at(i)[1]): str(table.get_row_at(i)[3]) for i in range(3)}
         games = {name.split(" (computer)")[0]: n for name, n in rows.items()}
-        assert games == {"Computer (hard)": "1", "Computer (easy)": "1", "Ann": "2"}
+        assert games == {"Computer (hard)": "1", "Computer (easy)": "1", "Ann": "12"}
         await pilot.pause()
         screen = "\n".join(s.text for s in app.screen._compositor.render_strips())
         assert "Computer (hard)" in screen and "Computer (easy)" in screen

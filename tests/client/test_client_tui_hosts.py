@@ -132,6 +132,23 @@ async def test_the_operators_announcement_room_closing_and_ban_reach_the_player(
         assert app.session._banned_until is not None or not app.session.connected
 
 
+async def test_the_lobby_note_after_a_removal_follows_the_clock(server_url: str) -> None:
+    """ "(5 minutes from now)" is said again as time passes, then that the player may
+    come back."""
+    async with apps(server_url, "ann", "bob") as (a, b):
+        (app_a, _), (app_b, pb) = a, b
+        await start_gomoku(a, b)
+        app_a.session.submit("host", action="kick", player=app_b.session.player, minutes=5)
+        await until(pb, lambda: app_b.room_screen is None)
+        note = app_b.lobby.query_one("#lobby-note", Label)
+        await until(pb, lambda: "5 minutes from now" in str(note.render()))
+        now = time.time()
+        app_b.session.clock = lambda: now + 4 * 60
+        await until(pb, lambda: "1 minute from now" in str(note.render()))
+        app_b.session.clock = lambda: now + 6 * 60
+        await until(pb, lambda: "you may join it again now" in str(note.render()))
+
+
 async def test_a_room_lost_at_a_restart_is_said_in_the_lobby(tmp_path: Path) -> None:
     """The server comes back without Ann's room (it could not be restored): her
     terminal leaves the room screen and the lobby says which room and why, once."""

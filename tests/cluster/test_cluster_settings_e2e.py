@@ -34,7 +34,7 @@ def test_the_secret_and_the_urls_reach_the_node_and_the_admin_page_hides_them(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh_db: str
 ) -> None:
     made: list[GameServer] = []
-    monkeypatch.setattr(cli, "serve", lambda server, addresses, settings: made.append(server))
+    monkeypatch.setattr(cli, "serve", lambda server, addresses, settings, **_: made.append(server))
     monkeypatch.setattr(cli.loops, "run", lambda main, factory: None)
     monkeypatch.setattr(cli.collector, "install", lambda: None)
     monkeypatch.delenv(cluster_settings.SECRET_ENV, raising=False)

@@ -71,3 +71,29 @@ async def test_a_ban_made_on_one_node_holds_on_another(
         await phone.send("hello", protocol=1, name="Ann", token=ann.token)
         refused = await phone.expect("error")
         assert refused["code"] == "banned" and "cheating" in refused["message"]
+
+
+async def test_a_device_signed_out_on_one_node_stops_on_every_node(
+    tmp_path: Path, redis_clean: str, fresh_db: str
+) -> None:
+    """Ann on node 0 links her phone, which plays on node 1; from node 0 she signs the
+    phone out: node 1 refuses its token at once, and closes its connection (4001)."""
+    async with AsyncExitStack() as stack:
+        nodes = await stack.enter_async_context(cluster(tmp_path, redis_clean, fresh_db, count=2))
+        ann = await stack.enter_async_context(WsClient.connect(nodes[0].url))
+        await ann.send("hello", protocol=1, name="Ann", device="Tk · Linux")
+        await ann.expect("welcome")
+        code = (await ann.request("link-code", "link-code"))["code"]
+        phone = await stack.enter_async_context(WsClient.connect(nodes[1].url))
+        await phone.send("hello", protocol=1, name="Phone", link=code, device="Phone")
+        token = (await phone.expect("welcome"))["token"]
+        listed = (await ann.request("list-devices", "devices"))["devices"]  # both nodes'
+        assert sorted(d["name"] for d in listed) == ["Phone", "Tk · Linux"]
+        other = next(d for d in listed if d["name"] == "Phone")
+        await ann.send("sign-out-device", device=other["device"], id=5)
+        assert [d["name"] for d in (await ann.expect("devices", re=5))["devices"]] == ["Tk · Linux"]
+        thief = await stack.enter_async_context(WsClient.connect(nodes[1].url))
+        await thief.send("hello", protocol=1, name="Thief", token=token)
+        assert (await thief.expect("welcome"))["player"] != ann.player  # refused at once
+        await nodes[1].logged("a device signed out on another node")
+        assert (await closed_with(phone.ws))[0] == 4001

@@ -11,6 +11,7 @@ from typing import Any
 from gridhall.server.core.effects import SaveChat
 from gridhall.server.io.app import GameServer
 from gridhall.server.io.store import Store
+from tests.e2e.test_admin_e2e import player_from
 from tests.wsclient import WsClient
 
 CAP = 20
@@ -92,3 +93,41 @@ async def test_the_server_prunes_what_is_past_its_limits_from_the_start(
     server: GameServer = await make_server(db=db, chat_days=30)
     assert [text for _, _, text, _ in server.store.chat_lines("OLD")] == []
     assert [text for _, _, text, _ in server.store.chat_lines("NEW")] == ["fresh"]
+
+
+async def resign_games(client: WsClient, games: int) -> None:
+    """Finish ``games`` Gomoku games against the computer by resigning each at once
+    (the flood of issue 41: every one is a stored game)."""
+    await client.send("create-room", game="gomoku", options={"ai": "easy"})
+    await client.expect("state")
+    for n in range(games):
+        await client.send("resign")
+        await client.expect("game-over")
+        if n + 1 < games:
+            await client.send("play-again")
+            await client.expect("state", status="playing")
+    await client.send("leave-room")
+    await client.expect("left", player=client.player)
+
+
+async def test_one_address_flooding_finished_games_cannot_push_out_anothers(
+    make_server: Any,
+) -> None:
+    """Ann finishes three games; then a client from another address finishes 25 as
+    fast as it may (within the message rate's burst). The store keeps 12: the flooder's
+    oldest go, Ann's history and replays stay whole."""
+    server: GameServer = await make_server(games_rows=12)
+    async with player_from(server, "127.0.0.2", "Ann") as ann:
+        await resign_games(ann, 3)
+    async with player_from(server, "127.0.0.3", "Flood") as flood:
+        await resign_games(flood, 25)
+    while server.store.prune(time.time()):  # what the server's pruning timer does
+        pass
+    async with player_from(server, "127.0.0.2", "Ann", ann.token) as again:
+        await again.send("list-games", player=ann.player, id=1)
+        mine = (await again.expect("games", re=1))["games"]
+        assert len(mine) == 3
+        await again.send("get-replay", game_id=mine[-1]["game_id"], id=2)
+        assert (await again.expect("replay", re=2))["game_id"] == mine[-1]["game_id"]
+        await again.send("list-games", player=flood.player, limit=50, id=3)
+        assert len((await again.expect("games", re=3))["games"]) == 9

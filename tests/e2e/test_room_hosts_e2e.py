@@ -3,7 +3,8 @@ with -9 and started again), real clients."""
 
 from __future__ import annotations
 
-from contextlib import AsyncExitStack
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
 
 from gridhall.server.io.app import GameServer
@@ -42,11 +43,10 @@ async def test_a_kicked_player_goes_to_the_lobby_and_cannot_rejoin(server_url: s
         assert entry["host"] == "Ann" and entry["locked"] is False
 
 
-async def test_a_kick_also_keeps_out_a_new_identity_from_the_kicked_address(
-    server: GameServer,
-) -> None:
-    """Eve (127.0.0.2) is removed; coming back without her token is a new identity, but
-    from the same address, which nobody else in the room shared: refused too."""
+@asynccontextmanager
+async def eve_kicked(server: GameServer, minutes: int) -> AsyncIterator[tuple[str, WsClient]]:
+    """Ann's room, from which the host Ann just kicked Eve (127.0.0.2, a spectator) for
+    ``minutes``: the room's code and Eve, still connected."""
     async with (
         player_from(server, "127.0.0.1", "Ann") as ann,
         player_from(server, "127.0.0.2", "Eve") as eve,
@@ -55,8 +55,18 @@ async def test_a_kick_also_keeps_out_a_new_identity_from_the_kicked_address(
         room = (await ann.expect("joined"))["room"]
         await eve.send("join-room", room=room, role="spectator")
         await eve.expect("state")
-        await ann.send("host", action="kick", player=eve.player, minutes=5)
+        await ann.send("host", action="kick", player=eve.player, minutes=minutes)
         await eve.expect("left", reason="kicked")
+        yield room, eve
+
+
+async def test_a_kick_also_keeps_out_a_new_identity_from_the_kicked_address(
+    server: GameServer,
+) -> None:
+    """Eve (127.0.0.2) is removed; coming back without her token is a new identity, but
+    from the same address, which nobody else in the room shared: refused too."""
+    async with eve_kicked(server, 5) as (room, eve):
+        pass
     async with (
         player_from(server, "127.0.0.2", "Eve again") as eve2,
         player_from(server, "127.0.0.3", "Cy") as cy,
@@ -67,6 +77,22 @@ async def test_a_kick_also_keeps_out_a_new_identity_from_the_kicked_address(
         assert refused["code"] == "kicked" and 0 < refused["retry_after"] <= 300
         await cy.send("join-room", room=room, role="spectator", id=2)
         assert (await cy.expect("joined", re=2))["room"] == room
+
+
+async def test_a_long_kick_keeps_the_address_out_for_the_cool_down_only(
+    server: GameServer,
+) -> None:
+    """Eve is removed for 24 hours: her own identity is kept out that long, but a
+    newcomer from her address (a housemate behind the same NAT) only for the few
+    minutes of the address cool-down."""
+    async with eve_kicked(server, 1440) as (room, eve):
+        await eve.send("join-room", room=room, role="spectator", id=1)
+        own = await eve.expect("error", re=1)
+        assert own["code"] == "kicked" and own["retry_after"] > 1439 * 60
+        async with player_from(server, "127.0.0.2", "Housemate") as mate:
+            await mate.send("join-room", room=room, role="spectator", id=2)
+            refused = await mate.expect("error", re=2)
+            assert refused["code"] == "kicked" and 0 < refused["retry_after"] <= 300
 
 
 async def test_host_lock_mute_and_kick_survive_kill_9(tmp_path: Path) -> None:

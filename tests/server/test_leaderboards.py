@@ -10,18 +10,25 @@ from typing import Any
 import pytest
 
 from gridhall.server.core.effects import SaveGame, SaveIdentity
-from gridhall.server.core.ratings import Ratings, Seat
+from gridhall.server.core.ratings import ESTABLISHED_GAMES, PAIR_GAIN, Rating, Ratings, Seat
 from gridhall.server.io.leaderboards import QueryError, leaderboard, profile, rank_of, records
 from gridhall.server.io.ratings_store import BEST_TIMES
 from gridhall.server.io.store import Store
 
-MOVES = {"moves": [[7, 7], [8, 8], [9, 9]]}
+MOVES = {"moves": [[x, x % 2] for x in range(10)]}
+
+
+def established(ratings: Ratings, *seats: Seat) -> None:
+    """Seats with a rating of ESTABLISHED_GAMES games already (on the leaderboard once
+    they play one more, which writes their row)."""
+    for seat in seats:
+        ratings.table[(seat.player, "gomoku")] = Rating(25.0, 3.0, ESTABLISHED_GAMES, 5)
 
 
 def rated_game(ratings: Ratings, winner: Seat, loser: Seat, at: float) -> SaveGame:
     seats = [winner, loser]
     result = {"winner": winner.player, "reason": "five"}
-    changes = ratings.rate("gomoku", seats, result, MOVES)
+    changes = ratings.rate("gomoku", seats, result, MOVES, at)
     players = [
         {"player": s.player, "name": s.name, "seat": n, **({"bot": s.bot} if s.bot else {})}
         for n, s in enumerate(seats)
@@ -55,6 +62,28 @@ def test_ratings_are_saved_with_the_game_and_load_back(tmp_path: Path) -> None:
     store.close()
 
 
+def test_the_pair_windows_are_saved_with_the_game_and_load_back(tmp_path: Path) -> None:
+    """Ann's gains against Bob are capped for a day; after a restart still."""
+    store = Store(tmp_path / "g.db")
+    ratings = Ratings()
+    a, b = Seat("pa", "Ann"), Seat("pb", "Bob")
+    established(ratings, a, b)
+    store.write([rated_game(ratings, a, b, 100.0 + n) for n in range(8)])
+    windows = {(r[0], r[1]): r[2:] for r in store.ratings.pairs(200.0)}
+    assert windows[("pa", "pb")] == ("gomoku", 100.0, PAIR_GAIN)
+    assert windows[("pb", "pa")][2] < 0  # Bob lost: his window holds his net loss
+    store.close()
+    store = Store(tmp_path / "g.db")
+    again = Ratings()
+    again.load(store.ratings.load())
+    again.pairs.load(store.ratings.pairs(300.0), 300.0)
+    before = again.get("pa", "gomoku")
+    rated_game(again, a, b, 300.0)
+    assert again.get("pa", "gomoku").ordinal == pytest.approx(before.ordinal)
+    assert store.ratings.pairs(100.0 + 86400.0) == []  # ended windows are deleted
+    store.close()
+
+
 def test_a_failed_game_write_keeps_no_rating_change(tmp_path: Path) -> None:
     store = Store(tmp_path / "g.db")
     ratings = Ratings()
@@ -75,6 +104,7 @@ def test_leaderboard_best_first_with_current_names_computers_and_paging(tmp_path
     store = Store(tmp_path / "g.db")
     ratings = Ratings()
     people = [Seat(f"p{n:02}", f"P{n:02}") for n in range(20)]
+    established(ratings, *people)
     effects: list[Any] = []
     for n, winner in enumerate(people):  # P00 beats everyone after it once, P01 ...
         for loser in people[n + 1 : n + 4]:
@@ -90,7 +120,7 @@ def test_leaderboard_best_first_with_current_names_computers_and_paging(tmp_path
     assert {"Zoe", "Computer (hard)", "Computer (easy)"} <= {r["name"] for r in rows}
     hard = next(r for r in rows if r["name"] == "Computer (hard)")
     assert (hard["rating"], hard["bot"], hard["provisional"]) == (2000, "hard", False)
-    assert all(r["provisional"] for r in rows if "bot" not in r)  # 3 to 6 games each
+    assert not any(r["provisional"] for r in rows)  # established, every one
     # offset/limit pages are slices of the whole board
     whole = board(db, limit=50)
     assert board(db, offset=5, limit=7) == whole[5:12]
@@ -103,6 +133,32 @@ def test_leaderboard_best_first_with_current_names_computers_and_paging(tmp_path
         names = [r["name"] for r in got["rows"]]
         assert names == whole[max(0, rank - 6) : rank + 5]
         assert next(r for r in got["rows"] if r["player"] == pid)["rank"] == rank
+    store.close()
+
+
+def test_the_leaderboard_lists_established_players_only(tmp_path: Path) -> None:
+    """Thirty throw-away identities are provisional: none of them is on the board; the
+    farmer who beat them all is (30 games), at the 1000 it started from; asking for
+    the rows around a provisional player says why."""
+    store = Store(tmp_path / "g.db")
+    ratings = Ratings()
+    farmer = Seat("pfarm", "Farmer")
+    store.write([rated_game(ratings, farmer, Seat(f"t{n:02}", "T"), 100.0 + n) for n in range(30)])
+    store.write([rated_game(ratings, Seat("pann", "Ann"), Seat("pbob", "Bob"), 200.0)])
+    page = leaderboard(store.db, "gomoku")
+    assert [(r["player"], r["rating"]) for r in page["rows"]] == [
+        ("computer:hard", 2000),
+        ("computer:easy", 1680),
+        ("pfarm", 1000),
+    ]
+    assert page["total"] == 3 and rank_of(store.db, "gomoku", "t00") is None
+    with pytest.raises(QueryError, match=r"10 or more rated games \(1 so far\)"):
+        leaderboard(store.db, "gomoku", around="pann")
+    assert profile(store.db, "pann")["ratings"]["gomoku"]["provisional"] is True
+    established(ratings, Seat("pann", "Ann"))
+    store.write([rated_game(ratings, Seat("pann", "Ann"), Seat("pbob", "Bob"), 300.0)])
+    assert rank_of(store.db, "gomoku", "pann") is not None
+    assert leaderboard(store.db, "gomoku")["total"] == 4
     store.close()
 
 
@@ -195,7 +251,7 @@ def test_around_and_pages_agree_when_ratings_tie(tmp_path: Path) -> None:
     store = Store(tmp_path / "g.db")
     db = store.db
     db.executemany(
-        "INSERT INTO ratings VALUES (?, 'linkmatch', ?, 1.0, 3, 1, ?, ?, NULL)",
+        "INSERT INTO ratings VALUES (?, 'linkmatch', ?, 1.0, 10, 1, ?, ?, NULL)",
         [(f"p{n:02}", 20.0 + n // 4, 17.0 + n // 4, f"P{n:02}") for n in range(30)],
     )
     whole = [r["player"] for r in leaderboard(db, "linkmatch", limit=50)["rows"]]
@@ -213,6 +269,7 @@ def test_around_and_pages_agree_when_ratings_tie(tmp_path: Path) -> None:
 def test_a_racer_whose_name_the_room_lost_keeps_the_name_on_the_board(tmp_path: Path) -> None:
     store = Store(tmp_path / "g.db")
     ratings = Ratings()
+    established(ratings, Seat("pa", "Ann"), Seat("pb", "Bob"))
     store.write(
         [
             rated_game(ratings, Seat("pa", "Ann"), Seat("pb", "Bob"), 100.0),

@@ -11,6 +11,7 @@ import pytest
 from gridhall import protocol as p
 from gridhall.server import cli
 from gridhall.server.core.effects import ForgetIdentity, SaveGame
+from gridhall.server.core.ratings import Rating
 from gridhall.server.io.store import Store
 from tests.server.helpers import T0, Client, FakeServer, connect
 
@@ -28,24 +29,29 @@ def pair(server: FakeServer, **options: Any) -> tuple[Client, Client]:
 
 
 def five(black: Client, white: Client, now: float = T0 + 1) -> None:
+    """Black's five in eleven stones (a game of fewer than ten is not rated)."""
     for i in range(4):
         black.send("move", now, move={"x": i, "y": 0})
-        white.send("move", now, move={"x": i, "y": 1})
+        white.send("move", now, move={"x": i, "y": 2})
+    black.send("move", now, move={"x": 10, "y": 10})
+    white.send("move", now, move={"x": 10, "y": 12})
     black.send("move", now, move={"x": 4, "y": 0})
 
 
 def test_a_rated_game_over_carries_each_persons_rating_change() -> None:
     server = FakeServer()
     ann, bob = pair(server, rated=True)
+    for c in (ann, bob):  # established players: each counts in full for the other
+        server.hub.ratings.table[(me(c), "gomoku")] = Rating(25.0, 3.0, 10, 5)
     assert ann.last(p.State).options["rated"] is True
     five(ann, bob)
     over = bob.last(p.GameOver)
     assert over.ratings is not None and set(over.ratings) == {me(ann), me(bob)}
-    assert over.ratings[me(ann)]["before"] == 1000 < over.ratings[me(ann)]["after"]
+    assert over.ratings[me(ann)]["before"] == 1640 < over.ratings[me(ann)]["after"]
     assert over.ratings == ann.last(p.GameOver).ratings
     saved = next(e for e in server.other if isinstance(e, SaveGame))
     assert {c.player for c in saved.ratings} == {me(ann), me(bob)}
-    assert server.hub.ratings.get(me(ann), "gomoku").games == 1
+    assert server.hub.ratings.get(me(ann), "gomoku").games == 11
 
 
 def test_a_casual_game_changes_no_rating_and_keeps_its_options() -> None:
@@ -63,9 +69,16 @@ def test_rated_against_the_computer_moves_only_the_person() -> None:
     ann = connect(server, "Ann")
     ann.send("create-room", game="gomoku", options={"rated": True, "ai": "easy"})
     bot = next(pid for pid in ann.last(p.State).view["colors"] if pid != me(ann))
-    ann.send("move", T0 + 1, move={"x": 7, "y": 7})
-    for think in server.thinks():  # the computer answers with a stone, then Ann resigns
-        server.execute(server.hub.computer_move(think, {"x": 0, "y": 0}, T0 + 2))
+    answered, stones = 0, 0
+    while stones < 10:  # ten stones (the computer's answers given here), then Ann resigns
+        thinks = server.thinks()[answered:]
+        for think in thinks:
+            server.execute(server.hub.computer_move(think, {"x": stones, "y": 0}, T0 + 2))
+        answered += len(thinks)
+        stones += len(thinks)
+        if stones < 10 and not server.thinks()[answered:]:
+            ann.send("move", T0 + 1, move={"x": stones, "y": 7})
+            stones += 1
     ann.send("resign", T0 + 3)
     over = ann.last(p.GameOver)
     assert over.result["winner"] == bot

@@ -1,6 +1,7 @@
 """Ratings over real websockets: rated Gomoku between two people and against the
 computer, a Link-match race of three, Minesweeper team records, leaderboards with
-paging and ``around``, profiles, bad requests and the shared query rate limit."""
+paging and ``around``, profiles, bad requests and the shared query rate limit; the
+farming attack of issue 41 (throw-away opponents) and the one-stone game."""
 
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ from typing import Any
 from gridhall.server.core.ratings import REFERENCE, display
 from gridhall.server.games.linkmatch.paths import first_pair
 from gridhall.server.io.app import GameServer
+from tests import rated
 from tests.conftest import url_of
+from tests.rated import five
 from tests.wsclient import WsClient, gomoku_pair
 
 LINK_OPTIONS = {
@@ -32,17 +35,9 @@ async def ask(client: WsClient, type_: str, rid: int, **fields: Any) -> dict[str
             return msg
 
 
-async def five(black: WsClient, white: WsClient) -> dict[str, Any]:
-    """Black plays five in a row; both get game-over (black's is returned)."""
-    for i in range(5):
-        await black.send("move", move={"x": i, "y": 0})
-        await white.expect("moved", by=black.player)
-        if i < 4:
-            await white.send("move", move={"x": i, "y": 1})
-            await black.expect("moved", by=white.player)
-    over = await black.expect("game-over")
-    assert (await white.expect("game-over"))["ratings"] == over["ratings"]
-    return over
+def establish(server: GameServer, *clients: WsClient, game: str = "gomoku") -> None:
+    """Give each client's identity an established rating (``tests/rated.py``)."""
+    rated.establish(server, (c.player for c in clients), game)
 
 
 async def test_a_rated_gomoku_game_moves_both_ratings_onto_the_leaderboard(
@@ -50,11 +45,12 @@ async def test_a_rated_gomoku_game_moves_both_ratings_onto_the_leaderboard(
 ) -> None:
     url = url_of(server)
     async with gomoku_pair(url, {"rated": True}) as (ann, bob, _room):
+        establish(server, ann, bob)
         over = await five(ann, bob)
         ratings = over["ratings"]
         assert set(ratings) == {ann.player, bob.player}
-        assert ratings[ann.player]["before"] == ratings[bob.player]["before"] == 1000
-        assert ratings[ann.player]["after"] > ratings[bob.player]["after"]
+        assert ratings[ann.player]["before"] == ratings[bob.player]["before"] == 1640
+        assert ratings[ann.player]["after"] > 1640 > ratings[bob.player]["after"]
         assert "ratings" in ann.received[0]["features"]
 
         board = await ask(bob, "leaderboard", 1, game="gomoku")
@@ -65,7 +61,7 @@ async def test_a_rated_gomoku_game_moves_both_ratings_onto_the_leaderboard(
             ratings[ann.player]["after"],
             ratings[bob.player]["after"],
         ]
-        assert all(r["provisional"] and r["games"] == 1 for r in people)
+        assert all(not r["provisional"] and r["games"] == 11 for r in people)
         assert [r["rank"] for r in board["rows"]] == [1, 2, 3, 4]
 
         await ann.send("leave-room")
@@ -77,7 +73,7 @@ async def test_a_rated_gomoku_game_moves_both_ratings_onto_the_leaderboard(
         profile = await ask(bob, "get-profile", 3, player=ann.player)
         assert profile["type"] == "player-profile" and profile["name"] == "Annie"
         gomoku = profile["ratings"]["gomoku"]
-        assert (gomoku["games"], gomoku["wins"], gomoku["provisional"]) == (1, 1, True)
+        assert (gomoku["games"], gomoku["wins"], gomoku["provisional"]) == (11, 6, False)
         [[ended_at, rating, game_id]] = gomoku["history"]
         assert rating == ratings[ann.player]["after"]
         [recent] = profile["recent"]
@@ -87,7 +83,62 @@ async def test_a_rated_gomoku_game_moves_both_ratings_onto_the_leaderboard(
         assert (await ask(bob, "leaderboard", 4, game="linkmatch"))["rows"] == []
 
 
-async def test_against_the_computer_only_the_person_moves(server: GameServer) -> None:
+async def test_newcomers_rated_game_counts_but_moves_neither_and_lists_neither(
+    server: GameServer,
+) -> None:
+    """Two brand-new identities: each counts for nothing to the other, so nothing
+    moves; the game counts toward being established; the board does not list them,
+    and asking for one's place there says why."""
+    async with gomoku_pair(url_of(server), {"rated": True}) as (ann, bob, _room):
+        ratings = (await five(ann, bob))["ratings"]
+        assert ratings == {p: {"before": 1000, "after": 1000} for p in (ann.player, bob.player)}
+        board = await ask(bob, "leaderboard", 1, game="gomoku")
+        assert board["total"] == 2 and all("bot" in r for r in board["rows"])
+        refused = await ask(ann, "leaderboard", 2, game="gomoku", around=ann.player)
+        assert refused["code"] == "bad-message"
+        assert "10 or more rated games (1 so far)" in refused["message"]
+        gomoku = (await ask(ann, "get-profile", 3, player=ann.player))["ratings"]["gomoku"]
+        assert (gomoku["games"], gomoku["provisional"], gomoku["rating"]) == (1, True, 1000)
+
+
+async def test_farming_throwaway_identities_moves_no_rating(server: GameServer) -> None:
+    """Issue 41's attack: a player beats one fresh identity after another. One stone
+    and resign is not rated at all; a full game against a throw-away moves nothing."""
+    url = url_of(server)
+    async with WsClient.connect(url, "Farmer") as farmer:
+        establish(server, farmer)
+        start = server.hub.ratings.get(farmer.player, "gomoku")
+        for n in range(4):  # (a room is a whole-room request: 5 in a burst)
+            async with WsClient.connect(url, f"Throwaway {n}") as fresh:
+                await farmer.send("create-room", game="gomoku", options={"rated": True})
+                room = (await farmer.expect("joined"))["room"]
+                await fresh.send("join-room", room=room)
+                state = await fresh.expect("state", status="playing")
+                black, white = (
+                    (farmer, fresh) if state["turn"] == farmer.player else (fresh, farmer)
+                )
+                if n % 2 == 0:  # one stone, then the throw-away resigns
+                    await black.send("move", move={"x": 7, "y": 7})
+                    await white.expect("moved", by=black.player)
+                    await fresh.send("resign")
+                    over = await farmer.expect("game-over")
+                    assert over["result"]["winner"] == farmer.player and "ratings" not in over
+                else:  # a full game the farmer wins (the throw-away playing along)
+                    if black is fresh:
+                        await fresh.send("resign")
+                        over = await farmer.expect("game-over")
+                        assert "ratings" not in over  # no stone at all: not rated
+                    else:
+                        over = await five(farmer, fresh)
+                        after = over["ratings"][farmer.player]
+                        assert after["before"] == after["after"] == start.shown
+                await farmer.send("leave-room")
+                await farmer.expect("left", player=farmer.player)
+        now = server.hub.ratings.get(farmer.player, "gomoku")
+        assert (now.mu, now.sigma) == (start.mu, start.sigma)
+
+
+async def test_one_stone_and_resign_against_the_computer_is_not_rated(server: GameServer) -> None:
     async with WsClient.connect(url_of(server), "Ann") as ann:
         await ann.send("create-room", game="gomoku", options={"rated": True, "ai": "easy"})
         state = await ann.expect("state", status="playing")
@@ -96,17 +147,15 @@ async def test_against_the_computer_only_the_person_moves(server: GameServer) ->
             await ann.send("move", move={"x": 7, "y": 7})
             await ann.expect("moved", by=ann.player)
         await ann.expect("moved", by=bot)
-        if len((await ann.request("sync", "state"))["view"]["moves"]) < 2:
-            await ann.send("move", move={"x": 3, "y": 3})
-            await ann.expect("moved", by=ann.player)
         await ann.send("resign")
         over = await ann.expect("game-over")
-        assert list(over["ratings"]) == [ann.player]
+        assert over["result"]["winner"] == bot and "ratings" not in over
         board = await ask(ann, "leaderboard", 1, game="gomoku")
         easy = next(r for r in board["rows"] if r.get("bot") == "easy")
-        assert (easy["rating"], easy["games"], easy["provisional"]) == (EASY, 1, False)
-        assert easy["name"] == "Computer (easy)" and board["total"] == 3
+        assert (easy["rating"], easy["games"], easy["provisional"]) == (EASY, 0, False)
+        assert easy["name"] == "Computer (easy)" and board["total"] == 2
         assert bot not in [r["player"] for r in board["rows"]]
+        assert (await ask(ann, "get-profile", 2, player=ann.player))["ratings"] == {}
 
 
 async def test_a_rated_race_of_three_ranks_winner_then_tiles_left(server: GameServer) -> None:
@@ -121,6 +170,7 @@ async def test_a_rated_race_of_three_ranks_winner_then_tiles_left(server: GameSe
         for racer in (b, c):
             await racer.send("join-room", room=room)
             await racer.expect("state", status="waiting")
+        establish(server, a, b, c, game="linkmatch")
         await a.send("start")
         rows = {}
         for racer in (a, b, c):
@@ -136,7 +186,9 @@ async def test_a_rated_race_of_three_ranks_winner_then_tiles_left(server: GameSe
             rows[racer.player] = view["rows"]
             return view
 
-        await link(b)  # Bob is one pair ahead of Cat when Ann clears
+        await link(c)  # everyone races (a racer who never linked is not rated)
+        for _ in range(2):  # Bob is one pair ahead of Cat when Ann clears
+            await link(b)
         while (await link(a))["remaining"] > 0:
             pass
         over = await c.expect("game-over")
@@ -207,6 +259,7 @@ async def test_ratings_come_back_after_a_restart(make_server: Any, tmp_path: Any
     db = str(tmp_path / "restart.db")
     server = await make_server(db=db)
     async with gomoku_pair(url_of(server), {"rated": True}) as (ann, bob, _room):
+        establish(server, ann, bob)
         first = (await five(ann, bob))["ratings"]
         token = ann.token
     await server.close()
@@ -215,7 +268,7 @@ async def test_ratings_come_back_after_a_restart(make_server: Any, tmp_path: Any
         assert ann.player in first
         board = await ask(ann, "leaderboard", 1, game="gomoku", around=ann.player)
         mine = next(r for r in board["rows"] if r["player"] == ann.player)
-        assert mine["rating"] == first[ann.player]["after"] and mine["games"] == 1
+        assert mine["rating"] == first[ann.player]["after"] and mine["games"] == 11
         await ann.send("leave-room")  # the finished game's room came back too
         await ann.expect("left", player=ann.player)
         async with WsClient.connect(url_of(again), "Bob") as cy:  # a newcomer this time
@@ -233,16 +286,31 @@ async def test_ratings_come_back_after_a_restart(make_server: Any, tmp_path: Any
         assert second[ann.player]["before"] == first[ann.player]["after"]
 
 
+FAR_APART = [(0, 0), (14, 0), (0, 14), (14, 14), (7, 0), (0, 7), (14, 7), (7, 14)]
+"""Stones of ours that never make a line."""
+
+
 async def lose_to_the_computer(client: WsClient, level: str) -> None:
-    """A rated game against the computer: two stones each, then resign."""
+    """A rated game against the computer: five stones each, far apart (a game of ten is
+    rated), then resign, unless the computer's fifth stone won it first."""
     await client.send("create-room", game="gomoku", options={"ai": level, "rated": True})
-    await client.expect("state", status="playing")
-    for x in (0, 14):
-        await client.send("move", move={"x": x, "y": 0})
-        await client.expect("moved", by=client.player)
-        await client.expect("moved")  # the computer's answer
-    await client.send("resign")
-    over = await client.expect("game-over")
+    state = await client.expect("state", status="playing")
+    taken = {tuple(m) for m in state["view"]["moves"]}
+    mine = state["turn"] == client.player
+    over = None
+    while over is None and (len(taken) < 10 or not mine):
+        if mine:
+            x, y = next(pt for pt in FAR_APART if pt not in taken)
+            await client.send("move", move={"x": x, "y": y})
+        msg = await client.recv()
+        if msg["type"] == "game-over":
+            over = msg
+        elif msg["type"] == "moved":
+            taken = {tuple(m) for m in msg["view"]["moves"]}
+            mine = msg["by"] != client.player
+    if over is None:
+        await client.send("resign")
+        over = await client.expect("game-over")
     assert set(over["ratings"]) == {client.player}  # rated: only the person moves
     await client.send("leave-room")
     await client.expect("left")

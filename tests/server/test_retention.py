@@ -3,6 +3,7 @@ and count; in small batches, and the file stops growing."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 
@@ -11,10 +12,13 @@ import pytest
 from gridhall.server import cli
 from gridhall.server.core.config import ServerConfig
 from gridhall.server.core.effects import SaveChat, SaveGame
+from gridhall.server.core.ratings import Ratings, Seat
 from gridhall.server.io.retention import BATCH, DAY, GAME_BATCH, Limits
 from gridhall.server.io.store import Store
 
 NOW = 1_800_000_000.0
+MOVES = {"moves": [[x, 0] for x in range(12)]}
+"""A Gomoku record long enough to be rated."""
 
 
 def count(path: Path, table: str, where: str = "1") -> int:
@@ -28,7 +32,7 @@ def chat(store: Store, room: str, lines: int, ts: float = NOW, start: int = 0) -
         store.write([SaveChat(room, "p1", "Ann", f"line {n}", ts + n * 0.001)])
 
 
-def game(store: Store, ended_at: float, room: str = "R1") -> None:
+def game(store: Store, ended_at: float, room: str = "R1", address: str = "") -> None:
     store.write(
         [
             SaveGame(
@@ -40,6 +44,7 @@ def game(store: Store, ended_at: float, room: str = "R1") -> None:
                 {"moves": [[1, 2]] * 50},
                 ended_at - 60,
                 ended_at,
+                address=address,
             )
         ]
     )
@@ -138,6 +143,96 @@ def test_finished_games_are_pruned_to_their_megabytes_oldest_first(tmp_path: Pat
     reopened = Store(path, limits=Limits(games_mb=0.05))
     assert reopened.pruner.games_bytes == store.pruner.games_bytes  # counted again on open
     reopened.close()
+
+
+def flood(store: Store) -> None:
+    """Three players' 30 older games each (10.0.0.1-3), then 400 from 10.0.0.9; pruned."""
+    for n in range(90):
+        game(store, NOW - 1000 + n, address=f"10.0.0.{n % 3 + 1}")
+    for n in range(400):
+        game(store, NOW + n, address="10.0.0.9")
+    drain(store, NOW + 400)
+
+
+def owners(path: Path) -> dict[str, int]:
+    with sqlite3.connect(path) as db:
+        return dict(db.execute("SELECT owner, COUNT(*) FROM games GROUP BY owner").fetchall())
+
+
+@pytest.mark.parametrize("cap", ["rows", "bytes"])
+def test_one_address_flooding_games_pushes_out_its_own_not_the_others(
+    tmp_path: Path, cap: str
+) -> None:
+    """Three players' older games, then 400 from one address (the computer resigned to
+    over and over): past the cap, the flooder's oldest go, and every other game stays."""
+    path = tmp_path / "g.db"
+    size = len('{}[]{"reason":"resign"}') + len(
+        json.dumps({"moves": [[1, 2]] * 50}, separators=(",", ":"))
+    )
+    limits = (
+        Limits(games_rows=160, games_days=0, games_mb=0)
+        if cap == "rows"
+        else Limits(games_rows=0, games_days=0, games_mb=160.5 * size / 2**20)
+    )
+    store = Store(path, limits=limits)
+    flood(store)
+    assert owners(path) == {"10.0.0.1": 30, "10.0.0.2": 30, "10.0.0.3": 30, "10.0.0.9": 70}
+    assert [g.ended_at for g in store.recent_games(70)] == [NOW + n for n in range(399, 329, -1)]
+    store.close()
+
+
+def test_a_cap_too_small_for_everyone_leaves_each_address_an_equal_share(tmp_path: Path) -> None:
+    """Past the cap the largest holder loses first, down to the next largest: a flooder
+    can push nobody below an equal share (here 100 / 4 = 25)."""
+    path = tmp_path / "g.db"
+    store = Store(path, limits=Limits(games_rows=100, games_days=0, games_mb=0))
+    flood(store)
+    assert owners(path) == {"10.0.0.1": 25, "10.0.0.2": 25, "10.0.0.3": 25, "10.0.0.9": 25}
+    store.close()
+
+
+def test_an_ipv6_flooder_counts_as_its_whole_64(tmp_path: Path) -> None:
+    path = tmp_path / "g.db"
+    store = Store(path, limits=Limits(games_rows=80, games_days=0, games_mb=0))
+    for n in range(30):
+        game(store, NOW - 1000 + n, address="2001:db8:0:1::1")
+    for n in range(90):  # a new address of the same /64 for every game
+        game(store, NOW + n, address=f"2001:db8:0:2::{n + 1:x}")
+    drain(store, NOW + 90)
+    assert owners(path) == {"2001:db8:0:1::/64": 30, "2001:db8:0:2::/64": 50}
+    store.close()
+
+
+def test_a_pruned_rated_game_takes_its_rating_history_points_along(tmp_path: Path) -> None:
+    path = tmp_path / "g.db"
+    store = Store(path, limits=Limits(games_rows=2, games_days=0, games_mb=0))
+    ann = Seat("p1", "Ann")
+    ratings = Ratings()
+    for n in range(4):
+        changes = ratings.rate("gomoku", [ann, Seat("c", "Computer", "easy")], {}, MOVES)
+        store.write(
+            [
+                SaveGame(
+                    "R1",
+                    "gomoku",
+                    {"rated": True},
+                    [{"player": "p1", "name": "Ann", "seat": 0}],
+                    {"winner": None},
+                    MOVES,
+                    NOW + n - 60,
+                    NOW + n,
+                    ratings=tuple(changes),
+                )
+            ]
+        )
+    drain(store, NOW + 4)
+    kept = {g.id for g in store.recent_games(10)}
+    assert len(kept) == 2
+    with sqlite3.connect(path) as db:
+        named = {r[0] for r in db.execute("SELECT game_id FROM rating_history")}
+        games = db.execute("SELECT games FROM ratings WHERE player = 'p1'").fetchone()[0]
+    assert named == kept and games == 4  # the points go with their games; the rating stays
+    store.close()
 
 
 def test_zero_means_no_limit(tmp_path: Path) -> None:

@@ -10,6 +10,7 @@ import pytest
 
 from gridhall import protocol as p
 from gridhall.server.core.effects import Outbox
+from gridhall.server.core.hosting import ADDRESS_COOL_DOWN
 from gridhall.server.io.store import Store
 from tests.server.helpers import T0, Client, FakeServer, connect
 
@@ -168,6 +169,36 @@ def test_a_kick_keeps_out_the_address_unless_another_member_shared_it() -> None:
     assert not fay.errors() and fay.last(p.Joined).role == "spectator"
     cy.send("join-room", T0 + 4, room=code, role="spectator")
     assert cy.errors()[-1].code == "kicked"  # the identity itself stays out
+
+
+def test_an_address_kick_is_a_short_cool_down_while_the_identity_stays_out() -> None:
+    """Bob is removed for an hour: his identity stays out for the hour, but his address
+    (a household behind one NAT) only for the cool-down, and a newcomer there is told
+    it was someone else at the address."""
+    server = FakeServer()
+    ann, bob, code = gomoku(server)  # Bob alone on 10.0.0.2
+    host(ann, T0 + 10, action="kick", player=me(bob), minutes=60)
+    eve = connect(server, "Eve", T0 + 20, peer="10.0.0.2")
+    eve.send("join-room", T0 + 20, room=code, role="spectator")
+    refused = eve.errors()[-1]
+    assert refused.code == "kicked" and refused.retry_after == 290
+    assert "someone at your network address" in refused.message
+    eve.clear()
+    eve.send("join-room", T0 + 10 + ADDRESS_COOL_DOWN, room=code, role="spectator")
+    assert not eve.errors() and eve.last(p.Joined).role == "spectator"
+    bob.send("join-room", T0 + 10 + ADDRESS_COOL_DOWN, room=code, role="spectator")
+    refused = bob.errors()[-1]
+    assert refused.code == "kicked" and refused.retry_after == 3600 - ADDRESS_COOL_DOWN
+    assert "removed you" in refused.message
+
+
+def test_a_kick_shorter_than_the_cool_down_keeps_the_address_out_as_long_only() -> None:
+    server = FakeServer()
+    ann, bob, code = gomoku(server)
+    host(ann, T0, action="kick", player=me(bob), minutes=1)
+    eve = connect(server, "Eve", T0 + 61, peer="10.0.0.2")
+    eve.send("join-room", T0 + 61, room=code, role="spectator")
+    assert not eve.errors()
 
 
 def test_a_locked_room_refuses_newcomers_but_a_dropped_member_resumes() -> None:
@@ -373,13 +404,20 @@ def test_hosts_lock_mutes_and_kicks_survive_a_restart(tmp_path: Path, journal_ro
     room = room_of(server2, code)
     assert room.mod.muted == {me(cy): T0 + 1 + 1800}
     assert room.mod.kicked == {me(dan): T0 + 602}
-    # Dan was roomless and online: he is kept for the grace period from the restart,
-    # and both his identity and his address were journalled with the kick.
+    # Dan was roomless and online: the restart keeps him for the grace period, and
+    # his kick (journalled with his identity and address) still holds him to its ten
+    # minutes; someone new from his address is held for the address cool-down only.
     dan2 = Client(server2, T0 + 102, peer="10.0.0.4")
     assert dan2.hello("Dan", dan.last(p.Welcome).token, T0 + 102).player == me(dan)
     host(bob2, T0 + 103, action="unlock")
     dan2.send("join-room", T0 + 104, room=code, role="spectator")
     assert dan2.errors()[-1].code == "kicked" and dan2.errors()[-1].retry_after == 600 - 102
+    other = Client(server2, T0 + 104, peer="10.0.0.4")
+    other.hello("Dana", None, T0 + 104)
+    other.send("join-room", T0 + 104, room=code, role="spectator")
+    assert other.errors()[-1].code == "kicked" and other.errors()[-1].retry_after == 302 - 104
+    other.send("join-room", T0 + 302, room=code, role="spectator")
+    assert other.last(p.Joined).room == code
     dan2.send("join-room", T0 + 602, room=code, role="spectator")
     assert dan2.last(p.Joined).room == code
 

@@ -14,6 +14,7 @@ from gridhall.client.tk.app import TkApp
 from gridhall.client.tk.boards.replay import GomokuReplay, LinkReplay, MinesReplay, tk_color
 from gridhall.client.views.common import player_color
 from gridhall.server.games.linkmatch.paths import first_pair
+from tests.rated import establish
 from tests.tk.driver import (
     FAST,
     Opponent,
@@ -38,16 +39,22 @@ MINES_OPTIONS = {
 }
 
 
-def play_five(app: TkApp, opp: Opponent, pump: Pump) -> None:
-    """The window (black) makes five in a row by mouse; the opponent answers below."""
+def play_five(app: TkApp, opp: Opponent, pump: Pump, spare: bool = False) -> None:
+    """The window (black) makes five in a row by mouse; the opponent answers below.
+    ``spare``: each side plays one stone elsewhere first (eleven stones: rated)."""
     assert app.room is not None
     board = app.room.board
     me = snap(app).player
-    for i in range(5):
-        click(board, *board.pixel_of(5 + i, 7))
+    mine = [(5 + i, 7) for i in range(5)]
+    theirs = [(5 + i, 8) for i in range(4)]
+    if spare:
+        mine.insert(4, (12, 12))
+        theirs.append((12, 14))
+    for i, (x, y) in enumerate(mine):
+        click(board, *board.pixel_of(x, y))
         opp.expect("moved", by=me)
-        if i < 4:
-            opp.send("move", move={"x": 5 + i, "y": 8})
+        if i < len(theirs):
+            opp.send("move", move={"x": theirs[i][0], "y": theirs[i][1]})
             pump.until(
                 lambda n=i: len(room_state(app)["view"]["moves"]) == 2 * n + 2,
                 "the reply on the Tk board",
@@ -95,7 +102,10 @@ def test_a_finished_game_is_listed_in_history_and_replayed_move_by_move(
 
 
 def test_after_a_rated_game_the_leaderboard_ranks_the_winner_and_opens_a_profile(
-    make_app: Callable[[str], TkApp], make_opponent: Callable[[str], Opponent], pump: Pump
+    make_app: Callable[[str], TkApp],
+    make_opponent: Callable[[str], Opponent],
+    pump: Pump,
+    server: ServerThread,
 ) -> None:
     app = make_app("Ann")
     opp = make_opponent("Bob")
@@ -108,7 +118,9 @@ def test_after_a_rated_game_the_leaderboard_ranks_the_winner_and_opens_a_profile
     opp.expect("state", status="playing")
     pump.until(lambda: room_state(app).get("status") == "playing", "the game to start")
     assert room_state(app)["options"]["rated"] is True
-    play_five(app, opp, pump)
+    players = [str(snap(app).player), opp.player]
+    server.inspect(lambda: establish(server.server, players))  # on the board once they play
+    play_five(app, opp, pump, spare=True)
     pump.until(lambda: any("Your rating" in n for n in app.notices), "my rating's change")
 
     menu_key(app, pump, "<Control-b>")  # Games -> Leaderboard

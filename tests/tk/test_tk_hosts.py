@@ -8,6 +8,7 @@ import time
 import tkinter as tk
 from collections.abc import Callable
 from pathlib import Path
+from tkinter import ttk
 
 from gridhall.client.tk.app import TkApp
 from gridhall.server.io.admin_actions import AdminActions
@@ -160,6 +161,55 @@ def test_between_games_the_host_swaps_the_computer_player(
         lambda: any("set the computer player to hard" in ln for ln in room.chat.lines()),
         "the log line",
     )
+
+
+def test_the_lobby_note_after_a_removal_follows_the_clock(
+    make_app: Callable[[str], TkApp], make_opponent: Callable[[str], Opponent], pump: Pump
+) -> None:
+    """ "until 19:06 (5 minutes from now)" must not still say so at 19:07: the note is said
+    again as time passes, and once the time is up it says Ann may come back."""
+    ann = make_app("Ann")
+    bob = make_opponent("Bob")
+    bob.send("create-room", game="gomoku", options={})
+    code = bob.expect("joined")["room"]
+    ann.lobby.code.set(code)
+    press(ann.lobby.join_button)
+    pump.until(lambda: ann.room is not None, "Ann in Bob's room")
+    bob.send("host", action="kick", player=snap(ann).player, minutes=5)
+    until = float(bob.expect("left", player=snap(ann).player)["until"])
+    pump.until(lambda: ann.room is None, "Ann back in the lobby")
+    note = ann.lobby.farewell
+    pump.until(lambda: "5 minutes from now" in str(note.cget("text")), "five minutes left")
+    ann.session.clock = lambda: until - 61  # four minutes later
+    pump.until(lambda: "2 minutes from now" in str(note.cget("text")), "two minutes left")
+    ann.session.clock = lambda: until + 1
+    pump.until(lambda: "you may join it again now" in str(note.cget("text")), "the time is up")
+    assert "from now" not in str(note.cget("text")) and code in str(note.cget("text"))
+
+
+def contrast(one: str, two: str, root: tk.Misc) -> float:
+    """WCAG's contrast ratio of two Tk colours."""
+
+    def luminance(colour: str) -> float:
+        channels = [c / 65535 for c in root.winfo_rgb(colour)]
+        lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+    light, dark = sorted((luminance(one), luminance(two)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def test_a_hovered_or_pressed_check_box_or_button_stays_readable(
+    make_app: Callable[[str], TkApp],
+) -> None:
+    """The host's *Locked* box under the pointer was white on light grey."""
+    ann = make_app("Ann")
+    style = ttk.Style(ann.root)
+    for widget in ("TCheckbutton", "TButton", "TMenubutton", "TRadiobutton"):
+        for state in ([], ["active"], ["pressed"], ["active", "selected"], ["focus"]):
+            fg = style.lookup(widget, "foreground", state) or style.lookup(".", "foreground")
+            bg = style.lookup(widget, "background", state) or style.lookup(".", "background")
+            assert contrast(fg, bg, ann.root) >= 4.5, (widget, state, fg, bg)
 
 
 def say_in_chat(app: TkApp, pump: Pump, line: str) -> None:

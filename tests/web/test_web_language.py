@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from selenium.webdriver.support.select import Select
 
+from gridhall.protocol import i18n
 from tests.web.harness import Browser, ServerThread, browser_missing, create_room, open_lobby
 
 
@@ -67,3 +68,59 @@ def test_a_chinese_browser_gets_chinese_and_the_switcher_changes_to_vietnamese(
     finally:
         b.driver.get("about:blank")
         server.close()
+
+
+def test_a_switch_redraws_the_create_form_and_the_notice_and_keeps_the_choices(
+    ann: Browser, web_server: ServerThread
+) -> None:
+    """Switched in a room, the lobby's form reads in the new language once back (it was
+    built once, in the first one); a notice showing is said again in the new language."""
+    vi = i18n.catalog("vi")
+    open_lobby(ann, web_server, "Ann")
+    create_room(ann, "linkmatch", preset="1")  # the 12×7 quick race
+    ann.find("#actions [data-action=start]").click()
+    ann.wait(lambda: ann.status_state() == "playing", "the race")
+    Select(ann.find("#language")).select_by_value("vi")
+    ann.wait(lambda: ann.find("#leave").text == vi.gettext("Leave room"), "the room in Vietnamese")
+    # 12 x 7 = 84 tiles, in Vietnamese (the catalog's plural entry, not English)
+    ann.wait(lambda: vi.ngettext("{n} tile left", "{n} tiles left", 84) in ann.status(), "84 tiles")
+    ann.find("#leave").click()
+    ann.wait_css("#confirm-bar [data-confirm=yes]").click()  # leaving a live race asks first
+    ann.wait_css("#lobby")
+
+    form = ann.find("#create-form")
+    game = Select(form.find_element("css selector", "[name=game]"))
+    assert game.first_selected_option.text == vi.gettext("Link-match")
+    assert [o.text for o in game.options] == [
+        vi.gettext("Gomoku"),
+        vi.gettext("Minesweeper"),
+        vi.gettext("Link-match"),
+    ]
+    preset = Select(ann.find("#create-preset"))
+    assert preset.first_selected_option.text == vi.gettext("12×7 quick, 5 min")
+    label = ann.find("#create-fields [data-field=time_limit]").text
+    assert label.startswith(vi.gettext("Time limit (s)")) and "Time limit" not in label
+    values = [
+        ann.find(f"#create-form [name=opt-{k}]").get_attribute("value")
+        for k in ("width", "time_limit")
+    ]
+    assert values == ["12", "300"]  # the preset's values, kept
+
+    ann.find("#join-form [name=code]").send_keys("NOSUCH")
+    ann.find("#join-form button[value=player]").click()  # a refusal: the notice says why
+    no_room = "There is no room with that code; check it and try again."
+    notice = ann.wait_css("#notice .notice-text")
+    ann.wait(lambda: vi.gettext(no_room) in notice.text, "the notice in Vietnamese")
+    Select(ann.find("#language")).select_by_value("zh_Hans")
+    zh = i18n.catalog("zh_Hans")
+    ann.wait(
+        lambda: zh.gettext(no_room) in ann.find("#notice .notice-text").text,
+        "the notice in Chinese",
+    )
+    assert zh.gettext("Could not join") in ann.find("#notice .notice-text").text
+    ann.wait(
+        lambda: game.first_selected_option.text == zh.gettext("Link-match"), "the form in Chinese"
+    )
+    assert Select(ann.find("#create-preset")).first_selected_option.text == zh.gettext(
+        "12×7 quick, 5 min"
+    )

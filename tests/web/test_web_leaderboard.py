@@ -1,5 +1,5 @@
 """Leaderboards and profiles in a real browser after rated games on a real server:
-`/#leaderboard/gomoku` lists every rated player best first (`[data-leaderboard]`
+`/#leaderboard/gomoku` lists every established player best first (`[data-leaderboard]`
 `[data-player-name]` rows), "My rank" finds ours, the profile shows the rating and the
 recent game, which opens its replay; all of it fits a phone."""
 
@@ -7,10 +7,14 @@ from __future__ import annotations
 
 import asyncio
 
+from tests.rated import establish, five
 from tests.web.harness import WAIT, Browser, ServerThread, create_room, open_lobby
 from tests.web.layout import DESKTOP, PHONE, check_layout, emulate
 from tests.web.test_web_a11y import audit
 from tests.wsclient import WsClient
+
+EVE = [(0, 0), (14, 0), (0, 14), (14, 14), (7, 0)]
+"""Eve's stones against the computer."""
 
 
 def board_names(browser: Browser) -> list[str]:
@@ -26,32 +30,42 @@ def test_a_rated_game_puts_its_players_on_the_leaderboard_best_first(
     async def cy_beats_dee() -> None:
         url = web_server.url.replace("http://", "ws://")
         async with WsClient.connect(url, "Cy") as cy, WsClient.connect(url, "Dee") as dee:
+            establish(web_server.server, [cy.player, dee.player])  # (on the server's loop)
             await cy.send("create-room", game="gomoku", options={"rated": True})
             room = (await cy.expect("joined"))["room"]
             await dee.send("join-room", room=room)
             await cy.expect("state", status="playing")
-            await cy.send("move", move={"x": 7, "y": 7})
-            await dee.expect("moved")
-            await dee.send("move", move={"x": 8, "y": 8})
-            await cy.expect("moved", by=dee.player)
-            await dee.send("resign")
-            await cy.expect("game-over")
+            await five(cy, dee)
 
     asyncio.run_coroutine_threadsafe(cy_beats_dee(), web_server.loop).result(WAIT)
 
-    # Eve plays a rated game against the computer in the browser and resigns
+    # Eve (established too) plays a rated game against the computer in the browser:
+    # five stones each (a game of ten is rated), then she resigns
     open_lobby(ann, web_server, "Eve")
     ann.wait_css("#browse-links [data-needs=ratings]")
+    web_server.sync(
+        lambda: establish(
+            web_server.server,
+            [i.id for i in web_server.server.hub.identities.by_id.values() if i.name == "Eve"],
+        )
+    )
     ann.find("#create-form [name=opt-rated]").click()
     create_room(ann, "gomoku", opt_ai="easy")
     ann.wait(lambda: ann.status_state() == "playing", "the game to start")
-    ann.cell(7, 7).click()
-    ann.wait(lambda: "white" in ann.cells("stone").values(), "the computer's answer")
-    ann.find("#actions [data-action=resign]").click()
-    ann.wait_css("#confirm-bar [data-confirm=yes]").click()
-    ann.wait(lambda: ann.status_state() == "over", "the resignation")
+    for n, (x, y) in enumerate(EVE):  # far apart: never five of hers
+        ann.cell(x, y).click()
+        ann.wait(
+            lambda n=n: (
+                list(ann.cells("stone").values()).count("white") > n or ann.status_state() == "over"
+            ),
+            "the computer's answer",
+        )
+    if ann.status_state() != "over":  # (the computer may have made five with its fifth)
+        ann.find("#actions [data-action=resign]").click()
+        ann.wait_css("#confirm-bar [data-confirm=yes]").click()
+    ann.wait(lambda: ann.status_state() == "over", "the game's end")
     change = ann.wait_css("#banner [data-rating-change]")  # game-over's `ratings`
-    assert change.text.startswith("Your rating: 1000 → ")
+    assert change.text.startswith("Your rating: 1640 → ")
 
     ann.driver.get(f"{web_server.url}#leaderboard/gomoku")
     ann.wait(lambda: {"Cy", "Dee", "Eve"} <= set(board_names(ann)), "the rated players")

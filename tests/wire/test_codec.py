@@ -15,7 +15,7 @@ from gridhall.protocol import ErrorCode, ProtocolError
 from gridhall.protocol.schema import evolve
 
 CLIENT_EXAMPLES: dict[str, dict[str, Any]] = {
-    "hello": {"protocol": 1, "name": "Ann", "token": "t" * 32, "id": 1},
+    "hello": {"protocol": 1, "name": "Ann", "token": "t" * 32, "device": "Tk · Linux", "id": 1},
     "list-rooms": {"id": 2},
     "create-room": {"game": "gomoku", "options": {"size": 19}, "private": True, "password": "pw"},
     "join-room": {"room": "ABC234", "role": "spectator", "password": "pw"},
@@ -46,6 +46,8 @@ CLIENT_EXAMPLES: dict[str, dict[str, Any]] = {
     "records": {"game": "minesweeper", "id": 14},
     "analyse": {"game_id": 42, "id": 12},
     "link-code": {"id": 15},
+    "list-devices": {"id": 16},
+    "sign-out-device": {"device": "3f2a9c0d1e4b5a67", "id": 17},
 }
 
 SERVER_EXAMPLES: dict[str, dict[str, Any]] = {
@@ -227,6 +229,18 @@ SERVER_EXAMPLES: dict[str, dict[str, Any]] = {
         "re": 12,
     },
     "link-code": {"code": "K7MQ-2D9X", "expires_at": 1700000600.0, "re": 15},
+    "devices": {
+        "devices": [
+            {
+                "device": "3f2a9c0d1e4b5a67",
+                "name": "Tk · Linux",
+                "created_at": 1700000000.0,
+                "last_seen": 1700000600.0,
+                "current": True,
+            }
+        ],
+        "re": 16,
+    },
 }
 
 

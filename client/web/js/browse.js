@@ -2,8 +2,8 @@
 // between them, summaries of finished games in words, and errors said in place.
 
 import { el } from "./dom.js";
-import { t, tn } from "./i18n.js";
-import { errorText, gameTitle, resultText } from "./describe.js";
+import { dateLocale, t, tn } from "./i18n.js";
+import { errorText, gameTitle, resultText, shownName } from "./describe.js";
 import { retryText } from "./hosts.js";
 import { routeHash } from "./routes.js";
 import { playerColor } from "./text.js";
@@ -41,7 +41,7 @@ export function summaryResult(summary, me) {
   return resultText(state, me);
 }
 
-const dateFormat = () => new Intl.DateTimeFormat(document.documentElement.lang || undefined,
+const dateFormat = () => new Intl.DateTimeFormat(dateLocale(),
   { dateStyle: "medium", timeStyle: "short" });
 
 /** Seconds since 1970 as a date and time in the page's language. */
@@ -54,7 +54,7 @@ export function playerList(players) {
   return el("span", { class: "who" }, ...(players || []).flatMap((p, i) => {
     const dot = el("span", { class: "dot" });
     dot.style.setProperty("--c", playerColor(p));
-    return [i ? t(", ") : null, dot, " ", el("span", { class: "name" }, String(p.name || "?"))];
+    return [i ? t(", ") : null, dot, " ", el("span", { class: "name" }, shownName(p.name || "?", p.bot))];
   }));
 }
 

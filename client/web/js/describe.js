@@ -93,9 +93,35 @@ function point(value) {
   return null;
 }
 
+// A computer player's name as the server makes it (protocol/players.py): shown translated.
+const COMPUTER_NAME = /^Computer \(([^()]{1,40})\)$/;
+const ENGINE = "engine:";
+
+/** A computer level in words: easy and hard translated, an engine by its name. */
+export function levelWord(level) {
+  if (typeof level !== "string" || !level) return "?";
+  const words = (DATA.common.words || {}).levels || {};
+  if (Object.prototype.hasOwnProperty.call(words, level)) return t(words[level]);
+  return level.startsWith(ENGINE) ? level.slice(ENGINE.length) : level;
+}
+
+/** The name to show for a player: a computer's (by `bot`, else by its reserved name) in
+ * the page's language, anyone else's as written. */
+export function shownName(name, bot = null) {
+  const text = String(name);
+  let level = typeof bot === "string" && bot ? bot : null;
+  if (level === null) {
+    const found = COMPUTER_NAME.exec(text);
+    if (!found) return text;
+    const words = (DATA.common.words || {}).levels || {};
+    level = Object.prototype.hasOwnProperty.call(words, found[1]) ? found[1] : ENGINE + found[1];
+  }
+  return t("Computer ({level})", { level: levelWord(level) });
+}
+
 function names(ctx) {
   const out = {};
-  for (const p of ctx.players || []) if (isMap(p)) out[String(p.player)] = String(p.name);
+  for (const p of ctx.players || []) if (isMap(p)) out[String(p.player)] = shownName(p.name, p.bot);
   return out;
 }
 
@@ -140,6 +166,7 @@ const FUNCTIONS = {
   },
   cell: (v) => { const pt = point(v); return pt ? cellName(pt[0], pt[1]) : ""; },
   clock,
+  shown: (name, bot = null) => (name === null || name === undefined || name === "" ? "" : shownName(name, bot)),
 };
 
 function fact(ctx, spec) {
@@ -411,6 +438,12 @@ export function actionStates(state, me) {
 export function gestureText(state, me) {
   const game = describe(state.game);
   return game.gesture && seated(context(game, state, me)) ? t(game.gesture) : "";
+}
+
+/** A room's status (waiting, playing, over) in words; an unknown one as it came. */
+export function roomStatus(status) {
+  const words = (DATA.common.words || {}).status || {};
+  return Object.prototype.hasOwnProperty.call(words, String(status)) ? t(words[String(status)]) : String(status || "?");
 }
 
 export function gameTitle(name) {

@@ -5,7 +5,7 @@
 //
 // Everything here is data from the network: it goes into the page as text, never markup.
 
-import { SOURCE, language, t, tn } from "./i18n.js";
+import { SOURCE, dateLocale, language, t, tn } from "./i18n.js";
 
 /** The removal times the host picks from, in minutes (the server takes 1..1440). */
 export const KICK_MINUTES = [5, 10, 30, 60];
@@ -98,7 +98,7 @@ export function knownWatchers(state, watchers) {
 export function clockTime(epochSeconds, now = new Date()) {
   const when = new Date(Number(epochSeconds) * 1000);
   if (Number.isNaN(when.getTime())) return "?";
-  const lang = language().replace("_", "-");
+  const lang = dateLocale();
   const sameDay = when.toDateString() === now.toDateString();
   const opts = sameDay ? { hour: "2-digit", minute: "2-digit" }
     : { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" };

@@ -9,7 +9,7 @@
 export const SOURCE = "en";
 export const LANG_KEY = "gridhall.lang";
 
-let current = { lang: SOURCE, name: "English", plural_categories: ["one", "other"], messages: {} };
+let current = { lang: SOURCE, name: "English", rules: SOURCE, dates: SOURCE, plural_categories: ["one", "other"], messages: {} };
 let rules = new Intl.PluralRules("en");
 
 /** `template` with its {field} placeholders filled from `params` (unknown ones stay). */
@@ -21,13 +21,19 @@ export function fill(template, params = {}) {
 /** Use a catalog as loaded from /i18n/<lang>.json (tests pass one directly). */
 export function useCatalog(catalog) {
   current = catalog;
-  rules = new Intl.PluralRules(String(catalog.lang).replace("_", "-"));
+  rules = new Intl.PluralRules(String(catalog.rules || catalog.lang).replace("_", "-"));
   document.documentElement.lang = String(catalog.lang).replace("_", "-");
 }
 
 /** The language the page speaks now. */
 export function language() {
   return current.lang;
+}
+
+/** The locale dates and times are written in (Intl's words, CLDR's, for the page's
+ * language, never the browser's). */
+export function dateLocale() {
+  return String(current.dates || current.lang).replace("_", "-");
 }
 
 /** Mark `message` for the catalogs without translating it yet (data made when a module
@@ -38,7 +44,9 @@ export function N_(message) {
 
 /** `message` in the page's language, placeholders filled. */
 export function t(message, params = {}) {
-  const found = current.messages[message];
+  let found = current.messages[message];
+  // a message held with plural forms gives its first, as GNU gettext does
+  if (Array.isArray(found)) found = found.every((f) => f) ? found[0] : null;
   return fill(typeof found === "string" && found ? found : message, params);
 }
 
@@ -77,7 +85,7 @@ export function preferredLanguage(offered, stored = localStorage.getItem(LANG_KE
 /** Load and use `lang`'s catalog (English needs none). */
 export async function loadLanguage(lang) {
   if (lang === SOURCE) {
-    useCatalog({ lang: SOURCE, name: "English", plural_categories: ["one", "other"], messages: {} });
+    useCatalog({ lang: SOURCE, name: "English", rules: SOURCE, dates: SOURCE, plural_categories: ["one", "other"], messages: {} });
     return;
   }
   const reply = await fetch(`/i18n/${encodeURIComponent(lang)}.json`);

@@ -5,7 +5,7 @@
 
 import { $, el } from "./dom.js";
 import { t } from "./i18n.js";
-import { clock, gameTitle } from "./describe.js";
+import { clock, gameTitle, shownName } from "./describe.js";
 import { RATED_GAMES, failureText, navBar } from "./browse.js";
 import { routeHash } from "./routes.js";
 
@@ -136,7 +136,7 @@ export class LeaderboardView {
       "data-player-name": String(r.name || ""), "data-player": String(r.player || ""), class: r.player === me ? "me" : null,
     },
     el("td", {}, String(r.rank ?? "")),
-    el("td", {}, r.bot ? String(r.name || "?") : el("a", { href: routeHash("profile", r.player) }, String(r.name || "?")),
+    el("td", {}, r.bot ? shownName(r.name || "?", r.bot) : el("a", { href: routeHash("profile", r.player) }, String(r.name || "?")),
       r.bot ? el("span", { class: "tag" }, t("computer")) : null),
     el("td", { title: r.provisional ? t("provisional: fewer than 10 rated games") : null }, ratingText(r)),
     el("td", {}, String(Number(r.games || 0)))));

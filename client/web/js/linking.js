@@ -6,12 +6,16 @@
 // offers "link"), the panel `[data-link-panel]` with `[data-link=show]`, the code
 // `[data-link-code]` and its expiry `[data-link-expiry]`, the field `[data-link-input]`,
 // `[data-link=use]` and `[data-link-error]`; the start screen has its own
-// `[data-link-start]` form (a code instead of a name).
+// `[data-link-start]` form (a code instead of a name). With the server's "devices":
+// the list `[data-devices]` of this player's devices, `li[data-device=ID]` each with
+// its name `[data-device-name]`, when it was last seen `[data-device-seen]`
+// (`aria-current` on this one) and `[data-sign-out=ID]`.
 
 import { $, el } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, tn } from "./i18n.js";
 
 export const FEATURE = "link";
+export const DEVICES = "devices";
 const ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789";
 const LENGTH = 8;
 
@@ -34,6 +38,19 @@ export function minutesLeft(expiresAt, now = Date.now() / 1000) {
 function clockTime(expiresAt) {
   const d = new Date(expiresAt * 1000);
   return `${String(d.getHours()).padStart(2, "0")}:${String(d.getMinutes()).padStart(2, "0")}`;
+}
+
+/** When a device was last seen, for people (client/devices.py's seen_text). */
+export function seenText(device, now = Date.now() / 1000) {
+  if (device.current === true) return t("this device, now");
+  const seen = typeof device.last_seen === "number" ? device.last_seen : 0;
+  if (!seen) return t("not seen since devices were listed");
+  const ago = Math.max(0, now - seen);
+  if (ago < 60) return t("just now");
+  if (ago < 3600) return tn("{n} minute ago", "{n} minutes ago", Math.floor(ago / 60));
+  if (ago < 86400) return tn("{n} hour ago", "{n} hours ago", Math.floor(ago / 3600));
+  const d = new Date(seen * 1000);
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
 }
 
 export class LinkView {
@@ -61,8 +78,11 @@ export class LinkView {
     const form = el("form", { class: "row" }, this.input, this.useButton);
     form.addEventListener("submit", (event) => { event.preventDefault(); this.use(this.input.value, this.error); });
     this.closeButton = el("button", { type: "button", class: "small", dataset: { link: "close" }, onclick: () => this.toggle(false) });
+    this.devicesTitle = el("h2", { hidden: true });
+    this.deviceList = el("ul", { class: "device-list", hidden: true, "data-devices": "" });
     const panel = el("section", { class: "card narrow link-panel", hidden: true, "data-link-panel": "" },
-      this.title, this.showButton, this.code, this.expiry, this.howTo, this.haveTitle, form, this.error, this.closeButton);
+      this.title, this.showButton, this.code, this.expiry, this.howTo, this.haveTitle, form, this.error,
+      this.devicesTitle, this.deviceList, this.closeButton);
     $("main").prepend(panel);
     return panel;
   }
@@ -87,19 +107,41 @@ export class LinkView {
     this.closeButton.textContent = t("Close");
     this.startSummary.textContent = t("I have a code from another device");
     this.startButton.textContent = t("Use this code");
+    this.devicesTitle.textContent = t("Your devices");
     this.showIssued();
+    if (this.devices) this.showDevices(this.devices);
   }
 
   /** The session was welcomed: offer the button only where the server gives codes. */
   welcomed(session) {
     const offered = session.features.includes(FEATURE);
-    this.open.hidden = !offered;
+    this.listed = session.features.includes(DEVICES);
+    this.open.hidden = !offered && !this.listed;
     this.showButton.hidden = !offered;
+    this.devicesTitle.hidden = this.deviceList.hidden = !this.listed;
+    if (this.listed && !this.panel.hidden) this.app.send("list-devices");
   }
 
   toggle(show) {
     this.panel.hidden = !show;
+    if (show && this.listed) this.app.send("list-devices");
     if (show) this.panel.scrollIntoView({ block: "nearest" });
+  }
+
+  /** The server's `devices` answer: this player's devices, this one first. */
+  showDevices(msg) {
+    this.devices = msg;
+    const rows = Array.isArray(msg.devices) ? msg.devices : [];
+    this.deviceList.replaceChildren(...rows.filter((d) => d && typeof d.device === "string").map((d) => {
+      const name = typeof d.name === "string" && d.name ? d.name : t("an unnamed device");
+      const item = el("li", { dataset: { device: d.device }, "aria-current": d.current === true ? "true" : null },
+        el("span", { class: "device-name", "data-device-name": "" }, name),
+        el("span", { class: "dim", "data-device-seen": "" }, seenText(d)),
+        el("button", { type: "button", class: "small", dataset: { signOut: d.device },
+          onclick: () => this.app.send("sign-out-device", { device: d.device }) },
+        t("Sign out")));
+      return item;
+    }));
   }
 
   ask() {

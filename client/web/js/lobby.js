@@ -2,12 +2,14 @@
 // private rooms), and the create-room form with each game's options.
 
 import { $, el } from "./dom.js";
-import { describe, gameNames, gameTitle, optionsText } from "./describe.js";
+import { describe, gameNames, gameTitle, optionsText, roomStatus, shownName } from "./describe.js";
 import { t } from "./i18n.js";
 import { lockIcon } from "./hosttools.js";
 
 // The create form is built from the game's description (its fields, bounds, defaults,
 // `when` conditions and presets), as the terminal and Tk clients build theirs.
+
+export { roomStatus }; // the admin page's words for a room's status too
 
 const FIELD = "opt-";
 
@@ -54,14 +56,6 @@ export function createRequest(form) {
   return fields;
 }
 
-/** A room's `status` in words (the same words as the Python clients). */
-export function roomStatus(status) {
-  if (status === "waiting") return t("waiting");
-  if (status === "playing") return t("playing");
-  if (status === "over") return t("over");
-  return String(status || "?");
-}
-
 function widget(field) {
   const name = FIELD + field.key;
   if (field.kind === "toggle") {
@@ -104,12 +98,34 @@ export class LobbyView {
 
   /** Build the chosen game's fields and presets, then fill in its first preset. */
   gameChanged() {
+    this.build();
+    this.applyPreset();
+  }
+
+  /** The game's fields and presets, their words in the page's language (values unset). */
+  build() {
     const game = this.createForm.elements.game.value;
     this.fields.replaceChildren(...fieldsOf(game).map(widget));
     const presets = describe(game).presets;
     this.presets.replaceChildren(...presets.map((p, i) => el("option", { value: String(i) }, t(p.label))));
     this.presets.closest("label").hidden = presets.length === 0;
-    this.applyPreset();
+  }
+
+  /** The form's words again in the page's language, keeping what the player chose. */
+  relabelForm() {
+    const f = this.createForm.elements;
+    for (const option of f.game.options) option.textContent = gameTitle(option.value);
+    const preset = this.presets.value;
+    const kept = [...this.fields.querySelectorAll("input, select")].map((input) => [input.name, input.type === "checkbox" ? input.checked : input.value]);
+    this.build();
+    this.presets.value = preset;
+    for (const [name, value] of kept) {
+      const input = f[name];
+      if (!input) continue;
+      if (input.type === "checkbox") input.checked = value;
+      else input.value = value;
+    }
+    this.showActive();
   }
 
   /** The game's defaults with the chosen preset's values over them. */
@@ -138,9 +154,11 @@ export class LobbyView {
     }
   }
 
-  /** The player switched language: the rows again, in it. */
+  /** The player switched language: the rows and the create form again, in it (the
+   * form keeps its values: the switcher is on every screen, the form is built once). */
   relabel() {
     this.showRooms(this.rooms || []);
+    this.relabelForm();
   }
 
   refresh() {
@@ -150,7 +168,7 @@ export class LobbyView {
   join(code, role, password) {
     const clean = String(code || "").trim().toUpperCase();
     if (!clean) {
-      this.app.notify(t("Type a room code or pick a room first."));
+      this.app.notify(() => t("Type a room code or pick a room first."));
       return;
     }
     const fields = { room: clean, role };
@@ -173,7 +191,7 @@ export class LobbyView {
       join.addEventListener("click", (e) => { e.stopPropagation(); this.join(code, "player"); });
       watch.addEventListener("click", (e) => { e.stopPropagation(); this.join(code, "spectator"); });
       const seats = Number.isInteger(r.seats) ? `/${r.seats}` : "";
-      const players = (r.players || []).map(String);
+      const players = (r.players || []).map((n) => shownName(n));
       const tr = el("tr", { "data-room": code, "data-locked": r.locked === true ? "" : null, tabindex: 0 },
         el("td", {}, el("code", {}, code)),
         el("td", {}, gameTitle(String(r.game))),

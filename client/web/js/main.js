@@ -54,6 +54,7 @@ class App {
     this.pendingJoin = null; // {room, role, id?}: from an invite link, sent once welcomed
     this.autoJoins = new Map(); // request id -> room code of joins sent for an invite link
     this.noticeTimer = null;
+    this.notice = null; // {say, action} of the notice line: its words are made again on a switch
     this.sinceRefresh = 0;
     this.screen = null;
     this.lastConnection = null; // the latest connection message, drawn again on a language switch
@@ -70,7 +71,7 @@ class App {
   async start() {
     await this.setupLanguage();
     const invite = parseInvite(location);
-    if (invite.bad) this.notify(t("That link does not hold a room code."));
+    if (invite.bad) this.notify(() => t("That link does not hold a room code."));
     if (invite.code) this.pendingJoin = { room: invite.code, role: this.rememberedRole(invite.code) };
     const name = invite.name || savedName();
     if (invite.name) saveName(invite.name);
@@ -136,6 +137,7 @@ class App {
     }
     this.lobby.relabel();
     this.bulletins.relabel();
+    if (!$("#notice").hidden) this.drawNotice();
     if (this.route) this.views[this.route.view].relabel();
     this.linking.relabel();
     if (this.screen === "room") this.room.relabel();
@@ -209,6 +211,7 @@ class App {
     else if (kind === "rooms") this.lobby.showRooms(Array.isArray(msg.rooms) ? msg.rooms : []);
     else if (kind === "welcome") this.onWelcome(msg);
     else if (kind === "link-code") this.linking.show(msg);
+    else if (kind === "devices") this.linking.showDevices(msg);
     else if (kind === "announce") this.bulletins.show("announce", () => announcementText(msg));
     else if (kind === "room-closed") this.onClosed(msg);
     else if (kind === "left" && this.session && msg.player === this.session.player) this.onRemoved(msg);
@@ -267,6 +270,11 @@ class App {
         retry.textContent = t("Play here");
         retry.hidden = false;
         return;
+      case "signed-out":
+        bar.textContent = "○ " + t("this device was signed out");
+        retry.textContent = t("Play here as someone new");
+        retry.hidden = false;
+        return;
       case "fatal":
         bar.textContent = "○ " + t("this page is out of date: reload it");
         break;
@@ -307,14 +315,14 @@ class App {
       if (this.pendingJoin && this.pendingJoin.room === room) this.pendingJoin = null;
       if (msg.code === "already-in-room") return; // resumed into our seat: the state follows
       if (msg.code === "wrong-password") {
-        this.notify(t("Room {code} is private: type its password to join.", { code: room }));
+        this.notify(() => t("Room {code} is private: type its password to join.", { code: room }));
         this.lobby.askPassword(room);
         return;
       }
       if (msg.code === "no-such-room") this.clearHash();
       if (msg.code === "room-full") { // every seat taken: offer to watch instead
-        this.notify(t("Every seat in room {room} is taken; you can watch the game.", { room }), {
-          label: t("Watch"), run: () => this.join({ room, role: "spectator" }),
+        this.notify(() => t("Every seat in room {room} is taken; you can watch the game.", { room }), {
+          label: () => t("Watch"), run: () => this.join({ room, role: "spectator" }),
         });
         return;
       }
@@ -327,9 +335,11 @@ class App {
       this.bulletins.show("room-lost", () => lostText(msg.room, msg.reason));
       return;
     }
-    const title = errorTitle(msg);
-    const text = errorText(msg) + retryText(msg);
-    this.notify(title ? `${title}: ${text}` : text);
+    this.notify(() => {
+      const title = errorTitle(msg);
+      const text = errorText(msg) + retryText(msg);
+      return title ? `${title}: ${text}` : text;
+    });
   }
 
   /** The operator closed our room: say why (the `left` that follows takes us out). */
@@ -437,7 +447,7 @@ class App {
     const current = this.session.room;
     if (current && current.room === code) return;
     if (current) {
-      this.notify(t("Leave room {current} first to join {code}.", { current: current.room, code }));
+      this.notify(() => t("Leave room {current} first to join {code}.", { current: current.room, code }));
       return;
     }
     this.pendingJoin = { room: code, role: this.rememberedRole(code) };
@@ -460,19 +470,30 @@ class App {
   }
 
   /** A short message in the notice line (in the page's flow, so it never covers a
-   * control), with an optional button {label, run}; it goes after a while. */
-  notify(text, action = null) {
+   * control), with an optional button {label, run}; it goes after a while. `say` (and
+   * `action.label`) is a function that makes the words, kept to make them again in the
+   * language the player switches to while it shows; a plain string stays as it came. */
+  notify(say, action = null) {
+    this.notice = { say, action };
+    this.drawNotice();
     const box = $("#notice");
-    const children = [el("span", { class: "notice-text" }, text)];
+    box.hidden = false;
+    clearTimeout(this.noticeTimer);
+    this.noticeTimer = setTimeout(() => { box.hidden = true; }, action ? NOTICE_MS * 3 : NOTICE_MS);
+  }
+
+  drawNotice() {
+    if (!this.notice) return;
+    const { say, action } = this.notice;
+    const words = (made) => String(typeof made === "function" ? made() : made);
+    const box = $("#notice");
+    const children = [el("span", { class: "notice-text" }, words(say))];
     if (action) {
-      const button = el("button", { type: "button", class: "small primary", "data-notice-action": "" }, action.label);
+      const button = el("button", { type: "button", class: "small primary", "data-notice-action": "" }, words(action.label));
       button.addEventListener("click", () => { box.hidden = true; action.run(); });
       children.push(button);
     }
     box.replaceChildren(...children);
-    box.hidden = false;
-    clearTimeout(this.noticeTimer);
-    this.noticeTimer = setTimeout(() => { box.hidden = true; }, action ? NOTICE_MS * 3 : NOTICE_MS);
   }
 
   /** Say `text` to screen readers (moves, results, offers) without showing it. */
@@ -484,6 +505,9 @@ class App {
   }
 
   showScreen(name) {
+    // another screen opens at its top (the room at its board), not at the scroll offset
+    // the last one was left at (Create room sits at the bottom of a phone's lobby)
+    if (this.screen !== name) window.scrollTo(0, 0);
     this.screen = name;
     for (const id of ["welcome", "lobby", "room", ...SCREENS]) $(`#${id}`).hidden = id !== name;
     document.body.dataset.screen = name;

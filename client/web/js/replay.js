@@ -10,7 +10,7 @@
 
 import { $, el, svg } from "./dom.js";
 import { N_, t, tn } from "./i18n.js";
-import { cellName, clock, gameTitle, optionsText, resultText } from "./describe.js";
+import { cellName, clock, gameTitle, optionsText, resultText, shownName } from "./describe.js";
 import { GomokuBoard } from "./boards/gomoku.js";
 import { LinkBoard } from "./boards/linkmatch.js";
 import { MinesBoard } from "./boards/minesweeper.js";
@@ -179,7 +179,7 @@ export class ReplayView {
 
   racerName(pid) {
     const p = (this.replay ? this.replay.players : []).find((q) => q.player === pid);
-    return p ? String(p.name) : String(pid);
+    return p ? shownName(p.name, p.bot) : String(pid);
   }
 
   // ---- stepping -----------------------------------------------------------------------
@@ -274,7 +274,7 @@ export class ReplayView {
     this.total.textContent = ` / ${r.length}${r.complete ? "" : "…"}`;
     this.slider.max = String(r.length);
     this.slider.value = String(k);
-    const who = Object.fromEntries(r.players.map((p) => [p.player, String(p.name)]));
+    const who = Object.fromEntries(r.players.map((p) => [p.player, shownName(p.name, p.bot)]));
     this.stepLine.textContent = stepText(step, k, who);
     this.resultLine.textContent = over ? resultText(state, this.app.session ? this.app.session.player : null) : "";
     for (const b of this.section.querySelectorAll("[data-replay=start], [data-replay=prev]")) b.disabled = k === 0;
@@ -324,7 +324,7 @@ export class ReplayView {
     const who = {};
     for (const p of this.replay.players) {
       colors[p.player] = playerColor(p);
-      who[p.player] = String(p.name);
+      who[p.player] = shownName(p.name, p.bot);
     }
     const hits = new Map();
     for (const h of Array.isArray(view.hit) ? view.hit : []) {
@@ -455,13 +455,13 @@ export class ReplayView {
   async copyLink(input) {
     try {
       await navigator.clipboard.writeText(input.value);
-      this.app.notify(t("Link copied."));
+      this.app.notify(() => t("Link copied."));
       return;
     } catch { /* plain http on a LAN address: a selection copy */ }
     input.focus();
     input.select();
     let copied = false;
     try { copied = document.execCommand("copy"); } catch { copied = false; }
-    this.app.notify(copied ? t("Link copied.") : t("Select the link and copy it."));
+    this.app.notify(() => (copied ? t("Link copied.") : t("Select the link and copy it.")));
   }
 }

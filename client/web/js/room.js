@@ -10,8 +10,8 @@ import { GomokuBoard } from "./boards/gomoku.js";
 import { LinkBoard } from "./boards/linkmatch.js";
 import { MinesBoard } from "./boards/minesweeper.js";
 import {
-  actionStates, eventText, gameTitle, gestureText, liveView, offerText, optionsText, outcomeFor, playerRoles,
-  rankingLines, resultText, statusLine,
+  actionStates, eventText, gameTitle, gestureText, levelWord, liveView, offerText, optionsText, outcomeFor,
+  playerRoles, rankingLines, resultText, shownName, statusLine,
 } from "./describe.js";
 import { cellName, names, playerColor } from "./text.js";
 import { HostTools } from "./hosttools.js";
@@ -204,7 +204,7 @@ export class RoomView {
     if (!text) return;
     // the offer bar shows an offer, the result bar a resignation: heard, not repeated
     if (msg.type === "offer" || msg.type === "resigned") announce(text);
-    else this.app.notify(text);
+    else this.app.notify(() => eventText(msg, named, this.me) || text);
   }
 
   /** A `host` event as a line in the room's log (its words made when drawn, from the
@@ -394,10 +394,10 @@ export class RoomView {
       dot.style.setProperty("--c", playerColor(p));
       const li = el("li", { class: p.player === this.me ? "me" : null, "data-player": p.player },
         dot,
-        el("span", { class: "name" }, String(p.name)),
+        el("span", { class: "name" }, shownName(p.name, p.bot)),
         p.player === this.me ? el("span", { class: "dim" }, " " + t("(you)")) : null,
         ...tools.marks(state, p.player),
-        p.bot ? el("span", { class: "tag" }, t("computer {level}", { level: p.bot })) : null,
+        p.bot ? el("span", { class: "tag" }, t("computer {level}", { level: levelWord(p.bot) })) : null,
         roles[p.player] ? el("span", { class: "dim role" }, roles[p.player]) : null,
         p.connected === false ? el("span", { class: "offline" }, t("offline")) : null,
         p.player === turn ? el("span", { class: "turn" }, "◀ " + t("to move")) : null,
@@ -465,7 +465,8 @@ export class RoomView {
     const rect = this.boardWrap.getBoundingClientRect();
     const width = this.boardWrap.clientWidth - 4;
     const height = wide ? window.innerHeight - Math.max(rect.top, 0) - 150 : window.innerHeight * 0.72;
-    this.board.fit(width, Math.max(height, 200), coarse ? MIN_TOUCH_CELL : MIN_MOUSE_CELL);
+    const touch = Math.max(MIN_TOUCH_CELL, this.board.touchCell || 0);
+    this.board.fit(width, Math.max(height, 200), coarse ? touch : MIN_MOUSE_CELL);
     this.renderZoom();
   }
 
@@ -571,13 +572,13 @@ export class RoomView {
     const link = this.inviteLink.value;
     try {
       await navigator.clipboard.writeText(link); // only in secure contexts (https, localhost)
-      this.app.notify(t("Invite link copied."));
+      this.app.notify(() => t("Invite link copied."));
       return;
     } catch { /* plain http on a LAN address: fall back to a selection copy */ }
     this.inviteLink.focus();
     this.inviteLink.select();
     let copied = false;
     try { copied = document.execCommand("copy"); } catch { copied = false; }
-    this.app.notify(copied ? t("Invite link copied.") : t("Select the link and copy it."));
+    this.app.notify(() => (copied ? t("Invite link copied.") : t("Select the link and copy it.")));
   }
 }

@@ -25,6 +25,16 @@ const TOKEN_KEY = "gridhall.token";
 const NAME_KEY = "gridhall.name";
 export const CLOSE_REPLACED = 4000; // the same player connected again elsewhere
 export const CLOSE_RESTART = 1012; // the server is restarting
+export const CLOSE_SIGNED_OUT = 4001; // this device was signed out: its token no longer works
+
+/** What this device is called in the player's device list (`hello.device`): the client
+ * kind and the platform, a name (not translated). */
+export function deviceName() {
+  const nav = globalThis.navigator || {};
+  const platform = String((nav.userAgentData && nav.userAgentData.platform) || nav.platform || "")
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, "").trim();
+  return (platform ? `Browser · ${platform}` : "Browser").slice(0, 48);
+}
 
 /** localStorage that never throws (private browsing, storage disabled). */
 export const storage = {
@@ -76,6 +86,7 @@ export class Session {
     this.welcomed = false;
     this.attempt = 0;
     this.paused = null; // "replaced" (another tab took over) | "fatal" (version mismatch)
+    // | "signed-out" (this device was signed out)
     // | "removed" (the server's operator closed us) | "banned" | "gave-up" (no node answered)
     this.restarting = false; // closed for a planned restart, not yet back
     this.retryTimer = null;
@@ -124,7 +135,7 @@ export class Session {
     this.welcomed = false;
     ws.onopen = () => {
       // deltas: `moved` carries the changes to the view we hold (fold() applies them)
-      const hello = { type: "hello", protocol: PROTOCOL, name: this.name, deltas: true };
+      const hello = { type: "hello", protocol: PROTOCOL, name: this.name, deltas: true, device: deviceName() };
       this.linking = this.link !== null;
       if (this.linking) hello.link = this.link;
       else if (this.token) hello.token = this.token;
@@ -173,6 +184,14 @@ export class Session {
     if (event.code === CLOSE_REPLACED) {
       this.paused = "replaced";
       this.emit({ type: "connection", status: "replaced" });
+      return;
+    }
+    if (event.code === CLOSE_SIGNED_OUT) { // our token is dead: the next hello is someone new
+      this.paused = "signed-out";
+      this.token = null;
+      this.room = null;
+      storage.set(TOKEN_KEY, null);
+      this.emit({ type: "connection", status: "signed-out" });
       return;
     }
     if (this.paused === "fatal") {
@@ -271,7 +290,7 @@ export class Session {
         this.linking = false;
         this.link = null;
         msg = { ...msg, request: "link" };
-        const hello = { type: "hello", protocol: PROTOCOL, name: this.name, deltas: true };
+        const hello = { type: "hello", protocol: PROTOCOL, name: this.name, deltas: true, device: deviceName() };
         if (this.token) hello.token = this.token;
         if (this.ws !== null) this.ws.send(encode(hello));
       }

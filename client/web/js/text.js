@@ -2,12 +2,14 @@
 // (titles, status lines, results, notices, errors) come from the descriptions the
 // server serves (describe.js), not from this page.
 
-export { cellName, clock, columnName, errorText, errorTitle } from "./describe.js";
+import { shownName } from "./describe.js";
 
-/** Player id -> display name for everyone seated. */
+export { cellName, clock, columnName, errorText, errorTitle, shownName } from "./describe.js";
+
+/** Player id -> display name for everyone seated (a computer's in the page's language). */
 export function names(state) {
   const out = {};
-  for (const p of state.players || []) out[String(p.player)] = String(p.name);
+  for (const p of state.players || []) out[String(p.player)] = shownName(p.name, p.bot);
   return out;
 }
 

@@ -1064,7 +1064,7 @@ class Room:
             if s is not None
         ]
         record = game.record()
-        changes = self._rate(game, result, record)
+        changes = self._rate(game, result, record, now)
         ratings = announced(changes) if changes else None
         self.broadcast(
             out, lambda s: p.GameOver(room=self.code, seq=s, result=result, ratings=ratings)
@@ -1080,10 +1080,11 @@ class Room:
                 self.game_started_at,
                 now,
                 ratings=tuple(changes),
+                address=self.address,
             )
         )
 
-    def _rate(self, game: Game, result: JSON, record: JSON) -> list[Change]:
+    def _rate(self, game: Game, result: JSON, record: JSON, now: float) -> list[Change]:
         """A rated room's rating changes for this game (none if it is not rated)."""
         if self.ratings is None or not self.options.get("rated"):
             return []
@@ -1092,7 +1093,7 @@ class Room:
             Seat(pid, seated[pid].name, seated[pid].bot) if pid in seated else Seat(pid, "")
             for pid in game.players
         ]
-        return self.ratings.rate(self.spec.name, seats, result, record)
+        return self.ratings.rate(self.spec.name, seats, result, record, now)
 
     # -- durability -----------------------------------------------------------
     def to_snapshot(self, whole: bool = False) -> JSON:

@@ -95,10 +95,10 @@ export class GomokuBoard extends GridBoard {
 
   click({ x, y, node }) {
     const ctx = this.ctx;
-    if (!ctx || !ctx.seated) return this.intent(null, t("You are watching; spectators cannot play."));
+    if (!ctx || !ctx.seated) return this.intent(null, () => t("You are watching; spectators cannot play."));
     const { state, me } = ctx;
-    if (state.status !== "playing") return this.intent(null, "The game is not running right now.");
-    if (state.turn !== me) return this.intent(null, "It is not your turn yet.");
+    if (state.status !== "playing") return this.intent(null, () => t("The game is not running right now."));
+    if (state.turn !== me) return this.intent(null, () => t("It is not your turn yet."));
     if (node.dataset.stone) return undefined; // a stone is there already
     return this.intent(["move", { move: { x, y } }]);
   }

@@ -6,6 +6,12 @@
 // Contract for automation (docs/web-client.md): the board element has `data-board`
 // (the game's name) and every cell has `data-x` and `data-y`.
 //
+// A wide board on a portrait screen may lie on its side (`transposable` boards: the
+// columns run down the screen), so its cells grow as wide as the screen allows instead
+// of shrinking to fit sixteen across: the cells keep their `data-x` / `data-y`, the
+// grid only places them column by column, the SVG layers are mirrored across the
+// diagonal and the arrow keys follow what the player sees.
+//
 // Accessibility: the cells sit in ARIA rows (`display: contents`, so the CSS grid
 // still lays them out) of a `grid`; each cell has an `aria-label` ("H8, black stone").
 // One cell at a time is in the tab order (a roving tabindex): arrow keys, Home / End
@@ -36,6 +42,9 @@ export class GridBoard {
     this.zoom = 1;
     this.autoZoom = true; // the player has not zoomed this board yet
     this.fitted = 0; // the cell size that shows the whole board in the frame
+    this.transposable = false; // may lie on its side on a portrait screen (see above)
+    this.touchCell = 0; // the smallest cell a finger should hit, if more than the room's
+    this.transposed = false;
     this.el = el("div", { class: `board board-${game}`, "data-board": game });
     this.under = svg("svg", { class: "layer under", "aria-hidden": "true" });
     this.grid = el("div", { class: "grid", role: "grid", "aria-label": label || game });
@@ -107,7 +116,10 @@ export class GridBoard {
   fit(width, height, minCell = 0) {
     if (!this.cols || !this.rows || width <= 0 || height <= 0) return; // not shown yet
     const span = (n) => n + 2 * this.margin + 2 * this.edge;
-    this.fitted = Math.max(1, Math.min(MAX_CELL, width / span(this.cols), height / span(this.rows)));
+    const upright = Math.min(MAX_CELL, width / span(this.cols), height / span(this.rows));
+    const onSide = Math.min(MAX_CELL, width / span(this.rows), height / span(this.cols));
+    this.setTransposed(this.transposable && height > width && this.cols > this.rows && onSide > upright);
+    this.fitted = Math.max(1, this.transposed ? onSide : upright);
     // until the player zooms, a board too small to hit starts zoomed in to `minCell`
     if (this.autoZoom) this.zoom = Math.min(MAX_ZOOM, Math.max(1, minCell / this.fitted));
     this.applyZoom();
@@ -122,6 +134,12 @@ export class GridBoard {
   }
 
   get zoomed() { return this.zoom > 1.001; }
+
+  setTransposed(on) {
+    if (on === this.transposed) return;
+    this.transposed = on;
+    this.el.classList.toggle("transposed", on);
+  }
 
   applyZoom() {
     const cell = Math.max(1, Math.min(this.fitted * this.zoom, MAX_ZOOMED_CELL));
@@ -171,6 +189,10 @@ export class GridBoard {
       ArrowLeft: [x - 1, y], ArrowRight: [x + 1, y], ArrowUp: [x, y - 1], ArrowDown: [x, y + 1],
       Home: [0, y], End: [this.cols - 1, y], PageUp: [x, y - page], PageDown: [x, y + page],
     };
+    if (this.transposed) { // on its side: down the screen is along a row
+      [moves.ArrowLeft, moves.ArrowUp] = [moves.ArrowUp, moves.ArrowLeft];
+      [moves.ArrowRight, moves.ArrowDown] = [moves.ArrowDown, moves.ArrowRight];
+    }
     const to = moves[event.key];
     if (to) {
       event.preventDefault();

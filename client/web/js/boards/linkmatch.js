@@ -31,6 +31,8 @@ export class LinkBoard extends GridBoard {
       deselect: () => this.select(null),
     }, t("Link-match board"));
     this.intent = intent;
+    this.transposable = true; // 16 x 9 on a phone: 32 px tiles on its side, 20 px upright
+    this.touchCell = 32; // a tile is tapped, twice a link: smaller ones start zoomed in
     this.selected = null;
     this.kinds = [];
     this.ctx = null;
@@ -89,7 +91,7 @@ export class LinkBoard extends GridBoard {
 
   click({ x, y }) {
     const ctx = this.ctx;
-    if (!ctx || !ctx.seated) return this.intent(null, t("You are watching; spectators cannot play."));
+    if (!ctx || !ctx.seated) return this.intent(null, () => t("You are watching; spectators cannot play."));
     if (!this.kind(x, y) || (this.selected && this.selected[0] === x && this.selected[1] === y)) {
       this.select(null);
       return undefined;

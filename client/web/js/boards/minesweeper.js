@@ -139,8 +139,8 @@ export class MinesBoard extends GridBoard {
 
   act({ x, y }, gesture) {
     const ctx = this.ctx;
-    if (!ctx || !ctx.seated) return this.intent(null, t("You are watching; spectators cannot play."));
-    if (ctx.state.status !== "playing") return this.intent(null, "The game is not running right now.");
+    if (!ctx || !ctx.seated) return this.intent(null, () => t("You are watching; spectators cannot play."));
+    if (ctx.state.status !== "playing") return this.intent(null, () => t("The game is not running right now."));
     const ch = this.char(x, y);
     const number = ch >= "1" && ch <= "8";
     let move = null;

@@ -1,0 +1,178 @@
+"""A player's devices (issue 41, item 6): listed with their names and last seen, signed
+out one by one (the token stops working at once, a connection of it is closed), and at
+most MAX_DEVICES tokens per identity. The hub and store, without sockets."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from gridhall import protocol as p
+from gridhall.server.core.bans import Ban
+from gridhall.server.core.devices import MAX_DEVICES, SIGNED_OUT
+from gridhall.server.core.identity import token_hash
+from gridhall.server.io.store import Store
+from tests.server.helpers import T0, Client, FakeServer
+
+
+def device(
+    server: FakeServer,
+    name: str = "Ann",
+    now: float = T0,
+    peer: str = "10.0.0.1",
+    **hello: str,
+) -> Client:
+    """A welcomed client whose ``hello`` carries ``hello`` (``device``, ``token``, ``link``)."""
+    client = Client(server, now, peer)
+    client.send("hello", now, protocol=1, name=name, **hello)
+    assert client.last(p.Welcome)
+    return client
+
+
+def devices(client: Client, now: float = T0) -> list[dict[str, object]]:
+    client.send("list-devices", now)
+    listed: p.Devices = client.last(p.Devices)
+    return listed.devices
+
+
+def link(server: FakeServer, owner: Client, now: float, name: str) -> Client:
+    """Carry ``owner``'s identity to a new device named ``name`` with a link code."""
+    owner.send("link-code", now)
+    code = owner.last(p.LinkCodeIssued).code
+    return device(server, "x", now, "10.0.0.2", link=code, device=name)
+
+
+def resumes(server: FakeServer, token: str, player: str, now: float = T0) -> bool:
+    client = device(server, "Someone", now, "10.0.0.9", token=token)
+    return bool(client.last(p.Welcome).player == player)
+
+
+def test_devices_are_listed_with_their_names_and_when_they_were_last_seen() -> None:
+    server = FakeServer()
+    laptop = device(server, device="Tk · Linux")
+    assert "devices" in (laptop.last(p.Welcome).features or [])
+    phone = link(server, laptop, T0 + 60, "Browser · Android")
+    listed = devices(phone, T0 + 61)
+    assert [(d["name"], d["current"], d["last_seen"]) for d in listed] == [
+        ("Browser · Android", True, T0 + 60),
+        ("Tk · Linux", False, T0 + 60),  # its connection was replaced then (4000)
+    ]
+    assert listed[1]["created_at"] == T0 and all(len(str(d["device"])) == 16 for d in listed)
+    assert laptop.last(p.Welcome).token not in str(listed)  # ids, never tokens or hashes
+    assert token_hash(laptop.last(p.Welcome).token) not in str(listed)
+
+
+def test_an_older_client_without_a_device_name_is_listed_unnamed() -> None:
+    server = FakeServer()
+    ann = device(server)
+    [mine] = devices(ann)
+    assert mine["name"] is None and mine["current"] is True
+
+
+def test_signing_out_another_device_stops_its_token_at_once() -> None:
+    server = FakeServer()
+    laptop = device(server, device="Tk · Linux")
+    first = laptop.last(p.Welcome)
+    phone = link(server, laptop, T0 + 1, "Phone")
+    token = phone.last(p.Welcome).token
+    other = next(d for d in devices(phone, T0 + 2) if not d["current"])
+    phone.clear()
+    phone.send("sign-out-device", T0 + 3, device=other["device"])
+    answer = phone.last(p.Devices)
+    assert answer.re is not None and [d["name"] for d in answer.devices] == ["Phone"]
+    assert not phone.link.closed  # its own connection stays
+    assert not resumes(server, first.token, first.player, T0 + 4)  # a stranger now
+    assert resumes(server, token, first.player, T0 + 5)
+
+
+def test_signing_out_this_device_answers_then_closes_the_connection() -> None:
+    server = FakeServer()
+    laptop = device(server, device="Tk · Linux")
+    first = laptop.last(p.Welcome)
+    [mine] = devices(laptop, T0 + 1)
+    laptop.send("sign-out-device", T0 + 2, device=mine["device"])
+    assert laptop.last(p.Devices).devices == []
+    assert laptop.link.close_code == SIGNED_OUT
+    assert "signed out" in laptop.link.close_reason
+    laptop.session.closed(T0 + 2)
+    assert not resumes(server, first.token, first.player, T0 + 3)
+
+
+def test_an_unknown_device_is_a_bad_message_and_changes_nothing() -> None:
+    server = FakeServer()
+    ann = device(server, device="Tk")
+    token = ann.last(p.Welcome).token
+    for bad in ("0123456789abcdef", "x"):
+        ann.send("sign-out-device", T0, device=bad)
+        error = ann.errors()[-1]
+        assert error.code == "bad-message" and "no device" in error.message
+    ann.send("sign-out-device", T0, device="")
+    assert ann.errors()[-1].code == "bad-message"
+    assert len(devices(ann)) == 1 and not ann.link.closed
+    assert resumes(server, token, ann.last(p.Welcome).player)
+
+
+def test_a_device_name_with_control_characters_or_too_long_is_refused() -> None:
+    server = FakeServer()
+    for bad in ("Tk\x1b[31m", "x" * 49, ""):
+        client = Client(server, T0)
+        client.send("hello", T0, protocol=1, name="Ann", device=bad)
+        assert client.errors()[-1].code == "bad-message"
+        assert not [m for m in client.received() if isinstance(m, p.Welcome)]
+    assert len(server.hub.identities) == 0
+
+
+def test_an_identity_keeps_at_most_max_devices_the_oldest_unused_go() -> None:
+    """Twelve devices linked one after another: the first two (seen longest ago) are
+    signed out; the ten latest work."""
+    server = FakeServer()
+    first = device(server, device="Device 0")
+    welcome = first.last(p.Welcome)
+    tokens, holder = [welcome.token], first
+    for n in range(1, MAX_DEVICES + 2):
+        holder = link(server, holder, T0 + n, f"Device {n}")
+        tokens.append(holder.last(p.Welcome).token)
+    ident = server.hub.identities.by_id[welcome.player]
+    assert len(ident.tokens()) == MAX_DEVICES
+    names = sorted(str(d["name"]) for d in devices(holder, T0 + 50))
+    assert names == sorted(f"Device {n}" for n in range(2, MAX_DEVICES + 2))
+    assert [resumes(server, t, welcome.player, T0 + 60) for t in tokens[:3]] == [
+        False,
+        False,
+        True,
+    ]
+
+
+def test_a_ban_still_holds_after_its_first_device_was_signed_out() -> None:
+    server = FakeServer()
+    laptop = device(server, device="Laptop")
+    first = laptop.last(p.Welcome)
+    phone = link(server, laptop, T0 + 1, "Phone")
+    old = next(d for d in devices(phone, T0 + 2) if not d["current"])
+    phone.send("sign-out-device", T0 + 3, device=old["device"])
+    ban = Ban(1, None, first.player, token_hash(first.token), "Ann", T0 + 3600, "")
+    server.hub.bans.add(ban)
+    phone.drop(T0 + 4)
+    again = Client(server, T0 + 5, "10.0.0.2")
+    again.send("hello", T0 + 5, protocol=1, name="x", token=phone.last(p.Welcome).token)
+    assert again.errors()[-1].code == "banned"
+
+
+def test_devices_and_sign_outs_survive_a_restart(tmp_path: Path) -> None:
+    path = tmp_path / "g.db"
+    server = FakeServer(store=Store(path))
+    laptop = device(server, device="Tk · Linux")
+    first = laptop.last(p.Welcome)
+    phone = link(server, laptop, T0 + 1, "Phone")
+    tablet = link(server, phone, T0 + 2, "Tablet")
+    gone = next(d for d in devices(tablet, T0 + 3) if d["name"] == "Phone")
+    tablet.send("sign-out-device", T0 + 4, device=gone["device"])
+    tablet.drop(T0 + 5)
+    again = FakeServer(store=Store(path))
+    again.restore(T0 + 10, T0 + 6)
+    assert not resumes(again, phone.last(p.Welcome).token, first.player, T0 + 11)
+    back = device(again, "x", T0 + 12, token=tablet.last(p.Welcome).token)
+    listed = devices(back, T0 + 13)
+    assert [(d["name"], d["last_seen"]) for d in listed] == [
+        ("Tablet", T0 + 12),
+        ("Tk · Linux", T0 + 1),  # replaced by the phone then
+    ]
