@@ -330,6 +330,10 @@ class Error:
     retry_after: float | None = None
     """Seconds to wait before the same request can succeed (added; rate limits,
     password backoff, a busy room or server)."""
+    room: str | None = None
+    """The room a ``room-lost`` is about (added)."""
+    reason: str | None = None
+    """Why that room could not be restored (added; ``room-lost``)."""
 
 
 @message("link-code", "server")

@@ -132,7 +132,7 @@ class TkApp:
     def on_message(self, msg: Event, snap: Snapshot) -> None:
         if isinstance(msg, Connection):
             self._connection(msg, snap)
-        elif isinstance(msg, Refused):
+        elif isinstance(msg, Refused) and msg.code != p.ErrorCode.ROOM_LOST:  # (a farewell)
             self.notify(f"{error_title(msg)}: {error_text(msg)}")
             if msg.request in REQUESTS:
                 self.answers.refused(msg.request)

@@ -103,7 +103,7 @@ class GridhallApp(PlainNotify[None]):
         msg = event.msg
         if isinstance(msg, Connection):
             self._connection(msg)
-        elif isinstance(msg, Refused):
+        elif isinstance(msg, Refused) and msg.code != p.ErrorCode.ROOM_LOST:  # (a farewell)
             self.notify(error_text(msg), title=error_title(msg), severity="error", timeout=6)
         elif isinstance(msg, p.Rooms):
             self.lobby.show_rooms(list(msg.rooms))

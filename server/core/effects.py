@@ -122,6 +122,16 @@ class DropRoom:
 
 
 @dataclass(frozen=True)
+class Quarantine:
+    """Set live room ``room`` aside, its rows kept as they are, because it could not be
+    restored: ``info`` says why, when, and who was in it (``Quarantined.to_json`` in
+    ``server/core/restoring.py``); no start replays it until the operator puts it back."""
+
+    room: str
+    info: JSON
+
+
+@dataclass(frozen=True)
 class SaveIdentity:
     """An identity as it must survive a restart (``expires``: when it is forgotten
     unless resumed, for roomless ones)."""
@@ -233,6 +243,7 @@ Stored = (
     | Log
     | SaveSnapshot
     | DropRoom
+    | Quarantine
     | SaveIdentity
     | ForgetIdentity
     | SaveToken
@@ -249,6 +260,7 @@ STORED = (
     Log,
     SaveSnapshot,
     DropRoom,
+    Quarantine,
     SaveIdentity,
     ForgetIdentity,
     SaveToken,

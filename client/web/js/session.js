@@ -294,7 +294,9 @@ export class Session {
         if (this.token) hello.token = this.token;
         if (this.ws !== null) this.ws.send(encode(hello));
       }
-      if (msg.code === "not-in-room" && this.room !== null) this.room = null;
+      if ((msg.code === "not-in-room" || msg.code === "room-lost") && this.room !== null) {
+        this.room = null; // our room is gone (room-lost: it could not be restored)
+      }
       if (msg.code === "version-mismatch") this.paused = "fatal";
       if (msg.code === "banned") this.paused = "banned";
     } else if (typeof msg.room === "string" && Number.isInteger(msg.seq)) {
