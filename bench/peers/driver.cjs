@@ -12,7 +12,8 @@
  * result as one JSON line and closes its sockets when its input ends. mode
  * "fast": every room moves as soon as both its players have the last move; "paced":
  * `rate` moves a second per room, rooms out of step; "idle": the players stay seated
- * until the input ends.
+ * until the input ends. With `warm` (idle), it says {"warm": n} after its first n rooms
+ * and seats the rest on the next line.
  */
 const readline = require('node:readline');
 const { performance } = require('node:perf_hooks');
@@ -352,6 +353,10 @@ async function main() {
   adapter.init();
   const rooms = [];
   for (let n = config.first; n < config.first + config.rooms; n++) {
+    if (config.warm && rooms.length === config.warm) {
+      console.log(JSON.stringify({ warm: rooms.length })); // the first rooms are seated
+      await lines.next();
+    }
     const room = await adapter.seat(config.port, n);
     room.rtts = [];
     rooms.push(room);

@@ -11,7 +11,8 @@ all; see README.md for why Node) through its own protocol. For each server, in o
 2. latency: 200, then 500 rooms (400 and 1,000 players) moving twice a second, rooms
    out of step: round trip (send -> both players have it) p50 and p99;
 3. memory, on a fresh server process: its start-up RSS, then the RSS growth per seated
-   (joined, idle) player.
+   (joined, idle) player, past a first tenth of them (what the first rooms load once, such
+   as code compiled or imported on first use, is not a player's).
 
 The servers: gridhall on asyncio's loop and on uvloop (``bench/load.py``'s server, the
 journal in SQLite, limits opened up for load); Colyseus 0.18 with a schema room, the
@@ -192,6 +193,8 @@ class Phase:
     rooms: int
     seconds: float = 0.0
     rate: float = 0.0
+    warm: int = 0
+    """Idle: rooms seated before the memory's baseline is taken (see ``measure``)."""
 
 
 def node_driver(
@@ -216,6 +219,7 @@ def node_driver(
         "seconds": phase.seconds,
         "rate": phase.rate,
         "cells": CELLS,
+        "warm": phase.warm,
     }
     try:
         return drive(driver, proc, phase, json.dumps(config))
@@ -233,13 +237,18 @@ def drive(
     driver: subprocess.Popen[str], proc: load.ServerProc, phase: Phase, config: str
 ) -> dict[str, Any]:
     assert driver.stdin is not None
-    rss0 = proc.rss()
     driver.stdin.write(config + "\n")
     driver.stdin.flush()
-    json.loads(read_line(driver, 900))  # every room seated
     if phase.mode == "idle":
+        json.loads(read_line(driver, 900))  # the warm-up rooms are seated
+        time.sleep(1.0)
+        rss0 = proc.rss()
+        driver.stdin.write("more\n")
+        driver.stdin.flush()
+        json.loads(read_line(driver, 900))
         time.sleep(2.0)
         return {"rss": proc.rss() - rss0}
+    json.loads(read_line(driver, 900))  # every room seated
     cpu0, wall0 = proc.cpu(), time.perf_counter()
     driver.stdin.write("go\n")
     driver.stdin.flush()
@@ -257,14 +266,18 @@ def drive(
 def python_driver(proc: load.ServerProc, phase: Phase, procs: int) -> dict[str, Any]:
     """The same phase with bench/load.py's Python clients (gridhall only): no Node needed."""
     if phase.mode == "idle":
-        return asyncio.run(python_idle(proc, phase.rooms))
+        return asyncio.run(python_idle(proc, phase))
     play = load.Phase("gridhall", proc.port, phase.mode, phase.seconds, phase.rate, True)
     return load.run_clients(proc, play, phase.rooms, procs, FIRST[phase.mode])
 
 
-async def python_idle(proc: load.ServerProc, rooms: int) -> dict[str, Any]:
+async def python_idle(proc: load.ServerProc, phase: Phase) -> dict[str, Any]:
+    first = FIRST["idle"]
+    seated = [await load.gridhall_room(proc.port, first + n, True) for n in range(phase.warm)]
+    await asyncio.sleep(1.0)
     rss0 = proc.rss()
-    seated = [await load.gridhall_room(proc.port, FIRST["idle"] + n, True) for n in range(rooms)]
+    for n in range(phase.warm, phase.rooms):
+        seated.append(await load.gridhall_room(proc.port, first + n, True))
     await asyncio.sleep(2.0)
     rss = proc.rss() - rss0
     for room in seated:
@@ -317,8 +330,10 @@ def measure(server: Server, args: argparse.Namespace, pins: Pins) -> Figures:
         try:
             time.sleep(1.0)
             figures.startup_mib = proc.rss() / 2**20
-            idle = phase(proc, Phase("idle", args.idle_players // 2))
-            figures.idle_kib = idle["rss"] / (2 * (args.idle_players // 2)) / 1024
+            rooms = args.idle_players // 2
+            warm = max(1, rooms // 10)
+            idle = phase(proc, Phase("idle", rooms, warm=warm))
+            figures.idle_kib = idle["rss"] / (2 * (rooms - warm)) / 1024
         finally:
             proc.stop()
     return figures
@@ -507,6 +522,8 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
         args.seconds, args.fast_rooms, args.paced_rooms, args.idle_players = 4.0, 20, [50, 100], 200
         args.runs = args.runs or 1
     args.runs = args.runs or 2
+    if args.idle_players < 4 or args.fast_rooms < 1 or min(args.paced_rooms) < 1:
+        parser.error("at least 1 room per phase and 4 idle players")
     args.only = list(dict.fromkeys(args.only))
     return args
 
