@@ -201,7 +201,7 @@ def node_driver(
     server: Server, proc: load.ServerProc, phase: Phase, scratch: Path
 ) -> dict[str, Any]:
     """Run one phase with driver.cjs. Idle: seat the rooms, then return the server's RSS
-    growth while they sit (the driver holds them until told to stop)."""
+    growth while they sit (the driver holds them until its input ends)."""
     driver = subprocess.Popen(
         ["node", "driver.cjs"],
         stdin=subprocess.PIPE,
@@ -225,7 +225,10 @@ def node_driver(
         return drive(driver, proc, phase, json.dumps(config))
     finally:
         assert driver.stdin is not None
-        driver.stdin.close()  # the players leave and the driver ends
+        try:
+            driver.stdin.close()  # the players leave and the driver ends
+        except BrokenPipeError:  # it ended already (its error is on stderr)
+            pass
         try:
             driver.wait(30)
         except subprocess.TimeoutExpired:
@@ -437,6 +440,21 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    add_sizes(parser)
+    add_setup(parser)
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.seconds, args.fast_rooms, args.paced_rooms, args.idle_players = 4.0, 20, [50, 100], 200
+        args.runs = args.runs or 1
+    args.runs = args.runs or 2
+    if args.idle_players < 4 or args.fast_rooms < 1 or min(args.paced_rooms) < 1:
+        parser.error("at least 1 room per phase and 4 idle players")
+    args.only = list(dict.fromkeys(args.only))
+    return args
+
+
+def add_sizes(parser: argparse.ArgumentParser) -> None:
+    """What runs, and how much of it."""
     parser.add_argument(
         "--only",
         nargs="+",
@@ -483,6 +501,10 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
         action="store_true",
         help="a smoke run: one pass, 4 s phases, 20/50/100 rooms, 200 idle players",
     )
+
+
+def add_setup(parser: argparse.ArgumentParser) -> None:
+    """How it runs: the driver, the install, the cores, another gridhall."""
     parser.add_argument(
         "--driver",
         choices=("node", "python"),
@@ -517,15 +539,6 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
         metavar="PYTHON",
         help="run gridhall's server with this interpreter (another install, for a before/after)",
     )
-    args = parser.parse_args(argv)
-    if args.quick:
-        args.seconds, args.fast_rooms, args.paced_rooms, args.idle_players = 4.0, 20, [50, 100], 200
-        args.runs = args.runs or 1
-    args.runs = args.runs or 2
-    if args.idle_players < 4 or args.fast_rooms < 1 or min(args.paced_rooms) < 1:
-        parser.error("at least 1 room per phase and 4 idle players")
-    args.only = list(dict.fromkeys(args.only))
-    return args
 
 
 def node_ready(args: argparse.Namespace, servers: list[Server]) -> bool:
