@@ -409,12 +409,37 @@ RATIOS: tuple[tuple[str, Any], ...] = (
 )
 
 
+def caveats(runs: list[dict[str, Figures]], servers: list[Server]) -> list[str]:
+    """Which throughput figures were not the server's own limit: a driver near its
+    core's end, or a server kept off its core (other load on the machine)."""
+    said = []
+    for s in servers:
+        figs = [run[s.name] for run in runs]
+        driver, busy = max(f.driver_cpu for f in figs), min(f.busy for f in figs)
+        full = 1e6 / max(f.cpu_us for f in figs)
+        if driver >= 0.8:
+            said.append(
+                f"- {s.label}: the driver used up to {driver:.2f} of its core in the throughput "
+                f"phase, so moves/s may be the driver's (1 s / CPU per move: {full:,.0f})"
+            )
+        elif busy < 0.9 and s.name != "colyseus-tick":
+            said.append(
+                f"- {s.label}: the server had {busy:.0%} of its core in the throughput phase "
+                "(the rest: other load on the machine, or the server waiting): its CPU per "
+                "move holds, its moves/s is not one core's"
+            )
+    return said
+
+
 def report(runs: list[dict[str, Figures]], servers: list[Server], players: list[int]) -> None:
     names = [s.name for s in servers]
     print("\n| | " + " | ".join(s.label for s in servers) + " |")
     print("|---" * (len(servers) + 1) + "|")
     for row in rows(runs, players):
         print(f"| {row[0].strip()} | " + " | ".join(cell(runs, n, row) for n in names) + " |")
+    said = caveats(runs, servers)
+    if said:
+        print("\n" + "\n".join(said))
     if "gridhall" not in names or len(names) < 2:
         return
     others = [s for s in servers if s.name != "gridhall"]
