@@ -412,22 +412,24 @@ RATIOS: tuple[tuple[str, Any], ...] = (
 def caveats(runs: list[dict[str, Figures]], servers: list[Server]) -> list[str]:
     """Which throughput figures were not the server's own limit: a driver near its
     core's end, or a server kept off its core (other load on the machine)."""
-    said = []
+    driven, starved = [], []
     for s in servers:
         figs = [run[s.name] for run in runs]
         driver, busy = max(f.driver_cpu for f in figs), min(f.busy for f in figs)
-        full = 1e6 / max(f.cpu_us for f in figs)
         if driver >= 0.8:
-            said.append(
-                f"- {s.label}: the driver used up to {driver:.2f} of its core in the throughput "
-                f"phase, so moves/s may be the driver's (1 s / CPU per move: {full:,.0f})"
-            )
+            full = 1e6 / max(f.cpu_us for f in figs)
+            driven.append(f"{s.label} (driver {driver:.2f} cores; 1 s / CPU per move: {full:,.0f})")
         elif busy < 0.9 and s.name != "colyseus-tick":
-            said.append(
-                f"- {s.label}: the server had {busy:.0%} of its core in the throughput phase "
-                "(the rest: other load on the machine, or the server waiting): its CPU per "
-                "move holds, its moves/s is not one core's"
-            )
+            starved.append(f"{s.label} {busy:.0%}")
+    said = []
+    if starved:
+        said.append(
+            "- servers that had less than their core in the throughput phase (the rest went "
+            "to other load on the machine, or to waiting; CPU per move holds, moves/s is not "
+            "one core's): " + ", ".join(starved)
+        )
+    if driven:
+        said.append("- moves/s may be the driver's: " + ", ".join(driven))
     return said
 
 
