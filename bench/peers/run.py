@@ -24,7 +24,7 @@ once, before anything is measured; without npm the script says so and stops (exi
 Two runs by default, the second in reverse order; the table gives each figure's range
 over the runs, and the ratios are taken within each run.
 
-    .venv/bin/python bench/peers/run.py                    # about 15 minutes
+    .venv/bin/python bench/peers/run.py                    # about 20 minutes
     .venv/bin/python bench/peers/run.py --quick            # a smoke run, one pass
     .venv/bin/python bench/peers/run.py --only gridhall    # our server alone
     .venv/bin/python bench/peers/run.py --only gridhall --driver python   # no Node needed
