@@ -30,6 +30,8 @@ from typing import Any
 
 from gridhall import protocol as p
 from gridhall.protocol import ErrorCode, ProtocolError
+from gridhall.protocol.devices import Description
+from gridhall.protocol.devices import parse as described
 from gridhall.protocol.features import CLUSTER, FEATURES
 
 from ..games.base import JSON
@@ -167,6 +169,7 @@ class Hub:
                     ErrorCode.BANNED, refusal(ban), msg.id, retry_after=round(ban.until - now, 3)
                 )
         name = clean_name(msg.name, msg.id)
+        about = described(msg.device, msg.id)
         out = Outbox()
         ident: Identity | None
         token: str | None
@@ -194,7 +197,7 @@ class Hub:
         ident.connected = True
         ident.address = address
         ident.deltas = bool(msg.deltas)
-        out.add(devices.seen(ident, token_hash(token), msg.device, now))
+        out.add(devices.seen(ident, token_hash(token), about, now))
         nodes = self.nodes.addresses()
         out.send(
             [ident.id],
@@ -506,13 +509,13 @@ class Hub:
         now: float,
         down_since: float,
         links: tuple[list[tuple[str, str]], list[tuple[str, str, float]]] | None = None,
-        known_devices: Iterable[tuple[str, str, str, float, float]] = (),
+        known_devices: Iterable[tuple[str, str, Description, float, float]] = (),
     ) -> list[Effect]:
         """Rebuild identities and every live room after a restart, then give each
         person the grace period from ``now``. Clocks skip the downtime: the time
         since the server was last known to run (``down_since``, its last "alive"
         mark, or the room's last journalled input if later). ``known_devices``: what
-        the device lists show, ``(player, token hash, name, created, last seen)``."""
+        the device lists show, ``(player, token hash, description, created, last seen)``."""
         for row in identities:
             self.identities.add(
                 Identity(
@@ -529,10 +532,10 @@ class Hub:
                 self.identities.add_token(self.identities.by_id[pid], digest)
         for digest, pid, expires in codes:
             self.links.add(digest, pid, expires)
-        for pid, digest, name, created_at, seen_at in known_devices:
+        for pid, digest, about, created_at, seen_at in known_devices:
             owner = self.identities.by_id.get(pid)
             if owner is not None and digest in owner.tokens():
-                owner.devices[digest] = Device(name, created_at, seen_at)
+                owner.devices[digest] = Device(about, created_at, seen_at)
         out = Outbox()
         rooms = list(rooms)
         last_seen = {
