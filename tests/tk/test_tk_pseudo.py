@@ -71,20 +71,6 @@ def assert_no_holes(found: Findings) -> None:
 
 def test_connect_screen(xvfb: str, pump: Pump, server: ServerThread) -> None:
     found = findings(server, "localhost:8765", "Old hall")
-    # The screen's Tk objects become garbage once it closes: no automatic collection in
-    # the server's thread meanwhile (Tcl refuses calls from another thread; see
-    # tests/tk/test_tk_connect.py); they are freed here, on the main thread.
-    gc.disable()
-    try:
-        walk_connect_screen(found)
-    finally:
-        gc.collect()
-        gc.enable()
-    assert_no_holes(found)
-
-
-def walk_connect_screen(found: Findings) -> None:
-    """The connect screen with nothing heard, then with two servers heard."""
     root = tk.Tk(className="gridhall")
     try:
         apply(root)
@@ -104,6 +90,7 @@ def walk_connect_screen(found: Findings) -> None:
         found.check("connect, two found", texts, cut)
     finally:
         root.destroy()
+    assert_no_holes(found)
 
 
 def test_lobby_create_forms_and_link_dialog(
