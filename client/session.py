@@ -97,7 +97,7 @@ class Session:
         deltas: bool = True,
         link: str | None = None,
         rounds: int = ROUNDS,
-        device: str | None = None,
+        device: str | dict[str, str] | None = None,
     ) -> None:
         self.url = url
         self.name = name
@@ -106,7 +106,8 @@ class Session:
         """A link code to say ``hello`` with (once) instead of the token: this device
         then becomes the identity that asked for the code (:meth:`link_with`)."""
         self.device = device
-        """What this device is called in the player's device list (``hello.device``)."""
+        """What this device is in the player's device list (``hello.device``:
+        :func:`gridhall.client.devices.this_device`)."""
         self.keep_token = keep_token
         self.deltas = deltas
         """Ask for ``moved`` as changes to the view we hold (smaller frames; folded by

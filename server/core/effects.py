@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from gridhall import protocol as p
+from gridhall.protocol.devices import Description
 
 from ..games.base import JSON
 from .jobs import Job
@@ -163,9 +164,15 @@ class SaveDevice:
 
     player: str
     token_hash: str
-    name: str
+    about: Description
     created_at: float
     last_seen: float
+
+    def row(self) -> tuple[str, str, str, str, str, float, float]:
+        """The ``devices`` table's columns as both stores write them: token hash,
+        player, name, kind, platform, created at, last seen."""
+        about, times = self.about, (self.created_at, self.last_seen)
+        return (self.token_hash, self.player, about.name, about.kind, about.platform, *times)
 
 
 @dataclass(frozen=True)

@@ -31,6 +31,8 @@ from typing import Any
 
 from gridhall import protocol as p
 from gridhall.protocol import ErrorCode, ProtocolError
+from gridhall.protocol.devices import Description
+from gridhall.protocol.devices import parse as described
 from gridhall.protocol.features import CLUSTER, FEATURES
 
 from ..games.base import JSON
@@ -173,6 +175,7 @@ class Hub:
                     ErrorCode.BANNED, refusal(ban), msg.id, retry_after=round(ban.until - now, 3)
                 )
         name = clean_name(msg.name, msg.id)
+        about = described(msg.device, msg.id)
         out = Outbox()
         ident: Identity | None
         token: str | None
@@ -200,7 +203,7 @@ class Hub:
         ident.connected = True
         ident.address = address
         ident.deltas = bool(msg.deltas)
-        out.add(devices.seen(ident, token_hash(token), msg.device, now))
+        out.add(devices.seen(ident, token_hash(token), about, now))
         nodes = self.nodes.addresses()
         out.send(
             [ident.id],
@@ -541,14 +544,14 @@ class Hub:
         now: float,
         down_since: float,
         links: tuple[list[tuple[str, str]], list[tuple[str, str, float]]] | None = None,
-        known_devices: Iterable[tuple[str, str, str, float, float]] = (),
+        known_devices: Iterable[tuple[str, str, Description, float, float]] = (),
         quarantined: Iterable[Quarantined] = (),
     ) -> list[Effect]:
         """Rebuild identities and every live room after a restart, then give each
         person the grace period from ``now``. Clocks skip the downtime: the time
         since the server was last known to run (``down_since``, its last "alive"
         mark, or the room's last journalled input if later). ``known_devices``: what
-        the device lists show, ``(player, token hash, name, created, last seen)``.
+        the device lists show, ``(player, token hash, description, created, last seen)``.
         Every identity comes back whatever becomes of its room; a room that cannot be
         restored is set aside (``quarantined``: those set aside before)."""
         for row in identities:
@@ -567,10 +570,10 @@ class Hub:
                 self.identities.add_token(self.identities.by_id[pid], digest)
         for digest, pid, expires in codes:
             self.links.add(digest, pid, expires)
-        for pid, digest, name, created_at, seen_at in known_devices:
+        for pid, digest, about, created_at, seen_at in known_devices:
             owner = self.identities.by_id.get(pid)
             if owner is not None and digest in owner.tokens():
-                owner.devices[digest] = Device(name, created_at, seen_at)
+                owner.devices[digest] = Device(about, created_at, seen_at)
         return self.restorer.restore(identities, rooms, now, down_since, quarantined)
 
     def set_aside(self, q: Quarantined) -> None:
