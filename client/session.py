@@ -97,7 +97,7 @@ class Session:
         deltas: bool = True,
         link: str | None = None,
         rounds: int = ROUNDS,
-        device: str | None = None,
+        device: str | dict[str, str] | None = None,
     ) -> None:
         self.url = url
         self.name = name
@@ -106,7 +106,8 @@ class Session:
         """A link code to say ``hello`` with (once) instead of the token: this device
         then becomes the identity that asked for the code (:meth:`link_with`)."""
         self.device = device
-        """What this device is called in the player's device list (``hello.device``)."""
+        """What this device is in the player's device list (``hello.device``:
+        :func:`gridhall.client.devices.this_device`)."""
         self.keep_token = keep_token
         self.deltas = deltas
         """Ask for ``moved`` as changes to the view we hold (smaller frames; folded by
@@ -456,11 +457,11 @@ class Session:
             if self._linking and not self._welcomed:
                 self._link_refused()
                 request = "link"
-            if msg.code == p.ErrorCode.NOT_IN_ROOM and self.room is not None:
-                self.room = None  # our room is gone (e.g. while we were away)
+            if msg.code in (p.ErrorCode.NOT_IN_ROOM, p.ErrorCode.ROOM_LOST):
+                self.room = None  # our room is gone (away, or not restored after a restart)
             if msg.code == p.ErrorCode.BANNED and msg.retry_after is not None:
                 self._banned_until = self.clock() + max(0.0, float(msg.retry_after))
-            self._emit(Refused(msg.code, msg.message, request))
+            self._emit(Refused(msg.code, msg.message, request, msg.room, msg.reason))
             return "fatal" if msg.code == p.ErrorCode.VERSION_MISMATCH else None
         elif isinstance(msg, p.Announce):  # also a line in the room's log, if we are in one
             self.room = note(self.room, to_map(msg), self.clock())

@@ -1,4 +1,4 @@
-"""``gridhall-server``: run the server, or print recent games from its database."""
+"""``gridhall-server``: run the server, or print recent games (or rooms) from its database."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from typing import NoReturn
 
 from gridhall.protocol.i18n import gettext as _
 
+from . import rooms_command
 from .cluster.wiring import ClusterUnreachable, ClusterWiring
 from .core import admin_access, cluster_settings, origin
 from .core.cluster_nodes import node_url
@@ -450,6 +451,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help=_("{sqlite} file (default: the server's --db)", sqlite="SQLite"),
     )
+    rooms_command.add_parser(sub)
     return parser
 
 
@@ -569,6 +571,8 @@ def main(argv: list[str] | None = None) -> None:
                 args.import_db or args.db, args.import_file, args.import_format, args.import_size
             )
         )
+    if args.command == "rooms":
+        sys.exit(rooms_command.run(args))
     logformat.configure(args.log_level, args.log_format)
     # websockets logs every HTTP request at INFO; a page load is dozens of files.
     logging.getLogger("websockets.server").setLevel(
@@ -764,6 +768,15 @@ def announce(
         say(
             f"restored {rooms} live room{'s' if rooms != 1 else ''}; players rejoin by "
             "reconnecting",
+        )
+    aside = len(getattr(server.hub, "quarantine", ()))
+    if aside:
+        say(
+            _(
+                "{n} rooms could not be restored and are set aside (see {command})",
+                n=aside,
+                command="gridhall-server rooms --quarantined",
+            )
         )
     host = server.config.host
     addresses = lan_addresses() if host in WILDCARD_HOSTS else [host]

@@ -450,6 +450,11 @@ class ClusterService:
         online = list(self.server.sessions)
         effects = self.hub.adopt(saved, self.store.identities(), now, down_since, online)
         self.server.execute(effects)
+        if room not in self.hub.lobby.rooms:  # set aside (or closed by its own journal)
+            self.server._flush()  # written under this node's epoch, then let go
+            self.store.disown(room)
+            await self.leases.release(room)
+            return False
         self.takeovers += 1
         with contextlib.suppress(RedisError, OSError):
             await self.registry.unlist([room])

@@ -71,7 +71,9 @@ def hub_for(config: ServerConfig, store: RoomStore) -> Hub:
     from .pg_store import PgStore
 
     assert isinstance(store, PgStore)
-    return ClusterHub(config, fetch_identity=store.identity_by_token)
+    hub = ClusterHub(config, fetch_identity=store.identity_by_token)
+    hub.fetch_lost = store.lost_room
+    return hub
 
 
 def node_address(config: ServerConfig, port: int) -> str:

@@ -259,17 +259,25 @@ class GameServer:
 
     def _restore(self) -> None:
         identities, rooms = self.store.load_live()
-        if not identities and not rooms:
+        quarantined = self.store.quarantined()
+        if not identities and not rooms and not quarantined:
             return
         now = time.time()
         down_since = self.store.alive_at() or now
         self.activity.restored(rooms, now)
         links = (self.store.links.tokens(), self.store.links.codes(now))
+        devices = self.store.links.devices()
         self.execute(
-            self.hub.restore(identities, rooms, now, down_since, links, self.store.links.devices())
+            self.hub.restore(identities, rooms, now, down_since, links, devices, quarantined)
         )
         self._flush()
-        log.info("restored %d rooms after %.0f s down", len(self.hub.lobby.rooms), now - down_since)
+        for q in quarantined:  # set aside at an earlier start: not tried again
+            log.warning(
+                "room %s stays set aside (%s); see gridhall-server rooms --quarantined",
+                q.code,
+                q.reason,
+                extra={"room": q.code},
+            )
 
     def _mark_alive(self) -> None:
         self._alive = None

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from ..core.effects import Stored
 from ..core.hub import SavedRoom
+from ..core.restoring import Quarantined
 from .store import Store
 
 if TYPE_CHECKING:
@@ -40,6 +41,15 @@ class RoomStore(Protocol):
 
     def load_live(self) -> tuple[list[dict[str, Any]], list[SavedRoom]]:
         """The identities and the live rooms this process is to restore at start."""
+
+    def quarantined(self) -> list[Quarantined]:
+        """The rooms set aside because they could not be restored."""
+
+    def release_quarantined(self, code: str) -> bool:
+        """Put a room set aside back among the live rooms (tried at the next start)."""
+
+    def delete_quarantined(self, code: str) -> bool:
+        """Delete a room set aside, with its journal."""
 
     def mark_alive(self, now: float) -> None:
         """Record that this server was running at ``now``."""

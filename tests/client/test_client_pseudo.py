@@ -12,6 +12,7 @@ catalogs lack.
 
 from __future__ import annotations
 
+import platform
 from collections.abc import AsyncIterator, Iterator
 from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
@@ -21,7 +22,7 @@ import pytest
 from textual.app import App, ComposeResult
 from textual.containers import Horizontal
 from textual.pilot import Pilot
-from textual.widgets import Input, Label, Select
+from textual.widgets import DataTable, Input, Label, Select
 
 from gridhall.client.history import Opening
 from gridhall.client.hostcommands import COMMANDS
@@ -192,6 +193,9 @@ async def test_lobby_create_forms_help_and_link_in_the_pseudo_locale(hall: GameS
 
             await pilot.press("ctrl+o")
             await ui_until(pilot, lambda: isinstance(app.screen, LinkScreen))
+            devices = app.screen.query_one("#devices", DataTable)
+            await ui_until(pilot, lambda: devices.row_count == 1)  # this device
+            found.allow(platform.system())  # its platform is data (its kind is translated)
             await settle(pilot)
             look(found, "link", app)
             await press(pilot, "#link-show")
@@ -316,7 +320,7 @@ async def test_history_replay_leaderboard_and_profile_in_the_pseudo_locale(
 ) -> None:
     url = url_of(hall)
     async with WsClient.connect(url, "Ann") as ann, WsClient.connect(url, "Bob") as bob:
-        room = await rated_game(ann, bob)
+        room = await rated_game(hall, ann, bob)
         await ann.send("leave-room")
         await ann.expect("left")
         token = ann.token

@@ -4,6 +4,7 @@ the chat line, the Host tools dialog, and what the removed player is told."""
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Any
 
 from textual.pilot import Pilot
@@ -147,3 +148,33 @@ async def test_the_lobby_note_after_a_removal_follows_the_clock(server_url: str)
         await ui_until(pb, lambda: "1 minute from now" in str(note.render()))
         app_b.session.clock = lambda: now + 6 * 60
         await ui_until(pb, lambda: "you may join it again now" in str(note.render()))
+
+
+async def test_a_room_lost_at_a_restart_is_said_in_the_lobby(tmp_path: Path) -> None:
+    """The server comes back without Ann's room (it could not be restored): her
+    terminal leaves the room screen and the lobby says which room and why, once."""
+    from tests.client.test_client_resume import start_server
+    from tests.e2e.test_room_lost_e2e import unreadable
+
+    db = tmp_path / "g.db"
+    server = await start_server(db)
+    port = server.port
+    try:
+        async with apps(f"ws://127.0.0.1:{port}/", "ann") as [(app, pilot)]:
+            await pilot.press("n")
+            await ui_until(pilot, lambda: app.screen.query("#create-dialog"))
+            await press(pilot, "#ok")
+            await ui_until(pilot, lambda: app.room_screen is not None and state(app))
+            code = app.session.room.room  # type: ignore[union-attr]
+            await server.close()
+            unreadable(str(db), code)
+            server = await start_server(db, port)
+            await ui_until(pilot, lambda: app.room_screen is None)
+            label = app.lobby.query_one("#lobby-note", Label)
+            await ui_until(pilot, lambda: code in str(label.render()))
+            note = str(label.render())
+            assert f"Your room {code} could not be restored" in note and "teleport" in note
+            told = [n for n in notes(app) if code in n]
+            assert len(told) == 1 and "teleport" in told[0]  # one message, not two
+    finally:
+        await server.close()
