@@ -15,8 +15,9 @@ from .describe import Game
 from .gomoku import GOMOKU
 from .linkmatch import LINKMATCH
 from .minesweeper import MINESWEEPER
+from .reversi import REVERSI
 
-GAMES: dict[str, Game] = {g.name: g for g in (GOMOKU, MINESWEEPER, LINKMATCH)}
+GAMES: dict[str, Game] = {g.name: g for g in (GOMOKU, MINESWEEPER, LINKMATCH, REVERSI)}
 
 
 def describe(name: str) -> Game:
