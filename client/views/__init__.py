@@ -11,12 +11,14 @@ from gridhall.client.views.common import Look
 from gridhall.client.views.gomoku import GomokuView
 from gridhall.client.views.linkmatch import LinkMatchView
 from gridhall.client.views.minesweeper import MinesweeperView
+from gridhall.client.views.reversi import ReversiView
 from gridhall.protocol.i18n import gettext as _
 
 VIEWS: dict[str, type[GameView]] = {
     GomokuView.name: GomokuView,
     MinesweeperView.name: MinesweeperView,
     LinkMatchView.name: LinkMatchView,
+    ReversiView.name: ReversiView,
 }
 
 

@@ -4,11 +4,13 @@ from gridhall.client.tui.boards.base import Board, UnknownBoard
 from gridhall.client.tui.boards.gomoku import GomokuWidget
 from gridhall.client.tui.boards.linkmatch import LinkWidget
 from gridhall.client.tui.boards.minesweeper import MinesWidget
+from gridhall.client.tui.boards.reversi import ReversiWidget
 
 BOARDS: dict[str, type[Board]] = {
     GomokuWidget.game.name: GomokuWidget,
     MinesWidget.game.name: MinesWidget,
     LinkWidget.game.name: LinkWidget,
+    ReversiWidget.game.name: ReversiWidget,
 }
 """Game name -> its board widget (the terminal UI's only per-game code)."""
 

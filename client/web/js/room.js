@@ -9,6 +9,7 @@ import { attachZoom } from "./zoom.js";
 import { GomokuBoard } from "./boards/gomoku.js";
 import { LinkBoard } from "./boards/linkmatch.js";
 import { MinesBoard } from "./boards/minesweeper.js";
+import { ReversiBoard } from "./boards/reversi.js";
 import {
   actionStates, eventText, gameTitle, gestureText, levelWord, liveView, offerText, optionsText, outcomeFor,
   playerRoles, rankingLines, resultText, shownName, statusLine,
@@ -18,7 +19,7 @@ import { HostTools } from "./hosttools.js";
 import { hostEventText } from "./hosts.js";
 import { routeHash } from "./routes.js";
 
-const BOARDS = { gomoku: GomokuBoard, minesweeper: MinesBoard, linkmatch: LinkBoard };
+const BOARDS = { gomoku: GomokuBoard, minesweeper: MinesBoard, linkmatch: LinkBoard, reversi: ReversiBoard };
 
 /** Keys of the offer and result bars' buttons; a game's own buttons take the keys its
  * description gives them (the terminal client's keys). */
