@@ -123,9 +123,13 @@ class ReversiView(GameView):
     description = REVERSI
 
     def board(self, room: RoomCopy) -> ReversiBoard:
-        """The board; before a game exists the room options give its size."""
+        """The board (hints only while the game runs); before a game exists the room
+        options give its size."""
         state = room.state
-        return ReversiBoard.from_view({**state.options, **state.view} if state else {})
+        board = ReversiBoard.from_view({**state.options, **state.view} if state else {})
+        if state is None or state.status != "playing":
+            board.legal = set()  # the last view's moves, no longer anyone's to make
+        return board
 
     def click(self, room: RoomCopy, me: str | None, x: int, y: int) -> Request | None:
         """A click on cell (x, y): a disc, if it is our turn and the cell is a legal move."""

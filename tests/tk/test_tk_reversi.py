@@ -1,0 +1,61 @@
+"""A Tk window plays Reversi by mouse against a raw protocol client: hints on the legal
+cells, discs turned over, a click on a cell that is no move sends nothing."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from gridhall.client.tk.app import TkApp
+from gridhall.client.tk.boards.reversi import ReversiCanvas
+from tests.tk.driver import Opponent, Pump, click, press, room_state, screenshot, snap
+
+
+def open_reversi_room(app: TkApp, opp: Opponent, pump: Pump) -> str:
+    """Create an 8x8 room from the lobby form and let the opponent join it by code."""
+    app.lobby.choose("reversi", 0)
+    press(app.lobby.create_button)
+    pump.until(lambda: app.room is not None, "the room screen")
+    code = snap(app).room.room  # type: ignore[union-attr]
+    opp.send("join-room", room=code)
+    opp.expect("state", status="playing")
+    pump.until(lambda: room_state(app).get("status") == "playing", "the game to start")
+    return code
+
+
+def test_tk_client_plays_reversi_by_mouse(
+    make_app: Callable[[str], TkApp], make_opponent: Callable[[str], Opponent], pump: Pump
+) -> None:
+    app = make_app("Ann")
+    opp = make_opponent("Bob")
+    open_reversi_room(app, opp, pump)
+    assert app.room is not None
+    board = app.room.board
+    assert isinstance(board, ReversiCanvas)
+    me = snap(app).player
+    assert len(board.find_withtag("hint")) == 4  # black's four opening moves
+    assert len(board.find_withtag("disc")) == 4
+
+    click(board, *board.pixel_of(0, 0))  # no move there: nothing is sent
+    click(board, *board.pixel_of(5, 4))  # F5
+    seen = opp.expect("moved", by=me)
+    assert seen["move"]["x"] == 5 and seen["move"]["flipped"] == [[4, 4]]
+    assert seen["view"]["moves"] == [[5, 4]]  # the click on A1 made no move
+    pump.until(lambda: len(board.find_withtag("black")) == 4, "four black discs on the Tk board")
+    assert board.find_withtag("last")
+
+    opp.send("move", move={"x": 5, "y": 5})  # F6
+    opp.expect("moved", by=opp.player)
+    pump.until(lambda: room_state(app).get("turn") == me, "our turn again")
+    legal = room_state(app)["view"]["legal"]
+    pump.until(lambda: len(board.find_withtag("hint")) == len(legal), "hints for our move")
+    screenshot(app, "reversi")
+    x, y = legal[0]
+    click(board, *board.pixel_of(x, y))
+    assert opp.expect("moved", by=me)["move"]["x"] == x
+
+    press(app.room.actions["resign"])
+    press(app.room.confirm_yes)
+    over = opp.expect("game-over")
+    assert over["result"]["winner"] == opp.player and over["result"]["reason"] == "resign"
+    pump.until(lambda: room_state(app).get("status") == "over", "the end on the Tk side")
+    assert len(board.find_withtag("hint")) == 0  # no hints once it is over
