@@ -5,8 +5,7 @@ play-again with colours swapped, and a restart in the middle of a game."""
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
-from contextlib import AsyncExitStack, asynccontextmanager
+from contextlib import AbstractAsyncContextManager, AsyncExitStack
 from pathlib import Path
 from typing import Any
 
@@ -14,21 +13,14 @@ import pytest
 
 from gridhall.server.games.reversi import Position
 from tests.e2e.test_restart_e2e import STOPS, rejoin, server_process, stop_and_restart
-from tests.wsclient import WsClient
+from tests.wsclient import WsClient, seated_pair
 
 
-@asynccontextmanager
-async def reversi_pair(
+def reversi_pair(
     url: str, options: dict[str, Any] | None = None
-) -> AsyncIterator[tuple[WsClient, WsClient, str]]:
+) -> AbstractAsyncContextManager[tuple[WsClient, WsClient, str]]:
     """Two welcomed clients seated in a new Reversi room, game started: (black, white, room)."""
-    async with WsClient.connect(url, "Ann") as a, WsClient.connect(url, "Bob") as b:
-        await a.send("create-room", game="reversi", options=options or {})
-        room = (await a.expect("joined"))["room"]
-        await b.send("join-room", room=room)
-        await a.expect("state", status="playing")
-        await b.expect("state", status="playing")
-        yield a, b, room
+    return seated_pair(url, "reversi", options)
 
 
 def game_with_a_pass(size: int = 6) -> list[tuple[int, int]]:
