@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from ..core.cluster_settings import redacted
 from ..core.config import ServerConfig
+from ..core.entropy import Entropy
 from ..core.hub import Hub
 from ..io.netinfo import lan_addresses
 
@@ -25,15 +26,16 @@ class ClusterUnreachable(RuntimeError):
     message names which, at which URL without its password, and why)."""
 
 
-def hub_for(config: ServerConfig, store: RoomStore) -> Hub:
-    """The single-process hub, or a cluster node's (identities fetched from the store)."""
+def hub_for(config: ServerConfig, store: RoomStore, entropy: Entropy) -> Hub:
+    """The single-process hub, or a cluster node's (identities fetched from the store),
+    drawing its tokens and codes from ``entropy``."""
     if not config.cluster:
-        return Hub(config)
+        return Hub(config, entropy)
     from .cluster_hub import ClusterHub
     from .pg_store import PgStore
 
     assert isinstance(store, PgStore)
-    hub = ClusterHub(config, fetch_identity=store.identity_by_token)
+    hub = ClusterHub(config, entropy, fetch_identity=store.identity_by_token)
     hub.fetch_lost = store.lost_room
     return hub
 

@@ -24,7 +24,6 @@ from __future__ import annotations
 import base64
 import functools
 import logging
-import secrets
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -53,6 +52,7 @@ from .effects import (
     Think,
     Wake,
 )
+from .entropy import Entropy
 from .fairness import PasswordGuard, PerAddress
 from .fanout import Kind, RoomBudget
 from .identity import Device, Identities, Identity, token_hash
@@ -99,14 +99,21 @@ class SavedRoom:
 class Hub:
     """See the module docstring. One per server."""
 
-    def __init__(self, config: ServerConfig) -> None:
+    def __init__(self, config: ServerConfig, entropy: Entropy) -> None:
         self.config = config
-        self.identities = Identities()
+        self.entropy = entropy
+        """Where every token, code and seed comes from (``server/core/entropy.py``:
+        the ``secrets`` module, passed in by the I/O layer)."""
+        self.identities = Identities(entropy)
         self.lobby = Lobby(
-            self, config.max_rooms, config.grace_seconds, config.max_rooms_per_address
+            self,
+            config.max_rooms,
+            config.grace_seconds,
+            config.max_rooms_per_address,
+            entropy=entropy,
         )
         self.passwords = PasswordGuard()
-        self.links = LinkCodes()
+        self.links = LinkCodes(entropy)
         """Live link codes (by hash) and the backoff on wrong ones (``server/core/linking.py``)."""
         self.bans = Bans()
         """The operator's bans in force (loaded from the store at start)."""
@@ -266,7 +273,7 @@ class Hub:
             raise ProtocolError(
                 ErrorCode.BANNED, refusal(ban), msg.id, retry_after=round(ban.until - now, 3)
             )
-        token = secrets.token_urlsafe(24)
+        token = self.entropy.token_urlsafe(24)
         self.identities.add_token(ident, token_hash(token))
         out.add(SaveToken(ident.id, token_hash(token)))
         self._refresh_devices(ident)

@@ -19,20 +19,23 @@ import asyncio
 import contextlib
 import logging
 import math
+import secrets
 import signal
 import socket
 import time
+import weakref
 from collections import Counter
-from collections.abc import Callable, Sized
+from collections.abc import Callable, Iterable, Sized
 from http import HTTPStatus
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
 from gridhall import protocol as p
-from gridhall.protocol import ErrorCode, games
+from gridhall.protocol import ErrorCode, ProtocolError, games
+from gridhall.protocol.analysis import Analyse
 
 from ..cluster.wiring import hub_for, start_node
 from ..core import origin
@@ -40,13 +43,28 @@ from ..core.admin_access import AdminAccess
 from ..core.bans import refusal
 from ..core.cluster_nodes import own_address
 from ..core.config import ServerConfig
-from ..core.effects import STORED, DropRoom, Effect, Send, Stored, Think, Wake, Work
+from ..core.effects import (
+    STORED,
+    Bind,
+    DropRoom,
+    Hangup,
+    Recall,
+    Reply,
+    Said,
+    Send,
+    SessionEffect,
+    Stored,
+    Think,
+    Unbind,
+    Wake,
+    Work,
+)
 from ..core.fairness import PerAddress
 from ..core.gate import Gate
 from ..core.identity import Identity
 from ..core.jobs import BUSY
 from ..core.scheduler import Owner
-from ..core.session import Link, Session, Sessions
+from ..core.session import Link, Services, Session, Sessions
 from ..core.stats import Stats
 from ..games.base import JSON
 from ..games.gomoku.spec import GomokuSpec
@@ -102,12 +120,12 @@ class GameServer:
         self.metrics = exporter(self) if self.config.metrics else None
         """``GET /metrics`` (server/io/metrics.py), with ``--metrics`` only."""
         self.store: RoomStore = open_store(self.config)
-        self.hub = hub_for(self.config, self.store)
+        self.hub = hub_for(self.config, self.store, secrets)
         self.cluster: ClusterService | None = None
         """This node's part in a cluster (``--cluster``; ``server/cluster/``)."""
         self.hub.ratings.load(self.store.ratings.load())
         self.hub.ratings.pairs.load(self.store.ratings.pairs(time.time()), time.time())
-        self.stats = Stats()
+        self.stats = Stats(time.time())
         """The running figures (admin page, ``/metrics``)."""
         self.work = WorkPool(
             self.config.ai_workers,
@@ -140,6 +158,11 @@ class GameServer:
         self.connects = PerAddress(self.config.connects_per_second, self.config.connect_burst)
         self.sessions = Sessions()
         """The session speaking for each connected player id."""
+        self.services = Services(queries=HistoryService.handles, analyses=True)
+        """What sessions hand to the server's services (history queries, analyses)."""
+        self._answers: weakref.WeakKeyDictionary[Session, Answers] = weakref.WeakKeyDictionary()
+        """Where each session's later answers go (kept while the session lives: an
+        analysis keeps only a weak reference to whom it tells)."""
         self.connections: set[Connection] = set()
         self.per_ip: Counter[str] = Counter()
         self.max_connections = self.config.max_connections
@@ -172,7 +195,7 @@ class GameServer:
         self._prune_timer: asyncio.TimerHandle | None = None
         self._server: Server | None = None
         self._closed = False
-        self.admin = AdminAccess(self.config.admin_token, self.config.admin_from)
+        self.admin = AdminAccess(self.config.admin_token, self.config.admin_from, secrets)
         """Who may open the admin page (``server/core/admin_access.py``)."""
         self.admin_channel = AdminChannel(self)
         self.activity = RoomActivity()
@@ -477,7 +500,8 @@ class GameServer:
         try:
             async for frame in ws:
                 if self.cluster is None or not await self.cluster.relay.intercept(session, frame):
-                    session.receive(frame, time.time())  # (else relayed: server/cluster/)
+                    # (else relayed: server/cluster/)
+                    self.execute(session.receive(frame, time.time(), time.perf_counter()), session)
                 if conn.closed:
                     break
                 if not welcomed and session.identity is not None:
@@ -503,7 +527,7 @@ class GameServer:
             if self.cluster is not None:
                 self.cluster.relay.gone(session)
             if not self._closed:
-                session.closed(time.time())
+                self.execute(session.closed(time.time()), session)
             if conn.closed:
                 await conn.wait_closed()
             else:
@@ -513,28 +537,26 @@ class GameServer:
             conn.detach()
             session.link = _GONE
 
-    # -- what sessions ask of the server (SessionHost) ---------------------------
+    # -- carrying out what the core said ----------------------------------------
     def bind(self, ident: Identity, session: Session) -> None:
         older = self.sessions.get(ident.id)
         if older is not None and older is not session:
             self._flush()  # what this turn sent the older connection goes before its close
         self.sessions.bind(ident, session)
 
-    def unbind(self, ident: Identity, session: Session) -> bool:
-        return self.sessions.unbind(ident, session)
-
-    def execute(self, effects: list[Effect]) -> None:
+    def execute(self, effects: Iterable[Said], session: Session | None = None) -> None:
         """Carry out the core's effects: timers and computers at once; store writes
-        and frames at the end of this event-loop turn, writes first."""
+        and frames at the end of this event-loop turn, writes first. ``session``: the
+        one whose input returned them, for its own effects (a reply, a close)."""
         if self._closed:
             return
         for effect in effects:
             if isinstance(effect, Send):
                 frame = effect.frame
                 for pid in effect.to:
-                    session = self.sessions.get(pid)
-                    if session is not None:
-                        self._pending_frames.append((session.link, frame))
+                    target = self.sessions.get(pid)
+                    if target is not None:
+                        self._pending_frames.append((target.link, frame))
             elif isinstance(effect, Wake):
                 self._arm(effect)
             elif isinstance(effect, Think):
@@ -546,7 +568,24 @@ class GameServer:
                 self.activity.stored(effect)
                 if isinstance(effect, DropRoom):
                     self.work.forget_room(effect.room)
+            elif session is not None:
+                self._for_session(session, effect)
         self._schedule_flush()
+
+    def _for_session(self, session: Session, effect: SessionEffect) -> None:
+        """One of a session's own effects (``server/core/effects.py``)."""
+        if isinstance(effect, Reply):
+            self._pending_frames.append((session.link, effect.frame))
+        elif isinstance(effect, Hangup):
+            self.close_link(session.link, effect.code, effect.reason)
+        elif isinstance(effect, Bind):
+            self.bind(effect.ident, session)
+        elif isinstance(effect, Unbind):
+            self.sessions.unbind(effect.ident, session)
+        elif isinstance(effect, Recall):
+            self._recall(session, effect.at)
+        else:
+            self._ask(session, effect.msg)
 
     def reply(self, link: Link, frame: bytes) -> None:
         """A frame for one connection (an error, a refusal), in order with the rest."""
@@ -557,15 +596,32 @@ class GameServer:
         self._flush()
         link.close(code, reason)
 
-    def call_later(self, delay: float, callback: Callable[[float], None]) -> None:
-        """A session's deferred ``sync`` (see ``Session.defer_sync``)."""
+    def _recall(self, session: Session, at: float) -> None:
+        """A session's held ``sync`` is tried again at ``at`` (see :class:`Recall`)."""
 
         def fire() -> None:
-            if not self._closed:
-                callback(time.time())
+            if not self._closed and not session.link.closed:
+                self.execute(session.answer_sync(time.time()), session)
 
         if not self._closed:
-            asyncio.get_running_loop().call_later(delay, fire)
+            asyncio.get_running_loop().call_later(max(0.0, at - time.time()), fire)
+
+    def _ask(self, session: Session, msg: Any) -> None:
+        """A history query or an ``analyse`` (:class:`Ask`), to the service for it; a
+        refusal now goes back through the session (which counts bad ones)."""
+        answers = self._answers.get(session)
+        if answers is None:
+            answers = self._answers[session] = Answers(self, session.link)
+        try:
+            if isinstance(msg, Analyse):
+                self.analyses.request(answers, session.peer, msg)
+            else:
+                self.queries.ask(answers, msg, session.peer)
+        except ProtocolError as exc:
+            self.execute(session.refused(exc), session)
+        except Exception:  # a server bug must not end the connection or the server
+            log.exception("internal error handling a frame from %s", session.peer)
+            self.execute(session.fault(msg), session)
 
     def _schedule_flush(self) -> None:
         if self._flush_handle is None and (self._pending_frames or self._pending_store):
@@ -739,3 +795,21 @@ class _Gone:
 
 
 _GONE = _Gone()
+
+
+class Answers:
+    """Where a session's later answers go (history queries, analyses): its
+    connection, in order with the server's other frames, unless it is gone."""
+
+    __slots__ = ("__weakref__", "link", "server")
+
+    def __init__(self, server: GameServer, link: Link) -> None:
+        self.server = server
+        self.link = link
+
+    def send_frame(self, frame: bytes) -> None:
+        if not self.link.closed:
+            self.server.reply(self.link, frame)
+
+    def send(self, msg: Any) -> None:
+        self.server.reply(self.link, p.encode(msg))
