@@ -127,9 +127,9 @@ class ClusterHub(Hub):
         for digest in linked:
             if digest not in ident.linked:
                 self.identities.add_token(ident, digest)
-        for pid, digest, name, created_at, last_seen in rows:
+        for pid, digest, about, created_at, last_seen in rows:
             if pid == ident.id and digest in ident.tokens():
-                ident.devices[digest] = Device(name, created_at, last_seen)
+                ident.devices[digest] = Device(about, created_at, last_seen)
 
     def _list_rooms(self, out: Outbox, ident: Identity, msg: p.ListRooms, now: float) -> None:
         here = self.lobby.listing()

@@ -16,9 +16,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from gridhall import protocol as p
+from gridhall.protocol.devices import Description
 
 from ..games.base import JSON
-from .jobs import Job
+from ..games.jobs import Job
 
 if TYPE_CHECKING:
     from .identity import Identity
@@ -164,9 +165,15 @@ class SaveDevice:
 
     player: str
     token_hash: str
-    name: str
+    about: Description
     created_at: float
     last_seen: float
+
+    def row(self) -> tuple[str, str, str, str, str, float, float]:
+        """The ``devices`` table's columns as both stores write them: token hash,
+        player, name, kind, platform, created at, last seen."""
+        about, times = self.about, (self.created_at, self.last_seen)
+        return (self.token_hash, self.player, about.name, about.kind, about.platform, *times)
 
 
 @dataclass(frozen=True)
@@ -213,7 +220,7 @@ class Think:
 
 @dataclass(frozen=True)
 class Work:
-    """Run a heavy :class:`~gridhall.server.core.jobs.Job` for room ``room`` in a worker.
+    """Run a heavy :class:`~gridhall.server.games.jobs.Job` for room ``room`` in a worker.
 
     The answer (``run_job``'s plain map) goes back through the hub's
     ``work_done(room, ticket, answer, now)``; ``ticket`` tells the room which of

@@ -29,6 +29,8 @@ from typing import Any
 
 from gridhall import protocol as p
 from gridhall.protocol import ErrorCode, ProtocolError
+from gridhall.protocol.devices import Description
+from gridhall.protocol.devices import parse as described
 from gridhall.protocol.features import CLUSTER, FEATURES
 
 from ..games.base import JSON
@@ -106,6 +108,7 @@ class Hub(LobbyRequests, RoomRequests, DeviceRequests):
         if msg.token:
             self._refuse_banned(token_hash(msg.token), now, msg.id)
         name = clean_name(msg.name, msg.id)
+        about = described(msg.device, msg.id)
         out = Outbox()
         ident, token = self._identity_for(out, msg, name, address, now)
         replaced = devices.left(ident, now) if ident.connected else None
@@ -114,7 +117,7 @@ class Hub(LobbyRequests, RoomRequests, DeviceRequests):
         ident.connected = True
         ident.address = address
         ident.deltas = bool(msg.deltas)
-        out.add(devices.seen(ident, token_hash(token), msg.device, now))
+        out.add(devices.seen(ident, token_hash(token), about, now))
         nodes = self.nodes.addresses()
         out.send(
             [ident.id],
@@ -313,14 +316,14 @@ class Hub(LobbyRequests, RoomRequests, DeviceRequests):
         now: float,
         down_since: float,
         links: tuple[list[tuple[str, str]], list[tuple[str, str, float]]] | None = None,
-        known_devices: Iterable[tuple[str, str, str, float, float]] = (),
+        known_devices: Iterable[tuple[str, str, Description, float, float]] = (),
         quarantined: Iterable[Quarantined] = (),
     ) -> list[Effect]:
         """Rebuild identities and every live room after a restart, then give each
         person the grace period from ``now``. Clocks skip the downtime: the time
         since the server was last known to run (``down_since``, its last "alive"
         mark, or the room's last journalled input if later). ``known_devices``: what
-        the device lists show, ``(player, token hash, name, created, last seen)``.
+        the device lists show, ``(player, token hash, description, created, last seen)``.
         Every identity comes back whatever becomes of its room; a room that cannot be
         restored is set aside (``quarantined``: those set aside before)."""
         for row in identities:
@@ -339,10 +342,10 @@ class Hub(LobbyRequests, RoomRequests, DeviceRequests):
                 self.identities.add_token(self.identities.by_id[pid], digest)
         for digest, pid, expires in codes:
             self.links.add(digest, pid, expires)
-        for pid, digest, name, created_at, seen_at in known_devices:
+        for pid, digest, about, created_at, seen_at in known_devices:
             owner = self.identities.by_id.get(pid)
             if owner is not None and digest in owner.tokens():
-                owner.devices[digest] = Device(name, created_at, seen_at)
+                owner.devices[digest] = Device(about, created_at, seen_at)
         return self.restorer.restore(identities, rooms, now, down_since, quarantined)
 
     def set_aside(self, q: Quarantined) -> None:

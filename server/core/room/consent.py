@@ -1,7 +1,7 @@
 """What a room's players agree on together: take-backs and draws offered and
 answered, and the next game (``play-again``, agreed by every seated player).
 
-Computer players answer at once, as their policy says (``server/bots/policy.py``).
+Computer players answer at once, as their policy says (``protocol/computer_policy.py``).
 A request needs a seat; an answer needs a request; a second agreement is answered
 and changes nothing (unless the others have left meanwhile).
 """
@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING
 
 from gridhall import protocol as p
 from gridhall.protocol import ErrorCode, ProtocolError
+from gridhall.protocol.computer_policy import ComputerPolicy
 
-from ...bots.policy import ComputerPolicy
 from ..effects import Outbox
 from ..identity import Identity
 from .lifecycle import Step
