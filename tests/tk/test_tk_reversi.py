@@ -8,18 +8,7 @@ from collections.abc import Callable
 from gridhall.client.tk.app import TkApp
 from gridhall.client.tk.boards.reversi import ReversiCanvas
 from tests.tk.driver import Opponent, Pump, click, press, room_state, screenshot, snap
-
-
-def open_reversi_room(app: TkApp, opp: Opponent, pump: Pump) -> str:
-    """Create an 8x8 room from the lobby form and let the opponent join it by code."""
-    app.lobby.choose("reversi", 0)
-    press(app.lobby.create_button)
-    pump.until(lambda: app.room is not None, "the room screen")
-    code = snap(app).room.room  # type: ignore[union-attr]
-    opp.send("join-room", room=code)
-    opp.expect("state", status="playing")
-    pump.until(lambda: room_state(app).get("status") == "playing", "the game to start")
-    return code
+from tests.tk.test_tk_gomoku import open_room
 
 
 def test_tk_client_plays_reversi_by_mouse(
@@ -27,7 +16,7 @@ def test_tk_client_plays_reversi_by_mouse(
 ) -> None:
     app = make_app("Ann")
     opp = make_opponent("Bob")
-    open_reversi_room(app, opp, pump)
+    open_room(app, opp, pump, "reversi")  # 8x8
     assert app.room is not None
     board = app.room.board
     assert isinstance(board, ReversiCanvas)
