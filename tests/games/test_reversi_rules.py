@@ -5,6 +5,7 @@ nothing."""
 from __future__ import annotations
 
 import copy
+import random
 import re
 
 import pytest
@@ -269,3 +270,16 @@ def test_a_bad_move_list_says_where(text: str, where: int) -> None:
     with pytest.raises(NotationError) as bad:
         read_moves(8, text)
     assert bad.value.move == where
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from([6, 8, 10]), st.randoms(use_true_random=False))
+def test_any_legal_game_reads_back_from_its_move_list(size: int, rng: random.Random) -> None:
+    pos, moves = Position.start(size), []
+    while not pos.over():
+        x, y = rng.choice(pos.legal_cells())
+        pos = pos.play(x, y)
+        moves.append((x, y))
+    text = write_moves(size, moves)
+    assert read_moves(size, text) == moves
+    assert read_moves(size, text.lower().replace(" ", "")) == moves
