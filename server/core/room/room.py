@@ -33,16 +33,7 @@ from gridhall.protocol import ErrorCode, ProtocolError, Termination
 from gridhall.protocol.schema import evolve
 
 from ...bots.policy import ComputerPolicy
-from ...games.base import (
-    JSON,
-    Game,
-    GameError,
-    GameSpec,
-    PreparedGames,
-    PreparedMoves,
-    move_work,
-    new_game_work,
-)
+from ...games.base import JSON, Game, GameError, GameSpec
 from ..effects import Outbox, SaveChat, SaveGame, Send, Think
 from ..hosting import Moderation
 from ..identity import Identity
@@ -263,7 +254,7 @@ class Room:
         """Members by the view they get (see :meth:`_viewer`), in member order; one
         group at once when the game's view is shared (every move asks)."""
         game = self.game
-        if game is None or getattr(game, "shared_view", False):
+        if game is None or game.shared_view:
             return {None: self.members}
         groups: dict[str | None, list[Identity]] = {}
         for m in self.members:
@@ -279,7 +270,7 @@ class Room:
         """The id a game builds a view for: only its own players see private state
         (None, like a spectator, in a game whose view is shared)."""
         game = self.game
-        if game is None or getattr(game, "shared_view", False):
+        if game is None or game.shared_view:
             return None
         return ident.id if ident.id in game.players else None
 
@@ -672,7 +663,7 @@ class Room:
         if prepared is None and self.jobs.pending is not None and self.jobs.pending.exclusive:
             raise self.busy(re)
         if prepared is None:
-            job = move_work(game, ident.id, move, now)
+            job = game.work_for(ident.id, move, now)
             if job is not None:
                 what = {"hint": "a hint", "layout": "the mines", "shuffle": "a shuffle"}
                 self._launch(
@@ -689,10 +680,7 @@ class Room:
                 )
                 return
         try:
-            if prepared is None:
-                played = game.apply(ident.id, move, now)
-            else:
-                played = cast(PreparedMoves, game).apply(ident.id, move, now, prepared=prepared)
+            played = game.apply(ident.id, move, now, prepared=prepared)
         except GameError as exc:
             game.refused(ident.id, move, now)
             self.refusal_counted = True
@@ -942,7 +930,7 @@ class Room:
                 self.jobs.start_queued = True
             return
         seed = game_seed(self.seed, self.games_started)
-        job = new_game_work(self.spec, self.options, seed)
+        job = self.spec.new_game_work(self.options, seed)
         if job is not None:
             self._launch(out, job, Pending("new-game", "the board", ident, re, seed=seed))
             return
@@ -956,12 +944,9 @@ class Room:
             return
         self.game_players = list(players)
         self.games_started += 1
-        if prepared is None:
-            self.game = self.spec.new_game(self.options, players, self.round_no, seed, now)
-        else:
-            self.game = cast(PreparedGames, self.spec).new_game(
-                self.options, players, self.round_no, seed, now, prepared=prepared
-            )
+        self.game = self.spec.new_game(
+            self.options, players, self.round_no, seed, now, prepared=prepared
+        )
         self.life.process(Step.GAME_STARTED)
         self._settle()
         self.game_started_at = now

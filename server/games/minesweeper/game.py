@@ -19,9 +19,10 @@ from typing import Any
 
 from gridhall.protocol import Outcome, Termination
 from gridhall.protocol.cells import board_span
+from gridhall.protocol.games.minesweeper import MinesEnd
 
 from ...core.jobs import Job
-from ..base import JSON, GameError, Played
+from ..base import JSON, Game, GameError, Played
 from .board import Board, Neighbourhood, counts_text
 from .jobs import board_of, find_hint, hint_job, layout_job, make_layout
 from .options import parse_options
@@ -38,7 +39,7 @@ def _refuse(message: str) -> GameError:
     return GameError("illegal-move", message)
 
 
-class MinesweeperGame:
+class MinesweeperGame(Game):
     """One co-op game; see the module docstring for what is public when."""
 
     def __init__(
@@ -139,7 +140,7 @@ class MinesweeperGame:
         logged = "hint-none" if action == "hint" and self.hint is None else action
         self._log(player, logged, x, y, mark, now)
         if self.result is None and self.safe_left == 0:
-            self._finish(Termination.CLEARED, None, now)
+            self._finish(MinesEnd.CLEARED, None, now)
         self._version += 1
         return Played(move=normalised, notices=self._notices)
 
@@ -207,9 +208,6 @@ class MinesweeperGame:
         self._cached = (self._version, view)
         return dict(view)
 
-    def visible_move(self, by: str, move: JSON, recipient: str | None) -> JSON:
-        return move
-
     def resign(self, player: str, now: float, reason: Termination = Termination.RESIGN) -> None:
         """``player`` leaves the co-op game; the last one out ends it."""
         if self.result is not None or player not in self.players or player in self.left:
@@ -220,9 +218,6 @@ class MinesweeperGame:
         if len(self.left) == len(self.players):
             self._finish(reason, None, now)
         self._version += 1
-
-    def refused(self, player: str, move: JSON, now: float) -> None:
-        """Refused Minesweeper actions are not counted."""
 
     def request(self, player: str, kind: str, now: float) -> JSON:
         raise _refuse("Minesweeper has no draw or take-back requests.")
@@ -249,9 +244,6 @@ class MinesweeperGame:
         self._version += 1
         return True
 
-    def deadline(self) -> float | None:
-        return None
-
     def shift(self, seconds: float) -> None:
         self.created += seconds
         self.latest += seconds
@@ -259,9 +251,6 @@ class MinesweeperGame:
             self.started += seconds
         if self.ended is not None:
             self.ended += seconds
-
-    def tick(self, now: float) -> list[JSON]:
-        return []
 
     def record(self) -> JSON:
         return {
@@ -396,7 +385,7 @@ class MinesweeperGame:
             self.stats[player]["mines_hit"] += 1
             self.lives_left -= 1
             if self.lives_left == 0:
-                self._finish(Termination.MINE, player, now)
+                self._finish(MinesEnd.MINE, player, now)
             return
         if opened is None:
             opened = board.flood(cell, self.revealed, self.flagged)
@@ -491,7 +480,7 @@ class MinesweeperGame:
             k: found[k] for k in ("x", "y", "safe", "risk", "coin_flip", "other") if k in found
         }
 
-    def _finish(self, reason: Termination, by: str | None, now: float) -> None:
+    def _finish(self, reason: str, by: str | None, now: float) -> None:
         self.ended = max(now, self.latest)
         board = self.board
         correct: dict[str, int] = {}
