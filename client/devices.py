@@ -16,23 +16,47 @@ from dataclasses import dataclass
 from typing import Any
 
 from gridhall.client.plain import plain
-from gridhall.protocol.i18n import _, ngettext
+from gridhall.protocol.devices import BROWSER, PLATFORM_LENGTH, TERMINAL, TK
+from gridhall.protocol.i18n import _, ngettext, pgettext
 
 FEATURE = "devices"
 """The name in ``welcome.features`` of a server that lists and signs out devices."""
-NAME_LENGTH = 48
 
 
-def device_name(kind: str) -> str:
-    """What this device is called in the player's list: the client's ``kind`` and the
-    platform it runs on (``Tk · Linux``); a name, not a sentence, so not translated."""
-    system = platform.system() or "?"
-    return f"{kind} · {system}"[:NAME_LENGTH]
+def this_device(kind: str) -> dict[str, str]:
+    """What this device is (``hello.device``): the client's ``kind``, a code every
+    viewer's client names in its own language, and the platform it runs on, data."""
+    system = platform.system().strip()[:PLATFORM_LENGTH]
+    return {"kind": kind, "platform": system} if system else {"kind": kind}
+
+
+def kind_name(kind: str) -> str:
+    """A device's kind in the player's language; a kind this client does not know (a
+    client of another make) as its code, plain."""
+    # TRANSLATORS: the kinds of gridhall client a device list names, each before the
+    # device's platform: "Terminal · Linux", "Browser · Android".
+    if kind == TERMINAL:
+        return pgettext("device", "Terminal")
+    if kind == TK:
+        return pgettext("device", "Tk")
+    if kind == BROWSER:
+        return pgettext("device", "Browser")
+    return plain(kind)
+
+
+def device_name(entry: dict[str, Any]) -> str:
+    """A device's name as a list shows it: its kind translated and its platform
+    (``终端 · Linux``); from an older client, the name it gave (data)."""
+    kind, system, name = entry.get("kind"), entry.get("platform"), entry.get("name")
+    if isinstance(kind, str) and kind:
+        shown = kind_name(kind)
+        return f"{shown} · {plain(system)}" if isinstance(system, str) and system else shown
+    return plain(name) if isinstance(name, str) and name else _("an unnamed device")
 
 
 @dataclass(frozen=True)
 class DeviceRow:
-    """One device as a list shows it (texts made plain: the server's words are data)."""
+    """One device as a list shows it (texts made plain: what the server passes on is data)."""
 
     device: str
     name: str
@@ -66,13 +90,12 @@ def device_rows(answer: Any, now: float | None = None) -> list[DeviceRow]:
     for entry in entries if isinstance(entries, list) else []:
         if not isinstance(entry, dict) or not isinstance(entry.get("device"), str):
             continue
-        name = entry.get("name")
         seen = entry.get("last_seen")
         current = entry.get("current") is True
         rows.append(
             DeviceRow(
                 device=plain(entry["device"]),
-                name=plain(name) if isinstance(name, str) and name else _("an unnamed device"),
+                name=device_name(entry),
                 seen=seen_text(seen if isinstance(seen, (int, float)) else None, current, now),
                 current=current,
             )

@@ -88,6 +88,10 @@ class Refused:
     message: str
     request: str | None = None
     """The refused request's type (``move``, ``join-room`` ...), when known."""
+    room: str | None = None
+    """The room a ``room-lost`` is about (it could not be restored after a restart)."""
+    reason: str | None = None
+    """Why, in the server's words (``room-lost``)."""
 
 
 RoomEvent: TypeAlias = (

@@ -43,6 +43,10 @@ class ErrorCode(StrEnum):
     """An admin action names a player the server does not know."""
     NO_SUCH_GAME = "no-such-game"
     """No finished game the server keeps has that id (``get-replay``, ``analyse``; added)."""
+    ROOM_LOST = "room-lost"
+    """After a restart, the room the player was in could not be restored: sent once
+    after ``welcome`` to a member resuming with its token, with ``room`` and
+    ``reason`` (added)."""
     CLUSTER_UNAVAILABLE = "cluster-unavailable"
     """A cluster node cannot reach Redis and the request needs another node (joining a
     room owned elsewhere, creating a room): nothing changed; retry (added)."""

@@ -70,9 +70,12 @@ class Hello:
     link: str | None = field(default=None, metadata={"min_len": 1, "max_len": 16})
     """Instead of ``token``, on a second device: a link code from ``link-code`` (added),
     which makes this connection the identity that asked for it."""
-    device: str | None = field(default=None, metadata={"min_len": 1, "max_len": 48, "clean": True})
-    """What this device is called in the player's device list (added; feature
-    ``devices``): the client's kind and platform, e.g. ``Tk · Linux``."""
+    device: str | dict[str, Any] | None = field(
+        default=None, metadata={"min_len": 1, "max_len": 48, "clean": True}
+    )
+    """What this device is in the player's device list (added; feature ``devices``):
+    ``{"kind": "tk", "platform": "Linux"}``, the kind a code each viewer's client
+    translates (:mod:`gridhall.protocol.devices`); an older client's string is its name."""
     id: int | None = _req_id()
 
 
@@ -332,6 +335,10 @@ class Error:
     retry_after: float | None = None
     """Seconds to wait before the same request can succeed (added; rate limits,
     password backoff, a busy room or server)."""
+    room: str | None = None
+    """The room a ``room-lost`` is about (added)."""
+    reason: str | None = None
+    """Why that room could not be restored (added; ``room-lost``)."""
 
 
 @message("link-code", "server")
@@ -348,9 +355,10 @@ class LinkCodeIssued:
 @message("devices", "server")
 class Devices:
     """The answer to ``list-devices`` and ``sign-out-device`` (added): every device of
-    this identity, {``device`` (an id), ``name``, ``created_at``, ``last_seen`` (unix
-    times, or null when not known), ``current`` (the one asking)}, this one first, then
-    the most recently seen."""
+    this identity, {``device`` (an id), ``kind`` (a code) and ``platform`` (as the
+    device's ``hello`` gave them), ``name`` (in English, for older clients),
+    ``created_at``, ``last_seen`` (unix times; each null when not known), ``current``
+    (the one asking)}, this one first, then the most recently seen."""
 
     TYPE: ClassVar[str]
     devices: list[dict[str, Any]]

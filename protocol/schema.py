@@ -2,7 +2,8 @@
 
 Messages are frozen dataclasses; this module turns a decoded map into one, or
 raises ProtocolError(bad-message) naming the field. Supported hints: str, int,
-float, bool, ``dict[str, Any]``, ``list[Any]``, ``Literal[...]`` and ``X | None``.
+float, bool, ``dict[str, Any]``, ``list[Any]``, ``Literal[...]``, ``X | None`` and
+``str | dict[str, Any]`` (a string or a map: the member the value is).
 Per-field limits live in ``field(metadata=...)``: ``min_len``/``max_len`` for
 strings and lists, ``min``/``max`` for numbers, ``key`` for a wire name that is a
 Python keyword (``from``), ``clean`` to trim and refuse control characters, ``always``
@@ -51,7 +52,7 @@ def check_value(name: str, value: Any, hint: Any, meta: typing.Mapping[str, Any]
         inner = [a for a in args if a is not _NONE]
         if len(inner) == 1:
             return check_value(name, value, inner[0], meta)
-        raise TypeError(f"unsupported union {hint!r}")  # pragma: no cover - schema bug
+        return _one_of(name, value, inner, meta)
     if origin is Literal:
         allowed = args
         if isinstance(value, bool) or value not in allowed:
@@ -92,6 +93,20 @@ def check_value(name: str, value: Any, hint: Any, meta: typing.Mapping[str, Any]
     if hint is Any:
         return value
     raise TypeError(f"unsupported hint {hint!r}")  # pragma: no cover - schema bug
+
+
+_SHAPES: dict[Any, tuple[type, str]] = {str: (str, "a string"), dict: (dict, "a map")}
+"""The hints a union of several may hold (besides None): the Python type a value of
+each decodes to, and what the error calls it."""
+
+
+def _one_of(name: str, value: Any, inner: list[Any], meta: typing.Mapping[str, Any]) -> Any:
+    """``value`` checked against the member of ``str | dict[str, Any]`` it is one of."""
+    shapes = [(hint, *_SHAPES[_shape(hint)[0] or hint]) for hint in inner]
+    for hint, kind, _word in shapes:
+        if isinstance(value, kind):
+            return check_value(name, value, hint, meta)
+    raise _bad(name, "must be " + " or ".join(word for _h, _k, word in shapes))
 
 
 def _check_len(name: str, value: str | list[Any], meta: typing.Mapping[str, Any]) -> None:

@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 
 from gridhall.client.discovery import Browser, FoundServer
 from gridhall.protocol import i18n, pseudo
-from tests.e2e.test_gomoku_e2e import play_to_five
+from gridhall.server.io.app import GameServer
+from tests.rated import establish, five
 from tests.wsclient import WsClient
 
 MARKED = re.compile(r"⟦[^⟦⟧]*⟧")
@@ -131,13 +132,17 @@ async def host_removes(host: WsClient, player: str, room: str) -> None:
     await host.expect("left", player=player)
 
 
-async def rated_game(ann: WsClient, bob: WsClient) -> str:
-    """A rated Gomoku game Ann wins with five in a row; its room's code."""
+async def rated_game(server: GameServer, ann: WsClient, bob: WsClient) -> str:
+    """A rated Gomoku game Ann wins with five in a row, long enough to be rated, between
+    established players (so both are on the leaderboard, with a rating on their
+    profiles; ``tests/rated.py``); its room's code. Run on ``server``'s loop."""
+    establish(server, [ann.player, bob.player])
     await ann.send("create-room", game="gomoku", options={"rated": True})
     room = str((await ann.expect("joined"))["room"])
     await bob.send("join-room", room=room)
     await ann.expect("state", status="playing")
-    await play_to_five(ann, bob, row=3)
+    over = await five(ann, bob)
+    assert over["ratings"], "the game was not rated"
     return room
 
 

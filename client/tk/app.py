@@ -9,7 +9,7 @@ from collections.abc import Callable
 from tkinter import ttk
 
 from gridhall import protocol as p
-from gridhall.client.devices import device_name
+from gridhall.client.devices import this_device
 from gridhall.client.failover import gave_up_text, reconnecting_text
 from gridhall.client.history import ANSWERS, REQUESTS, Opening, features
 from gridhall.client.messages import Connection, Event, Refused, is_room_event
@@ -24,6 +24,7 @@ from gridhall.client.tk.menu import Windows
 from gridhall.client.tk.room import RoomFrame
 from gridhall.client.views.common import error_text, error_title
 from gridhall.client.views.hosts import announce_text, farewell_note
+from gridhall.protocol.devices import TK
 from gridhall.protocol.i18n import _
 from gridhall.protocol.schema import to_map
 
@@ -58,7 +59,7 @@ class TkApp:
             backoff=backoff,
             keep_token=keep_token,
             link=link,
-            device=device_name("Tk"),
+            device=this_device(TK),
         )
         self.bridge = Bridge(self.session, self.root, self.on_message)
         self.notices: list[str] = []
@@ -132,7 +133,7 @@ class TkApp:
     def on_message(self, msg: Event, snap: Snapshot) -> None:
         if isinstance(msg, Connection):
             self._connection(msg, snap)
-        elif isinstance(msg, Refused):
+        elif isinstance(msg, Refused) and msg.code != p.ErrorCode.ROOM_LOST:  # (a farewell)
             self.notify(f"{error_title(msg)}: {error_text(msg)}")
             if msg.request in REQUESTS:
                 self.answers.refused(msg.request)

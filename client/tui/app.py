@@ -10,7 +10,7 @@ from typing import ClassVar
 from textual.binding import Binding, BindingType
 
 from gridhall import protocol as p
-from gridhall.client.devices import device_name
+from gridhall.client.devices import this_device
 from gridhall.client.failover import gave_up_text, reconnecting_text
 from gridhall.client.history import Opening
 from gridhall.client.messages import Connection, Event, Refused, is_room_event
@@ -25,6 +25,7 @@ from gridhall.client.tui.room import RoomScreen
 from gridhall.client.tui.text import PlainNotify, translate_bindings
 from gridhall.client.views.common import error_text, error_title
 from gridhall.client.views.hosts import announce_text, farewell_note
+from gridhall.protocol.devices import TERMINAL
 from gridhall.protocol.i18n import N_, _
 
 
@@ -60,7 +61,7 @@ class GridhallApp(PlainNotify[None]):
             backoff=backoff,
             keep_token=keep_token,
             link=link,
-            device=device_name("Terminal"),
+            device=this_device(TERMINAL),
         )
         self.session.add_listener(self._from_session)
         self.lobby = LobbyScreen()
@@ -103,7 +104,7 @@ class GridhallApp(PlainNotify[None]):
         msg = event.msg
         if isinstance(msg, Connection):
             self._connection(msg)
-        elif isinstance(msg, Refused):
+        elif isinstance(msg, Refused) and msg.code != p.ErrorCode.ROOM_LOST:  # (a farewell)
             self.notify(error_text(msg), title=error_title(msg), severity="error", timeout=6)
         elif isinstance(msg, p.Rooms):
             self.lobby.show_rooms(list(msg.rooms))

@@ -14,6 +14,7 @@ from typing import Any
 
 from gridhall import protocol as p
 from gridhall.client.hosting import Member, host_name, members
+from gridhall.client.messages import Refused
 from gridhall.client.room import NOTE_KEY
 from gridhall.client.views.base import GameView
 from gridhall.protocol.i18n import _, ngettext
@@ -79,7 +80,12 @@ def event_text(
         if target is not None and target == me
         else str(event.get("name") or names.get(str(target), "?"))
     )
-    action = event.get("action")
+    return _action_text(event, who, name, me)
+
+
+def _action_text(event: dict[str, Any], who: str, name: str, me: str | None) -> str:
+    """The sentence for a ``host`` event's action, ``who`` acting on ``name``."""
+    action, by, target = event.get("action"), event.get("by"), event.get("player")
     until = event.get("until")
     until_f = float(until) if isinstance(until, int | float) else None
     if action == "kick":
@@ -125,6 +131,23 @@ def closed_text(room: str, reason: object) -> str:
     return _("The server's operator closed room {code}.", code=room)
 
 
+def lost_text(room: str | None, reason: str | None) -> str:
+    """Why the room we were in is gone: it could not be restored after a restart."""
+    code = room or "?"
+    if reason and reason.strip():
+        return _(
+            "Your room {code} could not be restored after the server restarted, so you are "
+            "back in the lobby. The server says: {reason}",
+            code=code,
+            reason=reason.strip(),
+        )
+    return _(
+        "Your room {code} could not be restored after the server restarted, so you are "
+        "back in the lobby.",
+        code=code,
+    )
+
+
 Note = Callable[[float], str]
 """A lobby note that depends on the time (``now``, epoch seconds): shown again as time
 passes, so "5 minutes from now" never outlives the five minutes."""
@@ -132,11 +155,14 @@ passes, so "5 minutes from now" never outlives the five minutes."""
 
 def farewell_note(msg: object, me: str | None) -> Note | None:
     """What to tell a player who lands in the lobby because of ``msg``, as of any time:
-    removed by the host (until when, and how long from then), or the room closed; None
-    for any other message."""
+    removed by the host (until when, and how long from then), the room closed, or it
+    could not be restored after a restart (``room-lost``); None for any other message."""
     if isinstance(msg, p.RoomClosed):
         said = closed_text(msg.room, msg.reason)
         return lambda _now: said
+    if isinstance(msg, Refused) and msg.code == p.ErrorCode.ROOM_LOST:
+        lost = lost_text(msg.room, msg.reason)
+        return lambda _now: lost
     if not isinstance(msg, p.Left) or msg.player != me or me is None:
         return None
     if msg.reason != "kicked":

@@ -45,6 +45,9 @@ ERRORS = {
     "game-in-progress": N_("Not while a game is under way; wait until it is over."),
     "banned": N_("The server's operator has banned you from this server for a while."),
     "bad-link": N_("That link code is wrong, used or expired; ask the other device for a new one."),
+    "room-lost": N_(
+        "Your room could not be restored after the server restarted; you are in the lobby."
+    ),
     "internal-error": N_(
         "The server failed on that request. That is a fault in the server, "
         "not in what you did; nothing changed, so try again, and tell whoever "

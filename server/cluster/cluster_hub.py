@@ -1,8 +1,8 @@
 """The hub of one cluster node: the single-process hub, plus rooms arriving and leaving.
 
 A node adopts a room another node owned (after a takeover) through the SAME replay
-code a restart uses (:meth:`Hub._replay_room`, then the ``restored`` input that moves
-the clocks past the downtime), and lets a room go at once when the store says another
+code a restart uses (``server/core/restoring.py``: the room replayed on a cast of its
+own, then the ``restored`` input that moves the clocks past the downtime), and lets a room go at once when the store says another
 node owns it now. Identities made on other nodes are fetched from the shared store when
 their token says hello here. Still no I/O of its own: the lookups are callables the
 cluster service passes in.
@@ -23,8 +23,9 @@ from ..core.config import ServerConfig
 from ..core.effects import Effect, Outbox, Wake
 from ..core.hub import Hub, SavedRoom
 from ..core.identity import Device, Identity, token_hash
-from ..core.journal import Back, Restored
+from ..core.journal import Back
 from ..core.linking import code_hash, normal
+from ..core.restoring import Quarantined
 from ..io.link_store import DeviceRow
 
 log = logging.getLogger("gridhall.cluster")
@@ -58,6 +59,8 @@ class ClusterHub(Hub):
         """Redis answers (else what needs another node, or a lease, is refused)."""
         self.take_link: Callable[[str], tuple[str, float] | None] = lambda digest: None
         self.held_elsewhere: Callable[[str], int] = lambda address: 0
+        self.fetch_lost: Callable[[str], Quarantined | None] = lambda pid: None
+        """Player id -> the room set aside it was in (by any node), if any."""
         self.shared_creations: Callable[[str, float], float] = lambda address, now: 0.0
         """The cluster's bucket of room creations for an address: the wait, or 0.0."""
         """Open rooms other live nodes hold that were created from an address."""
@@ -82,6 +85,9 @@ class ClusterHub(Hub):
                 ident = self._known(row)
                 if digest != ident.token_hash:  # a device linked on another node
                     self.identities.add_token(ident, digest)
+                lost = self.fetch_lost(ident.id)
+                if lost is not None:  # set aside by another node: told here
+                    self.set_aside(lost)
         if msg.link is not None and self.links.wait(address, now) <= 0:
             self._fetch_link(msg.link)
         return super().hello(msg, now, address)
@@ -119,9 +125,9 @@ class ClusterHub(Hub):
         for digest in linked:
             if digest not in ident.linked:
                 self.identities.add_token(ident, digest)
-        for pid, digest, name, created_at, last_seen in rows:
+        for pid, digest, about, created_at, last_seen in rows:
             if pid == ident.id and digest in ident.tokens():
-                ident.devices[digest] = Device(name, created_at, last_seen)
+                ident.devices[digest] = Device(about, created_at, last_seen)
 
     def _list_rooms(self, out: Outbox, ident: Identity, msg: p.ListRooms, now: float) -> None:
         here = self.lobby.listing()
@@ -244,33 +250,20 @@ class ClusterHub(Hub):
         down_since: float,
         online: Collection[str] = (),
     ) -> list[Effect]:
-        """Take over a room another node owned: replay it as a restart does, move its
-        clocks past the time since its owner was last known alive (``down_since``), and
-        give its people the grace period; those already connected here (``online``)
-        are back in their seats at once."""
+        """Take over a room another node owned: replay it as a restart does (on a cast
+        of its own, so no other room or identity here is touched), move its clocks
+        past the time since its owner was last known alive (``down_since``), and give
+        its people the grace period; those already connected here (``online``) are
+        back in their seats at once. One that cannot be replayed is set aside."""
         code = saved.row["code"]
         if code in self.lobby.rooms:
             return []
         for row in identities:
             self._known(row)
-        before = {i.id: (i.room, i.role, i.connected) for i in self.identities.by_id.values()}
-        room = self._replay_room(saved)
-        final = {m.id for m in room.members} if room is not None else set()
-        for ident in self.identities.by_id.values():  # the replay touched only this room
-            if ident.id not in final and ident.id in before:
-                ident.room, ident.role, ident.connected = before[ident.id]
         out = Outbox()
+        room = self.restorer.bring_back(out, saved, now, down_since)
         if room is None:
             return out.effects
-        for m in room.seated:
-            m.room, m.role = room, "player"
-        for m in room.spectators:
-            m.room, m.role = room, "spectator"
-        last_seen = max([down_since, *(float(e["t"]) for _, e in saved.entries)])
-        downtime = max(0.0, now - last_seen)
-        self._input(
-            out, room, Restored(downtime), now, functools.partial(room.restored, out, now, downtime)
-        )
         for m in list(room.members):
             if m.id in online and not m.bot:
                 m.connected = True
@@ -281,7 +274,7 @@ class ClusterHub(Hub):
                     now,
                     functools.partial(room.resumed, out, m, now, None, None),
                 )
-        log.info("room %s taken over after %.1f s", code, downtime, extra={"room": code})
+        log.info("room %s taken over", code, extra={"room": code})
         return out.effects
 
     def let_go(self, code: str) -> list[str]:

@@ -21,7 +21,13 @@ import psycopg
 
 from ..core.devices import SIGNED_OUT, SIGNED_OUT_REASON
 from ..core.effects import DropLinkCode, DropToken, SaveDevice, SaveLinkCode, SaveToken
-from ..io.link_store import DeviceRow, LinkEffect, LinkTables
+from ..io.link_store import (
+    READ_DEVICES,
+    DeviceRow,
+    LinkEffect,
+    LinkTables,
+    device_row,
+)
 
 if TYPE_CHECKING:
     from ..io.app import GameServer
@@ -47,6 +53,8 @@ CREATE TABLE IF NOT EXISTS devices (
     created_at double precision NOT NULL,
     last_seen double precision NOT NULL
 );
+ALTER TABLE devices ADD COLUMN IF NOT EXISTS kind text NOT NULL DEFAULT '';
+ALTER TABLE devices ADD COLUMN IF NOT EXISTS platform text NOT NULL DEFAULT '';
 CREATE INDEX IF NOT EXISTS devices_player ON devices(player);
 CREATE TABLE IF NOT EXISTS revoked_tokens (
     token_hash text PRIMARY KEY,
@@ -55,6 +63,12 @@ CREATE TABLE IF NOT EXISTS revoked_tokens (
 );
 CREATE INDEX IF NOT EXISTS revoked_tokens_at ON revoked_tokens(at);
 """
+SAVE_DEVICE = (
+    "INSERT INTO devices (token_hash, player, name, kind, platform, created_at, last_seen)"
+    " VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (token_hash) DO UPDATE SET"
+    " name = EXCLUDED.name, kind = EXCLUDED.kind, platform = EXCLUDED.platform,"
+    " last_seen = EXCLUDED.last_seen"
+)
 TOMBSTONE_DAYS = 1.0
 """Days a revoked token's row is kept for the other nodes to read (a node down longer
 still refuses the token: the rows that made it work are gone)."""
@@ -86,11 +100,7 @@ class PgLinks(LinkTables):
                 (e.code_hash, e.player, e.expires),
             )
         elif isinstance(e, SaveDevice):
-            pg.execute(
-                "INSERT INTO devices VALUES (%s, %s, %s, %s, %s) ON CONFLICT (token_hash)"
-                " DO UPDATE SET name = EXCLUDED.name, last_seen = EXCLUDED.last_seen",
-                (e.token_hash, e.player, e.name, e.created_at, e.last_seen),
-            )
+            pg.execute(SAVE_DEVICE, e.row())
         elif isinstance(e, DropToken):
             pg.execute("DELETE FROM identity_tokens WHERE token_hash = %s", (e.token_hash,))
             pg.execute("DELETE FROM devices WHERE token_hash = %s", (e.token_hash,))
@@ -110,13 +120,12 @@ class PgLinks(LinkTables):
 
     def devices(self, player: str | None = None) -> list[DeviceRow]:
         """Device rows: every one, or ``player``'s."""
-        sql = "SELECT player, token_hash, name, created_at, last_seen FROM devices"
         rows = (
-            self.connection().execute(sql + " WHERE player = %s", (player,))
+            self.connection().execute(READ_DEVICES + " WHERE player = %s", (player,))
             if player is not None
-            else self.connection().execute(sql)
+            else self.connection().execute(READ_DEVICES)
         ).fetchall()
-        return [(str(r[0]), str(r[1]), str(r[2]), float(r[3]), float(r[4])) for r in rows]
+        return [device_row(r) for r in rows]
 
     def tokens_of(self, player: str) -> list[str]:
         """The hashes of ``player``'s linked devices' tokens (made on any node)."""
@@ -187,15 +196,6 @@ class PgLinks(LinkTables):
         except psycopg.Error:
             return None  # PostgreSQL unreachable: the code is refused, and kept
         return (str(row[0]), float(row[1])) if row else None
-
-    def player_of(self, token_digest: str) -> str | None:
-        """The identity a linked device's token belongs to, if it is one."""
-        row = (
-            self.connection()
-            .execute("SELECT player FROM identity_tokens WHERE token_hash = %s", (token_digest,))
-            .fetchone()
-        )
-        return str(row[0]) if row else None
 
 
 def sync_devices(server: GameServer, since: float) -> float:

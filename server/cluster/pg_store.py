@@ -36,12 +36,14 @@ from ..core.effects import (
     DropRoom,
     ForgetIdentity,
     Log,
+    Quarantine,
     SaveIdentity,
     SaveRoom,
     SaveSnapshot,
     Stored,
 )
 from ..core.hub import SavedRoom
+from ..core.restoring import Quarantined
 from ..io.admin_store import AdminTables
 from ..io.link_store import LinkTables
 from ..io.store import Store
@@ -64,6 +66,7 @@ CREATE TABLE IF NOT EXISTS live_rooms (
     snapshot text,
     base bigint NOT NULL DEFAULT 0
 );
+ALTER TABLE live_rooms ADD COLUMN IF NOT EXISTS quarantine text;
 CREATE TABLE IF NOT EXISTS room_journal (
     room text NOT NULL,
     seq bigint NOT NULL,
@@ -99,7 +102,16 @@ JOURNAL = (
     " WHERE " + FENCE
 )
 
-LIVE_KINDS = (Log, SaveSnapshot, SaveRoom, DropRoom, SaveIdentity, ForgetIdentity, *LINK_KINDS)
+LIVE_KINDS = (
+    Log,
+    SaveSnapshot,
+    SaveRoom,
+    DropRoom,
+    Quarantine,
+    SaveIdentity,
+    ForgetIdentity,
+    *LINK_KINDS,
+)
 """The effects PostgreSQL keeps; the rest go to the node's SQLite file."""
 
 
@@ -131,7 +143,7 @@ def unpack_entry(data: bytes) -> Any:
 
 
 def _room_of(effect: Stored) -> str | None:
-    if isinstance(effect, (Log, SaveSnapshot, SaveRoom, DropRoom)):
+    if isinstance(effect, (Log, SaveSnapshot, SaveRoom, DropRoom, Quarantine)):
         return effect.room
     return None
 
@@ -314,6 +326,12 @@ class PgStore:
                 e.room,
                 row=json.dumps(e.row, separators=(",", ":")),
             )
+        elif isinstance(e, Quarantine):  # by the room's owner, which could not replay it
+            self._fenced(
+                "UPDATE live_rooms SET quarantine = %(info)s WHERE room = %(room)s",
+                e.room,
+                info=json.dumps(e.info, separators=(",", ":")),
+            )
         elif isinstance(e, DropRoom):
             self.pg.execute("DELETE FROM live_rooms WHERE room = %s", (e.room,))
             self.pg.execute("DELETE FROM room_journal WHERE room = %s", (e.room,))
@@ -335,12 +353,15 @@ class PgStore:
     # -- reads ----------------------------------------------------------------
     def load_live(self) -> tuple[list[dict[str, Any]], list[SavedRoom]]:
         """Every identity; the live rooms only when this process is the one owner
-        (each then claimed under a new epoch, fencing out an older process)."""
+        (each then claimed under a new epoch, fencing out an older process); never
+        the rooms set aside (:meth:`quarantined`)."""
         identities = self.identities()
         if self.clustered:
             return identities, []
         rooms: list[SavedRoom] = []
-        for (room,) in self.pg.execute("SELECT room FROM live_rooms ORDER BY room").fetchall():
+        for (room,) in self.pg.execute(
+            "SELECT room FROM live_rooms WHERE quarantine IS NULL ORDER BY room"
+        ).fetchall():
             epoch = self.claim(room, None)
             saved = self.load_room(room) if epoch is not None else None
             if saved is not None:
@@ -429,9 +450,46 @@ class PgStore:
             (str(r), str(n), int(e))
             for r, n, e in self.pg.execute(
                 "SELECT o.room, o.node, o.epoch FROM room_owner o"
-                " JOIN live_rooms l ON l.room = o.room ORDER BY o.room"
+                " JOIN live_rooms l ON l.room = o.room WHERE l.quarantine IS NULL"
+                " ORDER BY o.room"
             ).fetchall()
         ]
+
+    # -- rooms set aside (by whichever node could not replay them) --------------
+    def quarantined(self) -> list[Quarantined]:
+        found = [
+            Quarantined.from_json(str(code), json.loads(info))
+            for code, info in self.connected()
+            .execute("SELECT room, quarantine FROM live_rooms WHERE quarantine IS NOT NULL")
+            .fetchall()
+        ]
+        return sorted(found, key=lambda q: (q.at, q.code))
+
+    def lost_room(self, pid: str) -> Quarantined | None:
+        """The room set aside that ``pid`` was in, if any (a member resuming on a node
+        that did not set it aside is told ``room-lost`` too)."""
+        return next((q for q in self.quarantined() if pid in q.members), None)
+
+    def release_quarantined(self, code: str) -> bool:
+        """Back among the live rooms: replayed at the next start, or by the next
+        takeover (its owner is not alive) in a cluster."""
+        cur = self.connected().execute(
+            "UPDATE live_rooms SET quarantine = NULL WHERE room = %s AND quarantine IS NOT NULL",
+            (code,),
+        )
+        return cur.rowcount > 0
+
+    def delete_quarantined(self, code: str) -> bool:
+        pg = self.connected()
+        with pg.transaction():
+            cur = pg.execute(
+                "DELETE FROM live_rooms WHERE room = %s AND quarantine IS NOT NULL", (code,)
+            )
+            if cur.rowcount == 0:
+                return False
+            pg.execute("DELETE FROM room_journal WHERE room = %s", (code,))
+            pg.execute("DELETE FROM room_owner WHERE room = %s", (code,))
+        return True
 
     # -- alive marks, history -------------------------------------------------
     def mark_alive(self, now: float) -> None:

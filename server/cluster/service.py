@@ -40,6 +40,7 @@ from .relay import PLAYER_TTL_MS, Relay, in_key, out_key, player_key
 from .signing import Signer
 
 if TYPE_CHECKING:
+    from ..core.session import Session
     from ..io.app import GameServer
 
 log = logging.getLogger("gridhall.cluster")
@@ -229,6 +230,14 @@ class ClusterService:
             if room is not None and room.address and not room.closed:
                 held[room.address] = held.get(room.address, 0) + 1
         return held
+
+    async def intercept(self, session: Session, frame: bytes | str) -> bool:
+        """True if the relay took ``frame`` (see :meth:`Relay.intercept`)."""
+        return await self.relay.intercept(session, frame)
+
+    def gone(self, session: Session) -> None:
+        """``session``'s connection ended (see :meth:`Relay.gone`)."""
+        self.relay.gone(session)
 
     def left(self, peer: str) -> None:
         """A connection from ``peer`` ended: its count goes down, and with the last one
@@ -441,6 +450,11 @@ class ClusterService:
         online = list(self.server.sessions)
         effects = self.hub.adopt(saved, self.store.identities(), now, down_since, online)
         self.server.execute(effects)
+        if room not in self.hub.lobby.rooms:  # set aside (or closed by its own journal)
+            self.server._flush()  # written under this node's epoch, then let go
+            self.store.disown(room)
+            await self.leases.release(room)
+            return False
         self.takeovers += 1
         with contextlib.suppress(RedisError, OSError):
             await self.registry.unlist([room])

@@ -2,7 +2,7 @@
 
 An identity has one token per device: the first device's, and one more for each device
 a link code carried it to (``server/core/linking.py``). Each token is shown as a device:
-the name its client gave in ``hello.device`` (its kind and platform), when it was added
+what its client said it is in ``hello.device`` (its kind and platform), when it was added
 and when it was last seen (a ``hello`` with it, or that connection's end). A player
 lists them (``list-devices``) and signs one out (``sign-out-device``): its token stops
 resuming the identity at once, and a connection of that device is closed (4001).
@@ -21,6 +21,7 @@ from typing import Any
 
 from gridhall import protocol as p
 from gridhall.protocol import ErrorCode, ProtocolError
+from gridhall.protocol.devices import Description
 from gridhall.protocol.i18n import gettext as _
 
 from .effects import DropToken, Outbox, SaveDevice, SaveIdentity
@@ -40,11 +41,12 @@ def device_id(digest: str) -> str:
     return hashlib.sha256(("device:" + digest).encode()).hexdigest()[:16]
 
 
-def seen(ident: Identity, digest: str, name: str | None, now: float) -> SaveDevice:
-    """A connection said hello with ``digest``: the device is seen now (named ``name``
-    when the client gave one); the identity's connected device is this one."""
+def seen(ident: Identity, digest: str, about: Description | None, now: float) -> SaveDevice:
+    """A connection said hello with ``digest``: the device is seen now (described by
+    ``about`` when the client said what it is); the identity's connected device is
+    this one."""
     known = ident.devices.get(digest) or Device(created_at=now)
-    known.name = name or known.name
+    known.about = about or known.about
     known.last_seen = now
     ident.devices[digest] = known
     ident.device = digest
@@ -68,7 +70,7 @@ def listing(msg_id: int | None, ident: Identity) -> p.Devices:
         rows.append(
             {
                 "device": device_id(digest),
-                "name": known.name or None,
+                **known.about.fields(),
                 "created_at": known.created_at or None,
                 "last_seen": known.last_seen or None,
                 "current": digest == ident.device,
@@ -121,4 +123,4 @@ def drop(out: Outbox, identities: Identities, ident: Identity, digest: str) -> N
 
 def _saved(ident: Identity, digest: str) -> SaveDevice:
     known = ident.devices[digest]
-    return SaveDevice(ident.id, digest, known.name, known.created_at, known.last_seen)
+    return SaveDevice(ident.id, digest, known.about, known.created_at, known.last_seen)

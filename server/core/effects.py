@@ -16,9 +16,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from gridhall import protocol as p
+from gridhall.protocol.devices import Description
 
 from ..games.base import JSON
-from .jobs import Job
+from ..games.jobs import Job
 
 if TYPE_CHECKING:
     from .ratings import Change
@@ -122,6 +123,16 @@ class DropRoom:
 
 
 @dataclass(frozen=True)
+class Quarantine:
+    """Set live room ``room`` aside, its rows kept as they are, because it could not be
+    restored: ``info`` says why, when, and who was in it (``Quarantined.to_json`` in
+    ``server/core/restoring.py``); no start replays it until the operator puts it back."""
+
+    room: str
+    info: JSON
+
+
+@dataclass(frozen=True)
 class SaveIdentity:
     """An identity as it must survive a restart (``expires``: when it is forgotten
     unless resumed, for roomless ones)."""
@@ -153,9 +164,15 @@ class SaveDevice:
 
     player: str
     token_hash: str
-    name: str
+    about: Description
     created_at: float
     last_seen: float
+
+    def row(self) -> tuple[str, str, str, str, str, float, float]:
+        """The ``devices`` table's columns as both stores write them: token hash,
+        player, name, kind, platform, created at, last seen."""
+        about, times = self.about, (self.created_at, self.last_seen)
+        return (self.token_hash, self.player, about.name, about.kind, about.platform, *times)
 
 
 @dataclass(frozen=True)
@@ -202,7 +219,7 @@ class Think:
 
 @dataclass(frozen=True)
 class Work:
-    """Run a heavy :class:`~gridhall.server.core.jobs.Job` for room ``room`` in a worker.
+    """Run a heavy :class:`~gridhall.server.games.jobs.Job` for room ``room`` in a worker.
 
     The answer (``run_job``'s plain map) goes back through the hub's
     ``work_done(room, ticket, answer, now)``; ``ticket`` tells the room which of
@@ -233,6 +250,7 @@ Stored = (
     | Log
     | SaveSnapshot
     | DropRoom
+    | Quarantine
     | SaveIdentity
     | ForgetIdentity
     | SaveToken
@@ -249,6 +267,7 @@ STORED = (
     Log,
     SaveSnapshot,
     DropRoom,
+    Quarantine,
     SaveIdentity,
     ForgetIdentity,
     SaveToken,

@@ -15,7 +15,8 @@ of a game that never ends stays bounded. Identities and
 each room's fixed facts (code, options, secret seed, password hash) are saved
 when they change. :meth:`Hub.restore` rebuilds every live room from its snapshot
 and journal through the same code paths, so the same board, seats and ``seq``
-come back.
+come back (``server/core/restoring.py``: each room on stand-ins of its own, every
+identity whatever becomes of its room, a room that cannot be replayed set aside).
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ from typing import Any
 
 from gridhall import protocol as p
 from gridhall.protocol import ErrorCode, ProtocolError
+from gridhall.protocol.devices import Description
+from gridhall.protocol.devices import parse as described
 from gridhall.protocol.features import CLUSTER, FEATURES
 
 from ..games.base import JSON
@@ -64,17 +67,15 @@ from .journal import (
     Gone,
     JobAnswered,
     Joined,
-    JournalError,
     Request,
-    Restored,
     Tick,
     encode,
 )
-from .journal import decode as decode_entry
 from .linking import LinkCodes, LinkRefused, shown
 from .lobby import Lobby
 from .names import clean_color, clean_name, computer_name
 from .ratings import Ratings
+from .restoring import Cast, Quarantined, Restorer, room_lost
 from .room import Room
 from .room_closing import close_room
 
@@ -130,6 +131,13 @@ class Hub:
         self._released: list[str] = []
         self._kept: list[Identity] = []
         """Offline rated players who left their room in this input (kept, not forgotten)."""
+        self._cast: Cast | None = None
+        """While a journal replays: the people it acts on (``server/core/restoring.py``)."""
+        self.restorer = Restorer(self)
+        self.quarantine: dict[str, Quarantined] = {}
+        """Rooms that could not be restored, set aside for the operator, by code."""
+        self.lost: dict[str, str] = {}
+        """Members of a room set aside -> its code: told ``room-lost`` at their next hello."""
         self._handlers: dict[type[Any], Handler] = {
             p.ListRooms: self._list_rooms,
             p.CreateRoom: self._create_room,
@@ -167,6 +175,7 @@ class Hub:
                     ErrorCode.BANNED, refusal(ban), msg.id, retry_after=round(ban.until - now, 3)
                 )
         name = clean_name(msg.name, msg.id)
+        about = described(msg.device, msg.id)
         out = Outbox()
         ident: Identity | None
         token: str | None
@@ -194,7 +203,7 @@ class Hub:
         ident.connected = True
         ident.address = address
         ident.deltas = bool(msg.deltas)
-        out.add(devices.seen(ident, token_hash(token), msg.device, now))
+        out.add(devices.seen(ident, token_hash(token), about, now))
         nodes = self.nodes.addresses()
         out.send(
             [ident.id],
@@ -212,6 +221,7 @@ class Hub:
         out.add(self._saved(ident))
         if self._expiry.pop(ident.id, None) is not None:
             out.add(Wake("@" + ident.id, None))
+        self._tell_lost(out, ident)
         room = ident.room
         if room is not None:
             self._input(
@@ -222,6 +232,13 @@ class Hub:
                 lambda: room.resumed(out, ident, now, msg.id, msg.since),
             )
         return ident, out.effects
+
+    def _tell_lost(self, out: Outbox, ident: Identity) -> None:
+        """A member of a room set aside says hello: tell it ``room-lost`` (once)."""
+        code = self.lost.pop(ident.id, None) if ident.room is None else None
+        q = self.quarantine.get(code) if code is not None else None
+        if q is not None:
+            out.send([ident.id], room_lost(q))
 
     def _redeem(self, out: Outbox, msg: p.Hello, address: str, now: float) -> tuple[Identity, str]:
         """``hello`` with a link code: the identity that asked for it, with a new
@@ -315,9 +332,18 @@ class Hub:
             act: Handler = handler
             if isinstance(msg, p.Host):  # what it decides beyond the message is journalled
                 act = functools.partial(self._host, choices=choices)
+            if isinstance(msg, p.JoinRoom):  # who arrives, as they are before the room
+                choices.update(name=ident.name, **({"color": ident.color} if ident.color else {}))
 
             def entry() -> Entry:
-                return Request(ident.id, msg, choices.get("addr"), choices.get("seat"))
+                return Request(
+                    ident.id,
+                    msg,
+                    choices.get("addr"),
+                    choices.get("seat"),
+                    choices.get("name"),
+                    choices.get("color"),
+                )
 
             if room is None:
                 error = self._attempt(lambda: act(out, ident, msg, now))
@@ -376,7 +402,15 @@ class Hub:
             entry = (
                 JobAnswered(ticket, answer)
                 if asker is None
-                else JobAnswered(ticket, answer, asker.id, asker.connected)
+                else JobAnswered(
+                    ticket,
+                    answer,
+                    asker.id,
+                    asker.connected,
+                    asker.name,
+                    asker.color,
+                    asker.room is not None and asker.room is not room,
+                )
             )
             self._input(out, room, entry, now, lambda: room.work_done(out, ticket, answer, now))
         return out.effects
@@ -437,10 +471,12 @@ class Hub:
         entry: Entry | Callable[[], Entry],
         now: float,
         call: Callable[[], None],
+        force: bool = False,
     ) -> None:
-        """Run one input of ``room``; journal it if it changed the room, keep the
-        room's timer in step, and snapshot the room when a new game began. ``entry``
-        may be a function, for an input whose entry holds what it decided."""
+        """Run one input of ``room``; journal it if it changed the room (or ``force``:
+        a restart, whose downtime and grace a later replay needs), keep the room's
+        timer in step, and snapshot the room when a new game began. ``entry`` may be
+        a function, for an input whose entry holds what it decided."""
         seq, games, pending = room.seq, room.games_started, room.pending
         room.refusal_counted = False
         self._released = []
@@ -453,7 +489,9 @@ class Hub:
             for kept in self._kept:
                 self._expire_later(out, kept, now)
             self._kept = []
-            changed = room.seq != seq or room.refusal_counted or room.pending is not pending
+            changed = (
+                force or room.seq != seq or room.refusal_counted or room.pending is not pending
+            )
             if room.closed:
                 if not self._replaying:
                     out.add(DropRoom(room.code))
@@ -498,7 +536,7 @@ class Hub:
         self.links.forget_player(ident.id)
         out.add(ForgetIdentity(ident.id))
 
-    # -- restoring ------------------------------------------------------------
+    # -- restoring (server/core/restoring.py) ----------------------------------
     def restore(
         self,
         identities: list[JSON],
@@ -506,13 +544,16 @@ class Hub:
         now: float,
         down_since: float,
         links: tuple[list[tuple[str, str]], list[tuple[str, str, float]]] | None = None,
-        known_devices: Iterable[tuple[str, str, str, float, float]] = (),
+        known_devices: Iterable[tuple[str, str, Description, float, float]] = (),
+        quarantined: Iterable[Quarantined] = (),
     ) -> list[Effect]:
         """Rebuild identities and every live room after a restart, then give each
         person the grace period from ``now``. Clocks skip the downtime: the time
         since the server was last known to run (``down_since``, its last "alive"
         mark, or the room's last journalled input if later). ``known_devices``: what
-        the device lists show, ``(player, token hash, name, created, last seen)``."""
+        the device lists show, ``(player, token hash, description, created, last seen)``.
+        Every identity comes back whatever becomes of its room; a room that cannot be
+        restored is set aside (``quarantined``: those set aside before)."""
         for row in identities:
             self.identities.add(
                 Identity(
@@ -529,175 +570,56 @@ class Hub:
                 self.identities.add_token(self.identities.by_id[pid], digest)
         for digest, pid, expires in codes:
             self.links.add(digest, pid, expires)
-        for pid, digest, name, created_at, seen_at in known_devices:
+        for pid, digest, about, created_at, seen_at in known_devices:
             owner = self.identities.by_id.get(pid)
             if owner is not None and digest in owner.tokens():
-                owner.devices[digest] = Device(name, created_at, seen_at)
+                owner.devices[digest] = Device(about, created_at, seen_at)
+        return self.restorer.restore(identities, rooms, now, down_since, quarantined)
+
+    def set_aside(self, q: Quarantined) -> None:
+        """Room ``q.code`` is quarantined: its code is not given to a new room, and its
+        members still known are told ``room-lost`` at their next hello."""
+        self.quarantine[q.code] = q
+        self.lobby.reserved.add(q.code)
+        for pid in q.members:
+            ident = self.identities.by_id.get(pid)
+            if ident is not None and ident.room is None and ident.bot is None:
+                self.lost[pid] = q.code
+
+    def release(self, code: str, now: float) -> list[Effect]:
+        """The operator deleted quarantined room ``code`` (or put it back to be tried
+        at the next start): its members are no longer kept for a ``room-lost``; those
+        offline are kept for the grace period, as after leaving a room."""
         out = Outbox()
-        rooms = list(rooms)
-        last_seen = {
-            saved.row["code"]: max([down_since, *(float(e["t"]) for _, e in saved.entries)])
-            for saved in rooms
-        }
-        restored = [room for room in map(self._replay_room, rooms) if room is not None]
-        for ident in self.identities.by_id.values():  # each room replayed on its own:
-            ident.room = ident.role = None  # its final members are the truth
-        for room in restored:
-            for m in room.seated:
-                m.room, m.role = room, "player"
-            for m in room.spectators:
-                m.room, m.role = room, "spectator"
-        for room in restored:
-            downtime = max(0.0, now - last_seen[room.code])
-            self._input(
-                out,
-                room,
-                Restored(downtime),
-                now,
-                functools.partial(room.restored, out, now, downtime),
-            )
-        expiries = {row["id"]: row["expires"] for row in identities}
-        for ident in list(self.identities.by_id.values()):
-            if ident.room is None:
-                at = expiries.get(ident.id)
-                code_end = self.links.expires(ident.id)  # kept while its link code works
-                if code_end is not None and code_end > now and (at is None or at < code_end):
-                    at = code_end
-                if at is None and not ident.bot and self.ratings.has(ident.id):
-                    self._expire_later(out, ident, now)  # its room is gone; it is kept
-                elif ident.bot or at is None or at <= now:
-                    self._forget(out, ident)
-                else:
-                    self._expiry[ident.id] = at
-                    out.add(Wake("@" + ident.id, at))
-        log.info("restored %d rooms and %d identities", len(self.lobby.rooms), len(self.identities))
+        if self.quarantine.pop(code, None) is None:
+            return out.effects
+        self.lobby.reserved.discard(code)
+        for pid in [pid for pid, lost in self.lost.items() if lost == code]:
+            del self.lost[pid]
+            ident = self.identities.by_id.get(pid)
+            if ident is not None and not ident.connected and ident.room is None:
+                self._expire_later(out, ident, now)
         return out.effects
 
-    def _replay_room(self, saved: SavedRoom) -> Room | None:
-        row = saved.row
-        spec = self.lobby.games.get(row["game"])
-        if spec is None:
-            log.error(
-                "room %s: game %r is not hosted any more; dropped",
-                row["code"],
-                row["game"],
-                extra={"room": row["code"]},
-            )
-            return None
-        room = Room(
-            self,
-            row["code"],
-            spec,
-            row["options"],
-            row["creator"],
-            bool(row["private"]),
-            _unb64(row["password"]),
-            _unb64(row["salt"]) or b"",
-            int(row["seed"]),
-            self.config.grace_seconds,
-            address=row.get("address", ""),
-        )
-        self.lobby.rooms[room.code] = room
-        self._journal_n[room.code] = saved.base
-        self._snapshot_n[room.code] = saved.base
-        self._replaying = True
-        try:
-            if saved.snapshot is not None:
-                for pid, level in saved.snapshot.get("computers", {}).items():
-                    self._computer(pid, level)
-                room.load_snapshot(saved.snapshot, self._member)
-            for n, entry in saved.entries:
-                self._replay(room, entry)
-                self._journal_n[room.code] = n
-        except Exception:
-            log.exception(
-                "room %s could not be restored; dropped", room.code, extra={"room": room.code}
-            )
-            self.lobby.rooms.pop(room.code, None)
+    def forget_room(self, code: str) -> None:
+        """Drop every trace of room ``code`` here (a replay that failed or closed it)."""
+        room = self.lobby.rooms.pop(code, None)
+        if room is not None:
             for m in room.members:
                 m.room = m.role = None
-            return None
-        finally:
-            self._replaying = False
-        if room.closed:
-            return None
-        room.max_spectators = self.config.max_spectators  # none while its journal replays
-        room.ratings = self.ratings  # nor ratings: the store holds what its games changed
-        return room
+        self._journal_n.pop(code, None)
+        self._snapshot_n.pop(code, None)
+        self._armed.pop(code, None)
+        self._budgets.pop(code, None)
 
-    def _computer(self, pid: str, level: str) -> Identity:
-        """A computer player a journal or snapshot names that the store no longer has
-        (a host removed it later): made again to replay, swept after the restore."""
-        ident = self.identities.by_id.get(pid)
-        if ident is None:
-            ident = Identity(
-                id=pid, token_hash="computer:" + pid, name=computer_name(level), bot=level
-            )
-            self.identities.add(ident)
-        return ident
-
-    def _member(self, pid: str) -> Identity:
-        """A member a snapshot names. One the store no longer has left for good after
-        the snapshot (its grace ended, and an identity is deleted then): a stand-in
-        replays until the journal takes it out again, and the restore sweeps it."""
-        ident = self.identities.by_id.get(pid)
-        if ident is None:
-            log.info(
-                "room member %s was forgotten after the snapshot; replayed as a stand-in",
-                pid,
-                extra={"player": pid},
-            )
-            ident = Identity(id=pid, token_hash="gone:" + pid, name="?")
-            self.identities.add(ident)
-        return ident
-
-    def _replay(self, room: Room, data: JSON) -> None:
-        """Feed one journal entry through the code path that first handled it."""
-        out = Outbox()  # everything sent during a replay was sent before the restart
-        now = float(data["t"])
-        try:
-            entry = decode_entry(data)
-            pid = getattr(entry, "player", None)
-            ident = self.identities.by_id.get(pid) if pid is not None else None
-            if ident is None and isinstance(entry, ComputerSeated):  # removed since (forgotten)
-                ident = self._computer(entry.player, entry.level)
-            match entry:
-                case Tick():
-                    room.tick(out, now)
-                case Restored(down=down):
-                    room.restored(out, now, down)
-                case JobAnswered(ticket=ticket, answer=answer, connected=connected):
-                    if ident is not None:  # a job's answer, as it came (never asked again)
-                        ident.connected = bool(connected)
-                    room.work_done(out, ticket, answer, now)
-                case Closed():
-                    raise JournalError("a closed room's input is never journalled")
-                case _ if ident is None:
-                    raise JournalError(f"journal entry {data.get('k')!r} names an unknown player")
-                case Request(message=msg):
-                    # The sender was connected and in this room (or joining it) back then.
-                    ident.connected = True
-                    ident.room = None if isinstance(msg, p.JoinRoom) else room
-                    if isinstance(msg, p.Host):
-                        self._host(out, ident, msg, now, _choices(entry))
-                    else:
-                        self._handlers[type(msg)](out, ident, msg, now)
-                case Joined(role=role):
-                    ident.connected = True
-                    room.enter(out, ident, role, now, None)
-                case ComputerSeated():
-                    room.seat_computer(out, ident, now)
-                case Gone():
-                    ident.connected = False
-                    room.disconnected(out, ident, now)
-                case Back(since=since):
-                    ident.connected = True
-                    room.resumed(out, ident, now, None, since)
-                case ComputerMoved(request=request, move=move):
-                    room.thinking[ident.id] = request
-                    room.computer_move(out, ident, request, move, now)
-        except ProtocolError:
-            pass  # it was refused the first time too (and journalled for its side effect)
+    def replay_request(
+        self, out: Outbox, ident: Identity, msg: Any, now: float, entry: Request
+    ) -> None:
+        """A journalled request, through the handler that first ran it."""
+        if isinstance(msg, p.Host):
+            self._host(out, ident, msg, now, _choices(entry))
+        else:
+            self._handlers[type(msg)](out, ident, msg, now)
 
     def password_tried(self, room: Room, ident: Identity, ok: bool, now: float) -> None:
         self.passwords.tried(room.code, ident.address, ok, now)
@@ -794,7 +716,7 @@ class Hub:
         self._input(
             out,
             room,
-            Joined(ident.id, "player"),
+            Joined(ident.id, "player", ident.name, ident.color),
             now,
             lambda: room.enter(out, ident, "player", now, msg.id),
         )
@@ -970,8 +892,8 @@ class Hub:
             return addr
 
         def new_computer(level: str) -> Identity:
-            if self._replaying:
-                return self._computer(str(got["seat"]), level)
+            if self._cast is not None:  # a replay: the id the journal kept
+                return self._cast.computer(str(got["seat"]), level)
             bot, _ = self.identities.create(computer_name(level), bot=level)
             got["seat"] = bot.id
             return bot
@@ -991,7 +913,3 @@ def _choices(entry: Request) -> dict[str, str]:
 
 def _b64(data: bytes | None) -> str | None:
     return None if data is None else base64.b64encode(data).decode()
-
-
-def _unb64(text: str | None) -> bytes | None:
-    return None if text is None else base64.b64decode(text)

@@ -7,6 +7,8 @@ import secrets
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
+from gridhall.protocol.devices import Description
+
 if TYPE_CHECKING:
     from .room import Room
 
@@ -20,8 +22,8 @@ row; no token hashes to it): the old hash follows, so bans made before still mat
 class Device:
     """One of an identity's tokens as the player sees it (``server/core/devices.py``)."""
 
-    name: str = ""
-    """What the client called itself (``hello.device``): its kind and platform."""
+    about: Description = field(default_factory=Description)
+    """What the client said it is (``hello.device``): its kind and platform."""
     created_at: float = 0.0
     last_seen: float = 0.0
     """When a connection with this token last said hello or ended (0: before devices

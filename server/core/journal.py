@@ -5,9 +5,10 @@ The hub journals every input that changed a room and replays them after a restar
 store keeps each as the same small map it always has (``{"k": kind, ...}`` plus the
 time ``t``, MessagePack or, in older files, JSON), so journals already on disk replay
 unchanged: :func:`encode` writes exactly those keys, :func:`decode` reads them back
-(and refuses a map it does not know with :class:`JournalError`, which drops that room
-on restore rather than replaying it wrongly; a request whose message the protocol no
-longer accepts raises its ``ProtocolError``, and replays as refused).
+(and refuses a map it does not know with :class:`JournalError`, which sets that room
+aside on restore rather than replaying it wrongly, ``server/core/restoring.py``; a
+request whose message the protocol no longer accepts raises its ``ProtocolError``, and
+replays as refused).
 
 A client's request is kept as its typed protocol message (:class:`Request`), without
 its request id and never with a password: the journal is replayed through the same
@@ -44,12 +45,17 @@ class Restored:
 @dataclass(frozen=True)
 class JobAnswered:
     """The room's job ``ticket`` was answered; ``player`` asked for it and was then
-    ``connected`` or not (which decides what the answer does)."""
+    ``connected`` or not, and in another room or not (``elsewhere``), which decide
+    what the answer does; named ``name`` in colour ``color`` (a password that matched
+    admits them under that name)."""
 
     ticket: int
     answer: JSON
     player: str | None = None
     connected: bool | None = None
+    name: str | None = None
+    color: str | None = None
+    elsewhere: bool = False
 
 
 @dataclass(frozen=True)
@@ -57,20 +63,27 @@ class Request:
     """A client's request (``message``, a typed protocol message) from ``player``.
 
     A host action keeps what it decided from outside the room: the address a kick
-    keeps out (``address``) and the id of a computer it seated (``seat``)."""
+    keeps out (``address``) and the id of a computer it seated (``seat``). A
+    ``join-room`` keeps the joiner's ``name`` and ``color`` then, so a replay never
+    needs the identity (which may be forgotten since)."""
 
     player: str
     message: Any
     address: str | None = None
     seat: str | None = None
+    name: str | None = None
+    color: str | None = None
 
 
 @dataclass(frozen=True)
 class Joined:
-    """``player`` was admitted as ``role`` (the creator, or a password that matched)."""
+    """``player`` was admitted as ``role`` (the room's creator), named ``name`` in
+    colour ``color`` then (older journals have neither)."""
 
     player: str
     role: Literal["player", "spectator"]
+    name: str | None = None
+    color: str | None = None
 
 
 @dataclass(frozen=True)
@@ -143,16 +156,18 @@ def encode(entry: Entry) -> JSON:
             data: JSON = {"k": "work", "ticket": ticket, "answer": answer}
             if player is not None:
                 data.update(p=player, c=connected)
-            return data
+            if entry.elsewhere:
+                data["e"] = True
+            return _who(data, entry.name, entry.color)
         case Request(player=player, message=message, address=address, seat=seat):
             data = {"k": "msg", "p": player, "m": request_map(message)}
             if address is not None:
                 data["addr"] = address
             if seat is not None:
                 data["seat"] = seat
-            return data
+            return _who(data, entry.name, entry.color)
         case Joined(player=player, role=role):
-            return {"k": "join", "p": player, "role": role}
+            return _who({"k": "join", "p": player, "role": role}, entry.name, entry.color)
         case ComputerSeated(player=player, level=level):
             return {"k": "computer-seat", "p": player, "level": level}
         case Gone(player=player):
@@ -164,6 +179,20 @@ def encode(entry: Entry) -> JSON:
         case Closed():
             return {"k": "closed"}
     raise TypeError(f"not a journal entry: {entry!r}")
+
+
+def _who(data: JSON, name: str | None, color: str | None) -> JSON:
+    """``data`` with the name and colour someone arrived under, when known."""
+    if name is not None:
+        data["name"] = name
+    if color is not None:
+        data["color"] = color
+    return data
+
+
+def _text(data: JSON, key: str) -> str | None:
+    value = data.get(key)
+    return None if value is None else str(value)
 
 
 def decode(data: JSON) -> Entry:
@@ -181,6 +210,9 @@ def decode(data: JSON) -> Entry:
                 data["answer"],
                 data.get("p"),
                 None if connected is None else bool(connected),
+                _text(data, "name"),
+                _text(data, "color"),
+                bool(data.get("e", False)),
             )
         if kind == "msg":
             message = data["m"]
@@ -189,9 +221,11 @@ def decode(data: JSON) -> Entry:
                 from_map(p.CLIENT_MESSAGES[message["type"]], message),
                 data.get("addr"),
                 data.get("seat"),
+                _text(data, "name"),
+                _text(data, "color"),
             )
         if kind == "join":
-            return Joined(str(data["p"]), data["role"])
+            return Joined(str(data["p"]), data["role"], _text(data, "name"), _text(data, "color"))
         if kind == "computer-seat":
             return ComputerSeated(str(data["p"]), str(data["level"]))
         if kind == "gone":

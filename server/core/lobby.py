@@ -33,11 +33,13 @@ class Lobby:
         self.grace_seconds = grace_seconds
         self.rooms: dict[str, Room] = {}
         self.games: dict[str, GameSpec] = registry()
+        self.reserved: set[str] = set()
+        """Codes of rooms set aside (``server/core/restoring.py``): never given again."""
 
     def new_code(self) -> str:
         while True:
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-            if code not in self.rooms:
+            if code not in self.rooms and code not in self.reserved:
                 return code
 
     def create(

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from .base import JSON
 
 if TYPE_CHECKING:
-    from ..core.jobs import Job
+    from .jobs import Job
 
 
 class AnalysisPlan(ABC):

@@ -37,9 +37,9 @@ from gridhall.protocol.games.describe import Game as Description
 from gridhall.protocol.i18n import ngettext
 
 if TYPE_CHECKING:
-    from ..core.jobs import Job
     from .analysis import Analyser
     from .engines import EngineBridge
+    from .jobs import Job
     from .rating import RatingModel
     from .records import GameRecords
     from .replay import Run

@@ -1,5 +1,6 @@
 """What the server's operator can do from the admin page: close a room, remove a
-player, ban and unban, announce, change the retention settings.
+player, ban and unban, announce, change the retention settings, release or delete a
+room set aside because it could not be restored.
 
 Each action checks every field first and refuses (``ProtocolError``: ``bad-message``
 with a sentence, ``no-such-room``, ``no-such-player``) before anything changes.
@@ -21,6 +22,7 @@ from gridhall.protocol import ErrorCode, ProtocolError
 
 from ..core.bans import Ban, normal_address, refusal
 from ..core.identity import Identity
+from . import retention_options, settings_file
 from .admin_status import RETENTION_KEYS
 
 if TYPE_CHECKING:
@@ -92,6 +94,8 @@ class AdminActions:
             "unban": self.unban,
             "announce": self.announce,
             "retention": self.retention,
+            "release-room": self.release_room,
+            "delete-room": self.delete_room,
         }
 
     def run(self, msg: dict[str, Any], now: float) -> tuple[str, Detail]:
@@ -140,6 +144,32 @@ class AdminActions:
         session = server.sessions.get(ident.id)
         if session is not None:
             server.close_link(session.link, REMOVED_CLOSE, close_reason(reason))
+
+    # -- rooms set aside (server/core/restoring.py) --------------------------------
+    def _set_aside(self, msg: dict[str, Any]) -> str:
+        code = text(msg, "room", 16, required=True).upper()
+        if code not in self.server.hub.quarantine:
+            raise ProtocolError(
+                ErrorCode.NO_SUCH_ROOM, f"No room {code!r} is set aside on this server."
+            )
+        return code
+
+    def release_room(self, msg: dict[str, Any], now: float) -> Detail:
+        """Put a room set aside back among the live rooms: tried at the next start."""
+        return self._let_go(msg, now, self.server.store.release_quarantined)
+
+    def delete_room(self, msg: dict[str, Any], now: float) -> Detail:
+        """Delete a room set aside, with its journal."""
+        return self._let_go(msg, now, self.server.store.delete_quarantined)
+
+    def _let_go(self, msg: dict[str, Any], now: float, act: Callable[[str], bool]) -> Detail:
+        """The room ``msg`` names is no longer set aside here (``act`` says what the
+        store does with it); its members are no longer kept for a ``room-lost``."""
+        code = self._set_aside(msg)
+        reason = text(msg, "reason", MAX_REASON)
+        act(code)
+        self.server.execute(self.server.hub.release(code, now))
+        return {"room": code, "reason": reason}
 
     # -- bans -------------------------------------------------------------------
     def ban(self, msg: dict[str, Any], now: float) -> Detail:
@@ -229,10 +259,7 @@ class AdminActions:
 def check_retention(given: dict[str, Any]) -> dict[str, Any]:
     """Retention settings as the command line (and the settings file) would take
     them; ProtocolError(``bad-message``) naming the first key refused."""
-    from .. import cli
-    from . import settings_file  # cli imports the server: not at import time
-
-    actions = settings_file.options(cli.build_parser())
+    actions = settings_file.options(retention_options.parser())
     values: dict[str, Any] = {}
     for key, value in given.items():
         if key not in RETENTION_KEYS:

@@ -189,7 +189,27 @@ def status(server: GameServer, now: float) -> dict[str, Any]:
         "settings": settings(server),
         "retention": {key: getattr(server.config, key) for key in RETENTION_KEYS},
         "audit": server.store.admin.recent_audit(50),
+        "quarantined": quarantined(server),
     }
+
+
+def quarantined(server: GameServer) -> list[dict[str, Any]]:
+    """The rooms set aside because they could not be restored (oldest first), with
+    their members' names where the server still knows them."""
+    known = server.hub.identities.by_id
+    return [
+        {
+            "room": q.code,
+            "game": q.game,
+            "reason": q.reason,
+            "at": q.at,
+            "members": [
+                {"player": pid, "name": known[pid].name if pid in known else None}
+                for pid in q.members
+            ],
+        }
+        for q in sorted(server.hub.quarantine.values(), key=lambda q: (q.at, q.code))
+    ]
 
 
 RETENTION_KEYS = (

@@ -7,7 +7,9 @@ One SQLite file in WAL mode. It holds:
   forgotten (``expires``);
 - ``rooms``: each live room's fixed facts (code, game, options, creator, the
   secret seed its boards derive from, the password's PBKDF2 hash and salt), its
-  latest snapshot and the journal entry that snapshot follows (``base``);
+  latest snapshot and the journal entry that snapshot follows (``base``); and, for
+  a room that could not be restored, why (``quarantine``): set aside with its rows,
+  never replayed at start until the operator puts it back (``gridhall-server rooms``);
 - ``journal``: per room, every input that changed it, in order (who, what, when);
 - ``games`` and ``chat``: finished games and chat lines, for ``history``, kept
   within the operator's limits, each address's games first when its share is the
@@ -74,6 +76,7 @@ from ..core.effects import (
     DropToken,
     ForgetIdentity,
     Log,
+    Quarantine,
     SaveChat,
     SaveDevice,
     SaveGame,
@@ -85,6 +88,7 @@ from ..core.effects import (
     Stored,
 )
 from ..core.hub import SavedRoom
+from ..core.restoring import Quarantined
 from . import analysis_store
 from .admin_store import AdminTables
 from .history import count_moves, index_game
@@ -94,9 +98,10 @@ from .ratings_store import RatingsTables
 from .retention import Limits, Pruner, owner_of
 from .retention import migrate as migrate_retention
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 """3: games gained ``source`` and ``moves`` and the ``game_players`` index (history);
-4: ``analyses``, each game's engine analysis (server/io/analysis_store.py)."""
+4: ``analyses``, each game's engine analysis (server/io/analysis_store.py);
+5: ``rooms.quarantine``, why a room that could not be restored was set aside."""
 CHECKPOINT_EVERY = 1.0
 """Seconds at most between a commit and the checkpoint that syncs it to the disk."""
 SCHEMA = """
@@ -135,7 +140,8 @@ CREATE TABLE IF NOT EXISTS rooms (
     code TEXT PRIMARY KEY,
     row TEXT NOT NULL,
     snapshot TEXT,
-    base INTEGER NOT NULL DEFAULT 0
+    base INTEGER NOT NULL DEFAULT 0,
+    quarantine TEXT
 );
 CREATE TABLE IF NOT EXISTS journal (
     room TEXT NOT NULL,
@@ -200,6 +206,9 @@ class Store:
         self.db.execute("PRAGMA synchronous=" + ("FULL" if durable_commits else "NORMAL"))
         self.db.execute("PRAGMA busy_timeout=5000")
         self.db.executescript(SCHEMA)
+        columns = {r[1] for r in self.db.execute("PRAGMA table_info(rooms)")}
+        if "quarantine" not in columns:  # a file from before version 5
+            self.db.execute("ALTER TABLE rooms ADD COLUMN quarantine TEXT")
         migrate_history(self.db)
         migrate_retention(self.db)
         analysis_store.create(self.db)
@@ -262,6 +271,8 @@ class Store:
             db.execute("DELETE FROM rooms WHERE code = ?", (e.room,))
             db.execute("DELETE FROM journal WHERE room = ?", (e.room,))
             self.pruner.room_dropped(e.room)
+        elif isinstance(e, Quarantine):
+            db.execute("UPDATE rooms SET quarantine = ? WHERE code = ?", (_json(e.info), e.room))
         elif isinstance(e, SaveIdentity):
             db.execute(
                 "INSERT OR REPLACE INTO identities (id, token_hash, name, color, bot,"
@@ -303,7 +314,8 @@ class Store:
             self.ratings.game_saved(cursor.lastrowid, e)
 
     def load_live(self) -> tuple[list[dict[str, Any]], list[SavedRoom]]:
-        """Every stored identity and live room (with its snapshot and journal)."""
+        """Every stored identity and live room (with its snapshot and journal); not
+        the rooms set aside (:meth:`quarantined`)."""
         identities = [
             {
                 "id": r[0],
@@ -320,15 +332,47 @@ class Store:
         rooms = {
             code: SavedRoom(json.loads(row), json.loads(snap) if snap else None, base)
             for code, row, snap, base in self.db.execute(
-                "SELECT code, row, snapshot, base FROM rooms ORDER BY code"
+                "SELECT code, row, snapshot, base FROM rooms WHERE quarantine IS NULL ORDER BY code"
             )
         }
         for code, n, entry in self.db.execute(
-            "SELECT room, n, entry FROM journal ORDER BY room, n"
+            "SELECT room, n, entry FROM journal WHERE room IN"
+            " (SELECT code FROM rooms WHERE quarantine IS NULL) ORDER BY room, n"
         ):
             if code in rooms:
                 rooms[code].entries.append((n, _load_entry(entry)))
         return identities, list(rooms.values())
+
+    # -- rooms set aside ----------------------------------------------------------
+    def quarantined(self) -> list[Quarantined]:
+        """The rooms set aside because they could not be restored, oldest first."""
+        found = [
+            Quarantined.from_json(code, json.loads(info))
+            for code, info in self.db.execute(
+                "SELECT code, quarantine FROM rooms WHERE quarantine IS NOT NULL"
+            )
+        ]
+        return sorted(found, key=lambda q: (q.at, q.code))
+
+    def release_quarantined(self, code: str) -> bool:
+        """Put room ``code`` back among the live rooms (replayed at the next start);
+        False if no room of that code is set aside."""
+        cursor = self.db.execute(
+            "UPDATE rooms SET quarantine = NULL WHERE code = ? AND quarantine IS NOT NULL",
+            (code,),
+        )
+        self.checkpointer.poke()
+        return cursor.rowcount > 0
+
+    def delete_quarantined(self, code: str) -> bool:
+        """Delete room ``code``, set aside, with its journal; False if there is none."""
+        found = self.db.execute(
+            "SELECT 1 FROM rooms WHERE code = ? AND quarantine IS NOT NULL", (code,)
+        ).fetchone()
+        if found is None:
+            return False
+        self.write([DropRoom(code)])
+        return True
 
     def mark_alive(self, now: float) -> None:
         """Record that the server was running at ``now`` (for the downtime on restart)."""

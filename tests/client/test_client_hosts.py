@@ -332,3 +332,31 @@ def test_a_new_hosts_lifted_mute_is_said_so() -> None:
     assert said == "bob hosts the room now, so they may chat again."
     mine = event_text(room.state.chat[-1]["event"], room.state, room.known, "b")
     assert mine == "You host the room now, so you may chat again."
+
+
+def test_a_room_lost_at_a_restart_lands_us_in_the_lobby_told_why() -> None:
+    """``room-lost`` (after ``welcome``): our room is gone and the lobby says which and why."""
+    from gridhall.client.messages import Refused
+    from gridhall.protocol import i18n
+
+    session = Session("ws://127.0.0.1:1/", "ann")
+    seen: list[Any] = []
+    session.add_listener(seen.append)
+    session.room = hosted()
+    lost = p.Error(code="room-lost", message="Your room ...", room="AB12CD", reason="boom")
+    assert session._on_frame(p.encode(lost)) is None
+    assert session.room is None
+    assert seen == [Refused("room-lost", "Your room ...", None, "AB12CD", "boom")]
+    said = farewell(seen[0], "a", 0.0)
+    assert said is not None and "AB12CD" in said and said.endswith("The server says: boom")
+    assert farewell(Refused("room-lost", "", None, "AB12CD"), "a", 0.0) == (
+        "Your room AB12CD could not be restored after the server restarted, so you are "
+        "back in the lobby."
+    )
+    assert farewell(Refused("not-in-room", "x"), "a", 0.0) is None
+    i18n.set_language("zh_Hans")
+    try:
+        said = farewell(seen[0], "a", 0.0)
+        assert said is not None and "AB12CD" in said and "boom" in said and "无法恢复" in said
+    finally:
+        i18n.set_language("en")

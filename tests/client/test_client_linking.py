@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import platform
 from contextlib import AsyncExitStack
 from pathlib import Path
 from typing import Any
@@ -10,19 +11,16 @@ import pytest
 from textual.widgets import DataTable, Input, Label
 
 from gridhall import protocol as p
+from gridhall.client.devices import device_rows, this_device
 from gridhall.client.linking import code_lines, minutes_left, parse_code
 from gridhall.client.messages import Connection, Event, Refused
 from gridhall.client.tui.app import GridhallApp
 from gridhall.client.tui.linking import LinkScreen
-from tests.client.test_client_session import FAST, running, until
+from gridhall.protocol import i18n
+from tests.client.test_client_session import FAST, running
 from tests.client.test_client_tui import SIZE, press
-from tests.client.test_client_tui import until as ui_until
+from tests.waiting import ui_until, until
 from tests.wsclient import WsClient
-
-
-@pytest.fixture(autouse=True)
-def _config_in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("GRIDHALL_CONFIG_DIR", str(tmp_path / "config"))
 
 
 def test_typed_codes_are_checked_before_they_are_sent() -> None:
@@ -33,6 +31,32 @@ def test_typed_codes_are_checked_before_they_are_sent() -> None:
     assert minutes_left(1000.0 + 541, now=1000.0) == 10
     assert minutes_left(999.0, now=1000.0) == 0
     assert "10" in code_lines("K7MQ-2D9X", 1600.0, now=1000.0)[1]
+
+
+def test_a_devices_kind_is_named_in_the_viewers_language_its_platform_as_given() -> None:
+    assert this_device("tk") == {"kind": "tk", "platform": platform.system()}
+    answer = {
+        "devices": [
+            {"device": "a", "kind": "tk", "platform": "Linux", "name": "Tk · Linux"},
+            {"device": "b", "kind": "browser", "platform": None, "name": "Browser"},
+            {"device": "c", "kind": "gridhall-ios", "platform": "iPadOS\x1b[2J"},
+            {"device": "d", "kind": None, "platform": None, "name": "Ann's\u202e phone"},
+            {"device": "e", "name": None},
+        ]
+    }
+    i18n.set_language("zh_Hans")
+    try:
+        names = [row.name for row in device_rows(answer)]
+        unnamed = i18n.gettext("an unnamed device")
+    finally:
+        i18n.set_language(i18n.SOURCE)
+    assert names == [
+        "Tk 窗口 · Linux",  # the kind in Chinese, the platform as the device gave it
+        "浏览器",
+        "gridhall-ios · iPadOS\ufffd[2J",  # a kind this client does not know: its code
+        "Ann's\ufffd phone",  # an older client's own name: data, made plain
+        unnamed,
+    ]
 
 
 def issued(seen: list[Event]) -> list[p.LinkCodeIssued]:

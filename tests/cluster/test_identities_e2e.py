@@ -81,15 +81,19 @@ async def test_a_device_signed_out_on_one_node_stops_on_every_node(
     async with AsyncExitStack() as stack:
         nodes = await stack.enter_async_context(cluster(tmp_path, redis_clean, fresh_db, count=2))
         ann = await stack.enter_async_context(WsClient.connect(nodes[0].url))
-        await ann.send("hello", protocol=1, name="Ann", device="Tk · Linux")
+        await ann.send("hello", protocol=1, name="Ann", device="Tk · Linux")  # an older client
         await ann.expect("welcome")
         code = (await ann.request("link-code", "link-code"))["code"]
         phone = await stack.enter_async_context(WsClient.connect(nodes[1].url))
-        await phone.send("hello", protocol=1, name="Phone", link=code, device="Phone")
+        about = {"kind": "browser", "platform": "Android"}
+        await phone.send("hello", protocol=1, name="Phone", link=code, device=about)
         token = (await phone.expect("welcome"))["token"]
         listed = (await ann.request("list-devices", "devices"))["devices"]  # both nodes'
-        assert sorted(d["name"] for d in listed) == ["Phone", "Tk · Linux"]
-        other = next(d for d in listed if d["name"] == "Phone")
+        assert sorted((d["name"], d["kind"], d["platform"]) for d in listed) == [
+            ("Browser · Android", "browser", "Android"),  # kept in PostgreSQL by node 1
+            ("Tk · Linux", None, None),
+        ]
+        other = next(d for d in listed if d["kind"] == "browser")
         await ann.send("sign-out-device", device=other["device"], id=5)
         assert [d["name"] for d in (await ann.expect("devices", re=5))["devices"]] == ["Tk · Linux"]
         thief = await stack.enter_async_context(WsClient.connect(nodes[1].url))

@@ -46,16 +46,17 @@ async def test_successive_link_codes_leave_at_most_max_devices_tokens(server_url
 
 async def test_a_device_signed_out_from_another_stops_working_at_once(server_url: str) -> None:
     async with WsClient.connect(server_url) as laptop:
-        owner = (await hello(laptop, device="Tk · Linux"))["player"]
+        owner = (await hello(laptop, device={"kind": "tk", "platform": "Linux"}))["player"]
         code = (await laptop.request("link-code", "link-code"))["code"]
         async with WsClient.connect(server_url) as phone:
-            await hello(phone, link=code, device="Browser · Android")
+            await hello(phone, link=code, device={"kind": "browser", "platform": "Android"})
             assert (await closed_with(laptop.ws))[0] == 4000  # one connection an identity
             listed = (await phone.request("list-devices", "devices"))["devices"]
-            assert [(d["name"], d["current"]) for d in listed] == [
-                ("Browser · Android", True),
-                ("Tk · Linux", False),
+            assert [(d["kind"], d["platform"], d["current"]) for d in listed] == [
+                ("browser", "Android", True),
+                ("tk", "Linux", False),
             ]
+            assert [d["name"] for d in listed] == ["Browser · Android", "Tk · Linux"]
             await phone.send("sign-out-device", device=listed[1]["device"], id=7)
             answer = await phone.expect("devices", re=7)
             assert [d["name"] for d in answer["devices"]] == ["Browser · Android"]

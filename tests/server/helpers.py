@@ -79,8 +79,9 @@ class FakeServer:
         assert self.store is not None
         identities, rooms = self.store.load_live()
         links = (self.store.links.tokens(), self.store.links.codes(now))
+        devices, quarantined = self.store.links.devices(), self.store.quarantined()
         self.execute(
-            self.hub.restore(identities, rooms, now, down_since, links, self.store.links.devices())
+            self.hub.restore(identities, rooms, now, down_since, links, devices, quarantined)
         )
 
     def bind(self, ident: Identity, session: Session) -> None:

@@ -404,15 +404,21 @@ def test_hosts_lock_mutes_and_kicks_survive_a_restart(tmp_path: Path, journal_ro
     room = room_of(server2, code)
     assert room.mod.muted == {me(cy): T0 + 1 + 1800}
     assert room.mod.kicked == {me(dan): T0 + 602}
-    # Dan was roomless and online, so the restart forgot his identity (as for anyone
-    # roomless); his address was journalled with the kick and still keeps him out, for
-    # the address cool-down (not the kick's ten minutes).
+    # Dan was roomless and online: the restart keeps him for the grace period, and
+    # his kick (journalled with his identity and address) still holds him to its ten
+    # minutes; someone new from his address is held for the address cool-down only.
     dan2 = Client(server2, T0 + 102, peer="10.0.0.4")
-    dan2.hello("Dan", dan.last(p.Welcome).token, T0 + 102)
+    assert dan2.hello("Dan", dan.last(p.Welcome).token, T0 + 102).player == me(dan)
     host(bob2, T0 + 103, action="unlock")
     dan2.send("join-room", T0 + 104, room=code, role="spectator")
-    assert dan2.errors()[-1].code == "kicked" and dan2.errors()[-1].retry_after == 300 - 102
-    dan2.send("join-room", T0 + 302, room=code, role="spectator")
+    assert dan2.errors()[-1].code == "kicked" and dan2.errors()[-1].retry_after == 600 - 102
+    other = Client(server2, T0 + 104, peer="10.0.0.4")
+    other.hello("Dana", None, T0 + 104)
+    other.send("join-room", T0 + 104, room=code, role="spectator")
+    assert other.errors()[-1].code == "kicked" and other.errors()[-1].retry_after == 302 - 104
+    other.send("join-room", T0 + 302, room=code, role="spectator")
+    assert other.last(p.Joined).room == code
+    dan2.send("join-room", T0 + 602, room=code, role="spectator")
     assert dan2.last(p.Joined).room == code
 
 

@@ -76,11 +76,21 @@ def xvfb(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 def server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[ServerThread]:
     """A real server on port 0, running in a background thread (overrides the
     async fixture of the same name: the main thread belongs to Tk here). A test's
-    ``@pytest.mark.server_config(...)`` sets its configuration."""
+    ``@pytest.mark.server_config(...)`` sets its configuration.
+
+    No automatic garbage collection meanwhile: one could run in the server's thread (or
+    a window's network thread) and free a Tk variable or window there, which Tcl
+    refuses (a warning, or the process aborts); what became garbage is freed here, on
+    the main thread, once the server stopped."""
     marker = request.node.get_closest_marker("server_config")
-    srv = ServerThread(tmp_path / "gridhall.db", **(marker.kwargs if marker else {}))
-    yield srv
-    srv.stop()
+    gc.disable()
+    try:
+        srv = ServerThread(tmp_path / "gridhall.db", **(marker.kwargs if marker else {}))
+        yield srv
+        srv.stop()
+    finally:
+        gc.collect()
+        gc.enable()
 
 
 @pytest.fixture

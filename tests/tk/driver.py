@@ -46,7 +46,9 @@ class ServerThread:
 
     @staticmethod
     async def _start(db: Path, config: dict[str, Any]) -> GameServer:
-        server = GameServer(ServerConfig(host="127.0.0.1", port=0, db=str(db), **config))
+        server = GameServer(
+            ServerConfig(**{"host": "127.0.0.1", "port": 0, "db": str(db), **config})
+        )
         await server.start()
         return server
 

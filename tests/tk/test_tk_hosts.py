@@ -7,11 +7,12 @@ from __future__ import annotations
 import time
 import tkinter as tk
 from collections.abc import Callable
+from pathlib import Path
 from tkinter import ttk
 
 from gridhall.client.tk.app import TkApp
 from gridhall.server.io.admin_actions import AdminActions
-from tests.tk.driver import Opponent, Pump, ServerThread, click, press, room_state, snap
+from tests.tk.driver import FAST, Opponent, Pump, ServerThread, click, press, room_state, snap
 from tests.tk.test_tk_gomoku import open_gomoku_room
 
 
@@ -247,3 +248,37 @@ def test_host_commands_typed_in_the_chat_are_requests_never_chat(
     assert bob.expect("chat", **{"from": snap(ann).player})["text"] == "/shrug"
     said = [m["text"] for m in bob.client.received if m["type"] == "chat"]
     assert said == ["/shrug"]  # Bob never saw a command as chat
+
+
+def test_a_room_lost_at_a_restart_is_said_in_the_lobby(
+    xvfb: str, tmp_path: Path, pump: Pump
+) -> None:
+    """The server comes back without Ann's room (it could not be restored): her window
+    goes back to the lobby, which says which room and why, once."""
+    from tests.e2e.test_room_lost_e2e import unreadable
+
+    db = tmp_path / "g.db"
+    server = ServerThread(db)
+    port = server.server.port
+    app = TkApp(server.url, "Ann", root=tk.Tk(className="gridhall"), backoff=FAST)
+    pump.apps.append(app)
+    try:
+        app.start()
+        pump.until(lambda: app.bridge.latest.connected, "Ann to connect")
+        app.lobby.choose("gomoku", 0)
+        press(app.lobby.create_button)
+        pump.until(lambda: app.room is not None, "Ann's room screen")
+        code = snap(app).room.room  # type: ignore[union-attr]
+        server.stop()
+        unreadable(str(db), code)
+        server = ServerThread(db, port=port)
+        pump.until(
+            lambda: app.room is None and code in app.lobby.farewell.cget("text"),
+            "Ann back in the lobby, told her room was lost",
+        )
+        told = app.lobby.farewell.cget("text")
+        assert "could not be restored" in told and "teleport" in told
+        assert sum(code in n for n in app.notices) == 1  # one message, not two
+    finally:
+        app.close()
+        server.stop()

@@ -59,7 +59,7 @@ class ServerThread:
     """A GameServer on 127.0.0.1:0, running on its own event loop in a thread."""
 
     def __init__(self, db: Path, **overrides: Any) -> None:
-        self.config = ServerConfig(host="127.0.0.1", port=0, db=str(db), **overrides)
+        self.config = ServerConfig(**{"host": "127.0.0.1", "port": 0, "db": str(db), **overrides})
         self.loop = asyncio.new_event_loop()
         self.server = GameServer(self.config)
         self._thread = threading.Thread(

@@ -5,6 +5,7 @@ operator's announcement, room closing and removal as the page shows them."""
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -325,3 +326,26 @@ def test_the_host_seats_and_removes_a_computer_between_games(
     assert "computer hard" in ann.find("#players").text
     ann.find("#computer-tools [data-host=kick]").click()
     ann.wait(lambda: len(ann.find_all("#players li")) == 1, "the computer gone")
+
+
+def test_a_room_lost_at_a_restart_stays_on_the_page_as_text(ann: Browser, tmp_path: Path) -> None:
+    """The server comes back without Ann's room (it could not be restored): the page
+    goes back to the lobby and says which room and why, as text, until dismissed."""
+    from tests.e2e.test_room_lost_e2e import unreadable
+
+    db = tmp_path / "g.db"
+    server = ServerThread(db)
+    port = server.server.port
+    try:
+        open_lobby(ann, server, "Ann")
+        code = create_room(ann, "gomoku")
+        server.close()
+        unreadable(str(db), code)
+        server = ServerThread(db, port=port)
+        ann.wait_css("#lobby")
+        said = bulletin(ann, "room-lost")
+        assert f"Your room {code} could not be restored" in said and "teleport" in said
+        assert not ann.find_all("[data-bulletin='room-lost'] b")
+    finally:
+        ann.driver.get("about:blank")
+        server.close()

@@ -56,6 +56,11 @@ for (const input of document.querySelectorAll("input[placeholder]")) {
 return [texts, cut];
 """
 
+PLATFORM = (
+    "return (navigator.userAgentData && navigator.userAgentData.platform) || navigator.platform"
+)
+"""The platform this browser says it runs on (what the page sends in ``hello.device``)."""
+
 
 class Raw:
     """A raw protocol client on the server's loop, driven from the test's thread."""
@@ -175,6 +180,8 @@ def test_name_form_lobby_create_forms_and_link_dialogs(ann: Browser, hall: Serve
         dee.close()
 
         ann.wait_css("[data-link=open]").click()
+        ann.wait_css("[data-devices] li[data-device]")  # this device
+        found.allow(str(ann.js(PLATFORM)))  # its platform is data (its kind is translated)
         ann.wait_css("[data-link=show]").click()
         code = ann.wait(lambda: ann.find("[data-link-code]").text, "a link code")
         found.allow(code)
@@ -266,7 +273,7 @@ def test_history_replay_leaderboard_and_profile(ann: Browser, hall: ServerThread
     found.allow("Ann", "Bob", SERVER_NAME)
     a, b = Raw(hall, "Ann"), Raw(hall, "Bob")
     try:
-        found.allow(hall.call(rated_game(a.client, b.client)))
+        found.allow(hall.call(rated_game(hall.server, a.client, b.client)))
         a.send("list-games")
         game_id = a.expect("games")["games"][0]["game_id"]
     finally:

@@ -15,7 +15,13 @@ from gridhall.protocol import ErrorCode, ProtocolError
 from gridhall.protocol.schema import evolve
 
 CLIENT_EXAMPLES: dict[str, dict[str, Any]] = {
-    "hello": {"protocol": 1, "name": "Ann", "token": "t" * 32, "device": "Tk · Linux", "id": 1},
+    "hello": {
+        "protocol": 1,
+        "name": "Ann",
+        "token": "t" * 32,
+        "device": {"kind": "tk", "platform": "Linux"},
+        "id": 1,
+    },
     "list-rooms": {"id": 2},
     "create-room": {"game": "gomoku", "options": {"size": 19}, "private": True, "password": "pw"},
     "join-room": {"room": "ABC234", "role": "spectator", "password": "pw"},
@@ -234,6 +240,8 @@ SERVER_EXAMPLES: dict[str, dict[str, Any]] = {
             {
                 "device": "3f2a9c0d1e4b5a67",
                 "name": "Tk · Linux",
+                "kind": "tk",
+                "platform": "Linux",
                 "created_at": 1700000000.0,
                 "last_seen": 1700000600.0,
                 "current": True,
@@ -311,6 +319,9 @@ def _code(frame: bytes | str) -> ErrorCode:
         {"type": "hello", "protocol": "1", "name": "Ann"},
         {"type": "hello", "protocol": True, "name": "Ann"},
         {"type": "hello", "name": "Ann"},
+        {"type": "hello", "protocol": 1, "name": "Ann", "device": ["tk", "Linux"]},
+        {"type": "hello", "protocol": 1, "name": "Ann", "device": 7},
+        {"type": "hello", "protocol": 1, "name": "Ann", "device": "Tk\x1b[31m"},
         {"type": "chat", "text": ""},
         {"type": "chat", "text": "x" * 501},
         {"type": "chat", "text": "hi", "id": -1},
@@ -326,6 +337,15 @@ def _code(frame: bytes | str) -> ErrorCode:
 )
 def test_malformed_fields_are_bad_message(fields: dict[str, Any]) -> None:
     assert _code(p.encode_map(fields)) == ErrorCode.BAD_MESSAGE
+
+
+def test_hello_device_is_a_map_or_an_older_clients_string() -> None:
+    hello = {"type": "hello", "protocol": 1, "name": "Ann"}
+    about = {"kind": "tk", "platform": "Linux", "later": 1}
+    assert p.decode(p.encode_map({**hello, "device": about})).device == about
+    assert p.decode(p.encode_map({**hello, "device": " Tk · Linux "})).device == "Tk · Linux"
+    with pytest.raises(ProtocolError, match="must be a string or a map"):
+        p.decode(p.encode_map({**hello, "device": 7}))
 
 
 def test_chat_of_500_characters_is_accepted() -> None:

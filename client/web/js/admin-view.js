@@ -174,6 +174,16 @@ export class AdminView {
           onclick: () => item() && this.actions.unban(item()) }, t("Lift")),
       ]);
 
+    this.asideEmpty = el("p", { class: "dim" }, t("Every room came back at the last start."));
+    const aside = el("ul", { id: "admin-quarantined", class: "items" });
+    this.aside = new KeyedList(aside, this.asideEmpty, (q) => q.room,
+      (q) => this.asideBody(q), (item) => [
+        el("button", { type: "button", class: "small", dataset: { action: "release-room" },
+          onclick: () => item() && this.actions.releaseRoom(item()) }, t("Try again at next start")),
+        el("button", { type: "button", class: "small danger", dataset: { action: "delete-room" },
+          onclick: () => item() && this.actions.deleteRoom(item()) }, t("Delete")),
+      ]);
+
     this.settingsBody = el("tbody");
     this.auditList = el("ol", { id: "admin-audit", class: "audit" });
     this.auditEmpty = el("p", { class: "dim" }, t("Nothing yet."));
@@ -182,6 +192,9 @@ export class AdminView {
     return el("div", { id: "admin", class: "admin" },
       card("admin-figures", t("Server figures"), figures),
       card("admin-rooms-card", t("Live rooms"), rooms, this.roomsEmpty),
+      card("admin-quarantined-card", t("Rooms set aside"),
+        el("p", { class: "dim small-text" }, t("Rooms the server could not restore after a restart, kept with their journal. Their players keep their identities and are told the room was lost.")),
+        aside, this.asideEmpty),
       card("admin-players-card", t("Connected players"), players, this.playersEmpty),
       card("admin-bans-card", t("Bans"), bans, this.bansEmpty, this.banForm()),
       card("admin-announce-card", t("Announcement"), this.announceForm()),
@@ -294,6 +307,18 @@ export class AdminView {
     ];
   }
 
+  asideBody(q) {
+    const names = list(q.members).map((m) => (m.name === null || m.name === undefined
+      ? text(m.player) : text(m.name)));
+    return [
+      el("h3", { class: "item-title" }, el("code", {}, text(q.room)), " ",
+        el("span", {}, text(q.game))),
+      el("p", { class: "reason" }, text(q.reason)),
+      el("p", { class: "dim" }, t("set aside {time}", { time: when(q.at) }), " · ",
+        names.length ? t("members: {names}", { names: names.join(", ") }) : t("No members.")),
+    ];
+  }
+
   banBody(b) {
     let target;
     if (b.player) target = t("player {name} ({player})", { name: text(b.name || "?"), player: text(b.player) });
@@ -312,6 +337,7 @@ export class AdminView {
     const f = status.figures && typeof status.figures === "object" ? status.figures : {};
     for (const [key, , format] of FIGURES) this.figures.get(key).textContent = format(f);
     this.rooms.update(list(status.rooms));
+    this.aside.update(list(status.quarantined));
     this.players.update(list(status.players));
     this.bans.update(list(status.bans));
     this.updateRetention(status.retention);

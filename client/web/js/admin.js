@@ -315,6 +315,30 @@ class AdminPage {
       t("Address {address} banned.", { address }), done);
   }
 
+  async releaseRoom(room) {
+    const answer = await ask({
+      title: t("Try room {room} again", { room: text(room.room) }),
+      text: t("The server replays it at its next start; if it still cannot, it is set aside again."),
+      confirm: t("Try again at next start"),
+    });
+    if (answer) {
+      this.request("release-room", { room: room.room, reason: answer.reason || undefined },
+        t("Room {room} will be tried again at the next start.", { room: text(room.room) }));
+    }
+  }
+
+  async deleteRoom(room) {
+    const answer = await ask({
+      title: t("Delete room {room}", { room: text(room.room) }),
+      text: t("Its journal is deleted for good; its players keep their identities."),
+      confirm: t("Delete"),
+    });
+    if (answer) {
+      this.request("delete-room", { room: room.room, reason: answer.reason || undefined },
+        t("Room {room} deleted.", { room: text(room.room) }));
+    }
+  }
+
   unban(ban) {
     this.request("unban", { ban: ban.ban }, t("Ban lifted."));
   }

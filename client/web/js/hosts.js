@@ -175,6 +175,16 @@ export function closedText(room, reason) {
     : t("The server's operator closed room {room}.", { room });
 }
 
+/** Our room could not be restored after the server restarted (error `room-lost`). */
+export function lostText(room, reason) {
+  const code = String(room || "?");
+  const why = String(reason || "").trim();
+  if (why) {
+    return t("Your room {code} could not be restored after the server restarted, so you are back in the lobby. The server says: {reason}", { code, reason: why });
+  }
+  return t("Your room {code} could not be restored after the server restarted, so you are back in the lobby.", { code });
+}
+
 /** An announcement to everyone on the server. */
 export function announcementText(msg) {
   const text = String(msg.text || "");

@@ -12,7 +12,7 @@
 // (`aria-current` on this one) and `[data-sign-out=ID]`.
 
 import { $, el } from "./dom.js";
-import { t, tn } from "./i18n.js";
+import { t, tn, tp } from "./i18n.js";
 
 export const FEATURE = "link";
 export const DEVICES = "devices";
@@ -38,6 +38,24 @@ export function minutesLeft(expiresAt, now = Date.now() / 1000) {
 function clockTime(expiresAt) {
   const d = new Date(expiresAt * 1000);
   return `${String(d.getHours()).padStart(2, "0")}:${String(d.getMinutes()).padStart(2, "0")}`;
+}
+
+/** A device's kind in the page's language; another make's kind as its code. */
+export function kindName(kind) {
+  if (kind === "terminal") return tp("device", "Terminal");
+  if (kind === "tk") return tp("device", "Tk");
+  if (kind === "browser") return tp("device", "Browser");
+  return kind;
+}
+
+/** A device's name as the list shows it (client/devices.py's device_name): its kind
+ * translated and its platform; from an older client, the name it gave (data). */
+export function deviceName(device) {
+  if (typeof device.kind === "string" && device.kind) {
+    const kind = kindName(device.kind);
+    return typeof device.platform === "string" && device.platform ? `${kind} · ${device.platform}` : kind;
+  }
+  return typeof device.name === "string" && device.name ? device.name : t("an unnamed device");
 }
 
 /** When a device was last seen, for people (client/devices.py's seen_text). */
@@ -133,9 +151,8 @@ export class LinkView {
     this.devices = msg;
     const rows = Array.isArray(msg.devices) ? msg.devices : [];
     this.deviceList.replaceChildren(...rows.filter((d) => d && typeof d.device === "string").map((d) => {
-      const name = typeof d.name === "string" && d.name ? d.name : t("an unnamed device");
       const item = el("li", { dataset: { device: d.device }, "aria-current": d.current === true ? "true" : null },
-        el("span", { class: "device-name", "data-device-name": "" }, name),
+        el("span", { class: "device-name", "data-device-name": "" }, deviceName(d)),
         el("span", { class: "dim", "data-device-seen": "" }, seenText(d)),
         el("button", { type: "button", class: "small", dataset: { signOut: d.device },
           onclick: () => this.app.send("sign-out-device", { device: d.device }) },

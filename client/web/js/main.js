@@ -13,7 +13,7 @@ import { Session, saveName, savedName } from "./session.js";
 import { errorText, errorTitle, gameNames, loadDescriptions } from "./describe.js";
 import { loadBoards } from "./boards.js";
 import { Bulletins } from "./bulletins.js";
-import { announcementText, closedText, removedFromServerText, removedText, retryText } from "./hosts.js";
+import { announcementText, closedText, lostText, removedFromServerText, removedText, retryText } from "./hosts.js";
 import { translatePage } from "./translate.js";
 import { parseRoute } from "./routes.js";
 import { Queries } from "./queries.js";
@@ -330,6 +330,10 @@ class App {
     }
     if (msg.code === "banned") { // until when and why: it stays on the page
       this.bulletins.show("banned", () => errorText(msg) + retryText(msg));
+      return;
+    }
+    if (msg.code === "room-lost") { // our room did not survive a restart: it stays on the page
+      this.bulletins.show("room-lost", () => lostText(msg.room, msg.reason));
       return;
     }
     this.notify(() => {

@@ -27,13 +27,13 @@ export const CLOSE_REPLACED = 4000; // the same player connected again elsewhere
 export const CLOSE_RESTART = 1012; // the server is restarting
 export const CLOSE_SIGNED_OUT = 4001; // this device was signed out: its token no longer works
 
-/** What this device is called in the player's device list (`hello.device`): the client
- * kind and the platform, a name (not translated). */
-export function deviceName() {
+/** What this device is in the player's device list (`hello.device`): the client's kind,
+ * a code each viewer's client names in its own language, and the platform, data. */
+export function thisDevice() {
   const nav = globalThis.navigator || {};
   const platform = String((nav.userAgentData && nav.userAgentData.platform) || nav.platform || "")
-    .replace(/[\u0000-\u001f\u007f-\u009f]/g, "").trim();
-  return (platform ? `Browser · ${platform}` : "Browser").slice(0, 48);
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, "").trim().slice(0, 32);
+  return platform ? { kind: "browser", platform } : { kind: "browser" };
 }
 
 /** localStorage that never throws (private browsing, storage disabled). */
@@ -135,7 +135,7 @@ export class Session {
     this.welcomed = false;
     ws.onopen = () => {
       // deltas: `moved` carries the changes to the view we hold (fold() applies them)
-      const hello = { type: "hello", protocol: PROTOCOL, name: this.name, deltas: true, device: deviceName() };
+      const hello = { type: "hello", protocol: PROTOCOL, name: this.name, deltas: true, device: thisDevice() };
       this.linking = this.link !== null;
       if (this.linking) hello.link = this.link;
       else if (this.token) hello.token = this.token;
@@ -290,11 +290,13 @@ export class Session {
         this.linking = false;
         this.link = null;
         msg = { ...msg, request: "link" };
-        const hello = { type: "hello", protocol: PROTOCOL, name: this.name, deltas: true, device: deviceName() };
+        const hello = { type: "hello", protocol: PROTOCOL, name: this.name, deltas: true, device: thisDevice() };
         if (this.token) hello.token = this.token;
         if (this.ws !== null) this.ws.send(encode(hello));
       }
-      if (msg.code === "not-in-room" && this.room !== null) this.room = null;
+      if ((msg.code === "not-in-room" || msg.code === "room-lost") && this.room !== null) {
+        this.room = null; // our room is gone (room-lost: it could not be restored)
+      }
       if (msg.code === "version-mismatch") this.paused = "fatal";
       if (msg.code === "banned") this.paused = "banned";
     } else if (typeof msg.room === "string" && Number.isInteger(msg.seq)) {

@@ -50,6 +50,9 @@ class Snapshot(TypedDict):
     hosting: NotRequired[JSON]
     options: NotRequired[JSON]
     computers: NotRequired[dict[str, str]]
+    names: NotRequired[dict[str, str]]
+    """Each member's name in the room (a replay needs no identity table for them)."""
+    colors: NotRequired[dict[str, str]]
 
 
 def game_seed(room_seed: int, games_started: int) -> int:
@@ -82,6 +85,8 @@ def to_snapshot(room: Room, whole: bool = False) -> Snapshot:
         "hosting": room.mod.to_json(),
         "options": room.options,
         "computers": {s.id: s.bot for s in room.seated if s.bot},
+        "names": {m.id: m.name for m in room.members},
+        "colors": {m.id: m.color for m in room.members if m.color is not None},
     }
 
 
@@ -96,7 +101,10 @@ def can_snapshot(room: Room) -> bool:
 
 
 def load_snapshot(room: Room, snap: Snapshot | JSON, member: Callable[[str], Identity]) -> None:
-    """Make the new ``room`` the one ``snap`` described; ``member`` finds identities."""
+    """Make the new ``room`` the one ``snap`` described; ``member`` gives the identity
+    each member is replayed as, which takes the member's name and colour in the room
+    (older snapshots: what ``member`` has) and whether it was connected then (a human
+    is, unless its reconnect grace runs)."""
     data = cast(JSON, snap)
     room.seq = int(data["seq"])
     room.chat.extend(data["chat"])
@@ -108,12 +116,23 @@ def load_snapshot(room: Room, snap: Snapshot | JSON, member: Callable[[str], Ide
     room.jobs.tickets = int(data.get("tickets", 0))
     room.mod = Moderation.from_json(data.get("hosting"), room.creator)
     room.options = data.get("options", room.options)  # a host may swap the computer
+    names: dict[str, str] = data.get("names", {})
+    colors: dict[str, str] = data.get("colors", {}) if "names" in data else {}
+
+    def arrive(pid: str) -> Identity:
+        ident = member(pid)
+        ident.name = names.get(pid, ident.name)
+        if "names" in data:
+            ident.color = colors.get(pid)
+        ident.connected = ident.bot is None and pid not in room.grace
+        return ident
+
     for n, pid in enumerate(data["seats"]):
         if pid is not None:
-            ident = member(pid)
+            ident = arrive(pid)
             room.seats[n], ident.room, ident.role = ident, room, "player"
     for pid in data["spectators"]:
-        ident = member(pid)
+        ident = arrive(pid)
         room.spectators.append(ident)
         ident.room, ident.role = room, "spectator"
     game = data["game"]

@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ...core.jobs import Job
 from ..analysis import Analyser, AnalysisPlan
 from ..base import JSON
+from ..jobs import Job
 from . import analysis
 from .ai import RULES
 from .analysis import Point

@@ -21,8 +21,8 @@ from gridhall.protocol import Outcome, Termination
 from gridhall.protocol.cells import board_span
 from gridhall.protocol.games.minesweeper import MinesEnd
 
-from ...core.jobs import Job
 from ..base import JSON, Game, GameError, Played
+from ..jobs import Job
 from .board import Board, Neighbourhood, counts_text
 from .jobs import board_of, find_hint, hint_job, layout_job, make_layout
 from .options import parse_options

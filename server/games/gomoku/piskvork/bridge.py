@@ -25,11 +25,11 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import InvalidHandshake, InvalidURI
 
 from gridhall import protocol as p
-from gridhall.client.address import AddressError, server_url
+from gridhall.protocol.address import AddressError, server_url
+from gridhall.protocol.computer_policy import ComputerPolicy
 from gridhall.protocol.games.common import REASONS as COMMON_REASONS
 from gridhall.protocol.games.gomoku import GOMOKU
 
-from ....bots.policy import ComputerPolicy
 from .engine import PbrainEngine, PbrainError
 
 REASONS = {**COMMON_REASONS, **GOMOKU.words["reasons"]}

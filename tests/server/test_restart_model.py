@@ -1,0 +1,31 @@
+"""Every room and every identity comes back after a restart at any point of any
+conversation (``tests/server/restart_model.py`` says what is checked)."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+from tests.server.restart_model import GAMES, WEIGHTED, run
+
+step = st.tuples(
+    st.integers(0, 3), st.sampled_from(WEIGHTED), st.integers(0, 40), st.integers(0, 40)
+)
+
+
+@example(  # a host's computer refused for want of a seat had still set the options
+    game=0, journal_rows=1000, steps=[(0, "resign", 0, 0), (0, "host", 20, 0)]
+)
+@example(  # Bob's password answered after he made a room of his own (each room replays alone)
+    game=2, journal_rows=1000, steps=[(1, "create", 0, 0), (0, "finish-job", 0, 0)]
+)
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    game=st.integers(0, len(GAMES) - 1),
+    journal_rows=st.sampled_from([1000, 3, 1]),
+    steps=st.lists(step, min_size=10, max_size=80),
+)
+def test_a_restart_at_any_point_brings_everything_back(
+    game: int, journal_rows: int, steps: list[tuple[int, str, int, int]]
+) -> None:
+    run(steps, journal_rows, game)
