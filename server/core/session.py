@@ -58,12 +58,37 @@ class Link(Protocol):
     def close(self, code: int, reason: str) -> None: ...
 
 
+class Queries(Protocol):
+    """The server's history queries (``server/io/history_service.py``)."""
+
+    def handles(self, msg: Any) -> bool:
+        """Is ``msg`` a question about finished games?"""
+
+    def ask(self, asker: Session, msg: Any, address: str) -> None:
+        """Answer ``msg`` to ``asker`` later; ProtocolError when too busy."""
+
+
+class Analyses(Protocol):
+    """The server's analyses of finished games (``server/io/analysis_service.py``)."""
+
+    def request(self, asker: Session, address: str, msg: Analyse) -> None:
+        """Analyse the game ``msg`` names, telling ``asker`` how it goes."""
+
+
 class SessionHost(Protocol):
     """What a session needs from the server around it."""
 
     config: ServerConfig
     hub: Hub
     stats: Stats
+
+    @property
+    def queries(self) -> Queries | None:
+        """The history queries, if this server answers them."""
+
+    @property
+    def analyses(self) -> Analyses | None:
+        """The analyses, if this server runs them."""
 
     def bind(self, ident: Identity, session: Session) -> None:
         """``session`` now speaks for ``ident`` (an older one is closed)."""
@@ -281,7 +306,7 @@ class Session:
                 rid,
                 retry_after=wait,
             )
-        service = getattr(self.host, "queries", None)
+        service = self.host.queries
         if service is not None and service.handles(msg):
             if not self.queries.take(now):
                 wait = round(self.queries.retry_after(), 3)
@@ -324,7 +349,7 @@ class Session:
 
     def analyse(self, msg: Analyse, now: float) -> None:
         """An ``analyse`` goes to the server's analyses (``server/io/analysis_service.py``)."""
-        analyses = getattr(self.host, "analyses", None)
+        analyses = self.host.analyses
         if analyses is None:
             raise ProtocolError(
                 ErrorCode.UNKNOWN_TYPE, "This server does not analyse games.", msg.id

@@ -12,6 +12,7 @@ import pytest
 
 from gridhall.protocol.games import GAMES, NAMES
 from gridhall.server import games
+from gridhall.server.core.session import SessionHost
 from gridhall.server.games.base import ComputerPlayer, Game, GameSpec
 from gridhall.server.games.rating import RatingModel
 
@@ -21,8 +22,9 @@ MEMBERS = {
     for cls in (Game, GameSpec, ComputerPlayer)
     for name in (*vars(cls), *getattr(cls, "__annotations__", {}))
     if not name.startswith("__")
-}
-"""Every member the contract declares (methods, attributes, capabilities)."""
+} | {name for name, member in vars(SessionHost).items() if isinstance(member, property)}
+"""Every member the contracts declare (methods, attributes, capabilities): a game's, its
+spec's and its computer's, and the services a session may find in the server around it."""
 
 
 def test_the_registry_is_the_one_list() -> None:
@@ -85,5 +87,5 @@ def probes(path: Path) -> list[str]:
 
 
 def test_nothing_probes_a_game_for_its_members() -> None:
-    assert {"state", "restore_game", "work_for", "shared_view", "warm_up"} <= MEMBERS
+    assert {"state", "restore_game", "work_for", "shared_view", "warm_up", "queries"} <= MEMBERS
     assert [p for path in sorted(SERVER.rglob("*.py")) for p in probes(path)] == []

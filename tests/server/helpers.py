@@ -63,6 +63,8 @@ class FakeServer:
         self.config = ServerConfig(**config)
         self.hub = Hub(self.config)
         self.stats = Stats()
+        self.queries = None  # no history queries, no analyses: a session refuses them
+        self.analyses = None
         self.store = store
         self.sessions = Sessions()
         self.other: list[Effect] = []
