@@ -602,6 +602,33 @@ def from_state(state: JSON) -> MinesweeperGame:
 
 def replay(record: JSON, until: int | None = None) -> MinesweeperGame:
     """Rebuild a game from :meth:`MinesweeperGame.record` (first ``until`` actions)."""
+    game = replay_start(record)
+    for entry in record["actions"][:until]:
+        apply_logged(game, entry)
+    return game
+
+
+def apply_logged(game: MinesweeperGame, entry: list[Any]) -> None:
+    """One entry of the record's action log, applied as the game first took it."""
+    player, action, x, y, mark, t = entry
+    if action in ("join", "rejoin"):
+        game.add_player(player, t)
+    elif action == "hint-none":  # a hint that found nothing changed nothing
+        return
+    elif action not in ACTIONS:
+        game.resign(player, t, Termination(action))
+    else:
+        move: JSON = {"action": action}
+        if x is not None:
+            move.update(x=x, y=y)
+        if mark is not None:
+            move["mark"] = mark
+        game.apply(player, move, t)
+
+
+def replay_start(record: JSON) -> MinesweeperGame:
+    """The game a :meth:`MinesweeperGame.record` started as: its first players, on the
+    layout it had (none when nothing was revealed: mines were never placed)."""
     opts = record["options"]
     joined = {a[0] for a in record["actions"] if a[1] == "join"}
     players = [p for p in record["players"] if p not in joined]
@@ -618,19 +645,4 @@ def replay(record: JSON, until: int | None = None) -> MinesweeperGame:
         game.first_click = record["first_click"]
     else:  # nothing was revealed: mines were never placed
         game = MinesweeperGame(opts, players, record["seed"], 0.0)
-    for player, action, x, y, mark, t in record["actions"][:until]:
-        if action in ("join", "rejoin"):
-            game.add_player(player, t)
-            continue
-        if action == "hint-none":  # a hint that found nothing changed nothing
-            continue
-        if action not in ACTIONS:
-            game.resign(player, t, Termination(action))
-            continue
-        move: JSON = {"action": action}
-        if x is not None:
-            move.update(x=x, y=y)
-        if mark is not None:
-            move["mark"] = mark
-        game.apply(player, move, t)
     return game
