@@ -6,13 +6,14 @@ members by probing (``getattr``/``hasattr``): the base classes give each its def
 from __future__ import annotations
 
 import ast
+import dataclasses
 from pathlib import Path
 
 import pytest
 
 from gridhall.protocol.games import GAMES, NAMES
 from gridhall.server import games
-from gridhall.server.core.session import SessionHost
+from gridhall.server.core.session import Services
 from gridhall.server.games.base import ComputerPlayer, Game, GameSpec
 from gridhall.server.games.rating import RatingModel
 
@@ -22,7 +23,7 @@ MEMBERS = {
     for cls in (Game, GameSpec, ComputerPlayer)
     for name in (*vars(cls), *getattr(cls, "__annotations__", {}))
     if not name.startswith("__")
-} | {name for name, member in vars(SessionHost).items() if isinstance(member, property)}
+} | {f.name for f in dataclasses.fields(Services)}
 """Every member the contracts declare (methods, attributes, capabilities): a game's, its
 spec's and its computer's, and the services a session may find in the server around it."""
 
