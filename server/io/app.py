@@ -42,7 +42,6 @@ from ..core.gate import Gate
 from ..core.identity import Identity
 from ..core.session import Link, Services, Session, Sessions
 from ..core.stats import Stats
-from ..games.gomoku.spec import GomokuSpec
 from . import (
     admin_web,
     engines,
@@ -218,19 +217,22 @@ class GameServer:
         )
 
     async def _offer_engines(self) -> None:
-        """Probe the external engines (server/io/engines.py); offer those that answer."""
+        """Probe the external engines (server/io/engines.py) through each game's bridge;
+        a game offers those that answer as computer levels."""
         if not self.config.engines:
             return
-        offered = await engines.probe_all(
-            engines.EngineSpec(name, argv) for name, argv in self.config.engines
-        )
-        self.computers.engines = offered
-        if offered:
-            spec = GomokuSpec(tuple(offered))
-            self.hub.lobby.games["gomoku"] = spec
-            described = games.to_json()
-            described["games"]["gomoku"] = spec.description.to_json()
-            self.served["/games.json"] = web.games_json(described)
+        specs = [engines.EngineSpec(name, argv) for name, argv in self.config.engines]
+        described = games.to_json()
+        for name, spec in list(self.hub.lobby.games.items()):
+            if spec.engines is None:
+                continue
+            offered = await engines.probe_all(spec.engines, specs)
+            self.computers.engines[name] = offered
+            if offered:
+                plugged = spec.with_engines(tuple(offered))
+                self.hub.lobby.games[name] = plugged
+                described["games"][name] = plugged.description.to_json()
+                self.served["/games.json"] = web.games_json(described)
 
     def apply_admin_settings(self, values: dict[str, object]) -> None:
         """Run with retention settings the admin page set (already checked, or read
