@@ -31,7 +31,7 @@ from .effects import Effect
 from .hub import Hub
 from .identity import Identity
 from .limits import SlidingWindow, TokenBucket
-from .stats import Stats
+from .stats import Stats, claimed_type
 
 log = logging.getLogger("gridhall.session")
 
@@ -39,6 +39,13 @@ SNAPSHOTS = (p.Sync, p.JoinRoom, p.CreateRoom)
 """Requests answered with a whole room (``state``): a 200x200 board is 40 KB, so
 they have their own, slower limit (``snapshots_per_second``)."""
 
+
+FLOOD = "message flood"
+BAD_FRAMES = "too many bad messages"
+ABUSE_CLOSE = 1008
+ABUSE = frozenset({FLOOD, BAD_FRAMES})
+"""The reasons a connection is closed for abuse (with :data:`ABUSE_CLOSE`): its address
+then waits before it may connect again (``GameServer.close_link``)."""
 
 SYNC_FLOOD = 10
 """Syncs a connection may send, as a multiple of the message rate and burst, before it
@@ -189,14 +196,16 @@ class Session:
             try:
                 msg = p.decode(frame, "client")
             finally:
-                self.host.stats.message_in(msg.TYPE if msg is not None else _type_of(frame), now)
+                self.host.stats.message_in(
+                    msg.TYPE if msg is not None else claimed_type(frame), now
+                )
         except ProtocolError as exc:
             self.refused(exc)
             return None
         if isinstance(msg, p.Sync) and self.identity is not None:  # see defer_sync
             self.bucket.tokens = min(self.bucket.burst, self.bucket.tokens + 1.0)
             if not self.sync_flood.take(now):
-                self.host.close_link(self.link, 1008, "message flood")
+                self.host.close_link(self.link, ABUSE_CLOSE, FLOOD)
                 return None
         return msg
 
@@ -215,7 +224,7 @@ class Session:
         self.host.stats.message_in(kind if isinstance(kind, str) else "", now)
         if data.get("type") == "sync" and self.identity is not None:
             if not self.sync_flood.take(now):
-                self.host.close_link(self.link, 1008, "message flood")
+                self.host.close_link(self.link, ABUSE_CLOSE, FLOOD)
                 return None
             try:
                 sync = p.decode(frame, "client")
@@ -248,7 +257,7 @@ class Session:
         the connection is closed with 1008. False once closed."""
         if self.strikes.allow(now):
             return True
-        self.host.close_link(self.link, 1008, "message flood")
+        self.host.close_link(self.link, ABUSE_CLOSE, FLOOD)
         return False
 
     def refused(self, exc: ProtocolError) -> None:
@@ -256,7 +265,7 @@ class Session:
         if exc.code in (ErrorCode.BAD_MESSAGE, ErrorCode.UNKNOWN_TYPE):
             self.bad_messages += 1
             if self.bad_messages > self.host.config.max_bad_messages:
-                self.host.close_link(self.link, 1008, "too many bad messages")
+                self.host.close_link(self.link, ABUSE_CLOSE, BAD_FRAMES)
                 return
         self.error(exc)
 
@@ -399,15 +408,3 @@ class Session:
         self.identity = None
         if ident is not None and self.host.unbind(ident, self):
             self.host.execute(self.host.hub.disconnected(ident, now))
-
-
-def _type_of(frame: bytes | str) -> str:
-    """The ``type`` a frame the codec refused claims to be (only counted, bounded
-    by :meth:`Stats.message_in`)."""
-    if isinstance(frame, bytes):
-        try:
-            kind = p.decode_map(frame).get("type")
-        except ProtocolError:
-            return ""
-        return kind if isinstance(kind, str) else ""
-    return ""

@@ -40,11 +40,11 @@ from ..core.bans import refusal
 from ..core.cluster_nodes import own_address
 from ..core.config import ServerConfig
 from ..core.effects import STORED, DropRoom, Effect, Send, Stored, Think, Wake, Work
-from ..core.fairness import PerAddress
+from ..core.fairness import Backoff, PerAddress, address_key
 from ..core.gate import Gate
 from ..core.identity import Identity
 from ..core.scheduler import Owner
-from ..core.session import Link, Session, Sessions
+from ..core.session import ABUSE, ABUSE_CLOSE, Link, Session, Sessions
 from ..core.stats import Stats
 from ..games.base import JSON
 from ..games.gomoku.spec import GomokuSpec
@@ -89,6 +89,9 @@ SERVER_HEADER = "gridhall"
 """The ``Server`` header of every HTTP answer: no versions for a stranger to look up."""
 ALIVE_EVERY = 2.0
 """Seconds between the store's "still running" marks (the downtime a restart skips)."""
+ABUSE_FORGOTTEN = 600.0
+"""Quiet seconds after which an address closed for abuse starts again from the first
+cool-down (``ServerConfig.abuse_cooldown``)."""
 PRUNE_EVERY = 5.0
 PRUNE_AGAIN = 0.05
 """Seconds between the store's pruning batches (server/io/retention.py): every few
@@ -143,6 +146,13 @@ class GameServer:
         self.served: dict[str, web.Asset] = {}
         """This server's own answers to some paths (``/games.json`` with its engines)."""
         self.connects = PerAddress(self.config.connects_per_second, self.config.connect_burst)
+        self.abusers = Backoff(
+            free=0,
+            base=self.config.abuse_cooldown / 2,
+            cap=self.config.abuse_cooldown_cap,
+            forget=ABUSE_FORGOTTEN,
+        )
+        """Addresses whose connections were closed for abuse, and how long they wait."""
         self.sessions = Sessions()
         """The session speaking for each connected player id."""
         self.connections: set[Connection] = set()
@@ -418,24 +428,32 @@ class GameServer:
         return self._crowded(connection, peer)
 
     def _crowded(self, connection: ServerConnection, peer: str) -> Response | None:
-        """429 for an address with too many connections not yet past hello, or opening
-        them too fast; None lets the upgrade go on."""
+        """429 for an address with too many connections not yet past hello, cooling
+        down after one was closed for abuse, or opening them too fast; None lets the
+        upgrade go on."""
         if self.unwelcomed.by_address[peer] >= self.unwelcomed.per_address:
-            response = connection.respond(
-                HTTPStatus.TOO_MANY_REQUESTS,
+            return _too_many(
+                connection,
                 "Too many connections from your address have not "
                 "said hello yet; retry in a few seconds.\n",
+                self.config.hello_timeout,
             )
-            response.headers["Retry-After"] = str(math.ceil(self.config.hello_timeout))
-            return response
-        wait = self.connects.take(peer, time.time())
+        now = time.time()
+        cooling = self.abusers.wait(address_key(peer), now)
+        if cooling > 0:
+            return _too_many(
+                connection,
+                "A connection from your address was closed for flooding; "
+                f"retry after {cooling:.1f} s.\n",
+                cooling,
+            )
+        wait = self.connects.take(peer, now)
         if wait > 0:
-            response = connection.respond(
-                HTTPStatus.TOO_MANY_REQUESTS,
+            return _too_many(
+                connection,
                 f"Too many connections from your address; retry after {wait:.1f} s.\n",
+                wait,
             )
-            response.headers["Retry-After"] = str(math.ceil(wait))
-            return response
         return None
 
     # -- connections ----------------------------------------------------------
@@ -568,6 +586,8 @@ class GameServer:
 
     def close_link(self, link: Link, code: int, reason: str) -> None:
         self._flush()
+        if code == ABUSE_CLOSE and reason in ABUSE and not link.closed:
+            self.abusers.failed(address_key(link.peer), time.time())
         link.close(code, reason)
 
     def call_later(self, delay: float, callback: Callable[[float], None]) -> None:
@@ -710,6 +730,12 @@ def exporter(server: GameServer) -> Exporter:
             '"gridhall[metrics]" (or leave --metrics out)'
         ) from exc
     return Exporter(server)
+
+
+def _too_many(connection: ServerConnection, text: str, retry_after: float) -> Response:
+    response = connection.respond(HTTPStatus.TOO_MANY_REQUESTS, text)
+    response.headers["Retry-After"] = str(math.ceil(retry_after))
+    return response
 
 
 def _peer(connection: ServerConnection) -> str:
