@@ -74,7 +74,9 @@ on):
   resume the identity, and whether a device can be signed out;
 - ``swarm`` (issue 41 item 10): 90 fuzzing clients and 3 flooders, ~1,770 frames/s
   (``bench/attack_swarm.py``); prints the probe's p99 alone just before the swarm and
-  during it, and their ratio.
+  during it, and their ratio;
+- ``burst`` (issue 41 item 10): every 2 s a client from a fresh address writes 400 KB of
+  tiny frames at once (``bench/attack_swarm.py``).
 
 The server starts with a soft open-files limit of 1024 (``--nofile``), a
 desktop's default.
@@ -1690,6 +1692,13 @@ async def attack_swarm_of_fuzzers(a: Attack) -> str:
     return await attack_swarm.attack(a.url, a.port, a.seconds, begin, rtts)
 
 
+async def attack_burst(a: Attack) -> str:
+    """Issue 41 item 10: one write of 400 KB of tiny frames every 2 s
+    (``bench/attack_swarm.py``)."""
+    a.begin()
+    return await attack_swarm.bursts(a.url, a.port, a.until)
+
+
 SERVER_NEEDS: dict[str, dict[str, Any]] = {
     "hello-storm": {"max_connections": 2600, "max_rooms": 1200},
 }
@@ -2010,6 +2019,7 @@ ATTACKS: dict[str, Callable[[Attack], Awaitable[str]]] = {
     "kick-address": attack_kick_address,
     "devices": attack_devices,
     "swarm": attack_swarm_of_fuzzers,
+    "burst": attack_burst,
 }
 
 

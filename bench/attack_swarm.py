@@ -14,6 +14,12 @@ The scenario measures the probe's round trips for a baseline of its own first
 (the probe alone, just before the swarm, in the same run), then during the swarm,
 and prints both p99s and their ratio, with what the swarm sent and what came back:
 answers, refusals by code, closes by reason, connects refused.
+
+``burst`` (run by ``--only burst``): every two seconds a client from a fresh address
+says hello and writes 400 KB of tiny frames (``list-rooms``, 26 bytes each) in one
+write, then reads until it is closed. websockets parses a whole read at once, so each
+such write was once ~10,000 frames parsed in one callback (a stall of the event loop for
+everyone) and queued for one connection.
 """
 
 from __future__ import annotations
@@ -32,16 +38,15 @@ import msgpack
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
-import os
-
-FUZZERS = int(os.environ.get("SWARM_FUZZERS", 90))
-FLOODERS = int(os.environ.get("SWARM_FLOODERS", 3))
-GOOD = float(os.environ.get("SWARM_GOOD", 0.5))
+FUZZERS = 90
+FLOODERS = 3
+GOOD = 0.5
+"""The share of a fuzzer's frames that are requests the protocol allows."""
 FUZZ_RATE = 17.0
 """Frames a second per fuzzer (the server allows 20)."""
 FLOOD_RATE = 60.0
 """Frames a second per flooder (three times what the server allows)."""
-BASELINE = float(os.environ.get("SWARM_BASELINE", 15.0))
+BASELINE = 15.0
 """Seconds of the probe alone before the swarm starts (its baseline)."""
 MAX_FRAME = 8 * 2**20
 
@@ -270,3 +275,53 @@ async def attack(
         f"errors: {errors or 'none'}; closed: {closes or 'none'}; "
         f"{refused} connects refused"
     )
+
+
+BURST_BYTES = 400_000
+BURST_EVERY = 2.0
+
+
+def masked(payload: bytes) -> bytes:
+    """A client's binary frame (masked, as RFC 6455 asks) of a payload under 126 bytes."""
+    mask = random.randbytes(4)
+    body = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+    return bytes([0x82, 0x80 | len(payload)]) + mask + body
+
+
+async def bursts(url: str, port: int, until: float) -> str:
+    """A burst of tiny frames in one write every :data:`BURST_EVERY` s, each from a fresh
+    address, until ``until``; the summary line."""
+    one = masked(pack({"type": "list-rooms", "id": 1}))
+    blob = one * (BURST_BYTES // len(one))
+    swarm = Swarm(url, port, until, 0)
+    tasks = []
+    n = 0
+    while swarm.running():
+        tasks.append(asyncio.create_task(_burst(swarm, f"127.42.{n // 250}.{1 + n % 250}", blob)))
+        n += 1
+        await asyncio.sleep(BURST_EVERY)
+    await asyncio.gather(*tasks)
+    c = swarm.counts
+    closes = ", ".join(f"{v} {k[7:]}" for k, v in c.most_common() if k.startswith("closed "))
+    return (
+        f"{n} bursts of {len(blob) // len(one):,} frames ({len(blob) // 1000} KB) in one write; "
+        f"{c['received']:,} frames back; closed: {closes or 'none'}"
+    )
+
+
+async def _burst(swarm: Swarm, address: str, blob: bytes) -> None:
+    ws = await swarm._connect(address)
+    if ws is None:
+        return
+    try:
+        await ws.send(pack({"type": "hello", "protocol": 1, "name": "Burst"}))
+        assert ws.transport is not None
+        ws.transport.write(blob)
+        async for _ in ws:
+            swarm.counts["received"] += 1
+    except ConnectionClosed as exc:
+        why = exc.rcvd.reason if exc.rcvd else "no close frame"
+        swarm.counts[f"closed {exc.rcvd.code if exc.rcvd else ''} {why!r}"] += 1
+    finally:
+        with contextlib.suppress(Exception):
+            await ws.close()

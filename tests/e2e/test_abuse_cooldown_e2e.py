@@ -76,3 +76,43 @@ async def test_a_message_flood_close_cools_the_address_too(make_server: Any) -> 
         assert await closed_with(eve) == (1008, "message flood")
     status, retry_after, _ = await refused_connect(server, "127.0.0.9")
     assert status == 429 and int(retry_after) >= 1
+
+
+def masked(payload: bytes) -> bytes:
+    """A client's binary frame (masked, as RFC 6455 asks) of a short payload."""
+    mask = b"\x01\x02\x03\x04"
+    body = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+    return bytes([0x82, 0x80 | len(payload)]) + mask + body
+
+
+async def test_one_write_of_many_frames_is_parsed_only_as_the_session_takes_them(
+    make_server: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """websockets parses a whole read at once: a write of 400 KB of tiny frames was
+    ~60,000 frames queued for one connection and one long stall of the event loop. The
+    server parses a read a slice at a time and holds the rest until its queue of frames
+    (16) has room: every frame is still handled, in order, and none waits parsed."""
+    from websockets.asyncio.messages import Assembler
+
+    longest: dict[int, int] = {}
+    put = Assembler.put
+
+    def counted(self: Assembler, frame: Any) -> None:
+        put(self, frame)
+        longest[id(self)] = max(longest.get(id(self), 0), len(self.frames))
+
+    monkeypatch.setattr(Assembler, "put", counted)
+    server = await make_server(rate_per_second=1e6, rate_burst=10**6)
+    count = 5000
+    async with ws_from(server, "127.0.0.10") as ws:
+        [conn] = server.connections
+        assert ws.transport is not None and conn.ws is not None
+        ws.transport.write(
+            b"".join(masked(p.encode_map({"type": "list-rooms", "id": n})) for n in range(count))
+        )
+        answers = []
+        while len(answers) < count:
+            answers.append(p.decode_map(await asyncio.wait_for(ws.recv(), DEADLINE))["re"])
+        queued = longest[id(conn.ws.recv_messages)]
+    assert answers == list(range(count))
+    assert 16 < queued <= 16 + 1024 // 7 + 1  # past the queue's bound by one slice at most
