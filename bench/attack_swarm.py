@@ -18,8 +18,8 @@ answers, refusals by code, closes by reason, connects refused.
 ``burst`` (run by ``--only burst``): every two seconds a client from a fresh address
 says hello and writes 400 KB of tiny frames (``list-rooms``, 26 bytes each) in one
 write, then reads until it is closed. websockets parses a whole read at once, so each
-such write was once ~10,000 frames parsed in one callback (a stall of the event loop for
-everyone) and queued for one connection.
+such write was once reads of ~4,400 frames, each parsed in one callback (a stall of
+the event loop for everyone) and queued for one connection.
 """
 
 from __future__ import annotations

@@ -88,8 +88,8 @@ def masked(payload: bytes) -> bytes:
 async def test_one_write_of_many_frames_is_parsed_only_as_the_session_takes_them(
     make_server: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """websockets parses a whole read at once: a write of 400 KB of tiny frames was
-    ~60,000 frames queued for one connection and one long stall of the event loop. The
+    """websockets parses a whole read at once: a 128 KB read of tiny frames was ~4,400
+    frames queued for one connection and one long stall of the event loop. The
     server parses a read a slice at a time and holds the rest until its queue of frames
     (16) has room: every frame is still handled, in order, and none waits parsed."""
     from websockets.asyncio.messages import Assembler
