@@ -32,6 +32,7 @@ import string
 import time
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 import msgpack
@@ -133,15 +134,15 @@ def bad_frame(rng: random.Random, n: int) -> bytes | str:
     return pack(request)
 
 
+@dataclass
 class Swarm:
     """The swarm's clients and what they saw (``counts``)."""
 
-    def __init__(self, url: str, port: int, until: float, seed: int) -> None:
-        self.url = url
-        self.port = port
-        self.until = until
-        self.seed = seed
-        self.counts: Counter[str] = Counter()
+    url: str
+    port: int
+    until: float
+    seed: int
+    counts: Counter[str] = field(default_factory=Counter)
 
     def running(self) -> bool:
         return time.time() < self.until
