@@ -37,7 +37,7 @@ from ..core.admin_access import AdminAccess
 from ..core.cluster_nodes import own_address
 from ..core.config import ServerConfig
 from ..core.effects import Said
-from ..core.fairness import PerAddress
+from ..core.fairness import Backoff, PerAddress
 from ..core.gate import Gate
 from ..core.identity import Identity
 from ..core.session import Link, Services, Session, Sessions
@@ -81,6 +81,9 @@ RESTART_REASON = "server restarting; your game is kept, reconnect in a moment"
 NO_HELLO_CLOSE = 1008
 NO_HELLO_EVICTED = "no hello yet, and others are waiting to connect"
 SERVER_HEADER = "gridhall"
+ABUSE_FORGOTTEN = 600.0
+"""Quiet seconds after which an address closed for abuse starts again from the first
+cool-down (``ServerConfig.abuse_cooldown``)."""
 """The ``Server`` header of every HTTP answer: no versions for a stranger to look up."""
 
 
@@ -132,6 +135,14 @@ class GameServer:
         self.served: dict[str, web.Asset] = {}
         """This server's own answers to some paths (``/games.json`` with its engines)."""
         self.connects = PerAddress(self.config.connects_per_second, self.config.connect_burst)
+        self.abusers = Backoff(
+            free=0,
+            base=self.config.abuse_cooldown / 2,
+            cap=self.config.abuse_cooldown_cap,
+            forget=ABUSE_FORGOTTEN,
+        )
+        """Addresses one of whose connections was closed for abuse, and how long they
+        wait before connecting again (``front_door.crowded``, ``carrier.close_link``)."""
         self.sessions = Sessions()
         """The session speaking for each connected player id."""
         self.services = Services(queries=HistoryService.handles, analyses=True)
