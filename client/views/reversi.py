@@ -5,14 +5,19 @@ from the description."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from gridhall import protocol as p
 from gridhall.client.messages import Request
 from gridhall.client.room import RoomCopy
 from gridhall.client.views.base import GameView
-from gridhall.client.views.common import Look, Message
+from gridhall.client.views.common import Look, Message, ReplayFrame
 from gridhall.protocol.cells import cell_name
 from gridhall.protocol.games.reversi import REVERSI
+from gridhall.protocol.i18n import gettext as _
+
+if TYPE_CHECKING:
+    from gridhall.client.replays import ReplayPlayer
 
 FELT = "#2e7d4f"
 FELT_LAST = "#4f9d6a"
@@ -134,3 +139,17 @@ class ReversiView(GameView):
     def click(self, room: RoomCopy, me: str | None, x: int, y: int) -> Request | None:
         """A click on cell (x, y): a disc, if it is our turn and the cell is a legal move."""
         return self.board(room).click(room.state, me, x, y) if room.state else None
+
+    def replay_frames(self, player: ReplayPlayer) -> list[ReplayFrame]:
+        """One board, captioned with the disc counts of the shown step."""
+        view = player.view()
+        counts = ReversiBoard.from_view(view).counts
+        title = _(
+            "black {black} · white {white}",
+            black=counts.get("black", 0),
+            white=counts.get("white", 0),
+        )
+        return [ReplayFrame(view, title=title)]
+
+
+VIEW = ReversiView

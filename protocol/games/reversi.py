@@ -32,6 +32,7 @@ FINAL = {"black": ["first", "result.discs.black", 0], "white": ["first", "result
 REVERSI = Game(
     name="reversi",
     title=N_("Reversi"),
+    ratings="rated",
     form=(
         Choice("size", N_("Board"), SIZES, 8),
         Choice("clock", N_("Clock"), CLOCKS, None),
@@ -152,7 +153,8 @@ REVERSI = Game(
     lists=(("moves", "cells"), ("board", "cells"), ("legal", "cells"), ("flipped", "cells")),
     words={
         "levels": {"easy": N_("easy"), "hard": N_("hard")},
-        "reasons": {ReversiEnd.DISCS: N_("more discs")},
+        "reasons": {str(ReversiEnd.DISCS): N_("more discs")},
     },
 )
 """Reversi's description."""
+DESCRIPTION = REVERSI

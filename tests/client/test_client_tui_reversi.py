@@ -5,11 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from test_client_tui import GridhallApp, apps, press, shown, snapshot, state  # shared helpers
+from test_client_tui import SIZE, GridhallApp, apps, press, shown, snapshot, state  # shared helpers
 from textual.pilot import Pilot
-from textual.widgets import Select
+from textual.widgets import Select, Static
 
+from gridhall.client.session import Backoff
 from gridhall.client.tui.boards.reversi import ReversiWidget
+from gridhall.client.tui.replay import ReplayScreen
+from tests.client.test_client_reversi_replay import answer as replay_answer
 from tests.waiting import ui_until
 
 
@@ -52,3 +55,23 @@ async def test_two_terminal_clients_play_reversi(server_url: str) -> None:
         await ui_until(pa, lambda: state(app_a)["view"]["moves"] == [[5, 4], [5, 5]])
         await ui_until(pa, lambda: board_text(app_a).count("◎") == 1)  # the last disc, ringed
         snapshot(app_a, "reversi")
+
+
+async def test_the_terminal_replay_steps_through_a_reversi_game() -> None:
+    """Each step's board, its counts as the board's title, the move's name in the step line."""
+    app = GridhallApp("ws://127.0.0.1:9/", "cat", backoff=Backoff(first=60, cap=60))
+    async with app.run_test(size=SIZE) as pilot:  # offline: the answer is handed in
+        replay = ReplayScreen(1)
+        await app.push_screen(replay)
+        await pilot.pause()
+        data = replay_answer()
+        replay.answer("replay", {k: v for k, v in data.items() if k != "type"})
+        await ui_until(pilot, lambda: replay.query(ReversiWidget))
+        board = replay.query_one(ReversiWidget)
+        # it opens at the end: C3 played, black 5, white 2
+        await ui_until(pilot, lambda: "black 5 · white 2" in str(board.border_title))
+        assert "C3" in str(replay.query_one("#replay-step", Static).render())
+        assert board.render().plain.count("●") + board.render().plain.count("◉") == 5
+        await pilot.press("left")
+        await ui_until(pilot, lambda: "black 3 · white 3" in str(board.border_title))
+        assert "D6" in str(replay.query_one("#replay-step", Static).render())

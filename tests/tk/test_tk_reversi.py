@@ -3,12 +3,16 @@ cells, discs turned over, a click on a cell that is no move sends nothing."""
 
 from __future__ import annotations
 
+import tkinter as tk
 from collections.abc import Callable
 
 from gridhall.client.tk.app import TkApp
 from gridhall.client.tk.boards.reversi import ReversiCanvas
+from gridhall.client.tk.replay import ReplayWindow
+from tests.client.test_client_reversi_replay import answer as replay_answer
 from tests.tk.driver import Opponent, Pump, click, press, room_state, screenshot, snap
 from tests.tk.test_tk_gomoku import open_room
+from tests.tk.test_tk_replay_windows import URL, FakeServer, root, settle  # noqa: F401
 
 
 def test_tk_client_plays_reversi_by_mouse(
@@ -48,3 +52,19 @@ def test_tk_client_plays_reversi_by_mouse(
     assert over["result"]["winner"] == opp.player and over["result"]["reason"] == "resign"
     pump.until(lambda: room_state(app).get("status") == "over", "the end on the Tk side")
     assert len(board.find_withtag("hint")) == 0  # no hints once it is over
+
+
+def test_tk_replay_window_steps_through_a_reversi_game(root: tk.Tk) -> None:  # noqa: F811
+    """The replay window draws each step's discs, captioned with its counts."""
+    server = FakeServer()
+    window = ReplayWindow(root, server.answers, URL, 1)
+    server.answer(**replay_answer())
+    settle(root)
+    assert window.board is not None
+    ((label, board),) = window.board.boards.values()
+    assert isinstance(board, ReversiCanvas) and label is not None
+    assert len(board.find_withtag("disc")) == 4 and label.cget("text") == "● black 2 · white 2"
+    window.forward()
+    settle(root)
+    assert len(board.find_withtag("black")) == 4 and board.find_withtag("last")
+    assert label.cget("text") == "● black 4 · white 1"

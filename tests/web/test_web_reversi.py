@@ -89,3 +89,33 @@ def test_reversi_on_a_phone_does_not_scroll_sideways(
     assert width <= PHONE.width
     if shots:
         ann.screenshot(shots / "web-phone-reversi.png")
+
+
+def test_a_reversi_game_replays_with_its_counts(
+    ann: Browser, bob: Browser, web_server: ServerThread
+) -> None:
+    start_pair(ann, bob, web_server)
+    ann.wait(lambda: ann.find("[data-status]").get_attribute("data-turn") == "me", "Ann's turn")
+    ann.cell(5, 4).click()  # F5
+    bob.wait(lambda: bob.cell(5, 4).get_attribute("data-disc") == "black", "Ann's disc")
+    keys(bob, "R")
+    bob.wait_css("#confirm-bar [data-confirm=yes]").click()
+    ann.wait(lambda: ann.status_state() == "over", "the game to end")
+    ann.driver.get(f"{web_server.url}#history")
+    games = ann.wait(
+        lambda: ann.find_all(
+            "#history:not([hidden]) [data-history]:not([aria-busy]) [data-game-id]"
+        ),
+        "the finished game",
+    )
+    games[0].click()
+    ann.wait_css("#replay [data-board='reversi']")
+    ann.wait(lambda: ann.find("[data-replay-step]").text == "0", "the start")
+    assert ann.find("#replay [data-counts]").text == "black 2 · white 2"
+    ann.find("[data-replay=next]").click()
+    ann.wait(lambda: ann.find("[data-replay-step]").text == "1", "the first move")
+    assert ann.find("#replay [data-counts]").text == "black 4 · white 1"
+    assert (
+        ann.find("#replay [data-board] [data-x='5'][data-y='4']").get_attribute("data-disc")
+        == "black"
+    )

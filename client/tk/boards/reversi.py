@@ -91,3 +91,6 @@ class ReversiCanvas(BoardCanvas):
             self.create_rectangle(
                 px - m, py - m, px + m, py + m, fill=LAST_MARK, outline="", tags="last"
             )
+
+
+BOARD = ReversiCanvas

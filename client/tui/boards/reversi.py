@@ -60,3 +60,6 @@ class ReversiWidget(Board):
             text.append(f" {row_name(y)}\n", LABEL)
         text.append(labels, LABEL)
         return text
+
+
+BOARD = ReversiWidget

@@ -3,17 +3,24 @@ room, the search in a worker process."""
 
 from __future__ import annotations
 
-from ..base import JSON, Game
+from collections.abc import Mapping
+from typing import ClassVar
+
+from ..base import JSON, ComputerPlayer, Game
 from .ai import LEVELS, choose_move, position_after
+
+REFERENCE: Mapping[str, tuple[float, float]] = {"easy": (18.0, 1.0), "hard": (26.0, 1.0)}
+"""Each level's fixed rating belief (mu, sigma): easy shows 1600, hard 1920."""
 
 CLOCK_SHARE = 20
 """With a clock, a move takes at most this fraction of the time left (1/20)."""
 
 
-class ReversiComputer:
+class ReversiComputer(ComputerPlayer):
     """``easy`` is greedy; ``hard`` searches (alpha-beta, exact near the end)."""
 
     levels: tuple[str, ...] = LEVELS
+    reference: ClassVar[Mapping[str, tuple[float, float]]] = REFERENCE
 
     def request(self, game: Game, player: str) -> JSON:
         view = game.view(player)

@@ -15,7 +15,7 @@ from gridhall.protocol import Outcome, Termination
 from gridhall.protocol.cells import board_span, cell_name
 from gridhall.protocol.games.reversi import ReversiEnd
 
-from ..base import JSON, GameError, Played
+from ..base import JSON, Game, GameError, Played
 from .board import BLACK, COLOUR_NAMES, WHITE, Position, cells_of
 
 MAX_LOG = 10_000
@@ -31,7 +31,7 @@ def clock_of(value: str | None) -> JSON | None:
     return {"minutes": int(minutes), "increment": int(increment)}
 
 
-class ReversiGame:
+class ReversiGame(Game):
     """Two players alternate discs; seat order and ``round_no`` fix the colours (seat 0 is
     black in round 0, colours swap every round). ``clock`` = "minutes+increment"."""
 
@@ -169,7 +169,7 @@ class ReversiGame:
             raise GameError("illegal-move", f"A disc on {cell_name(x, y)} would turn over no disc.")
         return x, y, flipped
 
-    def apply(self, player: str, move: JSON, now: float) -> Played:
+    def apply(self, player: str, move: JSON, now: float, prepared: Any = None) -> Played:
         x, y, flipped = self._check(player, move)
         self._charge_clock(player, now)
         self.before.append(self.position)

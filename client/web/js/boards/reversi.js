@@ -2,7 +2,7 @@
 // the cells (the last one marked, the ones it turned over ringed), dots on the legal
 // moves of the side to move. Screen readers hear "D3, black disc", "C4, legal move".
 
-import { clear, svg } from "../dom.js";
+import { clear, el, svg } from "../dom.js";
 import { t } from "../i18n.js";
 import { cellName, columnName } from "../text.js";
 import { GridBoard, centre } from "./grid.js";
@@ -80,6 +80,13 @@ export class ReversiBoard extends GridBoard {
     }
   }
 
+  /** A replay adds the disc counts of the shown step, as the legend. */
+  decorate({ view }) {
+    const counts = (view && view.counts) || {};
+    return [el("span", { "data-counts": "" }, t("black {black} · white {white}",
+      { black: Number(counts.black) || 0, white: Number(counts.white) || 0 }))];
+  }
+
   click({ x, y }) {
     const ctx = this.ctx;
     if (!ctx || !ctx.seated) return this.intent(null, () => t("You are watching; spectators cannot play."));
@@ -90,3 +97,4 @@ export class ReversiBoard extends GridBoard {
     return this.intent(["move", { move: { x, y } }]);
   }
 }
+export { ReversiBoard as Board };
