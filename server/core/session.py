@@ -18,12 +18,12 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any, Protocol
 
 from gridhall import protocol as p
 from gridhall.protocol import ErrorCode, ProtocolError
 from gridhall.protocol.analysis import Analyse
+from gridhall.protocol.schema import evolve
 
 from .config import ServerConfig
 from .devices import SIGNED_OUT, SIGNED_OUT_REASON
@@ -347,7 +347,7 @@ class Session:
         held = self.deferred_sync
         if held is not None:
             since = None if held.since is None or msg.since is None else min(held.since, msg.since)
-            msg = replace(msg, since=since)
+            msg = evolve(msg, since=since)
         self.deferred_sync = msg
         if not self._sync_armed:
             self._sync_armed = True
