@@ -174,13 +174,13 @@ function fact(ctx, spec) {
   if (!Array.isArray(spec)) return spec;
   const [fn, ...args] = spec;
   if (fn === "word") return word(ctx, String(args[0]), fact(ctx, args[1]));
-  const values = args.map((a) => fact(ctx, a));
-  if (fn === "name") return playerName(ctx, ...values);
-  if (fn === "you") {
-    const [pid, fallback] = values;
-    return pid !== null && pid !== undefined && pid === ctx.me ? t("you") : playerName(ctx, pid, fallback);
+  if (fn === "name" || fn === "you") { // [fn, player, fallback text]: the text is no path
+    const pid = fact(ctx, args[0]);
+    const fallback = args.length > 1 ? args[1] : "";
+    if (fn === "you" && pid !== null && pid !== undefined && pid === ctx.me) return t("you");
+    return playerName(ctx, pid, fallback);
   }
-  return FUNCTIONS[fn](...values);
+  return FUNCTIONS[fn](...args.map((a) => fact(ctx, a)));
 }
 
 function shown(value) {
