@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 from bench import decode_baseline as old
 from bench.decode_baseline import old_schema
 from gridhall import protocol as p
-from gridhall.protocol import ProtocolError, schema
+from gridhall.protocol import ProtocolError, codec, schema
+from tests.wire.test_codec import CLIENT_EXAMPLES
 
 KEYS = sorted(
     {slot.key for cls in p.CLIENT_MESSAGES.values() for slot in schema.plan(cls).slots}
@@ -122,3 +123,15 @@ def test_requests_with_odd_field_values_are_answered_as_before(
 @given(st.binary(max_size=256))
 def test_random_bytes_are_answered_as_before(data: bytes) -> None:
     _same(data)
+
+
+def test_every_valid_request_takes_the_fast_way() -> None:
+    """msgspec alone decodes and checks a well-formed request (what the benchmark
+    measures); only refused frames and unknown keys go the slow way."""
+    for type_, fields in CLIENT_EXAMPLES.items():
+        frame = _frame({"type": type_, **fields})
+        fast = codec._fast(frame)
+        assert fast is not None, type_
+        assert fast == p.decode(frame) and fast.TYPE == type_
+    assert codec._fast(_frame({"type": "chat", "text": "hi", "later": 1})) is None
+    assert codec._fast(_frame({"type": "chat", "text": " \x07 "})) is None
