@@ -305,6 +305,23 @@ function outcomeOf(game, ctx) {
   return winner === ctx.me ? "win" : "loss";
 }
 
+/** Every fact and condition of `texts` (a description's, as served) on one state, as each
+ * text sees them (inside an `each`, once per entry): the values the Python interpreter
+ * must give too (tests/web/test_web_description_facts.py). */
+export function evaluate(state, me, texts) {
+  const walk = (ctx, list) => list.map((text) => {
+    const facts = {};
+    for (const [name, spec] of Object.entries(text.facts || {})) facts[name] = fact(ctx, spec);
+    const local = { ...ctx, $: { ...(ctx.$ || {}), ...facts } };
+    const out = { facts, when: (text.when || []).map((c) => holds(local, c)), items: [] };
+    if (text.each) {
+      out.items = entries(local, text.each).map(([key, value]) => walk({ ...local, "@": { key, value } }, text.each.texts));
+    }
+    return out;
+  });
+  return walk(context(describe(state.game), state, me), texts);
+}
+
 /** The finished game for the viewer: "win", "loss", "draw" or "none". */
 export function outcomeFor(state, me) {
   return context(describe(state.game), state, me).outcome;
