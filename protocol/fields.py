@@ -4,8 +4,8 @@ A request's fields are ``Annotated`` types: :class:`msgspec.Meta` bounds that ms
 checks while it decodes, and :class:`Clean` for text a person typed (names, chat),
 which is trimmed and refused with control characters before its length is checked
 (so msgspec leaves its length alone). :data:`Plain` is what a game's ``move`` may hold
-on the fast path (:data:`Data`); :class:`Loose` names the looser type a field is checked against when
-the fast path refuses a frame, so a frame the old checks took is still taken.
+on the fast path (:data:`Data`); :class:`Loose` names the looser type a field is checked
+against when the fast path refuses a frame, so a frame the old checks took is still taken.
 """
 
 from __future__ import annotations
