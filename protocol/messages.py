@@ -271,7 +271,8 @@ class GetLeaderboard(ClientMessage, tag="leaderboard", frozen=True):
     """A page of a game's leaderboard, best first (added, feature ``ratings``): from
     ``offset`` (``limit`` rows), or ``around`` a player: their rank and 5 either side."""
 
-    game: Literal["gomoku", "linkmatch"]
+    game: GameField
+    """A game with ratings (its description's ``ratings`` is ``rated``)."""
     around: Id32 | None = None
     offset: Annotated[int, Meta(ge=0, le=2**31)] | None = None
     limit: Annotated[int, Meta(ge=1, le=MAX_HISTORY_PAGE)] | None = None
@@ -288,9 +289,10 @@ class GetProfile(ClientMessage, tag="get-profile", frozen=True):
 
 @request
 class GetRecords(ClientMessage, tag="records", frozen=True):
-    """Co-op Minesweeper's team records (added, feature ``ratings``)."""
+    """A co-op game's team records (added, feature ``ratings``): ``game`` is one whose
+    description's ``ratings`` is ``records``."""
 
-    game: Literal["minesweeper"]
+    game: GameField
     id: RequestId = None
 
 
@@ -643,7 +645,8 @@ class Leaderboard:
 class PlayerProfile:
     """The answer to ``get-profile`` (added): ``ratings`` per game kind (``rating``,
     ``games``, ``wins``, ``provisional``, ``history`` of ``[ended_at, rating, game_id]``),
-    ``recent`` game summaries and ``records`` (``{"minesweeper": [...]}``)."""
+    ``recent`` game summaries and ``records`` (``{GAME: [...]}``, the team records of
+    the co-op game that keeps them)."""
 
     TYPE: ClassVar[str]
     player: str
@@ -656,7 +659,7 @@ class PlayerProfile:
 
 @message("records", "server")
 class Records:
-    """The answer to ``records`` (added): Minesweeper team records, per preset board,
+    """The answer to ``records`` (added): a co-op game's team records, per preset board,
     no-guess flag and lives."""
 
     TYPE: ClassVar[str]

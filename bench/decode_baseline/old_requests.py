@@ -264,7 +264,7 @@ class GetLeaderboard:
     ``offset`` (``limit`` rows), or ``around`` a player: their rank and 5 either side."""
 
     TYPE: ClassVar[str]
-    game: Literal["gomoku", "linkmatch"]
+    game: str = field(metadata={"min_len": 1, "max_len": 32})
     around: str | None = field(default=None, metadata={"min_len": 1, "max_len": 32})
     offset: int | None = field(default=None, metadata={"min": 0, "max": 2**31})
     limit: int | None = field(default=None, metadata={"min": 1, "max": MAX_HISTORY_PAGE})
@@ -285,7 +285,7 @@ class GetRecords:
     """Co-op Minesweeper's team records (added, feature ``ratings``)."""
 
     TYPE: ClassVar[str]
-    game: Literal["minesweeper"]
+    game: str = field(metadata={"min_len": 1, "max_len": 32})
     id: int | None = _req_id()
 
 
