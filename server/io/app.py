@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import math
 import signal
@@ -168,6 +169,10 @@ class GameServer:
         self._pending_store: list[Stored] = []
         self._pending_frames: list[tuple[Link, bytes]] = []
         self._flush_handle: asyncio.Handle | None = None
+        self.commits = self.store.commits
+        """Commits off the event loop (PostgreSQL), or None: on it (SQLite)."""
+        if self.commits is not None:
+            self.commits.timed = self.stats.commit
         self._alive: asyncio.TimerHandle | None = None
         self._prune_timer: asyncio.TimerHandle | None = None
         self._server: Server | None = None
@@ -304,6 +309,8 @@ class GameServer:
         if self._closed:
             return
         self._flush()
+        if self.commits is not None:  # what was sent goes out before the closes
+            await self.commits.settled()
         self._closed = True
         if self._alive is not None:
             self._alive.cancel()
@@ -555,7 +562,10 @@ class GameServer:
 
     def close_link(self, link: Link, code: int, reason: str) -> None:
         self._flush()
-        link.close(code, reason)
+        if self.commits is None:
+            link.close(code, reason)
+        else:  # after this turn's frames, which wait for their commit
+            self.commits.submit([], functools.partial(link.close, code, reason))
 
     def call_later(self, delay: float, callback: Callable[[float], None]) -> None:
         """A session's deferred ``sync`` (see ``Session.defer_sync``)."""
@@ -576,6 +586,10 @@ class GameServer:
         self._flush_handle = None
         stored, self._pending_store = self._pending_store, []
         frames, self._pending_frames = self._pending_frames, []
+        if self.commits is not None:  # committed off the loop: the frames follow it
+            if stored or frames:
+                self.commits.submit(stored, functools.partial(self._deliver, frames))
+            return
         stats = self.stats
         if stored:
             began = time.perf_counter()
@@ -585,6 +599,11 @@ class GameServer:
                 log.exception("could not write %d changes to the store", len(stored))
             else:
                 stats.commit(time.perf_counter() - began)
+        self._deliver(frames)
+
+    def _deliver(self, frames: list[tuple[Link, bytes]]) -> None:
+        """Hand a turn's frames to their sockets (its writes are committed)."""
+        stats = self.stats
         for link, frame in frames:
             try:
                 stats.frame_out(frame)
