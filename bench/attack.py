@@ -971,6 +971,19 @@ async def attack_spectator_churn(a: Attack) -> str:
     )
 
 
+async def count_fanout(a: Attack, ws: Any, counts_lines: bool, received: Counter[str]) -> None:
+    """One watcher's reader: the frames it gets (and, for one watcher, the chat lines)."""
+    with contextlib.suppress(ConnectionClosed):
+        async for data in ws:
+            if not a.running() or b"\xa6joined" in data[:16]:
+                continue  # arrivals: read late, sent before the chat began
+            received["frames"] += 1
+            if isinstance(data, bytes) and b"\xa5error" in data[:16]:
+                a.counts[str(decode_map(data, MAX_FRAME).get("code"))] += 1
+            elif counts_lines and isinstance(data, bytes) and b"\xa4chat" in data[:16]:
+                received["lines"] += 1  # one watcher's view of the room
+
+
 async def attack_fanout(a: Attack) -> str:
     async with a.client("127.0.0.22", "Stage", read=False) as host:
         await host.send(frame("create-room", game="gomoku"))
@@ -1019,18 +1032,7 @@ async def attack_fanout(a: Attack) -> str:
                 arrived("in the room" if msg["type"] == "joined" else str(msg.get("code")), n)
                 await settled.wait()
 
-                async def count() -> None:
-                    with contextlib.suppress(ConnectionClosed):
-                        async for data in ws:
-                            if not a.running() or b"\xa6joined" in data[:16]:
-                                continue  # arrivals: read late, sent before the chat began
-                            received["frames"] += 1
-                            if isinstance(data, bytes) and b"\xa5error" in data[:16]:
-                                a.counts[str(decode_map(data, MAX_FRAME).get("code"))] += 1
-                            elif n == 0 and isinstance(data, bytes) and b"\xa4chat" in data[:16]:
-                                received["lines"] += 1  # one watcher's view of the room
-
-                reader = asyncio.create_task(count())
+                reader = asyncio.create_task(count_fanout(a, ws, n == 0, received))
                 await asyncio.sleep(random.random() * 1.25)
                 try:
                     await a.paced(ws, lambda k: frame("chat", text=f"line {k} from {n}"), rate=0.8)

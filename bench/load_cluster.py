@@ -46,6 +46,7 @@ run still shows in the report (the nodes' log)."""
 
 def serve_node(db: str, redis_url: str, store_url: str, node_id: str) -> None:
     """One cluster node with the load bench's opened-up limits, printing its port."""
+    from gridhall.server.cluster.wiring import ClusterWiring
     from gridhall.server.core.config import ServerConfig
     from gridhall.server.io.app import GameServer
 
@@ -63,7 +64,7 @@ def serve_node(db: str, redis_url: str, store_url: str, node_id: str) -> None:
         node_id=node_id,
         lease_ms=LEASE_MS,
     )
-    server = GameServer(config)
+    server = GameServer(config, ClusterWiring())
     from gridhall.server.io import collector
 
     collector.install()  # as gridhall-server does

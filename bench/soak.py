@@ -241,6 +241,11 @@ class Bot:
         if kind == "state" and self.seq is not None and seq == self.seq:
             self.take_state(msg)  # a snapshot: repeats the current seq
             return
+        self.count_seq(kind, seq)
+        self.fold(kind, msg, mine, re)
+
+    def count_seq(self, kind: str, seq: int) -> None:
+        """Count a gap or a reordering in the room's event numbers (there should be none)."""
         if self.seq is None:
             if kind != "state":
                 self.c["resumed without a state"] += 1
@@ -250,6 +255,9 @@ class Bot:
         elif seq <= self.seq:
             self.c["reordered events"] += 1
         self.seq = seq
+
+    def fold(self, kind: str, msg: dict[str, Any], mine: bool, re: Any) -> None:
+        """Keep what the bot plays by from one of its room's events."""
         if kind == "state":
             self.take_state(msg)
             if not mine:

@@ -16,12 +16,12 @@ from collections.abc import Callable
 from typing import Any
 
 from gridhall.client import config
-from gridhall.client.address import AddressError, server_url
 from gridhall.client.history import Opening
 from gridhall.client.messages import Connection
 from gridhall.client.plain import plain
 from gridhall.client.views import titles
 from gridhall.protocol import i18n
+from gridhall.protocol.address import AddressError, server_url
 from gridhall.protocol.i18n import _
 
 

@@ -18,8 +18,8 @@ import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from gridhall.client.address import DEFAULT_HOST
 from gridhall.protocol import DEFAULT_PORT
+from gridhall.protocol.address import DEFAULT_HOST
 
 FILE_NAME = "config.json"
 

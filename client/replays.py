@@ -16,7 +16,6 @@ Here, display-free for the terminal and Tk clients:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from gridhall.client.bounds import view_problem
 from gridhall.client.history import seat
@@ -374,8 +373,3 @@ def link_frames(player: ReplayPlayer) -> list[RacerFrame]:
         board = LinkBoard.from_view({**view, "rows": rows, "path": path if mine else []})
         frames.append(RacerFrame(pid, names.get(pid, pid), colors.get(pid, "#ffffff"), board, mine))
     return frames
-
-
-def frame_inputs(player: ReplayPlayer) -> tuple[Any, ...]:
-    """What the shown frame depends on (a board redraws only when it changes)."""
-    return (player.index, len(player.notes))

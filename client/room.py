@@ -143,25 +143,7 @@ def _skew(view: Any, now: float, known: float) -> float:
 def _fold(copy: RoomCopy, state: p.State, msg: RoomEvent, now: float) -> Applied:
     """Apply one event to the state: only fields the event carries (no game rules)."""
     if isinstance(msg, p.Moved):
-        view = msg.view
-        if msg.delta is not None:  # we asked for deltas: fold the changes into our view
-            try:
-                view = delta.apply(state.view, msg.view, msg.delta)
-            except delta.DeltaError:
-                return Applied(replace(copy, syncing=True), sync=not copy.syncing)
-        problem = view_problem(state.game, {**state.options, **view})
-        if problem is not None:
-            return Applied(copy, refused=problem)
-        actions = {**copy.last_actions, msg.by: dict(msg.move)}
-        return Applied(
-            replace(
-                copy,
-                state=replace(state, view=view, turn=msg.turn),
-                last_actions=actions,
-                view_at=now,
-                skew=_skew(view, now, copy.skew),
-            )
-        )
+        return _fold_moved(copy, state, msg, now)
     if isinstance(msg, p.GameOver):
         state = replace(state, status="over", result=msg.result, turn=None)
         return Applied(replace(copy, state=state, again=(), declined=()))
@@ -175,24 +157,9 @@ def _fold(copy: RoomCopy, state: p.State, msg: RoomEvent, now: float) -> Applied
         logged = note(replace(copy, state=hosting.fold(state, msg)), schema.to_map(msg), now)
         return Applied(logged if logged is not None else copy)
     if isinstance(msg, p.PlayerInfoEvent):
-        if not any(pl.get("player") == msg.player for pl in state.players):
-            if msg.previous is None:  # an older server: no way to tell whose name changed
-                return Applied(replace(copy, syncing=True), sync=True)
-            spectators = [msg.name if n == msg.previous else n for n in state.spectators]
-            return Applied(replace(copy, state=replace(state, spectators=spectators)))
-        players = [
-            _with_info(pl, msg) if pl.get("player") == msg.player else pl for pl in state.players
-        ]
-        return Applied(replace(copy, state=replace(state, players=players)))
+        return _fold_info(copy, state, msg)
     if isinstance(msg, p.Joined | p.Left):  # someone else came or went
-        if isinstance(msg, p.Joined):
-            copy = _learn(copy, msg.player, msg.name)
-        roster = _roster(state, msg)
-        if roster is None:  # an older server's event, without what the roster needs
-            return Applied(replace(copy, syncing=True), sync=True)
-        if isinstance(msg, p.Left) and msg.player in copy.again:  # the request is off
-            return Applied(replace(copy, state=replace(roster, pending_again=None), again=()))
-        return Applied(replace(copy, state=roster))
+        return _fold_came_or_went(copy, state, msg)
     if isinstance(msg, p.PlayAgainEvent | p.AgreeAgainEvent):
         again = copy.again if msg.sender in copy.again else (*copy.again, msg.sender)
         return Applied(replace(copy, again=again))
@@ -205,6 +172,54 @@ def _fold(copy: RoomCopy, state: p.State, msg: RoomEvent, now: float) -> Applied
         view = {k: v for k, v in state.view.items() if k != "pending"}
         return Applied(replace(copy, state=replace(state, view=view)))
     return Applied(copy)  # resigned, notice: the state they change comes as its own event
+
+
+def _fold_moved(copy: RoomCopy, state: p.State, msg: p.Moved, now: float) -> Applied:
+    """A move: the new view (the delta folded in, if we asked for deltas), checked."""
+    view = msg.view
+    if msg.delta is not None:  # we asked for deltas: fold the changes into our view
+        try:
+            view = delta.apply(state.view, msg.view, msg.delta)
+        except delta.DeltaError:
+            return Applied(replace(copy, syncing=True), sync=not copy.syncing)
+    problem = view_problem(state.game, {**state.options, **view})
+    if problem is not None:
+        return Applied(copy, refused=problem)
+    actions = {**copy.last_actions, msg.by: dict(msg.move)}
+    return Applied(
+        replace(
+            copy,
+            state=replace(state, view=view, turn=msg.turn),
+            last_actions=actions,
+            view_at=now,
+            skew=_skew(view, now, copy.skew),
+        )
+    )
+
+
+def _fold_info(copy: RoomCopy, state: p.State, msg: p.PlayerInfoEvent) -> Applied:
+    """A member's new name or colour: a player's entry, or a spectator's name."""
+    if not any(pl.get("player") == msg.player for pl in state.players):
+        if msg.previous is None:  # an older server: no way to tell whose name changed
+            return Applied(replace(copy, syncing=True), sync=True)
+        spectators = [msg.name if n == msg.previous else n for n in state.spectators]
+        return Applied(replace(copy, state=replace(state, spectators=spectators)))
+    players = [
+        _with_info(pl, msg) if pl.get("player") == msg.player else pl for pl in state.players
+    ]
+    return Applied(replace(copy, state=replace(state, players=players)))
+
+
+def _fold_came_or_went(copy: RoomCopy, state: p.State, msg: p.Joined | p.Left) -> Applied:
+    """Someone else joined or left: the roster (a leaver's play-again request is off)."""
+    if isinstance(msg, p.Joined):
+        copy = _learn(copy, msg.player, msg.name)
+    roster = _roster(state, msg)
+    if roster is None:  # an older server's event, without what the roster needs
+        return Applied(replace(copy, syncing=True), sync=True)
+    if isinstance(msg, p.Left) and msg.player in copy.again:  # the request is off
+        return Applied(replace(copy, state=replace(roster, pending_again=None), again=()))
+    return Applied(replace(copy, state=roster))
 
 
 def note(copy: RoomCopy | None, event: dict[str, Any], now: float) -> RoomCopy | None:

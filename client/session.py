@@ -36,7 +36,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from gridhall import protocol as p
-from gridhall.client import hosting, served
+from gridhall.client import served
 from gridhall.client.clocktime import shown_time
 from gridhall.client.failover import ROUNDS, Route, node_addresses
 from gridhall.client.history import features
@@ -179,10 +179,6 @@ class Session:
     def add_listener(self, listener: Listener) -> None:
         self._listeners.append(listener)
 
-    def remove_listener(self, listener: Listener) -> None:
-        with contextlib.suppress(ValueError):
-            self._listeners.remove(listener)
-
     # ---- sending -------------------------------------------------------------------
 
     def submit(self, request: Request | str, **fields: Any) -> None:
@@ -232,42 +228,6 @@ class Session:
         except ConnectionClosed:
             return None  # the reader notices and reconnects
         return req
-
-    # ---- a room host's intents (PROTOCOL.md "Room hosts"; refused unless we host) ------
-
-    def kick(self, player: str, minutes: int | None = None) -> None:
-        """Remove ``player`` from the room for ``minutes`` (the server's default: 10)."""
-        self.submit(hosting.request("kick", player, minutes))
-
-    def mute(self, player: str, minutes: int | None = None) -> None:
-        """Mute ``player``'s chat in the room, for ``minutes`` or until unmuted."""
-        self.submit(hosting.request("mute", player, minutes))
-
-    def unmute(self, player: str) -> None:
-        self.submit(hosting.request("unmute", player))
-
-    def lock(self) -> None:
-        """Let nobody new join the room (members who drop still come back)."""
-        self.submit(hosting.request("lock"))
-
-    def unlock(self) -> None:
-        self.submit(hosting.request("unlock"))
-
-    def hand_over(self, player: str) -> None:
-        """Make ``player`` the room's host."""
-        self.submit(hosting.request("hand-over", player))
-
-    def computer(self, level: str | None) -> None:
-        """Between games: seat or swap the computer player at ``level`` (``easy``,
-        ``hard``), or with None remove the computer's seat."""
-        if level is not None:
-            self.submit(hosting.request("computer", level=level))
-            return
-        bot = hosting.computer(self.state) if self.state is not None else None
-        if bot is None or bot.player is None:
-            self._emit(Refused("bad-message", _("This room has no computer player."), "host"))
-            return
-        self.submit(hosting.request("kick", bot.player))
 
     # ---- lifecycle -----------------------------------------------------------------
 

@@ -16,7 +16,7 @@ from typing import NoReturn
 from gridhall.protocol.i18n import gettext as _
 
 from . import rooms_command
-from .cluster.wiring import ClusterUnreachable
+from .cluster.wiring import ClusterUnreachable, ClusterWiring
 from .core import admin_access, cluster_settings, origin
 from .core.cluster_nodes import node_url
 from .core.config import ServerConfig
@@ -29,6 +29,7 @@ from .io import (
     history_lines,
     logformat,
     loops,
+    retention_options,
     settings_file,
 )
 from .io.app import GameServer, MetricsUnavailable
@@ -57,37 +58,6 @@ def tcp_port(text: str) -> int:
         value = -1
     if not 0 <= value <= 65535:
         raise argparse.ArgumentTypeError(f"{text!r} is not a TCP port (0 to 65535)")
-    return value
-
-
-def rows(text: str) -> int:
-    """A retention limit in rows: a whole number, 0 or more (0: no limit)."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of rows (0 or more)")
-    return value
-
-
-def days(text: str) -> float:
-    """A retention limit in days: 0 or more (0: no limit)."""
-    return _amount(text, "days")
-
-
-def megabytes(text: str) -> float:
-    """A retention limit in megabytes: 0 or more (0: no limit)."""
-    return _amount(text, "megabytes")
-
-
-def _amount(text: str, unit: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not 0 <= value < float("inf"):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of {unit} (0 or more)")
     return value
 
 
@@ -335,70 +305,7 @@ def build_parser() -> argparse.ArgumentParser:
             example="rapfi=/opt/rapfi/pbrain-rapfi",
         ),
     )
-    keep = parser.add_argument_group(
-        "retention",
-        "what the database keeps (0: no limit "
-        "of that kind); older rows are deleted a few at a time",
-    )
-    keep.add_argument(
-        "--chat-days",
-        type=days,
-        default=d.chat_days,
-        metavar="DAYS",
-        help=f"days chat lines are kept (default {d.chat_days:g})",
-    )
-    keep.add_argument(
-        "--chat-rows-per-room",
-        type=rows,
-        default=d.chat_rows_per_room,
-        metavar="ROWS",
-        help=f"chat lines kept per room, the latest (default {d.chat_rows_per_room})",
-    )
-    keep.add_argument(
-        "--chat-rows",
-        type=rows,
-        default=d.chat_rows,
-        metavar="ROWS",
-        help=f"chat lines kept in all (default {d.chat_rows})",
-    )
-    keep.add_argument(
-        "--games-days",
-        type=days,
-        default=d.games_days,
-        metavar="DAYS",
-        help=f"days finished games are kept (default {d.games_days:g})",
-    )
-    keep.add_argument(
-        "--games-rows",
-        type=rows,
-        default=d.games_rows,
-        metavar="ROWS",
-        help=f"finished games kept in all, the latest (default {d.games_rows})",
-    )
-    keep.add_argument(
-        "--games-mb",
-        type=megabytes,
-        default=d.games_mb,
-        metavar="MB",
-        help="megabytes of finished games' records kept in all, the latest "
-        f"(default {d.games_mb:g})",
-    )
-    keep.add_argument(
-        "--rated-identity-days",
-        type=days,
-        default=d.rated_identity_days,
-        metavar="DAYS",
-        help="days an offline player with a rating can still "
-        f"resume their identity (default {d.rated_identity_days:g}; 0: for good)",
-    )
-    keep.add_argument(
-        "--journal-rows",
-        type=rows,
-        default=d.journal_rows,
-        metavar="ROWS",
-        help="journal entries a live room keeps before it is snapshotted "
-        f"again, mid-game too (default {d.journal_rows})",
-    )
+    retention_options.add_to(parser, d)
     parser.add_argument(
         "--no-discovery", action="store_true", help="do not advertise the server on the LAN (mDNS)"
     )
@@ -735,7 +642,7 @@ def main(argv: list[str] | None = None) -> None:
     except loops.LoopUnavailable as exc:
         fail(f"gridhall-server: --loop uvloop: {exc}", 2, json_logs)
     try:
-        server = GameServer(config)
+        server = GameServer(config, ClusterWiring())
     except ClusterUnreachable as exc:
         fail(f"gridhall-server: {exc}", 1, json_logs)
     except MetricsUnavailable:

@@ -20,8 +20,9 @@ from typing import Any
 
 from gridhall.protocol.i18n import gettext as _
 
+from .cluster.wiring import open_store
 from .core.config import ServerConfig
-from .io.store_api import RoomStore, open_store
+from .io.store_api import RoomStore
 
 
 def add_parser(sub: Any) -> None:

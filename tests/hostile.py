@@ -10,8 +10,7 @@ every connected client; :attr:`requests` records what the clients sent.
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -24,14 +23,6 @@ EVIL = "[/]x \x1b]0;pwned\x07\x1b[2J\x1b]52;c;ZXZpbA==\x07 \u202eevil\x9b31m [bo
 """Markup that does not parse, a title set, a screen clear, an OSC 52 clipboard write,
 a bidi override and a C1 CSI: all of it must reach the player as inert text."""
 CONTROL = frozenset(chr(c) for c in (*range(0x20), *range(0x7F, 0xA0))) | {"\u202e"}
-
-
-async def until(cond: Callable[[], object], what: str = "the condition") -> None:
-    """Wait until ``cond()`` holds (a failure guard after 30 s, never a timing check)."""
-    end = asyncio.get_running_loop().time() + 30
-    while not cond():
-        assert asyncio.get_running_loop().time() < end, f"timed out waiting for {what}"
-        await asyncio.sleep(0.01)
 
 
 def has_control(text: str) -> bool:

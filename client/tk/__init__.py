@@ -32,10 +32,10 @@ def main(
     for the chosen server (back to our seat) and keeps the one it gives; ``opening``
     is what ``--history`` / ``--replay ID`` asked to show once connected; ``link``
     (``--link CODE``) makes this device the player who showed that code elsewhere."""
-    from gridhall.client.address import server_url
     from gridhall.client.tk.app import TkApp
     from gridhall.client.tk.connect import ask_server
     from gridhall.client.tk.theme import apply
+    from gridhall.protocol.address import server_url
     from gridhall.protocol.i18n import _
 
     root = tkinter.Tk(className="gridhall")

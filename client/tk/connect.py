@@ -9,9 +9,9 @@ import tkinter as tk
 from collections.abc import Callable
 from tkinter import ttk
 
-from gridhall.client.address import AddressError, server_url
 from gridhall.client.discovery import Browser, FoundServer, search_text
 from gridhall.client.tk.tables import table
+from gridhall.protocol.address import AddressError, server_url
 from gridhall.protocol.i18n import N_, _
 
 POLL_MS = 300

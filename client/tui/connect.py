@@ -16,9 +16,9 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Footer, Header, Input, Label, OptionList
 from textual.widgets.option_list import Option
 
-from gridhall.client.address import AddressError, server_url
 from gridhall.client.discovery import Browser, FoundServer, search_text
 from gridhall.client.tui.text import PlainNotify, text, translate_bindings
+from gridhall.protocol.address import AddressError, server_url
 from gridhall.protocol.i18n import N_, _
 
 

@@ -229,11 +229,6 @@ class GameView:
         """How to play with a pointer: told to players only."""
         return _(self.desc.gesture) if self.desc.gesture and seated(state, me) else ""
 
-    def notice_text(self, event: str, data: Message, state: p.State) -> str:
-        """A sentence for the game's own ``notice`` events."""
-        msg = {"type": "notice", "event": event, "data": data}
-        return render.event(self.desc, COMMON, msg, state_map(state), None) or ""
-
     def moved_text(self, msg: p.Moved, room: RoomCopy, me: str | None) -> str | None:
         """A line for a move, if the game announces moves (most do not: the board shows them)."""
         return None

@@ -80,7 +80,12 @@ def event_text(
         if target is not None and target == me
         else str(event.get("name") or names.get(str(target), "?"))
     )
-    action = event.get("action")
+    return _action_text(event, who, name, me)
+
+
+def _action_text(event: dict[str, Any], who: str, name: str, me: str | None) -> str:
+    """The sentence for a ``host`` event's action, ``who`` acting on ``name``."""
+    action, by, target = event.get("action"), event.get("by"), event.get("player")
     until = event.get("until")
     until_f = float(until) if isinstance(until, int | float) else None
     if action == "kick":

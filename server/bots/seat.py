@@ -25,11 +25,11 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import InvalidHandshake, InvalidURI
 
 from gridhall import protocol as p
-from gridhall.client.address import AddressError, server_url
-from gridhall.client.views.base import REASONS
+from gridhall.protocol.address import AddressError, server_url
+from gridhall.protocol.computer_policy import ComputerPolicy
+from gridhall.protocol.games.common import REASONS
 
 from .pbrain_bridge import PbrainEngine, PbrainError
-from .policy import ComputerPolicy
 
 log = logging.getLogger("gridhall.bridge")
 

@@ -197,15 +197,6 @@ class PgLinks(LinkTables):
             return None  # PostgreSQL unreachable: the code is refused, and kept
         return (str(row[0]), float(row[1])) if row else None
 
-    def player_of(self, token_digest: str) -> str | None:
-        """The identity a linked device's token belongs to, if it is one."""
-        row = (
-            self.connection()
-            .execute("SELECT player FROM identity_tokens WHERE token_hash = %s", (token_digest,))
-            .fetchone()
-        )
-        return str(row[0]) if row else None
-
 
 def sync_devices(server: GameServer, since: float) -> float:
     """Tokens signed out on any node since ``since`` stop working here too; a connection

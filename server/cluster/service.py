@@ -40,6 +40,7 @@ from .relay import PLAYER_TTL_MS, Relay, in_key, out_key, player_key
 from .signing import Signer
 
 if TYPE_CHECKING:
+    from ..core.session import Session
     from ..io.app import GameServer
 
 log = logging.getLogger("gridhall.cluster")
@@ -229,6 +230,14 @@ class ClusterService:
             if room is not None and room.address and not room.closed:
                 held[room.address] = held.get(room.address, 0) + 1
         return held
+
+    async def intercept(self, session: Session, frame: bytes | str) -> bool:
+        """True if the relay took ``frame`` (see :meth:`Relay.intercept`)."""
+        return await self.relay.intercept(session, frame)
+
+    def gone(self, session: Session) -> None:
+        """``session``'s connection ended (see :meth:`Relay.gone`)."""
+        self.relay.gone(session)
 
     def left(self, peer: str) -> None:
         """A connection from ``peer`` ended: its count goes down, and with the last one

@@ -1,20 +1,23 @@
-"""How a server becomes a cluster node: the hub it runs and the service beside it.
+"""How a server becomes a cluster node: its store, the hub it runs and the service beside it.
 
-Imported by the server in every mode; it imports the cluster's libraries only when the
-configuration asks for a cluster, so a single process needs none of them."""
+:class:`ClusterWiring` is the :class:`~gridhall.server.io.clustering.Clustering` the
+command line builds every server with (the I/O layer never imports the cluster); it
+imports the cluster's libraries only when the configuration asks for a cluster or a
+PostgreSQL store, so a single process needs none of them."""
 
 from __future__ import annotations
 
+import secrets
 from typing import TYPE_CHECKING
 
 from ..core.cluster_settings import redacted
 from ..core.config import ServerConfig
 from ..core.hub import Hub
 from ..io.netinfo import lan_addresses
+from ..io.store_api import RoomStore, open_local
 
 if TYPE_CHECKING:
     from ..io.app import GameServer
-    from ..io.store_api import RoomStore
     from .service import ClusterService
 
 WILDCARDS = ("", "0.0.0.0", "::")
@@ -23,6 +26,41 @@ WILDCARDS = ("", "0.0.0.0", "::")
 class ClusterUnreachable(RuntimeError):
     """A node cannot start: Redis or PostgreSQL refused it or did not answer (the
     message names which, at which URL without its password, and why)."""
+
+
+class ClusterWiring:
+    """A server that is a cluster node with ``--cluster``, on PostgreSQL with ``--store``,
+    else a single process on SQLite."""
+
+    def open_store(self, config: ServerConfig) -> RoomStore:
+        return open_store(config)
+
+    def hub(self, config: ServerConfig, store: RoomStore) -> Hub:
+        return hub_for(config, store)
+
+    async def start(self, server: GameServer) -> ClusterService | None:
+        return await start_node(server)
+
+
+def open_store(config: ServerConfig) -> RoomStore:
+    """The store ``config`` asks for: SQLite (``--db``), or PostgreSQL (``--store``)
+    with the SQLite file kept for history, ratings and the operator's tables."""
+    local = open_local(config)
+    if not config.store:
+        return local
+    import psycopg
+
+    from .pg_store import PgStore
+
+    if not config.node_id:  # one process alone keeps its name across restarts
+        config.node_id = "n-" + secrets.token_hex(4) if config.cluster else "single"
+    try:
+        return PgStore(config.store, local, node=config.node_id, clustered=bool(config.cluster))
+    except psycopg.Error as exc:
+        local.close()
+        raise ClusterUnreachable(
+            f"cannot use PostgreSQL at {redacted(config.store)}: {str(exc).strip()}"
+        ) from None
 
 
 def hub_for(config: ServerConfig, store: RoomStore) -> Hub:

@@ -19,7 +19,7 @@ from gridhall import protocol as p
 from gridhall.protocol.devices import Description
 
 from ..games.base import JSON
-from .jobs import Job
+from ..games.jobs import Job
 
 if TYPE_CHECKING:
     from .ratings import Change
@@ -219,7 +219,7 @@ class Think:
 
 @dataclass(frozen=True)
 class Work:
-    """Run a heavy :class:`~gridhall.server.core.jobs.Job` for room ``room`` in a worker.
+    """Run a heavy :class:`~gridhall.server.games.jobs.Job` for room ``room`` in a worker.
 
     The answer (``run_job``'s plain map) goes back through the hub's
     ``work_done(room, ticket, answer, now)``; ``ticket`` tells the room which of

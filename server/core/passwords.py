@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 
-from .jobs import Job
+from ..games.jobs import Job
 
 ITERATIONS = 20_000
 

@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any
 
 from gridhall.protocol import Termination
 
+from ..games.computers import REFERENCE as REFERENCE  # its home is the games layer
 from .rating_pairs import PairGains
 
 if TYPE_CHECKING:
@@ -63,8 +64,6 @@ PAIR_WINDOW = 86400.0
 """Seconds of that window: it starts with the pair's first rated game and lasts a day."""
 RATED_GAMES = ("gomoku", "linkmatch")
 """Game kinds with ratings (co-op Minesweeper keeps team records instead)."""
-REFERENCE: dict[str, tuple[float, float]] = {"easy": (20.0, 1.0), "hard": (28.0, 1.0)}
-"""Each computer level's fixed (mu, sigma): easy shows 1680, hard 2000."""
 COMPUTER_ID = "computer:"
 """The leaderboard's player id of a computer level (``computer:easy``)."""
 MIN_GOMOKU_MOVES = 10

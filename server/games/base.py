@@ -23,7 +23,7 @@ from typing import Any, Literal, Protocol
 
 from gridhall.protocol import Termination
 
-from ..core.jobs import Job
+from .jobs import Job
 
 JSON = dict[str, Any]
 
@@ -129,7 +129,7 @@ class Game(Protocol):
 class PreparedMoves(Protocol):
     """A game some of whose moves need heavy work first (a mine layout, a hint's
     search, a shuffle). The room asks :meth:`work_for` before :meth:`Game.apply`;
-    for a :class:`~gridhall.server.core.jobs.Job` it runs the job off the event loop
+    for a :class:`~gridhall.server.games.jobs.Job` it runs the job off the event loop
     and later calls ``apply`` with the job's value as ``prepared``. ``apply``
     without ``prepared`` still does the work inline (tests, replays, bots)."""
 

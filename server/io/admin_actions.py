@@ -22,6 +22,7 @@ from gridhall.protocol import ErrorCode, ProtocolError
 
 from ..core.bans import Ban, normal_address, refusal
 from ..core.identity import Identity
+from . import retention_options, settings_file
 from .admin_status import RETENTION_KEYS
 
 if TYPE_CHECKING:
@@ -258,10 +259,7 @@ class AdminActions:
 def check_retention(given: dict[str, Any]) -> dict[str, Any]:
     """Retention settings as the command line (and the settings file) would take
     them; ProtocolError(``bad-message``) naming the first key refused."""
-    from .. import cli
-    from . import settings_file  # cli imports the server: not at import time
-
-    actions = settings_file.options(cli.build_parser())
+    actions = settings_file.options(retention_options.parser())
     values: dict[str, Any] = {}
     for key, value in given.items():
         if key not in RETENTION_KEYS:

@@ -27,10 +27,10 @@ from gridhall import protocol as p
 from gridhall.protocol import ErrorCode, ProtocolError
 from gridhall.protocol.analysis import Analyse, Analysis, AnalysisStatus
 
-from ..core.jobs import Job
 from ..core.scheduler import Owner
 from ..games.gomoku import analysis
 from ..games.gomoku.ai import RULES
+from ..games.jobs import Job
 from . import analysis_store
 from .history_service import HistoryService
 from .job_runner import run_job

@@ -35,7 +35,6 @@ from websockets.http11 import Request, Response
 from gridhall import protocol as p
 from gridhall.protocol import ErrorCode, games
 
-from ..cluster.wiring import hub_for, start_node
 from ..core import origin
 from ..core.admin_access import AdminAccess
 from ..core.bans import refusal
@@ -45,12 +44,12 @@ from ..core.effects import STORED, DropRoom, Effect, Send, Stored, Think, Wake, 
 from ..core.fairness import PerAddress
 from ..core.gate import Gate
 from ..core.identity import Identity
-from ..core.jobs import BUSY
 from ..core.scheduler import Owner
 from ..core.session import Link, Session, Sessions
 from ..core.stats import Stats
 from ..games.base import JSON
 from ..games.gomoku.spec import GomokuSpec
+from ..games.jobs import BUSY
 from . import (
     admin_web,
     engines,
@@ -61,6 +60,7 @@ from . import (
 from .admin_channel import AdminChannel
 from .admin_status import RETENTION_KEYS, RoomActivity
 from .analysis_service import Analyses
+from .clustering import Clustering, ClusterNode, SingleProcess
 from .computer import Computers
 from .connection import Connection
 from .fdlimit import raise_soft_limit, socket_caps
@@ -70,11 +70,10 @@ from .job_runner import run_job
 from .memory import release_free_memory
 from .netinfo import lan_addresses
 from .settings_file import Settings
-from .store_api import RoomStore, open_store
+from .store_api import RoomStore
 from .work import WorkPool
 
 if TYPE_CHECKING:
-    from ..cluster.service import ClusterService
     from .metrics import Exporter
 
 TRIM_AFTER = 2**20
@@ -98,13 +97,19 @@ seconds, and soon again while one batch was not enough."""
 
 
 class GameServer:
-    def __init__(self, config: ServerConfig | None = None) -> None:
+    def __init__(
+        self, config: ServerConfig | None = None, clustering: Clustering | None = None
+    ) -> None:
+        """``clustering``: how the store, the hub and a cluster node are made
+        (``server/io/clustering.py``; the command line gives the cluster's), else a
+        single process on SQLite."""
         self.config = config or ServerConfig()
         self.metrics = exporter(self) if self.config.metrics else None
         """``GET /metrics`` (server/io/metrics.py), with ``--metrics`` only."""
-        self.store: RoomStore = open_store(self.config)
-        self.hub = hub_for(self.config, self.store)
-        self.cluster: ClusterService | None = None
+        self.clustering = clustering or SingleProcess()
+        self.store: RoomStore = self.clustering.open_store(self.config)
+        self.hub = self.clustering.hub(self.config, self.store)
+        self.cluster: ClusterNode | None = None
         """This node's part in a cluster (``--cluster``; ``server/cluster/``)."""
         self.hub.ratings.load(self.store.ratings.load())
         self.hub.ratings.pairs.load(self.store.ratings.pairs(time.time()), time.time())
@@ -223,7 +228,7 @@ class GameServer:
         self.hub.nodes.own = own_address(self.config.host, self.port, lan_addresses)
         self.hosts.add(hosts.url_host(self.hub.nodes.own) or "")
         self.work.warm_up()
-        self.cluster = await start_node(self)
+        self.cluster = await self.clustering.start(self)
         log.info(
             "gridhall server %r listening on %s:%d", self.config.name, self.config.host, self.port
         )
@@ -441,19 +446,24 @@ class GameServer:
         return None
 
     # -- connections ----------------------------------------------------------
+    async def _admits(self, conn: Connection) -> bool:
+        """Whether one more connection fits the caps: in all (an idle stranger's
+        connection may make room), per address, and per address over the cluster."""
+        if len(self.connections) >= self.max_connections:
+            self._make_room(time.monotonic())
+        return (
+            len(self.connections) < self.max_connections
+            and self.per_ip[conn.peer] < self.config.max_connections_per_ip
+            and (self.cluster is None or await self.cluster.admits(conn.peer))
+        )
+
     async def _handle(self, ws: ServerConnection) -> None:
         if ws.request is not None and admin_web.is_admin(ws.request):
             await self.admin_channel.serve(ws)
             return
         conn = Connection(ws, self.config)
         limit_kernel_buffer(ws, self.config.socket_send_buffer)
-        if len(self.connections) >= self.max_connections:
-            self._make_room(time.monotonic())
-        if (
-            len(self.connections) >= self.max_connections
-            or self.per_ip[conn.peer] >= self.config.max_connections_per_ip
-            or (self.cluster is not None and not await self.cluster.admits(conn.peer))
-        ):
+        if not await self._admits(conn):
             busy = p.encode(
                 p.Error(
                     code=ErrorCode.SERVER_BUSY.value,
@@ -483,7 +493,7 @@ class GameServer:
         welcomed = False
         try:
             async for frame in ws:
-                if self.cluster is None or not await self.cluster.relay.intercept(session, frame):
+                if self.cluster is None or not await self.cluster.intercept(session, frame):
                     session.receive(frame, time.time())  # (else relayed: server/cluster/)
                 if conn.closed:
                     break
@@ -499,16 +509,7 @@ class GameServer:
             pass
         finally:
             no_hello.cancel()
-            self.unwelcomed.leave(conn)
-            self.connections.discard(conn)
-            self.stats.connection_closed()
-            self.per_ip[conn.peer] -= 1
-            if self.per_ip[conn.peer] <= 0:
-                del self.per_ip[conn.peer]
-            if self.cluster is not None:
-                self.cluster.left(conn.peer)
-            if self.cluster is not None:
-                self.cluster.relay.gone(session)
+            self._forget(conn, session)
             if not self._closed:
                 session.closed(time.time())
             if conn.closed:
@@ -519,6 +520,18 @@ class GameServer:
                 self._trim_soon()
             conn.detach()
             session.link = _GONE
+
+    def _forget(self, conn: Connection, session: Session) -> None:
+        """A connection ended: it no longer counts against any cap (the cluster's too)."""
+        self.unwelcomed.leave(conn)
+        self.connections.discard(conn)
+        self.stats.connection_closed()
+        self.per_ip[conn.peer] -= 1
+        if self.per_ip[conn.peer] <= 0:
+            del self.per_ip[conn.peer]
+        if self.cluster is not None:
+            self.cluster.left(conn.peer)
+            self.cluster.gone(session)
 
     # -- what sessions ask of the server (SessionHost) ---------------------------
     def bind(self, ident: Identity, session: Session) -> None:

@@ -1,6 +1,6 @@
-"""The worker side of a :class:`~gridhall.server.core.jobs.Job`: run it within its budget.
+"""The worker side of a :class:`~gridhall.server.games.jobs.Job`: run it within its budget.
 
-Kept apart from the job's plain data (``server/core/jobs.py``) because enforcing the
+Kept apart from the job's plain data (``server/games/jobs.py``) because enforcing the
 budget sets a process timer (``SIGALRM``, or ``SIGPROF`` for a budget of CPU time),
 which the pure core never does.
 """
@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from ..core.jobs import JSON, Job, OutOfTime
+from ..games.jobs import JSON, Job, OutOfTime
 
 
 def _alarm(signum: int, frame: Any) -> None:

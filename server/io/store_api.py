@@ -15,15 +15,14 @@ go out once the commit returned, in order.
 
 from __future__ import annotations
 
-import secrets
 import sqlite3
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
-from ..core.cluster_settings import redacted
 from ..core.effects import Stored
 from ..core.hub import SavedRoom
 from ..core.restoring import Quarantined
+from .store import Store
 
 if TYPE_CHECKING:
     from ..core.config import ServerConfig
@@ -95,25 +94,7 @@ class RoomStore(Protocol):
         """Flush and close."""
 
 
-def open_store(config: ServerConfig) -> RoomStore:
-    """The store ``config`` asks for: SQLite (``--db``), or PostgreSQL (``--store``)
-    with the SQLite file kept for history, ratings and the operator's tables."""
-    from .store import Store
-
-    local = Store(config.db, durable_commits=config.durable_commits, limits=config.retention())
-    if not config.store:
-        return local
-    import psycopg
-
-    from ..cluster.pg_store import PgStore
-    from ..cluster.wiring import ClusterUnreachable
-
-    if not config.node_id:  # one process alone keeps its name across restarts
-        config.node_id = "n-" + secrets.token_hex(4) if config.cluster else "single"
-    try:
-        return PgStore(config.store, local, node=config.node_id, clustered=bool(config.cluster))
-    except psycopg.Error as exc:
-        local.close()
-        raise ClusterUnreachable(
-            f"cannot use PostgreSQL at {redacted(config.store)}: {str(exc).strip()}"
-        ) from None
+def open_local(config: ServerConfig) -> Store:
+    """The SQLite store (``--db``): one process's, and a cluster node's history file
+    (the cluster's PostgreSQL store, ``server/cluster/wiring.py``, keeps it beside)."""
+    return Store(config.db, durable_commits=config.durable_commits, limits=config.retention())

@@ -1,6 +1,6 @@
 """The worker processes that do heavy work, so the event loop only routes.
 
-Rooms ask for jobs (``Work`` effects, :mod:`gridhall.server.core.jobs`) and computer
+Rooms ask for jobs (``Work`` effects, :mod:`gridhall.server.games.jobs`) and computer
 players for moves (``Think``); both run here, in one process pool whose
 workers run at a lower CPU priority than the event loop, so a busy pool slows
 other jobs, never every room's round trips. Which job runs next, and which is

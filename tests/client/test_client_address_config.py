@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from gridhall.client import config
-from gridhall.client.address import AddressError, server_url
+from gridhall.protocol.address import AddressError, server_url
 
 
 @pytest.mark.parametrize(

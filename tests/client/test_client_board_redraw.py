@@ -4,21 +4,14 @@ that changes the board still redraws it."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
-
-import pytest
 
 from gridhall.client.tui.app import GridhallApp
 from gridhall.client.tui.boards import Board
-from tests.client.test_client_tui import FAST, SIZE, until
+from tests.client.test_client_tui import FAST, SIZE
 from tests.client.test_client_untrusted_text import toasts
 from tests.hostile import gomoku_state, hostile_server
-
-
-@pytest.fixture(autouse=True)
-def _config_in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("GRIDHALL_CONFIG_DIR", str(tmp_path / "config"))
+from tests.waiting import ui_until
 
 
 def mines(rows: list[str]) -> dict[str, Any]:
@@ -36,12 +29,12 @@ async def test_events_that_change_nothing_drawn_leave_the_board_and_a_move_redra
         }
         app = GridhallApp(hostile.url, "me", backoff=FAST)
         async with app.run_test(size=SIZE) as pilot:
-            await until(pilot, lambda: app.session.connected)
+            await ui_until(pilot, lambda: app.session.connected)
             app.session.submit("join-room", room="EV1L00")
             # The room screen is pushed before it is composed: wait for its board.
-            await until(pilot, lambda: app.screen is app.room_screen and app.screen.query(Board))
+            await ui_until(pilot, lambda: app.screen is app.room_screen and app.screen.query(Board))
             board = app.screen.query_one(Board)
-            await until(pilot, lambda: board.room is app.session.room)
+            await ui_until(pilot, lambda: board.room is app.session.room)
             await pilot.pause()
             renders: list[int] = []
             render = board.render
@@ -63,8 +56,8 @@ async def test_events_that_change_nothing_drawn_leave_the_board_and_a_move_redra
                 )
                 await hostile.push({"type": "notice", "event": f"notice-{n}"})
                 await hostile.push({"type": "play-again", "from": "p-them"})
-            await until(pilot, lambda: sum("Notice 2" in t for t in toasts(app)) == 1)
-            await until(pilot, lambda: board.room is app.session.room)
+            await ui_until(pilot, lambda: sum("Notice 2" in t for t in toasts(app)) == 1)
+            await ui_until(pilot, lambda: board.room is app.session.room)
             await pilot.pause()
             assert renders == []
             opened = ["0" + "#" * 29, *hidden[1:]]
@@ -77,4 +70,4 @@ async def test_events_that_change_nothing_drawn_leave_the_board_and_a_move_redra
                     "view": mines(opened),
                 }
             )
-            await until(pilot, lambda: bool(renders))
+            await ui_until(pilot, lambda: bool(renders))

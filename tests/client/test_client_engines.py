@@ -12,8 +12,9 @@ import pytest
 from gridhall.client import served
 from gridhall.client.views import VIEWS, view_for
 from gridhall.protocol import games
-from tests.client.test_client_session import running, until
+from tests.client.test_client_session import running
 from tests.conftest import url_of
+from tests.waiting import until
 
 FAKE = str(Path(__file__).parent.parent / "fixtures" / "pbrain_fake.py")
 

@@ -18,8 +18,9 @@ from gridhall.client.messages import Connection, Event
 from gridhall.client.session import Session
 from gridhall.server.core.config import ServerConfig
 from gridhall.server.io.app import GameServer
-from tests.client.test_client_session import FAST, WAIT, gomoku_pair, until
+from tests.client.test_client_session import FAST, gomoku_pair
 from tests.conftest import url_of
+from tests.waiting import WAIT, until
 
 
 async def start(db: Path, port: int = 0, peers: tuple[str, ...] = ()) -> GameServer:

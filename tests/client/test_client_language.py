@@ -16,7 +16,8 @@ from gridhall.client.tui.linking import LinkScreen
 from gridhall.client.views import VIEWS, view_for
 from gridhall.protocol import i18n
 from tests.client.screen_text import shown
-from tests.client.test_client_tui import FAST, SIZE, press, until
+from tests.client.test_client_tui import FAST, SIZE, press
+from tests.waiting import ui_until
 
 
 @pytest.fixture(autouse=True)
@@ -38,7 +39,7 @@ async def test_lang_vi_shows_the_lobby_and_the_create_dialog_in_vietnamese(serve
     assert args.lang == "vi" and i18n.language() == "vi"
     app = GridhallApp(server_url, "An", backoff=FAST)
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: app.session.connected)
+        await ui_until(pilot, lambda: app.session.connected)
         lobby = app.lobby
         assert str(lobby.query_one(".title", Label).render()) == "Các phòng trên máy chủ này"
         assert [str(b.label) for b in lobby.query(Button)][:2] == ["Vào", "Xem"]
@@ -48,11 +49,11 @@ async def test_lang_vi_shows_the_lobby_and_the_create_dialog_in_vietnamese(serve
         assert bindings["r"] == "Làm mới" and bindings["n"] == "Phòng mới"
         assert pilot.app.screen.query_one(Footer) is not None
         await pilot.press("n")
-        await until(pilot, lambda: app.screen.query("#create-dialog"))
+        await ui_until(pilot, lambda: app.screen.query("#create-dialog"))
         assert "Tạo phòng" in texts(app, ".title")
         await press(pilot, "#ok")
-        await until(pilot, lambda: app.room_screen is not None and app.session.state)
-        await until(pilot, lambda: "Người chơi" in "".join(texts(app, "#players")))
+        await ui_until(pilot, lambda: app.room_screen is not None and app.session.state)
+        await ui_until(pilot, lambda: "Người chơi" in "".join(texts(app, "#players")))
         assert app.screen.query_one("#btn-help", Button).label.plain == "Trợ giúp"
 
 
@@ -92,22 +93,24 @@ async def test_the_lobby_create_and_link_dialogs_show_their_words_whole(
     app = GridhallApp(server_url, "An", backoff=FAST)
     cuts: dict[str, list[str]] = {}
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: app.session.connected and "link" in app.session.features)
+        await ui_until(pilot, lambda: app.session.connected and "link" in app.session.features)
         await pilot.pause()
         cuts["lobby"] = shown(app)[1]
         await pilot.press("n")
-        await until(pilot, lambda: app.screen.query("#create-dialog"))
+        await ui_until(pilot, lambda: app.screen.query("#create-dialog"))
         for game in VIEWS:
             app.screen.query_one("#game", Select).value = game
-            await until(pilot, lambda g=game: app.screen.query(f"#row-{view_for(g).form[0].key}"))
+            await ui_until(
+                pilot, lambda g=game: app.screen.query(f"#row-{view_for(g).form[0].key}")
+            )
             await pilot.pause()
             cuts[f"create {game}"] = shown(app)[1]
         await pilot.press("escape")
-        await until(pilot, lambda: app.screen is app.lobby)
+        await ui_until(pilot, lambda: app.screen is app.lobby)
         await pilot.press("ctrl+o")
-        await until(pilot, lambda: isinstance(app.screen, LinkScreen))
+        await ui_until(pilot, lambda: isinstance(app.screen, LinkScreen))
         await press(pilot, "#link-show")
-        await until(pilot, lambda: str(app.screen.query_one("#link-info", Label).render()))
+        await ui_until(pilot, lambda: str(app.screen.query_one("#link-info", Label).render()))
         await pilot.pause()
         cuts["link"] = shown(app)[1]
     assert {screen: found for screen, found in cuts.items() if found} == {}

@@ -17,15 +17,10 @@ from gridhall.client.messages import Connection, Event, Refused
 from gridhall.client.tui.app import GridhallApp
 from gridhall.client.tui.linking import LinkScreen
 from gridhall.protocol import i18n
-from tests.client.test_client_session import FAST, running, until
+from tests.client.test_client_session import FAST, running
 from tests.client.test_client_tui import SIZE, press
-from tests.client.test_client_tui import until as ui_until
+from tests.waiting import ui_until, until
 from tests.wsclient import WsClient
-
-
-@pytest.fixture(autouse=True)
-def _config_in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("GRIDHALL_CONFIG_DIR", str(tmp_path / "config"))
 
 
 def test_typed_codes_are_checked_before_they_are_sent() -> None:

@@ -40,7 +40,7 @@ from gridhall.client.views import VIEWS, view_for
 from gridhall.protocol import pseudo
 from gridhall.server.io.app import GameServer
 from tests.client.screen_text import shown
-from tests.client.test_client_tui import FAST, SIZE, press, state, until
+from tests.client.test_client_tui import FAST, SIZE, press, state
 from tests.conftest import url_of
 from tests.pseudo import (
     FOUND,
@@ -52,6 +52,7 @@ from tests.pseudo import (
     rated_game,
     rooms_to_list,
 )
+from tests.waiting import ui_until
 from tests.wsclient import WsClient
 
 HOST_COMMANDS = (*(f"/{word}" for word in COMMANDS), "easy|hard|off")
@@ -89,7 +90,7 @@ async def client(
 ) -> AsyncIterator[tuple[GridhallApp, Pilot[Any]]]:
     app = GridhallApp(url, name, backoff=FAST, **kwargs)
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: app.session.connected)
+        await ui_until(pilot, lambda: app.session.connected)
         yield app, pilot
 
 
@@ -124,7 +125,7 @@ async def test_connect_screen_in_the_pseudo_locale(hall: GameServer) -> None:
         address.value = "kitchen:99999"  # type: ignore[attr-defined]
         await pilot.click("#address")
         await pilot.press("enter")
-        await until(pilot, lambda: app._notifications)
+        await ui_until(pilot, lambda: app._notifications)
         await settle(pilot)
         look(found, "connect, a bad address", app)
     assert_no_holes(found)
@@ -138,17 +139,17 @@ async def test_lobby_create_forms_help_and_link_in_the_pseudo_locale(hall: GameS
         cy = await stack.enter_async_context(WsClient.connect(url, "Cy"))
         found.allow(*await rooms_to_list(bob, cy))
         async with client(url, "Ann") as (app, pilot):
-            await until(pilot, lambda: app.lobby.query_one("#rooms").row_count >= 2)  # type: ignore[attr-defined]
+            await ui_until(pilot, lambda: app.lobby.query_one("#rooms").row_count >= 2)  # type: ignore[attr-defined]
             await settle(pilot)
             look(found, "lobby", app)
 
             await pilot.press("n")
-            await until(pilot, lambda: app.screen.query("#create-dialog"))
+            await ui_until(pilot, lambda: app.screen.query("#create-dialog"))
             dialog = app.screen
             for game in VIEWS:
                 view = view_for(game)
                 dialog.query_one("#game", Select).value = game
-                await until(
+                await ui_until(
                     pilot,
                     lambda v=view: (
                         len(dialog.query_one("#preset", Select)._options) == len(v.presets)
@@ -159,12 +160,12 @@ async def test_lobby_create_forms_help_and_link_in_the_pseudo_locale(hall: GameS
                     await settle(pilot)
                     look(found, f"create {game}, preset {index}", app)
             await press(pilot, "#cancel")
-            await until(pilot, lambda: app.screen is app.lobby)
+            await ui_until(pilot, lambda: app.screen is app.lobby)
 
             await pilot.click("#code")
             app.lobby.query_one("#code", Input).value = ""
             await pilot.press(*"NOSUCH", "enter")  # a refusal, as a toast
-            await until(pilot, lambda: app._notifications)
+            await ui_until(pilot, lambda: app._notifications)
             await settle(pilot)
             look(found, "lobby, a refusal", app)
 
@@ -174,12 +175,12 @@ async def test_lobby_create_forms_help_and_link_in_the_pseudo_locale(hall: GameS
             found.allow("Dee", room)
             app.session.submit("join-room", room=room)
             await host_removes(dee, str(app.session.player), room)
-            await until(pilot, lambda: app.lobby.query_one("#lobby-note").display)
+            await ui_until(pilot, lambda: app.lobby.query_one("#lobby-note").display)
             await settle(pilot)
             look(found, "lobby, removed from a room", app)
 
             await pilot.press("f1")
-            await until(pilot, lambda: isinstance(app.screen, HelpScreen))
+            await ui_until(pilot, lambda: isinstance(app.screen, HelpScreen))
             await settle(pilot)
             help_screen = app.screen
             look(found, "help", app)
@@ -188,17 +189,17 @@ async def test_lobby_create_forms_help_and_link_in_the_pseudo_locale(hall: GameS
                 await settle(pilot)
                 look(found, "help", app)
             await pilot.press("escape")
-            await until(pilot, lambda: app.screen is not help_screen)
+            await ui_until(pilot, lambda: app.screen is not help_screen)
 
             await pilot.press("ctrl+o")
-            await until(pilot, lambda: isinstance(app.screen, LinkScreen))
+            await ui_until(pilot, lambda: isinstance(app.screen, LinkScreen))
             devices = app.screen.query_one("#devices", DataTable)
-            await until(pilot, lambda: devices.row_count == 1)  # this device
+            await ui_until(pilot, lambda: devices.row_count == 1)  # this device
             found.allow(platform.system())  # its platform is data (its kind is translated)
             await settle(pilot)
             look(found, "link", app)
             await press(pilot, "#link-show")
-            await until(pilot, lambda: str(app.screen.query_one("#link-code").render()))
+            await ui_until(pilot, lambda: str(app.screen.query_one("#link-code").render()))
             code = str(app.screen.query_one("#link-code").render())
             found.allow(code)
             await settle(pilot)
@@ -218,7 +219,7 @@ async def test_gomoku_room_offer_host_tools_and_result_in_the_pseudo_locale(
     async with client(url, "Ann") as (app, pilot), WsClient.connect(url, "Bob") as bob:
         async with WsClient.connect(url, "Cy") as cy:
             app.session.submit("create-room", game="gomoku", options={"clock": "10+5"})
-            await until(pilot, lambda: app.room_screen is not None and state(app))
+            await ui_until(pilot, lambda: app.room_screen is not None and state(app))
             code = app.session.room.room  # type: ignore[union-attr]
             found.allow(code)
             await settle(pilot)
@@ -226,36 +227,38 @@ async def test_gomoku_room_offer_host_tools_and_result_in_the_pseudo_locale(
             await bob.send("join-room", room=code)
             await cy.send("join-room", room=code, role="spectator")
             await bob.send("chat", text="good luck")
-            await until(pilot, lambda: state(app).get("status") == "playing" and state(app)["chat"])
+            await ui_until(
+                pilot, lambda: state(app).get("status") == "playing" and state(app)["chat"]
+            )
             await settle(pilot)
             look(found, "gomoku, playing", app)
             app.session.submit("move", move={"x": 7, "y": 7})
             await bob.expect("moved")
             await bob.send("offer", kind="draw")
-            await until(pilot, lambda: app.screen.query_one("#offer").display)
+            await ui_until(pilot, lambda: app.screen.query_one("#offer").display)
             await settle(pilot)
             look(found, "gomoku, a draw offered", app)
             await press(pilot, "#offer-decline")
-            await until(pilot, lambda: not app.screen.query_one("#offer").display)
+            await ui_until(pilot, lambda: not app.screen.query_one("#offer").display)
 
             await press(pilot, "#btn-resign")  # a question first
-            await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+            await ui_until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
             await settle(pilot)
             look(found, "gomoku, resign asked", app)
             await pilot.press("escape")
-            await until(pilot, lambda: app.screen is app.room_screen)
+            await ui_until(pilot, lambda: app.screen is app.room_screen)
 
             await pilot.press("H")
-            await until(pilot, lambda: isinstance(app.screen, HostToolsScreen))
+            await ui_until(pilot, lambda: isinstance(app.screen, HostToolsScreen))
             await settle(pilot)
             look(found, "host tools", app)
             await press(pilot, "#host-close")
-            await until(pilot, lambda: app.screen is app.room_screen)
+            await ui_until(pilot, lambda: app.screen is app.room_screen)
 
             await bob.send("resign")
-            await until(pilot, lambda: state(app).get("status") == "over")
+            await ui_until(pilot, lambda: state(app).get("status") == "over")
             await bob.send("play-again")
-            await until(pilot, lambda: app.screen.query_one("#agree").display)
+            await ui_until(pilot, lambda: app.screen.query_one("#agree").display)
             await settle(pilot)
             look(found, "gomoku, over", app)
             await press(pilot, "#decline")
@@ -263,15 +266,15 @@ async def test_gomoku_room_offer_host_tools_and_result_in_the_pseudo_locale(
             look(found, "gomoku, another game declined", app)
 
             await bob.send("leave-room")  # a free seat for the computer
-            await until(pilot, lambda: len(state(app)["players"]) == 1)
+            await ui_until(pilot, lambda: len(state(app)["players"]) == 1)
             await pilot.press("H")  # between games: the computer's buttons too
-            await until(pilot, lambda: isinstance(app.screen, HostToolsScreen))
+            await ui_until(pilot, lambda: isinstance(app.screen, HostToolsScreen))
             await press(pilot, "#computer-hard")
-            await until(pilot, lambda: any(p.get("bot") for p in state(app)["players"]))
+            await ui_until(pilot, lambda: any(p.get("bot") for p in state(app)["players"]))
             await settle(pilot)
             look(found, "gomoku, the computer seated", app)
             await pilot.press("H")
-            await until(pilot, lambda: isinstance(app.screen, HostToolsScreen))
+            await ui_until(pilot, lambda: isinstance(app.screen, HostToolsScreen))
             await settle(pilot)
             look(found, "host tools, with the computer", app)
             await press(pilot, "#host-close")
@@ -284,18 +287,18 @@ async def test_minesweeper_and_linkmatch_rooms_in_the_pseudo_locale(hall: GameSe
     async with client(url, "Ann") as (app, pilot), WsClient.connect(url, "Bob") as bob:
         for game in ("minesweeper", "linkmatch"):
             app.session.submit("create-room", game=game, options={})
-            await until(
+            await ui_until(
                 pilot, lambda g=game: app.room_screen is not None and state(app).get("game") == g
             )
             code = app.session.room.room  # type: ignore[union-attr]
             found.allow(code)
             await bob.send("join-room", room=code)
-            await until(pilot, lambda: len(state(app)["players"]) == 2)
+            await ui_until(pilot, lambda: len(state(app)["players"]) == 2)
             await settle(pilot)
             look(found, f"{game}, waiting", app)
             if game == "linkmatch":
                 await pilot.press("g")
-            await until(pilot, lambda: state(app).get("status") == "playing")
+            await ui_until(pilot, lambda: state(app).get("status") == "playing")
             await settle(pilot)
             look(found, f"{game}, playing", app)
             await pilot.press("h")  # a hint
@@ -303,11 +306,11 @@ async def test_minesweeper_and_linkmatch_rooms_in_the_pseudo_locale(hall: GameSe
             look(found, f"{game}, a hint", app)
             await bob.send("resign")
             app.session.submit("resign")  # co-op: the game ends when the last one goes
-            await until(pilot, lambda: state(app).get("status") == "over")
+            await ui_until(pilot, lambda: state(app).get("status") == "over")
             await settle(pilot)
             look(found, f"{game}, over", app)
             await pilot.press("ctrl+l")
-            await until(pilot, lambda: app.room_screen is None)
+            await ui_until(pilot, lambda: app.room_screen is None)
             await bob.send("leave-room")
     assert_no_holes(found)
 
@@ -323,23 +326,23 @@ async def test_history_replay_leaderboard_and_profile_in_the_pseudo_locale(
         token = ann.token
     found = findings(url, "Ann", "Bob", room)
     async with client(url, "Ann", token=token, opening=Opening(history=True)) as (app, pilot):
-        await until(
+        await ui_until(
             pilot, lambda: isinstance(app.screen, HistoryScreen) and app.screen.query("#games")
         )
         table = app.screen.query_one("#games")
-        await until(pilot, lambda: table.row_count == 1)  # type: ignore[attr-defined]
+        await ui_until(pilot, lambda: table.row_count == 1)  # type: ignore[attr-defined]
         await settle(pilot)
         look(found, "history", app)
         table.focus()
         await pilot.press("enter")
-        await until(
+        await ui_until(
             pilot, lambda: isinstance(app.screen, ReplayScreen) and app.screen.player is not None
         )
         replay = app.screen
         await settle(pilot)
         look(found, "replay", app)
         await pilot.press("a")  # analyse
-        await until(pilot, lambda: replay.player.analysis_status == "done", timeout=120)  # type: ignore[attr-defined]
+        await ui_until(pilot, lambda: replay.player.analysis_status == "done", timeout=120)  # type: ignore[attr-defined]
         await pilot.press("home", "right")
         await settle(pilot)
         look(found, "replay, analysed", app)
@@ -347,27 +350,27 @@ async def test_history_replay_leaderboard_and_profile_in_the_pseudo_locale(
         await settle(pilot)
         look(found, "replay, playing", app)
         await pilot.press("escape")
-        await until(pilot, lambda: isinstance(app.screen, HistoryScreen))
+        await ui_until(pilot, lambda: isinstance(app.screen, HistoryScreen))
         await pilot.press("escape")
-        await until(pilot, lambda: app.screen is app.lobby)
+        await ui_until(pilot, lambda: app.screen is app.lobby)
         await pilot.press("l")
-        await until(
+        await ui_until(
             pilot,
             lambda: isinstance(app.screen, LeaderboardScreen) and app.screen.query("#leaderboard"),
         )
         board = app.screen.query_one("#leaderboard")
-        await until(pilot, lambda: board.row_count >= 2)  # type: ignore[attr-defined]
+        await ui_until(pilot, lambda: board.row_count >= 2)  # type: ignore[attr-defined]
         await settle(pilot)
         look(found, "leaderboard", app)
         await pilot.press("escape")
-        await until(pilot, lambda: app.screen is app.lobby)
+        await ui_until(pilot, lambda: app.screen is app.lobby)
         await pilot.press("p")
-        await until(
+        await ui_until(
             pilot,
             lambda: isinstance(app.screen, ProfileScreen) and app.screen.query("#profile-ratings"),
         )
         ratings = app.screen.query_one("#profile-ratings")
-        await until(pilot, lambda: ratings.row_count == 1)  # type: ignore[attr-defined]
+        await ui_until(pilot, lambda: ratings.row_count == 1)  # type: ignore[attr-defined]
         await settle(pilot)
         look(found, "profile", app)
     assert_no_holes(found)

@@ -16,12 +16,8 @@ from gridhall.client.messages import Connection, Event
 from gridhall.client.session import Session
 from gridhall.server.core.config import ServerConfig
 from gridhall.server.io.app import GameServer
-from tests.client.test_client_session import FAST, gomoku_pair, running, until
-
-
-@pytest.fixture(autouse=True)
-def _config_in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("GRIDHALL_CONFIG_DIR", str(tmp_path / "config"))
+from tests.client.test_client_session import FAST, gomoku_pair, running
+from tests.waiting import until
 
 
 async def test_a_dropped_client_gets_what_it_missed_as_events(server_url: str) -> None:

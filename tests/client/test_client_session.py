@@ -13,20 +13,10 @@ from typing import Any, TypeVar
 from gridhall import protocol as p
 from gridhall.client.messages import Connection, Event, Refused
 from gridhall.client.session import Backoff, Session, run_in_thread
+from tests.waiting import WAIT, until
 
 FAST = Backoff(first=0.05, cap=0.2)
-WAIT = 30.0
 """A failure guard for conditions the server brings about; never a timing check."""
-
-
-async def until(cond: Callable[[], object], timeout: float = WAIT) -> None:
-    """Wait until ``cond()`` is truthy (the server answers asynchronously)."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not cond():
-        if loop.time() > deadline:
-            raise AssertionError("condition not reached in time")
-        await asyncio.sleep(0.01)
 
 
 S = TypeVar("S", bound=Session)

@@ -8,20 +8,14 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-import pytest
-
 from gridhall.client.failover import gave_up_text
 from gridhall.client.messages import Connection
 from gridhall.client.tui.events import ServerEvent
 from gridhall.server.core.config import ServerConfig
 from gridhall.server.io.app import GameServer
-from tests.client.test_client_tui import apps, until
+from tests.client.test_client_tui import apps
 from tests.conftest import url_of
-
-
-@pytest.fixture(autouse=True)
-def _config_in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("GRIDHALL_CONFIG_DIR", str(tmp_path / "config"))
+from tests.waiting import ui_until
 
 
 @asynccontextmanager
@@ -52,7 +46,7 @@ async def test_the_header_names_the_node_being_tried(tmp_path: Path) -> None:
             async with apps(url_of(node), "ann") as [(app, pilot)]:
                 app.session.open_timeout = 120  # it waits on the silent node meanwhile
                 await node.close()
-                await until(pilot, lambda: f"Reconnecting to {other}" in app.sub_title)
+                await ui_until(pilot, lambda: f"Reconnecting to {other}" in app.sub_title)
         finally:
             await node.close()
 
@@ -60,5 +54,5 @@ async def test_the_header_names_the_node_being_tried(tmp_path: Path) -> None:
 async def test_the_header_and_a_notice_say_when_it_gave_up(server_url: str) -> None:
     async with apps(server_url, "ann") as [(app, pilot)]:
         app.post_message(ServerEvent(Connection("gave-up", attempt=6, count=3)))
-        await until(pilot, lambda: gave_up_text(3) in app.sub_title)
+        await ui_until(pilot, lambda: gave_up_text(3) in app.sub_title)
         assert any(gave_up_text(3) in str(n.message) for n in app._notifications)

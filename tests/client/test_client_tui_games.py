@@ -11,12 +11,12 @@ from test_client_tui import (
     shown,
     snapshot,
     state,
-    until,
 )  # shared helpers
 from textual.pilot import Pilot
 from textual.widgets import Select
 
 from gridhall.client.tui.boards.minesweeper import MinesWidget
+from tests.waiting import ui_until
 
 
 def url_of(server: Any) -> str:
@@ -53,25 +53,25 @@ async def test_minesweeper_reveal_flag_and_chord_by_mouse(server: Any) -> None:
     async with apps(url_of(server), "ann", "bob") as (a, b):
         (app_a, pa), (app_b, pb) = a, b
         await pa.press("n")
-        await until(pa, lambda: app_a.screen.query("#create-dialog"))
+        await ui_until(pa, lambda: app_a.screen.query("#create-dialog"))
         app_a.screen.query_one("#game", Select).value = "minesweeper"  # preset: beginner
         await pa.pause()
         await press(pa, "#ok")
-        await until(pa, lambda: state(app_a).get("game") == "minesweeper")
+        await ui_until(pa, lambda: state(app_a).get("game") == "minesweeper")
         code = app_a.session.room.room  # type: ignore[union-attr]
         app_b.session.submit("join-room", room=code)
-        await until(pb, lambda: state(app_b).get("status") == "playing")
-        await until(pa, lambda: state(app_a).get("status") == "playing")
+        await ui_until(pb, lambda: state(app_b).get("status") == "playing")
+        await ui_until(pa, lambda: state(app_a).get("status") == "playing")
 
         await mines_click(pa, 4, 4)  # left = reveal; the first click is safe
-        await until(pb, lambda: state(app_b)["view"].get("revealed", 0) > 0)
+        await ui_until(pb, lambda: state(app_b)["view"].get("revealed", 0) > 0)
         w, h = state(app_a)["view"]["width"], state(app_a)["view"]["height"]
 
         # right = cycle mark, seen by the other player: flag, question, none
         hx, hy = next((x, y) for y in range(h) for x in range(w) if rows(app_a)[y][x] == "#")
         for expected in ("F", "?", "#"):
             await mines_click(pa, hx, hy, button=3)
-            await until(pb, lambda e=expected: rows(app_b)[hy][hx] == e)
+            await ui_until(pb, lambda e=expected: rows(app_b)[hy][hx] == e)
 
         # chord: flag every mine around a revealed number, then middle-click it
         game = server.hub.lobby.rooms[code].game
@@ -90,7 +90,7 @@ async def test_minesweeper_reveal_flag_and_chord_by_mouse(server: Any) -> None:
         for nx, ny in around:
             if (nx, ny) in mine and current[ny][nx] != "F":
                 await mines_click(pb, nx, ny, button=3)  # bob flags, co-op
-                await until(pa, lambda nx=nx, ny=ny: rows(app_a)[ny][nx] == "F")
+                await ui_until(pa, lambda nx=nx, ny=ny: rows(app_a)[ny][nx] == "F")
         # both buttons together (left held, right pressed) chord, as in the classic game
         tx, ty = target
         await shown(pa)
@@ -98,7 +98,7 @@ async def test_minesweeper_reveal_flag_and_chord_by_mouse(server: Any) -> None:
         assert await pa.mouse_down("#board", offset=mines_offset(pa, tx, ty), button=3)
         await pa.mouse_up("#board", offset=mines_offset(pa, tx, ty))
         safe_hidden = [(nx, ny) for nx, ny in around if (nx, ny) not in mine]
-        await until(pb, lambda: all(rows(app_b)[y][x] in "012345678" for x, y in safe_hidden))
+        await ui_until(pb, lambda: all(rows(app_b)[y][x] in "012345678" for x, y in safe_hidden))
         snapshot(app_b, "minesweeper")
 
 
@@ -120,23 +120,23 @@ async def test_linkmatch_link_by_two_clicks_drops_the_tile_count(server_url: str
             game="linkmatch",
             options={"width": 8, "height": 6, "kinds": 12, "countdown": 0},
         )
-        await until(pa, lambda: app_a.room_screen is not None and state(app_a))
+        await ui_until(pa, lambda: app_a.room_screen is not None and state(app_a))
         app_b.session.submit("join-room", room=app_a.session.room.room)  # type: ignore[union-attr]
-        await until(pa, lambda: len(state(app_a).get("players", [])) == 2)
-        await until(pa, lambda: app_a.screen.query_one("#btn-start").display)
+        await ui_until(pa, lambda: len(state(app_a).get("players", [])) == 2)
+        await ui_until(pa, lambda: app_a.screen.query_one("#btn-start").display)
         await press(pa, "#btn-start")
-        await until(pa, lambda: state(app_a).get("status") == "playing")
-        await until(pb, lambda: state(app_b).get("status") == "playing")
+        await ui_until(pa, lambda: state(app_a).get("status") == "playing")
+        await ui_until(pb, lambda: state(app_b).get("status") == "playing")
 
         before = state(app_a)["view"]["remaining"]
-        await until(pa, lambda: not app_a.screen.query_one("#btn-hint").disabled)
+        await ui_until(pa, lambda: not app_a.screen.query_one("#btn-hint").disabled)
         await press(pa, "#btn-hint")
-        await until(pa, lambda: state(app_a)["view"].get("hint"))
+        await ui_until(pa, lambda: state(app_a)["view"].get("hint"))
         (x1, y1), (x2, y2) = state(app_a)["view"]["hint"]
         await link_click(pa, x1, y1)
         await link_click(pa, x2, y2)
-        await until(pa, lambda: state(app_a)["view"]["remaining"] == before - 2)
+        await ui_until(pa, lambda: state(app_a)["view"]["remaining"] == before - 2)
         me = app_a.session.player
-        await until(pb, lambda: state(app_b)["view"]["progress"][me] == before - 2)
+        await ui_until(pb, lambda: state(app_b)["view"]["progress"][me] == before - 2)
         assert state(app_a)["view"]["rows"][y1][x1] == 0
         snapshot(app_a, "linkmatch")

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-from test_client_tui import FAST, SIZE, snapshot, until  # shared helpers
+from test_client_tui import FAST, SIZE, snapshot  # shared helpers
 from textual.widgets import DataTable, Label, Static
 
 from gridhall.client.history import Opening
@@ -17,12 +16,12 @@ from gridhall.client.tui.history import HistoryScreen
 from gridhall.client.tui.leaderboard import LeaderboardScreen
 from gridhall.client.tui.profile import ProfileScreen
 from gridhall.client.tui.replay import ReplayScreen
-from gridhall.protocol.features import FEATURES
 from gridhall.server.io.app import GameServer
 from tests.conftest import url_of
 from tests.e2e.test_gomoku_e2e import play_to_five
 from tests.rated import establish, five
 from tests.server.test_ratings_e2e import lose_to_the_computer
+from tests.waiting import ui_until
 from tests.wsclient import WsClient, gomoku_pair, play_moves
 
 
@@ -37,18 +36,18 @@ async def test_a_finished_game_is_listed_and_its_replay_steps(server_url: str) -
         await white.expect("game-over")
     app = GridhallApp(server_url, "cat", backoff=FAST, opening=Opening(history=True))
     async with app.run_test(size=SIZE) as pilot:  # as `gridhall --history` starts
-        await until(
+        await ui_until(
             pilot,
             lambda: isinstance(app.screen, HistoryScreen) and bool(app.screen.query("#games")),
         )  # composed, not only current
         table = app.screen.query_one("#games", DataTable)
-        await until(pilot, lambda: table.row_count == 1)
+        await ui_until(pilot, lambda: table.row_count == 1)
         row = [str(cell) for cell in table.get_row_at(0)]
         snapshot(app, "history")
         assert "Ann" in row[2] and "Bob" in row[2]
         table.focus()
         await pilot.press("enter")
-        await until(
+        await ui_until(
             pilot, lambda: isinstance(app.screen, ReplayScreen) and app.screen.player is not None
         )
         replay = app.screen
@@ -70,14 +69,14 @@ async def test_a_finished_game_is_listed_and_its_replay_steps(server_url: str) -
         assert shown_text(replay, "#replay-step").startswith("7 / 9")
         snapshot(app, "replay-gomoku")
         await pilot.press("escape")
-        await until(pilot, lambda: isinstance(app.screen, HistoryScreen))
+        await ui_until(pilot, lambda: isinstance(app.screen, HistoryScreen))
 
 
 async def open_leaderboard(app: GridhallApp, pilot: Any) -> DataTable[Any]:
     """``l`` in the lobby, once the server offers ratings: the leaderboard's table."""
-    await until(pilot, lambda: "ratings" in app.session.features)
+    await ui_until(pilot, lambda: "ratings" in app.session.features)
     await pilot.press("l")
-    await until(
+    await ui_until(
         pilot,
         lambda: (
             isinstance(app.screen, LeaderboardScreen) and bool(app.screen.query("#leaderboard"))
@@ -98,7 +97,7 @@ async def test_the_leaderboard_after_a_rated_game_shows_my_rank(server: GameServ
     app = GridhallApp(server_url, "Bob", token=token, backoff=FAST)
     async with app.run_test(size=SIZE) as pilot:
         table = await open_leaderboard(app, pilot)
-        await until(pilot, lambda: table.row_count >= 2)
+        await ui_until(pilot, lambda: table.row_count >= 2)
         names = [str(table.get_row_at(i)[1]) for i in range(table.row_count)]
         assert names.index("Ann") < names.index("Bob")  # best first (computers are rated too)
         label = str(app.screen.query_one("#leaderboard-rank", Label).render())
@@ -106,14 +105,14 @@ async def test_the_leaderboard_after_a_rated_game_shows_my_rank(server: GameServ
         assert table.cursor_row == names.index("Bob")  # on my own row
         snapshot(app, "leaderboard")
         await pilot.press("enter")
-        await until(
+        await ui_until(
             pilot,
             lambda: (
                 isinstance(app.screen, ProfileScreen) and bool(app.screen.query("#profile-ratings"))
             ),
         )  # composed, not only current
         ratings = app.screen.query_one("#profile-ratings", DataTable)
-        await until(pilot, lambda: ratings.row_count == 1)
+        await ui_until(pilot, lambda: ratings.row_count == 1)
         assert str(ratings.get_row_at(0)[0]) == "Gomoku"
         assert app.screen.query_one("#profile-recent", DataTable).row_count == 1
         snapshot(app, "profile")
@@ -131,7 +130,7 @@ async def test_the_leaderboard_counts_the_computers_games_and_shows_their_names_
     app = GridhallApp(server_url, "Ann", token=token, backoff=FAST)
     async with app.run_test(size=(80, 24)) as pilot:
         table = await open_leaderboard(app, pilot)
-        await until(pilot, lambda: table.row_count == 3)
+        await ui_until(pilot, lambda: table.row_count == 3)
         rows = {str(table.get_row_at(i)[1]): str(table.get_row_at(i)[3]) for i in range(3)}
         games = {name.split(" (computer)")[0]: n for name, n in rows.items()}
         assert games == {"Computer (hard)": "1", "Computer (easy)": "1", "Ann": "12"}
@@ -141,8 +140,6 @@ async def test_the_leaderboard_counts_the_computers_games_and_shows_their_names_
 
 
 async def test_gridhall_replay_opens_a_game_and_analyses_it(make_server: Any) -> None:
-    if "analysis" not in FEATURES:
-        pytest.skip("this server has no analysis yet")
     server = await make_server(analysis_budget=0.02)
     url = url_of(server)
     async with gomoku_pair(url) as (black, white, _room):
@@ -150,14 +147,14 @@ async def test_gridhall_replay_opens_a_game_and_analyses_it(make_server: Any) ->
         game_id = (await black.request("list-games", "games"))["games"][0]["game_id"]
     app = GridhallApp(url, "cat", backoff=FAST, opening=Opening(replay=game_id))
     async with app.run_test(size=SIZE) as pilot:  # as `gridhall --replay ID` starts
-        await until(
+        await ui_until(
             pilot, lambda: isinstance(app.screen, ReplayScreen) and app.screen.player is not None
         )
         replay = app.screen
         assert isinstance(replay, ReplayScreen) and replay.player is not None
         assert replay.query_one("#replay-analyse").display  # the server offers analysis
         await pilot.press("a")
-        await until(
+        await ui_until(
             pilot,
             lambda: replay.player is not None and replay.player.analysis_status == "done",
             timeout=120,
@@ -182,13 +179,13 @@ async def test_the_replay_marks_the_move_that_let_the_opponent_force_a_win(
         game_id = (await black.request("list-games", "games"))["games"][0]["game_id"]
     app = GridhallApp(url, "cat", backoff=FAST, opening=Opening(replay=game_id))
     async with app.run_test(size=SIZE) as pilot:
-        await until(
+        await ui_until(
             pilot, lambda: isinstance(app.screen, ReplayScreen) and app.screen.player is not None
         )
         replay = app.screen
         assert isinstance(replay, ReplayScreen) and replay.player is not None
         await pilot.press("a")
-        await until(
+        await ui_until(
             pilot,
             lambda: replay.player is not None and replay.player.analysis_status == "done",
             timeout=120,

@@ -5,27 +5,21 @@ terminal as control."""
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 from typing import Any
 
-import pytest
 from textual.widgets import DataTable, Label, RichLog
 
 from gridhall.client.messages import Connection
 from gridhall.client.plain import plain
 from gridhall.client.session import Session
 from gridhall.client.tui.app import GridhallApp
-from tests.client.test_client_tui import FAST, SIZE, apps, state, status_text, until
+from tests.client.test_client_tui import FAST, SIZE, apps, state, status_text
 from tests.hostile import EVIL, has_control, hostile_server
-from tests.hostile import until as wait_for
+from tests.waiting import ui_until
+from tests.waiting import until as wait_for
 from tests.wsclient import WsClient
 
 MARKUP = "[/]x"
-
-
-@pytest.fixture(autouse=True)
-def _config_in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("GRIDHALL_CONFIG_DIR", str(tmp_path / "config"))
 
 
 def screen_text(app: GridhallApp) -> str:
@@ -55,18 +49,18 @@ async def test_a_markup_name_shows_literally_in_lobby_banner_and_toasts(server_u
         await evil.send("chat", text="[bold]hi[/] [/]")
         table = app.lobby.query_one("#rooms", DataTable)
         app.lobby.action_refresh()
-        await until(pilot, lambda: table.row_count >= 1)
+        await ui_until(pilot, lambda: table.row_count >= 1)
         assert MARKUP in str(table.get_row(code)[3])
         app.session.submit("join-room", room=code)
-        await until(
+        await ui_until(
             pilot, lambda: app.room_screen is not None and state(app).get("status") == "playing"
         )
         await evil.send("resign")
-        await until(pilot, lambda: state(app).get("status") == "over")
+        await ui_until(pilot, lambda: state(app).get("status") == "over")
         await evil.send("play-again")
         banner = app.screen.query_one("#banner-text", Label)
-        await until(pilot, lambda: f"{MARKUP} wants another game" in str(banner.render()))
-        await until(pilot, lambda: any(f"{MARKUP} wants another game" in t for t in toasts(app)))
+        await ui_until(pilot, lambda: f"{MARKUP} wants another game" in str(banner.render()))
+        await ui_until(pilot, lambda: any(f"{MARKUP} wants another game" in t for t in toasts(app)))
         log = app.screen.query_one("#chat", RichLog)
         assert any("[bold]hi[/] [/]" in line.text for line in log.lines)
         assert MARKUP in screen_text(app)
@@ -77,19 +71,19 @@ async def test_a_hostile_servers_texts_reach_no_screen_as_control() -> None:
     async with hostile_server() as hostile:
         app = GridhallApp(hostile.url, "me", backoff=FAST)
         async with app.run_test(size=SIZE) as pilot:
-            await until(pilot, lambda: app.session.connected)
+            await ui_until(pilot, lambda: app.session.connected)
             table = app.lobby.query_one("#rooms", DataTable)
             app.lobby.action_refresh()
-            await until(pilot, lambda: table.row_count >= 1)
+            await ui_until(pilot, lambda: table.row_count >= 1)
             cells = [str(c) for c in table.get_row("EV1L00")]
             assert "[/]x" in cells[3] and not any(has_control(c) for c in cells)
             assert not has_control(str(app.sub_title)) and "[/]x" in str(app.sub_title)
             assert not has_control(screen_text(app))
             app.session.submit("join-room", room="EV1L00")
-            await until(
+            await ui_until(
                 pilot, lambda: app.room_screen is not None and app.screen is app.room_screen
             )
-            await until(pilot, lambda: "[/]x" in status_text(app))
+            await ui_until(pilot, lambda: "[/]x" in status_text(app))
             await pilot.pause()
             shown = screen_text(app)
             assert "[/]x" in shown and not has_control(shown)
@@ -98,9 +92,9 @@ async def test_a_hostile_servers_texts_reach_no_screen_as_control() -> None:
             )
             await hostile.push({"type": "play-again", "from": "p-them"})
             await hostile.push({"type": "error", "code": "bad-message", "message": EVIL})
-            await until(pilot, lambda: len(toasts(app)) >= 2)
+            await ui_until(pilot, lambda: len(toasts(app)) >= 2)
             log = app.screen.query_one("#chat", RichLog)
-            await until(pilot, lambda: len(log.lines) >= 2)
+            await ui_until(pilot, lambda: len(log.lines) >= 2)
             await pilot.pause()
             for text in (*toasts(app), *(line.text for line in log.lines), screen_text(app)):
                 assert not has_control(text), repr(text)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,16 +13,11 @@ import pytest
 from gridhall.client.messages import Refused
 from gridhall.client.session import Session
 from gridhall.client.tui.app import GridhallApp
-from tests.client.test_client_tui import FAST, SIZE, until
+from tests.client.test_client_tui import FAST, SIZE
 from tests.client.test_client_untrusted_text import toasts
 from tests.hostile import gomoku_state, hostile_server
-from tests.hostile import until as wait_for
-
-
-@pytest.fixture(autouse=True)
-def _config_in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("GRIDHALL_CONFIG_DIR", str(tmp_path / "config"))
-
+from tests.waiting import ui_until
+from tests.waiting import until as wait_for
 
 BIG_BOARDS: dict[str, Callable[[], dict[str, Any]]] = {
     "gomoku": lambda: gomoku_state(size=100_000),
@@ -68,9 +62,9 @@ async def test_the_terminal_client_says_so_and_stays_in_the_lobby() -> None:
         server.room_state = BIG_BOARDS["gomoku"]()
         app = GridhallApp(server.url, "me", backoff=FAST)
         async with app.run_test(size=SIZE) as pilot:
-            await until(pilot, lambda: app.session.connected)
+            await ui_until(pilot, lambda: app.session.connected)
             app.session.submit("join-room", room="EV1L00")
-            await until(pilot, lambda: any("at most 19" in t for t in toasts(app)))
+            await ui_until(pilot, lambda: any("at most 19" in t for t in toasts(app)))
             assert app.room_screen is None and app.screen is app.lobby and app.is_running
 
 

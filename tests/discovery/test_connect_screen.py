@@ -4,16 +4,12 @@ client remembers a server only once it has answered."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import uuid
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
-from textual.pilot import Pilot
 from textual.widgets import Input, Label, OptionList
 
 from gridhall.client import cli, config
@@ -21,6 +17,7 @@ from gridhall.client.discovery import Browser
 from gridhall.client.messages import Connection
 from gridhall.client.tui.connect import ConnectApp
 from gridhall.server.io.discovery import Advertiser
+from tests.waiting import ui_until
 
 WAIT = 30.0
 SIZE = (100, 30)
@@ -35,14 +32,6 @@ def snapshot(app: ConnectApp, name: str) -> None:
         (SNAPSHOTS / f"{name}.txt").write_text(text + "\n", "utf-8")
 
 
-async def until(pilot: Pilot[Any], cond: Callable[[], object], what: str) -> None:
-    deadline = asyncio.get_running_loop().time() + WAIT
-    while not cond():
-        if asyncio.get_running_loop().time() > deadline:
-            raise AssertionError(f"timed out waiting for: {what}")
-        await pilot.pause(0.05)
-
-
 @pytest.mark.usefixtures("loopback_multicast")
 async def test_connect_screen_lists_found_servers_and_enter_joins_one() -> None:
     name = f"Kitchen hall {uuid.uuid4().hex[:4]}"
@@ -52,7 +41,9 @@ async def test_connect_screen_lists_found_servers_and_enter_joins_one() -> None:
     try:
         async with app.run_test(size=SIZE) as pilot:
             found = app.query_one("#found", OptionList)
-            await until(pilot, lambda: any(s.name == name for s in app.found), "the server listed")
+            await ui_until(
+                pilot, lambda: any(s.name == name for s in app.found), "the server listed"
+            )
             index = next(i for i, s in enumerate(app.found) if s.name == name)
             assert f"{name}  127.0.0.1:4567 · 0 rooms open" in str(
                 found.get_option_at_index(index).prompt
@@ -63,7 +54,7 @@ async def test_connect_screen_lists_found_servers_and_enter_joins_one() -> None:
             await pilot.pause()
             snapshot(app, "connect")
             await pilot.press("enter")
-            await until(pilot, lambda: app.return_value is not None, "the screen to close")
+            await ui_until(pilot, lambda: app.return_value is not None, "the screen to close")
     finally:
         await advertiser.close()
     assert app.return_value == "127.0.0.1:4567"
@@ -81,7 +72,7 @@ async def test_connect_screen_takes_a_typed_address_and_refuses_a_bad_one() -> N
         assert app.return_value is None and app.is_running  # the error is shown instead
         address.value = "kitchen:8000"
         await pilot.press("enter")
-        await until(pilot, lambda: app.return_value is not None, "the screen to close")
+        await ui_until(pilot, lambda: app.return_value is not None, "the screen to close")
     assert app.return_value == "kitchen:8000"
 
 

@@ -21,6 +21,7 @@ from gridhall.client.discovery import Browser, FoundServer, find
 from gridhall.protocol import PROTOCOL_VERSION, lan
 from gridhall.server import cli as server_cli
 from gridhall.server.io.discovery import Advertiser, host_label, txt_record
+from tests.waiting import until
 from tests.wsclient import WsClient
 
 pytestmark = pytest.mark.usefixtures("loopback_multicast")
@@ -33,14 +34,6 @@ LOOPBACK = ["127.0.0.1"]
 def unique_name() -> str:
     """A server name no other test (or other test run on this machine) uses."""
     return f"hall-{uuid.uuid4().hex[:8]}"
-
-
-async def until(cond: Callable[[], object], what: str) -> None:
-    deadline = asyncio.get_running_loop().time() + WAIT
-    while not cond():
-        if asyncio.get_running_loop().time() > deadline:
-            raise AssertionError(f"timed out waiting for: {what}")
-        await asyncio.sleep(0.05)
 
 
 @contextmanager

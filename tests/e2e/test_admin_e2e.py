@@ -22,7 +22,8 @@ from gridhall.server import cli
 from gridhall.server.core import admin_access
 from gridhall.server.io import admin_channel, web
 from gridhall.server.io.app import GameServer
-from tests.e2e.test_handshake_e2e import closed_with, until
+from tests.e2e.test_handshake_e2e import closed_with
+from tests.waiting import until
 from tests.wsclient import WsClient
 
 DEADLINE = 30.0

@@ -18,6 +18,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from gridhall import protocol as p
 from gridhall.server.io.app import GameServer
+from tests.waiting import until
 from tests.wsclient import WsClient
 
 DEADLINE = 30.0
@@ -47,15 +48,6 @@ async def cut(reader: asyncio.StreamReader) -> bytes:
         return await asyncio.wait_for(reader.read(), DEADLINE)
     except ConnectionResetError:
         return b""
-
-
-async def until(condition: Any, what: str) -> None:
-    """Wait (bounded) for ``condition()`` to hold: server state set by an event."""
-    loop = asyncio.get_running_loop()
-    end = loop.time() + DEADLINE
-    while not condition():
-        assert loop.time() < end, f"timed out waiting for {what}"
-        await asyncio.sleep(0.01)
 
 
 @asynccontextmanager

@@ -17,6 +17,7 @@ from websockets.exceptions import InvalidStatus
 from gridhall import protocol as p
 from gridhall.server.io.app import GameServer
 from gridhall.server.io.connection import Connection
+from tests.waiting import until
 from tests.wsclient import WsClient
 
 DEADLINE = 30.0
@@ -36,15 +37,6 @@ async def non_reader(server: GameServer) -> AsyncIterator[ClientConnection]:
     await asyncio.get_running_loop().sock_connect(sock, ("127.0.0.1", server.port))
     async with connect(url(server), sock=sock, max_queue=1, max_size=None, compression=None) as ws:
         yield ws
-
-
-async def until(condition: Any, what: str) -> None:
-    """Wait (bounded) for ``condition()`` to hold."""
-    loop = asyncio.get_running_loop()
-    end = loop.time() + DEADLINE
-    while not condition():
-        assert loop.time() < end, f"timed out waiting for {what}"
-        await asyncio.sleep(0.02)
 
 
 async def test_a_slow_reader_is_dropped_with_1008_and_freed_without_the_gc(

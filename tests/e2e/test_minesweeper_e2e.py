@@ -7,15 +7,8 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
-import pytest
-
-from gridhall.server.core import lobby
 from gridhall.server.games.minesweeper import deduce
 from tests.wsclient import WsClient
-
-pytestmark = pytest.mark.skipif(
-    "minesweeper" not in lobby.registry(), reason="the server does not host minesweeper yet"
-)
 
 Cell = tuple[int, int]
 

@@ -17,7 +17,8 @@ import pytest
 from gridhall import protocol as p
 from gridhall.client.messages import Connection, Event
 from gridhall.client.session import Session
-from tests.client.test_client_session import FAST, WAIT, until
+from tests.client.test_client_session import FAST
+from tests.waiting import WAIT, until
 
 
 class Node:

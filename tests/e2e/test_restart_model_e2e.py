@@ -139,11 +139,8 @@ class RealWorld:
 
     async def step(self, n: int, kind: str, x: int, y: int) -> None:
         person = self.people[n % len(self.people)]
-        if kind == "hello":
-            await self.drop(person)
-            if x % 5 == 4:
-                person.token = ""
-            await self.open(person)
+        if kind in ("hello", "drop", "link"):
+            await self.reconnect(person, kind, x)
         elif kind == "create":
             await self.request(person, "leave-room")
             await self.request(person, "create-room", **GAMES[self.games[x % len(self.games)]])
@@ -155,8 +152,6 @@ class RealWorld:
             await self.request(person, "join-room", room=code, role=role, password="sesame")
         elif kind == "leave":
             await self.request(person, "leave-room")
-        elif kind == "drop":
-            await self.drop(person)
         elif kind == "move":
             await self.move(person, x, y)
         elif kind == "chat":
@@ -172,9 +167,19 @@ class RealWorld:
             await self.host(person, x, y)
         elif kind == "link-code":
             await self.request(person, "link-code")
-        elif kind == "link" and person.link_code is not None:
+
+    async def reconnect(self, person: Person, kind: str, x: int) -> None:
+        """The connection's steps: ``drop``; ``hello`` again after a drop (as a new
+        player one time in five); ``link`` by the code the person was last given."""
+        if kind == "link" and person.link_code is None:
+            return
+        await self.drop(person)
+        if kind == "hello":
+            if x % 5 == 4:
+                person.token = ""
+            await self.open(person)
+        elif kind == "link":
             code, person.link_code = person.link_code, None
-            await self.drop(person)
             if await self.open(person, link=code) is None:
                 await self.open(person)
 

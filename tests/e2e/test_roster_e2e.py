@@ -17,7 +17,8 @@ from gridhall import protocol as p
 from gridhall.client.messages import Connection, Event, Refused, Request
 from gridhall.client.session import Session
 from gridhall.server.io.app import GameServer
-from tests.client.test_client_session import WAIT, running_as, until
+from tests.client.test_client_session import running_as
+from tests.waiting import WAIT, until
 from tests.wsclient import WsClient
 
 UNBUDGETED = {"spectator_roster_frames_per_second": 1e9, "spectator_roster_frames_burst": 10**9}

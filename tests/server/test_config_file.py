@@ -24,7 +24,7 @@ def start(monkeypatch: pytest.MonkeyPatch, argv: list[str]) -> ServerConfig:
     """Run ``gridhall-server`` up to building the server; return the config it got."""
     seen: list[ServerConfig] = []
 
-    def game_server(config: ServerConfig) -> Any:
+    def game_server(config: ServerConfig, clustering: object = None) -> Any:
         seen.append(config)
         raise Started
 
@@ -165,7 +165,7 @@ def test_the_start_up_output_says_where_the_settings_came_from(
     assert settings_file.parse(parser(), ["--port", "0"]).source() == "command line"
     assert settings_file.parse(parser(), ["--config", path]).source() == path
     served: list[str | None] = []
-    monkeypatch.setattr(cli, "GameServer", lambda config: SimpleNamespace(config=config))
+    monkeypatch.setattr(cli, "GameServer", lambda config, _=None: SimpleNamespace(config=config))
     monkeypatch.setattr(cli.collector, "install", lambda: None)
     monkeypatch.setattr(
         cli, "serve", lambda server, addresses, settings, **_: served.append(settings)

@@ -7,8 +7,8 @@ import pytest
 from gridhall.protocol import ErrorCode, ProtocolError
 from gridhall.server.core.effects import Outbox, Work
 from gridhall.server.core.identity import Identity
-from gridhall.server.core.jobs import Job
 from gridhall.server.core.room.jobs import BUSY_RETRY, JobSlot, Pending
+from gridhall.server.games.jobs import Job
 
 ANN = Identity(id="ann", token_hash="t", name="Ann", address="10.0.0.7")
 

@@ -10,8 +10,8 @@ import pytest
 
 from gridhall import protocol as p
 from gridhall.server.core.effects import Outbox, Work
-from gridhall.server.core.jobs import BUSY, Job, OutOfTime
 from gridhall.server.core.room import BUSY_RETRY
+from gridhall.server.games.jobs import BUSY, Job, OutOfTime
 from gridhall.server.games.linkmatch.game import LinkMatchGame
 from gridhall.server.games.linkmatch.jobs import make_board, shuffle_rows
 from gridhall.server.games.linkmatch.spec import SPEC as LINKMATCH

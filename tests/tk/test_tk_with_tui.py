@@ -21,7 +21,8 @@ from gridhall.client.tk.app import TkApp
 from gridhall.client.tui.app import GridhallApp
 from gridhall.client.tui.boards import Board
 from gridhall.protocol.schema import to_map
-from tests.tk.driver import FAST, WAIT, click, press, room_state, snap
+from tests.tk.driver import FAST, click, press, room_state, snap
+from tests.waiting import STEP, until
 
 
 def tui_state(app: GridhallApp) -> dict[str, Any]:
@@ -30,14 +31,14 @@ def tui_state(app: GridhallApp) -> dict[str, Any]:
     return to_map(state) if state is not None else {}
 
 
-async def until(root: tk.Tk, pilot: Pilot[Any], cond: Callable[[], object], what: str) -> None:
-    """Run both UIs until ``cond()`` holds (a failure guard, not a timing check)."""
-    deadline = asyncio.get_running_loop().time() + WAIT
-    while not cond():
-        if asyncio.get_running_loop().time() > deadline:
-            raise AssertionError(f"timed out waiting for: {what}")
+async def both_until(root: tk.Tk, pilot: Pilot[Any], cond: Callable[[], object], what: str) -> None:
+    """:func:`tests.waiting.until`, running both UIs between looks: Tk's, the terminal's."""
+
+    async def step() -> None:
         root.update()
-        await pilot.pause(0.02)
+        await pilot.pause(STEP)
+
+    await until(cond, what, step=step)
 
 
 async def test_tk_and_terminal_clients_play_and_chat_in_one_room(
@@ -55,17 +56,17 @@ async def test_tk_and_terminal_clients_play_and_chat_in_one_room(
     try:
         async with tui.run_test(size=(120, 40)) as pilot:
             root = tk_app.root
-            await until(root, pilot, lambda: snap(tk_app).connected, "Tk connected")
-            await until(root, pilot, lambda: tui.session.connected, "TUI connected")
+            await both_until(root, pilot, lambda: snap(tk_app).connected, "Tk connected")
+            await both_until(root, pilot, lambda: tui.session.connected, "TUI connected")
             tk_app.lobby.choose("gomoku", 0)
             press(tk_app.lobby.create_button)
-            await until(root, pilot, lambda: snap(tk_app).room is not None, "Tk's room")
+            await both_until(root, pilot, lambda: snap(tk_app).room is not None, "Tk's room")
             code = snap(tk_app).room.room  # type: ignore[union-attr]
 
             await pilot.click("#code")
             tui.lobby.query_one("#code", Input).value = ""  # a highlighted row may have filled it
             await pilot.press(*code, "enter")  # the terminal client joins by typing the code
-            await until(
+            await both_until(
                 root,
                 pilot,
                 lambda: room_state(tk_app).get("status") == "playing",
@@ -74,14 +75,14 @@ async def test_tk_and_terminal_clients_play_and_chat_in_one_room(
             assert tk_app.room is not None
             board = tk_app.room.board
             click(board, *board.pixel_of(7, 7))  # Tk plays black
-            await until(
+            await both_until(
                 root,
                 pilot,
                 lambda: tui_state(tui).get("view", {}).get("moves") == [[7, 7]],
                 "Tk's stone in the terminal",
             )
             # The terminal client answers with a click on its own board, once it shows the stone.
-            await until(
+            await both_until(
                 root,
                 pilot,
                 lambda: (
@@ -91,7 +92,7 @@ async def test_tk_and_terminal_clients_play_and_chat_in_one_room(
                 "the terminal's board redrawn",
             )
             assert await pilot.click("#board", offset=(1 + 3 + 2 * 8, 1 + 1 + 8))
-            await until(
+            await both_until(
                 root,
                 pilot,
                 lambda: room_state(tk_app)["view"]["moves"] == [[7, 7], [8, 8]],
@@ -100,7 +101,7 @@ async def test_tk_and_terminal_clients_play_and_chat_in_one_room(
 
             await pilot.click("#chat-input")
             await pilot.press(*"hello tk", "enter")
-            await until(
+            await both_until(
                 root,
                 pilot,
                 lambda: any("Tess: hello tk" in ln for ln in tk_app.room.chat.lines()),  # type: ignore[union-attr]
@@ -108,7 +109,7 @@ async def test_tk_and_terminal_clients_play_and_chat_in_one_room(
             )
             tk_app.room.chat.entry.insert(0, "hi from Tk")
             tk_app.room.chat.send_button.invoke()
-            await until(
+            await both_until(
                 root,
                 pilot,
                 lambda: any(c.get("text") == "hi from Tk" for c in tui_state(tui).get("chat", [])),

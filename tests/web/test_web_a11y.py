@@ -22,7 +22,8 @@ from tests.web.harness import (
     open_lobby,
 )
 
-AXE = Path(__file__).resolve().parents[2] / "client" / "web" / "vendor" / "axe.min.js"
+AXE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
+"""axe-core, vendored for the tests only (``client/web/vendor/vendor.json`` pins it)."""
 
 AUDIT = """
 const done = arguments[arguments.length - 1];

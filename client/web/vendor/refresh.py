@@ -5,8 +5,10 @@ Nothing at run time or in CI downloads: the files this writes are committed. For
 package pinned in ``vendor.json`` it fetches the release tarball with ``npm pack``
 (npm's own client, so the registry configured for npm is used), checks the tarball
 against the pinned ``integrity`` (SHA-512, as npm records it), and copies the one file
-the client loads plus its licence next to this script; then it records each file's
-SHA-256, which the test suite checks against the committed file.
+the client loads plus its licence next to this script (or in the package's ``dir``, from
+the top of the checkout: axe-core, for the tests only, goes to ``tests/web/vendor`` and
+stays out of the wheel); then it records each file's SHA-256, which the test suite checks
+against the committed file.
 
     python3 client/web/vendor/refresh.py            # re-fetch the pinned versions
     python3 client/web/vendor/refresh.py --latest   # move each pin to the newest release
@@ -30,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
+TOP = HERE.parents[2]
 MANIFEST = HERE / "vendor.json"
 
 MIT = """MIT License
@@ -121,8 +124,9 @@ def main(argv: list[str] | None = None) -> int:
             if pkg["license_file"]
             else header_licence(body, pkg["name"])
         )
-        (HERE / pkg["save_as"]).write_bytes(body)
-        (HERE / pkg["license_as"]).write_text(licence, "utf-8")
+        where = TOP / pkg["dir"] if "dir" in pkg else HERE
+        (where / pkg["save_as"]).write_bytes(body)
+        (where / pkg["license_as"]).write_text(licence, "utf-8")
         pkg["sha256"] = hashlib.sha256(body).hexdigest()
         print(f"{pkg['name']}@{pkg['version']}: {pkg['save_as']} ({len(body)} bytes)")
     MANIFEST.write_text(json.dumps(manifest, indent=2) + "\n", "utf-8")

@@ -15,9 +15,9 @@ from typing import Literal
 from gridhall.protocol import ErrorCode, ProtocolError
 
 from ...games.base import JSON
+from ...games.jobs import Job
 from ..effects import Outbox, Work
 from ..identity import Identity
-from ..jobs import Job
 
 Role = Literal["player", "spectator"]
 

@@ -30,9 +30,9 @@ from typing import Any, Protocol, cast
 
 from gridhall import protocol as p
 from gridhall.protocol import ErrorCode, ProtocolError, Termination
+from gridhall.protocol.computer_policy import ComputerPolicy
 from gridhall.protocol.schema import evolve
 
-from ...bots.policy import ComputerPolicy
 from ...games.base import (
     JSON,
     Game,
@@ -43,10 +43,10 @@ from ...games.base import (
     move_work,
     new_game_work,
 )
+from ...games.jobs import Job
 from ..effects import Outbox, SaveChat, SaveGame, Send, Think
 from ..hosting import Moderation
 from ..identity import Identity
-from ..jobs import Job
 from ..names import name_key, unique_name
 from ..passwords import hash_password, password_job, same_digest
 from ..ratings import Change, Ratings, Seat, announced

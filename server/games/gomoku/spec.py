@@ -8,8 +8,8 @@ from gridhall.protocol.games import options
 from gridhall.protocol.games.engines import PREFIX, is_engine, with_engines
 from gridhall.protocol.games.gomoku import GOMOKU
 
-from ...core.ratings import REFERENCE
 from ..base import JSON, OptionError, StartPolicy
+from ..computers import REFERENCE
 from .computer import COMPUTER
 from .game import GomokuGame, from_state
 

@@ -22,8 +22,8 @@ from typing import Literal
 
 from gridhall.protocol import Outcome, Termination
 
-from ...core.jobs import Job
 from ..base import JSON, GameError, Played
+from ..jobs import Job
 from .board import Gravity, Pair, Rows, copy_rows, count_tiles, remove_pair
 from .jobs import make_board, shuffle_job, shuffle_rows
 from .moves import Move, parse_move, why_no_link

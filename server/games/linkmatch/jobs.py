@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import random
 
-from ...core.jobs import Job
 from ..base import JSON
+from ..jobs import Job
 from .board import Gravity, Rows
 from .generate import generate, shuffle_tiles
 

@@ -70,7 +70,7 @@ def find_path(rows: Rows, a: Point, b: Point) -> list[Point] | None:
     return [(x - _PAD, y - _PAD) for x, y in corners]
 
 
-def _route(g: Grid, ax: int, ay: int, bx: int, by: int) -> list[tuple[int, int]] | None:
+def _route(g: Grid, ax: int, ay: int, bx: int, by: int) -> list[tuple[int, int]] | None:  # noqa: C901 - the path scan every link and hint runs, inlined (bench/bench_linkmatch.py)
     """Line-scan search in padded coordinates; the ends themselves are tiles."""
     cells, s = g.cells, g.stride
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from gridhall.protocol.games import options
 from gridhall.protocol.games.linkmatch import LINKMATCH
 
-from ...core.jobs import Job
 from ..base import JSON, Game, GameSpec, OptionError, StartPolicy
+from ..jobs import Job
 from .board import Rows
 from .game import LinkMatchGame, from_state
 from .jobs import board_job

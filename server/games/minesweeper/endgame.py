@@ -17,7 +17,7 @@ class _Abort(Exception):
     pass
 
 
-def explicit_layouts(k: Knowledge, limit: int, nodes: int) -> tuple[list[int], list[int]] | None:
+def explicit_layouts(k: Knowledge, limit: int, nodes: int) -> tuple[list[int], list[int]] | None:  # noqa: C901 - a bounded backtracking search, inlined (bench/bench_minesweeper.py)
     """The hidden cells and every consistent layout as a bitmask over them, or
     None when there are more than ``limit`` layouts or the search needs more
     than ``nodes`` steps."""
@@ -81,7 +81,7 @@ def explicit_layouts(k: Knowledge, limit: int, nodes: int) -> tuple[list[int], l
     return hidden, layouts
 
 
-def best_endgame_move(k: Knowledge, limit: int, nodes: int) -> int | None:
+def best_endgame_move(k: Knowledge, limit: int, nodes: int) -> int | None:  # noqa: C901 - the endgame's exhaustive search, inlined (bench/bench_minesweeper.py)
     """The reveal that maximises the chance of winning, or None when the
     position is too big to search within ``limit`` layouts and ``nodes`` steps."""
     got = explicit_layouts(k, limit, nodes)

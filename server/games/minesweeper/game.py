@@ -20,8 +20,8 @@ from typing import Any
 from gridhall.protocol import Outcome, Termination
 from gridhall.protocol.cells import board_span
 
-from ...core.jobs import Job
 from ..base import JSON, GameError, Played
+from ..jobs import Job
 from .board import Board, Neighbourhood, counts_text
 from .jobs import board_of, find_hint, hint_job, layout_job, make_layout
 from .options import parse_options

@@ -1,7 +1,7 @@
 """Minesweeper's heavy steps as picklable jobs: mine layouts and hints.
 
 Both are plain functions of plain data, so the room can run them in a worker
-process (``server/core/jobs.py``) and the game applies the answer later; the game
+process (``server/games/jobs.py``) and the game applies the answer later; the game
 also calls them inline when nobody prepared the answer (tests, replays, bots).
 Their answers are plain maps, kept in a room's log as they are.
 """
@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import random
 
-from ...core.jobs import Job, OutOfTime
 from ..base import JSON
+from ..jobs import Job, OutOfTime
 from .board import Board, counts_text
 from .generate import GenerationFailed, generate_no_guess, random_layout
 from .hints import hint

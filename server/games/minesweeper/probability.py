@@ -115,7 +115,7 @@ def frontier(k: Knowledge) -> tuple[list[list[tuple[tuple[int, ...], int]]], lis
     return comps, interior
 
 
-def enumerate_component(
+def enumerate_component(  # noqa: C901 - the solver's enumeration, its hottest loop, inlined (bench/bench_minesweeper.py)
     cons: list[tuple[tuple[int, ...], int]], cap: int, budget: _Budget
 ) -> Component:
     """Every assignment of mines to the component's classes that satisfies its
@@ -264,7 +264,7 @@ def analyse(k: Knowledge, budget: int = 100_000) -> Analysis:
     return _approximate(k, comps, results, interior, left)
 
 
-def _exact(
+def _exact(  # noqa: C901 - combines components' counts in one pass over big integers (bench/bench_minesweeper.py)
     comps: list[list[tuple[tuple[int, ...], int]]],
     results: list[Component],
     interior: list[int],
@@ -327,7 +327,7 @@ def _bounds(cons: list[tuple[tuple[int, ...], int]]) -> tuple[int, int]:
     return max(n for _, n in cons), min(len(cells), sum(n for _, n in cons))
 
 
-def _approximate(
+def _approximate(  # noqa: C901 - the sampling fallback's loop, inlined (bench/bench_minesweeper.py)
     k: Knowledge,
     comps: list[list[tuple[tuple[int, ...], int]]],
     results: list[Component | None],

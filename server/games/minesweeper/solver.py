@@ -176,7 +176,7 @@ class Knowledge:
                 continue
             return
 
-    def _single(self) -> None:
+    def _single(self) -> None:  # noqa: C901 - the generator's hottest loop, bookkeeping inlined (bench/bench_minesweeper.py)
         """Numbers whose hidden neighbours are all safe or all mines. Inlined
         bookkeeping (this loop is most of the generator's time)."""
         dirty, number, state, nb = self._dirty, self.number, self.state, self.nb

@@ -59,7 +59,7 @@ def choose(
     return choose_in(Position(size, rule, moves), budget, start, stats)
 
 
-def choose_in(
+def choose_in(  # noqa: C901 - the engine's move choice (book, threats, deepening) in one timed pass; measured by bench/bench_gomoku_ai.py
     pos: Position, budget: float, start: float, stats: Stats | None = None
 ) -> tuple[int, int]:
     """The move for the side to move in `pos`; the clock started at `start`."""

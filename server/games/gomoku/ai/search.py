@@ -178,7 +178,7 @@ class Searcher:
                     break
         return out
 
-    def pvs(self, depth: int, alpha: int, beta: int) -> int:
+    def pvs(self, depth: int, alpha: int, beta: int) -> int:  # noqa: C901 - the alpha-beta inner loop, inlined: a call per node costs (bench/bench_gomoku_ai.py)
         self._tick()
         pos = self.pos
         me = pos.to_move

@@ -312,7 +312,7 @@ class ThreatSearch:
         finally:
             pos.parity = saved
 
-    def _tss(self, me: int, depth: int, fours: int) -> list[int] | None:
+    def _tss(self, me: int, depth: int, fours: int) -> list[int] | None:  # noqa: C901 - threat-space search's inner loop, inlined (bench/bench_gomoku_ai.py)
         pos = self.pos
         self._tick()
         op = 3 - me

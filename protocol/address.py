@@ -2,7 +2,8 @@
 
 Accepted forms: ``host``, ``host:port``, ``[v6addr]:port``, a bare IPv6
 address, or a full ``ws://`` / ``wss://`` URL (kept as given, with ``/`` added
-when the path is empty). The default port is the protocol's 8765.
+when the path is empty). The default port is the protocol's 8765. Every program that
+connects to a server reads its ``--server`` so: the clients and ``gridhall-bridge``.
 """
 
 from __future__ import annotations

@@ -1,4 +1,9 @@
-"""Heavy work as plain data: what a room needs computed away from the event loop.
+"""Heavy work as plain data: what a game (or the core) needs computed away from the event loop.
+
+It sits in the games layer, the lowest of the server's, because a game describes the
+work it asks for (a board to generate, a hint to search); the core carries the
+description and the I/O layer runs it, so both import it from here and the games
+import nothing above them.
 
 A :class:`Job` is a module-level function and plain arguments, so a process pool
 can pickle it and a replay of a room's inputs can recompute it: every job is a
