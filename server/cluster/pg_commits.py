@@ -50,6 +50,8 @@ MAX_GROUP = 2000
 """Turns one commit carries at most (the rest go in the next)."""
 PREPARED = b"gridhall_turn"
 """The name :data:`~.pg_plan.TURN` is prepared under on the commits' connection."""
+APPLICATION = "gridhall commits"
+"""The commits' connection's ``application_name`` (``pg_stat_activity`` shows it)."""
 TEXT_OID, INT8_OID, BYTEA_OID = 25, 20, 17
 
 _HEAD = struct.Struct("!iiiii")
@@ -184,7 +186,9 @@ class Commits:
     async def _connected(self) -> psycopg.AsyncConnection[Any]:
         conn = self.conn
         if conn is None or conn.closed or conn.broken:
-            conn = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
+            conn = await psycopg.AsyncConnection.connect(
+                self.url, autocommit=True, application_name=APPLICATION
+            )
             try:
                 await conn.execute(
                     f"PREPARE {PREPARED.decode()} ({', '.join(TURN_TYPES)}) AS "

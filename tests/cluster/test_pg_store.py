@@ -9,7 +9,8 @@ import pytest
 
 pytest.importorskip("psycopg", reason='pip install "gridhall[cluster]"')
 
-from gridhall.server.cluster.pg_store import JOURNAL, PgStore, pack_entry  # noqa: E402
+from gridhall.server.cluster.pg_plan import JOURNAL, pack_entry  # noqa: E402
+from gridhall.server.cluster.pg_store import PgStore  # noqa: E402
 from gridhall.server.core.effects import Log, SaveIdentity, SaveRoom, SaveSnapshot  # noqa: E402
 from gridhall.server.io.store import Store  # noqa: E402
 
@@ -90,7 +91,13 @@ def test_the_fence_is_in_the_journal_statement_itself(stores: tuple[PgStore, PgS
     assert b.claim("R1", None, previous=("a", 1)) == 2
     cur = a.pg.execute(
         JOURNAL,
-        {"room": "R1", "epoch": 1, "seqs": [1], "entries": [pack_entry({"k": "tick", "t": 1.0})]},
+        {
+            "node": "a",
+            "rooms": ["R1"],
+            "seqs": [1],
+            "epochs": [1],
+            "entries": [pack_entry({"k": "tick", "t": 1.0})],
+        },
     )
     assert cur.rowcount == 0 and journal(b, "R1") == []
 
