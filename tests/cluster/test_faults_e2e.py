@@ -100,3 +100,46 @@ async def test_redis_lost_and_restarted_mid_game(
         over = await b.expect("game-over")
         assert over["result"]["winner"] == a.player
         assert not any("taken over" in line for node in nodes for line in node.log)
+
+
+async def test_a_failed_commit_shows_nothing_and_its_room_comes_back(
+    tmp_path: Path, redis_clean: str, fresh_db: str
+) -> None:
+    """PostgreSQL drops the owner's commits connection mid-game: the next move is not
+    stored, so neither player ever hears of it (both are closed, 1012, before anything
+    of that turn goes out); the room is taken back from what PostgreSQL has and the
+    game goes on from the last committed move."""
+    import psycopg
+
+    from gridhall.server.cluster.pg_commits import APPLICATION
+
+    async with AsyncExitStack() as stack:
+        nodes = await stack.enter_async_context(cluster(tmp_path, redis_clean, fresh_db, 2))
+        owner = nodes[0]
+        a, b, room = await gomoku_pair(stack, owner.url)
+        await play(a, b, 0)
+        with psycopg.connect(fresh_db, autocommit=True) as db:
+            cut = db.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE application_name = %s",
+                (APPLICATION,),
+            ).fetchall()
+        assert cut == [(True,)]
+        await a.send("move", move={"x": 5, "y": 5})
+        for client in (a, b):
+            with pytest.raises(ConnectionClosed) as closed:
+                while True:
+                    msg = await client.recv()
+                    shown = msg["type"] == "moved" and [5, 5] in msg["view"]["moves"]
+                    assert not shown, "a move that was not stored was shown"
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1012
+        await owner.logged("PostgreSQL failed a commit")
+        heir = await next_owner(nodes, room)
+        a2 = await rejoin(stack, heir.url, a, "Ann")
+        b2 = await rejoin(stack, heir.url, b, "Bob")
+        await a2.send("sync")
+        state = await a2.expect("state")
+        assert state["view"]["moves"] == [[0, 0], [0, 1]] and state["turn"] == a.player
+        await a2.send("move", move={"x": 1, "y": 0})
+        moved = await b2.expect("moved", by=a.player)
+        assert moved["view"]["moves"][-1] == [1, 0]
