@@ -302,17 +302,17 @@ class Relay:
             },
         )
 
-    def _send_in(self, proxy: Proxy, fields: dict[str, Part]) -> None:
+    def _send_in(self, proxy: Proxy, fields: dict[str, Part], guard: str | None = None) -> None:
         fields.update(p=proxy.pid, n=self.node, i=proxy.conn, s=proxy.sent)
         proxy.sent += 1
-        self.writer.add(in_key(proxy.room), fields, proxy.share)
+        self.writer.add(in_key(proxy.room), fields, proxy.share, guard)
 
     def gone(self, session: Session) -> None:
         """A relayed client's connection ended: the owner's session for it ends too."""
         self.moving.pop(session, None)
         proxy = self.proxies.pop(session, None)
-        if proxy is not None:
-            self._send_in(proxy, {"k": "close"})
+        if proxy is not None:  # (a room closed meanwhile reads nothing: no stream again)
+            self._send_in(proxy, {"k": "close"}, guard=owner_key(proxy.room))
 
     def check_owners(self, owners: dict[str, str | None]) -> None:
         """Rooms whose owner changed (``owners``: room -> owning node now): their
