@@ -282,7 +282,9 @@ class Relay:
                 owner = await wait_for_owner(self.service, session, code)
             if owner is None or owner == self.node or session.link.closed:
                 return
-            self.server._flush()  # this node's welcome goes first
+            await self.server.flushed()  # this node's welcome goes first
+            if session.link.closed:
+                return
             await self._open(session, code, owner, since if isinstance(since, int) else None)
         except (RedisError, OSError):
             return

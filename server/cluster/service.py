@@ -451,7 +451,7 @@ class ClusterService:
         effects = self.hub.adopt(saved, self.store.identities(), now, down_since, online)
         self.server.execute(effects)
         if room not in self.hub.lobby.rooms:  # set aside (or closed by its own journal)
-            self.server._flush()  # written under this node's epoch, then let go
+            await self.server.flushed()  # written under this node's epoch, then let go
             self.store.disown(room)
             await self.leases.release(room)
             return False

@@ -535,10 +535,8 @@ class GameServer:
 
     # -- what sessions ask of the server (SessionHost) ---------------------------
     def bind(self, ident: Identity, session: Session) -> None:
-        older = self.sessions.get(ident.id)
-        if older is not None and older is not session:
-            self._flush()  # what this turn sent the older connection goes before its close
-        self.sessions.bind(ident, session)
+        # what this turn sent an older connection goes before its close
+        self.sessions.bind(ident, session, self.close_link)
 
     def unbind(self, ident: Identity, session: Session) -> bool:
         return self.sessions.unbind(ident, session)
@@ -579,6 +577,13 @@ class GameServer:
             link.close(code, reason)
         else:  # after this turn's frames, which wait for their commit
             self.commits.submit([], functools.partial(link.close, code, reason))
+
+    async def flushed(self) -> None:
+        """This turn's writes committed and its frames handed to their sockets (and
+        every earlier turn's): what must happen before the caller goes on."""
+        self._flush()
+        if self.commits is not None:
+            await self.commits.settled()
 
     def call_later(self, delay: float, callback: Callable[[float], None]) -> None:
         """A session's deferred ``sync`` (see ``Session.defer_sync``)."""

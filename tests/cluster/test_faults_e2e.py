@@ -13,6 +13,7 @@ from websockets.exceptions import ConnectionClosed
 
 from tests.cluster.conftest import RedisServer
 from tests.cluster.nodes import cluster, next_owner, rejoin
+from tests.waiting import until
 from tests.wsclient import WsClient
 
 pytest.importorskip("redis", reason='pip install "gridhall[cluster]"')
@@ -143,3 +144,34 @@ async def test_a_failed_commit_shows_nothing_and_its_room_comes_back(
         await a2.send("move", move={"x": 1, "y": 0})
         moved = await b2.expect("moved", by=a.player)
         assert moved["view"]["moves"][-1] == [1, 0]
+
+
+async def test_a_room_the_heir_cannot_replay_is_set_aside_in_postgres(
+    tmp_path: Path, redis_clean: str, fresh_db: str
+) -> None:
+    """The node taking a dead node's room over cannot replay it: the room is set aside
+    in PostgreSQL (committed under the heir's epoch before it lets the room go), so no
+    node tries it again."""
+    import psycopg
+
+    async with AsyncExitStack() as stack:
+        nodes = await stack.enter_async_context(cluster(tmp_path, redis_clean, fresh_db, 2))
+        a, b, room = await gomoku_pair(stack, nodes[0].url)
+        await play(a, b, 0)
+        with psycopg.connect(fresh_db, autocommit=True) as db:
+            db.execute(
+                "UPDATE live_rooms SET row = replace(row, 'gomoku', 'go') WHERE room = %s",
+                (room,),
+            )
+        await nodes[0].kill()
+        await nodes[1].logged(f"room {room} could not be restored")
+        with psycopg.connect(fresh_db, autocommit=True) as db:
+
+            def set_aside() -> str | None:
+                row = db.execute(
+                    "SELECT quarantine FROM live_rooms WHERE room = %s", (room,)
+                ).fetchone()
+                return None if row is None else row[0]
+
+            await until(set_aside, "the set-aside committed")  # (off the heir's loop)
+            assert "'go'" in str(set_aside())
