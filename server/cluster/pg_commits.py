@@ -131,9 +131,13 @@ class Commits:
         try:
             while self.queue:
                 turns = list(itertools.islice(self.queue, MAX_GROUP))
-                plan = self.store.plan(turns)
                 owned: set[str] | Exception = set()
-                if plan.writes:
+                try:
+                    plan = self.store.plan(turns)
+                except Exception as exc:  # (a bug): as a failed commit, never a stall
+                    log.exception("could not plan a commit")
+                    plan, owned = self._unplanned(turns), exc
+                if plan.writes and not isinstance(owned, Exception):
                     began = time.perf_counter()
                     owned = await self._commit(plan)
                     self.commits += 1
@@ -143,6 +147,11 @@ class Commits:
                 self._finish(plan, owned, turns)
         finally:
             self._task = None
+
+    def _unplanned(self, turns: list[Turn]) -> Plan:
+        """What a group that could not be planned touched: its rooms are let go."""
+        fence = {r: e for t in turns for r, e in t.epochs.items() if e is not None}
+        return Plan(self.store.node, fence=fence)
 
     def _finish(self, plan: Plan, owned: set[str] | Exception, turns: list[Turn]) -> None:
         """The group's outcome to the store (rooms lost, made, dropped), then each
@@ -163,6 +172,10 @@ class Commits:
         try:
             return await asyncio.wait_for(self._send(plan), self.timeout)
         except (psycopg.Error, OSError, TimeoutError) as exc:
+            self._drop()
+            return exc
+        except Exception as exc:  # (a bug): as a failed commit, never a stall
+            log.exception("could not commit")
             self._drop()
             return exc
 
