@@ -252,6 +252,11 @@ class PgStore:
         if group.journaled:
             self.on_written(group.journaled & owned)
 
+    def holds(self, room: str) -> bool:
+        """This node owns ``room``, or is making it (its first commit, which writes its
+        owner row, may be in PostgreSQL before this node hears it returned)."""
+        return room in self.epochs or room in self._creating
+
     def _forget(self, room: str) -> None:
         self.epochs.pop(room, None)
         self._creating.discard(room)

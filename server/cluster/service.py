@@ -422,8 +422,8 @@ class ClusterService:
     async def _take_over_dead_rooms(self) -> None:
         self.store.connected()
         for room, node, epoch in self.store.live_rooms():
-            if room in self.store.epochs or (node != self.node and node in self.nodes):
-                continue  # owned here, or its owner lives (a live node's room may be
+            if self.store.holds(room) or (node != self.node and node in self.nodes):
+                continue  # owned (or being made) here, or its owner lives (a live node's room may be
                 # between its creation and its lease when Redis blinked)
             if await self.leases.held(room) or (
                 node != self.node and await self.registry.is_alive(node)

@@ -66,7 +66,9 @@ async def test_a_room_made_in_a_turn_is_owned_once_that_turn_is_committed(
     a.on_created = lambda room, epoch: created.append((room, epoch))
     a.commits.submit([SaveRoom("R1", row("R1")), move("R1", 1)], lambda: None)
     a.commits.submit([move("R1", 2)], lambda: None)  # made before the room is committed
+    assert a.holds("R1") and a.epochs == {}  # being made here: no node may take it over
     await a.commits.settled()
+    assert a.holds("R1")
     assert created == [("R1", 1)] and a.epochs == {"R1": 1}
     assert b.owner("R1") == ("a", 1) and journal(b, "R1") == [1, 2]
 
