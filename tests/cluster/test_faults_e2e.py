@@ -38,6 +38,17 @@ async def play(a: WsClient, b: WsClient, x: int) -> None:
     await a.expect("moved", by=b.player)
 
 
+async def goes_on_after_two_moves(a2: WsClient, b2: WsClient) -> None:
+    """Ann and Bob, resumed: the room kept the two committed moves (and nothing after
+    them), Ann is to move, and her move reaches Bob."""
+    await a2.send("sync")
+    state = await a2.expect("state")
+    assert state["view"]["moves"] == [[0, 0], [0, 1]] and state["turn"] == a2.player
+    await a2.send("move", move={"x": 1, "y": 0})
+    moved = await b2.expect("moved", by=a2.player)
+    assert moved["view"]["moves"][-1] == [1, 0]
+
+
 async def test_a_paused_owner_is_refused_when_it_wakes(
     tmp_path: Path, redis_clean: str, fresh_db: str
 ) -> None:
@@ -62,12 +73,7 @@ async def test_a_paused_owner_is_refused_when_it_wakes(
         assert "moved to another server node" in closed.value.rcvd.reason
         await stale.logged("another node owns it now")
         a2 = await rejoin(stack, heir.url, a, "Ann")
-        await a2.send("sync")
-        state = await a2.expect("state")
-        assert state["view"]["moves"] == [[0, 0], [0, 1]] and state["turn"] == a.player
-        await a2.send("move", move={"x": 1, "y": 0})
-        moved = await b2.expect("moved", by=a.player)
-        assert moved["view"]["moves"][-1] == [1, 0]
+        await goes_on_after_two_moves(a2, b2)
 
 
 async def test_redis_lost_and_restarted_mid_game(
@@ -138,12 +144,7 @@ async def test_a_failed_commit_shows_nothing_and_its_room_comes_back(
         heir = await next_owner(nodes, room)
         a2 = await rejoin(stack, heir.url, a, "Ann")
         b2 = await rejoin(stack, heir.url, b, "Bob")
-        await a2.send("sync")
-        state = await a2.expect("state")
-        assert state["view"]["moves"] == [[0, 0], [0, 1]] and state["turn"] == a.player
-        await a2.send("move", move={"x": 1, "y": 0})
-        moved = await b2.expect("moved", by=a.player)
-        assert moved["view"]["moves"][-1] == [1, 0]
+        await goes_on_after_two_moves(a2, b2)
 
 
 async def test_a_room_the_heir_cannot_replay_is_set_aside_in_postgres(

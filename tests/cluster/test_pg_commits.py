@@ -7,7 +7,6 @@ nothing and lets its rooms go before anything of it is sent."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,15 +18,6 @@ from gridhall.server.cluster.pg_store import PgStore  # noqa: E402
 from gridhall.server.core.effects import SaveIdentity, SaveRoom  # noqa: E402
 from gridhall.server.io.store import Store  # noqa: E402
 from tests.cluster.test_pg_store import journal, move, row  # noqa: E402
-
-
-@pytest.fixture
-def stores(fresh_db: str, tmp_path: Path) -> Iterator[tuple[PgStore, PgStore]]:
-    a = PgStore(fresh_db, Store(tmp_path / "a.db"), node="a", clustered=True)
-    b = PgStore(fresh_db, Store(tmp_path / "b.db"), node="b", clustered=True)
-    yield a, b
-    a.close()
-    b.close()
 
 
 async def test_each_turn_is_sent_after_its_commit_and_in_order(

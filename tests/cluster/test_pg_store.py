@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -32,15 +31,6 @@ def row(code: str) -> dict[str, object]:
 
 def move(room: str, n: int) -> Log:
     return Log(room, n, {"k": "msg", "p": "p1", "m": {"type": "move"}, "t": float(n)})
-
-
-@pytest.fixture
-def stores(fresh_db: str, tmp_path: Path) -> Iterator[tuple[PgStore, PgStore]]:
-    a = PgStore(fresh_db, Store(tmp_path / "a.db"), node="a", clustered=True)
-    b = PgStore(fresh_db, Store(tmp_path / "b.db"), node="b", clustered=True)
-    yield a, b
-    a.close()
-    b.close()
 
 
 def journal(store: PgStore, room: str) -> list[int]:
