@@ -44,9 +44,10 @@ from ..core.effects import (
     Wake,
     Work,
 )
+from ..core.fairness import address_key
 from ..core.identity import Identity
 from ..core.scheduler import Owner
-from ..core.session import Link, Session
+from ..core.session import ABUSE, ABUSE_CLOSE, Link, Session
 from ..games.base import JSON
 from ..games.jobs import BUSY
 from .job_runner import run_job
@@ -138,11 +139,15 @@ class Carrier:
         self._schedule_flush()
 
     def close_link(self, link: Link, code: int, reason: str) -> None:
-        """Close ``link`` after the frames this turn (and every turn before) sent it."""
+        """Close after what was sent so far (with a store committing off the loop:
+        after this turn's frames, which wait for their commit); a close for abuse makes
+        the address wait before it connects again (``GameServer.abusers``)."""
         self.flush()
+        if code == ABUSE_CLOSE and reason in ABUSE and not link.closed:
+            self.server.abusers.failed(address_key(link.peer), time.time())
         if self.commits is None:
             link.close(code, reason)
-        else:  # after this turn's frames, which wait for their commit
+        else:
             self.commits.submit([], functools.partial(link.close, code, reason))
 
     async def flushed(self) -> None:

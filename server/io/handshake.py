@@ -16,6 +16,14 @@ per socket and keeps them in memory, and the server once held 1.1 GiB for
   else it is cut (no answer: it is not a request we could read);
 - ``serve()``'s ``open_timeout`` cuts it if the handshake takes longer.
 
+After the handshake, a read (up to 256 KiB) is handed to websockets' parser a slice
+at a time (:data:`FEED_SLICE`): once the connection's queue of frames is full (the
+``max_queue`` given to ``serve()``) the rest of the read is held back, unparsed, and
+the socket is not read again until the session has taken frames. websockets itself
+parses a whole read at once: a 128 KB read of tiny frames was ~4,400 frames parsed and
+queued in one callback of ~120 ms, a stall of the event loop for everyone (issue 41,
+item 10).
+
 Cut sockets are aborted (RST, no lingering close), which frees their buffers at
 once; the server then hands the freed heap back to the OS (``on_freed``).
 """
@@ -40,6 +48,11 @@ try:
     import termios
 except ImportError:  # Windows: unread bytes are not looked at
     fcntl = None  # type: ignore[assignment]
+
+
+FEED_SLICE = 1024
+"""Bytes parsed at a time after the handshake: at most ~150 frames (the smallest a
+client can send is 7 bytes) before the queue is looked at again."""
 
 
 class HandshakeGuard:
@@ -80,6 +93,9 @@ class GuardedConnection(ServerConnection):
     """Bytes came after the handshake (a ``hello`` on its way in, perhaps not yet read
     by the server): the connection is not idle (``server/core/gate.py``)."""
 
+    _held = b""
+    """Bytes read but not parsed: the queue of frames was full (see the module)."""
+
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         peer = transport.get_extra_info("peername")
         address = str(peer[0]) if peer else "?"
@@ -93,18 +109,48 @@ class GuardedConnection(ServerConnection):
             cast(asyncio.Transport, transport).abort()
             return
         super().connection_made(transport)
+        self.recv_messages.resume = self._resume_reading
 
     def data_received(self, data: bytes) -> None:
         if self.request is not None:
             self.heard = True
-        else:
-            self._head += len(data)
-            if self._head > self.guard.max_request_head:
-                self.guard.refused += 1
-                self._passed()
-                self.transport.abort()
-                return
+            if self._held:  # (reading is paused: this came with the same read)
+                self._held += data
+            else:
+                self._feed(data)
+            return
+        self._head += len(data)
+        if self._head > self.guard.max_request_head:
+            self.guard.refused += 1
+            self._passed()
+            self.transport.abort()
+            return
         super().data_received(data)
+
+    def _feed(self, data: bytes) -> None:
+        """Parse ``data`` a slice at a time; once the queue of frames is full, hold the
+        rest back (reading is paused then) until the session takes frames."""
+        for at in range(0, len(data), FEED_SLICE):
+            if at and self.recv_messages.paused:
+                self._held = data[at:]
+                return
+            super().data_received(data[at : at + FEED_SLICE])
+
+    def _resume_reading(self) -> None:
+        """The session took frames (the queue is low): parse what was held back, in a
+        turn of its own, before reading more."""
+        if self._held:
+            self.loop.call_soon(self._feed_held)
+        else:
+            self.transport.resume_reading()
+
+    def _feed_held(self) -> None:
+        held, self._held = self._held, b""
+        if not held or self.transport.is_closing():
+            return
+        self._feed(held)
+        if not self._held and not self.recv_messages.paused:
+            self.transport.resume_reading()
 
     def process_event(self, event: Event) -> None:
         if self.request is None:  # the first event is the request: the head is read
