@@ -101,12 +101,21 @@ class Sessions(dict[str, "Session"]):
     Both the server and the tests' fake server keep theirs in one of these, and
     carry out a session's :class:`Bind` and :class:`Unbind` on it."""
 
-    def bind(self, ident: Identity, session: Session) -> None:
-        """``session`` now speaks for ``ident``; an older one is closed (4000)."""
+    def bind(
+        self,
+        ident: Identity,
+        session: Session,
+        close: Callable[[Link, int, str], None] | None = None,
+    ) -> None:
+        """``session`` now speaks for ``ident``; an older one is closed (4000), by
+        ``close`` if given (the server's: after the frames it was sent)."""
         older = self.get(ident.id)
         if older is not None and older is not session:
             older.identity = None  # its close must not count as this player dropping
-            older.link.close(4000, "replaced by a newer connection")
+            if close is None:
+                older.link.close(4000, "replaced by a newer connection")
+            else:
+                close(older.link, 4000, "replaced by a newer connection")
         self[ident.id] = session
 
     def unbind(self, ident: Identity, session: Session) -> bool:
