@@ -3,10 +3,99 @@
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Any, Literal
+
+import msgspec
 
 from gridhall.protocol.i18n import N_
 
+from .data import Data, GameTypes, Point, Result
 from .describe import Action, Choice, Each, Game, Live, Preset, Text, Toggle
+
+Colour = Literal["black", "white"]
+
+
+class ReversiOptions(Data, kw_only=True):
+    size: int = 8
+    clock: str | None = None
+    """``minutes+increment``, one of the form's choices (``"5+3"``)."""
+    ai: str | None = None
+    rated: bool | None = None
+
+
+class ReversiClock(Data, kw_only=True):
+    """Each player's time left as of ``since`` (unix seconds), the mover's running."""
+
+    remaining: dict[str, float]
+    increment: float
+    running: str | None
+    since: float
+
+
+class ReversiPending(Data, kw_only=True):
+    """An offer waiting for the opponent's answer."""
+
+    kind: Literal["draw", "takeback"]
+    sender: str = msgspec.field(name="from")
+
+
+class Counts(Data, kw_only=True):
+    black: int
+    white: int
+
+
+class ReversiView(Data, kw_only=True):
+    size: int
+    board: str
+    """``size * size`` characters, top row first: ``.`` empty, ``b`` black, ``w`` white."""
+    moves: list[Point]
+    next: Colour
+    colors: dict[str, Colour]
+    counts: Counts
+    legal: list[Point]
+    """The cells the side to move may play (empty once over)."""
+    last: Point | None = None
+    flipped: list[Point] | None = None
+    """The discs the last move turned over."""
+    passed: Colour | None = None
+    """The colour that had to pass after the last move."""
+    pending: ReversiPending | None = None
+    clock: ReversiClock | None = None
+
+
+class ReversiMove(Data, kw_only=True):
+    x: int
+    y: int
+    flipped: list[Point] | None = None
+    """(as the room echoes it) the discs it turned over."""
+    passer: str | None = msgspec.field(name="pass", default=None)
+    """(as the room echoes it) the player who then has to pass."""
+
+
+class ReversiResult(Result, kw_only=True):
+    discs: Counts | None = None
+    loser: str | None = None
+    removed: str | None = None
+
+
+class ReversiRecord(Data, kw_only=True):
+    options: ReversiOptions
+    colors: dict[str, Colour]
+    log: list[tuple[Any, ...]]
+    """``("move", player, x, y, seconds)``, or an offer taken or an ending, in order."""
+    log_omitted: int
+    moves: list[Point]
+
+
+class PassNotice(Data, kw_only=True):
+    """``data`` of a ``pass`` notice: who has no legal move."""
+
+    player: str
+
+
+TYPES = GameTypes(
+    ReversiOptions, ReversiView, ReversiMove, ReversiResult, ReversiRecord, PassNotice
+)
 
 
 class ReversiEnd(StrEnum):
@@ -33,6 +122,7 @@ REVERSI = Game(
     name="reversi",
     title=N_("Reversi"),
     ratings="rated",
+    data=TYPES,
     form=(
         Choice("size", N_("Board"), SIZES, 8),
         Choice("clock", N_("Clock"), CLOCKS, None),
