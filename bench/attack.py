@@ -181,10 +181,10 @@ async def serve(port: int, db: str, needs: dict[str, Any]) -> None:
     what the attacks to run need: ``SERVER_NEEDS``), plus a sampler that prints
     ``L unix_time lag_ms`` every 10 ms: how late the event loop ran a 10 ms timer."""
     from gridhall.server.core.config import ServerConfig
-    from gridhall.server.io.app import GameServer
+    from gridhall.server.io.net.app import GameServer
 
     try:
-        from gridhall.server.io import collector
+        from gridhall.server.io.runtime import collector
     except ImportError:  # an older install (--server-path) has no collector policy
         pass
     else:

@@ -22,8 +22,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from gridhall import protocol as p
 from gridhall.server.core.config import ServerConfig
 from gridhall.server.core.effects import Log
-from gridhall.server.io.admin_status import status
-from gridhall.server.io.app import GameServer
+from gridhall.server.io.admin.admin_status import status
+from gridhall.server.io.net.app import GameServer
 
 
 class Quiet:

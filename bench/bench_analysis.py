@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from gridhall.server.core.config import ServerConfig
 from gridhall.server.games.gomoku.ai import choose_move
-from gridhall.server.io.app import GameServer
+from gridhall.server.io.net.app import GameServer
 from tests.wsclient import WsClient
 
 

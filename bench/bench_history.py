@@ -33,10 +33,11 @@ from gridhall.server.games.linkmatch.board import copy_rows
 from gridhall.server.games.linkmatch.game import LinkMatchGame
 from gridhall.server.games.linkmatch.paths import first_pair
 from gridhall.server.games.minesweeper.game import from_layout
-from gridhall.server.io import history, replays
-from gridhall.server.io.history_service import HistoryService
-from gridhall.server.io.store import Store
-from gridhall.server.io.work import WorkPool
+from gridhall.server.io.services import replays
+from gridhall.server.io.services.history_service import HistoryService
+from gridhall.server.io.store import history
+from gridhall.server.io.store.store import Store
+from gridhall.server.io.workers.work import WorkPool
 
 
 def gomoku_record() -> dict[str, Any]:

@@ -26,8 +26,8 @@ from typing import Any
 from gridhall import protocol as p
 from gridhall.server.core.effects import SaveGame
 from gridhall.server.core.ratings import Rating, Ratings, Seat, announced
-from gridhall.server.io.leaderboards import leaderboard, profile
-from gridhall.server.io.store import Store
+from gridhall.server.io.services.leaderboards import leaderboard, profile
+from gridhall.server.io.store.store import Store
 
 MOVES = {"moves": [[x, 7] for x in range(10)]}
 """Ten stones: a game long enough to be rated."""

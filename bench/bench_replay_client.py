@@ -2,7 +2,7 @@
 
 For a full 15x15 Gomoku game, a 100x100 co-op Minesweeper game (thousands of
 actions, several pages) and a 4-racer Link-match race, as the server pages them
-(``server/io/replays.py``), the terminal client's work per key:
+(``server/io/services/replays.py``), the terminal client's work per key:
 
 - ``open``: fold the answer to its last frame and draw it (the replay opens on the end);
 - ``back``: one step back from the end, drawn (``Left``); the viewer keeps a view every
@@ -30,7 +30,7 @@ from gridhall.client.tui.boards import board_for  # noqa: E402
 from gridhall.client.views import view_for  # noqa: E402
 from gridhall.client.views.minesweeper import replay_owners  # noqa: E402
 from gridhall.protocol.replay import Replay  # noqa: E402
-from gridhall.server.io import replays  # noqa: E402
+from gridhall.server.io.services import replays  # noqa: E402
 
 
 def render(player: ReplayPlayer) -> list[Text]:

@@ -23,7 +23,7 @@ from websockets.asyncio.server import ServerConnection, serve
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from gridhall.server.core.config import ServerConfig
-from gridhall.server.io.app import GameServer
+from gridhall.server.io.net.app import GameServer
 from tests.wsclient import WsClient
 
 # A full 15x15 board with no five anywhere: every game runs all 225 moves to a draw.

@@ -96,7 +96,7 @@ def watch_time_split() -> Callable[[], None]:
     can say where a move's time goes."""
     from gridhall.server.core.effects import Said
     from gridhall.server.core.session import Session
-    from gridhall.server.io.carrier import Carrier
+    from gridhall.server.io.net.carrier import Carrier
 
     clock = time.thread_time
     spent = {"frames": 0, "receive": 0.0, "flush": 0.0}
@@ -130,7 +130,7 @@ def serve_gridhall(db: str, on_usr1: Callable[[], None] | None = None) -> None:
     so the per-address limits stay as configured. ``on_usr1`` runs on SIGUSR1 (as a
     loop's signal handler, which asyncio's loop and uvloop both honour)."""
     from gridhall.server.core.config import ServerConfig
-    from gridhall.server.io.app import GameServer
+    from gridhall.server.io.net.app import GameServer
 
     config = ServerConfig(
         host="127.0.0.1",
@@ -143,7 +143,7 @@ def serve_gridhall(db: str, on_usr1: Callable[[], None] | None = None) -> None:
     )
     server = GameServer(config)
     try:
-        from gridhall.server.io import collector
+        from gridhall.server.io.runtime import collector
     except ImportError:  # an older install (--gridhall-python) has no collector policy
         pass
     else:
@@ -256,7 +256,7 @@ def serve_floor(db: str) -> None:
     encoded ``moved`` frame per move (see the module docstring)."""
     from gridhall.protocol.codec import decode_map
     from gridhall.server.core.effects import Log, Stored
-    from gridhall.server.io.store import Store
+    from gridhall.server.io.store.store import Store
 
     store = Store(db)
     packer = msgpack.Packer(use_bin_type=True)

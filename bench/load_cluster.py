@@ -57,7 +57,7 @@ def serve_node(db: str, redis_url: str, store_url: str, node_id: str) -> None:
     """One cluster node with the load bench's opened-up limits, printing its port."""
     from gridhall.server.cluster.wiring import ClusterWiring
     from gridhall.server.core.config import ServerConfig
-    from gridhall.server.io.app import GameServer
+    from gridhall.server.io.net.app import GameServer
 
     config = ServerConfig(
         host="127.0.0.1",
@@ -74,7 +74,7 @@ def serve_node(db: str, redis_url: str, store_url: str, node_id: str) -> None:
         lease_ms=LEASE_MS,
     )
     server = GameServer(config, ClusterWiring())
-    from gridhall.server.io import collector
+    from gridhall.server.io.runtime import collector
 
     collector.install()  # as gridhall-server does
     asyncio.run(server.run_until_signalled(lambda srv: print(srv.port, flush=True)))

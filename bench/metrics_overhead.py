@@ -29,7 +29,7 @@ from gridhall import protocol as p
 from gridhall.server.core.config import ServerConfig
 from gridhall.server.core.session import Session
 from gridhall.server.core.stats import Stats
-from gridhall.server.io.app import GameServer, exporter
+from gridhall.server.io.net.app import GameServer, exporter
 
 # A full 15x15 board with no five anywhere: every game runs all 225 moves to a draw.
 BLACK = [(x, y) for y in range(15) for x in range(15) if ((x // 2) + y) % 2 == 0]

@@ -585,7 +585,7 @@ def serve(port: int, db: str, loop: str) -> None:
     """The server with its default settings (run as this file with ``--serve``), on the
     event loop ``gridhall-server --loop`` would pick (uvloop when installed)."""
     from gridhall.server.core.config import ServerConfig
-    from gridhall.server.io.app import GameServer
+    from gridhall.server.io.net.app import GameServer
 
     async def main() -> None:
         server = GameServer(ServerConfig(host="127.0.0.1", port=port, db=db))
@@ -597,7 +597,7 @@ def serve(port: int, db: str, loop: str) -> None:
         await server.close()
 
     try:
-        from gridhall.server.io import loops
+        from gridhall.server.io.runtime import loops
     except ImportError:  # an older tree (--server-path) without the choice
         asyncio.run(main())
     else:

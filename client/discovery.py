@@ -1,7 +1,7 @@
 """Find gridhall servers on the LAN (mDNS/DNS-SD), so nobody types an address.
 
 Servers announce ``_gridhall._tcp.local.`` with their name, protocol version and
-room count in the TXT record (see ``server/io/discovery.py``). A :class:`Browser`
+room count in the TXT record (see ``server/io/lan/discovery.py``). A :class:`Browser`
 watches for them on its own thread and event loop, so the terminal client
 (asyncio), the Tk client (Tk's main loop) and ``gridhall --find`` (plain code)
 use it alike: it calls ``on_change`` from its thread with the full list each time

@@ -22,20 +22,14 @@ from .core import admin_access, cluster_settings, origin
 from .core.cluster_nodes import node_url
 from .core.config import ServerConfig
 from .games.records import SOURCE, RecordError
-from .io import (
-    collector,
-    engines,
-    game_files,
-    history_lines,
-    logformat,
-    loops,
-    retention_options,
-    settings_file,
-)
-from .io.app import GameServer, MetricsUnavailable
-from .io.discovery import WILDCARD_HOSTS, Advertiser, default_addresses
-from .io.netinfo import lan_addresses
-from .io.store import Store
+from .io.lan.discovery import WILDCARD_HOSTS, Advertiser, default_addresses
+from .io.lan.netinfo import lan_addresses
+from .io.net.app import GameServer, MetricsUnavailable
+from .io.runtime import collector, logformat, loops, settings_file
+from .io.services import game_files, history_lines
+from .io.store import retention_options
+from .io.store.store import Store
+from .io.workers import engines
 
 log = logging.getLogger("gridhall.server")
 

@@ -22,7 +22,7 @@ from gridhall.protocol.i18n import gettext as _
 
 from .cluster.wiring import open_store
 from .core.config import ServerConfig
-from .io.store_api import RoomStore
+from .io.store.store_api import RoomStore
 
 
 def add_parser(sub: Any) -> None:

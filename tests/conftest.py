@@ -15,7 +15,7 @@ from hypothesis import settings
 
 from gridhall.protocol import lan
 from gridhall.server.core.config import ServerConfig
-from gridhall.server.io.app import GameServer
+from gridhall.server.io.net.app import GameServer
 
 settings.register_profile("gridhall", deadline=None)
 settings.load_profile("gridhall")

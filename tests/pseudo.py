@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from gridhall.client.discovery import Browser, FoundServer
 from gridhall.protocol import i18n, pseudo
-from gridhall.server.io.app import GameServer
+from gridhall.server.io.net.app import GameServer
 from tests.rated import establish, five
 from tests.wsclient import WsClient
 

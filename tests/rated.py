@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from gridhall.server.core.ratings import ESTABLISHED_GAMES, Rating
-from gridhall.server.io.app import GameServer
+from gridhall.server.io.net.app import GameServer
 from tests.wsclient import WsClient
 
 BLACK = [(0, 0), (1, 0), (2, 0), (3, 0), (10, 10), (4, 0)]

@@ -27,7 +27,7 @@ from ..core.identity import Device, Identity, token_hash
 from ..core.journal import Back
 from ..core.linking import code_hash, normal
 from ..core.restoring import Quarantined
-from ..io.link_store import DeviceRow
+from ..io.store.link_store import DeviceRow
 
 log = logging.getLogger("gridhall.cluster")
 

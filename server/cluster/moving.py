@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from gridhall.protocol.i18n import gettext as _
 
 from ..core.session import Session
-from ..io.connection import Connection
+from ..io.net.connection import Connection
 from .lease import owner_key
 
 if TYPE_CHECKING:

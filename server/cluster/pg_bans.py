@@ -17,10 +17,10 @@ from typing import TYPE_CHECKING, Any
 import psycopg
 
 from ..core.bans import Ban
-from ..io.admin_store import AdminTables
+from ..io.store.admin_store import AdminTables
 
 if TYPE_CHECKING:
-    from ..io.app import GameServer
+    from ..io.net.app import GameServer
 
 log = logging.getLogger("gridhall.cluster")
 

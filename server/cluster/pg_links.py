@@ -1,7 +1,7 @@
 """Linked devices' tokens and link codes on PostgreSQL, so a code made on one node is
 redeemed on any other and the token it makes works on every node (docs/cluster.md).
 
-The same tables and effects as SQLite's (``server/io/link_store.py``), written inside
+The same tables and effects as SQLite's (``server/io/store/link_store.py``), written inside
 :class:`~.pg_store.PgStore`'s transaction. A code is used up in one statement
 (:meth:`PgLinks.take`): of two nodes redeeming it at once, one gets it.
 
@@ -21,16 +21,10 @@ import psycopg
 
 from ..core.devices import SIGNED_OUT, SIGNED_OUT_REASON
 from ..core.effects import DropLinkCode, DropToken, SaveDevice, SaveLinkCode, SaveToken
-from ..io.link_store import (
-    READ_DEVICES,
-    DeviceRow,
-    LinkEffect,
-    LinkTables,
-    device_row,
-)
+from ..io.store.link_store import READ_DEVICES, DeviceRow, LinkEffect, LinkTables, device_row
 
 if TYPE_CHECKING:
-    from ..io.app import GameServer
+    from ..io.net.app import GameServer
 
 log = logging.getLogger("gridhall.cluster")
 

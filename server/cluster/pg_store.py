@@ -46,9 +46,9 @@ from ..core.effects import (
 )
 from ..core.hub import SavedRoom
 from ..core.restoring import Quarantined
-from ..io.admin_store import AdminTables
-from ..io.link_store import LinkTables
-from ..io.store import Store
+from ..io.store.admin_store import AdminTables
+from ..io.store.link_store import LinkTables
+from ..io.store.store import Store
 from .pg_bans import SCHEMA as BAN_SCHEMA
 from .pg_bans import PgAdmin
 from .pg_commits import COMMIT_TIMEOUT, Commits, run_general_now
@@ -116,7 +116,7 @@ def unpack_entry(data: bytes) -> Any:
 
 
 class PgStore:
-    """:class:`~gridhall.server.io.store_api.RoomStore` on PostgreSQL (see the module
+    """:class:`~gridhall.server.io.store.store_api.RoomStore` on PostgreSQL (see the module
     docstring). ``clustered``: rooms come by takeover (a node restores none at start);
     otherwise this one process owns every live room and fences out any older one."""
 

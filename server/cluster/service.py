@@ -1,6 +1,6 @@
 """One node's part in the cluster: leases, heartbeat, lobby, takeovers (docs/cluster.md).
 
-Runs beside :class:`~gridhall.server.io.app.GameServer` on its event loop. Every third of a
+Runs beside :class:`~gridhall.server.io.net.app.GameServer` on its event loop. Every third of a
 lease it renews the leases of the rooms this node owns, says it is alive (with its ws
 address) and lists its public rooms; then it looks for live rooms whose lease is gone
 and whose owner is dead (or is this node, which let them go after a failed commit) and
@@ -27,7 +27,7 @@ import redis
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
-from ..io.connection import Connection
+from ..io.net.connection import Connection
 from .address_caps import AddressCaps
 from .cluster_hub import ClusterHub
 from .lease import RELEASE, Leases, epoch_key, owner_key
@@ -41,7 +41,7 @@ from .signing import Signer
 
 if TYPE_CHECKING:
     from ..core.session import Session
-    from ..io.app import GameServer
+    from ..io.net.app import GameServer
 
 log = logging.getLogger("gridhall.cluster")
 

@@ -1,6 +1,6 @@
 """How a server becomes a cluster node: its store, the hub it runs and the service beside it.
 
-:class:`ClusterWiring` is the :class:`~gridhall.server.io.clustering.Clustering` the
+:class:`ClusterWiring` is the :class:`~gridhall.server.io.net.clustering.Clustering` the
 command line builds every server with (the I/O layer never imports the cluster); it
 imports the cluster's libraries only when the configuration asks for a cluster or a
 PostgreSQL store, so a single process needs none of them."""
@@ -14,11 +14,11 @@ from ..core.cluster_settings import redacted
 from ..core.config import ServerConfig
 from ..core.entropy import Entropy
 from ..core.hub import Hub
-from ..io.netinfo import lan_addresses
-from ..io.store_api import RoomStore, open_local
+from ..io.lan.netinfo import lan_addresses
+from ..io.store.store_api import RoomStore, open_local
 
 if TYPE_CHECKING:
-    from ..io.app import GameServer
+    from ..io.net.app import GameServer
     from .service import ClusterService
 
 WILDCARDS = ("", "0.0.0.0", "::")

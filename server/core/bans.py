@@ -1,7 +1,7 @@
 """Bans the server's operator set: an address, or a player (by their secret token's
 hash), kept out until a time.
 
-Pure: the store keeps the rows (``server/io/admin_store.py``) and loads them at start;
+Pure: the store keeps the rows (``server/io/store/admin_store.py``) and loads them at start;
 the I/O layer refuses a banned address at the HTTP upgrade and page GET, and the hub
 refuses a banned player's ``hello``. A player ban follows the identity's token, so it
 holds after the identity itself is forgotten; a player who drops the token comes back

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 from urllib.parse import urlsplit
 
 WILDCARD_HOSTS = ("", "0.0.0.0", "::")
-"""Listen addresses that mean "every interface" (as server/io/discovery.py has them)."""
+"""Listen addresses that mean "every interface" (as server/io/lan/discovery.py has them)."""
 
 MAX_NODES = 32
 """Addresses sent in one ``welcome`` at most (clients keep no more either)."""

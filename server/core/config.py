@@ -96,7 +96,7 @@ class ServerConfig:
     """The kernel's send buffer per connection (0: the system's own, which grows to
     several MB for a peer that does not read)."""
     durable_commits: bool = False
-    """Sync the store on every commit (survives power loss; slower). See server/io/store.py."""
+    """Sync the store on every commit (survives power loss; slower). See server/io/store/store.py."""
     ai_workers: int = 2
     """Worker processes for heavy work: computer players, hints, boards, passwords."""
     quick_workers: int = 1
@@ -135,7 +135,7 @@ class ServerConfig:
     max_handshakes_per_address: int = 16
     """Sockets before the handshake is read, in total and from one address: past the
     address's bound the newcomer is cut, past the total the oldest one that has waited
-    ``handshake_grace`` (see ``server/io/handshake.py``). The total is lowered to fit the
+    ``handshake_grace`` (see ``server/io/net/handshake.py``). The total is lowered to fit the
     open-files limit, and never goes past what that limit leaves beside connections."""
     handshake_grace: float = 1.0
     """Seconds a socket before its handshake is never cut to make room for another: an
@@ -156,10 +156,10 @@ class ServerConfig:
     listen_backlog: int = 1024
     """Connections the kernel queues for the server to accept (asyncio's 100 is filled by
     a burst of attackers' connects; new players' SYNs then wait for retries). asyncio
-    still accepts at most 100 per turn of the loop (``server/io/handshake.py``)."""
+    still accepts at most 100 per turn of the loop (``server/io/net/handshake.py``)."""
     fd_reserve: int = 64
     """Open files kept for the server itself (database, workers, listeners) when the
-    socket caps are fitted to the open-files limit (``server/io/fdlimit.py``)."""
+    socket caps are fitted to the open-files limit (``server/io/runtime/fdlimit.py``)."""
     allow_origins: tuple[str, ...] = ()
     """Web origins (``http://host:port``) allowed to open a WebSocket besides the
     server's own pages (see ``server/core/origin.py``)."""
@@ -176,11 +176,11 @@ class ServerConfig:
     admin_from: tuple[str, ...] = ()
     """Networks (CIDR) besides loopback allowed to reach the admin page."""
     metrics: bool = False
-    """Serve ``GET /metrics`` in the Prometheus text format (``server/io/metrics.py``)."""
+    """Serve ``GET /metrics`` in the Prometheus text format (``server/io/admin/metrics.py``)."""
     engines: tuple[tuple[str, tuple[str, ...]], ...] = ()
     """External Gomoku engines, (name, command words) each: probed at start, and
     those that answer are offered as the computer levels ``engine:NAME``
-    (``server/io/engines.py``)."""
+    (``server/io/workers/engines.py``)."""
     cluster: str | None = field(default=None, repr=False)
     """Redis URL (``redis://HOST:PORT/DB``): run as one node of a cluster sharing
     rooms (``docs/cluster.md``); needs ``store``. (Not in the repr, nor ``store``: they
@@ -200,7 +200,7 @@ class ServerConfig:
     it stops renewing (renewed every third of it)."""
 
     def retention(self) -> Limits:
-        """The store's history limits (see ``server/io/retention.py``)."""
+        """The store's history limits (see ``server/io/store/retention.py``)."""
         return Limits(
             chat_days=self.chat_days,
             chat_rows_per_room=self.chat_rows_per_room,

@@ -1,7 +1,7 @@
 """What the pure core (rooms, lobby, hub) asks the I/O layer around it to do.
 
 The core never sends, writes or sleeps: each input returns a list of these
-effects, in order, and ``server/io/app.py`` carries them out (sockets, SQLite,
+effects, in order, and ``server/io/net/app.py`` carries them out (sockets, SQLite,
 timers, the worker processes). Tests read them directly.
 
 Durability rule: the I/O layer writes every store effect of an input (and of
@@ -87,7 +87,7 @@ class SaveGame:
     """A rated game's rating changes, saved in the same transaction (``server/core/ratings.py``)."""
     address: str = ""
     """The address that created the room: the game counts in its share of the history
-    the store keeps (``server/io/retention.py``)."""
+    the store keeps (``server/io/store/retention.py``)."""
 
 
 @dataclass(frozen=True)

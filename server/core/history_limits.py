@@ -1,6 +1,6 @@
 """How much history the store keeps, as settings: the limits without the pruning.
 
-The pruning itself runs SQL and lives in ``server/io/retention.py``; the limits are
+The pruning itself runs SQL and lives in ``server/io/store/retention.py``; the limits are
 plain settings the pure :class:`~gridhall.server.core.config.ServerConfig` hands over.
 """
 

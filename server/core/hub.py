@@ -6,7 +6,7 @@ a computer's answer, a timer that fired), and returns the effects to carry out
 (``server/core/effects.py``). It never awaits, sends or sleeps, so every rule about
 who may do what is unit-tested without a socket.
 
-Durability (see also ``server/io/store.py``): a room is a deterministic state
+Durability (see also ``server/io/store/store.py``): a room is a deterministic state
 machine, so the hub journals every input that changed a room (a ``Log`` effect:
 the input, typed in ``server/core/journal.py``, who sent it and the time) and, when a room starts a new game, a
 snapshot of the room that makes the older entries unnecessary; also, mid-game,

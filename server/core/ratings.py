@@ -20,7 +20,7 @@ identities took a player from 1138 to 2322; docs/ratings.md says why these rules
 - the game's rating model leaves out what says nothing about skill (a game of a few
   moves and a resignation, a racer who never raced).
 
-The leaderboard lists only established players (``server/io/leaderboards.py``).
+The leaderboard lists only established players (``server/io/services/leaderboards.py``).
 
 Computers carry FIXED reference ratings (each game's computer player's ``reference``)
 and never change: a rated game against one moves only the person's rating. A computer
@@ -29,7 +29,7 @@ without a reference rating (an external engine) makes the game unrated.
 The hub keeps every rating in memory (:class:`Ratings`, loaded from the store at
 start); a room that finishes a rated game asks :meth:`Ratings.rate` for the change,
 which is applied to the table at once and saved with the game in one transaction
-(``SaveGame.ratings``, ``server/io/ratings_store.py``). See docs/ratings.md.
+(``SaveGame.ratings``, ``server/io/store/ratings_store.py``). See docs/ratings.md.
 """
 
 from __future__ import annotations

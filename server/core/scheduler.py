@@ -1,6 +1,6 @@
 """Which worker job runs next: one bounded queue, fair per address and per room.
 
-Every job the worker pool runs (``server/io/work.py``) goes through one
+Every job the worker pool runs (``server/io/workers/work.py``) goes through one
 :class:`Scheduler`. It is pure (no asyncio, no processes): the pool offers jobs
 and asks which ones may start; the scheduler only keeps the books. Its rules:
 

@@ -13,7 +13,7 @@ The session is pure, like the hub and the rooms: each input (a frame, the time a
 held ``sync`` asked for, the connection's end) returns what to do, in order: the
 hub's effects and the session's own (``server/core/effects.py``: :class:`Reply`,
 :class:`Hangup`, :class:`Bind`, :class:`Unbind`, :class:`Recall`, :class:`Ask`), which
-its host in the I/O layer carries out (``server/io/app.py``; a list in unit tests).
+its host in the I/O layer carries out (``server/io/net/app.py``; a list in unit tests).
 It never touches its connection: ``link`` is the host's handle on it, kept here for
 the host.
 """
@@ -50,7 +50,7 @@ BAD_FRAMES = "too many bad messages"
 ABUSE_CLOSE = 1008
 ABUSE = frozenset({FLOOD, BAD_FRAMES})
 """The reasons a connection is closed for abuse (with :data:`ABUSE_CLOSE`): its address
-then waits before it may connect again (``server/io/carrier.py``)."""
+then waits before it may connect again (``server/io/net/carrier.py``)."""
 
 SYNC_FLOOD = 10
 """Syncs a connection may send, as a multiple of the message rate and burst, before it
@@ -143,7 +143,7 @@ class Session:
         self.strikes = SlidingWindow(config.max_rate_strikes, config.strike_window)
         self.snapshots = TokenBucket(config.snapshots_per_second, config.snapshot_burst, now)
         self.queries = TokenBucket(config.history_per_second, config.history_burst, now)
-        """History queries (``server/io/history_service.py``), all types together."""
+        """History queries (``server/io/services/history_service.py``), all types together."""
         self.bad_messages = 0
         self.identity: Identity | None = None
         self.sync_flood = TokenBucket(

@@ -1,11 +1,11 @@
 """The server's running figures: always on, cheap, and bounded.
 
-One :class:`Stats` per :class:`~gridhall.server.io.app.GameServer` (``server.stats``)
+One :class:`Stats` per :class:`~gridhall.server.io.net.app.GameServer` (``server.stats``)
 counts what happens where it happens: messages in by type (the session), frames
 out by type and refusals by error code (where frames are handed to the sockets),
 connections opened and closed, a move's round trip through the server, the
 journal's commit time and the worker jobs. The admin page reads it every second
-and ``/metrics`` (``server/io/metrics.py``) exports it; neither import is needed
+and ``/metrics`` (``server/io/admin/metrics.py``) exports it; neither import is needed
 here, so counting costs a dict update and nothing else.
 
 Every label is bounded: a message type or error code the protocol does not
@@ -69,7 +69,7 @@ class Histogram:
 
 
 class Pool(Protocol):
-    """What the worker pool can tell (``server/io/work.py``)."""
+    """What the worker pool can tell (``server/io/workers/work.py``)."""
 
     @property
     def running(self) -> int: ...

@@ -1,7 +1,7 @@
 """A game's analysis: its engine's judgement of every position of a finished game.
 
 A game plug-in with an :class:`Analyser` (``GameSpec.analysis``) is analysed on
-``analyse`` (``server/io/analysis_service.py``: off the loop, one position per job in
+``analyse`` (``server/io/services/analysis_service.py``: off the loop, one position per job in
 the worker pool, stored once done). :meth:`Analyser.plan` reads the stored record into
 an :class:`AnalysisPlan`, which makes each position's job and, at the end, the notes a
 replay shows (``{"n": ply, "eval", "best", "mark", ...}``, PROTOCOL.md "Analysis").

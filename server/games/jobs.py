@@ -10,11 +10,11 @@ can pickle it and a replay of a room's inputs can recompute it: every job is a
 deterministic function of its arguments (seeds and positions travel in them),
 except that it may stop early when its time budget runs out. That is why the
 room treats the job's *answer* (plain data, see
-:func:`~gridhall.server.io.job_runner.run_job`) as an input of
+:func:`~gridhall.server.io.workers.job_runner.run_job`) as an input of
 its own: a log of inputs keeps the answer and a replay reuses it.
 
-This module never imports asyncio; the pool that runs jobs is ``server/io/work.py``, and
-the worker side (the time budget's timer signal) is ``server/io/job_runner.py``.
+This module never imports asyncio; the pool that runs jobs is ``server/io/workers/work.py``, and
+the worker side (the time budget's timer signal) is ``server/io/workers/job_runner.py``.
 """
 
 from __future__ import annotations

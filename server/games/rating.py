@@ -6,7 +6,7 @@ else second, a game without a winner ties everyone. A game narrows that (too sho
 say anything about skill; a race's ranking) by overriding :meth:`Rated.places`.
 
 :class:`TeamRecords`: a co-op team's games, wins and best times per preset board
-(``server/io/ratings_store.py``), keyed by :meth:`TeamRecords.key`.
+(``server/io/store/ratings_store.py``), keyed by :meth:`TeamRecords.key`.
 
 The description says the same to the clients (``Game.ratings``: ``rated`` /
 ``records``), so they know which games have a leaderboard.
@@ -55,7 +55,7 @@ class Rated(RatingModel):
 
 class TeamRecords(RatingModel):
     """A co-op team's records: games, wins and best times per record (a preset board,
-    say), each record named by three values (``server/io/ratings_store.py`` keeps
+    say), each record named by three values (``server/io/store/ratings_store.py`` keeps
     them as board, flag and number, as the ``records`` answer names them)."""
 
     kind: ClassVar[Literal["rated", "records"]] = "records"

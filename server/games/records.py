@@ -39,7 +39,7 @@ class NotImportable(ValueError):
 
 
 class StoredGame(Protocol):
-    """A finished game as the store keeps it (``server/io/store.py``'s ``GameRow``)."""
+    """A finished game as the store keeps it (``server/io/store/store.py``'s ``GameRow``)."""
 
     @property
     def id(self) -> int: ...

@@ -6,7 +6,7 @@ need no rules of their own. A game's :meth:`~.base.GameSpec.replay` returns a
 :class:`Run`: :meth:`Run.view` is a spectator's view after the latest action (before
 the first, the start), plus whatever a replay adds because the game is over (every
 racer's board, who hit which mine); :meth:`Run.actions` applies one action per item it
-yields. ``server/io/replays.py`` pages the views and sends them as deltas.
+yields. ``server/io/services/replays.py`` pages the views and sends them as deltas.
 
 An action the rules refuse on the re-run (a record from an older, different rule set)
 is skipped (:func:`skipped`), never fatal.

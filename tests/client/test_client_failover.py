@@ -17,7 +17,7 @@ from gridhall.client.failover import MAX_NODES, Route, gave_up_text, node_addres
 from gridhall.client.messages import Connection, Event
 from gridhall.client.session import Session
 from gridhall.server.core.config import ServerConfig
-from gridhall.server.io.app import GameServer
+from gridhall.server.io.net.app import GameServer
 from tests.client.test_client_session import FAST, gomoku_pair
 from tests.conftest import url_of
 from tests.waiting import WAIT, until

@@ -38,7 +38,7 @@ from gridhall.client.tui.profile import ProfileScreen
 from gridhall.client.tui.replay import ReplayScreen
 from gridhall.client.views import VIEWS, view_for
 from gridhall.protocol import pseudo
-from gridhall.server.io.app import GameServer
+from gridhall.server.io.net.app import GameServer
 from tests.client.screen_text import shown
 from tests.client.test_client_tui import FAST, SIZE, press, state
 from tests.conftest import url_of

@@ -15,7 +15,7 @@ from gridhall.client import config
 from gridhall.client.messages import Connection, Event
 from gridhall.client.session import Session
 from gridhall.server.core.config import ServerConfig
-from gridhall.server.io.app import GameServer
+from gridhall.server.io.net.app import GameServer
 from tests.client.test_client_session import FAST, gomoku_pair, running
 from tests.waiting import until
 

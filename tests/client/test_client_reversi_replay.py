@@ -9,7 +9,7 @@ from typing import Any
 from gridhall.client.replays import ReplayPlayer
 from gridhall.client.views.reversi import ReversiBoard, ReversiView
 from gridhall.server.games.reversi import SPEC, Position
-from gridhall.server.io import replays
+from gridhall.server.io.services import replays
 
 MOVES = [(5, 4), (3, 5), (2, 2)]  # F5 D6 C3
 

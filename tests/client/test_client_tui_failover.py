@@ -12,7 +12,7 @@ from gridhall.client.failover import gave_up_text
 from gridhall.client.messages import Connection
 from gridhall.client.tui.events import ServerEvent
 from gridhall.server.core.config import ServerConfig
-from gridhall.server.io.app import GameServer
+from gridhall.server.io.net.app import GameServer
 from tests.client.test_client_tui import apps
 from tests.conftest import url_of
 from tests.waiting import ui_until

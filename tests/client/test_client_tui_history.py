@@ -18,7 +18,7 @@ from gridhall.client.tui.leaderboard import LeaderboardScreen
 from gridhall.client.tui.profile import ProfileScreen
 from gridhall.client.tui.replay import ReplayScreen
 from gridhall.client.views import view_for
-from gridhall.server.io.app import GameServer
+from gridhall.server.io.net.app import GameServer
 from tests.conftest import url_of
 from tests.e2e.test_gomoku_e2e import play_to_five
 from tests.rated import establish, five

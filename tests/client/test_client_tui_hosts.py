@@ -13,7 +13,7 @@ from textual.widgets import Input, Label, OptionList, RichLog, Static
 from gridhall.client.tui.app import GridhallApp
 from gridhall.client.tui.help import HelpScreen, keys
 from gridhall.client.tui.hosttools import HostToolsScreen
-from gridhall.server.io.admin_actions import AdminActions
+from gridhall.server.io.admin.admin_actions import AdminActions
 from tests.client.test_client_tui import apps, press, start_gomoku, state, type_code
 from tests.conftest import url_of
 from tests.waiting import ui_until

@@ -247,7 +247,7 @@ def stores(fresh_db: str, tmp_path: Path) -> Iterator[tuple[PgStore, PgStore]]:
     SQLite file, clustered (rooms come by takeover)."""
     pytest.importorskip("psycopg", reason='pip install "gridhall[cluster]"')
     from gridhall.server.cluster.pg_store import PgStore
-    from gridhall.server.io.store import Store
+    from gridhall.server.io.store.store import Store
 
     a = PgStore(fresh_db, Store(tmp_path / "a.db"), node="a", clustered=True)
     b = PgStore(fresh_db, Store(tmp_path / "b.db"), node="b", clustered=True)

@@ -9,7 +9,7 @@ from types import SimpleNamespace
 from gridhall import protocol as p
 from gridhall.server.cluster.cluster_hub import ClusterHub
 from gridhall.server.cluster.moving import wait_for_owner
-from gridhall.server.io.store import Store
+from gridhall.server.io.store.store import Store
 from tests.server.helpers import T0, Client, FakeServer, connect
 
 

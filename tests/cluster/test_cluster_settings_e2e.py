@@ -11,8 +11,8 @@ import pytest
 
 from gridhall.server import cli
 from gridhall.server.core import cluster_settings
-from gridhall.server.io import admin_status
-from gridhall.server.io.app import GameServer
+from gridhall.server.io.admin import admin_status
+from gridhall.server.io.net.app import GameServer
 
 pytest.importorskip("psycopg", reason='pip install "gridhall[cluster]"')
 pytestmark = pytest.mark.timeout(60)

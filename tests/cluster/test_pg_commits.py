@@ -16,7 +16,7 @@ psycopg = pytest.importorskip("psycopg", reason='pip install "gridhall[cluster]"
 from gridhall.server.cluster.pg_commits import APPLICATION  # noqa: E402
 from gridhall.server.cluster.pg_store import PgStore  # noqa: E402
 from gridhall.server.core.effects import SaveIdentity, SaveRoom  # noqa: E402
-from gridhall.server.io.store import Store  # noqa: E402
+from gridhall.server.io.store.store import Store  # noqa: E402
 from tests.cluster.test_pg_store import journal, move, row  # noqa: E402
 
 

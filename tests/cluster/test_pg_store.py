@@ -11,7 +11,7 @@ pytest.importorskip("psycopg", reason='pip install "gridhall[cluster]"')
 from gridhall.server.cluster.pg_plan import JOURNAL, pack_entry  # noqa: E402
 from gridhall.server.cluster.pg_store import PgStore  # noqa: E402
 from gridhall.server.core.effects import Log, SaveIdentity, SaveRoom, SaveSnapshot  # noqa: E402
-from gridhall.server.io.store import Store  # noqa: E402
+from gridhall.server.io.store.store import Store  # noqa: E402
 
 
 def row(code: str) -> dict[str, object]:

@@ -16,7 +16,7 @@ from gridhall.client import cli, config
 from gridhall.client.discovery import Browser
 from gridhall.client.messages import Connection
 from gridhall.client.tui.connect import ConnectApp
-from gridhall.server.io.discovery import Advertiser
+from gridhall.server.io.lan.discovery import Advertiser
 from tests.waiting import ui_until
 
 WAIT = 30.0

@@ -20,7 +20,7 @@ import pytest
 from gridhall.client.discovery import Browser, FoundServer, find
 from gridhall.protocol import PROTOCOL_VERSION, lan
 from gridhall.server import cli as server_cli
-from gridhall.server.io.discovery import Advertiser, host_label, txt_record
+from gridhall.server.io.lan.discovery import Advertiser, host_label, txt_record
 from tests.waiting import until
 from tests.wsclient import WsClient
 

@@ -13,8 +13,8 @@ from textual.widgets import OptionList
 from gridhall.client import cli
 from gridhall.client.discovery import Browser, FoundServer
 from gridhall.client.tui.connect import ConnectApp
-from gridhall.server.io import discovery as server_discovery
-from gridhall.server.io.discovery import Advertiser
+from gridhall.server.io.lan import discovery as server_discovery
+from gridhall.server.io.lan.discovery import Advertiser
 from tests.hostile import EVIL, has_control
 
 WAIT = 30.0

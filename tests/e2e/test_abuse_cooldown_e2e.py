@@ -15,7 +15,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from gridhall import protocol as p
-from gridhall.server.io.app import GameServer
+from gridhall.server.io.net.app import GameServer
 
 DEADLINE = 30.0
 

@@ -20,8 +20,9 @@ from websockets.exceptions import InvalidStatus
 from gridhall import protocol as p
 from gridhall.server import cli
 from gridhall.server.core import admin_access
-from gridhall.server.io import admin_channel, web
-from gridhall.server.io.app import GameServer
+from gridhall.server.io.admin import admin_channel
+from gridhall.server.io.net import web
+from gridhall.server.io.net.app import GameServer
 from tests.e2e.test_handshake_e2e import closed_with
 from tests.waiting import until
 from tests.wsclient import WsClient

@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from gridhall.server.io.app import GameServer
+from gridhall.server.io.net.app import GameServer
 from tests.conftest import url_of
 from tests.wsclient import WsClient, gomoku_pair, play_moves
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gridhall.server.io.app import GameServer
+from gridhall.server.io.net.app import GameServer
 from tests.wsclient import WsClient, gomoku_pair
 
 BY_EVENT = {

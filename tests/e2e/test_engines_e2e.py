@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from gridhall.server.io.app import GameServer
+from gridhall.server.io.net.app import GameServer
 from tests.conftest import url_of
 from tests.web.test_web_static import get
 from tests.wsclient import WsClient

@@ -6,7 +6,7 @@ import sys
 from typing import Any
 
 from gridhall.server.games.gomoku.piskvork.bridge import run_bridge
-from gridhall.server.io.app import GameServer
+from gridhall.server.io.net.app import GameServer
 from tests.wsclient import WsClient, gomoku_pair
 
 

@@ -17,7 +17,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from gridhall import protocol as p
-from gridhall.server.io.app import GameServer
+from gridhall.server.io.net.app import GameServer
 from tests.waiting import until
 from tests.wsclient import WsClient
 
@@ -144,7 +144,7 @@ async def test_past_the_total_the_oldest_pending_socket_makes_room(make_server: 
 async def test_the_server_raises_its_open_files_limit_and_fits_its_caps_to_it(
     make_server: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from gridhall.server.io import fdlimit
+    from gridhall.server.io.runtime import fdlimit
 
     limits = {"now": (256, 4096)}
 

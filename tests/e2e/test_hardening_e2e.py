@@ -15,8 +15,8 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import InvalidStatus
 
 from gridhall import protocol as p
-from gridhall.server.io.app import GameServer
-from gridhall.server.io.connection import Connection
+from gridhall.server.io.net.app import GameServer
+from gridhall.server.io.net.connection import Connection
 from tests.waiting import until
 from tests.wsclient import WsClient
 

@@ -11,7 +11,7 @@ import pytest
 
 from gridhall.server import cli
 from gridhall.server.games.minesweeper import deduce
-from gridhall.server.io.app import GameServer
+from gridhall.server.io.net.app import GameServer
 from tests.conftest import url_of
 from tests.wsclient import WsClient
 

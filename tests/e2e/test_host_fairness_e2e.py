@@ -4,7 +4,7 @@ lets a co-op game go on, and a muted member made host may chat."""
 
 from __future__ import annotations
 
-from gridhall.server.io.app import GameServer
+from gridhall.server.io.net.app import GameServer
 from tests.conftest import url_of
 from tests.wsclient import WsClient, gomoku_pair
 

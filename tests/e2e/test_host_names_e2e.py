@@ -16,8 +16,8 @@ from websockets.exceptions import InvalidStatus
 
 from gridhall.server import cli
 from gridhall.server.core.origin import KnownHosts, host_name
-from gridhall.server.io.app import GameServer
-from gridhall.server.io.discovery import host_label
+from gridhall.server.io.lan.discovery import host_label
+from gridhall.server.io.net.app import GameServer
 from tests.wsclient import TIMEOUT, WsClient
 
 EVIL = "rebind.evil.example"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gridhall.server.io.app import GameServer
+from gridhall.server.io.net.app import GameServer
 from tests.conftest import url_of
 from tests.wsclient import WsClient
 

@@ -10,9 +10,9 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from gridhall.server.core.admin_access import FREE_FAILURES, AdminAccess
-from gridhall.server.io import app, front_door
-from gridhall.server.io.app import GameServer
-from gridhall.server.io.metrics import bearer, refusal
+from gridhall.server.io.admin.metrics import bearer, refusal
+from gridhall.server.io.net import app, front_door
+from gridhall.server.io.net.app import GameServer
 from tests.wsclient import TIMEOUT, WsClient
 
 Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]

@@ -11,7 +11,7 @@ from typing import Any
 
 from websockets.asyncio.client import connect
 
-from gridhall.server.io.app import GameServer
+from gridhall.server.io.net.app import GameServer
 from tests.wsclient import WsClient
 
 ANSWER = 30.0

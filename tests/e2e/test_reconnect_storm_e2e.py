@@ -18,7 +18,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from gridhall import protocol as p
-from gridhall.server.io.app import GameServer
+from gridhall.server.io.net.app import GameServer
 
 PLAYERS = 2000
 DEADLINE = 120.0

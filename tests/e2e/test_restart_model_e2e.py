@@ -28,7 +28,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from gridhall.server.core.config import ServerConfig
-from gridhall.server.io.app import GameServer
+from gridhall.server.io.net.app import GameServer
 from tests.e2e.test_restart_e2e import ServerProcess
 from tests.server.restart_model import (
     GAMES,

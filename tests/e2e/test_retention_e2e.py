@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from gridhall.server.core.effects import SaveChat
-from gridhall.server.io.app import GameServer
-from gridhall.server.io.store import Store
+from gridhall.server.io.net.app import GameServer
+from gridhall.server.io.store.store import Store
 from tests.e2e.test_admin_e2e import player_from
 from tests.wsclient import WsClient
 

@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
 
-from gridhall.server.io.app import GameServer
+from gridhall.server.io.net.app import GameServer
 from tests.e2e.test_admin_e2e import player_from
 from tests.e2e.test_restart_e2e import rejoin, server_process, stop_and_restart
 from tests.wsclient import WsClient, gomoku_pair

@@ -14,8 +14,8 @@ import msgpack
 import pytest
 
 from gridhall.server import cli
-from gridhall.server.io.app import GameServer
-from gridhall.server.io.store import Store
+from gridhall.server.io.net.app import GameServer
+from gridhall.server.io.store.store import Store
 from tests.e2e.test_admin_e2e import admin, game_url
 from tests.wsclient import WsClient
 

@@ -16,7 +16,7 @@ from typing import Any
 from gridhall import protocol as p
 from gridhall.client.messages import Connection, Event, Refused, Request
 from gridhall.client.session import Session
-from gridhall.server.io.app import GameServer
+from gridhall.server.io.net.app import GameServer
 from tests.client.test_client_session import running_as
 from tests.waiting import WAIT, until
 from tests.wsclient import WsClient

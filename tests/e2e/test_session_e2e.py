@@ -15,7 +15,7 @@ import msgpack
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-from gridhall.server.io.app import GameServer
+from gridhall.server.io.net.app import GameServer
 from tests.wsclient import WsClient, gomoku_pair
 
 

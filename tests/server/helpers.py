@@ -30,8 +30,8 @@ from gridhall.server.core.entropy import Entropy
 from gridhall.server.core.hub import Hub
 from gridhall.server.core.session import Services, Session, Sessions
 from gridhall.server.core.stats import Stats
-from gridhall.server.io.job_runner import run_job
-from gridhall.server.io.store import Store
+from gridhall.server.io.store.store import Store
+from gridhall.server.io.workers.job_runner import run_job
 
 T0 = 1_800_000_000.0
 T = TypeVar("T")

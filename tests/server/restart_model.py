@@ -40,8 +40,8 @@ from gridhall.server.core.history_limits import Limits
 from gridhall.server.core.hub import Hub
 from gridhall.server.core.room import Room
 from gridhall.server.games.linkmatch import available_pairs
-from gridhall.server.io.job_runner import run_job
-from gridhall.server.io.store import Store
+from gridhall.server.io.store.store import Store
+from gridhall.server.io.workers.job_runner import run_job
 from tests.server.helpers import T0, Client, FakeServer
 
 GRACE = 30.0

@@ -18,9 +18,9 @@ from gridhall.server.core.admin_access import (
     AdminAccess,
 )
 from gridhall.server.core.bans import Ban, Bans, refusal
-from gridhall.server.io.admin_store import AUDIT_MARGIN, AUDIT_ROWS
-from gridhall.server.io.app import GameServer
-from gridhall.server.io.store import Store
+from gridhall.server.io.net.app import GameServer
+from gridhall.server.io.store.admin_store import AUDIT_MARGIN, AUDIT_ROWS
+from gridhall.server.io.store.store import Store
 
 T0 = 1_800_000_000.0
 

@@ -11,7 +11,7 @@ from gridhall.protocol import ErrorCode, ProtocolError
 from gridhall.server.core.bans import Ban
 from gridhall.server.core.effects import DropRoom, Log
 from gridhall.server.core.identity import token_hash
-from gridhall.server.io.store import Store
+from gridhall.server.io.store.store import Store
 from tests.server.helpers import T0, Client, FakeServer, connect
 
 

@@ -10,8 +10,8 @@ import pytest
 from gridhall.server import cli
 from gridhall.server.core.gate import Gate
 from gridhall.server.core.origin import allowed, normalize
-from gridhall.server.io.fdlimit import socket_caps
-from gridhall.server.io.handshake import unread_bytes
+from gridhall.server.io.net.handshake import unread_bytes
+from gridhall.server.io.runtime.fdlimit import socket_caps
 
 
 def test_a_gate_refuses_past_an_addresses_bound_and_evicts_the_oldest_past_the_total() -> None:

@@ -10,8 +10,8 @@ import pytest
 
 from gridhall.protocol import ErrorCode, ProtocolError
 from gridhall.protocol.analysis import Analyse, Analysis
-from gridhall.server.io.analysis_service import Analyses
-from gridhall.server.io.analysis_store import Found
+from gridhall.server.io.services.analysis_service import Analyses
+from gridhall.server.io.store.analysis_store import Found
 
 GAME = Found(
     "gomoku",

@@ -60,8 +60,8 @@ def test_pbrain_help_prints_usage_instead_of_waiting_on_stdin() -> None:
 
 
 def test_history_words_a_mine_hit_and_a_race_that_ran_out_of_time() -> None:
-    from gridhall.server.io.history_lines import describe
-    from gridhall.server.io.store import GameRow
+    from gridhall.server.io.services.history_lines import describe
+    from gridhall.server.io.store.store import GameRow
 
     players = [{"player": "a", "name": "Ann"}, {"player": "b", "name": "Bob"}]
     mine = GameRow(

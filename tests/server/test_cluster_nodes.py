@@ -90,7 +90,7 @@ async def test_a_page_from_another_node_may_open_a_socket(make_server: Callable[
 
 
 def test_a_nodes_pages_may_connect_to_the_other_nodes_and_nowhere_else() -> None:
-    from gridhall.server.io.web import csp
+    from gridhall.server.io.net.web import csp
 
     policy = csp(
         "127.0.0.1:8765",

@@ -1,4 +1,4 @@
-"""The garbage-collector policy (server/io/collector.py): full walks are rare, garbage is
+"""The garbage-collector policy (server/io/runtime/collector.py): full walks are rare, garbage is
 still found."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from gridhall.server.io.collector import YOUNG, Collector
+from gridhall.server.io.runtime.collector import YOUNG, Collector
 
 
 class Node:

@@ -11,7 +11,7 @@ import pytest
 
 from gridhall.server import cli
 from gridhall.server.core.config import ServerConfig
-from gridhall.server.io import settings_file
+from gridhall.server.io.runtime import settings_file
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "gridhall.example.toml"
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from gridhall import protocol as p
 from gridhall.server.core.config import ServerConfig
 from gridhall.server.core.session import Session
-from gridhall.server.io.app import GameServer
+from gridhall.server.io.net.app import GameServer
 from tests.server.helpers import T0, FakeLink
 
 

@@ -18,8 +18,8 @@ from gridhall.server.core.bans import Ban
 from gridhall.server.core.devices import MAX_DEVICES, SIGNED_OUT
 from gridhall.server.core.effects import SaveDevice
 from gridhall.server.core.identity import token_hash
-from gridhall.server.io.link_store import LinkTables
-from gridhall.server.io.store import Store
+from gridhall.server.io.store.link_store import LinkTables
+from gridhall.server.io.store.store import Store
 from tests.server.helpers import T0, Client, FakeServer
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from gridhall import protocol as p
 from gridhall.server.core.effects import Think
-from gridhall.server.io.store import Store
+from gridhall.server.io.store.store import Store
 from tests.server.helpers import T0, Client, FakeServer, connect
 
 

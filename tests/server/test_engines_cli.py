@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from gridhall.server.io.engines import EngineSpec, parse_spec
+from gridhall.server.io.workers.engines import EngineSpec, parse_spec
 from tests.server.test_config_file import start, write
 
 

@@ -26,7 +26,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from gridhall import protocol as p
-from gridhall.server.io.job_runner import run_job
+from gridhall.server.io.workers.job_runner import run_job
 from tests.server.helpers import T0, Client, FakeServer
 
 BY_EVENT: dict[str, tuple[type[Any], str]] = {

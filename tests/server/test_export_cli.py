@@ -10,7 +10,7 @@ import pytest
 from gridhall import protocol as p
 from gridhall.server import cli
 from gridhall.server.games.gomoku.records import read_moves, read_psq
-from gridhall.server.io.store import Store
+from gridhall.server.io.store.store import Store
 from tests.server.helpers import T0, FakeServer, connect
 
 

@@ -13,9 +13,10 @@ import pytest
 from gridhall.protocol.delta import apply
 from gridhall.server.games.gomoku.game import GomokuGame
 from gridhall.server.games.minesweeper.game import from_layout
-from gridhall.server.io import history, replays
-from gridhall.server.io.retention import Limits
-from gridhall.server.io.store import SCHEMA_VERSION, Store
+from gridhall.server.io.services import replays
+from gridhall.server.io.store import history
+from gridhall.server.io.store.retention import Limits
+from gridhall.server.io.store.store import SCHEMA_VERSION, Store
 
 NOW = 1_800_000_000.0
 OPTIONS = {"size": 15, "rule": "freestyle"}

@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from gridhall.server import cli
-from gridhall.server.io import history, replays
-from gridhall.server.io.store import Store
+from gridhall.server.io.services import replays
+from gridhall.server.io.store import history
+from gridhall.server.io.store.store import Store
 from tests.server.test_export_cli import export, play_a_game
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from gridhall.protocol.delta import apply
 from gridhall.server.games.linkmatch.paths import first_pair
-from gridhall.server.io.app import GameServer
+from gridhall.server.io.net.app import GameServer
 from tests.conftest import url_of
 from tests.wsclient import WsClient, gomoku_pair
 

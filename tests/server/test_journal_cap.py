@@ -11,7 +11,7 @@ import pytest
 from gridhall import protocol as p
 from gridhall.server.games.minesweeper import game as minesweeper
 from gridhall.server.games.minesweeper.game import from_state
-from gridhall.server.io.store import Store
+from gridhall.server.io.store.store import Store
 from tests.server.helpers import T0, Client, FakeServer, connect
 
 CAP = 40

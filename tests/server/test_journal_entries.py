@@ -28,7 +28,7 @@ from gridhall.server.core.journal import (
     Restored,
     Tick,
 )
-from gridhall.server.io.store import Store
+from gridhall.server.io.store.store import Store
 from tests.server.helpers import T0, FakeServer
 
 ON_DISK: list[tuple[Entry, journal.JSON]] = [

@@ -1,7 +1,7 @@
 """The server's layers (ARCHITECTURE.md: cli | cluster | io | core | games | protocol,
 clients apart from the server) as pyproject.toml's import-linter contracts state them:
 every contract is kept, and the I/O layer meets the cluster only through the small
-interface of ``server/io/clustering.py``, which the command line fills in."""
+interface of ``server/io/net/clustering.py``, which the command line fills in."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import pytest
 from gridhall.server import cli
 from gridhall.server.cluster.wiring import ClusterWiring
 from gridhall.server.core.config import ServerConfig
-from gridhall.server.io.app import GameServer
+from gridhall.server.io.net.app import GameServer
 
 TOP = Path(__file__).resolve().parents[2]
 

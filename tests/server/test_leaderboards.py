@@ -1,5 +1,5 @@
 """Ratings and team records in the store, and the queries that read them back
-(server/io/ratings_store.py, server/io/leaderboards.py)."""
+(server/io/store/ratings_store.py, server/io/services/leaderboards.py)."""
 
 from __future__ import annotations
 
@@ -11,9 +11,15 @@ import pytest
 
 from gridhall.server.core.effects import SaveGame, SaveIdentity
 from gridhall.server.core.ratings import ESTABLISHED_GAMES, PAIR_GAIN, Rating, Ratings, Seat
-from gridhall.server.io.leaderboards import QueryError, leaderboard, profile, rank_of, records
-from gridhall.server.io.ratings_store import BEST_TIMES
-from gridhall.server.io.store import Store
+from gridhall.server.io.services.leaderboards import (
+    QueryError,
+    leaderboard,
+    profile,
+    rank_of,
+    records,
+)
+from gridhall.server.io.store.ratings_store import BEST_TIMES
+from gridhall.server.io.store.store import Store
 
 MOVES = {"moves": [[x, x % 2] for x in range(10)]}
 

@@ -8,7 +8,7 @@ import pytest
 
 from gridhall import protocol as p
 from gridhall.server.core.linking import LIVE_PER_ADDRESS, VALID_FOR, normal, shown
-from gridhall.server.io.store import Store
+from gridhall.server.io.store.store import Store
 from tests.server.helpers import T0, Client, FakeServer, connect
 
 

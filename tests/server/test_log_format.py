@@ -14,7 +14,7 @@ import pytest
 
 from gridhall import protocol as p
 from gridhall.server import cli
-from gridhall.server.io import logformat, settings_file
+from gridhall.server.io.runtime import logformat, settings_file
 from tests.wsclient import WsClient
 
 SERVER = (sys.executable, "-m", "gridhall.server", "--host", "127.0.0.1", "--port", "0")

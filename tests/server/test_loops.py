@@ -10,7 +10,7 @@ import pytest
 import uvloop
 
 from gridhall.server import cli
-from gridhall.server.io import loops
+from gridhall.server.io.runtime import loops
 
 
 def test_auto_and_uvloop_choose_uvloop_when_it_is_installed() -> None:

@@ -12,7 +12,7 @@ from gridhall import protocol as p
 from gridhall.server import cli
 from gridhall.server.core.effects import ForgetIdentity, SaveGame
 from gridhall.server.core.ratings import Rating
-from gridhall.server.io.store import Store
+from gridhall.server.io.store.store import Store
 from tests.server.helpers import T0, Client, FakeServer, connect
 
 

@@ -10,7 +10,7 @@ from typing import Any
 from gridhall.server.core.ratings import display
 from gridhall.server.games.gomoku.computer import REFERENCE
 from gridhall.server.games.linkmatch.paths import first_pair
-from gridhall.server.io.app import GameServer
+from gridhall.server.io.net.app import GameServer
 from tests import rated
 from tests.conftest import url_of
 from tests.rated import five

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from gridhall import protocol as p
-from gridhall.server.io.store import Store
+from gridhall.server.io.store.store import Store
 from tests.server.helpers import T0, Client, FakeServer, connect
 from tests.server.test_durability import gomoku, me, restart, resume
 

@@ -13,8 +13,8 @@ from gridhall.server import cli
 from gridhall.server.core.config import ServerConfig
 from gridhall.server.core.effects import SaveChat, SaveGame
 from gridhall.server.core.ratings import Ratings, Seat
-from gridhall.server.io.retention import BATCH, DAY, GAME_BATCH, Limits
-from gridhall.server.io.store import Store
+from gridhall.server.io.store.retention import BATCH, DAY, GAME_BATCH, Limits
+from gridhall.server.io.store.store import Store
 
 NOW = 1_800_000_000.0
 MOVES = {"moves": [[x, 0] for x in range(12)]}

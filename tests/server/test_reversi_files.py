@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from gridhall import protocol as p
-from gridhall.server.io import history
-from gridhall.server.io.store import Store
+from gridhall.server.io.store import history
+from gridhall.server.io.store.store import Store
 from tests.server.helpers import T0, FakeServer, connect
 from tests.server.test_export_cli import export
 from tests.server.test_history_import import run_import, stored_games

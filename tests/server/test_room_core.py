@@ -253,7 +253,7 @@ def test_a_linkmatch_wrong_link_is_refused_and_counted_for_its_racer() -> None:
 
 def test_think_effects_name_a_game_with_a_computer() -> None:
     job = Think("ROOM01", "p1", "gomoku", "easy", {"moves": [], "size": 15, "rule": "freestyle"})
-    from gridhall.server.io.computer import think
+    from gridhall.server.io.workers.computer import think
 
     move = think(job.game, job.request, job.level, 0.1)
     assert set(move) == {"x", "y"} and 0 <= move["x"] < 15 and 0 <= move["y"] < 15

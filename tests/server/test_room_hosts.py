@@ -11,7 +11,7 @@ import pytest
 from gridhall import protocol as p
 from gridhall.server.core.effects import Outbox
 from gridhall.server.core.hosting import ADDRESS_COOL_DOWN
-from gridhall.server.io.store import Store
+from gridhall.server.io.store.store import Store
 from tests.server.helpers import T0, Client, FakeServer, connect
 
 ACTIONS: list[dict[str, Any]] = [

@@ -33,7 +33,7 @@ def test_history_without_a_database_says_so_and_creates_nothing(
 def test_history_reads_the_servers_database_and_says_when_it_is_empty(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from gridhall.server.io.store import Store
+    from gridhall.server.io.store.store import Store
 
     db = tmp_path / "g.db"
     Store(db).close()

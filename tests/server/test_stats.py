@@ -11,8 +11,8 @@ from gridhall.server.core.config import ServerConfig
 from gridhall.server.core.scheduler import Owner
 from gridhall.server.core.session import Session
 from gridhall.server.core.stats import OTHER, Histogram, Stats, error_code, frame_type
-from gridhall.server.io.app import GameServer
-from gridhall.server.io.work import WorkPool
+from gridhall.server.io.net.app import GameServer
+from gridhall.server.io.workers.work import WorkPool
 from tests.server.helpers import T0, FakeLink, FakeServer, connect
 
 

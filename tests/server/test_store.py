@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from gridhall.server.core.effects import Log, SaveRoom
-from gridhall.server.io.store import Store
+from gridhall.server.io.store.store import Store
 
 
 def journal(path: Path) -> list[tuple[str, int]]:

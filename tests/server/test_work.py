@@ -18,8 +18,8 @@ from gridhall.server.games.linkmatch.spec import SPEC as LINKMATCH
 from gridhall.server.games.minesweeper import jobs as ms_jobs
 from gridhall.server.games.minesweeper.game import MinesweeperGame, from_layout, replay
 from gridhall.server.games.minesweeper.options import parse_options
-from gridhall.server.io.job_runner import run_job
-from gridhall.server.io.store import Store
+from gridhall.server.io.store.store import Store
+from gridhall.server.io.workers.job_runner import run_job
 from tests.server.helpers import T0, Client, FakeServer, connect
 
 BIG = {"width": 60, "height": 40, "mines": 400}
@@ -275,7 +275,7 @@ async def test_a_worker_that_dies_does_not_fail_every_later_job() -> None:
     import os
 
     from gridhall.server.core.scheduler import Owner
-    from gridhall.server.io.work import WorkPool
+    from gridhall.server.io.workers.work import WorkPool
 
     pool = WorkPool(1, 4)
     owner = Owner("10.0.0.2", "ROOM")
@@ -299,7 +299,7 @@ async def test_a_computer_whose_worker_died_is_asked_again() -> None:
     from concurrent.futures.process import BrokenProcessPool
 
     from gridhall.server.core.effects import Think
-    from gridhall.server.io.computer import Computers
+    from gridhall.server.io.workers.computer import Computers
 
     loop = asyncio.get_running_loop()
 

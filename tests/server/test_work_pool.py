@@ -10,7 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from gridhall.server.core.scheduler import Owner
-from gridhall.server.io.work import WorkPool
+from gridhall.server.io.workers.work import WorkPool
 
 
 class Answers:

@@ -23,7 +23,7 @@ from gridhall.client.tk.app import TkApp
 from gridhall.client.tk.bridge import Snapshot
 from gridhall.protocol.schema import to_map
 from gridhall.server.core.config import ServerConfig
-from gridhall.server.io.app import GameServer
+from gridhall.server.io.net.app import GameServer
 from tests.wsclient import WsClient
 
 T = TypeVar("T")

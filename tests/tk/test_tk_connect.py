@@ -15,7 +15,7 @@ from gridhall.client.tk import theme
 from gridhall.client.tk.app import TkApp
 from gridhall.client.tk.connect import ConnectFrame, ask_server
 from gridhall.protocol.address import server_url
-from gridhall.server.io.discovery import Advertiser
+from gridhall.server.io.lan.discovery import Advertiser
 from tests.tk.driver import FAST, WAIT, Pump, ServerThread, press, screenshot_root
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from tkinter import ttk
 
 from gridhall.client.tk.app import TkApp
-from gridhall.server.io.admin_actions import AdminActions
+from gridhall.server.io.admin.admin_actions import AdminActions
 from tests.tk.driver import FAST, Opponent, Pump, ServerThread, click, press, room_state, snap
 from tests.tk.test_tk_gomoku import open_gomoku_room
 

@@ -24,7 +24,7 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.remote.webelement import WebElement
 
 from gridhall.server.core.config import ServerConfig
-from gridhall.server.io.app import GameServer
+from gridhall.server.io.net.app import GameServer
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from gridhall.protocol import i18n
-from gridhall.server.io.app import GameServer
+from gridhall.server.io.net.app import GameServer
 from tests.web.test_web_static import get
 
 

@@ -23,7 +23,7 @@ import pytest
 from selenium.webdriver.support.select import Select
 
 from gridhall.protocol import i18n, pseudo
-from gridhall.server.io import web
+from gridhall.server.io.net import web
 from tests.pseudo import SERVER_NAME, Findings, host_removes, rated_game, rooms_to_list
 from tests.web.harness import Browser, ServerThread, create_room
 from tests.wsclient import WsClient

@@ -14,8 +14,8 @@ from types import SimpleNamespace
 import pytest
 
 from gridhall.server import cli
-from gridhall.server.io.app import GameServer
-from gridhall.server.io.web import CONTENT_TYPES, catalogs, csp, site
+from gridhall.server.io.net.app import GameServer
+from gridhall.server.io.net.web import CONTENT_TYPES, catalogs, csp, site
 from tests.conftest import url_of
 from tests.wsclient import WsClient
 

@@ -10,7 +10,7 @@ import pytest
 from gridhall.protocol.delta import apply
 from gridhall.protocol.replay import Replay
 from gridhall.server.games.gomoku.game import GomokuGame
-from gridhall.server.io import replays
+from gridhall.server.io.services import replays
 
 MOVES = [(x, y) for y in range(0, 15, 3) for x in range(15)][:40]
 

@@ -1,5 +1,5 @@
 """Co-op Minesweeper's team records (``GameSpec.rating``): per preset board, no-guess
-flag and lives, the team's games, wins and best times (``server/io/ratings_store.py``).
+flag and lives, the team's games, wins and best times (``server/io/store/ratings_store.py``).
 Custom boards keep no records (they are not comparable)."""
 
 from __future__ import annotations

@@ -1,0 +1,1 @@
+"""The operator's side: the admin page, its channel, status and actions, and /metrics."""

@@ -1,0 +1,1 @@
+"""The server's network side: the game server, its connections and handshake, the HTTP front door and the web files."""

@@ -1,0 +1,205 @@
+"""Sockets before the WebSocket handshake: bounded in number, bytes and time.
+
+A stranger can open a TCP connection and send a request head slowly, or a huge
+one, without ever finishing it. websockets itself allows about 1 MiB of headers
+per socket and keeps them in memory, and the server once held 1.1 GiB for
+1,000 such sockets. Here each socket is a :class:`GuardedConnection` (the
+``create_connection`` class given to ``serve()``):
+
+- it waits in a :class:`~.gate.Gate` from ``connection_made`` until its request
+  has been read: an address past its own bound is cut at once, and past the
+  total the oldest waiter that has waited ``grace`` seconds is cut to let the
+  newcomer in (younger ones are not: a crowd reconnecting at once keeps the event
+  loop behind, and their requests are on their way), up to a hard ceiling that
+  keeps file descriptors for the open connections;
+- it may send at most ``max_request_head`` bytes before its request is read,
+  else it is cut (no answer: it is not a request we could read);
+- ``serve()``'s ``open_timeout`` cuts it if the handshake takes longer.
+
+After the handshake, a read (up to 256 KiB) is handed to websockets' parser a slice
+at a time (:data:`FEED_SLICE`): once the connection's queue of frames is full (the
+``max_queue`` given to ``serve()``) the rest of the read is held back, unparsed, and
+the socket is not read again until the session has taken frames. websockets itself
+parses a whole read at once: a 128 KB read of tiny frames was ~4,400 frames parsed and
+queued in one callback of ~120 ms, a stall of the event loop for everyone (issue 41,
+item 10).
+
+Cut sockets are aborted (RST, no lingering close), which frees their buffers at
+once; the server then hands the freed heap back to the OS (``on_freed``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import socket
+import sys
+import time
+from collections.abc import Callable, Iterable
+from typing import ClassVar, cast
+
+from websockets.asyncio.server import ServerConnection
+from websockets.protocol import Event
+
+from ...core.gate import Gate
+
+try:
+    import fcntl
+    import termios
+except ImportError:  # Windows: unread bytes are not looked at
+    fcntl = None  # type: ignore[assignment]
+
+
+FEED_SLICE = 1024
+"""Bytes parsed at a time after the handshake: at most ~150 frames (the smallest a
+client can send is 7 bytes) before the queue is looked at again."""
+
+
+class HandshakeGuard:
+    """The server's sockets before the handshake, and what each may send."""
+
+    def __init__(
+        self,
+        total: int,
+        per_address: int,
+        max_request_head: int,
+        on_freed: Callable[[int], None] | None = None,
+        grace: float = 0.0,
+    ) -> None:
+        self.gate: Gate[GuardedConnection] = Gate(total, per_address, idle_after=grace)
+        self.max_request_head = max_request_head
+        self.on_freed = on_freed
+        """Called with the bytes a dropped pending socket had sent (for a trim)."""
+        self.refused = 0
+        """Sockets cut: an address over its bound, the oldest past the total, or too
+        many bytes before the request was read (for logs and benchmarks)."""
+
+    def connection_class(self) -> type[GuardedConnection]:
+        """A ``create_connection`` class for ``serve()`` bound to this guard."""
+        return type("Guarded", (GuardedConnection,), {"guard": self})
+
+
+class GuardedConnection(ServerConnection):
+    """A server connection that waits in its guard's gate until its request is read."""
+
+    guard: ClassVar[HandshakeGuard]
+    _head = 0
+    """Bytes received before the request was read."""
+
+    _refused = False
+    """Cut in ``connection_made``, before websockets set anything up for it."""
+
+    heard = False
+    """Bytes came after the handshake (a ``hello`` on its way in, perhaps not yet read
+    by the server): the connection is not idle (``server/core/gate.py``)."""
+
+    _held = b""
+    """Bytes read but not parsed: the queue of frames was full (see the module)."""
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        peer = transport.get_extra_info("peername")
+        address = str(peer[0]) if peer else "?"
+        admitted, evicted = self.guard.gate.enter(self, address, time.monotonic())
+        if evicted is not None:
+            self.guard.refused += 1
+            evicted.transport.abort()
+        if not admitted:  # the cheapest refusal: no handler task, no handshake
+            self.guard.refused += 1
+            self._refused = True
+            cast(asyncio.Transport, transport).abort()
+            return
+        super().connection_made(transport)
+        self.recv_messages.resume = self._resume_reading
+
+    def data_received(self, data: bytes) -> None:
+        if self.request is not None:
+            self.heard = True
+            if self._held:  # (reading is paused: this came with the same read)
+                self._held += data
+            else:
+                self._feed(data)
+            return
+        self._head += len(data)
+        if self._head > self.guard.max_request_head:
+            self.guard.refused += 1
+            self._passed()
+            self.transport.abort()
+            return
+        super().data_received(data)
+
+    def _feed(self, data: bytes) -> None:
+        """Parse ``data`` a slice at a time; once the queue of frames is full, hold the
+        rest back (reading is paused then) until the session takes frames."""
+        for at in range(0, len(data), FEED_SLICE):
+            if at and self.recv_messages.paused:
+                self._held = data[at:]
+                return
+            super().data_received(data[at : at + FEED_SLICE])
+
+    def _resume_reading(self) -> None:
+        """The session took frames (the queue is low): parse what was held back, in a
+        turn of its own, before reading more."""
+        if self._held:
+            self.loop.call_soon(self._feed_held)
+        else:
+            self.transport.resume_reading()
+
+    def _feed_held(self) -> None:
+        held, self._held = self._held, b""
+        if not held or self.transport.is_closing():
+            return
+        self._feed(held)
+        if not self._held and not self.recv_messages.paused:
+            self.transport.resume_reading()
+
+    def process_event(self, event: Event) -> None:
+        if self.request is None:  # the first event is the request: the head is read
+            self._passed(dropped=False)
+        super().process_event(event)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self._refused:
+            return  # websockets never saw it
+        self._passed()
+        super().connection_lost(exc)
+
+    def _passed(self, dropped: bool = True) -> None:
+        """Out of the gate: its request was read, or (``dropped``) it is gone."""
+        self.guard.gate.leave(self)
+        if dropped and self._head and self.guard.on_freed is not None:
+            self.guard.on_freed(self._head)
+        self._head = 0
+
+
+def heard_from(ws: ServerConnection) -> bool:
+    """Has ``ws`` sent anything since its handshake, even bytes still in the kernel's
+    buffer that the event loop has not read yet (a crowd arriving at once keeps the
+    loop behind)?"""
+    if getattr(ws, "heard", False):
+        return True
+    return unread_bytes(ws.transport) > 0
+
+
+def unread_bytes(transport: asyncio.BaseTransport | None) -> int:
+    """Bytes the kernel holds for this socket that nobody has read yet (0 if unknown)."""
+    sock = transport.get_extra_info("socket") if transport is not None else None
+    if sock is None or fcntl is None:
+        return 0
+    try:
+        packed = fcntl.ioctl(sock.fileno(), termios.FIONREAD, b"\0\0\0\0")
+    except (OSError, ValueError):
+        return 0
+    return int.from_bytes(packed, sys.byteorder, signed=True)
+
+
+def deepen_backlog(listening: Iterable[socket.socket], backlog: int) -> None:
+    """Let the kernel queue ``backlog`` connections on each listening socket.
+
+    asyncio uses one number both for the kernel's queue and for how many sockets
+    it accepts in one turn of the loop; its default (100) keeps a turn short, but
+    a burst of attackers' connects then fills the queue and new players' SYNs are
+    dropped (retried after 1 s, 3 s ...). Listening again on a duplicate of the
+    socket deepens the kernel's queue only."""
+    for sock in listening:
+        with contextlib.suppress(OSError), sock.dup() as same:
+            same.listen(backlog)

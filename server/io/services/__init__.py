@@ -1,0 +1,1 @@
+"""Requests answered off the event loop: history, replays, leaderboards, analysis, game files."""

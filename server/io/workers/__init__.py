@@ -1,0 +1,1 @@
+"""Worker processes for heavy work: the pool, computer players, external engines, jobs."""
