@@ -261,12 +261,14 @@ def drive(
         time.sleep(2.0)
         return {"rss": proc.rss() - rss0}
     json.loads(read_line(driver, 900))  # every room seated
-    cpu0, wall0 = proc.cpu(), time.perf_counter()
+    (user0, sys0), wall0 = proc.cpu_split(), time.perf_counter()
     driver.stdin.write("go\n")
     driver.stdin.flush()
     result: dict[str, Any] = json.loads(read_line(driver, phase.seconds + 600))
-    cpu, wall = proc.cpu() - cpu0, time.perf_counter() - wall0
+    (user, system), wall = proc.cpu_split(), time.perf_counter() - wall0
+    cpu = user - user0 + system - sys0
     return {
+        "server_system": system - sys0,
         "moves": result["moves"],
         "rtts": [t / 1e3 for t in result["rtts"]],
         "client_cpu": result["cpu"] / phase.seconds,
@@ -311,6 +313,8 @@ class Figures:
     """Players -> (p50 ms, p99 ms, server CPU us per move)."""
     idle_kib: float = 0.0
     startup_mib: float = 0.0
+    system_us: float = 0.0
+    """Of ``cpu_us``, the kernel's (system time: socket calls, the journal's writes)."""
 
 
 def measure(server: Server, args: argparse.Namespace, pins: Pins) -> Figures:
@@ -327,6 +331,7 @@ def measure(server: Server, args: argparse.Namespace, pins: Pins) -> Figures:
             fast = phase(proc, Phase("fast", args.fast_rooms, args.seconds))
             figures.moves_per_s = fast["moves"] / args.seconds
             figures.cpu_us = fast["server_cpu"] / max(1, fast["moves"]) * 1e6
+            figures.system_us = fast.get("server_system", 0.0) / max(1, fast["moves"]) * 1e6
             figures.busy, figures.driver_cpu = fast["server_busy"], fast["client_cpu"]
             for rooms in args.paced_rooms:
                 paced = phase(proc, Phase("paced", rooms, args.seconds, args.rate))
@@ -386,6 +391,7 @@ def rows(runs: list[dict[str, Figures]], players: list[int]) -> list[tuple[str, 
     """(label, figure of a Figures, format, unit) for each row of the table."""
     table: list[tuple[str, Any, str, str]] = [
         ("server CPU per move", lambda f: f.cpu_us, "{:.0f}", " us"),
+        ("  of which the kernel's (system time)", lambda f: f.system_us, "{:.0f}", " us"),
         ("moves/s, one core", lambda f: f.moves_per_s, "{:,.0f}", ""),
         ("  server busy / driver CPU (throughput)", None, "", ""),
     ]

@@ -177,7 +177,8 @@ class GameServer:
         self._freed_bytes = 0
         self._timers: dict[str, asyncio.TimerHandle] = {}
         self._pending_store: list[Stored] = []
-        self._pending_frames: list[tuple[Link, bytes]] = []
+        self._pending_frames: list[tuple[bytes, list[Link]]] = []
+        """Each frame of this turn with the connections it goes to, in order."""
         self._flush_handle: asyncio.Handle | None = None
         self._alive: asyncio.TimerHandle | None = None
         self._prune_timer: asyncio.TimerHandle | None = None
@@ -563,11 +564,10 @@ class GameServer:
             return
         for effect in effects:
             if isinstance(effect, Send):
-                frame = effect.frame
-                for pid in effect.to:
-                    session = self.sessions.get(pid)
-                    if session is not None:
-                        self._pending_frames.append((session.link, frame))
+                sessions = self.sessions
+                links = [s.link for pid in effect.to if (s := sessions.get(pid)) is not None]
+                if links:
+                    self._pending_frames.append((effect.frame, links))
             elif isinstance(effect, Wake):
                 self._arm(effect)
             elif isinstance(effect, Think):
@@ -583,7 +583,7 @@ class GameServer:
 
     def reply(self, link: Link, frame: bytes) -> None:
         """A frame for one connection (an error, a refusal), in order with the rest."""
-        self._pending_frames.append((link, frame))
+        self._pending_frames.append((frame, [link]))
         self._schedule_flush()
 
     def close_link(self, link: Link, code: int, reason: str) -> None:
@@ -618,14 +618,15 @@ class GameServer:
                 log.exception("could not write %d changes to the store", len(stored))
             else:
                 stats.commit(time.perf_counter() - began)
-        for link, frame in frames:
-            try:
-                stats.frame_out(frame)
-                link.send_frame(frame)
-            except Exception:  # one failing socket must not cost the others their frames
-                log.exception("could not send to %s; closing that connection", link.peer)
-                with contextlib.suppress(Exception):
-                    link.close(1011, "the server could not send to this connection")
+        for frame, links in frames:
+            stats.frame_out(frame, len(links))
+            for link in links:
+                try:
+                    link.send_frame(frame)
+                except Exception:  # one failing socket must not cost the others their frames
+                    log.exception("could not send to %s; closing that connection", link.peer)
+                    with contextlib.suppress(Exception):
+                        link.close(1011, "the server could not send to this connection")
         if frames:
             stats.delivered(time.perf_counter())
 

@@ -77,10 +77,24 @@ class Board:
         Only lines through the last stone can have changed, so only they are
         checked. ``standard`` wants exactly five; under ``renju`` black needs
         exactly five (an overline is a foul) and white wins with five or more.
+        Counts in place (``run_length``'s loop, once per direction): it runs on
+        every move a server judges.
         """
-        exact = rule == "standard" or (rule == "renju" and self.at(x, y) == BLACK)
+        size, cells = self.size, self.cells
+        colour = cells[y * size + x]
+        exact = rule == "standard" or (rule == "renju" and colour == BLACK)
         for dx, dy in DIRECTIONS:
-            n = self.run_length(x, y, dx, dy)
+            n = 1
+            cx, cy = x + dx, y + dy
+            while 0 <= cx < size and 0 <= cy < size and cells[cy * size + cx] == colour:
+                n += 1
+                cx += dx
+                cy += dy
+            cx, cy = x - dx, y - dy
+            while 0 <= cx < size and 0 <= cy < size and cells[cy * size + cx] == colour:
+                n += 1
+                cx -= dx
+                cy -= dy
             if n == 5 or (n > 5 and not exact):
                 return True
         return False
