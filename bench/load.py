@@ -94,20 +94,24 @@ def watch_time_split() -> Callable[[], None]:
     (a frame's decode, rules and effects; the flush of store writes and sends); the
     returned function prints the totals (the server calls it on SIGUSR1), so the bench
     can say where a move's time goes."""
+    from gridhall.server.core.effects import Said
     from gridhall.server.core.session import Session
-    from gridhall.server.io.app import GameServer
+    from gridhall.server.io.carrier import Carrier
 
     clock = time.thread_time
     spent = {"frames": 0, "receive": 0.0, "flush": 0.0}
-    receive, flush = Session.receive, GameServer._flush
+    receive, flush = Session.receive, Carrier.flush
 
-    def timed_receive(self: Session, frame: bytes | str, now: float) -> None:
+    def timed_receive(
+        self: Session, frame: bytes | str, now: float, arrived: float | None = None
+    ) -> list[Said]:
         start = clock()
-        receive(self, frame, now)
+        said = receive(self, frame, now, arrived)
         spent["receive"] += clock() - start
         spent["frames"] += 1
+        return said
 
-    def timed_flush(self: GameServer) -> None:
+    def timed_flush(self: Carrier) -> None:
         start = clock()
         flush(self)
         spent["flush"] += clock() - start
@@ -116,7 +120,7 @@ def watch_time_split() -> Callable[[], None]:
         print("split", spent["frames"], spent["receive"], spent["flush"], clock(), flush=True)
 
     Session.receive = timed_receive  # type: ignore[method-assign]
-    GameServer._flush = timed_flush  # type: ignore[method-assign]
+    Carrier.flush = timed_flush  # type: ignore[method-assign]
     return report
 
 

@@ -92,7 +92,9 @@ def server_in(tmp: str, name: str) -> GameServer:
 async def hello(server: GameServer, name: str) -> tuple[Session, Link]:
     link = Link()
     session = Session(server, link, T0)
-    session.receive(p.encode_map({"type": "hello", "protocol": 1, "name": name}), T0)
+    server.execute(
+        session.receive(p.encode_map({"type": "hello", "protocol": 1, "name": name}), T0), session
+    )
     await turn()
     return session, link
 
@@ -108,10 +110,10 @@ async def play(server: GameServer, games: int) -> float:
     b, _ = await hello(server, "B")
     spent = 0.0
     for _ in range(games):
-        a.receive(p.encode_map({"type": "create-room", "game": "gomoku"}), T0)
+        server.execute(a.receive(p.encode_map({"type": "create-room", "game": "gomoku"}), T0), a)
         await turn()
         room = p.decode_map(a_link.last, p.MAX_SERVER_FRAME).get("room")
-        b.receive(p.encode_map({"type": "join-room", "room": room}), T0)
+        server.execute(b.receive(p.encode_map({"type": "join-room", "room": room}), T0), b)
         await turn()
         frames = [
             p.encode_map({"type": "move", "move": {"x": x, "y": y}})
@@ -120,11 +122,12 @@ async def play(server: GameServer, games: int) -> float:
         ]
         began = time.perf_counter()
         for n, frame in enumerate(frames):
-            (a if n % 2 == 0 else b).receive(frame, T0)
+            s = a if n % 2 == 0 else b
+            server.execute(s.receive(frame, T0), s)
             await turn()
         spent += time.perf_counter() - began
         for s in (a, b):
-            s.receive(p.encode_map({"type": "leave-room"}), T0)
+            server.execute(s.receive(p.encode_map({"type": "leave-room"}), T0), s)
         await turn()
     return spent
 
@@ -135,7 +138,7 @@ async def lists(server: GameServer, count: int) -> float:
     frame = p.encode_map({"type": "list-rooms"})
     began = time.perf_counter()
     for _ in range(count):
-        a.receive(frame, T0)
+        server.execute(a.receive(frame, T0), a)
         await turn()
     return time.perf_counter() - began
 
@@ -185,7 +188,10 @@ async def scrape(rooms: int) -> tuple[float, int]:
         try:
             for n in range(rooms):
                 session, _ = await hello(server, f"P{n}")
-                session.receive(p.encode_map({"type": "create-room", "game": "gomoku"}), T0)
+                server.execute(
+                    session.receive(p.encode_map({"type": "create-room", "game": "gomoku"}), T0),
+                    session,
+                )
                 await turn()
             render = exporter(server).render
             render()

@@ -21,6 +21,7 @@ from gridhall.protocol.i18n import gettext as _
 
 from ..core.config import ServerConfig
 from ..core.effects import Effect, Outbox, Wake
+from ..core.entropy import Entropy
 from ..core.hub import Hub, SavedRoom
 from ..core.identity import Device, Identity, token_hash
 from ..core.journal import Back
@@ -45,10 +46,11 @@ class ClusterHub(Hub):
     def __init__(
         self,
         config: ServerConfig,
+        entropy: Entropy,
         fetch_identity: Callable[[str], IdentityRow | None] = lambda digest: None,
         elsewhere: Callable[[], list[Any]] = list,
     ) -> None:
-        super().__init__(config)
+        super().__init__(config, entropy)
         self.fetch_identity = fetch_identity
         """Token hash -> the identity row the shared store has (made on any node)."""
         self.elsewhere = elsewhere

@@ -194,7 +194,7 @@ class Relay:
         if session.identity is None:
             if kind != "hello" or not fields.get("token"):
                 return False
-            session.receive(frame, time.time())  # this node says hello, as always
+            self.server.execute(session.receive(frame, time.time()), session)  # as always
             ident = session.identity
             if ident is not None and ident.room is None:
                 await self._resume_elsewhere(session, ident.id, fields.get("since"))
@@ -229,21 +229,21 @@ class Relay:
     def _passes(self, session: Session, frame: bytes | str) -> bytes | None:
         """A frame to relay if it is within the session's limits, applied here by the
         session's own code (the client is told if not), and small enough; else None."""
-        msg = session.admit(frame, time.time(), hold_sync=False)
+        msg, said = session.admit(frame, time.time(), hold_sync=False)
+        self.server.execute(said, session)
         if msg is None or not isinstance(frame, bytes):  # (the codec takes bytes only)
             return None
         if len(frame) > RELAY_FRAME:
-            session.refused(
-                ProtocolError(
-                    ErrorCode.BAD_MESSAGE,
-                    _(
-                        "This message is larger than {limit} bytes, the most a message to a "
-                        "room on another server node may be; it was not handled.",
-                        limit=RELAY_FRAME,
-                    ),
-                    getattr(msg, "id", None),
-                )
+            refusal = ProtocolError(
+                ErrorCode.BAD_MESSAGE,
+                _(
+                    "This message is larger than {limit} bytes, the most a message to a "
+                    "room on another server node may be; it was not handled.",
+                    limit=RELAY_FRAME,
+                ),
+                getattr(msg, "id", None),
             )
+            self.server.execute(session.refused(refusal), session)
             return None
         return frame
 
@@ -302,17 +302,17 @@ class Relay:
             },
         )
 
-    def _send_in(self, proxy: Proxy, fields: dict[str, Part]) -> None:
+    def _send_in(self, proxy: Proxy, fields: dict[str, Part], guard: str | None = None) -> None:
         fields.update(p=proxy.pid, n=self.node, i=proxy.conn, s=proxy.sent)
         proxy.sent += 1
-        self.writer.add(in_key(proxy.room), fields, proxy.share)
+        self.writer.add(in_key(proxy.room), fields, proxy.share, guard)
 
     def gone(self, session: Session) -> None:
         """A relayed client's connection ended: the owner's session for it ends too."""
         self.moving.pop(session, None)
         proxy = self.proxies.pop(session, None)
-        if proxy is not None:
-            self._send_in(proxy, {"k": "close"})
+        if proxy is not None:  # (a room closed meanwhile reads nothing: no stream again)
+            self._send_in(proxy, {"k": "close"}, guard=owner_key(proxy.room))
 
     def check_owners(self, owners: dict[str, str | None]) -> None:
         """Rooms whose owner changed (``owners``: room -> owning node now): their
@@ -347,7 +347,8 @@ class Relay:
                 if proxy is not None:
                     self._send_in(proxy, {"k": "frame", "d": frame})
                 else:
-                    session.receive(frame, time.time())
+                    said = session.receive(frame, time.time(), time.perf_counter())
+                    self.server.execute(said, session)
 
     def _drop(self, session: Session, code: int, reason: str) -> None:
         self.proxies.pop(session, None)
@@ -425,7 +426,8 @@ class Relay:
             return
         link.received += 1
         if kind == "frame":
-            link.session.receive(bytes(fields.get(b"d", b"")), now)
+            said = link.session.receive(bytes(fields.get(b"d", b"")), now, time.perf_counter())
+            self.server.execute(said, link.session)
             if link.closed:
                 self._end(link, now)
         elif kind == "close":
@@ -450,20 +452,18 @@ class Relay:
         try:
             ident, effects = hub.attach(pid, peer, None if since < 0 else since, deltas, now)
         except ProtocolError as exc:
-            session.error(exc)
+            self.server.execute(session.error(exc), session)
             link.close(1008, exc.message)
             return
         self.remote[(room, pid)] = link
-        session.identity = ident
-        self.server.bind(ident, session)
-        self.server.execute(effects)
+        self.server.execute(session.attached(ident, effects), session)
 
     def _end(self, link: RemoteLink, now: float) -> None:
         if self.remote.get((link.room, link.pid)) is link:
             del self.remote[(link.room, link.pid)]
         session = link.session
         if session is not None:
-            session.closed(now)
+            self.server.execute(session.closed(now), session)
 
     # -- streams ------------------------------------------------------------------
     def _lost_all(self) -> None:

@@ -28,11 +28,11 @@ import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from ..io.connection import Connection
-from . import shared_rate
+from .address_caps import AddressCaps
 from .cluster_hub import ClusterHub
 from .lease import RELEASE, Leases, epoch_key, owner_key
 from .lease import as_text as _text
-from .node import Registry, addr_key, held_key, node_key
+from .node import Registry, node_key
 from .pg_bans import sync_bans
 from .pg_links import sync_devices
 from .pg_store import PgStore
@@ -47,15 +47,6 @@ log = logging.getLogger("gridhall.cluster")
 
 MOVED_CLOSE = 1012
 MOVED_REASON = "this room moved to another server node; reconnect to find it"
-ADDR_LEASES = 10
-"""An address's counts expire this many leases after a node last wrote them: each beat
-rewrites those of the addresses a node still has, and the last connection's end
-deletes its count at once, so a count is never left for long (a node that died)."""
-LEFT = """
-if redis.call('HINCRBY', KEYS[1], ARGV[1], -1) <= 0 then redis.call('HDEL', KEYS[1], ARGV[1]) end
-"""
-"""One connection from an address ended on node ARGV[1]: its count goes down, and at
-nothing it goes (a hash with no fields is no key: nothing is left of the address)."""
 
 
 class NoSecret(ValueError):
@@ -92,7 +83,6 @@ class ClusterService:
             ),
         )
         self.registry = Registry(self.redis, self.node, address, self.lease_ms, self.signer)
-        self.addr_ttl_ms = ADDR_LEASES * self.lease_ms
         self.address = address
         self.available = False
         """Redis answered the last beat (else cross-node work is refused)."""
@@ -115,8 +105,6 @@ class ClusterService:
         self.store.on_lost = self._lost
         self.store.on_written = self._written
         self._members: dict[str, frozenset[str]] = {}
-        self._published: set[str] = set()
-        """Addresses whose connection count this node wrote on its last beat."""
         self.hub.elsewhere = lambda: self.elsewhere
         self.hub.fetch_by_id = self.store.identity_by_id
         self.hub.take_link = self.store.pg_links.take
@@ -127,10 +115,10 @@ class ClusterService:
         )
         self.devices_since = time.time() - 60.0
         """Signed-out tokens read up to here (``pg_links.sync_devices``)."""
-        self.hub.held_elsewhere = self.held_elsewhere
-        self.hub.shared_creations = self.shared_creations
-        self._held: set[str] = set()
-        """Addresses whose held rooms this node wrote on its last beat."""
+        self.caps = AddressCaps(self)
+        """The per-address limits over the cluster (``address_caps.py``)."""
+        self.hub.held_elsewhere = self.caps.held_elsewhere
+        self.hub.shared_creations = self.caps.shared_creations
         self.relay = Relay(self)
         self.hub.available = lambda: self.available
 
@@ -163,73 +151,10 @@ class ClusterService:
         """Every live node's ws address, this node's first (``welcome.nodes``)."""
         return [self.address, *sorted(a for n, a in self.nodes.items() if n != self.node)]
 
-    # -- per-address limits over the cluster ----------------------------------------
+    # -- the server's connections ------------------------------------------------
     async def admits(self, peer: str) -> bool:
-        """Whether one more connection from ``peer`` keeps the address within
-        ``max_connections_per_ip`` over every live node (``gridhall:addr:{peer}`` holds
-        each node's count); counted there when it does. Without Redis, each node holds
-        the limit alone. Two nodes admitting at the same instant may both pass: the bound
-        is approximate by one connection per node."""
-        if not self.available:
-            return True
-        try:
-            counts = self._others(await self.redis.hgetall(addr_key(peer)))
-            live = await self.registry.live(list(counts))
-            total = self.server.per_ip[peer] + sum(counts[n] for n in live)
-            if total >= self.server.config.max_connections_per_ip:
-                return False
-            pipe = self.redis.pipeline(transaction=False)
-            pipe.hincrby(addr_key(peer), self.node, 1)
-            pipe.pexpire(addr_key(peer), self.addr_ttl_ms)
-            await pipe.execute()
-            self._published.add(peer)  # (the next beat rewrites it, or deletes it)
-        except (RedisError, OSError, ValueError):
-            return True
-        return True
-
-    def _others(self, counts: dict[bytes, bytes]) -> dict[str, int]:
-        """Other nodes' counts in one per-address hash (of which only live nodes' count:
-        a dead node's, or a name no node signed for, count for nothing)."""
-        found = {_text(n): int(c) for n, c in counts.items()}
-        return {n: c for n, c in found.items() if n != self.node and c > 0}
-
-    def held_elsewhere(self, address: str) -> int:
-        """Open rooms created from ``address`` that other live nodes hold (0 without
-        Redis: each node then holds ``max_rooms_per_address`` alone)."""
-        if not self.available or not address:
-            return 0
-        try:
-            counts = self._others(self.leases.now.hgetall(held_key(address)))
-            return sum(counts[n] for n in self.registry.live_now(self.leases.now, list(counts)))
-        except (RedisError, OSError, ValueError):
-            return 0
-
-    def shared_creations(self, address: str, now: float) -> float:
-        """The cluster's bucket of room creations from ``address`` (0.0: go on; else
-        the seconds to wait); without Redis, only each node's own bucket counts."""
-        if not self.available:
-            return 0.0
-        config = self.server.config
-        try:
-            return shared_rate.take(
-                self.leases.now,
-                address,
-                config.room_creations_per_minute / 60.0,
-                config.room_creation_burst,
-                now,
-            )
-        except (RedisError, OSError, ValueError):
-            return 0.0
-
-    def _held_rooms(self) -> dict[str, int]:
-        """Open rooms this node owns, by the address that created them."""
-        held: dict[str, int] = {}
-        rooms = self.hub.lobby.rooms
-        for code in self.store.epochs:
-            room = rooms.get(code)
-            if room is not None and room.address and not room.closed:
-                held[room.address] = held.get(room.address, 0) + 1
-        return held
+        """One more connection from ``peer`` within the cluster's cap (``address_caps.py``)."""
+        return await self.caps.admits(peer)
 
     async def intercept(self, session: Session, frame: bytes | str) -> bool:
         """True if the relay took ``frame`` (see :meth:`Relay.intercept`)."""
@@ -240,10 +165,8 @@ class ClusterService:
         self.relay.gone(session)
 
     def left(self, peer: str) -> None:
-        """A connection from ``peer`` ended: its count goes down, and with the last one
-        it goes (the next beat rewrites the counts anyway)."""
-        if self.available:
-            self._spawn(self.redis.eval(LEFT, 1, addr_key(peer), self.node))
+        """A connection from ``peer`` ended (``address_caps.py``)."""
+        self.caps.left(peer)
 
     # -- the store's news ---------------------------------------------------------
     def _created(self, room: str, epoch: int) -> None:
@@ -251,10 +174,8 @@ class ClusterService:
             if self.available and self.leases.hold_now(room, epoch):
                 self.relay.reader.watch_new(in_key(room))
                 made = self.hub.lobby.rooms.get(room)
-                if made is not None and made.address:  # counted over the cluster at once
-                    self.leases.now.hincrby(held_key(made.address), self.node, 1)
-                    self.leases.now.pexpire(held_key(made.address), self.addr_ttl_ms)
-                    self._held.add(made.address)  # (the next beat rewrites or deletes it)
+                if made is not None and made.address:
+                    self.caps.room_made(made.address)
                 return
         except (RedisError, OSError) as exc:
             log.warning("room %s: no lease yet (%s); retried on the next beat", room, exc)
@@ -293,7 +214,7 @@ class ClusterService:
         streams, and where its last members were)."""
         self._unleased.discard(room)
         members = self._members.pop(room, frozenset())
-        self._spawn(self._release(room, members))
+        self.spawn(self._release(room, members))
 
     def _lost(self, room: str) -> None:
         """Another node owns ``room`` now: stop serving it at once, and close its
@@ -319,7 +240,8 @@ class ClusterService:
             for pid in members:
                 await self.redis.eval(RELEASE, 1, player_key(pid), room)
 
-    def _spawn(self, work: Any) -> None:
+    def spawn(self, work: Any) -> None:
+        """Run ``work`` beside the beat (its failure is dropped: the next beat mends)."""
         task = asyncio.get_running_loop().create_task(work)
         task.add_done_callback(lambda t: t.cancelled() or t.exception())
 
@@ -373,22 +295,7 @@ class ClusterService:
         self.available = True
         self._cut_off = False
         await self._relay_beat()
-        per_ip = dict(self.server.per_ip)  # this node's connections per address, again
-        pipe = self.redis.pipeline(transaction=False)
-        for peer, count in per_ip.items():
-            pipe.hset(addr_key(peer), self.node, count)
-            pipe.pexpire(addr_key(peer), self.addr_ttl_ms)
-        for peer in self._published - set(per_ip):
-            pipe.hdel(addr_key(peer), self.node)
-        held = self._held_rooms()  # and the rooms each address holds here
-        for peer, count in held.items():
-            pipe.hset(held_key(peer), self.node, count)
-            pipe.pexpire(held_key(peer), self.addr_ttl_ms)
-        for peer in self._held - set(held):
-            pipe.hdel(held_key(peer), self.node)
-        await pipe.execute()
-        self._published = set(per_ip)
-        self._held = set(held)
+        await self.caps.beat()
         self.nodes = await self.registry.alive()
         sync_bans(self.server, time.time())  # bans made on other nodes hold here
         self.devices_since = sync_devices(self.server, self.devices_since)

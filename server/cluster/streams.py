@@ -52,6 +52,12 @@ SIGNATURE = "h"
 BLOCK_MS = 100
 """How long one read of the streams waits for news (a new stream is read from the next
 read on)."""
+GUARDED_ADD = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+return redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[1], '*', unpack(ARGV, 2))
+"""
+"""XADD only while the guard key exists (a message that matters only while its room
+lives never makes the stream again after the room's keys were deleted)."""
 
 
 @dataclass(eq=False)
@@ -69,6 +75,10 @@ class _Kept:
     size: int = 0
     at: float = 0.0
     """When this node last wrote to it (``time.monotonic()``)."""
+
+
+_Queued = tuple[str, dict[str, Part], "Share | None", int, "str | None"]
+"""An outbox entry: stream, fields, the connection's share, size, guard key."""
 
 
 def _size(fields: dict[str, Part]) -> int:
@@ -95,7 +105,7 @@ class StreamWriter:
         """Called when Redis refused a batch (those messages are gone)."""
         self.waiting = 0
         """Bytes in the outbox."""
-        self._outbox: list[tuple[str, dict[str, Part], Share | None, int]] = []
+        self._outbox: list[_Queued] = []
         self._wrote = asyncio.Event()
         self._drained = asyncio.Event()
         self._kept: dict[str, _Kept] = {}
@@ -103,11 +113,14 @@ class StreamWriter:
         """Bytes Redis keeps of what this node wrote (all streams)."""
         self._pruned = time.monotonic()
 
-    def add(self, key: str, fields: dict[str, Part], share: Share | None) -> None:
-        """Queue one message for ``key``, signed; counted in ``share``."""
+    def add(
+        self, key: str, fields: dict[str, Part], share: Share | None, guard: str | None = None
+    ) -> None:
+        """Queue one message for ``key``, signed; counted in ``share``. With ``guard``,
+        the message is written only if that key still exists when it is written."""
         fields[SIGNATURE] = self.signer.sign_fields(key, fields)
         size = _size(fields)
-        self._outbox.append((key, fields, share, size))
+        self._outbox.append((key, fields, share, size, guard))
         self.waiting += size
         if share is not None:
             share.waiting += size
@@ -143,11 +156,15 @@ class StreamWriter:
         if batch:
             await self._write(batch)
 
-    async def _write(self, batch: list[tuple[str, dict[str, Part], Share | None, int]]) -> None:
+    async def _write(self, batch: list[_Queued]) -> None:
         pipe = self.redis.pipeline(transaction=False)
-        for key, fields, _, _ in batch:
-            pipe.xadd(key, fields, maxlen=MAXLEN, approximate=True)
-        keys = dict.fromkeys(key for key, _, _, _ in batch)
+        for key, fields, _, _, guard in batch:
+            if guard is None:
+                pipe.xadd(key, fields, maxlen=MAXLEN, approximate=True)
+            else:
+                flat = [part for pair in fields.items() for part in pair]
+                pipe.eval(GUARDED_ADD, 2, guard, key, MAXLEN, *flat)
+        keys = dict.fromkeys(key for key, *_ in batch)
         for key in keys:
             pipe.pexpire(key, STREAM_TTL_MS)
         try:
@@ -159,7 +176,9 @@ class StreamWriter:
             return
         self._release(batch)
         now = time.monotonic()
-        for (key, _, _, size), msg_id in zip(batch, ids):
+        for (key, _, _, size, _), msg_id in zip(batch, ids):
+            if msg_id is None:  # (a guarded message whose guard was gone)
+                continue
             kept = self._kept.setdefault(key, _Kept(deque()))
             kept.ids.append((msg_id, size))
             kept.size += size
@@ -179,8 +198,8 @@ class StreamWriter:
             except (RedisError, OSError) as exc:
                 log.warning("relay: could not trim %d streams (%s)", len(trims), exc)
 
-    def _release(self, batch: list[tuple[str, dict[str, Part], Share | None, int]]) -> None:
-        for _, _, share, size in batch:
+    def _release(self, batch: list[_Queued]) -> None:
+        for _, _, share, size, _ in batch:
             self.waiting -= size
             if share is not None:
                 share.waiting -= size
@@ -197,7 +216,9 @@ class StreamWriter:
         newest): each stream's first id to keep, for the streams that lose any."""
         trims: dict[str, bytes] = {}
         for key in written:
-            kept = self._kept[key]
+            kept = self._kept.get(key)  # (none: only guarded messages, not written)
+            if kept is None:
+                continue
             while kept.size > self.stream_bytes and len(kept.ids) > 1:
                 trims[key] = self._drop_oldest(kept)
         while self.kept > self.stream_total:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from ..core.cluster_settings import redacted
 from ..core.config import ServerConfig
+from ..core.entropy import Entropy
 from ..core.hub import Hub
 from ..io.netinfo import lan_addresses
 from ..io.store_api import RoomStore, open_local
@@ -35,8 +36,8 @@ class ClusterWiring:
     def open_store(self, config: ServerConfig) -> RoomStore:
         return open_store(config)
 
-    def hub(self, config: ServerConfig, store: RoomStore) -> Hub:
-        return hub_for(config, store)
+    def hub(self, config: ServerConfig, store: RoomStore, entropy: Entropy) -> Hub:
+        return hub_for(config, store, entropy)
 
     async def start(self, server: GameServer) -> ClusterService | None:
         return await start_node(server)
@@ -63,15 +64,16 @@ def open_store(config: ServerConfig) -> RoomStore:
         ) from None
 
 
-def hub_for(config: ServerConfig, store: RoomStore) -> Hub:
-    """The single-process hub, or a cluster node's (identities fetched from the store)."""
+def hub_for(config: ServerConfig, store: RoomStore, entropy: Entropy) -> Hub:
+    """The single-process hub, or a cluster node's (identities fetched from the store),
+    drawing its tokens and codes from ``entropy``."""
     if not config.cluster:
-        return Hub(config)
+        return Hub(config, entropy)
     from .cluster_hub import ClusterHub
     from .pg_store import PgStore
 
     assert isinstance(store, PgStore)
-    hub = ClusterHub(config, fetch_identity=store.identity_by_token)
+    hub = ClusterHub(config, entropy, fetch_identity=store.identity_by_token)
     hub.fetch_lost = store.lost_room
     return hub
 

@@ -1,8 +1,8 @@
 """Who may reach the server's admin page and channel: a peer from an allowed network
 that knows the admin token.
 
-The token is made at start (``secrets.token_urlsafe(24)``, or fixed with
-``--admin-token``) and printed once as the fragment of the admin link, so it never
+The token is made at start (192 bits from the entropy the I/O layer passes in, the
+``secrets`` module; or fixed with ``--admin-token``) and printed once as the fragment of the admin link, so it never
 travels in a request line, a log or a Referer. Only loopback peers are allowed
 unless ``--admin-from CIDR`` names more networks.
 
@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import hmac
 import ipaddress
-import secrets
 from collections.abc import Iterable
 
+from .entropy import Entropy
 from .fairness import Backoff, address_key
 
 FREE_FAILURES = 5
@@ -42,9 +42,9 @@ ALL = "*"
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 
-def new_token() -> str:
+def new_token(entropy: Entropy) -> str:
     """A fresh admin token (192 random bits, URL-safe)."""
-    return secrets.token_urlsafe(24)
+    return entropy.token_urlsafe(24)
 
 
 def network(text: str) -> Network:
@@ -65,8 +65,15 @@ def _address(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
 class AdminAccess:
     """The admin token, the networks allowed, and the wrong-token backoff per address."""
 
-    def __init__(self, token: str | None = None, networks: Iterable[str] = ()) -> None:
-        self.token = token or new_token()
+    def __init__(
+        self, token: str | None, networks: Iterable[str] = (), entropy: Entropy | None = None
+    ) -> None:
+        """``token``: the operator's own, else (None) a new one from ``entropy``."""
+        if not token:
+            if entropy is None:
+                raise ValueError("no admin token, and no entropy to make one")
+            token = new_token(entropy)
+        self.token = token
         self.networks: tuple[Network, ...] = tuple(network(n) for n in networks)
         self.failures = Backoff(FREE_FAILURES, FAILURE_WAIT, FAILURE_WAIT_CAP, FAILURES_FORGOTTEN)
         self.all_failures = Backoff(

@@ -22,6 +22,7 @@ from ..games.base import JSON
 from ..games.jobs import Job
 
 if TYPE_CHECKING:
+    from .identity import Identity
     from .ratings import Change
 
 
@@ -276,6 +277,61 @@ STORED = (
     SaveLinkCode,
     DropLinkCode,
 )
+
+
+# -- what a session asks of its own connection (``server/core/session.py``) ----------
+@dataclass(frozen=True)
+class Reply:
+    """Send ``frame`` to the session's own connection (an answer only it gets: an
+    error, a refusal), in order with the frames of the effects around it."""
+
+    frame: bytes
+
+
+@dataclass(frozen=True)
+class Hangup:
+    """Close the session's connection with ``code`` and ``reason``, after everything
+    sent to it so far."""
+
+    code: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class Bind:
+    """The session now speaks for ``ident``: sends to that player id go to its
+    connection (an older connection that spoke for it is closed, 4000)."""
+
+    ident: Identity
+
+
+@dataclass(frozen=True)
+class Unbind:
+    """The session's connection is gone: it no longer speaks for ``ident``."""
+
+    ident: Identity
+
+
+@dataclass(frozen=True)
+class Recall:
+    """Call the session's ``answer_sync(now)`` at ``at`` (unix time), unless its
+    connection is gone by then: a ``sync`` held for the snapshot limit."""
+
+    at: float
+
+
+@dataclass(frozen=True)
+class Ask:
+    """Hand ``msg`` (a history query or an ``analyse``, within the session's limits)
+    to the server's service for it (``server/io/``); the answer comes later, to the
+    session's connection, and a refusal now goes back through ``Session.refused``."""
+
+    msg: Any
+
+
+SessionEffect = Reply | Hangup | Bind | Unbind | Recall | Ask
+Said = Effect | SessionEffect
+"""What a session's input returns: the hub's effects and its own, in order."""
 
 
 class Outbox:

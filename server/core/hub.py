@@ -21,10 +21,8 @@ identity whatever becomes of its room, a room that cannot be replayed set aside)
 
 from __future__ import annotations
 
-import base64
 import functools
 import logging
-import secrets
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -37,55 +35,26 @@ from gridhall.protocol.features import CLUSTER, FEATURES
 
 from ..games.base import JSON
 from . import devices
-from .bans import Bans, refusal
-from .cluster_nodes import NodeList
 from .config import ServerConfig
-from .effects import (
-    DropLinkCode,
-    DropRoom,
-    Effect,
-    ForgetIdentity,
-    Log,
-    Outbox,
-    SaveIdentity,
-    SaveLinkCode,
-    SaveRoom,
-    SaveSnapshot,
-    SaveToken,
-    Think,
-    Wake,
-)
-from .fairness import PasswordGuard, PerAddress
-from .fanout import Kind, RoomBudget
-from .identity import Device, Identities, Identity, token_hash
-from .journal import (
-    Back,
-    Closed,
-    ComputerMoved,
-    ComputerSeated,
-    Entry,
-    Gone,
-    JobAnswered,
-    Joined,
-    Request,
-    Tick,
-    encode,
-)
-from .linking import LinkCodes, LinkRefused, shown
-from .lobby import Lobby
-from .names import clean_color, clean_name, computer_name
-from .ratings import Ratings
-from .restoring import Cast, Quarantined, Restorer, room_lost
-from .room import Room
+from .device_requests import DeviceRequests
+from .effects import Effect, Outbox, Think, Wake
+from .entropy import Entropy
+from .hub_core import KEPT_FOR_GOOD, HubCore
+from .identity import Device, Identity, token_hash
+from .journal import Back, Closed, ComputerMoved, Entry, Gone, JobAnswered, Request, Tick
+from .lobby_requests import LobbyRequests
+from .names import clean_name
+from .restoring import Quarantined, Restorer, room_lost
 from .room_closing import close_room
+from .room_requests import RoomRequests, choices
 
 log = logging.getLogger("gridhall.hub")
 
 Handler = Callable[[Outbox, Identity, Any, float], None]
 LOBBY_ONLY = (p.ListRooms, p.CreateRoom, p.LinkCode, p.ListDevices, p.SignOutDevice)
 """Requests that are never a room's input, wherever the sender is."""
-KEPT_FOR_GOOD = 100 * 365.0
-"""Days a rated identity is kept offline when ``rated_identity_days`` is 0 (no limit)."""
+
+__all__ = ["KEPT_FOR_GOOD", "LOBBY_ONLY", "Handler", "Hub", "HubCore", "SavedRoom"]
 
 
 @dataclass
@@ -98,46 +67,15 @@ class SavedRoom:
     entries: list[tuple[int, JSON]] = field(default_factory=list)
 
 
-class Hub:
-    """See the module docstring. One per server."""
+class Hub(LobbyRequests, RoomRequests, DeviceRequests):
+    """See the module docstring. One per server. The request handlers are grouped in
+    mixins (``lobby_requests.py``, ``room_requests.py``, ``device_requests.py``) over
+    the hub's state and journal (``hub_core.py``)."""
 
-    def __init__(self, config: ServerConfig) -> None:
-        self.config = config
-        self.identities = Identities()
-        self.lobby = Lobby(
-            self, config.max_rooms, config.grace_seconds, config.max_rooms_per_address
-        )
-        self.passwords = PasswordGuard()
-        self.links = LinkCodes()
-        """Live link codes (by hash) and the backoff on wrong ones (``server/core/linking.py``)."""
-        self.bans = Bans()
-        """The operator's bans in force (loaded from the store at start)."""
-        self.ratings = Ratings()
-        """Every rating (loaded from the store at start; rated rooms update it)."""
-        self.nodes = NodeList(config.peers)
-        """The cluster's node addresses for ``welcome.nodes`` (``server/core/cluster_nodes.py``)."""
-        self.creations = PerAddress(
-            config.room_creations_per_minute / 60.0, config.room_creation_burst
-        )
-        self._armed: dict[str, float | None] = {}
-        self._expiry: dict[str, float] = {}
-        """Roomless, disconnected identities: player id -> when they are forgotten."""
-        self._journal_n: dict[str, int] = {}
-        self._budgets: dict[str, RoomBudget] = {}
-        """Each room's spectator budgets (``server/core/fanout.py``), made when first needed."""
-        self._snapshot_n: dict[str, int] = {}
-        """Per room, the journal entry its latest snapshot follows."""
-        self._replaying = False
-        self._released: list[str] = []
-        self._kept: list[Identity] = []
-        """Offline rated players who left their room in this input (kept, not forgotten)."""
-        self._cast: Cast | None = None
-        """While a journal replays: the people it acts on (``server/core/restoring.py``)."""
+    def __init__(self, config: ServerConfig, entropy: Entropy) -> None:
+        super().__init__(config, entropy)
         self.restorer = Restorer(self)
-        self.quarantine: dict[str, Quarantined] = {}
-        """Rooms that could not be restored, set aside for the operator, by code."""
-        self.lost: dict[str, str] = {}
-        """Members of a room set aside -> its code: told ``room-lost`` at their next hello."""
+        """Brings rooms and identities back after a restart (``restoring.py``)."""
         self._handlers: dict[type[Any], Handler] = {
             p.ListRooms: self._list_rooms,
             p.CreateRoom: self._create_room,
@@ -160,7 +98,6 @@ class Hub:
             p.SignOutDevice: self._sign_out_device,
         }
 
-    # -- session inputs -------------------------------------------------------
     def hello(self, msg: p.Hello, now: float, address: str = "") -> tuple[Identity, list[Effect]]:
         """A connection (from ``address``) says hello: resume the token's identity
         or make a new one. A name that cannot be kept raises ProtocolError.
@@ -169,34 +106,11 @@ class Hub:
         that spoke for it) before carrying out the effects. A token the operator
         banned raises ProtocolError(``banned``) before anything changes."""
         if msg.token:
-            ban = self.bans.token(token_hash(msg.token), now)
-            if ban is not None:
-                raise ProtocolError(
-                    ErrorCode.BANNED, refusal(ban), msg.id, retry_after=round(ban.until - now, 3)
-                )
+            self._refuse_banned(token_hash(msg.token), now, msg.id)
         name = clean_name(msg.name, msg.id)
         about = described(msg.device, msg.id)
         out = Outbox()
-        ident: Identity | None
-        token: str | None
-        if msg.link is not None:
-            ident, token = self._redeem(out, msg, address, now)
-        else:
-            ident = self.identities.resume(msg.token) if msg.token else None
-            token = msg.token
-            if ident is not None and ident.linked:  # a ban names the first device's token
-                ban = self.bans.token(ident.ban_key(), now)
-                if ban is not None:
-                    raise ProtocolError(
-                        ErrorCode.BANNED,
-                        refusal(ban),
-                        msg.id,
-                        retry_after=round(ban.until - now, 3),
-                    )
-        if ident is None or ident.bot is not None or token is None:
-            ident, token = self.identities.create(name)
-        elif ident.room is None and msg.link is None:
-            ident.name = name
+        ident, token = self._identity_for(out, msg, name, address, now)
         replaced = devices.left(ident, now) if ident.connected else None
         if replaced is not None:  # its connection is closed for this one (4000)
             out.add(replaced)
@@ -233,80 +147,32 @@ class Hub:
             )
         return ident, out.effects
 
+    def _identity_for(
+        self, out: Outbox, msg: p.Hello, name: str, address: str, now: float
+    ) -> tuple[Identity, str]:
+        """Who says ``hello``, with its token: the identity a link code or the token
+        names (unless banned), else a new one called ``name``."""
+        ident: Identity | None
+        token: str | None
+        if msg.link is not None:
+            ident, token = self._redeem(out, msg, address, now)
+        else:
+            ident = self.identities.resume(msg.token) if msg.token else None
+            token = msg.token
+            if ident is not None and ident.linked:  # a ban names the first device's token
+                self._refuse_banned(ident.ban_key(), now, msg.id)
+        if ident is None or ident.bot is not None or token is None:
+            return self.identities.create(name)
+        if ident.room is None and msg.link is None:
+            ident.name = name
+        return ident, token
+
     def _tell_lost(self, out: Outbox, ident: Identity) -> None:
         """A member of a room set aside says hello: tell it ``room-lost`` (once)."""
         code = self.lost.pop(ident.id, None) if ident.room is None else None
         q = self.quarantine.get(code) if code is not None else None
         if q is not None:
             out.send([ident.id], room_lost(q))
-
-    def _redeem(self, out: Outbox, msg: p.Hello, address: str, now: float) -> tuple[Identity, str]:
-        """``hello`` with a link code: the identity that asked for it, with a new
-        token of this device's own (its hash kept beside the first one's)."""
-        assert msg.link is not None
-        wait = self.links.wait(address, now)
-        if wait > 0:
-            raise ProtocolError(
-                ErrorCode.RATE_LIMITED,
-                f"Too many wrong link codes; wait {wait:.1f} s before trying again.",
-                msg.id,
-                retry_after=round(wait, 3),
-            )
-        try:
-            player, digest = self.links.redeem(msg.link, address, now)
-            ident = self.identities.by_id.get(player)
-            if ident is None or ident.bot is not None:
-                raise LinkRefused(player)
-        except LinkRefused:
-            raise ProtocolError(
-                ErrorCode.BAD_LINK,
-                "That link code is wrong, used or expired; ask the other device for a new one.",
-                msg.id,
-            ) from None
-        out.add(DropLinkCode(digest))
-        ban = self.bans.token(ident.ban_key(), now)
-        if ban is not None:
-            raise ProtocolError(
-                ErrorCode.BANNED, refusal(ban), msg.id, retry_after=round(ban.until - now, 3)
-            )
-        token = secrets.token_urlsafe(24)
-        self.identities.add_token(ident, token_hash(token))
-        out.add(SaveToken(ident.id, token_hash(token)))
-        self._refresh_devices(ident)
-        devices.cap(out, self.identities, ident, keep={token_hash(token)})
-        log.info("%s linked a new device from %s", ident.id, address, extra={"player": ident.id})
-        return ident, token
-
-    def _link_code(self, out: Outbox, ident: Identity, msg: p.LinkCode, now: float) -> None:
-        """A one-time code for another device to become this identity (the asking
-        address's oldest code goes past its share: ``LinkCodes.make_room``)."""
-        for dropped, pid in self.links.make_room(ident.address, ident.id, now):
-            out.add(DropLinkCode(dropped))
-            kept = self.identities.by_id.get(pid)
-            if kept is not None and pid in self._expiry:  # offline: kept for it no more
-                self._expire_later(out, kept, now)
-        code, digest, _old = self.links.issue(ident.id, now, ident.address)
-        expires = self.links.expires(ident.id) or now
-        out.add(SaveLinkCode(digest, ident.id, expires))
-        out.send([ident.id], p.LinkCodeIssued(code=shown(code), expires_at=expires, re=msg.id))
-
-    def _list_devices(self, out: Outbox, ident: Identity, msg: p.ListDevices, now: float) -> None:
-        self._refresh_devices(ident)
-        out.send([ident.id], devices.listing(msg.id, ident))
-
-    def _sign_out_device(
-        self, out: Outbox, ident: Identity, msg: p.SignOutDevice, now: float
-    ) -> None:
-        """Sign out one of the sender's devices (their own too: the session then closes
-        this connection, ``server/core/session.py``)."""
-        self._refresh_devices(ident)
-        devices.sign_out(out, self.identities, ident, msg.device, msg.id)
-        log.info("%s signed out a device", ident.id, extra={"player": ident.id})
-        out.send([ident.id], devices.listing(msg.id, ident))
-
-    def _refresh_devices(self, ident: Identity) -> None:
-        """Before the device list is read or changed: one process knows every token
-        already (a cluster node fetches the others' from the shared store)."""
 
     def handle(
         self, ident: Identity, msg: Any, now: float
@@ -443,100 +309,6 @@ class Hub:
         log.info("room %s closed by the operator", room.code, extra={"room": room.code})
         return out.effects
 
-    # -- what rooms tell the hub (RoomHost) -----------------------------------
-    def room_emptied(self, room: Room) -> None:
-        self.lobby.remove(room)
-        self._budgets.pop(room.code, None)
-        log.info("room %s closed", room.code, extra={"room": room.code})
-
-    def identity_released(self, ident: Identity, now: float) -> None:
-        """``ident`` left its room for good: a computer or an offline player is
-        forgotten now (an offline player with a rating is kept, see
-        :meth:`_expire_later`); a connected one stays (in the lobby)."""
-        if not ident.connected and not self._replaying:  # a restore sweeps at its end
-            if (self.ratings.has(ident.id) and ident.bot is None) or (
-                self.links.expires(ident.id) or 0.0
-            ) > now:
-                self._kept.append(ident)  # kept for its rating, or its link code
-                return
-            self.identities.forget(ident)
-            self.links.forget_player(ident.id)
-            self._released.append(ident.id)
-
-    # -- the journal ----------------------------------------------------------
-    def _input(
-        self,
-        out: Outbox,
-        room: Room,
-        entry: Entry | Callable[[], Entry],
-        now: float,
-        call: Callable[[], None],
-        force: bool = False,
-    ) -> None:
-        """Run one input of ``room``; journal it if it changed the room (or ``force``:
-        a restart, whose downtime and grace a later replay needs), keep the room's
-        timer in step, and snapshot the room when a new game began. ``entry`` may be
-        a function, for an input whose entry holds what it decided."""
-        seq, games, pending = room.seq, room.games_started, room.pending
-        room.refusal_counted = False
-        self._released = []
-        try:
-            call()
-        finally:
-            for pid in self._released:
-                out.add(ForgetIdentity(pid))
-            self._released = []
-            for kept in self._kept:
-                self._expire_later(out, kept, now)
-            self._kept = []
-            changed = (
-                force or room.seq != seq or room.refusal_counted or room.pending is not pending
-            )
-            if room.closed:
-                if not self._replaying:
-                    out.add(DropRoom(room.code))
-                self._journal_n.pop(room.code, None)
-                self._snapshot_n.pop(room.code, None)
-            elif changed and not self._replaying:
-                n = self._journal_n.get(room.code, 0) + 1
-                self._journal_n[room.code] = n
-                made = entry() if callable(entry) else entry
-                out.add(Log(room.code, n, {**encode(made), "t": now}))
-                if room.games_started != games:
-                    out.add(SaveSnapshot(room.code, n, room.to_snapshot()))
-                    self._snapshot_n[room.code] = n
-                elif (
-                    n - self._snapshot_n.get(room.code, 0) >= self.config.journal_rows
-                    and room.can_snapshot()
-                ):
-                    out.add(SaveSnapshot(room.code, n, room.to_snapshot(whole=True)))
-                    self._snapshot_n[room.code] = n
-            self._after_room(out, room)
-
-    @staticmethod
-    def _attempt(call: Callable[[], None]) -> ProtocolError | None:
-        try:
-            call()
-        except ProtocolError as exc:
-            return exc
-        return None
-
-    def _room_named(self, code: str) -> Room | None:
-        try:
-            return self.lobby.find(code)
-        except ProtocolError:
-            return None
-
-    @staticmethod
-    def _saved(ident: Identity, expires: float | None = None) -> SaveIdentity:
-        return SaveIdentity(ident.id, ident.token_hash, ident.name, ident.color, ident.bot, expires)
-
-    def _forget(self, out: Outbox, ident: Identity) -> None:
-        self.identities.forget(ident)
-        self.links.forget_player(ident.id)
-        out.add(ForgetIdentity(ident.id))
-
-    # -- restoring (server/core/restoring.py) ----------------------------------
     def restore(
         self,
         identities: list[JSON],
@@ -617,299 +389,6 @@ class Hub:
     ) -> None:
         """A journalled request, through the handler that first ran it."""
         if isinstance(msg, p.Host):
-            self._host(out, ident, msg, now, _choices(entry))
+            self._host(out, ident, msg, now, choices(entry))
         else:
             self._handlers[type(msg)](out, ident, msg, now)
-
-    def password_tried(self, room: Room, ident: Identity, ok: bool, now: float) -> None:
-        self.passwords.tried(room.code, ident.address, ok, now)
-
-    # -- helpers --------------------------------------------------------------
-    def _due(self, room: Room, now: float) -> bool:
-        """Has the room's next deadline come? Until it has, :meth:`Room.tick` has
-        nothing to do (every input re-arms it through :meth:`_after_room`), so a
-        move does not pay for a tick it does not need."""
-        at = self._armed.get(room.code)
-        return at is not None and now >= at
-
-    def _after_room(self, out: Outbox, room: Room) -> None:
-        """Keep the room's timer in step with its next deadline."""
-        at = None if room.closed else room.deadline()
-        if self._armed.get(room.code) == at:
-            return
-        out.add(Wake(room.code, at))
-        if at is None:
-            del self._armed[room.code]
-        else:
-            self._armed[room.code] = at
-
-    def _expire_later(self, out: Outbox, ident: Identity, now: float) -> None:
-        """Keep a roomless, disconnected identity resumable for the grace period; one
-        with a rating for ``rated_identity_days``, so no one loses a rating by
-        stepping away; one with a link code while the code works."""
-        at = max(now + self.config.grace_seconds, self.links.expires(ident.id) or 0.0)
-        if self.ratings.has(ident.id):
-            days = self.config.rated_identity_days or KEPT_FOR_GOOD
-            at = max(at, now + days * 86400.0)
-        self._expiry[ident.id] = at
-        out.add(Wake("@" + ident.id, at))
-        out.add(self._saved(ident, expires=at))
-
-    @staticmethod
-    def _room(ident: Identity) -> Room:
-        room = ident.room
-        if room is None:
-            raise ProtocolError(ErrorCode.NOT_IN_ROOM, "Join or create a room first.")
-        return room
-
-    @staticmethod
-    def _not_in_room(ident: Identity) -> None:
-        room = ident.room
-        if room is not None:
-            raise ProtocolError(
-                ErrorCode.ALREADY_IN_ROOM, f"You are in room {room.code}; leave it first."
-            )
-
-    # -- lobby messages -------------------------------------------------------
-    def _list_rooms(self, out: Outbox, ident: Identity, msg: p.ListRooms, now: float) -> None:
-        out.send([ident.id], p.Rooms(rooms=self.lobby.listing(), re=msg.id))
-
-    def _create_room(self, out: Outbox, ident: Identity, msg: p.CreateRoom, now: float) -> None:
-        self._not_in_room(ident)
-        wait = self.creations.take(ident.address, now)
-        if wait > 0:
-            raise ProtocolError(
-                ErrorCode.RATE_LIMITED,
-                f"Your address is creating rooms too fast; wait {wait:.1f} s.",
-                msg.id,
-                retry_after=round(wait, 3),
-            )
-        room = self.lobby.create(
-            ident, msg.game, msg.options, msg.private, msg.password, ident.address
-        )
-        room.max_spectators = self.config.max_spectators
-        room.ratings = self.ratings
-        log.info(
-            "%s created room %s (%s)",
-            ident.name,
-            room.code,
-            room.spec.name,
-            extra={"room": room.code, "player": ident.id},
-        )
-        out.add(
-            SaveRoom(
-                room.code,
-                {
-                    "code": room.code,
-                    "game": room.spec.name,
-                    "options": room.options,
-                    "creator": room.creator,
-                    "private": room.private,
-                    "password": _b64(room.password_hash),
-                    "salt": _b64(room.salt),
-                    "seed": room.seed,
-                    "address": room.address,
-                    "created_at": now,
-                },
-            )
-        )
-        self._input(
-            out,
-            room,
-            Joined(ident.id, "player", ident.name, ident.color),
-            now,
-            lambda: room.enter(out, ident, "player", now, msg.id),
-        )
-        level = room.options.get("ai")
-        if level:
-            bot, _ = self.identities.create(computer_name(str(level)), bot=str(level))
-            out.add(self._saved(bot))
-            self._input(
-                out,
-                room,
-                ComputerSeated(bot.id, str(level)),
-                now,
-                lambda: room.seat_computer(out, bot, now),
-            )
-
-    def _join_room(self, out: Outbox, ident: Identity, msg: p.JoinRoom, now: float) -> None:
-        room = self.lobby.find(msg.room)
-        budgeted = False
-        if not self._replaying:
-            self._not_in_room(ident)
-            room.mod.check_join(ident, now, msg.id)
-            if room.protected and msg.password is not None:
-                wait = self.passwords.wait(room.code, ident.address, now)
-                if wait > 0:
-                    raise ProtocolError(
-                        ErrorCode.RATE_LIMITED,
-                        f"Too many wrong passwords; wait {wait:.1f} s before trying again.",
-                        msg.id,
-                        retry_after=round(wait, 3),
-                    )
-            budgeted = msg.role == "spectator" or room.status == "playing"  # may watch
-            if budgeted:
-                if msg.role == "spectator":
-                    room.check_spectator_seat(msg.id)
-                self._afford(
-                    room,
-                    "roster",
-                    now,
-                    msg.id,
-                    "People are arriving in this room as fast as it allows",
-                    joining=True,
-                )
-        room.join(out, ident, msg.role, msg.password, now, msg.id, verified=self._replaying)
-        if not self._replaying and budgeted and ident.room is room:  # in (no password due)
-            self._budget(room, now).charge("roster", len(room.members), now)
-
-    def _leave_room(self, out: Outbox, ident: Identity, msg: p.LeaveRoom, now: float) -> None:
-        room = self._room(ident)
-        if ident.role == "spectator" and not self._replaying:
-            self._budget(room, now).charge("roster", len(room.members), now)
-        room.leave(out, ident, now, msg.id)
-
-    def _sync(self, out: Outbox, ident: Identity, msg: p.Sync, now: float) -> None:
-        self._room(ident).sync(out, ident, msg.since, now, re=msg.id)
-
-    # -- room messages --------------------------------------------------------
-    def _player_info(self, out: Outbox, ident: Identity, msg: p.PlayerInfo, now: float) -> None:
-        if msg.name is None and msg.color is None:
-            raise ProtocolError(ErrorCode.BAD_MESSAGE, "Send a name, a color, or both.")
-        name = None if msg.name is None else clean_name(msg.name, msg.id)
-        color = None if msg.color is None else clean_color(msg.color, msg.id)
-        room = ident.room
-        if room is None:  # nobody to tell: the sender gets its profile back
-            if name is not None:
-                ident.name = name
-            if color is not None:
-                ident.color = color
-            out.send(
-                [ident.id],
-                p.Profile(player=ident.id, name=ident.name, color=ident.color, re=msg.id),
-            )
-            return
-        spectator = ident.role == "spectator" and not self._replaying
-        if spectator:
-            self._afford(
-                room,
-                "roster",
-                now,
-                msg.id,
-                "This room's spectators are changing names as fast as it allows",
-            )
-        room.update_info(out, ident, name, color)
-        if spectator:
-            self._budget(room, now).charge("roster", len(room.members), now)
-        if not self._replaying:
-            out.add(self._saved(ident))
-
-    def _move(self, out: Outbox, ident: Identity, msg: p.Move, now: float) -> None:
-        self._room(ident).move(out, ident, msg.move, now, re=msg.id)
-
-    def _chat(self, out: Outbox, ident: Identity, msg: p.Chat, now: float) -> None:
-        room = self._room(ident)
-        room.mod.check_chat(ident, now, msg.id)
-        if ident.role == "spectator" and not self._replaying:
-            self._afford(
-                room,
-                "chat",
-                now,
-                msg.id,
-                "This room's spectators are chatting as fast as it allows",
-            )
-            self._budget(room, now).charge("chat", len(room.members), now)
-        room.say(out, ident, msg.text, now)
-
-    def _budget(self, room: Room, now: float) -> RoomBudget:
-        budget = self._budgets.get(room.code)
-        if budget is None:
-            c = self.config
-            budget = self._budgets[room.code] = RoomBudget(
-                (c.spectator_chat_frames_per_second, c.spectator_chat_frames_burst),
-                (c.spectator_roster_frames_per_second, c.spectator_roster_frames_burst),
-                now,
-            )
-        return budget
-
-    def _afford(
-        self, room: Room, kind: Kind, now: float, rid: int | None, what: str, joining: bool = False
-    ) -> None:
-        """Refuse unless the room's spectator budget has room for an event to every
-        member (and a joiner); the caller charges it once the event happened (a
-        refusal costs nothing)."""
-        wait = self._budget(room, now).wait(kind, len(room.members) + joining, now)
-        if wait > 0:
-            raise ProtocolError(
-                ErrorCode.RATE_LIMITED,
-                f"{what}; wait {wait:.1f} s.",
-                rid,
-                retry_after=round(wait, 3),
-            )
-
-    def _resign(self, out: Outbox, ident: Identity, msg: p.Resign, now: float) -> None:
-        self._room(ident).resign(out, ident, now)
-
-    def _play_again(self, out: Outbox, ident: Identity, msg: p.PlayAgain, now: float) -> None:
-        self._room(ident).play_again(out, ident, now)
-
-    def _agree_again(self, out: Outbox, ident: Identity, msg: p.AgreeAgain, now: float) -> None:
-        self._room(ident).agree_again(out, ident, now, re=msg.id)
-
-    def _decline_again(self, out: Outbox, ident: Identity, msg: p.DeclineAgain, now: float) -> None:
-        self._room(ident).decline_again(out, ident)
-
-    def _offer(self, out: Outbox, ident: Identity, msg: p.Offer, now: float) -> None:
-        self._room(ident).offer(out, ident, msg.kind, now)
-
-    def _answer(self, out: Outbox, ident: Identity, msg: p.Answer, now: float) -> None:
-        self._room(ident).answer(out, ident, msg.kind, msg.accept, now)
-
-    def _start(self, out: Outbox, ident: Identity, msg: p.Start, now: float) -> None:
-        self._room(ident).start(out, ident, now, re=msg.id)
-
-    def _host(
-        self,
-        out: Outbox,
-        ident: Identity,
-        msg: p.Host,
-        now: float,
-        choices: dict[str, str] | None = None,
-    ) -> None:
-        """A host action. What it decides from outside the room, the address a kick
-        keeps out and the id of a computer it seats, goes into ``choices`` for its
-        journal entry (and comes from there on a replay: addresses are not known then)."""
-        room = self._room(ident)
-        got: dict[str, str] = {} if choices is None else choices
-
-        def kick_address(target: Identity) -> str:
-            if self._replaying:
-                return str(got.get("addr", ""))
-            addr = target.address
-            if not addr or any(m.address == addr for m in room.members if m is not target):
-                return ""  # shared (a classroom behind one NAT): only the identity is kept out
-            got["addr"] = addr
-            return addr
-
-        def new_computer(level: str) -> Identity:
-            if self._cast is not None:  # a replay: the id the journal kept
-                return self._cast.computer(str(got["seat"]), level)
-            bot, _ = self.identities.create(computer_name(level), bot=level)
-            got["seat"] = bot.id
-            return bot
-
-        room.host_action(out, ident, msg, now, kick_address, new_computer)
-        if msg.action == "computer" and not self._replaying:
-            for bot in room.seated:
-                if bot.bot:
-                    out.add(self._saved(bot))
-
-
-def _choices(entry: Request) -> dict[str, str]:
-    """What a journalled host action decided (see :meth:`Hub._host`)."""
-    found = {"addr": entry.address, "seat": entry.seat}
-    return {k: v for k, v in found.items() if v is not None}
-
-
-def _b64(data: bytes | None) -> str | None:
-    return None if data is None else base64.b64encode(data).decode()

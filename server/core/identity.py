@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import hashlib
-import secrets
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from gridhall.protocol.devices import Description
 
 if TYPE_CHECKING:
+    from .entropy import Entropy
     from .room import Room
 
 
@@ -81,17 +81,19 @@ def token_hash(token: str) -> str:
 class Identities:
     """Every identity the server currently knows, by id and by token hash."""
 
-    def __init__(self) -> None:
+    def __init__(self, entropy: Entropy) -> None:
+        self.entropy = entropy
+        """Where ids and tokens come from (``server/core/entropy.py``)."""
         self.by_id: dict[str, Identity] = {}
         self.by_token: dict[str, Identity] = {}
 
     def create(self, name: str, bot: str | None = None) -> tuple[Identity, str]:
         """A new identity and its secret token (192 random bits), which only the
         client keeps."""
-        pid = "p" + secrets.token_hex(4)
+        pid = "p" + self.entropy.token_hex(4)
         while pid in self.by_id:
-            pid = "p" + secrets.token_hex(4)
-        token = secrets.token_urlsafe(24)
+            pid = "p" + self.entropy.token_hex(4)
+        token = self.entropy.token_urlsafe(24)
         ident = Identity(id=pid, token_hash=token_hash(token), name=name, bot=bot)
         self.add(ident)
         return ident, token

@@ -13,9 +13,9 @@ guessing 2**40 codes from a LAN is hopeless. Pure: time comes in as ``now``.
 from __future__ import annotations
 
 import hashlib
-import secrets
 from dataclasses import dataclass
 
+from .entropy import Entropy
 from .fairness import Backoff, address_key
 from .lobby import CODE_ALPHABET
 
@@ -43,9 +43,9 @@ class Pending:
     """Who asked for it, as :func:`~.fairness.address_key` counts it ("" once loaded)."""
 
 
-def new_code() -> str:
+def new_code(entropy: Entropy) -> str:
     """A fresh code, as typed (no dash)."""
-    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+    return "".join(entropy.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
 
 def shown(code: str) -> str:
@@ -70,7 +70,9 @@ def code_hash(code: str) -> str:
 class LinkCodes:
     """The live codes and the backoff on wrong ones."""
 
-    def __init__(self) -> None:
+    def __init__(self, entropy: Entropy) -> None:
+        self.entropy = entropy
+        """Where codes come from (``server/core/entropy.py``)."""
         self.by_hash: dict[str, Pending] = {}
         self.by_player: dict[str, str] = {}
         """Player id -> the hash of its one live code."""
@@ -103,10 +105,10 @@ class LinkCodes:
         old = self.by_player.get(player)
         if old is not None:
             self.drop(old)
-        code = new_code()
+        code = new_code(self.entropy)
         digest = code_hash(code)
         while digest in self.by_hash:  # pragma: no cover - 2**40 codes
-            code = new_code()
+            code = new_code(self.entropy)
             digest = code_hash(code)
         self.add(digest, player, now + VALID_FOR, address)
         return code, digest, old

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import secrets
-
 from gridhall.protocol import ErrorCode, ProtocolError
 
 from ..games import registry
 from ..games.base import JSON, GameSpec, OptionError
+from .entropy import Entropy
 from .identity import Identity
 from .passwords import hash_password
 from .room import Room, RoomHost
@@ -26,8 +25,12 @@ class Lobby:
         max_rooms: int,
         grace_seconds: float,
         max_rooms_per_address: int | None = None,
+        *,
+        entropy: Entropy,
     ) -> None:
         self.host = host
+        self.entropy = entropy
+        """Where codes, salts and seeds come from (``server/core/entropy.py``)."""
         self.max_rooms = max_rooms
         self.max_rooms_per_address = max_rooms_per_address
         self.grace_seconds = grace_seconds
@@ -38,7 +41,7 @@ class Lobby:
 
     def new_code(self) -> str:
         while True:
-            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            code = "".join(self.entropy.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
             if code not in self.rooms and code not in self.reserved:
                 return code
 
@@ -83,7 +86,7 @@ class Lobby:
             raise ProtocolError(ErrorCode.BAD_MESSAGE, f"Bad {game} options: {exc}") from None
         if parsed.get("ai") and spec.computer is None:
             raise ProtocolError(ErrorCode.BAD_MESSAGE, f"{game} has no computer opponent.")
-        salt = secrets.token_bytes(16)
+        salt = self.entropy.token_bytes(16)
         room = Room(
             self.host,
             self.new_code(),
@@ -93,7 +96,7 @@ class Lobby:
             private or password is not None,
             hash_password(password, salt) if password else None,
             salt,
-            secrets.randbits(63),
+            self.entropy.randbits(63),
             self.grace_seconds,
             address=address,
         )

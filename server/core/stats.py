@@ -15,7 +15,6 @@ the tables. Times are in seconds.
 
 from __future__ import annotations
 
-import time
 from bisect import bisect_left
 from collections import deque
 from typing import Protocol
@@ -81,8 +80,9 @@ class Pool(Protocol):
 class Stats:
     """See the module docstring."""
 
-    def __init__(self) -> None:
-        self.started = time.time()
+    def __init__(self, started: float = 0.0) -> None:
+        self.started = started
+        """When the server started (unix time, the I/O layer's clock): :meth:`uptime`."""
         self.messages_in: dict[str, int] = {}
         self.frames_out: dict[str, int] = {}
         self.refusals: dict[str, int] = {}
@@ -135,13 +135,13 @@ class Stats:
         self.connections_closed += 1
 
     def move_accepted(self, started: float) -> None:
-        """A ``move`` received at ``started`` (``time.perf_counter``) was played; its
+        """A ``move`` received at ``started`` (the host's monotonic clock) was played; its
         round trip ends when its ``moved`` is handed to the sockets (:meth:`delivered`):
         in the same turn, or with a job's answer when the move needed one."""
         self._moves.append(started)
 
     def delivered(self, now: float) -> None:
-        """This turn's frames went to the sockets at ``now`` (``time.perf_counter``);
+        """This turn's frames went to the sockets at ``now`` (the same clock);
         if a ``moved`` was among them, the moves played so far have their round trip."""
         if not self._moved_out:
             return

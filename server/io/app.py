@@ -5,60 +5,57 @@ nothing else: the rules of who may do what live in the pure :class:`Hub` and
 its rooms, which return effects that :meth:`GameServer.execute` carries out.
 Port 0 picks a free port (tests); ``port`` tells which.
 
-Effects are carried out in two steps: store effects and outgoing frames of one
-event-loop turn are collected; at the end of the turn the store effects are
-committed in one transaction and only then are the frames delivered, in order
-(group commit: durable before it is broadcast, one commit however busy).
-On start the server restores the rooms its store holds; on SIGTERM/SIGINT it
-closes connections with 1012 (service restart) and keeps them.
+Its parts: the connections and their caps here; the effects carried out in
+``carrier.py`` (store writes and frames of one event-loop turn committed, then
+delivered: group commit); the answers to plain HTTP requests in ``front_door.py``;
+the rooms restored at start, the store's timed chores and the signals in
+``upkeep.py``. On SIGTERM/SIGINT it closes connections with 1012 (service restart)
+and keeps them.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
-import math
-import signal
+import secrets
 import socket
 import time
 from collections import Counter
-from collections.abc import Callable, Sized
-from http import HTTPStatus
+from collections.abc import Callable, Iterable, Sized
 from typing import TYPE_CHECKING, cast
 
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
-from websockets.http11 import Request, Response
 
 from gridhall import protocol as p
 from gridhall.protocol import ErrorCode, games
 
 from ..core import origin
 from ..core.admin_access import AdminAccess
-from ..core.bans import refusal
 from ..core.cluster_nodes import own_address
 from ..core.config import ServerConfig
-from ..core.effects import STORED, DropRoom, Effect, Send, Stored, Think, Wake, Work
+from ..core.effects import Said
 from ..core.fairness import PerAddress
 from ..core.gate import Gate
 from ..core.identity import Identity
-from ..core.scheduler import Owner
-from ..core.session import Link, Session, Sessions
+from ..core.session import Link, Services, Session, Sessions
 from ..core.stats import Stats
-from ..games.base import JSON
 from ..games.gomoku.spec import GomokuSpec
-from ..games.jobs import BUSY
 from . import (
     admin_web,
     engines,
+    front_door,
     hosts,
     leaderboards,  # noqa: F401  (registers the rating queries with the service)
+    upkeep,
     web,
 )
 from .admin_channel import AdminChannel
 from .admin_status import RETENTION_KEYS, RoomActivity
 from .analysis_service import Analyses
+from .carrier import Carrier
 from .clustering import Clustering, ClusterNode, SingleProcess
 from .computer import Computers
 from .connection import Connection
@@ -71,7 +68,6 @@ from .handshake import (
     heard_from,
 )
 from .history_service import HistoryService
-from .job_runner import run_job
 from .memory import release_free_memory
 from .netinfo import lan_addresses
 from .settings_file import Settings
@@ -93,12 +89,6 @@ NO_HELLO_CLOSE = 1008
 NO_HELLO_EVICTED = "no hello yet, and others are waiting to connect"
 SERVER_HEADER = "gridhall"
 """The ``Server`` header of every HTTP answer: no versions for a stranger to look up."""
-ALIVE_EVERY = 2.0
-"""Seconds between the store's "still running" marks (the downtime a restart skips)."""
-PRUNE_EVERY = 5.0
-PRUNE_AGAIN = 0.05
-"""Seconds between the store's pruning batches (server/io/retention.py): every few
-seconds, and soon again while one batch was not enough."""
 
 
 class GameServer:
@@ -113,12 +103,12 @@ class GameServer:
         """``GET /metrics`` (server/io/metrics.py), with ``--metrics`` only."""
         self.clustering = clustering or SingleProcess()
         self.store: RoomStore = self.clustering.open_store(self.config)
-        self.hub = self.clustering.hub(self.config, self.store)
+        self.hub = self.clustering.hub(self.config, self.store, secrets)
         self.cluster: ClusterNode | None = None
         """This node's part in a cluster (``--cluster``; ``server/cluster/``)."""
         self.hub.ratings.load(self.store.ratings.load())
         self.hub.ratings.pairs.load(self.store.ratings.pairs(time.time()), time.time())
-        self.stats = Stats()
+        self.stats = Stats(time.time())
         """The running figures (admin page, ``/metrics``)."""
         self.work = WorkPool(
             self.config.ai_workers,
@@ -151,6 +141,8 @@ class GameServer:
         self.connects = PerAddress(self.config.connects_per_second, self.config.connect_burst)
         self.sessions = Sessions()
         """The session speaking for each connected player id."""
+        self.services = Services(queries=HistoryService.handles, analyses=True)
+        """What sessions hand to the server's services (history queries, analyses)."""
         self.connections: set[Connection] = set()
         self.per_ip: Counter[str] = Counter()
         self.max_connections = self.config.max_connections
@@ -175,16 +167,13 @@ class GameServer:
             o for o in map(origin.normalize, self.config.allow_origins) if o is not None
         )
         self._freed_bytes = 0
-        self._timers: dict[str, asyncio.TimerHandle] = {}
-        self._pending_store: list[Stored] = []
-        self._pending_frames: list[tuple[bytes, list[Link]]] = []
-        """Each frame of this turn with the connections it goes to, in order."""
-        self._flush_handle: asyncio.Handle | None = None
-        self._alive: asyncio.TimerHandle | None = None
-        self._prune_timer: asyncio.TimerHandle | None = None
+        self.carrier = Carrier(self)
+        """Carries out the core's effects (``carrier.py``)."""
+        self.upkeep = upkeep.Upkeep(self)
+        """The store's alive mark and pruning (``upkeep.py``)."""
         self._server: Server | None = None
         self._closed = False
-        self.admin = AdminAccess(self.config.admin_token, self.config.admin_from)
+        self.admin = AdminAccess(self.config.admin_token, self.config.admin_from, secrets)
         """Who may open the admin page (``server/core/admin_access.py``)."""
         self.admin_channel = AdminChannel(self)
         self.activity = RoomActivity()
@@ -199,9 +188,8 @@ class GameServer:
     # -- lifecycle ------------------------------------------------------------
     async def start(self) -> None:
         await self._offer_engines()
-        self._restore()
-        self._mark_alive()
-        self._prune()
+        upkeep.restore(self)
+        self.upkeep.start()
         caps = socket_caps(
             raise_soft_limit(),
             self.config.fd_reserve,
@@ -221,7 +209,7 @@ class GameServer:
             ping_interval=self.config.ping_interval,
             ping_timeout=self.config.ping_timeout,
             close_timeout=5,
-            process_request=self._http,
+            process_request=functools.partial(front_door.answer, self),
             open_timeout=self.config.handshake_timeout,
             server_header=SERVER_HEADER,
             create_connection=self.handshakes.connection_class(),
@@ -264,52 +252,6 @@ class GameServer:
         assert self._server is not None
         return int(self._server.sockets[0].getsockname()[1])
 
-    def _restore(self) -> None:
-        identities, rooms = self.store.load_live()
-        quarantined = self.store.quarantined()
-        if not identities and not rooms and not quarantined:
-            return
-        now = time.time()
-        down_since = self.store.alive_at() or now
-        self.activity.restored(rooms, now)
-        links = (self.store.links.tokens(), self.store.links.codes(now))
-        devices = self.store.links.devices()
-        self.execute(
-            self.hub.restore(identities, rooms, now, down_since, links, devices, quarantined)
-        )
-        self._flush()
-        for q in quarantined:  # set aside at an earlier start: not tried again
-            log.warning(
-                "room %s stays set aside (%s); see gridhall-server rooms --quarantined",
-                q.code,
-                q.reason,
-                extra={"room": q.code},
-            )
-
-    def _mark_alive(self) -> None:
-        self._alive = None
-        if self._closed:
-            return
-        try:
-            self.store.mark_alive(time.time())
-        except Exception:
-            log.exception("could not write to the store")
-        self._alive = asyncio.get_running_loop().call_later(ALIVE_EVERY, self._mark_alive)
-
-    def _prune(self) -> None:
-        """One small batch of history past the retention limits, then the next."""
-        self._prune_timer = None
-        if self._closed:
-            return
-        more = False
-        try:
-            more = self.store.prune(time.time())
-        except Exception:
-            log.exception("could not prune the store")
-        self._prune_timer = asyncio.get_running_loop().call_later(
-            PRUNE_AGAIN if more else PRUNE_EVERY, self._prune
-        )
-
     async def close(self) -> None:
         """Stop for a restart: close every connection with 1012 and a reason, stop
         computers and timers, keep every room in the store, close it."""
@@ -317,10 +259,8 @@ class GameServer:
             return
         self._flush()
         self._closed = True
-        if self._alive is not None:
-            self._alive.cancel()
-        if self._prune_timer is not None:
-            self._prune_timer.cancel()
+        self.carrier.stop()
+        self.upkeep.stop()
         for conn in list(self.connections):
             conn.close(RESTART_CLOSE, RESTART_REASON)
         # admin pages are not game connections: websockets closes only the first time
@@ -336,9 +276,6 @@ class GameServer:
             )
             self._server.close(close_connections=True)
             await self._server.wait_closed()
-        for timer in self._timers.values():
-            timer.cancel()
-        self._timers.clear()
         if self._trim is not None:
             self._trim.cancel()
         if self.cluster is not None:
@@ -354,96 +291,8 @@ class GameServer:
     async def run_until_signalled(
         self, on_ready: Callable[[GameServer], None] | None = None
     ) -> None:
-        """Serve until SIGINT or SIGTERM, then shut down cleanly. The signals are the
-        server's from before it starts: a Ctrl-C while it starts (probing engines,
-        joining a cluster) ends the start, never with a traceback."""
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(sig, stop.set)
-        starting = asyncio.ensure_future(self.start())
-        stopping = asyncio.ensure_future(stop.wait())
-        try:
-            await asyncio.wait((starting, stopping), return_when=asyncio.FIRST_COMPLETED)
-            if starting.done():
-                starting.result()  # its error, if it failed (e.g. the port is taken)
-            else:
-                starting.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await starting
-            if not stopping.done():
-                if on_ready is not None:
-                    on_ready(self)
-                await stopping
-        finally:
-            stopping.cancel()
-        log.info("signal received: closing connections")
-        await self.close()
-
-    def _http(self, connection: ServerConnection, request: Request) -> Response | None:
-        """First of all, a request naming a host this server is not known by gets 421
-        (DNS rebinding; :mod:`~gridhall.server.core.origin`). Then ``GET /healthz``
-        answers 200 for health checks; a plain GET gets the browser client's files
-        (:mod:`.web`); WebSocket upgrades go on to the game, unless they come from
-        another site's page (403) or the address opens connections too fast (429 with
-        Retry-After). A banned address gets 403 with the ban's end and reason;
-        ``/admin`` is the admin page and channel, for allowed peers only (others: 404,
-        or 403 at the upgrade; see ``server/io/admin_web.py``)."""
-        misdirected = hosts.misdirected(connection, request, self.hosts)
-        if misdirected is not None:
-            return misdirected
-        method = getattr(request, "method", "GET")
-        peer = _peer(connection)
-        admin = admin_web.is_admin(request)
-        if admin:
-            allowed = self.admin.peer_allowed(peer)
-            page = admin_web.respond(request, allowed)
-            if page is not None:
-                return page
-            if not allowed:
-                return connection.respond(HTTPStatus.FORBIDDEN, "forbidden\n")
-        else:
-            ban = self.hub.bans.address(peer, time.time())
-            if ban is not None:
-                return connection.respond(HTTPStatus.FORBIDDEN, refusal(ban) + "\n")
-        if self.metrics is not None and request.path.split("?", 1)[0] == "/metrics":
-            return self.metrics.respond(request, peer)
-        if request.path == "/healthz" and method in web.ALLOWED_METHODS:
-            health = connection.respond(HTTPStatus.OK, "ok\n")
-            return web.headers_only(health) if method == "HEAD" else health
-        page = web.respond(request, self.served, self.hub.nodes.addresses())
-        if page is not None:
-            return page
-        if not origin.allowed(
-            request.headers.get("Origin"),
-            request.headers.get("Host"),
-            self.allowed_origins | self.hub.nodes.origins(),
-        ):
-            return connection.respond(HTTPStatus.FORBIDDEN, origin.REFUSAL)
-        if admin:  # the admin channel bounds its own sockets (server/io/admin_channel.py)
-            return None
-        return self._crowded(connection, peer)
-
-    def _crowded(self, connection: ServerConnection, peer: str) -> Response | None:
-        """429 for an address with too many connections not yet past hello, or opening
-        them too fast; None lets the upgrade go on."""
-        if self.unwelcomed.by_address[peer] >= self.unwelcomed.per_address:
-            response = connection.respond(
-                HTTPStatus.TOO_MANY_REQUESTS,
-                "Too many connections from your address have not "
-                "said hello yet; retry in a few seconds.\n",
-            )
-            response.headers["Retry-After"] = str(math.ceil(self.config.hello_timeout))
-            return response
-        wait = self.connects.take(peer, time.time())
-        if wait > 0:
-            response = connection.respond(
-                HTTPStatus.TOO_MANY_REQUESTS,
-                f"Too many connections from your address; retry after {wait:.1f} s.\n",
-            )
-            response.headers["Retry-After"] = str(math.ceil(wait))
-            return response
-        return None
+        """Serve until SIGINT or SIGTERM, then shut down cleanly (``upkeep.py``)."""
+        await upkeep.run_until_signalled(self, on_ready)
 
     # -- connections ----------------------------------------------------------
     async def _admits(self, conn: Connection) -> bool:
@@ -499,7 +348,7 @@ class GameServer:
             no_hello.cancel()
             self._forget(conn, session)
             if not self._closed:
-                session.closed(time.time())
+                self.execute(session.closed(time.time()), session)
             if conn.closed:
                 await conn.wait_closed()
             else:
@@ -547,145 +396,24 @@ class GameServer:
             self.cluster.left(conn.peer)
             self.cluster.gone(session)
 
-    # -- what sessions ask of the server (SessionHost) ---------------------------
+    # -- carrying out what the core said (carrier.py) ---------------------------
+    def execute(self, effects: Iterable[Said], session: Session | None = None) -> None:
+        """Carry out the core's effects (:meth:`Carrier.execute`)."""
+        self.carrier.execute(effects, session)
+
     def bind(self, ident: Identity, session: Session) -> None:
-        older = self.sessions.get(ident.id)
-        if older is not None and older is not session:
-            self._flush()  # what this turn sent the older connection goes before its close
-        self.sessions.bind(ident, session)
-
-    def unbind(self, ident: Identity, session: Session) -> bool:
-        return self.sessions.unbind(ident, session)
-
-    def execute(self, effects: list[Effect]) -> None:
-        """Carry out the core's effects: timers and computers at once; store writes
-        and frames at the end of this event-loop turn, writes first."""
-        if self._closed:
-            return
-        for effect in effects:
-            if isinstance(effect, Send):
-                sessions = self.sessions
-                links = [s.link for pid in effect.to if (s := sessions.get(pid)) is not None]
-                if links:
-                    self._pending_frames.append((effect.frame, links))
-            elif isinstance(effect, Wake):
-                self._arm(effect)
-            elif isinstance(effect, Think):
-                self.computers.schedule(effect, self._computer_answered)
-            elif isinstance(effect, Work):
-                self._run_work(effect)
-            elif isinstance(effect, STORED):
-                self._pending_store.append(effect)
-                self.activity.stored(effect)
-                if isinstance(effect, DropRoom):
-                    self.work.forget_room(effect.room)
-        self._schedule_flush()
+        self.carrier.bind(ident, session)
 
     def reply(self, link: Link, frame: bytes) -> None:
         """A frame for one connection (an error, a refusal), in order with the rest."""
-        self._pending_frames.append((frame, [link]))
-        self._schedule_flush()
+        self.carrier.reply(link, frame)
 
     def close_link(self, link: Link, code: int, reason: str) -> None:
-        self._flush()
-        link.close(code, reason)
-
-    def call_later(self, delay: float, callback: Callable[[float], None]) -> None:
-        """A session's deferred ``sync`` (see ``Session.defer_sync``)."""
-
-        def fire() -> None:
-            if not self._closed:
-                callback(time.time())
-
-        if not self._closed:
-            asyncio.get_running_loop().call_later(delay, fire)
-
-    def _schedule_flush(self) -> None:
-        if self._flush_handle is None and (self._pending_frames or self._pending_store):
-            self._flush_handle = asyncio.get_running_loop().call_soon(self._flush)
+        self.carrier.close_link(link, code, reason)
 
     def _flush(self) -> None:
-        """Commit what this turn stored, then deliver what it sent."""
-        self._flush_handle = None
-        stored, self._pending_store = self._pending_store, []
-        frames, self._pending_frames = self._pending_frames, []
-        stats = self.stats
-        if stored:
-            began = time.perf_counter()
-            try:
-                self.store.write(stored)
-            except Exception:  # the game goes on for the players even if the disk does not
-                log.exception("could not write %d changes to the store", len(stored))
-            else:
-                stats.commit(time.perf_counter() - began)
-        for frame, links in frames:
-            stats.frame_out(frame, len(links))
-            for link in links:
-                try:
-                    link.send_frame(frame)
-                except Exception:  # one failing socket must not cost the others their frames
-                    log.exception("could not send to %s; closing that connection", link.peer)
-                    with contextlib.suppress(Exception):
-                        link.close(1011, "the server could not send to this connection")
-        if frames:
-            stats.delivered(time.perf_counter())
-
-    def _arm(self, wake: Wake) -> None:
-        timer = self._timers.pop(wake.key, None)
-        if timer is not None:
-            timer.cancel()
-        if wake.at is not None and not self._closed:
-            delay = max(0.0, wake.at - time.time()) + 0.001  # never a hair early
-            self._timers[wake.key] = asyncio.get_running_loop().call_later(
-                delay, self._woken, wake.key
-            )
-
-    def _woken(self, key: str) -> None:
-        self._timers.pop(key, None)
-        if not self._closed:
-            self.execute(self.hub.wake(key, time.time()))
-
-    def _computer_answered(self, job: Think, move: JSON) -> None:
-        if not self._closed:
-            self.execute(self.hub.computer_move(job, move, time.time()))
-
-    def _run_work(self, work: Work) -> None:
-        """Run a room's job in the pool as a quick job charged to whoever asked; one
-        refused (its address past its share) is answered ``busy`` after the current
-        effects, so the order of sends is kept, or later if pushed out of the queue."""
-
-        def done(answer: JSON) -> None:
-            self._work_answered(work, answer)
-
-        def failed(exc: BaseException) -> None:
-            log.error(
-                "room %s: a %s job failed: %r",
-                work.room,
-                work.job.kind,
-                exc,
-                extra={"room": work.room},
-            )
-            self._work_answered(work, {"error": "failed"})
-
-        def busy() -> None:
-            self._work_answered(work, BUSY)
-
-        owner = Owner(work.address or "room:" + work.room, work.room)
-        if not self.work.submit(
-            run_job,
-            work.job,
-            owner=owner,
-            key=("work", work.room),
-            done=done,
-            failed=failed,
-            busy=busy,
-            kind=work.job.kind,
-        ):
-            asyncio.get_running_loop().call_soon(busy)
-
-    def _work_answered(self, work: Work, answer: JSON) -> None:
-        if not self._closed:
-            self.execute(self.hub.work_done(work.room, work.ticket, answer, time.time()))
+        """Commit what this turn stored, then deliver what it sent, now."""
+        self.carrier.flush()
 
     def _make_room(self, now: float) -> None:
         """All connections are taken: one that has sent nothing for a while (since its
@@ -733,10 +461,6 @@ def exporter(server: GameServer) -> Exporter:
     return Exporter(server)
 
 
-def _peer(connection: ServerConnection) -> str:
-    return str(connection.remote_address[0]) if connection.remote_address else "?"
-
-
 def _heard(conn: Connection) -> bool:
     """A connection waiting for ``hello`` that has sent something (see the gate)."""
     return conn.ws is not None and heard_from(conn.ws)
@@ -775,7 +499,9 @@ class _Reader:
         self.welcomed = False
 
     def take(self, frame: bytes | str) -> None:
-        self.session.receive(frame, time.time())
+        self.server.execute(
+            self.session.receive(frame, time.time(), time.perf_counter()), self.session
+        )
         if not self.welcomed:
             self.check_welcomed()
 

@@ -18,6 +18,7 @@ from .store_api import RoomStore, open_local
 
 if TYPE_CHECKING:
     from ..core.config import ServerConfig
+    from ..core.entropy import Entropy
     from ..core.session import Session
     from .app import GameServer
 
@@ -49,8 +50,9 @@ class Clustering(Protocol):
     def open_store(self, config: ServerConfig) -> RoomStore:
         """The store ``config`` asks for."""
 
-    def hub(self, config: ServerConfig, store: RoomStore) -> Hub:
-        """The hub for ``config``, over ``store``."""
+    def hub(self, config: ServerConfig, store: RoomStore, entropy: Entropy) -> Hub:
+        """The hub for ``config``, over ``store``, drawing its tokens and codes from
+        ``entropy``."""
 
     async def start(self, server: GameServer) -> ClusterNode | None:
         """Join the cluster once ``server`` listens; None when there is none to join."""
@@ -68,8 +70,8 @@ class SingleProcess:
             )
         return open_local(config)
 
-    def hub(self, config: ServerConfig, store: RoomStore) -> Hub:
-        return Hub(config)
+    def hub(self, config: ServerConfig, store: RoomStore, entropy: Entropy) -> Hub:
+        return Hub(config, entropy)
 
     async def start(self, server: GameServer) -> ClusterNode | None:
         return None

@@ -16,7 +16,8 @@ def test_every_message_of_the_template_is_marked_accented_and_keeps_its_placehol
     assert len(made.messages) == len(template) > 500
     for message in template:
         ids = list(message.id) if isinstance(message.id, list | tuple) else [message.id]
-        found = made.messages[str(ids[0])]
+        key = f"{message.context}\x04{ids[0]}" if message.context else str(ids[0])
+        found = made.messages[key]
         forms = list(found) if isinstance(found, tuple) else [found]
         assert len(forms) == len(ids)
         for msgid, form in zip(ids, forms, strict=True):

@@ -15,7 +15,7 @@ from tests.server.helpers import T0, Client, FakeServer, connect
 
 def node(**hub: object) -> FakeServer:
     server = FakeServer()
-    server.hub = ClusterHub(server.config, **hub)  # type: ignore[arg-type]
+    server.hub = ClusterHub(server.config, server.hub.entropy, **hub)  # type: ignore[arg-type]
     return server
 
 

@@ -140,7 +140,7 @@ async def finish(
     """Bob's node follows the room to its new owner for him (he gets its state without
     reconnecting); Ann resumes by token on a host that is still there; they finish the
     game, every move kept."""
-    await b.expect("state", room=room)
+    await b.expect("state", room=room, timeout=90)  # (a takeover: leases run out first)
     other = site.nodes[2] if heir is site.nodes[1] else site.nodes[1]
     a2 = await stack.enter_async_context(player(site.players, other, "Ann", a))
     await finish_resumed_gomoku(a2, b, room)

@@ -45,7 +45,9 @@ class Takeover(Backend):
             rated_identity_days=1.0,
         )
         if self.clustered:
-            server.hub = ClusterHub(server.config, fetch_identity=store.identity_by_token)
+            server.hub = ClusterHub(
+                server.config, server.hub.entropy, fetch_identity=store.identity_by_token
+            )
         server.hub.ratings.load(local.ratings.load())
         return server
 

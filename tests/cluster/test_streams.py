@@ -120,3 +120,23 @@ async def test_redis_not_answering_drops_what_waits(client: Any, redis_server: R
         assert share.waiting == 0 and writer.waiting == 0
     finally:
         redis_server.proc.send_signal(signal.SIGCONT)
+
+
+async def test_a_guarded_message_never_makes_a_deleted_rooms_stream_again(client: Any) -> None:
+    """A relayed client's ``close`` after its room closed (the owner deleted the room's
+    keys) leaves nothing in Redis; while the room's lease exists it is written, in order."""
+    signer = Signer(SECRET)
+    writer = StreamWriter(client, signer, 2**30, lambda: None)
+    key, lease = "gridhall:room:G1:in", "gridhall:room:G1:owner"
+    writer.add(key, message(0, 10), None, guard=lease)
+    await writer.flush()
+    assert await client.exists(key) == 0  # no lease: the room is gone, nothing written
+
+    await client.set(lease, "node0")
+    writer.add(key, message(1, 10), None)
+    writer.add(key, message(2, 10), None, guard=lease)
+    await writer.flush()
+    written = [int(fields[b"s"]) for _, fields in await client.xrange(key)]
+    assert written == [1, 2]
+    assert 0 < await client.pttl(key) <= STREAM_TTL_MS
+    assert writer.kept > 0

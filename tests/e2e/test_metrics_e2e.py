@@ -10,7 +10,7 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from gridhall.server.core.admin_access import FREE_FAILURES, AdminAccess
-from gridhall.server.io import app
+from gridhall.server.io import app, front_door
 from gridhall.server.io.app import GameServer
 from gridhall.server.io.metrics import bearer, refusal
 from tests.wsclient import TIMEOUT, WsClient
@@ -135,7 +135,7 @@ async def test_a_remote_peer_needs_the_admin_token(
     make_server: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     server = await make_server(metrics=True, admin_token="t" * 32)
-    monkeypatch.setattr(app, "_peer", lambda connection: "192.0.2.7")  # seen as remote
+    monkeypatch.setattr(front_door, "peer_of", lambda connection: "192.0.2.7")  # seen as remote
     for headers in (
         {},
         {"Authorization": "Bearer " + "x" * 32},

@@ -2,21 +2,39 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import base64
+import random
+import secrets
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from gridhall import protocol as p
 from gridhall.server.core.config import ServerConfig
-from gridhall.server.core.effects import STORED, Effect, Send, Think, Wake, Work
+from gridhall.server.core.effects import (
+    STORED,
+    Ask,
+    Bind,
+    Effect,
+    Hangup,
+    Recall,
+    Reply,
+    Said,
+    Send,
+    Think,
+    Unbind,
+    Wake,
+    Work,
+)
+from gridhall.server.core.entropy import Entropy
 from gridhall.server.core.hub import Hub
-from gridhall.server.core.identity import Identity
-from gridhall.server.core.session import Session, Sessions
+from gridhall.server.core.session import Services, Session, Sessions
 from gridhall.server.core.stats import Stats
 from gridhall.server.io.job_runner import run_job
 from gridhall.server.io.store import Store
 
 T0 = 1_800_000_000.0
+T = TypeVar("T")
 
 
 @dataclass
@@ -50,19 +68,51 @@ class FakeLink:
         return found[-1]
 
 
+class Seeded:
+    """A repeatable :class:`Entropy`: the same seed, the same tokens, codes and seeds
+    (the server passes the ``secrets`` module)."""
+
+    def __init__(self, seed: int) -> None:
+        self.random = random.Random(seed)
+
+    def token_bytes(self, nbytes: int) -> bytes:
+        return self.random.randbytes(nbytes)
+
+    def token_hex(self, nbytes: int) -> str:
+        return self.token_bytes(nbytes).hex()
+
+    def token_urlsafe(self, nbytes: int) -> str:
+        return base64.urlsafe_b64encode(self.token_bytes(nbytes)).rstrip(b"=").decode()
+
+    def choice(self, seq: Sequence[T]) -> T:
+        return self.random.choice(seq)
+
+    def randbits(self, k: int) -> int:
+        return self.random.getrandbits(k)
+
+
 class FakeServer:
-    """The SessionHost: routes the hub's sends to fake links and records the rest.
+    """A session's host: carries out what sessions and the hub say, routing sends to
+    fake links and recording the rest.
 
     Rooms' jobs (``Work``) run inline, in order, right after the effects that
     asked for them, at the time of the last input; with ``hold_work=True`` they
     wait in ``work`` until :meth:`finish_work` (to see a room busy)."""
 
-    def __init__(self, store: Store | None = None, hold_work: bool = False, **config: Any) -> None:
+    def __init__(
+        self,
+        store: Store | None = None,
+        hold_work: bool = False,
+        entropy: Entropy = secrets,
+        **config: Any,
+    ) -> None:
         config.setdefault("grace_seconds", 60.0)
         config.setdefault("db", ":memory:")
         self.config = ServerConfig(**config)
-        self.hub = Hub(self.config)
+        self.hub = Hub(self.config, entropy)
         self.stats = Stats()
+        self.services = Services()
+        """No history queries or analyses (``server/io/`` answers those)."""
         self.store = store
         self.sessions = Sessions()
         self.other: list[Effect] = []
@@ -71,7 +121,7 @@ class FakeServer:
         self.work: list[Work] = []
         self.now = T0
         self.later: list[tuple[float, Callable[[float], None]]] = []
-        """Sessions' ``call_later`` calls: (when, callback), run by :meth:`advance`."""
+        """Sessions' :class:`Recall` effects: (when, callback), run by :meth:`advance`."""
         self._running = False
 
     def restore(self, now: float, down_since: float) -> None:
@@ -84,20 +134,35 @@ class FakeServer:
             self.hub.restore(identities, rooms, now, down_since, links, devices, quarantined)
         )
 
-    def bind(self, ident: Identity, session: Session) -> None:
-        self.sessions.bind(ident, session)
+    def run(self, session: Session, said: Iterable[Said]) -> None:
+        """Carry out what ``session`` said: its own effects here, the hub's in order."""
+        hub: list[Effect] = []
+        for e in said:
+            if isinstance(e, (Reply, Hangup, Bind, Unbind, Recall)):
+                self.execute(hub)
+                hub = []
+                self._for_session(session, e)
+            else:
+                assert not isinstance(e, Ask), "no history service here"
+                hub.append(e)
+        self.execute(hub)
 
-    def unbind(self, ident: Identity, session: Session) -> bool:
-        return self.sessions.unbind(ident, session)
+    def _for_session(self, session: Session, e: Reply | Hangup | Bind | Unbind | Recall) -> None:
+        if isinstance(e, Reply):
+            session.link.send_frame(e.frame)
+        elif isinstance(e, Hangup):
+            session.link.close(e.code, e.reason)
+        elif isinstance(e, Bind):
+            self.sessions.bind(e.ident, session)
+        elif isinstance(e, Unbind):
+            self.sessions.unbind(e.ident, session)
+        else:
 
-    def reply(self, link: Any, frame: bytes) -> None:
-        link.send_frame(frame)
+            def recalled(now: float) -> None:
+                if not session.link.closed:
+                    self.run(session, session.answer_sync(now))
 
-    def close_link(self, link: Any, code: int, reason: str) -> None:
-        link.close(code, reason)
-
-    def call_later(self, delay: float, callback: Callable[[float], None]) -> None:
-        self.later.append((self.now + delay, callback))
+            self.later.append((e.at, recalled))
 
     def execute(self, effects: list[Effect]) -> None:
         for e in effects:
@@ -163,11 +228,15 @@ class Client:
         self.session = Session(server, self.link, now)
         self.next_id = 1
 
+    def receive(self, frame: bytes, now: float = T0) -> None:
+        """One frame as the connection would hand it to the session."""
+        self.server.now = now
+        self.server.run(self.session, self.session.receive(frame, now))
+
     def send(self, type_: str, now: float = T0, **fields: Any) -> int:
         rid = self.next_id
         self.next_id += 1
-        self.server.now = now
-        self.session.receive(p.encode_map({"type": type_, "id": rid, **fields}), now)
+        self.receive(p.encode_map({"type": type_, "id": rid, **fields}), now)
         return rid
 
     def hello(self, name: str, token: str | None = None, now: float = T0) -> p.Welcome:
@@ -192,7 +261,7 @@ class Client:
 
     def drop(self, now: float = T0) -> None:
         self.link.close(1006, "dropped")
-        self.session.closed(now)
+        self.server.run(self.session, self.session.closed(now))
 
 
 def connect(server: FakeServer, name: str, now: float = T0, peer: str = "10.0.0.1") -> Client:

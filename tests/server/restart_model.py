@@ -586,7 +586,7 @@ def live_links(hub: Hub, now: float) -> dict[str, Any]:
 
 def observe_room(room: Room, now: float) -> dict[str, Any]:
     game = room.game
-    viewers = sorted({room._viewer(m) or "" for m in room.members} | {""})
+    viewers = sorted({room.views.viewer(m) or "" for m in room.members} | {""})
     states = {}
     if game is not None and game.result is None:  # as ``sync`` shows it: its clocks run
         room.game = copy.deepcopy(game)  # to now first (on a copy: nothing is changed)

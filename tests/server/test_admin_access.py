@@ -4,6 +4,7 @@ token, and a backoff on wrong tokens per address; bans as the server keeps them.
 from __future__ import annotations
 
 import argparse
+import secrets
 from pathlib import Path
 
 import pytest
@@ -25,7 +26,7 @@ T0 = 1_800_000_000.0
 
 
 def test_only_loopback_peers_are_allowed_by_default() -> None:
-    access = AdminAccess()
+    access = AdminAccess(None, entropy=secrets)
     for peer in ("127.0.0.1", "127.0.0.2", "::1", "::ffff:127.0.0.1"):
         assert access.peer_allowed(peer), peer
     for peer in ("192.168.1.20", "10.0.0.1", "2001:db8::1", "?", "", "not an address"):
@@ -33,7 +34,7 @@ def test_only_loopback_peers_are_allowed_by_default() -> None:
 
 
 def test_admin_from_networks_are_allowed_too() -> None:
-    access = AdminAccess(networks=["192.168.1.0/24", "10.0.0.7", "2001:db8::/32"])
+    access = AdminAccess(None, ["192.168.1.0/24", "10.0.0.7", "2001:db8::/32"], secrets)
     for peer in ("192.168.1.20", "::ffff:192.168.1.99", "10.0.0.7", "2001:db8::5"):
         assert access.peer_allowed(peer), peer
     for peer in ("192.168.2.1", "10.0.0.8", "2001:db9::1"):
@@ -41,9 +42,9 @@ def test_admin_from_networks_are_allowed_too() -> None:
 
 
 def test_a_new_token_is_made_unless_one_is_given() -> None:
-    made, again = AdminAccess(), AdminAccess()
+    made, again = AdminAccess(None, entropy=secrets), AdminAccess(None, entropy=secrets)
     assert len(made.token) >= 32 and made.token != again.token
-    fixed = AdminAccess("my-fixed-admin-token")
+    fixed = AdminAccess("my-fixed-admin-token", entropy=secrets)
     assert fixed.token_ok("my-fixed-admin-token")
     assert not fixed.token_ok("my-fixed-admin-tokeN") and not fixed.token_ok("")
 

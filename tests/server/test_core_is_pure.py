@@ -6,16 +6,25 @@ Two checks, because each misses what the other sees: importing every core module
 fresh interpreter shows what really enters ``sys.modules`` (through games, protocol,
 third-party packages); reading the import statements of everything the core can reach
 catches an import hidden inside a function, which only runs when that function does.
+
+And the core is a deterministic function of its inputs: no module of its own reads a
+clock, draws randomness or reads a file (:data:`IMPURE`, :data:`READS`): the time comes
+in as ``now`` and randomness as an ``Entropy`` (``server/core/entropy.py``), so the
+same inputs give the same outputs, every token included.
 """
 
 from __future__ import annotations
 
 import ast
 import json
+import secrets
 import subprocess
 import sys
 import tomllib
 from pathlib import Path
+
+from gridhall import protocol as p
+from tests.server.helpers import FakeServer, Seeded, connect
 
 TOP = Path(__file__).resolve().parents[2]
 CORE = TOP / "server" / "core"
@@ -192,3 +201,100 @@ def test_ci_forbids_the_same_modules_and_waives_the_same_import() -> None:
     assert "gridhall.server.core" in contract["source_modules"]
     waived = {tuple(reversed(line.split(" -> "))) for line in contract["ignore_imports"]}
     assert waived == WAIVED
+
+
+IMPURE = (
+    "time",
+    "secrets",
+    "random",
+    "uuid",
+    "os",
+    "pathlib",
+    "tempfile",
+    "shutil",
+    "platformdirs",
+)
+"""Modules no core module imports itself: clocks, randomness, files and the
+environment (games and the protocol may: a game's randomness is its seed's)."""
+
+READS = ("open", "read_text", "read_bytes", "write_text", "write_bytes", "now", "today", "utcnow")
+"""Calls no core module makes: files opened or read, the date read."""
+
+PURITY_WAIVED = {
+    ("server/core/skeleton.py", "pathlib"): "the path of Unicode's confusables table",
+    ("server/core/skeleton.py", "read_text"): "that table is read once, on first use: "
+    "data shipped inside the package and never changed, as much a part of the program "
+    "as its code (what a name looks like never depends on when or where it is read)",
+    ("server/core/config.py", "pathlib"): "the default database path, a setting's value",
+    ("server/core/config.py", "platformdirs"): "where that default lies is the platform's "
+    "convention; only the I/O layer opens it, and nothing in the core reads the setting",
+}
+"""(file, module or call) pairs let through, each with the reason."""
+
+
+def impurities(path: Path) -> list[tuple[str, int]]:
+    """The modules of :data:`IMPURE` that ``path`` imports and the calls of
+    :data:`READS` it makes, each with its line."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and not node.level:
+            names = [node.module or ""]
+        elif isinstance(node, ast.Call):
+            func = node.func
+            called = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            if called in READS:
+                found.append((called, node.lineno))
+        found += [(n, node.lineno) for n in names if n.split(".")[0] in IMPURE]
+    return found
+
+
+def test_no_core_module_reads_a_clock_draws_randomness_or_reads_a_file() -> None:
+    bad, used = [], set()
+    for path in sorted(CORE.rglob("*.py")):
+        where = str(path.relative_to(TOP))
+        for name, line in impurities(path):
+            if (where, name.split(".")[0]) in PURITY_WAIVED:
+                used.add((where, name.split(".")[0]))
+            else:
+                bad.append(f"{where}:{line} {name}")
+    assert bad == []
+    assert used == set(PURITY_WAIVED), "a waiver no longer needed: drop it"
+
+
+def test_the_purity_check_sees_clocks_randomness_and_reads(tmp_path: Path) -> None:
+    path = tmp_path / "impure.py"
+    path.write_text(
+        "import time\nfrom secrets import token_hex\nimport os.path\n"
+        "def f(p):\n    return open(p), p.read_text(), datetime.now()\n"
+    )
+    names = [name for name, _ in impurities(path)]
+    assert names.count("time") == 1 and "secrets" in names and "os.path" in names
+    assert {"open", "read_text", "now"} <= set(names)
+
+
+def conversation(server: FakeServer) -> list[list[bytes]]:
+    """Two people, a Minesweeper room, moves, chat and a link code: every frame each
+    of them got."""
+    ann, bob = connect(server, "Ann"), connect(server, "Bob", peer="10.0.0.2")
+    ann.send("create-room", game="minesweeper", options={"preset": "beginner"})
+    code = ann.last(p.State).room
+    bob.send("join-room", room=code, role="player")
+    for n, (x, y) in enumerate(((4, 4), (0, 0), (8, 8), (0, 8))):
+        (ann if n % 2 else bob).send("move", 1_800_000_001.0 + n, move={"x": x, "y": y})
+    ann.send("chat", text="gg")
+    bob.send("link-code")
+    return [ann.link.frames, bob.link.frames]
+
+
+def test_the_same_inputs_give_the_same_outputs_every_token_included() -> None:
+    once, again = (
+        conversation(FakeServer(entropy=Seeded(7))),
+        conversation(FakeServer(entropy=Seeded(7))),
+    )
+    assert once == again and sum(map(len, once)) > 10
+    other = conversation(FakeServer(entropy=Seeded(8)))
+    assert other != once  # the tokens and the room code came from the entropy passed in
+    assert conversation(FakeServer(entropy=secrets)) != once

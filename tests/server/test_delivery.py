@@ -26,7 +26,7 @@ def make_server(tmp_path: Path) -> GameServer:
 def hello(server: GameServer, link: FakeLink, token: str | None = None) -> Session:
     session = Session(server, link, T0)
     fields = {"protocol": 1, "name": "Ann", "id": 1, **({"token": token} if token else {})}
-    session.receive(p.encode_map({"type": "hello", **fields}), T0)
+    server.execute(session.receive(p.encode_map({"type": "hello", **fields}), T0), session)
     return session
 
 
@@ -51,7 +51,7 @@ async def test_a_replaced_connection_gets_what_was_sent_to_it_before_it_is_close
     first = hello(server, old)
     server._flush()
     token = old.last(p.Welcome).token
-    first.receive(p.encode_map({"type": "list-rooms", "id": 7}), T0)
+    server.execute(first.receive(p.encode_map({"type": "list-rooms", "id": 7}), T0), first)
     hello(server, FakeLink("10.0.0.1"), token)  # in the same turn, before the commit
     server._flush()
     assert old.last(p.Rooms).re == 7

@@ -145,7 +145,10 @@ def test_a_snapshot_unlike_the_last_event_makes_the_next_move_whole() -> None:
     ann, bob = gomoku(server, ann_deltas=True, bob_deltas=True)
     play(ann, bob, 20)
     room = server.hub.lobby.rooms[ann.last(p.Joined).room]
-    room._views[EVERYONE] = {**room._views[EVERYONE], "moves": []}  # out of step, somehow
+    room.events.views[EVERYONE] = {
+        **room.events.views[EVERYONE],
+        "moves": [],
+    }  # out of step, somehow
     cy = join(server, "Cy", True)
     cy.send("join-room", room=room.code, role="spectator")
     play(ann, bob, 1, 20)

@@ -178,7 +178,7 @@ def test_signing_out_this_device_answers_then_closes_the_connection() -> None:
     assert laptop.last(p.Devices).devices == []
     assert laptop.link.close_code == SIGNED_OUT
     assert "signed out" in laptop.link.close_reason
-    laptop.session.closed(T0 + 2)
+    laptop.drop(T0 + 2)
     assert not resumes(server, first.token, first.player, T0 + 3)
 
 

@@ -180,7 +180,7 @@ class World:
         elif kind == "garbage":
             client = agent.client or self.connect(agent)
             if not client.link.closed:
-                client.session.receive(b"\xc1", self.now)
+                client.receive(b"\xc1", self.now)
         else:
             self.ask(agent, kind, self.fields(agent, kind, x, y))
 

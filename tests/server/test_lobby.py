@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import secrets
+
 import pytest
 
 from gridhall.protocol import ErrorCode, ProtocolError
@@ -25,7 +27,8 @@ class Host:
 
 
 def make_lobby(max_rooms: int = 5) -> tuple[Lobby, Identities]:
-    return Lobby(Host(), max_rooms=max_rooms, grace_seconds=60.0), Identities()
+    lobby = Lobby(Host(), max_rooms=max_rooms, grace_seconds=60.0, entropy=secrets)
+    return lobby, Identities(secrets)
 
 
 def test_codes_are_six_unambiguous_characters_and_unique() -> None:

@@ -40,10 +40,10 @@ def test_malformed_frames_get_errors_then_close_the_connection() -> None:
     server = FakeServer(max_bad_messages=3)
     client = connect(server, "Ann")
     for frame in (b"\xc1", p.encode_map({"no": "type"}), p.encode_map({"type": "nope"})):
-        client.session.receive(frame, T0)
+        client.receive(frame)
     assert [e.code for e in client.errors()] == ["bad-message", "bad-message", "unknown-type"]
     assert client.link.close_code is None
-    client.session.receive(b"\x00", T0)  # one more than tolerated
+    client.receive(b"\x00")  # one more than tolerated
     assert client.link.close_code == 1008
 
 
@@ -105,7 +105,7 @@ def test_a_server_fault_is_an_internal_error_echoing_the_request(
         raise RuntimeError("bug")
 
     monkeypatch.setattr(Hub, "_list_rooms", broken)
-    client.session.host.hub._handlers[p.ListRooms] = broken  # type: ignore[attr-defined]
+    client.session.hub._handlers[p.ListRooms] = broken  # type: ignore[assignment]
     rid = client.send("list-rooms")
     [error] = client.errors()
     assert error.code == "internal-error" and error.re == rid
@@ -121,7 +121,7 @@ def test_resuming_a_token_replaces_the_older_connection() -> None:
     welcome = second.hello("Ann", token)
     assert welcome.player == player and welcome.token == token
     assert first.link.close_code == 4000
-    first.session.closed(T0)  # the replaced connection's end changes nothing
+    assert first.session.closed(T0) == []  # the replaced connection's end changes nothing
     assert server.hub.identities.by_id[player].connected
 
 

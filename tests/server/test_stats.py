@@ -29,7 +29,7 @@ def test_a_session_counts_every_frame_by_type_bounded() -> None:
     client = connect(server, "Ann")
     client.send("list-rooms")
     client.send("no-such-type-" + "x" * 40)
-    client.session.receive(b"\xc1", T0)
+    client.receive(b"\xc1")
     client.send("move", move={"x": 1})  # not in a room: refused, still a move received
     assert server.stats.messages_in == {"hello": 1, "list-rooms": 1, "move": 1, OTHER: 2}
 
@@ -105,8 +105,11 @@ async def test_the_server_counts_commits_and_frames_as_it_delivers(tmp_path: Pat
     server = GameServer(ServerConfig(host="127.0.0.1", port=0, db=str(tmp_path / "g.db")))
     link = FakeLink()
     session = Session(server, link, T0)
-    session.receive(p.encode_map({"type": "hello", "protocol": 1, "name": "Ann", "id": 1}), T0)
-    session.receive(p.encode_map({"type": "create-room", "game": "minesweeper", "id": 2}), T0)
+    for frame in (
+        p.encode_map({"type": "hello", "protocol": 1, "name": "Ann", "id": 1}),
+        p.encode_map({"type": "create-room", "game": "minesweeper", "id": 2}),
+    ):
+        server.execute(session.receive(frame, T0), session)
     assert server.stats.frames_out == {}  # nothing is handed out before the turn ends
     server._flush()
     stats = server.stats

@@ -224,14 +224,14 @@ def _computer(
             ErrorCode.GAME_IN_PROGRESS, "The computer player can be changed between games only.", re
         )
     bot = next((s for s in room.seated if s.bot), None)
-    if bot is None and room.free_seat() is None:
+    if bot is None and room.seating.free_seat() is None:
         raise ProtocolError(ErrorCode.ROOM_FULL, "Every seat is taken; remove a player first.", re)
     room.options = {**room.options, "ai": level}  # (a refusal changes nothing)
     if bot is not None:
         bot.bot = level
         bot.name = unique_name(computer_name(level), [m.name for m in room.members if m is not bot])
         _host_event(room, out, host, "computer", bot, level=level)
-        room.broadcast_state(out)
+        room.views.broadcast_state(out)
         return
     bot = new_computer(level)
     _host_event(room, out, host, "computer", None, player=bot.id, level=level)

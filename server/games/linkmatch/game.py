@@ -7,8 +7,8 @@ clock reaches ``time_limit``. The lowest clock among racers who clear wins, so
 the race is over as soon as nobody still racing can beat the best finish (at
 once when the winner took no hints), or when nobody is racing any more.
 
-Hidden state (the tiles of a board) leaves only through :meth:`view`, to the
-board's owner; everyone else sees counts.
+Hidden state (the tiles of a board) leaves only through :meth:`view` (made in
+``showing.py``), to the board's owner; everyone else sees counts.
 
 A racer's log keeps its first :data:`MAX_LOG` entries (wrong links are logged too,
 at the message rate), counting the rest; :meth:`LinkMatchGame.state` /
@@ -28,6 +28,7 @@ from .board import Gravity, Pair, Rows, copy_rows, count_tiles, remove_pair
 from .jobs import make_board, shuffle_job, shuffle_rows
 from .moves import Move, parse_move, why_no_link
 from .paths import find_path, first_pair, has_pair
+from .showing import view_of
 
 Status = Literal["racing", "cleared", "time", "resigned", "removed"]
 MAX_LOG = 10_000
@@ -392,39 +393,9 @@ class LinkMatchGame:
     # -- what others may see --------------------------------------------------
 
     def view(self, recipient: str | None) -> JSON:
-        """The only place a board leaves the game: to its owner, nobody else."""
-        now = self._now
-        view: JSON = {
-            "width": self.options["width"],
-            "height": self.options["height"],
-            "kinds": self.options["kinds"],
-            "gravity": self.gravity,
-            "time_limit": self.options["time_limit"],
-            "progress": {p: r.remaining for p, r in self.racers.items()},
-            "finished": {p: r.final for p, r in self.racers.items() if r.status == "cleared"},
-            "standing": {p: r.status for p, r in self.racers.items()},
-        }
-        if now < self.start_at:
-            view["starts_in"] = round(self.start_at - now, 3)
-        racer = self.racers.get(recipient) if recipient is not None else None
-        if racer is None:
-            view["elapsed"] = round(max(0.0, now - self.start_at), 3)
-            return view
-        view.update(
-            rows=copy_rows(racer.rows),
-            remaining=racer.remaining,
-            elapsed=round(self._clock(racer, now), 3),
-            penalty=racer.penalty,
-            wrong=racer.wrong,
-            hints=racer.hints,
-        )
-        if racer.path is not None:
-            view["path"] = [list(p) for p in racer.path]
-        if racer.hint is not None:
-            view["hint"] = [list(p) for p in racer.hint]
-        if racer.shuffled:
-            view["shuffled"] = True
-        return view
+        """The only place a board leaves the game: to its owner, nobody else
+        (``showing.py``)."""
+        return view_of(self, recipient)
 
     def visible_move(self, by: str, move: JSON, recipient: str | None) -> JSON:
         """Coordinates go to the mover only: on the shared layout they reveal pairs."""

@@ -18,24 +18,22 @@ from collections.abc import Iterable
 from typing import Any
 
 from gridhall.protocol import Outcome, Termination
-from gridhall.protocol.cells import board_span
 
 from ..base import JSON, GameError, Played
 from ..jobs import Job
-from .board import Board, Neighbourhood, counts_text
+from .board import Board, Neighbourhood
 from .jobs import board_of, find_hint, hint_job, layout_job, make_layout
+from .moves import ACTIONS, MARKS, parse_move
+from .moves import refuse as _refuse
 from .options import parse_options
+from .showing import record_of, state_of, view_of
 
-ACTIONS = ("reveal", "chord", "mark", "flag-around", "hint")
+__all__ = ["ACTIONS", "MARKS", "MAX_ACTIONS", "MinesweeperGame", "from_layout", "from_state"]
+
 MAX_ACTIONS = 10_000
 """Actions a game's log (its record) keeps; later ones are only counted. A whole
 game on the largest board takes fewer; a game that never ends stays bounded."""
-MARKS = ("flag", "question", "none")
 HIDDEN = ord("#")
-
-
-def _refuse(message: str) -> GameError:
-    return GameError("illegal-move", message)
 
 
 class MinesweeperGame:
@@ -172,38 +170,11 @@ class MinesweeperGame:
     """Co-op: every recipient gets the same view and move."""
 
     def view(self, recipient: str | None) -> JSON:
-        """The one view for everyone (co-op: all see the same board)."""
+        """The one view for everyone (co-op: all see the same board; ``showing.py``),
+        made again only after a change."""
         if self._cached is not None and self._cached[0] == self._version:
             return dict(self._cached[1])
-        face = self._shown if self.result is None else self._final_face()
-        w = self.width
-        rows = [face[y * w : (y + 1) * w].decode("ascii") for y in range(self.height)]
-        owned: dict[str, int] = {}
-        for owner in self.flag_owner.values():
-            owned[owner] = owned.get(owner, 0) + 1
-        view: JSON = {
-            "width": self.width,
-            "height": self.height,
-            "mines": self.mines,
-            "rows": rows,
-            "flags": sum(self.flagged),
-            "revealed": self.width * self.height - self.mines - self.safe_left,
-            "elapsed": self.elapsed(),
-            "lives": self.options["lives"],
-            "lives_left": self.lives_left,
-            "exploded": [[c % w, c // w] for c in self.exploded],
-            "last": {p: dict(a) for p, a in self.last.items()},
-            "stats": {
-                p: {
-                    "revealed": s["revealed"],
-                    "flagged": owned.get(p, 0),
-                    "mines_hit": s["mines_hit"],
-                }
-                for p, s in self.stats.items()
-            },
-            "left": list(self.left),
-            "hint": None if self.hint is None else dict(self.hint),
-        }
+        view = view_of(self)
         self._cached = (self._version, view)
         return dict(view)
 
@@ -264,51 +235,13 @@ class MinesweeperGame:
         return []
 
     def record(self) -> JSON:
-        return {
-            "options": dict(self.options),
-            "players": list(self.players),
-            "seed": self.seed,
-            "layout": self.board.layout() if self.board is not None else [],
-            "first_click": self.first_click,
-            "actions": [list(a) for a in self.actions],
-            "actions_omitted": self.actions_omitted,
-            "result": self.result,
-            "generation": self.generation_note,
-        }
+        """What the history keeps (``showing.py``)."""
+        return record_of(self)
 
     def state(self) -> JSON:
-        """Everything this game is, as plain data (:func:`from_state` makes it again):
-        what a room's snapshot holds, so a game that never ends needs no journal of
-        its whole past. The board's cells are one text (revealed, flagged and
-        questioned cells all show in it)."""
-        board = self.board
-        return {
-            "options": dict(self.options),
-            "players": list(self.players),
-            "result": self.result,
-            "seed": self.seed,
-            "board": None
-            if board is None
-            else {"mines": sorted(board.mines), "counts": counts_text(board.counts)},
-            "shown": self._shown.decode("ascii"),
-            "flag_owner": [[c, p] for c, p in self.flag_owner.items()],
-            "exploded": list(self.exploded),
-            "safe_left": self.safe_left,
-            "lives_left": self.lives_left,
-            "left": list(self.left),
-            "stats": {p: dict(s) for p, s in self.stats.items()},
-            "last": {p: dict(a) for p, a in self.last.items()},
-            "hint": None if self.hint is None else dict(self.hint),
-            "created": self.created,
-            "latest": self.latest,
-            "started": self.started,
-            "ended": self.ended,
-            "penalty": self.penalty,
-            "first_click": self.first_click,
-            "generation": self.generation_note,
-            "actions": [list(a) for a in self.actions],
-            "actions_omitted": self.actions_omitted,
-        }
+        """Everything this game is, as plain data (``showing.py``; :func:`from_state`
+        makes it again): what a room's snapshot holds."""
+        return state_of(self)
 
     # -- helpers -------------------------------------------------------------
     def _log(
@@ -329,31 +262,7 @@ class MinesweeperGame:
         return round(base + self.penalty, 3)
 
     def _parse(self, move: JSON) -> tuple[str, int | None, str | None]:
-        if not isinstance(move, dict):
-            raise GameError("bad-message", "A move must be a map.")
-        action = move.get("action")
-        if action not in ACTIONS:
-            raise GameError(
-                "bad-message", "A move's action must be one of " + ", ".join(ACTIONS) + "."
-            )
-        if action == "hint":
-            return action, None, None
-        x, y = move.get("x"), move.get("y")
-        for v in (x, y):
-            if isinstance(v, bool) or not isinstance(v, int):
-                raise GameError("bad-message", "A move needs whole-number x and y.")
-        assert isinstance(x, int) and isinstance(y, int)
-        if not (0 <= x < self.width and 0 <= y < self.height):
-            raise _refuse(
-                f"That cell is off the {self.width}×{self.height} board "
-                f"({board_span(self.width, self.height)})."
-            )
-        mark = None
-        if action == "mark":
-            mark = move.get("mark")
-            if mark not in MARKS:
-                raise GameError("bad-message", "A mark move needs mark: flag, question or none.")
-        return action, y * self.width + x, mark
+        return parse_move(move, self.width, self.height)
 
     def _reveal_action(self, player: str, cell: int, now: float, prepared: JSON | None) -> None:
         if self.revealed[cell]:
@@ -514,27 +423,6 @@ class MinesweeperGame:
         details["time"] = self.elapsed()  # the team's time, hint penalties included
         self.result = Outcome(reason, None, details).to_map()
         self.hint = None
-
-    def _final_face(self) -> bytearray:
-        """The board once over: win shows every mine flagged; otherwise mines
-        ``*``, exploded ``X`` and wrong flags ``W``."""
-        face = bytearray(self._shown)
-        board = self.board
-        if board is None:
-            return face
-        won = self.result is not None and self.result["reason"] == "cleared"
-        for m in board.mines:
-            if won and face[m] != ord("X"):
-                face[m] = ord("F")
-            elif won:
-                continue
-            elif face[m] != ord("X") and not self.flagged[m]:
-                face[m] = ord("*")
-        if not won:
-            for c in range(len(face)):
-                if self.flagged[c] and not board.is_mine(c):
-                    face[c] = ord("W")
-        return face
 
 
 def from_layout(
