@@ -10,6 +10,7 @@ import pytest
 from websockets.frames import Frame, Opcode
 
 from gridhall import protocol as p
+from gridhall.server.io import web
 from gridhall.server.io.connection import binary_frame
 from tests.waiting import until
 from tests.wsclient import WsClient
@@ -71,3 +72,15 @@ async def test_a_connection_closed_by_a_frame_reads_no_more(make_server: Any) ->
         assert ann.ws.close_code == 1008
         assert not any(m.get("re") == 7 for m in ann.received)
         await until(lambda: not server.connections, "the server forgot the connection")
+
+
+async def test_a_game_connection_never_reads_the_browser_site(server_url: str) -> None:
+    """The browser client's files and catalogs are read at the first page asked for,
+    not at the first game connection: a server only game clients reach never spends
+    the event loop's time and the memory on them."""
+    before = web.site.cache_info()
+    async with WsClient.connect(server_url, "Ann") as ann:
+        await ann.send("list-rooms", id=1)
+        await ann.expect("rooms")
+    after = web.site.cache_info()
+    assert (after.hits, after.misses) == (before.hits, before.misses)
