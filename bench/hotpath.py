@@ -15,6 +15,7 @@ the ratios are printed; ``--profile`` prints cProfile's top functions for this t
 
     .venv/bin/python bench/hotpath.py --against /tmp/hotpath-base --rounds 3
     .venv/bin/python bench/hotpath.py --profile
+    .venv/bin/python bench/hotpath.py --against /tmp/hotpath-base --sockets --rooms 1
 """
 
 from __future__ import annotations
@@ -172,6 +173,43 @@ def measure(python: str, args: argparse.Namespace) -> dict[str, float]:
     return figures
 
 
+def over_sockets(args: argparse.Namespace, trees: dict[str, str]) -> None:
+    """The same comparison through real sockets: each tree's server (``bench/load.py``'s)
+    in turn, driven by ``load.py``'s client processes with ``--rooms`` rooms moving flat
+    out for ``--seconds``; the server process's CPU (user + system) per move. With one
+    room every move is handled alone (no two share a turn, a commit or a wake-up), so
+    the trees are compared at the same batching whatever their speed."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    import load
+
+    cpu: dict[str, list[float]] = {name: [] for name in trees}
+    system: dict[str, list[float]] = {name: [] for name in trees}
+    for _ in range(args.rounds):
+        for name, python in trees.items():
+            with tempfile.TemporaryDirectory() as tmp:
+                server = load.ServerProc.start("gridhall", tmp, args.uvloop, python)
+                try:
+                    phase = load.Phase("gridhall", server.port, "fast", args.seconds, 0, True)
+                    sys0 = server.cpu_split()[1]
+                    done = load.run_clients(server, phase, args.rooms, 1, 0)
+                    sys1 = server.cpu_split()[1]
+                finally:
+                    server.stop()
+            moves = max(1, done["moves"])
+            cpu[name].append(done["server_cpu"] / moves * 1e6)
+            system[name].append((sys1 - sys0) / moves * 1e6)
+    for name in trees:
+        print(
+            f"  {name:5} server CPU us/move  "
+            + "  ".join(f"{v:6.1f}" for v in cpu[name])
+            + f"   median {statistics.median(cpu[name]):6.1f}"
+            + f"  (the kernel's {statistics.median(system[name]):5.1f})"
+        )
+    if "base" in cpu:
+        ratio = statistics.median(cpu["this"]) / statistics.median(cpu["base"])
+        print(f"  this/base: {ratio:.2f}x the base's CPU per move")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rooms", type=int, default=50, help="rooms moving in each turn")
@@ -179,6 +217,13 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3, help="alternating runs per tree")
     parser.add_argument("--against", metavar="DIR", help="another checkout (with .venv)")
     parser.add_argument("--profile", action="store_true", help="cProfile this tree's run")
+    parser.add_argument(
+        "--sockets",
+        action="store_true",
+        help="through real sockets: each tree's whole server, load.py's clients",
+    )
+    parser.add_argument("--seconds", type=float, default=5.0, help="--sockets: each run's length")
+    parser.add_argument("--uvloop", action="store_true", help="--sockets: the servers on uvloop")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     args.moves = min(args.moves, 224)  # the game ends at 225: stay inside one game
@@ -193,6 +238,10 @@ def main() -> None:
         f"load average {os.getloadavg()[0]:.2f}",
         flush=True,
     )
+    if args.sockets:
+        over_sockets(args, trees)
+        print(f"(load average at the end {os.getloadavg()[0]:.2f})")
+        return
     cpu: dict[str, list[float]] = {name: [] for name in trees}
     for _ in range(args.rounds):
         for name, python in trees.items():

@@ -84,3 +84,16 @@ async def test_a_game_connection_never_reads_the_browser_site(server_url: str) -
         await ann.expect("rooms")
     after = web.site.cache_info()
     assert (after.hits, after.misses) == (before.hits, before.misses)
+
+
+async def test_a_frame_larger_than_one_read_is_answered(server_url: str) -> None:
+    """A frame near the 64 KiB limit takes more than one of the transport's reads (they
+    are 64 KiB, ``handshake.READ_SIZE``): it is put together and answered, not cut."""
+    async with WsClient.connect(server_url, "Ann") as ann:
+        frame = p.encode_map({"type": "list-rooms", "id": 5, "pad": "x" * (p.MAX_FRAME - 64)})
+        assert p.MAX_FRAME - 64 < len(frame) <= p.MAX_FRAME
+        await ann.send_raw(frame)
+        answer = await ann.recv()
+        assert answer.get("re") == 5 and answer["type"] in ("rooms", "error")
+        await ann.send("list-rooms", id=6)
+        assert (await ann.expect("rooms"))["re"] == 6
