@@ -71,7 +71,12 @@ on):
 - ``kick-address`` (issue 41): a member is kicked for a day; how long she, and a
   housemate at her address who was never in the room, are kept out;
 - ``devices`` (issue 41): 300 successive link codes; how many of the tokens still
-  resume the identity, and whether a device can be signed out.
+  resume the identity, and whether a device can be signed out;
+- ``swarm`` (issue 41 item 10): 90 fuzzing clients and 3 flooders, ~1,770 frames/s
+  (``bench/attack_swarm.py``); prints the probe's p99 alone just before the swarm and
+  during it, and their ratio;
+- ``burst`` (issue 41 item 10): every 2 s a client from a fresh address writes 400 KB of
+  tiny frames at once (``bench/attack_swarm.py``).
 
 The server starts with a soft open-files limit of 1024 (``--nofile``), a
 desktop's default.
@@ -117,6 +122,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidSta
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import attack_cluster  # noqa: E402
+import attack_swarm  # noqa: E402
 
 from gridhall.protocol import decode_map, encode_map  # noqa: E402
 
@@ -348,6 +354,8 @@ class Attack:
     """The server's database file (for attacks on the disk)."""
     pid: int = 0
     """The server's process (for its RSS)."""
+    watch: Watch | None = None
+    """The probe's round trips (for a scenario that takes its own baseline)."""
 
     def begin(self) -> None:
         if not self.started:
@@ -1670,6 +1678,27 @@ async def attack_admin_frames(a: Attack) -> str:
     return ", ".join(f"{k}: {'re' if ok else 'NO re'}" for k, ok in answered.items())
 
 
+async def attack_swarm_of_fuzzers(a: Attack) -> str:
+    """Issue 41 item 10 (``bench/attack_swarm.py``): the probe alone for a baseline, then
+    90 fuzzers and 3 flooders; its p99 before and during."""
+
+    def begin() -> float:
+        a.begin()
+        return a.started
+
+    def rtts(start: float, end: float) -> list[float]:
+        return [r for t, r in a.watch.rtts if start <= t <= end] if a.watch else []
+
+    return await attack_swarm.attack(a.url, a.port, a.seconds, begin, rtts)
+
+
+async def attack_burst(a: Attack) -> str:
+    """Issue 41 item 10: one write of 400 KB of tiny frames every 2 s
+    (``bench/attack_swarm.py``)."""
+    a.begin()
+    return await attack_swarm.bursts(a.url, a.port, a.until)
+
+
 SERVER_NEEDS: dict[str, dict[str, Any]] = {
     "hello-storm": {"max_connections": 2600, "max_rooms": 1200},
 }
@@ -1989,6 +2018,8 @@ ATTACKS: dict[str, Callable[[Attack], Awaitable[str]]] = {
     "history-flood": attack_history_flood,
     "kick-address": attack_kick_address,
     "devices": attack_devices,
+    "swarm": attack_swarm_of_fuzzers,
+    "burst": attack_burst,
 }
 
 
@@ -2125,7 +2156,9 @@ async def session(args: argparse.Namespace, names: list[str], idle: bool) -> lis
             start = time.time()
             cpu0, work0 = cpu_seconds(server.pid), workers_cpu_seconds(server.pid)
             wait0, own0 = cpu_wait_seconds(server.pid), time.process_time()
-            attack = Attack(url, port, args.seconds, db=f"{tmp.name}/attack.db", pid=server.pid)
+            attack = Attack(
+                url, port, args.seconds, db=f"{tmp.name}/attack.db", pid=server.pid, watch=watch
+            )
             try:
                 note = await asyncio.wait_for(ATTACKS[name](attack), args.seconds + 60)
             except Exception as exc:  # report, and go on with the next attack

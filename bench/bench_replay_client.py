@@ -23,11 +23,26 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_history import gomoku_record, linkmatch_record, minesweeper_record  # noqa: E402
+from rich.text import Text  # noqa: E402
 
-from gridhall.client.replays import ReplayPlayer  # noqa: E402
-from gridhall.client.tui.replay_board import render  # noqa: E402
+from gridhall.client.replays import ReplayPlayer, frame_room  # noqa: E402
+from gridhall.client.tui.boards import board_for  # noqa: E402
+from gridhall.client.views import view_for  # noqa: E402
+from gridhall.client.views.minesweeper import replay_owners  # noqa: E402
 from gridhall.protocol.replay import Replay  # noqa: E402
 from gridhall.server.io import replays  # noqa: E402
+
+
+def render(player: ReplayPlayer) -> list[Text]:
+    """The shown step as the terminal's replay screen draws it: the game's live board
+    widget per frame the game's view gives, with the frame's decoration."""
+    drawn = []
+    for frame in view_for(player.game).replay_frames(player):
+        board = board_for(player.game)()
+        board.frame = frame
+        board.room = frame_room(player, frame)
+        drawn.append(board.render())
+    return drawn
 
 
 def answer(game: str, record: dict[str, Any]) -> dict[str, Any]:
@@ -69,7 +84,7 @@ def bench(game: str, record: dict[str, Any]) -> None:
         render(fresh)
 
     opened = ms(open_end)
-    owners = ms(player.owners) if game == "minesweeper" else 0.0
+    owners = ms(lambda: replay_owners(player)) if game == "minesweeper" else 0.0
     player.go(player.count)
     player.view()
     back = ms(lambda: (player.back(), render(player)))

@@ -20,7 +20,7 @@ from typing import Any
 
 from gridhall.client.tk import theme
 from gridhall.client.tk.answers import Answers
-from gridhall.client.tk.boards import replay as replay_boards
+from gridhall.client.tk.boards import minesweeper as mines_board
 from gridhall.client.tk.replay import ReplayWindow
 
 PLAYERS = [
@@ -95,12 +95,12 @@ def main() -> None:
     root.withdraw()
     data = answer(args.size, args.steps)
     now = measure(root, data)
-    keep = replay_boards.REPAINT_OVER
-    replay_boards.REPAINT_OVER = 10**9  # baseline: every jump cell by cell
+    keep = mines_board.REPAINT_OVER
+    mines_board.REPAINT_OVER = 10**9  # baseline: every jump cell by cell
     try:
         base = measure(root, data)
     finally:
-        replay_boards.REPAINT_OVER = keep
+        mines_board.REPAINT_OVER = keep
     print(
         f"Minesweeper {args.size}x{args.size}, {args.steps} steps "
         f"(seconds; baseline: jumps drawn cell by cell)"

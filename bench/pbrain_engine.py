@@ -4,7 +4,7 @@
         --engines pbrain:/work/rapfi-src/Rapfi/build/pbrain-rapfi --games 15 --jobs 1
 
 The engine runs as a child of the match worker, driven by the project's own
-pbrain protocol code (server/bots/pbrain_bridge.py, the code `gridhall-bridge`
+pbrain protocol code (server/games/gomoku/piskvork/engine.py, the code `gridhall-bridge`
 and `--engine` use) on a private event loop. It is told `timeout_turn` = the
 move budget and keeps its own time; the harness still charges the move (on the
 cpu clock: the CPU time of the worker and its engine child together, see
@@ -28,7 +28,7 @@ class PbrainOpponent(Engine):
     """One running pbrain engine, kept for all the moves of a worker."""
 
     def __init__(self, cmd: list[str], budget: float) -> None:
-        from gridhall.server.bots.pbrain_bridge import PbrainEngine
+        from gridhall.server.games.gomoku.piskvork.engine import PbrainEngine
 
         self._loop = asyncio.new_event_loop()
         self._engine = self._loop.run_until_complete(

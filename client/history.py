@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 
 from gridhall import protocol as p
 from gridhall.client.views import view_for
+from gridhall.protocol import games
 from gridhall.protocol.i18n import _
 from gridhall.protocol.players import shown_name
 
@@ -139,14 +140,14 @@ def seat(player: Message) -> int:
 
 def players_text(players: list[Message], game: str = "") -> str:
     """The seated players by seat: "ann vs bob", a co-op team "ann, bob" (computers
-    marked)."""
+    marked; ``game``'s description says whether it is co-op)."""
     seated = sorted((pl for pl in players if isinstance(pl, dict)), key=seat)
     names = [
         shown_name(pl.get("name") or "?", pl.get("bot"))
         + (" " + _("(computer)") if pl.get("bot") else "")
         for pl in seated
     ]
-    return (_(", ") if game == "minesweeper" else _(" vs ")).join(names)
+    return (_(", ") if games.describe(game).coop else _(" vs ")).join(names)
 
 
 def finished_state(summary: Message, view: Message | None = None) -> p.State:

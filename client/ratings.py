@@ -2,8 +2,8 @@
 
 Display-free (terminal and Tk). Wire shapes: PROTOCOL.md "History, replays,
 ratings" (``leaderboard``, ``get-profile`` -> ``player-profile``, ``records``).
-Ratings are per game kind; Minesweeper has team records instead, so its "board"
-is the records list.
+Ratings are per game kind; a co-op game has team records instead, so its "board"
+is the records list. Which game has which, the descriptions say (``ratings``).
 """
 
 from __future__ import annotations
@@ -12,14 +12,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from gridhall.client.history import GameRow, game_row
+from gridhall.protocol import games
 from gridhall.protocol.i18n import _
 from gridhall.protocol.players import shown_name
 
 Message = dict[str, Any]
 PAGE = 20
-RATED_GAMES = ("gomoku", "linkmatch")
-"""Games with ratings; the others (Minesweeper) keep team records."""
-RECORD_GAMES = ("minesweeper",)
+RATED_GAMES = tuple(games.rated())
+"""Games with ratings and a leaderboard (their descriptions' ``ratings``)."""
+RECORD_GAMES = tuple(games.with_records())
+"""Co-op games that keep team records instead."""
+BOARD_GAMES = RATED_GAMES + RECORD_GAMES
+"""The games a leaderboard screen offers, the first by default."""
 SPARKS = "▁▂▃▄▅▆▇█"
 
 
@@ -100,7 +104,7 @@ def my_rank(answer: Message, me: str | None) -> str:
 
 @dataclass(frozen=True)
 class RecordRow:
-    """One Minesweeper team record in words."""
+    """One team record in words."""
 
     preset: str
     no_guess: str
@@ -204,9 +208,14 @@ def recent_rows(profile: Message, me: str | None) -> list[GameRow]:
 
 
 def profile_records(profile: Message) -> list[RecordRow]:
+    """A profile's team records (of the co-op game that keeps them)."""
     records = profile.get("records")
-    found = records.get("minesweeper") if isinstance(records, dict) else None
-    return record_rows(found if isinstance(found, list) else [])
+    found = [
+        rec
+        for game in RECORD_GAMES
+        for rec in (records.get(game) if isinstance(records, dict) else None) or ()
+    ]
+    return record_rows(found)
 
 
 def rating_change(ratings: object, me: str | None) -> str | None:

@@ -1,28 +1,26 @@
-"""A replay for the Python clients: where it stands (step k of N), autoplay, and each
-game's frame made easy to draw (the live boards' models plus what a replay adds).
+"""A replay for the Python clients: where it stands (step k of N), autoplay, the
+analysis, and the boards to draw at the shown step.
 
 The server sends a finished game as its start view and one step per action, each a
 view in the ``moved`` delta form (PROTOCOL.md "History, replays, ratings");
 :class:`gridhall.protocol.replay.Replay` turns them into the view after any step.
-Here, display-free for the terminal and Tk clients:
-
-- Gomoku: every stone's move number, the winning five, and an analysed move's mark
-  with the engine's best move;
-- Minesweeper: each cell in the colour of the player who opened or flagged it (found
-  by comparing each frame with the one before), and at the end the mines and who hit one;
-- Link-match: every racer's board, the step's link path on the board of who made it.
+Display-free for the terminal and Tk clients. What a replay shows of a game beyond its
+live board (move numbers, who opened which cell, every racer's board) is the game's
+view's (:meth:`~gridhall.client.views.base.GameView.replay_frames`): each frame is drawn
+by the game's own live board widget, fed :func:`frame_room`, with the game's decoration.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import replace
+from typing import Any
 
 from gridhall.client.bounds import view_problem
-from gridhall.client.history import seat
-from gridhall.client.views.common import Message, player_color
-from gridhall.client.views.gomoku import GomokuBoard
-from gridhall.client.views.linkmatch import LinkBoard
-from gridhall.client.views.minesweeper import MinesBoard
+from gridhall.client.history import finished_state
+from gridhall.client.room import RoomCopy
+from gridhall.client.views.common import Message, ReplayFrame, player_color
+
+__all__ = ["SPEEDS", "ReplayError", "ReplayFrame", "ReplayPlayer", "frame_room", "point", "points"]
 from gridhall.protocol.cells import cell_name
 from gridhall.protocol.delta import DeltaError
 from gridhall.protocol.i18n import _
@@ -31,11 +29,9 @@ from gridhall.protocol.replay import Replay
 SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
 """Autoplay speeds, in steps a second."""
 Point = tuple[int, int]
-OPENED = frozenset("012345678F?")
-"""Minesweeper cells a player's action opens or marks (not the mines the end shows)."""
 
 
-def _point(value: object) -> Point | None:
+def point(value: object) -> Point | None:
     if (
         isinstance(value, list | tuple)
         and len(value) >= 2
@@ -45,10 +41,10 @@ def _point(value: object) -> Point | None:
     return None
 
 
-def _points(value: object) -> list[Point]:
+def points(value: object) -> list[Point]:
     if not isinstance(value, list):
         return []
-    return [pt for pt in map(_point, value) if pt is not None]
+    return [pt for pt in map(point, value) if pt is not None]
 
 
 def _steps(answer: Message) -> list[Message]:
@@ -86,7 +82,9 @@ class ReplayPlayer:
         self.notes: dict[int, Message] = {}
         """Ply (1-based) -> the analysis' note on that move."""
         self.analysis_status: str | None = None
-        self._owners: Owners | None = None
+        self.memo: dict[str, Any] = {}
+        """What a game's replay frames work out once for the whole replay (who opened
+        which cell), by the game's own key; emptied when more steps come."""
 
     # ---- position ---------------------------------------------------------------------
     @property
@@ -98,7 +96,7 @@ class ReplayPlayer:
     def extend(self, answer: Message) -> None:
         """The next page of a long game's steps (a ``replay`` answer with ``from``)."""
         self.replay.extend(_steps(answer))
-        self._owners = None
+        self.memo.clear()
 
     def go(self, index: int) -> bool:
         """Show the board after ``index`` actions (clamped); True if that moved."""
@@ -169,7 +167,7 @@ class ReplayPlayer:
         by = self.step().get("by")
         return self.names().get(str(by), str(by)) if by is not None else ""
 
-    # ---- analysis (Gomoku) -------------------------------------------------------------
+    # ---- analysis --------------------------------------------------------------------------
     def take_analysis(self, answer: Message) -> bool:
         """Fold in an ``analysis`` answer for this game; True if it was ours."""
         if answer.get("game_id") != self.game_id:
@@ -190,7 +188,7 @@ class ReplayPlayer:
         note = self.note()
         if note is None:
             return ""
-        best = _point(note.get("best"))
+        best = point(note.get("best"))
         where = cell_name(*best) if best else "-"
         score = note.get("eval")
         mark = note.get("mark")
@@ -229,147 +227,11 @@ class ReplayPlayer:
             return False
         return self.go(next((n for n in marked if n > self.index), marked[0]))
 
-    # ---- Minesweeper: who opened what ---------------------------------------------------
-    def owners(self) -> dict[Point, str]:
-        """Cell -> colour of the player who opened or flagged it, up to the shown step."""
-        if self._owners is None:
-            self._owners = Owners(self)
-        return self._owners.at(self.index)
 
-
-class Owners:
-    """Who opened or flagged each Minesweeper cell, at any step: every step's changes,
-    found once by comparing each frame's rows with the one before (a cell that changed
-    belongs to whoever made the step; a cleared flag to nobody), with the whole map
-    kept every :attr:`EVERY` steps, so any step costs one copy and a few changes."""
-
-    EVERY = 64
-
-    def __init__(self, player: ReplayPlayer) -> None:
-        colors = player.colors()
-        owners: dict[Point, str] = {}
-        self.changes: list[list[tuple[Point, str | None]]] = [[]]
-        self.kept: dict[int, dict[Point, str]] = {0: {}}
-        before = [str(r) for r in player.frame(0).get("rows") or []]
-        for k in range(1, player.count + 1):
-            color = colors.get(str(player.step(k).get("by")), "#ffffff")
-            rows = [str(r) for r in player.frame(k).get("rows") or []]
-            changed: list[tuple[Point, str | None]] = []
-            for y, (old, new) in enumerate(zip(before, rows, strict=False)):
-                if old == new:
-                    continue
-                for x, (a, b) in enumerate(zip(old, new, strict=False)):
-                    if a == b:
-                        continue
-                    if b == "#" and (x, y) in owners:
-                        changed.append(((x, y), None))
-                        del owners[(x, y)]
-                    elif b in OPENED and ((x, y) not in owners or a in "F?"):
-                        changed.append(((x, y), color))  # mines the end shows: nobody's
-                        owners[(x, y)] = color
-            self.changes.append(changed)
-            if k % self.EVERY == 0:
-                self.kept[k] = dict(owners)
-            before = rows
-
-    def at(self, k: int) -> dict[Point, str]:
-        k = max(0, min(len(self.changes) - 1, k))
-        base = k - k % self.EVERY
-        owners = dict(self.kept[base])
-        for j in range(base + 1, k + 1):
-            for cell, color in self.changes[j]:
-                if color is None:
-                    owners.pop(cell, None)
-                else:
-                    owners[cell] = color
-        return owners
-
-
-# ---- the frames, per game --------------------------------------------------------------
-
-
-@dataclass
-class GomokuFrame:
-    """The stones with their move numbers, the winning five, the analysed best move."""
-
-    board: GomokuBoard
-    numbers: dict[Point, int] = field(default_factory=dict)
-    line: set[Point] = field(default_factory=set)
-    best: Point | None = None
-    marked: bool = False
-    """The move shown was marked by the analysis (lost a win, missed a forced win)."""
-
-
-def gomoku_frame(player: ReplayPlayer) -> GomokuFrame:
-    view = player.view()
-    board = GomokuBoard.from_view(view)
-    moves = _points(view.get("moves"))
-    numbers = {pt: i + 1 for i, pt in enumerate(moves)}
-    line = set(_points(view.get("line")))
-    if not line and player.index == player.count:
-        result = player.data.get("result")
-        details = result.get("details") if isinstance(result, dict) else None
-        line = set(_points((details or {}).get("line") if isinstance(details, dict) else None))
-    note = player.note() or {}
-    best = _point(note.get("best"))
-    return GomokuFrame(
-        board,
-        numbers,
-        line,
-        best if best not in board.stones or note.get("mark") else None,
-        bool(note.get("mark")),
-    )
-
-
-@dataclass
-class MinesFrame:
-    """The field, who opened or flagged each cell, and at the end who hit a mine."""
-
-    board: MinesBoard
-    owners: dict[Point, str] = field(default_factory=dict)
-    hits: dict[Point, str] = field(default_factory=dict)
-
-
-def mines_frame(player: ReplayPlayer) -> MinesFrame:
-    view = player.view()
-    colors = player.colors()
-    hits: dict[Point, str] = {}
-    hits_seen = view.get("hit")
-    for hit in hits_seen if isinstance(hits_seen, list) else []:
-        pt = _point(hit)
-        if pt is not None and isinstance(hit, list) and len(hit) >= 3:
-            hits[pt] = colors.get(str(hit[2]), "#ff2a2a")
-    return MinesFrame(MinesBoard.from_view(view), player.owners(), hits)
-
-
-@dataclass
-class RacerFrame:
-    """One racer's board in a Link-match replay, the step's path on it if theirs."""
-
-    player: str
-    name: str
-    color: str
-    board: LinkBoard
-    path: bool = False
-
-
-def link_frames(player: ReplayPlayer) -> list[RacerFrame]:
-    """Every racer's board at the shown step, in seat order."""
-    view = player.view()
-    step = player.step()
-    boards = view.get("boards")
-    if not isinstance(boards, dict):  # an older answer: the one board there is
-        boards = {str(step.get("by") or ""): view.get("rows") or []}
-    path = _points(step.get("path") or (view.get("path") if step.get("label") else None))
-    names, colors = player.names(), player.colors()
-    order = [str(pl.get("player")) for pl in sorted(player.players, key=seat)]
-    order += [str(pid) for pid in boards if str(pid) not in order]
-    frames = []
-    for pid in order:
-        rows = boards.get(pid)
-        if not isinstance(rows, list):
-            continue
-        mine = str(step.get("by")) == pid and bool(path)
-        board = LinkBoard.from_view({**view, "rows": rows, "path": path if mine else []})
-        frames.append(RacerFrame(pid, names.get(pid, pid), colors.get(pid, "#ffffff"), board, mine))
-    return frames
+def frame_room(player: ReplayPlayer, frame: ReplayFrame) -> RoomCopy:
+    """A stand-in room holding one replay frame, so a live board can draw it: over at
+    the end (with the result), playing before (nothing is drawn as won)."""
+    state = finished_state(player.data, frame.view)
+    if player.index != player.count:
+        state = replace(state, status="playing", result=None)
+    return RoomCopy(room="", seq=0, state=state)

@@ -277,7 +277,8 @@ class GetLeaderboard:
     ``offset`` (``limit`` rows), or ``around`` a player: their rank and 5 either side."""
 
     TYPE: ClassVar[str]
-    game: Literal["gomoku", "linkmatch"]
+    game: str = field(metadata={"min_len": 1, "max_len": 32})
+    """A game with ratings (its description's ``ratings`` is ``rated``)."""
     around: str | None = field(default=None, metadata={"min_len": 1, "max_len": 32})
     offset: int | None = field(default=None, metadata={"min": 0, "max": 2**31})
     limit: int | None = field(default=None, metadata={"min": 1, "max": MAX_HISTORY_PAGE})
@@ -295,10 +296,11 @@ class GetProfile:
 
 @message("records", "client")
 class GetRecords:
-    """Co-op Minesweeper's team records (added, feature ``ratings``)."""
+    """A co-op game's team records (added, feature ``ratings``): ``game`` is one whose
+    description's ``ratings`` is ``records``."""
 
     TYPE: ClassVar[str]
-    game: Literal["minesweeper"]
+    game: str = field(metadata={"min_len": 1, "max_len": 32})
     id: int | None = _req_id()
 
 
@@ -651,7 +653,8 @@ class Leaderboard:
 class PlayerProfile:
     """The answer to ``get-profile`` (added): ``ratings`` per game kind (``rating``,
     ``games``, ``wins``, ``provisional``, ``history`` of ``[ended_at, rating, game_id]``),
-    ``recent`` game summaries and ``records`` (``{"minesweeper": [...]}``)."""
+    ``recent`` game summaries and ``records`` (``{GAME: [...]}``, the team records of
+    the co-op game that keeps them)."""
 
     TYPE: ClassVar[str]
     player: str
@@ -664,7 +667,7 @@ class PlayerProfile:
 
 @message("records", "server")
 class Records:
-    """The answer to ``records`` (added): Minesweeper team records, per preset board,
+    """The answer to ``records`` (added): a co-op game's team records, per preset board,
     no-guess flag and lives."""
 
     TYPE: ClassVar[str]

@@ -9,6 +9,7 @@ import ipaddress
 import logging
 import os
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import NoReturn
@@ -20,12 +21,11 @@ from .cluster.wiring import ClusterUnreachable, ClusterWiring
 from .core import admin_access, cluster_settings, origin
 from .core.cluster_nodes import node_url
 from .core.config import ServerConfig
-from .games.gomoku.records import RecordError
+from .games.records import SOURCE, RecordError
 from .io import (
     collector,
     engines,
-    game_export,
-    game_import,
+    game_files,
     history_lines,
     logformat,
     loops,
@@ -385,7 +385,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--db", dest="history_db", default=None, help="SQLite file (default: the server's --db)"
     )
     hist.add_argument("--limit", type=int, default=20)
-    export = sub.add_parser("export", help=_("print one finished Gomoku game and exit"))
+    formats = game_files.formats()
+    described = "; ".join(f"{name}: {about}" for name, about in formats.items())
+    export = sub.add_parser("export", help=_("print one finished game as a file and exit"))
     export.add_argument(
         "game_id",
         type=int,
@@ -395,18 +397,9 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument(
         "--format",
         dest="export_format",
-        choices=game_export.FORMATS,
-        default="psq",
-        help=_(
-            "{psq}: the format of {piskvork}, as {gomocup} "
-            "publishes games (default); {text}: one move a "
-            "line ({example})",
-            psq="psq",
-            text="text",
-            piskvork="Piskvork",
-            gomocup="Gomocup",
-            example="H8",
-        ),
+        choices=list(formats),
+        default=None,
+        help=_("{formats} (default: the game's first)", formats=described),
     )
     export.add_argument(
         "--db",
@@ -417,32 +410,31 @@ def build_parser() -> argparse.ArgumentParser:
     )
     imp = sub.add_parser(
         "import",
-        help=_("store a Gomoku game from a file as a finished game, print its number and exit"),
+        help=_("store a game from a file as a finished game, print its number and exit"),
     )
+    imp.add_argument("import_file", metavar="FILE", help=_("the game's file"))
+    importers = list(game_files.games())
     imp.add_argument(
-        "import_file",
-        metavar="FILE",
-        help=_("the game: a {psq} file, or one move a line ({example})", psq="PSQ", example="H8"),
+        "--game",
+        dest="import_game",
+        choices=importers,
+        default=None,
+        help=_("the file's game (default: {game})", game=importers[0] if importers else "-"),
     )
     imp.add_argument(
         "--format",
         dest="import_format",
-        choices=game_import.FORMATS,
-        default="psq",
-        help=_(
-            "{psq}: the format of {piskvork} (default); {text}: one move a line",
-            psq="psq",
-            text="text",
-            piskvork="Piskvork",
-        ),
+        choices=list(formats),
+        default=None,
+        help=_("{formats} (default: the game's first)", formats=described),
     )
     imp.add_argument(
         "--size",
         dest="import_size",
         type=int,
-        default=15,
+        default=None,
         metavar="N",
-        help=_("the board's size for a move list (default: {size})", size=15),
+        help=_("the board's size for a file that does not say (default: the game's)"),
     )
     imp.add_argument(
         "--db",
@@ -455,7 +447,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def run_import(db: str, path: str, fmt: str, size: int) -> int:
+def run_import(db: str, path: str, game: str | None, fmt: str | None, size: int | None) -> int:
     """Store the game in file ``path`` and print its id; 2 (after one line on stderr,
     nothing stored) if the file cannot be read or is not a game."""
     try:
@@ -475,22 +467,22 @@ def run_import(db: str, path: str, fmt: str, size: int) -> int:
     except UnicodeDecodeError:
         text = raw.decode("latin-1")  # Piskvork writes engine names in the ANSI code page
     try:
-        game = game_import.prepare(game_import.read(text, fmt, size))
-    except (RecordError, game_import.NotImportable) as exc:
+        name, found = game_files.read(text, game, fmt, size, time.time())
+    except (RecordError, game_files.NotImportable) as exc:
         print(f"gridhall-server: {path}: {exc}", file=sys.stderr)
         return 2
     store = Store(db)
     try:
         gid = store.save_game(
             "-",
-            "gomoku",
-            game.options,
-            game.players,
-            game.result,
-            game.record,
-            game.started_at,
-            game.ended_at,
-            source=game_import.SOURCE,
+            name,
+            found.options,
+            found.players,
+            found.result,
+            found.record,
+            found.started_at,
+            found.ended_at,
+            source=SOURCE,
         )
     finally:
         store.close()
@@ -523,9 +515,9 @@ def print_history(db: str, limit: int) -> None:
         )
 
 
-def print_export(db: str, game_id: int, fmt: str) -> int:
-    """Print game ``game_id`` in ``fmt`` to stdout; 2 (after one line on stderr) if
-    there is no such Gomoku game."""
+def print_export(db: str, game_id: int, fmt: str | None) -> int:
+    """Print game ``game_id`` in ``fmt`` (None: its game's first) to stdout; 2 (after
+    one line on stderr) if there is no such game or it has no files."""
     if not Path(db).exists():
         print(
             _("gridhall-server: no database at {db} (--db chooses another file)", db=db),
@@ -549,8 +541,8 @@ def print_export(db: str, game_id: int, fmt: str) -> int:
         )
         return 2
     try:
-        text = game_export.export(game, fmt)
-    except game_export.NotExportable as exc:
+        text = game_files.export(game, fmt)
+    except game_files.NotExportable as exc:
         print(f"gridhall-server: {exc}", file=sys.stderr)
         return 2
     sys.stdout.write(text)
@@ -568,7 +560,11 @@ def main(argv: list[str] | None = None) -> None:
     if args.command == "import":
         sys.exit(
             run_import(
-                args.import_db or args.db, args.import_file, args.import_format, args.import_size
+                args.import_db or args.db,
+                args.import_file,
+                args.import_game,
+                args.import_format,
+                args.import_size,
             )
         )
     if args.command == "rooms":

@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from gridhall.server.bots import seat
+from gridhall.server.games.gomoku.piskvork import bridge as seat
 
-BRAIN = f"{sys.executable} -m gridhall.server.pbrain"
+BRAIN = f"{sys.executable} -m gridhall.server.games.gomoku.piskvork.brain"
 
 
 async def run_main(argv: list[str]) -> int:

@@ -8,10 +8,10 @@ from collections.abc import Iterator
 
 import pytest
 
-from gridhall.server.bots.pbrain_bridge import PbrainEngine, PbrainError
 from gridhall.server.games.gomoku.ai import choose_move
+from gridhall.server.games.gomoku.piskvork.engine import PbrainEngine, PbrainError
 
-BRAIN = [sys.executable, "-m", "gridhall.server.pbrain"]
+BRAIN = [sys.executable, "-m", "gridhall.server.games.gomoku.piskvork.brain"]
 
 
 class Pipe:
@@ -144,7 +144,7 @@ def test_end_exits_quietly(brain: Pipe) -> None:
 
 
 def test_time_left_shrinks_the_budget() -> None:
-    from gridhall.server.pbrain import Brain
+    from gridhall.server.games.gomoku.piskvork.brain import Brain
 
     b = Brain(sys.stdout)
     b.handle("INFO timeout_turn 5000")

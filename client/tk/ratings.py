@@ -1,5 +1,5 @@
 """The leaderboard and profile windows: ratings per game (best first, "my rank"),
-Minesweeper's team records, and one player's ratings with their history drawn as a
+a co-op game's team records, and one player's ratings with their history drawn as a
 line, recent games (-> replay) and records.
 
 Everything shown is the server's data (names are text, never markup); rows are
@@ -15,8 +15,8 @@ from tkinter import ttk
 from typing import Any
 
 from gridhall.client.ratings import (
+    BOARD_GAMES,
     PAGE,
-    RATED_GAMES,
     RECORD_GAMES,
     RecordRow,
     board_request,
@@ -30,7 +30,7 @@ from gridhall.client.ratings import (
 from gridhall.client.tk.answers import Answers, Message
 from gridhall.client.tk.tables import table
 from gridhall.client.tk.theme import size_window
-from gridhall.client.views import titles
+from gridhall.client.views import titles, view_for
 from gridhall.protocol.i18n import N_, _
 
 OpenProfile = Callable[[str], object]
@@ -82,7 +82,7 @@ def _table(master: tk.Misc, columns: tuple[tuple[str, str, int], ...], height: i
 
 
 class LeaderboardWindow(tk.Toplevel):
-    """One game's ratings, best first, a page at a time; or Minesweeper's records."""
+    """One game's ratings, best first, a page at a time; or a co-op game's team records."""
 
     def __init__(
         self,
@@ -91,7 +91,7 @@ class LeaderboardWindow(tk.Toplevel):
         open_profile: OpenProfile,
         *,
         me: str | None = None,
-        game: str = "gomoku",
+        game: str = "",
     ) -> None:
         super().__init__(master)
         self.answers = answers
@@ -109,7 +109,7 @@ class LeaderboardWindow(tk.Toplevel):
         top = ttk.Frame(body)
         top.pack(fill="x")
         names = titles()
-        self.games = {names[g]: g for g in (*RATED_GAMES, *RECORD_GAMES) if g in names}
+        self.games = {names[g]: g for g in BOARD_GAMES if g in names}
         self.game = tk.StringVar(self, value=names.get(game, next(iter(self.games))))
         ttk.Label(top, text=_("Game")).pack(side="left")
         box = ttk.Combobox(
@@ -140,7 +140,7 @@ class LeaderboardWindow(tk.Toplevel):
         self.table.focus_set()
 
     def game_key(self) -> str:
-        return self.games.get(self.game.get(), "gomoku")
+        return self.games.get(self.game.get(), BOARD_GAMES[0] if BOARD_GAMES else "")
 
     def show_page(self, offset: int, around: str | None = None) -> None:
         """Ask for the rows from ``offset`` (or those around a player)."""
@@ -280,7 +280,8 @@ class ProfileWindow(tk.Toplevel):
         self.recent.pack(fill="both", expand=True)
         self.recent.bind("<Double-1>", lambda _e: self.open_selected())
         self.recent.bind("<Return>", lambda _e: self.open_selected())
-        ttk.Label(body, text=_("Minesweeper records"), style="Heading.TLabel").pack(
+        teams = ", ".join(view_for(g).heading for g in RECORD_GAMES)
+        ttk.Label(body, text=_("{game} records", game=teams), style="Heading.TLabel").pack(
             anchor="w", pady=(8, 0)
         )
         self.records = _table(body, RECORD_COLUMNS, 3)

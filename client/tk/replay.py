@@ -1,9 +1,11 @@
 """The replay window: a finished game step by step on the game's own board, with
 start / back / forward / end, a slider, autoplay at a chosen speed, the "k / N"
-counter, the shareable browser link, and for Gomoku the engine's analysis.
+counter, the shareable browser link, and the engine's analysis for a game the server
+analyses.
 
-The frames and their meaning come from :mod:`client.replays` (shared with the
-terminal client); this window only lays them out and reacts to keys.
+The frames and their meaning come from :mod:`client.replays` and the game's view
+(shared with the terminal client), the boards are the game's live canvases
+(:mod:`client.tk.replay_boards`); this window only lays them out and reacts to keys.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from tkinter import ttk
 from gridhall.client.history import players_text, replay_link, result_text
 from gridhall.client.replays import SPEEDS, ReplayError, ReplayPlayer
 from gridhall.client.tk.answers import Answers, Message
-from gridhall.client.tk.boards.replay import ReplayBoard, replay_board
+from gridhall.client.tk.replay_boards import ReplayBoards
 from gridhall.client.tk.theme import size_window
 from gridhall.client.views import view_for
 from gridhall.protocol.i18n import _
@@ -47,7 +49,7 @@ class ReplayWindow(tk.Toplevel):
         self.player: ReplayPlayer | None = None
         self.progress: tuple[int, int] | None = None
         """How far the server's analysis is: positions done, of all."""
-        self.board: ReplayBoard | None = None
+        self.board: ReplayBoards | None = None
         self._auto: str | None = None
         self.title(_("Replay of game {id}", id=game_id))
         self.configure(background="#2b2d31")
@@ -170,10 +172,10 @@ class ReplayWindow(tk.Toplevel):
         self.players.configure(
             text=players_text(player.players) + " · " + result_text(answer, self.me)
         )
-        self.board = replay_board(self.body, player.game, width=640, height=520)
+        self.board = ReplayBoards(self.body, player.game)
         self.board.pack(fill="both", expand=True)
         self.slider.configure(to=max(player.count, 0))
-        if self.analysis and player.game == "gomoku":
+        if self.analysis and view.desc.analysis:
             self.buttons["analyse"].pack(side="right", padx=2)
         self.show()
 
@@ -297,7 +299,7 @@ class ReplayWindow(tk.Toplevel):
         self.note.configure(text=_("Link copied: {link}", link=self.link))
 
     def analyse(self) -> None:
-        """Ask the server's engine to go over this Gomoku game."""
+        """Ask the server's engine to go over this game."""
         self.buttons["analyse"].state(["disabled"])
         self.answers.ask({"type": "analyse", "game_id": self.game_id}, self._analysed)
 

@@ -30,7 +30,11 @@ COMMON_KEYS: list[tuple[str, str, str]] = [
     (N_("replay"), "←  →  Home  End", N_("step back, forward, to the start, to the end")),
     (N_("replay"), "g", N_("go to a move (type its number, enter)")),
     (N_("replay"), N_("space  +  -"), N_("autoplay on or off, faster, slower")),
-    (N_("replay"), "a  m", N_("analyse a Gomoku game;  the next move the analysis marked")),
+    (
+        N_("replay"),
+        "a  m",
+        N_("analyse the game (if it can be);  the next move the analysis marked"),
+    ),
     (N_("replay"), "c", N_("copy the link to the replay")),
     (N_("room"), N_("arrows"), N_("move the board cursor")),
 ]

@@ -1,4 +1,4 @@
-"""The leaderboard screen: a game's players best first (or Minesweeper's team
+"""The leaderboard screen: a game's players best first (or a co-op game's team
 records), my rank, paging; enter opens a player's profile."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from textual.widgets import DataTable, Footer, Header, Label, Select
 
 from gridhall.client.messages import Refused
 from gridhall.client.ratings import (
+    BOARD_GAMES,
     PAGE,
-    RATED_GAMES,
     RECORD_GAMES,
     board_request,
     my_rank,
@@ -39,10 +39,10 @@ class LeaderboardScreen(AskingScreen):
         Binding("escape", "close", N_("Close")),
     ]
 
-    def __init__(self, game: str = "gomoku") -> None:
+    def __init__(self, game: str = "") -> None:
         super().__init__()
         translate_bindings(self)
-        self.game = game
+        self.game = game or (BOARD_GAMES[0] if BOARD_GAMES else "")
         self.first_row = 0
         self.total = 0
         self._asked: int | None = None
@@ -54,7 +54,7 @@ class LeaderboardScreen(AskingScreen):
         with Vertical(id="leaderboard-pane"):
             with Horizontal(id="leaderboard-bar"):
                 names = titles()
-                choices = [(names.get(g, g), g) for g in (*RATED_GAMES, *RECORD_GAMES)]
+                choices = [(names.get(g, g), g) for g in BOARD_GAMES]
                 yield Select(choices, value=self.game, allow_blank=False, id="leaderboard-game")
                 yield Label(id="leaderboard-rank")
             yield DataTable(id="leaderboard", cursor_type="row", zebra_stripes=True)

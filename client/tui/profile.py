@@ -1,5 +1,5 @@
 """A player's profile: ratings with their history, recent games (enter opens the
-replay) and Minesweeper team records."""
+replay) and co-op team records."""
 
 from __future__ import annotations
 

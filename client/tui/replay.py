@@ -1,4 +1,9 @@
-"""The replay screen: a finished game step by step, with autoplay and a shareable link."""
+"""The replay screen: a finished game step by step, with autoplay and a shareable link.
+
+The boards are the game's own live widgets (``client/tui/boards/<game>.py``), drawing
+the frames the game's view gives (:meth:`~gridhall.client.views.base.GameView.replay_frames`)
+read-only, with what the game's replay adds; several (a race's racers) stand side by
+side, a board that is someone's (a racer's) framed and titled with its player's name."""
 
 from __future__ import annotations
 
@@ -14,10 +19,12 @@ from textual.widgets import Button, Footer, Header, Input, Static
 
 from gridhall.client.history import ANALYSIS, game_row, replay_link
 from gridhall.client.messages import Refused
-from gridhall.client.replays import SPEEDS, ReplayError, ReplayPlayer
+from gridhall.client.plain import plain
+from gridhall.client.replays import SPEEDS, ReplayError, ReplayPlayer, frame_room
 from gridhall.client.tui.asking import AskingScreen
-from gridhall.client.tui.replay_board import render
+from gridhall.client.tui.boards import Board, board_for
 from gridhall.client.tui.text import text, translate_bindings
+from gridhall.client.views import view_for
 from gridhall.protocol.i18n import N_, _
 
 Message = dict[str, Any]
@@ -55,7 +62,8 @@ class ReplayScreen(AskingScreen):
         yield Static(id="replay-info")
         yield Static(id="replay-link")
         with VerticalScroll(id="replay-pane"):
-            yield Static(id="replay-board")
+            yield Static(id="replay-message")
+            yield Horizontal(id="replay-board")
         yield Static(id="replay-note")
         with Horizontal(id="replay-bar"):
             yield Static(id="replay-step")
@@ -72,7 +80,7 @@ class ReplayScreen(AskingScreen):
         self.title = _("Replay of game {id}", id=self.game_id)
         self.query_one("#replay-goto", Input).display = False
         self.query_one("#replay-analyse", Button).display = False
-        self.query_one("#replay-board", Static).update(_("Loading…"))
+        self.query_one("#replay-message", Static).update(_("Loading…"))
         self._asked = await self.ask({"type": "get-replay", "game_id": self.game_id})
 
     # ---- answers -----------------------------------------------------------------------
@@ -87,13 +95,13 @@ class ReplayScreen(AskingScreen):
 
     def refused(self, refusal: Refused) -> None:
         if refusal.request == "get-replay" and self.player is None:
-            self.query_one("#replay-board", Static).update(text(refusal.message))
+            self.query_one("#replay-message", Static).update(text(refusal.message))
 
     def _start(self, data: Message) -> None:
         try:
             self.player = ReplayPlayer(data)
         except (ReplayError, TypeError, ValueError) as exc:
-            self.query_one("#replay-board", Static).update(text(str(exc)))
+            self.query_one("#replay-message", Static).update(text(str(exc)))
             return
         me = self.session.player
         row = game_row(data, me)
@@ -104,7 +112,7 @@ class ReplayScreen(AskingScreen):
             Text(_("Share: {link}", link=link), style="dim")
         )
         self.query_one("#replay-analyse", Button).display = (
-            self.player.game == "gomoku" and ANALYSIS in self.session.features
+            view_for(self.player.game).desc.analysis and ANALYSIS in self.session.features
         )
         self.player.go(self.player.count)  # open on the finished board, as it ended
         self._ask_more(data)
@@ -133,13 +141,18 @@ class ReplayScreen(AskingScreen):
         player = self.player
         if player is None:
             return
+        message = self.query_one("#replay-message", Static)
         try:
-            board = render(player)
+            self.draw_boards(player)
+            message.display = False
         except ReplayError as exc:
-            board = text(str(exc))
+            message.update(text(str(exc)))
+            message.display = True
         except (AttributeError, IndexError, KeyError, TypeError, ValueError) as exc:
-            board = text(_("This replay cannot be shown: {problem}", problem=repr(exc)[:200]))
-        self.query_one("#replay-board", Static).update(board)
+            message.update(
+                text(_("This replay cannot be shown: {problem}", problem=repr(exc)[:200]))
+            )
+            message.display = True
         step = player.counter()
         by = player.by_name()
         line = step + (f" · {by}" if by else "")
@@ -163,6 +176,24 @@ class ReplayScreen(AskingScreen):
         if str(play.label) != label:
             play.label = label
             play.refresh(layout=True)  # its width follows the new word (Play, Pause)
+
+    def draw_boards(self, player: ReplayPlayer) -> None:
+        """The game's boards at the shown step (mounted anew when whose they are
+        changes)."""
+        frames = view_for(player.game).replay_frames(player)
+        pane = self.query_one("#replay-board", Horizontal)
+        boards = list(pane.query(Board))
+        if [b.frame.me if b.frame else None for b in boards] != [f.me for f in frames]:
+            pane.remove_children()
+            boards = [board_for(player.game)() for _ in frames]
+            for board, frame in zip(boards, frames, strict=True):
+                board.frame = frame  # whose board it is, before it mounts
+            pane.mount_all(boards)
+        for board, frame in zip(boards, frames, strict=True):
+            board.show_replay(frame_room(player, frame), frame)
+            if frame.title:
+                board.border_title = Text(plain(frame.title), style=frame.color)
+                board.styles.border = ("round", frame.color if frame.active else "#555555")
 
     # ---- actions -----------------------------------------------------------------------
     def action_step(self, delta: int) -> None:
@@ -223,7 +254,11 @@ class ReplayScreen(AskingScreen):
 
     async def action_analyse(self) -> None:
         player = self.player
-        if player is None or player.game != "gomoku" or ANALYSIS not in self.session.features:
+        if (
+            player is None
+            or not view_for(player.game).desc.analysis
+            or ANALYSIS not in self.session.features
+        ):
             self.app.bell()
             return
         player.analysis_status = "queued"

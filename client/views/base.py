@@ -16,12 +16,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from gridhall import protocol as p
 from gridhall.client.messages import Request, RoomEvent
 from gridhall.client.room import RoomCopy
-from gridhall.client.views.common import Message, names, seated
+from gridhall.client.views.common import Message, ReplayFrame, names, seated
 from gridhall.client.views.form import Form, Preset, localized, localized_preset
 from gridhall.protocol import games, schema
 from gridhall.protocol.games import render
@@ -30,6 +30,9 @@ from gridhall.protocol.games.common import REASONS as REASONS
 from gridhall.protocol.games.describe import Game
 from gridhall.protocol.i18n import N_, ngettext
 from gridhall.protocol.i18n import gettext as _
+
+if TYPE_CHECKING:
+    from gridhall.client.replays import ReplayPlayer
 
 Button = Literal["primary", "secondary", "chord"]
 """A click on a board cell: left click (or enter), right click (or ``f``), middle or
@@ -165,7 +168,7 @@ class GameView:
         self.desc = self.description if self.description.name else games.describe(self.game)
         self.heading = _(self.title) if self.title else self.desc.title
         # what the screens show, in the player's language, from the description as it is
-        # now (a server's engines change Gomoku's)
+        # now (a server's engines change a game's computer levels)
         self.form = tuple(localized(f) for f in self.desc.form if f.form)
         self.presets = tuple(
             localized_preset(preset) for preset in self.desc.presets or DEFAULT_PRESETS
@@ -236,6 +239,12 @@ class GameView:
     def offer_text(self, state: p.State, me: str | None) -> str | None:
         """A line about a pending draw / take-back offer (the view's ``pending``), or None."""
         return render.offer(self.desc, COMMON, state_map(state), me)
+
+    def replay_frames(self, player: ReplayPlayer) -> list[ReplayFrame]:
+        """The boards a replay shows at ``player``'s shown step, each drawn by the
+        game's live board widget with the game's decoration: by default one board,
+        the frame's view as a spectator sees it, nothing added."""
+        return [ReplayFrame(player.view())]
 
     def event_text(self, msg: RoomEvent, room: RoomCopy, me: str | None) -> str | None:
         """The line to tell the player about one room event (already folded into

@@ -84,6 +84,23 @@ def clock(seconds: float | None) -> str:
 
 
 @dataclass(frozen=True)
+class ReplayFrame:
+    """One board a replay shows at its shown step: the view its game's live board draws
+    (as in a room), whose board it is, and what the replay adds (the game's own
+    ``decoration``, which only that game's board widgets read)."""
+
+    view: Message
+    me: str | None = None
+    """Whose board it is (a racer's own board), or None: the one board everybody sees."""
+    title: str = ""
+    """What the board is captioned with when there are several (a racer's name)."""
+    color: str = "#ffffff"
+    active: bool = False
+    """The shown step was made on this board."""
+    decoration: Any = None
+
+
+@dataclass(frozen=True)
 class PlayerLine:
     """One row of the players pane."""
 

@@ -1,20 +1,27 @@
 """Gomoku for the clients: board model (stones, grid lines, last move, labels, a click
--> a stone), create-room form, status line with live clocks, roles and actions."""
+-> a stone), create-room form, status line with live clocks, roles and actions, and
+what a replay adds to the board (move numbers, the five, the analysis' marks)."""
 
 from __future__ import annotations
 
 import contextlib
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from gridhall import protocol as p
 from gridhall.client.messages import Request
 from gridhall.client.room import RoomCopy
 from gridhall.client.views.base import GameView, state_map
-from gridhall.client.views.common import Look, Message
+from gridhall.client.views.common import Look, Message, ReplayFrame
 from gridhall.protocol import Outcome
 from gridhall.protocol.cells import cell_name
 from gridhall.protocol.games import render
 from gridhall.protocol.games.gomoku import GOMOKU
+
+if TYPE_CHECKING:
+    from gridhall.client.replays import ReplayPlayer
+
+Point = tuple[int, int]
 
 WOOD = "#c99a4b"
 LINE = "#6b4a1e"
@@ -104,6 +111,38 @@ class GomokuBoard:
         return p.Move(move={"x": x, "y": y})
 
 
+@dataclass(frozen=True)
+class ReplayMarks:
+    """What a replay adds to a Gomoku board: each stone's move number, the winning five,
+    and at a move the analysis marked, that mark and the engine's best move."""
+
+    numbers: dict[Point, int] = field(default_factory=dict)
+    line: frozenset[Point] = frozenset()
+    best: Point | None = None
+    marked: bool = False
+    """The move shown was marked by the analysis (lost a win, missed a forced win)."""
+
+
+def replay_marks(player: ReplayPlayer) -> ReplayMarks:
+    """The marks of ``player``'s shown step."""
+    from gridhall.client.replays import point, points
+
+    view = player.view()
+    stones = GomokuBoard.from_view(view).stones
+    numbers = {pt: i + 1 for i, pt in enumerate(points(view.get("moves")))}
+    line = set(points(view.get("line")))
+    if not line and player.index == player.count:
+        result = player.data.get("result")
+        details = result.get("details") if isinstance(result, dict) else None
+        line = set(points((details or {}).get("line") if isinstance(details, dict) else None))
+    note = player.note() or {}
+    best = point(note.get("best"))
+    marked = bool(note.get("mark"))
+    return ReplayMarks(
+        numbers, frozenset(line), best if best not in stones or marked else None, marked
+    )
+
+
 class GomokuView(GameView):
     """Two players, black moves first; offers of a draw or a take-back; optional clocks."""
 
@@ -128,6 +167,10 @@ class GomokuView(GameView):
             return []
         return [(int(pt[0]), int(pt[1])) for pt in line if isinstance(pt, list | tuple)]
 
+    def replay_frames(self, player: ReplayPlayer) -> list[ReplayFrame]:
+        """The board, its stones numbered, the five and the analysis' marks."""
+        return [ReplayFrame(player.view(), decoration=replay_marks(player))]
+
     def clocks(self, state: p.State, now: float) -> dict[str, float]:
         """Each player's time left at ``now``: the running player's clock counts down
         from ``since`` (the unix time their turn began); the other's stands."""
@@ -137,3 +180,6 @@ class GomokuView(GameView):
         if not isinstance(remaining, dict):
             return {}
         return {str(pl): max(0.0, float(s)) for pl, s in remaining.items()}
+
+
+VIEW = GomokuView

@@ -1,18 +1,23 @@
 """Race-mode Link-match for the clients: board model (tiles, selection, hint, the
 link's path, two clicks -> a link), create-room form, status line with the racer's
-clock and the others' progress, notices, roles and actions."""
+clock and the others' progress, notices, roles and actions, and a replay's boards
+(every racer's, the step's link path on the board of who made it)."""
 
 from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from gridhall import protocol as p
 from gridhall.client.messages import Request
 from gridhall.client.room import RoomCopy
 from gridhall.client.views.base import GameView
-from gridhall.client.views.common import Look, Message
+from gridhall.client.views.common import Look, Message, ReplayFrame
 from gridhall.protocol.games.linkmatch import LINKMATCH
+
+if TYPE_CHECKING:
+    from gridhall.client.replays import ReplayPlayer
 
 GLYPHS = "♠♣♥♦★●■▲◆♪☀☂☯⚑✿❄✚✦◐◑⊕⊗⊙⌘♞♜♛♚☘⬟⬢◈▼◇○□ABCDEFGHJKLMNPQRSTUVWXYZ23456789abdefghmnqrt"
 PALETTE = (
@@ -177,6 +182,35 @@ class LinkMatchView(GameView):
         options = state.options if state is not None else {}
         return LinkBoard.from_view({**options, **self.live_view(room, me, now)})
 
+    def replay_frames(self, player: ReplayPlayer) -> list[ReplayFrame]:
+        """Every racer's board at the shown step, in seat order, the step's link path
+        on the board of who made it (an older answer's one board if it has no
+        ``boards``)."""
+        from gridhall.client.history import seat
+        from gridhall.client.replays import points
+
+        view = player.view()
+        step = player.step()
+        boards = view.get("boards")
+        if not isinstance(boards, dict):
+            boards = {str(step.get("by") or ""): view.get("rows") or []}
+        path = points(step.get("path") or (view.get("path") if step.get("label") else None))
+        names, colors = player.names(), player.colors()
+        order = [str(pl.get("player")) for pl in sorted(player.players, key=seat)]
+        order += [str(pid) for pid in boards if str(pid) not in order]
+        frames = []
+        for pid in order:
+            rows = boards.get(pid)
+            if not isinstance(rows, list):
+                continue
+            mine = str(step.get("by")) == pid and bool(path)
+            shown = {**view, "rows": rows, "path": [list(pt) for pt in path] if mine else []}
+            shown.pop("boards", None)
+            frames.append(
+                ReplayFrame(shown, pid, names.get(pid, pid), colors.get(pid, "#ffffff"), mine)
+            )
+        return frames
+
     def click(
         self, room: RoomCopy, me: str | None, selection: LinkSelection, x: int, y: int, now: float
     ) -> Request | None:
@@ -186,3 +220,6 @@ class LinkMatchView(GameView):
         if state is None or state.status != "playing" or "rows" not in state.view:
             return None
         return selection.click(self.board(room, me, now), x, y)
+
+
+VIEW = LinkMatchView

@@ -1,19 +1,27 @@
 """Co-op Minesweeper for the clients: board model (classic number colours, marks,
 mines, others' last clicks, a click -> reveal / mark / chord), create-room form,
-status line with a running clock, roles and actions."""
+status line with a running clock, roles and actions, and what a replay adds to the
+board (each cell in the colour of who opened or flagged it, who hit which mine)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gridhall import protocol as p
 from gridhall.client.messages import Request
 from gridhall.client.room import RoomCopy
 from gridhall.client.views.base import Button, GameView
-from gridhall.client.views.common import Look, Message, player_color
+from gridhall.client.views.common import Look, Message, ReplayFrame, player_color
 from gridhall.protocol.cells import cell_name
 from gridhall.protocol.games.minesweeper import MINESWEEPER
+
+if TYPE_CHECKING:
+    from gridhall.client.replays import ReplayPlayer
+
+Point = tuple[int, int]
+OPENED = frozenset("012345678F?")
+"""Cells a player's action opens or marks (not the mines the end shows)."""
 
 NUMBER_COLORS = {
     "1": "#1f4fff",
@@ -168,6 +176,82 @@ def next_mark(ch: str) -> str:
     return {"#": "flag", "F": "question", "?": "none"}.get(ch, "flag")
 
 
+@dataclass(frozen=True)
+class ReplayOwners:
+    """What a replay adds to a Minesweeper board: each opened or flagged cell's player
+    colour, and at the end each hit mine in the colour of who hit it."""
+
+    owners: dict[Point, str] = field(default_factory=dict)
+    hits: dict[Point, str] = field(default_factory=dict)
+
+
+class Owners:
+    """Who opened or flagged each cell, at any step: every step's changes, found once
+    by comparing each frame's rows with the one before (a cell that changed belongs to
+    whoever made the step; a cleared flag to nobody), with the whole map kept every
+    :attr:`EVERY` steps, so any step costs one copy and a few changes."""
+
+    EVERY = 64
+
+    def __init__(self, player: ReplayPlayer) -> None:
+        colors = player.colors()
+        owners: dict[Point, str] = {}
+        self.changes: list[list[tuple[Point, str | None]]] = [[]]
+        self.kept: dict[int, dict[Point, str]] = {0: {}}
+        before = [str(r) for r in player.frame(0).get("rows") or []]
+        for k in range(1, player.count + 1):
+            color = colors.get(str(player.step(k).get("by")), "#ffffff")
+            rows = [str(r) for r in player.frame(k).get("rows") or []]
+            changed: list[tuple[Point, str | None]] = []
+            for y, (old, new) in enumerate(zip(before, rows, strict=False)):
+                if old == new:
+                    continue
+                for x, (a, b) in enumerate(zip(old, new, strict=False)):
+                    if a == b:
+                        continue
+                    if b == "#" and (x, y) in owners:
+                        changed.append(((x, y), None))
+                        del owners[(x, y)]
+                    elif b in OPENED and ((x, y) not in owners or a in "F?"):
+                        changed.append(((x, y), color))  # mines the end shows: nobody's
+                        owners[(x, y)] = color
+            self.changes.append(changed)
+            if k % self.EVERY == 0:
+                self.kept[k] = dict(owners)
+            before = rows
+
+    def at(self, k: int) -> dict[Point, str]:
+        k = max(0, min(len(self.changes) - 1, k))
+        base = k - k % self.EVERY
+        owners = dict(self.kept[base])
+        for j in range(base + 1, k + 1):
+            for cell, color in self.changes[j]:
+                if color is None:
+                    owners.pop(cell, None)
+                else:
+                    owners[cell] = color
+        return owners
+
+
+def replay_owners(player: ReplayPlayer) -> ReplayOwners:
+    """The owners and hits of ``player``'s shown step (the owners of every step are
+    worked out once per replay, in ``player.memo``)."""
+    from gridhall.client.replays import point
+
+    view = player.view()
+    colors = player.colors()
+    hits: dict[Point, str] = {}
+    hits_seen = view.get("hit")
+    for hit in hits_seen if isinstance(hits_seen, list) else []:
+        pt = point(hit)
+        if pt is not None and isinstance(hit, list) and len(hit) >= 3:
+            hits[pt] = colors.get(str(hit[2]), "#ff2a2a")
+    owners = player.memo.get("owners")
+    if not isinstance(owners, Owners):
+        owners = player.memo["owners"] = Owners(player)
+    return ReplayOwners(owners.at(player.index), hits)
+
+
 class MinesweeperView(GameView):
     """Everybody clears one shared board; the clock runs from the first reveal."""
 
@@ -190,7 +274,14 @@ class MinesweeperView(GameView):
             return None
         return self.board(room, me).click(x, y, button)
 
+    def replay_frames(self, player: ReplayPlayer) -> list[ReplayFrame]:
+        """The field, each player's cells in their colour, the hits at the end."""
+        return [ReplayFrame(player.view(), decoration=replay_owners(player))]
+
     def flag_around(self, room: RoomCopy, me: str | None, x: int, y: int) -> Request | None:
         if room.state is None or room.state.status != "playing":
             return None
         return self.board(room, me).flag_around(x, y)
+
+
+VIEW = MinesweeperView

@@ -86,20 +86,15 @@ REQUEST_TITLES = {
 }
 
 REASONS = {
-    "five": N_("five in a row"),
     "resign": N_("resignation"),
-    "draw": N_("the board is full"),
     "agreed-draw": N_("agreement"),
     "timeout": N_("time"),
-    "time": N_("time"),
-    "forbidden": N_("a forbidden move"),
     "disconnect": N_("disconnection"),
-    "cleared": N_("board cleared"),
-    "mine": N_("a mine"),
     "imported": N_("imported from a file"),
     "removed": N_("the host removed a player"),
 }
-"""How a result's reason reads after "wins by" / "Draw by"."""
+"""How the common reasons (:class:`~gridhall.protocol.Termination`) read after "wins by" /
+"Draw by"; a game words its own ways to end in its description's ``words["reasons"]``."""
 
 
 def _answer(kind: str, accept: bool, msgid: str) -> Text:

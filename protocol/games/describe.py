@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, TypeAlias
+from typing import Any, Literal, TypeAlias
 
 Value: TypeAlias = str | int | bool | None
 """A form field's value; None leaves the option out (the server's default applies)."""
@@ -40,6 +40,10 @@ Fact: TypeAlias = Any
 """A path string, a number, or ``[function, *facts]`` (see the module docstring)."""
 
 Cond: TypeAlias = str
+
+Ratings: TypeAlias = Literal["rated", "records"] | None
+"""How a game's finished games count: ``rated`` (ratings and a leaderboard), ``records``
+(a co-op team's records per board) or None (neither)."""
 
 
 def _when(when: Mapping[str, Value]) -> dict[str, Value]:
@@ -247,6 +251,11 @@ class Game:
     title: str
     coop: bool = False
     """Everyone wins or loses together (the viewer's outcome follows the reason)."""
+    ratings: Ratings = None
+    """What the server keeps of its finished games beyond history (the leaderboards and
+    records screens list the games by this)."""
+    analysis: bool = False
+    """The server's engine analyses its finished games (``analyse``): the replay offers it."""
     form: Form = ()
     presets: tuple[Preset, ...] = ()
     actions: tuple[Action, ...] = ()
@@ -294,6 +303,8 @@ class Game:
             "name": self.name,
             "title": self.title,
             "coop": self.coop,
+            "ratings": self.ratings,
+            "analysis": self.analysis,
             "form": [f.to_json() for f in self.form],
             "presets": [p.to_json() for p in self.presets],
             "actions": [a.to_json() for a in self.actions],

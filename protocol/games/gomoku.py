@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 from gridhall.protocol.i18n import N_
 
 from .describe import Action, Choice, Each, Game, Live, Number, Preset, Text, Toggle
@@ -13,11 +15,31 @@ CLOCKS = (
     ("15+10", N_("15 min + 10 s a move")),
     ("30+20", N_("30 min + 20 s a move")),
 )
+
+
+class GomokuEnd(StrEnum):
+    """Gomoku's own ways to end (beside :class:`~gridhall.protocol.Termination`'s)."""
+
+    FIVE = "five"
+    """Five (or, by the rule, more) in a row."""
+    DRAW = "draw"
+    """The board is full, or the room's move limit was reached."""
+    FORBIDDEN = "forbidden"
+    """(contract) A renju foul that ends the game; gridhall refuses fouls instead."""
+
+
+REASONS = {
+    GomokuEnd.FIVE: N_("five in a row"),
+    GomokuEnd.DRAW: N_("the board is full"),
+    GomokuEnd.FORBIDDEN: N_("a forbidden move"),
+}
 RULES = {"freestyle": N_("freestyle"), "standard": N_("standard"), "renju": N_("renju")}
 
 GOMOKU = Game(
     name="gomoku",
     title=N_("Gomoku"),
+    ratings="rated",
+    analysis=True,
     form=(
         Choice("size", N_("Board"), ((15, N_("15×15")), (19, N_("19×19"))), 15),
         Choice(
@@ -144,5 +166,10 @@ GOMOKU = Game(
     gesture=N_("Tap or click a point to place a stone."),
     sides=(("size", 15),),
     lists=(("moves", "cells"),),
-    words={"rules": RULES, "levels": {"easy": N_("easy"), "hard": N_("hard")}},
+    words={
+        "rules": RULES,
+        "levels": {"easy": N_("easy"), "hard": N_("hard")},
+        "reasons": {str(k): v for k, v in REASONS.items()},
+    },
 )
+DESCRIPTION = GOMOKU

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 from gridhall.protocol.i18n import N_, Nn_
 
 from .describe import Action, Choice, Each, Game, Live, Number, Preset, Text, Toggle
@@ -37,9 +39,20 @@ WAITING_FOR = Text(
     facts={"name": ["name", "host", N_("the room's host")]},
 )
 
+
+class RaceEnd(StrEnum):
+    """A Link-match race's own ways to end (every racer resigned: ``resign``)."""
+
+    CLEARED = "cleared"
+    """A racer cleared their board: they win."""
+    TIME = "time"
+    """Time ran out and nobody cleared; the fewest tiles left wins."""
+
+
 LINKMATCH = Game(
     name="linkmatch",
     title=N_("Link-match"),
+    ratings="rated",
     form=(
         Number("width", N_("Width"), 2, 30, 16),
         Number("height", N_("Height"), 2, 16, 9),
@@ -288,5 +301,9 @@ LINKMATCH = Game(
     gesture=N_("Tap a tile, then its twin: the link may turn twice, around the edge too."),
     sides=(("width", 0), ("height", 0)),
     lists=(("rows", "rows"), ("path", "path"), ("hint", "path")),
-    words={"standing": STANDING},
+    words={
+        "standing": STANDING,
+        "reasons": {RaceEnd.CLEARED: N_("board cleared"), RaceEnd.TIME: N_("time")},
+    },
 )
+DESCRIPTION = LINKMATCH

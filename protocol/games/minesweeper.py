@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 from gridhall.protocol.i18n import N_, Nn_
 
 from .describe import Action, Choice, Each, Game, Live, Number, Preset, Text, Toggle
@@ -17,10 +19,20 @@ def _did(action: str, msgid: str) -> Text:
     return Text(msgid, when=(f"@value.action={action}",), facts={"name": WHO, "cell": WHERE})
 
 
+class MinesEnd(StrEnum):
+    """Co-op Minesweeper's own ways to end (everyone left: ``resign``)."""
+
+    CLEARED = "cleared"
+    """Every safe cell is open: the team wins."""
+    MINE = "mine"
+    """The last life was lost on a mine."""
+
+
 MINESWEEPER = Game(
     name="minesweeper",
     title=N_("Minesweeper"),
     coop=True,
+    ratings="records",
     form=(
         Choice(
             "preset",
@@ -200,5 +212,9 @@ MINESWEEPER = Game(
     ),
     sides=(("width", 0), ("height", 0)),
     lists=(("rows", "rows"),),
-    words={"presets": PRESETS},
+    words={
+        "presets": PRESETS,
+        "reasons": {MinesEnd.CLEARED: N_("board cleared"), MinesEnd.MINE: N_("a mine")},
+    },
 )
+DESCRIPTION = MINESWEEPER

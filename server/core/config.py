@@ -79,6 +79,13 @@ class ServerConfig:
     max_rate_strikes: int = 100
     """Frames over the rate limit within ``strike_window`` seconds before closing (1008)."""
     strike_window: float = 10.0
+    abuse_cooldown: float = 5.0
+    abuse_cooldown_cap: float = 60.0
+    """An address one of whose connections was closed for abuse (a message flood, too
+    many bad messages) opens no new one for ``abuse_cooldown`` seconds (HTTP 429 and
+    Retry-After), doubled each time again up to ``abuse_cooldown_cap``, forgotten after
+    ten quiet minutes: a swarm cannot buy a fresh burst and a fresh count of bad frames
+    by reconnecting at once. Its other connections are left alone."""
     ping_interval: float = 10.0
     ping_timeout: float = 10.0
     """A dead peer is noticed within ping_interval + ping_timeout (about 20 s)."""

@@ -1,8 +1,9 @@
 """Ratings per player and game kind, updated after each rated game (pure: no I/O).
 
 OpenSkill's Plackett-Luce model (Weng-Lin, the ``openskill`` package) keeps a
-belief ``(mu, sigma)`` per player and game kind; it rates two-player Gomoku and
-Link-match races of up to eight alike. What players see is the conservative
+belief ``(mu, sigma)`` per player and game kind; it rates two rivals and races of up to
+eight alike, from the places each game's rating model gives (``GameSpec.rating``,
+``server/games/rating.py``: a game too short to say anything gives none). What players see is the conservative
 *ordinal* ``mu - 3 sigma`` (their skill is 99.7% likely above it) on a familiar
 scale: ``rating = 1000 + 40 * (mu - 3 sigma)``. A newcomer (mu 25, sigma 25/3)
 shows 1000; a rating is *provisional* until :data:`PROVISIONAL_GAMES` rated games.
@@ -16,15 +17,14 @@ identities took a player from 1138 to 2322; docs/ratings.md says why these rules
   a brand-new identity counts for nothing, a computer's reference always in full;
 - against one opponent, a person's rating rises at most :data:`PAIR_GAIN` (as shown,
   100 points) per :data:`PAIR_WINDOW` (a day), net of what they lost to them;
-- a Gomoku game with fewer than :data:`MIN_GOMOKU_MOVES` stones is not rated (one
-  stone and resign says nothing about skill), nor is a Link-match racer who made no
-  link (the others are ranked without them).
+- the game's rating model leaves out what says nothing about skill (a game of a few
+  moves and a resignation, a racer who never raced).
 
 The leaderboard lists only established players (``server/io/leaderboards.py``).
 
-Computers carry FIXED reference ratings (:data:`REFERENCE`) and never change: a
-rated game against one moves only the person's rating. A computer without a
-reference rating (an external engine) makes the game unrated.
+Computers carry FIXED reference ratings (each game's computer player's ``reference``)
+and never change: a rated game against one moves only the person's rating. A computer
+without a reference rating (an external engine) makes the game unrated.
 
 The hub keeps every rating in memory (:class:`Ratings`, loaded from the store at
 start); a room that finishes a rated game asks :meth:`Ratings.rate` for the change,
@@ -41,7 +41,10 @@ from typing import TYPE_CHECKING, Any
 
 from gridhall.protocol import Termination
 
-from ..games.computers import REFERENCE as REFERENCE  # its home is the games layer
+from ..games import registry
+from ..games.base import GameSpec
+from ..games.rating import Rated
+from ..games.rating import Seat as Seat
 from .rating_pairs import PairGains
 
 if TYPE_CHECKING:
@@ -62,14 +65,8 @@ PAIR_GAIN = 2.5
 2.5, i.e. 100 rating points as shown."""
 PAIR_WINDOW = 86400.0
 """Seconds of that window: it starts with the pair's first rated game and lasts a day."""
-RATED_GAMES = ("gomoku", "linkmatch")
-"""Game kinds with ratings (co-op Minesweeper keeps team records instead)."""
 COMPUTER_ID = "computer:"
 """The leaderboard's player id of a computer level (``computer:easy``)."""
-MIN_GOMOKU_MOVES = 10
-"""A Gomoku game with fewer stones on the board is not rated: abandoned, resigned or
-thrown before either side had played five (the quickest real five takes nine
-stones, and only when the loser never blocked)."""
 
 
 @cache
@@ -119,68 +116,28 @@ class Change:
     """Each opponent's pair window after this game: ``(opponent, since, gained)``."""
 
 
-@dataclass(frozen=True)
-class Seat:
-    """A participant of a finished game: a person, or a computer of level ``bot``."""
-
-    player: str
-    name: str
-    bot: str | None = None
-
-
 def ranks(
-    game: str, seats: Sequence[Seat], result: Mapping[str, Any], record: Mapping[str, Any]
+    spec: GameSpec, seats: Sequence[Seat], result: Mapping[str, Any], record: Mapping[str, Any]
 ) -> list[tuple[Seat, int]] | None:
     """Each participant's place (1 = best; equal places tie) from a game's
-    ``result``, or None when the game is not rated (abandoned, one player, no
-    reference rating for its computer, or ended by the host removing a player:
-    a kick never moves a rating)."""
-    if len(seats) < 2 or any(s.bot is not None and s.bot not in REFERENCE for s in seats):
+    ``result``, or None when the game is not rated (a game without ratings, one
+    player, a computer with no reference rating, ended by the host removing a
+    player: a kick never moves a rating; or what its rating model leaves out)."""
+    if not isinstance(spec.rating, Rated) or len(seats) < 2:
+        return None
+    if any(s.bot is not None and s.bot not in spec.references for s in seats):
         return None
     if result.get("reason") == Termination.REMOVED:
         return None
-    by_id = {s.player: s for s in seats}
-    if game == "gomoku":
-        if gomoku_moves(record) < MIN_GOMOKU_MOVES:
-            return None
-        winner = result.get("winner")
-        if winner is None:
-            return [(s, 1) for s in seats]
-        if winner not in by_id:
-            return None
-        return [(s, 1 if s.player == winner else 2) for s in seats]
-    if game == "linkmatch":
-        raced = linked(record)
-        order = [pid for pid in result.get("ranking") or () if pid in by_id and pid in raced]
-        if len(order) < 2:
-            return None
-        return [(by_id[pid], n) for n, pid in enumerate(order, 1)]
-    return None
-
-
-def linked(record: Mapping[str, Any]) -> set[str]:
-    """The Link-match racers who linked at least one pair (the others did not race)."""
-    actions = record.get("actions")
-    if not isinstance(actions, dict):
-        return set()
-    return {
-        pid
-        for pid, log in actions.items()
-        if isinstance(log, list)
-        and any(isinstance(a, dict) and a.get("action") == "link" and a.get("ok") for a in log)
-    }
-
-
-def gomoku_moves(record: Mapping[str, Any]) -> int:
-    """Stones played in a Gomoku game's record (its ``moves`` list)."""
-    moves = record.get("moves")
-    return len(moves) if isinstance(moves, list) else 0
+    return spec.rating.places(seats, result, record)
 
 
 class Ratings:
     """Every rating the server holds, by (player, game kind); see the module docstring."""
 
-    def __init__(self) -> None:
+    def __init__(self, games: Mapping[str, GameSpec] | None = None) -> None:
+        self.games = registry() if games is None else games
+        """The game plug-ins, by name: each one's rating model places its players."""
         self.table: dict[tuple[str, str], Rating] = {}
         self.rated_players: set[str] = set()
         """People with at least one rating: their identities are kept (docs/ratings.md)."""
@@ -211,10 +168,11 @@ class Ratings:
     ) -> list[Change]:
         """Rate one finished game: the people's changes (applied to the table at
         once), or none when the game is not rated (see :func:`ranks`)."""
-        placed = ranks(game, seats, result, record)
-        if placed is None:
+        spec = self.games.get(game)
+        placed = ranks(spec, seats, result, record) if spec is not None else None
+        if spec is None or placed is None:
             return []
-        before = [self._of(seat, game) for seat, _ in placed]
+        before = [self._of(seat, game, spec.references) for seat, _ in placed]
         model = _model()
         teams = [[model.rating(mu=r.mu, sigma=r.sigma)] for r in before]
         rated = model.rate(teams, ranks=[float(n) for _, n in placed])
@@ -255,9 +213,9 @@ class Ratings:
             after = _toward(old, after, allowed / gain)
         return after, tuple((o, w.since, w.gained) for o, w in windows)
 
-    def _of(self, seat: Seat, game: str) -> Rating:
+    def _of(self, seat: Seat, game: str, references: Mapping[str, tuple[float, float]]) -> Rating:
         if seat.bot is not None:
-            mu, sigma = REFERENCE[seat.bot]
+            mu, sigma = references[seat.bot]
             return Rating(mu, sigma)
         return self.get(seat.player, game)
 
@@ -286,10 +244,9 @@ def announced(changes: Iterable[Change]) -> dict[str, dict[str, int]]:
     return {c.player: {"before": c.before.shown, "after": c.after.shown} for c in changes}
 
 
-def reference_rows(game: str) -> list[tuple[str, str, Rating]]:
-    """The computers' fixed ratings as leaderboard rows (Gomoku has computers)."""
-    if game != "gomoku":
-        return []
+def reference_rows(spec: GameSpec) -> list[tuple[str, str, Rating]]:
+    """A game's computers' fixed ratings as leaderboard rows (none without a computer)."""
     return [
-        (COMPUTER_ID + level, level, Rating(mu, sigma)) for level, (mu, sigma) in REFERENCE.items()
+        (COMPUTER_ID + level, level, Rating(mu, sigma))
+        for level, (mu, sigma) in spec.references.items()
     ]

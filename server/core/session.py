@@ -35,7 +35,7 @@ from .effects import Ask, Bind, Effect, Hangup, Recall, Reply, Said, Unbind
 from .hub import Hub
 from .identity import Identity
 from .limits import SlidingWindow, TokenBucket
-from .stats import Stats
+from .stats import Stats, claimed_type
 
 log = logging.getLogger("gridhall.session")
 
@@ -43,6 +43,13 @@ SNAPSHOTS = (p.Sync, p.JoinRoom, p.CreateRoom)
 """Requests answered with a whole room (``state``): a 200x200 board is 40 KB, so
 they have their own, slower limit (``snapshots_per_second``)."""
 
+
+FLOOD = "message flood"
+BAD_FRAMES = "too many bad messages"
+ABUSE_CLOSE = 1008
+ABUSE = frozenset({FLOOD, BAD_FRAMES})
+"""The reasons a connection is closed for abuse (with :data:`ABUSE_CLOSE`): its address
+then waits before it may connect again (``server/io/carrier.py``)."""
 
 SYNC_FLOOD = 10
 """Syncs a connection may send, as a multiple of the message rate and burst, before it
@@ -181,14 +188,14 @@ class Session:
             try:
                 msg = p.decode(frame, "client")
             finally:
-                self.stats.message_in(msg.TYPE if msg is not None else _type_of(frame), now)
+                self.stats.message_in(msg.TYPE if msg is not None else claimed_type(frame), now)
         except ProtocolError as exc:
             self._refuse(said, exc)
             return None, said
         if isinstance(msg, p.Sync) and self.identity is not None:  # see _defer_sync
             self.bucket.tokens = min(self.bucket.burst, self.bucket.tokens + 1.0)
             if not self.sync_flood.take(now):
-                said.append(Hangup(1008, "message flood"))
+                said.append(Hangup(ABUSE_CLOSE, FLOOD))
                 return None, said
         return msg, said
 
@@ -270,7 +277,7 @@ class Session:
         self.stats.message_in(kind if isinstance(kind, str) else "", now)
         if data.get("type") == "sync" and self.identity is not None:
             if not self.sync_flood.take(now):
-                said.append(Hangup(1008, "message flood"))
+                said.append(Hangup(ABUSE_CLOSE, FLOOD))
                 return None
             try:
                 sync = p.decode(frame, "client")
@@ -304,7 +311,7 @@ class Session:
         the connection is closed with 1008. False once closed."""
         if self.strikes.allow(now):
             return True
-        said.append(Hangup(1008, "message flood"))
+        said.append(Hangup(ABUSE_CLOSE, FLOOD))
         return False
 
     def _too_fast(
@@ -318,7 +325,7 @@ class Session:
         if exc.code in (ErrorCode.BAD_MESSAGE, ErrorCode.UNKNOWN_TYPE):
             self.bad_messages += 1
             if self.bad_messages > self.config.max_bad_messages:
-                said.append(Hangup(1008, "too many bad messages"))
+                said.append(Hangup(ABUSE_CLOSE, BAD_FRAMES))
                 return
         said += self.error(exc)
 
@@ -415,15 +422,3 @@ class Session:
             return
         log.info("%s is %s (%s)", self.peer, ident.name, ident.id, extra={"player": ident.id})
         said += self.attached(ident, effects)
-
-
-def _type_of(frame: bytes | str) -> str:
-    """The ``type`` a frame the codec refused claims to be (only counted, bounded
-    by :meth:`Stats.message_in`)."""
-    if isinstance(frame, bytes):
-        try:
-            kind = p.decode_map(frame).get("type")
-        except ProtocolError:
-            return ""
-        return kind if isinstance(kind, str) else ""
-    return ""

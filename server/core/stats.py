@@ -198,6 +198,7 @@ class Stats:
 
 
 _TYPE_KEY = b"\xa4type"
+_CODE_KEY = b"\xa4code"
 _NAMES = {
     bytes([0xA0 + len(t.encode())]) + t.encode(): t
     for t in p.SERVER_MESSAGES
@@ -206,26 +207,60 @@ _NAMES = {
 """Each server message type as the codec writes it (a fixstr), to its name."""
 
 
+def _first_key_value(frame: bytes, key: bytes) -> tuple[bytes, int]:
+    """The value (a fixstr, as its bytes with their header) of ``key`` when it is the
+    first key of the map ``frame`` holds, and where the value ends; (b"", 0) else."""
+    if not frame:
+        return b"", 0
+    head = frame[0]
+    at = 1 if 0x80 <= head <= 0x8F else 3 if head == 0xDE else 5 if head == 0xDF else 0
+    return _value_at(frame, at, key) if at else (b"", 0)
+
+
+def _value_at(frame: bytes, at: int, key: bytes) -> tuple[bytes, int]:
+    """The fixstr value of ``key`` written at ``at`` in ``frame`` (with its header), and
+    where it ends; (b"", 0) if something else is written there."""
+    if frame[at : at + len(key)] != key or len(frame) <= at + len(key):
+        return b"", 0
+    at += len(key)
+    size = frame[at] - 0x9F
+    if not 1 <= size <= 32 or len(frame) < at + size:
+        return b"", 0
+    return frame[at : at + size], at + size
+
+
 def frame_type(frame: bytes) -> str:
     """The ``type`` of an encoded server frame, read from its first bytes.
 
     The codec writes ``type`` as the map's first key (``protocol/schema.py``), so
     this costs a few byte reads and one dict lookup, not a decode; anything else is
     :data:`OTHER`."""
-    if not frame:
+    value, _ = _first_key_value(frame, _TYPE_KEY)
+    return _NAMES.get(value, OTHER)
+
+
+def claimed_type(frame: bytes | str) -> str:
+    """The ``type`` a client's frame that the codec refused claims to be, read the same
+    way (no second decode of a frame already refused: a swarm's bad frames cost one
+    each); :data:`OTHER` when it is not the map's first key or not a known type."""
+    if not isinstance(frame, bytes):
         return OTHER
-    head = frame[0]
-    at = 1 if 0x80 <= head <= 0x8F else 3 if head == 0xDE else 5 if head == 0xDF else 0
-    if not at or frame[at : at + 5] != _TYPE_KEY or len(frame) <= at + 5:
-        return OTHER
-    at += 5
-    return _NAMES.get(frame[at : at + frame[at] - 0x9F], OTHER)
+    value, _ = _first_key_value(frame, _TYPE_KEY)
+    kind = value[1:].decode("ascii", "replace")
+    return kind if kind in _CLIENT_TYPES else OTHER
 
 
 def error_code(frame: bytes) -> str:
-    """The ``code`` of an encoded ``error`` frame (:data:`OTHER` if unknown)."""
-    try:
-        code = p.decode_map(frame, p.MAX_SERVER_FRAME).get("code")
-    except p.ProtocolError:
-        return OTHER
-    return code if isinstance(code, str) and code in ERROR_CODES else OTHER
+    """The ``code`` of an encoded ``error`` frame (:data:`OTHER` if unknown): read from
+    its bytes when the codec's order (``type``, then ``code``) holds, else decoded."""
+    _, end = _first_key_value(frame, _TYPE_KEY)
+    value, _ = _value_at(frame, end, _CODE_KEY) if end else (b"", 0)
+    if value:
+        code = value[1:].decode("ascii", "replace")
+    else:
+        try:
+            found = p.decode_map(frame, p.MAX_SERVER_FRAME).get("code")
+        except p.ProtocolError:
+            return OTHER
+        code = found if isinstance(found, str) else OTHER
+    return code if code in ERROR_CODES else OTHER

@@ -1,5 +1,8 @@
 """``analyse`` requests: look a game up off the loop, analyse it in the worker pool once.
 
+Which games are analysed, and how, is each game plug-in's (``GameSpec.analysis``,
+``server/games/analysis.py``): its plan makes one job per position and the notes.
+
 A request is answered at once (with ``re``): ``done`` with the notes when the game
 was analysed before, else ``queued``/``running`` with the progress; when the job
 ends every connection that asked and is still open gets one more ``analysis``
@@ -19,7 +22,7 @@ import asyncio
 import logging
 import time
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -28,9 +31,9 @@ from gridhall.protocol import ErrorCode, ProtocolError
 from gridhall.protocol.analysis import Analyse, Analysis, AnalysisStatus
 
 from ..core.scheduler import Owner
-from ..games.gomoku import analysis
-from ..games.gomoku.ai import RULES
-from ..games.jobs import Job
+from ..games import registry
+from ..games.analysis import Analyser, AnalysisPlan
+from ..games.base import GameSpec
 from . import analysis_store
 from .history_service import HistoryService
 from .job_runner import run_job
@@ -51,16 +54,15 @@ class Running:
 
     game_id: int
     address: str
-    moves: list[tuple[int, int]]
-    size: int
-    rule: str
-    total: int
-    results: list[analysis.PlyResult] = field(default_factory=list)
+    engine: Analyser
+    plan: AnalysisPlan
+    results: list[Any] = field(default_factory=list)
+    """Each position's value, in order."""
     askers: list[weakref.ref[Asker]] = field(default_factory=list)
     started: bool = False
 
     def progress(self) -> list[int]:
-        return [len(self.results), self.total]
+        return [len(self.results), self.plan.total]
 
 
 class Analyses:
@@ -73,7 +75,19 @@ class Analyses:
         save: Callable[..., None],
         budget: float = 0.5,
         max_analyses: int = 4,
+        games: Mapping[str, GameSpec] | None = None,
     ) -> None:
+        analysed = {
+            name: spec
+            for name, spec in (registry() if games is None else games).items()
+            if spec.analysis is not None
+        }
+        self.engines: dict[str, Analyser] = {
+            name: spec.analysis for name, spec in analysed.items() if spec.analysis is not None
+        }
+        """The games analysed, by name: each one's engine."""
+        self.analysed = " and ".join(spec.description.title for spec in analysed.values())
+        """Their titles, for the refusal of another game."""
         self.work = work
         self.reader = reader
         """Where the game is read, off the loop."""
@@ -92,7 +106,8 @@ class Analyses:
         """Handle one ``analyse`` (within the connection's rate: the caller checked);
         ProtocolError for a refusal at once."""
         try:
-            found = self.reader.read(analysis_store.lookup, msg.game_id, analysis.ENGINE)
+            names = {game: engine.engine for game, engine in self.engines.items()}
+            found = self.reader.read(analysis_store.lookup, msg.game_id, names)
         except ProtocolError as exc:
             exc.request_id = msg.id
             raise
@@ -137,31 +152,39 @@ class Analyses:
         gid = msg.game_id
         if found.game is None:
             raise ProtocolError(ErrorCode.NO_SUCH_GAME, f"There is no finished game {gid}.")
-        if found.game != "gomoku":
-            raise ProtocolError(ErrorCode.BAD_MESSAGE, "only Gomoku games are analysed")
+        engine = self.engines.get(found.game)
+        if engine is None:
+            raise ProtocolError(ErrorCode.BAD_MESSAGE, f"only {self.analysed} games are analysed")
         if found.analysis is not None:
             return self._answer_msg(
                 gid,
                 "done",
+                engine.engine,
                 re=msg.id,
                 moves=found.analysis["moves"],
                 budget=float(found.analysis["budget"]),
             )
         run = self.running.get(gid)
         if run is None:
-            run = self._new(gid, address, found)
+            run = self._new(gid, address, engine, found)
             self.running[gid] = run
             self._next(run)
         if not any(ref() is asker for ref in run.askers):
             run.askers.append(weakref.ref(asker))
         return self._answer_msg(
-            gid, "running" if run.started else "queued", re=msg.id, progress=run.progress()
+            gid,
+            "running" if run.started else "queued",
+            engine.engine,
+            re=msg.id,
+            progress=run.progress(),
         )
 
-    def _new(self, gid: int, address: str, found: analysis_store.Found) -> Running:
+    def _new(
+        self, gid: int, address: str, engine: Analyser, found: analysis_store.Found
+    ) -> Running:
         mine = [r for r in self.running.values() if r.address == address]
         if mine or len(self.running) >= self.max_analyses:
-            wait = min(r.total - len(r.results) for r in (mine or self.running.values()))
+            wait = min(r.plan.total - len(r.results) for r in (mine or self.running.values()))
             raise ProtocolError(
                 ErrorCode.SERVER_BUSY,
                 "One analysis per address at a time, and the server runs "
@@ -170,24 +193,19 @@ class Analyses:
                 else "The server is analysing as many games as it allows; try again later.",
                 retry_after=round(max(1.0, wait * self.budget), 1),
             )
-        moves, size, rule, five = _game(found)
-        return Running(gid, address, moves, size, rule, analysis.positions(moves, five))
+        try:
+            plan = engine.plan(found.record or {}, found.options or {}, found.result or {})
+        except ValueError as exc:
+            raise ProtocolError(ErrorCode.BAD_MESSAGE, str(exc)) from None
+        return Running(gid, address, engine, plan)
 
     # -- the job ------------------------------------------------------------------
     def _next(self, run: Running) -> None:
         """Send the next position to the pool (or finish)."""
-        k = len(run.results)
-        if k >= run.total:
+        if len(run.results) >= run.plan.total:
             self._finish(run)
             return
-        before = run.results[k - 1][1] if k else None  # tried first for a defence
-        job = Job(
-            analysis.analyse_ply,
-            (run.moves[:k], run.size, run.rule, self.budget, before),
-            kind="analysis",
-            budget=self.budget * 4 + 2,
-            clock="cpu",  # as the engine's own deadlines (``analysis.analyse_ply``)
-        )
+        job = run.plan.job(run.results, self.budget)
         self.jobs += 1
         accepted = self.work.submit(
             run_job,
@@ -208,24 +226,26 @@ class Analyses:
         if "value" not in answer:
             self._fail(run, str(answer))
             return
-        value, best, line, defence = answer["value"]
         run.started = True
-        run.results.append((value, best, line, defence))
+        run.results.append(answer["value"])
         self._next(run)
 
     def _finish(self, run: Running) -> None:
         del self.running[run.game_id]
-        notes = analysis.notes(run.moves, run.results)
+        notes = run.plan.notes(run.results)
         try:
-            self.save(run.game_id, analysis.ENGINE, self.budget, notes, time.time())
+            self.save(run.game_id, run.engine.engine, self.budget, notes, time.time())
         except Exception:
             log.exception("could not store the analysis of game %d", run.game_id)
-        self._tell(run, self._answer_msg(run.game_id, "done", moves=notes))
+        self._tell(run, self._answer_msg(run.game_id, "done", run.engine.engine, moves=notes))
 
     def _fail(self, run: Running, why: str) -> None:
         log.error("the analysis of game %d failed: %s", run.game_id, why)
         self.running.pop(run.game_id, None)
-        self._tell(run, self._answer_msg(run.game_id, "failed", progress=run.progress()))
+        self._tell(
+            run,
+            self._answer_msg(run.game_id, "failed", run.engine.engine, progress=run.progress()),
+        )
 
     def _tell(self, run: Running, msg: Analysis) -> None:
         for ref in run.askers:
@@ -237,6 +257,7 @@ class Analyses:
         self,
         gid: int,
         status: AnalysisStatus,
+        engine: str,
         re: int | None = None,
         budget: float | None = None,
         **extra: Any,
@@ -244,7 +265,7 @@ class Analyses:
         return Analysis(
             game_id=gid,
             status=status,
-            engine=analysis.ENGINE,
+            engine=engine,
             budget=self.budget if budget is None else budget,
             re=re,
             **extra,
@@ -255,35 +276,3 @@ class Analyses:
         self.closed = True
         for task in list(self._tasks):
             task.cancel()
-
-
-def _game(found: analysis_store.Found) -> tuple[list[tuple[int, int]], int, str, bool]:
-    """The stones, board size, rule and whether a five ended it, from a stored Gomoku
-    game; ``bad-message`` for a record that holds no Gomoku game (an old or odd row)."""
-    record = found.record or {}
-    options = {**(record.get("options") or {}), **(found.options or {})}
-    size, rule, raw = options.get("size", 15), options.get("rule", "freestyle"), record.get("moves")
-    if not (
-        isinstance(size, int)
-        and 5 <= size <= 30
-        and rule in RULES
-        and isinstance(raw, list)
-        and len(raw) <= size * size
-    ):
-        raise ProtocolError(ErrorCode.BAD_MESSAGE, "That game's record holds no Gomoku moves.")
-    moves: list[tuple[int, int]] = []
-    seen: set[tuple[int, int]] = set()
-    for m in raw:
-        if (
-            not (
-                isinstance(m, list)
-                and len(m) == 2
-                and all(isinstance(v, int) and 0 <= v < size for v in m)
-            )
-            or tuple(m) in seen
-        ):
-            raise ProtocolError(ErrorCode.BAD_MESSAGE, "That game's record holds no Gomoku moves.")
-        moves.append((m[0], m[1]))
-        seen.add(moves[-1])
-    five = (found.result or {}).get("reason") == "five"
-    return moves, size, str(rule), five

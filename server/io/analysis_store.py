@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -63,16 +64,17 @@ def save(
     db.execute("DELETE FROM analyses WHERE game_id NOT IN (SELECT id FROM games)")
 
 
-def lookup(db: sqlite3.Connection, game_id: int, engine: str) -> Found:
-    """The game and its analysis (run it on a history thread's read-only connection:
-    the record's JSON may be large)."""
+def lookup(db: sqlite3.Connection, game_id: int, engines: Mapping[str, str]) -> Found:
+    """The game and its analysis by its game's engine (``engines``: game -> engine name;
+    run it on a history thread's read-only connection: the record's JSON may be large)."""
     row = db.execute(
         "SELECT game, options, record, result FROM games WHERE id = ?", (game_id,)
     ).fetchone()
     if row is None:
         return Found()
     stored = db.execute(
-        "SELECT budget, result FROM analyses WHERE game_id = ? AND engine = ?", (game_id, engine)
+        "SELECT budget, result FROM analyses WHERE game_id = ? AND engine = ?",
+        (game_id, engines.get(row[0], "")),
     ).fetchone()
     analysis = None if stored is None else {"budget": stored[0], "moves": json.loads(stored[1])}
     return Found(row[0], json.loads(row[1]), json.loads(row[2]), json.loads(row[3]), analysis)

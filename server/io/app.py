@@ -37,12 +37,11 @@ from ..core.admin_access import AdminAccess
 from ..core.cluster_nodes import own_address
 from ..core.config import ServerConfig
 from ..core.effects import Said
-from ..core.fairness import PerAddress
+from ..core.fairness import Backoff, PerAddress
 from ..core.gate import Gate
 from ..core.identity import Identity
 from ..core.session import Link, Services, Session, Sessions
 from ..core.stats import Stats
-from ..games.gomoku.spec import GomokuSpec
 from . import (
     admin_web,
     engines,
@@ -88,6 +87,9 @@ RESTART_REASON = "server restarting; your game is kept, reconnect in a moment"
 NO_HELLO_CLOSE = 1008
 NO_HELLO_EVICTED = "no hello yet, and others are waiting to connect"
 SERVER_HEADER = "gridhall"
+ABUSE_FORGOTTEN = 600.0
+"""Quiet seconds after which an address closed for abuse starts again from the first
+cool-down (``ServerConfig.abuse_cooldown``)."""
 """The ``Server`` header of every HTTP answer: no versions for a stranger to look up."""
 
 
@@ -139,6 +141,14 @@ class GameServer:
         self.served: dict[str, web.Asset] = {}
         """This server's own answers to some paths (``/games.json`` with its engines)."""
         self.connects = PerAddress(self.config.connects_per_second, self.config.connect_burst)
+        self.abusers = Backoff(
+            free=0,
+            base=self.config.abuse_cooldown / 2,
+            cap=self.config.abuse_cooldown_cap,
+            forget=ABUSE_FORGOTTEN,
+        )
+        """Addresses one of whose connections was closed for abuse, and how long they
+        wait before connecting again (``front_door.crowded``, ``carrier.close_link``)."""
         self.sessions = Sessions()
         """The session speaking for each connected player id."""
         self.services = Services(queries=HistoryService.handles, analyses=True)
@@ -224,19 +234,22 @@ class GameServer:
         )
 
     async def _offer_engines(self) -> None:
-        """Probe the external engines (server/io/engines.py); offer those that answer."""
+        """Probe the external engines (server/io/engines.py) through each game's bridge;
+        a game offers those that answer as computer levels."""
         if not self.config.engines:
             return
-        offered = await engines.probe_all(
-            engines.EngineSpec(name, argv) for name, argv in self.config.engines
-        )
-        self.computers.engines = offered
-        if offered:
-            spec = GomokuSpec(tuple(offered))
-            self.hub.lobby.games["gomoku"] = spec
-            described = games.to_json()
-            described["games"]["gomoku"] = spec.description.to_json()
-            self.served["/games.json"] = web.games_json(described)
+        specs = [engines.EngineSpec(name, argv) for name, argv in self.config.engines]
+        described = games.to_json()
+        for name, spec in list(self.hub.lobby.games.items()):
+            if spec.engines is None:
+                continue
+            offered = await engines.probe_all(spec.engines, specs)
+            self.computers.engines[name] = offered
+            if offered:
+                plugged = spec.with_engines(tuple(offered))
+                self.hub.lobby.games[name] = plugged
+                described["games"][name] = plugged.description.to_json()
+                self.served["/games.json"] = web.games_json(described)
 
     def apply_admin_settings(self, values: dict[str, object]) -> None:
         """Run with retention settings the admin page set (already checked, or read

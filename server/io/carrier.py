@@ -40,9 +40,10 @@ from ..core.effects import (
     Wake,
     Work,
 )
+from ..core.fairness import address_key
 from ..core.identity import Identity
 from ..core.scheduler import Owner
-from ..core.session import Link, Session
+from ..core.session import ABUSE, ABUSE_CLOSE, Link, Session
 from ..games.base import JSON
 from ..games.jobs import BUSY
 from .job_runner import run_job
@@ -132,7 +133,11 @@ class Carrier:
         self._schedule_flush()
 
     def close_link(self, link: Link, code: int, reason: str) -> None:
+        """Close after what was sent so far; a close for abuse makes the address wait
+        before it connects again (``GameServer.abusers``)."""
         self.flush()
+        if code == ABUSE_CLOSE and reason in ABUSE and not link.closed:
+            self.server.abusers.failed(address_key(link.peer), time.time())
         link.close(code, reason)
 
     def _recall(self, session: Session, at: float) -> None:

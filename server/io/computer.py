@@ -20,7 +20,6 @@ from ..core.effects import Think
 from ..core.scheduler import Owner
 from ..games import registry
 from ..games.base import JSON
-from . import engines
 from .work import WorkPool
 
 log = logging.getLogger("gridhall.computer")
@@ -40,9 +39,9 @@ def warm_up(game: str) -> None:
     if game in _warmed:
         return
     _warmed.add(game)
-    warm = getattr(registry()[game].computer, "warm_up", None)
-    if callable(warm):
-        warm()
+    computer = registry()[game].computer
+    if computer is not None:
+        computer.warm_up()
 
 
 def think(game: str, request: JSON, level: str, budget: float) -> JSON:
@@ -54,6 +53,14 @@ def think(game: str, request: JSON, level: str, budget: float) -> JSON:
     return computer.think(request, level, budget)
 
 
+def think_engine(game: str, argv: tuple[str, ...], request: JSON, budget: float) -> JSON:
+    """Worker-side: external engine ``argv``'s move, through its game's bridge."""
+    bridge = registry()[game].engines
+    if bridge is None:
+        raise ValueError(f"{game} has no external engines")
+    return bridge.think(argv, request, budget)
+
+
 class Computers:
     """Runs computer players' thinking in the pool's ``computer`` class, charged
     to the address that owns the room; at most one job queued per computer seat."""
@@ -61,8 +68,8 @@ class Computers:
     def __init__(self, work: WorkPool, budget: float = DEFAULT_BUDGET) -> None:
         self.work = work
         self.budget = budget
-        self.engines: dict[str, tuple[str, ...]] = {}
-        """External engines offered (``server/io/engines.py``): name -> command."""
+        self.engines: dict[str, dict[str, tuple[str, ...]]] = {}
+        """External engines offered (``server/io/engines.py``): game -> name -> command."""
 
     def schedule(self, job: Think, answer: Answer, retry: bool = True) -> None:
         """Think about ``job`` and call ``answer(job, move)`` on the loop when done.
@@ -96,10 +103,12 @@ class Computers:
         """What the worker runs: an external engine's level through its pipes, the
         game's own computer otherwise (also for an engine no longer offered)."""
         if is_engine(job.level):
-            argv = self.engines.get(job.level[len(PREFIX) :])
+            argv = self.engines.get(job.game, {}).get(job.level[len(PREFIX) :])
             if argv is not None:
-                return engines.think, (argv, job.request, self.budget)
-            return think, (job.game, job.request, "hard", self.budget)
+                return think_engine, (job.game, argv, job.request, self.budget)
+            computer = registry()[job.game].computer  # gone: the game's strongest level
+            strongest = computer.levels[-1] if computer is not None and computer.levels else ""
+            return think, (job.game, job.request, strongest, self.budget)
         return think, (job.game, job.request, job.level, self.budget)
 
     def close(self) -> None:

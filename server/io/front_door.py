@@ -18,6 +18,7 @@ from websockets.http11 import Request, Response
 
 from ..core import origin
 from ..core.bans import refusal
+from ..core.fairness import address_key
 from . import admin_web, hosts, web
 
 if TYPE_CHECKING:
@@ -70,25 +71,40 @@ def answer(server: GameServer, connection: ServerConnection, request: Request) -
 
 
 def crowded(server: GameServer, connection: ServerConnection, peer: str) -> Response | None:
-    """429 for an address with too many connections not yet past hello, or opening
-    them too fast; None lets the upgrade go on."""
+    """429 for an address with too many connections not yet past hello, cooling down
+    after one was closed for abuse, or opening them too fast; None lets the upgrade
+    go on."""
     if server.unwelcomed.by_address[peer] >= server.unwelcomed.per_address:
-        response = connection.respond(
-            HTTPStatus.TOO_MANY_REQUESTS,
+        return too_many(
+            connection,
             "Too many connections from your address have not "
             "said hello yet; retry in a few seconds.\n",
+            server.config.hello_timeout,
         )
-        response.headers["Retry-After"] = str(math.ceil(server.config.hello_timeout))
-        return response
-    wait = server.connects.take(peer, time.time())
+    now = time.time()
+    cooling = server.abusers.wait(address_key(peer), now)
+    if cooling > 0:
+        return too_many(
+            connection,
+            "A connection from your address was closed for flooding; "
+            f"retry after {cooling:.1f} s.\n",
+            cooling,
+        )
+    wait = server.connects.take(peer, now)
     if wait > 0:
-        response = connection.respond(
-            HTTPStatus.TOO_MANY_REQUESTS,
+        return too_many(
+            connection,
             f"Too many connections from your address; retry after {wait:.1f} s.\n",
+            wait,
         )
-        response.headers["Retry-After"] = str(math.ceil(wait))
-        return response
     return None
+
+
+def too_many(connection: ServerConnection, text: str, retry_after: float) -> Response:
+    """HTTP 429 with ``text`` and ``Retry-After`` (whole seconds, rounded up)."""
+    response = connection.respond(HTTPStatus.TOO_MANY_REQUESTS, text)
+    response.headers["Retry-After"] = str(math.ceil(retry_after))
+    return response
 
 
 def peer_of(connection: ServerConnection) -> str:

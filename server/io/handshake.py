@@ -16,6 +16,14 @@ per socket and keeps them in memory, and the server once held 1.1 GiB for
   else it is cut (no answer: it is not a request we could read);
 - ``serve()``'s ``open_timeout`` cuts it if the handshake takes longer.
 
+After the handshake, a read (up to 64 KiB, :data:`READ_SIZE`) is handed to websockets' parser a slice
+at a time (:data:`FEED_SLICE`): once the connection's queue of frames is full (the
+``max_queue`` given to ``serve()``) the rest of the read is held back, unparsed, and
+the socket is not read again until the session has taken frames. websockets itself
+parses a whole read at once: a 128 KB read of tiny frames was ~4,400 frames parsed and
+queued in one callback of ~120 ms, a stall of the event loop for everyone (issue 41,
+item 10).
+
 Cut sockets are aborted (RST, no lingering close), which frees their buffers at
 once; the server then hands the freed heap back to the OS (``on_freed``).
 """
@@ -42,6 +50,11 @@ try:
     import termios
 except ImportError:  # Windows: unread bytes are not looked at
     fcntl = None  # type: ignore[assignment]
+
+
+FEED_SLICE = 1024
+"""Bytes parsed at a time after the handshake: at most ~150 frames (the smallest a
+client can send is 7 bytes) before the queue is looked at again."""
 
 
 class HandshakeGuard:
@@ -88,7 +101,7 @@ class GuardedConnection(ServerConnection):
     """A server connection that waits in its guard's gate until its request is read."""
 
     guard: ClassVar[HandshakeGuard]
-    __slots__ = ("_direct", "_head", "_refused", "heard", "on_frame")
+    __slots__ = ("_direct", "_head", "_held", "_refused", "heard", "on_frame")
     """Slots, not the instance's ``__dict__``: websockets' connection already has some
     27 attributes, and more set after ``__init__`` cost every connection about 1.5 KiB
     (its dict no longer shares its keys with the others')."""
@@ -110,6 +123,8 @@ class GuardedConnection(ServerConnection):
         (text, fragments, control frames) takes websockets' own path."""
         self._direct = False
         """Within ``data_received``, before its first data frame."""
+        self._held = b""
+        """Bytes read but not parsed: the queue of frames was full (see the module)."""
         super().__init__(*args, **kwargs)
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -126,22 +141,52 @@ class GuardedConnection(ServerConnection):
             return
         read_from_the_heap(transport)
         super().connection_made(transport)
+        self.recv_messages.resume = self._resume_reading
 
     def data_received(self, data: bytes) -> None:
         if self.request is not None:
             self.heard = True
-        else:
-            self._head += len(data)
-            if self._head > self.guard.max_request_head:
-                self.guard.refused += 1
-                self._passed()
-                self.transport.abort()
+            if self._held:  # (reading is paused: this came with the same read)
+                self._held += data
                 return
-        self._direct = self.on_frame is not None
-        try:
-            super().data_received(data)
-        finally:
-            self._direct = False
+            self._direct = self.on_frame is not None
+            try:
+                self._feed(data)
+            finally:
+                self._direct = False
+            return
+        self._head += len(data)
+        if self._head > self.guard.max_request_head:
+            self.guard.refused += 1
+            self._passed()
+            self.transport.abort()
+            return
+        super().data_received(data)
+
+    def _feed(self, data: bytes) -> None:
+        """Parse ``data`` a slice at a time; once the queue of frames is full, hold the
+        rest back (reading is paused then) until the session takes frames."""
+        for at in range(0, len(data), FEED_SLICE):
+            if at and self.recv_messages.paused:
+                self._held = data[at:]
+                return
+            super().data_received(data[at : at + FEED_SLICE])
+
+    def _resume_reading(self) -> None:
+        """The session took frames (the queue is low): parse what was held back, in a
+        turn of its own, before reading more."""
+        if self._held:
+            self.loop.call_soon(self._feed_held)
+        else:
+            self.transport.resume_reading()
+
+    def _feed_held(self) -> None:
+        held, self._held = self._held, b""
+        if not held or self.transport.is_closing():
+            return
+        self._feed(held)
+        if not self._held and not self.recv_messages.paused:
+            self.transport.resume_reading()
 
     def process_event(self, event: Event) -> None:
         if self._direct:

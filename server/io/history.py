@@ -19,10 +19,9 @@ from typing import Any
 
 from gridhall.protocol.messages import HISTORY_PAGE
 
-JSON = dict[str, Any]
+from ..games import registry
 
-MINESWEEPER_CLICKS = ("reveal", "chord", "mark", "flag-around")
-"""Minesweeper log entries that are a click on the board (as ``history_lines`` counts)."""
+JSON = dict[str, Any]
 
 SCHEMA = (  # a rowid table: SQLite 3.40's integrity_check misreads a WITHOUT ROWID one
     """CREATE TABLE IF NOT EXISTS game_players (
@@ -94,32 +93,11 @@ def index_game(db: sqlite3.Connection, game_id: int, players: Iterable[JSON]) ->
 
 
 def count_moves(game: str, record: JSON) -> int:
-    """How long a game was, in its own unit: Gomoku stones, Minesweeper clicks,
-    Link-match links (every racer's)."""
-    if game == "gomoku":
-        moves = record.get("moves")
-        return len(moves) if isinstance(moves, list) else 0
-    actions = record.get("actions")
-    if game == "minesweeper":
-        clicks = (
-            sum(
-                1
-                for a in actions
-                if isinstance(a, list) and len(a) > 1 and a[1] in MINESWEEPER_CLICKS
-            )
-            if isinstance(actions, list)
-            else 0
-        )
-        return clicks + int(record.get("actions_omitted") or 0)
-    if isinstance(actions, dict):
-        return sum(
-            1
-            for log in actions.values()
-            if isinstance(log, list)
-            for a in log
-            if isinstance(a, dict) and a.get("action") == "link" and a.get("ok")
-        )
-    return 0
+    """How long a game was, in its own unit (its plug-in's ``moves``: stones, clicks,
+    links; it reads any stored record without failing); 0 for a game this server does
+    not know."""
+    spec = registry().get(game)
+    return spec.moves(record) if spec is not None else 0
 
 
 def summary(row: tuple[Any, ...]) -> JSON:

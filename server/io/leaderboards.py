@@ -1,4 +1,4 @@
-"""Reading ratings and records back: leaderboards, profiles, Minesweeper team records.
+"""Reading ratings and records back: leaderboards, profiles, co-op team records.
 
 Plain functions over a SQLite connection, registered with the history service
 (``server/io/history_service.py``: off the event loop, on its read-only connections,
@@ -23,10 +23,12 @@ from gridhall import protocol as p
 from gridhall.protocol import ErrorCode, ProtocolError
 from gridhall.protocol.i18n import gettext as _
 
-from ..core.ratings import ESTABLISHED_GAMES, PROVISIONAL_GAMES, RATED_GAMES, display
+from ..core.ratings import ESTABLISHED_GAMES, PROVISIONAL_GAMES, display
+from ..games import rated, with_records
+from ..games.rating import TeamRecords
 from .history import list_games
 from .history_service import query
-from .ratings_store import LISTED, RECORD_BOARDS
+from .ratings_store import LISTED
 
 JSON = dict[str, Any]
 AROUND = 5
@@ -53,10 +55,18 @@ class QueryError(ValueError):
 
 
 def _check_game(game: str) -> None:
-    if game not in RATED_GAMES:
-        raise QueryError(
-            f"Leaderboards are kept for {' and '.join(RATED_GAMES)}; not for {game!r:.40}."
-        )
+    kept = rated()
+    if game not in kept:
+        raise QueryError(f"Leaderboards are kept for {' and '.join(kept)}; not for {game!r:.40}.")
+
+
+def _records_of(game: str | None = None) -> tuple[str, TeamRecords] | None:
+    """The game that keeps team records and its model (``game``: only if it is that
+    one), or None."""
+    for name, spec in with_records().items():
+        if isinstance(spec.rating, TeamRecords) and game in (None, name):
+            return name, spec.rating
+    return None
 
 
 def _row(rank: int, r: tuple[Any, ...]) -> JSON:
@@ -180,7 +190,7 @@ def _around(db: sqlite3.Connection, game: str, player: str, total: int) -> JSON:
 
 
 def records(db: sqlite3.Connection) -> list[JSON]:
-    """Co-op Minesweeper's team records: per preset board, no-guess flag and lives,
+    """The co-op team records: per record (preset board, no-guess flag and lives),
     games, wins, the win rate and the best winning times with the team."""
     best: dict[tuple[str, int, int], list[JSON]] = {}
     for board, no_guess, lives, time, game_id, names, ended_at in db.execute(
@@ -215,9 +225,11 @@ def _record(board: str, no_guess: int, lives: int, games: int, wins: int) -> JSO
 
 
 def _record_order(r: JSON) -> tuple[int, bool, int]:
+    found = _records_of()
+    boards = found[1].boards if found is not None else ()
     board = r["board"]
     return (
-        RECORD_BOARDS.index(board) if board in RECORD_BOARDS else len(RECORD_BOARDS),
+        boards.index(board) if board in boards else len(boards),
         r["no_guess"],
         r["lives"],
     )
@@ -229,7 +241,7 @@ def profile(
     recent: Callable[[sqlite3.Connection, str, int], list[JSON]] | None = None,
 ) -> JSON:
     """A player's ratings with their history, recent games (``recent`` lists them:
-    the history service's game summaries) and Minesweeper records."""
+    the history service's game summaries) and team records (by their game)."""
     ratings: JSON = {}
     name = None
     for game, ordinal, games, wins, last_name, bot in db.execute(
@@ -275,7 +287,7 @@ def profile(
         "name": name or "?",
         "ratings": ratings,
         "recent": recent(db, player, RECENT) if recent is not None else [],
-        "records": {"minesweeper": sorted(mine, key=_record_order)},
+        "records": {name: sorted(mine, key=_record_order) for name in with_records()},
     }
 
 
@@ -307,4 +319,9 @@ def _profile(db: sqlite3.Connection, msg: p.GetProfile) -> p.PlayerProfile:
 
 @query(p.GetRecords)
 def _records(db: sqlite3.Connection, msg: p.GetRecords) -> p.Records:
+    if _records_of(msg.game) is None:
+        kept = " and ".join(with_records())
+        raise _refused(
+            QueryError(f"Team records are kept for {kept}; not for {msg.game!r:.40}."), msg.id
+        )
     return p.Records(game=msg.game, records=records(db), re=msg.id)

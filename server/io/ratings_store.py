@@ -1,4 +1,4 @@
-"""The store's tables for ratings and Minesweeper team records (part of
+"""The store's tables for ratings and co-op team records (part of
 ``server/io/store.py``'s file and connection; see there for durability).
 
 They are written inside the transaction that saves the finished game
@@ -19,10 +19,12 @@ and outlive the game rows the retention rules prune (``server/io/retention.py``)
 - ``rating_pairs``: per (person, opponent, game kind) the window of the farming cap
   (``server/core/rating_pairs.py``): when it opened and the net gain in it; rows
   of ended windows are deleted when that person is rated again and at start;
-- ``team_records`` / ``team_times`` / ``player_records``: co-op Minesweeper per
-  preset board, no-guess flag and lives: games and wins, the
-  :data:`BEST_TIMES` best winning times with the team and the game id, and each
-  person's own games, wins and best time. Custom boards keep no records.
+- ``team_records`` / ``team_times`` / ``player_records``: the co-op game that keeps
+  team records (its plug-in's :class:`~..games.rating.TeamRecords`), per record
+  (a preset board, no-guess flag and lives): games and wins, the :data:`BEST_TIMES`
+  best winning times with the team and the game id, and each person's own games,
+  wins and best time. The tables have no game column: one game keeps team records
+  (``server/games/__init__.py`` checks it).
 """
 
 from __future__ import annotations
@@ -38,12 +40,12 @@ from ..core.ratings import (
     COMPUTER_ID,
     ESTABLISHED_GAMES,
     PAIR_WINDOW,
-    RATED_GAMES,
-    REFERENCE,
     Change,
     Rating,
     reference_rows,
 )
+from ..games import rated, registry
+from ..games.rating import TeamRecords
 
 LISTED = f"(games >= {ESTABLISHED_GAMES} OR bot IS NOT NULL)"
 """The rows a leaderboard lists: established people and the computers' references (a
@@ -52,11 +54,9 @@ counting read the index alone)."""
 HISTORY_ROWS = 500
 """Rating history rows kept per player and game kind (a profile shows 50)."""
 BEST_TIMES = 10
-"""Best times kept per Minesweeper record."""
+"""Best times kept per team record."""
 COUNTED = "computer_games"
 """The ``meta`` key set once the computers' rows count their rated games."""
-RECORD_BOARDS = ("beginner", "intermediate", "expert")
-"""Minesweeper boards with records: the presets (custom sizes are not comparable)."""
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS ratings (
@@ -123,19 +123,6 @@ CREATE TABLE IF NOT EXISTS player_records (
 """
 
 
-def record_key(options: Mapping[str, Any]) -> tuple[str, int, int] | None:
-    """A Minesweeper game's record: (preset, no-guess, lives), or None (custom)."""
-    board = options.get("preset")
-    if board not in RECORD_BOARDS:
-        return None
-    lives = options.get("lives")
-    return (
-        str(board),
-        int(bool(options.get("no_guess"))),
-        int(lives) if isinstance(lives, int) else 1,
-    )
-
-
 POINTS_FOLLOW_GAMES = """
 CREATE TRIGGER games_forget_rating_points AFTER DELETE ON games BEGIN
     DELETE FROM rating_history WHERE game_id = OLD.id;
@@ -158,8 +145,8 @@ class RatingsTables:
             db.execute("DELETE FROM rating_history WHERE game_id NOT IN (SELECT id FROM games)")
             db.execute(POINTS_FOLLOW_GAMES)
             db.execute("COMMIT")
-        for game in RATED_GAMES:  # the computers' fixed rows, as the code defines them now
-            rows = reference_rows(game)
+        for game, spec in rated().items():  # the computers' fixed rows, as defined now
+            rows = reference_rows(spec)
             kept = {pid for pid, _level, _r in rows}
             for (pid,) in db.execute(
                 "SELECT player FROM ratings WHERE game = ? AND bot IS NOT NULL", (game,)
@@ -186,7 +173,9 @@ class RatingsTables:
             "SELECT game, players, result FROM games WHERE id IN"
             " (SELECT DISTINCT game_id FROM rating_history)"
         ):
-            for level, won in computers_in(json.loads(players), json.loads(result)):
+            spec = registry().get(str(game))
+            references = spec.references if spec is not None else {}
+            for level, won in computers_in(json.loads(players), json.loads(result), references):
                 tally = counts.setdefault((COMPUTER_ID + level, str(game)), [0, 0])
                 tally[0] += 1
                 tally[1] += won
@@ -227,15 +216,16 @@ class RatingsTables:
         for change in e.ratings:
             self._rated(game_id, e.game, e.ended_at, change.player, change.name, change.after)
             self._windows(e.game, e.ended_at, change)
-        if e.ratings:  # a rated game: its computers played one more, perhaps won it
-            for level, won in computers_in(e.players, e.result):
+        spec = registry().get(e.game)
+        if e.ratings and spec is not None:  # rated: its computers played one more, perhaps won
+            for level, won in computers_in(e.players, e.result, spec.references):
                 self.db.execute(
                     "UPDATE ratings SET games = games + 1, wins = wins + ? WHERE player = ?"
                     " AND game = ? AND bot IS NOT NULL",
                     (int(won), COMPUTER_ID + level, e.game),
                 )
-        if e.game == "minesweeper":
-            self._team(game_id, e)
+        if spec is not None and isinstance(spec.rating, TeamRecords):
+            self._team(game_id, e, spec.rating)
 
     def _rated(
         self, game_id: int, game: str, ended_at: float, player: str, name: str, r: Rating
@@ -272,14 +262,14 @@ class RatingsTables:
             [(change.player, o, game, since, gained) for o, since, gained in change.pairs],
         )
 
-    def _team(self, game_id: int, e: SaveGame) -> None:
-        key = record_key(e.options)
+    def _team(self, game_id: int, e: SaveGame, records: TeamRecords) -> None:
+        key = records.key(e.options)
         result = e.result
         people = [p for p in e.players if not p.get("bot")]
-        time = result.get("time")
-        if key is None or not people or not _started(result):
+        time = records.time(result)
+        if key is None or not people or not records.played(result):
             return
-        won = result.get("reason") == "cleared" and isinstance(time, (int, float))
+        won = time is not None
         db = self.db
         db.execute(
             "INSERT INTO team_records VALUES (?,?,?,1,?) ON CONFLICT (board, no_guess,"
@@ -287,7 +277,7 @@ class RatingsTables:
             (*key, int(won)),
         )
         for p in people:
-            best = float(time) if won and isinstance(time, (int, float)) else None
+            best = time
             db.execute(
                 "INSERT INTO player_records VALUES (?,?,?,?,1,?,?,?) ON CONFLICT (player, board,"
                 " no_guess, lives) DO UPDATE SET"
@@ -302,7 +292,7 @@ class RatingsTables:
             names = json.dumps([str(p.get("name", "?")) for p in people])
             db.execute(
                 "INSERT OR REPLACE INTO team_times VALUES (?,?,?,?,?,?,?)",
-                (*key, float(time), game_id, names, e.ended_at),  # type: ignore[arg-type]
+                (*key, time, game_id, names, e.ended_at),
             )
             db.execute(
                 "DELETE FROM team_times WHERE board = ? AND no_guess = ? AND lives = ?"
@@ -313,23 +303,16 @@ class RatingsTables:
             )
 
 
-def computers_in(players: Any, result: Any) -> list[tuple[str, bool]]:
-    """(level, won) of each computer with a reference rating that sat in a game."""
+def computers_in(
+    players: Any, result: Any, references: Mapping[str, Any]
+) -> list[tuple[str, bool]]:
+    """(level, won) of each computer with a reference rating (``references``: its
+    game's) that sat in a game."""
     if not isinstance(players, list) or not isinstance(result, Mapping):
         return []
     winner = result.get("winner")
     return [
         (str(p["bot"]), winner is not None and p.get("player") == winner)
         for p in players
-        if isinstance(p, Mapping) and p.get("bot") in REFERENCE
+        if isinstance(p, Mapping) and p.get("bot") in references
     ]
-
-
-def _started(result: Mapping[str, Any]) -> bool:
-    """Did the team play at all (a board everyone left unopened is no game)?"""
-    if result.get("reason") in ("cleared", "mine"):
-        return True
-    stats = result.get("stats")
-    return isinstance(stats, dict) and any(
-        isinstance(s, dict) and s.get("revealed") for s in stats.values()
-    )

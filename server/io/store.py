@@ -22,7 +22,7 @@ One SQLite file in WAL mode. It holds:
 - ``identity_tokens``, ``devices`` and ``link_codes``: more tokens per identity
   (linked devices), what each device is called and when it was last seen, and the
   live link codes, hashed (``server/io/link_store.py``);
-- ``ratings``, ``rating_history`` and Minesweeper's team records, written with the
+- ``ratings``, ``rating_history`` and the co-op team records, written with the
   finished game they come from (``server/io/ratings_store.py``);
 - ``meta``: ``alive_at``, refreshed every few seconds while the server runs, so a
   restart knows how long it was down.
@@ -221,7 +221,7 @@ class Store:
         self.links = LinkTables(self.db)
         """Linked devices' tokens and live link codes."""
         self.ratings = RatingsTables(self.db)
-        """Ratings and Minesweeper team records (``server/io/ratings_store.py``)."""
+        """Ratings and co-op team records (``server/io/ratings_store.py``)."""
 
     # -- the live state -------------------------------------------------------
     def write(self, effects: list[Stored]) -> None:

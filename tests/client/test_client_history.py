@@ -27,14 +27,21 @@ from gridhall.client.ratings import (
     record_rows,
     sparkline,
 )
-from gridhall.client.replays import (
-    ReplayError,
-    ReplayPlayer,
-    gomoku_frame,
-    link_frames,
-    mines_frame,
-)
-from gridhall.client.tui.replay_board import gomoku_text, mines_text
+from gridhall.client.replays import ReplayError, ReplayFrame, ReplayPlayer
+from gridhall.client.tui.boards import gomoku as tui_gomoku
+from gridhall.client.tui.boards import minesweeper as tui_mines
+from gridhall.client.views import view_for
+from gridhall.client.views.gomoku import GomokuBoard
+from gridhall.client.views.gomoku import replay_marks as gomoku_frame
+from gridhall.client.views.linkmatch import LinkBoard
+from gridhall.client.views.minesweeper import MinesBoard
+from gridhall.client.views.minesweeper import replay_owners as mines_frame
+
+
+def link_frames(player: ReplayPlayer) -> list[ReplayFrame]:
+    """Every racer's board in a Link-match replay, as the game's view gives them."""
+    return view_for("linkmatch").replay_frames(player)
+
 
 ANN = {"player": "a", "name": "ann", "seat": 0, "color": "#ff0000"}
 BOB = {"player": "b", "name": "bob", "seat": 1, "color": "#0000ff"}
@@ -139,7 +146,7 @@ def test_replay_steps_numbers_the_stones_and_shows_the_five_at_the_end() -> None
     assert player.counter() == "9 / 9"
     frame = gomoku_frame(player)
     assert frame.line == {(x, 7) for x in range(3, 8)} and frame.numbers[(7, 7)] == 9
-    assert "9" in gomoku_text(frame).plain
+    assert "9" in tui_gomoku.replay_text(GomokuBoard.from_view(player.view()), frame).plain
     player.go(4)  # jumping back folds from the start again
     assert gomoku_frame(player).numbers == {(3, 7): 1, (3, 8): 2, (4, 7): 3, (4, 8): 4}
 
@@ -239,7 +246,7 @@ def test_minesweeper_cells_take_the_colour_of_who_opened_them_and_hits_show() ->
     frame = mines_frame(player)
     assert frame.hits == {(3, 1): "#0000ff"}
     assert (2, 1) not in frame.owners  # a mine the end shows is nobody's
-    assert "✱" in mines_text(frame).plain
+    assert "✱" in tui_mines.replay_text(MinesBoard.from_view(player.view()), frame).plain
 
 
 def test_linkmatch_shows_every_racer_and_the_path_on_the_linker_board() -> None:
@@ -264,11 +271,12 @@ def test_linkmatch_shows_every_racer_and_the_path_on_the_linker_board() -> None:
         ],
     }
     player = ReplayPlayer(answer)
-    assert [f.name for f in link_frames(player)] == ["ann", "bob"]
+    assert [f.title for f in link_frames(player)] == ["ann", "bob"]
     player.forward()
     frames = link_frames(player)
-    assert frames[0].path and frames[0].board.path and not frames[1].path
-    assert frames[0].board.kind(0, 0) == 0 and frames[1].board.kind(0, 0) == 1
+    boards = [LinkBoard.from_view(f.view) for f in frames]
+    assert frames[0].active and boards[0].path and not frames[1].active and not boards[1].path
+    assert boards[0].kind(0, 0) == 0 and boards[1].kind(0, 0) == 1
 
 
 def test_leaderboard_rows_mark_me_provisional_and_computers() -> None:

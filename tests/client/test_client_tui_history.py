@@ -9,13 +9,15 @@ from test_client_tui import FAST, SIZE, snapshot  # shared helpers
 from textual.widgets import DataTable, Label, Static
 
 from gridhall.client.history import Opening
-from gridhall.client.replays import gomoku_frame
 from gridhall.client.session import Backoff
 from gridhall.client.tui.app import GridhallApp
+from gridhall.client.tui.boards import Board
+from gridhall.client.tui.boards.gomoku import GomokuWidget
 from gridhall.client.tui.history import HistoryScreen
 from gridhall.client.tui.leaderboard import LeaderboardScreen
 from gridhall.client.tui.profile import ProfileScreen
 from gridhall.client.tui.replay import ReplayScreen
+from gridhall.client.views import view_for
 from gridhall.server.io.app import GameServer
 from tests.conftest import url_of
 from tests.e2e.test_gomoku_e2e import play_to_five
@@ -28,6 +30,11 @@ from tests.wsclient import WsClient, gomoku_pair, play_moves
 def shown_text(screen: Any, selector: str) -> str:
     """What a Static shows, as plain text."""
     return str(screen.query_one(selector, Static).render())
+
+
+def board_text(screen: Any) -> str:
+    """What the replay's boards (the game's own live widgets) show, as plain text."""
+    return "\n".join(str(board.render()) for board in screen.query(Board))
 
 
 async def test_a_finished_game_is_listed_and_its_replay_steps(server_url: str) -> None:
@@ -54,17 +61,19 @@ async def test_a_finished_game_is_listed_and_its_replay_steps(server_url: str) -
         assert isinstance(replay, ReplayScreen)
         assert shown_text(replay, "#replay-step").startswith("9 / 9")  # opens on the end
         assert f"#replay/{replay.game_id}" in shown_text(replay, "#replay-link")
-        lines = shown_text(replay, "#replay-board").splitlines()
+        assert isinstance(replay.query_one("#replay-board Board"), GomokuWidget)  # the live one
+        lines = board_text(replay).splitlines()
         assert lines[4].split()[1:6] == ["1", "3", "5", "7", "9"]  # row 4: black's five
         await pilot.press("home")
         assert shown_text(replay, "#replay-step").startswith("0 / 9")
         await pilot.press("right", "right")
         assert shown_text(replay, "#replay-step").startswith("2 / 9")
-        lines = shown_text(replay, "#replay-board").splitlines()
+        lines = board_text(replay).splitlines()
         assert lines[4].split()[:2] == ["4", "1"]
         assert lines[5].split()[:2] == ["5", "2"]
         assert replay.player is not None
-        assert gomoku_frame(replay.player).numbers == {(0, 3): 1, (0, 4): 2}
+        [frame] = view_for("gomoku").replay_frames(replay.player)
+        assert frame.decoration.numbers == {(0, 3): 1, (0, 4): 2}
         await pilot.press("g", *"7", "enter")
         assert shown_text(replay, "#replay-step").startswith("7 / 9")
         snapshot(app, "replay-gomoku")
@@ -215,5 +224,5 @@ async def test_a_replay_the_client_cannot_draw_is_said_not_crashed() -> None:
             },
         )
         await pilot.pause()
-        assert "cannot be shown" in shown_text(replay, "#replay-board")
+        assert "cannot be shown" in shown_text(replay, "#replay-message")
         assert app.is_running and app.screen is replay

@@ -50,7 +50,8 @@ async def test_host_kicks_and_the_kicked_is_told_in_the_lobby_until_when(server_
         await chat_line(pa, "/kick BOB 5")
         await ui_until(pb, lambda: app_b.room_screen is None)
         note = app_b.lobby.query_one("#lobby-note", Label)
-        assert note.display and "until" in str(note.render()) and code in str(note.render())
+        await ui_until(pb, lambda: note.display)  # (the lobby may come back a frame before it)
+        assert "until" in str(note.render()) and code in str(note.render())
         await ui_until(pa, lambda: "You removed bob" in log_text(app_a))
         assert app_a.screen.query_one("#chat-input", Input).value == ""
         assert state(app_a)["chat"] == [] or all(c.get("event") for c in state(app_a)["chat"])

@@ -4,7 +4,11 @@ results, bars and the lobby. No display needed."""
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import replace
+from enum import StrEnum
+
+import pytest
 
 from gridhall import protocol as p
 from gridhall.client.messages import Refused
@@ -26,6 +30,7 @@ from gridhall.client.views.linkmatch import LinkBoard, LinkMatchView, LinkSelect
 from gridhall.client.views.lobby import room_rows
 from gridhall.client.views.minesweeper import NUMBER_COLORS, MinesBoard, MinesweeperView, next_mark
 from gridhall.protocol import Termination
+from gridhall.protocol.games import GAMES
 from tests.client.helpers import make_state, room_of
 
 NOW = 1_800_000_000.0
@@ -449,6 +454,26 @@ def test_every_termination_reads_as_a_sentence() -> None:
             )
             text = view.result_text(state, "a")
             assert text.endswith((".", "!")) and REASONS[termination] in text
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_each_games_own_ways_to_end_have_words(game: str) -> None:
+    """A game declares its terminations (a StrEnum beside its description) and words
+    each of them; a result by any of them reads as a sentence."""
+    module = importlib.import_module(f"gridhall.protocol.games.{game}")
+    own = [
+        value
+        for thing in vars(module).values()
+        if isinstance(thing, type) and issubclass(thing, StrEnum) and thing is not StrEnum
+        for value in thing
+    ]
+    assert own, f"{game} declares no terminations"
+    words = GAMES[game].words.get("reasons", {})
+    view = view_for(game)
+    for reason in own:
+        assert reason.value in words, (game, reason)
+        state = make_state(game, status="over", result={"winner": None, "reason": reason.value})
+        assert view.result_text(state, "a").endswith((".", "!"))
     unknown = make_state("gomoku", status="over", result={"winner": None, "reason": "meteor"})
     assert view.result_text(unknown, "a") == "Game over."
     agreed = make_state("gomoku", status="over", result={"winner": None, "reason": "agreed-draw"})

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from gridhall.server.bots.seat import run_bridge
+from gridhall.server.games.gomoku.piskvork.bridge import run_bridge
 from gridhall.server.io.app import GameServer
 from tests.wsclient import WsClient, gomoku_pair
 
@@ -69,7 +69,7 @@ async def test_an_external_pbrain_engine_plays_a_whole_game_through_the_bridge(
     make_server: Any,
 ) -> None:
     server = await make_server()
-    engine = [sys.executable, "-m", "gridhall.server.pbrain"]
+    engine = [sys.executable, "-m", "gridhall.server.games.gomoku.piskvork.brain"]
     results = await run_bridge(
         url(server),
         engine,

@@ -85,7 +85,7 @@ async def test_history_tells_each_games_end_and_length_in_its_own_words(
     url = url_of(server)
     async with WsClient.connect(url, "Ann") as a, WsClient.connect(url, "Bob") as b:
         await race_won_by_ann(a, b)
-        clicks, clearers = await board_cleared_together(a, b)
+        clicks, _clearers = await board_cleared_together(a, b)
         await gomoku(a, b, {"clock": {"minutes": 0.01, "increment": 0}})  # Ann lets it run out
         await a.expect("game-over", timeout=30)
         for client in (a, b):
@@ -103,7 +103,9 @@ async def test_history_tells_each_games_end_and_length_in_its_own_words(
     ends = [line.split("  ", 2)[2].split(None, 1)[1] for line in lines]  # after the game name
     assert len(ends) == 4, lines
     resigned, timed_out, cleared, race = ends  # newest first
-    assert " Bob won: Ann resigned, 1 move in 0:" in resigned
-    assert " Bob won on time, 0 moves in 0:" in timed_out
-    assert f" cleared by {', '.join(clearers)}, {clicks} click" in cleared
-    assert " Ann won the race, board cleared, 8 links (Ann 8, Bob 0) in 0:" in race
+    # how each ended, in the words every client shows (the description's results)
+    assert " Bob wins by resignation. · 1 move in 0:" in resigned
+    assert " Bob wins by time. · 0 moves in 0:" in timed_out
+    assert f" Board cleared — everyone wins! · {clicks} click" in cleared
+    assert " Ann cleared the board first and wins the race (0:" in race
+    assert "· 8 links (Ann 8, Bob 0) in 0:" in race

@@ -39,7 +39,6 @@ from gridhall.server.core.effects import Think
 from gridhall.server.core.history_limits import Limits
 from gridhall.server.core.hub import Hub
 from gridhall.server.core.room import Room
-from gridhall.server.games.base import game_state
 from gridhall.server.games.linkmatch import available_pairs
 from gridhall.server.io.job_runner import run_job
 from gridhall.server.io.store import Store
@@ -636,8 +635,8 @@ def played(room: Room) -> Any:
     """The game as plain data (its saved state, or what every viewer sees)."""
     game = room.game
     assert game is not None
-    if hasattr(game, "state") and hasattr(room.spec, "restore_game"):
-        return game_state(room.spec, game)
+    if room.spec.saves_games:
+        return game.state()
     return {
         "views": {v: game.view(v or None) for v in ["", *game.players]},
         "result": game.result,

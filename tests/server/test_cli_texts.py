@@ -23,6 +23,7 @@ def test_history_counts_one_move_in_the_singular(
         ended_at=65,
         room="K7MQ2D",
         game="gomoku",
+        options={},
         result={"winner": "a", "reason": "resign", "loser": "b"},
         record={"moves": [[7, 7]]},
         players=[{"player": "a", "name": "Ann"}, {"player": "b", "name": "Bob"}],
@@ -42,13 +43,13 @@ def test_history_counts_one_move_in_the_singular(
     monkeypatch.setattr(cli, "Store", FakeStore)
     cli.print_history(str(db), 20)
     lines = capsys.readouterr().out.splitlines()
-    assert lines[1].endswith("Ann won: Bob resigned, 1 move in 1:05")
-    assert lines[2].endswith(", 2 moves in 1:05")
+    assert lines[1].endswith("Ann wins by resignation. · 1 move in 1:05")
+    assert lines[2].endswith(" · 2 moves in 1:05")
 
 
 def test_pbrain_help_prints_usage_instead_of_waiting_on_stdin() -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "gridhall.server.pbrain", "--help"],
+        [sys.executable, "-m", "gridhall.server.games.gomoku.piskvork.brain", "--help"],
         stdin=subprocess.PIPE,
         capture_output=True,
         text=True,
@@ -80,7 +81,7 @@ def test_history_words_a_mine_hit_and_a_race_that_ran_out_of_time() -> None:
         0,
         65,
     )
-    assert describe(mine) == "lost: Bob hit a mine, 2 clicks in 1:05"
+    assert describe(mine) == "Boom! Bob hit a mine. · 2 clicks in 1:05"
     links = [{"action": "link", "ok": True}] * 6 + [{"action": "hint"}]
     race = GameRow(
         2,
@@ -94,5 +95,5 @@ def test_history_words_a_mine_hit_and_a_race_that_ran_out_of_time() -> None:
         185,
     )
     assert (
-        describe(race) == "Ann won when time ran out, 4 tiles left, 6 links (Ann 6, Bob 0) in 3:05"
+        describe(race) == "Time is up: Ann wins with 4 tiles left. · 6 links (Ann 6, Bob 0) in 3:05"
     )

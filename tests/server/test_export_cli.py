@@ -85,7 +85,7 @@ def test_history_prints_the_id_that_export_takes(
     game_id = play_a_game(path)
     cli.print_history(str(path), 20)
     line = capsys.readouterr().out.splitlines()[1]
-    assert line.split()[0] == str(game_id) and "Ann won with five in a row" in line
+    assert line.split()[0] == str(game_id) and "Ann wins by five in a row." in line
 
 
 def test_an_unknown_game_is_one_line_on_stderr_and_exit_2(

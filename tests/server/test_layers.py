@@ -42,7 +42,7 @@ def test_the_contracts_name_the_layers_and_waive_nothing_unexplained() -> None:
     assert layers["layers"] == [
         "__main__",
         "cli",
-        "rooms_command | pbrain",
+        "rooms_command",
         "cluster",
         "io",
         "core | bots",

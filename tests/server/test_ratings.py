@@ -7,17 +7,17 @@ import pytest
 
 from gridhall.server.core.ratings import (
     ESTABLISHED_GAMES,
-    MIN_GOMOKU_MOVES,
     PAIR_GAIN,
     PAIR_WINDOW,
     PROVISIONAL_GAMES,
-    REFERENCE,
     Rating,
     Ratings,
     Seat,
     announced,
     display,
 )
+from gridhall.server.games.gomoku.computer import REFERENCE
+from gridhall.server.games.gomoku.rating import MIN_MOVES as MIN_GOMOKU_MOVES
 
 MOVES = {"moves": [[x, x % 2] for x in range(MIN_GOMOKU_MOVES)]}
 A, B, C = Seat("pa", "Ann"), Seat("pb", "Bob"), Seat("pc", "Cy")

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from gridhall.server.core.ratings import REFERENCE, display
+from gridhall.server.core.ratings import display
+from gridhall.server.games.gomoku.computer import REFERENCE
 from gridhall.server.games.linkmatch.paths import first_pair
 from gridhall.server.io.app import GameServer
 from tests import rated

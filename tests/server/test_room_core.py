@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from gridhall import protocol as p
+from gridhall.protocol.games.gomoku import GomokuEnd
 from gridhall.server.core.effects import SaveChat, SaveGame, Think
 from gridhall.server.core.room import game_seed
 from tests.server.helpers import T0, Client, FakeServer, connect
@@ -134,9 +135,7 @@ def test_a_five_ends_the_game_stores_it_and_play_again_swaps_colours() -> None:
     ann, bob, code = gomoku_pair(server)
     play_five(ann, bob)
     result = bob.last(p.GameOver).result
-    assert (
-        result["winner"] == me(ann) and p.Outcome.from_map(result).termination is p.Termination.FIVE
-    )
+    assert result["winner"] == me(ann) and p.Outcome.from_map(result).termination == GomokuEnd.FIVE
     [saved] = [e for e in server.other if isinstance(e, SaveGame)]
     assert saved.room == code and saved.record["moves"][0] == [0, 0]
     bob.send("agree-again")

@@ -7,11 +7,16 @@ from __future__ import annotations
 import gc
 import tkinter as tk
 from collections.abc import Callable
+from typing import Any
 
 from gridhall import protocol as p
 from gridhall.client.history import Opening
 from gridhall.client.tk.app import TkApp
-from gridhall.client.tk.boards.replay import GomokuReplay, LinkReplay, MinesReplay, tk_color
+from gridhall.client.tk.boards.base import tk_color
+from gridhall.client.tk.boards.gomoku import GomokuCanvas
+from gridhall.client.tk.boards.linkmatch import LinkCanvas
+from gridhall.client.tk.boards.minesweeper import MinesCanvas
+from gridhall.client.tk.replay_boards import ReplayBoards
 from gridhall.client.views.common import player_color
 from gridhall.server.games.linkmatch.paths import first_pair
 from tests.rated import establish
@@ -37,6 +42,13 @@ MINES_OPTIONS = {
     "lives": 1,
     "first_click": "safe",
 }
+
+
+def one_board(boards: ReplayBoards | None) -> Any:
+    """The one canvas a replay of a game without several boards shows."""
+    assert boards is not None
+    (canvas,) = boards.canvases().values()
+    return canvas
 
 
 def play_five(app: TkApp, opp: Opponent, pump: Pump, spare: bool = False) -> None:
@@ -92,8 +104,8 @@ def test_a_finished_game_is_listed_in_history_and_replayed_move_by_move(
     replay.forward()
     replay.forward()
     assert replay.counter.cget("text") == "2 / 9"
-    replay_board = replay.board
-    assert isinstance(replay_board, GomokuReplay)
+    replay_board = one_board(replay.board)
+    assert isinstance(replay_board, GomokuCanvas)  # the live room's board
     assert replay_board.find_withtag("number-2") and not replay_board.find_withtag("number-3")
     replay.to_end()
     assert replay.counter.cget("text") == "9 / 9" and replay_board.find_withtag("win")
@@ -213,8 +225,9 @@ def test_race_and_minesweeper_replays_draw_the_servers_frames(
     race = app.windows.open_replay(race_id)
     assert race is not None
     pump.until(lambda: race.player is not None, "the race's replay")
-    assert isinstance(race.board, LinkReplay)
+    assert race.board is not None
     (racer,) = race.board.canvases().values()
+    assert isinstance(racer, LinkCanvas)
     assert racer.find_withtag("tile-0-0") and not racer.find_withtag("path")
     race.forward()
     assert racer.find_withtag("path")  # the first link's path on the racer's board
@@ -225,9 +238,9 @@ def test_race_and_minesweeper_replays_draw_the_servers_frames(
     field = app.windows.open_replay(mines_id)
     assert field is not None
     pump.until(lambda: field.player is not None, "the field's replay")
-    assert isinstance(field.board, MinesReplay)
     field.forward()
-    board = field.board
+    board = one_board(field.board)
+    assert isinstance(board, MinesCanvas)
     pump.until(lambda: board.find_withtag("owner"), "the first reveal, in Dan's colour")
     owners = board.find_withtag("owner")
     assert {board.itemcget(i, "outline") for i in owners} == {
@@ -235,6 +248,6 @@ def test_race_and_minesweeper_replays_draw_the_servers_frames(
     }
     field.to_end()
     assert board.frame is not None
-    shown = "".join(board.frame.board.rows)
+    shown = "".join(board.board().rows)
     assert sum(shown.count(mark) for mark in "*XF") == 3  # every mine: hit, shown or flagged
     screenshot_root(field, "replay-minesweeper")  # type: ignore[arg-type]

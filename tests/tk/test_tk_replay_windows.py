@@ -12,10 +12,13 @@ import pytest
 
 from gridhall.client.tk import theme
 from gridhall.client.tk.answers import Answers
-from gridhall.client.tk.boards.replay import GomokuReplay, LinkReplay, MinesReplay
+from gridhall.client.tk.boards.gomoku import GomokuCanvas
+from gridhall.client.tk.boards.linkmatch import LinkCanvas
+from gridhall.client.tk.boards.minesweeper import MinesCanvas
 from gridhall.client.tk.history import HistoryWindow
 from gridhall.client.tk.ratings import LeaderboardWindow, ProfileWindow
 from gridhall.client.tk.replay import ReplayWindow
+from gridhall.client.tk.replay_boards import ReplayBoards
 
 ANN = {"player": "a", "name": "ann", "seat": 0, "color": "#ff0000"}
 BOB = {"player": "b", "name": "[b]bob[/b]", "seat": 1, "color": "#0000ff"}
@@ -45,6 +48,13 @@ def root(xvfb: str) -> Iterator[tk.Tk]:
     yield window
     window.destroy()
     gc.collect()  # Tk variables must die on this thread, not in a network thread's GC
+
+
+def one_board(boards: ReplayBoards | None) -> Any:
+    """The one canvas a replay of a game without several boards shows."""
+    assert boards is not None
+    (canvas,) = boards.canvases().values()
+    return canvas
 
 
 def settle(root: tk.Tk) -> None:
@@ -101,8 +111,8 @@ def test_replay_window_steps_by_keys_buttons_and_slider_and_copies_the_link(root
     assert server.asked == [{"type": "get-replay", "game_id": 4}]
     server.answer(**gomoku_answer(FIVE))
     settle(root)
-    board = window.board
-    assert isinstance(board, GomokuReplay)
+    board = one_board(window.board)
+    assert isinstance(board, GomokuCanvas)  # the live room's board
     assert window.counter.cget("text") == "0 / 9" and not board.find_withtag("stone")
     key(window, "Right")
     key(window, "Right")
@@ -149,8 +159,8 @@ def test_replay_window_shows_the_analysis_mark_and_best_move(root: tk.Tk) -> Non
     )  # pushed, no re
     key(window, "KeyPress-m")  # the next marked move
     assert window.counter.cget("text") == "4 / 4"
-    board = window.board
-    assert isinstance(board, GomokuReplay)
+    board = one_board(window.board)
+    assert isinstance(board, GomokuCanvas)  # the live room's board
     assert board.find_withtag("marked") and board.find_withtag("best")
     assert "F8" in window.note.cget("text")
 
@@ -172,8 +182,8 @@ def test_replay_window_shows_a_blunder_and_the_move_that_would_have_stopped_it(
     )
     key(window, "KeyPress-m")
     assert window.counter.cget("text") == "2 / 4"
-    board = window.board
-    assert isinstance(board, GomokuReplay)
+    board = one_board(window.board)
+    assert isinstance(board, GomokuCanvas)  # the live room's board
     assert board.find_withtag("marked") and board.find_withtag("best")
     said = window.note.cget("text")
     assert "Move 2 let the opponent force a win; F8 would have stopped it." in said
@@ -241,8 +251,8 @@ def test_minesweeper_replay_frames_cells_in_the_player_colour_and_rings_the_hit(
         steps=steps,
     )
     settle(root)
-    board = window.board
-    assert isinstance(board, MinesReplay)
+    board = one_board(window.board)
+    assert isinstance(board, MinesCanvas)
     window.forward()
     colours = {board.itemcget(i, "outline") for i in board.find_withtag("owner")}
     assert colours == {"#ff0000"} and not board.find_withtag("hit")
@@ -276,8 +286,9 @@ def test_linkmatch_replay_shows_every_racer_and_the_path_on_its_board(root: tk.T
         ],
     )
     settle(root)
-    assert isinstance(window.board, LinkReplay)
+    assert isinstance(window.board, ReplayBoards)
     racers = window.board.canvases()
+    assert all(isinstance(c, LinkCanvas) for c in racers.values())
     assert list(racers) == ["a", "b"]
     assert racers["a"].find_withtag("tile-0-0") and not racers["a"].find_withtag("path")
     window.forward()

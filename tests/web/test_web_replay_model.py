@@ -1,7 +1,7 @@
 """The browser's replay model (client/web/js/replay-model.js), run in real Chromium on
 the served module: frames folded from `start` with the `moved` delta rules, the same
 frame whether reached forward, backward or by a jump past the cache, pages appended,
-and who changed each Minesweeper cell."""
+and who changed each Minesweeper cell (the tracker the game's board gives the model)."""
 
 from __future__ import annotations
 
@@ -100,8 +100,10 @@ def test_each_minesweeper_cell_belongs_to_the_player_who_changed_it(page: Browse
         {t: 4, by: 'bob', view: {width: 4, height: 2, hit: [[2, 0, 'bob']]},
          delta: {rows: {rows: [[0, 2, 'X'], [1, 0, '*']]}}},
       ];
-      const r = new m.Replay({game_id: 1, game: 'minesweeper', start, steps, next: null});
-      const owners = (k) => Object.fromEntries([...r.frame(k).owners].sort());
+      const board = await import('/js/boards/minesweeper.js');
+      const r = new m.Replay({game_id: 1, game: 'minesweeper', start, steps, next: null},
+        board.Board.replayTracker());
+      const owners = (k) => Object.fromEntries([...r.frame(k).tracked].sort());
       const all = [0, 1, 2, 3, 4].map(owners);
       const back = owners(2);
       return {all, back, rows: r.frame(4).view.rows, hit: r.frame(4).view.hit};

@@ -1,15 +1,21 @@
-"""Canvas boards, one per game, all scaling with the window."""
+"""Canvas boards, one per game, all scaling with the window: ``client/tk/boards/<name>.py``
+exports its canvas as ``BOARD``, found by the game's name among the packaged
+descriptions (:data:`gridhall.protocol.games.NAMES`)."""
+
+from importlib import import_module
 
 from gridhall.client.tk.boards.base import BoardCanvas, UnknownCanvas
-from gridhall.client.tk.boards.gomoku import GomokuCanvas
-from gridhall.client.tk.boards.linkmatch import LinkCanvas
-from gridhall.client.tk.boards.minesweeper import MinesCanvas
+from gridhall.protocol.games import NAMES
 
-BOARDS: dict[str, type[BoardCanvas]] = {
-    GomokuCanvas.game.name: GomokuCanvas,
-    MinesCanvas.game.name: MinesCanvas,
-    LinkCanvas.game.name: LinkCanvas,
-}
+
+def _board(name: str) -> type[BoardCanvas]:
+    found = import_module(f"{__name__}.{name}").BOARD
+    if not (isinstance(found, type) and issubclass(found, BoardCanvas)):
+        raise TypeError(f"client/tk/boards/{name}.py: BOARD must be a BoardCanvas")
+    return found
+
+
+BOARDS: dict[str, type[BoardCanvas]] = {name: _board(name) for name in NAMES}
 """Game name -> its board canvas (the Tk UI's only per-game code)."""
 
 

@@ -1,8 +1,10 @@
 """What every board canvas shares: scaling to the window, redraw on new state,
-mouse buttons turned into requests by the game's view class."""
+mouse buttons turned into requests by the game's view class, and drawing a replay's
+frame instead of a room (read-only, with what the game's replay adds)."""
 
 from __future__ import annotations
 
+import re
 import time
 import tkinter as tk
 from collections.abc import Callable
@@ -12,7 +14,7 @@ from gridhall.client.messages import Request, RoomEvent
 from gridhall.client.room import RoomCopy
 from gridhall.client.tk.geometry import Geometry
 from gridhall.client.views.base import BoardInputs, Button, board_inputs
-from gridhall.client.views.common import Message
+from gridhall.client.views.common import Message, ReplayFrame
 from gridhall.protocol.i18n import _
 
 FONT_FAMILY = "DejaVu Sans"
@@ -23,6 +25,13 @@ MOUSE: dict[str, Button] = {"left": "primary", "right": "secondary", "middle": "
 
 
 Font = tuple[str, int, str]
+FALLBACK = "#ffffff"
+_HEX = re.compile(r"#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})")
+
+
+def tk_color(color: str) -> str:
+    """A colour from the network that Tk will take (anything else: white)."""
+    return color if _HEX.fullmatch(color) else FALLBACK
 
 
 def font(px: float, bold: bool = True) -> Font:
@@ -56,6 +65,8 @@ class BoardCanvas(tk.Canvas):
         self.clock: Callable[[], float] = time.time
         """The time the board's clocks show (the room frame gives one that stands
         still while offline)."""
+        self.frame: ReplayFrame | None = None
+        """The replay frame drawn, when this board shows a replay (then it is read-only)."""
         self.bind("<Configure>", lambda _e: self.redraw())
         self.bind("<Button-1>", lambda e: self._click(e, "left"))
         self.bind("<Button-2>", lambda e: self._click(e, "middle"))
@@ -95,6 +106,14 @@ class BoardCanvas(tk.Canvas):
         self._inputs = inputs
         self.redraw()
 
+    def show_replay(self, room: RoomCopy, frame: ReplayFrame) -> None:
+        """Draw one step of a replay: ``room`` holds the frame's view, as a live room's
+        would (:func:`gridhall.client.replays.frame_room`), and the game's board adds
+        ``frame.decoration`` where it draws; a click is no move."""
+        self.room, self.me, self.frame = room, frame.me, frame
+        self._inputs = None
+        self.redraw()
+
     def fit(self) -> Geometry:
         """The cells' layout for the canvas's size now."""
         cols, rows = self.cells()
@@ -116,7 +135,7 @@ class BoardCanvas(tk.Canvas):
 
     def _click(self, event: tk.Event, mouse: str) -> None:
         cell = self.geom.cell_at(event.x, event.y, ring=self.RING)
-        if cell is None or self.room is None:
+        if cell is None or self.room is None or self.frame is not None:
             return
         request = self.click(cell[0], cell[1], MOUSE[mouse])
         if request is not None:

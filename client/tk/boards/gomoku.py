@@ -1,5 +1,6 @@
 """The Gomoku board: wood, grid lines, star points, shaded stones, the last move
-marked, the winning five struck through, and a see-through preview under the mouse."""
+marked, the winning five struck through, and a see-through preview under the mouse;
+in a replay each stone's move number, the five, and the analysis' marks."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from gridhall.client.room import RoomCopy
 from gridhall.client.tk.boards.base import BoardCanvas, IntentSink, font
 from gridhall.client.tk.geometry import Geometry
 from gridhall.client.views.base import Button
-from gridhall.client.views.gomoku import GomokuBoard, GomokuView, star_points
+from gridhall.client.views.gomoku import GomokuBoard, GomokuView, ReplayMarks, star_points
 from gridhall.protocol.cells import column_name, row_name
 
 WOOD = "#dcb35c"
@@ -23,6 +24,9 @@ LINE = "#3b2a12"
 LABEL = "#5a4220"
 LAST_MARK = "#e0302a"
 WIN_LINE = "#e0302a"
+BEST = "#19c23c"
+MARKED = "#e0302a"
+LAST = "#ff4a3d"
 
 
 class GomokuCanvas(BoardCanvas):
@@ -112,7 +116,58 @@ class GomokuCanvas(BoardCanvas):
             self.create_line(
                 ax, ay, bx, by, fill=WIN_LINE, width=max(3, c * 0.08), capstyle=tk.ROUND, tags="win"
             )
+        marks = self.frame.decoration if self.frame is not None else None
+        if isinstance(marks, ReplayMarks):
+            self._replay_marks(g, board, marks)
         self._draw_hover()
+
+    def _replay_marks(self, g: Geometry, board: GomokuBoard, marks: ReplayMarks) -> None:
+        """A replay's marks: numbered stones (the last one's number red), the five, and
+        a marked move ringed with the engine's best move."""
+        self.delete("win", "last")  # the last move's number is red instead
+        c = g.cell
+        if len(marks.line) >= 2:
+            pts = sorted(marks.line)
+            (ax, ay), (bx, by) = g.center(*pts[0]), g.center(*pts[-1])
+            self.create_line(
+                ax, ay, bx, by, fill=MARKED, width=max(3, c * 0.06), capstyle=tk.ROUND, tags="win"
+            )
+        number_font = font(c * 0.38)
+        for (x, y), n in marks.numbers.items():
+            color = board.stones.get((x, y))
+            if color is None:
+                continue
+            px, py = g.center(x, y)
+            ink = "#f0f0f0" if color == "black" else "#141414"
+            self.create_text(
+                px,
+                py,
+                text=str(n),
+                font=number_font,
+                fill=LAST if (x, y) == board.last else ink,
+                tags=("number", f"number-{n}"),
+            )
+        if marks.marked and board.last is not None:
+            px, py = g.center(*board.last)
+            r = c * 0.52
+            self.create_oval(
+                px - r,
+                py - r,
+                px + r,
+                py + r,
+                outline=MARKED,
+                width=max(2, c * 0.08),
+                tags="marked",
+            )
+        if marks.best is not None:
+            px, py = g.center(*marks.best)
+            r = c * 0.3
+            w = max(1, c * 0.05)
+            self.create_oval(
+                px - r, py - r, px + r, py + r, outline=BEST, width=max(2, c * 0.1), tags="best"
+            )
+            self.create_line(px - r, py, px + r, py, fill=BEST, width=w, tags="best")
+            self.create_line(px, py - r, px, py + r, fill=BEST, width=w, tags="best")
 
     def _grain(self, left: float, top: float, right: float, bottom: float) -> None:
         """Faint wavy streaks, so the board reads as wood rather than a flat fill."""
@@ -198,3 +253,6 @@ class GomokuCanvas(BoardCanvas):
         if self.room is None or self.game.click(self.room, self.me, *self.hover) is None:
             return
         self.stone(self.geom, *self.hover, color, preview=True)
+
+
+BOARD = GomokuCanvas

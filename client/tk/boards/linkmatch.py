@@ -1,6 +1,7 @@
 """The Link-match board: ivory tiles with coloured glyphs on a felt table, the
 selected tile framed in red, the hint pair in gold, and the path of our last
-link drawn as a green line for a moment (as in the Lianliankan source)."""
+link drawn as a green line for a moment (as in the Lianliankan source). In a replay
+it draws one racer's board, with the step's link path when it was theirs."""
 
 from __future__ import annotations
 
@@ -128,8 +129,9 @@ class LinkCanvas(BoardCanvas):
                 width=w,
                 tags="selected",
             )
-        if self.path:
-            pts = [coord for p in self.path for coord in g.center(*p)]
+        path = self.path if self.frame is None else (board.path if self.frame.active else [])
+        if path:
+            pts = [coord for p in path for coord in g.center(*p)]
             self.create_line(
                 *pts,
                 fill=PATH,
@@ -138,6 +140,8 @@ class LinkCanvas(BoardCanvas):
                 joinstyle=tk.ROUND,
                 tags="path",
             )
+        if self.frame is not None:
+            return  # a replay: no waiting, watching or countdown line over the board
         said = self.game.board_text(self.room or RoomCopy("", 0), self.me, self.clock())
         if said:  # waiting for the host to start, watching, the countdown
             self.message(said, color="#ffe066" if board.starts_in else "#e8e8e8")
@@ -180,3 +184,6 @@ class LinkCanvas(BoardCanvas):
             font=glyph_font,
             tags=tag,
         )
+
+
+BOARD = LinkCanvas

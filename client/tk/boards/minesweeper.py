@@ -1,7 +1,9 @@
 """The Minesweeper field as in the classic game: raised hidden cells, sunken
 open ones, coloured numbers, drawn flags and question marks, and after the end
 the mines, the exploded one on red and wrong flags crossed out. Columns are
-lettered and rows numbered, as hints and messages name cells."""
+lettered and rows numbered, as hints and messages name cells. In a replay each
+opened or flagged cell is framed in the colour of who did it, and at the end each
+hit mine is ringed in the colour of who hit it."""
 
 from __future__ import annotations
 
@@ -10,10 +12,15 @@ from typing import Any
 
 from gridhall.client.messages import Request
 from gridhall.client.room import RoomCopy
-from gridhall.client.tk.boards.base import BoardCanvas, Font, IntentSink, font
+from gridhall.client.tk.boards.base import BoardCanvas, Font, IntentSink, font, tk_color
 from gridhall.client.tk.geometry import Geometry
 from gridhall.client.views.base import Button
-from gridhall.client.views.minesweeper import NUMBER_COLORS, MinesBoard, MinesweeperView
+from gridhall.client.views.minesweeper import (
+    NUMBER_COLORS,
+    MinesBoard,
+    MinesweeperView,
+    ReplayOwners,
+)
 from gridhall.protocol.cells import column_name, row_name
 
 FACE = "#c6c6c6"
@@ -25,6 +32,9 @@ EXPLODED = "#ff1e1e"
 HINT_SAFE = "#1fae3c"
 HINT_RISKY = "#f08c00"
 LABEL = "#9aa0a6"
+REPAINT_OVER = 200
+"""Changed cells past which a replay's frame is repainted whole: deleting thousands of
+cells one by one (by tag, which Tk looks up item by item) takes far longer."""
 
 
 class MinesCanvas(BoardCanvas):
@@ -39,6 +49,8 @@ class MinesCanvas(BoardCanvas):
         super().__init__(master, on_intent, **kw)
         self._drawn: MinesBoard | None = None
         """The board as last drawn, so a move redraws only the cells it changed."""
+        self._owned: dict[tuple[int, int], tuple[str, int]] = {}
+        """A replay's colour frames on the canvas now, by cell: (colour, canvas item)."""
 
     def board(self) -> MinesBoard:
         return self.game.board(self.room or RoomCopy("", 0), self.me)
@@ -47,12 +59,15 @@ class MinesCanvas(BoardCanvas):
         """Redraw the cells that changed since the last drawing, and the marks over
         them; everything when the size or the layout changed. A 200 x 200 field is
         ~120,000 canvas items: drawing them all takes Tk about a second."""
+        if self.frame is not None and self.winfo_width() <= 1:
+            return  # a replay not laid out yet: its <Configure> draws it, once, at its size
         drawn, g = self._drawn, self.fit()
         board = self.board()
         if (
             drawn is None
             or g != self.geom
             or (drawn.width, drawn.height) != (board.width, board.height)
+            or (self.frame is not None and _changed_cells(drawn, board) > REPAINT_OVER)
         ):
             self._drawn = None
             super().redraw()
@@ -75,6 +90,7 @@ class MinesCanvas(BoardCanvas):
         return self.game.click(self.room, self.me, x, y, button) if self.room else None
 
     def draw(self, g: Geometry) -> None:
+        self._owned = {}  # the canvas was cleared: every replay mark is drawn again
         board = self.board()
         c = g.cell
         x0, y0, _, _ = g.box(0, 0)
@@ -134,6 +150,48 @@ class MinesCanvas(BoardCanvas):
                     width=max(2.0, c * 0.07),
                     tags="others",
                 )
+        owners = self.frame.decoration if self.frame is not None else None
+        if isinstance(owners, ReplayOwners):
+            self._replay_owners(g, board, owners)
+
+    def _replay_owners(self, g: Geometry, board: MinesBoard, frame: ReplayOwners) -> None:
+        """Each opened or flagged cell framed in its player's colour; only the frames
+        that changed since the last step are redrawn (a big field has tens of
+        thousands), then raised over the cells redrawn beneath them; the hits."""
+        owners = {pt: tk_color(color) for pt, color in frame.owners.items()}
+        c = g.cell
+        w = max(2.0, c * 0.06)
+        gone = [pt for pt, (color, _item) in self._owned.items() if owners.get(pt) != color]
+        for pt in gone:
+            self.delete(self._owned.pop(pt)[1])
+        for (x, y), color in owners.items():
+            if (x, y) in self._owned or not (0 <= x < board.width and 0 <= y < board.height):
+                continue
+            bx0, by0, bx1, by1 = g.box(x, y)
+            item = self.create_rectangle(
+                bx0 + w / 2,
+                by0 + w / 2,
+                bx1 - w / 2,
+                by1 - w / 2,
+                outline=color,
+                width=w,
+                tags="owner",
+            )
+            self._owned[(x, y)] = (color, item)
+        self.tag_raise("owner")
+        self.delete("hit")
+        for (x, y), color in frame.hits.items():
+            px, py = g.center(x, y)
+            r = c * 0.5
+            self.create_oval(
+                px - r,
+                py - r,
+                px + r,
+                py + r,
+                outline=tk_color(color),
+                width=max(3.0, c * 0.14),
+                tags="hit",
+            )
 
     def _cell(self, g: Geometry, board: MinesBoard, x: int, y: int, number_font: Font) -> None:
         ch = board.char(x, y)
@@ -274,3 +332,17 @@ class MinesCanvas(BoardCanvas):
             outline="",
             tags=tag,
         )
+
+
+def _changed_cells(old: MinesBoard, new: MinesBoard) -> int:
+    """How many cells differ between two drawings of the same field."""
+    if (old.width, old.height) != (new.width, new.height):
+        return old.width * old.height
+    return sum(
+        sum(a != b for a, b in zip(r, q, strict=False))
+        for r, q in zip(old.rows, new.rows, strict=False)
+        if r != q
+    )
+
+
+BOARD = MinesCanvas

@@ -4,7 +4,9 @@ right, middle or left+right together = a chord) and posting requests.
 Each game's widget renders its board model (from :mod:`client.views`) as Rich
 ``Text`` and posts the requests its view class makes of clicks and keys as
 :class:`Board.Act` messages. Keys: arrows move the cursor, enter/space act, and
-each widget adds its own (listed in its ``KEYS_HELP``).
+each widget adds its own (listed in its ``KEYS_HELP``). The same widget draws a
+replay's frame (:meth:`Board.show_replay`), read-only, with what the game's replay
+adds to the board.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from rich.style import Style
-from rich.text import Text
+from rich.text import Span, Text
 from textual import events
 from textual.binding import Binding, BindingType
 from textual.message import Message
@@ -25,7 +27,7 @@ from gridhall.client.plain import plain
 from gridhall.client.room import RoomCopy
 from gridhall.client.tui.text import translate_bindings
 from gridhall.client.views.base import BoardInputs, Button, board_inputs
-from gridhall.client.views.common import Look
+from gridhall.client.views.common import Look, ReplayFrame
 from gridhall.protocol.i18n import N_, _
 
 LABEL = Style(color="#8a8f98")
@@ -36,6 +38,34 @@ CHORD_GRACE = 0.25
 def styled(look: Look) -> Style:
     """A view-model look as a Rich style."""
     return Style(color=look.fg, bgcolor=look.bg, bold=look.bold, underline=look.underline or None)
+
+
+class Runs:
+    """Text built as runs of one style (a 100 x 100 field is 20,000 pieces, but far
+    fewer runs: one ``Span`` per run instead of one ``Text.append`` per piece)."""
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+        self.spans: list[Span] = []
+        self.at = 0
+        self._start = 0
+        self._style: Style | None = None
+
+    def add(self, piece: str, style: Style) -> None:
+        if style is not self._style:
+            self._close()
+            self._start, self._style = self.at, style
+        self.parts.append(piece)
+        self.at += len(piece)
+
+    def _close(self) -> None:
+        if self._style is not None and self.at > self._start:
+            self.spans.append(Span(self._start, self.at, self._style))
+
+    def text(self) -> Text:
+        self._close()
+        self._style = None
+        return Text("".join(self.parts), spans=self.spans, no_wrap=True)
 
 
 class Board(Widget, can_focus=True):
@@ -72,6 +102,8 @@ class Board(Widget, can_focus=True):
         self.clock: Callable[[], float] = time.time
         """The time the board's clocks show (the room screen gives the session's,
         which stands still while offline)."""
+        self.frame: ReplayFrame | None = None
+        """The replay frame drawn, when this widget shows a replay (then it is read-only)."""
 
     # -- geometry, provided by each game ----------------------------------------------
     def grid_size(self) -> tuple[int, int]:
@@ -102,6 +134,17 @@ class Board(Widget, can_focus=True):
         self.styles.height = rows
         self.refresh(layout=True)
 
+    def show_replay(self, room: RoomCopy, frame: ReplayFrame) -> None:
+        """Draw one step of a replay: ``room`` holds the frame's view, as a live room's
+        would (:func:`gridhall.client.replays.frame_room`), and the game's widget adds
+        ``frame.decoration`` where it draws. It takes no keys or clicks."""
+        self.room, self.me, self.frame = room, frame.me, frame
+        self.can_focus = False
+        cols, rows = self.text_size()
+        self.styles.width = cols
+        self.styles.height = rows
+        self.refresh(layout=True)
+
     def room_event(self, msg: RoomEvent) -> None:
         """A room event arrived (already in :attr:`room`); most boards just redraw."""
 
@@ -113,7 +156,7 @@ class Board(Widget, can_focus=True):
         return {**state.options, **state.view} if state else {}
 
     def act(self, request: Request | None) -> None:
-        if request is not None:
+        if request is not None and self.frame is None:  # a replay takes no moves
             self.post_message(self.Act(request))
 
     # -- input ------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 """The Link-match board in the terminal: tiles three columns wide on a ring of
-empty cells, the selection framed, our last link's path shown for a moment."""
+empty cells, the selection framed, our last link's path shown for a moment; in a
+replay one racer's board, the step's path on it when the step was theirs."""
 
 from __future__ import annotations
 
@@ -70,7 +71,10 @@ class LinkWidget(Board):
             return Text()
         board = self.game.board(self.room, self.me, self.clock())
         cursor = self.cursor if self.has_focus else None
-        show_path = time.monotonic() < self._path_until
+        if self.frame is not None:
+            show_path = self.frame.active
+        else:
+            show_path = time.monotonic() < self._path_until
         text = Text(no_wrap=True)
         for y in range(-1, board.height + 1):
             for x in range(-1, board.width + 1):
@@ -81,3 +85,6 @@ class LinkWidget(Board):
             if y < board.height:
                 text.append("\n")
         return text
+
+
+BOARD = LinkWidget

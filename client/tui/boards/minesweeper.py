@@ -1,18 +1,21 @@
 """The Minesweeper field in the terminal: hidden cells shaded, numbers in the
 classic colours, the others' last clicks underlined in their colours, and
-lettered columns and numbered rows (the names hints and messages use)."""
+lettered columns and numbered rows (the names hints and messages use); in a replay
+each opened or flagged cell striped in its player's colour, the hits in theirs."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import ClassVar
 
 from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding, BindingType
 
-from gridhall.client.tui.boards.base import LABEL, Board, styled
+from gridhall.client.tui.boards.base import LABEL, Board, Runs, styled
 from gridhall.client.views.base import Button
-from gridhall.client.views.minesweeper import MinesweeperView
+from gridhall.client.views.common import Look
+from gridhall.client.views.minesweeper import MinesBoard, MinesweeperView, ReplayOwners
 from gridhall.protocol.cells import column_name, row_name
 from gridhall.protocol.i18n import N_
 
@@ -69,6 +72,9 @@ class MinesWidget(Board):
         if self.room is None:
             return Text()
         board = self.game.board(self.room, self.me)
+        owners = self.frame.decoration if self.frame is not None else None
+        if isinstance(owners, ReplayOwners):
+            return replay_text(board, owners)
         cursor = self.cursor if self.has_focus else None
         gutter = self.label_width()
         text = Text(" " * gutter, style=LABEL, no_wrap=True)
@@ -85,3 +91,44 @@ class MinesWidget(Board):
             if y < board.height - 1:
                 text.append("\n")
         return text
+
+
+@lru_cache(maxsize=512)
+def look_style(look: Look) -> Style:
+    """One Style per look (a big field has thousands of cells and few looks)."""
+    return styled(look)
+
+
+@lru_cache(maxsize=512)
+def style(fg: str | None, bg: str | None, bold: bool = False) -> Style:
+    return Style(color=fg, bgcolor=bg, bold=bold)
+
+
+def replay_text(board: MinesBoard, frame: ReplayOwners) -> Text:
+    """Each opened or flagged cell with a stripe in its player's colour; hits in theirs."""
+    gutter = len(str(board.height)) + 1
+    out = Runs()
+    out.add(" " * gutter, LABEL)
+    for x in range(board.width):
+        out.add(f"{column_name(x):<2}", LABEL)
+    out.add("\n", LABEL)
+    for y in range(board.height):
+        out.add(f"{row_name(y):>{gutter - 1}} ", LABEL)
+        for x in range(board.width):
+            look = board.look(x, y)
+            owner = frame.owners.get((x, y))
+            hit = frame.hits.get((x, y))
+            if hit is not None:
+                cell = style("#000000", hit, True)
+            elif owner is not None and board.char(x, y) == "F":
+                cell = style(owner, look.bg, True)
+            else:
+                cell = look_style(look)
+            out.add(look.glyph, cell)
+            out.add(" ", style(None, hit or owner or look.bg))
+        if y < board.height - 1:
+            out.add("\n", LABEL)
+    return out.text()
+
+
+BOARD = MinesWidget

@@ -3,13 +3,20 @@
 
 import { el } from "./dom.js";
 import { dateLocale, t, tn } from "./i18n.js";
-import { errorText, gameTitle, resultText, shownName } from "./describe.js";
+import { describe, errorText, gameNames, gameTitle, resultText, shownName } from "./describe.js";
 import { retryText } from "./hosts.js";
 import { routeHash } from "./routes.js";
 import { playerColor } from "./text.js";
 
-/** The games with a leaderboard (Minesweeper is co-op: team records instead). */
-export const RATED_GAMES = ["gomoku", "linkmatch"];
+/** The games with a leaderboard (their descriptions' `ratings`). */
+export function ratedGames() {
+  return gameNames().filter((g) => describe(g).ratings === "rated");
+}
+
+/** The co-op games that keep team records instead. */
+export function recordGames() {
+  return gameNames().filter((g) => describe(g).ratings === "records");
+}
 
 /** The links between the screens; `back` returns to the lobby or the room. */
 export function navBar(app) {
@@ -18,7 +25,7 @@ export function navBar(app) {
   back.addEventListener("click", () => app.leaveBrowse());
   const links = [el("a", { href: routeHash("history"), "data-nav": "history" }, t("History"))];
   if (app.features.has("ratings")) {
-    links.push(el("a", { href: routeHash("leaderboard", "gomoku"), "data-nav": "leaderboard" }, t("Leaderboards")),
+    links.push(el("a", { href: routeHash("leaderboard"), "data-nav": "leaderboard" }, t("Leaderboards")),
       el("a", { href: routeHash("profile"), "data-nav": "profile" }, t("My profile")));
   }
   return el("nav", { class: "browse-nav", "aria-label": t("Games played") }, back, ...links);

@@ -1,12 +1,13 @@
 // The leaderboard screen (#leaderboard/GAME): a rated game's players best first, a
-// page at a time, and "My rank" (the rows around ours); Minesweeper, played as a
-// team, shows its records instead (best times per board, games, win rate).
+// page at a time, and "My rank" (the rows around ours); a co-op game, played as a
+// team, shows its records instead (best times per board, games, win rate). Which is
+// which, the descriptions say (`ratings`); without a game, the first listed.
 // Hook: `[data-leaderboard]` holds one `[data-player-name]` row per player.
 
 import { $, el } from "./dom.js";
 import { t } from "./i18n.js";
 import { clock, gameTitle, shownName } from "./describe.js";
-import { RATED_GAMES, failureText, navBar } from "./browse.js";
+import { failureText, navBar, ratedGames, recordGames } from "./browse.js";
 import { routeHash } from "./routes.js";
 
 const PAGE = 20;
@@ -17,7 +18,7 @@ export function ratingText(row) {
   return row.provisional ? t("{rating}?", { rating: value }) : String(value);
 }
 
-/** A Minesweeper record's board in words: "expert, no guessing, 3 lives". */
+/** A team record's board in words: "expert, no guessing, 3 lives". */
 export function recordBoard(record) {
   const words = [String(record.board || record.preset || "?")];
   if (record.no_guess) words.push(t("no guessing"));
@@ -55,7 +56,7 @@ export class LeaderboardView {
   constructor(app) {
     this.app = app;
     this.section = $("#leaderboard");
-    this.game = "gomoku";
+    this.game = "";
     this.rows = [];
     this.total = 0;
     this.records = null;
@@ -63,7 +64,7 @@ export class LeaderboardView {
   }
 
   open(arg) {
-    const game = arg || "gomoku";
+    const game = arg || [...ratedGames(), ...recordGames()][0] || "";
     if (game !== this.game) {
       this.rows = [];
       this.records = null;
@@ -79,7 +80,7 @@ export class LeaderboardView {
   }
 
   build() {
-    const tabs = [...RATED_GAMES, "minesweeper"].map((g) => el("a", {
+    const tabs = [...ratedGames(), ...recordGames()].map((g) => el("a", {
       href: routeHash("leaderboard", g), class: g === this.game ? "tab current" : "tab",
       "aria-current": g === this.game ? "page" : null,
     }, gameTitle(g)));
@@ -91,7 +92,7 @@ export class LeaderboardView {
     top.addEventListener("click", () => this.load({}));
     this.more = el("button", { type: "button", "data-more": "", hidden: true }, t("More"));
     this.more.addEventListener("click", () => this.load({ offset: this.offset + this.rows.length }, true));
-    const rated = RATED_GAMES.includes(this.game);
+    const rated = ratedGames().includes(this.game);
     this.section.replaceChildren(navBar(this.app), el("div", { class: "card" },
       el("h2", {}, rated ? t("Leaderboard") : t("Team records")),
       el("nav", { class: "tabs", "aria-label": t("Games") }, tabs),
@@ -105,7 +106,7 @@ export class LeaderboardView {
     const game = this.game;
     this.body.setAttribute("aria-busy", "true"); // tests and screen readers: an answer is due
     try {
-      if (!RATED_GAMES.includes(game)) {
+      if (!ratedGames().includes(game)) {
         const answer = await this.app.queries.ask("records", { game });
         if (asking !== this.asking) return;
         this.records = Array.isArray(answer.records) ? answer.records : [];
@@ -127,7 +128,7 @@ export class LeaderboardView {
 
   render() {
     if (!this.body) return;
-    if (!RATED_GAMES.includes(this.game)) {
+    if (!ratedGames().includes(this.game)) {
       this.body.replaceChildren(this.records === null ? "" : recordsTable(this.records));
       return;
     }

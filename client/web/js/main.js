@@ -10,7 +10,8 @@ import { LinkView } from "./linking.js";
 import { LobbyView } from "./lobby.js";
 import { RoomView } from "./room.js";
 import { Session, saveName, savedName } from "./session.js";
-import { errorText, errorTitle, loadDescriptions } from "./describe.js";
+import { errorText, errorTitle, gameNames, loadDescriptions } from "./describe.js";
+import { loadBoards } from "./boards.js";
 import { Bulletins } from "./bulletins.js";
 import { announcementText, closedText, lostText, removedFromServerText, removedText, retryText } from "./hosts.js";
 import { translatePage } from "./translate.js";
@@ -530,6 +531,8 @@ class App {
   }
 }
 
-// The games' descriptions first: the lobby's form and every game text come from them.
-loadDescriptions().catch((err) => console.warn("game descriptions not loaded:", err))
+// The games' descriptions first: the lobby's form and every game text come from them,
+// and the boards of the games they describe.
+loadDescriptions().then(() => loadBoards(gameNames()))
+  .catch((err) => console.warn("game descriptions not loaded:", err))
   .finally(() => new App().start());

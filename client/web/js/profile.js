@@ -1,11 +1,11 @@
 // The profile screen (#profile or #profile/PLAYER_ID): a player's rating per game with
 // its history as a small line, their recent games (each opens its replay) and their
-// Minesweeper records.
+// team records.
 
 import { $, el, svg } from "./dom.js";
 import { t } from "./i18n.js";
 import { gameTitle } from "./describe.js";
-import { failureText, navBar, summaryLine } from "./browse.js";
+import { failureText, navBar, recordGames, summaryLine } from "./browse.js";
 import { ratingText, recordsTable } from "./leaderboard.js";
 import { routeHash } from "./routes.js";
 
@@ -94,9 +94,11 @@ export class ProfileView {
       ? el("ol", { class: "game-list" }, recent.filter((g) => Number.isInteger(g.game_id)).map((g) => el("li", { "data-game-id": g.game_id },
         el("a", { href: routeHash("replay", g.game_id), class: "game-link" }, ...summaryLine(g, me)))))
       : el("p", { class: "dim" }, t("No finished games yet.")));
-    const records = (p.records || {}).minesweeper;
-    if (Array.isArray(records) && records.length) {
-      card.append(el("h3", {}, t("Minesweeper records")), recordsTable(records));
+    for (const game of recordGames()) {
+      const records = (p.records || {})[game];
+      if (Array.isArray(records) && records.length) {
+        card.append(el("h3", {}, t("{game} records", { game: gameTitle(game) })), recordsTable(records));
+      }
     }
   }
 }

@@ -7,23 +7,21 @@
 // the nearest kept frame before it, and stepping back costs at most CACHE_EVERY
 // folds. No game rules: the frames are what the server's rules made.
 //
-// For Minesweeper the model also says who changed each cell (`owners`): the cells
-// a step's rows patch changed belong to `step.by`, so a replay can colour each
-// player's reveals and flags.
+// A game's board may follow something across the steps (who changed each cell, so a
+// replay can colour each player's reveals): its `tracker` ({start(), copy(state),
+// step(state, before, after, by)}, the board class's `replayTracker()`) is run on
+// every step folded, and its state kept with the cached frames.
 
 import { applyDelta } from "./delta.js";
 
 export const CACHE_EVERY = 32;
 
-/** Cell characters a player's action leaves (open counts and marks); the mines the
- * final frame shows are the game's, not anyone's. */
-const OWNED = new Set([..."012345678F?"]);
-
 export class ReplayError extends Error {}
 
 export class Replay {
-  /** `msg`: the server's `replay` answer (its first page of steps). */
-  constructor(msg) {
+  /** `msg`: the server's `replay` answer (its first page of steps); `tracker`: what the
+   * game's board follows across the steps, or null. */
+  constructor(msg, tracker = null) {
     if (!msg || typeof msg.start !== "object" || msg.start === null || !Array.isArray(msg.steps)) {
       throw new ReplayError("not a replay");
     }
@@ -37,7 +35,8 @@ export class Replay {
     this.endedAt = msg.ended_at;
     this.steps = [];
     this.next = null;
-    this.cache = new Map([[0, { view: msg.start, owners: new Map() }]]);
+    this.tracker = tracker;
+    this.cache = new Map([[0, { view: msg.start, tracked: tracker ? tracker.start() : null }]]);
     this.position = 0;
     this.extend(msg.steps, msg.next);
   }
@@ -61,25 +60,27 @@ export class Replay {
     return k >= 1 && k <= this.steps.length ? this.steps[k - 1] : null;
   }
 
-  /** Frame k: {view, owners} (owners: "x,y" -> player id, Minesweeper only). */
+  /** Frame k: {view, tracked} (tracked: the tracker's state after step k, or null). */
   frame(k) {
     const at = Math.max(0, Math.min(this.length, Math.trunc(Number(k) || 0)));
     let from = at;
     while (!this.cache.has(from)) from -= 1;
     const kept = this.cache.get(from);
+    const tracker = this.tracker;
     let view = kept.view;
-    const owners = new Map(kept.owners); // changed in place below; kept frames hold copies
+    // changed in place below; kept frames hold copies
+    const tracked = tracker ? tracker.copy(kept.tracked) : null;
     for (let i = from + 1; i <= at; i += 1) {
       const step = this.steps[i - 1];
       const next = step.delta && typeof step.delta === "object"
         ? applyDelta(view, step.view || {}, step.delta)
         : step.view;
       if (!next || typeof next !== "object") throw new ReplayError(`step ${i} does not fit the frame before it`);
-      changedBy(owners, view, next, step.by);
+      if (tracker) tracker.step(tracked, view, next, step.by);
       view = next;
-      if (i % CACHE_EVERY === 0) this.cache.set(i, { view, owners: new Map(owners) });
+      if (i % CACHE_EVERY === 0) this.cache.set(i, { view, tracked: tracker ? tracker.copy(tracked) : null });
     }
-    return { view, owners };
+    return { view, tracked };
   }
 
   /** The current frame's view. */
@@ -96,22 +97,4 @@ export class Replay {
   back() { return this.jump(this.position - 1); }
 
   get atEnd() { return this.position >= this.length; }
-}
-
-/** Give `by` the cells whose character differs between two frames' `rows`. */
-function changedBy(owners, before, after, by) {
-  const old = before && before.rows;
-  const rows = after && after.rows;
-  if (!Array.isArray(rows) || typeof by !== "string" || rows === old) return;
-  for (let y = 0; y < rows.length; y += 1) {
-    const was = Array.isArray(old) ? String(old[y] || "") : "";
-    const now = String(rows[y] || "");
-    if (was === now) continue;
-    for (let x = 0; x < now.length; x += 1) {
-      if (now[x] === was[x]) continue;
-      const key = `${x},${y}`;
-      if (OWNED.has(now[x])) owners.set(key, by);
-      else owners.delete(key); // a flag taken off, or a mine the end shows: nobody's
-    }
-  }
 }

@@ -1,24 +1,21 @@
 // The replay screen (#replay/GAME_ID): a finished game step by step on the same board
-// renderers as a live game, fed with each frame's view (replay-model.js). Controls:
-// start / previous / next / end (`[data-replay=...]`), a slider, autoplay with a speed,
-// the step counter (`[data-replay-step]` = moves shown), and the link to share.
-// Gomoku numbers its stones and, once analysed, marks the moves that lost a won
-// position or missed a forced win with the engine's best move, and the blunders that
-// let the opponent force a win with the move that would have stopped it; Minesweeper colours
-// each cell by the player who revealed or flagged it and names who hit each mine;
-// Link-match shows every racer's board side by side with the step's path.
+// as a live game (boards.js: the game's own board), fed with each frame's view
+// (replay-model.js). Controls: start / previous / next / end (`[data-replay=...]`), a
+// slider, autoplay with a speed, the step counter (`[data-replay-step]` = moves shown),
+// and the link to share. What a replay adds to the board is the game's board's own
+// (its `replayBoards`, `replayView`, `replayCaption`, `replayTracker` and `decorate`,
+// boards/grid.js): move numbers and the analysis' marks, each player's cells in their
+// colour, every racer's board with the step's path. A game the server analyses offers
+// the analysis: the moves that lost a won position or missed a forced win with the
+// engine's best move, and the blunders with the move that would have stopped them.
 
-import { $, el, svg } from "./dom.js";
+import { $, el } from "./dom.js";
 import { N_, t, tn } from "./i18n.js";
-import { cellName, clock, gameTitle, optionsText, resultText, shownName } from "./describe.js";
-import { GomokuBoard } from "./boards/gomoku.js";
-import { LinkBoard } from "./boards/linkmatch.js";
-import { MinesBoard } from "./boards/minesweeper.js";
-import { centre } from "./boards/grid.js";
+import { cellName, clock, describe, gameTitle, optionsText, resultText, shownName } from "./describe.js";
+import { boardFor } from "./boards.js";
 import { Replay } from "./replay-model.js";
 import { failureText, navBar, playerList, when } from "./browse.js";
 import { routeHash } from "./routes.js";
-import { playerColor } from "./text.js";
 
 const SPEEDS = [0.5, 1, 2, 4, 8]; // steps a second
 const MARKS = {
@@ -87,7 +84,7 @@ export class ReplayView {
     try {
       const answer = await this.app.queries.ask("get-replay", { game_id: this.gameId });
       if (asking !== this.asking) return;
-      this.replay = new Replay(answer);
+      this.replay = new Replay(answer, boardFor(String(answer.game || "")).replayTracker());
       this.replay.jump(0);
       this.build();
       this.draw();
@@ -127,19 +124,16 @@ export class ReplayView {
       el("p", {}, playerList(r.players)),
       this.resultLine = el("p", { class: "replay-result" }),
     );
-    this.boardsBox = el("div", { class: `replay-boards replay-${r.game}` });
+    const Board = boardFor(r.game);
+    const owners = Board.replayBoards(r); // whose each board is (null: the one everyone sees)
+    this.boardsBox = el("div", { class: `replay-boards${owners.length > 1 ? "" : " single"}` });
     this.boards = [];
-    // Link-match: one board per racer when the frames hold every racer's (`boards`)
-    const boards = r.game === "linkmatch" ? r.frame(r.length).view.boards : null;
-    const racers = boards && typeof boards === "object" ? r.players.map((p) => p.player) : [null];
-    for (const racer of racers) {
-      const Board = { gomoku: GomokuBoard, minesweeper: MinesBoard, linkmatch: LinkBoard }[r.game];
-      if (!Board) break;
+    for (const who of owners) {
       const board = new Board(() => undefined); // a replay takes no moves
       const wrap = el("div", { class: "board-wrap" }, board.el);
-      const caption = racer === null ? null : el("figcaption", {}, this.racerName(racer));
+      const caption = who === null ? null : el("figcaption", {}, this.racerName(who));
       this.boardsBox.append(el("figure", { class: "replay-board" }, caption, wrap));
-      this.boards.push({ board, wrap, racer, caption });
+      this.boards.push({ board, wrap, who, caption });
     }
     this.stepBox = el("span", { "data-replay-step": "" }, "0");
     this.total = el("span", { class: "dim" });
@@ -246,7 +240,7 @@ export class ReplayView {
     const r = this.replay;
     if (!r || !this.stepBox) return;
     const k = r.position;
-    const { view, owners } = r.frame(k);
+    const { view, tracked } = r.frame(k);
     const over = k === r.length && r.complete;
     const state = {
       game: r.game, options: r.options, players: r.players, status: over ? "over" : "playing",
@@ -254,22 +248,17 @@ export class ReplayView {
     };
     delete state.view.starts_in;
     delete state.view.last; // the outlines of players' last actions belong to a live game
-    for (const { board, racer, caption } of this.boards) {
-      if (racer === null) {
-        board.render({ state, me: null, copy: { lastActions: {} }, seated: false });
-      } else {
-        const rows = (view.boards || {})[racer];
-        board.render({ state: { ...state, view: { ...state.view, rows: Array.isArray(rows) ? rows : [] } },
-          me: racer, copy: { lastActions: {} }, seated: false });
-        const left = (view.progress || {})[racer];
-        caption.textContent = Number.isInteger(left)
-          ? t("{name}: {n} tiles left", { name: this.racerName(racer), n: left }) : this.racerName(racer);
-      }
-    }
     const step = r.step(k);
-    if (r.game === "gomoku") this.decorateGomoku(view, k);
-    else if (r.game === "minesweeper") this.decorateMines(view, owners);
-    else if (r.game === "linkmatch") this.drawPath(step, view);
+    const legend = [];
+    for (const { board, who, caption } of this.boards) {
+      const Board = board.constructor;
+      board.render({ state: { ...state, view: Board.replayView(state.view, who) }, me: who,
+        copy: { lastActions: {} }, seated: false });
+      if (caption) caption.textContent = Board.replayCaption(view, who, this.racerName(who));
+      const added = board.decorate({ view, step, k, tracked, who, note: this.note(k), players: r.players });
+      if (Array.isArray(added)) legend.push(...added);
+    }
+    this.legend.replaceChildren(...legend);
     this.stepBox.textContent = String(k);
     this.total.textContent = ` / ${r.length}${r.complete ? "" : "…"}`;
     this.slider.max = String(r.length);
@@ -291,88 +280,12 @@ export class ReplayView {
     }
   }
 
-  /** Gomoku: every stone numbered in the order played; an analysed move's mark. */
-  decorateGomoku(view, k) {
-    const { board } = this.boards[0] || {};
-    if (!board) return;
-    const moves = Array.isArray(view.moves) ? view.moves : [];
-    moves.forEach((m, i) => {
-      const p = point(m);
-      if (!p) return;
-      const [cx, cy] = centre(p[0], p[1]);
-      board.over.append(svg("text", { class: `move-number ${i % 2 ? "on-white" : "on-black"}`, x: cx, y: cy + 0.13, "data-n": i + 1 }, String(i + 1)));
-    });
-    const note = this.note(k);
-    const last = point(moves[k - 1]);
-    if (note && note.mark && last) {
-      const [mx, my] = centre(last[0], last[1]);
-      board.over.append(svg("circle", { class: "mistake", "data-mark": note.mark, cx: mx, cy: my, r: 0.46 }));
-    }
-    const best = note && note.mark ? point(note.best) : null;
-    if (best) {
-      const [bx, by] = centre(best[0], best[1]);
-      board.over.append(svg("circle", { class: "best-move", "data-best": `${best[0]},${best[1]}`, cx: bx, cy: by, r: 0.4 }));
-    }
-  }
-
-  /** Minesweeper: each player's reveals and flags in their colour; at the end, who hit
-   * which mine. */
-  decorateMines(view, owners) {
-    const { board } = this.boards[0] || {};
-    if (!board || !this.replay) return;
-    const colors = {};
-    const who = {};
-    for (const p of this.replay.players) {
-      colors[p.player] = playerColor(p);
-      who[p.player] = shownName(p.name, p.bot);
-    }
-    const hits = new Map();
-    for (const h of Array.isArray(view.hit) ? view.hit : []) {
-      if (Array.isArray(h) && Number.isInteger(h[0]) && Number.isInteger(h[1])) hits.set(`${h[0]},${h[1]}`, String(h[2]));
-    }
-    for (let y = 0; y < board.rows; y += 1) {
-      for (let x = 0; x < board.cols; x += 1) {
-        const key = `${x},${y}`;
-        const cell = board.cell(x, y);
-        const owner = hits.get(key) || owners.get(key);
-        const color = owner !== undefined ? colors[owner] : undefined;
-        cell.classList.toggle("owned", color !== undefined);
-        if (color !== undefined) {
-          cell.style.setProperty("--owner", color);
-          cell.dataset.by = owner;
-        } else {
-          cell.style.removeProperty("--owner");
-          delete cell.dataset.by;
-        }
-        if (hits.has(key)) {
-          cell.dataset.hit = hits.get(key);
-          const label = cell.getAttribute("aria-label") || "";
-          const add = t("hit by {name}", { name: who[hits.get(key)] || "?" });
-          if (!label.endsWith(add)) cell.setAttribute("aria-label", `${label}, ${add}`);
-        } else delete cell.dataset.hit;
-      }
-    }
-    const players = this.replay.players;
-    this.legend.replaceChildren(players.length > 1 ? t("Each player's reveals and flags are in their colour:") : "",
-      players.length > 1 ? " " : "", players.length > 1 ? playerList(players) : "");
-  }
-
-  /** Link-match: the path of the link this step made, on its racer's board. */
-  drawPath(step, view) {
-    for (const { board, racer } of this.boards) {
-      const path = step && (racer === null || step.by === racer) ? (step.path || view.path) : null;
-      board.showPath(Array.isArray(path) ? path : null);
-      const line = board.over.querySelector("polyline[data-path]");
-      if (line) line.classList.add("replay-path");
-    }
-  }
-
-  // ---- analysis (Gomoku) --------------------------------------------------------------
+  // ---- analysis (a game the server analyses) ---------------------------------------------
 
   /** Ask for the analysis (on request only: asking starts a job on the server unless
    * the game was analysed before, which is then answered at once). */
   async analyse() {
-    if (!this.replay || this.replay.game !== "gomoku") return;
+    if (!this.replay || !describe(this.replay.game).analysis) return;
     try {
       const answer = await this.app.queries.ask("analyse", { game_id: this.gameId });
       this.onAnalysis(answer);
@@ -397,7 +310,7 @@ export class ReplayView {
   renderAnalysis() {
     if (!this.marks) return;
     const r = this.replay;
-    if (!r || r.game !== "gomoku" || !this.app.features.has("analysis")) {
+    if (!r || !describe(r.game).analysis || !this.app.features.has("analysis")) {
       this.marks.replaceChildren();
       return;
     }

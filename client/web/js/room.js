@@ -6,9 +6,7 @@ import { $, clear, el } from "./dom.js";
 import { t, tn } from "./i18n.js";
 import { drawQr } from "./qr.js";
 import { attachZoom } from "./zoom.js";
-import { GomokuBoard } from "./boards/gomoku.js";
-import { LinkBoard } from "./boards/linkmatch.js";
-import { MinesBoard } from "./boards/minesweeper.js";
+import { boardFor } from "./boards.js";
 import {
   actionStates, eventText, gameTitle, gestureText, levelWord, liveView, offerText, optionsText, outcomeFor,
   playerRoles, rankingLines, resultText, shownName, statusLine,
@@ -18,7 +16,6 @@ import { HostTools } from "./hosttools.js";
 import { hostEventText } from "./hosts.js";
 import { routeHash } from "./routes.js";
 
-const BOARDS = { gomoku: GomokuBoard, minesweeper: MinesBoard, linkmatch: LinkBoard };
 
 /** Keys of the offer and result bars' buttons; a game's own buttons take the keys its
  * description gives them (the terminal client's keys). */
@@ -41,8 +38,9 @@ function seated(state, me) {
   return (state.players || []).some((p) => p.player === me);
 }
 
-/** Stop a Gomoku clock that was running when the game ended (`game-over` carries no
- * view): the mover's time as of the end, 0:00 after a loss on time. True if changed. */
+/** Stop a chess clock (a game's `view.clock`) that was running when the game ended
+ * (`game-over` carries no view): the mover's time as of the end, 0:00 after a loss on
+ * time. True if changed. */
 export function freezeClock(state, skew, now = Date.now() / 1000) {
   const clk = (state.view || {}).clock;
   if (!clk || !clk.running || !clk.remaining) return false;
@@ -144,7 +142,8 @@ export class RoomView {
     const game = copy.state.game;
     if (game !== this.game) {
       this.game = game;
-      this.board = new BOARDS[game]((request, notice) => this.intent(request, notice));
+      const Board = boardFor(game);
+      this.board = new Board((request, notice) => this.intent(request, notice));
       this.boardWrap.replaceChildren(this.board.el);
       this.buildActions(copy.state, me);
       this.hideConfirm();
@@ -163,7 +162,8 @@ export class RoomView {
     this.render();
   }
 
-  /** One room message, already folded into the copy: notices and the link path. */
+  /** One room message, already folded into the copy: notices, and what the game's board
+   * makes of it (a path flashed). */
   handle(msg, before) {
     const state = this.copy ? this.copy.state : {};
     const announce = (text) => this.app.announce(text);
@@ -172,9 +172,7 @@ export class RoomView {
         const view = state.view || {}; // the folded view (a delta's `view` is partial)
         const clk = view.clock;
         if (clk && typeof clk.since === "number") this.skew = Date.now() / 1000 - clk.since;
-        if (this.board instanceof LinkBoard && msg.by === this.me && (msg.move || {}).action === "link") {
-          this.board.showPath(view.path);
-        }
+        this.board.roomEvent(msg, view, this.me);
         this.announceMove(msg, names(state));
         return;
       }
@@ -190,7 +188,7 @@ export class RoomView {
         }
         return;
       case "state":
-        if (this.board instanceof LinkBoard) this.board.showPath(null); // a new game or a resync
+        this.board.roomEvent(msg, state.view || {}, this.me); // a new game or a resync
         return;
       case "host":
         this.logEvent(msg, before);
@@ -283,7 +281,7 @@ export class RoomView {
     if (!this.copy || !this.copy.state.game) return;
     this.renderStatus();
     const view = this.copy.state.view || {};
-    if (this.board instanceof LinkBoard && view.starts_in > 0) {
+    if (this.board.ticking(view)) {
       this.board.render({ state: this.live(), me: this.me, copy: this.copy, seated: seated(this.copy.state, this.me) });
     }
   }

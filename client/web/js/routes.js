@@ -1,14 +1,14 @@
 // The page's own addresses beside invite links (which are room codes):
 //   #history                 the finished games          (history.js)
 //   #replay/GAME_ID          one game, step by step       (replay.js)
-//   #leaderboard/GAME        a game's leaderboard         (leaderboard.js)
+//   #leaderboard[/GAME]      a game's leaderboard, the first game's without one (leaderboard.js)
 //   #profile[/PLAYER_ID]     a player's profile, ours without an id (profile.js)
 // Room codes are upper case letters and digits, so the lower-case words never clash.
 
 const ROUTES = {
   history: /^$/,
   replay: /^[0-9]{1,15}$/,
-  leaderboard: /^[a-z]{1,32}$/,
+  leaderboard: /^(|[a-z][a-z0-9_-]{0,31})$/,
   profile: /^(|[A-Za-z0-9_-]{1,64})$/,
 };
 

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from gridhall import protocol as p
 from gridhall.protocol import ErrorCode, ProtocolError, Termination
 
-from ...games.base import JSON, Game, GameError, PreparedMoves, move_work
+from ...games.base import JSON, Game, GameError
 from ..effects import Outbox, Think
 from ..identity import Identity
 from .jobs import Pending
@@ -91,17 +91,14 @@ class GameDriver:
         if prepared is None and pending is not None and pending.exclusive:
             raise room.jobs.busy(re)
         if prepared is None:
-            job = move_work(game, ident.id, move, now)
+            job = game.work_for(ident.id, move, now)
             if job is not None:
                 what = JOB_WHAT.get(job.kind, "a move")
                 asked = Pending("move", what, ident, re, move=move, exclusive=job.exclusive)
                 room.jobs.launch(out, job, asked)
                 return
         try:
-            if prepared is None:
-                played = game.apply(ident.id, move, now)
-            else:
-                played = cast(PreparedMoves, game).apply(ident.id, move, now, prepared=prepared)
+            played = game.apply(ident.id, move, now, prepared=prepared)
         except GameError as exc:
             game.refused(ident.id, move, now)
             room.refusal_counted = True

@@ -10,12 +10,12 @@ secret seed and that count (``snapshot.py``'s :func:`game_seed`).
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from gridhall import protocol as p
 from gridhall.protocol import ErrorCode, ProtocolError
 
-from ...games.base import JSON, Game, PreparedGames, new_game_work
+from ...games.base import JSON, Game
 from ..effects import Outbox, SaveGame
 from ..identity import Identity
 from ..ratings import Change, Seat, announced
@@ -79,7 +79,7 @@ class Rounds:
                 jobs.start_queued = True
             return
         seed = game_seed(room.seed, room.games_started)
-        job = new_game_work(room.spec, room.options, seed)
+        job = room.spec.new_game_work(room.options, seed)
         if job is not None:
             jobs.launch(out, job, Pending("new-game", "the board", ident, re, seed=seed))
             return
@@ -94,12 +94,9 @@ class Rounds:
             return
         room.game_players = list(players)
         room.games_started += 1
-        if prepared is None:
-            room.game = room.spec.new_game(room.options, players, room.round_no, seed, now)
-        else:
-            room.game = cast(PreparedGames, room.spec).new_game(
-                room.options, players, room.round_no, seed, now, prepared=prepared
-            )
+        room.game = room.spec.new_game(
+            room.options, players, room.round_no, seed, now, prepared=prepared
+        )
         room.life.process(Step.GAME_STARTED)
         room.driver.settle()
         room.game_started_at = now

@@ -17,7 +17,7 @@ import hashlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NotRequired, TypedDict, cast
 
-from ...games.base import JSON, SavedGames, game_state
+from ...games.base import JSON
 from ..hosting import Moderation
 from ..identity import Identity
 
@@ -69,7 +69,7 @@ def to_snapshot(room: Room, whole: bool = False) -> Snapshot:
     if game is not None:
         saved = {"players": list(room.game_players), "started_at": room.game_started_at}
         if whole:
-            saved["state"] = game_state(room.spec, game)
+            saved["state"] = game.state() if room.spec.saves_games else None
     return {
         "seq": room.seq,
         "chat": list(room.chat),
@@ -97,7 +97,7 @@ def can_snapshot(room: Room) -> bool:
     if room.jobs.pending is not None or room.jobs.start_queued:
         return False
     game = room.game
-    return game is None or (hasattr(game, "state") and hasattr(room.spec, "restore_game"))
+    return game is None or room.spec.saves_games
 
 
 def load_snapshot(room: Room, snap: Snapshot | JSON, member: Callable[[str], Identity]) -> None:
@@ -140,7 +140,7 @@ def load_snapshot(room: Room, snap: Snapshot | JSON, member: Callable[[str], Ide
         room.game_players = list(game["players"])
         room.game_started_at = float(game["started_at"])
         if game.get("state") is not None:
-            room.game = cast(SavedGames, room.spec).restore_game(game["state"])
+            room.game = room.spec.restore_game(game["state"])
         else:
             room.game = room.spec.new_game(
                 room.options,

@@ -49,7 +49,7 @@ class Views:
         group at once when the game's view is shared (every move asks)."""
         room = self.room
         game = room.game
-        if game is None or getattr(game, "shared_view", False):
+        if game is None or game.shared_view:
             return {None: room.members}
         groups: dict[str | None, list[Identity]] = {}
         for m in room.members:
@@ -60,7 +60,7 @@ class Views:
         """The id a game builds a view for: only its own players see private state
         (None, like a spectator, in a game whose view is shared)."""
         game = self.room.game
-        if game is None or getattr(game, "shared_view", False):
+        if game is None or game.shared_view:
             return None
         return ident.id if ident.id in game.players else None
 

@@ -3,14 +3,21 @@ the room, the search in a worker process."""
 
 from __future__ import annotations
 
-from ..base import JSON, Game
+from collections.abc import Mapping
+from typing import ClassVar
+
+from ..base import JSON, ComputerPlayer, Game
 from .ai import LEVELS, choose_move, warm_up
 
+REFERENCE: Mapping[str, tuple[float, float]] = {"easy": (20.0, 1.0), "hard": (28.0, 1.0)}
+"""Each level's fixed rating belief (mu, sigma): easy shows 1680, hard 2000."""
 
-class GomokuComputer:
+
+class GomokuComputer(ComputerPlayer):
     """``easy`` counts winning lines; ``hard`` searches threats and alpha-beta."""
 
     levels: tuple[str, ...] = LEVELS
+    reference: ClassVar[Mapping[str, tuple[float, float]]] = REFERENCE
 
     def request(self, game: Game, player: str) -> JSON:
         view = game.view(player)

@@ -10,8 +10,9 @@ from typing import Any
 
 from gridhall.protocol import Outcome, Termination
 from gridhall.protocol.cells import board_span, cell_name
+from gridhall.protocol.games.gomoku import GomokuEnd
 
-from ..base import JSON, GameError, Played
+from ..base import JSON, Game, GameError, Played
 from .rules import BLACK, Board, Rule
 
 COLOUR_NAMES = {BLACK: "black", 2: "white"}
@@ -28,7 +29,7 @@ def _foul(board: Board, x: int, y: int) -> str | None:
     return foul(black, white, (x, y), board.size)
 
 
-class GomokuGame:
+class GomokuGame(Game):
     """Two players alternate stones; seat order and ``round_no`` fix the colours.
 
     Colours swap every round (seat 0 is black in round 0). Optional clock:
@@ -96,9 +97,6 @@ class GomokuGame:
             view["line"] = self.result["line"]
         return view
 
-    def visible_move(self, by: str, move: JSON, recipient: str | None) -> JSON:
-        return move
-
     def record(self) -> JSON:
         return {
             "options": self.options,
@@ -138,7 +136,7 @@ class GomokuGame:
         if player not in self.colors:
             raise GameError("not-a-player", "Only the two seated players can do that.")
 
-    def apply(self, player: str, move: JSON, now: float) -> Played:
+    def apply(self, player: str, move: JSON, now: float, prepared: Any = None) -> Played:
         """Play ``player``'s stone. Every check reads the board directly (type() is
         int: a bool is not a coordinate): this runs on every move a server judges."""
         self._require_playing(player)
@@ -170,9 +168,9 @@ class GomokuGame:
         self._note("move", player, x, y, round(now - self.started_at, 3))
         self.pending = None
         if board.wins_at(x, y, self.rule):
-            self._finish(player, Termination.FIVE, line=self._line(x, y))
+            self._finish(player, GomokuEnd.FIVE, line=self._line(x, y))
         elif board.full() or self._move_limit_reached():
-            self._finish(None, Termination.DRAW)
+            self._finish(None, GomokuEnd.DRAW)
         return Played(move={"x": x, "y": y})
 
     def _move_limit_reached(self) -> bool:
@@ -200,7 +198,7 @@ class GomokuGame:
             self.remaining[player] += self.increment - (now - self.turn_started)
         self.turn_started = now
 
-    def _finish(self, winner: str | None, reason: Termination, **extra: Any) -> None:
+    def _finish(self, winner: str | None, reason: str, **extra: Any) -> None:
         self.result = Outcome(reason, winner, extra).to_map()
         self.pending = None
 
@@ -216,9 +214,6 @@ class GomokuGame:
                 self._finish(None, reason, removed=player)
             else:
                 self._finish(self._other(player), reason, loser=player)
-
-    def refused(self, player: str, move: JSON, now: float) -> None:
-        """Refused Gomoku moves are not counted."""
 
     def request(self, player: str, kind: str, now: float) -> JSON:
         self._require_playing(player)
@@ -255,9 +250,6 @@ class GomokuGame:
             self.board.undo()
         self.board.undo()
         self.turn_started = now
-
-    def add_player(self, player: str, now: float) -> bool:
-        return False
 
     def shift(self, seconds: float) -> None:
         self.started_at += seconds

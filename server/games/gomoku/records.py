@@ -38,6 +38,8 @@ from dataclasses import dataclass
 
 from gridhall.protocol.cells import COLUMN_LETTERS, cell_name
 
+from ..records import RecordError as RecordError
+
 MIN_SIZE = 5
 MAX_SIZE = 100
 """Board sizes a record may name (Gomocup plays 15 and 20)."""
@@ -52,15 +54,6 @@ _HEADER = re.compile(
 _MOVE = re.compile(rf"{_N}\s*,\s*{_N}(?:\s*,\s*{_N})?")
 _INTEGER = re.compile(_N)
 _CELL = re.compile(r"([A-Za-z]{1,3})\s*([0-9]{1,9})")
-
-
-class RecordError(ValueError):
-    """A record that cannot be read: ``line`` (from 1) says where, the text why."""
-
-    def __init__(self, line: int, reason: str) -> None:
-        super().__init__(f"line {line}: {reason}")
-        self.line = line
-        self.reason = reason
 
 
 @dataclass(frozen=True)

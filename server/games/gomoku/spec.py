@@ -1,17 +1,23 @@
-"""Gomoku room options and game creation."""
+"""Gomoku as a game plug-in: room options, game creation, and what the rest of the
+server needs of it (replays, history, ratings, analysis, record files, engines)."""
 
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from gridhall.protocol.games import options
 from gridhall.protocol.games.engines import PREFIX, is_engine, with_engines
 from gridhall.protocol.games.gomoku import GOMOKU
 
-from ..base import JSON, OptionError, StartPolicy
-from ..computers import REFERENCE
+from ..base import JSON, GameSpec, OptionError, StartPolicy
+from .analyser import GomokuAnalyser
 from .computer import COMPUTER
+from .files import GomokuFiles
 from .game import GomokuGame, from_state
+from .piskvork.levels import PiskvorkBrains
+from .rating import GomokuRating, stones
+from .rerun import GomokuRun
 
 AI_LEVELS = COMPUTER.levels
 
@@ -40,16 +46,22 @@ def _parse_clock(raw: object) -> JSON | None:
     return {"minutes": minutes, "increment": increment}
 
 
-class GomokuSpec:
-    name = "gomoku"
+class GomokuSpec(GameSpec):
+    """Two rivals, rated, analysed, with PSQ files and Piskvork brains as levels."""
+
     start: StartPolicy = "full"
     min_players = 2
     computer = COMPUTER
+    saves_games = True
+    rating = GomokuRating()
+    analysis = GomokuAnalyser()
+    records = GomokuFiles()
+    engines = PiskvorkBrains()
 
-    def __init__(self, engines: tuple[str, ...] = ()) -> None:
-        self.engines = engines
-        """External engines offered as ``ai`` levels ``engine:NAME`` (server/io/engines.py)."""
-        self.description = with_engines(GOMOKU, engines)
+    def __init__(self, offered: tuple[str, ...] = ()) -> None:
+        self.offered = offered
+        """External engines offered as ``ai`` levels ``engine:NAME`` (``--engine``)."""
+        self.description = with_engines(GOMOKU, offered)
 
     def parse_options(self, raw: JSON) -> JSON:
         """Names, choices and bounds come from the description; here only what joins
@@ -66,12 +78,12 @@ class GomokuSpec:
         if (
             ai is not None
             and ai not in AI_LEVELS
-            and not (is_engine(ai) and ai[len(PREFIX) :] in self.engines)
+            and not (is_engine(ai) and ai[len(PREFIX) :] in self.offered)
         ):
             raise OptionError("ai must be 'easy' or 'hard'.")
         if move_limit is not None and move_limit > size * size:
             raise OptionError(f"move_limit must be an integer from 10 to {size * size}.")
-        if parsed["rated"] and ai is not None and ai not in REFERENCE:
+        if parsed["rated"] and ai is not None and ai not in self.references:
             raise OptionError(
                 "A game against this computer cannot be rated: it has no reference rating."
             )
@@ -91,13 +103,29 @@ class GomokuSpec:
         return 2
 
     def new_game(
-        self, options: JSON, players: list[str], round_no: int, seed: int, now: float
+        self,
+        options: JSON,
+        players: list[str],
+        round_no: int,
+        seed: int,
+        now: float,
+        prepared: Any = None,
     ) -> GomokuGame:
         return GomokuGame(options, players, round_no, now)
 
     def restore_game(self, state: JSON) -> GomokuGame:
         """A game as :meth:`GomokuGame.state` saved it (a room's snapshot)."""
         return from_state(state)
+
+    def replay(self, record: JSON, duration: float | None = None) -> GomokuRun:
+        return GomokuRun(record)
+
+    def moves(self, record: JSON) -> int:
+        """Stones on the final board."""
+        return stones(record)
+
+    def with_engines(self, names: tuple[str, ...]) -> GomokuSpec:
+        return GomokuSpec(names)
 
 
 SPEC = GomokuSpec()

@@ -21,8 +21,9 @@ from dataclasses import asdict, dataclass, field
 from typing import Literal
 
 from gridhall.protocol import Outcome, Termination
+from gridhall.protocol.games.linkmatch import RaceEnd
 
-from ..base import JSON, GameError, Played
+from ..base import JSON, Game, GameError, Played
 from ..jobs import Job
 from .board import Gravity, Pair, Rows, copy_rows, count_tiles, remove_pair
 from .jobs import make_board, shuffle_job, shuffle_rows
@@ -70,7 +71,7 @@ def _pts(points: list[tuple[int, int]] | Pair) -> list[list[int]]:
     return [[x, y] for x, y in points]
 
 
-class LinkMatchGame:
+class LinkMatchGame(Game):
     """One race. Mutable, single-threaded, pure (satisfies ``Game``)."""
 
     def __init__(
@@ -356,9 +357,7 @@ class LinkMatchGame:
             (p for p in racers if status_of(p) == "resigned"), key=lambda p: -racers[p].left_no
         )
         ranking = cleared + standing + resigned
-        reason = (
-            Termination.CLEARED if cleared else Termination.TIME if standing else Termination.RESIGN
-        )
+        reason = RaceEnd.CLEARED if cleared else RaceEnd.TIME if standing else Termination.RESIGN
         winner = ranking[0] if reason != Termination.RESIGN else None
         details: JSON = {
             "ranking": ranking,
@@ -379,7 +378,7 @@ class LinkMatchGame:
             details["removed"] = removed
             self.result = Outcome(Termination.REMOVED, None, details).to_map()
             return
-        if reason == Termination.TIME and len(standing) > 1:
+        if reason == RaceEnd.TIME and len(standing) > 1:
             first, second = racers[standing[0]], racers[standing[1]]
             details["decided_by"] = (
                 "tiles"

@@ -18,8 +18,9 @@ from collections.abc import Iterable
 from typing import Any
 
 from gridhall.protocol import Outcome, Termination
+from gridhall.protocol.games.minesweeper import MinesEnd
 
-from ..base import JSON, GameError, Played
+from ..base import JSON, Game, GameError, Played
 from ..jobs import Job
 from .board import Board, Neighbourhood
 from .jobs import board_of, find_hint, hint_job, layout_job, make_layout
@@ -36,7 +37,7 @@ game on the largest board takes fewer; a game that never ends stays bounded."""
 HIDDEN = ord("#")
 
 
-class MinesweeperGame:
+class MinesweeperGame(Game):
     """One co-op game; see the module docstring for what is public when."""
 
     def __init__(
@@ -137,7 +138,7 @@ class MinesweeperGame:
         logged = "hint-none" if action == "hint" and self.hint is None else action
         self._log(player, logged, x, y, mark, now)
         if self.result is None and self.safe_left == 0:
-            self._finish(Termination.CLEARED, None, now)
+            self._finish(MinesEnd.CLEARED, None, now)
         self._version += 1
         return Played(move=normalised, notices=self._notices)
 
@@ -178,9 +179,6 @@ class MinesweeperGame:
         self._cached = (self._version, view)
         return dict(view)
 
-    def visible_move(self, by: str, move: JSON, recipient: str | None) -> JSON:
-        return move
-
     def resign(self, player: str, now: float, reason: Termination = Termination.RESIGN) -> None:
         """``player`` leaves the co-op game; the last one out ends it."""
         if self.result is not None or player not in self.players or player in self.left:
@@ -191,9 +189,6 @@ class MinesweeperGame:
         if len(self.left) == len(self.players):
             self._finish(reason, None, now)
         self._version += 1
-
-    def refused(self, player: str, move: JSON, now: float) -> None:
-        """Refused Minesweeper actions are not counted."""
 
     def request(self, player: str, kind: str, now: float) -> JSON:
         raise _refuse("Minesweeper has no draw or take-back requests.")
@@ -220,9 +215,6 @@ class MinesweeperGame:
         self._version += 1
         return True
 
-    def deadline(self) -> float | None:
-        return None
-
     def shift(self, seconds: float) -> None:
         self.created += seconds
         self.latest += seconds
@@ -230,9 +222,6 @@ class MinesweeperGame:
             self.started += seconds
         if self.ended is not None:
             self.ended += seconds
-
-    def tick(self, now: float) -> list[JSON]:
-        return []
 
     def record(self) -> JSON:
         """What the history keeps (``showing.py``)."""
@@ -305,7 +294,7 @@ class MinesweeperGame:
             self.stats[player]["mines_hit"] += 1
             self.lives_left -= 1
             if self.lives_left == 0:
-                self._finish(Termination.MINE, player, now)
+                self._finish(MinesEnd.MINE, player, now)
             return
         if opened is None:
             opened = board.flood(cell, self.revealed, self.flagged)
@@ -400,7 +389,7 @@ class MinesweeperGame:
             k: found[k] for k in ("x", "y", "safe", "risk", "coin_flip", "other") if k in found
         }
 
-    def _finish(self, reason: Termination, by: str | None, now: float) -> None:
+    def _finish(self, reason: str, by: str | None, now: float) -> None:
         self.ended = max(now, self.latest)
         board = self.board
         correct: dict[str, int] = {}
@@ -501,6 +490,33 @@ def from_state(state: JSON) -> MinesweeperGame:
 
 def replay(record: JSON, until: int | None = None) -> MinesweeperGame:
     """Rebuild a game from :meth:`MinesweeperGame.record` (first ``until`` actions)."""
+    game = replay_start(record)
+    for entry in record["actions"][:until]:
+        apply_logged(game, entry)
+    return game
+
+
+def apply_logged(game: MinesweeperGame, entry: list[Any]) -> None:
+    """One entry of the record's action log, applied as the game first took it."""
+    player, action, x, y, mark, t = entry
+    if action in ("join", "rejoin"):
+        game.add_player(player, t)
+    elif action == "hint-none":  # a hint that found nothing changed nothing
+        return
+    elif action not in ACTIONS:
+        game.resign(player, t, Termination(action))
+    else:
+        move: JSON = {"action": action}
+        if x is not None:
+            move.update(x=x, y=y)
+        if mark is not None:
+            move["mark"] = mark
+        game.apply(player, move, t)
+
+
+def replay_start(record: JSON) -> MinesweeperGame:
+    """The game a :meth:`MinesweeperGame.record` started as: its first players, on the
+    layout it had (none when nothing was revealed: mines were never placed)."""
     opts = record["options"]
     joined = {a[0] for a in record["actions"] if a[1] == "join"}
     players = [p for p in record["players"] if p not in joined]
@@ -517,19 +533,4 @@ def replay(record: JSON, until: int | None = None) -> MinesweeperGame:
         game.first_click = record["first_click"]
     else:  # nothing was revealed: mines were never placed
         game = MinesweeperGame(opts, players, record["seed"], 0.0)
-    for player, action, x, y, mark, t in record["actions"][:until]:
-        if action in ("join", "rejoin"):
-            game.add_player(player, t)
-            continue
-        if action == "hint-none":  # a hint that found nothing changed nothing
-            continue
-        if action not in ACTIONS:
-            game.resign(player, t, Termination(action))
-            continue
-        move: JSON = {"action": action}
-        if x is not None:
-            move.update(x=x, y=y)
-        if mark is not None:
-            move["mark"] = mark
-        game.apply(player, move, t)
     return game

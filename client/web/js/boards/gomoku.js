@@ -1,11 +1,17 @@
 // Gomoku: wood, grid lines, star points and coordinates under the cells; stones in
-// the cells (the last one marked); the winning five ringed and struck through.
+// the cells (the last one marked); the winning five ringed and struck through. In a
+// replay every stone is numbered in the order played, and a move the analysis marked
+// is ringed, with the engine's best move.
 
 import { clear, svg } from "../dom.js";
 import { t } from "../i18n.js";
 import { GridBoard, centre } from "./grid.js";
 
 const COLUMNS = "ABCDEFGHJKLMNOPQRSTUVWXYZ";
+
+function point(v) {
+  return Array.isArray(v) && Number.isInteger(v[0]) && Number.isInteger(v[1]) ? v : null;
+}
 
 function starPoints(n) {
   if (n < 9) return [];
@@ -93,6 +99,28 @@ export class GomokuBoard extends GridBoard {
     this.over.append(svg("line", { class: "win-line", "data-win-line": "", x1, y1, x2, y2 }));
   }
 
+  /** A replay: every stone numbered in the order played; an analysed move's mark. */
+  decorate({ view, k, note }) {
+    const moves = Array.isArray(view.moves) ? view.moves : [];
+    moves.forEach((m, i) => {
+      const p = point(m);
+      if (!p) return;
+      const [cx, cy] = centre(p[0], p[1]);
+      this.over.append(svg("text", { class: `move-number ${i % 2 ? "on-white" : "on-black"}`, x: cx, y: cy + 0.13, "data-n": i + 1 }, String(i + 1)));
+    });
+    const last = point(moves[k - 1]);
+    if (note && note.mark && last) {
+      const [mx, my] = centre(last[0], last[1]);
+      this.over.append(svg("circle", { class: "mistake", "data-mark": note.mark, cx: mx, cy: my, r: 0.46 }));
+    }
+    const best = note && note.mark ? point(note.best) : null;
+    if (best) {
+      const [bx, by] = centre(best[0], best[1]);
+      this.over.append(svg("circle", { class: "best-move", "data-best": `${best[0]},${best[1]}`, cx: bx, cy: by, r: 0.4 }));
+    }
+    return null;
+  }
+
   click({ x, y, node }) {
     const ctx = this.ctx;
     if (!ctx || !ctx.seated) return this.intent(null, () => t("You are watching; spectators cannot play."));
@@ -103,3 +131,5 @@ export class GomokuBoard extends GridBoard {
     return this.intent(["move", { move: { x, y } }]);
   }
 }
+
+export { GomokuBoard as Board };

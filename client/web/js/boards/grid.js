@@ -12,6 +12,12 @@
 // grid only places them column by column, the SVG layers are mirrored across the
 // diagonal and the arrow keys follow what the player sees.
 //
+// A replay (replay.js) draws the game's live board with what the game's replay adds:
+// a board class says whose boards a replay shows (`replayBoards`), what each draws of a
+// frame (`replayView`) under which caption (`replayCaption`), what it follows across
+// the steps (`replayTracker`, run by replay-model.js) and draws it (`decorate`). The
+// defaults: one board, the frame as it is, nothing added.
+//
 // Accessibility: the cells sit in ARIA rows (`display: contents`, so the CSS grid
 // still lays them out) of a `grid`; each cell has an `aria-label` ("H8, black stone").
 // One cell at a time is in the tab order (a roving tabindex): arrow keys, Home / End
@@ -150,6 +156,45 @@ export class GridBoard {
   say(text) {
     this.message.textContent = text || "";
     this.message.hidden = !text;
+  }
+
+  /** A room event, already folded into the room (`view`: the folded view): a board may
+   * react (flash a path). By default it only renders the new state, as always. */
+  roomEvent(msg, view, me) {}
+
+  /** Whether something on the board moves between events (a countdown): then the room
+   * renders it on every tick. */
+  ticking(view) {
+    return false;
+  }
+
+  // ---- replays -----------------------------------------------------------------------
+
+  /** Whose boards a replay of `replay` (replay-model.js) shows: null for the one board
+   * everybody sees (the default), else player ids, one board each. */
+  static replayBoards(replay) {
+    return [null];
+  }
+
+  /** What board `who` draws of a replay frame's `view`. */
+  static replayView(view, who) {
+    return view;
+  }
+
+  /** The caption over board `who` (named `name`) in a replay. */
+  static replayCaption(view, who, name) {
+    return name;
+  }
+
+  /** What a replay follows across the steps for this game (replay-model.js), or null. */
+  static replayTracker() {
+    return null;
+  }
+
+  /** Draw what a replay adds over the board, after `render`: `frame` is {view, step, k,
+   * tracked, who, note, players}. Returns the legend's parts, if any. */
+  decorate(frame) {
+    return null;
   }
 
   // ---- keyboard ----------------------------------------------------------------------

@@ -4,6 +4,10 @@
 //
 // Cells carry `data-kind` (0: empty); the path is an SVG polyline with `data-path`
 // whose `points` are cell centres; the picked tile has the class `selected`.
+//
+// A replay shows every racer's board side by side (the frames hold them all, `boards`),
+// each captioned with the tiles its racer has left, the step's path on the board of who
+// made it.
 
 import { clear, svg } from "../dom.js";
 import { t } from "../i18n.js";
@@ -81,6 +85,44 @@ export class LinkBoard extends GridBoard {
     this.say(boardText(state, ctx.me, state.view || {})); // waiting to start, watching, countdown
   }
 
+  /** Our own link: its path, drawn for a moment; a new game or a resync: none. */
+  roomEvent(msg, view, me) {
+    if (msg.type === "moved" && msg.by === me && (msg.move || {}).action === "link") this.showPath(view.path);
+    else if (msg.type === "state") this.showPath(null);
+  }
+
+  /** The countdown before the race runs on between events. */
+  ticking(view) {
+    return view.starts_in > 0;
+  }
+
+  /** A replay's boards: every racer's, when the frames hold them (else the one there is). */
+  static replayBoards(replay) {
+    const boards = replay.frame(replay.length).view.boards;
+    return boards && typeof boards === "object" ? replay.players.map((p) => p.player) : [null];
+  }
+
+  /** Racer `who`'s board of a replay frame. */
+  static replayView(view, who) {
+    if (who === null) return view;
+    const rows = (view.boards || {})[who];
+    return { ...view, rows: Array.isArray(rows) ? rows : [] };
+  }
+
+  static replayCaption(view, who, name) {
+    const left = (view.progress || {})[who];
+    return Number.isInteger(left) ? t("{name}: {n} tiles left", { name, n: left }) : name;
+  }
+
+  /** A replay: the path of the link the shown step made, on the board of who made it. */
+  decorate({ view, step, who }) {
+    const path = step && (who === null || step.by === who) ? (step.path || view.path) : null;
+    this.showPath(Array.isArray(path) ? path : null);
+    const line = this.over.querySelector("polyline[data-path]");
+    if (line) line.classList.add("replay-path");
+    return null;
+  }
+
   /** Draw the path of our last link (corner points, ring cells included). */
   showPath(points) {
     clear(this.over);
@@ -119,3 +161,5 @@ export class LinkBoard extends GridBoard {
     }
   }
 }
+
+export { LinkBoard as Board };

@@ -6,13 +6,45 @@
 //
 // Cells carry `data-cell`: the view's row character ("#" hidden, "F" flag, "?" mark,
 // "0".."8" open, "*" mine, "X" exploded mine, "W" wrong flag).
+//
+// A replay colours each cell by the player who revealed or flagged it (`owners`, worked
+// out step by step by replay-model.js with `replayTracker`) and names who hit each mine.
 
 import { clear, svg } from "../dom.js";
 import { t, tn } from "../i18n.js";
 import { columnName, playerColor } from "../text.js";
+import { shownName } from "../describe.js";
+import { playerList } from "../browse.js";
 import { GridBoard, centre } from "./grid.js";
 
 const NEXT_MARK = { "#": "flag", F: "question", "?": "none" };
+
+/** Cell characters a player's action leaves (open counts and marks); the mines the
+ * final frame shows are the game's, not anyone's. */
+const OWNED = new Set([..."012345678F?"]);
+
+/** Who changed each cell ("x,y" -> player id), step by step: the cells a step's rows
+ * changed belong to `step.by`; a flag taken off, or a mine the end shows, to nobody. */
+export const OWNERS = {
+  start: () => new Map(),
+  copy: (owners) => new Map(owners),
+  step(owners, before, after, by) {
+    const old = before && before.rows;
+    const rows = after && after.rows;
+    if (!Array.isArray(rows) || typeof by !== "string" || rows === old) return;
+    for (let y = 0; y < rows.length; y += 1) {
+      const was = Array.isArray(old) ? String(old[y] || "") : "";
+      const now = String(rows[y] || "");
+      if (was === now) continue;
+      for (let x = 0; x < now.length; x += 1) {
+        if (now[x] === was[x]) continue;
+        const key = `${x},${y}`;
+        if (OWNED.has(now[x])) owners.set(key, by);
+        else owners.delete(key);
+      }
+    }
+  },
+};
 
 function classesOf(ch) {
   if (ch === "#") return ["hidden"];
@@ -95,6 +127,49 @@ export class MinesBoard extends GridBoard {
     this.el.classList.toggle("over", state.status === "over");
   }
 
+  static replayTracker() {
+    return OWNERS;
+  }
+
+  /** A replay: each player's reveals and flags in their colour; at the end, who hit
+   * which mine. The legend says whose colour is whose. */
+  decorate({ view, tracked, players }) {
+    const owners = tracked || new Map();
+    const colors = {};
+    const who = {};
+    for (const p of players) {
+      colors[p.player] = playerColor(p);
+      who[p.player] = shownName(p.name, p.bot);
+    }
+    const hits = new Map();
+    for (const h of Array.isArray(view.hit) ? view.hit : []) {
+      if (Array.isArray(h) && Number.isInteger(h[0]) && Number.isInteger(h[1])) hits.set(`${h[0]},${h[1]}`, String(h[2]));
+    }
+    for (let y = 0; y < this.rows; y += 1) {
+      for (let x = 0; x < this.cols; x += 1) {
+        const key = `${x},${y}`;
+        const cell = this.cell(x, y);
+        const owner = hits.get(key) || owners.get(key);
+        const color = owner !== undefined ? colors[owner] : undefined;
+        cell.classList.toggle("owned", color !== undefined);
+        if (color !== undefined) {
+          cell.style.setProperty("--owner", color);
+          cell.dataset.by = owner;
+        } else {
+          cell.style.removeProperty("--owner");
+          delete cell.dataset.by;
+        }
+        if (hits.has(key)) {
+          cell.dataset.hit = hits.get(key);
+          const label = cell.getAttribute("aria-label") || "";
+          const add = t("hit by {name}", { name: who[hits.get(key)] || "?" });
+          if (!label.endsWith(add)) cell.setAttribute("aria-label", `${label}, ${add}`);
+        } else delete cell.dataset.hit;
+      }
+    }
+    return players.length > 1 ? [t("Each player's reveals and flags are in their colour:"), " ", playerList(players)] : null;
+  }
+
   /** Column letters and row numbers on the frame: the names hints and messages use. */
   drawLabels(w, h) {
     clear(this.under);
@@ -158,3 +233,5 @@ export class MinesBoard extends GridBoard {
     return move ? this.intent(["move", { move }]) : undefined;
   }
 }
+
+export { MinesBoard as Board };

@@ -2,12 +2,12 @@
 
 The bridge is an ordinary protocol client: it says hello, creates or joins a
 Gomoku room, and whenever the room says it is its turn it asks the engine
-(through :class:`server.bots.pbrain_bridge.PbrainEngine`) for a move. So any
+(through :class:`.engine.PbrainEngine`) for a move. So any
 engine that speaks the Piskvork protocol can play people, or our own computer
 (``--vs easy``), on any gridhall server.
 
     gridhall-bridge --server 192.168.1.20:8765 --engine "./pbrain-rapfi" --vs hard
-    gridhall-bridge --room K7MQ2D --engine "python -m gridhall.server.pbrain" --name Rapfi
+    gridhall-bridge --room K7MQ2D --engine gridhall-pbrain --name Rapfi
 """
 
 from __future__ import annotations
@@ -27,9 +27,12 @@ from websockets.exceptions import InvalidHandshake, InvalidURI
 from gridhall import protocol as p
 from gridhall.protocol.address import AddressError, server_url
 from gridhall.protocol.computer_policy import ComputerPolicy
-from gridhall.protocol.games.common import REASONS
+from gridhall.protocol.games.common import REASONS as COMMON_REASONS
+from gridhall.protocol.games.gomoku import GOMOKU
 
-from .pbrain_bridge import PbrainEngine, PbrainError
+from .engine import PbrainEngine, PbrainError
+
+REASONS = {**COMMON_REASONS, **GOMOKU.words["reasons"]}
 
 log = logging.getLogger("gridhall.bridge")
 
@@ -112,7 +115,7 @@ class EngineSeat:
             outcome = p.Outcome.from_map(result)
         except ValueError:
             return f"Game {number}: over ({result.get('reason')})."
-        why = REASONS.get(outcome.termination, outcome.termination.value)
+        why = REASONS.get(outcome.termination, outcome.termination)
         if outcome.winner is None:
             return f"Game {number}: draw by {why}."
         who = self.names.get(outcome.winner, "the opponent")
