@@ -907,6 +907,15 @@ def main() -> None:
         "and 1, then N gridhall nodes, same-node and cross-node rooms, "
         "against the SQLite server",
     )
+    parser.add_argument(
+        "--before",
+        metavar="PYTHON",
+        help="with --nodes: the cluster setups again, each node run by this "
+        "interpreter (an older checkout's), for a before/after in one run",
+    )
+    parser.add_argument(
+        "--reverse", action="store_true", help="with --nodes: the setups in reverse order"
+    )
     args = parser.parse_args()
     if args.quick:
         args.players, args.seconds, args.idle = 200, 10.0, [1000]

@@ -15,11 +15,20 @@ moving twice a second, out of step):
 
 Each setup gets a fresh database and an emptied Redis. CPU per move is charged to the
 nodes and, separately, to Redis and PostgreSQL (their processes' CPU time). Ratios are
-printed against the baselines of the same run. Connections come from many 127.x
-addresses, one each, as in ``load.py``.
+printed against the baselines of the same run, with issue 42's targets (one node at
+>= 0.8x the SQLite server's moves/s, two nodes at >= 1.8x one, two nodes' p99 within 2x
+the SQLite server's; with ``--before``, a cross-node move's extra CPU halved).
+Connections come from many 127.x addresses, one each, as in ``load.py``.
+
+``--before PYTHON`` adds the three cluster setups run by another install's interpreter
+(an older commit's checkout with its own virtualenv): a before/after in one run.
+``--reverse`` runs the setups in the opposite order (a second run, so that a machine
+getting busier or quieter during the run favours neither). ``--profile FILE`` samples
+every node with py-spy in each throughput run and prints their top functions.
 
     nice -n 10 .venv/bin/python bench/load.py --nodes 2            # about 6 minutes
     nice -n 10 .venv/bin/python bench/load.py --nodes 2 --quick    # 200 players, 10 s
+    nice -n 10 .venv/bin/python bench/load.py --nodes 2 --before /tmp/old/.venv/bin/python
 """
 
 from __future__ import annotations
@@ -80,9 +89,18 @@ class Node:
     log: list[str] = field(default_factory=list)
 
     @classmethod
-    def start(cls, tmp: str, name: str, redis: RedisServer, store_url: str, uvloop: bool) -> Node:
+    def start(
+        cls,
+        tmp: str,
+        name: str,
+        redis: RedisServer,
+        store_url: str,
+        uvloop: bool,
+        python: str | None = None,
+    ) -> Node:
+        """``python``: another install's interpreter runs the node (its gridhall)."""
         args = [
-            sys.executable,
+            python or sys.executable,
             __file__,
             "--serve-node",
             f"{tmp}/{name}.db",
@@ -142,6 +160,8 @@ class Setup:
     nodes: int
     """0: the single-node SQLite server."""
     cross: bool = False
+    python: str | None = None
+    """Another install's interpreter runs the nodes (``--before``)."""
 
 
 @dataclass
@@ -190,9 +210,16 @@ def measure(
         nodes: list[Node] = []
         try:
             for i in range(setup.nodes):
-                nodes.append(Node.start(tmp, f"node{i}", redis, store_url, args.uvloop))
+                nodes.append(
+                    Node.start(tmp, f"node{i}", redis, store_url, args.uvloop, setup.python)
+                )
             group = Nodes(nodes, redis, postgres)
             ports = tuple(n.port for n in nodes)
+            spies = [
+                load.profile_start(n.proc.pid, args.seconds, f"{args.profile}.{setup.label}.{i}")
+                for i, n in enumerate(nodes)
+                if args.profile
+            ]
             fast = load.run_clients(
                 group,
                 load.Phase(
@@ -202,6 +229,8 @@ def measure(
                 args.procs,
                 0,
             )
+            for spy in spies:
+                spy.wait()
             moves = max(1, fast["moves"])
             figures.moves_per_s = fast["moves"] / args.seconds
             figures.node_us = fast["server_cpu"] / moves * 1e6
@@ -246,6 +275,34 @@ def measure(
     return figures
 
 
+def ratio(title: str, new: Figures, old: Figures) -> None:
+    print(
+        f"{title:34}moves/s x{new.moves_per_s / old.moves_per_s:.2f}, "
+        f"CPU/move (all) x{new.total_us / old.total_us:.2f}, "
+        f"p50 x{new.p50_ms / old.p50_ms:.2f}, p99 x{new.p99_ms / old.p99_ms:.2f}"
+    )
+
+
+def ratios(figs: dict[str, Figures], labels: list[str]) -> None:
+    """One code's three cluster setups against the SQLite server, with the targets."""
+    one, many, cross = (figs[label] for label in labels)
+    sqlite = figs["sqlite"]
+    ratio(f"{labels[0]} / sqlite", one, sqlite)
+    ratio(f"{labels[1]} / {labels[0]}", many, one)
+    ratio(f"{labels[2]} / {labels[1]}", cross, many)
+    targets = [
+        ("one node's moves/s >= 0.8x sqlite's", one.moves_per_s / sqlite.moves_per_s, 0.8),
+        ("two nodes' moves/s >= 1.8x one's", many.moves_per_s / one.moves_per_s, 1.8),
+        ("two nodes' p99 <= 2x sqlite's", sqlite.p99_ms * 2 / many.p99_ms, 1.0),
+    ]
+    for what, got, least in targets:
+        print(f"  {what}: {load.verdict(got >= least)}")
+    print(
+        f"  a cross-node move costs {cross.total_us - many.total_us:+.1f} us of CPU (all "
+        f"processes) and {cross.p50_ms - many.p50_ms:+.2f} ms at p50 over a same-node one"
+    )
+
+
 def report(args: argparse.Namespace, setups: list[Setup], figs: dict[str, Figures]) -> None:
     labels = [s.label for s in setups]
     rows = [
@@ -262,27 +319,17 @@ def report(args: argparse.Namespace, setups: list[Setup], figs: dict[str, Figure
     print(f"{'':34}" + "".join(f"{label:>12}" for label in labels))
     for label, attr, fmt in rows:
         print(f"{label:34}" + "".join(f"{fmt.format(getattr(figs[k], attr)):>12}" for k in labels))
-    one, many, cross = labels[1], labels[2], labels[3]
-
-    def ratios(title: str, new: Figures, old: Figures) -> None:
-        print(
-            f"{title:34}moves/s x{new.moves_per_s / old.moves_per_s:.2f}, "
-            f"CPU/move (all) x{new.total_us / old.total_us:.2f}, "
-            f"p50 x{new.p50_ms / old.p50_ms:.2f}, p99 x{new.p99_ms / old.p99_ms:.2f}"
-        )
-
     if any(f.failed or not f.moves_per_s or not f.p50_ms for f in figs.values()):
         print("(no ratios: a setup failed)")
     else:
-        ratios(f"{one} / sqlite", figs[one], figs["sqlite"])
-        ratios(f"{many} / {one}", figs[many], figs[one])
-        ratios(f"{cross} / {many} (same-node)", figs[cross], figs[many])
-        extra = figs[cross].total_us - figs[many].total_us
-        print(
-            f"a cross-node move costs {extra:+.1f} us of CPU (all processes) and "
-            f"{figs[cross].p50_ms - figs[many].p50_ms:+.2f} ms at p50 over a same-node "
-            "one"
-        )
+        for i in range(1, len(setups), 3):
+            ratios(figs, labels[i : i + 3])
+        if len(setups) == 7:
+            now, before = (figs[labels[i + 1]].total_us - figs[labels[i]].total_us for i in (2, 5))
+            print(
+                f"a cross-node move's extra CPU, now / before: {now:+.1f} / {before:+.1f} us, "
+                f"x{now / before:.2f} (halved: {load.verdict(now <= before / 2)})"
+            )
     for label in labels:
         if figs[label].failed:
             print(f"[{label}] FAILED: {figs[label].failed}")
@@ -300,26 +347,35 @@ def report(args: argparse.Namespace, setups: list[Setup], figs: dict[str, Figure
 def run_cluster(args: argparse.Namespace) -> None:
     """``load.py --nodes N``: every setup in one run, then the table and the ratios."""
     n = max(2, args.nodes)
-    setups = [
-        Setup("sqlite", 0),
-        Setup("1 node", 1),
-        Setup(f"{n} nodes", n),
-        Setup(f"{n} cross", n, cross=True),
-    ]
-    args.idle, args.breakdown, args.profile, args.gridhall_python = [], False, None, None
+    setups = [Setup("sqlite", 0)]
+    for python, tag in [(None, "")] + ([(args.before, " old")] if args.before else []):
+        setups += [
+            Setup(f"1 node{tag}", 1, python=python),
+            Setup(f"{n} nodes{tag}", n, python=python),
+            Setup(f"{n} cross{tag}", n, cross=True, python=python),
+        ]
+    args.idle, args.breakdown, args.gridhall_python = [], False, None
     print(
         f"load --nodes {n}: {os.cpu_count()} cores, load average "
         f"{os.getloadavg()[0]:.2f}; {args.players} players, {args.fast_rooms} fast rooms, "
-        f"{args.seconds:.0f} s runs{', uvloop' if args.uvloop else ''}",
+        f"{args.seconds:.0f} s runs{', uvloop' if args.uvloop else ''}"
+        f"{', in reverse order' if args.reverse else ''}",
         flush=True,
     )
     figs: dict[str, Figures] = {}
     with services() as (redis, postgres):
-        for setup in setups:
+        for setup in reversed(setups) if args.reverse else setups:
             figs[setup.label] = measure(setup, args, redis, postgres)
-            print(f"  {setup.label}: done", flush=True)
+            print(f"  {setup.label}: done (load average {os.getloadavg()[0]:.2f})", flush=True)
     print(f"(load average at the end {os.getloadavg()[0]:.2f})")
     report(args, setups, figs)
+    if args.profile:
+        print("--- sqlite:")
+        load.profile_report(args.profile, top=15)
+        for setup in setups[1:]:
+            for i in range(setup.nodes):
+                print(f"--- {setup.label}, node{i}:")
+                load.profile_report(f"{args.profile}.{setup.label}.{i}", top=15)
 
 
 if __name__ == "__main__" and len(sys.argv) > 5 and sys.argv[1] == "--serve-node":

@@ -6,10 +6,12 @@ one feature, ``"analysis"`` in ``welcome.features``; old clients never send them
 
 from __future__ import annotations
 
-from dataclasses import field
-from typing import Any, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
-from .messages import MAX_ID, message
+from msgspec import Meta
+
+from .fields import RequestId
+from .messages import ClientMessage, message, request
 
 MAX_GAME_ID = 2**53
 """Game ids are SQLite row ids; anything past this is no game."""
@@ -17,13 +19,12 @@ MAX_GAME_ID = 2**53
 AnalysisStatus = Literal["queued", "running", "done", "failed"]
 
 
-@message("analyse", "client")
-class Analyse:
+@request
+class Analyse(ClientMessage, tag="analyse", frozen=True):
     """Ask for the engine's analysis of a finished Gomoku game (added)."""
 
-    TYPE: ClassVar[str]
-    game_id: int = field(metadata={"min": 1, "max": MAX_GAME_ID})
-    id: int | None = field(default=None, metadata={"min": 0, "max": MAX_ID})
+    game_id: Annotated[int, Meta(ge=1, le=MAX_GAME_ID)]
+    id: RequestId = None
 
 
 @message("analysis", "server")

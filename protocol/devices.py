@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import ErrorCode, ProtocolError
-from .schema import check_value
+from .fields import Clean
+from .schema import check
 
 TERMINAL = "terminal"
 TK = "tk"
@@ -74,8 +75,8 @@ def parse(value: str | dict[str, Any] | None, rid: int | None = None) -> Descrip
     platform = value.get("platform")
     if platform is None:
         return Description(kind=kind)
-    meta = {"clean": True, "max_len": PLATFORM_LENGTH}
     try:
-        return Description(kind=kind, platform=check_value("device.platform", platform, str, meta))
+        text = check("device.platform", platform, str, Clean(max_len=PLATFORM_LENGTH))
+        return Description(kind=kind, platform=text)
     except ProtocolError as error:
         raise ProtocolError(error.code, error.message, rid) from None

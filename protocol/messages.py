@@ -1,20 +1,28 @@
-"""Every message of the wire contract as a frozen dataclass.
+"""Every message of the wire contract: requests as msgspec Structs, events as frozen
+dataclasses.
 
 Client requests and server events live in two registries, because several
 type names travel both ways with different fields (``chat`` from a client is
-``{text}``; from the server it is ``{room, seq, from, name, text, ts}``).
+``{text}``; from the server it is ``{room, seq, from, name, text, ts}``). Requests are
+what a stranger sends, so they are declared for msgspec, which decodes and checks them
+in C (:mod:`.codec`); their bounds are ``Annotated`` types (:mod:`.fields`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal, TypeVar, dataclass_transform
+from typing import Annotated, Any, ClassVar, Literal, TypeVar, dataclass_transform
+
+import msgspec
+from msgspec import Meta
+
+from .fields import MAX_ID as MAX_ID
+from .fields import Clean, Data, GameField, Id32, Name, RequestId, Secret, Since
 
 PROTOCOL_VERSION = 1
 DEFAULT_PORT = 8765
 """The TCP port a server listens on and clients try when none is given."""
-MAX_ID = 2**31 - 1
 
 GameName = str
 """A game's protocol name. The server's game registry (``gridhall.server.games``) says
@@ -29,7 +37,8 @@ T = TypeVar("T")
 
 @dataclass_transform(frozen_default=True, kw_only_default=True, field_specifiers=(field,))
 def message(type_name: str, sender: Sender) -> Callable[[type[T]], type[T]]:
-    """Register a dataclass as the message ``type_name`` sent by ``sender``."""
+    """Register a dataclass as the message ``type_name`` sent by ``sender`` (a server
+    event; requests are :class:`ClientMessage` Structs, see :func:`request`)."""
 
     def wrap(cls: type[T]) -> type[T]:
         cls.TYPE = type_name  # type: ignore[attr-defined]
@@ -40,183 +49,172 @@ def message(type_name: str, sender: Sender) -> Callable[[type[T]], type[T]]:
     return wrap
 
 
-def _name(**extra: Any) -> Any:
-    return field(metadata={"min_len": 1, "max_len": 32, "clean": True}, **extra)
-
-
-def _req_id() -> Any:
-    return field(default=None, metadata={"min": 0, "max": MAX_ID})
-
-
-def _text(max_len: int, **extra: Any) -> Any:
-    return field(metadata={"min_len": 1, "max_len": max_len, **extra.pop("meta", {})}, **extra)
-
-
 # ---------------------------------------------------------------- client -> server
 
 
-@message("hello", "client")
-class Hello:
+class ClientMessage(
+    msgspec.Struct, frozen=True, kw_only=True, tag_field="type", forbid_unknown_fields=True
+):
+    """A request: a msgspec Struct, so the server decodes and checks it in C
+    (:mod:`.codec`); the wire ``type`` is its tag. A key it does not know sends the
+    frame the slow way (:func:`.codec.decode`), which ignores it as it always has."""
+
     TYPE: ClassVar[str]
+
+
+C = TypeVar("C", bound=ClientMessage)
+
+
+def request(cls: type[C]) -> type[C]:
+    """Register a request under its tag (its ``type`` on the wire)."""
+    tag = cls.__struct_config__.tag
+    assert isinstance(tag, str), cls
+    cls.TYPE = tag
+    CLIENT_MESSAGES[tag] = cls
+    return cls
+
+
+@request
+class Hello(ClientMessage, tag="hello", frozen=True):
     protocol: int
-    name: str = _name()
-    token: str | None = field(default=None, metadata={"min_len": 1, "max_len": 128})
-    since: int | None = field(default=None, metadata={"min": 0, "max": 2**53})
+    name: Name
+    token: Annotated[str, Meta(min_length=1, max_length=128)] | None = None
+    since: Since | None = None
     """With ``token``: the last room ``seq`` this client saw, so a resumed seat gets the
     events it missed instead of a ``state`` (when the server still has them)."""
     deltas: bool | None = None
     """True: this client folds ``moved.delta`` (see :mod:`gridhall.protocol.delta`), so
     its ``moved`` events carry the changes instead of the whole view."""
-    link: str | None = field(default=None, metadata={"min_len": 1, "max_len": 16})
+    link: Annotated[str, Meta(min_length=1, max_length=16)] | None = None
     """Instead of ``token``, on a second device: a link code from ``link-code`` (added),
     which makes this connection the identity that asked for it."""
-    device: str | dict[str, Any] | None = field(
-        default=None, metadata={"min_len": 1, "max_len": 48, "clean": True}
-    )
+    device: Annotated[str, Clean(1, 48)] | Data | None = None
     """What this device is in the player's device list (added; feature ``devices``):
     ``{"kind": "tk", "platform": "Linux"}``, the kind a code each viewer's client
     translates (:mod:`gridhall.protocol.devices`); an older client's string is its name."""
-    id: int | None = _req_id()
+    id: RequestId = None
 
 
-@message("list-rooms", "client")
-class ListRooms:
-    TYPE: ClassVar[str]
-    id: int | None = _req_id()
+@request
+class ListRooms(ClientMessage, tag="list-rooms", frozen=True):
+    id: RequestId = None
 
 
-@message("create-room", "client")
-class CreateRoom:
-    TYPE: ClassVar[str]
-    game: GameName = field(metadata={"min_len": 1, "max_len": 32})
-    options: dict[str, Any] | None = None
+@request
+class CreateRoom(ClientMessage, tag="create-room", frozen=True):
+    game: GameField
+    options: Data | None = None
     private: bool = False
-    password: str | None = field(default=None, metadata={"min_len": 1, "max_len": 64})
-    id: int | None = _req_id()
+    password: Secret | None = None
+    id: RequestId = None
 
 
-@message("join-room", "client")
-class JoinRoom:
-    TYPE: ClassVar[str]
-    room: str = _text(16)
+@request
+class JoinRoom(ClientMessage, tag="join-room", frozen=True):
+    room: Annotated[str, Meta(min_length=1, max_length=16)]
     role: Literal["player", "spectator"] = "player"
-    password: str | None = field(default=None, metadata={"min_len": 1, "max_len": 64})
-    id: int | None = _req_id()
+    password: Secret | None = None
+    id: RequestId = None
 
 
-@message("link-code", "client")
-class LinkCode:
+@request
+class LinkCode(ClientMessage, tag="link-code", frozen=True):
     """Ask for a one-time code that carries this identity to another device (added)."""
 
-    TYPE: ClassVar[str]
-    id: int | None = _req_id()
+    id: RequestId = None
 
 
-@message("list-devices", "client")
-class ListDevices:
+@request
+class ListDevices(ClientMessage, tag="list-devices", frozen=True):
     """Ask for this identity's devices (added; feature ``devices``): answered ``devices``."""
 
-    TYPE: ClassVar[str]
-    id: int | None = _req_id()
+    id: RequestId = None
 
 
-@message("sign-out-device", "client")
-class SignOutDevice:
+@request
+class SignOutDevice(ClientMessage, tag="sign-out-device", frozen=True):
     """Sign out one of this identity's devices by its ``device`` id (added; feature
     ``devices``): its token stops working; answered ``devices`` (the list after it)."""
 
-    TYPE: ClassVar[str]
-    device: str = _text(32)
-    id: int | None = _req_id()
+    device: Annotated[str, Meta(min_length=1, max_length=32)]
+    id: RequestId = None
 
 
-@message("leave-room", "client")
-class LeaveRoom:
-    TYPE: ClassVar[str]
-    id: int | None = _req_id()
+@request
+class LeaveRoom(ClientMessage, tag="leave-room", frozen=True):
+    id: RequestId = None
 
 
-@message("sync", "client")
-class Sync:
+@request
+class Sync(ClientMessage, tag="sync", frozen=True):
     """Ask for the room again: with ``since``, the events after that ``seq`` when the
     server still has them (else a ``state``); without it, a ``state``."""
 
-    TYPE: ClassVar[str]
-    since: int | None = field(default=None, metadata={"min": 0, "max": 2**53})
-    id: int | None = _req_id()
+    since: Since | None = None
+    id: RequestId = None
 
 
-@message("player-info", "client")
-class PlayerInfo:
-    TYPE: ClassVar[str]
-    name: str | None = _name(default=None)
-    color: str | None = field(default=None, metadata={"min_len": 1, "max_len": 32, "clean": True})
-    id: int | None = _req_id()
+@request
+class PlayerInfo(ClientMessage, tag="player-info", frozen=True):
+    name: Name | None = None
+    color: Annotated[str, Clean(1, 32)] | None = None
+    id: RequestId = None
 
 
-@message("move", "client")
-class Move:
-    TYPE: ClassVar[str]
-    move: dict[str, Any]
-    id: int | None = _req_id()
+@request
+class Move(ClientMessage, tag="move", frozen=True):
+    move: Data
+    id: RequestId = None
 
 
-@message("chat", "client")
-class Chat:
-    TYPE: ClassVar[str]
-    text: str = _text(500, meta={"clean": True})
-    id: int | None = _req_id()
+@request
+class Chat(ClientMessage, tag="chat", frozen=True):
+    text: Annotated[str, Clean(1, 500)]
+    id: RequestId = None
 
 
-@message("resign", "client")
-class Resign:
-    TYPE: ClassVar[str]
-    id: int | None = _req_id()
+@request
+class Resign(ClientMessage, tag="resign", frozen=True):
+    id: RequestId = None
 
 
-@message("play-again", "client")
-class PlayAgain:
-    TYPE: ClassVar[str]
-    id: int | None = _req_id()
+@request
+class PlayAgain(ClientMessage, tag="play-again", frozen=True):
+    id: RequestId = None
 
 
-@message("agree-again", "client")
-class AgreeAgain:
-    TYPE: ClassVar[str]
-    id: int | None = _req_id()
+@request
+class AgreeAgain(ClientMessage, tag="agree-again", frozen=True):
+    id: RequestId = None
 
 
-@message("decline-again", "client")
-class DeclineAgain:
-    TYPE: ClassVar[str]
-    id: int | None = _req_id()
+@request
+class DeclineAgain(ClientMessage, tag="decline-again", frozen=True):
+    id: RequestId = None
 
 
-@message("offer", "client")
-class Offer:
+@request
+class Offer(ClientMessage, tag="offer", frozen=True):
     """Ask the opponent's consent: a draw, or taking back one's last move."""
 
-    TYPE: ClassVar[str]
     kind: Literal["draw", "takeback"]
-    id: int | None = _req_id()
+    id: RequestId = None
 
 
-@message("answer", "client")
-class Answer:
+@request
+class Answer(ClientMessage, tag="answer", frozen=True):
     """Accept or decline the opponent's pending offer of ``kind``."""
 
-    TYPE: ClassVar[str]
     kind: Literal["draw", "takeback"]
     accept: bool
-    id: int | None = _req_id()
+    id: RequestId = None
 
 
-@message("start", "client")
-class Start:
+@request
+class Start(ClientMessage, tag="start", frozen=True):
     """The room's creator starts a manually started game (Link-match race)."""
 
-    TYPE: ClassVar[str]
-    id: int | None = _req_id()
+    id: RequestId = None
 
 
 HostAction = Literal["kick", "mute", "unmute", "lock", "unlock", "hand-over", "computer"]
@@ -225,17 +223,16 @@ KICK_MINUTES = 10
 """How long a kick keeps someone out when ``minutes`` is not given."""
 
 
-@message("host", "client")
-class Host:
+@request
+class Host(ClientMessage, tag="host", frozen=True):
     """A room host's action (added): remove, mute or unmute a member, lock or unlock the
     room, hand the role over, or swap/seat the computer player (``level``)."""
 
-    TYPE: ClassVar[str]
     action: HostAction
-    player: str | None = field(default=None, metadata={"min_len": 1, "max_len": 32})
-    minutes: int | None = field(default=None, metadata={"min": 1, "max": 1440})
+    player: Id32 | None = None
+    minutes: Annotated[int, Meta(ge=1, le=1440)] | None = None
     level: Literal["easy", "hard"] | None = None
-    id: int | None = _req_id()
+    id: RequestId = None
 
 
 HISTORY_PAGE = 20
@@ -246,62 +243,57 @@ REPLAY_PAGE = 2000
 """Steps one ``replay`` answer carries; a longer game is asked for again with ``from``."""
 
 
-@message("list-games", "client")
-class ListGames:
+@request
+class ListGames(ClientMessage, tag="list-games", frozen=True):
     """Finished games, newest first (added, feature ``history``): filtered by ``game``,
     a seated ``player`` id or a player's ``name`` (any case), older than ``before``."""
 
-    TYPE: ClassVar[str]
-    game: GameName | None = field(default=None, metadata={"min_len": 1, "max_len": 32})
-    player: str | None = field(default=None, metadata={"min_len": 1, "max_len": 32})
-    name: str | None = _name(default=None)
-    before: int | None = field(default=None, metadata={"min": 1, "max": 2**53})
-    limit: int = field(default=HISTORY_PAGE, metadata={"min": 1, "max": MAX_HISTORY_PAGE})
-    id: int | None = _req_id()
+    game: GameField | None = None
+    player: Id32 | None = None
+    name: Name | None = None
+    before: Annotated[int, Meta(ge=1, le=2**53)] | None = None
+    limit: Annotated[int, Meta(ge=1, le=MAX_HISTORY_PAGE)] = HISTORY_PAGE
+    id: RequestId = None
 
 
-@message("get-replay", "client")
-class GetReplay:
+@request
+class GetReplay(ClientMessage, tag="get-replay", frozen=True):
     """A finished game as the views it went through (added, feature ``history``);
     ``from``: the first step wanted, for a game of more than :data:`REPLAY_PAGE` steps."""
 
-    TYPE: ClassVar[str]
-    game_id: int = field(metadata={"min": 1, "max": 2**53})
-    start_step: int = field(default=0, metadata={"key": "from", "min": 0, "max": 2**31})
-    id: int | None = _req_id()
+    game_id: Annotated[int, Meta(ge=1, le=2**53)]
+    start_step: Annotated[int, Meta(ge=0, le=2**31)] = msgspec.field(default=0, name="from")
+    id: RequestId = None
 
 
-@message("leaderboard", "client")
-class GetLeaderboard:
+@request
+class GetLeaderboard(ClientMessage, tag="leaderboard", frozen=True):
     """A page of a game's leaderboard, best first (added, feature ``ratings``): from
     ``offset`` (``limit`` rows), or ``around`` a player: their rank and 5 either side."""
 
-    TYPE: ClassVar[str]
-    game: str = field(metadata={"min_len": 1, "max_len": 32})
+    game: GameField
     """A game with ratings (its description's ``ratings`` is ``rated``)."""
-    around: str | None = field(default=None, metadata={"min_len": 1, "max_len": 32})
-    offset: int | None = field(default=None, metadata={"min": 0, "max": 2**31})
-    limit: int | None = field(default=None, metadata={"min": 1, "max": MAX_HISTORY_PAGE})
-    id: int | None = _req_id()
+    around: Id32 | None = None
+    offset: Annotated[int, Meta(ge=0, le=2**31)] | None = None
+    limit: Annotated[int, Meta(ge=1, le=MAX_HISTORY_PAGE)] | None = None
+    id: RequestId = None
 
 
-@message("get-profile", "client")
-class GetProfile:
+@request
+class GetProfile(ClientMessage, tag="get-profile", frozen=True):
     """A player's ratings with their history, recent games and records (added)."""
 
-    TYPE: ClassVar[str]
-    player: str = field(metadata={"min_len": 1, "max_len": 32})
-    id: int | None = _req_id()
+    player: Id32
+    id: RequestId = None
 
 
-@message("records", "client")
-class GetRecords:
+@request
+class GetRecords(ClientMessage, tag="records", frozen=True):
     """A co-op game's team records (added, feature ``ratings``): ``game`` is one whose
     description's ``ratings`` is ``records``."""
 
-    TYPE: ClassVar[str]
-    game: str = field(metadata={"min_len": 1, "max_len": 32})
-    id: int | None = _req_id()
+    game: GameField
+    id: RequestId = None
 
 
 # ---------------------------------------------------------------- server -> client

@@ -21,6 +21,8 @@ The little languages, the same in Python and JavaScript:
   from the fixed set in ``render.FUNCTIONS`` (``count``, ``add``, ``sub``, ``mul``,
   ``ceil``, ``first``, ``last``, ``cell``, ``name``, ``you``, ``clock``, ``word``,
   ``has``, ``shown``: a name from the wire as a client shows it, a computer's translated).
+  ``name`` and ``you`` take a player fact and a fallback *text* (``N_("Someone")``, not
+  a path) shown, translated, when that player is not in the room.
 * A *condition* is a named rule (``seated``, ``playing``, ``waiting``, ``over``,
   ``my_turn``, ``creator``, ``host`` (the viewer hosts the room), ``racing``, ``pending``, ``pending_mine``), a path (true
   when truthy) or ``path=value`` (``@me`` for our id), any of them negated by ``!``.
@@ -31,7 +33,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypeAlias
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias
+
+if TYPE_CHECKING:
+    from .data import GameTypes
 
 Value: TypeAlias = str | int | bool | None
 """A form field's value; None leaves the option out (the server's default applies)."""
@@ -285,6 +290,9 @@ class Game:
     form's bounds. Clients refuse to draw a board beyond them (``client/bounds.py``)."""
     lists: tuple[tuple[str, str], ...] = ()
     """View lists bounded by the board: (key, ``cells`` | ``rows`` | ``path``)."""
+    data: GameTypes | None = None
+    """The game's declared options, view, move, result, record and notices (msgspec
+    types, :mod:`.data`): what every path above reads. Not sent to the browser."""
 
     def field(self, key: str) -> Field | None:
         return next((f for f in self.form if f.key == key), None)

@@ -3,10 +3,86 @@
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Any, Literal
+
+import msgspec
 
 from gridhall.protocol.i18n import N_
 
+from .data import Data, GameTypes, Point, Result
 from .describe import Action, Choice, Each, Game, Live, Number, Preset, Text, Toggle
+
+Colour = Literal["black", "white"]
+Rule = Literal["freestyle", "standard", "renju"]
+
+
+class GomokuClock(Data, kw_only=True):
+    """A clock option as the server parsed it (``"10+5"`` on the create form)."""
+
+    minutes: float
+    increment: float = 0
+
+
+class GomokuOptions(Data, kw_only=True):
+    size: int = 15
+    rule: Rule = "freestyle"
+    clock: GomokuClock | None = None
+    ai: str | None = None
+    """A level (``easy``, ``hard``) or an external engine (``engine:NAME``)."""
+    move_limit: int | None = None
+    rated: bool | None = None
+
+
+class ChessClock(Data, kw_only=True):
+    """Each player's time left as of ``since`` (unix seconds), the mover's running."""
+
+    remaining: dict[str, float]
+    increment: float
+    running: str | None
+    since: float
+
+
+class Pending(Data, kw_only=True):
+    """An offer waiting for the opponent's answer."""
+
+    kind: Literal["draw", "takeback"]
+    sender: str = msgspec.field(name="from")
+
+
+class GomokuView(Data, kw_only=True):
+    size: int
+    rule: Rule
+    moves: list[Point]
+    next: Colour
+    colors: dict[str, Colour]
+    last: Point | None = None
+    pending: Pending | None = None
+    clock: ChessClock | None = None
+    line: list[Point] | None = None
+    """The winning row, once there is one."""
+
+
+class GomokuMove(Data, kw_only=True):
+    x: int
+    y: int
+
+
+class GomokuResult(Result, kw_only=True):
+    line: list[Point] | None = None
+    loser: str | None = None
+    removed: str | None = None
+
+
+class GomokuRecord(Data, kw_only=True):
+    options: GomokuOptions
+    colors: dict[str, Colour]
+    log: list[tuple[Any, ...]]
+    """``("move", player, x, y, seconds)``, or an offer taken or an ending, in order."""
+    log_omitted: int
+    moves: list[Point]
+
+
+TYPES = GameTypes(GomokuOptions, GomokuView, GomokuMove, GomokuResult, GomokuRecord)
 
 CLOCKS = (
     (None, N_("no clock")),
@@ -40,6 +116,7 @@ GOMOKU = Game(
     title=N_("Gomoku"),
     ratings="rated",
     analysis=True,
+    data=TYPES,
     form=(
         Choice("size", N_("Board"), ((15, N_("15×15")), (19, N_("19×19"))), 15),
         Choice(

@@ -3,10 +3,104 @@
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Any, Literal
 
 from gridhall.protocol.i18n import N_, Nn_
 
+from .data import Data, GameTypes, Point, Result
 from .describe import Action, Choice, Each, Game, Live, Number, Preset, Text, Toggle
+
+Standing = Literal["racing", "cleared", "time", "resigned", "removed"]
+
+
+class LinkmatchOptions(Data, kw_only=True):
+    width: int
+    height: int
+    kinds: int
+    time_limit: int
+    gravity: Literal["none", "down"]
+    hint_penalty: float
+    countdown: float
+    rated: bool | None = None
+    """Present (true) only in a rated room."""
+
+
+class LinkmatchView(Data, kw_only=True):
+    """Every racer's progress; a racer's own board only in their own view."""
+
+    width: int
+    height: int
+    kinds: int
+    gravity: Literal["none", "down"]
+    time_limit: int
+    progress: dict[str, int]
+    """Tiles left, per racer."""
+    finished: dict[str, float | None]
+    standing: dict[str, Standing]
+    elapsed: float
+    starts_in: float | None = None
+    rows: list[list[int]] | None = None
+    remaining: int | None = None
+    penalty: float | None = None
+    wrong: int | None = None
+    hints: int | None = None
+    path: list[Point] | None = None
+    """The last link's path, corners included."""
+    hint: list[Point] | None = None
+    shuffled: bool | None = None
+
+
+class LinkmatchMove(Data, kw_only=True):
+    action: Literal["link", "hint", "shuffle"]
+    a: Point | None = None
+    b: Point | None = None
+
+
+class RaceStats(Data, kw_only=True):
+    hints: int
+    wrong: int
+    shuffles: int
+    penalty: float
+
+
+class LinkmatchResult(Result, kw_only=True):
+    times: dict[str, float]
+    remaining: dict[str, int]
+    stats: dict[str, RaceStats]
+    ranking: list[str] | None = None
+    """Best first; absent when the host removed a racer (nobody is ranked)."""
+    decided_by: Literal["tiles", "first", "seat"] | None = None
+    removed: str | None = None
+
+
+class LinkmatchRecord(Data, kw_only=True):
+    game: Literal["linkmatch"]
+    options: LinkmatchOptions
+    seed: int
+    players: list[str]
+    board: list[list[int]]
+    actions: dict[str, list[dict[str, Any]]]
+    """Each racer's actions (``{n, t, action, ...}``) in order."""
+    actions_omitted: dict[str, int]
+    result: LinkmatchResult | None
+
+
+class LinkmatchNotice(Data, kw_only=True):
+    """``race-start`` (nothing), ``time-up`` and ``shuffled`` (``player``), ``cleared``
+    (``player``, ``time``)."""
+
+    player: str | None = None
+    time: float | None = None
+
+
+TYPES = GameTypes(
+    LinkmatchOptions,
+    LinkmatchView,
+    LinkmatchMove,
+    LinkmatchResult,
+    LinkmatchRecord,
+    LinkmatchNotice,
+)
 
 STANDING = {
     "cleared": N_("cleared"),
@@ -53,6 +147,7 @@ LINKMATCH = Game(
     name="linkmatch",
     title=N_("Link-match"),
     ratings="rated",
+    data=TYPES,
     form=(
         Number("width", N_("Width"), 2, 30, 16),
         Number("height", N_("Height"), 2, 16, 9),

@@ -3,10 +3,123 @@
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Any, Literal
 
 from gridhall.protocol.i18n import N_, Nn_
 
+from .data import Data, GameTypes, Point, Result
 from .describe import Action, Choice, Each, Game, Live, Number, Preset, Text, Toggle
+
+Preset_ = Literal["beginner", "intermediate", "expert"]
+Act = Literal["reveal", "chord", "mark", "flag-around", "hint"]
+
+
+class MinesweeperOptions(Data, kw_only=True):
+    preset: Preset_ | None
+    width: int
+    height: int
+    mines: int
+    first_click: Literal["opening", "safe"]
+    no_guess: bool
+    max_adjacent: int | None
+    lives: int
+    max_players: int
+    hint_penalty: float
+
+
+class LastAction(Data, kw_only=True):
+    """A player's latest action on the board."""
+
+    action: str
+    x: int | None
+    y: int | None
+
+
+class PlayerStats(Data, kw_only=True):
+    revealed: int
+    flagged: int
+    mines_hit: int
+
+
+class MineHint(Data, kw_only=True):
+    """A hint: a safe cell, the best guess (its ``risk``), or a coin flip (``other``)."""
+
+    x: int
+    y: int
+    safe: bool | None = None
+    risk: float | None = None
+    coin_flip: bool | None = None
+    other: Point | None = None
+
+
+class MinesweeperView(Data, kw_only=True):
+    width: int
+    height: int
+    mines: int
+    rows: list[str]
+    """One text per row: a count, or a hidden, flagged, questioned or exploded cell."""
+    flags: int
+    revealed: int
+    elapsed: float
+    lives: int
+    lives_left: int
+    exploded: list[Point]
+    last: dict[str, LastAction]
+    stats: dict[str, PlayerStats]
+    left: list[str]
+    hint: MineHint | None
+
+
+class MinesweeperMove(Data, kw_only=True):
+    action: Act
+    x: int | None = None
+    y: int | None = None
+    mark: Literal["flag", "question", "none"] | None = None
+
+
+class FinalStats(Data, kw_only=True):
+    revealed: int
+    flags: int
+    """Flags on mines."""
+    mines_hit: int
+
+
+class MinesweeperResult(Result, kw_only=True):
+    stats: dict[str, FinalStats]
+    time: float
+    """The team's time, hint penalties included."""
+    by: str | None = None
+    """Who hit the last mine."""
+
+
+class MinesweeperRecord(Data, kw_only=True):
+    options: MinesweeperOptions
+    players: list[str]
+    seed: int
+    layout: list[Point]
+    first_click: Point | None
+    actions: list[tuple[Any, ...]]
+    """``[player, action, x, y, mark, seconds]`` in order."""
+    actions_omitted: int
+    result: MinesweeperResult | None
+    generation: str | None
+
+
+class MinesweeperNotice(Data, kw_only=True):
+    """A hint that found nothing (``hint`` notices; no other notices have data)."""
+
+    found: bool | None = None
+    why: str | None = None
+
+
+TYPES = GameTypes(
+    MinesweeperOptions,
+    MinesweeperView,
+    MinesweeperMove,
+    MinesweeperResult,
+    MinesweeperRecord,
+    MinesweeperNotice,
+)
 
 CUSTOM = {"preset": None}
 """Width, height and mines apply only to a custom board (no preset)."""
@@ -33,6 +146,7 @@ MINESWEEPER = Game(
     title=N_("Minesweeper"),
     coop=True,
     ratings="records",
+    data=TYPES,
     form=(
         Choice(
             "preset",

@@ -171,12 +171,10 @@ def fact(ctx: Ctx, spec: Any) -> Any:
     fn, *args = spec
     if fn == "word":
         return word(ctx, str(args[0]), fact(ctx, args[1]))
-    values = [fact(ctx, a) for a in args]
-    if fn == "name":
-        return _name(ctx, *values)
-    if fn == "you":
-        return _you(ctx, *values)
-    return FUNCTIONS[fn](*values)
+    if fn in ("name", "you"):  # [fn, player, fallback text]: the text is no path
+        reader = _name if fn == "name" else _you
+        return reader(ctx, fact(ctx, args[0]), *args[1:2])
+    return FUNCTIONS[fn](*[fact(ctx, a) for a in args])
 
 
 def shown(value: Any) -> str:

@@ -2,22 +2,24 @@
 
 Each live room has one owner at a time. ``room_owner`` holds its current ``epoch``
 (and the owning node); every write of a room's state names the epoch its writer owns
-the room under and is refused IN THE SAME STATEMENT when the room's epoch moved on:
+the room under and is refused IN THE SAME STATEMENT when the room's epoch moved on
+(``server/cluster/pg_plan.py``): a commit first locks the owner rows of the rooms this
+node still owns under the epochs it names, and every row it writes is joined against
+them, so a node that lost its lease (paused, partitioned) and did not notice can never
+add a move after another node took the room over: that room's rows are not written,
+and the node stops owning it at once (:attr:`PgStore.on_lost`). The primary key
+``(room, seq)`` refuses two writers of the same entry besides.
 
-    INSERT INTO room_journal (room, seq, epoch, entry)
-    SELECT ... WHERE (SELECT epoch FROM room_owner WHERE room = $room) = $epoch
-
-so a node that lost its lease (paused, partitioned) and did not notice can never add
-a move after another node took the room over: its transaction finds 0 rows written,
-rolls back, and the node stops owning the room at once (:attr:`PgStore.on_lost`). The
-primary key ``(room, seq)`` refuses two writers of the same entry besides.
+The server commits off its event loop (:attr:`PgStore.commits`,
+``server/cluster/pg_commits.py``): a turn's frames go out once its commit returned,
+in order, and the turns made while a commit is in flight share the next one.
 
 Linked devices' tokens, link codes (``pg_links.py``) and bans (``pg_bans.py``) are
 here too. History (finished games, chat), ratings, the audit log and settings stay
-in the node's own SQLite file (:attr:`PgStore.local`): they are written after the game
-they come from and read by that node's history queries (``docs/cluster.md`` says what
-that costs). Calls are synchronous on the event loop, as SQLite's are: a loopback
-round trip is a fraction of a millisecond, and one transaction covers a whole turn.
+in the node's own SQLite file (:attr:`PgStore.local`): they are written with the turn
+they come from, whatever PostgreSQL's commit does, and read by that node's history
+queries (``docs/cluster.md`` says what that costs). Reads, claims and the operator's
+tables are synchronous on the event loop, as SQLite's are: they are rare.
 """
 
 from __future__ import annotations
@@ -49,8 +51,10 @@ from ..io.link_store import LinkTables
 from ..io.store import Store
 from .pg_bans import SCHEMA as BAN_SCHEMA
 from .pg_bans import PgAdmin
+from .pg_commits import COMMIT_TIMEOUT, Commits, run_general_now
 from .pg_links import LINK_KINDS, PgLinks
 from .pg_links import SCHEMA as LINK_SCHEMA
+from .pg_plan import Plan, Turn, plan, room_of
 
 log = logging.getLogger("gridhall.cluster.store")
 
@@ -92,16 +96,6 @@ SCHEMA_LOCK = 0x67726964
 """The advisory lock nodes take to create the tables (PostgreSQL's ``CREATE TABLE IF
 NOT EXISTS`` is not safe against another session doing the same at once)."""
 
-FENCE = "(SELECT epoch FROM room_owner WHERE room = %(room)s) = %(epoch)s"
-"""The condition every write of a room's state carries: its writer still owns it."""
-
-JOURNAL = (
-    "INSERT INTO room_journal (room, seq, epoch, entry)"
-    " SELECT %(room)s, s, %(epoch)s, e"
-    " FROM unnest(%(seqs)s::bigint[], %(entries)s::bytea[]) AS t(s, e)"
-    " WHERE " + FENCE
-)
-
 LIVE_KINDS = (
     Log,
     SaveSnapshot,
@@ -115,37 +109,10 @@ LIVE_KINDS = (
 """The effects PostgreSQL keeps; the rest go to the node's SQLite file."""
 
 
-class StaleOwner(Exception):
-    """A write named an epoch the room has moved past: another node owns it now."""
-
-    def __init__(self, room: str) -> None:
-        super().__init__(f"room {room}: another node owns it now")
-        self.room = room
-
-
-_pack = msgpack.Packer(use_bin_type=True).pack
-
-
-def pack_entry(entry: dict[str, Any]) -> bytes:
-    """MessagePack, or JSON text for what MessagePack cannot hold (an entry is a map,
-    so JSON starts with ``{``, which MessagePack never does for a map)."""
-    try:
-        packed: bytes = _pack(entry)
-    except (TypeError, ValueError, OverflowError):
-        return json.dumps(entry, separators=(",", ":")).encode()
-    return packed
-
-
 def unpack_entry(data: bytes) -> Any:
     if data[:1] == b"{":
         return json.loads(data)
     return msgpack.unpackb(data, raw=False, strict_map_key=False)
-
-
-def _room_of(effect: Stored) -> str | None:
-    if isinstance(effect, (Log, SaveSnapshot, SaveRoom, DropRoom, Quarantine)):
-        return effect.room
-    return None
 
 
 class PgStore:
@@ -153,7 +120,14 @@ class PgStore:
     docstring). ``clustered``: rooms come by takeover (a node restores none at start);
     otherwise this one process owns every live room and fences out any older one."""
 
-    def __init__(self, url: str, local: Store, node: str, clustered: bool = False) -> None:
+    def __init__(
+        self,
+        url: str,
+        local: Store,
+        node: str,
+        clustered: bool = False,
+        commit_timeout: float = COMMIT_TIMEOUT,
+    ) -> None:
         self.url = url
         self.local = local
         self.node = node
@@ -174,6 +148,10 @@ class PgStore:
         self.pruner = local.pruner
         self.epochs: dict[str, int] = {}
         """The rooms this node owns, with the epoch it owns each under."""
+        self._creating: set[str] = set()
+        """Rooms made here whose first commit has not returned yet (epoch 1)."""
+        self.commits = Commits(self, url, commit_timeout)
+        """The server's turns, committed off the event loop."""
         self.on_created: Callable[[str, int], None] = lambda room, epoch: None
         self.on_dropped: Callable[[str], None] = lambda room: None
         self.on_written: Callable[[set[str]], None] = lambda rooms: None
@@ -184,32 +162,104 @@ class PgStore:
 
     # -- writes ---------------------------------------------------------------
     def write(self, effects: list[Stored]) -> None:
-        """Live effects in one PostgreSQL transaction, fenced per room; the others in
-        one SQLite transaction. A room whose epoch moved on loses its effects (and
-        only its own) and is reported to :attr:`on_lost`."""
-        live: list[Stored] = [e for e in effects if isinstance(e, LIVE_KINDS)]
-        rest: list[Stored] = [
-            e for e in effects if not isinstance(e, LIVE_KINDS) or isinstance(e, ForgetIdentity)
-        ]  # linked tokens go with the identity
-        created: list[tuple[str, int]] = []
-        dropped: list[str] = []
-        lost: list[str] = []
-        if live:
-            try:
-                created, dropped, lost = self._write_live(self.connected(), live)
-            except psycopg.Error as exc:
-                self._unreachable(live, rest, exc)
-                raise
+        """Commit ``effects`` now, blocking (tools and tests; the server hands its turns
+        to :attr:`commits` instead). A room whose epoch moved on loses its effects (and
+        only its own) and is reported to :attr:`on_lost`; a failed commit lets every
+        room in it go and raises."""
+        group = self.plan([self.turn(effects, None)])
+        if not group.writes:
+            self.finish(group, set())
+            return
+        try:
+            owned = run_general_now(self.connected(), group)
+        except psycopg.Error as exc:
+            with contextlib.suppress(psycopg.Error):
+                self.pg.close()
+            self.finish(group, exc)
+            raise
+        self.finish(group, owned)
+
+    def turn(self, effects: list[Stored], then: Callable[[], None] | None) -> Turn:
+        """A turn's live effects, each room under the epoch this node owns it under now
+        (a room made in it: 1, its first owner); the rest go to the node's SQLite file
+        at once (history, whatever PostgreSQL's commit does)."""
+        live: list[Stored] = []
+        rest: list[Stored] = []
+        for e in effects:
+            if type(e) is Log or isinstance(e, LIVE_KINDS):
+                live.append(e)
+                if isinstance(e, ForgetIdentity):  # linked tokens go with the identity
+                    rest.append(e)
+            else:
+                rest.append(e)
         if rest:
-            self.local.write(rest)
+            try:
+                self.local.write(rest)
+            except Exception:  # the game goes on for the players even if the disk does not
+                log.exception("could not write %d changes to the node's own file", len(rest))
+        new = {e.room for e in live if isinstance(e, SaveRoom) and e.room not in self.epochs}
+        self._creating |= new
+        epochs: dict[str, int | None] = {}
+        for e in live:
+            room = room_of(e)
+            if room is not None and room not in epochs:
+                epochs[room] = self.epochs.get(room, 1 if room in self._creating else None)
+        return Turn(live, epochs, then)
+
+    def plan(self, turns: list[Turn]) -> Plan:
+        """The group commit of ``turns`` (:mod:`.pg_plan`)."""
+        return plan(turns, self.node, self._current)
+
+    def _current(self, room: str, epoch: int) -> bool:
+        """Whether this node still owns ``room`` under ``epoch`` (or is making it)."""
+        return self.epochs.get(room, 1 if room in self._creating else None) == epoch
+
+    def finish(self, group: Plan, owned: set[str] | Exception) -> None:
+        """What a commit's outcome means: the rooms it did not write are another node's
+        now (or, the commit failed, every room in it is let go: nothing of it was
+        written, so nothing of it may be shown; it is taken over again, from what
+        PostgreSQL has, once its lease runs out). Called before the group's frames go."""
+        if isinstance(owned, Exception):
+            rooms = sorted(r for r, e in group.fence.items() if self._current(r, e))
+            log.error("PostgreSQL failed a commit (%s); letting %d rooms go", owned, len(rooms))
+            for room in rooms:
+                self._forget(room)
+            for room in rooms:
+                self.on_lost(room)
+            return
+        lost = sorted(
+            {r for r, e in group.fence.items() if r not in owned and self._current(r, e)}
+            | group.refused
+        )
+        for room in lost:
+            self._forget(room)
+            log.warning(
+                "room %s: another node owns it now; this node's write was refused",
+                room,
+                extra={"room": room},
+            )
         for room in lost:
             self.on_lost(room)
-        for room, epoch in created:
-            self.on_created(room, epoch)
-        for room in dropped:
-            self.on_dropped(room)
-        if live:
-            self.on_written({e.room for e in live if isinstance(e, Log)} - set(lost))
+        for room in group.created:
+            if room in owned and room in self._creating and room not in group.dropped:
+                self._creating.discard(room)
+                self.epochs[room] = 1
+                self.on_created(room, 1)
+        for room in group.dropped:
+            if room in owned:
+                self._forget(room)
+                self.on_dropped(room)
+        if group.journaled:
+            self.on_written(group.journaled & owned)
+
+    def holds(self, room: str) -> bool:
+        """This node owns ``room``, or is making it (its first commit, which writes its
+        owner row, may be in PostgreSQL before this node hears it returned)."""
+        return room in self.epochs or room in self._creating
+
+    def _forget(self, room: str) -> None:
+        self.epochs.pop(room, None)
+        self._creating.discard(room)
 
     def connected(self) -> psycopg.Connection[Any]:
         """The connection, made again if PostgreSQL dropped it (a restart, a network
@@ -217,138 +267,6 @@ class PgStore:
         if self.pg.closed or self.pg.broken:
             self.pg = psycopg.connect(self.url, autocommit=True)
         return self.pg
-
-    def _unreachable(self, live: list[Stored], rest: list[Stored], exc: Exception) -> None:
-        """PostgreSQL failed a commit: nothing of it was written, so nothing of it may
-        be shown. Every room in it is let go at once (:attr:`on_lost`: its players are
-        closed before this turn's frames go out) and taken over again, from what
-        PostgreSQL has, once its lease runs out (by this node or another)."""
-        rooms = sorted({r for r in map(_room_of, live) if r is not None})
-        log.error("PostgreSQL failed a commit (%s); letting %d rooms go", exc, len(rooms))
-        for room in rooms:
-            self.epochs.pop(room, None)
-        with contextlib.suppress(psycopg.Error):
-            self.pg.close()
-        if rest:
-            self.local.write(rest)
-        for room in rooms:
-            self.on_lost(room)
-
-    def _write_live(
-        self, pg: psycopg.Connection[Any], effects: list[Stored]
-    ) -> tuple[list[tuple[str, int]], list[str], list[str]]:
-        rooms = {r for r in map(_room_of, effects) if r is not None}
-        created = [
-            (e.room, 1) for e in effects if isinstance(e, SaveRoom) and e.room not in self.epochs
-        ]
-        lost: list[str] = []
-        dropped: list[str] = []
-        with pg.transaction():
-            for room, epoch in created:  # a new room: this node is its first owner
-                cur = self.pg.execute(
-                    "INSERT INTO room_owner (room, epoch, node) VALUES (%s, %s, %s)"
-                    " ON CONFLICT (room) DO NOTHING",
-                    (room, epoch, self.node),
-                )
-                if cur.rowcount == 1:
-                    self.epochs[room] = epoch
-            # the owner rows stay locked to the commit: a takeover waits for it
-            owned: dict[str, int] = dict(
-                self.pg.execute(
-                    "SELECT room, epoch FROM room_owner WHERE room = ANY(%s) FOR UPDATE",
-                    (sorted(rooms),),
-                ).fetchall()
-            )
-            for room in sorted(rooms):
-                if room not in self.epochs or owned.get(room) != self.epochs[room]:
-                    lost.append(room)
-            skip = set(lost)
-            journal: dict[str, list[Log]] = {}
-            for effect in effects:
-                code = _room_of(effect)
-                if code in skip:
-                    continue
-                if isinstance(effect, Log):
-                    journal.setdefault(effect.room, []).append(effect)
-                    continue
-                if code is not None and code in journal:
-                    self._journal(journal.pop(code))
-                self._apply(effect)
-                if isinstance(effect, DropRoom):
-                    dropped.append(effect.room)
-            for logs in journal.values():
-                self._journal(logs)
-        for room in lost:
-            self.epochs.pop(room, None)
-            log.warning(
-                "room %s: another node owns it now; this node's write was refused",
-                room,
-                extra={"room": room},
-            )
-        for room in dropped:
-            self.epochs.pop(room, None)
-        return [(r, e) for r, e in created if self.epochs.get(r) == e], dropped, lost
-
-    def _journal(self, logs: list[Log]) -> None:
-        room = logs[0].room
-        cur = self.pg.execute(
-            JOURNAL,
-            {
-                "room": room,
-                "epoch": self.epochs[room],
-                "seqs": [e.n for e in logs],
-                "entries": [pack_entry(e.entry) for e in logs],
-            },
-        )
-        if cur.rowcount != len(logs):
-            raise StaleOwner(room)  # cannot happen under the row lock; rolls back all
-
-    def _fenced(self, sql: str, room: str, **params: Any) -> None:
-        cur = self.pg.execute(
-            sql + " AND " + FENCE, {"room": room, "epoch": self.epochs[room], **params}
-        )
-        if cur.rowcount == 0:
-            raise StaleOwner(room)
-
-    def _apply(self, e: Stored) -> None:
-        if isinstance(e, SaveSnapshot):
-            self._fenced(
-                "UPDATE live_rooms SET snapshot = %(snap)s, base = %(n)s WHERE room = %(room)s",
-                e.room,
-                snap=json.dumps(e.snapshot, separators=(",", ":")),
-                n=e.n,
-            )
-            self.pg.execute("DELETE FROM room_journal WHERE room = %s AND seq <= %s", (e.room, e.n))
-        elif isinstance(e, SaveRoom):
-            self._fenced(
-                "INSERT INTO live_rooms (room, row) SELECT %(room)s, %(row)s"
-                " WHERE NOT EXISTS (SELECT 1 FROM live_rooms WHERE room = %(room)s)",
-                e.room,
-                row=json.dumps(e.row, separators=(",", ":")),
-            )
-        elif isinstance(e, Quarantine):  # by the room's owner, which could not replay it
-            self._fenced(
-                "UPDATE live_rooms SET quarantine = %(info)s WHERE room = %(room)s",
-                e.room,
-                info=json.dumps(e.info, separators=(",", ":")),
-            )
-        elif isinstance(e, DropRoom):
-            self.pg.execute("DELETE FROM live_rooms WHERE room = %s", (e.room,))
-            self.pg.execute("DELETE FROM room_journal WHERE room = %s", (e.room,))
-            self.pg.execute("DELETE FROM room_owner WHERE room = %s", (e.room,))
-        elif isinstance(e, SaveIdentity):
-            self.pg.execute(
-                "INSERT INTO identities (id, token_hash, name, color, bot, expires)"
-                " VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (id) DO UPDATE SET"
-                " token_hash = EXCLUDED.token_hash, name = EXCLUDED.name,"
-                " color = EXCLUDED.color, bot = EXCLUDED.bot, expires = EXCLUDED.expires",
-                (e.player, e.token_hash, e.name, e.color, e.bot, e.expires),
-            )
-        elif isinstance(e, ForgetIdentity):
-            self.pg.execute("DELETE FROM identities WHERE id = %s", (e.player,))
-            self.pg_links.forget(e.player)
-        elif isinstance(e, LINK_KINDS):
-            self.pg_links.apply(e)
 
     # -- reads ----------------------------------------------------------------
     def load_live(self) -> tuple[list[dict[str, Any]], list[SavedRoom]]:
@@ -442,7 +360,7 @@ class PgStore:
 
     def disown(self, room: str) -> None:
         """This node no longer serves ``room`` (its lease is gone): write nothing more."""
-        self.epochs.pop(room, None)
+        self._forget(room)
 
     def live_rooms(self) -> list[tuple[str, str, int]]:
         """Every live room with its owner node and epoch."""
@@ -517,6 +435,7 @@ class PgStore:
 
     def close(self) -> None:
         try:
+            self.commits.close()
             self.pg.close()
         finally:
             self.local.close()

@@ -138,6 +138,9 @@ class Relay:
         self.node = service.node
         self.proxies: dict[Session, Proxy] = {}
         """Edge: relayed clients, by their local session."""
+        self.by_conn: dict[str, Session] = {}
+        """Edge: the same, by their connection's name in the messages (each frame
+        from an owner finds its client at once)."""
         self.remote: dict[tuple[str, str], RemoteLink] = {}
         """Owner: (room, player) -> the link of the session run here for it."""
         self.writer = StreamWriter(
@@ -279,7 +282,9 @@ class Relay:
                 owner = await wait_for_owner(self.service, session, code)
             if owner is None or owner == self.node or session.link.closed:
                 return
-            self.server._flush()  # this node's welcome goes first
+            await self.server.flushed()  # this node's welcome goes first
+            if session.link.closed:
+                return
             await self._open(session, code, owner, since if isinstance(since, int) else None)
         except (RedisError, OSError):
             return
@@ -290,7 +295,9 @@ class Relay:
         self._conns += 1
         conn = f"{self.node}:{self._nonce}:{self._conns}"
         proxy = Proxy(session, session.identity.id, room, owner, conn)
+        self._unproxy(session)
         self.proxies[session] = proxy
+        self.by_conn[conn] = session
         self._send_in(
             proxy,
             {
@@ -310,7 +317,7 @@ class Relay:
     def gone(self, session: Session) -> None:
         """A relayed client's connection ended: the owner's session for it ends too."""
         self.moving.pop(session, None)
-        proxy = self.proxies.pop(session, None)
+        proxy = self._unproxy(session)
         if proxy is not None:  # (a room closed meanwhile reads nothing: no stream again)
             self._send_in(proxy, {"k": "close"}, guard=owner_key(proxy.room))
 
@@ -319,7 +326,7 @@ class Relay:
         relayed clients follow the room to its new owner (:meth:`_follow`)."""
         for session, proxy in list(self.proxies.items()):
             if proxy.room in owners and owners[proxy.room] != proxy.owner:
-                self.proxies.pop(session, None)
+                self._unproxy(session)
                 self._send_in(proxy, {"k": "close"})  # (if the old owner still runs)
                 self.moving[session] = []
                 task = asyncio.get_running_loop().create_task(self._follow(session, proxy.room))
@@ -351,34 +358,39 @@ class Relay:
                     self.server.execute(said, session)
 
     def _drop(self, session: Session, code: int, reason: str) -> None:
-        self.proxies.pop(session, None)
+        self._unproxy(session)
         session.link.close(code, reason)
+
+    def _unproxy(self, session: Session) -> Proxy | None:
+        """``session`` is relayed no more (its proxy, if it had one)."""
+        proxy = self.proxies.pop(session, None)
+        if proxy is not None and self.by_conn.get(proxy.conn) is session:
+            del self.by_conn[proxy.conn]
+        return proxy
 
     def proxied_rooms(self) -> set[str]:
         return {proxy.room for proxy in self.proxies.values()}
 
     def _deliver(self, fields: dict[bytes, Any]) -> None:
-        pid = _text(fields.get(b"p", b""))
-        conn = _text(fields.get(b"i", b""))
-        for session, proxy in list(self.proxies.items()):
-            if proxy.conn != conn:
-                continue
-            seq = int(fields.get(b"s", -1))
-            if seq != proxy.expected:
-                log.warning(
-                    "relay: lost frames for %s (got %d, wanted %d); resyncing",
-                    pid,
-                    seq,
-                    proxy.expected,
-                )
-                self._drop(session, MOVED_CLOSE, MOVED_REASON)
-                return
-            proxy.expected += 1
-            if _text(fields.get(b"k", b"")) == "close":
-                self._drop(session, int(fields.get(b"c", 1000)), _text(fields.get(b"r", b"")))
-            else:
-                session.link.send_frame(bytes(fields.get(b"d", b"")))
+        session = self.by_conn.get(_text(fields.get(b"i", b"")))
+        proxy = self.proxies.get(session) if session is not None else None
+        if session is None or proxy is None:
             return
+        seq = int(fields.get(b"s", -1))
+        if seq != proxy.expected:
+            log.warning(
+                "relay: lost frames for %s (got %d, wanted %d); resyncing",
+                proxy.pid,
+                seq,
+                proxy.expected,
+            )
+            self._drop(session, MOVED_CLOSE, MOVED_REASON)
+            return
+        proxy.expected += 1
+        if _text(fields.get(b"k", b"")) == "close":
+            self._drop(session, int(fields.get(b"c", 1000)), _text(fields.get(b"r", b"")))
+        else:
+            session.link.send_frame(bytes(fields.get(b"d", b"")))
 
     # -- the owner --------------------------------------------------------------
     def out(self, link: RemoteLink, fields: dict[str, Part]) -> None:

@@ -329,8 +329,8 @@ class ClusterService:
     async def _take_over_dead_rooms(self) -> None:
         self.store.connected()
         for room, node, epoch in self.store.live_rooms():
-            if room in self.store.epochs or (node != self.node and node in self.nodes):
-                continue  # owned here, or its owner lives (a live node's room may be
+            if self.store.holds(room) or (node != self.node and node in self.nodes):
+                continue  # owned (or being made) here, or its owner lives (a live node's room may be
                 # between its creation and its lease when Redis blinked)
             if await self.leases.held(room) or (
                 node != self.node and await self.registry.is_alive(node)
@@ -358,7 +358,7 @@ class ClusterService:
         effects = self.hub.adopt(saved, self.store.identities(), now, down_since, online)
         self.server.execute(effects)
         if room not in self.hub.lobby.rooms:  # set aside (or closed by its own journal)
-            self.server._flush()  # written under this node's epoch, then let go
+            await self.server.flushed()  # written under this node's epoch, then let go
             self.store.disown(room)
             await self.leases.release(room)
             return False

@@ -22,12 +22,13 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from gridhall import protocol as p
 from gridhall.protocol import ErrorCode, ProtocolError
 from gridhall.protocol.analysis import Analyse
+from gridhall.protocol.schema import evolve
 
 from .config import ServerConfig
 from .devices import SIGNED_OUT, SIGNED_OUT_REASON
@@ -100,12 +101,21 @@ class Sessions(dict[str, "Session"]):
     Both the server and the tests' fake server keep theirs in one of these, and
     carry out a session's :class:`Bind` and :class:`Unbind` on it."""
 
-    def bind(self, ident: Identity, session: Session) -> None:
-        """``session`` now speaks for ``ident``; an older one is closed (4000)."""
+    def bind(
+        self,
+        ident: Identity,
+        session: Session,
+        close: Callable[[Link, int, str], None] | None = None,
+    ) -> None:
+        """``session`` now speaks for ``ident``; an older one is closed (4000), by
+        ``close`` if given (the server's: after the frames it was sent)."""
         older = self.get(ident.id)
         if older is not None and older is not session:
             older.identity = None  # its close must not count as this player dropping
-            older.link.close(4000, "replaced by a newer connection")
+            if close is None:
+                older.link.close(4000, "replaced by a newer connection")
+            else:
+                close(older.link, 4000, "replaced by a newer connection")
         self[ident.id] = session
 
     def unbind(self, ident: Identity, session: Session) -> bool:
@@ -390,7 +400,7 @@ class Session:
         held = self.deferred_sync
         if held is not None:
             since = None if held.since is None or msg.since is None else min(held.since, msg.since)
-            msg = replace(msg, since=since)
+            msg = evolve(msg, since=since)
         self.deferred_sync = msg
         if not self._sync_armed:
             self._recall(said, now)

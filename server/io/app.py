@@ -270,8 +270,8 @@ class GameServer:
         computers and timers, keep every room in the store, close it."""
         if self._closed:
             return
-        self._flush()
         self._closed = True
+        await self.carrier.flushed()  # what was sent goes out before the closes
         self.carrier.stop()
         self.upkeep.stop()
         for conn in list(self.connections):
@@ -427,6 +427,10 @@ class GameServer:
     def _flush(self) -> None:
         """Commit what this turn stored, then deliver what it sent, now."""
         self.carrier.flush()
+
+    async def flushed(self) -> None:
+        """This turn's writes committed and its frames sent (:meth:`Carrier.flushed`)."""
+        await self.carrier.flushed()
 
     def _make_room(self, now: float) -> None:
         """All connections are taken: one that has sent nothing for a while (since its

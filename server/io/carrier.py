@@ -4,16 +4,20 @@ return (``server/core/effects.py``), done by the server's I/O.
 Timers, computers and jobs start at once; store writes and frames wait for the end
 of the event-loop turn, when the writes are committed in one transaction and only
 then the frames delivered, in order (group commit: durable before it is broadcast,
-one commit however busy). :class:`~gridhall.server.io.app.GameServer` owns one
-:class:`Carrier` and hands it every effect; answers that come later (a timer, a
-computer's move, a job's result, a held ``sync``) go back through the hub or the
-session, and what they return is carried out the same way.
+one commit however busy). A store that commits off the event loop (PostgreSQL:
+``RoomStore.commits``) is handed each turn's writes with that turn's frames instead,
+which it sends once their commit returned, in order.
+:class:`~gridhall.server.io.app.GameServer` owns one :class:`Carrier` and hands it
+every effect; answers that come later (a timer, a computer's move, a job's result, a
+held ``sync``) go back through the hub or the session, and what they return is carried
+out the same way.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import time
 import weakref
@@ -69,6 +73,11 @@ class Carrier:
         self._answers: weakref.WeakKeyDictionary[Session, Answers] = weakref.WeakKeyDictionary()
         """Where each session's later answers go (kept while the session lives: an
         analysis keeps only a weak reference to whom it tells)."""
+        self.commits = server.store.commits
+        """Commits off the event loop (PostgreSQL: ``store_api.Commits``), or None: on
+        it (SQLite, in microseconds)."""
+        if self.commits is not None:
+            self.commits.timed = server.stats.commit
 
     def stop(self) -> None:
         """The server stops: no more effects, and the rooms' timers are cancelled."""
@@ -121,11 +130,8 @@ class Carrier:
             self._ask(session, effect.msg)
 
     def bind(self, ident: Identity, session: Session) -> None:
-        sessions = self.server.sessions
-        older = sessions.get(ident.id)
-        if older is not None and older is not session:
-            self.flush()  # what this turn sent the older connection goes before its close
-        sessions.bind(ident, session)
+        # what this turn sent an older connection goes before its close
+        self.server.sessions.bind(ident, session, self.close_link)
 
     def reply(self, link: Link, frame: bytes) -> None:
         """A frame for one connection (an error, a refusal), in order with the rest."""
@@ -133,12 +139,23 @@ class Carrier:
         self._schedule_flush()
 
     def close_link(self, link: Link, code: int, reason: str) -> None:
-        """Close after what was sent so far; a close for abuse makes the address wait
-        before it connects again (``GameServer.abusers``)."""
+        """Close after what was sent so far (with a store committing off the loop:
+        after this turn's frames, which wait for their commit); a close for abuse makes
+        the address wait before it connects again (``GameServer.abusers``)."""
         self.flush()
         if code == ABUSE_CLOSE and reason in ABUSE and not link.closed:
             self.server.abusers.failed(address_key(link.peer), time.time())
-        link.close(code, reason)
+        if self.commits is None:
+            link.close(code, reason)
+        else:
+            self.commits.submit([], functools.partial(link.close, code, reason))
+
+    async def flushed(self) -> None:
+        """This turn's writes committed and its frames handed to their sockets (and
+        every earlier turn's): what must happen before the caller goes on."""
+        self.flush()
+        if self.commits is not None:
+            await self.commits.settled()
 
     def _recall(self, session: Session, at: float) -> None:
         """A session's held ``sync`` is tried again at ``at`` (see :class:`Recall`)."""
@@ -176,6 +193,10 @@ class Carrier:
         self._flush_handle = None
         stored, self._pending_store = self._pending_store, []
         frames, self._pending_frames = self._pending_frames, []
+        if self.commits is not None:  # committed off the loop: the frames follow it
+            if stored or frames:
+                self.commits.submit(stored, functools.partial(self._deliver, frames))
+            return
         stats = self.server.stats
         if stored:
             began = time.perf_counter()
@@ -185,6 +206,11 @@ class Carrier:
                 log.exception("could not write %d changes to the store", len(stored))
             else:
                 stats.commit(time.perf_counter() - began)
+        self._deliver(frames)
+
+    def _deliver(self, frames: list[tuple[bytes, list[Link]]]) -> None:
+        """Hand a turn's frames to their sockets (its writes are committed)."""
+        stats = self.server.stats
         for frame, links in frames:
             stats.frame_out(frame, len(links))  # read once, however many get it
             for link in links:

@@ -196,6 +196,9 @@ def _load_entry(stored: bytes | str) -> Any:
 class Store:
     """The SQLite store. Open one per server; close it on shutdown."""
 
+    commits = None
+    """A turn is committed on the event loop (:meth:`write`), in microseconds."""
+
     def __init__(
         self, path: str | Path, durable_commits: bool = False, limits: Limits | None = None
     ) -> None:

@@ -6,11 +6,17 @@ default, needing nothing); :class:`~gridhall.server.cluster.pg_store.PgStore` im
 it on PostgreSQL for several nodes sharing rooms (``docs/cluster.md``), where each live
 room has one owner at a time and every journal write carries the owner's epoch as a
 fencing token (SQLite ignores epochs: it has one owner).
+
+SQLite commits a turn on the event loop in microseconds; PostgreSQL's commit is a round
+trip the loop must not wait for, so its store also has :attr:`RoomStore.commits`
+(:class:`Commits`): the server hands it each turn's writes with that turn's sends, which
+go out once the commit returned, in order.
 """
 
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..core.effects import Stored
@@ -26,6 +32,20 @@ if TYPE_CHECKING:
     from .retention import Pruner
 
 
+class Commits(Protocol):
+    """Turns committed off the event loop (``server/cluster/pg_commits.py``)."""
+
+    timed: Callable[[float], None]
+    """Told how long each commit took."""
+
+    def submit(self, effects: list[Stored], then: Callable[[], None] | None) -> None:
+        """Store ``effects``, then call ``then``, after every earlier turn's ``then``
+        (at once if nothing is to be stored and nothing waits)."""
+
+    async def settled(self) -> None:
+        """Wait until every turn submitted so far is stored and done."""
+
+
 class RoomStore(Protocol):
     """What the server keeps, and how it gets it back after a restart or a takeover."""
 
@@ -35,6 +55,11 @@ class RoomStore(Protocol):
     links: LinkTables
     ratings: RatingsTables
     pruner: Pruner
+
+    @property
+    def commits(self) -> Commits | None:
+        """None: :meth:`write` commits on the event loop (SQLite); else the server's
+        turns go here."""
 
     def write(self, effects: list[Stored]) -> None:
         """Apply store effects in one transaction (all or nothing per room)."""

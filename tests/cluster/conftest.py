@@ -19,8 +19,12 @@ import tempfile
 import uuid
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from gridhall.server.cluster.pg_store import PgStore
 
 
 def missing(what: str) -> None:
@@ -235,3 +239,18 @@ def fresh_db(postgres_server: PostgresServer) -> str:
     with psycopg.connect(postgres_server.url(), autocommit=True) as db:
         db.execute(f"CREATE DATABASE {name}")
     return postgres_server.url(name)
+
+
+@pytest.fixture
+def stores(fresh_db: str, tmp_path: Path) -> Iterator[tuple[PgStore, PgStore]]:
+    """Two nodes' PostgreSQL stores (``a`` and ``b``) on ``fresh_db``, each with its own
+    SQLite file, clustered (rooms come by takeover)."""
+    pytest.importorskip("psycopg", reason='pip install "gridhall[cluster]"')
+    from gridhall.server.cluster.pg_store import PgStore
+    from gridhall.server.io.store import Store
+
+    a = PgStore(fresh_db, Store(tmp_path / "a.db"), node="a", clustered=True)
+    b = PgStore(fresh_db, Store(tmp_path / "b.db"), node="b", clustered=True)
+    yield a, b
+    a.close()
+    b.close()

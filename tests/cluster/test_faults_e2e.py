@@ -13,6 +13,7 @@ from websockets.exceptions import ConnectionClosed
 
 from tests.cluster.conftest import RedisServer
 from tests.cluster.nodes import cluster, next_owner, rejoin
+from tests.waiting import until
 from tests.wsclient import WsClient
 
 pytest.importorskip("redis", reason='pip install "gridhall[cluster]"')
@@ -35,6 +36,17 @@ async def play(a: WsClient, b: WsClient, x: int) -> None:
     await b.expect("moved", by=a.player)
     await b.send("move", move={"x": x, "y": 1})
     await a.expect("moved", by=b.player)
+
+
+async def goes_on_after_two_moves(a2: WsClient, b2: WsClient) -> None:
+    """Ann and Bob, resumed: the room kept the two committed moves (and nothing after
+    them), Ann is to move, and her move reaches Bob."""
+    await a2.send("sync")
+    state = await a2.expect("state")
+    assert state["view"]["moves"] == [[0, 0], [0, 1]] and state["turn"] == a2.player
+    await a2.send("move", move={"x": 1, "y": 0})
+    moved = await b2.expect("moved", by=a2.player)
+    assert moved["view"]["moves"][-1] == [1, 0]
 
 
 async def test_a_paused_owner_is_refused_when_it_wakes(
@@ -61,12 +73,7 @@ async def test_a_paused_owner_is_refused_when_it_wakes(
         assert "moved to another server node" in closed.value.rcvd.reason
         await stale.logged("another node owns it now")
         a2 = await rejoin(stack, heir.url, a, "Ann")
-        await a2.send("sync")
-        state = await a2.expect("state")
-        assert state["view"]["moves"] == [[0, 0], [0, 1]] and state["turn"] == a.player
-        await a2.send("move", move={"x": 1, "y": 0})
-        moved = await b2.expect("moved", by=a.player)
-        assert moved["view"]["moves"][-1] == [1, 0]
+        await goes_on_after_two_moves(a2, b2)
 
 
 async def test_redis_lost_and_restarted_mid_game(
@@ -100,3 +107,72 @@ async def test_redis_lost_and_restarted_mid_game(
         over = await b.expect("game-over")
         assert over["result"]["winner"] == a.player
         assert not any("taken over" in line for node in nodes for line in node.log)
+
+
+async def test_a_failed_commit_shows_nothing_and_its_room_comes_back(
+    tmp_path: Path, redis_clean: str, fresh_db: str
+) -> None:
+    """PostgreSQL drops the owner's commits connection mid-game: the next move is not
+    stored, so neither player ever hears of it (both are closed, 1012, before anything
+    of that turn goes out); the room is taken back from what PostgreSQL has and the
+    game goes on from the last committed move."""
+    import psycopg
+
+    from gridhall.server.cluster.pg_commits import APPLICATION
+
+    async with AsyncExitStack() as stack:
+        nodes = await stack.enter_async_context(cluster(tmp_path, redis_clean, fresh_db, 2))
+        owner = nodes[0]
+        a, b, room = await gomoku_pair(stack, owner.url)
+        await play(a, b, 0)
+        with psycopg.connect(fresh_db, autocommit=True) as db:
+            cut = db.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE application_name = %s",
+                (APPLICATION,),
+            ).fetchall()
+        assert cut == [(True,)]
+        await a.send("move", move={"x": 5, "y": 5})
+        for client in (a, b):
+            with pytest.raises(ConnectionClosed) as closed:
+                while True:
+                    msg = await client.recv()
+                    shown = msg["type"] == "moved" and [5, 5] in msg["view"]["moves"]
+                    assert not shown, "a move that was not stored was shown"
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1012
+        await owner.logged("PostgreSQL failed a commit")
+        heir = await next_owner(nodes, room)
+        a2 = await rejoin(stack, heir.url, a, "Ann")
+        b2 = await rejoin(stack, heir.url, b, "Bob")
+        await goes_on_after_two_moves(a2, b2)
+
+
+async def test_a_room_the_heir_cannot_replay_is_set_aside_in_postgres(
+    tmp_path: Path, redis_clean: str, fresh_db: str
+) -> None:
+    """The node taking a dead node's room over cannot replay it: the room is set aside
+    in PostgreSQL (committed under the heir's epoch before it lets the room go), so no
+    node tries it again."""
+    import psycopg
+
+    async with AsyncExitStack() as stack:
+        nodes = await stack.enter_async_context(cluster(tmp_path, redis_clean, fresh_db, 2))
+        a, b, room = await gomoku_pair(stack, nodes[0].url)
+        await play(a, b, 0)
+        with psycopg.connect(fresh_db, autocommit=True) as db:
+            db.execute(
+                "UPDATE live_rooms SET row = replace(row, 'gomoku', 'go') WHERE room = %s",
+                (room,),
+            )
+        await nodes[0].kill()
+        await nodes[1].logged(f"room {room} could not be restored")
+        with psycopg.connect(fresh_db, autocommit=True) as db:
+
+            def set_aside() -> str | None:
+                row = db.execute(
+                    "SELECT quarantine FROM live_rooms WHERE room = %s", (room,)
+                ).fetchone()
+                return None if row is None else row[0]
+
+            await until(set_aside, "the set-aside committed")  # (off the heir's loop)
+            assert "'go'" in str(set_aside())

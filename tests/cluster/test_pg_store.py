@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 pytest.importorskip("psycopg", reason='pip install "gridhall[cluster]"')
 
-from gridhall.server.cluster.pg_store import JOURNAL, PgStore, pack_entry  # noqa: E402
+from gridhall.server.cluster.pg_plan import JOURNAL, pack_entry  # noqa: E402
+from gridhall.server.cluster.pg_store import PgStore  # noqa: E402
 from gridhall.server.core.effects import Log, SaveIdentity, SaveRoom, SaveSnapshot  # noqa: E402
 from gridhall.server.io.store import Store  # noqa: E402
 
@@ -31,15 +31,6 @@ def row(code: str) -> dict[str, object]:
 
 def move(room: str, n: int) -> Log:
     return Log(room, n, {"k": "msg", "p": "p1", "m": {"type": "move"}, "t": float(n)})
-
-
-@pytest.fixture
-def stores(fresh_db: str, tmp_path: Path) -> Iterator[tuple[PgStore, PgStore]]:
-    a = PgStore(fresh_db, Store(tmp_path / "a.db"), node="a", clustered=True)
-    b = PgStore(fresh_db, Store(tmp_path / "b.db"), node="b", clustered=True)
-    yield a, b
-    a.close()
-    b.close()
 
 
 def journal(store: PgStore, room: str) -> list[int]:
@@ -90,7 +81,13 @@ def test_the_fence_is_in_the_journal_statement_itself(stores: tuple[PgStore, PgS
     assert b.claim("R1", None, previous=("a", 1)) == 2
     cur = a.pg.execute(
         JOURNAL,
-        {"room": "R1", "epoch": 1, "seqs": [1], "entries": [pack_entry({"k": "tick", "t": 1.0})]},
+        {
+            "node": "a",
+            "rooms": ["R1"],
+            "seqs": [1],
+            "epochs": [1],
+            "entries": [pack_entry({"k": "tick", "t": 1.0})],
+        },
     )
     assert cur.rowcount == 0 and journal(b, "R1") == []
 

@@ -174,13 +174,13 @@ function fact(ctx, spec) {
   if (!Array.isArray(spec)) return spec;
   const [fn, ...args] = spec;
   if (fn === "word") return word(ctx, String(args[0]), fact(ctx, args[1]));
-  const values = args.map((a) => fact(ctx, a));
-  if (fn === "name") return playerName(ctx, ...values);
-  if (fn === "you") {
-    const [pid, fallback] = values;
-    return pid !== null && pid !== undefined && pid === ctx.me ? t("you") : playerName(ctx, pid, fallback);
+  if (fn === "name" || fn === "you") { // [fn, player, fallback text]: the text is no path
+    const pid = fact(ctx, args[0]);
+    const fallback = args.length > 1 ? args[1] : "";
+    if (fn === "you" && pid !== null && pid !== undefined && pid === ctx.me) return t("you");
+    return playerName(ctx, pid, fallback);
   }
-  return FUNCTIONS[fn](...values);
+  return FUNCTIONS[fn](...args.map((a) => fact(ctx, a)));
 }
 
 function shown(value) {
@@ -303,6 +303,23 @@ function outcomeOf(game, ctx) {
   const winner = result.winner;
   if (winner === null || winner === undefined) return "draw";
   return winner === ctx.me ? "win" : "loss";
+}
+
+/** Every fact and condition of `texts` (a description's, as served) on one state, as each
+ * text sees them (inside an `each`, once per entry): the values the Python interpreter
+ * must give too (tests/web/test_web_description_facts.py). */
+export function evaluate(state, me, texts) {
+  const walk = (ctx, list) => list.map((text) => {
+    const facts = {};
+    for (const [name, spec] of Object.entries(text.facts || {})) facts[name] = fact(ctx, spec);
+    const local = { ...ctx, $: { ...(ctx.$ || {}), ...facts } };
+    const out = { facts, when: (text.when || []).map((c) => holds(local, c)), items: [] };
+    if (text.each) {
+      out.items = entries(local, text.each).map(([key, value]) => walk({ ...local, "@": { key, value } }, text.each.texts));
+    }
+    return out;
+  });
+  return walk(context(describe(state.game), state, me), texts);
 }
 
 /** The finished game for the viewer: "win", "loss", "draw" or "none". */
