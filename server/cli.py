@@ -168,7 +168,9 @@ def seconds(text: str) -> float:
 def build_parser() -> argparse.ArgumentParser:
     d = ServerConfig()
     parser = argparse.ArgumentParser(
-        prog="gridhall-server", description="Host gridhall games on your network."
+        prog="gridhall-server",
+        description="Host gridhall games on your network.",
+        allow_abbrev=False,  # else `import --game` reads as an abbreviated --games-days
     )
     parser.add_argument("--host", default=d.host, help="address to listen on (default all)")
     parser.add_argument(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
@@ -86,17 +86,25 @@ class WsClient:
 
 
 @asynccontextmanager
-async def gomoku_pair(
-    url: str, options: dict[str, Any] | None = None
+async def seated_pair(
+    url: str, game: str, options: dict[str, Any] | None = None
 ) -> AsyncIterator[tuple[WsClient, WsClient, str]]:
-    """Two welcomed clients seated in a new Gomoku room, game started: (black, white, room)."""
+    """Two welcomed clients seated in a new room of a two-player ``game``, game started:
+    (seat 0, seat 1, room)."""
     async with WsClient.connect(url, "Ann") as a, WsClient.connect(url, "Bob") as b:
-        await a.send("create-room", game="gomoku", options=options or {})
+        await a.send("create-room", game=game, options=options or {})
         room = (await a.expect("joined"))["room"]
         await b.send("join-room", room=room)
         await a.expect("state", status="playing")
         await b.expect("state", status="playing")
         yield a, b, room
+
+
+def gomoku_pair(
+    url: str, options: dict[str, Any] | None = None
+) -> AbstractAsyncContextManager[tuple[WsClient, WsClient, str]]:
+    """Two welcomed clients seated in a new Gomoku room, game started: (black, white, room)."""
+    return seated_pair(url, "gomoku", options)
 
 
 async def play_moves(black: WsClient, white: WsClient, moves: list[tuple[int, int]]) -> None:

@@ -26,7 +26,7 @@ from typing import Any
 from .common import COMMON
 from .describe import Game
 
-NAMES: tuple[str, ...] = ("gomoku", "minesweeper", "linkmatch")
+NAMES: tuple[str, ...] = ("gomoku", "minesweeper", "linkmatch", "reversi")
 """Every game, by its protocol name, in the order the clients list them."""
 
 

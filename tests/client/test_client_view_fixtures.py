@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from gridhall.protocol.games import GAMES
 from tests.fixtures.views.runner import fixtures, python_answers
 
 CASES = [(game, case) for game, cases in fixtures().items() for case in cases]
@@ -17,7 +18,7 @@ CASES = [(game, case) for game, cases in fixtures().items() for case in cases]
 
 def test_the_fixtures_cover_every_game_and_moment() -> None:
     games = {game for game, _ in CASES}
-    assert games == {"gomoku", "minesweeper", "linkmatch"}
+    assert games == set(GAMES)
     for game in games:
         statuses = {c["state"]["status"] for g, c in CASES if g == game}
         assert statuses >= {"playing", "over"}, game

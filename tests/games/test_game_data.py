@@ -29,6 +29,7 @@ EXTRA_OPTIONS: dict[str, list[dict[str, Any]]] = {
         {"preset": None, "width": 12, "height": 10, "mines": 30, "lives": 3},
         {"preset": "beginner", "first_click": "safe", "hint_penalty": 5},
     ],
+    "reversi": [{"size": 6, "clock": "1+0"}, {"size": 10, "ai": "hard", "rated": True}],
     "linkmatch": [
         {"width": 6, "height": 4, "kinds": 4, "countdown": 0, "rated": True},
         {"width": 6, "height": 4, "kinds": 6, "countdown": 0, "gravity": "down"},
@@ -72,7 +73,16 @@ def _linkmatch_move(game: Any, player: str, rng: random.Random) -> dict[str, Any
     return {"action": rng.choice(["hint", "shuffle"])}
 
 
+def _reversi_move(game: Any, player: str, rng: random.Random) -> dict[str, Any]:
+    legal = game.view(player)["legal"]
+    if legal and rng.random() < 0.9:
+        x, y = rng.choice(legal)
+        return {"x": x, "y": y}
+    return {"x": rng.randrange(game.position.size), "y": rng.randrange(game.position.size)}
+
+
 MOVES: dict[str, Callable[[Any, str, random.Random], dict[str, Any]]] = {
+    "reversi": _reversi_move,
     "gomoku": _gomoku_move,
     "minesweeper": _minesweeper_move,
     "linkmatch": _linkmatch_move,

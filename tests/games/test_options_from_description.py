@@ -18,6 +18,7 @@ FITS: dict[str, dict[str, Any]] = {
     "gomoku": {},
     "minesweeper": {"preset": None, "width": 200, "height": 200, "mines": 100},
     "linkmatch": {"width": 30, "height": 16, "kinds": 1},
+    "reversi": {},
 }
 """Other options that leave each field's whole range usable (a board big enough)."""
 FIELD_FITS = {("gomoku", "move_limit"): {"size": 19}, ("minesweeper", "no_guess"): {}}

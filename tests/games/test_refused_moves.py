@@ -63,6 +63,7 @@ OPTIONS: dict[str, dict[str, Any]] = {
     "gomoku": {"size": 15, "rule": "renju"},
     "minesweeper": {"width": SIZE, "height": SIZE, "mines": 12, "lives": 2},
     "linkmatch": {"width": 6, "height": 4, "kinds": 3, "countdown": 1},
+    "reversi": {"size": 6},
 }
 
 
@@ -79,7 +80,7 @@ def observe(game: Game) -> Any:
 
 def run(name: str, moves: list[dict[str, Any]], steps: list[Any], seed: int) -> int:
     spec = registry()[name]
-    players = PLAYERS[:2] if name == "gomoku" else PLAYERS
+    players = PLAYERS[: spec.max_players(spec.parse_options(dict(OPTIONS[name])))]
     game = spec.new_game(spec.parse_options(dict(OPTIONS[name])), players, 0, seed, 0.0)
     now = 0.0
     refusals = 0
@@ -158,3 +159,15 @@ def test_the_property_sees_refusals_of_every_game() -> None:
     steps = [("apply", "a", "draw", True, 2.0)] * 3
     for name in ("gomoku", "minesweeper", "linkmatch"):
         assert run(name, wrong, steps, 1) >= 2
+
+
+@SETTINGS
+@given(
+    st.lists(gomoku_move, min_size=1, max_size=60),
+    st.lists(step, min_size=60, max_size=60),
+    st.integers(0, 2**32),
+)
+def test_refused_reversi_actions_change_nothing(
+    moves: list[Any], steps: list[Any], seed: int
+) -> None:
+    run("reversi", moves, steps, seed)

@@ -117,7 +117,7 @@ def test_a_minesweeper_game_does_not_export(
     store.close()
     code, out, err = export([str(game_id), "--db", str(path)], capsys)
     assert code == 2 and out == ""
-    assert err.count("\n") == 1 and "only Gomoku games export" in err
+    assert err.count("\n") == 1 and "only Gomoku, Reversi games export" in err
 
 
 def test_a_missing_database_is_not_created(

@@ -282,7 +282,10 @@ def test_a_racer_whose_name_the_room_lost_keeps_the_name_on_the_board(tmp_path: 
 
 
 def computers(db: sqlite3.Connection) -> dict[str, tuple[int, int]]:
-    found = db.execute("SELECT bot, games, wins FROM ratings WHERE bot IS NOT NULL")
+    """Gomoku's computer rows (every rated game has its own)."""
+    found = db.execute(
+        "SELECT bot, games, wins FROM ratings WHERE bot IS NOT NULL AND game = 'gomoku'"
+    )
     return {bot: (games, wins) for bot, games, wins in found}
 
 

@@ -333,5 +333,9 @@ async def test_the_computers_rows_count_their_rated_games_across_a_restart(
     async with WsClient.connect(url_of(again), "Bob") as bob:
         board = await ask(bob, "leaderboard", 2, game="gomoku")
     assert {r["bot"]: r["games"] for r in board["rows"] if "bot" in r} == games
-    wins = dict(again.store.db.execute("SELECT bot, wins FROM ratings WHERE bot IS NOT NULL"))
+    wins = dict(
+        again.store.db.execute(
+            "SELECT bot, wins FROM ratings WHERE bot IS NOT NULL AND game = 'gomoku'"
+        )
+    )
     assert wins == {"easy": 1, "hard": 2}

@@ -23,9 +23,10 @@ from tests.tk.driver import (
 )
 
 
-def open_gomoku_room(app: TkApp, opp: Opponent, pump: Pump) -> str:
-    """Create a room from the lobby form and let the opponent join it by code."""
-    app.lobby.choose("gomoku", 0)
+def open_room(app: TkApp, opp: Opponent, pump: Pump, game: str = "gomoku") -> str:
+    """Create a room of ``game`` (its first preset) from the lobby form and let the
+    opponent join it by code."""
+    app.lobby.choose(game, 0)
     press(app.lobby.create_button)
     pump.until(lambda: app.room is not None, "the room screen")
     code = snap(app).room.room  # type: ignore[union-attr]
@@ -33,6 +34,11 @@ def open_gomoku_room(app: TkApp, opp: Opponent, pump: Pump) -> str:
     opp.expect("state", status="playing")
     pump.until(lambda: room_state(app).get("status") == "playing", "the game to start")
     return code
+
+
+def open_gomoku_room(app: TkApp, opp: Opponent, pump: Pump) -> str:
+    """Create a Gomoku room from the lobby form and let the opponent join it by code."""
+    return open_room(app, opp, pump)
 
 
 def test_tk_client_plays_gomoku_to_five_and_plays_again(

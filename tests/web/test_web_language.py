@@ -11,6 +11,7 @@ import pytest
 from selenium.webdriver.support.select import Select
 
 from gridhall.protocol import i18n
+from gridhall.protocol.games import GAMES, NAMES
 from tests.web.harness import Browser, ServerThread, browser_missing, create_room, open_lobby
 
 
@@ -91,11 +92,7 @@ def test_a_switch_redraws_the_create_form_and_the_notice_and_keeps_the_choices(
     form = ann.find("#create-form")
     game = Select(form.find_element("css selector", "[name=game]"))
     assert game.first_selected_option.text == vi.gettext("Link-match")
-    assert [o.text for o in game.options] == [
-        vi.gettext("Gomoku"),
-        vi.gettext("Minesweeper"),
-        vi.gettext("Link-match"),
-    ]
+    assert [o.text for o in game.options] == [vi.gettext(GAMES[name].title) for name in NAMES]
     preset = Select(ann.find("#create-preset"))
     assert preset.first_selected_option.text == vi.gettext("12×7 quick, 5 min")
     label = ann.find("#create-fields [data-field=time_limit]").text

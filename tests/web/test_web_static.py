@@ -180,7 +180,7 @@ async def test_games_json_serves_every_description_with_the_page_headers(
     assert headers["cache-control"] == "no-cache" and headers["etag"].startswith('"')
     data = json.loads(body)
     assert data == json.loads(json.dumps(games.to_json()))
-    assert set(data["games"]) == {"gomoku", "minesweeper", "linkmatch"}
+    assert set(data["games"]) == {"gomoku", "minesweeper", "linkmatch", "reversi"}
     clocks = [v for v, _ in data["games"]["gomoku"]["form"][2]["choices"]]
     assert clocks == [None, "5+3", "10+5", "15+10", "30+20"]  # as the Python clients offer
     status, _, nothing = await get(server, "/games.json", f"If-None-Match: {headers['etag']}")
