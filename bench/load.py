@@ -332,8 +332,12 @@ class ServerProc:
 
     def cpu(self) -> float:
         """The process's user + system CPU seconds so far."""
+        return sum(self.cpu_split())
+
+    def cpu_split(self) -> tuple[float, float]:
+        """The process's user and system (the kernel's, on its behalf) CPU seconds so far."""
         fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / TICKS
+        return int(fields[11]) / TICKS, int(fields[12]) / TICKS
 
     def rss(self) -> int:
         for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():

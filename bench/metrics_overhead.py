@@ -43,7 +43,7 @@ class Quiet(Stats):
     def message_in(self, kind: str, now: float) -> None:
         pass
 
-    def frame_out(self, frame: bytes) -> None:
+    def frame_out(self, frame: bytes, sockets: int = 1) -> None:
         pass
 
     def move_accepted(self, started: float) -> None:

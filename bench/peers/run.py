@@ -28,6 +28,8 @@ over the runs, and the ratios are taken within each run.
     .venv/bin/python bench/peers/run.py --quick            # a smoke run, one pass
     .venv/bin/python bench/peers/run.py --only gridhall    # our server alone
     .venv/bin/python bench/peers/run.py --only gridhall --driver python   # no Node needed
+    .venv/bin/python bench/peers/run.py --only gridhall gridhall-base colyseus \
+        --base-python /tmp/main/.venv/bin/python --quick   # this tree beside main's
 """
 
 from __future__ import annotations
@@ -77,6 +79,8 @@ class Server:
 SERVERS = (
     Server("gridhall", "gridhall (asyncio)", "gridhall", ()),
     Server("gridhall-uvloop", "gridhall (uvloop)", "gridhall", ("--uvloop",)),
+    Server("gridhall-base", "gridhall base (asyncio)", "gridhall", ()),
+    Server("gridhall-base-uvloop", "gridhall base (uvloop)", "gridhall", ("--uvloop",)),
     Server("colyseus", "Colyseus (patch at once)", "colyseus", ("colyseus_server.cjs", "at-once")),
     Server(
         "colyseus-no-tick", "Colyseus (no tick)", "colyseus", ("colyseus_server.cjs", "no-tick")
@@ -85,6 +89,9 @@ SERVERS = (
     Server("boardgame.io", "boardgame.io", "bgio", ("bgio_server.cjs",)),
 )
 BY_NAME = {s.name: s for s in SERVERS}
+BASES = ("gridhall-base", "gridhall-base-uvloop")
+"""Another tree's gridhall (``--base-python``, e.g. main's), for a before/after in one run;
+not run unless named in ``--only``."""
 
 
 # ----------------------------------------------------------------------- the install
@@ -157,6 +164,8 @@ def start_server(server: Server, args: argparse.Namespace, pins: Pins, db: str) 
         cwd, env = str(args.scratch), {**os.environ, "NODE_ENV": "production"}
     else:
         python = args.gridhall_python or sys.executable
+        if server.name in BASES:
+            python = args.base_python
         command = [python, str(Path(load.__file__)), "--serve-gridhall", db]
         command += list(server.args)
         cwd, env = str(load.ROOT), dict(os.environ)
@@ -252,12 +261,14 @@ def drive(
         time.sleep(2.0)
         return {"rss": proc.rss() - rss0}
     json.loads(read_line(driver, 900))  # every room seated
-    cpu0, wall0 = proc.cpu(), time.perf_counter()
+    (user0, sys0), wall0 = proc.cpu_split(), time.perf_counter()
     driver.stdin.write("go\n")
     driver.stdin.flush()
     result: dict[str, Any] = json.loads(read_line(driver, phase.seconds + 600))
-    cpu, wall = proc.cpu() - cpu0, time.perf_counter() - wall0
+    (user, system), wall = proc.cpu_split(), time.perf_counter() - wall0
+    cpu = user - user0 + system - sys0
     return {
+        "server_system": system - sys0,
         "moves": result["moves"],
         "rtts": [t / 1e3 for t in result["rtts"]],
         "client_cpu": result["cpu"] / phase.seconds,
@@ -302,6 +313,8 @@ class Figures:
     """Players -> (p50 ms, p99 ms, server CPU us per move)."""
     idle_kib: float = 0.0
     startup_mib: float = 0.0
+    system_us: float = 0.0
+    """Of ``cpu_us``, the kernel's (system time: socket calls, the journal's writes)."""
 
 
 def measure(server: Server, args: argparse.Namespace, pins: Pins) -> Figures:
@@ -318,6 +331,7 @@ def measure(server: Server, args: argparse.Namespace, pins: Pins) -> Figures:
             fast = phase(proc, Phase("fast", args.fast_rooms, args.seconds))
             figures.moves_per_s = fast["moves"] / args.seconds
             figures.cpu_us = fast["server_cpu"] / max(1, fast["moves"]) * 1e6
+            figures.system_us = fast.get("server_system", 0.0) / max(1, fast["moves"]) * 1e6
             figures.busy, figures.driver_cpu = fast["server_busy"], fast["client_cpu"]
             for rooms in args.paced_rooms:
                 paced = phase(proc, Phase("paced", rooms, args.seconds, args.rate))
@@ -377,6 +391,7 @@ def rows(runs: list[dict[str, Figures]], players: list[int]) -> list[tuple[str, 
     """(label, figure of a Figures, format, unit) for each row of the table."""
     table: list[tuple[str, Any, str, str]] = [
         ("server CPU per move", lambda f: f.cpu_us, "{:.0f}", " us"),
+        ("  of which the kernel's (system time)", lambda f: f.system_us, "{:.0f}", " us"),
         ("moves/s, one core", lambda f: f.moves_per_s, "{:,.0f}", ""),
         ("  server busy / driver CPU (throughput)", None, "", ""),
     ]
@@ -477,6 +492,8 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     if args.idle_players < 4 or args.fast_rooms < 1 or min(args.paced_rooms) < 1:
         parser.error("at least 1 room per phase and 4 idle players")
     args.only = list(dict.fromkeys(args.only))
+    if any(name in BASES for name in args.only) and not args.base_python:
+        parser.error("the gridhall-base servers need --base-python")
     return args
 
 
@@ -487,8 +504,9 @@ def add_sizes(parser: argparse.ArgumentParser) -> None:
         nargs="+",
         choices=list(BY_NAME),
         metavar="SERVER",
-        default=list(BY_NAME),
-        help="the servers to run, in this order (default: all: %(choices)s)",
+        default=[name for name in BY_NAME if name not in BASES],
+        help="the servers to run, in this order (default: all but the gridhall-base ones: "
+        "%(choices)s)",
     )
     parser.add_argument(
         "--runs",
@@ -565,6 +583,12 @@ def add_setup(parser: argparse.ArgumentParser) -> None:
         "--gridhall-python",
         metavar="PYTHON",
         help="run gridhall's server with this interpreter (another install, for a before/after)",
+    )
+    parser.add_argument(
+        "--base-python",
+        metavar="PYTHON",
+        help="the interpreter of another install (e.g. main's, in a `git worktree`) for the "
+        "gridhall-base servers, run beside this tree's in the same run",
     )
 
 

@@ -117,15 +117,16 @@ class Stats:
             self._per_second[slot] = 0
         self._per_second[slot] += 1
 
-    def frame_out(self, frame: bytes) -> None:
-        """A frame handed to a socket (an ``error`` also counts as a refusal)."""
+    def frame_out(self, frame: bytes, sockets: int = 1) -> None:
+        """A frame handed to ``sockets`` sockets (an ``error`` also counts as a refusal):
+        read once however many get it."""
         kind = frame_type(frame)
-        self.frames_out[kind] = self.frames_out.get(kind, 0) + 1
+        self.frames_out[kind] = self.frames_out.get(kind, 0) + sockets
         if kind == "moved":
             self._moved_out = True
         elif kind == "error":
             code = error_code(frame)
-            self.refusals[code] = self.refusals.get(code, 0) + 1
+            self.refusals[code] = self.refusals.get(code, 0) + sockets
 
     def connection_opened(self) -> None:
         self.connections_opened += 1

@@ -137,34 +137,39 @@ class GomokuGame(Game):
             raise GameError("not-a-player", "Only the two seated players can do that.")
 
     def apply(self, player: str, move: JSON, now: float, prepared: Any = None) -> Played:
+        """Play ``player``'s stone. Every check reads the board directly (type() is
+        int: a bool is not a coordinate): this runs on every move a server judges."""
         self._require_playing(player)
-        x, y = move.get("x"), move.get("y")
-        if not all(isinstance(v, int) and not isinstance(v, bool) for v in (x, y)):
-            raise GameError("bad-message", "A Gomoku move is {x: int, y: int}.")
-        assert isinstance(x, int) and isinstance(y, int)
-        if self.turn() != player:
+        x: Any = move.get("x")
+        y: Any = move.get("y")
+        if type(x) is not int or type(y) is not int:
+            if not all(isinstance(v, int) and not isinstance(v, bool) for v in (x, y)):
+                raise GameError("bad-message", "A Gomoku move is {x: int, y: int}.")
+            x, y = int(x), int(y)  # an int subclass (never from the codec)
+        board = self.board
+        if self._order[len(board.moves) % 2] != player:
             raise GameError("not-your-turn", "Wait for your opponent's move.")
-        size = self.board.size
-        if not self.board.on_board(x, y):
+        size = board.size
+        if not (0 <= x < size and 0 <= y < size):
             raise GameError(
                 "illegal-move",
                 f"That point is off the {size}×{size} board ({board_span(size, size)}).",
             )
-        if self.board.at(x, y):
+        if board.cells[y * size + x]:
             raise GameError("illegal-move", f"{cell_name(x, y)} already holds a stone.")
-        if self.rule == "renju" and self.board.to_move == BLACK:
-            foul = _foul(self.board, x, y)
+        if self.rule == "renju" and board.to_move == BLACK:
+            foul = _foul(board, x, y)
             if foul is not None:
                 raise GameError(
                     "illegal-move", f"{cell_name(x, y)} is forbidden for black under renju: {foul}."
                 )
         self._charge_clock(player, now)
-        self.board.place(x, y)
+        board.place(x, y)
         self._note("move", player, x, y, round(now - self.started_at, 3))
         self.pending = None
-        if self.board.wins_at(x, y, self.rule):
+        if board.wins_at(x, y, self.rule):
             self._finish(player, GomokuEnd.FIVE, line=self._line(x, y))
-        elif self.board.full() or self._move_limit_reached():
+        elif board.full() or self._move_limit_reached():
             self._finish(None, GomokuEnd.DRAW)
         return Played(move={"x": x, "y": y})
 

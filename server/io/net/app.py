@@ -24,7 +24,7 @@ import socket
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sized
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
@@ -60,7 +60,13 @@ from . import front_door, hosts, upkeep, web
 from .carrier import Carrier
 from .clustering import Clustering, ClusterNode, SingleProcess
 from .connection import Connection
-from .handshake import HandshakeGuard, deepen_backlog, heard_from
+from .handshake import (
+    GuardedConnection,
+    HandshakeGuard,
+    deepen_backlog,
+    forget_handshake,
+    heard_from,
+)
 
 if TYPE_CHECKING:
     from ..admin.metrics import Exporter
@@ -312,6 +318,7 @@ class GameServer:
         if ws.request is not None and admin_web.is_admin(ws.request):
             await self.admin_channel.serve(ws)
             return
+        forget_handshake(ws)
         conn = Connection(ws, self.config)
         limit_kernel_buffer(ws, self.config.socket_send_buffer)
         if not await self._admits(conn):
@@ -340,26 +347,12 @@ class GameServer:
         no_hello = asyncio.get_running_loop().call_later(
             self.config.hello_timeout, self._no_hello, conn
         )
-        waiting = _received_frames(ws)
-        welcomed = False
+        reader = _Reader(self, conn, session, no_hello)
         try:
-            async for frame in ws:
-                if self.cluster is None or not await self.cluster.intercept(session, frame):
-                    # (else relayed: server/cluster/)
-                    self.execute(session.receive(frame, time.time(), time.perf_counter()), session)
-                if conn.closed:
-                    break
-                if not welcomed and session.identity is not None:
-                    welcomed = True  # past hello: this connection waits no more
-                    self.unwelcomed.leave(conn)
-                    no_hello.cancel()
-                if waiting is None or waiting:
-                    # one frame at a time: other connections go before this one's next
-                    # (with nothing more received, the next read waits anyway)
-                    await asyncio.sleep(0)
-        except ConnectionClosed:
-            pass
+            await self._read(ws, reader)
         finally:
+            if isinstance(ws, GuardedConnection):
+                ws.on_frame = None
             no_hello.cancel()
             self._forget(conn, session)
             if not self._closed:
@@ -372,6 +365,32 @@ class GameServer:
                 self._trim_soon()
             conn.detach()
             session.link = _GONE
+
+    async def _read(self, ws: ServerConnection, reader: _Reader) -> None:
+        """Hand a game connection's frames to its session until it closes: most from the
+        socket's reads themselves (``GuardedConnection.on_frame``), the rest (a burst's
+        later frames, text, fragments; every frame on a cluster node, which may relay
+        them) by this task, one frame per turn of the loop."""
+        conn, session = reader.conn, reader.session
+        waiting = _received_frames(ws)
+        if self.cluster is None and isinstance(ws, GuardedConnection):
+            ws.on_frame = reader.direct
+        try:
+            async for frame in ws:
+                if conn.closed:
+                    break
+                if self.cluster is None or not await self.cluster.intercept(session, frame):
+                    reader.take(frame)  # (else relayed: server/cluster/)
+                elif not reader.welcomed:
+                    reader.check_welcomed()
+                if conn.closed:
+                    break
+                if waiting is None or waiting:
+                    # one frame at a time: other connections go before this one's next
+                    # (with nothing more received, the next read waits anyway)
+                    await asyncio.sleep(0)
+        except ConnectionClosed:
+            pass
 
     def _forget(self, conn: Connection, session: Session) -> None:
         """A connection ended: it no longer counts against any cap (the cluster's too)."""
@@ -474,6 +493,47 @@ def limit_kernel_buffer(ws: ServerConnection, size: int) -> None:
     if sock is not None and size > 0:
         with contextlib.suppress(OSError):
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, size)
+
+
+class _Reader:
+    """A game connection's frames, handed to its session: by the handler task, or
+    straight from the socket's ``data_received`` (``GuardedConnection.on_frame``)."""
+
+    __slots__ = ("conn", "no_hello", "server", "session", "welcomed")
+
+    def __init__(
+        self, server: GameServer, conn: Connection, session: Session, no_hello: asyncio.TimerHandle
+    ) -> None:
+        self.server = server
+        self.conn = conn
+        self.session = session
+        self.no_hello = no_hello
+        self.welcomed = False
+
+    def take(self, frame: bytes | str) -> None:
+        self.server.execute(
+            self.session.receive(frame, time.time(), time.perf_counter()), self.session
+        )
+        if not self.welcomed:
+            self.check_welcomed()
+
+    def direct(self, frame: bytes) -> None:
+        """A frame from ``data_received``: ignored once the connection is closing (as
+        the handler task stops reading then)."""
+        if self.conn.closed or self.server._closed:
+            return
+        try:
+            self.take(frame)
+        except Exception:  # never into the transport's callback: it would cut the socket
+            log.exception("could not handle a frame from %s", self.conn.peer)
+        if self.conn.closed and self.conn.ws is not None:
+            cast(GuardedConnection, self.conn.ws).wake_reader()  # it stops reading now
+
+    def check_welcomed(self) -> None:
+        if self.session.identity is not None:
+            self.welcomed = True  # past hello: this connection waits no more
+            self.server.unwelcomed.leave(self.conn)
+            self.no_hello.cancel()
 
 
 class _Gone:

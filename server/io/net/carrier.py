@@ -67,7 +67,8 @@ class Carrier:
         """Set when the server stops: nothing more is carried out, no timer fires."""
         self._timers: dict[str, asyncio.TimerHandle] = {}
         self._pending_store: list[Stored] = []
-        self._pending_frames: list[tuple[Link, bytes]] = []
+        self._pending_frames: list[tuple[bytes, list[Link]]] = []
+        """Each frame of this turn with the connections it goes to, in order."""
         self._flush_handle: asyncio.Handle | None = None
         self._answers: weakref.WeakKeyDictionary[Session, Answers] = weakref.WeakKeyDictionary()
         """Where each session's later answers go (kept while the session lives: an
@@ -94,11 +95,10 @@ class Carrier:
         server = self.server
         for effect in effects:
             if isinstance(effect, Send):
-                frame = effect.frame
-                for pid in effect.to:
-                    target = server.sessions.get(pid)
-                    if target is not None:
-                        self._pending_frames.append((target.link, frame))
+                sessions = server.sessions
+                links = [t.link for pid in effect.to if (t := sessions.get(pid)) is not None]
+                if links:
+                    self._pending_frames.append((effect.frame, links))
             elif isinstance(effect, Wake):
                 self._arm(effect)
             elif isinstance(effect, Think):
@@ -117,7 +117,7 @@ class Carrier:
     def _for_session(self, session: Session, effect: SessionEffect) -> None:
         """One of a session's own effects (``server/core/effects.py``)."""
         if isinstance(effect, Reply):
-            self._pending_frames.append((session.link, effect.frame))
+            self._pending_frames.append((effect.frame, [session.link]))
         elif isinstance(effect, Hangup):
             self.close_link(session.link, effect.code, effect.reason)
         elif isinstance(effect, Bind):
@@ -135,7 +135,7 @@ class Carrier:
 
     def reply(self, link: Link, frame: bytes) -> None:
         """A frame for one connection (an error, a refusal), in order with the rest."""
-        self._pending_frames.append((link, frame))
+        self._pending_frames.append((frame, [link]))
         self._schedule_flush()
 
     def close_link(self, link: Link, code: int, reason: str) -> None:
@@ -208,17 +208,18 @@ class Carrier:
                 stats.commit(time.perf_counter() - began)
         self._deliver(frames)
 
-    def _deliver(self, frames: list[tuple[Link, bytes]]) -> None:
+    def _deliver(self, frames: list[tuple[bytes, list[Link]]]) -> None:
         """Hand a turn's frames to their sockets (its writes are committed)."""
         stats = self.server.stats
-        for link, frame in frames:
-            try:
-                stats.frame_out(frame)
-                link.send_frame(frame)
-            except Exception:  # one failing socket must not cost the others their frames
-                log.exception("could not send to %s; closing that connection", link.peer)
-                with contextlib.suppress(Exception):
-                    link.close(1011, "the server could not send to this connection")
+        for frame, links in frames:
+            stats.frame_out(frame, len(links))  # read once, however many get it
+            for link in links:
+                try:
+                    link.send_frame(frame)
+                except Exception:  # one failing socket must not cost the others their frames
+                    log.exception("could not send to %s; closing that connection", link.peer)
+                    with contextlib.suppress(Exception):
+                        link.close(1011, "the server could not send to this connection")
         if frames:
             stats.delivered(time.perf_counter())
 

@@ -16,7 +16,7 @@ per socket and keeps them in memory, and the server once held 1.1 GiB for
   else it is cut (no answer: it is not a request we could read);
 - ``serve()``'s ``open_timeout`` cuts it if the handshake takes longer.
 
-After the handshake, a read (up to 256 KiB) is handed to websockets' parser a slice
+After the handshake, a read (up to 64 KiB, :data:`READ_SIZE`) is handed to websockets' parser a slice
 at a time (:data:`FEED_SLICE`): once the connection's queue of frames is full (the
 ``max_queue`` given to ``serve()``) the rest of the read is held back, unparsed, and
 the socket is not read again until the session has taken frames. websockets itself
@@ -36,9 +36,11 @@ import socket
 import sys
 import time
 from collections.abc import Callable, Iterable
-from typing import ClassVar, cast
+from typing import Any, ClassVar, cast
 
 from websockets.asyncio.server import ServerConnection
+from websockets.datastructures import Headers
+from websockets.frames import Frame, Opcode
 from websockets.protocol import Event
 
 from ...core.gate import Gate
@@ -79,22 +81,51 @@ class HandshakeGuard:
         return type("Guarded", (GuardedConnection,), {"guard": self})
 
 
+READ_SIZE = 64 * 1024
+"""Bytes asyncio's transport reads from a socket at once (its own default: 256 KiB)."""
+
+
+def read_from_the_heap(transport: asyncio.BaseTransport) -> None:
+    """asyncio reads each time into a new ``bytes`` of its read size, then shrinks it to
+    what came. 256 KiB is above glibc's threshold for ``mmap``: unless something once
+    freed a bigger block (which raises that threshold for good), every read of a move
+    costs an ``mmap``, an ``mremap`` and a ``munmap``, some 20 us of the kernel's time.
+    64 KiB, the largest frame a client may send, comes from the heap. (uvloop reads
+    into a buffer of its own: nothing to do there.)"""
+    if getattr(transport, "max_size", None) is not None:
+        with contextlib.suppress(AttributeError):
+            transport.max_size = READ_SIZE  # type: ignore[attr-defined]
+
+
 class GuardedConnection(ServerConnection):
     """A server connection that waits in its guard's gate until its request is read."""
 
     guard: ClassVar[HandshakeGuard]
-    _head = 0
-    """Bytes received before the request was read."""
+    __slots__ = ("_direct", "_head", "_held", "_refused", "heard", "on_frame")
+    """Slots, not the instance's ``__dict__``: websockets' connection already has some
+    27 attributes, and more set after ``__init__`` cost every connection about 1.5 KiB
+    (its dict no longer shares its keys with the others')."""
 
-    _refused = False
-    """Cut in ``connection_made``, before websockets set anything up for it."""
-
-    heard = False
-    """Bytes came after the handshake (a ``hello`` on its way in, perhaps not yet read
-    by the server): the connection is not idle (``server/core/gate.py``)."""
-
-    _held = b""
-    """Bytes read but not parsed: the queue of frames was full (see the module)."""
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self._head = 0
+        """Bytes received before the request was read."""
+        self._refused = False
+        """Cut in ``connection_made``, before websockets set anything up for it."""
+        self.heard = False
+        """Bytes came after the handshake (a ``hello`` on its way in, perhaps not yet
+        read by the server): the connection is not idle (``server/core/gate.py``)."""
+        self.on_frame: Callable[[bytes], None] | None = None
+        """Set by the server for a game connection: a whole binary frame is handed to
+        it from ``data_received`` itself, without websockets' queue, the handler task's
+        wake-up and its ``recv`` (about a tenth of a move's CPU). Only the first frame
+        of each read, and only while nothing is queued, so the order is kept and a
+        burst still goes one frame per turn through the handler task; anything else
+        (text, fragments, control frames) takes websockets' own path."""
+        self._direct = False
+        """Within ``data_received``, before its first data frame."""
+        self._held = b""
+        """Bytes read but not parsed: the queue of frames was full (see the module)."""
+        super().__init__(*args, **kwargs)
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         peer = transport.get_extra_info("peername")
@@ -108,6 +139,7 @@ class GuardedConnection(ServerConnection):
             self._refused = True
             cast(asyncio.Transport, transport).abort()
             return
+        read_from_the_heap(transport)
         super().connection_made(transport)
         self.recv_messages.resume = self._resume_reading
 
@@ -116,8 +148,12 @@ class GuardedConnection(ServerConnection):
             self.heard = True
             if self._held:  # (reading is paused: this came with the same read)
                 self._held += data
-            else:
+                return
+            self._direct = self.on_frame is not None
+            try:
                 self._feed(data)
+            finally:
+                self._direct = False
             return
         self._head += len(data)
         if self._head > self.guard.max_request_head:
@@ -153,9 +189,27 @@ class GuardedConnection(ServerConnection):
             self.transport.resume_reading()
 
     def process_event(self, event: Event) -> None:
+        if self._direct:
+            self._direct = False
+            if (
+                type(event) is Frame
+                and event.opcode is Opcode.BINARY
+                and event.fin
+                and not self.recv_messages.frames.queue
+                and self.on_frame is not None
+            ):
+                self.on_frame(bytes(event.data))
+                return
         if self.request is None:  # the first event is the request: the head is read
             self._passed(dropped=False)
         super().process_event(event)
+
+    def wake_reader(self) -> None:
+        """Hand the handler task an empty frame, so that it looks at its connection
+        again (closed by a frame ``on_frame`` took) and stops reading, as it would
+        have after handling that frame itself."""
+        with contextlib.suppress(EOFError):
+            self.recv_messages.put(Frame(Opcode.BINARY, b""))
 
     def connection_lost(self, exc: Exception | None) -> None:
         if self._refused:
@@ -169,6 +223,19 @@ class GuardedConnection(ServerConnection):
         if dropped and self._head and self.guard.on_freed is not None:
             self.guard.on_freed(self._head)
         self._head = 0
+
+
+_NO_HEADERS = Headers()
+
+
+def forget_handshake(ws: ServerConnection) -> None:
+    """Let go of the handshake's request and response headers once a game connection
+    is past its checks (Host, Origin, the admin path): nothing reads them again, and
+    websockets keeps both for the connection's life, some 2.5 KB a player."""
+    if ws.request is not None:
+        ws.request.headers = _NO_HEADERS
+    if ws.response is not None:
+        ws.response.headers = _NO_HEADERS
 
 
 def heard_from(ws: ServerConnection) -> bool:
