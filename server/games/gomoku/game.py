@@ -12,7 +12,8 @@ from gridhall.protocol import Outcome, Termination
 from gridhall.protocol.cells import board_span, cell_name
 from gridhall.protocol.games.gomoku import GomokuEnd
 
-from ..base import JSON, Game, GameError, Played
+from ..base import JSON, GameError, Played
+from ..clocked import ClockedGame
 from .rules import BLACK, Board, Rule
 
 COLOUR_NAMES = {BLACK: "black", 2: "white"}
@@ -29,7 +30,7 @@ def _foul(board: Board, x: int, y: int) -> str | None:
     return foul(black, white, (x, y), board.size)
 
 
-class GomokuGame(Game):
+class GomokuGame(ClockedGame):
     """Two players alternate stones; seat order and ``round_no`` fix the colours.
 
     Colours swap every round (seat 0 is black in round 0). Optional clock:
@@ -250,25 +251,6 @@ class GomokuGame(Game):
             self.board.undo()
         self.board.undo()
         self.turn_started = now
-
-    def shift(self, seconds: float) -> None:
-        self.started_at += seconds
-        self.turn_started += seconds
-
-    def deadline(self) -> float | None:
-        turn = self.turn()
-        if self.remaining is None or turn is None:
-            return None
-        return self.turn_started + self.remaining[turn]
-
-    def tick(self, now: float) -> list[JSON]:
-        deadline = self.deadline()
-        turn = self.turn()
-        if deadline is not None and turn is not None and now >= deadline:
-            assert self.remaining is not None
-            self.remaining[turn] = 0.0
-            self.resign(turn, now, reason=Termination.TIMEOUT)
-        return []
 
 
 def from_state(state: JSON) -> GomokuGame:

@@ -15,7 +15,8 @@ from gridhall.protocol import Outcome, Termination
 from gridhall.protocol.cells import board_span, cell_name
 from gridhall.protocol.games.reversi import ReversiEnd
 
-from ..base import JSON, Game, GameError, Played
+from ..base import JSON, GameError, Played
+from ..clocked import ClockedGame
 from .board import BLACK, COLOUR_NAMES, WHITE, Position, cells_of
 
 MAX_LOG = 10_000
@@ -31,7 +32,7 @@ def clock_of(value: str | None) -> JSON | None:
     return {"minutes": int(minutes), "increment": int(increment)}
 
 
-class ReversiGame(Game):
+class ReversiGame(ClockedGame):
     """Two players alternate discs; seat order and ``round_no`` fix the colours (seat 0 is
     black in round 0, colours swap every round). ``clock`` = "minutes+increment"."""
 
@@ -279,25 +280,6 @@ class ReversiGame(Game):
 
     def add_player(self, player: str, now: float) -> bool:
         return False
-
-    def shift(self, seconds: float) -> None:
-        self.started_at += seconds
-        self.turn_started += seconds
-
-    def deadline(self) -> float | None:
-        turn = self.turn()
-        if self.remaining is None or turn is None:
-            return None
-        return self.turn_started + self.remaining[turn]
-
-    def tick(self, now: float) -> list[JSON]:
-        deadline = self.deadline()
-        turn = self.turn()
-        if deadline is not None and turn is not None and now >= deadline:
-            assert self.remaining is not None
-            self.remaining[turn] = 0.0
-            self.resign(turn, now, reason=Termination.TIMEOUT)
-        return []
 
 
 def from_state(state: JSON) -> ReversiGame:
