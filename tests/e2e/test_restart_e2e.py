@@ -25,7 +25,7 @@ STOPS = ["kill-9", "sigterm"]
 class ServerProcess:
     """``gridhall-server`` as a child process on a free port."""
 
-    def __init__(self, db: Path, loop: str = "auto") -> None:
+    def __init__(self, db: Path, loop: str = "auto", extra: tuple[str, ...] = ()) -> None:
         self.proc = subprocess.Popen(
             [
                 sys.executable,
@@ -44,6 +44,7 @@ class ServerProcess:
                 "--no-discovery",
                 "--loop",
                 loop,
+                *extra,
             ],
             stdout=subprocess.PIPE,
             text=True,
