@@ -24,7 +24,7 @@ Connections come from many 127.x addresses, one each, as in ``load.py``.
 (an older commit's checkout with its own virtualenv): a before/after in one run.
 ``--reverse`` runs the setups in the opposite order (a second run, so that a machine
 getting busier or quieter during the run favours neither). ``--profile FILE`` samples
-every node with py-spy in each throughput run and prints their top functions.
+every node with py-spy in each throughput and latency run and prints their top functions.
 
     nice -n 10 .venv/bin/python bench/load.py --nodes 2            # about 6 minutes
     nice -n 10 .venv/bin/python bench/load.py --nodes 2 --quick    # 200 players, 10 s
@@ -236,6 +236,13 @@ def measure(
             figures.node_us = fast["server_cpu"] / moves * 1e6
             figures.services_us = group.services() / moves * 1e6
             figures.node_busy = fast["server_busy"]
+            spies = [
+                load.profile_start(
+                    n.proc.pid, args.seconds, f"{args.profile}.{setup.label}.paced.{i}"
+                )
+                for i, n in enumerate(nodes)
+                if args.profile
+            ]
             paced = load.run_clients(
                 group,
                 load.Phase(
@@ -252,6 +259,8 @@ def measure(
                 args.procs,
                 10_000,
             )
+            for spy in spies:
+                spy.wait()
             rtts = paced["rtts"]
             figures.p50_ms = statistics.median(rtts) * 1e3
             figures.p99_ms = load.percentile(rtts, 0.99) * 1e3
@@ -376,6 +385,8 @@ def run_cluster(args: argparse.Namespace) -> None:
             for i in range(setup.nodes):
                 print(f"--- {setup.label}, node{i}:")
                 load.profile_report(f"{args.profile}.{setup.label}.{i}", top=15)
+                print(f"--- {setup.label}, node{i}, latency run:")
+                load.profile_report(f"{args.profile}.{setup.label}.paced.{i}", top=15)
 
 
 if __name__ == "__main__" and len(sys.argv) > 5 and sys.argv[1] == "--serve-node":

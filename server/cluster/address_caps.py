@@ -29,6 +29,23 @@ if redis.call('HINCRBY', KEYS[1], ARGV[1], -1) <= 0 then redis.call('HDEL', KEYS
 """
 """One connection from an address ended on node ARGV[1]: its count goes down, and at
 nothing it goes (a hash with no fields is no key: nothing is left of the address)."""
+PUBLISH = """
+for i, key in ipairs(KEYS) do
+  local count = tonumber(ARGV[2 + i])
+  if count > 0 then
+    redis.call('HSET', key, ARGV[1], count)
+    redis.call('PEXPIRE', key, ARGV[2])
+  else
+    redis.call('HDEL', key, ARGV[1])
+  end
+end
+return #KEYS
+"""
+"""A node's counts for many addresses at once: KEYS the hashes, ARGV[1] the node,
+ARGV[2] their lifetime (ms), then each key's count (0: the node's field goes). One
+command per :data:`PUBLISH_CHUNK` addresses: a beat's rewrite of a thousand addresses
+was two thousand commands built on the event loop at once (the tail of every move)."""
+PUBLISH_CHUNK = 250
 
 
 class AddressCaps:
@@ -37,6 +54,7 @@ class AddressCaps:
     def __init__(self, service: ClusterService) -> None:
         self.service = service
         self.ttl_ms = ADDR_LEASES * service.lease_ms
+        self._publish_script = service.redis.register_script(PUBLISH)
         self._published: set[str] = set()
         """Addresses whose connection count this node wrote on its last beat."""
         self._held: set[str] = set()
@@ -121,24 +139,24 @@ class AddressCaps:
     async def beat(self) -> None:
         """Write this node's counts again: its connections and the rooms it holds, per
         address (an address with none here any more is taken out)."""
-        service = self.service
-        node = service.node
-        per_ip = dict(service.server.per_ip)  # this node's connections per address, again
-        pipe = service.redis.pipeline(transaction=False)
-        for peer, count in per_ip.items():
-            pipe.hset(addr_key(peer), node, count)
-            pipe.pexpire(addr_key(peer), self.ttl_ms)
-        for peer in self._published - set(per_ip):
-            pipe.hdel(addr_key(peer), node)
+        per_ip = dict(self.service.server.per_ip)  # this node's connections per address
         held = self._held_rooms()  # and the rooms each address holds here
-        for peer, count in held.items():
-            pipe.hset(held_key(peer), node, count)
-            pipe.pexpire(held_key(peer), self.ttl_ms)
-        for peer in self._held - set(held):
-            pipe.hdel(held_key(peer), node)
-        await pipe.execute()
+        counts = {addr_key(peer): count for peer, count in per_ip.items()}
+        counts.update((addr_key(peer), 0) for peer in self._published - set(per_ip))
+        counts.update((held_key(peer), count) for peer, count in held.items())
+        counts.update((held_key(peer), 0) for peer in self._held - set(held))
+        await self._publish(counts)
         self._published = set(per_ip)
         self._held = set(held)
+
+    async def _publish(self, counts: dict[str, int]) -> None:
+        """Each hash of ``counts`` gets this node's count (0: its field goes)."""
+        service = self.service
+        keys = list(counts)
+        for start in range(0, len(keys), PUBLISH_CHUNK):
+            chunk = keys[start : start + PUBLISH_CHUNK]
+            args = [service.node, self.ttl_ms, *(counts[key] for key in chunk)]
+            await self._publish_script(keys=chunk, args=args)
 
     def _held_rooms(self) -> dict[str, int]:
         """Open rooms this node owns, by the address that created them."""

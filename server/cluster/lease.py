@@ -18,18 +18,27 @@ from typing import Any
 PREFIX = "gridhall:"
 
 RENEW = """
-local v = redis.call('GET', KEYS[1])
-if v == ARGV[1] then
-  redis.call('PEXPIRE', KEYS[1], ARGV[2])
-  return 1
+local answers = {}
+for i, key in ipairs(KEYS) do
+  local v = redis.call('GET', key)
+  if v == ARGV[1] then
+    redis.call('PEXPIRE', key, ARGV[2])
+    answers[i] = 1
+  elseif not v then
+    redis.call('SET', key, ARGV[1], 'PX', ARGV[2])
+    answers[i] = 2
+  else
+    answers[i] = 0
+  end
 end
-if not v then
-  if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return 2 end
-end
-return 0
+return answers
 """
-"""1: renewed; 2: the key was gone (Redis restarted) and is ours again; 0: another
-node holds it."""
+"""For each key: 1, renewed; 2, the key was gone (Redis restarted) and is ours again;
+0, another node holds it. One call renews many leases: a node's beat is a few
+commands, not one per room (a thousand scripts built at once held the event loop,
+the tail of every move made meanwhile)."""
+RENEW_CHUNK = 250
+"""Leases renewed per call (each call a short script in Redis, then the loop goes on)."""
 
 RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
@@ -101,13 +110,14 @@ class Leases:
 
     async def renew(self, rooms: list[str]) -> list[str]:
         """Renew every lease of ``rooms``; the rooms whose lease another node holds."""
-        if not rooms:
-            return []
-        pipe = self.redis.pipeline(transaction=False)
-        for room in rooms:
-            await self._renew(keys=[owner_key(room)], args=[self.node, self.lease_ms], client=pipe)
-        answers = await pipe.execute()
-        return [room for room, answer in zip(rooms, answers) if int(answer) == 0]
+        lost: list[str] = []
+        for start in range(0, len(rooms), RENEW_CHUNK):
+            chunk = rooms[start : start + RENEW_CHUNK]
+            answers = await self._renew(
+                keys=[owner_key(room) for room in chunk], args=[self.node, self.lease_ms]
+            )
+            lost += [room for room, answer in zip(chunk, answers) if int(answer) == 0]
+        return lost
 
     async def release(self, room: str) -> None:
         await self._release(keys=[owner_key(room)], args=[self.node])

@@ -95,6 +95,8 @@ class ClusterService:
         self._unleased: set[str] = set()
         """Rooms made here whose lease is not taken yet (Redis was down)."""
         self._quiet_until = 0.0
+        self._players_due = 0.0
+        """When every player's whereabouts are written again (:meth:`_relay_beat`)."""
         self._cut_off = False
         """Redis stopped answering after this node had joined (said once, and again
         when it is back)."""
@@ -208,6 +210,7 @@ class ClusterService:
                 pipe.execute()
             except (RedisError, OSError) as exc:
                 log.warning("cluster: could not say where players are (%s)", exc)
+                self._players_due = 0.0  # (said again on the next beat)
 
     def _dropped(self, room: str) -> None:
         """A room closed: every key it made in Redis goes (its lease, epoch, listing,
@@ -288,13 +291,14 @@ class ClusterService:
         gone = sorted(self._listed - set(listings))
         rejoined = await self.registry.beat(listings, gone)
         self._listed = set(listings)
+        refresh = rejoined or not self.available or time.monotonic() >= self._players_due
         if rejoined or not self.available:
             if self._cut_off:
                 log.warning("cluster: Redis answers; node %s is back in the cluster", self.node)
             self._quiet_until = time.monotonic() + self.lease_ms / 1000
         self.available = True
         self._cut_off = False
-        await self._relay_beat()
+        await self._relay_beat(refresh)
         await self.caps.beat()
         self.nodes = await self.registry.alive()
         sync_bans(self.server, time.time())  # bans made on other nodes hold here
@@ -311,17 +315,23 @@ class ClusterService:
             and listing.get("node") in self.nodes
         ]
 
-    async def _relay_beat(self) -> None:
-        """Say where this node's players are; let relayed clients of a room whose owner
-        changed go (to resume where it is now)."""
+    async def _relay_beat(self, refresh: bool) -> None:
+        """Let relayed clients of a room whose owner changed go (to resume where it is
+        now). With ``refresh``, say again where every player of this node's rooms is:
+        :meth:`_written` says it as it changes, so only a Redis that lost it (restarted,
+        or cut off when it changed) and a key near its expiry need it again; a thousand
+        keys rewritten every beat were a burst on the event loop that made the tail."""
         pipe = self.redis.pipeline(transaction=False)
-        for pid, room in self.relay.players().items():
-            pipe.set(player_key(pid), room, px=PLAYER_TTL_MS)
+        if refresh:
+            for pid, room in self.relay.players().items():
+                pipe.set(player_key(pid), room, px=PLAYER_TTL_MS)
         relayed = sorted(self.relay.proxied_rooms())
-        for room in relayed:
-            pipe.get(owner_key(room))
-        answers = await pipe.execute()
-        owners = answers[len(answers) - len(relayed) :] if relayed else []
+        if relayed:
+            pipe.mget([owner_key(room) for room in relayed])
+        answers = await pipe.execute() if relayed or refresh else []
+        if refresh:
+            self._players_due = time.monotonic() + PLAYER_TTL_MS / 4000
+        owners = answers[-1] if relayed else []
         self.relay.check_owners(
             {room: None if o is None else _text(o) for room, o in zip(relayed, owners)}
         )
