@@ -5,7 +5,8 @@ by token into one), the node it reached (the *edge*) says ``hello`` for it itsel
 always, and from then on forwards each of its frames, untouched, to the room's owner on
 the stream ``gridhall:room:{id}:in``; the owner runs an ordinary
 :class:`~gridhall.server.core.session.Session` for it whose link writes frames back on
-``gridhall:room:{id}:out``, and the edge hands them to the client. So every rule, limit
+the edge's own stream ``gridhall:relay:{edge}:out``, and the edge hands them to the
+client. So every rule, limit
 and view is the owner's, decided once, and frames still leave the owner only after its
 commit. Each message carries ``s``, a per-player sequence number: a gap (a message
 lost, Redis restarted) closes the client's connection with 1012, and the client's
@@ -68,8 +69,11 @@ def in_key(room: str) -> str:
     return f"{PREFIX}room:{room}:in"
 
 
-def out_key(room: str) -> str:
-    return f"{PREFIX}room:{room}:out"
+def out_key(node: str) -> str:
+    """The stream of everything owners send to ``node``'s relayed clients: one per
+    node, not per room, so a node reads one stream for all of them (each read of a
+    stream per proxied room named them all, hundreds, for a message or two)."""
+    return f"{PREFIX}relay:{node}:out"
 
 
 def player_key(pid: str) -> str:
@@ -291,7 +295,7 @@ class Relay:
 
     async def _open(self, session: Session, room: str, owner: str, since: int | None) -> None:
         assert session.identity is not None
-        await self.reader.watch(out_key(room))
+        await self.reader.watch(out_key(self.node))
         self._conns += 1
         conn = f"{self.node}:{self._nonce}:{self._conns}"
         proxy = Proxy(session, session.identity.id, room, owner, conn)
@@ -403,7 +407,7 @@ class Relay:
             return
         fields.update(p=link.pid, n=link.edge, i=link.conn, s=link.sent)
         link.sent += 1
-        self.writer.add(out_key(link.room), fields, link.share)
+        self.writer.add(out_key(link.edge), fields, link.share)
 
     def _arrived(self, room: str, fields: dict[bytes, Any]) -> None:
         kind = _text(fields.get(b"k", b""))
@@ -490,7 +494,9 @@ class Relay:
     def _wanted(self) -> set[str]:
         """The streams this node reads: its rooms' input, its relayed clients' output."""
         wanted = {in_key(r) for r in self.service.store.epochs}
-        return wanted | {out_key(r) for r in self.proxied_rooms()}
+        if self.proxies:
+            wanted.add(out_key(self.node))
+        return wanted
 
     def _handle(self, key: str, fields: dict[bytes, Any]) -> None:
         """One signed message meant for this node (:class:`StreamReader` checked)."""

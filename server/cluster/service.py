@@ -142,7 +142,7 @@ class ClusterService:
         with contextlib.suppress(RedisError, OSError):
             for room in list(self.store.epochs):
                 await self.leases.release(room)
-            await self.redis.delete(self.registry_key())
+            await self.redis.delete(self.registry_key(), out_key(self.node))
         await self.redis.aclose()
         self.leases.now.close()
 
@@ -238,8 +238,8 @@ class ClusterService:
             await self.leases.release(room)
             await self.registry.unlist([room])
             self._listed.discard(room)
-            await self.redis.delete(in_key(room), out_key(room), epoch_key(room))
-            self.relay.writer.forget(in_key(room), out_key(room))
+            await self.redis.delete(in_key(room), epoch_key(room))
+            self.relay.writer.forget(in_key(room))
             for pid in members:
                 await self.redis.eval(RELEASE, 1, player_key(pid), room)
 

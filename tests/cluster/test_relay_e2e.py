@@ -85,3 +85,30 @@ async def test_connections_per_address_are_counted_over_the_cluster(
         with pytest.raises(ConnectionClosed) as closed:
             await third.recv()
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 1013
+
+
+async def test_a_node_reads_one_stream_for_all_its_relayed_clients(
+    tmp_path: Path, redis_clean: str, fresh_db: str
+) -> None:
+    """Three rooms owned by node0, each with a player relayed from node1: every frame
+    for node1's players comes back on node1's own stream, none on a stream per room
+    (a node read one per room it relayed for: hundreds named in every read)."""
+    import redis
+
+    r = redis.Redis.from_url(redis_clean)
+    async with AsyncExitStack() as stack:
+        nodes = await stack.enter_async_context(cluster(tmp_path, redis_clean, fresh_db, 2))
+        pairs = []
+        for _ in range(3):
+            pairs.append(await cross_node_gomoku(stack, nodes[0].url, nodes[1].url))
+        for a, b, _room in pairs:
+            await a.send("move", move={"x": 7, "y": 7})
+            await b.expect("moved", by=a.player)
+            await b.send("move", move={"x": 8, "y": 8})
+            await a.expect("moved", by=b.player)
+        assert not list(r.scan_iter("gridhall:room:*:out"))
+        frames = r.xrange("gridhall:relay:node1:out")
+        conns = {f[b"i"] for _, f in frames}
+        assert len(conns) == 3  # each relayed connection's frames, on one stream
+        assert not r.exists("gridhall:relay:node0:out")  # (node0 relays nobody)
+    r.close()
