@@ -370,7 +370,7 @@ async def attack_relay_flood(c: Cluster, seconds: float) -> list[str]:
     during = [ms for t, ms in rtts if start <= t]
     xadd1 = await xadds(c.client)
     streams = []
-    for key in (f"gridhall:room:{room}:in", "gridhall:relay:B:out"):  # (B's clients')
+    for key in ("gridhall:relay:A:in", "gridhall:relay:B:out"):  # (A owns the room)
         length = int(await c.client.xlen(key))
         size = int(await c.client.memory_usage(key) or 0)
         streams.append(f"{key.rsplit(':', 1)[1]} {length} entries {size / 2**20:.1f} MiB")

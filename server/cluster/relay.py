@@ -3,7 +3,8 @@
 A client may connect to any node. When it joins a room another node owns (or resumes
 by token into one), the node it reached (the *edge*) says ``hello`` for it itself, as
 always, and from then on forwards each of its frames, untouched, to the room's owner on
-the stream ``gridhall:room:{id}:in``; the owner runs an ordinary
+the owner's stream ``gridhall:relay:{owner}:in`` (each message names its room); the
+owner runs an ordinary
 :class:`~gridhall.server.core.session.Session` for it whose link writes frames back on
 the edge's own stream ``gridhall:relay:{edge}:out``, and the edge hands them to the
 client. So every rule, limit
@@ -65,14 +66,16 @@ MAX_HELD = 64
 sent on to the new owner); past that it is closed (1012) to reconnect."""
 
 
-def in_key(room: str) -> str:
-    return f"{PREFIX}room:{room}:in"
+def in_key(node: str) -> str:
+    """The stream of everything edges send to ``node`` for the rooms it owns (each
+    message names its room): one per node, read as one."""
+    return f"{PREFIX}relay:{node}:in"
 
 
 def out_key(node: str) -> str:
     """The stream of everything owners send to ``node``'s relayed clients: one per
-    node, not per room, so a node reads one stream for all of them (each read of a
-    stream per proxied room named them all, hundreds, for a message or two)."""
+    node, not per room, so a node reads two streams in all (a stream per room, owned
+    or relayed for, had every read name them all, hundreds, for a message or two)."""
     return f"{PREFIX}relay:{node}:out"
 
 
@@ -161,6 +164,8 @@ class Relay:
         """Edge: relayed clients whose room is being taken over, with what they sent
         meanwhile (:meth:`_follow`)."""
         self._following: set[asyncio.Task[None]] = set()
+        self._landing: dict[str, list[dict[bytes, Any]]] = {}
+        """Owner: rooms being taken over here, with what edges sent them meanwhile."""
 
     def start(self) -> None:
         loop = asyncio.get_running_loop()
@@ -314,9 +319,9 @@ class Relay:
         )
 
     def _send_in(self, proxy: Proxy, fields: dict[str, Part], guard: str | None = None) -> None:
-        fields.update(p=proxy.pid, n=self.node, i=proxy.conn, s=proxy.sent)
+        fields.update(p=proxy.pid, n=self.node, i=proxy.conn, s=proxy.sent, r=proxy.room)
         proxy.sent += 1
-        self.writer.add(in_key(proxy.room), fields, proxy.share, guard)
+        self.writer.add(in_key(proxy.owner), fields, proxy.share, guard)
 
     def gone(self, session: Session) -> None:
         """A relayed client's connection ended: the owner's session for it ends too."""
@@ -409,7 +414,25 @@ class Relay:
         link.sent += 1
         self.writer.add(out_key(link.edge), fields, link.share)
 
+    def landing(self, room: str) -> None:
+        """``room`` is being taken over here: what edges send it (an ``open`` from a
+        player who saw the new lease) waits until it is replayed (:meth:`landed`)."""
+        self._landing.setdefault(room, [])
+
+    def landed(self, room: str) -> None:
+        """The takeover of ``room`` is over: what waited is handled now, in order (and
+        dropped if the room did not land here)."""
+        for fields in self._landing.pop(room, []):
+            self._arrived(room, fields)
+
     def _arrived(self, room: str, fields: dict[bytes, Any]) -> None:
+        waiting = self._landing.get(room)
+        if waiting is not None:
+            if len(waiting) < MAX_HELD:
+                waiting.append(fields)
+            return
+        if room not in self.service.store.epochs:
+            return  # (a room this node does not own, or no longer: not its to answer)
         kind = _text(fields.get(b"k", b""))
         pid = _text(fields.get(b"p", b""))
         conn = _text(fields.get(b"i", b""))
@@ -493,7 +516,7 @@ class Relay:
 
     def _wanted(self) -> set[str]:
         """The streams this node reads: its rooms' input, its relayed clients' output."""
-        wanted = {in_key(r) for r in self.service.store.epochs}
+        wanted = {in_key(self.node)}
         if self.proxies:
             wanted.add(out_key(self.node))
         return wanted
@@ -501,7 +524,7 @@ class Relay:
     def _handle(self, key: str, fields: dict[bytes, Any]) -> None:
         """One signed message meant for this node (:class:`StreamReader` checked)."""
         if key.endswith(":in"):
-            self._arrived(key.removeprefix(PREFIX + "room:").rsplit(":", 1)[0], fields)
+            self._arrived(_text(fields.get(b"r", b"")), fields)
         else:
             self._deliver(fields)
 

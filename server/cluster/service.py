@@ -126,7 +126,8 @@ class ClusterService:
 
     # -- lifecycle --------------------------------------------------------------
     async def start(self) -> None:
-        await self._beat()
+        await self.relay.reader.watch(in_key(self.node))  # (from now: an earlier run's
+        await self._beat()  # messages were for its connections, not this one's)
         self._task = asyncio.get_running_loop().create_task(self._run())
         self.relay.start()
         log.info("cluster node %s at %s", self.node, self.address)
@@ -142,7 +143,7 @@ class ClusterService:
         with contextlib.suppress(RedisError, OSError):
             for room in list(self.store.epochs):
                 await self.leases.release(room)
-            await self.redis.delete(self.registry_key(), out_key(self.node))
+            await self.redis.delete(self.registry_key(), in_key(self.node), out_key(self.node))
         await self.redis.aclose()
         self.leases.now.close()
 
@@ -174,7 +175,6 @@ class ClusterService:
     def _created(self, room: str, epoch: int) -> None:
         try:
             if self.available and self.leases.hold_now(room, epoch):
-                self.relay.reader.watch_new(in_key(room))
                 made = self.hub.lobby.rooms.get(room)
                 if made is not None and made.address:
                     self.caps.room_made(made.address)
@@ -238,8 +238,7 @@ class ClusterService:
             await self.leases.release(room)
             await self.registry.unlist([room])
             self._listed.discard(room)
-            await self.redis.delete(in_key(room), epoch_key(room))
-            self.relay.writer.forget(in_key(room))
+            await self.redis.delete(epoch_key(room))
             for pid in members:
                 await self.redis.eval(RELEASE, 1, player_key(pid), room)
 
@@ -274,7 +273,6 @@ class ClusterService:
         for room in sorted(self._unleased):
             epoch = self.store.epochs.get(room)
             if epoch is not None:
-                self.relay.reader.watch_new(in_key(room))
                 await self.leases.hold(room, epoch)
             self._unleased.discard(room)
         owned = [r for r in self.store.epochs if r not in self._unleased]
@@ -349,8 +347,16 @@ class ClusterService:
             await self.take_over(room, (node, epoch))  # (this node's own, let go, too)
 
     async def take_over(self, room: str, previous: tuple[str, int]) -> bool:
-        """Own ``room`` (whose owner ``previous`` is dead) and replay it here."""
-        start = await self.relay.reader.position(in_key(room))
+        """Own ``room`` (whose owner ``previous`` is dead) and replay it here. What
+        edges send it from the moment the lease names this node (a player's ``open``)
+        waits until the replay is done (:meth:`Relay.landing`), then is handled."""
+        self.relay.landing(room)
+        try:
+            return await self._take_over(room, previous)
+        finally:
+            self.relay.landed(room)
+
+    async def _take_over(self, room: str, previous: tuple[str, int]) -> bool:
         epoch = await self.leases.take(room)
         if epoch is None:
             return False
@@ -361,7 +367,6 @@ class ClusterService:
             await self.leases.release(room)
             return False
         await self.leases.raise_epoch(room, claimed)
-        self.relay.reader.watch_from(in_key(room), start)  # (no await before the adoption)
         now = time.time()
         down_since = self.store.alive_at(previous[0]) or now
         online = list(self.server.sessions)

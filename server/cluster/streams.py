@@ -258,25 +258,12 @@ class StreamReader:
         """Messages read whose signature was wrong (written by someone else)."""
 
     async def watch(self, key: str) -> None:
-        """Read ``key`` from its current end on (a room this node now owns, or one it
-        now relays for): nothing an earlier owner was sent is ever replayed here."""
+        """Read ``key`` from its current end on (this node's own streams, from when it
+        started or began relaying): nothing written for an earlier run's connections is
+        ever handled here."""
         if key not in self._read_from:
-            self._read_from[key] = await self.position(key)
-
-    async def position(self, key: str) -> str:
-        """Where ``key`` ends now (read from there on with :meth:`watch_from`)."""
-        last = await self.redis.xrevrange(key, count=1)
-        return _text(last[0][0]) if last else "0-0"
-
-    def watch_from(self, key: str, start: str) -> None:
-        """Read ``key`` after ``start``: a room taken over is read from the moment its
-        lease was taken, so a player's ``open`` sent as soon as the lease showed the
-        new owner is read once the room is replayed, never skipped."""
-        self._read_from.setdefault(key, start)
-
-    def watch_new(self, key: str) -> None:
-        """Read ``key`` from its start: a new room's stream (none before it)."""
-        self._read_from[key] = "0-0"
+            last = await self.redis.xrevrange(key, count=1)
+            self._read_from[key] = _text(last[0][0]) if last else "0-0"
 
     async def run(self) -> None:
         while True:

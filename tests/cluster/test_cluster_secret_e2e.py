@@ -108,9 +108,9 @@ async def test_only_signed_listings_reach_the_lobby(
 
 
 def forged(room: str, pid: str, text: str, signer: Signer | None, age_ms: int = 0) -> list[Any]:
-    """An ``open`` for ``pid`` and a chat line, as messages on ``room``'s input stream
-    (signed with ``signer`` if given; the open ``age_ms`` old)."""
-    key = f"gridhall:room:{room}:in"
+    """An ``open`` for ``pid`` and a chat line, as messages for ``room`` on its owner's
+    (node0's) input stream (signed with ``signer`` if given; the open ``age_ms`` old)."""
+    key = "gridhall:relay:node0:in"
     conn = f"evil:{text}"
     now = int(time.time() * 1000) - age_ms
     messages: list[dict[str, Any]] = [
@@ -119,7 +119,7 @@ def forged(room: str, pid: str, text: str, signer: Signer | None, age_ms: int = 
     ]
     out = []
     for seq, fields in enumerate(messages):
-        fields.update(p=pid, n="node1", i=conn, s=seq)
+        fields.update(p=pid, n="node1", i=conn, s=seq, r=room)
         if signer is not None:
             fields["h"] = signer.sign_fields(key, fields)
         out.append((key, fields))

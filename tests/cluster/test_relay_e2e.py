@@ -87,12 +87,13 @@ async def test_connections_per_address_are_counted_over_the_cluster(
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 1013
 
 
-async def test_a_node_reads_one_stream_for_all_its_relayed_clients(
+async def test_a_node_reads_one_stream_in_and_one_out_whatever_the_rooms(
     tmp_path: Path, redis_clean: str, fresh_db: str
 ) -> None:
-    """Three rooms owned by node0, each with a player relayed from node1: every frame
-    for node1's players comes back on node1's own stream, none on a stream per room
-    (a node read one per room it relayed for: hundreds named in every read)."""
+    """Three rooms owned by node0, each with a player relayed from node1: what node1
+    forwards goes on node0's own input stream (each message naming its room), every
+    frame back on node1's own output stream, nothing on a stream per room (a node read
+    one per room it owned or relayed for: hundreds named in every read)."""
     import redis
 
     r = redis.Redis.from_url(redis_clean)
@@ -107,8 +108,11 @@ async def test_a_node_reads_one_stream_for_all_its_relayed_clients(
             await b.send("move", move={"x": 8, "y": 8})
             await a.expect("moved", by=b.player)
         assert not list(r.scan_iter("gridhall:room:*:out"))
-        frames = r.xrange("gridhall:relay:node1:out")
-        conns = {f[b"i"] for _, f in frames}
+        assert not list(r.scan_iter("gridhall:room:*:in"))
+        inbound = r.xrange("gridhall:relay:node0:in")
+        assert {f[b"r"].decode() for _, f in inbound} == {room for *_, room in pairs}
+        outbound = r.xrange("gridhall:relay:node1:out")
+        conns = {f[b"i"] for _, f in outbound}
         assert len(conns) == 3  # each relayed connection's frames, on one stream
-        assert not r.exists("gridhall:relay:node0:out")  # (node0 relays nobody)
+        assert not r.exists("gridhall:relay:node0:out", "gridhall:relay:node1:in")
     r.close()

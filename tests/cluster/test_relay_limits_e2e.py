@@ -55,7 +55,7 @@ async def test_a_relayed_client_is_held_to_its_limits_on_its_own_node(
         eve = await stack.enter_async_context(client_from(nodes[1].url, "127.0.0.4", "Eve"))
         await eve.send("join-room", room=room, role="spectator")
         await eve.expect("state", room=room)  # relayed: node1 -> Redis -> node0
-        stream = f"gridhall:room:{room}:in"
+        stream = "gridhall:relay:node0:in"  # (node0 owns the room)
 
         # a valid message far larger than any a room takes: refused on node1
         await eve.send("move", move={"x": 0, "y": 0, "pad": "x" * 50_000}, id=1)
@@ -134,7 +134,7 @@ async def test_a_closed_room_and_addresses_that_left_leave_nothing_in_redis(
             await bob.expect("moved", by=ann.player)
             await bob.send("chat", text="hello")
             await ann.expect("chat", text="hello")
-            assert r.exists(f"gridhall:room:{room}:in", f"gridhall:player:{bob.player}") == 2
+            assert r.exists("gridhall:relay:node0:in", f"gridhall:player:{bob.player}") == 2
             for player in (bob, ann):
                 await player.send("leave-room")
                 await player.expect("left")
