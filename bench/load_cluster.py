@@ -173,6 +173,9 @@ class Figures:
     """Redis's + PostgreSQL's CPU per move, throughput run."""
     node_busy: float = 0.0
     """Cores the nodes kept busy in the throughput run."""
+    client_busy: float = 0.0
+    """Cores the client processes kept busy in the throughput run (the driver: rooms
+    wait for their last move's round trip, so nodes idle while clients are starved)."""
     p50_ms: float = 0.0
     p99_ms: float = 0.0
     max_ms: float = 0.0
@@ -197,6 +200,7 @@ def measure(
             base.cpu_us_per_move,
             0.0,
             base.server_busy,
+            base.client_cpu,
             base.p50_ms,
             base.p99_ms,
             base.max_ms,
@@ -236,6 +240,7 @@ def measure(
             figures.node_us = fast["server_cpu"] / moves * 1e6
             figures.services_us = group.services() / moves * 1e6
             figures.node_busy = fast["server_busy"]
+            figures.client_busy = fast["client_cpu"]
             spies = [
                 load.profile_start(
                     n.proc.pid, args.seconds, f"{args.profile}.{setup.label}.paced.{i}"
@@ -320,6 +325,7 @@ def report(args: argparse.Namespace, setups: list[Setup], figs: dict[str, Figure
         ("CPU us/move: Redis + PostgreSQL", "services_us", "{:.1f}"),
         ("CPU us/move: all", "total_us", "{:.1f}"),
         ("  cores busy in the nodes", "node_busy", "{:.2f}"),
+        ("  cores busy in the clients", "client_busy", "{:.2f}"),
         (f"RTT p50 ms ({args.players} players)", "p50_ms", "{:.2f}"),
         ("RTT p99 ms", "p99_ms", "{:.2f}"),
         ("RTT max ms", "max_ms", "{:.2f}"),
