@@ -126,8 +126,9 @@ class ClusterService:
 
     # -- lifecycle --------------------------------------------------------------
     async def start(self) -> None:
+        await self._beat()
         await self.relay.reader.watch(in_key(self.node))  # (from now: an earlier run's
-        await self._beat()  # messages were for its connections, not this one's)
+        # messages were for its connections; none is for this one before it owns a room)
         self._task = asyncio.get_running_loop().create_task(self._run())
         self.relay.start()
         log.info("cluster node %s at %s", self.node, self.address)

@@ -85,7 +85,8 @@ async def test_redis_lost_and_restarted_mid_game(
         a, b, _ = await gomoku_pair(stack, owner.url)
         await play(a, b, 0)
         redis_server.stop()
-        await owner.logged("Redis is unreachable")
+        for node in nodes:  # (each has noticed: a beat of each fell in the outage)
+            await node.logged("Redis is unreachable")
         await play(a, b, 1)  # the owner goes on serving its room
         c = await stack.enter_async_context(WsClient.connect(owner.url, "Cat"))
         await c.send("create-room", game="gomoku")
