@@ -20,7 +20,12 @@ def journal(path: Path) -> list[tuple[str, int]]:
 
 def test_one_write_is_one_transaction_all_or_nothing(tmp_path: Path) -> None:
     store = Store(tmp_path / "g.db")
-    store.write([Log("R1", 1, {"k": "tick"})])
+    store.write([Log("R1", 1, {"k": "tick"})])  # one entry: a statement of its own
+    assert not store.db.in_transaction
+    assert journal(tmp_path / "g.db") == [("R1", 1)]  # committed: another connection sees it
+    with pytest.raises(sqlite3.IntegrityError):
+        store.write([Log("R1", 1, {"k": "tick"})])
+    assert not store.db.in_transaction
     with pytest.raises(sqlite3.IntegrityError):  # (R1, 1) is there already
         store.write([Log("R2", 1, {"k": "tick"}), Log("R1", 1, {"k": "tick"})])
     assert journal(tmp_path / "g.db") == [("R1", 1)]

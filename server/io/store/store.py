@@ -102,6 +102,7 @@ SCHEMA_VERSION = 5
 """3: games gained ``source`` and ``moves`` and the ``game_players`` index (history);
 4: ``analyses``, each game's engine analysis (server/io/store/analysis_store.py);
 5: ``rooms.quarantine``, why a room that could not be restored was set aside."""
+JOURNAL_INSERT = "INSERT INTO journal (room, n, entry) VALUES (?, ?, ?)"
 CHECKPOINT_EVERY = 1.0
 """Seconds at most between a commit and the checkpoint that syncs it to the disk."""
 SCHEMA = """
@@ -232,6 +233,10 @@ class Store:
         if not effects:
             return
         db = self.db
+        if len(effects) == 1 and type(effects[0]) is Log:  # a turn of one move
+            self._journal_one(effects[0])
+            self.checkpointer.poke()
+            return
         db.execute("BEGIN")  # the connection is in autocommit mode: one transaction here
         try:
             entries: list[tuple[str, int, bytes | str]] = []
@@ -252,12 +257,17 @@ class Store:
         self.checkpointer.poke()
 
     def _journal(self, entries: list[tuple[str, int, bytes | str]]) -> None:
-        self.db.executemany("INSERT INTO journal (room, n, entry) VALUES (?, ?, ?)", entries)
+        self.db.executemany(JOURNAL_INSERT, entries)
+
+    def _journal_one(self, log: Log) -> None:
+        """One entry alone: one statement, which the connection (in autocommit mode)
+        commits as its own transaction, without a BEGIN and a COMMIT of their own."""
+        self.db.execute(JOURNAL_INSERT, (log.room, log.n, _entry(log.entry)))
 
     def _apply(self, e: Stored) -> None:
         db = self.db
         if isinstance(e, Log):
-            self._journal([(e.room, e.n, _entry(e.entry))])
+            self._journal_one(e)
         elif isinstance(e, SaveSnapshot):
             db.execute(
                 "UPDATE rooms SET snapshot = ?, base = ? WHERE code = ?",
