@@ -3,6 +3,11 @@ the test suite runs: random conversations in all three games, restarted at rando
 points, each checked to bring every room and identity back.
 
     python bench/restart_model.py --examples 5000 [--seed 1] [--max-steps 120]
+    python bench/restart_model.py --processes 40    # real server processes instead
+
+``--processes N`` runs the model's steps against a real ``gridhall-server`` process
+(``tests/e2e/test_restart_model_e2e.py``), N examples stopped with ``kill -9`` and N
+with SIGTERM, each compared by what every person sees after ``sync``.
 
 Prints how many examples ran, how many restarts they checked (rooms, identities, by
 game and status), which steps did something and which the server refused, and the
@@ -13,8 +18,10 @@ first failure found (shrunk by Hypothesis to a short list of steps, kept then as
 from __future__ import annotations
 
 import argparse
+import asyncio
 import logging
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -31,7 +38,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--examples", type=int, default=1000, help="examples to run")
     parser.add_argument("--seed", type=int, default=None, help="Hypothesis's seed")
     parser.add_argument("--max-steps", type=int, default=120, help="steps per example at most")
+    parser.add_argument(
+        "--processes", type=int, default=0, help="examples per stop kind on a real process"
+    )
     args = parser.parse_args(argv)
+    if args.processes:
+        return processes(args.processes, args.seed)
     logging.getLogger("gridhall").setLevel(logging.CRITICAL)  # the rooms' own lines: noise here
     total = Found()
     examples = 0
@@ -90,6 +102,58 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     print("found: nothing (every restart brought every room and identity back)")
     return 0
+
+
+def processes(n: int, chosen: int | None) -> int:
+    """``n`` examples against a real server process for each way it is stopped."""
+    for how in ("kill-9", "sigterm"):
+        began = time.perf_counter()
+        ran, failure = process_examples(n, how, chosen)
+        if failure is not None:
+            print(f"{how}: {ran} examples passed, then {type(failure).__name__}: {failure}")
+            return 1
+        took = time.perf_counter() - began
+        print(f"{how}: {ran} examples, every person back as they were, in {took:.0f} s")
+    return 0
+
+
+def process_examples(n: int, how: str, chosen: int | None) -> tuple[int, BaseException | None]:
+    """Run ``n`` real-process examples stopped as ``how`` says: how many passed, and the
+    failure if one did not."""
+    from tests.e2e.test_restart_model_e2e import (  # noqa: PLC0415 (the e2e harness)
+        NO_SHRINK,
+        SYNCHRONOUS,
+        process_restart,
+    )
+    from tests.e2e.test_restart_model_e2e import step as e2e_step  # noqa: PLC0415
+
+    ran = 0
+
+    @settings(
+        max_examples=n,
+        deadline=None,
+        database=None,
+        phases=NO_SHRINK,
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(game=st.sampled_from(SYNCHRONOUS), steps=st.lists(e2e_step, min_size=5, max_size=25))
+    def explore(game: int, steps: list[tuple[int, str, int, int]]) -> None:
+        nonlocal ran
+        with tempfile.TemporaryDirectory() as folder:
+            try:
+                asyncio.run(process_restart(Path(folder), how, game, steps))
+            except BaseException:
+                print(f"FOUND ({how}): game {game}, steps {steps}")
+                raise
+        ran += 1
+
+    if chosen is not None:
+        explore = seed(chosen)(explore)
+    try:
+        explore()
+    except Exception as exc:
+        return ran, exc
+    return ran, None
 
 
 if __name__ == "__main__":

@@ -277,8 +277,9 @@ class Relay:
             code = _text(room)
             if code in self.server.hub.lobby.rooms:
                 return
-            owner = await self.redis.get(owner_key(code))
-            if owner is None or not await self.service.registry.is_alive(_text(owner)):
+            held = await self.redis.get(owner_key(code))
+            owner = None if held is None else _text(held)  # (a node id: text, as the beat's)
+            if owner is None or not await self.service.registry.is_alive(owner):
                 owner = await wait_for_owner(self.service, session, code)
             if owner is None or owner == self.node or session.link.closed:
                 return

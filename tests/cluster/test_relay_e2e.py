@@ -4,8 +4,10 @@ whichever node it reaches."""
 
 from __future__ import annotations
 
+import asyncio
 from contextlib import AsyncExitStack
 from pathlib import Path
+from typing import Any
 
 import pytest
 from websockets.exceptions import ConnectionClosed
@@ -14,6 +16,12 @@ from tests.cluster.nodes import cluster, finish_resumed_gomoku, next_owner, rejo
 from tests.wsclient import WsClient
 
 pytest.importorskip("redis", reason='pip install "gridhall[cluster]"')
+
+from redis import asyncio as aioredis  # noqa: E402
+
+from gridhall.server.cluster.node import node_key  # noqa: E402
+from gridhall.server.cluster.relay import in_key  # noqa: E402
+
 pytestmark = pytest.mark.timeout(120)
 
 
@@ -48,6 +56,50 @@ async def test_players_on_two_nodes_play_one_room_to_the_end(
         over = await b.expect("game-over")
         assert over["result"]["winner"] == a.player and over["result"]["reason"] == "five"
         await a.expect("game-over")
+
+
+async def beats(redis: Any, node: str, count: int) -> None:
+    """Wait until ``node`` has begun ``count`` beats (its registry key's time to live is
+    set again at each; the beat before the last has then run whole)."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + 60
+    last, seen = await redis.pttl(node_key(node)), 0
+    while seen < count:
+        assert loop.time() < end, f"{node} stopped beating"
+        await asyncio.sleep(0.01)
+        now = await redis.pttl(node_key(node))
+        seen += now > last
+        last = now
+
+
+async def test_a_player_resumed_on_a_third_node_is_relayed_once(
+    tmp_path: Path, redis_clean: str, fresh_db: str
+) -> None:
+    """Ann leaves the node that owns her room and resumes by token on a third: it relays
+    her to the owner, once. Its beats, which look up every relayed room's owner, leave
+    her be (the owner's id, read from Redis as bytes, once looked like a new owner at the
+    next beat: her session there was opened again, and the events sent meanwhile lost)."""
+    async with AsyncExitStack() as stack:
+        nodes = await stack.enter_async_context(cluster(tmp_path, redis_clean, fresh_db))
+        a, b, room = await cross_node_gomoku(stack, nodes[0].url, nodes[1].url)
+        await a.ws.close()
+        a2 = await rejoin(stack, nodes[2].url, a, "Ann")
+        r = aioredis.from_url(redis_clean)
+        stack.push_async_callback(r.aclose)
+        await a2.send("sync")
+        await a2.expect("state", room=room)  # relayed to the owner by now
+        await beats(r, nodes[2].name, 3)
+        for i in range(2):
+            await a2.send("move", move={"x": i, "y": 0})
+            await b.expect("moved", by=a2.player)
+            await b.send("move", move={"x": i, "y": 1})
+            await a2.expect("moved", by=b.player)
+        opens = [
+            fields
+            for _, fields in await r.xrange(in_key(room))
+            if fields.get(b"k") == b"open" and fields.get(b"p") == a2.player.encode()
+        ]
+        assert len(opens) == 1, opens
 
 
 async def test_the_owner_killed_with_players_on_two_nodes(

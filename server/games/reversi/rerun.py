@@ -5,44 +5,18 @@ game's log when it accounts for every move."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-from gridhall.protocol.cells import cell_name
-
-from ..base import JSON, GameError
-from ..replay import Action, Run, skipped
+from ..base import JSON
+from ..clocked import ClockedRun, black_then_white
 from .game import ReversiGame
 
 
-class ReversiRun(Run):
+class ReversiRun(ClockedRun):
     """The moves of the final game, black's first."""
 
     def __init__(self, record: JSON) -> None:
-        colors: dict[str, str] = record["colors"]
-        black = next(p for p, c in colors.items() if c == "black")
-        white = next(p for p, c in colors.items() if c == "white")
-        self.game = ReversiGame(dict(record["options"]), [black, white], 0, 0.0)
-        self.moves = [(int(x), int(y)) for x, y in record["moves"]]
-        self.times = seconds(record, self.moves)
-
-    def view(self) -> JSON:
-        view = self.game.view(None)
-        view.pop("clock", None)
-        view.pop("pending", None)
-        return view
-
-    def actions(self) -> Iterator[Action]:
-        for n, (x, y) in enumerate(self.moves):
-            by = self.game.turn()
-            if by is None:
-                skipped("reversi", (x, y), ValueError("the game was already over"))
-                return
-            try:
-                self.game.apply(by, {"x": x, "y": y}, self.times[n])
-            except GameError as exc:
-                skipped("reversi", (x, y), exc)
-                continue
-            yield self.times[n], by, cell_name(x, y)
+        game = ReversiGame(dict(record["options"]), black_then_white(record), 0, 0.0)
+        moves = [(int(x), int(y)) for x, y in record["moves"]]
+        super().__init__("reversi", game, moves, seconds(record, moves))
 
 
 def seconds(record: JSON, moves: list[tuple[int, int]]) -> list[float]:
