@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import inspect
 import json
 import os
@@ -68,11 +69,18 @@ def pack(msg: dict[str, Any]) -> bytes:
     return bytes(msgpack.packb(msg, use_bin_type=True))
 
 
+@functools.cache
+def _takes_arrival(kind: type) -> bool:
+    """Does this tree's ``Session.receive`` take the arrival time? (Asked once: the
+    signature costs more than a move.)"""
+    return "arrived" in inspect.signature(kind.receive).parameters
+
+
 def feed(server: Any, session: Any, frame: bytes) -> None:
     """``frame`` from ``session``'s connection, as the server's read hands it over: a
     session that returns its effects has them carried out (an older one, before issue
     38's split, carried them out itself)."""
-    if "arrived" in inspect.signature(session.receive).parameters:
+    if _takes_arrival(type(session)):
         said = session.receive(frame, time.time(), time.perf_counter())
     else:
         said = session.receive(frame, time.time())
@@ -124,6 +132,12 @@ async def run(rooms: int, moves: int, profile: bool) -> dict[str, float]:
             for ply in range(225)
             for x, y in [(BLACK if ply % 2 == 0 else WHITE)[ply // 2]]
         ]
+        try:  # the collector paced as gridhall-server paces it (an older tree: as is)
+            from gridhall.server.io.runtime import collector
+        except ImportError:
+            pass
+        else:
+            collector.install()
         profiler = None
         if profile:
             import cProfile

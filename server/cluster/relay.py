@@ -386,6 +386,9 @@ class Relay:
         proxy = self.proxies.get(session) if session is not None else None
         if session is None or proxy is None:
             return
+        owner = fields.get(b"o")
+        if owner is not None and _text(owner) != proxy.owner:
+            return  # a node that owned the room before and has not yet learnt it lost it
         seq = int(fields.get(b"s", -1))
         if seq != proxy.expected:
             log.warning(
@@ -411,7 +414,7 @@ class Relay:
             link.close(BUSY_CLOSE, busy_reason())
             asyncio.get_running_loop().call_soon(self._end, link, time.time())
             return
-        fields.update(p=link.pid, n=link.edge, i=link.conn, s=link.sent)
+        fields.update(p=link.pid, n=link.edge, i=link.conn, s=link.sent, o=self.node)
         link.sent += 1
         self.writer.add(out_key(link.edge), fields, link.share)
 

@@ -144,8 +144,9 @@ class HubCore:
             elif changed and not self._replaying:
                 n = self._journal_n.get(room.code, 0) + 1
                 self._journal_n[room.code] = n
-                made = entry() if callable(entry) else entry
-                out.add(Log(room.code, n, {**encode(made), "t": now}))
+                data = encode(entry() if callable(entry) else entry)  # a map of its own
+                data["t"] = now
+                out.add(Log(room.code, n, data))
                 if room.games_started != games:
                     out.add(SaveSnapshot(room.code, n, room.to_snapshot()))
                     self._snapshot_n[room.code] = n

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-from tests.cluster.nodes import cluster, finish_resumed_gomoku, next_owner, rejoin
+from tests.cluster.nodes import SECRET, cluster, finish_resumed_gomoku, next_owner, rejoin
 from tests.wsclient import WsClient
 
 pytest.importorskip("redis", reason='pip install "gridhall[cluster]"')
@@ -20,7 +20,9 @@ pytest.importorskip("redis", reason='pip install "gridhall[cluster]"')
 from redis import asyncio as aioredis  # noqa: E402
 
 from gridhall.server.cluster.node import node_key  # noqa: E402
-from gridhall.server.cluster.relay import in_key  # noqa: E402
+from gridhall.server.cluster.relay import in_key, out_key  # noqa: E402
+from gridhall.server.cluster.signing import Signer  # noqa: E402
+from gridhall.server.cluster.streams import SIGNATURE  # noqa: E402
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -102,6 +104,46 @@ async def test_a_player_resumed_on_a_third_node_is_relayed_once(
             and fields.get(b"r") == room.encode()
         ]
         assert len(opens) == 1, opens
+
+
+async def test_a_relayed_player_hears_only_the_room_s_owner(
+    tmp_path: Path, redis_clean: str, fresh_db: str
+) -> None:
+    """Bob, relayed by node1 to the room's owner node0, hears only node0. A message for
+    his connection from another node (one that owned the room before a takeover and has
+    not yet learnt it lost it: a partition healing) is ignored; it was delivered, or, its
+    ``s`` out of step, taken for lost frames and Bob closed (1012)."""
+    async with AsyncExitStack() as stack:
+        nodes = await stack.enter_async_context(cluster(tmp_path, redis_clean, fresh_db))
+        a, b, room = await cross_node_gomoku(stack, nodes[0].url, nodes[1].url)
+        r = aioredis.from_url(redis_clean)
+        stack.push_async_callback(r.aclose)
+        conn = next(
+            f[b"i"]
+            for _, f in await r.xrange(in_key(nodes[0].name))  # (the owner's input)
+            if f.get(b"k") == b"open"
+            and f.get(b"p") == b.player.encode()
+            and f.get(b"r") == room.encode()
+        )
+        edge = out_key(nodes[1].name)  # (what node1's relayed clients hear)
+        heard = [f for _, f in await r.xrange(edge) if f.get(b"i") == conn]
+        forged: dict[str, Any] = {
+            "k": "frame",
+            "d": b.frames[-1],  # a frame Bob got: only its sender is wrong
+            "p": b.player,
+            "n": nodes[1].name,
+            "i": conn,
+            "s": len(heard),  # the next in step
+            "o": nodes[2].name,
+        }
+        forged[SIGNATURE] = Signer(SECRET).sign_fields(edge, forged)
+        await r.xadd(edge, forged)
+        before = len(b.frames)
+        await a.send("move", move={"x": 0, "y": 0})
+        await b.expect("moved", by=a.player)
+        assert [m["type"] for m in b.received[before:]] == ["moved"]
+        await b.send("move", move={"x": 0, "y": 1})
+        await a.expect("moved", by=b.player)
 
 
 async def test_the_owner_killed_with_players_on_two_nodes(

@@ -97,3 +97,69 @@ async def test_a_frame_larger_than_one_read_is_answered(server_url: str) -> None
         assert answer.get("re") == 5 and answer["type"] in ("rooms", "error")
         await ann.send("list-rooms", id=6)
         assert (await ann.expect("rooms"))["re"] == 6
+
+
+def server_side(server: Any) -> Any:
+    """The server's websockets connection of its one game connection."""
+    (conn,) = server.connections
+    return conn.ws
+
+
+async def test_a_read_of_one_whole_frame_skips_websockets_parser(make_server: Any) -> None:
+    """A move arrives alone in its read: its payload goes to the session without
+    websockets' parser (``GuardedConnection._whole_frame``); reads that are not one
+    whole binary frame (two frames, a frame in two reads, a short header) still take
+    the parser, and every request is answered in order."""
+    server = await make_server()
+    async with WsClient.connect(f"ws://127.0.0.1:{server.port}/", "Ann") as ann:
+        assert ann.ws.transport is not None
+        protocol = server_side(server).protocol
+        parsed: list[int] = []
+        receive = protocol.receive_data
+        protocol.receive_data = lambda data: (parsed.append(len(data)), receive(data))[1]
+        for n in (1, 2):
+            await ann.send("list-rooms", id=n)
+            assert (await ann.expect("rooms"))["re"] == n
+        big = p.encode_map({"type": "list-rooms", "id": 3, "pad": "x" * 300})  # 126-form
+        await ann.send_raw(big)
+        assert (await ann.expect("rooms"))["re"] == 3
+        assert parsed == []
+        ann.ws.transport.write(masked(listing(4), listing(5)))
+        for n in (4, 5):
+            assert (await ann.expect("rooms"))["re"] == n
+        whole = masked(listing(6))
+        ann.ws.transport.write(whole[:3])
+        await until(lambda: len(parsed) >= 2, "the first part of a frame was read")
+        ann.ws.transport.write(whole[3:])
+        assert (await ann.expect("rooms"))["re"] == 6
+        assert len(parsed) == 3
+
+
+@pytest.mark.parametrize(
+    ("frames", "code"),
+    [
+        # a client's frame must be masked: the same bytes, unmasked
+        ([Frame(Opcode.BINARY, b"\x81\xa4type\xaalist-rooms")], 1002),
+        # a whole binary frame while a fragmented message is under way
+        ([Frame(Opcode.BINARY, b"\x81", fin=False), listing(1)], 1002),
+    ],
+    ids=["unmasked", "inside-a-fragmented-message"],
+)
+async def test_a_lone_frame_the_protocol_forbids_closes_the_connection(
+    make_server: Any, frames: list[Frame], code: int
+) -> None:
+    """Frames that look like a move but break the WebSocket protocol are not handed to
+    the session by the shortcut: websockets refuses them as it always did."""
+    server = await make_server()
+    async with WsClient.connect(f"ws://127.0.0.1:{server.port}/", "Ann") as ann:
+        assert ann.ws.transport is not None
+        for n, frame in enumerate(frames):
+            if n:
+                await until(
+                    lambda: server_side(server).protocol.current_size is not None, "a fragment"
+                )
+            mask = not (len(frames) == 1)
+            ann.ws.transport.write(frame.serialize(mask=mask, extensions=[]))
+        await ann.ws.wait_closed()
+        assert ann.ws.close_code == code
+        assert not any(m.get("type") == "rooms" for m in ann.received)

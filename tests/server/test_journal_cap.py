@@ -19,7 +19,11 @@ CAP = 40
 
 def journal_rows(path: Path, room: str) -> int:
     with sqlite3.connect(path) as db:
-        n: int = db.execute("SELECT COUNT(*) FROM journal WHERE room = ?", (room,)).fetchone()[0]
+        n: int = db.execute(
+            "SELECT (SELECT COUNT(*) FROM journal WHERE room = ?)"
+            " + (SELECT COUNT(*) FROM journal_tail WHERE room = ?)",
+            (room, room),
+        ).fetchone()[0]
         return n
 
 

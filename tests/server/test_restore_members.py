@@ -77,7 +77,14 @@ def break_room(path: Path, code: str) -> None:
     import msgpack
 
     con = sqlite3.connect(path)
-    n = con.execute("SELECT max(n) FROM journal WHERE room = ?", (code,)).fetchone()[0] or 0
+    n = (
+        con.execute(
+            "SELECT max(n) FROM (SELECT n FROM journal WHERE room = ?"
+            " UNION ALL SELECT n FROM journal_tail WHERE room = ?)",
+            (code, code),
+        ).fetchone()[0]
+        or 0
+    )
     con.execute(
         "INSERT INTO journal (room, n, entry) VALUES (?, ?, ?)",
         (code, n + 1, msgpack.packb({"k": "teleport", "t": T0 + 2})),

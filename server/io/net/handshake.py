@@ -41,7 +41,12 @@ from typing import Any, ClassVar, cast
 from websockets.asyncio.server import ServerConnection
 from websockets.datastructures import Headers
 from websockets.frames import Frame, Opcode
-from websockets.protocol import Event
+from websockets.protocol import Event, State
+
+try:  # websockets' C unmasking, as its own parser uses (built with it on every wheel)
+    from websockets.speedups import apply_mask
+except ImportError:
+    from websockets.utils import apply_mask
 
 from ...core.gate import Gate
 
@@ -149,6 +154,8 @@ class GuardedConnection(ServerConnection):
             if self._held:  # (reading is paused: this came with the same read)
                 self._held += data
                 return
+            if self.on_frame is not None and self._whole_frame(data):
+                return
             self._direct = self.on_frame is not None
             try:
                 self._feed(data)
@@ -162,6 +169,41 @@ class GuardedConnection(ServerConnection):
             self.transport.abort()
             return
         super().data_received(data)
+
+    def _whole_frame(self, data: bytes) -> bool:
+        """A read that is exactly one small binary frame, whole and unfragmented (a
+        move), arriving at a frame's boundary while nothing is queued: its payload goes
+        to ``on_frame`` without websockets' parser, which would have read the same
+        header, checked the same bounds and left its state as it was (it ends at the
+        next frame's boundary; no fragment in progress). About a twelfth of a move's
+        CPU. Anything else (text, control frames, fragments, several frames or part
+        of one, a closing connection) returns False: websockets' own path."""
+        if len(data) < 6 or data[0] != 0x82:  # FIN, no RSV bits, binary
+            return False
+        length = data[1] ^ 0x80  # a client's frame is masked: >= 128 here if it was not
+        if length < 126:
+            start = 6
+        elif length == 126 and len(data) >= 8:
+            length, start = int.from_bytes(data[2:4], "big"), 8
+        else:
+            return False
+        protocol = self.protocol
+        most, fragment = protocol.max_message_size, protocol.max_fragment_size
+        if (
+            len(data) != start + length
+            or (most is not None and length > most)
+            or (fragment is not None and length > fragment)
+            or protocol.state is not State.OPEN
+            or protocol.current_size is not None
+            or protocol.parser_exc is not None
+            or protocol.extensions
+            or protocol.reader.buffer
+            or self.recv_messages.frames.queue
+        ):
+            return False
+        assert self.on_frame is not None
+        self.on_frame(apply_mask(data[start:], data[start - 4 : start]))
+        return True
 
     def _feed(self, data: bytes) -> None:
         """Parse ``data`` a slice at a time; once the queue of frames is full, hold the
