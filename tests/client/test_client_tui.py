@@ -83,7 +83,14 @@ async def press(pilot: Pilot[Any], selector: str) -> None:
         found = pilot.app.screen.query(selector)
         return bool(found) and all(clickable(w) for w in found)
 
-    await ui_until(pilot, ready)
+    try:
+        await ui_until(pilot, ready)
+    except AssertionError as exc:  # say why it never became clickable
+        found = [
+            (w, w.display, w.disabled, w.region, sorted(w.classes))
+            for w in pilot.app.screen.query(selector)
+        ]
+        raise AssertionError(f"{exc}: {selector} on {pilot.app.screen}: {found}") from None
     await pilot.pause()
     assert await pilot.click(selector), f"the click did not reach {selector}"
 

@@ -223,7 +223,11 @@ class GameServer:
         self.hub.nodes.own = own_address(self.config.host, self.port, lan_addresses)
         self.hosts.add(hosts.url_host(self.hub.nodes.own) or "")
         self.work.warm_up()
-        self.cluster = await self.clustering.start(self)
+        try:
+            self.cluster = await self.clustering.start(self)
+        except BaseException:  # a node that cannot join stops: what it wrote at start
+            await self.flushed()  # is committed first, never cut off mid-query
+            raise
         log.info(
             "gridhall server %r listening on %s:%d", self.config.name, self.config.host, self.port
         )
