@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cluster.nodes import cluster, next_owner
+from tests.cluster.nodes import cluster, next_owner, sees_move
 from tests.wsclient import WsClient
 
 pytest.importorskip("redis", reason='pip install "gridhall[cluster]"')
@@ -27,18 +27,6 @@ async def hello_again(stack: AsyncExitStack, url: str, old: WsClient) -> WsClien
     assert (await client.expect("welcome"))["player"] == old.player
     client.player, client.token = old.player, old.token
     return client
-
-
-async def sees_move(client: WsClient, by: str, move: list[int]) -> None:
-    """Wait until ``client`` has ``move``: its ``moved``, or a ``state`` that holds it
-    (a relayed client whose node saw the new owner's lease lapse on a busy machine
-    follows the room again, and resyncs with a ``state``)."""
-    while True:
-        msg = await client.recv()
-        if msg["type"] == "moved" and msg.get("by") == by:
-            return
-        if msg["type"] == "state" and move in (msg.get("view") or {}).get("moves", []):
-            return
 
 
 async def test_players_back_during_a_takeover_land_in_their_seats(
