@@ -13,13 +13,15 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Button, Footer, Header, Input, Label, OptionList
+from textual.widgets import Button, Footer, Input, Label, OptionList
 from textual.widgets.option_list import Option
 
 from gridhall.client.discovery import Browser, FoundServer, search_text
 from gridhall.client.tui.text import PlainNotify, text, translate_bindings
 from gridhall.protocol.address import AddressError, server_url
 from gridhall.protocol.i18n import N_, _
+
+from .header import TitleHeader
 
 
 class ConnectApp(PlainNotify[str | None]):
@@ -40,7 +42,7 @@ class ConnectApp(PlainNotify[str | None]):
         self.found: list[FoundServer] = []
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield TitleHeader()
         with Vertical(id="connect"):
             yield Label(_("Servers on this network"), classes="title")
             yield OptionList(id="found")

@@ -10,7 +10,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
-from textual.widgets import Button, DataTable, Footer, Header, Input, Label, Select
+from textual.widgets import Button, DataTable, Footer, Input, Label, Select
 
 from gridhall.client.history import Filters, GamePages, game_row
 from gridhall.client.messages import Refused
@@ -18,6 +18,8 @@ from gridhall.client.tui.asking import AskingScreen
 from gridhall.client.tui.text import text, translate_bindings
 from gridhall.client.views import titles
 from gridhall.protocol.i18n import N_, _
+
+from .header import TitleHeader
 
 Message = dict[str, Any]
 ALL = "*"
@@ -39,7 +41,7 @@ class HistoryScreen(AskingScreen):
         self._first_name = name
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield TitleHeader()
         with Vertical(id="history"):
             yield Label(_("Finished games, newest first"), classes="title")
             with Horizontal(id="history-filters"):

@@ -9,7 +9,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.widgets import DataTable, Footer, Header, Label, Select
+from textual.widgets import DataTable, Footer, Label, Select
 
 from gridhall.client.messages import Refused
 from gridhall.client.ratings import (
@@ -25,6 +25,8 @@ from gridhall.client.tui.asking import AskingScreen
 from gridhall.client.tui.text import text, translate_bindings
 from gridhall.client.views import titles
 from gridhall.protocol.i18n import N_, _
+
+from .header import TitleHeader
 
 Message = dict[str, Any]
 
@@ -50,7 +52,7 @@ class LeaderboardScreen(AskingScreen):
         """Row key -> the game id of a record (it opens that game's replay)."""
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield TitleHeader()
         with Vertical(id="leaderboard-pane"):
             with Horizontal(id="leaderboard-bar"):
                 names = titles()

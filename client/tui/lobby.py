@@ -9,7 +9,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Button, DataTable, Footer, Header, Input, Label
+from textual.widgets import Button, DataTable, Footer, Input, Label
 
 from gridhall import protocol as p
 from gridhall.client.history import HISTORY, RATINGS
@@ -18,6 +18,8 @@ from gridhall.client.tui.text import text, translate_bindings
 from gridhall.client.views.hosts import Note
 from gridhall.client.views.lobby import room_rows
 from gridhall.protocol.i18n import N_, _
+
+from .header import TitleHeader
 
 REFRESH_SECONDS = 5.0
 
@@ -47,7 +49,7 @@ class LobbyScreen(Screen[None]):
         """Why we are back in the lobby, as of a given time (None: nothing to say)."""
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield TitleHeader()
         with Vertical(id="lobby"):
             yield Label(_("Rooms on this server"), classes="title")
             yield Label(id="lobby-note")

@@ -9,7 +9,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
-from textual.widgets import DataTable, Footer, Header, Label
+from textual.widgets import DataTable, Footer, Label
 
 from gridhall.client.messages import Refused
 from gridhall.client.ratings import profile_records, rating_lines, recent_rows
@@ -17,6 +17,8 @@ from gridhall.client.tui.asking import AskingScreen
 from gridhall.client.tui.text import text, translate_bindings
 from gridhall.client.views import titles
 from gridhall.protocol.i18n import N_, _
+
+from .header import TitleHeader
 
 Message = dict[str, Any]
 
@@ -33,7 +35,7 @@ class ProfileScreen(AskingScreen):
         self._asked: int | None = None
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield TitleHeader()
         with VerticalScroll(id="profile"):
             yield Label(id="profile-name", classes="title")
             yield Label(_("Ratings"), classes="title")

@@ -15,7 +15,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.timer import Timer
-from textual.widgets import Button, Footer, Header, Input, Static
+from textual.widgets import Button, Footer, Input, Static
 
 from gridhall.client.history import ANALYSIS, game_row, replay_link
 from gridhall.client.messages import Refused
@@ -26,6 +26,8 @@ from gridhall.client.tui.boards import Board, board_for
 from gridhall.client.tui.text import text, translate_bindings
 from gridhall.client.views import view_for
 from gridhall.protocol.i18n import N_, _
+
+from .header import TitleHeader
 
 Message = dict[str, Any]
 
@@ -58,7 +60,7 @@ class ReplayScreen(AskingScreen):
         self._timer: Timer | None = None
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield TitleHeader()
         yield Static(id="replay-info")
         yield Static(id="replay-link")
         with VerticalScroll(id="replay-pane"):

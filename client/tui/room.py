@@ -16,7 +16,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Header, Input, Label, RichLog, Static
+from textual.widgets import Button, Footer, Input, Label, RichLog, Static
 
 from gridhall import protocol as p
 from gridhall.client.chatdraft import ChatDraft
@@ -58,6 +58,8 @@ from gridhall.protocol.games import render
 from gridhall.protocol.games.common import COMMON
 from gridhall.protocol.i18n import N_, _
 
+from .header import TitleHeader
+
 
 class RoomScreen(Screen[None]):
     """Everything about the room we are in; redrawn from the session's copy."""
@@ -88,7 +90,7 @@ class RoomScreen(Screen[None]):
 
     # ---- layout ----------------------------------------------------------------------
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield TitleHeader()
         with Horizontal(id="room-main"):
             with VerticalScroll(id="board-pane"):
                 yield board_for(self.game)(id="board")
