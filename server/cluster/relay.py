@@ -31,6 +31,7 @@ import contextlib
 import logging
 import secrets
 import time
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -48,6 +49,7 @@ from .signing import Part
 from .streams import Share, StreamReader, StreamWriter
 
 if TYPE_CHECKING:
+    from ..core.room import Room
     from .service import ClusterService
 
 log = logging.getLogger("gridhall.cluster.relay")
@@ -449,16 +451,7 @@ class Relay:
                 return  # (written again: a fresh open is read within moments)
             if link is not None and link.session is not None:
                 self._end(link, now)
-            self._attach(
-                room,
-                pid,
-                _text(fields.get(b"n", b"")),
-                _text(fields.get(b"a", b"?")),
-                conn,
-                int(fields.get(b"since", -1)),
-                bool(int(fields.get(b"deltas", 0))),
-                now,
-            )
+            self._attach(room, pid, conn, fields, now)
             return
         if link is None or link.session is None or link.conn != conn or seq < link.received:
             return  # an older connection's (the player reconnected since), or written again
@@ -477,23 +470,18 @@ class Relay:
             link.closed = True
             self._end(link, now)
 
-    def _attach(
-        self,
-        room: str,
-        pid: str,
-        edge: str,
-        peer: str,
-        conn: str,
-        since: int,
-        deltas: bool,
-        now: float,
-    ) -> None:
-        hub = self.service.hub
-        link = RemoteLink(self, room, pid, edge, peer, conn)
+    def _attach(self, room: str, pid: str, conn: str, opened: dict[bytes, Any], now: float) -> None:
+        """A session here for the player an ``open`` (``opened``) names, relayed by its edge."""
+        peer = _text(opened.get(b"a", b"?"))
+        link = RemoteLink(self, room, pid, _text(opened.get(b"n", b"")), peer, conn)
         session = Session(self.server, link, now)
         link.session = session
+        since = int(opened.get(b"since", -1))
+        deltas = bool(int(opened.get(b"deltas", 0)))
         try:
-            ident, effects = hub.attach(pid, peer, None if since < 0 else since, deltas, now)
+            ident, effects = self.service.hub.attach(
+                pid, peer, None if since < 0 else since, deltas, now
+            )
         except ProtocolError as exc:
             self.server.execute(session.error(exc), session)
             link.close(1008, exc.message)
@@ -534,14 +522,12 @@ class Relay:
 
     def players(self) -> dict[str, str]:
         """Owner: every member of the rooms this node owns -> its room."""
-        rooms = self.server.hub.lobby.rooms
-        return {
-            m.id: code
-            for code in self.service.store.epochs
-            if code in rooms
-            for m in rooms[code].members
-            if not m.bot
-        }
+        return members(self.server.hub.lobby.rooms, self.service.store.epochs)
+
+
+def members(rooms: Mapping[str, Room], owned: Iterable[str]) -> dict[str, str]:
+    """Every person (no computer) in the rooms ``owned`` -> its room."""
+    return {m.id: code for code in owned if code in rooms for m in rooms[code].members if not m.bot}
 
 
 def _peek(frame: bytes) -> tuple[str, dict[str, Any]]:
