@@ -38,10 +38,13 @@ def moving_reason() -> str:
     return _("your room is moving to another server node; reconnect in a moment")
 
 
-async def wait_for_owner(service: ClusterService, session: Session, room: str) -> str | None:
+async def wait_for_owner(
+    service: ClusterService, session: Session, room: str, leaving: str | None = None
+) -> str | None:
     """The node that owns ``room`` once its takeover is done (this node's id if it took
     it here), or None: the room is gone (the player is simply roomless), the client
-    left, or the wait ran out (the client is then closed to reconnect)."""
+    left, or the wait ran out (the client is then closed to reconnect). ``leaving`` is
+    an owner that let the room go: a lease that still names it is waited past."""
     if service.store.owner(room) is None:
         return None  # the room ended: nothing to wait for
     link = session.link
@@ -58,7 +61,7 @@ async def wait_for_owner(service: ClusterService, session: Session, room: str) -
         owner = await redis.get(owner_key(room))
         if owner is not None:
             node = str(owner.decode() if isinstance(owner, bytes) else owner)
-            if node != service.node and await registry.is_alive(node):
+            if node not in (service.node, leaving) and await registry.is_alive(node):
                 return node
         await asyncio.sleep(POLL)
     if not link.closed:

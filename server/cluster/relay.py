@@ -12,8 +12,9 @@ and view is the owner's, decided once, and frames still leave the owner only aft
 commit. Each message carries ``s``, a per-player sequence number: a gap (a message
 lost, Redis restarted) closes the client's connection with 1012, and the client's
 reconnect resumes with ``since``, the existing resync path for anything missed. When
-the room's owner changes (a takeover), the edge closes its relayed clients the same way
-and they resume wherever the room is now.
+the room's owner changes (a takeover: the edge's beat sees the lease move, or the old
+owner says it let the room go), the edge follows the room to its new owner for its
+relayed clients, who hear its state there without reconnecting.
 
 The edge applies the session's own limits to every frame before it goes on
 (:meth:`Session.admit`: the rate, the codec, bad frames; and no frame larger than
@@ -134,6 +135,14 @@ class RemoteLink:
     def close(self, code: int, reason: str) -> None:
         if not self.closed:
             self.relay.out(self, {"k": "close", "c": code, "r": reason})
+            self.closed = True
+
+    def moved(self, reason: str) -> None:
+        """The room left this node (another owns it now): the edge follows it to its new
+        owner for the client, who hears its state and is not closed. (``m`` marks it; an
+        edge from before it closes the client, 1012, to reconnect, as it always did.)"""
+        if not self.closed:
+            self.relay.out(self, {"k": "close", "c": MOVED_CLOSE, "r": reason, "m": 1})
             self.closed = True
 
 
@@ -338,19 +347,25 @@ class Relay:
         relayed clients follow the room to its new owner (:meth:`_follow`)."""
         for session, proxy in list(self.proxies.items()):
             if proxy.room in owners and owners[proxy.room] != proxy.owner:
-                self._unproxy(session)
                 self._send_in(proxy, {"k": "close"})  # (if the old owner still runs)
-                self.moving[session] = []
-                task = asyncio.get_running_loop().create_task(self._follow(session, proxy.room))
-                self._following.add(task)
-                task.add_done_callback(self._following.discard)
+                self._move(session, proxy)
 
-    async def _follow(self, session: Session, room: str) -> None:
+    def _move(self, session: Session, proxy: Proxy, leaving: str | None = None) -> None:
+        """``proxy``'s room is changing owner: ``session`` follows it (:meth:`_follow`),
+        past ``leaving``, an owner that said it let the room go."""
+        self._unproxy(session)
+        self.moving[session] = []
+        follow = self._follow(session, proxy.room, leaving)
+        task = asyncio.get_running_loop().create_task(follow)
+        self._following.add(task)
+        task.add_done_callback(self._following.discard)
+
+    async def _follow(self, session: Session, room: str, leaving: str | None = None) -> None:
         """Wait for ``room``'s takeover, then relay ``session`` to the new owner (or,
         taken over here, the adoption seated it); what the client sent meanwhile
         follows. Closed (1012) to reconnect if the room did not land in time."""
         try:
-            owner = await wait_for_owner(self.service, session, room)
+            owner = await wait_for_owner(self.service, session, room, leaving)
             if owner is None and not session.link.closed:
                 session.link.close(MOVED_CLOSE, MOVED_REASON)
             elif owner is not None and owner != self.node and not session.link.closed:
@@ -402,7 +417,9 @@ class Relay:
             self._drop(session, MOVED_CLOSE, MOVED_REASON)
             return
         proxy.expected += 1
-        if _text(fields.get(b"k", b"")) == "close":
+        if _text(fields.get(b"k", b"")) == "close" and b"m" in fields:
+            self._move(session, proxy, leaving=proxy.owner)  # (it let the room go)
+        elif _text(fields.get(b"k", b"")) == "close":
             self._drop(session, int(fields.get(b"c", 1000)), _text(fields.get(b"r", b"")))
         else:
             session.link.send_frame(bytes(fields.get(b"d", b"")))

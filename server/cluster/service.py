@@ -36,7 +36,7 @@ from .node import Registry, node_key
 from .pg_bans import sync_bans
 from .pg_links import sync_devices
 from .pg_store import PgStore
-from .relay import PLAYER_TTL_MS, Relay, in_key, out_key, player_key
+from .relay import PLAYER_TTL_MS, Relay, RemoteLink, in_key, out_key, player_key
 from .signing import Signer
 
 if TYPE_CHECKING:
@@ -231,6 +231,8 @@ class ClusterService:
             link = session.link
             if isinstance(link, Connection):
                 link.close(MOVED_CLOSE, MOVED_REASON, flush=False)  # nothing refused goes out
+            elif isinstance(link, RemoteLink):
+                link.moved(MOVED_REASON)  # its edge follows the room for it
             else:
                 link.close(MOVED_CLOSE, MOVED_REASON)
 

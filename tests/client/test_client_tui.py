@@ -13,6 +13,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from textual.errors import NoWidget
 from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import DataTable, Input, Label, RichLog, Select
@@ -114,9 +115,23 @@ async def shown(pilot: Pilot[Any]) -> None:
 
 
 async def click_point(pilot: Pilot[Any], x: int, y: int) -> None:
-    """Click Gomoku point (x, y): border, row labels, two columns per point."""
+    """Click Gomoku point (x, y): border, row labels, two columns per point; once the
+    board is laid out where the click goes (a board just given its room is placed on
+    the next refresh, later on a busy machine: a click before lands on what was there)."""
     await shown(pilot)
-    assert await pilot.click("#board", offset=(1 + 3 + 2 * x, 1 + 1 + y))
+    offset = (1 + 3 + 2 * x, 1 + 1 + y)
+
+    def under_click() -> bool:
+        board = pilot.app.screen.query_one("#board")
+        if not board.region.area:
+            return False
+        try:
+            return pilot.app.get_widget_at(*(board.region.offset + offset))[0] is board
+        except NoWidget:
+            return False
+
+    await ui_until(pilot, under_click)
+    assert await pilot.click("#board", offset=offset)
 
 
 async def type_code(pilot: Pilot[Any], app: GridhallApp, code: str) -> None:

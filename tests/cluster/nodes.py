@@ -9,7 +9,7 @@ import socket
 import subprocess
 import sys
 import threading
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -138,10 +138,20 @@ class Node:
 
 @asynccontextmanager
 async def cluster(
-    tmp: Path, redis_url: str, postgres_url: str, count: int = 3, extra: tuple[str, ...] = ()
+    tmp: Path,
+    redis_url: str,
+    postgres_url: str,
+    count: int = 3,
+    extra: tuple[str, ...] = (),
+    each: Mapping[int, tuple[str, ...]] | None = None,
 ) -> AsyncIterator[list[Node]]:
-    """``count`` nodes (with the options ``extra``), ready; all stopped at the end."""
-    nodes = [Node(tmp, f"node{i}", redis_url, postgres_url, *extra) for i in range(count)]
+    """``count`` nodes (with the options ``extra``, and node i with ``each[i]`` after
+    them), ready; all stopped at the end."""
+    own = each or {}
+    nodes = [
+        Node(tmp, f"node{i}", redis_url, postgres_url, *extra, *own.get(i, ()))
+        for i in range(count)
+    ]
     try:
         for node in nodes:
             await node.ready()

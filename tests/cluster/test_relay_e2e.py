@@ -146,6 +146,48 @@ async def test_a_relayed_player_hears_only_the_room_s_owner(
         await a.expect("moved", by=b.player)
 
 
+async def test_a_relayed_player_follows_a_room_its_old_owner_let_go(
+    tmp_path: Path, redis_clean: str, fresh_db: str
+) -> None:
+    """node0 owns the room and relays Bob from node1, which beats seldom (a long lease:
+    a beat every 20 s, as a node on a loaded machine may be late to one). node0 stops
+    (SIGSTOP) and node2 takes the room over; node0, back, learns it lost the room and
+    tells Bob's node before that node's next beat has seen the lease move. Bob's node
+    follows the room to node2 for him: he hears its state and is not closed (node0's
+    word was a close, 1012, that Bob's node passed on: Bob had to reconnect)."""
+    async with AsyncExitStack() as stack:
+        slow = {1: ("--lease-ms", "60000")}
+        nodes = await stack.enter_async_context(cluster(tmp_path, redis_clean, fresh_db, each=slow))
+        a, b, room = await cross_node_gomoku(stack, nodes[0].url, nodes[1].url)
+        await a.send("move", move={"x": 0, "y": 0})
+        await b.expect("moved", by=a.player)
+        r = aioredis.from_url(redis_clean)
+        stack.push_async_callback(r.aclose)
+        conn = next(
+            f[b"i"]
+            for _, f in await r.xrange(in_key(nodes[0].name))
+            if f.get(b"k") == b"open" and f.get(b"p") == b.player.encode()
+        )
+        await beats(r, nodes[1].name, 1)  # node1's next beat is 20 s away
+        nodes[0].pause()
+        await nodes[2].logged(f"room {room} taken over")
+        nodes[0].resume()
+        await nodes[0].logged(f"room {room}: its lease is held by another node")
+        state = await b.expect("state", room=room)  # from node2, on the same connection
+        assert state["view"]["moves"] == [[0, 0]] and state["turn"] == b.player
+        told = [  # node0's word for Bob came first (node1 has not beaten since)
+            f
+            for _, f in await r.xrange(out_key(nodes[1].name))
+            if f.get(b"i") == conn and f.get(b"k") == b"close"
+        ]
+        assert len(told) == 1
+        await b.send("move", move={"x": 0, "y": 1})
+        await b.expect("moved", by=b.player)
+        a2 = await rejoin(stack, nodes[2].url, a, "Ann")
+        await a2.send("sync")
+        assert (await a2.expect("state", room=room))["view"]["moves"] == [[0, 0], [0, 1]]
+
+
 async def test_the_owner_killed_with_players_on_two_nodes(
     tmp_path: Path, redis_clean: str, fresh_db: str
 ) -> None:
