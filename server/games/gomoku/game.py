@@ -1,14 +1,13 @@
-"""A Gomoku game between two seated players: turns, fives, offers, clocks.
+"""A Gomoku game between two seated players: turns, fives, renju fouls, the move limit.
 
-Take-backs can keep a game going forever, so its log keeps its first
-:data:`MAX_LOG` entries (counting the rest), and :meth:`GomokuGame.state` /
-:func:`from_state` let a room snapshot it mid-game (a bounded journal)."""
+The seats, clock, offers, log and snapshot are a :class:`ClockedGame`'s; :func:`from_state`
+makes a game again from its ``state``."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from gridhall.protocol import Outcome, Termination
+from gridhall.protocol import Outcome
 from gridhall.protocol.cells import board_span, cell_name
 from gridhall.protocol.games.gomoku import GomokuEnd
 
@@ -17,8 +16,6 @@ from ..clocked import ClockedGame
 from .rules import BLACK, Board, Rule
 
 COLOUR_NAMES = {BLACK: "black", 2: "white"}
-MAX_LOG = 10_000
-"""Log entries a game keeps (a full board takes fewer); later ones are counted."""
 
 
 def _foul(board: Board, x: int, y: int) -> str | None:
@@ -43,24 +40,8 @@ class GomokuGame(ClockedGame):
         self.options = options
         self.rule: Rule = options["rule"]
         self.board = Board(options["size"])
-        black, white = players if round_no % 2 == 0 else players[::-1]
-        self.players = list(players)
-        self.colors = {black: "black", white: "white"}
-        self._order = (black, white)
-        """Who moves when an even, then an odd number of stones is down."""
-        self.result: JSON | None = None
-        self.pending: JSON | None = None
-        self.log: list[tuple[Any, ...]] = []
-        """What happened, in order: tuples, which the garbage collector stops tracking."""
-        self.log_omitted = 0
-        """Entries past :data:`MAX_LOG`, not kept (the record says how many)."""
-        self.started_at = now
-        self.turn_started = now
-        clock = options.get("clock")
-        self.increment = float(clock["increment"]) if clock else 0.0
-        self.remaining: dict[str, float] | None = (
-            {p: clock["minutes"] * 60.0 for p in players} if clock else None
-        )
+        self._seat(players, round_no, now, options.get("clock"))
+        # self._order: who moves when an even, then an odd number of stones is down.
 
     # -- queries --------------------------------------------------------------
     def turn(self) -> str | None:
@@ -98,45 +79,10 @@ class GomokuGame(ClockedGame):
             view["line"] = self.result["line"]
         return view
 
-    def record(self) -> JSON:
-        return {
-            "options": self.options,
-            "colors": self.colors,
-            "log": self.log,
-            "log_omitted": self.log_omitted,
-            "moves": [[x, y] for x, y in self.board.moves],
-        }
-
-    def state(self) -> JSON:
-        """Everything this game is, as plain data (:func:`from_state` makes it again)."""
-        return {
-            "options": self.options,
-            "players": list(self.players),
-            "order": list(self._order),
-            "moves": [[x, y] for x, y in self.board.moves],
-            "result": self.result,
-            "pending": self.pending,
-            "log": [list(e) for e in self.log],
-            "log_omitted": self.log_omitted,
-            "started_at": self.started_at,
-            "turn_started": self.turn_started,
-            "remaining": None if self.remaining is None else dict(self.remaining),
-        }
-
-    def _note(self, *entry: Any) -> None:
-        """Append to the log, within :data:`MAX_LOG`."""
-        if len(self.log) >= MAX_LOG:
-            self.log_omitted += 1
-        else:
-            self.log.append(entry)
+    def _moves_played(self) -> list[tuple[int, int]]:
+        return self.board.moves
 
     # -- actions --------------------------------------------------------------
-    def _require_playing(self, player: str) -> None:
-        if self.result is not None:
-            raise GameError("not-playing", "The game is over; ask for another with Play again.")
-        if player not in self.colors:
-            raise GameError("not-a-player", "Only the two seated players can do that.")
-
     def apply(self, player: str, move: JSON, now: float, prepared: Any = None) -> Played:
         """Play ``player``'s stone. Every check reads the board directly (type() is
         int: a bool is not a coordinate): this runs on every move a server judges."""
@@ -194,56 +140,13 @@ class GomokuGame(ClockedGame):
                 return sorted(cells)
         return []
 
-    def _charge_clock(self, player: str, now: float) -> None:
-        if self.remaining is not None:
-            self.remaining[player] += self.increment - (now - self.turn_started)
-        self.turn_started = now
-
     def _finish(self, winner: str | None, reason: str, **extra: Any) -> None:
         self.result = Outcome(reason, winner, extra).to_map()
         self.pending = None
 
-    def _other(self, player: str) -> str:
-        return next(p for p in self.colors if p != player)
-
-    def resign(self, player: str, now: float, reason: Termination = Termination.RESIGN) -> None:
-        """``player`` gives up, or is forfeited with ``reason``; a player the host
-        removed (``REMOVED``) ends the game with no winner: a kick never wins one."""
-        if self.result is None and player in self.colors:
-            self._note(reason.value, player, round(now - self.started_at, 3))
-            if reason == Termination.REMOVED:
-                self._finish(None, reason, removed=player)
-            else:
-                self._finish(self._other(player), reason, loser=player)
-
-    def request(self, player: str, kind: str, now: float) -> JSON:
-        self._require_playing(player)
-        if self.pending is not None:
-            raise GameError("illegal-move", "An offer is already waiting for an answer.")
-        if kind == "takeback" and not self._own_moves(player):
-            raise GameError("illegal-move", "You have no move to take back.")
-        if kind not in ("draw", "takeback"):
-            raise GameError("bad-message", "Offers are 'draw' or 'takeback'.")
-        self.pending = {"kind": kind, "from": player}
-        return {"kind": kind}
-
-    def _own_moves(self, player: str) -> int:
+    def _can_take_back(self, player: str) -> bool:
         first = 0 if self.colors[player] == "black" else 1
-        return len(self.board.moves[first::2])
-
-    def respond(self, player: str, kind: str, accept: bool, now: float) -> JSON:
-        self._require_playing(player)
-        pending = self.pending
-        if pending is None or pending["kind"] != kind or pending["from"] == player:
-            raise GameError("no-pending-request", f"There is no {kind} offer for you to answer.")
-        self.pending = None
-        if accept:
-            self._note(kind, pending["from"], round(now - self.started_at, 3))
-            if kind == "draw":
-                self._finish(None, Termination.AGREED_DRAW)
-            else:
-                self._take_back(pending["from"], now)
-        return {"kind": kind, "accept": accept}
+        return len(self.board.moves[first::2]) > 0
 
     def _take_back(self, requester: str, now: float) -> None:
         """Undo the requester's last stone and the reply after it, if any."""
@@ -257,14 +160,7 @@ def from_state(state: JSON) -> GomokuGame:
     """The game :meth:`GomokuGame.state` described."""
     black, white = state["order"]
     game = GomokuGame(state["options"], [black, white], 0, float(state["started_at"]))
-    game.players = list(state["players"])
     for x, y in state["moves"]:
         game.board.place(int(x), int(y))
-    game.result = state["result"]
-    game.pending = state["pending"]
-    game.log = [tuple(e) for e in state["log"]]
-    game.log_omitted = int(state["log_omitted"])
-    game.turn_started = float(state["turn_started"])
-    remaining = state["remaining"]
-    game.remaining = None if remaining is None else {p: float(t) for p, t in remaining.items()}
+    game._restore(state)
     return game

@@ -3,25 +3,20 @@
 The server plays a pass itself: after a move that leaves the opponent without a legal
 move, the turn stays with the mover, the ``moved`` event says who passed (``pass``) and
 a ``pass`` notice follows. The game ends when neither side can move; the one with more
-discs wins. Take-backs can keep a game going for ever, so the log keeps its first
-:data:`MAX_LOG` entries (counting the rest), and :meth:`ReversiGame.state` /
-:func:`from_state` let a room snapshot it mid-game."""
+discs wins. The seats, clock, offers, log and snapshot are a :class:`ClockedGame`'s;
+:func:`from_state` makes a game again from its ``state``."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from gridhall.protocol import Outcome, Termination
+from gridhall.protocol import Outcome
 from gridhall.protocol.cells import board_span, cell_name
 from gridhall.protocol.games.reversi import ReversiEnd
 
 from ..base import JSON, GameError, Played
 from ..clocked import ClockedGame
 from .board import BLACK, COLOUR_NAMES, WHITE, Position, cells_of
-
-MAX_LOG = 10_000
-"""Log entries a game keeps (a whole game takes at most 96 moves); later ones are counted."""
-OFFERS = ("draw", "takeback")
 
 
 def clock_of(value: str | None) -> JSON | None:
@@ -44,26 +39,14 @@ class ReversiGame(ClockedGame):
             raise ValueError("Reversi needs exactly two players")
         self.options = options
         self.position = Position.start(int(options["size"]))
-        black, white = players if round_no % 2 == 0 else players[::-1]
-        self.players = list(players)
-        self.colors = {black: "black", white: "white"}
+        self._seat(players, round_no, now, clock_of(options.get("clock")))
+        black, white = self._order
         self.by_colour = {BLACK: black, WHITE: white}
         self.moves: list[tuple[int, int]] = []
         self.before: list[Position] = []
         """The position before each move of :attr:`moves` (take-backs go back to one)."""
         self.flipped = 0
         """The discs the last move turned over (a bit set), for the boards."""
-        self.result: JSON | None = None
-        self.pending: JSON | None = None
-        self.log: list[tuple[Any, ...]] = []
-        self.log_omitted = 0
-        self.started_at = now
-        self.turn_started = now
-        clock = clock_of(options.get("clock"))
-        self.increment = float(clock["increment"]) if clock else 0.0
-        self.remaining: dict[str, float] | None = (
-            {p: clock["minutes"] * 60.0 for p in players} if clock else None
-        )
 
     # -- queries --------------------------------------------------------------
     def turn(self) -> str | None:
@@ -109,44 +92,10 @@ class ReversiGame(ClockedGame):
     def visible_move(self, by: str, move: JSON, recipient: str | None) -> JSON:
         return move
 
-    def record(self) -> JSON:
-        return {
-            "options": self.options,
-            "colors": self.colors,
-            "log": self.log,
-            "log_omitted": self.log_omitted,
-            "moves": [[x, y] for x, y in self.moves],
-        }
-
-    def state(self) -> JSON:
-        """Everything this game is, as plain data (:func:`from_state` makes it again)."""
-        return {
-            "options": self.options,
-            "players": list(self.players),
-            "order": [self.by_colour[BLACK], self.by_colour[WHITE]],
-            "moves": [[x, y] for x, y in self.moves],
-            "result": self.result,
-            "pending": self.pending,
-            "log": [list(e) for e in self.log],
-            "log_omitted": self.log_omitted,
-            "started_at": self.started_at,
-            "turn_started": self.turn_started,
-            "remaining": None if self.remaining is None else dict(self.remaining),
-        }
-
-    def _note(self, *entry: Any) -> None:
-        if len(self.log) >= MAX_LOG:
-            self.log_omitted += 1
-        else:
-            self.log.append(entry)
+    def _moves_played(self) -> list[tuple[int, int]]:
+        return self.moves
 
     # -- actions --------------------------------------------------------------
-    def _require_playing(self, player: str) -> None:
-        if self.result is not None:
-            raise GameError("not-playing", "The game is over; ask for another with Play again.")
-        if player not in self.colors:
-            raise GameError("not-a-player", "Only the two seated players can do that.")
-
     def _check(self, player: str, move: JSON) -> tuple[int, int, int]:
         """The move's cell and the discs it flips, or GameError (nothing changed)."""
         self._require_playing(player)
@@ -203,41 +152,15 @@ class ReversiGame(ClockedGame):
         self.result = {"winner": winner, "reason": ReversiEnd.DISCS.value, "discs": self._discs()}
         self.pending = None
 
-    def _charge_clock(self, player: str, now: float) -> None:
-        if self.remaining is not None:
-            self.remaining[player] += self.increment - (now - self.turn_started)
-        self.turn_started = now
-
-    def _finish(self, winner: str | None, reason: Termination, **extra: Any) -> None:
+    def _finish(self, winner: str | None, reason: str, **extra: Any) -> None:
         self.result = Outcome(reason, winner, {**extra, "discs": self._discs()}).to_map()
         self.pending = None
-
-    def _other(self, player: str) -> str:
-        return next(p for p in self.colors if p != player)
-
-    def resign(self, player: str, now: float, reason: Termination = Termination.RESIGN) -> None:
-        """``player`` gives up, or is forfeited with ``reason``; a player the host
-        removed ends the game with no winner."""
-        if self.result is None and player in self.colors:
-            self._note(reason.value, player, round(now - self.started_at, 3))
-            if reason == Termination.REMOVED:
-                self._finish(None, reason, removed=player)
-            else:
-                self._finish(self._other(player), reason, loser=player)
 
     def refused(self, player: str, move: JSON, now: float) -> None:
         """Refused Reversi moves are not counted."""
 
-    def request(self, player: str, kind: str, now: float) -> JSON:
-        self._require_playing(player)
-        if kind not in OFFERS:
-            raise GameError("bad-message", "Offers are 'draw' or 'takeback'.")
-        if self.pending is not None:
-            raise GameError("illegal-move", "An offer is already waiting for an answer.")
-        if kind == "takeback" and self._last_own(player) is None:
-            raise GameError("illegal-move", "You have no move to take back.")
-        self.pending = {"kind": kind, "from": player}
-        return {"kind": kind}
+    def _can_take_back(self, player: str) -> bool:
+        return self._last_own(player) is not None
 
     def _last_own(self, player: str) -> int | None:
         """The index in :attr:`moves` of ``player``'s latest disc."""
@@ -246,20 +169,6 @@ class ReversiGame(ClockedGame):
             (i for i in range(len(self.before) - 1, -1, -1) if self.before[i].to_move == colour),
             None,
         )
-
-    def respond(self, player: str, kind: str, accept: bool, now: float) -> JSON:
-        self._require_playing(player)
-        pending = self.pending
-        if pending is None or pending["kind"] != kind or pending["from"] == player:
-            raise GameError("no-pending-request", f"There is no {kind} offer for you to answer.")
-        self.pending = None
-        if accept:
-            self._note(kind, pending["from"], round(now - self.started_at, 3))
-            if kind == "draw":
-                self._finish(None, Termination.AGREED_DRAW)
-            else:
-                self._take_back(pending["from"], now)
-        return {"kind": kind, "accept": accept}
 
     def _take_back(self, requester: str, now: float) -> None:
         """Back to before the requester's latest disc (and every reply after it)."""
@@ -286,17 +195,10 @@ def from_state(state: JSON) -> ReversiGame:
     """The game :meth:`ReversiGame.state` described: its moves played again from the start."""
     black, white = state["order"]
     game = ReversiGame(state["options"], [black, white], 0, float(state["started_at"]))
-    game.players = list(state["players"])
     for x, y in state["moves"]:
         game.before.append(game.position)
         game.position = game.position.play(int(x), int(y))
         game.moves.append((int(x), int(y)))
     game.flipped = game._replayed_flips()
-    game.result = state["result"]
-    game.pending = state["pending"]
-    game.log = [tuple(e) for e in state["log"]]
-    game.log_omitted = int(state["log_omitted"])
-    game.turn_started = float(state["turn_started"])
-    remaining = state["remaining"]
-    game.remaining = None if remaining is None else {p: float(t) for p, t in remaining.items()}
+    game._restore(state)
     return game
