@@ -5,14 +5,24 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any, Literal
 
-import msgspec
-
 from gridhall.protocol.i18n import N_
 
+from .clocked import (
+    CLOCKS_LEFT,
+    LEVELS,
+    OFFERS,
+    OPPONENT,
+    RATED,
+    ROLES,
+    TURN,
+    VERSUS,
+    ChessClock,
+    Colour,
+    Pending,
+)
 from .data import Data, GameTypes, Point, Result
-from .describe import Action, Choice, Each, Game, Live, Number, Preset, Text, Toggle
+from .describe import Choice, Game, Live, Number, Preset, Text
 
-Colour = Literal["black", "white"]
 Rule = Literal["freestyle", "standard", "renju"]
 
 
@@ -31,22 +41,6 @@ class GomokuOptions(Data, kw_only=True):
     """A level (``easy``, ``hard``) or an external engine (``engine:NAME``)."""
     move_limit: int | None = None
     rated: bool | None = None
-
-
-class ChessClock(Data, kw_only=True):
-    """Each player's time left as of ``since`` (unix seconds), the mover's running."""
-
-    remaining: dict[str, float]
-    increment: float
-    running: str | None
-    since: float
-
-
-class Pending(Data, kw_only=True):
-    """An offer waiting for the opponent's answer."""
-
-    kind: Literal["draw", "takeback"]
-    sender: str = msgspec.field(name="from")
 
 
 class GomokuView(Data, kw_only=True):
@@ -130,18 +124,9 @@ GOMOKU = Game(
             "freestyle",
         ),
         Choice("clock", N_("Clock"), CLOCKS, None),
-        Choice(
-            "ai",
-            N_("Opponent"),
-            (
-                (None, N_("a person")),
-                ("easy", N_("computer (easy)")),
-                ("hard", N_("computer (hard)")),
-            ),
-            None,
-        ),
+        OPPONENT,
         Number("move_limit", N_("Move limit"), 10, 361, None, form=False),
-        Toggle("rated", N_("Rated (the game changes ratings)"), False),
+        RATED,
     ),
     presets=(
         Preset(N_("15×15 freestyle"), {"size": 15, "rule": "freestyle"}),
@@ -154,35 +139,10 @@ GOMOKU = Game(
             N_("15×15 freestyle, 10+5 clock"), {"size": 15, "rule": "freestyle", "clock": "10+5"}
         ),
     ),
-    actions=(
-        Action(
-            "draw", N_("Offer draw"), "d", N_("offer a draw"), {"type": "offer", "kind": "draw"}
-        ),
-        Action(
-            "takeback",
-            N_("Take back"),
-            "t",
-            N_("ask to take back your last move"),
-            {"type": "offer", "kind": "takeback"},
-        ),
-    ),
+    actions=OFFERS,
     live=(Live("chess", "clock"),),
     status=(
-        Text(N_("Waiting for an opponent to join…"), when=("waiting",)),
-        Text(
-            N_("Your move ({color})"),
-            when=("my_turn",),
-            facts={"color": ["word", "colors", "view.next"]},
-        ),
-        Text(
-            N_("{name} to move ({color})"),
-            when=("playing", "!my_turn"),
-            facts={
-                "name": ["name", "turn", N_("Opponent")],
-                "color": ["word", "colors", "view.next"],
-            },
-        ),
-        Text(N_("Game over"), when=("over",)),
+        *TURN,
         Text(N_("move {n}"), when=("playing",), facts={"n": ["add", ["count", "view.moves"], 1]}),
         Text(N_("move {n}"), when=("over",), facts={"n": ["count", "view.moves"]}),
         Text(N_("last {cell}"), when=("$cell",), facts={"cell": ["cell", ["last", "view.moves"]]}),
@@ -191,27 +151,9 @@ GOMOKU = Game(
             when=("$rule",),
             facts={"rule": ["word", "rules", ["first", "view.rule", "options.rule"]]},
         ),
-        Text(
-            "{items}",
-            each=Each(
-                "view.clock.remaining",
-                (
-                    Text(
-                        N_("{name} {time}"),
-                        facts={"name": ["name", "@key", "?"], "time": ["clock", "@value"]},
-                    ),
-                ),
-            ),
-        ),
+        CLOCKS_LEFT,
     ),
-    roles=(
-        Text(
-            "{items}",
-            each=Each(
-                "view.colors", (Text("{color}", facts={"color": ["word", "colors", "@value"]}),)
-            ),
-        ),
-    ),
+    roles=ROLES,
     summary=(
         Text(
             N_("{size}×{size} {rule}"),
@@ -233,19 +175,14 @@ GOMOKU = Game(
             when=("options.clock", "!?options.clock.minutes"),
             facts={"clock": "options.clock"},
         ),
-        Text(
-            N_("vs computer ({level})"),
-            when=("options.ai",),
-            facts={"level": ["word", "levels", "options.ai"]},
-        ),
-        Text(N_("rated"), when=("options.rated",)),
+        *VERSUS,
     ),
     gesture=N_("Tap or click a point to place a stone."),
     sides=(("size", 15),),
     lists=(("moves", "cells"),),
     words={
         "rules": RULES,
-        "levels": {"easy": N_("easy"), "hard": N_("hard")},
+        "levels": LEVELS,
         "reasons": {str(k): v for k, v in REASONS.items()},
     },
 )

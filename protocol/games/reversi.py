@@ -3,16 +3,27 @@
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any, Literal
+from typing import Any
 
 import msgspec
 
 from gridhall.protocol.i18n import N_
 
+from .clocked import (
+    CLOCKS_LEFT,
+    LEVELS,
+    OFFERS,
+    OPPONENT,
+    RATED,
+    ROLES,
+    TURN,
+    VERSUS,
+    ChessClock,
+    Colour,
+    Pending,
+)
 from .data import Data, GameTypes, Point, Result
-from .describe import Action, Choice, Each, Game, Live, Preset, Text, Toggle
-
-Colour = Literal["black", "white"]
+from .describe import Choice, Game, Live, Preset, Text
 
 
 class ReversiOptions(Data, kw_only=True):
@@ -21,22 +32,6 @@ class ReversiOptions(Data, kw_only=True):
     """``minutes+increment``, one of the form's choices (``"5+3"``)."""
     ai: str | None = None
     rated: bool | None = None
-
-
-class ReversiClock(Data, kw_only=True):
-    """Each player's time left as of ``since`` (unix seconds), the mover's running."""
-
-    remaining: dict[str, float]
-    increment: float
-    running: str | None
-    since: float
-
-
-class ReversiPending(Data, kw_only=True):
-    """An offer waiting for the opponent's answer."""
-
-    kind: Literal["draw", "takeback"]
-    sender: str = msgspec.field(name="from")
 
 
 class Counts(Data, kw_only=True):
@@ -59,8 +54,8 @@ class ReversiView(Data, kw_only=True):
     """The discs the last move turned over."""
     passed: Colour | None = None
     """The colour that had to pass after the last move."""
-    pending: ReversiPending | None = None
-    clock: ReversiClock | None = None
+    pending: Pending | None = None
+    clock: ChessClock | None = None
 
 
 class ReversiMove(Data, kw_only=True):
@@ -126,17 +121,8 @@ REVERSI = Game(
     form=(
         Choice("size", N_("Board"), SIZES, 8),
         Choice("clock", N_("Clock"), CLOCKS, None),
-        Choice(
-            "ai",
-            N_("Opponent"),
-            (
-                (None, N_("a person")),
-                ("easy", N_("computer (easy)")),
-                ("hard", N_("computer (hard)")),
-            ),
-            None,
-        ),
-        Toggle("rated", N_("Rated (the game changes ratings)"), False),
+        OPPONENT,
+        RATED,
     ),
     presets=(
         Preset(N_("8×8"), {"size": 8}),
@@ -146,35 +132,10 @@ REVERSI = Game(
         Preset(N_("vs computer (hard)"), {"size": 8, "ai": "hard"}),
         Preset(N_("8×8, 5+3 clock"), {"size": 8, "clock": "5+3"}),
     ),
-    actions=(
-        Action(
-            "draw", N_("Offer draw"), "d", N_("offer a draw"), {"type": "offer", "kind": "draw"}
-        ),
-        Action(
-            "takeback",
-            N_("Take back"),
-            "t",
-            N_("ask to take back your last move"),
-            {"type": "offer", "kind": "takeback"},
-        ),
-    ),
+    actions=OFFERS,
     live=(Live("chess", "clock"),),
     status=(
-        Text(N_("Waiting for an opponent to join…"), when=("waiting",)),
-        Text(
-            N_("Your move ({color})"),
-            when=("my_turn",),
-            facts={"color": ["word", "colors", "view.next"]},
-        ),
-        Text(
-            N_("{name} to move ({color})"),
-            when=("playing", "!my_turn"),
-            facts={
-                "name": ["name", "turn", N_("Opponent")],
-                "color": ["word", "colors", "view.next"],
-            },
-        ),
-        Text(N_("Game over"), when=("over",)),
+        *TURN,
         Text(N_("black {black} · white {white}"), when=("view.counts",), facts=COUNTS),
         Text(N_("last {cell}"), when=("$cell",), facts={"cell": ["cell", "view.last"]}),
         Text(
@@ -182,18 +143,7 @@ REVERSI = Game(
             when=("view.passed", "playing"),
             facts={"name": ["word", "colors", "view.passed"]},
         ),
-        Text(
-            "{items}",
-            each=Each(
-                "view.clock.remaining",
-                (
-                    Text(
-                        N_("{name} {time}"),
-                        facts={"name": ["name", "@key", "?"], "time": ["clock", "@value"]},
-                    ),
-                ),
-            ),
-        ),
+        CLOCKS_LEFT,
     ),
     results=(
         Text(
@@ -220,29 +170,17 @@ REVERSI = Game(
             ),
         ),
     },
-    roles=(
-        Text(
-            "{items}",
-            each=Each(
-                "view.colors", (Text("{color}", facts={"color": ["word", "colors", "@value"]}),)
-            ),
-        ),
-    ),
+    roles=ROLES,
     summary=(
         Text(N_("{size}×{size}"), facts={"size": ["first", "options.size", 8]}),
         Text("{clock}", when=("options.clock",), facts={"clock": "options.clock"}),
-        Text(
-            N_("vs computer ({level})"),
-            when=("options.ai",),
-            facts={"level": ["word", "levels", "options.ai"]},
-        ),
-        Text(N_("rated"), when=("options.rated",)),
+        *VERSUS,
     ),
     gesture=N_("Tap or click a marked cell to place a disc."),
     sides=(("size", 8),),
     lists=(("moves", "cells"), ("board", "cells"), ("legal", "cells"), ("flipped", "cells")),
     words={
-        "levels": {"easy": N_("easy"), "hard": N_("hard")},
+        "levels": LEVELS,
         "reasons": {str(ReversiEnd.DISCS): N_("more discs")},
     },
 )
