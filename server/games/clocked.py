@@ -16,7 +16,7 @@ from typing import Any
 from gridhall.protocol import Termination
 from gridhall.protocol.cells import cell_name
 
-from .base import JSON, Game, GameError
+from .base import JSON, Game, GameError, GameSpec, StartPolicy
 from .replay import Action, Run, skipped
 
 MAX_LOG = 10_000
@@ -232,3 +232,15 @@ class ClockedRun(Run):
                 skipped(name, (x, y), exc)
                 continue
             yield self.times[n], by, cell_name(x, y)
+
+
+class ClockedSpec(GameSpec):
+    """The plug-in of a two-player clocked game: it starts when both seats are taken,
+    holds exactly two, and saves its games (a room snapshots them as they go)."""
+
+    start: StartPolicy = "full"
+    min_players = 2
+    saves_games = True
+
+    def max_players(self, options: JSON) -> int:
+        return 2

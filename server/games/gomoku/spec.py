@@ -10,7 +10,8 @@ from gridhall.protocol.games import options
 from gridhall.protocol.games.engines import PREFIX, is_engine, with_engines
 from gridhall.protocol.games.gomoku import GOMOKU
 
-from ..base import JSON, GameSpec, OptionError, StartPolicy
+from ..base import JSON, OptionError
+from ..clocked import ClockedSpec
 from .analyser import GomokuAnalyser
 from .computer import COMPUTER
 from .files import GomokuFiles
@@ -46,13 +47,10 @@ def _parse_clock(raw: object) -> JSON | None:
     return {"minutes": minutes, "increment": increment}
 
 
-class GomokuSpec(GameSpec):
+class GomokuSpec(ClockedSpec):
     """Two rivals, rated, analysed, with PSQ files and Piskvork brains as levels."""
 
-    start: StartPolicy = "full"
-    min_players = 2
     computer = COMPUTER
-    saves_games = True
     rating = GomokuRating()
     analysis = GomokuAnalyser()
     records = GomokuFiles()
@@ -98,9 +96,6 @@ class GomokuSpec(GameSpec):
             if value is not None:
                 out[key] = value
         return out
-
-    def max_players(self, options: JSON) -> int:
-        return 2
 
     def new_game(
         self,

@@ -7,7 +7,8 @@ from typing import Any
 from gridhall.protocol.games import options
 from gridhall.protocol.games.reversi import DESCRIPTION
 
-from ..base import JSON, GameSpec, OptionError, StartPolicy
+from ..base import JSON, OptionError
+from ..clocked import ClockedSpec
 from ..rating import Rated
 from .computer import COMPUTER
 from .files import ReversiFiles
@@ -15,15 +16,12 @@ from .game import ReversiGame, from_state
 from .rerun import ReversiRun
 
 
-class ReversiSpec(GameSpec):
+class ReversiSpec(ClockedSpec):
     """Two rivals on 6×6, 8×8 or 10×10; a computer in seat 1 when ``ai`` asks; rated
     (the winner first, a draw ties), move lists as record files."""
 
     description = DESCRIPTION
-    start: StartPolicy = "full"
-    min_players = 2
     computer = COMPUTER
-    saves_games = True
     rating = Rated()
     records = ReversiFiles()
 
@@ -39,9 +37,6 @@ class ReversiSpec(GameSpec):
             if parsed[key]:
                 out[key] = parsed[key]
         return out
-
-    def max_players(self, options: JSON) -> int:
-        return 2
 
     def new_game(
         self,
