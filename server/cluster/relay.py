@@ -249,6 +249,13 @@ class Relay:
             return True
         return False
 
+    def local(self, session: Session) -> bool:
+        """True when :meth:`intercept` would leave ``session``'s frame here without a look
+        (its player in a room here): the server may hand it over from the socket's read."""
+        ident = session.identity
+        held = session in self.proxies or session in self.moving
+        return ident is not None and ident.room is not None and not held
+
     def _passes(self, session: Session, frame: bytes | str) -> bytes | None:
         """A frame to relay if it is within the session's limits, applied here by the
         session's own code (the client is told if not), and small enough; else None."""
@@ -351,12 +358,10 @@ class Relay:
                 self._move(session, proxy)
 
     def _move(self, session: Session, proxy: Proxy, leaving: str | None = None) -> None:
-        """``proxy``'s room is changing owner: ``session`` follows it (:meth:`_follow`),
-        past ``leaving``, an owner that said it let the room go."""
+        """``session`` follows its room (:meth:`_follow`) past ``leaving``, if given."""
         self._unproxy(session)
         self.moving[session] = []
-        follow = self._follow(session, proxy.room, leaving)
-        task = asyncio.get_running_loop().create_task(follow)
+        task = asyncio.get_running_loop().create_task(self._follow(session, proxy.room, leaving))
         self._following.add(task)
         task.add_done_callback(self._following.discard)
 

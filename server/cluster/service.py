@@ -164,6 +164,10 @@ class ClusterService:
         """True if the relay took ``frame`` (see :meth:`Relay.intercept`)."""
         return await self.relay.intercept(session, frame)
 
+    def local(self, session: Session) -> bool:
+        """True if the relay would not take a frame of ``session`` (see :meth:`Relay.local`)."""
+        return self.relay.local(session)
+
     def gone(self, session: Session) -> None:
         """``session``'s connection ended (see :meth:`Relay.gone`)."""
         self.relay.gone(session)

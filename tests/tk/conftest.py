@@ -22,6 +22,16 @@ from tests.tk.driver import FAST, Opponent, Pump, ServerThread
 SCREEN = "1280x900x24"
 
 
+@pytest.fixture(autouse=True)
+def tk_garbage_here() -> Iterator[None]:
+    """After every Tk test (its last teardown: autouse fixtures are set up first), its
+    garbage is freed on this, the main thread. A window a test made itself leaves
+    cycles with Tk variables in them; freed by a later collection in another test's
+    network thread, Tcl refused it ("main thread is not in main loop")."""
+    yield
+    gc.collect()
+
+
 @pytest.fixture(scope="session")
 def xvfb(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """Start ``Xvfb`` on a free display (it picks one with ``-displayfd``), point

@@ -377,16 +377,20 @@ class GameServer:
         them) by this task, one frame per turn of the loop."""
         conn, session = reader.conn, reader.session
         waiting = _received_frames(ws)
-        if self.cluster is None and isinstance(ws, GuardedConnection):
+        if isinstance(ws, GuardedConnection):
             ws.on_frame = reader.direct
         try:
             async for frame in ws:
                 if conn.closed:
                     break
-                if self.cluster is None or not await self.cluster.intercept(session, frame):
-                    reader.take(frame)  # (else relayed: server/cluster/)
-                elif not reader.welcomed:
-                    reader.check_welcomed()
+                reader.busy = True  # (the cluster may wait: no frame goes past this one)
+                try:
+                    if self.cluster is None or not await self.cluster.intercept(session, frame):
+                        reader.take(frame)  # (else relayed: server/cluster/)
+                    elif not reader.welcomed:
+                        reader.check_welcomed()
+                finally:
+                    reader.busy = False
                 if conn.closed:
                     break
                 if waiting is None or waiting:
@@ -503,7 +507,7 @@ class _Reader:
     """A game connection's frames, handed to its session: by the handler task, or
     straight from the socket's ``data_received`` (``GuardedConnection.on_frame``)."""
 
-    __slots__ = ("conn", "no_hello", "server", "session", "welcomed")
+    __slots__ = ("busy", "conn", "no_hello", "server", "session", "welcomed")
 
     def __init__(
         self, server: GameServer, conn: Connection, session: Session, no_hello: asyncio.TimerHandle
@@ -513,6 +517,9 @@ class _Reader:
         self.session = session
         self.no_hello = no_hello
         self.welcomed = False
+        self.busy = False
+        """The handler task is handing on a frame (a cluster node's may wait for Redis):
+        later frames queue behind it."""
 
     def take(self, frame: bytes | str) -> None:
         self.server.execute(
@@ -521,17 +528,24 @@ class _Reader:
         if not self.welcomed:
             self.check_welcomed()
 
-    def direct(self, frame: bytes) -> None:
+    def direct(self, frame: bytes) -> bool:
         """A frame from ``data_received``: ignored once the connection is closing (as
-        the handler task stops reading then)."""
+        the handler task stops reading then). On a cluster node, taken here only when
+        it is surely this node's to handle (its player is in a room here, and no earlier
+        frame is still on its way): False leaves it to the handler task, which asks the
+        relay (a frame that may wait for Redis)."""
         if self.conn.closed or self.server._closed:
-            return
+            return True
+        cluster = self.server.cluster
+        if cluster is not None and (self.busy or not cluster.local(self.session)):
+            return False
         try:
             self.take(frame)
         except Exception:  # never into the transport's callback: it would cut the socket
             log.exception("could not handle a frame from %s", self.conn.peer)
         if self.conn.closed and self.conn.ws is not None:
             cast(GuardedConnection, self.conn.ws).wake_reader()  # it stops reading now
+        return True
 
     def check_welcomed(self) -> None:
         if self.session.identity is not None:

@@ -34,6 +34,10 @@ class ClusterNode(Protocol):
         """True if the cluster took ``frame`` (relayed to the node owning the room);
         False: the session handles it here."""
 
+    def local(self, session: Session) -> bool:
+        """True if a frame from ``session`` is surely this node's to handle, at once:
+        :meth:`intercept` would say False without waiting for anything."""
+
     def left(self, peer: str) -> None:
         """A connection from ``peer`` ended."""
 

@@ -119,13 +119,15 @@ class GuardedConnection(ServerConnection):
         self.heard = False
         """Bytes came after the handshake (a ``hello`` on its way in, perhaps not yet
         read by the server): the connection is not idle (``server/core/gate.py``)."""
-        self.on_frame: Callable[[bytes], None] | None = None
+        self.on_frame: Callable[[bytes], bool] | None = None
         """Set by the server for a game connection: a whole binary frame is handed to
         it from ``data_received`` itself, without websockets' queue, the handler task's
         wake-up and its ``recv`` (about a tenth of a move's CPU). Only the first frame
         of each read, and only while nothing is queued, so the order is kept and a
         burst still goes one frame per turn through the handler task; anything else
-        (text, fragments, control frames) takes websockets' own path."""
+        (text, fragments, control frames) takes websockets' own path, and so does a
+        frame ``on_frame`` declines (returns False: a cluster node's frame that may be
+        relayed, which the handler task hands on)."""
         self._direct = False
         """Within ``data_received``, before its first data frame."""
         self._held = b""
@@ -202,8 +204,7 @@ class GuardedConnection(ServerConnection):
         ):
             return False
         assert self.on_frame is not None
-        self.on_frame(apply_mask(data[start:], data[start - 4 : start]))
-        return True
+        return self.on_frame(apply_mask(data[start:], data[start - 4 : start]))
 
     def _feed(self, data: bytes) -> None:
         """Parse ``data`` a slice at a time; once the queue of frames is full, hold the
@@ -239,8 +240,8 @@ class GuardedConnection(ServerConnection):
                 and event.fin
                 and not self.recv_messages.frames.queue
                 and self.on_frame is not None
+                and self.on_frame(bytes(event.data))
             ):
-                self.on_frame(bytes(event.data))
                 return
         if self.request is None:  # the first event is the request: the head is read
             self._passed(dropped=False)
