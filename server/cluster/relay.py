@@ -422,12 +422,12 @@ class Relay:
             self._drop(session, MOVED_CLOSE, MOVED_REASON)
             return
         proxy.expected += 1
-        if _text(fields.get(b"k", b"")) == "close" and b"m" in fields:
-            self._move(session, proxy, leaving=proxy.owner)  # (it let the room go)
-        elif _text(fields.get(b"k", b"")) == "close":
-            self._drop(session, int(fields.get(b"c", 1000)), _text(fields.get(b"r", b"")))
-        else:
+        if _text(fields.get(b"k", b"")) != "close":
             session.link.send_frame(bytes(fields.get(b"d", b"")))
+        elif b"m" in fields:
+            self._move(session, proxy, leaving=proxy.owner)  # (it let the room go)
+        else:
+            self._drop(session, int(fields.get(b"c", 1000)), _text(fields.get(b"r", b"")))
 
     # -- the owner --------------------------------------------------------------
     def out(self, link: RemoteLink, fields: dict[str, Part]) -> None:

@@ -58,7 +58,7 @@ async def test_a_node_hands_its_own_room_s_moves_over_from_the_read(
 ) -> None:
     """Ann and Bob play in a room this node owns: their moves reach the session without
     websockets' parser (on a cluster node every frame went through it, the handler
-    task and the relay's look: about a sixth of a move's CPU). Dee, on the same node,
+    task and the relay's look: about an eighth of a node's CPU per move). Dee, on the same node,
     joins a room another node owns: that frame goes to the relay, which relays her."""
     here = f"ws://127.0.0.1:{node.port}/"
     async with AsyncExitStack() as stack:

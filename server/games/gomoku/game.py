@@ -41,7 +41,6 @@ class GomokuGame(ClockedGame):
         self.rule: Rule = options["rule"]
         self.board = Board(options["size"])
         self._seat(players, round_no, now, options.get("clock"))
-        # self._order: who moves when an even, then an odd number of stones is down.
 
     # -- queries --------------------------------------------------------------
     def turn(self) -> str | None:
