@@ -32,11 +32,11 @@ class Send:
     A plain class with slots rather than a dataclass: one is made per event on the
     path of every move, and ``frame`` is read for each of them."""
 
-    __slots__ = ("_frame", "msg", "to")
+    __slots__ = ("_frame", "_msg", "to")
 
     def __init__(self, to: tuple[str, ...], msg: Any) -> None:
         self.to = to
-        self.msg = msg
+        self._msg = msg
         self._frame: bytes | None = None
 
     @property
@@ -44,12 +44,20 @@ class Send:
         """The message encoded once, however many recipients it has."""
         frame = self._frame
         if frame is None:
-            frame = self._frame = p.encode(self.msg)
+            frame = self._frame = p.encode(self._msg)
         return frame
+
+    @property
+    def msg(self) -> Any:
+        """The message; one made as its frame only is decoded on first asking (only
+        tests and tools ask: the server sends the frame)."""
+        if self._msg is None and self._frame is not None:
+            self._msg = p.decode(self._frame, "server")
+        return self._msg
 
     @classmethod
     def encoded(cls, to: tuple[str, ...], frame: bytes) -> Send:
-        """A message kept only as its frame (a replayed event); ``msg`` is None."""
+        """A message made as its frame (a replayed event, a view's delta)."""
         send = cls(to, None)
         send._frame = frame
         return send

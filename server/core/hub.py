@@ -45,6 +45,7 @@ from .journal import Back, Closed, ComputerMoved, Entry, Gone, JobAnswered, Requ
 from .lobby_requests import LobbyRequests
 from .names import clean_name
 from .restoring import Quarantined, Restorer, room_lost
+from .room import Room
 from .room_closing import close_room
 from .room_requests import RoomRequests, choices
 
@@ -188,6 +189,8 @@ class Hub(LobbyRequests, RoomRequests, DeviceRequests):
             self._input(out, before, Tick(), now, lambda: before.tick(out, now))
         handler = self._handlers.get(type(msg))
         error: ProtocolError | None = None
+        if type(msg) is p.Move and before is not None and handler is not None:
+            return out.effects, self._move_in(out, before, ident, msg, now, handler)
         if handler is None:
             error = ProtocolError(ErrorCode.BAD_MESSAGE, f"{msg.TYPE!r} is not expected now.")
         elif isinstance(msg, LOBBY_ONLY):  # no room input (create-room journals inside)
@@ -225,6 +228,23 @@ class Hub(LobbyRequests, RoomRequests, DeviceRequests):
         ):
             out.add(self._saved(ident))
         return out.effects, error
+
+    def _move_in(
+        self, out: Outbox, room: Room, ident: Identity, msg: p.Move, now: float, handler: Handler
+    ) -> ProtocolError | None:
+        """A ``move`` from a member of ``room``: :meth:`handle`'s way for any room
+        input, without what only other requests need (every move comes here)."""
+        try:
+            self._input(
+                out,
+                room,
+                lambda: Request(ident.id, msg),
+                now,
+                lambda: handler(out, ident, msg, now),
+            )
+        except ProtocolError as exc:
+            return exc
+        return None
 
     def disconnected(self, ident: Identity, now: float) -> list[Effect]:
         """The connection that spoke for ``ident`` is gone."""

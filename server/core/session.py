@@ -343,11 +343,14 @@ class Session:
     def dispatch(self, said: list[Said], msg: Any, now: float) -> None:
         """A message within the connection's rate: to hello, the hub or a service,
         past the limits of its kind; ProtocolError to refuse it."""
+        ident = self.identity
+        if type(msg) is p.Move and ident is not None:  # every move: no limit of its own
+            self._handle(said, ident, msg, now)
+            return
         rid = getattr(msg, "id", None)
         if isinstance(msg, p.Hello):
             self._on_hello(said, msg, now)
             return
-        ident = self.identity
         if ident is None:
             raise ProtocolError(ErrorCode.NOT_WELCOMED, "Say hello first.", rid)
         if isinstance(msg, p.Sync):

@@ -19,6 +19,12 @@ step = st.tuples(
 @example(  # Bob's password answered after he made a room of his own (each room replays alone)
     game=2, journal_rows=1000, steps=[(1, "create", 0, 0), (0, "finish-job", 0, 0)]
 )
+@example(  # a start queued behind a password check was made when the check failed, though
+    # a computer had started the game meanwhile (or a kick left one player): now re-checked
+    game=2,
+    journal_rows=1000,
+    steps=[*[(0, "hello", 0, 0)] * 7, (0, "host", 6, 0), (0, "host", 0, 1), (0, "fail-job", 0, 0)],
+)
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     game=st.integers(0, len(GAMES) - 1),

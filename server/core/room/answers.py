@@ -55,7 +55,7 @@ class Answers:
             self.failed(out, pending, str(answer.get("error")), now)
         if room.jobs.start_queued and room.jobs.pending is None:
             room.jobs.start_queued = False
-            room.rounds.new_game(out, now)
+            room.rounds.queued_start(out, now)
 
     def finish(self, out: Outbox, pending: Pending, value: Any, now: float) -> None:
         room = self.room

@@ -18,8 +18,9 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
+from gridhall.protocol.codec import encode_wire
 from gridhall.protocol.delta import diff
-from gridhall.protocol.schema import evolve
+from gridhall.protocol.schema import to_map
 
 from ..effects import Outbox, Send
 from ..identity import Identity
@@ -82,27 +83,32 @@ class EventLog:
         seq = self.next_seq()
         sends: dict[str, tuple[Kept, ...]] = {}
         size = 0
+        views = self.views
         for viewer, members in groups.items():
             key = EVERYONE if viewer is None else viewer
             msg = make(seq, viewer)
-            base = self.views.get(key)
-            self.views[key] = msg.view
-            want = [m.id for m in members if m.deltas] if deltas else []
-            rest = [m.id for m in members if not (deltas and m.deltas) and not m.bot]
-            (want or rest).extend(m.id for m in members if m.bot and not m.deltas)
-            parts = diff(base, msg.view) if want and base is not None else None
+            view = msg.view
+            base = views.get(key)
+            views[key] = view
+            want, rest, bots = _audience(members, deltas)
+            (want or rest).extend(bots)
+            parts = diff(base, view) if want and base is not None else None
             if parts is None:
                 rest += want
                 want = []
-            variants = []
-            whole = out.send(rest, msg)
-            if whole is not None:
-                variants.append(_kept(whole, False))
-            if parts is not None:
-                changes = out.send(want, evolve(msg, view=parts[0], delta=parts[1]))
-                if changes is not None:
-                    variants.append(_kept(changes, True))
-            size += sum(len(k[1]) for k in variants)
+            variants: list[Kept] = []
+            wire = to_map(msg)
+            if rest:
+                frame, to = encode_wire(wire), tuple(rest)
+                out.effects.append(Send.encoded(to, frame))
+                variants.append((to, frame, False))
+                size += len(frame)
+            if parts is not None and want:
+                wire["view"], wire["delta"] = parts  # ``delta`` is the message's last field
+                frame, to = encode_wire(wire), tuple(want)
+                out.effects.append(Send.encoded(to, frame))
+                variants.append((to, frame, True))
+                size += len(frame)
             sends[key] = tuple(variants)
         self.remember(seq, sends, size)
         return seq
@@ -146,6 +152,22 @@ class EventLog:
         base = self.views.get(key)
         if base is not None and any(type(v) is list and base.get(k) != v for k, v in view.items()):
             del self.views[key]
+
+
+def _audience(members: list[Identity], deltas: bool) -> tuple[list[str], list[str], list[str]]:
+    """Ids of those who take a delta (when ``deltas``), those who take the whole view,
+    and the computers (who take whichever there is)."""
+    want: list[str] = []
+    rest: list[str] = []
+    bots: list[str] = []
+    for m in members:
+        if deltas and m.deltas:
+            want.append(m.id)
+        elif not m.bot:
+            rest.append(m.id)
+        elif not m.deltas:
+            bots.append(m.id)
+    return want, rest, bots
 
 
 def _kept(send: Send, delta: bool) -> Kept:

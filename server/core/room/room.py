@@ -225,6 +225,9 @@ class Room:
 
     def deadline(self) -> float | None:
         """When :meth:`tick` must run next (None: nothing is timed)."""
+        if not self.grace and not self.mod.muted:  # every move asks: the common case first
+            game = self.game
+            return game.deadline() if game is not None and game.result is None else None
         times = list(self.grace.values())
         mute_end = self.mod.next_mute_end()
         if mute_end is not None:

@@ -85,6 +85,19 @@ class Rounds:
             return
         self.create_game(out, now, seed, None)
 
+    def queued_start(self, out: Outbox, now: float) -> None:
+        """The start asked for while the room's job ran, now that it is answered: still
+        made only if it can be now. Meanwhile a game may have begun (a computer took
+        the empty seat) or a player may have gone (kicked, left): then nothing starts,
+        as a start asked now would not."""
+        room = self.room
+        game = room.game
+        if (game is not None and game.result is None) or room.closed:
+            return
+        if len(room.seated) < room.spec.min_players:
+            return
+        self.new_game(out, now)
+
     def create_game(self, out: Outbox, now: float, seed: int, prepared: Any) -> None:
         """The new game begins (``games_started`` counts it only now, so a snapshot
         never describes a game whose board is still being made)."""
