@@ -70,6 +70,9 @@ class Server:
     driver: str
     """The driver's adapter: gridhall, colyseus or bgio."""
     args: tuple[str, ...]
+    program: str = ""
+    """A Python server script beside this file (the floors; ``{db}`` in ``args`` is its
+    database), else gridhall's (``bench/load.py --serve-gridhall``)."""
 
     @property
     def node(self) -> bool:
@@ -87,11 +90,30 @@ SERVERS = (
     ),
     Server("colyseus-tick", "Colyseus (50 ms tick)", "colyseus", ("colyseus_server.cjs", "tick")),
     Server("boardgame.io", "boardgame.io", "bgio", ("bgio_server.cjs",)),
+    Server("floor", "floor (gridhall's I/O)", "gridhall", (), "floor_server.py"),
+    Server(
+        "floor-sqlite",
+        "floor + SQLite commit",
+        "gridhall",
+        ("--sqlite", "{db}"),
+        "floor_server.py",
+    ),
+    Server(
+        "floor-websockets",
+        "floor (websockets' API)",
+        "gridhall",
+        ("--transport", "websockets"),
+        "floor_server.py",
+    ),
 )
 BY_NAME = {s.name: s for s in SERVERS}
 BASES = ("gridhall-base", "gridhall-base-uvloop")
 """Another tree's gridhall (``--base-python``, e.g. main's), for a before/after in one run;
 not run unless named in ``--only``."""
+FLOORS = ("floor", "floor-sqlite", "floor-websockets")
+"""``floor_server.py``: gridhall's protocol on its stack with no game server (see README);
+not run unless named in ``--only``. The table then gives every server's ratio to the first
+floor named."""
 
 
 # ----------------------------------------------------------------------- the install
@@ -162,6 +184,10 @@ def start_server(server: Server, args: argparse.Namespace, pins: Pins, db: str) 
     if server.node:
         command = ["node", *server.args]
         cwd, env = str(args.scratch), {**os.environ, "NODE_ENV": "production"}
+    elif server.program:
+        command = [sys.executable, str(HERE / server.program)]
+        command += [a.replace("{db}", db) for a in server.args]
+        cwd, env = str(load.ROOT), dict(os.environ)
     else:
         python = args.gridhall_python or sys.executable
         if server.name in BASES:
@@ -457,21 +483,39 @@ def report(runs: list[dict[str, Figures]], servers: list[Server], players: list[
     said = caveats(runs, servers)
     if said:
         print("\n" + "\n".join(said))
-    if "gridhall" not in names or len(names) < 2:
-        return
-    others = [s for s in servers if s.name != "gridhall"]
-    print("\nRatios, gridhall (asyncio) / each, taken within each run:\n")
-    print("| gridhall (asyncio) / | " + " | ".join(s.label for s in others) + " |")
-    print("|---" * (len(others) + 1) + "|")
     ratios = list(RATIOS)
     for n in players:
         ratios.append((f"p99 at {n:,} players", lambda f, n=n: f.paced[n][1]))
+    if "gridhall" in names and len(names) > 1:
+        others = [s for s in servers if s.name != "gridhall"]
+        print("\nRatios, gridhall (asyncio) / each, taken within each run:\n")
+        print("| gridhall (asyncio) / | " + " | ".join(s.label for s in others) + " |")
+        print("|---" * (len(others) + 1) + "|")
+        for label, what in ratios:
+            print(
+                f"| {label} | "
+                + " | ".join(ratio(runs, "gridhall", s, what) for s in others)
+                + " |"
+            )
+    floor = next((BY_NAME[n] for n in FLOORS if n in names), None)
+    if floor is None or len(names) < 2:
+        return
+    others = [s for s in servers if s is not floor]
+    print(f"\nRatios, each / {floor.label}, taken within each run:\n")
+    print("| / " + floor.label + " | " + " | ".join(s.label for s in others) + " |")
+    print("|---" * (len(others) + 1) + "|")
     for label, what in ratios:
-        line = []
-        for s in others:
-            values = [what(r["gridhall"]) / what(r[s.name]) for r in runs if what(r[s.name])]
-            line.append(span(values, "{:.2f}") + "x" if values else "-")
-        print(f"| {label} | " + " | ".join(line) + " |")
+        print(f"| {label} | " + " | ".join(ratio(runs, s.name, floor, what) for s in others) + " |")
+    above = [
+        span([r[s.name].cpu_us - r[floor.name].cpu_us for r in runs], "{:.0f}") for s in others
+    ]
+    print("| CPU per move above the floor's | " + " us | ".join(above) + " us |")
+
+
+def ratio(runs: list[dict[str, Figures]], name: str, base: Server, what: Any) -> str:
+    """``name``'s figure over ``base``'s, the range over the runs."""
+    values = [what(r[name]) / what(r[base.name]) for r in runs if what(r[base.name])]
+    return span(values, "{:.2f}") + "x" if values else "-"
 
 
 # ----------------------------------------------------------------------- main
@@ -504,9 +548,9 @@ def add_sizes(parser: argparse.ArgumentParser) -> None:
         nargs="+",
         choices=list(BY_NAME),
         metavar="SERVER",
-        default=[name for name in BY_NAME if name not in BASES],
-        help="the servers to run, in this order (default: all but the gridhall-base ones: "
-        "%(choices)s)",
+        default=[name for name in BY_NAME if name not in BASES + FLOORS],
+        help="the servers to run, in this order (default: all but the gridhall-base and "
+        "floor ones: %(choices)s)",
     )
     parser.add_argument(
         "--runs",
