@@ -23,8 +23,9 @@ Two transports, both with gridhall's settings (no compression, 64 KiB frames, it
 
 ``--sqlite DB`` keeps gridhall's promise too: every event-loop turn's moves are appended to
 a journal table (one ``executemany``, or one ``INSERT`` for a lone move, in one
-transaction; WAL, ``synchronous=NORMAL``, as gridhall's store) and committed before any of
-that turn's frames goes out. Without it, frames are written as soon as they are made.
+transaction; WAL, ``synchronous=NORMAL`` and the WAL checkpointed by gridhall's own
+``Checkpointer`` thread, as gridhall's store) and committed before any of that turn's
+frames goes out. Without it, frames are written as soon as they are made.
 
     .venv/bin/python bench/peers/floor_server.py [--transport websockets] [--sqlite DB]
 
@@ -49,6 +50,7 @@ from gridhall.server.core.config import ServerConfig
 from gridhall.server.io.net.connection import Connection
 from gridhall.server.io.net.handshake import GuardedConnection, HandshakeGuard, forget_handshake
 from gridhall.server.io.runtime import collector
+from gridhall.server.io.store.store import Checkpointer
 
 PLIES = 225
 """A game's moves: the driver's board is full, a draw, after these."""
@@ -116,6 +118,9 @@ class Journal:
         self.db = sqlite3.connect(path, isolation_level=None)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")
+        self.db.execute("PRAGMA busy_timeout=5000")
+        self.db.execute("PRAGMA wal_autocheckpoint=0")  # gridhall's thread checkpoints
+        self.checkpointer = Checkpointer(path)
         self.db.execute(
             "CREATE TABLE IF NOT EXISTS journal (seq INTEGER PRIMARY KEY,"
             " room TEXT NOT NULL, n INTEGER NOT NULL, entry BLOB NOT NULL)"
@@ -131,6 +136,7 @@ class Journal:
             db.executemany(self.INSERT, rows)
             db.execute("COMMIT")
         rows.clear()
+        self.checkpointer.poke()
 
 
 class Floor:

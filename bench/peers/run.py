@@ -18,7 +18,10 @@ The servers: gridhall on asyncio's loop and on uvloop (``bench/load.py``'s serve
 journal in SQLite, limits opened up for load); Colyseus 0.18 with a schema room, the
 patch sent at once after each move with its tick kept ("patch at once") and without
 it (``patchRate = null``, "no tick"), and with its default 50 ms tick alone ("tick");
-boardgame.io 0.50 in memory. The peers are installed with npm into a scratch folder
+boardgame.io 0.50 in memory; and, when named in ``--only``, the floors
+(``floor_server.py``: gridhall's protocol on its stack with no game server, on gridhall's
+I/O path, with a SQLite commit, or on websockets' API; the ratios are then also given to
+the first floor named). The peers are installed with npm into a scratch folder
 outside the repository (pinned by package.json and package-lock.json beside this file),
 once, before anything is measured; without npm the script says so and stops (exit 0).
 Two runs by default, the second in reverse order; the table gives each figure's range
@@ -28,6 +31,7 @@ over the runs, and the ratios are taken within each run.
     .venv/bin/python bench/peers/run.py --quick            # a smoke run, one pass
     .venv/bin/python bench/peers/run.py --only gridhall    # our server alone
     .venv/bin/python bench/peers/run.py --only gridhall --driver python   # no Node needed
+    .venv/bin/python bench/peers/run.py --only gridhall floor colyseus   # against the floor
     .venv/bin/python bench/peers/run.py --only gridhall gridhall-base colyseus \
         --base-python /tmp/main/.venv/bin/python --quick   # this tree beside main's
 """
@@ -408,9 +412,10 @@ def run_all(
 
 
 def span(values: list[float], fmt: str) -> str:
-    """The range of ``values`` as the issue writes it: ``lo-hi``, or one figure."""
+    """The range of ``values`` as the issue writes it: ``lo-hi`` (``lo to hi`` when one is
+    negative), or one figure."""
     lo, hi = fmt.format(min(values)), fmt.format(max(values))
-    return lo if lo == hi else f"{lo}-{hi}"
+    return lo if lo == hi else f"{lo}{' to ' if min(values) < 0 else '-'}{hi}"
 
 
 def rows(runs: list[dict[str, Figures]], players: list[int]) -> list[tuple[str, Any, str, str]]:
