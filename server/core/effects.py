@@ -106,13 +106,19 @@ class SaveRoom:
     row: JSON
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Log:
     """An input a room accepted, appended to its journal (``n`` counts from 1)."""
 
     room: str
     n: int
     entry: JSON
+
+    def __init__(self, room: str, n: int, entry: JSON) -> None:
+        """Fills the fields without the frozen ``object.__setattr__`` per field: one
+        is made for every move (0.34 us that way, 0.15 this)."""
+        fields = self.__dict__
+        fields["room"], fields["n"], fields["entry"] = room, n, entry
 
 
 @dataclass(frozen=True)

@@ -41,7 +41,17 @@ from .effects import Effect, Outbox, Think, Wake
 from .entropy import Entropy
 from .hub_core import KEPT_FOR_GOOD, HubCore
 from .identity import Device, Identity, token_hash
-from .journal import Back, Closed, ComputerMoved, Entry, Gone, JobAnswered, Request, Tick
+from .journal import (
+    Back,
+    Closed,
+    ComputerMoved,
+    Entry,
+    Gone,
+    JobAnswered,
+    Request,
+    Tick,
+    move_entry,
+)
 from .lobby_requests import LobbyRequests
 from .names import clean_name
 from .restoring import Quarantined, Restorer, room_lost
@@ -238,7 +248,7 @@ class Hub(LobbyRequests, RoomRequests, DeviceRequests):
             self._input(
                 out,
                 room,
-                lambda: Request(ident.id, msg),
+                lambda: move_entry(ident.id, msg),
                 now,
                 lambda: handler(out, ident, msg, now),
             )

@@ -25,7 +25,7 @@ from .entropy import Entropy
 from .fairness import PasswordGuard, PerAddress
 from .fanout import Kind, RoomBudget
 from .identity import Identities, Identity
-from .journal import Entry, encode
+from .journal import JSON, Entry, encode
 from .linking import LinkCodes
 from .lobby import Lobby
 from .ratings import Ratings
@@ -112,7 +112,7 @@ class HubCore:
         self,
         out: Outbox,
         room: Room,
-        entry: Entry | Callable[[], Entry],
+        entry: Entry | Callable[[], Entry | JSON],
         now: float,
         call: Callable[[], None],
         force: bool = False,
@@ -120,7 +120,8 @@ class HubCore:
         """Run one input of ``room``; journal it if it changed the room (or ``force``:
         a restart, whose downtime and grace a later replay needs), keep the room's
         timer in step, and snapshot the room when a new game began. ``entry`` may be
-        a function, for an input whose entry holds what it decided."""
+        a function, for an input whose entry holds what it decided, and may give
+        the entry as the store keeps it already (a move's: ``journal.move_entry``)."""
         seq, games, pending = room.seq, room.games_started, room.pending
         room.refusal_counted = False
         self._released = []
@@ -144,7 +145,8 @@ class HubCore:
             elif changed and not self._replaying:
                 n = self._journal_n.get(room.code, 0) + 1
                 self._journal_n[room.code] = n
-                data = encode(entry() if callable(entry) else entry)  # a map of its own
+                made = entry() if callable(entry) else entry
+                data = made if isinstance(made, dict) else encode(made)  # a map of its own
                 data["t"] = now
                 out.add(Log(room.code, n, data))
                 if room.games_started != games:

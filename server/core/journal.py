@@ -145,6 +145,12 @@ def request_map(msg: Any) -> JSON:
     return data
 
 
+def move_entry(player: str, msg: Any) -> JSON:
+    """``encode(Request(player, msg))`` for a request that decides nothing beyond
+    itself (a move), made without the Request (on the path of every move)."""
+    return {"k": "msg", "p": player, "m": request_map(msg)}
+
+
 def encode(entry: Entry) -> JSON:
     """``entry`` as the map the store keeps (without ``t``, which the hub adds)."""
     match entry:

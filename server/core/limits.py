@@ -16,9 +16,11 @@ class TokenBucket:
 
     def refill(self, now: float) -> None:
         """Add what ``rate`` earned since the last call, up to ``burst``."""
-        elapsed = max(0.0, now - self.stamp)  # a wall clock stepping back refills nothing
-        self.tokens = min(self.burst, self.tokens + elapsed * self.rate)
-        self.stamp = max(self.stamp, now)
+        elapsed = now - self.stamp
+        if elapsed > 0.0:  # a wall clock stepping back refills nothing
+            tokens = self.tokens + elapsed * self.rate
+            self.tokens = tokens if tokens < self.burst else self.burst
+            self.stamp = now
 
     def take(self, now: float) -> bool:
         self.refill(now)

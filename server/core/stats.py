@@ -235,6 +235,8 @@ def frame_type(frame: bytes) -> str:
     The codec writes ``type`` as the map's first key (``protocol/schema.py``), so
     this costs a few byte reads and one dict lookup, not a decode; anything else is
     :data:`OTHER`."""
+    if len(frame) > 6 and frame[1:6] == _TYPE_KEY and 0x80 <= frame[0] <= 0x8F:  # a small map
+        return _NAMES.get(frame[6 : frame[6] - 0x99], OTHER)  # its fixstr: a header and bytes
     value, _ = _first_key_value(frame, _TYPE_KEY)
     return _NAMES.get(value, OTHER)
 

@@ -33,6 +33,7 @@ from ...core.effects import (
     Bind,
     DropRoom,
     Hangup,
+    Log,
     Recall,
     Reply,
     Said,
@@ -94,7 +95,10 @@ class Carrier:
             return
         server = self.server
         for effect in effects:
-            if isinstance(effect, Send):
+            if type(effect) is Log:  # a move's entry: the common case first
+                self._pending_store.append(effect)
+                server.activity.stored(effect)
+            elif isinstance(effect, Send):
                 sessions = server.sessions
                 links = [t.link for pid in effect.to if (t := sessions.get(pid)) is not None]
                 if links:
