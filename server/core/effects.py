@@ -57,7 +57,7 @@ class Send:
 
     @classmethod
     def encoded(cls, to: tuple[str, ...], frame: bytes) -> Send:
-        """A message made as its frame (a replayed event, a view's delta)."""
+        """A message made as its frame (a replayed event, a view-carrying one)."""
         send = cls(to, None)
         send._frame = frame
         return send

@@ -15,7 +15,7 @@ import pytest
 from gridhall.server.core.config import ServerConfig
 from gridhall.server.io.net.app import GameServer
 from tests.cluster.nodes import SECRET, cluster
-from tests.wsclient import WsClient
+from tests.wsclient import WsClient, gomoku_pair, play_moves
 
 pytest.importorskip("redis", reason='pip install "gridhall[cluster]"')
 
@@ -63,18 +63,9 @@ async def test_a_node_hands_its_own_room_s_moves_over_from_the_read(
     here = f"ws://127.0.0.1:{node.port}/"
     async with AsyncExitStack() as stack:
         (other,) = await stack.enter_async_context(cluster(tmp_path, redis_clean, fresh_db, 1))
-        a = await stack.enter_async_context(WsClient.connect(here, "Ann"))
-        b = await stack.enter_async_context(WsClient.connect(here, "Bob"))
-        await a.send("create-room", game="gomoku")
-        room = (await a.expect("joined"))["room"]
-        await b.send("join-room", room=room)
-        await a.expect("state", status="playing")
+        a, b, _ = await stack.enter_async_context(gomoku_pair(here))
         seen = [parsed_by_websockets(node, p) for p in (a.player, b.player)]
-        for i in range(3):
-            await a.send("move", move={"x": i, "y": 0})
-            await b.expect("moved", by=a.player)
-            await b.send("move", move={"x": i, "y": 1})
-            await a.expect("moved", by=b.player)
+        await play_moves(a, b, [(i, y) for i in range(3) for y in (0, 1)])
         assert seen == [[], []]
         c = await stack.enter_async_context(WsClient.connect(other.url, "Cy"))
         await c.send("create-room", game="gomoku")
