@@ -38,7 +38,11 @@ def diff(old: JSON, new: JSON) -> tuple[JSON, JSON] | None:
     patches: JSON = {}
     for key, value in new.items():
         before = old.get(key)
-        patch = _patch(before, value) if type(value) is list and type(before) is list else None
+        patch = (
+            _patch(before, value)
+            if type(value) is list and type(before) is list and len(before) >= MIN_ITEMS
+            else None
+        )
         if patch is None:
             whole[key] = value
         else:

@@ -34,10 +34,11 @@ class Send:
 
     __slots__ = ("_frame", "_msg", "to")
 
-    def __init__(self, to: tuple[str, ...], msg: Any) -> None:
+    def __init__(self, to: tuple[str, ...], msg: Any, frame: bytes | None = None) -> None:
+        """``msg``, or None and its ``frame`` (a message made as its frame)."""
         self.to = to
         self._msg = msg
-        self._frame: bytes | None = None
+        self._frame = frame
 
     @property
     def frame(self) -> bytes:
@@ -58,9 +59,7 @@ class Send:
     @classmethod
     def encoded(cls, to: tuple[str, ...], frame: bytes) -> Send:
         """A message made as its frame (a replayed event, a view-carrying one)."""
-        send = cls(to, None)
-        send._frame = frame
-        return send
+        return cls(to, None, frame)
 
     def __repr__(self) -> str:
         return f"Send(to={self.to!r}, msg={self.msg!r})"

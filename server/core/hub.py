@@ -193,14 +193,14 @@ class Hub(LobbyRequests, RoomRequests, DeviceRequests):
         Time-driven rules of the sender's room run first (a clock that ran out
         ends the game before a late move is judged); a refused message changes
         nothing beyond that."""
-        out = Outbox()
         before = ident.room
+        if type(msg) is p.Move and before is not None:  # every move: the short way
+            return self._move_in(ident, before, msg, now)
+        out = Outbox()
         if before is not None and self._due(before, now):
             self._input(out, before, Tick(), now, lambda: before.tick(out, now))
         handler = self._handlers.get(type(msg))
         error: ProtocolError | None = None
-        if type(msg) is p.Move and before is not None and handler is not None:
-            return out.effects, self._move_in(out, before, ident, msg, now, handler)
         if handler is None:
             error = ProtocolError(ErrorCode.BAD_MESSAGE, f"{msg.TYPE!r} is not expected now.")
         elif isinstance(msg, LOBBY_ONLY):  # no room input (create-room journals inside)
@@ -240,21 +240,30 @@ class Hub(LobbyRequests, RoomRequests, DeviceRequests):
         return out.effects, error
 
     def _move_in(
-        self, out: Outbox, room: Room, ident: Identity, msg: p.Move, now: float, handler: Handler
-    ) -> ProtocolError | None:
+        self, ident: Identity, room: Room, msg: p.Move, now: float
+    ) -> tuple[list[Effect], ProtocolError | None]:
         """A ``move`` from a member of ``room``: :meth:`handle`'s way for any room
-        input, without what only other requests need (every move comes here)."""
+        input, in as few steps as it takes (every move comes here): the room's
+        time-driven rules first if they are due, then the move itself, journalled
+        as ``journal.move_entry`` (one a refusal counts against is kept too)."""
+        out = Outbox()
+        at = self._armed.get(room.code)
+        if at is not None and now >= at:
+            self._input(out, room, Tick(), now, lambda: room.tick(out, now))
+            if ident.room is not room:  # the tick closed the room: the usual refusal
+                return out.effects, self._attempt(lambda: self._move(out, ident, msg, now))
+        mark = (room.events.seq, room.games_started, room.jobs.pending)
+        room.refusal_counted = False
+        if self._released:
+            self._released = []
+        error: ProtocolError | None = None
         try:
-            self._input(
-                out,
-                room,
-                lambda: move_entry(ident.id, msg),
-                now,
-                lambda: handler(out, ident, msg, now),
-            )
+            room.move(out, ident, msg.move, now, msg.id)
         except ProtocolError as exc:
-            return exc
-        return None
+            error = exc
+        finally:
+            self._input_done(out, room, mark, move_entry(ident.id, msg), now)
+        return out.effects, error
 
     def disconnected(self, ident: Identity, now: float) -> list[Effect]:
         """The connection that spoke for ``ident`` is gone."""

@@ -122,43 +122,64 @@ class HubCore:
         timer in step, and snapshot the room when a new game began. ``entry`` may be
         a function, for an input whose entry holds what it decided, and may give
         the entry as the store keeps it already (a move's: ``journal.move_entry``)."""
-        seq, games, pending = room.seq, room.games_started, room.pending
+        mark = (room.events.seq, room.games_started, room.jobs.pending)
         room.refusal_counted = False
-        self._released = []
+        if self._released:
+            self._released = []
         try:
             call()
         finally:
+            self._input_done(out, room, mark, entry, now, force)
+
+    def _input_done(
+        self,
+        out: Outbox,
+        room: Room,
+        mark: tuple[int, int, object],
+        entry: Entry | Callable[[], Entry | JSON] | JSON,
+        now: float,
+        force: bool = False,
+    ) -> None:
+        """What follows every input of ``room`` (see :meth:`_input`), whether it was
+        taken or refused; ``mark`` is the room's (seq, games started, pending job)
+        from before it. A move (``Hub._move_in``) comes here directly."""
+        if self._released:
             for pid in self._released:
                 out.add(ForgetIdentity(pid))
             self._released = []
+        if self._kept:
             for kept in self._kept:
                 self._expire_later(out, kept, now)
             self._kept = []
-            changed = (
-                force or room.seq != seq or room.refusal_counted or room.pending is not pending
-            )
-            if room.closed:
-                if not self._replaying:
-                    out.add(DropRoom(room.code))
-                self._journal_n.pop(room.code, None)
-                self._snapshot_n.pop(room.code, None)
-            elif changed and not self._replaying:
-                n = self._journal_n.get(room.code, 0) + 1
-                self._journal_n[room.code] = n
-                made = entry() if callable(entry) else entry
-                data = made if isinstance(made, dict) else encode(made)  # a map of its own
-                data["t"] = now
-                out.add(Log(room.code, n, data))
-                if room.games_started != games:
-                    out.add(SaveSnapshot(room.code, n, room.to_snapshot()))
-                    self._snapshot_n[room.code] = n
-                elif (
-                    n - self._snapshot_n.get(room.code, 0) >= self.config.journal_rows
-                    and room.can_snapshot()
-                ):
-                    out.add(SaveSnapshot(room.code, n, room.to_snapshot(whole=True)))
-                    self._snapshot_n[room.code] = n
-            self._after_room(out, room)
+        seq, games, pending = mark
+        code = room.code
+        if room.closed:
+            if not self._replaying:
+                out.add(DropRoom(code))
+            self._journal_n.pop(code, None)
+            self._snapshot_n.pop(code, None)
+        elif (
+            force
+            or room.events.seq != seq
+            or room.refusal_counted
+            or room.jobs.pending is not pending
+        ) and not self._replaying:
+            n = self._journal_n.get(code, 0) + 1
+            self._journal_n[code] = n
+            made = entry() if callable(entry) else entry
+            data = made if isinstance(made, dict) else encode(made)  # a map of its own
+            data["t"] = now
+            out.effects.append(Log(code, n, data))
+            if room.games_started != games:
+                out.add(SaveSnapshot(code, n, room.to_snapshot()))
+                self._snapshot_n[code] = n
+            elif (
+                n - self._snapshot_n.get(code, 0) >= self.config.journal_rows
+                and room.can_snapshot()
+            ):
+                out.add(SaveSnapshot(code, n, room.to_snapshot(whole=True)))
+                self._snapshot_n[code] = n
+        self._after_room(out, room)
 
     def _refuse_banned(self, key: str, now: float, rid: int | None) -> None:
         """ProtocolError(``banned``) if the operator banned the token ``key`` names."""

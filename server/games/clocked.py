@@ -181,8 +181,10 @@ class ClockedGame(Game):
         self.turn_started += seconds
 
     def deadline(self) -> float | None:
+        if self.remaining is None:  # no clock (every move asks): no need for the turn
+            return None
         turn = self.turn()
-        if self.remaining is None or turn is None:
+        if turn is None:
             return None
         return self.turn_started + self.remaining[turn]
 

@@ -38,9 +38,10 @@ class GameDriver:
 
     def settle(self) -> None:
         """After any call into the game's rules: a game that now has a result is over
-        (the lifecycle's state-triggered transition)."""
+        (the lifecycle's state-triggered transition: only a result triggers one)."""
         game = self.room.game
-        self.room.life.settle(game is not None and game.result is not None)
+        if game is not None and game.result is not None:
+            self.room.life.settle(True)
 
     def player_game(self, ident: Identity) -> Game:
         """The running game, if ``ident`` may act in it; ProtocolError otherwise.
@@ -84,19 +85,28 @@ class GameDriver:
         prepared: Any = None,
     ) -> None:
         """Apply a move; one that needs heavy work first becomes the room's job
-        and is applied with its answer (``prepared``) in :meth:`Room.work_done`."""
+        and is applied with its answer (``prepared``) in :meth:`Room.work_done`.
+        Every move comes here: what holds for nearly all of them is asked first."""
         room = self.room
-        game = self.player_game(ident)
-        pending = room.jobs.pending
-        if prepared is None and pending is not None and pending.exclusive:
-            raise room.jobs.busy(re)
+        game = room.game
+        if (
+            game is None
+            or game.result is not None
+            or ident.id not in game.players
+            or room.seat_of(ident) is None
+        ):
+            game = self.player_game(ident)  # the refusal that fits
         if prepared is None:
-            job = game.work_for(ident.id, move, now)
-            if job is not None:
-                what = JOB_WHAT.get(job.kind, "a move")
-                asked = Pending("move", what, ident, re, move=move, exclusive=job.exclusive)
-                room.jobs.launch(out, job, asked)
-                return
+            pending = room.jobs.pending
+            if pending is not None and pending.exclusive:
+                raise room.jobs.busy(re)
+            if type(game).work_for is not Game.work_for:
+                job = game.work_for(ident.id, move, now)
+                if job is not None:
+                    what = JOB_WHAT.get(job.kind, "a move")
+                    asked = Pending("move", what, ident, re, move=move, exclusive=job.exclusive)
+                    room.jobs.launch(out, job, asked)
+                    return
         try:
             played = game.apply(ident.id, move, now, prepared=prepared)
         except GameError as exc:
@@ -104,20 +114,31 @@ class GameDriver:
             room.refusal_counted = True
             self.settle()
             raise ProtocolError(exc.code, exc.message) from None
-        self.settle()
+        if game.result is not None:
+            room.life.settle(True)
         turn = game.turn()
-        room.views.broadcast_views(
-            out,
-            lambda seq, viewer: p.Moved(
-                room=room.code,
-                seq=seq,
-                by=ident.id,
-                move=game.visible_move(ident.id, played.move, viewer),
-                view=game.view(viewer),
-                turn=turn,
-            ),
-            deltas=True,
-        )
+        by, shown = ident.id, played.move
+        if type(game).visible_move is Game.visible_move:  # the move as played, for all
+            room.views.broadcast_views(
+                out,
+                lambda seq, viewer: p.Moved(
+                    room=room.code, seq=seq, by=by, move=shown, view=game.view(viewer), turn=turn
+                ),
+                deltas=True,
+            )
+        else:
+            room.views.broadcast_views(
+                out,
+                lambda seq, viewer: p.Moved(
+                    room=room.code,
+                    seq=seq,
+                    by=by,
+                    move=game.visible_move(by, shown, viewer),
+                    view=game.view(viewer),
+                    turn=turn,
+                ),
+                deltas=True,
+            )
         for notice in played.notices:
             self.notice(out, notice)
         self.after_action(out, now)
@@ -202,15 +223,23 @@ class GameDriver:
             )
 
     def ask_computers(self, out: Outbox, game: Game) -> None:
+        """Ask the computer whose turn it is to think (one already thinking is left
+        alone). Every move asks: a room without computers finds out before the turn."""
         room = self.room
         computer = room.spec.computer
         if computer is None:
             return
-        turn = game.turn()
-        for s in room.seated:
-            if s.bot and turn == s.id and s.id not in room.thinking:
+        thinking = room.thinking
+        turn: str | None = None
+        asked = False
+        for s in room.seats:
+            if s is None or not s.bot or s.id in thinking:
+                continue
+            if not asked:
+                turn, asked = game.turn(), True
+            if turn == s.id:
                 request = computer.request(game, s.id)
-                room.thinking[s.id] = request
+                thinking[s.id] = request
                 out.add(Think(room.code, s.id, room.spec.name, s.bot, request, room.address))
 
     # -- after every change ---------------------------------------------------------
@@ -220,8 +249,8 @@ class GameDriver:
         game = room.game
         if game is None:
             return
-        self.settle()
         if game.result is not None:
+            room.life.settle(True)
             room.thinking.clear()
             if announce and not room.over_announced:
                 room.rounds.game_over(out, game, now)

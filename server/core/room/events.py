@@ -80,7 +80,7 @@ class EventLog:
         called once per group (``None``: everyone who shares the one public view), so a
         view is built and encoded once however many get it. With ``deltas``, members who
         asked for them get the view as changes from the group's previous one."""
-        seq = self.next_seq()
+        self.seq = seq = self.seq + 1
         sends: dict[str, tuple[Kept, ...]] = {}
         size = 0
         views = self.views
@@ -100,17 +100,21 @@ class EventLog:
             wire = to_map(msg)
             if rest:
                 frame, to = encode_wire(wire), tuple(rest)
-                out.effects.append(Send.encoded(to, frame))
+                out.effects.append(Send(to, None, frame))
                 variants.append((to, frame, False))
                 size += len(frame)
             if parts is not None and want:
                 wire["view"], wire["delta"] = parts  # ``delta`` is the message's last field
                 frame, to = encode_wire(wire), tuple(want)
-                out.effects.append(Send.encoded(to, frame))
+                out.effects.append(Send(to, None, frame))
                 variants.append((to, frame, True))
                 size += len(frame)
             sends[key] = tuple(variants)
-        self.remember(seq, sends, size)
+        recent = self.recent
+        recent.append((seq, sends, size))  # :meth:`remember`, inline: every move
+        self._bytes += size
+        while recent and (len(recent) > RECENT_EVENTS or self._bytes > RECENT_BYTES):
+            self._bytes -= recent.popleft()[2]
         return seq
 
     def remember(self, seq: int, sends: dict[str, tuple[Kept, ...]], size: int) -> None:

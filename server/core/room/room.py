@@ -45,7 +45,7 @@ from .consent import Consent
 from .driver import GameDriver
 from .events import EventLog
 from .jobs import BUSY_RETRY, JobSlot, Pending, Role
-from .lifecycle import Lifecycle, Status
+from .lifecycle import Lifecycle, Phase, Status
 from .rounds import Rounds
 from .seating import Seating
 from .snapshot import Snapshot, game_seed
@@ -140,6 +140,8 @@ class Room:
         self.talk = Talk(self)
         self.consent = Consent(self)
         self.driver = GameDriver(self)
+        self.move = self.driver.move
+        """Apply a member's move (:meth:`GameDriver.move`), bound once: every move calls it."""
         self.rounds = Rounds(self)
         self.answers = Answers(self)
 
@@ -164,7 +166,7 @@ class Room:
 
     @property
     def closed(self) -> bool:
-        return self.life.closed
+        return self.life.phase is Phase.CLOSED
 
     @property
     def status(self) -> Status:
@@ -172,11 +174,11 @@ class Room:
 
     @property
     def seated(self) -> list[Identity]:
-        return [s for s in self.seats if s is not None]
+        return list(filter(None, self.seats))
 
     @property
     def members(self) -> list[Identity]:
-        return self.seated + self.spectators
+        return list(filter(None, self.seats)) + self.spectators  # every event asks
 
     def member_ids(self, exclude: Identity | None = None) -> list[str]:
         return [m.id for m in self.members if m is not exclude]
@@ -306,17 +308,6 @@ class Room:
         self, out: Outbox, ident: Identity, name: str | None, color: str | None
     ) -> None:
         self.talk.update_info(out, ident, name, color)
-
-    def move(
-        self,
-        out: Outbox,
-        ident: Identity,
-        move: JSON,
-        now: float,
-        re: int | None = None,
-        prepared: Any = None,
-    ) -> None:
-        self.driver.move(out, ident, move, now, re, prepared)
 
     def resign(self, out: Outbox, ident: Identity, now: float) -> None:
         self.driver.resign(out, ident, now)

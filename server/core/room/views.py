@@ -39,7 +39,11 @@ class Views:
     ) -> int:
         """Emit one event with a ``view`` that depends on what the recipient may see
         (one ``seq``); see :meth:`EventLog.broadcast_views`."""
-        return self.room.events.broadcast_views(out, self.groups(), make, deltas)
+        room = self.room
+        game = room.game
+        if game is None or game.shared_view:  # one group: every move of such a game
+            return room.events.broadcast_views(out, {None: room.members}, make, deltas)
+        return room.events.broadcast_views(out, self.groups(), make, deltas)
 
     def broadcast_state(self, out: Outbox) -> None:
         self.broadcast_views(out, lambda seq, viewer: self.snapshot(viewer, seq=seq))

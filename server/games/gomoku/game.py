@@ -13,7 +13,7 @@ from gridhall.protocol.games.gomoku import GomokuEnd
 
 from ..base import JSON, GameError, Played
 from ..clocked import ClockedGame
-from .rules import BLACK, Board, Rule
+from .rules import BLACK, WHITE, Board, Rule
 
 COLOUR_NAMES = {BLACK: "black", 2: "white"}
 
@@ -40,6 +40,10 @@ class GomokuGame(ClockedGame):
         self.options = options
         self.rule: Rule = options["rule"]
         self.board = Board(options["size"])
+        limit: int | None = options.get("move_limit")
+        cells = self.board.size * self.board.size
+        self._last_move = cells if limit is None else min(cells, limit)
+        """Stones on the board that end the game in a draw: it is full, or at the move limit."""
         self._seat(players, round_no, now, options.get("clock"))
 
     # -- queries --------------------------------------------------------------
@@ -56,15 +60,17 @@ class GomokuGame(ClockedGame):
 
         ``moves`` holds the board's own ``(x, y)`` tuples (sent as arrays): a move
         adds no object the garbage collector keeps walking, and no pair is copied."""
+        board = self.board
+        moves = board.moves
         view: JSON = {
-            "size": self.board.size,
+            "size": board.size,
             "rule": self.rule,
-            "moves": list(self.board.moves),
-            "next": COLOUR_NAMES[self.board.to_move],
+            "moves": list(moves),
+            "next": COLOUR_NAMES[WHITE if len(moves) % 2 else BLACK],  # ``board.to_move``
             "colors": dict(self.colors),
         }
-        if self.board.moves:
-            view["last"] = list(self.board.moves[-1])
+        if moves:
+            view["last"] = list(moves[-1])
         if self.pending is not None:
             view["pending"] = dict(self.pending)
         if self.remaining is not None:
@@ -85,7 +91,8 @@ class GomokuGame(ClockedGame):
     def apply(self, player: str, move: JSON, now: float, prepared: Any = None) -> Played:
         """Play ``player``'s stone. Every check reads the board directly (type() is
         int: a bool is not a coordinate): this runs on every move a server judges."""
-        self._require_playing(player)
+        if self.result is not None or player not in self.colors:
+            self._require_playing(player)  # the refusal that fits
         x: Any = move.get("x")
         y: Any = move.get("y")
         if type(x) is not int or type(y) is not int:
@@ -115,13 +122,9 @@ class GomokuGame(ClockedGame):
         self.pending = None
         if board.wins_at(x, y, self.rule):
             self._finish(player, GomokuEnd.FIVE, line=self._line(x, y))
-        elif board.full() or self._move_limit_reached():
+        elif len(board.moves) >= self._last_move:  # the board is full, or the move limit
             self._finish(None, GomokuEnd.DRAW)
         return Played(move={"x": x, "y": y})
-
-    def _move_limit_reached(self) -> bool:
-        limit: int | None = self.options.get("move_limit")
-        return limit is not None and len(self.board.moves) >= limit
 
     def _line(self, x: int, y: int) -> list[list[int]]:
         """The stones of the winning row through (x, y), for clients to highlight."""

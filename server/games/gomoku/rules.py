@@ -45,7 +45,7 @@ class Board:
 
     def place(self, x: int, y: int) -> int:
         """Put the next stone at (x, y); returns its colour. Caller checks legality."""
-        colour = self.to_move
+        colour = WHITE if len(self.moves) % 2 else BLACK  # ``to_move``: every move asks
         self.cells[y * self.size + x] = colour
         self.moves.append((x, y))
         return colour
