@@ -153,7 +153,8 @@ class HubCore:
             self._kept = []
         seq, games, pending = mark
         code = room.code
-        if room.closed:
+        closed = room.closed
+        if closed:
             if not self._replaying:
                 out.add(DropRoom(code))
             self._journal_n.pop(code, None)
@@ -179,7 +180,9 @@ class HubCore:
             ):
                 out.add(SaveSnapshot(code, n, room.to_snapshot(whole=True)))
                 self._snapshot_n[code] = n
-        self._after_room(out, room)
+        at = None if closed else room.deadline()  # :meth:`_after_room`, inline
+        if self._armed.get(code) != at:
+            self._arm(out, code, at)
 
     def _refuse_banned(self, key: str, now: float, rid: int | None) -> None:
         """ProtocolError(``banned``) if the operator banned the token ``key`` names."""
@@ -222,13 +225,16 @@ class HubCore:
     def _after_room(self, out: Outbox, room: Room) -> None:
         """Keep the room's timer in step with its next deadline."""
         at = None if room.closed else room.deadline()
-        if self._armed.get(room.code) == at:
-            return
-        out.add(Wake(room.code, at))
+        if self._armed.get(room.code) != at:
+            self._arm(out, room.code, at)
+
+    def _arm(self, out: Outbox, code: str, at: float | None) -> None:
+        """Room ``code``'s timer now fires at ``at`` (None: never)."""
+        out.add(Wake(code, at))
         if at is None:
-            del self._armed[room.code]
+            del self._armed[code]
         else:
-            self._armed[room.code] = at
+            self._armed[code] = at
 
     def _expire_later(self, out: Outbox, ident: Identity, now: float) -> None:
         """Keep a roomless, disconnected identity resumable for the grace period; one

@@ -165,8 +165,12 @@ class Session:
         msg, said = self.admit(frame, now, arrived=arrived)
         if msg is None:
             return said
+        ident = self.identity
         try:
-            self.dispatch(said, msg, now)
+            if type(msg) is p.Move and ident is not None:  # every move: no limit of its own
+                self._handle(said, ident, msg, now)
+            else:
+                self.dispatch(said, msg, now)
         except ProtocolError as exc:
             self._refuse(said, exc)
         except Exception:  # a server bug must not end the connection or the server

@@ -88,6 +88,24 @@ def test_a_request_is_kept_without_its_id_or_a_password() -> None:
 
 
 @pytest.mark.parametrize(
+    "move",
+    [
+        p.Move(move={"x": 7, "y": 7}),
+        p.Move(move={"x": 0, "y": 14}, id=9),
+        p.Move(move={"a": [1, 2], "b": [3, 4], "tile": "k"}, id=0),
+    ],
+)
+def test_a_move_s_entry_made_directly_is_the_request_s(move: p.Move) -> None:
+    """The hub journals a move with ``move_entry`` (no Request, no ``to_map``): the
+    same map, key for key and in order, as the Request's, so it replays the same."""
+    made = journal.move_entry("pa", move)
+    assert made == journal.encode(Request("pa", move))
+    assert list(made) == list(journal.encode(Request("pa", move)))
+    assert list(made["m"]) == ["type", "move"]
+    assert journal.decode({**made, "t": T0}) == Request("pa", p.Move(move=move.move))
+
+
+@pytest.mark.parametrize(
     "stored",
     [
         {"k": "teleport", "p": "pa"},

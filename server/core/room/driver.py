@@ -93,7 +93,7 @@ class GameDriver:
             game is None
             or game.result is not None
             or ident.id not in game.players
-            or room.seat_of(ident) is None
+            or ident not in room.seats  # ``seat_of``: identities compare as themselves
         ):
             game = self.player_game(ident)  # the refusal that fits
         if prepared is None:

@@ -100,7 +100,10 @@ class Carrier:
                 server.activity.stored(effect)
             elif isinstance(effect, Send):
                 sessions = server.sessions
-                links = [t.link for pid in effect.to if (t := sessions.get(pid)) is not None]
+                links = []  # a loop, not a comprehension: no frame of its own (every event)
+                for pid in effect.to:
+                    if (t := sessions.get(pid)) is not None:
+                        links.append(t.link)
                 if links:
                     self._pending_frames.append((effect.frame, links))
             elif isinstance(effect, Wake):
