@@ -259,14 +259,28 @@ def _layout(cls: type) -> tuple[tuple[str, str, bool], ...]:
 
 def to_map(msg: Any) -> dict[str, Any]:
     """The wire map of a message: ``type`` first, optional fields left out when None."""
-    out: dict[str, Any] = {"type": msg.TYPE}
     cls: type = type(msg)
+    return _mapper(cls)(msg)
+
+
+@cache
+def _mapper(cls: type) -> Callable[[Any], dict[str, Any]]:
+    """:func:`to_map` for ``cls``, written out once (field by field, as ``dataclasses``
+    writes an ``__init__``): no loop over the layout for every event the server sends."""
+    lines = ["def to_map(msg):", f"    out = {{'type': {cls.TYPE!r}}}"]  # type: ignore[attr-defined]
     for name, key, optional in _layout(cls):
-        value = getattr(msg, name)
-        if value is None and optional:
-            continue
-        out[key] = value
-    return out
+        if not name.isidentifier():
+            raise TypeError(f"{cls.__name__}: a field named {name!r}")
+        if optional:
+            lines += [f"    v = msg.{name}", "    if v is not None:", f"        out[{key!r}] = v"]
+        else:
+            lines.append(f"    out[{key!r}] = msg.{name}")
+    lines.append("    return out")
+    namespace: dict[str, Any] = {}
+    exec("\n".join(lines), {}, namespace)  # noqa: S102 (our own field names and keys)
+    made: Callable[[Any], dict[str, Any]] = namespace["to_map"]
+    made.__qualname__ = f"to_map[{cls.__name__}]"
+    return made
 
 
 def evolve(msg: Any, **changes: Any) -> Any:
