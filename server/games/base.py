@@ -27,8 +27,8 @@ separate, explicit step.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from gridhall.protocol import Termination
@@ -83,7 +83,8 @@ class Played:
     """
 
     move: JSON
-    notices: list[JSON] = field(default_factory=list)
+    notices: Sequence[JSON] = ()
+    """A game with none (every Gomoku move) makes no list for them."""
 
 
 class Game(ABC):
