@@ -84,7 +84,9 @@ TRANSITIONS: dict[Phase, dict[Step, Phase]] = {
 STATE_TRIGGERED: dict[tuple[Phase, bool], Phase] = {
     (Phase.PLAYING, True): Phase.OVER,
 }
-"""State-triggered transitions: (phase, the game has a result) -> next phase."""
+"""State-triggered transitions: (phase, the game has a result) -> next phase. Only a
+result triggers one, so the driver asks only once a game has one (on every move);
+``tests/server/test_room_lifecycle.py`` pins this table."""
 
 
 class Lifecycle:
