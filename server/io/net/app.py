@@ -522,8 +522,9 @@ class _Reader:
         later frames queue behind it."""
 
     def take(self, frame: bytes | str) -> None:
-        self.server.execute(
-            self.session.receive(frame, time.time(), time.perf_counter()), self.session
+        session = self.session  # straight to the carrier (``GameServer.execute``): every frame
+        self.server.carrier.execute(
+            session.receive(frame, time.time(), time.perf_counter()), session
         )
         if not self.welcomed:
             self.check_welcomed()
