@@ -147,15 +147,8 @@ class Stats:
             return
         self._moved_out = False
         moves = self._moves
-        trips = self.move_round_trip  # :meth:`Histogram.observe`, inline: every move
-        bounds, counts = trips.bounds, trips.counts
         while moves:
-            took = now - moves.popleft()
-            if took < 0.0:
-                took = 0.0
-            counts[bisect_left(bounds, took)] += 1
-            trips.sum += took
-            trips.count += 1
+            self.move_round_trip.observe(max(0.0, now - moves.popleft()))
 
     def commit(self, seconds: float) -> None:
         """One journal transaction took ``seconds``."""
