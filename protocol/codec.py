@@ -58,11 +58,7 @@ def encode(msg: Any) -> bytes:
 def encode_wire(data: dict[str, Any]) -> bytes:
     """A message's wire map (:func:`.schema.to_map`'s, perhaps changed) as a frame: a
     caller that sends one message in two forms maps it once."""
-    try:
-        encoder: msgspec.msgpack.Encoder = _local.encoder  # every event: no call for it
-    except AttributeError:
-        encoder = _encoder()
-    return encoder.encode(data)
+    return _encoder().encode(data)
 
 
 def encode_map(data: dict[str, Any]) -> bytes:

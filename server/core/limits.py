@@ -23,18 +23,10 @@ class TokenBucket:
             self.stamp = now
 
     def take(self, now: float) -> bool:
-        """Take a token if there is one (:meth:`refill` first, inline: every message)."""
-        tokens = self.tokens
-        elapsed = now - self.stamp
-        if elapsed > 0.0:
-            tokens += elapsed * self.rate
-            if tokens > self.burst:
-                tokens = self.burst
-            self.stamp = now
-        if tokens >= 1.0:
-            self.tokens = tokens - 1.0
+        self.refill(now)
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
             return True
-        self.tokens = tokens
         return False
 
     def retry_after(self) -> float:

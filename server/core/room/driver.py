@@ -118,27 +118,19 @@ class GameDriver:
             room.life.settle(True)
         turn = game.turn()
         by, shown = ident.id, played.move
-        if type(game).visible_move is Game.visible_move:  # the move as played, for all
-            room.views.broadcast_views(
-                out,
-                lambda seq, viewer: p.Moved(
-                    room=room.code, seq=seq, by=by, move=shown, view=game.view(viewer), turn=turn
-                ),
-                deltas=True,
-            )
-        else:
-            room.views.broadcast_views(
-                out,
-                lambda seq, viewer: p.Moved(
-                    room=room.code,
-                    seq=seq,
-                    by=by,
-                    move=game.visible_move(by, shown, viewer),
-                    view=game.view(viewer),
-                    turn=turn,
-                ),
-                deltas=True,
-            )
+        hides = type(game).visible_move is not Game.visible_move  # else: as played, for all
+        room.views.broadcast_views(
+            out,
+            lambda seq, viewer: p.Moved(
+                room=room.code,
+                seq=seq,
+                by=by,
+                move=game.visible_move(by, shown, viewer) if hides else shown,
+                view=game.view(viewer),
+                turn=turn,
+            ),
+            deltas=True,
+        )
         for notice in played.notices:
             self.notice(out, notice)
         self.after_action(out, now)

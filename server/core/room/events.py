@@ -110,11 +110,7 @@ class EventLog:
                 variants.append((to, frame, True))
                 size += len(frame)
             sends[key] = tuple(variants)
-        recent = self.recent
-        recent.append((seq, sends, size))  # :meth:`remember`, inline: every move
-        self._bytes += size
-        while recent and (len(recent) > RECENT_EVENTS or self._bytes > RECENT_BYTES):
-            self._bytes -= recent.popleft()[2]
+        self.remember(seq, sends, size)
         return seq
 
     def remember(self, seq: int, sends: dict[str, tuple[Kept, ...]], size: int) -> None:

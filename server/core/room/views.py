@@ -41,9 +41,8 @@ class Views:
         (one ``seq``); see :meth:`EventLog.broadcast_views`."""
         room = self.room
         game = room.game
-        if game is None or game.shared_view:  # one group (``room.members``): every move
-            members = list(filter(None, room.seats)) + room.spectators
-            return room.events.broadcast_views(out, {None: members}, make, deltas)
+        if game is None or game.shared_view:  # one group: every move of such a game
+            return room.events.broadcast_views(out, {None: room.members}, make, deltas)
         return room.events.broadcast_views(out, self.groups(), make, deltas)
 
     def broadcast_state(self, out: Outbox) -> None:
