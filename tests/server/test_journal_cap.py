@@ -11,6 +11,7 @@ import pytest
 from gridhall import protocol as p
 from gridhall.server.games.minesweeper import game as minesweeper
 from gridhall.server.games.minesweeper.game import from_state
+from gridhall.server.io.store import journal_table
 from gridhall.server.io.store.store import Store
 from tests.server.helpers import T0, Client, FakeServer, connect
 
@@ -18,13 +19,9 @@ CAP = 40
 
 
 def journal_rows(path: Path, room: str) -> int:
+    """The room's live journal entries: what its restore replays."""
     with sqlite3.connect(path) as db:
-        n: int = db.execute(
-            "SELECT (SELECT COUNT(*) FROM journal WHERE room = ?)"
-            " + (SELECT COUNT(*) FROM journal_tail WHERE room = ?)",
-            (room, room),
-        ).fetchone()[0]
-        return n
+        return journal_table.room_entries(db, room)
 
 
 def flag_toggling_room(server: FakeServer) -> tuple[list[Client], str, list[tuple[int, int]]]:

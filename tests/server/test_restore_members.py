@@ -79,9 +79,8 @@ def break_room(path: Path, code: str) -> None:
     con = sqlite3.connect(path)
     n = (
         con.execute(
-            "SELECT max(n) FROM (SELECT n FROM journal WHERE room = ?"
-            " UNION ALL SELECT n FROM journal_tail WHERE room = ?)",
-            (code, code),
+            "SELECT max(n) FROM journal WHERE room = ?",
+            (code,),
         ).fetchone()[0]
         or 0
     )

@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from gridhall.server.core.effects import DropRoom, Log, SaveRoom, SaveSnapshot
-from gridhall.server.io.store import store as store_module
+from gridhall.server.core.effects import DropRoom, Log, SaveRoom, SaveSnapshot, Stored
+from gridhall.server.io.store import journal_table
 from gridhall.server.io.store.store import Store
 
-JOURNALS = "SELECT room, n, entry FROM journal UNION ALL SELECT room, n, entry FROM journal_tail"
-"""Every journal entry, folded or still in the tail."""
+JOURNALS = "SELECT room, n, entry FROM journal"
+"""Every journal entry, live or not yet swept."""
 
 
 def journal(path: Path) -> list[tuple[str, int]]:
@@ -82,11 +82,11 @@ def test_journal_entries_are_messagepack_and_older_json_entries_still_load(tmp_p
     store.close()
 
 
-def tables(path: Path) -> tuple[int, int]:
-    """Entries folded into ``journal``, and entries still in the tail."""
+def rows(path: Path) -> int:
+    """Entries in ``journal``, live or not yet swept."""
     with sqlite3.connect(path) as db:
-        folded = db.execute("SELECT COUNT(*) FROM journal").fetchone()[0]
-        return folded, db.execute("SELECT COUNT(*) FROM journal_tail").fetchone()[0]
+        n: int = db.execute("SELECT COUNT(*) FROM journal").fetchone()[0]
+        return n
 
 
 def entries(store: Store) -> dict[str, list[int]]:
@@ -94,46 +94,153 @@ def entries(store: Store) -> dict[str, list[int]]:
     return {room.row["code"]: [n for n, _ in room.entries] for room in rooms}
 
 
-def test_the_tail_folds_into_the_journal_and_a_restart_reads_both_in_order(
+def tick(n: int) -> dict[str, object]:
+    return {"k": "tick", "i": n}
+
+
+def test_snapshots_and_drops_end_entries_and_the_sweep_deletes_them_where_written(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A turn's entries go to the tail in the order written; the turn that brings it to
-    ``FOLD_ROWS`` moves them into ``journal``. A store opened again without a close
-    (a crash) restores every entry, folded or not, in order; snapshots and dropped
-    rooms delete from both; closing folds the rest."""
-    monkeypatch.setattr(store_module, "FOLD_ROWS", 10)
+    """A snapshot or a drop writes only ``rooms``: the entries it ends stay until the
+    sweep, every ``SWEEP_ROWS`` appends, comes by them, and none is restored
+    meanwhile. A store opened again without a close (a crash) restores every live
+    entry, in order."""
+    monkeypatch.setattr(journal_table, "SWEEP_ROWS", 4)
     path = tmp_path / "g.db"
     store = Store(path)
     store.write([SaveRoom(code, {"code": code}) for code in ("R1", "R2")])
-    for n in range(1, 8):
-        store.write([Log("R1", n, {"k": "tick"}), Log("R2", n, {"k": "tick"})])
-        assert tables(path) == ((10, 2 * n - 10) if n >= 5 else (0, 2 * n))
-    store.write([Log("R1", 8, {"k": "tick"})])  # a move alone: the tail's fifth
-    assert tables(path) == (10, 5) and store.tail == 5
-
+    store.write([Log("R1", 1, tick(1)), Log("R2", 1, tick(1))])
+    store.write([Log("R1", 2, tick(2))])  # a move alone: its own statement
+    assert rows(path) == 3 and store.sweeper.appended == 3
     crashed = Store(path)  # the first was never closed
-    assert crashed.tail == 5
-    assert entries(crashed) == {"R1": list(range(1, 9)), "R2": list(range(1, 8))}
-    crashed.write([SaveSnapshot("R1", 6, {"code": "R1"}), DropRoom("R2")])
-    assert entries(crashed) == {"R1": [7, 8]}
-    assert tables(path) == (0, 2) and crashed.tail == 2
-    crashed.write([Log("R1", 9, {"k": "tick"})])
-    assert tables(path) == (0, 3)
+    assert entries(crashed) == {"R1": [1, 2], "R2": [1]}
+    crashed.write([SaveSnapshot("R1", 2, {"code": "R1"}), DropRoom("R2")])
+    assert entries(crashed) == {"R1": []} and rows(path) == 3  # ended, not yet deleted
+    crashed.write([Log("R1", 3, tick(3))])
+    crashed.write([Log("R1", 4, tick(4))])
+    crashed.write([Log("R1", 5, tick(5))])
+    crashed.write([Log("R1", 6, tick(6))])  # the fourth append: a sweep of 8 rows
+    assert rows(path) == 4 and crashed.sweeper.appended == 0
+    assert entries(crashed) == {"R1": [3, 4, 5, 6]}
+    _, [room] = crashed.load_live()
+    assert room.entries[0] == (3, tick(3))
     crashed.close()
-    assert tables(path) == (3, 0)  # closing folds what is left
-    assert entries(Store(path)) == {"R1": [7, 8, 9]}
+    assert entries(Store(path)) == {"R1": [3, 4, 5, 6]}
 
 
-def test_a_failed_turn_at_the_fold_leaves_the_tail_as_it_was(
+def test_the_journal_stays_within_twice_its_live_entries(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(store_module, "FOLD_ROWS", 3)
+    """Rooms that snapshot every few moves, some closing and new ones opening: the
+    sweep keeps the table near its live entries however long the server runs."""
+    monkeypatch.setattr(journal_table, "SWEEP_ROWS", 50)
     path = tmp_path / "g.db"
     store = Store(path)
-    store.write([Log("R1", 1, {"k": "tick"}), Log("R1", 2, {"k": "tick"})])
-    with pytest.raises(TypeError):
-        store.write([Log("R1", 3, {"k": "tick"}), Log("R1", 4, {"k": "tick", "x": object()})])
-    assert store.tail == 2 and tables(path) == (0, 2) and not store.db.in_transaction
-    store.write([Log("R1", 3, {"k": "tick"})])
-    assert store.tail == 0 and tables(path) == (3, 0)
+    made = 0
+    live: dict[str, int] = {}
+    most = 0
+    for turn in range(1, 1500):
+        effects: list[Stored] = []
+        if len(live) < 20:
+            made += 1
+            live[f"R{made}"] = 0
+            effects.append(SaveRoom(f"R{made}", {"code": f"R{made}"}))
+        for code in list(live):
+            live[code] += 1
+            effects.append(Log(code, live[code], tick(turn)))
+            if live[code] % 7 == 0:
+                effects.append(SaveSnapshot(code, live[code], {"code": code}))
+        if turn % 13 == 0:  # a room closes
+            code = min(live)
+            del live[code]
+            effects.append(DropRoom(code))
+        store.write(effects)
+        most = max(most, rows(path))
+    assert entries(store) == {code: list(range(n - n % 7 + 1, n + 1)) for code, n in live.items()}
+    assert most <= 2 * 7 * 20 + 4 * 50  # twice the live entries at most, and two windows
+
+
+def test_a_room_made_again_with_a_code_a_dropped_one_had_restores_only_its_own_entries(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "g.db"
+    store = Store(path)
+    store.write([SaveRoom("R1", {"code": "R1"}), Log("R1", 1, tick(1)), Log("R1", 2, tick(2))])
+    store.write([DropRoom("R1")])
+    store.write([SaveRoom("R1", {"code": "R1", "again": True}), Log("R1", 1, tick(9))])
+    assert rows(path) == 3
+    _, [room] = Store(path).load_live()
+    assert room.row["again"] and room.entries == [(1, tick(9))]
+
+
+def test_deleting_a_room_set_aside_deletes_its_entries_at_once(tmp_path: Path) -> None:
+    path = tmp_path / "g.db"
+    store = Store(path)
+    store.write([SaveRoom("R1", {"code": "R1"}), Log("R1", 1, tick(1))])
+    store.write([SaveRoom("R2", {"code": "R2"}), Log("R2", 1, tick(1))])
+    store.db.execute("UPDATE rooms SET quarantine = '{}' WHERE code = 'R1'")
+    assert store.delete_quarantined("R1")
+    assert rows(path) == 1 and entries(store) == {"R2": [1]}
     store.close()
+
+
+def test_pruning_sweeps_a_server_that_makes_no_moves(tmp_path: Path) -> None:
+    path = tmp_path / "g.db"
+    store = Store(path)
+    store.write([SaveRoom("R1", {"code": "R1"})] + [Log("R1", n, tick(n)) for n in range(1, 6)])
+    store.write([SaveSnapshot("R1", 5, {"code": "R1"})])
+    assert rows(path) == 5
+    store.prune(1.0)
+    assert rows(path) == 0 and entries(store) == {"R1": []} and not store.db.in_transaction
+    store.close()
+
+
+def test_a_failed_turn_at_the_sweep_leaves_the_sweep_where_it_was(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(journal_table, "SWEEP_ROWS", 3)
+    path = tmp_path / "g.db"
+    store = Store(path)
+    store.write([SaveRoom("R1", {"code": "R1"}), Log("R1", 1, tick(1)), Log("R1", 2, tick(2))])
+    store.write([SaveSnapshot("R1", 2, {"code": "R1"})])
+    with pytest.raises(TypeError):
+        store.write([Log("R1", 3, tick(3)), Log("R1", 4, {"k": "tick", "x": object()})])
+    assert store.sweeper.mark() == (0, 2) and rows(path) == 2 and not store.db.in_transaction
+    store.write([Log("R1", 3, tick(3))])  # the third append: the sweep
+    assert store.sweeper.appended == 0 and rows(path) == 1 and entries(store) == {"R1": [3]}
+    store.close()
+
+
+def test_a_schema_6_file_comes_back_with_every_entry_in_order(tmp_path: Path) -> None:
+    """Schema 6's ``journal`` keyed ``(room, n)`` and the ``journal_tail`` not yet
+    folded into it become the one table, each room's entries as they were read."""
+    path = tmp_path / "old.db"
+    with sqlite3.connect(path) as db:
+        db.executescript(
+            """
+            CREATE TABLE rooms (code TEXT PRIMARY KEY, row TEXT NOT NULL, snapshot TEXT,
+                base INTEGER NOT NULL DEFAULT 0, quarantine TEXT);
+            CREATE TABLE journal (room TEXT NOT NULL, n INTEGER NOT NULL,
+                entry TEXT NOT NULL, PRIMARY KEY (room, n)) WITHOUT ROWID;
+            CREATE TABLE journal_tail (seq INTEGER PRIMARY KEY, room TEXT NOT NULL,
+                n INTEGER NOT NULL, entry TEXT NOT NULL);
+            INSERT INTO rooms VALUES ('R1', '{"code":"R1"}', '{"code":"R1"}', 2, NULL);
+            INSERT INTO rooms VALUES ('R2', '{"code":"R2"}', NULL, 0, NULL);
+            INSERT INTO journal VALUES ('R2', 1, '{"k":"a"}'), ('R1', 3, '{"k":"b"}');
+            INSERT INTO journal_tail (room, n, entry) VALUES ('R1', 4, '{"k":"c"}'),
+                ('R2', 2, '{"k":"d"}'), ('R2', 1, '{"k":"again"}'), ('R1', 5, '{"k":"e"}');
+            PRAGMA user_version=6;
+            """
+        )
+    store = Store(path)
+    _, rooms = store.load_live()
+    assert {r.row["code"]: r.entries for r in rooms} == {
+        "R1": [(3, {"k": "b"}), (4, {"k": "c"}), (5, {"k": "e"})],
+        "R2": [(1, {"k": "a"}), (2, {"k": "d"})],  # a repeated (room, n): its first
+    }
+    tables = {r[0] for r in store.db.execute("SELECT name FROM sqlite_master")}
+    assert "journal_tail" not in tables and "journal_by_room" not in tables
+    assert store.db.execute("PRAGMA user_version").fetchone()[0] == 7
+    store.write([Log("R2", 3, tick(3))])
+    store.close()
+    assert entries(Store(path))["R2"] == [1, 2, 3]

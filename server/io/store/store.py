@@ -10,9 +10,8 @@ One SQLite file in WAL mode. It holds:
   latest snapshot and the journal entry that snapshot follows (``base``); and, for
   a room that could not be restored, why (``quarantine``): set aside with its rows,
   never replayed at start until the operator puts it back (``gridhall-server rooms``);
-- ``journal``: per room, every input that changed it, in order (who, what, when);
-  the latest entries first wait in ``journal_tail``, in the order written, and are
-  folded into ``journal`` a thousand at a time (see below);
+- ``journal``: per room, every input that changed it, in order (who, what, when),
+  every room's in one table in the order written (``server/io/store/journal_table.py``);
 - ``games`` and ``chat``: finished games and chat lines, for ``history``, kept
   within the operator's limits, each address's games first when its share is the
   largest (``server/io/store/retention.py``); ``game_players`` says who
@@ -33,19 +32,15 @@ The scheme: a room is a deterministic state machine (``server/core/room/``), so 
 state is its snapshot plus the journal entries after it; the snapshot is taken
 each time a new game starts, and every ``journal_rows`` entries in between (so a
 game that never ends keeps a bounded journal), and the entries it covers are
-deleted in the same transaction. Restoring a room replays its entries through the same code that
-first handled them.
+no longer live (a sweep deletes them later, see ``journal_table.py``). Restoring a room
+replays its entries through the same code that first handled them.
 
-Where a turn's entries go: ``journal`` is keyed ``(room, n)``, so each room's entries
-sit together, and a turn in which fifty rooms moved would dirty fifty of its pages,
-each written whole to the WAL at the commit (and again at the checkpoint): about 7.6 us
-a move, against 1.5 when rows are stored in the order written
-(``bench/journal_layout.py``). So a turn's entries are appended to ``journal_tail``
-(rowid order: one or two pages a turn), and every :data:`FOLD_ROWS` of them are moved
-into ``journal``, sorted, inside the transaction of the turn that reached the count:
-each room's page is then written once for many of its moves. Restoring reads both
-tables; a snapshot's deletions and a dropped room's touch both (the tail by a scan
-of at most :data:`FOLD_ROWS` rows); closing the store folds what is left.
+Where a turn's entries go: appended to ``journal`` in the order written, so a turn in
+which fifty rooms moved dirties one or two pages, each written whole to the WAL at the
+commit (and again at the checkpoint), where a table keyed ``(room, n)`` would dirty one
+a room: about 1.5 us a move against 7.6 (``bench/journal_layout.py``). A snapshot or a
+dropped room is one write to ``rooms``; the sweep deletes the entries it left behind a
+thousand appends at a time, where they were written.
 
 When an input is durable: the server writes the effects of every input handled
 in one event-loop turn in ONE transaction, and delivers their messages only after
@@ -103,7 +98,7 @@ from ...core.effects import (
 )
 from ...core.hub import SavedRoom
 from ...core.restoring import Quarantined
-from . import analysis_store
+from . import analysis_store, journal_table
 from .admin_store import AdminTables
 from .history import count_moves, index_game
 from .history import migrate as migrate_history
@@ -112,21 +107,13 @@ from .ratings_store import RatingsTables
 from .retention import Limits, Pruner, owner_of
 from .retention import migrate as migrate_retention
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 """3: games gained ``source`` and ``moves`` and the ``game_players`` index (history);
 4: ``analyses``, each game's engine analysis (server/io/store/analysis_store.py);
 5: ``rooms.quarantine``, why a room that could not be restored was set aside;
-6: ``journal_tail``, the latest journal entries in the order written."""
-JOURNAL_INSERT = "INSERT INTO journal_tail (room, n, entry) VALUES (?, ?, ?)"
-FOLD_ROWS = 1000
-"""Entries the tail holds before they are folded into ``journal`` (a fold of a thousand
-takes about 2 ms, once per thousand moves)."""
-FOLD = (
-    # a repeated (room, n), which the hub never writes, keeps its first entry (the
-    # tail is not checked for one as ``journal`` is): the fold must never fail
-    "INSERT OR IGNORE INTO journal (room, n, entry)"
-    " SELECT room, n, entry FROM journal_tail ORDER BY room, n, seq"
-)
+6: ``journal_tail``, the latest journal entries in the order written;
+7: ``journal`` is every entry in the order written, swept, not folded, and ``rooms.since``
+(``server/io/store/journal_table.py``)."""
 CHECKPOINT_EVERY = 1.0
 """Seconds at most between a commit and the checkpoint that syncs it to the disk."""
 SCHEMA = """
@@ -166,19 +153,8 @@ CREATE TABLE IF NOT EXISTS rooms (
     row TEXT NOT NULL,
     snapshot TEXT,
     base INTEGER NOT NULL DEFAULT 0,
-    quarantine TEXT
-);
-CREATE TABLE IF NOT EXISTS journal (
-    room TEXT NOT NULL,
-    n INTEGER NOT NULL,
-    entry TEXT NOT NULL,
-    PRIMARY KEY (room, n)
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS journal_tail (
-    seq INTEGER PRIMARY KEY,
-    room TEXT NOT NULL,
-    n INTEGER NOT NULL,
-    entry TEXT NOT NULL
+    quarantine TEXT,
+    since INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS meta (
     key TEXT PRIMARY KEY,
@@ -240,17 +216,18 @@ class Store:
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=" + ("FULL" if durable_commits else "NORMAL"))
         self.db.execute("PRAGMA busy_timeout=5000")
-        self.db.executescript(SCHEMA)
+        self.db.executescript(SCHEMA + journal_table.CREATE)
         columns = {r[1] for r in self.db.execute("PRAGMA table_info(rooms)")}
         if "quarantine" not in columns:  # a file from before version 5
             self.db.execute("ALTER TABLE rooms ADD COLUMN quarantine TEXT")
+        journal_table.migrate(self.db)  # a file from before version 7
         migrate_history(self.db)
         migrate_retention(self.db)
         analysis_store.create(self.db)
         self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         self.db.execute("PRAGMA wal_autocheckpoint=0")  # the Checkpointer's job
-        self.tail: int = self.db.execute("SELECT COUNT(*) FROM journal_tail").fetchone()[0]
-        """Entries in ``journal_tail`` (folded at :data:`FOLD_ROWS`)."""
+        self.sweeper = journal_table.Sweeper()
+        """Where the sweep of entries no longer live is (``journal_table.py``)."""
         self.checkpointer = Checkpointer(self.path)
         self.pruner = Pruner(self.db, limits or Limits())
         self.admin = AdminTables(self.db)
@@ -266,11 +243,12 @@ class Store:
         if not effects:
             return
         db = self.db
-        held = self.tail
-        if len(effects) == 1 and type(effects[0]) is Log and held + 1 < FOLD_ROWS:
+        sweeper = self.sweeper
+        if len(effects) == 1 and type(effects[0]) is Log and not sweeper.due(1):
             self._journal_one(effects[0])  # a turn of one move
             self.checkpointer.poke()
             return
+        held = sweeper.mark()
         db.execute("BEGIN")  # the connection is in autocommit mode: one transaction here
         try:
             entries: list[tuple[str, int, bytes | str]] = []
@@ -284,58 +262,42 @@ class Store:
                 self._apply(effect)
             if entries:
                 self._journal(entries)
-            if self.tail >= FOLD_ROWS:
-                self._fold()
+            if sweeper.due(0):
+                sweeper.sweep(db)
         except BaseException:
             db.execute("ROLLBACK")
-            self.tail = held
+            sweeper.reset(held)
             raise
         db.execute("COMMIT")
         self.checkpointer.poke()
 
     def _journal(self, entries: list[tuple[str, int, bytes | str]]) -> None:
-        self.db.executemany(JOURNAL_INSERT, entries)
-        self.tail += len(entries)
+        self.db.executemany(journal_table.INSERT, entries)
+        self.sweeper.appended += len(entries)
 
     def _journal_one(self, log: Log) -> None:
         """One entry alone: one statement, which the connection (in autocommit mode)
         commits as its own transaction, without a BEGIN and a COMMIT of their own."""
-        self.db.execute(JOURNAL_INSERT, (log.room, log.n, _entry(log.entry)))
-        self.tail += 1
-
-    def _fold(self) -> None:
-        """Move the tail's entries into ``journal`` (within the caller's transaction)."""
-        self.db.execute(FOLD)
-        self.db.execute("DELETE FROM journal_tail")
-        self.tail = 0
-
-    def _drop_journal(self, room: str, upto: int | None = None) -> None:
-        """Delete room ``room``'s entries (those up to ``upto``), in both tables."""
-        where, args = (
-            ("room = ?", (room,)) if upto is None else ("room = ? AND n <= ?", (room, upto))
-        )
-        self.db.execute(f"DELETE FROM journal WHERE {where}", args)  # noqa: S608
-        self.tail -= self.db.execute(f"DELETE FROM journal_tail WHERE {where}", args).rowcount  # noqa: S608
+        self.db.execute(journal_table.INSERT, (log.room, log.n, _entry(log.entry)))
+        self.sweeper.appended += 1
 
     def _apply(self, e: Stored) -> None:
         db = self.db
         if isinstance(e, Log):
             self._journal_one(e)
         elif isinstance(e, SaveSnapshot):
-            db.execute(
+            db.execute(  # the entries it covers are no longer live
                 "UPDATE rooms SET snapshot = ?, base = ? WHERE code = ?",
                 (_json(e.snapshot), e.n, e.room),
             )
-            self._drop_journal(e.room, e.n)
         elif isinstance(e, SaveRoom):
-            db.execute(
-                "INSERT OR REPLACE INTO rooms (code, row, snapshot, base) VALUES (?, ?, NULL, 0)",
+            db.execute(  # an older room's entries of this code are not its own
+                "INSERT OR REPLACE INTO rooms (code, row, snapshot, base, since)"
+                f" VALUES (?, ?, NULL, 0, {journal_table.SINCE})",
                 (e.room, _json(e.row)),
             )
-            self._drop_journal(e.room)
         elif isinstance(e, DropRoom):
-            db.execute("DELETE FROM rooms WHERE code = ?", (e.room,))
-            self._drop_journal(e.room)
+            db.execute("DELETE FROM rooms WHERE code = ?", (e.room,))  # its entries too
             self.pruner.room_dropped(e.room)
         elif isinstance(e, Quarantine):
             db.execute("UPDATE rooms SET quarantine = ? WHERE code = ?", (_json(e.info), e.room))
@@ -401,33 +363,9 @@ class Store:
                 "SELECT code, row, snapshot, base FROM rooms WHERE quarantine IS NULL ORDER BY code"
             )
         }
-        for code, n, entry in self.db.execute(
-            "SELECT room, n, entry FROM journal WHERE room IN"
-            " (SELECT code FROM rooms WHERE quarantine IS NULL) ORDER BY room, n"
-        ):
-            if code in rooms:
-                rooms[code].entries.append((n, _load_entry(entry)))
-        self._load_tail(rooms)
+        for code, n, entry in journal_table.live_entries(self.db):
+            rooms[code].entries.append((n, _load_entry(entry)))
         return identities, list(rooms.values())
-
-    def _load_tail(self, rooms: dict[str, SavedRoom]) -> None:
-        """The tail's entries after each room's folded ones, in order (a repeated
-        ``(room, n)`` keeps its first entry, as a fold would)."""
-        seen: dict[str, set[int]] = {}
-        for code, n, entry in self.db.execute(
-            "SELECT room, n, entry FROM journal_tail ORDER BY room, n, seq"
-        ):
-            saved = rooms.get(code)
-            if saved is None:
-                continue
-            taken = seen.get(code)
-            if taken is None:
-                taken = seen[code] = {m for m, _ in saved.entries}
-            if n not in taken:
-                taken.add(n)
-                saved.entries.append((n, _load_entry(entry)))
-        for code in seen:
-            rooms[code].entries.sort(key=lambda e: e[0])
 
     # -- rooms set aside ----------------------------------------------------------
     def quarantined(self) -> list[Quarantined]:
@@ -458,6 +396,8 @@ class Store:
         if found is None:
             return False
         self.write([DropRoom(code)])
+        journal_table.forget(self.db, code)  # now, not at the sweep: the operator asked
+        self.checkpointer.poke()
         return True
 
     def mark_alive(self, now: float) -> None:
@@ -469,6 +409,15 @@ class Store:
         """Delete a small batch of history past the limits; True if more is left
         (call again soon). Never a ``VACUUM``: freed pages are reused."""
         more = self.pruner.prune(now)
+        held = self.sweeper.mark()
+        self.db.execute("BEGIN")  # and a sweep, for a server with no moves to sweep after
+        try:
+            self.sweeper.sweep(self.db)
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            self.sweeper.reset(held)
+            raise
+        self.db.execute("COMMIT")
         self.checkpointer.poke()
         return more
 
@@ -558,13 +507,9 @@ class Store:
         return [(r[0], r[1], r[2], r[3]) for r in reversed(rows)]
 
     def close(self) -> None:
-        """Fold the journal's tail, checkpoint the WAL into the main file and close."""
+        """Checkpoint the WAL into the main file and close."""
         self.checkpointer.stop()
         try:
-            if self.tail:
-                self.db.execute("BEGIN")
-                self._fold()
-                self.db.execute("COMMIT")
             self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         finally:
             self.db.close()
