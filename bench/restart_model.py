@@ -61,10 +61,13 @@ def main(argv: list[str] | None = None) -> int:
         game=st.integers(0, len(GAMES) - 1),
         journal_rows=st.sampled_from([1000, 3, 1]),
         steps=st.lists(step, min_size=10, max_size=args.max_steps),
+        sweep_rows=st.sampled_from([1000, 2, 1]),
     )
-    def explore(game: int, journal_rows: int, steps: list[tuple[int, str, int, int]]) -> None:
+    def explore(
+        game: int, journal_rows: int, steps: list[tuple[int, str, int, int]], sweep_rows: int
+    ) -> None:
         nonlocal examples
-        found = run(steps, journal_rows, game)
+        found = run(steps, journal_rows, game, sweep_rows=sweep_rows)
         examples += 1
         total.steps += found.steps
         total.restarts += found.restarts

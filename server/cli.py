@@ -28,7 +28,7 @@ from .io.net.app import GameServer, MetricsUnavailable
 from .io.runtime import collector, logformat, loops, settings_file
 from .io.services import game_files, history_lines
 from .io.store import retention_options
-from .io.store.store import Store
+from .io.store.store import SCHEMA_VERSION, NewerStore, Store
 from .io.workers import engines
 
 log = logging.getLogger("gridhall.server")
@@ -545,7 +545,26 @@ def print_export(db: str, game_id: int, fmt: str | None) -> int:
     return 0
 
 
+def newer_store(exc: NewerStore) -> str:
+    return _(
+        "gridhall-server: {db} was written by a newer gridhall (its store schema is {found}, "
+        "this version reads up to {known}): run that version, or choose another file with --db",
+        db=exc.path,
+        found=exc.schema,
+        known=SCHEMA_VERSION,
+    )
+
+
 def main(argv: list[str] | None = None) -> None:
+    try:
+        run_command(argv)
+    except NewerStore as exc:  # the server's own start says it with --log-format json
+        print(newer_store(exc), file=sys.stderr)
+        sys.exit(2)
+
+
+def run_command(argv: list[str] | None = None) -> None:
+    """``gridhall-server`` with ``argv``: a command, or the server."""
     settings = settings_file.parse(build_parser(), argv)
     args = settings.args
     if args.command == "history":
@@ -637,6 +656,8 @@ def main(argv: list[str] | None = None) -> None:
         server = GameServer(config, ClusterWiring())
     except ClusterUnreachable as exc:
         fail(f"gridhall-server: {exc}", 1, json_logs)
+    except NewerStore as exc:
+        fail(newer_store(exc), 2, json_logs)
     except MetricsUnavailable:
         fail(
             _(

@@ -6,7 +6,8 @@ dropped connections, reconnects and the reconnect grace running out, chat, host
 kicks, mutes, locks and hand-overs, computer seats, clocks and time-outs, take-back
 and draw offers, resigns, play-again, link codes and linked devices, renames, the
 room's jobs out or done, the operator closing a room or removing a player,
-retention pruning, and snapshots every ``journal_rows`` entries. A ``restart`` step stops the server at that point (nothing of it survives
+retention pruning, and snapshots every ``journal_rows`` entries (the journal swept
+after every few turns too, with ``sweep_rows``). A ``restart`` step stops the server at that point (nothing of it survives
 but its SQLite file), starts a new one on the file, and checks that:
 
 - every room comes back as it was: each viewer's ``state`` (what a client gets
@@ -40,6 +41,7 @@ from gridhall.server.core.history_limits import Limits
 from gridhall.server.core.hub import Hub
 from gridhall.server.core.room import Room
 from gridhall.server.games.linkmatch import available_pairs
+from gridhall.server.io.store import journal_table
 from gridhall.server.io.store.store import Store
 from gridhall.server.io.workers.job_runner import run_job
 from tests.server.helpers import T0, Client, FakeServer
@@ -685,15 +687,24 @@ def run(
     journal_rows: int = 1000,
     game: int = 0,
     backend: type[Backend] = Backend,
+    sweep_rows: int | None = None,
 ) -> Found:
     """Run the opening for ``GAMES[game]``, then ``steps``, then restart once more; what
-    it found (an AssertionError if a restart lost anything)."""
-    with tempfile.TemporaryDirectory() as folder:
-        world = World(backend(Path(folder)), journal_rows)
-        try:
-            for n, kind, x, y in [*opening(game), *steps]:
-                world.step(n, kind, x, y)
-            world.restart(down=1.0)
-        finally:
-            world.close()
-        return world.found
+    it found (an AssertionError if a restart lost anything). ``sweep_rows``: the SQLite
+    journal is swept that often (``journal_table.SWEEP_ROWS``; 1,000 if None), so a
+    small one sweeps after nearly every turn."""
+    swept = journal_table.SWEEP_ROWS
+    if sweep_rows is not None:
+        journal_table.SWEEP_ROWS = sweep_rows
+    try:
+        with tempfile.TemporaryDirectory() as folder:
+            world = World(backend(Path(folder)), journal_rows)
+            try:
+                for n, kind, x, y in [*opening(game), *steps]:
+                    world.step(n, kind, x, y)
+                world.restart(down=1.0)
+            finally:
+                world.close()
+            return world.found
+    finally:
+        journal_table.SWEEP_ROWS = swept

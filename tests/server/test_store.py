@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from gridhall.server import cli
 from gridhall.server.core.effects import DropRoom, Log, SaveRoom, SaveSnapshot, Stored
 from gridhall.server.io.store import journal_table
-from gridhall.server.io.store.store import Store
+from gridhall.server.io.store.store import NewerStore, Store
 
 JOURNALS = "SELECT room, n, entry FROM journal"
 """Every journal entry, live or not yet swept."""
@@ -173,6 +174,28 @@ def test_a_room_made_again_with_a_code_a_dropped_one_had_restores_only_its_own_e
     assert room.row["again"] and room.entries == [(1, tick(9))]
 
 
+def test_the_sweep_never_deletes_the_last_entry_so_a_newer_room_keeps_its_own(
+    tmp_path: Path,
+) -> None:
+    """A dropped room's entries were the last written when a new room was made (its
+    ``since``): had the sweep deleted them all, SQLite would number the new room's
+    entries from the same ``seq`` again, and the restore would take them for the older
+    room's (the restart model found it)."""
+    path = tmp_path / "g.db"
+    store = Store(path)
+    store.write([SaveRoom("R1", {"code": "R1"}), Log("R1", 1, tick(1)), Log("R1", 2, tick(2))])
+    store.write([DropRoom("R1")])
+    store.write([SaveRoom("R2", {"code": "R2"})])
+    store.prune(1.0)  # a sweep: R1's first entry goes, its last is kept
+    assert rows(path) == 1
+    store.write([Log("R2", 1, tick(1))])
+    store.write([Log("R2", 2, tick(2))])
+    store.prune(1.0)  # now R1's last goes
+    assert rows(path) == 2
+    assert entries(Store(path)) == {"R2": [1, 2]}
+    store.close()
+
+
 def test_deleting_a_room_set_aside_deletes_its_entries_at_once(tmp_path: Path) -> None:
     path = tmp_path / "g.db"
     store = Store(path)
@@ -190,8 +213,8 @@ def test_pruning_sweeps_a_server_that_makes_no_moves(tmp_path: Path) -> None:
     store.write([SaveRoom("R1", {"code": "R1"})] + [Log("R1", n, tick(n)) for n in range(1, 6)])
     store.write([SaveSnapshot("R1", 5, {"code": "R1"})])
     assert rows(path) == 5
-    store.prune(1.0)
-    assert rows(path) == 0 and entries(store) == {"R1": []} and not store.db.in_transaction
+    store.prune(1.0)  # all but the last written, which the sweep always keeps
+    assert rows(path) == 1 and entries(store) == {"R1": []} and not store.db.in_transaction
     store.close()
 
 
@@ -244,3 +267,29 @@ def test_a_schema_6_file_comes_back_with_every_entry_in_order(tmp_path: Path) ->
     store.write([Log("R2", 3, tick(3))])
     store.close()
     assert entries(Store(path))["R2"] == [1, 2, 3]
+
+
+def test_a_file_from_a_newer_version_is_refused_and_left_as_it_was(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Read by a version that does not know its tables, a newer file's journal would
+    replay entries its snapshots ended: the store refuses to open it, the server and
+    its commands say why and exit 2, and the file keeps its schema and tables."""
+    path = tmp_path / "new.db"
+    with sqlite3.connect(path) as db:
+        db.execute("PRAGMA user_version=99")
+    with pytest.raises(NewerStore) as refused:
+        Store(path)
+    assert refused.value.schema == 99 and refused.value.path == str(path)
+    for argv in (
+        ["--db", str(path), "--port", "0", "--no-discovery"],
+        ["history", "--db", str(path)],
+    ):
+        with pytest.raises(SystemExit) as stopped:
+            cli.main(argv)
+        assert stopped.value.code == 2
+        said = capsys.readouterr().err
+        assert "newer gridhall" in said and "99" in said and str(path) in said
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == 99
+        assert db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0] == 0

@@ -40,8 +40,12 @@ SINCE = "(SELECT coalesce(max(seq), 0) FROM journal)"
 """A new room's ``rooms.since``: the entries written before it are not its own."""
 LIVE = "{j}.seq > r.since AND {j}.n > r.base"
 """Is entry ``{j}`` of room ``r`` (its ``rooms`` row) live?"""
+KEEP_LAST = "seq < (SELECT max(seq) FROM journal)"
+"""Never the last entry written, stale or not: SQLite gives a new row the largest ``seq``
+plus one, so deleting the last would give the next entry a ``seq`` already written, at or
+below a newer room's ``since`` (``AUTOINCREMENT`` would too, at 3-5 us a commit)."""
 SWEEP = (
-    "DELETE FROM journal WHERE seq > ? AND seq <= ? AND NOT EXISTS"
+    f"DELETE FROM journal WHERE seq > ? AND seq <= ? AND {KEEP_LAST} AND NOT EXISTS"
     " (SELECT 1 FROM rooms r WHERE r.code = journal.room AND " + LIVE.format(j="journal") + ")"
 )
 SWEEP_ROWS = 1000
@@ -106,8 +110,9 @@ def room_entries(db: sqlite3.Connection, room: str) -> int:
 
 
 def forget(db: sqlite3.Connection, room: str) -> None:
-    """Delete every entry of ``room`` now (an operator's deletion; a scan of the table)."""
-    db.execute("DELETE FROM journal WHERE room = ?", (room,))
+    """Delete every entry of ``room`` now (an operator's deletion; a scan of the table),
+    but the last one written if it is one of them (:data:`KEEP_LAST`: the sweep's)."""
+    db.execute(f"DELETE FROM journal WHERE room = ? AND {KEEP_LAST}", (room,))  # noqa: S608
 
 
 def migrate(db: sqlite3.Connection) -> None:

@@ -163,6 +163,17 @@ CREATE TABLE IF NOT EXISTS meta (
 """
 
 
+class NewerStore(RuntimeError):
+    """The file was written by a newer gridhall: this version would misread its tables
+    (schema 7's journal read as schema 6's would replay entries a snapshot ended), so
+    it does not open it at all."""
+
+    def __init__(self, path: str, schema: int) -> None:
+        super().__init__(f"{path}: store schema {schema}, newer than {SCHEMA_VERSION}")
+        self.path = path
+        self.schema = schema
+
+
 @dataclass
 class GameRow:
     id: int
@@ -213,6 +224,10 @@ class Store:
         self.path = str(path)
         Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        found = self.db.execute("PRAGMA user_version").fetchone()[0]
+        if found > SCHEMA_VERSION:
+            self.db.close()
+            raise NewerStore(self.path, found)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=" + ("FULL" if durable_commits else "NORMAL"))
         self.db.execute("PRAGMA busy_timeout=5000")
