@@ -87,7 +87,9 @@ async def test_a_room_that_cannot_be_restored_is_set_aside_and_its_players_are_t
         assert status["audit"][0]["action"] == "delete-room"
     with sqlite3.connect(db) as con:
         assert con.execute("SELECT COUNT(*) FROM rooms").fetchone()[0] == 0
-        assert con.execute("SELECT COUNT(*) FROM journal").fetchone()[0] == 0
+        assert (
+            con.execute("SELECT COUNT(*) FROM journal WHERE room = ?", (code,)).fetchone()[0] == 0
+        )
 
 
 async def test_a_room_put_back_from_the_admin_page_comes_back_at_the_next_start(

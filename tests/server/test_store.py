@@ -12,6 +12,7 @@ import pytest
 from gridhall.server import cli
 from gridhall.server.core.effects import DropRoom, Log, SaveRoom, SaveSnapshot, Stored
 from gridhall.server.io.store import journal_table
+from gridhall.server.io.store import store as store_module
 from gridhall.server.io.store.store import NewerStore, Store
 
 JOURNALS = "SELECT room, n, entry FROM journal"
@@ -201,9 +202,19 @@ def test_deleting_a_room_set_aside_deletes_its_entries_at_once(tmp_path: Path) -
     store = Store(path)
     store.write([SaveRoom("R1", {"code": "R1"}), Log("R1", 1, tick(1))])
     store.write([SaveRoom("R2", {"code": "R2"}), Log("R2", 1, tick(1))])
-    store.db.execute("UPDATE rooms SET quarantine = '{}' WHERE code = 'R1'")
+    store.write([SaveRoom("R3", {"code": "R3"}), Log("R3", 1, tick(1))])
+    store.db.execute("UPDATE rooms SET quarantine = '{}' WHERE code IN ('R1', 'R3')")
     assert store.delete_quarantined("R1")
-    assert rows(path) == 1 and entries(store) == {"R2": [1]}
+    assert rows(path) == 2 and entries(store) == {"R2": [1]}
+    assert store.delete_quarantined("R3")  # the last entry written: blanked, not deleted
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT room, n, entry FROM journal ORDER BY seq").fetchall() == [
+            ("R2", 1, store_module._entry(tick(1))),
+            ("", 0, b""),
+        ]
+    store.write([Log("R2", 2, tick(2))])
+    store.prune(1.0)  # swept once another entry follows it
+    assert rows(path) == 2 and entries(store) == {"R2": [1, 2]}
     store.close()
 
 

@@ -1,18 +1,19 @@
 """The journal's table: every room's entries in the order written, swept, never folded.
 
-A turn's entries are appended to ``journal`` (keyed by ``seq``, the order written), so
-a commit dirties the one or two pages at its end however many rooms moved in it. An
-entry stops being live when its room is snapshotted past it (``rooms.base``), when its
-room is dropped (no ``rooms`` row), or when a room of the same code is made again
-(``rooms.since``: the last ``seq`` written before the room was), and nothing deletes
-it then: a snapshot or a drop is one write to ``rooms``. Instead, each time
+A turn's entries are appended to ``journal`` (keyed by ``seq``, the order written), so a
+commit dirties the one or two pages at its end however many rooms moved in it. An entry
+stops being live when its room is snapshotted past it (``rooms.base``), when its room is
+dropped (no ``rooms`` row), or when a room of the same code is made again
+(``rooms.since``: the last ``seq`` written before the room was), and nothing deletes it
+then: a snapshot or a drop is one write to ``rooms``. Instead, each time
 :data:`SWEEP_ROWS` entries have been appended, the turn that reached the count deletes
-the entries no longer live among the next ``2 * SWEEP_ROWS`` after a cursor that goes
-round the table (:class:`Sweeper`): the sweep reads rows where they were written, so
-it dirties a few pages, and as it looks at two rows for each one appended it comes
-round the whole table while half as many are appended. So the table holds at most
-about twice the live entries, and a stale one is gone within one round. A server with
-no moves sweeps too, a window at each of its pruning rounds (``Store.prune``).
+the entries no longer live (but the last one written, :data:`KEEP_LAST`) among the next
+``2 * SWEEP_ROWS`` after a cursor that goes round the table (:class:`Sweeper`): the
+sweep reads rows where they were written, so it dirties a few pages, and as it looks at
+two rows for each one appended it comes round the whole table while half as many are
+appended. So the table holds at most about twice the live entries, and a stale one is
+gone within one round. A server with no moves sweeps too, a window at each of its
+pruning rounds (``Store.prune``).
 
 Schema 6 kept the latest entries in ``journal_tail`` and folded them into a ``journal``
 keyed ``(room, n)`` a thousand at a time: with hundreds of rooms each fold wrote a page
@@ -110,9 +111,11 @@ def room_entries(db: sqlite3.Connection, room: str) -> int:
 
 
 def forget(db: sqlite3.Connection, room: str) -> None:
-    """Delete every entry of ``room`` now (an operator's deletion; a scan of the table),
-    but the last one written if it is one of them (:data:`KEEP_LAST`: the sweep's)."""
+    """Delete every entry of ``room`` now (an operator's deletion; a scan of the table).
+    The last one written, if it is one of them, is blanked instead (no room, no entry)
+    and kept (:data:`KEEP_LAST`) until the sweep passes it with another after it."""
     db.execute(f"DELETE FROM journal WHERE room = ? AND {KEEP_LAST}", (room,))  # noqa: S608
+    db.execute("UPDATE journal SET room = '', n = 0, entry = x'' WHERE room = ?", (room,))
 
 
 def migrate(db: sqlite3.Connection) -> None:
