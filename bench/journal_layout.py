@@ -1,15 +1,14 @@
 """What a turn's journal commit costs per move, by how the journal's rows are laid out.
 
-The store keeps each room's journal keyed ``(room, n)`` (``server/io/store/store.py``):
-a room's entries are together, so a turn in which many rooms moved dirties one b-tree
-page per room, and SQLite writes each dirty page whole to the WAL at the commit (and
-again at the checkpoint). Rows keyed by the order they were written would put a
-turn's entries on one or two pages. This measures both layouts alone, in SQLite as
-the store sets it up (WAL, ``synchronous=NORMAL``), with the checkpoints counted:
-the CPU a move's entry costs when ``--rooms`` rooms move in each turn. It measures
-a possible layout, not the server: the server's restore and its deletions at each
-snapshot read a room's entries by ``(room, n)``, which an order-of-writing layout
-would have to provide some other way.
+Keyed ``(room, n)``, as the store kept its journal up to schema 6, a room's entries are
+together, so a turn in which many rooms moved dirties one b-tree page per room, and
+SQLite writes each dirty page whole to the WAL at the commit (and again at the
+checkpoint). Rows keyed by the order they were written, as schema 7 keeps them
+(``server/io/store/journal_table.py``), put a turn's entries on one or two pages. This
+measures both layouts alone, in SQLite as the store sets it up (WAL,
+``synchronous=NORMAL``), with the checkpoints counted: the CPU a move's entry costs
+when ``--rooms`` rooms move in each turn. It measures the appends alone; what ending
+and deleting entries costs each design is ``bench/journal_sweep.py``'s.
 
     .venv/bin/python bench/journal_layout.py --rooms 1 50 --rounds 3
 """
