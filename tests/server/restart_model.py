@@ -1,14 +1,14 @@
 """A model of everything a room can go through, with restarts at random points.
 
-Hypothesis (or any generator of steps) drives four people through every room event
-the protocol has, in all three games: joins and leaves as player and spectator,
-dropped connections, reconnects and the reconnect grace running out, chat, host
-kicks, mutes, locks and hand-overs, computer seats, clocks and time-outs, take-back
-and draw offers, resigns, play-again, link codes and linked devices, renames, the
-room's jobs out or done, the operator closing a room or removing a player,
-retention pruning, and snapshots every ``journal_rows`` entries (the journal swept
-after every few turns too, with ``sweep_rows``). A ``restart`` step stops the server at that point (nothing of it survives
-but its SQLite file), starts a new one on the file, and checks that:
+Hypothesis (or any generator of steps) drives four people through every room event the
+protocol has, in all three games: joins and leaves as player and spectator, dropped
+connections, reconnects and the reconnect grace running out, chat, host kicks, mutes,
+locks and hand-overs, computer seats, clocks and time-outs, take-back and draw offers,
+resigns, play-again, link codes and linked devices, renames, the room's jobs out or
+done, the operator closing a room or removing a player, retention pruning, and snapshots
+every ``journal_rows`` entries (the journal swept after every few turns too, with
+``sweep_rows``). A ``restart`` step stops the server at that point (nothing of it
+survives but its SQLite file), starts a new one on the file, and checks that:
 
 - every room comes back as it was: each viewer's ``state`` (what a client gets
   after ``sync``), seats, spectators, host, lock, mutes, kicks, round, the game

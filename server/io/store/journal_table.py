@@ -115,7 +115,11 @@ def forget(db: sqlite3.Connection, room: str) -> None:
     The last one written, if it is one of them, is blanked instead (no room, no entry)
     and kept (:data:`KEEP_LAST`) until the sweep passes it with another after it."""
     db.execute(f"DELETE FROM journal WHERE room = ? AND {KEEP_LAST}", (room,))  # noqa: S608
-    db.execute("UPDATE journal SET room = '', n = 0, entry = x'' WHERE room = ?", (room,))
+    db.execute(
+        "UPDATE journal SET room = '', n = 0, entry = x''"
+        " WHERE seq = (SELECT max(seq) FROM journal) AND room = ?",
+        (room,),
+    )
 
 
 def migrate(db: sqlite3.Connection) -> None:
