@@ -546,6 +546,7 @@ def print_export(db: str, game_id: int, fmt: str | None) -> int:
 
 
 def newer_store(exc: NewerStore) -> str:
+    """What the server and its commands say of a file a newer version has upgraded."""
     return _(
         "gridhall-server: {db} was written by a newer gridhall (its store schema is {found}, "
         "this version reads up to {known}): run that version, or choose another file with --db",

@@ -252,10 +252,7 @@ class Hub(LobbyRequests, RoomRequests, DeviceRequests):
             self._input(out, room, Tick(), now, lambda: room.tick(out, now))
             if ident.room is not room:  # the tick closed the room: the usual refusal
                 return out.effects, self._attempt(lambda: self._move(out, ident, msg, now))
-        mark = (room.events.seq, room.games_started, room.jobs.pending)
-        room.refusal_counted = False
-        if self._released:
-            self._released = []
+        mark = self._input_begins(room)
         error: ProtocolError | None = None
         try:
             room.move(out, ident, msg.move, now, msg.id)

@@ -122,14 +122,19 @@ class HubCore:
         timer in step, and snapshot the room when a new game began. ``entry`` may be
         a function, for an input whose entry holds what it decided, and may give
         the entry as the store keeps it already (a move's: ``journal.move_entry``)."""
-        mark = (room.events.seq, room.games_started, room.jobs.pending)
-        room.refusal_counted = False
-        if self._released:
-            self._released = []
+        mark = self._input_begins(room)
         try:
             call()
         finally:
             self._input_done(out, room, mark, entry, now, force)
+
+    def _input_begins(self, room: Room) -> tuple[int, int, object]:
+        """Before an input of ``room``: its mark for :meth:`_input_done` (seq, games
+        started, pending job), nothing counted or released yet."""
+        room.refusal_counted = False
+        if self._released:
+            self._released = []
+        return (room.events.seq, room.games_started, room.jobs.pending)
 
     def _input_done(
         self,
@@ -141,8 +146,8 @@ class HubCore:
         force: bool = False,
     ) -> None:
         """What follows every input of ``room`` (see :meth:`_input`), whether it was
-        taken or refused; ``mark`` is the room's (seq, games started, pending job)
-        from before it. A move (``Hub._move_in``) comes here directly."""
+        taken or refused; ``mark`` is :meth:`_input_begins`'s, from before it. A move
+        (``Hub._move_in``) comes here directly."""
         if self._released:
             for pid in self._released:
                 out.add(ForgetIdentity(pid))
@@ -180,9 +185,7 @@ class HubCore:
             ):
                 out.add(SaveSnapshot(code, n, room.to_snapshot(whole=True)))
                 self._snapshot_n[code] = n
-        at = None if closed else room.deadline()  # :meth:`_after_room`, inline
-        if self._armed.get(code) != at:
-            self._arm(out, code, at)
+        self._after_room(out, room)
 
     def _refuse_banned(self, key: str, now: float, rid: int | None) -> None:
         """ProtocolError(``banned``) if the operator banned the token ``key`` names."""

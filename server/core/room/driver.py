@@ -114,8 +114,7 @@ class GameDriver:
             room.refusal_counted = True
             self.settle()
             raise ProtocolError(exc.code, exc.message) from None
-        if game.result is not None:
-            room.life.settle(True)
+        self.settle()
         turn = game.turn()
         by, shown = ident.id, played.move
         hides = type(game).visible_move is not Game.visible_move  # else: as played, for all
