@@ -97,6 +97,9 @@ class Commits:
         self.commits = 0
         """Commits made (tests and the bench read it)."""
         self._task: asyncio.Task[None] | None = None
+        self.closed = False
+        self._waits: set[asyncio.Future[None]] = set()
+        """:meth:`settled`'s waits not yet over (a close ends them)."""
 
     def submit(self, effects: list[Stored], then: Callable[[], None] | None) -> None:
         """Store ``effects``, then call ``then`` (after every earlier turn's): at once if
@@ -106,22 +109,30 @@ class Commits:
             if then is not None:
                 then()
             return
-        self.queue.append(turn)
-        if self._task is None:
-            self._task = asyncio.get_running_loop().create_task(self._run())
+        self._enqueue(turn)
 
     async def settled(self) -> None:
-        """Wait until every turn submitted so far is committed and done."""
-        if not self.queue:
+        """Wait until every turn submitted so far is committed and done, or until
+        :meth:`close` (nothing more is committed then)."""
+        if not self.queue or self.closed:
             return
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waits.add(done)
 
         def settle() -> None:
+            self._waits.discard(done)
             if not done.done():
                 done.set_result(None)
 
-        self.queue.append(Turn([], {}, settle))
+        self._enqueue(Turn([], {}, settle))
         await done
+
+    def _enqueue(self, turn: Turn) -> None:
+        """Queue ``turn`` and make sure the writer runs (a wait queued with no writer
+        would never end)."""
+        self.queue.append(turn)
+        if self._task is None and not self.closed:
+            self._task = asyncio.get_running_loop().create_task(self._run())
 
     @property
     def busy(self) -> bool:
@@ -221,8 +232,13 @@ class Commits:
 
     def close(self) -> None:
         """Stop (what is still queued is not committed: :meth:`settled` first)."""
+        self.closed = True
         if self._task is not None:
             self._task.cancel()
+        for done in self._waits:
+            if not done.done():
+                done.set_result(None)
+        self._waits.clear()
         self._drop()
 
 

@@ -143,3 +143,30 @@ async def test_a_commit_that_hangs_counts_as_failed(
             assert events == ["lost R1", "sent"] and a.epochs == {}
     finally:
         a.close()
+
+
+async def test_a_wait_for_the_commits_ends_once_they_are_closed(
+    fresh_db: str, tmp_path: Path, stores: tuple[PgStore, PgStore]
+) -> None:
+    """A server that stops while a commit hangs: the turns still queued are given up
+    with the store, and a wait for them (``settled``, a stop's last flush) returns at
+    once instead of waiting for a writer that will never run again."""
+    _, b = stores
+    a = PgStore(fresh_db, Store(tmp_path / "c.db"), node="a", clustered=True, commit_timeout=30)
+    try:
+        a.write([SaveRoom("R1", row("R1"))])
+        sent: list[str] = []
+        with b.pg.transaction():  # the commit hangs behind this lock
+            b.pg.execute("SELECT * FROM room_owner WHERE room = 'R1' FOR UPDATE")
+            a.commits.submit([move("R1", 1)], lambda: sent.append("t1"))
+            waiting = asyncio.ensure_future(a.commits.settled())
+            await asyncio.sleep(0)
+            assert not waiting.done() and a.commits.busy
+            a.commits.close()
+            await asyncio.wait_for(waiting, 30)  # (a wait already under way ends too)
+            await asyncio.wait_for(a.commits.settled(), 30)
+            a.commits.submit([move("R1", 2)], lambda: sent.append("t2"))
+            await asyncio.wait_for(a.commits.settled(), 30)
+        assert sent == [] and a.commits.busy
+    finally:
+        a.close()

@@ -24,7 +24,7 @@ import socket
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sized
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
@@ -82,10 +82,14 @@ RESTART_REASON = "server restarting; your game is kept, reconnect in a moment"
 NO_HELLO_CLOSE = 1008
 NO_HELLO_EVICTED = "no hello yet, and others are waiting to connect"
 SERVER_HEADER = "gridhall"
+"""The ``Server`` header of every HTTP answer: no versions for a stranger to look up."""
 ABUSE_FORGOTTEN = 600.0
 """Quiet seconds after which an address closed for abuse starts again from the first
 cool-down (``ServerConfig.abuse_cooldown``)."""
-"""The ``Server`` header of every HTTP answer: no versions for a stranger to look up."""
+SHUTDOWN_WAIT = 15.0
+"""Seconds a stop waits for the connections' handlers once every connection is told to
+close (each close is itself cut after a few seconds): past it, the stop logs what is still
+running and goes on, so a stuck handler can never keep the server from stopping."""
 
 
 class GameServer:
@@ -270,24 +274,25 @@ class GameServer:
         if self._closed:
             return
         self._closed = True
+        if self._server is not None:
+            # no connection from now on (one let in later would never be told to close);
+            # websockets' close is asked for once: it then waits for every handler
+            self._server.close(close_connections=False)
         await self.carrier.flushed()  # what was sent goes out before the closes
         self.carrier.stop()
         self.upkeep.stop()
         for conn in list(self.connections):
             conn.close(RESTART_CLOSE, RESTART_REASON)
-        # admin pages are not game connections: websockets closes only the first time
-        # it is asked to, so they are told here, or the close waits on them
+        # admin pages are not game connections: they are told here
         await asyncio.gather(
             *(ws.close(RESTART_CLOSE, "server restarting") for ws in list(self.admin_channel.open)),
             return_exceptions=True,
         )
         if self._server is not None:
-            self._server.close(close_connections=False)
             await asyncio.gather(
                 *(c.wait_closed() for c in list(self.connections)), return_exceptions=True
             )
-            self._server.close(close_connections=True)
-            await self._server.wait_closed()
+            await self._handlers_done(self._server)
         if self._trim is not None:
             self._trim.cancel()
         if self.cluster is not None:
@@ -299,6 +304,23 @@ class GameServer:
         self.store.mark_alive(time.time())
         self.store.close()
         log.info("server stopped; rooms kept for the next start")
+
+    async def _handlers_done(self, server: Server) -> None:
+        """Wait for every connection's handler to return (:data:`SHUTDOWN_WAIT` at
+        most): those still open that were never game connections (one being admitted)
+        are told to close first."""
+        leftover = [ws.close(RESTART_CLOSE, "server restarting") for ws in server.connections]
+        await asyncio.gather(*leftover, return_exceptions=True)
+        try:
+            await asyncio.wait_for(server.wait_closed(), SHUTDOWN_WAIT)
+        except TimeoutError:
+            running = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+            log.error(
+                "stopping: connection handlers still running after %g s; stopping without "
+                "them. Tasks still running: %s",
+                SHUTDOWN_WAIT,
+                "; ".join(_where(task) for task in running),
+            )
 
     async def run_until_signalled(
         self, on_ready: Callable[[GameServer], None] | None = None
@@ -569,3 +591,18 @@ class _Gone:
 
 
 _GONE = _Gone()
+
+
+def _where(task: asyncio.Task[object]) -> str:
+    """A task's name and the chain of awaits it is suspended in, innermost last, each
+    as function (file:line): what a stuck stop names."""
+    chain: list[str] = []
+    step: Any = task.get_coro()
+    while step is not None:
+        frame = getattr(step, "cr_frame", None) or getattr(step, "gi_frame", None)
+        if frame is None:
+            break
+        code = frame.f_code
+        chain.append(f"{code.co_name} ({code.co_filename.rsplit('/', 1)[-1]}:{frame.f_lineno})")
+        step = getattr(step, "cr_await", None) or getattr(step, "gi_yieldfrom", None)
+    return f"{task.get_name()}: {' > '.join(chain[-4:])}"

@@ -1,0 +1,72 @@
+"""A stop lets no connection in once it has begun: one let in while it told the others
+to close would never be told itself, and the stop would wait on it for as long as its
+client stayed (``GameServer.close``)."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import os
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from gridhall.server.io.net.app import GameServer
+from tests.e2e.test_handshake_e2e import closed_with
+from tests.wsclient import WsClient
+
+DEADLINE = 30.0
+"""Seconds a wait may take before the test fails (a hang, never a measure)."""
+
+
+async def mute_admin_page(
+    server: GameServer,
+) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """An admin socket whose page has stopped answering: it completes the upgrade,
+    then never replies to anything, a close included (the stop waits up to its close
+    timeout for it). The writer is kept by the caller: dropped, it closes the socket."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+    key = base64.b64encode(os.urandom(16)).decode()
+    writer.write(
+        (
+            "GET /admin HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+            "Sec-WebSocket-Version: 13\r\n\r\n"
+        ).encode()
+    )
+    head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), DEADLINE)
+    assert head.startswith(b"HTTP/1.1 101"), head
+    return reader, writer
+
+
+async def close_frame(reader: asyncio.StreamReader) -> None:
+    """Read until the server's close frame (opcode 8) arrives."""
+    while True:
+        first, size = await asyncio.wait_for(reader.readexactly(2), DEADLINE)
+        if size & 0x7F >= 126:
+            size = int.from_bytes(await reader.readexactly(2 if size & 0x7F == 126 else 8), "big")
+        await reader.readexactly(size & 0x7F if size < 126 else size)
+        if first & 0x0F == 8:
+            return
+
+
+async def test_a_stop_lets_no_one_in_while_it_waits_on_the_others(
+    make_server: Callable[..., Any],
+) -> None:
+    """While a stop waits for an admin page that never answers its close, a player who
+    connects is refused at once (before: let in, never told to close, and the stop
+    waited on that player for as long as they stayed); the stop then ends."""
+    server: GameServer = await make_server()
+    url = f"ws://127.0.0.1:{server.port}/"
+    async with WsClient.connect(url, "Ann") as ann:
+        page, held = await mute_admin_page(server)
+        stopping = asyncio.ensure_future(server.close())
+        await close_frame(page)  # the stop is telling the pages now
+        with pytest.raises(OSError):
+            async with WsClient.connect(url, "Late"):
+                pass
+        await asyncio.wait_for(stopping, DEADLINE)
+        code, _ = await closed_with(ann.ws)
+        held.close()
+    assert code == 1012  # the player who was in was told: a restart
