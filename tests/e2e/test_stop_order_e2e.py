@@ -1,17 +1,23 @@
-"""A stop lets no connection in once it has begun: one let in while it told the others
-to close would never be told itself, and the stop would wait on it for as long as its
-client stayed (``GameServer.close``)."""
+"""A stop always ends (``GameServer.close``): it lets no connection in once it has
+begun (one let in while it told the others to close would never be told itself, and the
+stop would wait on it for as long as its client stayed), and a connection's handler
+that never returns holds it up for ``SHUTDOWN_WAIT`` at most, named in the log."""
 
 from __future__ import annotations
 
 import asyncio
 import base64
+import logging
 import os
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
+from websockets.asyncio.client import connect
 
+from gridhall.server.core.config import ServerConfig
+from gridhall.server.io.net import app
 from gridhall.server.io.net.app import GameServer
 from tests.e2e.test_handshake_e2e import closed_with
 from tests.wsclient import WsClient
@@ -70,3 +76,31 @@ async def test_a_stop_lets_no_one_in_while_it_waits_on_the_others(
         code, _ = await closed_with(ann.ws)
         held.close()
     assert code == 1012  # the player who was in was told: a restart
+
+
+async def test_a_handler_that_never_returns_cannot_keep_the_server_from_stopping(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A connection whose handler never returns (a bug; here every handler is made to
+    wait for ever): the stop tells the connection to close, waits ``SHUTDOWN_WAIT``
+    for its handler, then logs the tasks still running with where each waits (the
+    stuck one named) and ends, the rooms kept as in any stop."""
+    monkeypatch.setattr(app, "SHUTDOWN_WAIT", 0.5)
+    server = GameServer(ServerConfig(host="127.0.0.1", port=0, db=str(tmp_path / "g.db")))
+    forever = asyncio.Event()
+
+    async def never_returns(ws: Any) -> None:
+        await forever.wait()
+
+    server._handle = never_returns  # type: ignore[method-assign]
+    await server.start()
+    try:
+        async with connect(f"ws://127.0.0.1:{server.port}/") as ws:
+            with caplog.at_level(logging.ERROR, logger="gridhall.server"):
+                await asyncio.wait_for(server.close(), DEADLINE)
+            code, _ = await closed_with(ws)
+        assert code == 1012
+        stuck = [r.getMessage() for r in caplog.records if "still running" in r.getMessage()]
+        assert len(stuck) == 1 and "never_returns" in stuck[0], stuck
+    finally:
+        forever.set()
