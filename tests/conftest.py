@@ -6,7 +6,7 @@ import os
 import select
 import socket
 import struct
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +15,7 @@ from hypothesis import settings
 
 from gridhall.protocol import lan
 from gridhall.server.core.config import ServerConfig
-from gridhall.server.io.net.app import GameServer
+from gridhall.server.io.net.app import STOP_CUT_SHORT, GameServer
 
 settings.register_profile("gridhall", deadline=None)
 settings.load_profile("gridhall")
@@ -108,3 +108,19 @@ def loopback_multicast() -> None:
     problem = loopback_multicast_problem()
     if problem is not None:
         pytest.skip(f"LAN discovery needs multicast on the loopback interface here: {problem}")
+
+
+@pytest.fixture(autouse=True)
+def stops_end_cleanly(
+    request: pytest.FixtureRequest, caplog: pytest.LogCaptureFixture
+) -> Iterator[None]:
+    """A server a test stops must stop whole: one whose stop gave up waiting for a
+    connection's handler (``GameServer.close`` logs it and goes on, so a stop never
+    hangs) fails the test with the log's list of what was still running, instead of
+    passing quietly. A test that makes that happen on purpose is marked ``stuck_stop``."""
+    yield
+    if request.node.get_closest_marker("stuck_stop") is not None:
+        return
+    records = [*caplog.get_records("setup"), *caplog.get_records("call"), *caplog.records]
+    cut = [r.getMessage() for r in records if STOP_CUT_SHORT in r.getMessage()]
+    assert not cut, cut

@@ -77,6 +77,8 @@ back to the OS (see ``server/io/runtime/memory.py``)."""
 
 log = logging.getLogger("gridhall.server")
 
+STOP_CUT_SHORT = "connection handlers still running"
+"""What the log says when a stop gave up waiting (the test suite fails on it)."""
 RESTART_CLOSE = 1012
 RESTART_REASON = "server restarting; your game is kept, reconnect in a moment"
 NO_HELLO_CLOSE = 1008
@@ -316,8 +318,8 @@ class GameServer:
         except TimeoutError:
             running = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
             log.error(
-                "stopping: connection handlers still running after %g s; stopping without "
-                "them. Tasks still running: %s",
+                "stopping: %s after %g s; stopping without them. Tasks still running: %s",
+                STOP_CUT_SHORT,
                 SHUTDOWN_WAIT,
                 "; ".join(_where(task) for task in running),
             )
