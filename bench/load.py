@@ -52,6 +52,7 @@ import multiprocessing as mp
 import os
 import random
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -624,12 +625,19 @@ async def idle_rss(server: ServerProc, sizes: list[int]) -> dict[int, float]:
 # ----------------------------------------------------------------------- profile
 
 
+def py_spy() -> str | None:
+    """py-spy beside this interpreter (the virtualenv's), else on the PATH."""
+    beside = Path(sys.executable).with_name("py-spy")
+    return str(beside) if beside.exists() else shutil.which("py-spy")
+
+
 def profile_start(pid: int, seconds: float, out: str) -> subprocess.Popen[bytes]:
     """py-spy samples the server (without pausing it) for ``seconds``."""
-    spy = Path(sys.executable).with_name("py-spy")
+    spy = py_spy()
+    assert spy is not None, "main() checks for py-spy before any run"
     return subprocess.Popen(
         [
-            str(spy),
+            spy,
             "record",
             "--pid",
             str(pid),
@@ -917,6 +925,8 @@ def main() -> None:
         "--reverse", action="store_true", help="with --nodes: the setups in reverse order"
     )
     args = parser.parse_args()
+    if args.profile and py_spy() is None:
+        parser.error("--profile needs py-spy (pip install py-spy)")
     if args.quick:
         args.players, args.seconds, args.idle = 200, 10.0, [1000]
     if args.nodes:

@@ -181,7 +181,8 @@ class Commits:
     async def _commit(self, plan: Plan) -> set[str] | Exception:
         """The rooms the group wrote (this node still owns them), or why it failed."""
         try:
-            return await asyncio.wait_for(self._send(plan), self.timeout)
+            async with asyncio.timeout(self.timeout):  # (no task of its own, as wait_for makes)
+                return await self._send(plan)
         except (psycopg.Error, OSError, TimeoutError) as exc:
             self._drop()
             return exc
