@@ -92,6 +92,8 @@ SHUTDOWN_WAIT = 15.0
 """Seconds a stop waits for the connections' handlers once every connection is told to
 close (each close is itself cut after a few seconds): past it, the stop logs what is still
 running and goes on, so a stuck handler can never keep the server from stopping."""
+STUCK_NAMED = 20
+"""Tasks a stop that gave up names in its log line (a full server runs thousands)."""
 
 
 class GameServer:
@@ -317,11 +319,14 @@ class GameServer:
             await asyncio.wait_for(server.wait_closed(), SHUTDOWN_WAIT)
         except TimeoutError:
             running = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+            named = "; ".join(_where(task) for task in running[:STUCK_NAMED])
+            more = len(running) - STUCK_NAMED
             log.error(
-                "stopping: %s after %g s; stopping without them. Tasks still running: %s",
+                "stopping: %s after %g s; stopping without them. Tasks still running: %s%s",
                 STOP_CUT_SHORT,
                 SHUTDOWN_WAIT,
-                "; ".join(_where(task) for task in running),
+                named,
+                f"; and {more} more" if more > 0 else "",
             )
 
     async def run_until_signalled(
