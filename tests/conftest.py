@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import select
 import socket
@@ -15,7 +16,7 @@ from hypothesis import settings
 
 from gridhall.protocol import lan
 from gridhall.server.core.config import ServerConfig
-from gridhall.server.io.net.app import STOP_CUT_SHORT, GameServer
+from gridhall.server.io.net.app import STOP_CUT_SHORT, GameServer, task_chain
 
 settings.register_profile("gridhall", deadline=None)
 settings.load_profile("gridhall")
@@ -46,7 +47,7 @@ async def make_server(tmp_path: Path) -> AsyncIterator[Callable[..., Any]]:
 
     yield make
     for server in servers:
-        await server.close()
+        await close_or_name_stuck(server)
 
 
 def url_of(server: GameServer) -> str:
@@ -124,3 +125,19 @@ def stops_end_cleanly(
     records = [*caplog.get_records("setup"), *caplog.get_records("call"), *caplog.records]
     cut = [r.getMessage() for r in records if STOP_CUT_SHORT in r.getMessage()]
     assert not cut, cut
+
+
+STOP_GUARD = 60.0
+"""Seconds a test's server may take to stop before the test fails naming what waits."""
+
+
+async def close_or_name_stuck(server: GameServer) -> None:
+    """``server.close()``; if it has not ended within :data:`STOP_GUARD`, fail with every
+    task's chain of awaits, the stop's own first (a hang then says where it is)."""
+    closing = asyncio.ensure_future(server.close())
+    try:
+        await asyncio.wait_for(asyncio.shield(closing), STOP_GUARD)
+    except TimeoutError:
+        others = [t for t in asyncio.all_tasks() if t not in (closing, asyncio.current_task())]
+        chains = [task_chain(closing), *(task_chain(t) for t in others)]
+        pytest.fail(f"the server's stop did not end in {STOP_GUARD:g} s: " + " | ".join(chains))

@@ -15,6 +15,7 @@ import pytest
 from gridhall.server.core.config import ServerConfig
 from gridhall.server.io.net.app import GameServer
 from tests.cluster.nodes import SECRET, cluster
+from tests.conftest import close_or_name_stuck
 from tests.wsclient import WsClient, gomoku_pair, play_moves
 
 pytest.importorskip("redis", reason='pip install "gridhall[cluster]"')
@@ -40,7 +41,7 @@ async def node(tmp_path: Path, redis_clean: str, fresh_db: str) -> AsyncIterator
     server = GameServer(config, ClusterWiring())
     await server.start()
     yield server
-    await server.close()
+    await close_or_name_stuck(server)
 
 
 def parsed_by_websockets(server: GameServer, player: str) -> list[int]:

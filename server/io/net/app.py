@@ -319,7 +319,7 @@ class GameServer:
             await asyncio.wait_for(server.wait_closed(), SHUTDOWN_WAIT)
         except TimeoutError:
             running = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
-            named = "; ".join(_where(task) for task in running[:STUCK_NAMED])
+            named = "; ".join(task_chain(task) for task in running[:STUCK_NAMED])
             more = len(running) - STUCK_NAMED
             log.error(
                 "stopping: %s after %g s; stopping without them. Tasks still running: %s%s",
@@ -600,7 +600,7 @@ class _Gone:
 _GONE = _Gone()
 
 
-def _where(task: asyncio.Task[object]) -> str:
+def task_chain(task: asyncio.Task[object]) -> str:
     """A task's name and the chain of awaits it is suspended in, innermost last, each
     as function (file:line): what a stuck stop names."""
     chain: list[str] = []
