@@ -28,7 +28,6 @@ written by hand on a stream, or an old one written again, speaks for nobody.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import secrets
 import time
@@ -43,6 +42,7 @@ from gridhall.protocol import ErrorCode, ProtocolError
 from gridhall.protocol.i18n import gettext as _
 
 from ..core.session import Session
+from ..io.runtime.tasks import stop_task
 from .lease import PREFIX, owner_key
 from .lease import as_text as _text
 from .moving import wait_for_owner
@@ -186,8 +186,7 @@ class Relay:
         for task in [*self._tasks, *self._following]:
             task.cancel()
         for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+            await stop_task(task)  # (cancelled again if a cancel was lost)
 
     # -- the edge ---------------------------------------------------------------
     async def intercept(self, session: Session, frame: bytes | str) -> bool:

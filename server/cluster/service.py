@@ -28,6 +28,7 @@ import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from ..io.net.connection import Connection
+from ..io.runtime.tasks import stop_task
 from .address_caps import AddressCaps
 from .cluster_hub import ClusterHub
 from .lease import RELEASE, Leases, epoch_key, owner_key
@@ -138,9 +139,7 @@ class ClusterService:
         so a takeover does not wait for them to run out)."""
         await self.relay.close()
         if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+            await stop_task(self._task)
         with contextlib.suppress(RedisError, OSError):
             for room in list(self.store.epochs):
                 await self.leases.release(room)
@@ -257,8 +256,9 @@ class ClusterService:
     # -- the beat ---------------------------------------------------------------
     async def _run(self) -> None:
         while True:
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), self.lease_ms / 3000)
+            with contextlib.suppress(TimeoutError):  # (asyncio.timeout: a stop's cancel is
+                async with asyncio.timeout(self.lease_ms / 3000):  # never lost, as wait_for's
+                    await self._wake.wait()  # could be on 3.11)
             self._wake.clear()
             try:
                 await self._beat()
