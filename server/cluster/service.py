@@ -256,9 +256,10 @@ class ClusterService:
     # -- the beat ---------------------------------------------------------------
     async def _run(self) -> None:
         while True:
-            with contextlib.suppress(TimeoutError):  # (asyncio.timeout: a stop's cancel is
-                async with asyncio.timeout(self.lease_ms / 3000):  # never lost, as wait_for's
-                    await self._wake.wait()  # could be on 3.11)
+            # asyncio.timeout, not wait_for: on 3.11 wait_for can lose a stop's cancel
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(self.lease_ms / 3000):
+                    await self._wake.wait()
             self._wake.clear()
             try:
                 await self._beat()
