@@ -17,6 +17,7 @@ from gridhall.client.messages import Connection, Event, Refused
 from gridhall.client.tui.app import GridhallApp
 from gridhall.client.tui.linking import LinkScreen
 from gridhall.protocol import i18n
+from tests.client.pilots import run_app
 from tests.client.test_client_session import FAST, running
 from tests.client.test_client_tui import SIZE, press
 from tests.waiting import ui_until, until
@@ -94,7 +95,7 @@ async def test_a_second_session_becomes_the_first_and_the_first_stands_aside(
 async def test_the_terminal_client_shows_a_code_and_takes_one(server_url: str) -> None:
     async with AsyncExitStack() as stack:
         laptop = GridhallApp(server_url, "ann", backoff=FAST)
-        pilot = await stack.enter_async_context(laptop.run_test(size=SIZE))
+        pilot = await run_app(stack, laptop, SIZE)
         await ui_until(pilot, lambda: laptop.session.connected)
         await pilot.press("ctrl+o")
         await ui_until(pilot, lambda: isinstance(laptop.screen, LinkScreen))
@@ -107,7 +108,7 @@ async def test_the_terminal_client_shows_a_code_and_takes_one(server_url: str) -
         assert "min" in str(laptop.screen.query_one("#link-info", Label).render())
 
         phone = GridhallApp(server_url, "phone", backoff=FAST)
-        pilot2 = await stack.enter_async_context(phone.run_test(size=SIZE))
+        pilot2 = await run_app(stack, phone, SIZE)
         await ui_until(pilot2, lambda: phone.session.connected)
         other = phone.session.player
         await pilot2.press("ctrl+o")

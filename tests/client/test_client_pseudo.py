@@ -40,7 +40,7 @@ from gridhall.client.views import VIEWS, view_for
 from gridhall.protocol import pseudo
 from gridhall.server.io.net.app import GameServer
 from tests.client.screen_text import shown
-from tests.client.test_client_tui import FAST, SIZE, press, state
+from tests.client.test_client_tui import FAST, SIZE, clickable, press, state
 from tests.conftest import url_of
 from tests.pseudo import (
     FOUND,
@@ -258,7 +258,7 @@ async def test_gomoku_room_offer_host_tools_and_result_in_the_pseudo_locale(
             await bob.send("resign")
             await ui_until(pilot, lambda: state(app).get("status") == "over")
             await bob.send("play-again")
-            await ui_until(pilot, lambda: app.screen.query_one("#agree").display)
+            await ui_until(pilot, lambda: clickable(app.screen.query_one("#agree")))
             await settle(pilot)
             look(found, "gomoku, over", app)
             await press(pilot, "#decline")

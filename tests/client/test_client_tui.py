@@ -27,6 +27,7 @@ from gridhall.client.tui.confirm import ConfirmScreen
 from gridhall.client.tui.events import ServerEvent
 from gridhall.client.tui.help import HelpScreen
 from gridhall.protocol.schema import to_map
+from tests.client.pilots import run_app
 from tests.conftest import url_of
 from tests.waiting import ui_until
 from tests.wsclient import WsClient
@@ -40,11 +41,10 @@ SNAPSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screens"
 async def apps(url: str, *names: str) -> AsyncIterator[list[tuple[GridhallApp, Pilot[Any]]]]:
     """Several connected client apps, each with its pilot."""
     async with AsyncExitStack() as stack:
-        pairs = []
+        pairs: list[tuple[GridhallApp, Pilot[Any]]] = []
         for name in names:
             app = GridhallApp(url, name, backoff=FAST)
-            pilot = await stack.enter_async_context(app.run_test(size=SIZE))
-            pairs.append((app, pilot))
+            pairs.append((app, await run_app(stack, app, SIZE)))
         for app, pilot in pairs:
             await ui_until(pilot, lambda app=app: app.session.connected)
         yield pairs
@@ -68,7 +68,9 @@ def state(app: GridhallApp) -> dict[str, Any]:
 def clickable(widget: Widget) -> bool:
     """On screen, enabled and ready, as a player sees it: a widget just shown is laid out
     on the next refresh, and a button still showing its last press (class ``-active``,
-    0.2 s, longer on a busy machine) ignores clicks: a second click too soon is lost."""
+    0.2 s, longer on a busy machine) ignores clicks: a second click too soon is lost.
+    Wait on this, not on a button's own ``display``: a bar's buttons are displayed from
+    the start inside their hidden bar, so that holds before the bar is ever shown."""
     return bool(
         widget.display
         and not widget.disabled
@@ -187,7 +189,7 @@ async def test_two_clients_play_gomoku_to_five_and_rematch(server_url: str) -> N
 
         first_round = state(app_a).get("round", 0)
         await press(pa, "#again")
-        await ui_until(pb, lambda: app_b.screen.query_one("#agree").display)
+        await ui_until(pb, lambda: clickable(app_b.screen.query_one("#agree")))
         await press(pb, "#agree")
         for app, pilot in (a, b):
             await ui_until(
@@ -352,7 +354,7 @@ async def test_draw_offer_is_answered_from_the_offer_bar(server_url: str) -> Non
         await click_point(pa, 7, 7)
         await ui_until(pb, lambda: state(app_b).get("turn") == app_b.session.player)
         await press(pa, "#btn-draw")
-        await ui_until(pb, lambda: app_b.screen.query_one("#offer-accept").display)
+        await ui_until(pb, lambda: clickable(app_b.screen.query_one("#offer-accept")))
         assert app_b.screen.query_one("#offer").display
         await press(pb, "#offer-accept")
         for app, pilot in (a, b):
@@ -368,7 +370,7 @@ async def test_y_and_n_keys_answer_a_take_back_then_another_game(server_url: str
         await click_point(pa, 7, 7)
         await ui_until(pb, lambda: state(app_b).get("turn") == app_b.session.player)
         await press(pa, "#btn-takeback")
-        await ui_until(pb, lambda: app_b.screen.query_one("#offer-accept").display)
+        await ui_until(pb, lambda: clickable(app_b.screen.query_one("#offer-accept")))
         assert "Accept (y) or Decline (n)" in str(app_b.screen.query_one("#offer-text").render())
         await pb.press("y")  # y answers the take-back, not the play-again question
         await ui_until(pa, lambda: state(app_a)["view"]["moves"] == [])
@@ -378,7 +380,7 @@ async def test_y_and_n_keys_answer_a_take_back_then_another_game(server_url: str
         await press(pa, "#confirm-yes")
         await ui_until(pb, lambda: state(app_b).get("status") == "over")
         await press(pa, "#again")
-        await ui_until(pb, lambda: app_b.screen.query_one("#agree").display)
+        await ui_until(pb, lambda: clickable(app_b.screen.query_one("#agree")))
         await pb.press("y")  # now y agrees to another game
         await ui_until(
             pa, lambda: state(app_a).get("status") == "playing" and state(app_a).get("round") == 1
