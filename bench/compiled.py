@@ -13,8 +13,9 @@ mypyc, and writes ``OUT/python``, an interpreter that imports that copy first (a
 Needs the ``dev`` extra (mypy ships mypyc), a C compiler and Python's headers. The
 compiled copy is a measurement only: nothing installs it and CI does not build it.
 It plays Gomoku, which is all the benchmarks above ask of it; the test suite does not
-pass on it (``tests/server``: 56 of 543 failed in one run), because mypyc's native classes cannot be
-subclassed by interpreted ones, which the other games' rooms and the tests' doubles do.
+pass on it (``tests/server``: 56 of 543 failed in one run), because mypyc's native
+classes cannot be subclassed by interpreted ones, which the other games' rooms and the
+tests' doubles do.
 """
 
 from __future__ import annotations
