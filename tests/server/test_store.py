@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import threading
 import time
@@ -304,3 +305,23 @@ def test_a_file_from_a_newer_version_is_refused_and_left_as_it_was(
     with sqlite3.connect(path) as db:
         assert db.execute("PRAGMA user_version").fetchone()[0] == 99
         assert db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0] == 0
+
+
+def test_a_snapshot_is_stored_as_json_that_loads_as_it_was(tmp_path: Path) -> None:
+    """A room's snapshot goes through msgspec's JSON encoder. The text loads as the
+    snapshot was: non-ASCII as UTF-8, tuples as arrays, number keys as strings, as
+    ``json.dumps`` wrote them. A key msgspec refuses (a bool or None) falls back to
+    ``json.dumps``, and an object neither can write is refused, as before."""
+    store = Store(tmp_path / "g.db")
+    store.write([SaveRoom("R1", {"code": "R1", "name": "Sørens rom ☃"})])
+    snapshot = {"game": {"moves": [(7, 7), (8, 8)], "names": {"p1": "Åsa"}, "big": 2**70}}
+    store.write([SaveSnapshot("R1", 3, snapshot)])
+    with sqlite3.connect(tmp_path / "g.db") as db:
+        row, text = db.execute("SELECT row, snapshot FROM rooms WHERE code = 'R1'").fetchone()
+    assert "☃" in row and "\\u" not in row  # UTF-8, not escapes
+    assert json.loads(text) == {
+        "game": {"moves": [[7, 7], [8, 8]], "names": {"p1": "Åsa"}, "big": 2**70}
+    }
+    assert store_module._json({None: "a", True: "b"}) == '{"null":"a","true":"b"}'  # fallback
+    with pytest.raises(TypeError):
+        store_module._json({"x": object()})
