@@ -314,13 +314,13 @@ def test_a_snapshot_is_stored_as_json_that_loads_as_it_was(tmp_path: Path) -> No
     ``json.dumps``, and an object neither can write is refused, as before."""
     store = Store(tmp_path / "g.db")
     store.write([SaveRoom("R1", {"code": "R1", "name": "Sørens rom ☃"})])
-    snapshot = {"game": {"moves": [(7, 7), (8, 8)], "names": {"p1": "Åsa"}, "big": 2**70}}
+    snapshot = {"game": {"moves": [(7, 7)], "names": {"p1": "Åsa"}, 3: "x", "big": 2**70}}
     store.write([SaveSnapshot("R1", 3, snapshot)])
     with sqlite3.connect(tmp_path / "g.db") as db:
         row, text = db.execute("SELECT row, snapshot FROM rooms WHERE code = 'R1'").fetchone()
     assert "☃" in row and "\\u" not in row  # UTF-8, not escapes
     assert json.loads(text) == {
-        "game": {"moves": [[7, 7], [8, 8]], "names": {"p1": "Åsa"}, "big": 2**70}
+        "game": {"moves": [[7, 7]], "names": {"p1": "Åsa"}, "3": "x", "big": 2**70}
     }
     assert store_module._json({None: "a", True: "b"}) == '{"null":"a","true":"b"}'  # fallback
     with pytest.raises(TypeError):
