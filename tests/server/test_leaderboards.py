@@ -94,7 +94,7 @@ def test_a_failed_game_write_keeps_no_rating_change(tmp_path: Path) -> None:
     store = Store(tmp_path / "g.db")
     ratings = Ratings()
     saved = rated_game(ratings, Seat("pa", "Ann"), Seat("pb", "Bob"), 100.0)
-    bad = SaveGame("R1", "gomoku", {}, [], {"x": {1, 2}}, {}, 0.0, 1.0)  # not JSON: fails
+    bad = SaveGame("R1", "gomoku", {}, [], {"x": object()}, {}, 0.0, 1.0)  # not JSON: fails
     with pytest.raises(TypeError):
         store.write([saved, bad])
     assert store.db.execute("SELECT COUNT(*) FROM ratings WHERE bot IS NULL").fetchone() == (0,)

@@ -194,9 +194,10 @@ def _json(value: Any) -> str:
     """``value`` as compact JSON text (rooms, snapshots, finished games): msgspec's
     encoder, about an eighth of ``json.dumps``'s cost on a finished game's record, which
     every game end writes. It writes non-ASCII as UTF-8, not as escapes (both load the
-    same). What it refuses (a bool or None as a key) falls back to ``json.dumps``, which
-    writes it, or refuses it as it always did. (It would write an infinite number as
-    null, but none is stored: options and clocks are checked finite.)"""
+    same), and a set as an array where ``json.dumps`` refused it. What it refuses (a
+    bool or None as a key) falls back to ``json.dumps``, which writes it, or refuses it
+    as it always did. (It would write an infinite number as null, but none is stored:
+    options and clocks are checked finite.)"""
     try:
         return _json_bytes(value).decode()
     except (TypeError, ValueError):
